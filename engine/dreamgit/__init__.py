@@ -1,0 +1,12 @@
+"""dreamgit: offline memory consolidation ("dreaming") for AI agents, on top of git.
+
+An agent's memory lives as plain files in a git repository; dream cycles gather
+facts from sessions, merge duplicates, supersede old facts, prune stale ones and
+rewrite a compact ``MEMORY.md``, each change a commit on a dream branch.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

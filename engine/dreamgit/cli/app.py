@@ -1,0 +1,98 @@
+"""The root command group, its global options and the error boundary.
+
+Exit codes: 0 success, 1 a user-fixable error, 2 usage, 3 an internal error
+(with a crash log whose path is printed), 4 an LLM provider failure that a
+scheduler may retry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import sys
+import tempfile
+import traceback
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from dreamgit import __version__
+from dreamgit.cli.state import CliState
+from dreamgit.errors import DreamgitError
+
+__all__ = ["cli", "main"]
+
+class _Boundary(click.Group):
+    """The group that turns exceptions into exit codes, for ``main`` and CliRunner alike."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except DreamgitError as exc:
+            if exc.exit_code == 3 and _debug(ctx):
+                raise
+            click.echo(f"error: {exc.render()}", err=True)
+            ctx.exit(exc.exit_code)
+        except Exception as exc:
+            if _debug(ctx):
+                raise
+            path = _write_crash_log(exc)
+            click.echo(f"internal error: {exc!r}\ncrash log: {path}", err=True)
+            ctx.exit(3)
+
+
+def _debug(ctx: click.Context) -> bool:
+    return isinstance(ctx.obj, CliState) and ctx.obj.debug
+
+
+@click.group(cls=_Boundary, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--repo",
+    envvar="DREAMGIT_REPO",
+    default=".",
+    show_default="$DREAMGIT_REPO or the current directory",
+    help="The memory repository.",
+)
+@click.option(
+    "--now",
+    envvar="DREAMGIT_NOW",
+    default=None,
+    help="ISO-8601 time to use as now (ages, commit times); default: the clock.",
+)
+@click.option("--debug", is_flag=True, help="Re-raise internal errors instead of a crash log.")
+@click.version_option(__version__, prog_name="dreamgit")
+@click.pass_context
+def cli(ctx: click.Context, repo: str, now: str | None, debug: bool) -> None:
+    """Keep an AI agent's memory in git and consolidate it in dream cycles."""
+    ctx.obj = CliState(repo_path=repo, now_text=now, debug=debug)
+
+
+def _write_crash_log(exc: BaseException) -> Path:
+    stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+    base = Path(os.environ.get("XDG_STATE_HOME") or tempfile.gettempdir())
+    folder = base / "dreamgit"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"crash-{stamp}-{os.getpid()}.log"
+    versions = _versions()
+    body = "".join(traceback.format_exception(exc))
+    path.write_text(f"{versions}\nargv: {sys.argv!r}\n\n{body}", encoding="utf-8")
+    return path
+
+
+def _versions() -> str:
+    parts = [f"dreamgit {__version__}", f"python {platform.python_version()}"]
+    for module in ("pygit2", "lark", "ruamel.yaml", "jinja2", "click", "deepdiff"):
+        try:
+            parts.append(f"{module} {importlib.import_module(module).__version__}")
+        except Exception:  # noqa: BLE001 - a crash log must be written whatever is missing
+            parts.append(f"{module} ?")
+    return ", ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line and exit with its code."""
+    cli.main(args=argv, prog_name="dreamgit")

@@ -1,0 +1,3 @@
+"""Everyday commands on memories and sessions (placeholder until the foundation lands)."""
+
+from __future__ import annotations

@@ -1,0 +1,38 @@
+"""What the root group hands every command: the repository path, the clock, --debug."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from dreamgit.clock import parse_time, utcnow
+
+__all__ = ["CliState", "pass_state"]
+
+
+@dataclass
+class CliState:
+    """Global options, resolved lazily so ``--help`` never touches a repository."""
+
+    repo_path: str
+    now_text: str | None
+    debug: bool
+
+    @property
+    def path(self) -> Path:
+        """The repository path as given (``--repo``, ``$DREAMGIT_REPO`` or ``.``)."""
+        return Path(self.repo_path)
+
+    def now(self) -> datetime:
+        """The time commands treat as now."""
+        return parse_time(self.now_text) if self.now_text else utcnow()
+
+    def fixed_now(self) -> datetime | None:
+        """The time given with ``--now``, or None when the clock should run."""
+        return parse_time(self.now_text) if self.now_text else None
+
+
+pass_state = click.make_pass_decorator(CliState)

@@ -1,0 +1,38 @@
+"""Time as dreamgit sees it: injectable, timezone-aware, printed one way.
+
+``--now`` and ``$DREAMGIT_NOW`` fix the clock so runs are reproducible; without
+them the wall clock is used. All times are UTC and written as ``...Z``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from dreamgit.errors import UserError
+
+__all__ = ["format_time", "parse_time", "utcnow"]
+
+
+def utcnow() -> datetime:
+    """The wall clock in UTC, to the second."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def parse_time(text: str, *, what: str = "--now") -> datetime:
+    """Parse an ISO-8601 time; a time without a zone is taken as UTC."""
+    raw = text.strip()
+    try:
+        value = datetime.fromisoformat(raw.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise UserError(
+            f"{what}: {text!r} is not an ISO-8601 time",
+            hint="write it like 2026-11-22T03:00:00Z",
+        ) from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def format_time(value: datetime) -> str:
+    """``2026-11-22T03:00:00Z``: the one way dreamgit writes a time."""
+    return value.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,136 @@
+"""The one exception tree of dreamgit.
+
+Everything the library raises on purpose derives from :class:`DreamgitError`.
+User-fixable errors carry an exit code and a hint; the command line turns them
+into a message on stderr and that exit code. Anything else that escapes is an
+internal error (exit 3, with a crash log). Core modules raise these and never
+import click.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConcurrentUpdateError",
+    "ConfigError",
+    "ConflictError",
+    "DreamgitError",
+    "DslError",
+    "MemoryFileError",
+    "NotARepositoryError",
+    "NotFoundError",
+    "ProviderError",
+    "RuleError",
+    "TemplateError",
+    "UserError",
+]
+
+
+class DreamgitError(Exception):
+    """Root of every error dreamgit raises on purpose."""
+
+    exit_code: int = 3
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def render(self) -> str:
+        """The full text shown to a user: message, then the hint on its own line."""
+        if self.hint:
+            return f"{self.message}\nhint: {self.hint}"
+        return self.message
+
+
+class UserError(DreamgitError):
+    """Something the user can fix: bad input, a missing file, a wrong id."""
+
+    exit_code = 1
+
+
+class NotARepositoryError(UserError):
+    """The path given is not a git repository (or not a dreamgit one)."""
+
+
+class NotFoundError(UserError):
+    """A memory, session, run or revision that does not exist."""
+
+
+class ConfigError(UserError):
+    """`.dreamgit/config.yaml` is unreadable or holds a wrong value."""
+
+
+class MemoryFileError(UserError):
+    """A memory or session file that cannot be read; it is reported and left as it was."""
+
+    def __init__(
+        self, path: str, message: str, *, line: int | None = None, hint: str | None = None
+    ) -> None:
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {message}", hint=hint)
+        self.path = path
+        self.line = line
+
+
+class SourceError(UserError):
+    """An error at a position in a source text, shown with the line and a caret."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        source_line: str | None = None,
+        caret_width: int = 1,
+        hint: str | None = None,
+    ) -> None:
+        self.file = file
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        self.caret_width = max(1, caret_width)
+        self.reason = message
+        super().__init__(self._format(message), hint=hint)
+
+    def _format(self, message: str) -> str:
+        where = ":".join(
+            str(part) for part in (self.file, self.line, self.column) if part is not None
+        )
+        head = f"{where}: {message}" if where else message
+        if self.source_line is None or self.column is None:
+            return head
+        caret = " " * (self.column - 1) + "^" * self.caret_width
+        return f"{head}\n    {self.source_line}\n    {caret}"
+
+
+class DslError(SourceError):
+    """An expression of the rule language that does not parse or type-check."""
+
+
+class RuleError(SourceError):
+    """A rule set that is invalid: schema, names, extends, or an expression in it."""
+
+
+class TemplateError(UserError):
+    """A prompt or summary template that does not render, or tried to escape its sandbox."""
+
+
+class ConflictError(UserError):
+    """A merge or revert that would conflict; nothing was changed."""
+
+    def __init__(self, message: str, *, paths: list[str], hint: str | None = None) -> None:
+        listing = "".join(f"\n  {p}" for p in paths)
+        super().__init__(f"{message}{listing}", hint=hint)
+        self.paths = paths
+
+
+class ConcurrentUpdateError(UserError):
+    """A branch kept moving under us and the bounded retries ran out."""
+
+
+class ProviderError(DreamgitError):
+    """The LLM provider failed (time-out, 5xx, 429 past the retries); a scheduler may retry."""
+
+    exit_code = 4

@@ -1,0 +1,71 @@
+"""The records dreamgit works on: memories, sessions and priorities.
+
+These are plain frozen values. Reading and writing them as files lives in
+``memoryfile.py`` and ``sessionfile.py``; deciding what to do with them lives in
+the dream phases. Times are timezone-aware UTC datetimes throughout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+__all__ = ["PRIORITIES", "Memory", "Session", "priority_rank"]
+
+#: Priorities from least to most durable. Their order is what rules compare.
+PRIORITIES: tuple[str, ...] = ("ephemeral", "low", "normal", "high", "core")
+
+#: Claude Code's memory types (``metadata.type``).
+MEMORY_TYPES: tuple[str, ...] = ("user", "feedback", "project", "reference")
+
+
+def priority_rank(priority: str) -> int:
+    """Position of a priority name in :data:`PRIORITIES` (ephemeral is 0, core is 4)."""
+    return PRIORITIES.index(priority)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One memory: a file ``memories/<topic>/<slug>.md`` with front matter and a body."""
+
+    id: str
+    topic: str
+    slug: str
+    text: str
+    created: datetime
+    updated: datetime
+    name: str = ""
+    description: str = ""
+    type: str = "user"
+    priority: str = "normal"
+    key: str | None = None
+    tags: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    supersedes: tuple[str, ...] = ()
+    confidence: float = 1.0
+    recalls: int = 0
+    #: Front-matter keys that are not ours, kept so a rewrite preserves them.
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def path(self) -> str:
+        """Path of the memory file inside the repository."""
+        return f"memories/{self.topic}/{self.slug}.md"
+
+
+@dataclass(frozen=True)
+class Session:
+    """One session transcript ``sessions/YYYY/MM/DD/<id>.md``."""
+
+    id: str
+    created: datetime
+    text: str
+    summary: str = ""
+    tags: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> str:
+        """Path of the session file inside the repository."""
+        c = self.created
+        return f"sessions/{c:%Y}/{c:%m}/{c:%d}/{self.id}.md"
