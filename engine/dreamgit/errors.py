@@ -70,6 +70,7 @@ class MemoryFileError(UserError):
         super().__init__(f"{where}: {message}", hint=hint)
         self.path = path
         self.line = line
+        self.reason = message
 
 
 class SourceError(UserError):

@@ -1,3 +1,190 @@
-"""Everyday commands on memories and sessions (placeholder until the foundation lands)."""
+"""Everyday commands: init, log, add, show, memories, topics, forget, restore, status."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from dreamgit import operations
+from dreamgit.cli.app import cli
+from dreamgit.cli.render import emit_json, json_option, memory_json, warn
+from dreamgit.cli.state import CliState, pass_state
+from dreamgit.errors import UserError
+from dreamgit.model import MEMORY_TYPES, PRIORITIES
+from dreamgit.repo import MemoryRepo
+from dreamgit.sessionfile import check_transcript
+from dreamgit.status import repo_status
+
+
+def open_repo(state: CliState) -> MemoryRepo:
+    """The memory repository named by --repo, checked to be one."""
+    repo = MemoryRepo.open(state.path)
+    repo.require_initialised()
+    return repo
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--bare", is_flag=True, help="Create a bare repository (no work tree).")
+@click.option(
+    "--github", is_flag=True, help="Also write .github/workflows/dream.yml for scheduled dreams."
+)
+@pass_state
+def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
+    """Create a memory repository (git init if needed, default config)."""
+    target = path or state.path
+    repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now())
+    if github:
+        from dreamgit.github import add_workflow
+
+        add_workflow(repo, now=state.now())
+    click.echo(f"initialised memory repository in {target}")
+
+
+@cli.command()
+@click.argument("text", required=False)
+@click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), help="Read it.")
+@click.option("--summary", default="", help="A one-line summary of the session.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@pass_state
+def log(state: CliState, text: str | None, file: Path | None, summary: str, tags: tuple[str]) -> None:
+    """Record a session transcript (TEXT, --file, or stdin); prints its id."""
+    if text is not None and file is not None:
+        raise click.UsageError("give the transcript as TEXT or --file, not both")
+    if file is not None:
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise UserError(f"{file}: cannot read: {exc.strerror}") from None
+        transcript = check_transcript(data, source=str(file))
+    elif text is not None:
+        transcript = check_transcript(text.encode("utf-8", "surrogateescape"), source="TEXT")
+    else:
+        transcript = check_transcript(sys.stdin.buffer.read(), source="stdin")
+    repo = open_repo(state)
+    session = operations.log_session(
+        repo, transcript, now=state.now(), summary=summary, tags=tags
+    )
+    click.echo(session.id)
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--topic", required=True, help="Topic folder, e.g. preferences.")
+@click.option(
+    "--priority", type=click.Choice(PRIORITIES), default="normal", show_default=True
+)
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--key", default=None, help="A slot: a newer memory with the same key supersedes.")
+@click.option("--type", "kind", type=click.Choice(MEMORY_TYPES), default="user", show_default=True)
+@pass_state
+def add(
+    state: CliState,
+    text: str,
+    topic: str,
+    priority: str,
+    tags: tuple[str],
+    key: str | None,
+    kind: str,
+) -> None:
+    """Add a memory by hand; prints its id."""
+    repo = open_repo(state)
+    memory = operations.add_memory(
+        repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
+    )
+    click.echo(memory.id)
+
+
+@cli.command()
+@click.argument("memory_id")
+@json_option
+@pass_state
+def show(state: CliState, memory_id: str, as_json: bool) -> None:
+    """Show one memory."""
+    repo = open_repo(state)
+    memory = repo.get_memory(memory_id, now=state.now())
+    if as_json:
+        emit_json(memory_json(memory))
+        return
+    click.echo(repo.read_text(memory.path) or "", nl=False)
+
+
+@cli.command()
+@click.option("--topic", default=None, help="Only this topic.")
+@json_option
+@pass_state
+def memories(state: CliState, topic: str | None, as_json: bool) -> None:
+    """List active memories."""
+    repo = open_repo(state)
+    snapshot = repo.snapshot(now=state.now())
+    for broken in snapshot.broken:
+        warn(broken.render())
+    found = [m for m in snapshot.memories if topic is None or m.topic == topic]
+    if as_json:
+        emit_json([memory_json(m) for m in found])
+        return
+    for m in found:
+        click.echo(f"{m.id}  {m.priority:<9} {m.topic}/{m.slug}  {_one_line(m.text)}")
+
+
+def _one_line(text: str, width: int = 70) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+@cli.command()
+@json_option
+@pass_state
+def topics(state: CliState, as_json: bool) -> None:
+    """List topics with their number of memories."""
+    repo = open_repo(state)
+    counts: dict[str, int] = {}
+    for m in repo.snapshot(now=state.now()).memories:
+        counts[m.topic] = counts.get(m.topic, 0) + 1
+    if as_json:
+        emit_json([{"topic": t, "memories": n} for t, n in sorted(counts.items())])
+        return
+    for t, n in sorted(counts.items()):
+        click.echo(f"{t}\t{n}")
+
+
+@cli.command()
+@click.argument("ids", nargs=-1, required=True)
+@pass_state
+def forget(state: CliState, ids: tuple[str]) -> None:
+    """Remove memories from the active set (history keeps them: see restore)."""
+    repo = open_repo(state)
+    for m in operations.forget(repo, ids, now=state.now()):
+        click.echo(f"forgot {m.id} ({m.path})")
+
+
+@cli.command()
+@click.argument("memory_id")
+@pass_state
+def restore(state: CliState, memory_id: str) -> None:
+    """Bring back a forgotten, pruned or superseded memory from history."""
+    repo = open_repo(state)
+    memory = operations.restore(repo, memory_id, now=state.now())
+    click.echo(f"restored {memory.id} ({memory.path})")
+
+
+@cli.command()
+@json_option
+@pass_state
+def status(state: CliState, as_json: bool) -> None:
+    """Counts, topics, pending sessions, last run, and whether a dream is due."""
+    repo = MemoryRepo.open(state.path)
+    report = repo_status(repo, now=state.now())
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"memories:         {report['memories']} in {len(report['topics'])} topic(s)")
+    click.echo(f"sessions:         {report['sessions']} ({report['pending_sessions']} pending)")
+    click.echo(f"last dream:       {report['last_run'] or 'never'}")
+    click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
+    for name in report["awaiting_review"]:
+        click.echo(f"awaiting review:  {name} (dreamgit merge / revert)")
+    for name in report["abandoned"]:
+        click.echo(f"abandoned dream:  {name} (a run that did not finish; main was not changed)")

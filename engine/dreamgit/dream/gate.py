@@ -1,0 +1,62 @@
+"""The gate: whether a dream is due, decided by the rule set's ``gate`` expression."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from dreamgit.rulecontext import gate_env
+from dreamgit.ruleset import RuleSet
+
+if TYPE_CHECKING:
+    from dreamgit.repo import MemoryRepo
+
+__all__ = ["check_gate", "evaluate_gate"]
+
+
+def evaluate_gate(
+    ruleset: RuleSet,
+    *,
+    new_sessions: int,
+    last_dream: datetime | None,
+    memories: int,
+    pending_chars: int,
+    now: datetime,
+) -> tuple[bool, str]:
+    """(due, reason): the gate's verdict with the figures it looked at."""
+    since = "never" if last_dream is None else f"{(now - last_dream).total_seconds() / 3600:.1f} h"
+    figures = f"{new_sessions} new session(s), last dream {since}"
+    if ruleset.gate is None:
+        return True, f"no gate in the rules ({figures})"
+    env = gate_env(
+        new_sessions=new_sessions,
+        last_dream=last_dream,
+        memories=memories,
+        pending_chars=pending_chars,
+        now=now,
+    )
+    if ruleset.gate.evaluate(env):
+        return True, f"gate holds: {figures}"
+    return False, f"gate not met ({ruleset.gate_text}): {figures}"
+
+
+def check_gate(
+    repo: MemoryRepo,
+    *,
+    new_sessions: int,
+    last_dream: datetime | None,
+    memories: int,
+    pending_chars: int,
+    now: datetime,
+) -> tuple[bool, str]:
+    """The gate of the repository's own rule set."""
+    from dreamgit.rulesource import repo_ruleset
+
+    return evaluate_gate(
+        repo_ruleset(repo),
+        new_sessions=new_sessions,
+        last_dream=last_dream,
+        memories=memories,
+        pending_chars=pending_chars,
+        now=now,
+    )

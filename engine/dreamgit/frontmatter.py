@@ -1,0 +1,178 @@
+"""Markdown files with YAML front matter: split, fast scan, and careful rewrite.
+
+Reading uses ruamel's C safe loader (YAML 1.2, like the round-trip writer, so
+the read and write paths agree). Rewriting uses the round-trip loader only for
+the file being rewritten, so comments, key order and unknown keys survive; the
+body bytes are never touched. Files without front matter, empty front matter,
+CRLF line endings and a byte-order mark are all accepted.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.timestamp import TimeStamp
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.util import load_yaml_guess_indent
+
+from dreamgit.errors import MemoryFileError
+
+try:  # The C loader comes with ruamel.yaml[oldlibyaml]; the pure one is ~3x slower.
+    from ruamel.yaml.cyaml import CSafeLoader as _FastLoader
+
+    HAVE_C_LOADER = True
+except ImportError:  # pragma: no cover - depends on the installation
+    from ruamel.yaml.loader import SafeLoader as _FastLoader  # type: ignore[assignment]
+
+    HAVE_C_LOADER = False
+
+__all__ = ["HAVE_C_LOADER", "Document", "dump_new", "parse", "rewrite", "styled"]
+
+_OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
+_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Document:
+    """A file split into its front matter (parsed) and its body (verbatim)."""
+
+    meta: dict[str, Any]
+    body: str
+    #: The raw front-matter text, or None when the file has none.
+    raw_meta: str | None
+    #: Everything before the body: the opening fence, the front matter, the closing fence.
+    head: str
+
+
+def _split(text: str) -> tuple[str | None, str, str]:
+    opened = _OPEN.match(text)
+    if opened is None:
+        return None, text.removeprefix("\ufeff"), ""
+    closed = _CLOSE.search(text, opened.end())
+    if closed is None:
+        raise ValueError("front matter opened with --- is never closed")
+    end = closed.end()
+    if text[end : end + 1] == "\n":
+        end += 1
+    return text[opened.end() : closed.start()], text[end:], text[:end]
+
+
+def parse(text: str, *, path: str) -> Document:
+    """Split and parse a file; a broken file raises MemoryFileError with its line."""
+    try:
+        raw, body, head = _split(text)
+    except ValueError as exc:
+        raise MemoryFileError(
+            path, str(exc), line=1, hint="close the front matter with a line holding only ---"
+        ) from None
+    if raw is None or not raw.strip():
+        return Document({}, body, raw, head)
+    loader = _FastLoader(raw)
+    try:
+        data = loader.get_single_data()
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 2 if mark is not None else 1  # +1 for 1-based, +1 for the fence
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise MemoryFileError(
+            path, f"front matter is not valid YAML: {problem}", line=line, hint=_YAML_HINT
+        ) from None
+    except YAMLError as exc:
+        raise MemoryFileError(
+            path, f"front matter is not valid YAML: {exc}", line=1, hint=_YAML_HINT
+        ) from None
+    finally:
+        loader.dispose()
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise MemoryFileError(
+            path,
+            f"front matter must be a mapping of keys to values, not a {type(data).__name__}",
+            line=2,
+            hint=_YAML_HINT,
+        )
+    return Document(data, body, raw, head)
+
+
+_YAML_HINT = "fix the YAML between the --- lines (or restore the file with `git checkout`)"
+
+
+def _represent_time(representer: Any, value: datetime) -> Any:
+    # Plain `2026-11-20T10:04:00Z`, as people write it, rather than ruamel's `... +00:00`.
+    moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+    text = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return representer.represent_scalar("tag:yaml.org,2002:timestamp", text)
+
+
+def _round_trip() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    for kind in (datetime, TimeStamp):
+        yaml.representer.add_representer(kind, _represent_time)
+    # Equal times would otherwise be written once and aliased (`&id001`).
+    yaml.representer.ignore_aliases = lambda _data: True
+    return yaml
+
+
+def dump_new(meta: Mapping[str, Any], body: str) -> str:
+    """Write a new file: mappings in block style, lists in flow style (``tags: [a, b]``)."""
+    yaml = _round_trip()
+    out = io.StringIO()
+    yaml.dump(styled(meta), out)
+    text = body if body.endswith("\n") or not body else body + "\n"
+    return f"---\n{out.getvalue()}---\n{text}"
+
+
+def styled(value: Any) -> Any:
+    """Plain values as ruamel nodes: block mappings and flow lists."""
+    if isinstance(value, Mapping):
+        mapping = CommentedMap((k, styled(v)) for k, v in value.items())
+        mapping.fa.set_block_style()
+        return mapping
+    if isinstance(value, list | tuple):
+        seq = CommentedSeq(styled(v) for v in value)
+        seq.fa.set_flow_style()
+        return seq
+    return value
+
+
+def rewrite(
+    text: str, *, path: str, edit: Callable[[Any], None], body: str | None = None
+) -> str:
+    """Rewrite one file's front matter in place with ``edit``; comments and unknown keys stay.
+
+    ``edit`` receives the round-trip mapping and changes it. The body is kept
+    byte for byte unless a new ``body`` is given.
+    """
+    raw, old_body, _ = _split(text)
+    new_body = old_body if body is None else body
+    yaml = _round_trip()
+    if raw is None or not raw.strip():
+        data: Any = yaml.load("{}")
+        data.fa.set_block_style()
+    else:
+        try:
+            _, indent, block_seq_indent = load_yaml_guess_indent(raw)
+            data = yaml.load(raw)
+        except YAMLError as exc:
+            raise MemoryFileError(
+                path, f"front matter is not valid YAML: {exc}", hint=_YAML_HINT
+            ) from None
+        # Keep each file's own list style (`- a` flush or indented under its key).
+        offset = block_seq_indent or 0
+        yaml.indent(mapping=indent or 2, sequence=(indent or 2) + offset, offset=offset)
+    edit(data)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    if new_body and not new_body.endswith("\n"):
+        new_body += "\n"
+    return f"---\n{out.getvalue()}---\n{new_body}"

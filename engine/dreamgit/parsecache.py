@@ -1,0 +1,54 @@
+"""Parsed front matter cached by blob id, so an unchanged file is never parsed twice.
+
+The cache is one JSON file in the repository's git directory. It is only a
+cache: a missing or damaged file is rebuilt, and two processes saving at once
+simply leave one of their versions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ParseCache"]
+
+
+class ParseCache:
+    """A blob id → record map loaded once and saved when it grew."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._entries: dict[str, Any] | None = None
+        self._dirty = False
+
+    def _load(self) -> dict[str, Any]:
+        if self._entries is None:
+            try:
+                loaded = json.loads(self._path.read_text(encoding="utf-8"))
+                self._entries = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError):
+                self._entries = {}
+        return self._entries
+
+    def get(self, blob: str) -> Any:
+        """The record cached for a blob, or None."""
+        return self._load().get(blob)
+
+    def put(self, blob: str, record: Any) -> None:
+        """Remember a blob's record until :meth:`save`."""
+        self._load()[blob] = record
+        self._dirty = True
+
+    def save(self, keep: set[str] | None = None) -> None:
+        """Write the cache if it changed; ``keep`` drops entries of blobs no longer used."""
+        if not self._dirty or self._entries is None:
+            return
+        if keep is not None:
+            self._entries = {k: v for k, v in self._entries.items() if k in keep}
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._path.with_name(f"{self._path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(self._entries, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, self._path)
+        self._dirty = False

@@ -1,0 +1,286 @@
+"""A memory repository: the git repository plus what dreamgit knows of its layout.
+
+Reading takes a snapshot of the main branch's tip (memories, sessions, run
+records, configuration) without a work tree, so bare repositories work the
+same. Writing goes through :meth:`MemoryRepo.commit_main`, which builds the
+change against the tip it read and retries on a race; in a repository whose
+work tree has ``main`` checked out it first commits any uncommitted agent edits
+and afterwards brings the files up to date without overwriting hand edits.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from dreamgit import layout
+from dreamgit.errors import (
+    ConcurrentUpdateError,
+    MemoryFileError,
+    NotARepositoryError,
+    NotFoundError,
+    UserError,
+)
+from dreamgit.gitstore import GitStore, Identity, StaleTipError
+from dreamgit.locks import exclusive
+from dreamgit.memoryfile import (
+    decode_text,
+    memory_from_record,
+    parse_memory_record,
+)
+from dreamgit.model import Memory
+from dreamgit.parsecache import ParseCache
+from dreamgit.yamlconfig import read_config
+
+__all__ = ["MemoryRepo", "Snapshot"]
+
+DEFAULT_IDENTITY = Identity("dreamgit", "dreamgit@localhost")
+Changes = dict[str, bytes | None]
+
+
+@dataclass
+class Snapshot:
+    """The memories at one commit: the readable ones and the files that could not be read."""
+
+    commit: str | None
+    memories: list[Memory]
+    broken: list[MemoryFileError] = field(default_factory=list)
+
+    def by_id(self) -> dict[str, Memory]:
+        """Memories keyed by id."""
+        return {m.id: m for m in self.memories}
+
+
+class MemoryRepo:
+    """An agent's memory as a git repository (bare or with a work tree)."""
+
+    def __init__(self, store: GitStore) -> None:
+        self.store = store
+        self.branch = layout.MAIN
+        self._cache = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
+        self._config: tuple[str | None, dict[str, Any]] | None = None
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path) -> MemoryRepo:
+        """Open an existing memory repository."""
+        repo = cls(GitStore.open(Path(path)))
+        return repo
+
+    @classmethod
+    def init(
+        cls, path: str | Path, *, bare: bool = False, now: datetime | None = None
+    ) -> MemoryRepo:
+        """Create a memory repository (or make an existing git repository one)."""
+        from dreamgit.setup import initialise
+
+        return initialise(cls, Path(path), bare=bare, now=now)
+
+    def require_initialised(self) -> None:
+        """Raise a clear error when this git repository has no dreamgit configuration."""
+        if self.read_text(layout.CONFIG) is None:
+            where = self.store.workdir or self.store.git_dir
+            raise NotARepositoryError(
+                f"{where} is a git repository but not a dreamgit memory repository "
+                f"(no {layout.CONFIG} on {self.branch})",
+                hint=f"run `dreamgit init {where}` first",
+            )
+
+    # -- reading -------------------------------------------------------------------------
+
+    def tip(self) -> str | None:
+        """The main branch's current commit."""
+        return self.store.tip(self.branch)
+
+    def read_text(self, path: str, at: str | None = None) -> str | None:
+        """A text file at ``at`` (default: the main tip), or None."""
+        commit = at if at is not None else self.tip()
+        data = self.store.read_path(commit, path)
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    def list_dir(self, prefix: str, at: str | None = None) -> dict[str, str]:
+        """Text files directly under ``prefix``: file name → text."""
+        commit = at if at is not None else self.tip()
+        found = {}
+        for path, blob in self.store.files(commit, prefix).items():
+            name = path[len(prefix) :]
+            if "/" not in name:
+                found[name] = self.store.read(blob).decode("utf-8", errors="replace")
+        return found
+
+    def config(self) -> dict[str, Any]:
+        """The parsed ``.dreamgit/config.yaml`` at the main tip ({} when absent)."""
+        tip = self.tip()
+        if self._config is None or self._config[0] != tip:
+            self._config = (tip, read_config(self.read_text(layout.CONFIG, tip)))
+        return self._config[1]
+
+    def identity(self) -> Identity:
+        """Who commits: config ``author``, then ``GIT_AUTHOR_*``, then dreamgit itself."""
+        author = self.config().get("author")
+        if isinstance(author, dict) and author.get("name") and author.get("email"):
+            return Identity(str(author["name"]), str(author["email"]))
+        name, email = os.environ.get("GIT_AUTHOR_NAME"), os.environ.get("GIT_AUTHOR_EMAIL")
+        if name and email:
+            return Identity(name, email)
+        return DEFAULT_IDENTITY
+
+    def snapshot(self, *, now: datetime, at: str | None = None) -> Snapshot:
+        """Every memory at ``at`` (default: the main tip); broken files are listed, not raised."""
+        commit = at if at is not None else self.tip()
+        files = self.store.files(commit, layout.MEMORIES)
+        memories: list[Memory] = []
+        broken: list[MemoryFileError] = []
+        seen: dict[str, str] = {}
+        for path, blob in files.items():
+            try:
+                memory = memory_from_record(self._record(path, blob), path=path, now=now)
+            except MemoryFileError as exc:
+                broken.append(exc)
+                continue
+            if memory.id in seen:
+                broken.append(
+                    MemoryFileError(
+                        path,
+                        f"has the same id {memory.id} as {seen[memory.id]}",
+                        hint="give one of them a new id, or merge them",
+                    )
+                )
+                continue
+            seen[memory.id] = path
+            memories.append(memory)
+        self._cache.save(keep=set(files.values()))
+        return Snapshot(commit, memories, broken)
+
+    def _record(self, path: str, blob: str) -> dict[str, Any]:
+        cached = self._cache.get(blob)
+        if cached is None:
+            try:
+                text = decode_text(self.store.read(blob), path=path)
+                cached = {"ok": parse_memory_record(text, path=path)}
+            except MemoryFileError as exc:
+                cached = {"error": exc.reason, "line": exc.line, "hint": exc.hint}
+            self._cache.put(blob, cached)
+        if "ok" not in cached:
+            raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])
+        return dict(cached["ok"])
+
+    def memories(self, *, now: datetime, topic: str | None = None) -> list[Memory]:
+        """Active memories at the main tip, optionally of one topic, ordered by path."""
+        found = self.snapshot(now=now).memories
+        return [m for m in found if topic is None or m.topic == topic]
+
+    def get_memory(self, memory_id: str, *, now: datetime) -> Memory:
+        """One active memory by id, or NotFoundError."""
+        for memory in self.snapshot(now=now).memories:
+            if memory.id == memory_id:
+                return memory
+        raise NotFoundError(
+            f"no active memory with id {memory_id}",
+            hint="list ids with `dreamgit memories`; a forgotten one comes back with "
+            "`dreamgit restore ID`",
+        )
+
+    def session_paths(self, at: str | None = None) -> dict[str, str]:
+        """Session id → path for every session file at ``at``."""
+        from dreamgit.sessionfile import session_id_from_path
+
+        commit = at if at is not None else self.tip()
+        found = {}
+        for path in self.store.files(commit, layout.SESSIONS):
+            ident = session_id_from_path(path)
+            if ident is not None:
+                found[ident] = path
+        return found
+
+    # -- writing -------------------------------------------------------------------------
+
+    @contextmanager
+    def _worktree_turn(self) -> Iterator[bool]:
+        """Hold the work-tree lock when ``main`` is checked out; yields whether it is."""
+        if self.store.checked_out_branch() != self.branch:
+            with nullcontext():
+                yield False
+            return
+        with exclusive(self.store.git_dir / "dreamgit" / "worktree.lock"):
+            yield True
+
+    def commit_main(
+        self,
+        message: str | Callable[[], str],
+        build: Callable[[str | None], Mapping[str, bytes | None]],
+        *,
+        now: datetime,
+    ) -> str | None:
+        """Commit what ``build(tip)`` returns on main by compare-and-swap; None when empty.
+
+        ``build`` is called again with the new tip whenever another writer got
+        there first, so the change is always made against what is really there.
+        ``message`` may be a function, called after ``build``, when it names
+        something ``build`` decided (a new id).
+        """
+        with self._worktree_turn() as worktree:
+            before = self.tip()
+            if worktree:
+                self._commit_agent_edits(now)
+            new = self._commit_with_retry(message, build, now=now)
+            if worktree:
+                self.store.sync_worktree(before, self.tip() or "")
+            return new
+
+    def _commit_agent_edits(self, now: datetime) -> None:
+        edits = self.store.worktree_edits(layout.AGENT_PATHS)
+        if not edits:
+            return
+        listing = "\n".join(f"  {p}" for p in sorted(edits))
+        message = (
+            f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\nDream-Op: agent-edits"
+        )
+        self._commit_with_retry(message, lambda _tip: edits, now=now)
+
+    def _commit_with_retry(
+        self,
+        message: str | Callable[[], str],
+        build: Callable[[str | None], Mapping[str, bytes | None]],
+        *,
+        now: datetime,
+    ) -> str | None:
+        jitter = random.Random(os.getpid())
+        for attempt in range(200):
+            tip = self.tip()
+            changes = build(tip)
+            if not changes:
+                return None
+            tree = self.store.build_tree(tip, changes)
+            if tip is not None and tree == self.store.tree_id(tip):
+                return None
+            try:
+                return self.store.commit(
+                    self.branch,
+                    parents=[tip] if tip else [],
+                    tree=tree,
+                    message=message if isinstance(message, str) else message(),
+                    who=self.identity(),
+                    when=now,
+                )
+            except StaleTipError:
+                time.sleep(jitter.uniform(0, min(0.002 * (attempt + 1), 0.05)))
+        raise ConcurrentUpdateError(
+            f"{self.branch} kept moving while this change was being written",
+            hint="other writers are very busy; run the command again",
+        )
+
+
+def require_text(value: str | None, *, what: str) -> str:
+    """``value`` when given and not blank, else a UserError naming ``what``."""
+    if value is None or not value.strip():
+        raise UserError(f"{what} is empty", hint=f"give some text for the {what}")
+    return value

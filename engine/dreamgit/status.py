@@ -1,0 +1,77 @@
+"""What ``dreamgit status`` reports: counts, pending sessions, the last run, and the gate.
+
+Everything here comes from the tree listing and the run records, never from
+parsing memory files, so it stays fast on large repositories.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from dreamgit import layout
+from dreamgit.clock import format_time
+from dreamgit.dream.gate import check_gate
+from dreamgit.repo import MemoryRepo
+from dreamgit.runrecords import consumed_sessions, last_run_time, read_runs
+from dreamgit.sessionfile import session_id_from_path
+
+__all__ = ["dream_branches", "pending_sessions", "repo_status"]
+
+
+def pending_sessions(repo: MemoryRepo, commit: str | None) -> dict[str, str]:
+    """Session id → path of sessions no recorded run has gathered yet."""
+    consumed = consumed_sessions(read_runs(repo.store, commit))
+    return {i: p for i, p in repo.session_paths(commit).items() if i not in consumed}
+
+
+def dream_branches(repo: MemoryRepo) -> dict[str, list[str]]:
+    """Unmerged dream branches, split into awaiting review and abandoned (a crashed run)."""
+    main = repo.tip()
+    awaiting, abandoned = [], []
+    for name, tip in repo.store.branches(layout.DREAM_BRANCH_PREFIX).items():
+        if main is not None and repo.store.is_ancestor(tip, main):
+            continue
+        run_id = name.removeprefix(layout.DREAM_BRANCH_PREFIX)
+        records = [r for r in read_runs(repo.store, tip) if r.get("run_id") == run_id]
+        if records and not records[0].get("merge_requested", True):
+            awaiting.append(name)
+        else:
+            abandoned.append(name)
+    return {"awaiting_review": awaiting, "abandoned": abandoned}
+
+
+def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
+    """The status report as a plain dict (what ``status --json`` prints)."""
+    repo.require_initialised()
+    tip = repo.tip()
+    files = repo.store.files(tip)
+    memory_paths = [p for p in files if p.startswith(layout.MEMORIES) and p.endswith(".md")]
+    topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
+    sessions = {p for p in files if session_id_from_path(p)}
+    runs = read_runs(repo.store, tip)
+    consumed = consumed_sessions(runs)
+    pending = {p: files[p] for p in sessions if session_id_from_path(p) not in consumed}
+    last = last_run_time(runs)
+    pending_chars = sum(len(repo.store.read(blob)) for blob in pending.values())
+    due, reason = check_gate(
+        repo,
+        new_sessions=len(pending),
+        last_dream=last,
+        memories=len(memory_paths),
+        pending_chars=pending_chars,
+        now=now,
+    )
+    branches = dream_branches(repo)
+    return {
+        "memories": len(memory_paths),
+        "topics": topics,
+        "sessions": len(sessions),
+        "pending_sessions": len(pending),
+        "last_run": format_time(last) if last else None,
+        "runs": len(runs),
+        "due": due,
+        "reason": reason,
+        "head": tip,
+        **branches,
+    }
