@@ -1,0 +1,74 @@
+"""The Python API's front door: :class:`DreamEngine` over a :class:`MemoryRepo`.
+
+Every method is a thin call into the module that does the work, so the
+command line and library users share one implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from dreamgit import operations
+from dreamgit.clock import utcnow
+from dreamgit.model import Memory, Session
+from dreamgit.repo import MemoryRepo
+
+__all__ = ["DreamEngine"]
+
+
+class DreamEngine:
+    """Log sessions, add and forget memories, and dream, on one memory repository.
+
+    ``now`` fixes the clock for every call (reproducible runs); without it the
+    wall clock is read at each call.
+    """
+
+    def __init__(self, repo: MemoryRepo, *, now: datetime | None = None) -> None:
+        self.repo = repo
+        self._now = now
+
+    def now(self) -> datetime:
+        """The time this engine treats as now."""
+        return self._now or utcnow()
+
+    def log_session(
+        self, text: str, *, summary: str = "", tags: Sequence[str] = ()
+    ) -> Session:
+        """Record a session transcript; returns it with its id."""
+        return operations.log_session(self.repo, text, summary=summary, tags=tags, now=self.now())
+
+    def add_memory(
+        self,
+        text: str,
+        *,
+        topic: str,
+        priority: str = "normal",
+        tags: Sequence[str] = (),
+        key: str | None = None,
+        type: str = "user",
+    ) -> Memory:
+        """Add a memory by hand; returns it with its id."""
+        return operations.add_memory(
+            self.repo, text, topic=topic, priority=priority, tags=tags, key=key, type=type,
+            now=self.now(),
+        )
+
+    def forget(self, *ids: str) -> list[Memory]:
+        """Remove memories from the active set (restorable)."""
+        return operations.forget(self.repo, ids, now=self.now())
+
+    def restore(self, memory_id: str) -> Memory:
+        """Bring a memory back from history."""
+        return operations.restore(self.repo, memory_id, now=self.now())
+
+    def memories(self, topic: str | None = None) -> list[Memory]:
+        """Active memories, optionally of one topic."""
+        return self.repo.memories(now=self.now(), topic=topic)
+
+    def status(self) -> dict[str, Any]:
+        """The status report (as ``status --json``)."""
+        from dreamgit.status import repo_status
+
+        return repo_status(self.repo, now=self.now())
