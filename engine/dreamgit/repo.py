@@ -227,11 +227,19 @@ class MemoryRepo:
         ``message`` may be a function, called after ``build``, when it names
         something ``build`` decided (a new id).
         """
+        return self.advance_main(self._commit_step(message, build, now=now), now=now)
+
+    def advance_main(self, step: Callable[[str | None], str | None], *, now: datetime) -> str | None:
+        """Move main with ``step(tip) -> new tip or None``, retried while it raises StaleTipError.
+
+        Where main is checked out, uncommitted agent edits are committed first
+        and the work tree follows afterwards, all under the work-tree lock.
+        """
         with self._worktree_turn() as worktree:
             before = self.tip()
             if worktree:
                 self._commit_agent_edits(now)
-            new = self._commit_with_retry(message, build, now=now)
+            new = self._retry(step)
             if worktree:
                 self.store.sync_worktree(before, self.tip() or "")
             return new
@@ -242,35 +250,41 @@ class MemoryRepo:
             return
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
-            f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\nDream-Op: agent-edits"
+            f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
+            "Dream-Op: agent-edits"
         )
-        self._commit_with_retry(message, lambda _tip: edits, now=now)
+        self._retry(self._commit_step(message, lambda _tip: edits, now=now))
 
-    def _commit_with_retry(
+    def _commit_step(
         self,
         message: str | Callable[[], str],
         build: Callable[[str | None], Mapping[str, bytes | None]],
         *,
         now: datetime,
-    ) -> str | None:
-        jitter = random.Random(os.getpid())
-        for attempt in range(200):
-            tip = self.tip()
+    ) -> Callable[[str | None], str | None]:
+        def step(tip: str | None) -> str | None:
             changes = build(tip)
             if not changes:
                 return None
             tree = self.store.build_tree(tip, changes)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None
+            return self.store.commit(
+                self.branch,
+                parents=[tip] if tip else [],
+                tree=tree,
+                message=message if isinstance(message, str) else message(),
+                who=self.identity(),
+                when=now,
+            )
+
+        return step
+
+    def _retry(self, step: Callable[[str | None], str | None]) -> str | None:
+        jitter = random.Random(os.getpid())
+        for attempt in range(200):
             try:
-                return self.store.commit(
-                    self.branch,
-                    parents=[tip] if tip else [],
-                    tree=tree,
-                    message=message if isinstance(message, str) else message(),
-                    who=self.identity(),
-                    when=now,
-                )
+                return step(self.tip())
             except StaleTipError:
                 time.sleep(jitter.uniform(0, min(0.002 * (attempt + 1), 0.05)))
         raise ConcurrentUpdateError(

@@ -1,0 +1,46 @@
+"""Per-run limits: how many changes, adds and new characters one dream may make.
+
+Every memory operation asks the :class:`Budget` before it is planned; what does
+not fit is recorded as deferred, so a scarce rule set (Hermes-style: 3 changes,
+1 add, 250 characters) still lists everything it would have done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dreamgit.dream.workset import MEMORY_OPS, Deferred, Operation
+
+__all__ = ["Budget"]
+
+
+@dataclass
+class Budget:
+    """What is left of the run's limits, and what was deferred for lack of it."""
+
+    max_changes: int
+    max_adds: int
+    max_new_chars: int
+    changes: int = 0
+    adds: int = 0
+    new_chars: int = 0
+    deferred: list[Deferred] = field(default_factory=list)
+
+    def admit(self, op: Operation) -> bool:
+        """Count ``op`` if it fits; otherwise record it as deferred and return False."""
+        if op.op not in MEMORY_OPS:
+            return True
+        reason = None
+        if self.changes + 1 > self.max_changes:
+            reason = f"max_changes_per_run ({self.max_changes}) reached"
+        elif op.op == "add" and self.adds + 1 > self.max_adds:
+            reason = f"max_adds_per_run ({self.max_adds}) reached"
+        elif self.new_chars + op.new_chars > self.max_new_chars:
+            reason = f"max_new_chars_per_run ({self.max_new_chars}) reached"
+        if reason is not None:
+            self.deferred.append(Deferred(op.op, op.rule, list(op.memories), reason))
+            return False
+        self.changes += 1
+        self.adds += op.op == "add"
+        self.new_chars += op.new_chars
+        return True
