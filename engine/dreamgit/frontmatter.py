@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import UTC, datetime
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.timestamp import TimeStamp
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from ruamel.yaml.timestamp import TimeStamp
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from dreamgit.errors import MemoryFileError
@@ -88,6 +89,14 @@ def parse(text: str, *, path: str) -> Document:
         raise MemoryFileError(
             path, f"front matter is not valid YAML: {exc}", line=1, hint=_YAML_HINT
         ) from None
+    except (ValueError, OverflowError) as exc:
+        # The constructor checks values after parsing (`2026-13-45` looks like a date).
+        raise MemoryFileError(
+            path,
+            f"front matter is not valid YAML: {exc}",
+            line=_failing_line(raw),
+            hint=_YAML_HINT,
+        ) from None
     finally:
         loader.dispose()
     if data is None:
@@ -100,6 +109,27 @@ def parse(text: str, *, path: str) -> Document:
             hint=_YAML_HINT,
         )
     return Document(data, body, raw, head)
+
+
+def _failing_line(raw: str) -> int:
+    """The file line of the first value that cannot be constructed (1 if none is found)."""
+    loader = _FastLoader(raw)
+    try:
+        stack = [loader.get_single_node()]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ScalarNode):
+                try:
+                    loader.construct_object(node, deep=True)
+                except (ValueError, OverflowError, YAMLError):
+                    return int(node.start_mark.line) + 2
+            elif isinstance(node, SequenceNode):
+                stack.extend(reversed(node.value))
+            elif isinstance(node, MappingNode):
+                stack.extend(n for pair in reversed(node.value) for n in reversed(pair))
+    finally:
+        loader.dispose()
+    return 1
 
 
 _YAML_HINT = "fix the YAML between the --- lines (or restore the file with `git checkout`)"
