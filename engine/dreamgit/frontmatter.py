@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,7 +19,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import MantissaNoDotYAML1_1Warning, MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.timestamp import TimeStamp
 from ruamel.yaml.util import load_yaml_guess_indent
@@ -77,7 +78,10 @@ def parse(text: str, *, path: str) -> Document:
         return Document({}, body, raw, head)
     loader = _FastLoader(raw)
     try:
-        data = loader.get_single_data()
+        with warnings.catch_warnings():
+            # `1e5` is a fine YAML 1.2 float; ruamel would print a YAML 1.1 lecture on stderr.
+            warnings.simplefilter("ignore", MantissaNoDotYAML1_1Warning)
+            data = loader.get_single_data()
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else 1  # +1 for 1-based, +1 for the fence
