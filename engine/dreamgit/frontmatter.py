@@ -179,6 +179,20 @@ def styled(value: Any) -> Any:
     return value
 
 
+def _mapping_indent(raw: str) -> int:
+    """How far nested mappings are indented in ``raw`` (2 when nothing is nested)."""
+    parent: int | None = None
+    for line in raw.splitlines():
+        content = line.split(" #", 1)[0].rstrip()
+        if not content.strip() or content.lstrip().startswith("#"):
+            continue
+        depth = len(content) - len(content.lstrip(" "))
+        if parent is not None and depth > parent and not content.lstrip().startswith("-"):
+            return depth - parent
+        parent = depth if content.endswith(":") else None
+    return 2
+
+
 def rewrite(
     text: str, *, path: str, edit: Callable[[Any], None], body: str | None = None
 ) -> str:
@@ -195,15 +209,19 @@ def rewrite(
         data.fa.set_block_style()
     else:
         try:
-            _, indent, block_seq_indent = load_yaml_guess_indent(raw)
-            data = yaml.load(raw)
-        except YAMLError as exc:
+            data, seq_indent, block_seq_indent = load_yaml_guess_indent(raw, yaml=yaml)
+        except (YAMLError, ValueError, OverflowError) as exc:
             raise MemoryFileError(
                 path, f"front matter is not valid YAML: {exc}", hint=_YAML_HINT
             ) from None
-        # Keep each file's own list style (`- a` flush or indented under its key).
-        offset = block_seq_indent or 0
-        yaml.indent(mapping=indent or 2, sequence=(indent or 2) + offset, offset=offset)
+        # Keep each file's own style. ruamel guesses the block lists (`- a` flush or
+        # indented under its key: `sequence` is where an item's text starts, `offset`
+        # where its dash is); it cannot tell nested mappings apart, so measure those.
+        mapping = _mapping_indent(raw)
+        if block_seq_indent is None or seq_indent is None:
+            yaml.indent(mapping=mapping, sequence=mapping, offset=0)
+        else:
+            yaml.indent(mapping=mapping, sequence=seq_indent, offset=block_seq_indent)
     edit(data)
     out = io.StringIO()
     yaml.dump(data, out)
