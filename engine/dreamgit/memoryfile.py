@@ -128,7 +128,8 @@ def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
         record["confidence"] = float(record["confidence"])
         field = "recalls"
         record["recalls"] = int(record["recalls"])
-    except (TypeError, ValueError, UserError) as exc:
+    except (TypeError, ValueError, OverflowError, UserError) as exc:
+        # OverflowError: `recalls: .inf`, or a time that leaves datetime's range in UTC.
         reason = exc.message if isinstance(exc, UserError) else str(exc)
         raise MemoryFileError(
             path, f"dream.{field}: {reason}", line=_line_of(doc.raw_meta, field)
