@@ -1,0 +1,192 @@
+"""Render ``DREAMS.md``, the human-readable diary of dream runs, newest first.
+
+Each run becomes one section: when it ran, its id, what happened (merged, left for
+review, or skipped and why), counts by operation, one line per operation with its
+rule and memory ids, and the work deferred to the next dream. The full record stays
+in ``.dreamgit/runs/<run-id>.json``; the diary is the page a person skims. Rendering
+reads only the run record (a JSON-shaped mapping), so an old record still renders.
+A section for a run id already in the diary is replaced, not repeated, so a retried
+run leaves one entry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from itertools import pairwise
+from typing import Any
+
+from dreamgit.clock import parse_time
+from dreamgit.dream.index import GENERATED_MARKER, is_generated
+from dreamgit.errors import UserError
+
+__all__ = ["prepend_entry", "render_diary_entry"]
+
+_HEADER = (
+    f"{GENERATED_MARKER}\n# Dreams\n\n"
+    "Newest first. The full record of each run is in `.dreamgit/runs/<run-id>.json`.\n"
+)
+_HEADING = re.compile(r"^## (?:.* · )?run (\S+)\s*$")
+#: Operations in the order a reader expects them; others follow alphabetically.
+_OP_ORDER = ("add", "merge", "replace", "remove")
+_MAX_IDS = 6
+_MAX_SESSIONS = 10
+_MAX_SUMMARY = 160
+_WHITESPACE = re.compile(r"\s+")
+
+
+def render_diary_entry(record: Mapping[str, Any]) -> str:
+    """One diary section for a run record (the dict ``run --json`` prints)."""
+    run_id = _plain(record.get("run_id")) or "?"
+    when = _when(record.get("now"))
+    out = [f"## {when} · run {run_id}" if when else f"## run {run_id}", ""]
+    if record.get("skipped"):
+        reason = _plain(record.get("reason")) or "the gate did not hold"
+        return "\n".join([*out, f"Skipped: {reason}", ""])
+    ops: list[Mapping[str, Any]] = list(record.get("ops") or [])
+    out += [_status(record, ops), ""]
+    if ops:
+        out += [_op_line(i, op) for i, op in enumerate(ops, start=1)]
+        out.append("")
+    deferred: list[Mapping[str, Any]] = list(record.get("deferred") or [])
+    if deferred:
+        out += ["Deferred to the next dream:", *(_deferred_line(d) for d in deferred), ""]
+    decisions = record.get("decisions") or []
+    if decisions:
+        out += [f"{len(decisions)} decisions recorded in `.dreamgit/runs/{run_id}.json`.", ""]
+    return "\n".join(out)
+
+
+def prepend_entry(existing: str | None, entry: str) -> str:
+    """DREAMS.md with ``entry`` on top: under the header, above every older entry.
+
+    A section of the same run is dropped first. A DREAMS.md that dreamgit did not
+    write (another tool's diary) is kept whole below the new entry.
+    """
+    run_id = _run_id(entry)
+    rest = _body(existing or "")
+    if run_id is not None:
+        rest = "".join(s for s in _sections(rest) if _run_id(s) != run_id)
+    parts = [_HEADER, entry.strip() + "\n"]
+    if rest.strip():
+        parts.append(rest.strip() + "\n")
+    return "\n".join(parts)
+
+
+def _when(now: Any) -> str:
+    """``2026-11-22 03:00 UTC`` for the heading, or nothing when the time is unknown."""
+    if not now:
+        return ""
+    try:
+        moment = parse_time(str(now))
+    except UserError:
+        return _plain(now)
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def _status(record: Mapping[str, Any], ops: list[Mapping[str, Any]]) -> str:
+    """``Merged · 41 → 43 memories · 3 new sessions · 4 operations: add 2, remove 2``."""
+    if record.get("merged"):
+        parts = ["Merged"]
+    elif record.get("branch"):
+        parts = [f"Left on `{_plain(record['branch'])}` for review"]
+    else:
+        parts = ["Nothing to change" if not ops else "Not merged"]
+    before, after = record.get("memories_before"), record.get("memories_after")
+    if before is not None and after is not None:
+        parts.append(f"{before} → {after} memories")
+    sessions = [_plain(s) for s in record.get("sessions") or []]
+    if sessions:
+        shown = ", ".join(f"`{s}`" for s in sessions[:_MAX_SESSIONS])
+        more = f" and {len(sessions) - _MAX_SESSIONS} more" if len(sessions) > _MAX_SESSIONS else ""
+        parts.append(f"{_count(len(sessions), 'new session')} ({shown}{more})")
+    counts = _counts(record.get("counts"), ops)
+    if counts:
+        listing = ", ".join(f"{op} {n}" for op, n in counts)
+        parts.append(f"{_count(sum(n for _, n in counts), 'operation')}: {listing}")
+    return " · ".join(parts)
+
+
+def _counts(given: Any, ops: list[Mapping[str, Any]]) -> list[tuple[str, int]]:
+    """Counts by operation, from the record or else from its ops, in reading order."""
+    counts: dict[str, int] = {}
+    if isinstance(given, Mapping) and given:
+        counts = {str(op): int(n) for op, n in given.items() if n}
+    else:
+        for op in ops:
+            name = _plain(op.get("op")) or "?"
+            counts[name] = counts.get(name, 0) + 1
+    rank = {op: i for i, op in enumerate(_OP_ORDER)}
+    return sorted(counts.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
+
+
+def _op_line(position: int, op: Mapping[str, Any]) -> str:
+    """``3. **merge** `m-1`, `m-2` — rule `merge-dupes` (consolidate): summary · `abc1234```."""
+    number = op.get("n", position)
+    line = f"{number}. **{_plain(op.get('op')) or '?'}** {_ids(op.get('memories'))}"
+    line += _rule(op.get("rule"), op.get("phase"))
+    summary = _plain(op.get("summary"))
+    if summary:
+        line += f": {_shorten(summary, _MAX_SUMMARY)}"
+    commit = _plain(op.get("commit"))
+    if commit:
+        line += f" · `{commit[:7]}`"
+    return line
+
+
+def _deferred_line(item: Mapping[str, Any]) -> str:
+    line = f"- **{_plain(item.get('op')) or '?'}** {_ids(item.get('memories'))}"
+    line += _rule(item.get("rule"), None)
+    reason = _plain(item.get("reason"))
+    return f"{line}: {reason}" if reason else line
+
+
+def _rule(rule: Any, phase: Any) -> str:
+    text = f" — rule `{_plain(rule)}`" if rule else ""
+    return f"{text} ({_plain(phase)})" if phase else text
+
+
+def _ids(ids: Any) -> str:
+    names = [_plain(i) for i in (ids or [])] if not isinstance(ids, str) else [_plain(ids)]
+    shown = ", ".join(f"`{i}`" for i in names[:_MAX_IDS])
+    if len(names) > _MAX_IDS:
+        shown += f" and {len(names) - _MAX_IDS} more"
+    return shown or "(no memory)"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _plain(value: Any) -> str:
+    """A value on one line, without backticks that would break the code spans around it."""
+    if value is None:
+        return ""
+    return _WHITESPACE.sub(" ", str(value)).replace("`", "'").strip()
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _run_id(section: str) -> str | None:
+    match = _HEADING.match(section.split("\n", 1)[0])
+    return match.group(1) if match else None
+
+
+def _body(existing: str) -> str:
+    """What follows the header: the older entries (or a foreign file, whole)."""
+    if existing.startswith(_HEADER):
+        return existing[len(_HEADER) :]
+    if not is_generated(existing):
+        return existing
+    # An older dreamgit header: everything before the first entry is ours to replace.
+    start = re.search(r"^## ", existing, flags=re.MULTILINE)
+    return existing[start.start() :] if start else ""
+
+
+def _sections(text: str) -> Iterable[str]:
+    """``text`` split before each ``## `` heading; the pieces join back to ``text``."""
+    starts = [m.start() for m in re.finditer(r"^## ", text, flags=re.MULTILINE)]
+    bounds = sorted({0, *starts, len(text)})
+    return [text[a:b] for a, b in pairwise(bounds)]

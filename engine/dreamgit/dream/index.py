@@ -1,0 +1,192 @@
+"""Render ``MEMORY.md``, the index an agent loads with every prompt.
+
+One line per memory, ``- [Title](memories/topic/slug.md) — hook``, grouped under a
+``## topic`` heading per topic. Which memories make it in is decided by the caller's
+order alone: the list is cut to a prefix of that order so the file fits the character
+budget (and Claude Code's 200-line window), and a last line says how many were left
+out. Grouping is only presentation: topics appear in the order of their best memory,
+so the most important topic still comes first, while an agent scanning for "what do I
+know about X" finds X's memories together. The output is a pure function of its
+input, byte for byte, so a dream that changes nothing rewrites nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dreamgit.model import Memory, priority_rank
+
+__all__ = ["GENERATED_MARKER", "IndexResult", "default_order", "is_generated", "render_index"]
+
+#: First line of every file dreamgit generates; gathering never reads such files as evidence.
+GENERATED_MARKER = "<!-- dreamgit:generated — rewritten by every dream; edit memories/ instead -->"
+_GENERATED_PREFIX = "<!-- dreamgit:generated"
+
+#: Claude Code reads only this many lines of MEMORY.md; past them an entry is invisible.
+CLAUDE_INDEX_LINES = 200
+
+_ELLIPSIS = "…"
+_SEPARATOR = " — "
+#: A hook cut shorter than this says nothing; the line then ends after the link.
+_MIN_HOOK = 8
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    """The index text and which memories it lists, both in the caller's order."""
+
+    text: str
+    included: tuple[str, ...]
+    omitted: tuple[str, ...]
+
+
+def default_order(memory: Memory) -> tuple[int, float, str]:
+    """Sort key for "priority desc, updated desc": most durable, then most recent, first."""
+    return (-priority_rank(memory.priority), -memory.updated.timestamp(), memory.id)
+
+
+def is_generated(text: str) -> bool:
+    """True when a file's text starts with dreamgit's generated-file marker."""
+    return text.lstrip("\ufeff").startswith(_GENERATED_PREFIX)
+
+
+def render_index(
+    memories: Sequence[Memory],
+    *,
+    order: Callable[[Memory], Any],
+    index_chars: int,
+    index_line_chars: int,
+    max_lines: int = CLAUDE_INDEX_LINES,
+) -> IndexResult:
+    """Render MEMORY.md for ``memories``.
+
+    ``order`` is a sort key: memories with a smaller key come first and are the last
+    to be dropped when the budget is short (ties are broken by id, so the input order
+    never matters). The whole text stays within ``index_chars`` characters and
+    ``max_lines`` lines, each entry within ``index_line_chars``, except when even the
+    marker and the "more" line do not fit, or a link alone is longer than a line may be:
+    links are never cut.
+    """
+    if index_chars < 1 or index_line_chars < 1 or max_lines < 1:
+        raise ValueError("index budgets must be positive")
+    ranked = sorted(memories, key=lambda m: (order(m), m.id))
+    chars = len(GENERATED_MARKER) + 1
+    lines = 1
+    groups: dict[str, list[str]] = {}
+    included: list[str] = []
+    for position, memory in enumerate(ranked):
+        entry = _entry_line(memory, index_line_chars)
+        add_chars = len(entry) + 1
+        add_lines = 1
+        if memory.topic not in groups:
+            add_chars += len(_heading(memory.topic)) + 2  # the blank line before it, too
+            add_lines += 2
+        left = len(ranked) - position - 1
+        tail_chars, tail_lines = _more_cost(left)
+        if chars + add_chars + tail_chars > index_chars or lines + add_lines + tail_lines > (
+            max_lines
+        ):
+            break
+        chars += add_chars
+        lines += add_lines
+        groups.setdefault(memory.topic, []).append(entry)
+        included.append(memory.id)
+    omitted = tuple(m.id for m in ranked[len(included) :])
+    out = [GENERATED_MARKER]
+    for topic, entries in groups.items():  # dicts keep insertion order: best memory first
+        out += ["", _heading(topic), *entries]
+    if omitted:
+        out += ["", _more_line(len(omitted))]
+    return IndexResult("\n".join(out) + "\n", tuple(included), omitted)
+
+
+def _heading(topic: str) -> str:
+    return f"## {topic}"
+
+
+def _more_line(count: int) -> str:
+    return f"- {_ELLIPSIS} {count} more in memories/"
+
+
+def _more_cost(count: int) -> tuple[int, int]:
+    """Characters and lines the closing "more" line takes (with its blank line)."""
+    return (len(_more_line(count)) + 2, 2) if count else (0, 0)
+
+
+def _entry_line(memory: Memory, limit: int) -> str:
+    """``- [Title](path) — hook`` within ``limit`` characters, cutting the hook first."""
+    title = _title(memory)
+    hook = _hook(memory, title)
+    link_chars = len("- []()") + len(memory.path)
+    title_text = _fit(title, limit - link_chars, _escape_title)
+    line = f"- [{title_text}]({memory.path})"
+    room = limit - len(line) - len(_SEPARATOR)
+    if hook and room >= min(len(hook), _MIN_HOOK):
+        line += _SEPARATOR + _shorten(hook, room)
+    return line
+
+
+def _title(memory: Memory) -> str:
+    """The name as words (``prefers-pytest`` → ``Prefers pytest``), else a description."""
+    name = _clean(memory.name)
+    if name and " " not in name:
+        name = name.replace("-", " ").replace("_", " ").strip()
+    text = name or _clean(memory.description) or _first_sentence(memory.text)
+    text = text or memory.slug.replace("-", " ").replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def _hook(memory: Memory, title: str) -> str:
+    """The description, else the body's first sentence; never a repeat of the title."""
+    for candidate in (_clean(memory.description), _first_sentence(memory.text)):
+        if candidate and candidate.casefold() != title.casefold():
+            return candidate
+    return ""
+
+
+def _first_sentence(text: str) -> str:
+    """First sentence of the first paragraph that is not a heading or a rule."""
+    for paragraph in re.split(r"\n\s*\n", text):
+        stripped = paragraph.strip()
+        if not stripped or stripped.startswith(("#", "---", "<!--")):
+            continue
+        flat = _clean(stripped)
+        return _SENTENCE_END.split(flat, maxsplit=1)[0]
+    return ""
+
+
+def _clean(text: str) -> str:
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def _escape_title(text: str) -> str:
+    """Link text may not hold unbalanced brackets; escape them and backslashes."""
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def _fit(text: str, room: int, escape: Callable[[str], str]) -> str:
+    """``escape(text)``, shortened until it takes at most ``room`` characters (min 1)."""
+    width = len(text)
+    while True:
+        candidate = escape(_shorten(text, width))
+        if len(candidate) <= room or width <= 1:
+            return candidate
+        width -= max(1, len(candidate) - room)
+
+
+def _shorten(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters with an ellipsis, at a word end when one is near."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return _ELLIPSIS
+    cut = text[: width - 1]
+    space = cut.rfind(" ")
+    if space >= (width - 1) * 0.6:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-—") + _ELLIPSIS
