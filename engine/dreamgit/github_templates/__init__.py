@@ -1,0 +1,1 @@
+"""GitHub workflow templates that ``dreamgit init --github`` writes (package data)."""

@@ -1,0 +1,288 @@
+"""GitHub: the dream workflow template, the composite action and the project's CI workflow."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pygit2
+import pytest
+from ruamel.yaml import YAML
+
+from dreamgit import __version__
+from dreamgit.errors import UserError
+from dreamgit.github import DEFAULT_ACTION, WORKFLOW_PATH, workflow_text, write_workflow
+
+ROOT = Path(__file__).resolve().parents[1]
+ACTION = ROOT / ".github" / "actions" / "dream" / "action.yml"
+CI = ROOT / ".github" / "workflows" / "ci.yml"
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
+
+
+def load(text: str) -> Any:
+    return YAML(typ="safe").load(text)
+
+
+def tool(name: str) -> str | None:
+    """A linter from PATH or from this interpreter's bin directory (a test extra)."""
+    return shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
+
+
+# -- the workflow template ---------------------------------------------------------------
+
+
+def test_template_schedules_an_odd_minute_and_allows_a_forced_manual_run() -> None:
+    """Cron at a minute past the hour, plus workflow_dispatch with a boolean force input."""
+    data = load(workflow_text())
+    on = data["on"]
+    minute = on["schedule"][0]["cron"].split()[0]
+    assert minute.isdigit() and int(minute) % 2 == 1
+    assert on["workflow_dispatch"]["inputs"]["force"] == {
+        "description": "Dream even if the rules' gate says no dream is due",
+        "type": "boolean",
+        "default": False,
+    }
+
+
+def test_template_grants_write_only_to_the_job_and_never_cancels_a_dream() -> None:
+    """Read-only default, contents and pull-requests write on the job, one dream at a time."""
+    data = load(workflow_text())
+    assert data["permissions"] == {"contents": "read"}
+    assert data["concurrency"] == {
+        "group": "dreamgit-${{ github.repository }}",
+        "cancel-in-progress": False,
+    }
+    job = data["jobs"]["dream"]
+    assert job["permissions"] == {"contents": "write", "pull-requests": "write"}
+
+
+def test_template_checks_out_full_history_then_uses_the_action() -> None:
+    """A pinned checkout with fetch-depth 0, then the dream action with force passed on."""
+    steps = load(workflow_text())["jobs"]["dream"]["steps"]
+    assert PINNED.match(steps[0]["uses"]) and steps[0]["uses"].startswith("actions/checkout@")
+    assert steps[0]["with"] == {"fetch-depth": 0}
+    assert steps[1] == {
+        "uses": DEFAULT_ACTION,
+        "with": {"force": "${{ inputs.force == true }}"},
+    }
+
+
+def test_default_action_is_pinned_to_this_release() -> None:
+    """The nightly dream runs the dreamgit version that wrote the workflow."""
+    assert DEFAULT_ACTION.endswith(f"/.github/actions/dream@v{__version__}")
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        "someone/dreamgit/.github/actions/dream@0123456789abcdef0123456789abcdef01234567",
+        "someone/dreamgit/.github/actions/dream@main",
+        "./.github/actions/dream",
+    ],
+)
+def test_workflow_accepts_tag_sha_and_local_action_references(action: str) -> None:
+    """Any well-formed reference lands verbatim in the uses: line."""
+    assert f"      - uses: {action}\n" in workflow_text(action)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        "someone/dreamgit/.github/actions/dream",
+        "dream@v1\n    run: echo pwned",
+        "someone/dreamgit@v1 # x",
+        "./../outside",
+        "",
+    ],
+)
+def test_workflow_rejects_a_malformed_action_reference(action: str) -> None:
+    """No ref, newlines, spaces or escapes from the repository are refused with a hint."""
+    with pytest.raises(UserError) as caught:
+        workflow_text(action)
+    assert str(caught.value) == f"{action!r} is not a GitHub action reference"
+    assert caught.value.hint == (
+        "write OWNER/REPO/.github/actions/dream@REF (a release tag or a commit SHA), "
+        "or ./PATH for an action inside the memory repository"
+    )
+
+
+def test_write_workflow_creates_the_file_and_is_idempotent(tmp_path: Path) -> None:
+    """The file lands at .github/workflows/dream.yml; writing again is a no-op."""
+    path = write_workflow(tmp_path)
+    assert path == tmp_path / ".github" / "workflows" / "dream.yml"
+    assert path.read_text(encoding="utf-8") == workflow_text()
+    assert write_workflow(tmp_path) == path
+
+
+def test_write_workflow_never_overwrites_an_edited_file(tmp_path: Path) -> None:
+    """A workflow the user changed is left alone and the error says so."""
+    path = write_workflow(tmp_path)
+    path.write_text("name: mine\n", encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        write_workflow(tmp_path)
+    assert str(caught.value) == (
+        f"{path} already exists and differs from dreamgit's workflow; it was left as it is"
+    )
+    assert caught.value.hint == (
+        "move it away and run again to get the current workflow, or edit it by hand"
+    )
+    assert path.read_text(encoding="utf-8") == "name: mine\n"
+
+
+def test_add_workflow_commits_it_on_main_of_a_bare_repository(tmp_path: Path) -> None:
+    """add_workflow commits the file; a second call commits nothing."""
+    from dreamgit.github import add_workflow
+    from dreamgit.repo import MemoryRepo
+
+    now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
+    repo = MemoryRepo.init(tmp_path / "mem.git", bare=True, now=now)
+    assert add_workflow(repo, now=now) is not None
+    assert repo.read_text(WORKFLOW_PATH) == workflow_text()
+    assert add_workflow(repo, now=now) is None
+    with pytest.raises(UserError, match="already exists and differs"):
+        add_workflow(repo, now=now, action="./.github/actions/dream")
+
+
+# -- the composite action ------------------------------------------------------------------
+
+
+def action_steps() -> list[dict[str, Any]]:
+    data = load(ACTION.read_text(encoding="utf-8"))
+    assert data["runs"]["using"] == "composite"
+    steps: list[dict[str, Any]] = data["runs"]["steps"]
+    return steps
+
+
+def test_every_action_run_step_declares_bash() -> None:
+    """Composite run steps must name their shell; ours are all bash."""
+    runs = [s for s in action_steps() if "run" in s]
+    assert runs and all(s.get("shell") == "bash" for s in runs)
+
+
+def test_action_scripts_take_inputs_only_through_env() -> None:
+    """No ${{ }} inside a run script: expressions reach scripts as environment variables."""
+    for step in action_steps():
+        assert "${{" not in step.get("run", ""), step.get("name")
+
+
+def test_action_uses_are_pinned_by_sha() -> None:
+    """Every action the composite action calls is pinned to a commit."""
+    uses = [s["uses"] for s in action_steps() if "uses" in s]
+    assert uses and all(PINNED.match(u) for u in uses)
+
+
+def test_action_refers_only_to_inputs_it_declares() -> None:
+    """Each inputs.X used in the action is declared, and each declared input is used."""
+    text = ACTION.read_text(encoding="utf-8")
+    declared = set(load(text)["inputs"])
+    used = set(re.findall(r"\binputs\.([a-z][a-z0-9-]*)", text))
+    assert used == declared
+
+
+def test_action_runs_the_dream_on_a_branch_and_opens_a_pr_only_for_changes() -> None:
+    """dreamgit run --no-merge --push origin --summary … --json; the PR step is gated."""
+    steps = {s.get("id"): s for s in action_steps()}
+    script = steps["dream"]["run"]
+    assert (
+        'run --no-merge --push origin --summary "$summary" --json' in script
+        and 'summary="$RUNNER_TEMP/dream-summary.md"' in script
+    )
+    assert steps["pr"]["if"] == (
+        "steps.dream.outputs.branch != '' && steps.dream.outputs.operations != '0'"
+    )
+    assert "gh pr create" in steps["pr"]["run"] and "gh pr edit" in steps["pr"]["run"]
+    assert steps["pr"]["env"]["GH_TOKEN"] == "${{ inputs.token }}"
+
+
+def test_action_installs_dreamgit_from_its_own_repository_root() -> None:
+    """The package is three levels above the action's folder."""
+    install = next(s for s in action_steps() if s.get("name") == "Install dreamgit")
+    assert '"$GITHUB_ACTION_PATH/../../.."' in install["run"]
+    assert (ACTION.parent / "../../../pyproject.toml").resolve() == ROOT / "pyproject.toml"
+
+
+@pytest.mark.skipif(tool("shellcheck") is None, reason="shellcheck is not installed")
+def test_action_scripts_pass_shellcheck(tmp_path: Path) -> None:
+    """actionlint does not shellcheck composite actions, so the scripts are checked here."""
+    for i, step in enumerate(s for s in action_steps() if "run" in s):
+        script = tmp_path / f"step{i}.sh"
+        script.write_text("#!/usr/bin/env bash\n" + step["run"], encoding="utf-8")
+        done = subprocess.run(
+            [str(tool("shellcheck")), "--shell=bash", str(script)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout
+
+
+# -- the project's CI --------------------------------------------------------------------------
+
+
+def test_ci_runs_the_ci_script_on_python_311_with_read_permissions() -> None:
+    """CI is `bash .ci/run` on ubuntu with Python 3.11, actions pinned, token read-only."""
+    data = load(CI.read_text(encoding="utf-8"))
+    assert data["permissions"] == {"contents": "read"}
+    [job] = data["jobs"].values()
+    assert job["runs-on"] == "ubuntu-latest"
+    uses = [s["uses"] for s in job["steps"] if "uses" in s]
+    assert uses and all(PINNED.match(u) for u in uses)
+    python = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/setup-python"))
+    assert python["with"]["python-version"] == "3.11"
+    assert job["steps"][-1]["run"] == "bash .ci/run"
+
+
+# -- actionlint ----------------------------------------------------------------------------
+
+
+def actionlint(cwd: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(tool("actionlint")), "-no-color", "-oneline", *files],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.skipif(tool("actionlint") is None, reason="actionlint is not installed")
+def test_actionlint_passes_the_template_using_the_local_action(tmp_path: Path) -> None:
+    """Linted as a user's repository would hold it, with the action vendored beside it.
+
+    actionlint reads a composite action only through a workflow that uses it by path:
+    then it checks the action's metadata (steps, shell) and the workflow's inputs to it.
+    """
+    pygit2.init_repository(str(tmp_path))
+    (tmp_path / ".github" / "actions" / "dream").mkdir(parents=True)
+    shutil.copy(ACTION, tmp_path / ".github" / "actions" / "dream" / "action.yml")
+    write_workflow(tmp_path, action="./.github/actions/dream")
+    done = actionlint(tmp_path, WORKFLOW_PATH)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.skipif(tool("actionlint") is None, reason="actionlint is not installed")
+def test_actionlint_catches_a_wrong_input_to_the_action(tmp_path: Path) -> None:
+    """The check above can fail: a misspelt input is reported against action.yml."""
+    pygit2.init_repository(str(tmp_path))
+    (tmp_path / ".github" / "actions" / "dream").mkdir(parents=True)
+    shutil.copy(ACTION, tmp_path / ".github" / "actions" / "dream" / "action.yml")
+    path = write_workflow(tmp_path, action="./.github/actions/dream")
+    path.write_text(path.read_text().replace("force:", "forse:"), encoding="utf-8")
+    done = actionlint(tmp_path, WORKFLOW_PATH)
+    assert done.returncode == 1
+    assert 'input "forse" is not defined in action "dreamgit dream"' in done.stdout
+
+
+@pytest.mark.skipif(tool("actionlint") is None, reason="actionlint is not installed")
+def test_actionlint_passes_the_template_as_written_and_the_ci_workflow(tmp_path: Path) -> None:
+    """The template with its default remote reference, and ci.yml, lint clean."""
+    pygit2.init_repository(str(tmp_path))
+    write_workflow(tmp_path)
+    assert actionlint(tmp_path, WORKFLOW_PATH).returncode == 0
+    done = actionlint(ROOT, str(CI.relative_to(ROOT)))
+    assert done.returncode == 0, done.stdout + done.stderr
