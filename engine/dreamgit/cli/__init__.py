@@ -7,7 +7,7 @@ result; importing it adds its commands to the root group. The root group in
 
 from __future__ import annotations
 
-from dreamgit.cli import cmd_memory  # noqa: F401 - importing registers the commands
+from dreamgit.cli import cmd_cron, cmd_memory  # noqa: F401 - importing registers the commands
 from dreamgit.cli.app import cli, main
 
 __all__ = ["cli", "main"]
