@@ -394,6 +394,13 @@ class GitStore:
             current = str(pygit2.hash(file.read_bytes())) if file.is_file() else None
             if current not in (change.old, change.new):
                 skipped.append(change.path)
+                # Stage the new commit's version, so the hand edit shows as a change
+                # against the branch and a plain `git commit` cannot undo the commit.
+                if change.new is not None:
+                    blob = pygit2.Oid(hex=change.new)
+                    index.add(pygit2.IndexEntry(change.path, blob, FileMode.BLOB))
+                elif change.path in index:
+                    index.remove(change.path)
                 continue
             if change.new is None:
                 file.unlink(missing_ok=True)
