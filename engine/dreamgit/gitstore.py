@@ -217,9 +217,7 @@ class GitStore:
         parent = info.parents[0] if info.parents else None
         old = self._repo[parent].peel(pygit2.Commit).tree if parent else None
         new = self._repo[commit].peel(pygit2.Commit).tree
-        diff = (
-            self._repo.diff(old, new) if old is not None else new.diff_to_tree(swap=True)
-        )
+        diff = old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
         changes = []
         for delta in diff.deltas:
             old_id = None if delta.old_file.id.raw == b"\0" * 20 else str(delta.old_file.id)
@@ -281,9 +279,7 @@ class GitStore:
                 )
                 return str(oid)
             except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:
-                if "not the first parent" in str(exc) or isinstance(
-                    exc, pygit2.AlreadyExistsError
-                ):
+                if "not the first parent" in str(exc) or isinstance(exc, pygit2.AlreadyExistsError):
                     raise StaleTipError(branch) from None
                 if not _is_lock_error(exc):
                     raise
@@ -336,7 +332,7 @@ class GitStore:
 
     def _tree_or_conflicts(self, index: pygit2.Index) -> tuple[str | None, list[str]]:
         if index.conflicts is not None:
-            paths = set()
+            paths: set[str] = set()
             for entries in index.conflicts:
                 paths.update(e.path for e in entries if e is not None)
             return None, sorted(paths)
