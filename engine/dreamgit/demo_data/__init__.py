@@ -1,1 +1,1 @@
-"""demo_data."""
+"""Sample memories and session transcripts that ship with dreamgit for ``dreamgit demo``."""

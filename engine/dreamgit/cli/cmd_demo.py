@@ -1,0 +1,40 @@
+"""``dreamgit demo``: build a sample memory repository, dream once, show the result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from dreamgit.cli.app import cli
+from dreamgit.cli.cmd_dream import print_ops
+from dreamgit.demo import build_demo
+from dreamgit.status import repo_status
+
+
+@cli.command()
+@click.argument(
+    "path", required=False, default="dreamgit-demo", type=click.Path(path_type=Path)
+)
+def demo(path: Path) -> None:
+    """Create a demo memory repository (default ./dreamgit-demo) and run a dream on it."""
+    result = build_demo(path)
+    repo = result.repo
+    click.echo(f"Demo memory repository: {path}\n")
+    click.echo("== dreamgit run (the dream's operations, each one commit)")
+    print_ops(result.record)
+    click.echo("\n== dreamgit status")
+    report = repo_status(repo, now=result.dreamed_at)
+    click.echo(
+        f"{report['memories']} memories in {', '.join(report['topics'])}; "
+        f"{report['sessions']} sessions, {report['pending_sessions']} pending; "
+        f"last dream {report['last_run']}"
+    )
+    click.echo("\n== dreamgit memories")
+    for m in repo.memories(now=result.dreamed_at):
+        click.echo(f"{m.id}  {m.priority:<9} {m.topic}/{m.slug}")
+    click.echo("\n== git log --oneline")
+    tip = repo.tip()
+    for info in repo.store.walk(tip or "", first_parent=False):
+        click.echo(f"{info.id[:7]} {info.subject}")
+    click.echo(f"\nLook around: cd {path} && git log --stat, or dreamgit --repo {path} --help")

@@ -1,0 +1,125 @@
+"""Dream commands: run, review (a dry run that writes nothing) and compact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dreamgit.cli.app import cli
+from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.render import emit_json, json_option, warn
+from dreamgit.cli.state import CliState, pass_state
+from dreamgit.dream.run import dream
+from dreamgit.rulesource import ruleset_option_value
+
+rules_option = click.option(
+    "--rules",
+    "rules",
+    default=None,
+    metavar="NAME|FILE",
+    help="Use this rule set (a bundled name or a file) instead of the repository's config.",
+)
+
+
+def print_ops(record: dict[str, Any]) -> None:
+    for item in record["broken"]:
+        warn(item)
+    if record["skipped"]:
+        click.echo(f"skipped: {record['reason']}")
+        return
+    ops = record["ops"]
+    if not ops:
+        click.echo("nothing to do: the memory is settled")
+        return
+    click.echo(f"{'#':>3}  {'phase':<11} {'op':<10} {'rule':<28} summary")
+    for op in ops:
+        click.echo(f"{op['n']:>3}  {op['phase']:<11} {op['op']:<10} {op['rule']:<28} {op['summary']}")
+    for item in record["deferred"]:
+        click.echo(f"deferred: {item['op']} {', '.join(item['memories'])} ({item['reason']})")
+    click.echo(
+        f"memories: {record['memories_before']} → {record['memories_after']}; "
+        f"sessions gathered: {len(record['sessions'])}"
+    )
+
+
+@cli.command()
+@click.option("--force", is_flag=True, help="Run even if the gate says no dream is due.")
+@click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
+@click.option("--push", "remote", default=None, metavar="REMOTE", help="Push the dream branch.")
+@click.option(
+    "--summary",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write a Markdown pull-request body for the run to this file.",
+)
+@rules_option
+@json_option
+@pass_state
+def run(
+    state: CliState,
+    force: bool,
+    no_merge: bool,
+    remote: str | None,
+    summary: Path | None,
+    rules: str | None,
+    as_json: bool,
+) -> None:
+    """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
+    repo = open_repo(state)
+    record = dream(
+        repo, now=state.now(), force=force, merge=not no_merge,
+        ruleset=ruleset_option_value(repo, rules),
+    )
+    if remote and record.get("branch"):
+        from dreamgit.push import push_branch
+
+        push_branch(repo, record["branch"], remote=remote)
+    if summary is not None and record.get("branch"):
+        from dreamgit.summary import render_summary
+
+        summary.write_text(render_summary(record), encoding="utf-8")
+    if as_json:
+        emit_json(record)
+        return
+    print_ops(record)
+    if record.get("branch"):
+        state_text = "merged into main" if record.get("merged") else "left for review"
+        click.echo(f"dream {record['run_id']}: {state_text} ({record['branch']})")
+
+
+@cli.command()
+@click.option("--force", is_flag=True, help="Plan even if the gate says no dream is due.")
+@rules_option
+@json_option
+@pass_state
+def review(state: CliState, force: bool, rules: str | None, as_json: bool) -> None:
+    """Show the operations run would apply; writes nothing."""
+    repo = open_repo(state)
+    record = dream(
+        repo, now=state.now(), force=force, apply=False,
+        ruleset=ruleset_option_value(repo, rules),
+    )
+    if as_json:
+        emit_json(record)
+        return
+    print_ops(record)
+
+
+@cli.command()
+@click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
+@rules_option
+@json_option
+@pass_state
+def compact(state: CliState, no_merge: bool, rules: str | None, as_json: bool) -> None:
+    """Consolidate and prune only (no gathering from sessions)."""
+    repo = open_repo(state)
+    record = dream(
+        repo, now=state.now(), gather=False, merge=not no_merge,
+        ruleset=ruleset_option_value(repo, rules),
+    )
+    if as_json:
+        emit_json(record)
+        return
+    print_ops(record)

@@ -1,0 +1,215 @@
+"""Consolidate: newer facts supersede older ones, near-duplicates merge into one.
+
+Supersession comes first: a newer memory with the same ``key`` (a pair rule
+with ``action: supersede`` decides), or an explicit change statement gathered
+this run ("switched from Flask to FastAPI"). Then near-duplicates, found by the
+duplicate finder without comparing all pairs, merge when a pair rule with
+``action: merge`` holds; the finder's guards already refused opposite polarity
+and different numbers, dates, names and keys. Protected and core memories are
+never removed or rewritten; what was skipped for that is listed as a decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from dreamgit.dream.candidate import Candidate
+from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.limits import Budget
+from dreamgit.dream.merge_text import merge_memories
+from dreamgit.dream.supersede import find_change_supersessions
+from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.model import Memory
+from dreamgit.rulecontext import pair_env
+from dreamgit.ruleset import Rule, RuleSet
+
+__all__ = ["plan_consolidate"]
+
+
+def _first_rule(rules: Sequence[Rule], action: str, a: Memory, b: Memory, now: datetime) -> Rule | None:
+    env = pair_env(a, b, now)
+    for rule in rules:
+        if rule.action == action and rule.when.evaluate(env):
+            return rule
+    return None
+
+
+def plan_consolidate(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    budget: Budget,
+    threshold: float,
+    changes: Sequence[tuple[Memory, Candidate]] = (),
+) -> tuple[list[Operation], list[dict[str, Any]]]:
+    """Plan supersessions, then merges; returns the operations and the decisions."""
+    ops: list[Operation] = []
+    decisions: list[dict[str, Any]] = []
+    _supersede_by_key(ws, ruleset, now, budget, ops, decisions)
+    _supersede_by_change(ws, ruleset, budget, changes, ops, decisions)
+    _merge_duplicates(ws, ruleset, now, budget, threshold, ops, decisions)
+    return ops, decisions
+
+
+def _supersede(
+    ws: WorkingSet,
+    old: Memory,
+    new: Memory,
+    *,
+    rule: str,
+    reason: str,
+    budget: Budget,
+    ops: list[Operation],
+) -> None:
+    successor = replace(new, supersedes=tuple(sorted({*new.supersedes, old.id})))
+    op = Operation(
+        op="supersede", phase="consolidate", rule=rule, memories=[new.id, old.id],
+        summary=f"supersede: {old.id} by {new.id}",
+        changes={}, before=[snap(old), snap(new)], after=[snap(successor)],
+        detail=f"{reason}. The superseded memory stays in history: dreamgit restore {old.id}",
+    )
+    if not budget.admit(op):
+        return
+    op.changes = {**ws.file_for_removal(old), **ws.file_for_update(new, successor)}
+    ops.append(op)
+
+
+def _protected_skip(ruleset: RuleSet, memory: Memory, what: str, decisions: list[dict[str, Any]]) -> bool:
+    if ruleset.is_protected(memory):
+        decisions.append(
+            {"phase": "consolidate", "memories": [memory.id], "accepted": False,
+             "reason": f"{what} skipped: {memory.id} is protected"}
+        )
+        return True
+    return False
+
+
+def _supersede_by_key(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    now: datetime,
+    budget: Budget,
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> None:
+    by_key: dict[str, list[Memory]] = {}
+    for memory in ws.active.values():
+        if memory.key:
+            by_key.setdefault(memory.key, []).append(memory)
+    for key in sorted(by_key):
+        group = sorted(by_key[key], key=lambda m: (m.created, m.id))
+        newest = group[-1]
+        for old in group[:-1]:
+            if old.id not in ws.active or newest.id not in ws.active:
+                continue
+            rule = _first_rule(ruleset.consolidate, "supersede", old, newest, now)
+            if rule is None or _protected_skip(ruleset, old, "supersession", decisions):
+                continue
+            if ruleset.is_protected(newest):
+                continue
+            _supersede(ws, old, ws.active[newest.id], rule=rule.name,
+                       reason=f"Same key {key}; the newer memory wins", budget=budget, ops=ops)
+
+
+def _supersede_by_change(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    budget: Budget,
+    changes: Sequence[tuple[Memory, Candidate]],
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> None:
+    if not changes:
+        return
+    fresh = [memory for memory, _ in changes if memory.id in ws.active]
+    candidates = [candidate for memory, candidate in changes if memory.id in ws.active]
+    existing = [m for m in ws.active.values() if m.id not in {f.id for f in fresh}]
+    found = find_change_supersessions(candidates, existing, protected=ruleset.is_protected)
+    for item in found.supersessions:
+        old = ws.active.get(item.old_id)
+        new = fresh[item.new_index] if item.new_index < len(fresh) else None
+        if old is None or new is None or new.id not in ws.active:
+            continue
+        _supersede(ws, old, ws.active[new.id], rule="supersede-by-change",
+                   reason=item.reason, budget=budget, ops=ops)
+    for skipped in found.skipped:
+        decisions.append(
+            {"phase": "consolidate", "memories": [skipped.old_id], "accepted": False,
+             "reason": skipped.reason}
+        )
+
+
+def _merge_duplicates(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    now: datetime,
+    budget: Budget,
+    threshold: float,
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> None:
+    ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
+    items = [DupItem.from_memory(m) for m in ordered]
+    pairs = find_duplicate_pairs(items, threshold=threshold)
+    for group_ids in group_duplicates(items, pairs):
+        group = [ws.active[i] for i in group_ids if i in ws.active]
+        if any(_protected_skip(ruleset, m, "merge", decisions) for m in group):
+            continue
+        anchor = group[0]
+        members = [anchor] + [
+            m for m in group[1:] if _first_rule(ruleset.consolidate, "merge", anchor, m, now)
+        ]
+        if len(members) < 2:
+            continue
+        rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now)
+        assert rule is not None
+        _merge(ws, members, rule=rule.name, now=now, budget=budget, ops=ops)
+
+
+def _merge(
+    ws: WorkingSet,
+    group: list[Memory],
+    *,
+    rule: str,
+    now: datetime,
+    budget: Budget,
+    ops: list[Operation],
+) -> None:
+    fields = merge_memories(group, now=now)
+    survivor = ws.active[fields.id]
+    representative = ws.active[fields.representative]
+    merged = replace(
+        survivor,
+        text=fields.text,
+        name=representative.name if representative.text == fields.text else survivor.name,
+        description=representative.description or survivor.description,
+        priority=fields.priority,
+        key=fields.key,
+        tags=fields.tags,
+        sources=fields.sources,
+        created=fields.created,
+        updated=fields.updated,
+        confidence=fields.confidence,
+        recalls=fields.recalls,
+    )
+    absorbed = [ws.active[i] for i in fields.absorbed]
+    op = Operation(
+        op="merge", phase="consolidate", rule=rule,
+        memories=[survivor.id, *fields.absorbed],
+        summary=f"merge: {len(group)} memories into {survivor.id}",
+        changes={}, before=[snap(m) for m in group], after=[snap(merged)],
+        detail="Merged near-duplicates; the absorbed memories stay in history "
+        f"(dreamgit restore {' / '.join(fields.absorbed)}).",
+    )
+    if not budget.admit(op):
+        return
+    changes: dict[str, bytes | None] = {}
+    for memory in absorbed:
+        changes.update(ws.file_for_removal(memory))
+    changes.update(ws.file_for_update(survivor, merged))
+    op.changes = changes
+    ops.append(op)

@@ -1,0 +1,129 @@
+"""The one planning function ``review``, ``run`` and ``compact`` share.
+
+It reads the main tip once, builds the working set, and runs the phases in
+order (gather → consolidate → prune → index), each seeing what the previous
+planned. Nothing is written here; :mod:`dreamgit.dream.apply` commits the plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from dreamgit import layout
+from dreamgit.dream.consolidate import plan_consolidate
+from dreamgit.dream.duplicates import DEFAULT_THRESHOLD
+from dreamgit.dream.gather import plan_gather
+from dreamgit.dream.index import render_index
+from dreamgit.dream.limits import Budget
+from dreamgit.dream.prune import plan_prune, rank_key
+from dreamgit.dream.workset import Deferred, Operation, WorkingSet
+from dreamgit.errors import MemoryFileError
+from dreamgit.model import Session
+from dreamgit.repo import MemoryRepo
+from dreamgit.ruleset import RuleSet
+from dreamgit.sessionfile import parse_session
+from dreamgit.status import pending_sessions
+
+__all__ = ["Plan", "plan_dream"]
+
+
+@dataclass
+class Plan:
+    """Everything one dream would do, computed from one commit of main."""
+
+    base: str | None
+    ops: list[Operation]
+    sessions: list[str]
+    memories_before: int
+    memories_after: int
+    deferred: list[Deferred] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    broken: list[MemoryFileError] = field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the dream would change nothing (no operation, no session consumed)."""
+        return not self.ops and not self.sessions
+
+
+def _threshold(ruleset: RuleSet) -> float:
+    return float(getattr(ruleset, "duplicate_threshold", None) or DEFAULT_THRESHOLD)
+
+
+def _sessions(repo: MemoryRepo, base: str | None, now: datetime) -> tuple[list[Session], list[MemoryFileError]]:
+    found, broken = [], []
+    for ident, path in sorted(pending_sessions(repo, base).items()):
+        text = repo.read_text(path, base) or ""
+        try:
+            found.append(parse_session(text, path=path, fallback_time=now))
+        except MemoryFileError as exc:
+            broken.append(exc)
+    return found, broken
+
+
+def plan_dream(
+    repo: MemoryRepo, ruleset: RuleSet, *, now: datetime, gather: bool = True
+) -> Plan:
+    """Plan a dream against the current main tip (``gather=False``: compact only)."""
+    base = repo.tip()
+    snapshot = repo.snapshot(now=now, at=base)
+    ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
+    limits = ruleset.limits
+    budget = Budget(
+        limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
+    )
+    threshold = _threshold(ruleset)
+    ops: list[Operation] = []
+    decisions: list[dict[str, Any]] = []
+    consumed: list[str] = []
+    broken = list(snapshot.broken)
+    changes = []
+    if gather:
+        sessions, unreadable = _sessions(repo, base, now)
+        broken += unreadable
+        gathered = plan_gather(ws, sessions, ruleset, now=now, budget=budget, threshold=threshold)
+        ops += gathered.ops
+        decisions += gathered.decisions
+        consumed = gathered.consumed
+        changes = gathered.changes
+    merged, merge_decisions = plan_consolidate(
+        ws, ruleset, now=now, budget=budget, threshold=threshold, changes=changes
+    )
+    ops += merged
+    decisions += merge_decisions
+    ops += plan_prune(ws, ruleset, now=now, budget=budget)
+    index = _index_op(repo, base, ws, ruleset, now)
+    if index is not None and (ops or consumed or index.changes):
+        ops.append(index)
+    return Plan(
+        base=base,
+        ops=ops,
+        sessions=consumed,
+        memories_before=len(snapshot.memories),
+        memories_after=len(ws.active),
+        deferred=budget.deferred,
+        decisions=decisions,
+        broken=broken,
+    )
+
+
+def _index_op(
+    repo: MemoryRepo, base: str | None, ws: WorkingSet, ruleset: RuleSet, now: datetime
+) -> Operation | None:
+    budgets = ruleset.budgets
+    result = render_index(
+        list(ws.active.values()),
+        order=rank_key(ruleset, now),
+        index_chars=budgets.index_chars,
+        index_line_chars=budgets.index_line_chars,
+    )
+    if repo.read_text(layout.INDEX, base) == result.text:
+        return None
+    omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""
+    return Operation(
+        op="index", phase="index", rule="index", memories=[],
+        summary=f"index: MEMORY.md lists {len(result.included)} memories{omitted}",
+        changes={layout.INDEX: result.text.encode("utf-8")},
+    )

@@ -1,0 +1,87 @@
+"""Prune: the lifecycle rules, then the per-topic and total budgets.
+
+A memory leaves the active set when a prune rule holds for it (ephemeral after
+a day, low after a week without recall, …). If a topic or the whole store is
+still over its budget, the lowest-ranked memories (by the rule set's ``rank``)
+go first. Protected topics and protected priorities (``core``) are never
+pruned. Pruned memories stay in history: ``dreamgit restore ID``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from dreamgit.dream.limits import Budget
+from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.model import Memory
+from dreamgit.rulecontext import memory_env
+from dreamgit.ruleset import RuleSet
+
+__all__ = ["plan_prune", "rank_key"]
+
+
+def rank_key(ruleset: RuleSet, now: datetime) -> "RankKey":
+    """Sort key putting the memories to keep first: rank descending, then newest, then id."""
+    return RankKey(ruleset, now)
+
+
+class RankKey:
+    """Callable sort key over memories, caching each memory's rank."""
+
+    def __init__(self, ruleset: RuleSet, now: datetime) -> None:
+        self._ruleset = ruleset
+        self._now = now
+
+    def __call__(self, memory: Memory) -> tuple[float, float, str]:
+        score = self._ruleset.rank.evaluate(memory_env(memory, self._now))
+        return (-float(score), -memory.updated.timestamp(), memory.id)  # type: ignore[arg-type]
+
+
+def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) -> Operation | None:
+    op = Operation(
+        op="prune", phase="prune", rule=rule, memories=[memory.id],
+        summary=f"prune: {memory.id} {memory.topic}/{memory.slug}",
+        changes={}, before=[snap(memory)],
+        detail=f"{why}. It stays in history: dreamgit restore {memory.id}",
+    )
+    if not budget.admit(op):
+        return None
+    op.changes = ws.file_for_removal(memory)
+    return op
+
+
+def plan_prune(ws: WorkingSet, ruleset: RuleSet, *, now: datetime, budget: Budget) -> list[Operation]:
+    """Plan lifecycle pruning, then budget eviction."""
+    ops: list[Operation] = []
+    for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
+        if ruleset.is_protected(memory):
+            continue
+        env = memory_env(memory, now)
+        for rule in ruleset.prune:
+            if rule.when.evaluate(env):
+                op = _prune(ws, memory, rule.name, f"Rule {rule.name}: {rule.when_text}", budget)
+                if op is not None:
+                    ops.append(op)
+                break
+    key = rank_key(ruleset, now)
+    per_topic = ruleset.budgets.max_per_topic
+    topics: dict[str, list[Memory]] = {}
+    for memory in ws.active.values():
+        topics.setdefault(memory.topic, []).append(memory)
+    for topic in sorted(topics):
+        evictable = sorted((m for m in topics[topic] if not ruleset.is_protected(m)), key=key)
+        excess = len(topics[topic]) - per_topic
+        for memory in reversed(evictable[len(evictable) - max(excess, 0):] if excess > 0 else []):
+            op = _prune(ws, memory, "budget-per-topic",
+                        f"Topic {topic} holds more than {per_topic} memories", budget)
+            if op is not None:
+                ops.append(op)
+    excess = len(ws.active) - ruleset.budgets.max_memories
+    if excess > 0:
+        evictable = sorted((m for m in ws.active.values() if not ruleset.is_protected(m)), key=key)
+        for memory in reversed(evictable[-excess:]):
+            op = _prune(ws, memory, "budget-total",
+                        f"More than {ruleset.budgets.max_memories} memories in all", budget)
+            if op is not None:
+                ops.append(op)
+    return ops

@@ -1,0 +1,188 @@
+"""Running a dream: gate, plan, one commit per operation on ``dream/<run-id>``, merge.
+
+The dream branch starts at the main tip the plan was made from. Each operation
+becomes one commit with ``Dream-*`` trailers; the diary entry and the run
+record come last. Main then moves by compare-and-swap (fast-forward, or a merge
+commit when other writers got in meanwhile). A crash anywhere leaves main
+either as it was or fully merged; the unfinished branch is reported by
+``status`` as abandoned and a rerun starts afresh.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from dreamgit import faults, layout
+from dreamgit.clock import format_time
+from dreamgit.dream.diary import prepend_entry, render_diary_entry
+from dreamgit.dream.gate import evaluate_gate
+from dreamgit.dream.plan import Plan, plan_dream
+from dreamgit.dream.trailers import operation_message
+from dreamgit.dream.workset import Operation
+from dreamgit.ids import run_id as make_run_id
+from dreamgit.locks import try_exclusive
+from dreamgit.mainmerge import merge_branch
+from dreamgit.repo import MemoryRepo
+from dreamgit.rulesource import repo_ruleset
+from dreamgit.ruleset import RuleSet
+from dreamgit.runrecords import last_run_time, read_runs, record_path
+from dreamgit.status import pending_sessions
+
+__all__ = ["dream"]
+
+
+def dream(
+    repo: MemoryRepo,
+    *,
+    now: datetime,
+    force: bool = False,
+    merge: bool = True,
+    gather: bool = True,
+    apply: bool = True,
+    ruleset: RuleSet | None = None,
+) -> dict[str, Any]:
+    """Run (or with ``apply=False`` only plan) one dream; returns the run record."""
+    repo.require_initialised()
+    rules = ruleset if ruleset is not None else repo_ruleset(repo)
+    lock = repo.store.git_dir / "dreamgit" / "dream.lock"
+    with try_exclusive(lock, busy="another dream is running in this repository"):
+        if gather and not force:
+            due, reason = _gate(repo, rules, now)
+            if not due:
+                return _skipped(repo, now, reason)
+        if apply:
+            repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
+        plan = plan_dream(repo, rules, now=now, gather=gather)
+        if not apply or plan.is_empty:
+            return _record(plan, run_id=None, now=now, commits=[], applied=apply, merge=merge)
+        return _apply(repo, plan, now=now, merge=merge)
+
+
+def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
+    tip = repo.tip()
+    pending = pending_sessions(repo, tip)
+    chars = sum(len(repo.read_text(path, tip) or "") for path in pending.values())
+    files = repo.store.files(tip, layout.MEMORIES)
+    return evaluate_gate(
+        rules,
+        new_sessions=len(pending),
+        last_dream=last_run_time(read_runs(repo.store, tip)),
+        memories=len(files),
+        pending_chars=chars,
+        now=now,
+    )
+
+
+def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> dict[str, Any]:
+    count = len(repo.store.files(repo.tip(), layout.MEMORIES))
+    return {
+        "run_id": None, "branch": None, "now": format_time(now), "applied": False,
+        "merged": False, "skipped": True, "reason": reason, "memories_before": count,
+        "memories_after": count, "sessions": [], "counts": {}, "ops": [], "deferred": [],
+        "decisions": [], "broken": [],
+    }
+
+
+def _new_run_id(repo: MemoryRepo, plan: Plan, now: datetime) -> str:
+    salt = 0
+    while True:
+        ident = make_run_id(now, plan.base or "", str(salt))
+        if repo.store.tip(f"{layout.DREAM_BRANCH_PREFIX}{ident}") is None:
+            return ident
+        salt += 1
+
+
+def _record(
+    plan: Plan,
+    *,
+    run_id: str | None,
+    now: datetime,
+    commits: list[str | None],
+    applied: bool,
+    merge: bool,
+) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for op in plan.ops:
+        counts[op.op] = counts.get(op.op, 0) + 1
+    return {
+        "run_id": run_id,
+        "branch": f"{layout.DREAM_BRANCH_PREFIX}{run_id}" if run_id else None,
+        "now": format_time(now),
+        "base": plan.base,
+        "applied": applied,
+        "merge_requested": merge,
+        "merged": False,
+        "skipped": False,
+        "reason": "nothing to do" if plan.is_empty else "",
+        "memories_before": plan.memories_before,
+        "memories_after": plan.memories_after,
+        "sessions": plan.sessions,
+        "counts": counts,
+        "ops": [op.to_json(n=k + 1, commit=c) for k, (op, c) in enumerate(zip(plan.ops, commits or [None] * len(plan.ops), strict=True))],
+        "deferred": [d.to_json() for d in plan.deferred],
+        "decisions": plan.decisions,
+        "broken": [b.render() for b in plan.broken],
+    }
+
+
+def _record_bytes(record: dict[str, Any]) -> bytes:
+    # Whether the run got merged is a fact about main, not about the branch: not stored.
+    stored = {k: v for k, v in record.items() if k != "merged"}
+    return (json.dumps(stored, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[str, Any]:
+    store = repo.store
+    run_id = _new_run_id(repo, plan, now)
+    branch = f"{layout.DREAM_BRANCH_PREFIX}{run_id}"
+    who = repo.identity()
+    parent = plan.base
+    commits: list[str | None] = []
+
+    def commit(op: Operation) -> str:
+        nonlocal parent
+        tree = store.build_tree(parent, op.changes)
+        parent = store.commit(
+            branch, parents=[parent] if parent else [], tree=tree,
+            message=operation_message(op, run_id=run_id), who=who, when=now,
+        )
+        return parent
+
+    phase_done = ""
+    for op in plan.ops:
+        if phase_done and op.phase != phase_done:
+            faults.checkpoint(f"after-{phase_done}")
+        commits.append(commit(op))
+        faults.checkpoint(f"in-{op.phase}")
+        phase_done = op.phase
+    record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
+    diary = Operation(
+        op="diary", phase="diary", rule="diary", memories=[],
+        summary=f"diary: dream {run_id}",
+        changes={layout.DIARY: prepend_entry(
+            repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
+        ).encode("utf-8")},
+    )
+    commit(diary)
+    record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
+    record["counts"]["diary"] = 1
+    record_op = Operation(
+        op="record", phase="record", rule="record", memories=[],
+        summary=f"record: dream {run_id}",
+        changes={record_path(run_id): _record_bytes(record)},
+    )
+    commit(record_op)
+    faults.checkpoint("before-merge")
+    if merge:
+        message = (
+            f"dream: merge {branch} ({len(plan.ops)} operations)\n\n"
+            f"Dream-Run: {run_id}\nDream-Op: merge-run\n"
+        )
+        outcome = merge_branch(repo, branch, message=message, now=now)
+        faults.checkpoint("after-merge")
+        store.delete_branch(branch, expected=parent or "")
+        record["merged"] = True
+        record["merge"] = outcome.how
+    return record
