@@ -116,8 +116,11 @@ def add_memory(
             key=key or None,
             tags=tuple(sorted(set(tags))),
         )
-        made[:] = [memory]
-        return {memory.path: render_memory(memory).encode("utf-8")}
+        content = render_memory(memory)
+        # Return the memory as it reads back (the file fills in the description).
+        record = parse_memory_record(content, path=memory.path)
+        made[:] = [memory_from_record(record, path=memory.path, now=now)]
+        return {memory.path: content.encode("utf-8")}
 
     def message() -> str:
         memory = made[0]
