@@ -193,10 +193,17 @@ def loopback(replies: list[Reply], *, path: str) -> Iterator[Loopback]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    )
     thread.start()
     try:
         yield state
     finally:
         server.shutdown()
         server.server_close()
+
+
+def echo_model(prompt: str, max_tokens: int) -> str:
+    """A model for the callable adapter, importable as ``llm_support:echo_model``."""
+    return f"{max_tokens}:{prompt}"

@@ -1,0 +1,462 @@
+"""The proposal contract: the JSON an LLM answers, parsed strictly, then judged by the rules.
+
+An answer is one JSON object ``{"proposals": [...]}``. Each proposal has an
+``op`` and the fields that op takes (``*`` marks the required ones):
+
+====================  ==========================================================
+``add``               text*, topic*, confidence*, sources*, reason*, type,
+                      priority, key
+``merge``             ids* (two or more), text*, confidence*, reason*, topic,
+                      type, priority, key, supersession_confidence
+``replace``           ids* (exactly one), text*, confidence*,
+                      supersession_confidence*, reason*, topic, type, priority, key
+``remove``            ids*, supersession_confidence*, reason*, confidence
+``supersede``         ids* (the older memories), by* (the newer one),
+                      supersession_confidence*, reason*, confidence
+====================  ==========================================================
+
+``confidence`` and ``supersession_confidence`` are numbers from 0 to 1, ``type``
+is a memory type, ``priority`` a priority name, ``sources`` session ids and
+``null`` means absent. Anything else (an unknown field, a wrong type, a field the
+op does not take) makes the whole answer malformed, with a reason precise
+enough to send back in the one repair request. :func:`validate_proposals` then
+applies the deterministic gates: ids must be among the memories sent, protected
+and core memories are never touched, thresholds and per-run limits hold.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, priority_rank
+
+__all__ = [
+    "Decision",
+    "Proposal",
+    "ProposalFormatError",
+    "RunLimits",
+    "Thresholds",
+    "parse_proposals",
+    "validate_proposals",
+]
+
+OPS = ("add", "merge", "replace", "remove", "supersede")
+_REQUIRED: dict[str, frozenset[str]] = {
+    "add": frozenset({"text", "topic", "confidence", "sources", "reason"}),
+    "merge": frozenset({"ids", "text", "confidence", "reason"}),
+    "replace": frozenset({"ids", "text", "confidence", "supersession_confidence", "reason"}),
+    "remove": frozenset({"ids", "supersession_confidence", "reason"}),
+    "supersede": frozenset({"ids", "by", "supersession_confidence", "reason"}),
+}
+_OPTIONAL: dict[str, frozenset[str]] = {
+    "add": frozenset({"type", "priority", "key"}),
+    "merge": frozenset({"topic", "type", "priority", "key", "supersession_confidence"}),
+    "replace": frozenset({"topic", "type", "priority", "key"}),
+    "remove": frozenset({"confidence"}),
+    "supersede": frozenset({"confidence"}),
+}
+_ALL_FIELDS = frozenset({"op"}).union(*_REQUIRED.values(), *_OPTIONAL.values())
+_SUGGEST = {"score": "confidence", "id": "ids", "memory_ids": "ids", "source": "sources"}
+_TOPIC = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")
+_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}\Z")
+_FENCED = re.compile(r"```[A-Za-z]*[ \t]*\n(.*?)```", re.DOTALL)
+MAX_PROPOSALS = 100
+MAX_TEXT = 2000
+MAX_REASON = 1000
+
+
+class ProposalFormatError(ValueError):
+    """An answer that does not follow the schema; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One operation an LLM proposed; fields the op does not take are None or empty."""
+
+    op: str
+    reason: str
+    ids: tuple[str, ...] = ()
+    by: str | None = None
+    text: str | None = None
+    topic: str | None = None
+    type: str | None = None
+    priority: str | None = None
+    key: str | None = None
+    confidence: float | None = None
+    supersession_confidence: float | None = None
+    sources: tuple[str, ...] = ()
+    #: Position in the answer, for messages (``proposals[2]``).
+    index: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The proposal as JSON-ready data, without empty fields (for run records)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "index" or value is None or value == ():
+                continue
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the rules decided about one proposal, and why."""
+
+    proposal: Proposal
+    accepted: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"proposal", "accepted", "reason"}``, the shape of a run record's decisions."""
+        return {
+            "proposal": self.proposal.to_dict(),
+            "accepted": self.accepted,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The rule set's minimum confidences for each kind of proposal (Hermes' defaults)."""
+
+    add_min: float = 0.88
+    merge_min: float = 0.80
+    replace_min: float = 0.80
+    supersession_min: float = 0.75
+    remove_min: float = 0.85
+    #: The highest priority a proposal may set; ``core`` is for people to give.
+    max_priority: str = "high"
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> Thresholds:
+        """Thresholds from the rules' ``proposals`` section; other keys there are ignored."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in known})
+
+
+@dataclass
+class RunLimits:
+    """A run's caps and what it has used so far; :func:`validate_proposals` updates it.
+
+    Keep one per run and pass it to every call, so the caps hold across groups.
+    Pre-fill ``changes`` and ``touched`` with the run's deterministic operations
+    when those count against the same caps.
+    """
+
+    max_changes: int = 50
+    max_adds: int = 20
+    max_new_chars: int = 4000
+    changes: int = 0
+    adds: int = 0
+    new_chars: int = 0
+    touched: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> RunLimits:
+        """Caps from the rules' ``limits`` section (``max_changes_per_run``, ...)."""
+        defaults = cls()
+        return cls(
+            max_changes=int(values.get("max_changes_per_run", defaults.max_changes)),
+            max_adds=int(values.get("max_adds_per_run", defaults.max_adds)),
+            max_new_chars=int(values.get("max_new_chars_per_run", defaults.max_new_chars)),
+        )
+
+
+# --- parsing ---------------------------------------------------------------------------
+
+
+def parse_proposals(text: str) -> list[Proposal]:
+    """Parse an answer into proposals, or raise ProposalFormatError saying what is wrong."""
+    data = _extract_json(text)
+    if not isinstance(data, dict):
+        raise ProposalFormatError(
+            f'expected a JSON object {{"proposals": [...]}}, got {_kind(data)}'
+        )
+    extra = sorted(set(data) - {"proposals"})
+    if extra:
+        raise ProposalFormatError(
+            f'unknown top-level field "{extra[0]}": only "proposals" is allowed'
+        )
+    if "proposals" not in data:
+        raise ProposalFormatError('missing top-level field "proposals"')
+    items = data["proposals"]
+    if not isinstance(items, list):
+        raise ProposalFormatError(f'"proposals" must be a list, got {_kind(items)}')
+    if len(items) > MAX_PROPOSALS:
+        raise ProposalFormatError(f"{len(items)} proposals; at most {MAX_PROPOSALS} are read")
+    return [_proposal(item, index) for index, item in enumerate(items)]
+
+
+def _extract_json(text: str) -> Any:
+    stripped = text.strip()
+    if not stripped:
+        raise ProposalFormatError("the answer is empty")
+    fenced = _FENCED.search(stripped)
+    candidates = [fenced.group(1).strip()] if fenced else [stripped]
+    if not fenced and not stripped.startswith(("{", "[")):
+        start, end = stripped.find("{"), stripped.rfind("}")
+        if 0 <= start < end:
+            candidates.append(stripped[start : end + 1])
+    error: json.JSONDecodeError | None = None
+    for candidate in candidates:
+        try:
+            return json.loads(candidate, object_pairs_hook=_no_duplicates, parse_constant=_no_nan)
+        except json.JSONDecodeError as exc:
+            error = error or exc
+    assert error is not None
+    raise ProposalFormatError(
+        f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    )
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ProposalFormatError(f'duplicate field "{key}" in one object')
+        out[key] = value
+    return out
+
+
+def _no_nan(name: str) -> Any:
+    raise ProposalFormatError(f"{name} is not a number JSON allows")
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    for typ, name in names.items():
+        if isinstance(value, typ):
+            return name
+    return "a number" if isinstance(value, int | float) else type(value).__name__
+
+
+def _proposal(item: object, index: int) -> Proposal:
+    where = f"proposals[{index}]"
+    if not isinstance(item, dict):
+        raise ProposalFormatError(f"{where}: expected an object, got {_kind(item)}")
+    op = item.get("op")
+    if op not in OPS:
+        raise ProposalFormatError(
+            f"{where}.op: expected one of {', '.join(OPS)}, got {json.dumps(op)}"
+        )
+    for name in item:
+        if name not in _ALL_FIELDS:
+            tip = f' (did you mean "{_SUGGEST[name]}"?)' if name in _SUGGEST else ""
+            raise ProposalFormatError(f'{where}: unknown field "{name}"{tip}')
+    present = {k for k, v in item.items() if v is not None and k != "op"}
+    allowed = _REQUIRED[op] | _OPTIONAL[op]
+    for name in sorted(present - allowed):
+        raise ProposalFormatError(f'{where}: op {op} does not take "{name}"')
+    for name in sorted(_REQUIRED[op] - present):
+        raise ProposalFormatError(f'{where}: op {op} needs "{name}"')
+    values: dict[str, Any] = {"op": op, "index": index}
+    for name in sorted(present):
+        values[name] = _FIELD_CHECKS[name](item[name], f"{where}.{name}")
+    _check_arity(op, values, where)
+    return Proposal(**values)
+
+
+def _check_arity(op: str, values: Mapping[str, Any], where: str) -> None:
+    ids = values.get("ids", ())
+    if op == "merge" and len(ids) < 2:
+        raise ProposalFormatError(f"{where}.ids: merge needs two or more ids, got {len(ids)}")
+    if op == "replace" and len(ids) != 1:
+        raise ProposalFormatError(f"{where}.ids: replace takes exactly one id, got {len(ids)}")
+    if op == "supersede" and values.get("by") in ids:
+        raise ProposalFormatError(f"{where}.by: {values['by']} cannot supersede itself")
+
+
+def _text(limit: int) -> Callable[[object, str], str]:
+    def check(value: object, where: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise ProposalFormatError(f"{where}: expected a non-empty string, got {_show(value)}")
+        if len(value) > limit:
+            raise ProposalFormatError(f"{where}: {len(value)} characters; at most {limit}")
+        return value.strip()
+
+    return check
+
+
+def _pattern(regex: re.Pattern[str], what: str) -> Callable[[object, str], str]:
+    def check(value: object, where: str) -> str:
+        if not isinstance(value, str) or not regex.match(value):
+            raise ProposalFormatError(f"{where}: expected {what}, got {_show(value)}")
+        return value
+
+    return check
+
+
+def _choice(options: Sequence[str]) -> Callable[[object, str], str]:
+    def check(value: object, where: str) -> str:
+        if value not in options:
+            raise ProposalFormatError(
+                f"{where}: expected one of {', '.join(options)}, got {_show(value)}"
+            )
+        return str(value)
+
+    return check
+
+
+def _score(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ProposalFormatError(f"{where}: expected a number from 0 to 1, got {_show(value)}")
+    if isinstance(value, float) and math.isnan(value):
+        raise ProposalFormatError(f"{where}: expected a number from 0 to 1, got NaN")
+    return float(value)
+
+
+def _id_list(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ProposalFormatError(f"{where}: expected a non-empty list of ids, got {_show(value)}")
+    out: list[str] = []
+    for position, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip() or len(item) > 100:
+            raise ProposalFormatError(f"{where}[{position}]: expected an id, got {_show(item)}")
+        if item in out:
+            raise ProposalFormatError(f"{where}: {item} is listed twice")
+        out.append(item)
+    return tuple(out)
+
+
+def _one_id(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 100:
+        raise ProposalFormatError(f"{where}: expected an id, got {_show(value)}")
+    return value
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_FIELD_CHECKS: dict[str, Callable[[object, str], Any]] = {
+    "ids": _id_list,
+    "sources": _id_list,
+    "by": _one_id,
+    "text": _text(MAX_TEXT),
+    "reason": _text(MAX_REASON),
+    "topic": _pattern(_TOPIC, "a topic name such as preferences ([a-z0-9][a-z0-9_-]*)"),
+    "key": _pattern(_KEY, "a key such as python.test-runner"),
+    "type": _choice(MEMORY_TYPES),
+    "priority": _choice(PRIORITIES),
+    "confidence": _score,
+    "supersession_confidence": _score,
+}
+
+
+# --- the gates -------------------------------------------------------------------------
+
+
+def validate_proposals(
+    proposals: Sequence[Proposal],
+    *,
+    known_ids: Collection[str],
+    is_protected: Callable[[str], bool],
+    thresholds: Thresholds,
+    limits: RunLimits,
+    known_sources: Collection[str] | None = None,
+) -> tuple[list[Decision], list[Decision]]:
+    """Judge proposals by the rules; return (accepted, rejected), each with its reason.
+
+    ``known_ids`` are the memories that were sent with the prompt: a proposal
+    naming any other id is rejected, as is one that changes a memory for which
+    ``is_protected`` holds. ``known_sources`` (session ids sent) is checked
+    against an add's sources when given. ``limits`` is updated for every
+    accepted proposal, so later calls in the same run see what is used.
+    """
+    accepted: list[Decision] = []
+    rejected: list[Decision] = []
+    for proposal in proposals:
+        reason = _refusal(proposal, known_ids, is_protected, thresholds, limits, known_sources)
+        if reason is not None:
+            rejected.append(Decision(proposal, False, reason))
+            continue
+        limits.changes += 1
+        limits.adds += proposal.op == "add"
+        limits.new_chars += len(proposal.text or "")
+        limits.touched.update(proposal.ids)
+        accepted.append(Decision(proposal, True, _acceptance(proposal, thresholds)))
+    return accepted, rejected
+
+
+def _refusal(
+    p: Proposal,
+    known_ids: Collection[str],
+    is_protected: Callable[[str], bool],
+    thresholds: Thresholds,
+    limits: RunLimits,
+    known_sources: Collection[str] | None,
+) -> str | None:
+    for memory_id in (*p.ids, *((p.by,) if p.by else ())):
+        if memory_id not in known_ids:
+            return f"unknown memory id {memory_id}: not among the memories sent"
+    if known_sources is not None:
+        for source in p.sources:
+            if source not in known_sources:
+                return f"unknown session id {source}: not among the sessions sent"
+    for memory_id in p.ids:
+        if is_protected(memory_id):
+            return f"{memory_id} is protected (core or a protected topic): never changed by a dream"
+    if p.priority is not None and priority_rank(p.priority) > priority_rank(
+        thresholds.max_priority
+    ):
+        return (
+            f"priority {p.priority} is above {thresholds.max_priority}, the most a proposal may set"
+        )
+    for memory_id in (*p.ids, *((p.by,) if p.by else ())):
+        if memory_id in limits.touched:
+            return f"{memory_id} is already changed by this run"
+    low = _under_threshold(p, thresholds)
+    if low is not None:
+        return low
+    if limits.changes >= limits.max_changes:
+        return f"max_changes_per_run ({limits.max_changes}) reached"
+    if p.op == "add" and limits.adds >= limits.max_adds:
+        return f"max_adds_per_run ({limits.max_adds}) reached"
+    size = len(p.text or "")
+    if size and limits.new_chars + size > limits.max_new_chars:
+        return (
+            f"max_new_chars_per_run ({limits.max_new_chars}) would be exceeded: "
+            f"{limits.new_chars} used, {size} more"
+        )
+    return None
+
+
+def _gates(p: Proposal, t: Thresholds) -> list[tuple[str, float | None, str, float]]:
+    """(field, value, threshold name, minimum) pairs the op must meet."""
+    conf, sup = p.confidence, p.supersession_confidence
+    table: dict[str, list[tuple[str, float | None, str, float]]] = {
+        "add": [("confidence", conf, "add_min", t.add_min)],
+        "merge": [("confidence", conf, "merge_min", t.merge_min)],
+        "replace": [
+            ("confidence", conf, "replace_min", t.replace_min),
+            ("supersession_confidence", sup, "supersession_min", t.supersession_min),
+        ],
+        "remove": [("supersession_confidence", sup, "remove_min", t.remove_min)],
+        "supersede": [("supersession_confidence", sup, "supersession_min", t.supersession_min)],
+    }
+    return table[p.op]
+
+
+def _under_threshold(p: Proposal, t: Thresholds) -> str | None:
+    for name, value, limit_name, minimum in _gates(p, t):
+        if value is None or value < minimum:
+            shown = "missing" if value is None else value
+            return f"{name} {shown} is under {limit_name} {minimum}"
+    return None
+
+
+def _acceptance(p: Proposal, t: Thresholds) -> str:
+    met = ", ".join(
+        f"{name} {value} ≥ {limit_name} {minimum}"
+        for name, value, limit_name, minimum in _gates(p, t)
+    )
+    return met
