@@ -37,10 +37,13 @@ def read_config(text: str | None) -> dict[str, Any]:
     """Parse the configuration text; None (no file) gives {}."""
     if text is None or not text.strip():
         return {}
+    body = text if text.endswith("\n") else text + "\n"
     try:
-        doc = frontmatter.parse(f"---\n{text}\n---\n", path=CONFIG)
+        doc = frontmatter.parse(f"---\n{body}---\n", path=CONFIG)
     except MemoryFileError as exc:
-        line = exc.line - 1 if exc.line else None
+        # The parser may blame the closing fence we added; point at the file's last line.
+        line = min(exc.line - 1, body.count("\n")) if exc.line else None
         where = f"{CONFIG}:{line}" if line else CONFIG
-        raise ConfigError(f"{where}: {exc.reason}", hint="fix the YAML syntax") from None
+        reason = exc.reason.replace("front matter", "the configuration")
+        raise ConfigError(f"{where}: {reason}", hint="fix the YAML syntax") from None
     return doc.meta
