@@ -1,0 +1,188 @@
+"""``dreamgit prompts``: list the prompt templates and render one with the repository's data.
+
+``prompts show NAME`` renders exactly what a dream would send (or, for
+``summary``, the pull-request body of the last run), using the repository's
+override from ``.dreamgit/prompts/`` when there is one, so a user editing a
+template sees the result before any model is asked.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import click
+
+from dreamgit import layout
+from dreamgit.cli.app import cli
+from dreamgit.cli.render import emit_json, json_option
+from dreamgit.cli.state import CliState, pass_state
+from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.errors import NotFoundError, UserError
+from dreamgit.llm.context import consolidate_context, gather_context, supersede_context
+from dreamgit.llm.proposals import RunLimits, Thresholds
+from dreamgit.model import Memory, Session
+from dreamgit.repo import MemoryRepo
+from dreamgit.runrecords import read_runs
+from dreamgit.sessionfile import parse_session
+from dreamgit.status import pending_sessions
+from dreamgit.summary import render_summary
+from dreamgit.templating import available_templates, render, template_file
+
+__all__ = ["prompts"]
+
+#: How similar memories must be to be shown together as a consolidate group.
+_GROUP_SIMILARITY = 0.5
+
+
+@cli.group()
+def prompts() -> None:
+    """List the prompt templates, or render one with this repository's data."""
+
+
+def _open(state: CliState) -> MemoryRepo:
+    repo = MemoryRepo.open(state.path)
+    repo.require_initialised()
+    return repo
+
+
+@prompts.command("list")
+@json_option
+@pass_state
+def list_prompts(state: CliState, as_json: bool) -> None:
+    """Bundled templates, and which ones this repository overrides."""
+    overrides = _open(state).list_dir(layout.PROMPTS)
+    names = available_templates()
+    if as_json:
+        emit_json([{"name": n, "overridden": template_file(n) in overrides} for n in names])
+        return
+    for name in names:
+        file = template_file(name)
+        click.echo(f"{name}\t{layout.PROMPTS}{file}" if file in overrides else f"{name}\tbundled")
+
+
+@prompts.command("show")
+@click.argument("name")
+@click.option("--session", "session_ids", multiple=True, help="A session to gather from.")
+@click.option("--memory", "memory_ids", multiple=True, help="A memory to include (repeatable).")
+@click.option("--limit", default=5, show_default=True, help="At most this many sessions/memories.")
+@pass_state
+def show(
+    state: CliState,
+    name: str,
+    session_ids: tuple[str, ...],
+    memory_ids: tuple[str, ...],
+    limit: int,
+) -> None:
+    """Render prompt NAME (gather, consolidate, supersede, system, repair, summary)."""
+    repo = _open(state)
+    now = state.now()
+    overrides = repo.list_dir(layout.PROMPTS)
+    base = template_file(name).removesuffix(".md.j2")
+    if base == "summary":
+        runs = read_runs(repo.store, repo.tip())
+        if not runs:
+            raise UserError("no dream run recorded yet", hint="run `dreamgit run` first")
+        click.echo(render_summary(runs[-1], overrides=overrides), nl=False)
+        return
+    context = _context(repo, base, now, session_ids, memory_ids, max(1, limit))
+    click.echo(render(name, context, overrides=overrides), nl=False)
+
+
+def _thresholds(repo: MemoryRepo) -> Thresholds:
+    # The rule set's proposals section; the config may carry one while rules are wired.
+    section = repo.config().get("proposals")
+    return Thresholds.from_mapping(section) if isinstance(section, dict) else Thresholds()
+
+
+def _context(
+    repo: MemoryRepo,
+    name: str,
+    now: datetime,
+    session_ids: tuple[str, ...],
+    memory_ids: tuple[str, ...],
+    limit: int,
+) -> dict[str, Any]:
+    thresholds = _thresholds(repo)
+    memories = repo.memories(now=now)
+    if name == "gather":
+        sessions = _sessions(repo, session_ids, limit, now)
+        limits = RunLimits.from_mapping(repo.config().get("limits") or {})
+        return gather_context(
+            sessions, memories, now=now, thresholds=thresholds, max_adds=limits.max_adds
+        )
+    chosen = _pick(memories, memory_ids)
+    if name == "consolidate":
+        group = chosen or _similar_group(memories, limit)
+        return consolidate_context(group, now=now, thresholds=thresholds)
+    if name == "supersede":
+        newer, older = (chosen[0], chosen[1:]) if chosen else _supersede_pair(memories, limit)
+        return supersede_context(newer, older, now=now, thresholds=thresholds)
+    if name == "repair":
+        return {"error": 'proposals[0].confidence: expected a number from 0 to 1, got "high"'}
+    # system and repository-only templates get no data of their own.
+    return {}
+
+
+def _sessions(
+    repo: MemoryRepo, wanted: tuple[str, ...], limit: int, now: datetime
+) -> list[Session]:
+    paths = repo.session_paths() if wanted else pending_sessions(repo, repo.tip())
+    ids = list(wanted) if wanted else sorted(paths)[-limit:]
+    sessions = []
+    for ident in ids:
+        text = repo.read_text(paths[ident]) if ident in paths else None
+        if text is None:
+            raise NotFoundError(
+                f"no session with id {ident}", hint="list sessions with `dreamgit status`"
+            )
+        sessions.append(parse_session(text, path=paths[ident], fallback_time=now))
+    return sessions
+
+
+def _pick(memories: list[Memory], wanted: tuple[str, ...]) -> list[Memory]:
+    by_id = {m.id: m for m in memories}
+    for ident in wanted:
+        if ident not in by_id:
+            raise NotFoundError(
+                f"no active memory with id {ident}", hint="list ids with `dreamgit memories`"
+            )
+    return [by_id[i] for i in wanted]
+
+
+def _similar_group(memories: list[Memory], limit: int) -> list[Memory]:
+    """The first group of similar memories, as a dream would send it."""
+    ordered = sorted(memories, key=lambda m: (m.created, m.id))
+    items = [DupItem.from_memory(m) for m in ordered]
+    pairs = find_duplicate_pairs(items, threshold=_GROUP_SIMILARITY)
+    groups = group_duplicates(items, pairs)
+    if not groups:
+        raise UserError(
+            "no group of similar memories to show",
+            hint="name the memories with --memory ID (repeatable)",
+        )
+    by_id = {m.id: m for m in memories}
+    return [by_id[i] for i in groups[0][:limit]]
+
+
+def _supersede_pair(memories: list[Memory], limit: int) -> tuple[Memory, list[Memory]]:
+    """The newest memory that shares a key (else a topic) with older ones, and those."""
+    newest_first = sorted(memories, key=lambda m: (m.created, m.id), reverse=True)
+    for by_key in (True, False):
+        for newer in newest_first:
+            older = [
+                m
+                for m in newest_first
+                if m.created < newer.created
+                and (
+                    (newer.key is not None and m.key == newer.key)
+                    if by_key
+                    else m.topic == newer.topic
+                )
+            ]
+            if older:
+                return newer, older[:limit]
+    raise UserError(
+        "no memory with older ones of the same key or topic to show",
+        hint="name the newer memory first, then older ones, with --memory ID",
+    )
