@@ -84,6 +84,18 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in str(exc).lower()
 
 
+def _is_moved_error(exc: Exception) -> bool:
+    # libgit2 says the branch moved in two ways: before it reads the tip ("current
+    # tip is not the first parent"), or between that read and taking the ref's lock
+    # ("old reference value does not match"), which is the race concurrent writers hit.
+    text = str(exc)
+    return (
+        isinstance(exc, pygit2.AlreadyExistsError)
+        or "not the first parent" in text
+        or "old reference value does not match" in text
+    )
+
+
 class GitStore:
     """A git repository, bare or with a work tree, seen as branches of trees of blobs."""
 
@@ -279,7 +291,7 @@ class GitStore:
                 )
                 return str(oid)
             except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:
-                if "not the first parent" in str(exc) or isinstance(exc, pygit2.AlreadyExistsError):
+                if _is_moved_error(exc):
                     raise StaleTipError(branch) from None
                 if not _is_lock_error(exc):
                     raise
