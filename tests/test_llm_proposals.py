@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dreamgit.llm.proposals import (
     Proposal,
@@ -326,3 +329,61 @@ def test_a_memory_is_changed_once_per_run() -> None:
     accepted, rejected = _judge(_merge("m-1", "m-2"), _remove("m-2"))
     assert len(accepted) == 1
     assert rejected == ["m-2 is already changed by this run"]
+
+
+def test_deeply_nested_json_is_refused_not_a_crash() -> None:
+    """A pathological answer hits our error, not Python's recursion limit."""
+    assert _error("[" * 100_000) == "the JSON is nested too deeply"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_any_text_parses_or_gives_our_error(text: str) -> None:
+    """Whatever a model answers, the parser returns proposals or a ProposalFormatError."""
+    with contextlib.suppress(ProposalFormatError):
+        parse_proposals(text)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=False) | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+_field = st.sampled_from(
+    [
+        "op",
+        "ids",
+        "by",
+        "text",
+        "topic",
+        "type",
+        "priority",
+        "key",
+        "confidence",
+        "supersession_confidence",
+        "sources",
+        "reason",
+        "score",
+    ]
+)
+_op = st.sampled_from(["add", "merge", "replace", "remove", "supersede", "delete"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(_field, _json | _op, max_size=8), max_size=4))
+def test_any_proposal_shaped_json_parses_or_gives_our_error(items: list[dict[str, Any]]) -> None:
+    """Near-miss proposals with random field values never crash the parser or the gates."""
+    try:
+        proposals = parse_proposals(json.dumps({"proposals": items}))
+    except ProposalFormatError:
+        return
+    accepted, rejected = validate_proposals(
+        proposals,
+        known_ids=KNOWN,
+        is_protected=PROTECTED.__contains__,
+        thresholds=Thresholds(),
+        limits=RunLimits(),
+    )
+    assert len(accepted) + len(rejected) == len(proposals)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dreamgit.errors import TemplateError
 from dreamgit.templating import available_templates, fence, render, template_file
@@ -145,3 +147,12 @@ def test_fence_is_available_as_a_filter_block() -> None:
     assert render("repair", {}, overrides={"repair.md.j2": source}) == (
         '<data kind="memories">\n- one\n- two\n</data>'
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("<>/ dataDATA\n-x\t")) | st.characters(), max_size=80))
+def test_fenced_text_never_contains_a_data_tag_of_its_own(text: str) -> None:
+    """Whatever the text, the block has one opening and one closing tag: its own."""
+    block = fence(text, "session", "s-1")
+    assert len(re.findall(r"<\s*/?\s*data", block, re.IGNORECASE)) == 2
+    assert block.endswith("\n</data>")

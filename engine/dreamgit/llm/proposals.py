@@ -209,6 +209,8 @@ def _extract_json(text: str) -> Any:
             return json.loads(candidate, object_pairs_hook=_no_duplicates, parse_constant=_no_nan)
         except json.JSONDecodeError as exc:
             error = error or exc
+        except RecursionError:
+            raise ProposalFormatError("the JSON is nested too deeply") from None
     assert error is not None
     raise ProposalFormatError(
         f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
