@@ -197,7 +197,8 @@ class Compiler:
             keys = tuple(parts)
             fn = lambda env: _walk(env, keys)  # noqa: E731
             node = _Node(fn, type_, start, end)
-        self.probes.setdefault(dotted, node.fn)
+        if type_.kind != "record":  # a whole memory is too big to show in a trace
+            self.probes.setdefault(dotted, node.fn)
         return node
 
     def _unknown_name(self, dotted: str, head: str, start: int, end: int) -> ExpressionError:

@@ -1,0 +1,177 @@
+"""``dreamgit rules``: check a rule file, show the effective rules, explain them on a memory."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dreamgit import layout
+from dreamgit.cli.app import cli
+from dreamgit.cli.render import emit_json, json_option
+from dreamgit.cli.state import CliState, pass_state
+from dreamgit.dsl import Priority
+from dreamgit.errors import UserError
+from dreamgit.repo import MemoryRepo
+from dreamgit.rulecontext import RuleExplanation, explain
+from dreamgit.ruleset import check_ruleset, load_ruleset
+
+__all__ = ["rules"]
+
+
+@cli.group()
+def rules() -> None:
+    """Check, show and explain the rules a dream runs with."""
+
+
+def _repo_config(state: CliState) -> tuple[MemoryRepo, str | None, Path | None]:
+    repo = MemoryRepo.open(state.path)
+    repo.require_initialised()
+    folder = state.path / ".dreamgit"
+    return repo, repo.read_text(layout.CONFIG), folder if folder.is_dir() else None
+
+
+@rules.command("check")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@json_option
+@pass_state
+def check(state: CliState, file: Path | None, as_json: bool) -> None:
+    """Check FILE (default: the repository's config) and list every error; exit 1 if any."""
+    base_dir: Path | None
+    if file is not None:
+        try:
+            text: str | None = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+            raise UserError(f"{file}: cannot read: {reason}") from None
+        filename, base_dir = str(file), file.parent
+    else:
+        _, text, base_dir = _repo_config(state)
+        filename = layout.CONFIG
+    errors = check_ruleset(text, filename=filename, base_dir=base_dir)
+    if as_json:
+        emit_json(
+            {
+                "file": filename,
+                "ok": not errors,
+                "errors": [
+                    {
+                        "file": e.file,
+                        "line": e.line,
+                        "column": e.column,
+                        "message": e.reason,
+                        "hint": e.hint,
+                    }
+                    for e in errors
+                ],
+            }
+        )
+    else:
+        for error in errors:
+            click.echo(error.render())
+        if errors:
+            plural = "s" if len(errors) > 1 else ""
+            click.echo(f"{filename}: {len(errors)} error{plural}")
+        else:
+            ruleset = load_ruleset(text, filename=filename, base_dir=base_dir)
+            counts = ", ".join(
+                f"{len(getattr(ruleset, s))} {s}" for s in ("gather", "consolidate", "prune")
+            )
+            click.echo(f"{filename}: ok ({counts} rules)")
+    if errors:
+        click.get_current_context().exit(1)
+
+
+@rules.command("show")
+@json_option
+@pass_state
+def show(state: CliState, as_json: bool) -> None:
+    """Print the effective rules: the repository's config merged with what it extends."""
+    _, text, base_dir = _repo_config(state)
+    ruleset = load_ruleset(text, filename=layout.CONFIG, base_dir=base_dir)
+    if as_json:
+        emit_json({"sources": list(ruleset.sources), **ruleset.to_dict()})
+    else:
+        click.echo(ruleset.to_yaml(), nl=False)
+
+
+@rules.command("explain")
+@click.argument("memory_id", metavar="ID")
+@json_option
+@pass_state
+def explain_cmd(state: CliState, memory_id: str, as_json: bool) -> None:
+    """Show how every rule sees memory ID: the values it read and its result."""
+    repo, text, base_dir = _repo_config(state)
+    ruleset = load_ruleset(text, filename=layout.CONFIG, base_dir=base_dir)
+    now = state.now()
+    memory = repo.get_memory(memory_id, now=now)
+    items = explain(ruleset, memory, now, others=repo.memories(now=now))
+    if as_json:
+        emit_json({"id": memory.id, "path": memory.path, "rules": [_json(i) for i in items]})
+        return
+    click.echo(f"{memory.id}  {memory.path}  ({memory.priority})")
+    for item in items:
+        click.echo("")
+        label = item.section if item.section == item.rule else f"{item.section} {item.rule}"
+        click.echo(f"{label}: {format_value(item.result)}")
+        click.echo(f"  {item.expression}")
+        if item.values:
+            shown = ", ".join(f"{k} = {format_value(v)}" for k, v in item.values.items())
+            click.echo(f"  {shown}")
+        if item.note:
+            click.echo(f"  ({item.note})")
+
+
+def format_value(value: object) -> str:
+    """A value as ``rules explain`` prints it: yes/no, 3d 4h, 0.912, 'text'."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "-"
+    if isinstance(value, timedelta):
+        return _duration(value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 60 else value[:57] + "...")
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _duration(value: timedelta) -> str:
+    seconds = int(value.total_seconds())
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [f"{days}d" if days else "", f"{hours}h" if hours else ""]
+    if not days:
+        parts.append(f"{minutes}m" if minutes else "")
+    text = " ".join(p for p in parts if p)
+    return sign + (text or f"{seconds}s")
+
+
+def _json(item: RuleExplanation) -> dict[str, Any]:
+    def plain(value: object) -> Any:
+        if isinstance(value, Priority):
+            return str(value)
+        if isinstance(value, bool | int | float | str) or value is None:
+            return value
+        if isinstance(value, tuple | list):
+            return [plain(v) for v in value]
+        return format_value(value)
+
+    return {
+        "section": item.section,
+        "rule": item.rule,
+        "expression": item.expression,
+        "result": plain(item.result),
+        "values": {k: plain(v) for k, v in item.values.items()},
+        "note": item.note,
+    }
