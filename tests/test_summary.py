@@ -119,9 +119,51 @@ def test_summary_override_from_the_repository_is_used() -> None:
     assert render_summary(_record(), overrides=overrides) == "20261122T030000Z-4f2a: 2 ops\n"
 
 
-def test_summary_record_without_run_id_is_a_template_error() -> None:
-    """The one field the summary cannot do without is reported by name."""
-    with pytest.raises(
-        TemplateError, match="undefined variable: 'dict object' has no attribute 'run_id'"
-    ):
-        render_summary({})
+def test_misspelt_field_in_an_override_is_a_template_error() -> None:
+    """Defaults fill optional fields, but a name the record never has still fails loudly."""
+    overrides = {"summary.md.j2": "{{ record.run_idd }}"}
+    with pytest.raises(TemplateError) as info:
+        render_summary(_record(), overrides=overrides)
+    assert info.value.message == (
+        ".dreamgit/prompts/summary.md.j2:1: undefined variable: "
+        "'dict object' has no attribute 'run_idd'"
+    )
+
+
+def test_review_record_with_llm_operation_renders_without_branch_or_commits() -> None:
+    """A dry run has no branch and no commits; an LLM operation names its model."""
+    record = {
+        **_record(),
+        "run_id": None,
+        "branch": None,
+        "applied": False,
+        "deferred": [],
+        "decisions": [],
+        "counts": {"add": 1},
+    }
+    record["ops"] = [{**record["ops"][0], "commit": None, "source": "llm", "model": "gpt-4o-mini"}]
+    check_golden("summary/review.md", render_summary(record))
+
+
+def test_skipped_record_as_the_dream_cycle_writes_it() -> None:
+    """A gated run has no run id; the heading stays clean."""
+    record = {
+        "run_id": None,
+        "branch": None,
+        "now": "2026-11-22T03:00:00Z",
+        "applied": False,
+        "merged": False,
+        "skipped": True,
+        "reason": "gate: 1 new session, 3 needed",
+        "memories_before": 4,
+        "memories_after": 4,
+        "sessions": [],
+        "counts": {},
+        "ops": [],
+        "deferred": [],
+        "decisions": [],
+        "broken": [],
+    }
+    assert render_summary(record) == (
+        "## Dream run\n\nSkipped at 2026-11-22T03:00:00Z: gate: 1 new session, 3 needed\n"
+    )

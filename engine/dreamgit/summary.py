@@ -17,8 +17,11 @@ from dreamgit.templating import render
 __all__ = ["render_summary"]
 
 _RECORD_DEFAULTS: dict[str, Any] = {
-    "branch": "",
+    "run_id": None,
+    "branch": None,
     "now": "",
+    # Records without the flag come from runs that wrote their branch.
+    "applied": True,
     "merged": False,
     "skipped": False,
     "reason": "",
@@ -34,8 +37,10 @@ _OP_DEFAULTS: dict[str, Any] = {
     "phase": "",
     "rule": "",
     "memories": [],
-    "commit": "",
+    "commit": None,
     "summary": "",
+    "source": "rules",
+    "model": None,
     "before": [],
     "after": [],
 }
