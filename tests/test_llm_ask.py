@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from dreamgit.llm.anthropic import AnthropicAdapter
 from dreamgit.llm.ask import CharBudget, ask
 from dreamgit.llm.cache import AnswerCache
 from dreamgit.llm.context import consolidate_context, gather_context
@@ -18,6 +19,7 @@ from llm_support import (
     INJECTION_SESSIONS,
     MEMORIES,
     NOW,
+    anthropic_reply,
     loopback,
     openai_reply,
 )
@@ -87,6 +89,29 @@ def test_malformed_json_gets_one_repair_request_then_is_used() -> None:
     assert [m["role"] for m in repair] == ["system", "user", "assistant", "user"]
     assert repair[2]["content"] == '{"proposals": [{"op": "merge",'
     assert repair[3]["content"].startswith("Your previous answer could not be used: not valid JSON")
+
+
+def test_repair_over_anthropic_keeps_system_apart_and_turns_alternating() -> None:
+    """Anthropic gets the system text at the top level and user/assistant/user turns."""
+    replies = [
+        anthropic_reply('```json\n{"proposals": [{"op": "merge"}]}\n```'),
+        anthropic_reply(json.dumps(GOOD)),
+    ]
+    with loopback(replies, path="/v1/messages") as server:
+        adapter = AnthropicAdapter(
+            {
+                "model": "claude-test",
+                "base_url": server.url,
+                "api_key_env": "DREAMGIT_TEST_NO_KEY",
+                "retries": 0,
+            }
+        )
+        answer = _consolidate(adapter, CharBudget(100_000))
+    assert answer.status == "answered" and answer.model == "claude-test"
+    assert answer.reason == 'repaired: first answer proposals[0]: op merge needs "confidence"'
+    body = server.received[1]["body"]
+    assert body["system"].startswith("You are the memory-consolidation step of dreamgit.")
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
 
 
 def test_wrong_schema_twice_skips_the_group_and_says_why() -> None:
