@@ -10,6 +10,7 @@ files up to date without overwriting anything that was changed by hand.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -82,6 +83,31 @@ def _retry_on_lock(action: str) -> Iterator[int]:
 
 def _is_lock_error(exc: Exception) -> bool:
     return "lock" in str(exc).lower()
+
+
+#: A lock file that stays the same this long was left by a writer that died (a live
+#: one holds a ref lock for milliseconds), so it is removed and the branch can move.
+STALE_LOCK_SECONDS = 2.0
+_LOCK_FILE = re.compile(r"'([^']+\.lock)'")
+_Seen = dict[str, tuple[tuple[int, int], float]]
+
+
+def _break_stale_lock(exc: Exception, seen: _Seen) -> None:
+    """Remove the lock file ``exc`` names once it has sat unchanged for STALE_LOCK_SECONDS."""
+    match = _LOCK_FILE.search(str(exc))
+    if match is None:
+        return
+    lock = Path(match[1])
+    try:
+        stat = lock.stat()
+    except OSError:
+        return
+    ident, now = (stat.st_ino, stat.st_mtime_ns), time.monotonic()
+    first = seen.get(match[1])
+    if first is None or first[0] != ident:
+        seen[match[1]] = (ident, now)
+    elif now - first[1] >= STALE_LOCK_SECONDS:
+        lock.unlink(missing_ok=True)
 
 
 def _is_moved_error(exc: Exception) -> bool:
@@ -274,6 +300,7 @@ class GitStore:
         """
         sig = pygit2.Signature(who.name, who.email, int(when.timestamp()), 0)
         ref = f"refs/heads/{branch}"
+        seen: _Seen = {}
         for _ in _retry_on_lock(f"commit on {branch}"):
             current = self.tip(branch)
             expected = parents[0] if parents else None
@@ -295,6 +322,7 @@ class GitStore:
                     raise StaleTipError(branch) from None
                 if not _is_lock_error(exc):
                     raise
+                _break_stale_lock(exc, seen)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _create_ref(self, ref: str, target: str) -> None:
@@ -309,6 +337,7 @@ class GitStore:
         if expected is None:
             self._create_ref(ref, new)
             return
+        seen: _Seen = {}
         for _ in _retry_on_lock(f"update of {branch}"):
             try:
                 with self._repo.transaction() as txn:
@@ -321,6 +350,7 @@ class GitStore:
             except pygit2.GitError as exc:
                 if not _is_lock_error(exc):
                     raise
+                _break_stale_lock(exc, seen)
 
     def delete_branch(self, branch: str, *, expected: str) -> bool:
         """Delete ``branch`` if it still points at ``expected``; True when deleted."""
