@@ -7,7 +7,14 @@ result; importing it adds its commands to the root group. The root group in
 
 from __future__ import annotations
 
-from dreamgit.cli import cmd_cron, cmd_memory  # noqa: F401 - importing registers the commands
+from dreamgit.cli import (  # noqa: F401 - importing a module registers its commands
+    cmd_cron,
+    cmd_demo,
+    cmd_dream,
+    cmd_memory,
+    cmd_prompts,
+    cmd_rules,
+)
 from dreamgit.cli.app import cli, main
 
 __all__ = ["cli", "main"]

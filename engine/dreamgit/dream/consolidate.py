@@ -44,13 +44,13 @@ def plan_consolidate(
     now: datetime,
     budget: Budget,
     threshold: float,
-    changes: Sequence[tuple[Memory, Candidate]] = (),
+    fresh: Sequence[tuple[Memory, Candidate]] = (),
 ) -> tuple[list[Operation], list[dict[str, Any]]]:
     """Plan supersessions, then merges; returns the operations and the decisions."""
     ops: list[Operation] = []
     decisions: list[dict[str, Any]] = []
     _supersede_by_key(ws, ruleset, now, budget, ops, decisions)
-    _supersede_by_change(ws, ruleset, budget, changes, ops, decisions)
+    _supersede_by_change(ws, ruleset, budget, fresh, ops, decisions)
     _merge_duplicates(ws, ruleset, now, budget, threshold, ops, decisions)
     return ops, decisions
 
@@ -119,27 +119,32 @@ def _supersede_by_change(
     ws: WorkingSet,
     ruleset: RuleSet,
     budget: Budget,
-    changes: Sequence[tuple[Memory, Candidate]],
+    fresh: Sequence[tuple[Memory, Candidate]],
     ops: list[Operation],
     decisions: list[dict[str, Any]],
 ) -> None:
-    if not changes:
+    """Explicit change statements gathered this run retire the memories they contradict."""
+    live = [(m, c) for m, c in fresh if m.id in ws.active]
+    if not any(c.change for _, c in live):
         return
-    fresh = [memory for memory, _ in changes if memory.id in ws.active]
-    candidates = [candidate for memory, candidate in changes if memory.id in ws.active]
-    existing = [m for m in ws.active.values() if m.id not in {f.id for f in fresh}]
-    found = find_change_supersessions(candidates, existing, protected=ruleset.is_protected)
-    for item in found.supersessions:
-        old = ws.active.get(item.old_id)
-        new = fresh[item.new_index] if item.new_index < len(fresh) else None
-        if old is None or new is None or new.id not in ws.active:
+    new_ids = {m.id for m, _ in live}
+    existing = [m for m in ws.active.values() if m.id not in new_ids]
+    plan = find_change_supersessions(
+        [c for _, c in live], existing, protected=ruleset.is_protected
+    )
+    for item in plan.supersessions:
+        if item.kind != "change" or not isinstance(item.new, int):
+            continue  # same-key supersession is the pair rules' job
+        old_id = item.old_id if item.old_id is not None else live[item.old_index or 0][0].id
+        old, new = ws.active.get(old_id), ws.active.get(live[item.new][0].id)
+        if old is None or new is None or old.id == new.id:
             continue
-        _supersede(ws, old, ws.active[new.id], rule="supersede-by-change",
-                   reason=item.reason, budget=budget, ops=ops)
-    for skipped in found.skipped:
+        _supersede(ws, old, new, rule="supersede-by-change",
+                   reason=f"Change statement: {item.reason}", budget=budget, ops=ops)
+    for skipped in plan.skipped:
         decisions.append(
-            {"phase": "consolidate", "memories": [skipped.old_id], "accepted": False,
-             "reason": skipped.reason}
+            {"phase": "consolidate", "memories": [skipped.supersession.old_id],
+             "accepted": False, "reason": f"supersession skipped: {skipped.why}"}
         )
 
 

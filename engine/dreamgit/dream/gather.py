@@ -36,7 +36,8 @@ class GatherResult:
     ops: list[Operation] = field(default_factory=list)
     consumed: list[str] = field(default_factory=list)
     added: list[Memory] = field(default_factory=list)
-    changes: list[tuple[Memory, Candidate]] = field(default_factory=list)
+    #: Each added memory with the candidate it came from (change statements need both).
+    fresh: list[tuple[Memory, Candidate]] = field(default_factory=list)
     decisions: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -111,8 +112,7 @@ def plan_gather(
         added[memory.id] = op
         result.ops.append(op)
         result.added.append(memory)
-        if candidate.change is not None:
-            result.changes.append((memory, candidate))
+        result.fresh.append((memory, candidate))
     result.consumed = [s.id for s in sessions if s.id not in incomplete]
     return result
 

@@ -20,7 +20,8 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.prune import plan_prune, rank_key
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
-from dreamgit.model import Session
+from dreamgit.dream.candidate import Candidate
+from dreamgit.model import Memory, Session
 from dreamgit.repo import MemoryRepo
 from dreamgit.ruleset import RuleSet
 from dreamgit.sessionfile import parse_session
@@ -79,7 +80,7 @@ def plan_dream(
     decisions: list[dict[str, Any]] = []
     consumed: list[str] = []
     broken = list(snapshot.broken)
-    changes = []
+    fresh: list[tuple[Memory, Candidate]] = []
     if gather:
         sessions, unreadable = _sessions(repo, base, now)
         broken += unreadable
@@ -87,9 +88,9 @@ def plan_dream(
         ops += gathered.ops
         decisions += gathered.decisions
         consumed = gathered.consumed
-        changes = gathered.changes
+        fresh = gathered.fresh
     merged, merge_decisions = plan_consolidate(
-        ws, ruleset, now=now, budget=budget, threshold=threshold, changes=changes
+        ws, ruleset, now=now, budget=budget, threshold=threshold, fresh=fresh
     )
     ops += merged
     decisions += merge_decisions

@@ -59,7 +59,7 @@ def plan_prune(ws: WorkingSet, ruleset: RuleSet, *, now: datetime, budget: Budge
         env = memory_env(memory, now)
         for rule in ruleset.prune:
             if rule.when.evaluate(env):
-                op = _prune(ws, memory, rule.name, f"Rule {rule.name}: {rule.when_text}", budget)
+                op = _prune(ws, memory, rule.name, f"Rule {rule.name}: {rule.when.text}", budget)
                 if op is not None:
                     ops.append(op)
                 break
