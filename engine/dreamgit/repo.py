@@ -229,20 +229,43 @@ class MemoryRepo:
         """
         return self.advance_main(self._commit_step(message, build, now=now), now=now)
 
-    def advance_main(self, step: Callable[[str | None], str | None], *, now: datetime) -> str | None:
+    def advance_main(
+        self, step: Callable[[str | None], str | None], *, now: datetime
+    ) -> str | None:
         """Move main with ``step(tip) -> new tip or None``, retried while it raises StaleTipError.
 
         Where main is checked out, uncommitted agent edits are committed first
         and the work tree follows afterwards, all under the work-tree lock.
         """
         with self._worktree_turn() as worktree:
-            before = self.tip()
             if worktree:
+                # A writer that died between its commit and the file update left the
+                # work tree behind; catch up first, or its change would look like a
+                # hand edit and be committed back as one.
+                self._follow_worktree(fallback=self.tip())
                 self._commit_agent_edits(now)
+            before = self.tip()
             new = self._retry(step)
             if worktree:
-                self.store.sync_worktree(before, self.tip() or "")
+                self._follow_worktree(fallback=before)
             return new
+
+    def _follow_worktree(self, *, fallback: str | None) -> None:
+        """Bring the work tree from the commit it last showed (or ``fallback``) to the tip."""
+        marker = self.store.git_dir / "dreamgit" / "worktree-shown"
+        try:
+            shown: str | None = marker.read_text(encoding="ascii").strip()
+            self.store.tree_id(shown)
+        except (OSError, KeyError, ValueError):  # no marker yet, or its commit is gone
+            shown = fallback
+        tip = self.tip()
+        if tip is None or shown == tip:
+            return
+        self.store.sync_worktree(shown, tip)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
+        tmp.write_text(tip + "\n", encoding="ascii")
+        os.replace(tmp, marker)
 
     def _commit_agent_edits(self, now: datetime) -> None:
         edits = self.store.worktree_edits(layout.AGENT_PATHS)
