@@ -1,0 +1,161 @@
+"""Review and undo through git: merge, revert, diff and history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from dreamgit.cli.app import cli
+from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.render import emit_json, json_option, warn
+from dreamgit.cli.state import CliState, pass_state
+from dreamgit.history import RunInfo, find_run, list_runs
+from dreamgit.memdiff import MemoryDiff, memory_diff
+from dreamgit.revert import revert_run
+from dreamgit.runmerge import merge_run
+
+SHORT = 12
+
+
+@cli.command()
+@click.argument("run_id", metavar="RUN")
+@json_option
+@pass_state
+def merge(state: CliState, run_id: str, as_json: bool) -> None:
+    """Merge a reviewed dream branch into main (three-way if main moved), then delete it."""
+    outcome = merge_run(open_repo(state), run_id, now=state.now())
+    if as_json:
+        emit_json(outcome.to_json())
+    elif outcome.how == "already":
+        click.echo(f"run {outcome.run_id} is already merged into main")
+    else:
+        how = "fast-forward" if outcome.how == "fast-forward" else "three-way merge"
+        click.echo(f"merged {outcome.branch} into main ({how})")
+
+
+@cli.command()
+@click.argument("run_id", metavar="RUN")
+@click.option("--op", "op", type=int, default=None, metavar="N", help="Revert only operation N.")
+@json_option
+@pass_state
+def revert(state: CliState, run_id: str, op: int | None, as_json: bool) -> None:
+    """Undo a merged run (or one of its operations) with revert commits on main."""
+    outcome = revert_run(open_repo(state), run_id, op=op, now=state.now())
+    if as_json:
+        emit_json(outcome.to_json())
+        return
+    for item in outcome.reverted:
+        click.echo(
+            f"reverted op {item['n']} {item['op']} ({item['commit'][:SHORT]}) "
+            f"as {item['revert'][:SHORT]}"
+        )
+    for item in outcome.skipped:
+        click.echo(f"skipped op {item['n']} {item['op']}: {item['reason']}")
+    count = len(outcome.reverted)
+    if count:
+        click.echo(f"run {outcome.run_id}: {count} operation(s) reverted on main")
+    else:
+        click.echo(f"run {outcome.run_id}: nothing to revert")
+
+
+def _value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _print_diff(result: MemoryDiff) -> None:
+    def side(label: str, commit: str | None) -> str:
+        return f"{label} ({commit[:SHORT]})" if commit else f"{label} (nothing)"
+
+    click.echo(
+        f"memories: {side(result.a.label, result.a.commit)} → "
+        f"{side(result.b.label, result.b.commit)}"
+    )
+    for memory in result.added:
+        click.echo(f"+ {memory['id']}  {memory['path']}\n    {_value(memory['text'])}")
+    for memory in result.removed:
+        click.echo(f"- {memory['id']}  {memory['path']}\n    {_value(memory['text'])}")
+    for memory in result.changed:
+        click.echo(f"~ {memory['id']}  {memory['path']}")
+        for name, values in memory["fields"].items():
+            click.echo(f"    {name}: {_value(values['old'])} → {_value(values['new'])}")
+    for where, paths in result.unreadable.items():
+        for path in paths:
+            warn(f"{path} at side {where.upper()} could not be read; left out")
+    click.echo(
+        f"{len(result.added)} added, {len(result.removed)} removed, {len(result.changed)} changed"
+    )
+
+
+@cli.command()
+@click.argument("a", required=False, metavar="[A]")
+@click.argument("b", required=False, metavar="[B]")
+@json_option
+@pass_state
+def diff(state: CliState, a: str | None, b: str | None, as_json: bool) -> None:
+    """Compare memories between two runs or revisions (RUN: after it; RUN^: before it).
+
+    A defaults to the state before the newest run on main (main~1 when there
+    is no run), B to main.
+    """
+    result = memory_diff(open_repo(state), a, b, now=state.now())
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        _print_diff(result)
+
+
+def _counts(run: RunInfo) -> str:
+    return ", ".join(f"{op} {n}" for op, n in run.counts.items()) or "-"
+
+
+def _print_runs(runs: list[RunInfo]) -> None:
+    if not runs:
+        click.echo("no dream runs yet")
+        return
+    click.echo(f"{'run':<22} {'date':<20} {'status':<15} operations")
+    for run in runs:
+        line = f"{run.run_id:<22} {run.date or '?':<20} {run.status:<15} {_counts(run)}"
+        if run.reverted and run.status != "reverted":
+            line += f"; reverted: {', '.join(str(n) for n in sorted(run.reverted))}"
+        click.echo(line)
+
+
+def _print_run(run: RunInfo) -> None:
+    click.echo(f"run {run.run_id}  {run.date or '?'}  {run.status}")
+    if run.branch:
+        click.echo(f"branch {run.branch}")
+    for op in run.ops:
+        commit = str(op.get("commit") or "")[:SHORT]
+        line = f"{op['n']:>3}  {op['phase']:<11} {op['op']:<10} {commit:<12}  {op['summary']}"
+        if op["n"] in run.reverted:
+            line += f"  [reverted by {run.reverted[op['n']][:SHORT]}]"
+        click.echo(line)
+
+
+def _run_json(run: RunInfo) -> dict[str, Any]:
+    data = run.to_json()
+    data["ops"] = [{**op, "reverted_by": run.reverted.get(int(op["n"]))} for op in run.ops]
+    return data
+
+
+@cli.command()
+@click.argument("run_id", required=False, metavar="[RUN]")
+@json_option
+@pass_state
+def history(state: CliState, run_id: str | None, as_json: bool) -> None:
+    """List dream runs with their date, operations and status; or one run's operations."""
+    repo = open_repo(state)
+    if run_id is not None:
+        run = find_run(repo, run_id)
+        if as_json:
+            emit_json(_run_json(run))
+        else:
+            _print_run(run)
+        return
+    runs = list_runs(repo)
+    if as_json:
+        emit_json([run.to_json() for run in runs])
+    else:
+        _print_runs(runs)
