@@ -24,6 +24,7 @@ from dreamgit.errors import DreamgitError
 
 __all__ = ["cli", "main"]
 
+
 class _Boundary(click.Group):
     """The group that turns exceptions into exit codes, for ``main`` and CliRunner alike."""
 
@@ -32,6 +33,10 @@ class _Boundary(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
+        except BrokenPipeError:
+            # The reader went away (`dreamgit memories | head`): not an error of ours.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(1)
         except DreamgitError as exc:
             if exc.exit_code == 3 and _debug(ctx):
                 raise
@@ -88,7 +93,7 @@ def _versions() -> str:
     for module in ("pygit2", "lark", "ruamel.yaml", "jinja2", "click", "deepdiff"):
         try:
             parts.append(f"{module} {importlib.import_module(module).__version__}")
-        except Exception:  # noqa: BLE001 - a crash log must be written whatever is missing
+        except Exception:
             parts.append(f"{module} ?")
     return ", ".join(parts)
 

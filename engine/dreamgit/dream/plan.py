@@ -12,15 +12,16 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit import layout
+from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate import plan_consolidate
 from dreamgit.dream.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.gather import plan_gather
 from dreamgit.dream.index import render_index
 from dreamgit.dream.limits import Budget
-from dreamgit.dream.prune import plan_prune, rank_key
+from dreamgit.dream.ordering import index_key
+from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
-from dreamgit.dream.candidate import Candidate
 from dreamgit.model import Memory, Session
 from dreamgit.repo import MemoryRepo
 from dreamgit.ruleset import RuleSet
@@ -53,9 +54,11 @@ def _threshold(ruleset: RuleSet) -> float:
     return float(getattr(ruleset, "duplicate_threshold", None) or DEFAULT_THRESHOLD)
 
 
-def _sessions(repo: MemoryRepo, base: str | None, now: datetime) -> tuple[list[Session], list[MemoryFileError]]:
+def _sessions(
+    repo: MemoryRepo, base: str | None, now: datetime
+) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
-    for ident, path in sorted(pending_sessions(repo, base).items()):
+    for _ident, path in sorted(pending_sessions(repo, base).items()):
         text = repo.read_text(path, base) or ""
         try:
             found.append(parse_session(text, path=path, fallback_time=now))
@@ -64,9 +67,7 @@ def _sessions(repo: MemoryRepo, base: str | None, now: datetime) -> tuple[list[S
     return found, broken
 
 
-def plan_dream(
-    repo: MemoryRepo, ruleset: RuleSet, *, now: datetime, gather: bool = True
-) -> Plan:
+def plan_dream(repo: MemoryRepo, ruleset: RuleSet, *, now: datetime, gather: bool = True) -> Plan:
     """Plan a dream against the current main tip (``gather=False``: compact only)."""
     base = repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
@@ -116,7 +117,7 @@ def _index_op(
     budgets = ruleset.budgets
     result = render_index(
         list(ws.active.values()),
-        order=rank_key(ruleset, now),
+        order=index_key(ruleset, now),
         index_chars=budgets.index_chars,
         index_line_chars=budgets.index_line_chars,
     )
@@ -124,7 +125,10 @@ def _index_op(
         return None
     omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""
     return Operation(
-        op="index", phase="index", rule="index", memories=[],
+        op="index",
+        phase="index",
+        rule="index",
+        memories=[],
         summary=f"index: MEMORY.md lists {len(result.included)} memories{omitted}",
         changes={layout.INDEX: result.text.encode("utf-8")},
     )

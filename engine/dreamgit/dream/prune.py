@@ -12,36 +12,24 @@ from __future__ import annotations
 from datetime import datetime
 
 from dreamgit.dream.limits import Budget
+from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
 from dreamgit.rulecontext import memory_env
 from dreamgit.ruleset import RuleSet
 
-__all__ = ["plan_prune", "rank_key"]
-
-
-def rank_key(ruleset: RuleSet, now: datetime) -> "RankKey":
-    """Sort key putting the memories to keep first: rank descending, then newest, then id."""
-    return RankKey(ruleset, now)
-
-
-class RankKey:
-    """Callable sort key over memories, caching each memory's rank."""
-
-    def __init__(self, ruleset: RuleSet, now: datetime) -> None:
-        self._ruleset = ruleset
-        self._now = now
-
-    def __call__(self, memory: Memory) -> tuple[float, float, str]:
-        score = self._ruleset.rank.evaluate(memory_env(memory, self._now))
-        return (-float(score), -memory.updated.timestamp(), memory.id)  # type: ignore[arg-type]
+__all__ = ["plan_prune"]
 
 
 def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) -> Operation | None:
     op = Operation(
-        op="prune", phase="prune", rule=rule, memories=[memory.id],
+        op="prune",
+        phase="prune",
+        rule=rule,
+        memories=[memory.id],
         summary=f"prune: {memory.id} {memory.topic}/{memory.slug}",
-        changes={}, before=[snap(memory)],
+        changes={},
+        before=[snap(memory)],
         detail=f"{why}. It stays in history: dreamgit restore {memory.id}",
     )
     if not budget.admit(op):
@@ -50,7 +38,9 @@ def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) 
     return op
 
 
-def plan_prune(ws: WorkingSet, ruleset: RuleSet, *, now: datetime, budget: Budget) -> list[Operation]:
+def plan_prune(
+    ws: WorkingSet, ruleset: RuleSet, *, now: datetime, budget: Budget
+) -> list[Operation]:
     """Plan lifecycle pruning, then budget eviction."""
     ops: list[Operation] = []
     for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
@@ -71,17 +61,27 @@ def plan_prune(ws: WorkingSet, ruleset: RuleSet, *, now: datetime, budget: Budge
     for topic in sorted(topics):
         evictable = sorted((m for m in topics[topic] if not ruleset.is_protected(m)), key=key)
         excess = len(topics[topic]) - per_topic
-        for memory in reversed(evictable[len(evictable) - max(excess, 0):] if excess > 0 else []):
-            op = _prune(ws, memory, "budget-per-topic",
-                        f"Topic {topic} holds more than {per_topic} memories", budget)
+        for memory in reversed(evictable[len(evictable) - max(excess, 0) :] if excess > 0 else []):
+            op = _prune(
+                ws,
+                memory,
+                "budget-per-topic",
+                f"Topic {topic} holds more than {per_topic} memories",
+                budget,
+            )
             if op is not None:
                 ops.append(op)
     excess = len(ws.active) - ruleset.budgets.max_memories
     if excess > 0:
         evictable = sorted((m for m in ws.active.values() if not ruleset.is_protected(m)), key=key)
         for memory in reversed(evictable[-excess:]):
-            op = _prune(ws, memory, "budget-total",
-                        f"More than {ruleset.budgets.max_memories} memories in all", budget)
+            op = _prune(
+                ws,
+                memory,
+                "budget-total",
+                f"More than {ruleset.budgets.max_memories} memories in all",
+                budget,
+            )
             if op is not None:
                 ops.append(op)
     return ops

@@ -1,0 +1,73 @@
+"""Orders over memories: the rule set's ``rank`` (budgets) and ``index.order`` (MEMORY.md).
+
+Both give sort keys where a smaller key means "keep / list first", so budget
+eviction takes memories from the end and the index cuts from the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from dreamgit.model import Memory, priority_rank
+from dreamgit.rulecontext import memory_env
+from dreamgit.ruleset import RuleSet
+
+__all__ = ["index_key", "rank_key"]
+
+
+def rank_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[float, float, str]]:
+    """Highest ``rank`` first, then the most recently updated, then by id."""
+
+    def key(memory: Memory) -> tuple[float, float, str]:
+        score = ruleset.rank.evaluate(memory_env(memory, now))
+        assert isinstance(score, int | float)  # the rules loader checks rank is a number
+        return (-float(score), -memory.updated.timestamp(), memory.id)
+
+    return key
+
+
+def _field(name: str, ruleset: RuleSet, now: datetime) -> Callable[[Memory], Any]:
+    if name == "priority":
+        return lambda m: priority_rank(m.priority)
+    if name in ("updated", "created"):
+        return lambda m: getattr(m, name).timestamp()
+    if name == "rank":
+        return lambda m: -rank_key(ruleset, now)(m)[0]
+    if name == "chars":
+        return lambda m: len(m.text)
+    return lambda m: getattr(m, name)
+
+
+def index_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[Any, ...]]:
+    """The ``index.order`` of the rule set as a sort key (descending fields negated)."""
+    parts = [(_field(k.field, ruleset, now), k.descending) for k in ruleset.index_order]
+
+    def key(memory: Memory) -> tuple[Any, ...]:
+        values: list[Any] = []
+        for get, descending in parts:
+            value = get(memory)
+            if descending:
+                value = -value if isinstance(value, int | float) else _Reversed(value)
+            values.append(value)
+        values.append(memory.id)
+        return tuple(values)
+
+    return key
+
+
+class _Reversed:
+    """Wraps a value so it sorts in reverse (for descending text fields)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __lt__(self, other: _Reversed) -> bool:
+        return bool(self.value > other.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Reversed) and self.value == other.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
