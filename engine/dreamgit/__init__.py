@@ -9,8 +9,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from dreamgit.engine import DreamEngine  # noqa: E402 - after __version__, which cli imports
-from dreamgit.errors import DreamgitError  # noqa: E402
-from dreamgit.repo import MemoryRepo  # noqa: E402
+from dreamgit.engine import DreamEngine
+from dreamgit.errors import DreamgitError
+from dreamgit.repo import MemoryRepo
 
 __all__ = ["DreamEngine", "DreamgitError", "MemoryRepo", "__version__"]

@@ -33,9 +33,7 @@ class DreamEngine:
         """The time this engine treats as now."""
         return self._now or utcnow()
 
-    def log_session(
-        self, text: str, *, summary: str = "", tags: Sequence[str] = ()
-    ) -> Session:
+    def log_session(self, text: str, *, summary: str = "", tags: Sequence[str] = ()) -> Session:
         """Record a session transcript; returns it with its id."""
         return operations.log_session(self.repo, text, summary=summary, tags=tags, now=self.now())
 
@@ -51,7 +49,13 @@ class DreamEngine:
     ) -> Memory:
         """Add a memory by hand; returns it with its id."""
         return operations.add_memory(
-            self.repo, text, topic=topic, priority=priority, tags=tags, key=key, type=type,
+            self.repo,
+            text,
+            topic=topic,
+            priority=priority,
+            tags=tags,
+            key=key,
+            type=type,
             now=self.now(),
         )
 

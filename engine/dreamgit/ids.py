@@ -62,7 +62,29 @@ def check_name(value: str, *, what: str) -> str:
 
 
 _WORDS = re.compile(r"[a-z0-9]+")
-_STOP = frozenset("a an the is are was were to of and or for in on at by with that this".split())
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "to",
+        "of",
+        "and",
+        "or",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "that",
+        "this",
+    ]
+)
 
 
 def slugify(text: str, *, max_words: int = 6, max_len: int = 48) -> str:

@@ -26,9 +26,7 @@ class MergeOutcome:
     main: str
 
 
-def merge_branch(
-    repo: MemoryRepo, branch: str, *, message: str, now: datetime
-) -> MergeOutcome:
+def merge_branch(repo: MemoryRepo, branch: str, *, message: str, now: datetime) -> MergeOutcome:
     """Merge ``branch`` into main; ConflictError (nothing changed) when it cannot be clean."""
     store = repo.store
     tip = store.tip(branch)
@@ -56,8 +54,12 @@ def merge_branch(
             )
         faults.checkpoint("merge-ref-update")
         new = store.commit(
-            repo.branch, parents=[main, tip], tree=tree, message=message,
-            who=repo.identity(), when=now,
+            repo.branch,
+            parents=[main, tip],
+            tree=tree,
+            message=message,
+            who=repo.identity(),
+            when=now,
         )
         outcome[:] = [MergeOutcome("merge", new)]
         return new

@@ -240,7 +240,19 @@ def rewrite_memory(old_text: str, memory: Memory, *, path: str) -> str:
 
 
 _OURS = frozenset(
-    "id topic priority key tags created updated sources supersedes confidence recalls".split()
+    [
+        "id",
+        "topic",
+        "priority",
+        "key",
+        "tags",
+        "created",
+        "updated",
+        "sources",
+        "supersedes",
+        "confidence",
+        "recalls",
+    ]
 )
 
 

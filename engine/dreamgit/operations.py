@@ -59,7 +59,7 @@ def unique_slug(base: str, taken: set[str]) -> str:
     slug, n = base, 1
     while slug in taken:
         n += 1
-        slug = f"{base[: 44]}-{n}"
+        slug = f"{base[:44]}-{n}"
     return slug
 
 

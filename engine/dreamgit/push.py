@@ -20,8 +20,10 @@ def push_branch(repo: MemoryRepo, branch: str, *, remote: str) -> None:
     """Push ``branch`` to the same name on ``remote``; a failure says what git said."""
     git = shutil.which("git")
     if git is None:
-        raise UserError("pushing needs the git program, which is not on PATH",
-                        hint="install git, or push the branch yourself")
+        raise UserError(
+            "pushing needs the git program, which is not on PATH",
+            hint="install git, or push the branch yourself",
+        )
     ref = f"refs/heads/{branch}"
     result = subprocess.run(
         [git, "--git-dir", str(repo.store.git_dir), "push", "--quiet", remote, f"{ref}:{ref}"],

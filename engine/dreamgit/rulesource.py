@@ -25,5 +25,7 @@ def ruleset_option_value(repo: MemoryRepo, value: str | None) -> RuleSet | None:
         return None
     path = Path(value)
     if path.is_file():
-        return load_ruleset(path.read_text(encoding="utf-8"), filename=str(path), base_dir=path.parent)
+        return load_ruleset(
+            path.read_text(encoding="utf-8"), filename=str(path), base_dir=path.parent
+        )
     return load_bundled(value)

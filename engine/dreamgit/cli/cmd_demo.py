@@ -13,9 +13,7 @@ from dreamgit.status import repo_status
 
 
 @cli.command()
-@click.argument(
-    "path", required=False, default="dreamgit-demo", type=click.Path(path_type=Path)
-)
+@click.argument("path", required=False, default="dreamgit-demo", type=click.Path(path_type=Path))
 def demo(path: Path) -> None:
     """Create a demo memory repository (default ./dreamgit-demo) and run a dream on it."""
     result = build_demo(path)

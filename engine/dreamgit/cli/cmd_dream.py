@@ -35,7 +35,9 @@ def print_ops(record: dict[str, Any]) -> None:
         return
     click.echo(f"{'#':>3}  {'phase':<11} {'op':<10} {'rule':<28} summary")
     for op in ops:
-        click.echo(f"{op['n']:>3}  {op['phase']:<11} {op['op']:<10} {op['rule']:<28} {op['summary']}")
+        click.echo(
+            f"{op['n']:>3}  {op['phase']:<11} {op['op']:<10} {op['rule']:<28} {op['summary']}"
+        )
     for item in record["deferred"]:
         click.echo(f"deferred: {item['op']} {', '.join(item['memories'])} ({item['reason']})")
     click.echo(
@@ -69,7 +71,10 @@ def run(
     """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
     repo = open_repo(state)
     record = dream(
-        repo, now=state.now(), force=force, merge=not no_merge,
+        repo,
+        now=state.now(),
+        force=force,
+        merge=not no_merge,
         ruleset=ruleset_option_value(repo, rules),
     )
     if remote and record.get("branch"):
@@ -98,7 +103,10 @@ def review(state: CliState, force: bool, rules: str | None, as_json: bool) -> No
     """Show the operations run would apply; writes nothing."""
     repo = open_repo(state)
     record = dream(
-        repo, now=state.now(), force=force, apply=False,
+        repo,
+        now=state.now(),
+        force=force,
+        apply=False,
         ruleset=ruleset_option_value(repo, rules),
     )
     if as_json:
@@ -116,7 +124,10 @@ def compact(state: CliState, no_merge: bool, rules: str | None, as_json: bool) -
     """Consolidate and prune only (no gathering from sessions)."""
     repo = open_repo(state)
     record = dream(
-        repo, now=state.now(), gather=False, merge=not no_merge,
+        repo,
+        now=state.now(),
+        gather=False,
+        merge=not no_merge,
         ruleset=ruleset_option_value(repo, rules),
     )
     if as_json:

@@ -49,7 +49,9 @@ def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
 @click.option("--summary", default="", help="A one-line summary of the session.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @pass_state
-def log(state: CliState, text: str | None, file: Path | None, summary: str, tags: tuple[str]) -> None:
+def log(
+    state: CliState, text: str | None, file: Path | None, summary: str, tags: tuple[str]
+) -> None:
     """Record a session transcript (TEXT, --file, or stdin); prints its id."""
     if text is not None and file is not None:
         raise click.UsageError("give the transcript as TEXT or --file, not both")
@@ -64,18 +66,14 @@ def log(state: CliState, text: str | None, file: Path | None, summary: str, tags
     else:
         transcript = check_transcript(sys.stdin.buffer.read(), source="stdin")
     repo = open_repo(state)
-    session = operations.log_session(
-        repo, transcript, now=state.now(), summary=summary, tags=tags
-    )
+    session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
     click.echo(session.id)
 
 
 @cli.command()
 @click.argument("text")
 @click.option("--topic", required=True, help="Topic folder, e.g. preferences.")
-@click.option(
-    "--priority", type=click.Choice(PRIORITIES), default="normal", show_default=True
-)
+@click.option("--priority", type=click.Choice(PRIORITIES), default="normal", show_default=True)
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--key", default=None, help="A slot: a newer memory with the same key supersedes.")
 @click.option("--type", "kind", type=click.Choice(MEMORY_TYPES), default="user", show_default=True)

@@ -29,7 +29,9 @@ from dreamgit.ruleset import Rule, RuleSet
 __all__ = ["plan_consolidate"]
 
 
-def _first_rule(rules: Sequence[Rule], action: str, a: Memory, b: Memory, now: datetime) -> Rule | None:
+def _first_rule(
+    rules: Sequence[Rule], action: str, a: Memory, b: Memory, now: datetime
+) -> Rule | None:
     env = pair_env(a, b, now)
     for rule in rules:
         if rule.action == action and rule.when.evaluate(env):
@@ -67,9 +69,14 @@ def _supersede(
 ) -> None:
     successor = replace(new, supersedes=tuple(sorted({*new.supersedes, old.id})))
     op = Operation(
-        op="supersede", phase="consolidate", rule=rule, memories=[new.id, old.id],
+        op="supersede",
+        phase="consolidate",
+        rule=rule,
+        memories=[new.id, old.id],
         summary=f"supersede: {old.id} by {new.id}",
-        changes={}, before=[snap(old), snap(new)], after=[snap(successor)],
+        changes={},
+        before=[snap(old), snap(new)],
+        after=[snap(successor)],
         detail=f"{reason}. The superseded memory stays in history: dreamgit restore {old.id}",
     )
     if not budget.admit(op):
@@ -78,11 +85,17 @@ def _supersede(
     ops.append(op)
 
 
-def _protected_skip(ruleset: RuleSet, memory: Memory, what: str, decisions: list[dict[str, Any]]) -> bool:
+def _protected_skip(
+    ruleset: RuleSet, memory: Memory, what: str, decisions: list[dict[str, Any]]
+) -> bool:
     if ruleset.is_protected(memory):
         decisions.append(
-            {"phase": "consolidate", "memories": [memory.id], "accepted": False,
-             "reason": f"{what} skipped: {memory.id} is protected"}
+            {
+                "phase": "consolidate",
+                "memories": [memory.id],
+                "accepted": False,
+                "reason": f"{what} skipped: {memory.id} is protected",
+            }
         )
         return True
     return False
@@ -111,8 +124,15 @@ def _supersede_by_key(
                 continue
             if ruleset.is_protected(newest):
                 continue
-            _supersede(ws, old, ws.active[newest.id], rule=rule.name,
-                       reason=f"Same key {key}; the newer memory wins", budget=budget, ops=ops)
+            _supersede(
+                ws,
+                old,
+                ws.active[newest.id],
+                rule=rule.name,
+                reason=f"Same key {key}; the newer memory wins",
+                budget=budget,
+                ops=ops,
+            )
 
 
 def _supersede_by_change(
@@ -129,9 +149,7 @@ def _supersede_by_change(
         return
     new_ids = {m.id for m, _ in live}
     existing = [m for m in ws.active.values() if m.id not in new_ids]
-    plan = find_change_supersessions(
-        [c for _, c in live], existing, protected=ruleset.is_protected
-    )
+    plan = find_change_supersessions([c for _, c in live], existing, protected=ruleset.is_protected)
     for item in plan.supersessions:
         if item.kind != "change" or not isinstance(item.new, int):
             continue  # same-key supersession is the pair rules' job
@@ -139,12 +157,23 @@ def _supersede_by_change(
         old, new = ws.active.get(old_id), ws.active.get(live[item.new][0].id)
         if old is None or new is None or old.id == new.id:
             continue
-        _supersede(ws, old, new, rule="supersede-by-change",
-                   reason=f"Change statement: {item.reason}", budget=budget, ops=ops)
+        _supersede(
+            ws,
+            old,
+            new,
+            rule="supersede-by-change",
+            reason=f"Change statement: {item.reason}",
+            budget=budget,
+            ops=ops,
+        )
     for skipped in plan.skipped:
         decisions.append(
-            {"phase": "consolidate", "memories": [skipped.supersession.old_id],
-             "accepted": False, "reason": f"supersession skipped: {skipped.why}"}
+            {
+                "phase": "consolidate",
+                "memories": [skipped.supersession.old_id],
+                "accepted": False,
+                "reason": f"supersession skipped: {skipped.why}",
+            }
         )
 
 
@@ -203,10 +232,14 @@ def _merge(
     )
     absorbed = [ws.active[i] for i in fields.absorbed]
     op = Operation(
-        op="merge", phase="consolidate", rule=rule,
+        op="merge",
+        phase="consolidate",
+        rule=rule,
         memories=[survivor.id, *fields.absorbed],
         summary=f"merge: {len(group)} memories into {survivor.id}",
-        changes={}, before=[snap(m) for m in group], after=[snap(merged)],
+        changes={},
+        before=[snap(m) for m in group],
+        after=[snap(merged)],
         detail="Merged near-duplicates; the absorbed memories stay in history "
         f"(dreamgit restore {' / '.join(fields.absorbed)}).",
     )

@@ -99,10 +99,14 @@ def plan_gather(
                 incomplete.add(session)
             continue
         op = Operation(
-            op="add", phase="gather", rule=f"gather-{candidate.pattern}",
+            op="add",
+            phase="gather",
+            rule=f"gather-{candidate.pattern}",
             memories=[memory.id],
             summary=f"add: {memory.id} {memory.topic}/{memory.slug}",
-            changes={}, after=[snap(memory)], new_chars=len(memory.text),
+            changes={},
+            after=[snap(memory)],
+            new_chars=len(memory.text),
             detail=f"From session {session}.",
         )
         if not budget.admit(op):
@@ -138,8 +142,13 @@ def _candidates(
             rule = _rejecting_rule(ruleset, memory, now)
             if rule is not None:
                 result.decisions.append(
-                    {"phase": "gather", "candidate": candidate.text, "accepted": False,
-                     "reason": f"rejected by rule {rule}", "session": session.id}
+                    {
+                        "phase": "gather",
+                        "candidate": candidate.text,
+                        "accepted": False,
+                        "reason": f"rejected by rule {rule}",
+                        "session": session.id,
+                    }
                 )
                 continue
             seen.add(memory.id)
@@ -147,9 +156,7 @@ def _candidates(
     return found
 
 
-def _known_duplicates(
-    ws: WorkingSet, fresh: Sequence[Memory], threshold: float
-) -> dict[str, str]:
+def _known_duplicates(ws: WorkingSet, fresh: Sequence[Memory], threshold: float) -> dict[str, str]:
     """For each new memory, the active (or earlier new) memory it repeats, if any.
 
     One pass of the duplicate finder over the topics the new memories are in,
@@ -199,9 +206,14 @@ def _reinforce(
         updated=max(known.updated, memory.created),
     )
     op = Operation(
-        op="reinforce", phase="gather", rule="gather-known-fact", memories=[known.id],
+        op="reinforce",
+        phase="gather",
+        rule="gather-known-fact",
+        memories=[known.id],
         summary=f"reinforce: {known.id} seen again in {source}",
-        changes={}, before=[snap(known)], after=[snap(updated)],
+        changes={},
+        before=[snap(known)],
+        after=[snap(updated)],
     )
     if not budget.admit(op):
         return False

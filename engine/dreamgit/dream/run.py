@@ -25,8 +25,8 @@ from dreamgit.ids import run_id as make_run_id
 from dreamgit.locks import try_exclusive
 from dreamgit.mainmerge import merge_branch
 from dreamgit.repo import MemoryRepo
-from dreamgit.rulesource import repo_ruleset
 from dreamgit.ruleset import RuleSet
+from dreamgit.rulesource import repo_ruleset
 from dreamgit.runrecords import last_run_time, read_runs, record_path
 from dreamgit.status import pending_sessions
 
@@ -78,10 +78,21 @@ def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
 def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> dict[str, Any]:
     count = len(repo.store.files(repo.tip(), layout.MEMORIES))
     return {
-        "run_id": None, "branch": None, "now": format_time(now), "applied": False,
-        "merged": False, "skipped": True, "reason": reason, "memories_before": count,
-        "memories_after": count, "sessions": [], "counts": {}, "ops": [], "deferred": [],
-        "decisions": [], "broken": [],
+        "run_id": None,
+        "branch": None,
+        "now": format_time(now),
+        "applied": False,
+        "merged": False,
+        "skipped": True,
+        "reason": reason,
+        "memories_before": count,
+        "memories_after": count,
+        "sessions": [],
+        "counts": {},
+        "ops": [],
+        "deferred": [],
+        "decisions": [],
+        "broken": [],
     }
 
 
@@ -120,7 +131,12 @@ def _record(
         "memories_after": plan.memories_after,
         "sessions": plan.sessions,
         "counts": counts,
-        "ops": [op.to_json(n=k + 1, commit=c) for k, (op, c) in enumerate(zip(plan.ops, commits or [None] * len(plan.ops), strict=True))],
+        "ops": [
+            op.to_json(n=k + 1, commit=c)
+            for k, (op, c) in enumerate(
+                zip(plan.ops, commits or [None] * len(plan.ops), strict=True)
+            )
+        ],
         "deferred": [d.to_json() for d in plan.deferred],
         "decisions": plan.decisions,
         "broken": [b.render() for b in plan.broken],
@@ -145,8 +161,12 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
         nonlocal parent
         tree = store.build_tree(parent, op.changes)
         parent = store.commit(
-            branch, parents=[parent] if parent else [], tree=tree,
-            message=operation_message(op, run_id=run_id), who=who, when=now,
+            branch,
+            parents=[parent] if parent else [],
+            tree=tree,
+            message=operation_message(op, run_id=run_id),
+            who=who,
+            when=now,
         )
         return parent
 
@@ -159,17 +179,25 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
         phase_done = op.phase
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
     diary = Operation(
-        op="diary", phase="diary", rule="diary", memories=[],
+        op="diary",
+        phase="diary",
+        rule="diary",
+        memories=[],
         summary=f"diary: dream {run_id}",
-        changes={layout.DIARY: prepend_entry(
-            repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
-        ).encode("utf-8")},
+        changes={
+            layout.DIARY: prepend_entry(
+                repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
+            ).encode("utf-8")
+        },
     )
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
     record["counts"]["diary"] = 1
     record_op = Operation(
-        op="record", phase="record", rule="record", memories=[],
+        op="record",
+        phase="record",
+        rule="record",
+        memories=[],
         summary=f"record: dream {run_id}",
         changes={record_path(run_id): _record_bytes(record)},
     )
