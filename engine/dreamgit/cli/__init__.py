@@ -11,6 +11,7 @@ from dreamgit.cli import (  # noqa: F401 - importing a module registers its comm
     cmd_cron,
     cmd_demo,
     cmd_dream,
+    cmd_git,
     cmd_memory,
     cmd_prompts,
     cmd_rules,
