@@ -92,20 +92,21 @@ _LOCK_FILE = re.compile(r"'([^']+\.lock)'")
 _Seen = dict[str, tuple[tuple[int, int], float]]
 
 
-def _break_stale_lock(exc: Exception, seen: _Seen) -> None:
-    """Remove the lock file ``exc`` names once it has sat unchanged for STALE_LOCK_SECONDS."""
-    match = _LOCK_FILE.search(str(exc))
-    if match is None:
-        return
-    lock = Path(match[1])
+def _break_stale_lock(exc: Exception, seen: _Seen, lock: Path | None = None) -> None:
+    """Remove the lock file (``lock``, or the one ``exc`` names) once it sat unchanged long."""
+    if lock is None:
+        match = _LOCK_FILE.search(str(exc))
+        if match is None:
+            return
+        lock = Path(match[1])
     try:
         stat = lock.stat()
     except OSError:
         return
     ident, now = (stat.st_ino, stat.st_mtime_ns), time.monotonic()
-    first = seen.get(match[1])
+    first = seen.get(str(lock))
     if first is None or first[0] != ident:
-        seen[match[1]] = (ident, now)
+        seen[str(lock)] = (ident, now)
     elif now - first[1] >= STALE_LOCK_SECONDS:
         lock.unlink(missing_ok=True)
 
@@ -449,5 +450,14 @@ class GitStore:
                 file.parent.mkdir(parents=True, exist_ok=True)
                 file.write_bytes(self.read(change.new))
             index.add(change.path)
-        index.write()
+        seen: _Seen = {}
+        for _ in _retry_on_lock("update of the work tree's index"):
+            try:
+                index.write()
+                break
+            except pygit2.GitError as exc:
+                # libgit2 does not name the file here; a killed writer leaves index.lock.
+                if not _is_lock_error(exc):
+                    raise
+                _break_stale_lock(exc, seen, self.git_dir / "index.lock")
         return skipped
