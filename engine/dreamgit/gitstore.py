@@ -10,6 +10,7 @@ files up to date without overwriting anything that was changed by hand.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterator, Mapping
@@ -416,6 +417,18 @@ class GitStore:
                 edits[path] = None
         return edits
 
+    def _replace_file(self, file: Path, data: bytes) -> None:
+        # Written aside and renamed in, so a writer killed here leaves the old file or
+        # the new one, never a torn file that would be taken for a hand edit.
+        file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.git_dir / f"dreamgit-write-{os.getpid()}.tmp"
+        tmp.write_bytes(data)
+        try:
+            os.replace(tmp, file)
+        except OSError:  # the git directory lives on another file system
+            tmp.unlink(missing_ok=True)
+            file.write_bytes(data)
+
     def sync_worktree(self, old: str | None, new: str) -> list[str]:
         """Bring the checked-out files from ``old`` to ``new``; returns paths left alone.
 
@@ -447,8 +460,7 @@ class GitStore:
                     index.remove(change.path)
                 continue
             if current != change.new:
-                file.parent.mkdir(parents=True, exist_ok=True)
-                file.write_bytes(self.read(change.new))
+                self._replace_file(file, self.read(change.new))
             index.add(change.path)
         seen: _Seen = {}
         for _ in _retry_on_lock("update of the work tree's index"):
