@@ -11,7 +11,6 @@ import importlib
 import os
 import platform
 import sys
-import tempfile
 import traceback
 from datetime import datetime
 from pathlib import Path
@@ -78,8 +77,8 @@ def cli(ctx: click.Context, repo: str, now: str | None, debug: bool) -> None:
 
 def _write_crash_log(exc: BaseException) -> Path:
     stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
-    base = Path(os.environ.get("XDG_STATE_HOME") or tempfile.gettempdir())
-    folder = base / "dreamgit"
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    folder = Path(state) / "dreamgit" / "crash"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"crash-{stamp}-{os.getpid()}.log"
     versions = _versions()

@@ -8,14 +8,15 @@ import click
 
 from dreamgit.cli.app import cli
 from dreamgit.cli.cmd_dream import print_ops
-from dreamgit.demo import build_demo
-from dreamgit.status import repo_status
 
 
 @cli.command()
 @click.argument("path", required=False, default="dreamgit-demo", type=click.Path(path_type=Path))
 def demo(path: Path) -> None:
     """Create a demo memory repository (default ./dreamgit-demo) and run a dream on it."""
+    from dreamgit.demo import build_demo
+    from dreamgit.status import repo_status
+
     result = build_demo(path)
     repo = result.repo
     click.echo(f"Demo memory repository: {path}\n")

@@ -11,8 +11,6 @@ from dreamgit.cli.app import cli
 from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.dream.run import dream
-from dreamgit.rulesource import ruleset_option_value
 
 rules_option = click.option(
     "--rules",
@@ -21,6 +19,15 @@ rules_option = click.option(
     metavar="NAME|FILE",
     help="Use this rule set (a bundled name or a file) instead of the repository's config.",
 )
+
+
+def _dream(state: CliState, rules: str | None, **options: Any) -> dict[str, Any]:
+    # The dream machinery (rules, extraction) loads here, not when the CLI starts.
+    from dreamgit.dream.run import dream
+    from dreamgit.rulesource import ruleset_option_value
+
+    repo = open_repo(state)
+    return dream(repo, now=state.now(), ruleset=ruleset_option_value(repo, rules), **options)
 
 
 def print_ops(record: dict[str, Any]) -> None:
@@ -69,18 +76,11 @@ def run(
     as_json: bool,
 ) -> None:
     """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
-    repo = open_repo(state)
-    record = dream(
-        repo,
-        now=state.now(),
-        force=force,
-        merge=not no_merge,
-        ruleset=ruleset_option_value(repo, rules),
-    )
+    record = _dream(state, rules, force=force, merge=not no_merge)
     if remote and record.get("branch"):
         from dreamgit.push import push_branch
 
-        push_branch(repo, record["branch"], remote=remote)
+        push_branch(open_repo(state), record["branch"], remote=remote)
     if summary is not None and record.get("branch"):
         from dreamgit.summary import render_summary
 
@@ -101,14 +101,7 @@ def run(
 @pass_state
 def review(state: CliState, force: bool, rules: str | None, as_json: bool) -> None:
     """Show the operations run would apply; writes nothing."""
-    repo = open_repo(state)
-    record = dream(
-        repo,
-        now=state.now(),
-        force=force,
-        apply=False,
-        ruleset=ruleset_option_value(repo, rules),
-    )
+    record = _dream(state, rules, force=force, apply=False)
     if as_json:
         emit_json(record)
         return
@@ -122,14 +115,7 @@ def review(state: CliState, force: bool, rules: str | None, as_json: bool) -> No
 @pass_state
 def compact(state: CliState, no_merge: bool, rules: str | None, as_json: bool) -> None:
     """Consolidate and prune only (no gathering from sessions)."""
-    repo = open_repo(state)
-    record = dream(
-        repo,
-        now=state.now(),
-        gather=False,
-        merge=not no_merge,
-        ruleset=ruleset_option_value(repo, rules),
-    )
+    record = _dream(state, rules, gather=False, merge=not no_merge)
     if as_json:
         emit_json(record)
         return

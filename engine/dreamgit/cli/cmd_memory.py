@@ -15,7 +15,6 @@ from dreamgit.errors import UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES
 from dreamgit.repo import MemoryRepo
 from dreamgit.sessionfile import check_transcript
-from dreamgit.status import repo_status
 
 
 def open_repo(state: CliState) -> MemoryRepo:
@@ -173,6 +172,8 @@ def restore(state: CliState, memory_id: str) -> None:
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Counts, topics, pending sessions, last run, and whether a dream is due."""
+    from dreamgit.status import repo_status  # loads the rules engine: only when asked
+
     repo = MemoryRepo.open(state.path)
     report = repo_status(repo, now=state.now())
     if as_json:

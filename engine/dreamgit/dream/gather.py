@@ -15,12 +15,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.candidate import Candidate
+from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.dream.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
-from dreamgit.ids import memory_id, slugify
+from dreamgit.ids import memory_id
 from dreamgit.model import Memory, Session
 from dreamgit.operations import unique_slug
 from dreamgit.rulecontext import memory_env
@@ -42,23 +42,13 @@ class GatherResult:
 
 
 def _memory_for(candidate: Candidate, taken: set[str]) -> Memory:
-    ident = memory_id(candidate.topic, candidate.text, candidate.session_id)
-    slug = unique_slug(slugify(candidate.text), taken)
+    fields = candidate_memory_fields(candidate)
+    fields["slug"] = unique_slug(fields["slug"], taken)
     return Memory(
-        id=ident,
-        topic=candidate.topic,
-        slug=slug,
-        text=candidate.text,
+        id=memory_id(candidate.topic, candidate.text, candidate.session_id),
         created=candidate.created,
         updated=candidate.created,
-        name=slug,
-        description=candidate.text,
-        type=candidate.type,
-        priority=candidate.priority,
-        key=candidate.key,
-        tags=tuple(sorted(set(candidate.tags))),
-        sources=(candidate.session_id,),
-        confidence=candidate.confidence,
+        **fields,
     )
 
 
