@@ -1,0 +1,143 @@
+"""A memory repository with main checked out: the work tree follows, hand edits survive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dreamgit import operations
+from dreamgit.repo import MemoryRepo
+from gitcheck import NOW, fsck, git, subjects
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> MemoryRepo:
+    """A memory repository with a work tree and main checked out."""
+    return MemoryRepo.init(tmp_path / "mem", now=NOW)
+
+
+def _wt(repo: MemoryRepo) -> Path:
+    assert repo.store.workdir is not None
+    return repo.store.workdir
+
+
+def test_added_memory_appears_in_the_work_tree(repo: MemoryRepo) -> None:
+    """add writes the file into the work tree and leaves git status clean."""
+    memory = operations.add_memory(repo, "Prefers pytest", topic="prefs", now=NOW)
+    assert (_wt(repo) / memory.path).read_bytes() == repo.store.read_path(repo.tip(), memory.path)
+    session = operations.log_session(repo, "hello", now=NOW)
+    assert (_wt(repo) / session.path).is_file()
+    assert git(_wt(repo), "status", "--porcelain") == ""
+    operations.forget(repo, [memory.id], now=NOW)
+    assert not (_wt(repo) / memory.path).exists()
+    assert git(_wt(repo), "status", "--porcelain") == ""
+    fsck(_wt(repo))
+
+
+def test_hand_edit_of_a_memory_survives_a_later_add(repo: MemoryRepo) -> None:
+    """An uncommitted edit of one memory is committed as agent edits before the next add."""
+    edited = operations.add_memory(repo, "Uses vim", topic="tools", now=NOW)
+    file = _wt(repo) / edited.path
+    hand = file.read_text().replace("Uses vim", "Uses neovim, not vim")
+    file.write_text(hand)
+    operations.add_memory(repo, "Uses zsh", topic="tools", now=NOW)
+    assert file.read_text() == hand
+    assert subjects(_wt(repo))[:2] == [
+        subjects(_wt(repo))[0],
+        "agent edits: 1 file(s) changed by hand",
+    ]
+    assert subjects(_wt(repo))[0].startswith("add: ")
+    assert git(_wt(repo), "show", f"main:{edited.path}") == hand
+    assert git(_wt(repo), "log", "-1", "--format=%b", "main~1").strip() == (
+        f"{edited.path}\n\nDream-Op: agent-edits"
+    )
+    assert git(_wt(repo), "status", "--porcelain") == ""
+    assert repo.get_memory(edited.id, now=NOW).text == "Uses neovim, not vim"
+
+
+def test_memory_created_by_hand_is_committed_by_the_next_write(repo: MemoryRepo) -> None:
+    """A new file under memories/ written by an agent is committed as agent edits."""
+    path = _wt(repo) / "memories/notes/by-hand.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: by-hand\n---\nWritten by the agent itself.\n")
+    session = operations.log_session(repo, "a session", now=NOW)
+    assert subjects(_wt(repo))[:2] == [
+        f"log: session {session.id}",
+        "agent edits: 1 file(s) changed by hand",
+    ]
+    assert "memories/notes/by-hand.md" in git(_wt(repo), "ls-tree", "-r", "--name-only", "main")
+    assert [m.text for m in repo.memories(now=NOW)] == ["Written by the agent itself."]
+    assert git(_wt(repo), "status", "--porcelain") == ""
+
+
+def test_hand_deleted_memory_is_committed_as_removed(repo: MemoryRepo) -> None:
+    """Deleting a memory file by hand is an agent edit too (and restore brings it back)."""
+    memory = operations.add_memory(repo, "Temporary", topic="t", now=NOW)
+    (_wt(repo) / memory.path).unlink()
+    operations.log_session(repo, "later", now=NOW)
+    assert subjects(_wt(repo))[1] == "agent edits: 1 file(s) changed by hand"
+    assert repo.memories(now=NOW) == []
+
+
+def test_edits_outside_memory_paths_are_left_alone(repo: MemoryRepo) -> None:
+    """README.md and other files changed by hand stay uncommitted and untouched."""
+    readme = _wt(repo) / "README.md"
+    readme.write_text("my own notes\n")
+    config = _wt(repo) / ".dreamgit/config.yaml"
+    config.write_text(config.read_text() + "# tweak\n")
+    operations.add_memory(repo, "A fact", topic="t", now=NOW)
+    assert readme.read_text() == "my own notes\n"
+    assert config.read_text().endswith("# tweak\n")
+    assert sorted(git(_wt(repo), "status", "--porcelain").splitlines()) == [
+        " M .dreamgit/config.yaml",
+        "?? README.md",
+    ]
+    assert [s.split(":")[0] for s in subjects(_wt(repo))] == ["add", "init"]
+
+
+def test_other_branch_checked_out_leaves_work_tree_alone(repo: MemoryRepo) -> None:
+    """With another branch checked out, writes go to main and the work tree is not touched."""
+    git(_wt(repo), "checkout", "-q", "-b", "side")
+    (_wt(repo) / "memories").mkdir()
+    (_wt(repo) / "memories/scratch.md").write_text("draft\n")
+    memory = operations.add_memory(repo, "On main only", topic="t", now=NOW)
+    assert not (_wt(repo) / memory.path).exists()
+    assert git(_wt(repo), "status", "--porcelain").splitlines() == ["?? memories/"]
+    assert [s.split(":")[0] for s in subjects(_wt(repo))] == ["add", "init"]
+
+
+def test_writer_that_died_before_updating_files_is_caught_up(repo: MemoryRepo) -> None:
+    """A commit whose work-tree update never ran is not mistaken for hand edits later."""
+    from dreamgit.gitstore import Identity
+
+    kept = operations.add_memory(repo, "Keep me", topic="t", now=NOW)
+    gone = operations.add_memory(repo, "Forget me", topic="t", now=NOW)
+    changed = kept.path
+    # What a `forget` plus a rewrite leaves when killed right after its commit:
+    tip = repo.tip()
+    assert tip is not None
+    new_text = (repo.read_text(changed) or "").replace("Keep me", "Keep me, rewritten")
+    tree = repo.store.build_tree(tip, {gone.path: None, changed: new_text.encode()})
+    who = Identity("dreamgit", "dreamgit@localhost")
+    repo.store.commit("main", parents=[tip], tree=tree, message="died", who=who, when=NOW)
+    assert (_wt(repo) / gone.path).exists()
+    operations.log_session(repo, "next command", now=NOW)
+    assert [s.split(":")[0] for s in subjects(_wt(repo))][:2] == ["log", "died"]
+    assert [m.text for m in repo.memories(now=NOW)] == ["Keep me, rewritten"]
+    assert not (_wt(repo) / gone.path).exists()
+    assert (_wt(repo) / changed).read_text() == new_text
+    assert git(_wt(repo), "status", "--porcelain") == ""
+
+
+def test_index_lock_left_by_a_dead_writer_is_broken(
+    repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stale .git/index.lock does not stop the work tree from following main."""
+    monkeypatch.setattr("dreamgit.gitstore.STALE_LOCK_SECONDS", 0.2)
+    lock = repo.store.git_dir / "index.lock"
+    lock.write_text("")
+    memory = operations.add_memory(repo, "After a crash", topic="t", now=NOW)
+    assert not lock.exists()
+    assert (_wt(repo) / memory.path).is_file()
+    assert git(_wt(repo), "status", "--porcelain") == ""
