@@ -7,7 +7,7 @@ scheduler may retry.
 
 from __future__ import annotations
 
-import importlib
+import importlib.metadata
 import os
 import platform
 import sys
@@ -89,11 +89,12 @@ def _write_crash_log(exc: BaseException) -> Path:
 
 def _versions() -> str:
     parts = [f"dreamgit {__version__}", f"python {platform.python_version()}"]
-    for module in ("pygit2", "lark", "ruamel.yaml", "jinja2", "click", "deepdiff"):
+    # Distribution metadata, not `module.__version__` (deprecated in click 8.2+).
+    for name in ("pygit2", "lark", "ruamel.yaml", "jinja2", "click", "deepdiff"):
         try:
-            parts.append(f"{module} {importlib.import_module(module).__version__}")
+            parts.append(f"{name} {importlib.metadata.version(name)}")
         except Exception:
-            parts.append(f"{module} ?")
+            parts.append(f"{name} ?")
     return ", ".join(parts)
 
 
