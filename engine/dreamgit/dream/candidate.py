@@ -1,0 +1,133 @@
+"""A candidate memory found in a session, and the memory fields it suggests.
+
+Gathering turns session text into :class:`Candidate` values; consolidation decides
+which become memories. :func:`candidate_memory_fields` gives everything a
+:class:`~dreamgit.model.Memory` needs except its id and times, in the shape
+Claude Code's auto memory expects: ``name`` a short kebab title, ``description``
+one line of at most 150 characters, and a file ``slug``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypedDict
+
+__all__ = ["TOPICS", "Candidate", "MemoryFields", "candidate_memory_fields", "suggest_slug"]
+
+#: The topics gathering files candidates under.
+TOPICS: tuple[str, ...] = (
+    "identity",
+    "preferences",
+    "tools",
+    "projects",
+    "decisions",
+    "schedule",
+    "notes",
+)
+
+#: Claude's ``metadata.type`` for each topic (a pattern may choose otherwise).
+TOPIC_TYPES: dict[str, str] = {
+    "identity": "user",
+    "preferences": "feedback",
+    "tools": "user",
+    "projects": "project",
+    "decisions": "project",
+    "schedule": "user",
+    "notes": "user",
+}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One explicit statement found in a session, phrased as a memory."""
+
+    text: str
+    topic: str
+    priority: str
+    type: str
+    tags: tuple[str, ...]
+    key: str | None
+    confidence: float
+    session_id: str
+    created: datetime
+    #: For change statements: (old term, new term); either side may be None.
+    change: tuple[str | None, str | None] | None
+    #: Name of the pattern that fired ("switch", "remember+prefer", ...), for the run record.
+    pattern: str
+
+
+class MemoryFields(TypedDict):
+    """The keyword arguments of :class:`~dreamgit.model.Memory` a candidate determines."""
+
+    topic: str
+    slug: str
+    text: str
+    name: str
+    description: str
+    type: str
+    priority: str
+    key: str | None
+    tags: tuple[str, ...]
+    sources: tuple[str, ...]
+    confidence: float
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+_NAME_STOP = frozenset(
+    {"a", "an", "the", "of", "for", "to", "in", "on", "at", "is", "are", "be", "and", "or"}
+    | {"with", "their", "there", "user", "users", "s"}
+)
+_MAX_SLUG = 48
+_MAX_NAME_WORDS = 6
+_MAX_DESCRIPTION = 150
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower().replace("'s", "")) if w not in _NAME_STOP]
+
+
+def suggest_slug(text: str, *, max_len: int = _MAX_SLUG) -> str:
+    """A file slug for a memory text: ``[a-z0-9][a-z0-9_-]*``, at most ``max_len`` chars."""
+    slug = ""
+    for word in _words(text):
+        longer = f"{slug}-{word}" if slug else word
+        if len(longer) > max_len:
+            break
+        slug = longer
+    if not slug:
+        slug = (_WORD.findall(text.lower()) or ["memory"])[0][:max_len]
+    return slug
+
+
+def _name(text: str) -> str:
+    words = _words(text)[:_MAX_NAME_WORDS] or ["memory"]
+    return "-".join(words)
+
+
+def _description(text: str) -> str:
+    line = " ".join(text.split()).rstrip(".")
+    if len(line) <= _MAX_DESCRIPTION:
+        return line
+    cut = line[: _MAX_DESCRIPTION - 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def candidate_memory_fields(c: Candidate) -> MemoryFields:
+    """The Memory fields for ``c``: pass as ``Memory(id=..., created=..., updated=..., **f)``."""
+    return MemoryFields(
+        topic=c.topic,
+        slug=suggest_slug(c.text),
+        text=c.text,
+        name=_name(c.text),
+        description=_description(c.text),
+        type=c.type,
+        priority=c.priority,
+        key=c.key,
+        tags=c.tags,
+        sources=(c.session_id,),
+        confidence=c.confidence,
+    )

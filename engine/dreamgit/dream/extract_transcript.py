@@ -1,0 +1,195 @@
+"""Which words of a session transcript are the user's own, as paragraphs of prose.
+
+A transcript is markdown. When speakers are marked ("User:", "**assistant**:",
+"## Human", "You said:", Claude Code's "> prompt" / "⏺ reply") only the user's
+turns count: an assistant saying "I prefer ..." states no preference of the
+user's. When nothing is marked, every line counts. Never counted: fenced and
+indented code, YAML front matter, HTML comments, tables and headings, block
+quotes inside a marked user turn (pasted text is someone else's words), lines
+copied from a ``MEMORY.md`` index, and anything dreamgit generated (between
+``<!-- dreamgit:generated ... -->`` and ``<!-- /dreamgit:generated -->``, or to
+the end of the turn when the closing marker is missing, as when a whole generated
+file was pasted).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["user_paragraphs"]
+
+_USER_NAMES = frozenset({"user", "human", "me", "you", "you said", "user said", "customer"})
+_AGENT_NAMES = frozenset(
+    {
+        "assistant", "ai", "claude", "chatgpt", "gpt", "bot", "agent", "system", "tool",
+        "model", "gemini", "copilot", "llm", "function", "codex", "hermes", "openclaw",
+        "assistant said", "chatgpt said", "claude said", "tool result", "tool call",
+        "tool use", "function call", "function result",
+    }
+)  # fmt: skip
+# "Name:" with the colon inside or outside bold ("**User:**", "**User**:", "[user]:").
+_SPEAKER = re.compile(
+    r"^[ \t]{0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__|\[)?[ \t]*"
+    r"(?P<name>[A-Za-z][A-Za-z0-9 ._-]{0,24}?)[ \t]*"
+    r"(?::[ \t]*(?:\*\*|__|\])|(?:\*\*|__|\])?[ \t]*:)[ \t]*(?P<rest>.*)$"
+)
+# "## User" alone on its line.
+_SPEAKER_HEADING = re.compile(
+    r"^[ \t]{0,3}#{1,6}[ \t]*(?:\*\*|__)?(?P<name>[A-Za-z][A-Za-z0-9 ._-]{0,24}?)"
+    r"(?:\*\*|__)?[ \t]*:?[ \t]*$"
+)
+_CC_AGENT = ("⏺", "●", "⎿")
+_FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})")
+_GEN_OPEN = re.compile(r"<!--\s*dreamgit:generated")
+_GEN_CLOSE = re.compile(r"<!--\s*/\s*dreamgit:generated\s*-->")
+_INDEX_LINE = re.compile(r"^\s*(?:>\s*)*[-*+]\s*\[[^\]\n]*\]\(memories/[^)\s]*\)")
+_LIST_MARK = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
+_QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?")
+
+
+@dataclass
+class _Line:
+    """A line after classification: who said it and what is left of it."""
+
+    speaker: str  # "user", "agent" or "" (no marker on this line)
+    text: str
+    starts_turn: bool
+
+
+def _speaker_of(line: str) -> tuple[str, str] | None:
+    """("user"|"agent", rest of line) when the line opens a named speaker's turn."""
+    head = line[:80]
+    m = _SPEAKER.match(head) or _SPEAKER_HEADING.match(head)
+    if m is None:
+        return None
+    name = " ".join(m.group("name").lower().split())
+    rest = line[m.start("rest") :] if "rest" in m.groupdict() else ""
+    if name in _USER_NAMES:
+        return "user", rest
+    if name in _AGENT_NAMES:
+        return "agent", rest
+    return None
+
+
+def _front_matter_end(lines: list[str]) -> int:
+    """Index of the first line after a leading YAML front matter block (0 if none)."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    for i in range(1, min(len(lines), 200)):
+        if lines[i].strip() in ("---", "..."):
+            return i + 1
+    return 0
+
+
+def _classify(lines: list[str]) -> list[_Line]:
+    """Lines with code, comments and generated text removed, each with its speaker marker."""
+    out: list[_Line] = []
+    fence = ""
+    in_comment = in_generated = False
+    prev_blank = True
+    for raw in lines:
+        line = raw.rstrip()
+        marker = _speaker_of(line) if not fence and not in_comment else None
+        if marker is not None and in_generated and not _GEN_CLOSE.search(line):
+            in_generated = False  # an unclosed generated block ends with its turn
+        if in_generated:
+            in_generated = not _GEN_CLOSE.search(line)
+            continue
+        if fence:
+            m = _FENCE.match(_QUOTE.sub("", line))
+            closes = m is not None and m["fence"][0] == fence[0] and len(m["fence"]) >= len(fence)
+            if closes and not line.strip().lstrip(">").strip().strip(fence[0]):
+                fence = ""
+            continue
+        if in_comment:
+            in_comment = "-->" not in line
+            continue
+        if _GEN_OPEN.search(line):
+            in_generated = not _GEN_CLOSE.search(line[line.find("dreamgit:generated") :])
+            continue
+        body = _QUOTE.sub("", line, count=1) if marker is None else line
+        m = _FENCE.match(body)
+        if m:
+            fence = m.group("fence")
+            continue
+        stripped = line.strip()
+        if stripped.startswith("<!--"):
+            in_comment = "-->" not in stripped
+            continue
+        is_blank = not stripped
+        if not is_blank and (raw.startswith("\t") or raw.startswith("    ")) and prev_blank:
+            continue  # indented code block; its following lines stay "blank" for us
+        prev_blank = is_blank
+        if marker is not None:
+            out.append(_Line(marker[0], marker[1], True))
+        else:
+            out.append(_Line("", line, False))
+    return out
+
+
+def _turns(lines: list[_Line]) -> Iterator[tuple[str, list[str]]]:
+    """(speaker, lines) per turn; speaker is "" for unmarked text."""
+    named = any(ln.starts_turn for ln in lines)
+    claude_code = not named and any(ln.text.lstrip().startswith(_CC_AGENT) for ln in lines)
+    speaker = "" if not (named or claude_code) else "none"
+    current: list[str] = []
+    for ln in lines:
+        text = ln.text
+        if claude_code and text.lstrip().startswith(_CC_AGENT):
+            yield speaker, current
+            speaker, current = "agent", []
+            continue
+        if claude_code and _QUOTE.match(text):
+            if speaker != "user":
+                yield speaker, current
+                speaker, current = "user", []
+            current.append(_QUOTE.sub("", text, count=1))
+            continue
+        if ln.starts_turn:
+            yield speaker, current
+            speaker, current = ln.speaker, []
+        current.append(text)
+    yield speaker, current
+
+
+def _paragraphs(lines: list[str], *, keep_quotes: bool) -> Iterator[str]:
+    """Prose paragraphs: wrapped lines joined, list items and headings apart."""
+    buf: list[str] = []
+    for line in lines:
+        text = line.strip()
+        if _QUOTE.match(text):
+            if not keep_quotes:
+                if buf:
+                    yield " ".join(buf)
+                    buf = []
+                continue
+            text = _QUOTE.sub("", text).strip()
+        if not text or _INDEX_LINE.match(text) or text.startswith(("#", "|")):
+            if buf:
+                yield " ".join(buf)
+                buf = []
+            continue
+        item = _LIST_MARK.match(text)
+        if item:
+            if buf:
+                yield " ".join(buf)
+            buf = [text[item.end() :]]
+        else:
+            buf.append(text)
+    if buf:
+        yield " ".join(buf)
+
+
+def user_paragraphs(text: str) -> list[str]:
+    """The paragraphs of ``text`` that are the user's own words, in order."""
+    lines = text.splitlines()
+    lines = lines[_front_matter_end(lines) :]
+    out: list[str] = []
+    for speaker, turn in _turns(_classify(lines)):
+        if speaker in ("", "user"):
+            # In unmarked text a quote is kept (there is no one else to quote);
+            # inside a marked user turn it is pasted material and skipped.
+            out.extend(p for p in _paragraphs(turn, keep_quotes=speaker == "") if p.strip())
+    return out

@@ -1,0 +1,461 @@
+"""Deterministic gathering: which statements become candidates, and how they read."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dreamgit.dream.candidate import TOPICS, Candidate, candidate_memory_fields, suggest_slug
+from dreamgit.dream.extract import extract_candidates
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
+
+NOW = datetime(2026, 11, 20, 10, 4, tzinfo=UTC)
+
+
+def extract(text: str) -> list[Candidate]:
+    return extract_candidates(text, session_id="s-1", created=NOW)
+
+
+def summary(c: Candidate) -> tuple[object, ...]:
+    return (c.text, c.topic, c.priority, c.key, c.change, c.pattern)
+
+
+# text said by the user → (memory text, topic, priority, key, change, pattern) per candidate
+POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
+    # identity
+    ("My name is Dana Reyes.",
+     [("User's name is Dana Reyes.", "identity", "high", "user.name", None, "name")]),
+    ("Hi, I'm Dana.", [("User's name is Dana.", "identity", "high", "user.name", None, "name")]),
+    ("The user's name is Sam Lee.",
+     [("User's name is Sam Lee.", "identity", "high", "user.name", None, "name")]),
+    ("Call me Danny.",
+     [("Prefers to be called Danny.", "identity", "high", "user.preferred-name", None,
+       "preferred-name")]),
+    ("My pronouns are she/her.",
+     [("User's pronouns are she/her.", "identity", "high", "user.pronouns", None, "pronouns")]),
+    ("My birthday is March 3.",
+     [("User's birthday is March 3.", "identity", "high", "user.birthday", None, "birthday")]),
+    ("I live in Lisbon, Portugal.",
+     [("Lives in Lisbon, Portugal.", "identity", "high", "user.home", None, "home")]),
+    ("I'm based in New York City.",
+     [("Lives in New York City.", "identity", "high", "user.home", None, "home")]),
+    ("I moved to Berlin.",
+     [("Lives in Berlin (moved there).", "identity", "high", "user.home", (None, "Berlin"),
+       "moved")]),
+    ("I moved from Lisbon to Berlin last month.",
+     [("Lives in Berlin (moved there from Lisbon).", "identity", "high", "user.home",
+       ("Lisbon", "Berlin"), "moved")]),
+    ("I work at Acme Corp.",
+     [("Works at Acme Corp.", "identity", "high", "user.employer", None, "employer")]),
+    ("I'm a senior data engineer at Globex.",
+     [("Works as a senior data engineer at Globex.", "identity", "high", "user.role", None,
+       "role"),
+      ("Works at Globex.", "identity", "high", "user.employer", None, "employer")]),
+    ("I left Initech in March.",
+     [("No longer works at Initech.", "identity", "high", None, ("Initech", None),
+       "left-employer")]),
+    ("my timezone is CET",
+     [("User's timezone is CET.", "identity", "high", "user.timezone", None, "timezone")]),
+    ("I'm allergic to peanuts.",
+     [("Is allergic to peanuts.", "identity", "high", None, None, "allergy")]),
+    # changes
+    ("I switched from Flask to FastAPI for our web services.",
+     [("Uses FastAPI for their web services (switched from Flask).", "tools", "normal",
+       "tool.python-web-framework", ("Flask", "FastAPI"), "switch")]),
+    ("User mentioned they're switching from Flask to FastAPI.",
+     [("Uses FastAPI (switched from Flask).", "tools", "normal", "tool.python-web-framework",
+       ("Flask", "FastAPI"), "switch")]),
+    ("Today I switched from Flask to FastAPI.",
+     [("Uses FastAPI (switched from Flask).", "tools", "normal", "tool.python-web-framework",
+       ("Flask", "FastAPI"), "switch")]),
+    ("I no longer use Vim.",
+     [("No longer uses Vim.", "tools", "normal", None, ("Vim", None), "stopped")]),
+    ("I don't use Docker anymore.",
+     [("No longer uses Docker.", "tools", "normal", None, ("Docker", None), "stopped")]),
+    ("I stopped using Poetry.",
+     [("No longer uses Poetry.", "tools", "normal", None, ("Poetry", None), "stopped")]),
+    ("I use pnpm instead of npm.",
+     [("Uses pnpm instead of npm.", "tools", "normal", "tool.js-package-manager",
+       ("npm", "pnpm"), "instead")]),
+    ("I replaced Jenkins with GitHub Actions.",
+     [("Uses GitHub Actions (replaced Jenkins).", "tools", "normal", "tool.ci",
+       ("Jenkins", "GitHub Actions"), "replaced")]),
+    ("I switched to Neovim.",
+     [("Switched to Neovim.", "tools", "normal", "tool.editor", (None, "Neovim"), "switch-to")]),
+    ("I stopped using Poetry and switched to uv.",
+     [("No longer uses Poetry.", "tools", "normal", None, ("Poetry", None), "stopped"),
+      ("Switched to uv.", "tools", "normal", "tool.python-package-manager", (None, "uv"),
+       "switch-to")]),
+    ("I used to use Emacs, now I use VS Code.",
+     [("No longer uses Emacs.", "tools", "normal", None, ("Emacs", None), "stopped"),
+      ("Uses VS Code.", "tools", "normal", "tool.editor", None, "use")]),
+    # tools
+    ("I use Neovim as my editor.",
+     [("Uses Neovim as their editor.", "tools", "normal", "tool.editor", None, "use")]),
+    ("I use Python for data work.",
+     [("Uses Python for data work.", "tools", "normal", None, None, "use")]),
+    ("My shell is zsh.", [("User's shell is zsh.", "tools", "normal", "tool.shell", None,
+                           "my-tool")]),
+    # preferences
+    ("I prefer pytest over unittest for python tests",
+     [("Prefers pytest over unittest for Python tests.", "preferences", "normal",
+       "pref.python-test-runner", None, "prefer")]),
+    ("Prefers pytest over unittest.",
+     [("Prefers pytest over unittest.", "preferences", "normal", "pref.python-test-runner",
+       None, "prefer")]),
+    ("User prefers dark mode in editors.",
+     [("Prefers dark mode in editors.", "preferences", "normal", None, None, "prefer")]),
+    ("My favorite color is green.",
+     [("User's favorite color is green.", "preferences", "normal", "pref.color", None,
+       "favorite")]),
+    ("I like Rust better than C++.",
+     [("Likes Rust better than C++.", "preferences", "normal", "pref.language", None, "prefer")]),
+    ("I love hiking in the mountains.",
+     [("Loves hiking in the mountains.", "preferences", "normal", None, None, "like")]),
+    ("I don't like Java.", [("Doesn't like Java.", "preferences", "normal", None, None, "like")]),
+    ("I always write tests first.",
+     [("Always writes tests first.", "preferences", "normal", None, None, "habit")]),
+    ("Always use type hints in Python code.",
+     [("Wants the agent to always use type hints in Python code.", "preferences", "normal",
+       None, None, "instruction")]),
+    ("Don't ever force-push to shared branches.",
+     [("Wants the agent to never force-push to shared branches.", "preferences", "normal",
+       None, None, "instruction")]),
+    ("From now on, use pnpm for every JS project.",
+     [("Wants the agent to use pnpm for every JS project from now on.", "preferences",
+       "normal", None, None, "instruction")]),
+    ("I want you to write commit messages in the imperative mood.",
+     [("Wants the agent to write commit messages in the imperative mood.", "preferences",
+       "normal", None, None, "instruction")]),
+    # decisions and projects
+    ("We decided to use Postgres instead of MySQL for the event store.",
+     [("Their team decided to use Postgres instead of MySQL for the event store.", "decisions",
+       "normal", "tool.database", ("MySQL", "Postgres"), "decision")]),
+    ("Let's go with SQLite for now.",
+     [("Decided to go with SQLite for now.", "decisions", "normal", None, None, "decision")]),
+    ("I'm working on a Rust web service called Ferry.",
+     [("Is working on a Rust web service called Ferry.", "projects", "normal", None, None,
+       "project")]),
+    ("Our backend uses Django.",
+     [("Their backend uses Django.", "projects", "normal", None, None, "project")]),
+    # near dates become ephemeral schedule notes with absolute dates
+    ("I have a dentist appointment tomorrow at 3pm.",
+     [("Has a dentist appointment on 2026-11-21 at 3pm.", "schedule", "ephemeral", None, None,
+       "near-date")]),
+    ("Tomorrow I'm presenting the roadmap.",
+     [("Is presenting the roadmap on 2026-11-21.", "schedule", "ephemeral", None, None,
+       "near-date")]),
+    ("I'm deploying the release tonight.",
+     [("Is deploying the release on the night of 2026-11-20.", "schedule", "ephemeral", None,
+       None, "near-date")]),
+    ("I have a call in the next hour.",
+     [("Has a call within an hour of 10:04 UTC on 2026-11-20.", "schedule", "ephemeral", None,
+       None, "near-date")]),
+    ("I'm switching to FastAPI tomorrow.",
+     [("Is switching to FastAPI on 2026-11-21.", "schedule", "ephemeral", None, None,
+       "near-date")]),
+    # remember that, corrections
+    ("Remember that my sister's name is Ana.",
+     [("User's sister's name is Ana.", "notes", "high", None, None, "remember")]),
+    ("Remember that I prefer dark mode.",
+     [("Prefers dark mode.", "preferences", "high", None, None, "remember+prefer")]),
+    ("Can you remember that I use zsh?",
+     [("Uses zsh.", "tools", "high", "tool.shell", None, "remember+use")]),
+    ("Remember to run the linter before committing.",
+     [("Wants the agent to run the linter before committing.", "preferences", "high", None,
+       None, "remember+instruction")]),
+    ("Remember that I have a flight tomorrow morning.",
+     [("Has a flight on the morning of 2026-11-21.", "schedule", "ephemeral", None, None,
+       "remember+near-date")]),
+    ("Actually, my name is Dana, not Diana.",
+     [("User's name is Dana.", "identity", "high", "user.name", None, "correction+name")]),
+    ("Actually I use Poetry now, not pip.",
+     [("Uses Poetry now, not pip.", "tools", "high", "tool.python-package-manager",
+       ("pip", "Poetry"), "correction+instead")]),
+    ("I use tabs, not spaces.",
+     [("Uses tabs, not spaces.", "tools", "high", None, ("spaces", "tabs"),
+       "correction+instead")]),
+]  # fmt: skip
+
+NEGATIVE: list[tuple[str, str]] = [
+    ("question", "Do I prefer tabs?"),
+    ("question without subject", "What editor do I use?"),
+    ("question to remember", "Do you remember that I use zsh?"),
+    ("hypothetical if", "If I switched to Rust, would it be faster?"),
+    ("hypothetical maybe", "Maybe I'll switch to Rust."),
+    ("intent", "I'm thinking about moving to Berlin."),
+    ("might", "I might use Django for the admin."),
+    ("wish", "I wish I used Rust at work."),
+    ("guess hedge", "I guess I prefer tabs."),
+    ("pronoun object", "I prefer it over the old one."),
+    ("like that", "I like that."),
+    ("addressing the agent", "I love you"),
+    ("use it", "I use it every day."),
+    ("third party", "The assistant said I should use pytest."),
+    ("colleague", "She prefers Vim."),
+    ("lowercase place", "I live in a small flat."),
+    ("not a role", "I'm a big fan of Rust."),
+    ("bare I'm without greeting", "I'm Dana."),
+    ("moved within a team", "I moved to a new team."),
+    ("plain chat", "Thanks! That works."),
+    ("code", "def prefer(x): return x"),
+    ("past preference", "I preferred tabs back then."),
+    ("remember when", "Remember when we used Perl?"),
+    ("index line", "- [Prefers pytest](memories/preferences/prefers-pytest.md) — pytest"),
+    ("long sentence", "I prefer " + "very " * 150 + "long things."),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), POSITIVE, ids=[t for t, _ in POSITIVE])
+def test_statement_becomes_expected_candidates(
+    text: str, expected: list[tuple[object, ...]]
+) -> None:
+    """Each explicit statement yields exactly the memory sentences the table lists."""
+    assert [summary(c) for c in extract(text)] == expected
+
+
+@pytest.mark.parametrize(("text",), [(t,) for _, t in NEGATIVE], ids=[n for n, _ in NEGATIVE])
+def test_non_statement_yields_nothing(text: str) -> None:
+    """Questions, hypotheticals, hedges, pronoun objects and others' words are not gathered."""
+    assert extract(text) == []
+
+
+def test_candidate_fields_are_within_vocabulary() -> None:
+    """Topics, priorities and types come from the fixed vocabularies; tags are lower-case."""
+    for text, _ in POSITIVE:
+        for c in extract(text):
+            assert c.topic in TOPICS
+            assert c.priority in PRIORITIES
+            assert c.type in MEMORY_TYPES
+            assert all(re.fullmatch(r"[a-z0-9][a-z0-9-]*", t) for t in c.tags)
+            assert c.session_id == "s-1" and c.created == NOW
+
+
+def test_tags_name_tools_and_implied_language() -> None:
+    """A tool name becomes a tag, and a framework brings its language along."""
+    [c] = extract("I switched from Flask to FastAPI.")
+    assert c.tags == ("flask", "fastapi", "python")
+
+
+def test_confidence_reflects_how_the_statement_was_made() -> None:
+    """Plain 0.9, "remember that" 1.0, a correction 0.95, "I think" 0.6."""
+    assert extract("I use zsh.")[0].confidence == 0.9
+    assert extract("Remember that I use zsh.")[0].confidence == 1.0
+    assert extract("Actually, I use zsh.")[0].confidence == 0.95
+    assert extract("I think I prefer light themes.")[0].confidence == 0.6
+
+
+def test_remembered_url_note_is_a_reference() -> None:
+    """A remembered pointer to an external system has Claude's type ``reference``."""
+    [c] = extract("Please remember: the staging server is at https://staging.example.com")
+    assert (c.text, c.topic, c.type) == (
+        "The staging server is at https://staging.example.com.",
+        "notes",
+        "reference",
+    )
+
+
+TRANSCRIPT = """\
+---
+id: s-20261120-a1b2
+---
+# Session
+
+User: Hi! I prefer pytest over unittest for python tests.
+Assistant: Noted. I prefer unittest myself, but I'll use pytest. My name is Claude.
+User: Also I switched from Flask to FastAPI for our web services.
+Here is the traceback:
+```
+I prefer tabs
+```
+> I use Emacs (pasted from a colleague's message)
+Assistant: I live in the cloud.
+**User**: Remember that my name is Dana Reyes.
+**Assistant**: Will do. Do you prefer dark mode?
+"""
+
+
+def test_transcript_keeps_only_the_users_own_words() -> None:
+    """Assistant turns, code blocks, pasted quotes and front matter are never gathered."""
+    assert [c.text for c in extract(TRANSCRIPT)] == [
+        "Prefers pytest over unittest for Python tests.",
+        "Uses FastAPI for their web services (switched from Flask).",
+        "User's name is Dana Reyes.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "transcript",
+    [
+        "## Human\nI prefer light mode.\n## Assistant\nI prefer dark mode.",
+        "Human: I prefer light mode.\nAI: I prefer dark mode.",
+        "**user:** I prefer light mode.\n**assistant:** I prefer dark mode.",
+        "You said:\nI prefer light mode.\nChatGPT said:\nI prefer dark mode.",
+        "> I prefer light mode.\n⏺ I prefer dark mode.",
+    ],
+    ids=["headings", "human-ai", "bold-colon-inside", "chatgpt-export", "claude-code"],
+)
+def test_speaker_styles_are_recognised(transcript: str) -> None:
+    """Every common way of marking speakers keeps the user's turn and drops the agent's."""
+    assert [c.text for c in extract(transcript)] == ["Prefers light mode."]
+
+
+def test_generated_block_is_never_gathered() -> None:
+    """Text between dreamgit's generated fences is skipped; text after it is read."""
+    text = (
+        "<!-- dreamgit:generated -->\nI prefer spaces.\n<!-- /dreamgit:generated -->\n"
+        "I prefer tabs."
+    )
+    assert [c.text for c in extract(text)] == ["Prefers tabs."]
+
+
+def test_unclosed_generated_block_ends_with_its_turn() -> None:
+    """A pasted generated file (no closing fence) is skipped up to the next speaker."""
+    text = (
+        "User: here is my index\n<!-- dreamgit:generated — rewritten by every dream -->\n"
+        "I prefer spaces.\nAssistant: thanks\nUser: I prefer tabs."
+    )
+    assert [c.text for c in extract(text)] == ["Prefers tabs."]
+
+
+def test_indented_code_and_html_comments_are_skipped() -> None:
+    """An indented code block and an HTML comment state nothing."""
+    text = "Output:\n\n    I prefer tabs\n\n<!--\nI prefer spaces\n-->\nI use zsh."
+    assert [c.text for c in extract(text)] == ["Uses zsh."]
+
+
+def test_wrapped_lines_form_one_sentence_and_list_items_stay_apart() -> None:
+    """A hard-wrapped sentence is joined; each list item is its own statement."""
+    text = "I switched from Flask\nto FastAPI.\n\n- I use zsh\n- I prefer tabs"
+    assert [c.text for c in extract(text)] == [
+        "Uses FastAPI (switched from Flask).",
+        "Uses zsh.",
+        "Prefers tabs.",
+    ]
+
+
+MULTI_TURN = """\
+User: morning! quick context before we start: my name is Dana Reyes and I work at Acme Corp.
+Assistant: Good morning Dana! What are we working on?
+User: the billing service. we're building a billing API for small shops.
+User: btw I use Neovim as my editor, and I prefer pnpm over npm.
+Assistant: Got it. Should I set up pnpm workspaces?
+User: yes please. also, I have a demo tomorrow at 10, keep changes small.
+Assistant: Understood. I'd suggest we switch from Jest to Vitest.
+User: no, we switched from Jest to Vitest last month already.
+User: could you check if the CI cache works?
+"""
+
+
+def test_realistic_multi_turn_transcript() -> None:
+    """A working session yields its identity, tools, project, schedule and change facts."""
+    assert [(c.text, c.topic, c.priority) for c in extract(MULTI_TURN)] == [
+        ("User's name is Dana Reyes.", "identity", "high"),
+        ("Works at Acme Corp.", "identity", "high"),
+        ("Their team is building a billing API for small shops.", "projects", "normal"),
+        ("Uses Neovim as their editor.", "tools", "normal"),
+        ("Prefers pnpm over npm.", "preferences", "normal"),
+        ("Has a demo on 2026-11-21 at 10, keep changes small.", "schedule", "ephemeral"),
+        ("Their team uses Vitest (switched from Jest).", "tools", "high"),
+    ]
+
+
+def test_duplicates_within_a_call_keep_the_first_place_and_the_strongest_values() -> None:
+    """The same fact twice is one candidate; a later "remember that" raises its priority."""
+    cands = extract("I use zsh. I prefer tabs. Remember that I use zsh.")
+    assert [(c.text, c.priority, c.confidence) for c in cands] == [
+        ("Uses zsh.", "high", 1.0),
+        ("Prefers tabs.", "normal", 0.9),
+    ]
+
+
+def test_same_text_gives_same_candidates_in_same_order() -> None:
+    """Extraction is deterministic: repeated calls agree exactly."""
+    assert extract(MULTI_TURN + TRANSCRIPT) == extract(MULTI_TURN + TRANSCRIPT)
+
+
+def test_relative_dates_use_the_session_time_not_the_clock() -> None:
+    """ "tomorrow" is resolved against ``created``, whatever day the dream runs."""
+    later = datetime(2027, 1, 31, 23, 0, tzinfo=UTC)
+    [c] = extract_candidates("I fly to Oslo tomorrow.", session_id="s", created=later)
+    assert c.text == "Flies to Oslo on 2027-02-01."
+
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "I ", "my ", "User: ", "Assistant: ", "> ", "```", "\n", "<!-- dreamgit:generated -->",
+        "<!-- /dreamgit:generated -->", "prefer ", "switched from ", " to ", "Flask", "FastAPI",
+        "tomorrow", "remember that ", "actually, ", "?", ".", ",", " not ", "\u2019", "**", "- [",
+        "](memories/a/b.md)", "---", "    ", "⏺ ", "name is ", "Dana ", "if ", "use ",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_any_text_gives_a_list(text: str) -> None:
+    """Arbitrary text never raises; every candidate is well formed."""
+    for c in extract(text):
+        assert c.text.endswith(".") and c.topic in TOPICS
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=40).map("".join))
+def test_statement_like_noise_gives_a_list(text: str) -> None:
+    """Text built from the patterns' own trigger words never raises."""
+    for c in extract(text):
+        assert c.priority in PRIORITIES and len(c.text) <= 300
+
+
+@pytest.mark.parametrize(
+    "big",
+    [
+        "x" * 5_000_000,
+        "I " * 2_500_000,
+        ("I prefer " + "a" * 390 + ". ") * 12_500,
+        "\n".join(f"User: I use Tool{i} and prefer option{i} over other{i}." for i in range(2_000))
+        + "\nUser: "
+        + " ".join(f"lorem ipsum {i} dolor." for i in range(250_000)),
+    ],
+    ids=["one-line", "i-i-i", "long-sentences", "mixed"],
+)
+def test_five_megabytes_finish_quickly(big: str) -> None:
+    """Work per sentence is bounded: five megabytes take seconds at most, not minutes."""
+    start = time.perf_counter()
+    extract(big)
+    assert time.perf_counter() - start < 15
+
+
+def test_memory_fields_are_claude_compatible() -> None:
+    """name is a ≤ 6-word kebab title, description one line ≤ 150 chars, slug a safe name."""
+    [c] = extract("I prefer pytest over unittest for python tests")
+    fields = candidate_memory_fields(c)
+    assert fields["name"] == "prefers-pytest-over-unittest-python-tests"
+    assert fields["description"] == "Prefers pytest over unittest for Python tests"
+    assert fields["slug"] == "prefers-pytest-over-unittest-python-tests"
+    memory = Memory(id="m-1", created=NOW, updated=NOW, **fields)
+    assert memory.path == "memories/preferences/prefers-pytest-over-unittest-python-tests.md"
+    assert memory.sources == ("s-1",) and memory.key == "pref.python-test-runner"
+
+
+def test_memory_fields_are_bounded_for_long_text() -> None:
+    """A long memory still gets a short name, a cut description and a slug within 48 chars."""
+    long = "Remember that the deploy script " + "needs the staging credentials again " * 6
+    [c] = extract(long)
+    fields = candidate_memory_fields(c)
+    assert len(fields["name"].split("-")) <= 6
+    assert re.fullmatch(r"[a-z0-9-]+", fields["name"])
+    assert len(fields["description"]) <= 150 and "\n" not in fields["description"]
+    assert fields["description"].endswith("…")
+    assert re.fullmatch(r"[a-z0-9][a-z0-9_-]*", fields["slug"]) and len(fields["slug"]) <= 48
+
+
+def test_slug_of_text_without_words_is_still_valid() -> None:
+    """A text with no content words still gets a usable slug."""
+    assert suggest_slug("!!!") == "memory"
+    assert suggest_slug("The user.") == "the"
