@@ -414,3 +414,14 @@ def test_internal_error_is_exit_3_with_a_crash_log(
     assert "dreamgit 0." in body and "pygit2 " in body and "RuntimeError: boom" in body
     debug = CliRunner().invoke(cli, ["--debug", "--repo", str(repo), "log", "text"])
     assert isinstance(debug.exception, RuntimeError)
+
+
+def test_demo_builds_a_sound_repository(tmp_path: Path) -> None:
+    """demo creates a repository at the given path with sessions, memories and history."""
+    result = CliRunner().invoke(cli, ["demo", str(tmp_path / "demo")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Demo memory repository: {tmp_path / 'demo'}\n")
+    report = json.loads(run(tmp_path / "demo", "status", "--json").stdout)
+    assert report["memories"] > 0 and report["sessions"] > 0
+    assert subjects(tmp_path / "demo")[-1] == "init: dreamgit memory repository"
+    fsck(tmp_path / "demo")
