@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -119,5 +120,5 @@ def test_editable_install_reads_rules_and_prompts_from_the_source_tree() -> None
     for package, (folder, pattern) in BUNDLED.items():
         files = importlib.resources.files(package)
         assert Path(str(files)).resolve() == folder.resolve()
-        names = sorted(p.name for p in files.iterdir() if p.is_file() and p.match(pattern))
+        names = sorted(p.name for p in files.iterdir() if p.is_file() and fnmatch(p.name, pattern))
         assert names == _expected(package) and names
