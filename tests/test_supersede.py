@@ -263,7 +263,7 @@ def test_affirms_reads_the_words_just_before_the_term(text: str, expected: bool)
     assert affirms(text, re.compile(r"\bflask\b", re.IGNORECASE)) is expected
 
 
-def test_ten_thousand_memories_take_well_under_a_second() -> None:
+def test_ten_thousand_memories_are_scanned_once() -> None:
     """The change scan is one pass over the memories, not one per change statement."""
     existing = [memory(f"m-{i}", f"Uses tool{i} with Flask {i}.") for i in range(10_000)]
     new = [said(f"I switched from Tool{i} to Other{i}.") for i in range(20)]
@@ -271,7 +271,17 @@ def test_ten_thousand_memories_take_well_under_a_second() -> None:
     start = time.perf_counter()
     plan = find_change_supersessions(new, existing)
     assert time.perf_counter() - start < 2
-    assert len(plan.supersessions) == 10_000 + 20
+    assert len(plan.supersessions) == 10_000
+    assert {s.reason for s in plan.supersessions} == {"change Flask → FastAPI"}
+
+
+def test_item_retired_by_two_changes_is_reported_once_for_the_newest() -> None:
+    """ "Uses Flask and Vim" is retired once, by the later of the two change statements."""
+    plan = find_change_supersessions(
+        [said("I switched from Flask to FastAPI.", day=3), said("I no longer use Vim.", day=4)],
+        [memory("m-1", "Uses Flask and Vim.")],
+    )
+    assert plan.supersessions == (Supersession("m-1", None, 1, "change Vim → nothing", "change"),)
 
 
 SCENARIO = [

@@ -10,7 +10,8 @@ matches "PostgreSQL") in the same topic, or, for a change about tools,
 preferences, projects or decisions, in any of the tools / preferences / projects
 topics; it spares items that mention Flask only negated or as the old side of a
 change ("does not use Flask", "switched from Flask", "over Flask") and items that
-already name FastAPI as current. Protected and ``core`` memories are never
+already name FastAPI as current. Each older item is retired at most once (by the
+newest statement that reaches it). Protected and ``core`` memories are never
 superseded: such pairs are returned as skipped, with the reason, for the run
 record. The work is linear in the size of the existing memories (one combined
 regex scan), not pairwise.
@@ -139,19 +140,22 @@ def affirms(text: str, pattern: re.Pattern[str]) -> bool:
 
 
 class _Collector:
-    """Supersessions in discovery order, each (old, new) pair once."""
+    """Supersessions in discovery order, each old item at most once."""
 
     def __init__(self, protected: Callable[[Memory], bool] | None):
         self._protected = protected
-        self._seen: set[tuple[bool, int, int | str]] = set()
+        self._seen: set[tuple[bool, int]] = set()
         self.done: list[Supersession] = []
         self.skipped: list[SkippedSupersession] = []
 
+    def taken(self, old: _Item) -> bool:
+        """True when ``old`` is already superseded (or skipped) by another item."""
+        return (old.is_new, old.order) in self._seen
+
     def add(self, old: _Item, new: _Item, kind: str, reason: str) -> None:
-        pair = (old.is_new, old.order, new.ref)
-        if pair in self._seen:
+        if self.taken(old):
             return
-        self._seen.add(pair)
+        self._seen.add((old.is_new, old.order))
         s = Supersession(
             old_id=None if isinstance(old.ref, int) else old.ref,
             old_index=old.ref if isinstance(old.ref, int) else None,
@@ -184,14 +188,16 @@ def _by_change(fresh: list[_Item], existing: Sequence[Memory], out: _Collector) 
             hit = item if item is not None else _stored(i, existing[i])
             for word in words:
                 mentions.setdefault(word, []).append(hit)
-    for changer, old_term, new_term in changes:
+    # Newest statement first: an item retired by several changes is reported once, for the
+    # latest, and items already taken cost nothing further.
+    for changer, old_term, new_term in sorted(changes, key=lambda c: c[0].rank, reverse=True):
         spellings = _aliases(old_term)
         old_re = _term_regex(spellings)
         new_re = _term_regex(_aliases(new_term)) if new_term else None
         seen: set[tuple[bool, int]] = set()
         for spelling in spellings:
             for it in mentions.get(spelling, ()):
-                if (it.is_new, it.order) in seen or it is changer:
+                if (it.is_new, it.order) in seen or it is changer or out.taken(it):
                     continue
                 seen.add((it.is_new, it.order))
                 if it.source.created > changer.source.created:
@@ -243,8 +249,9 @@ def find_change_supersessions(
     candidates carry change statements); ``existing`` are the active memories.
     Pairs among ``new`` count too, so a batch that says "uses Flask" on day 2 and
     "switched to FastAPI" on day 7 supersedes within itself. ``protected`` says which
-    memories the rules protect; ``core`` memories are always protected. An old item
-    may be superseded by more than one new item: apply it once.
+    memories the rules protect; ``core`` memories are always protected. Each old item
+    appears at most once, retired by the newest change statement that reaches it
+    (change statements are considered before keys).
     """
     fresh = _fresh(new)
     out = _Collector(protected)
