@@ -88,7 +88,9 @@ _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|hypothetically|maybe|perhaps|possibly|might"
     r"|could|should|would|wonder|wondering|consider|considering|thinking\s+(?:about|of)"
     r"|not\s+sure|whether|wish|hoping|plan(?:ning)?\s+to|going\s+to\s+(?:switch|move|migrate|try"
-    r"|start|use)|want\s+to\s+(?:switch|move|migrate|try)|gonna)\b",
+    r"|start|use)|want\s+to\s+(?:switch|move|migrate|try)|gonna|eventually|someday|one\s+day"
+    r"|soon|in\s+the\s+future|next\s+(?:week|month|quarter|year|sprint|spring|summer|autumn"
+    r"|fall|winter))\b",
     _I,
 )
 _REPORTED = re.compile(

@@ -81,10 +81,16 @@ _PROJECT_STACK = re.compile(
 )
 _INSTRUCTION = re.compile(
     r"^(?:please\s+)?(?:(?P<adv>always|never)\s+|(?P<dont>(?:don't|do\s+not)\s+ever)\s+"
-    r"|i\s+(?:want|need|'d\s+like|would\s+like)\s+you\s+to\s+|(?P<from>from\s+now\s+on),?\s+(?:please\s+)?"
+    r"|(?P<want>i\s+(?:want|need|'d\s+like|would\s+like)\s+you\s+to)\s+|(?P<from>from\s+now\s+on),?\s+(?:please\s+)?"
     r"|remember\s+to\s+)(?P<rest>(?-i:[a-z])[\w'-]*\s+.{2,200})$",
     _I,
 )
+_DURABLE = re.compile(
+    r"\b(?:always|never|every|whenever|each\s+time|any\s+time|from\s+now\s+on|by\s+default"
+    r"|going\s+forward|in\s+(?:the\s+)?future|all\s+(?:my|our|the)|unless\s+I)\b",
+    _I,
+)
+_VAGUE = re.compile(r"\b(?:this|that|it|them|these|those)\b", _I)
 _HABIT = re.compile(SUBJ + r"(?P<rest>\S.{2,200})$", _I)
 
 
@@ -180,6 +186,8 @@ def _instruction(clause: str, ctx: Context) -> list[Draft]:
     m = _INSTRUCTION.match(clause)
     if m is None:
         return []
+    if m["want"] and not _DURABLE.search(m["rest"]):
+        return []  # "I need you to fix the login bug" is a task, not a standing instruction
     rest = swap_pronouns(m["rest"])
     if m["adv"]:
         rest = f"{m['adv'].lower()} {rest}"
@@ -196,8 +204,8 @@ def _habit(clause: str, ctx: Context) -> list[Draft]:
     m = _HABIT.match(clause)
     if m is None or not re.search(r"\b(?:always|never)\b", m["adv"] or "", _I):
         return []
-    if dangling(m["rest"]):
-        return []
+    if dangling(m["rest"]) or _VAGUE.search(m["rest"]):
+        return []  # "I always forget the syntax for this" says nothing durable
     return [Draft(third_person(clause, ctx.created), "preferences", "habit", type="user")]
 
 

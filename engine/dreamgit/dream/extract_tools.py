@@ -35,7 +35,7 @@ _TERM = r".{1,60}?"
 _REST = (
     r"(?P<rest>\s+(?:for|because|since|as|at|in|on|after|when|and|but|anymore|any\s*more|now"
     r"|last|this|earlier|today|yesterday|recently|a\s+while\s+ago|years?\s+ago|months?\s+ago"
-    r"|weeks?\s+ago|back\s+in|ever\s+since)\b.*)?$"
+    r"|weeks?\s+ago|back\s+in|ever\s+since|next|soon)\b.*)?$"
 )
 _USE_VERBS = r"use|uses|using|work\s+with|code\s+in|write|run"
 _NO_LONGER = re.compile(SUBJ + rf"(?:{_USE_VERBS})\s+(?P<x>{_TERM}){_REST}", _I)
@@ -85,6 +85,7 @@ _USE = re.compile(
     r"|develop\s+in|program\s+in|run|runs)\s+(?P<body>.{2,200})$",
     _I,
 )
+_ON = re.compile(r"^i(?:'m|\s+am)\s+(?:now\s+|still\s+|mostly\s+)?on\s+(?P<x>.{2,40})$", _I)
 _OBJECT_END = re.compile(
     r"\s+(?:for|to|at|because|since|as|in|with|when|on|every|daily|all|most|mostly|mainly"
     r"|instead|over|and\s+(?:it|they|love|like|hate))\b|,",
@@ -248,6 +249,13 @@ def _my_tool(clause: str, ctx: Context) -> list[Draft]:
 
 
 def _use(clause: str, ctx: Context) -> list[Draft]:
+    on = _ON.match(clause)
+    if on is not None:
+        # "I'm on macOS": only an operating system reads naturally this way.
+        tool = tool_of(clean_term(on["x"]))
+        if tool is None or tool.category != "os":
+            return []
+        return [_tools_draft(finish(f"uses {tool.display}"), "use", key="tool.os")]
     m = _USE.match(clause)
     if m is None:
         return []
