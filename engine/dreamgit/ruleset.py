@@ -87,4 +87,6 @@ def _load(
     text: str, filename: str, base_dir: Path | None
 ) -> tuple[RuleSet | None, list[RuleError]]:
     layer = read_layer(filename, text)
-    return merge(layer, f"text:{filename}", base_dir)
+    # The same identity a file read through `extends:` gets, so a cycle back to it is seen.
+    path = base_dir / Path(filename).name if base_dir is not None else Path(filename)
+    return merge(layer, f"file:{path.resolve()}", base_dir)

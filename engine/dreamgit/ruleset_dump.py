@@ -34,8 +34,10 @@ def _rule(rule: Rule) -> dict[str, Any]:
 
 def ruleset_to_dict(ruleset: RuleSet) -> dict[str, Any]:
     """The effective set as plain data: the keys of a rule file, expressions as text."""
-    return {
-        "version": ruleset.version,
+    plain: dict[str, Any] = {"version": ruleset.version}
+    if ruleset.disabled:
+        plain["disable"] = list(ruleset.disabled)
+    return plain | {
         "gate": ruleset.gate_text,
         "limits": vars(ruleset.limits).copy(),
         "budgets": vars(ruleset.budgets).copy(),
@@ -76,8 +78,6 @@ def ruleset_to_yaml(ruleset: RuleSet) -> str:
         else:
             doc[key] = value
     header = "# Effective rules, merged from: " + " <- ".join(ruleset.sources)
-    if ruleset.disabled:
-        header += "\n# Disabled: " + ", ".join(ruleset.disabled)
     yaml = YAML(typ="rt")
     yaml.width = 4096  # an expression stays on one line
     yaml.indent(mapping=2, sequence=4, offset=2)

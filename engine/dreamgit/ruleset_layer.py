@@ -136,12 +136,16 @@ def _load_yaml(source: Source) -> Any:
         return yaml.load(source.text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if mark is not None and mark.line >= len(source.lines) and exc.context_mark is not None:
+            mark = exc.context_mark  # the end of the file: point where the open thing began
         line, col = (mark.line, mark.column) if mark is not None else (0, 0)
-        problem = str(exc.problem or exc.context or "invalid YAML")
+        problem = str(exc.problem or "invalid YAML")
         duplicate = re.match(r'found duplicate key "([^"]*)"', problem)
         if duplicate and exc.context_mark is not None:
             first = exc.context_mark.line + 1
             message = f"duplicate key '{duplicate.group(1)}' (the mapping starts at line {first})"
+        elif exc.context:
+            message = f"invalid YAML: {exc.context}, {problem}"
         else:
             message = f"invalid YAML: {problem}"
         source.report(message, (line, col))

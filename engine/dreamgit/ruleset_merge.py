@@ -97,7 +97,8 @@ def _chain(layer: Layer, identity: str, base_dir: Path | None) -> list[Layer]:
             break
         parent_id, parent, parent_dir = found
         if parent_id in seen or len(seen) >= _MAX_CHAIN:
-            names = " -> ".join([*shown, parent.source.filename])
+            again = shown[seen.index(parent_id)] if parent_id in seen else parent.source.filename
+            names = " -> ".join([*shown, again])
             current.source.report(f"extends: cycle: {names}", current.extends_pos, len(target))
             break
         chain.insert(0, parent)

@@ -111,6 +111,10 @@ def _flatten(seq: Any, fold: bool, *, enclosing_repeats: bool) -> list[_Elem]:
             branches = [_flatten(b, fold, enclosing_repeats=enclosing_repeats) for b in av[1]]
             if enclosing_repeats:
                 _check_branches(branches)
+            for branch in branches:
+                # Each branch obeys the order rule itself; the alternation as a whole then
+                # counts as one repeat that may overlap what follows it.
+                _check_order(branch)
             varies = any(e.kind == "var" for b in branches for e in b)
             out.append(_Elem("var" if varies else "fixed"))
         elif name != "AT":  # anchors are zero-width: they neither vary nor consume
