@@ -134,7 +134,7 @@ def test_index_lock_left_by_a_dead_writer_is_broken(
     repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A stale .git/index.lock does not stop the work tree from following main."""
-    monkeypatch.setattr("dreamgit.gitstore.STALE_LOCK_SECONDS", 0.2)
+    monkeypatch.setattr("dreamgit.locks.STALE_LOCK_SECONDS", 0.2)
     lock = repo.store.git_dir / "index.lock"
     lock.write_text("")
     memory = operations.add_memory(repo, "After a crash", topic="t", now=NOW)

@@ -11,8 +11,6 @@ files up to date without overwriting anything that was changed by hand.
 from __future__ import annotations
 
 import os
-import re
-import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,7 +19,8 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import FileMode, FileStatus, SortMode
 
-from dreamgit.errors import ConcurrentUpdateError, NotARepositoryError
+from dreamgit.errors import NotARepositoryError
+from dreamgit.locks import LockSeen, break_stale_lock, is_lock_error, retry_on_lock
 
 __all__ = [
     "Change",
@@ -69,47 +68,6 @@ class Change:
     path: str
     old: str | None
     new: str | None
-
-
-def _retry_on_lock(action: str) -> Iterator[int]:
-    """Attempt numbers with backoff; ref locks held by another writer clear quickly."""
-    for attempt in range(60):
-        yield attempt
-        time.sleep(min(0.005 * 2**attempt, 0.2))
-    raise ConcurrentUpdateError(
-        f"{action}: the branch stayed locked by another writer",
-        hint="retry; if no other dreamgit runs, remove a stale *.lock under the git directory",
-    )
-
-
-def _is_lock_error(exc: Exception) -> bool:
-    return "lock" in str(exc).lower()
-
-
-#: A lock file that stays the same this long was left by a writer that died (a live
-#: one holds a ref lock for milliseconds), so it is removed and the branch can move.
-STALE_LOCK_SECONDS = 2.0
-_LOCK_FILE = re.compile(r"'([^']+\.lock)'")
-_Seen = dict[str, tuple[tuple[int, int], float]]
-
-
-def _break_stale_lock(exc: Exception, seen: _Seen, lock: Path | None = None) -> None:
-    """Remove the lock file (``lock``, or the one ``exc`` names) once it sat unchanged long."""
-    if lock is None:
-        match = _LOCK_FILE.search(str(exc))
-        if match is None:
-            return
-        lock = Path(match[1])
-    try:
-        stat = lock.stat()
-    except OSError:
-        return
-    ident, now = (stat.st_ino, stat.st_mtime_ns), time.monotonic()
-    first = seen.get(str(lock))
-    if first is None or first[0] != ident:
-        seen[str(lock)] = (ident, now)
-    elif now - first[1] >= STALE_LOCK_SECONDS:
-        lock.unlink(missing_ok=True)
 
 
 def _is_moved_error(exc: Exception) -> bool:
@@ -302,8 +260,8 @@ class GitStore:
         """
         sig = pygit2.Signature(who.name, who.email, int(when.timestamp()), 0)
         ref = f"refs/heads/{branch}"
-        seen: _Seen = {}
-        for _ in _retry_on_lock(f"commit on {branch}"):
+        seen: LockSeen = {}
+        for _ in retry_on_lock(f"commit on {branch}"):
             current = self.tip(branch)
             expected = parents[0] if parents else None
             if current != expected and not (current is None and parents):
@@ -322,9 +280,9 @@ class GitStore:
             except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:
                 if _is_moved_error(exc):
                     raise StaleTipError(branch) from None
-                if not _is_lock_error(exc):
+                if not is_lock_error(exc):
                     raise
-                _break_stale_lock(exc, seen)
+                break_stale_lock(exc, seen)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _create_ref(self, ref: str, target: str) -> None:
@@ -339,8 +297,8 @@ class GitStore:
         if expected is None:
             self._create_ref(ref, new)
             return
-        seen: _Seen = {}
-        for _ in _retry_on_lock(f"update of {branch}"):
+        seen: LockSeen = {}
+        for _ in retry_on_lock(f"update of {branch}"):
             try:
                 with self._repo.transaction() as txn:
                     txn.lock_ref(ref)
@@ -350,9 +308,9 @@ class GitStore:
                     txn.set_target(ref, pygit2.Oid(hex=new), message=message)
                 return
             except pygit2.GitError as exc:
-                if not _is_lock_error(exc):
+                if not is_lock_error(exc):
                     raise
-                _break_stale_lock(exc, seen)
+                break_stale_lock(exc, seen)
 
     def delete_branch(self, branch: str, *, expected: str) -> bool:
         """Delete ``branch`` if it still points at ``expected``; True when deleted."""
@@ -462,14 +420,14 @@ class GitStore:
             if current != change.new:
                 self._replace_file(file, self.read(change.new))
             index.add(change.path)
-        seen: _Seen = {}
-        for _ in _retry_on_lock("update of the work tree's index"):
+        seen: LockSeen = {}
+        for _ in retry_on_lock("update of the work tree's index"):
             try:
                 index.write()
                 break
             except pygit2.GitError as exc:
                 # libgit2 does not name the file here; a killed writer leaves index.lock.
-                if not _is_lock_error(exc):
+                if not is_lock_error(exc):
                     raise
-                _break_stale_lock(exc, seen, self.git_dir / "index.lock")
+                break_stale_lock(exc, seen, self.git_dir / "index.lock")
         return skipped
