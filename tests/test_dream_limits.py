@@ -100,10 +100,6 @@ def test_new_characters_limit_defers_a_second_long_memory(tmp_path: Path) -> Non
     assert invoke_json(repo, "status")["pending_sessions"] == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a candidate longer than max_new_chars_per_run is deferred on every run, forever",
-)
 def test_a_candidate_that_can_never_fit_does_not_keep_its_session_pending(
     tmp_path: Path,
 ) -> None:
@@ -122,10 +118,6 @@ def test_a_candidate_that_can_never_fit_does_not_keep_its_session_pending(
     assert invoke_json(repo, "status")["pending_sessions"] == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a supersession by change statement deferred by the limits is never planned again",
-)
 def test_a_deferred_supersession_by_change_is_applied_by_a_later_run(tmp_path: Path) -> None:
     """A change statement while the limits are used up: the old tool must go on a later run."""
     repo = build_repo(

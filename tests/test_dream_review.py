@@ -100,10 +100,6 @@ def test_review_leaves_uncommitted_agent_edits_uncommitted(
     assert git(repo, "status", "--porcelain") == f" M {memory.path}\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="run commits uncommitted agent edits before planning, review plans without them",
-)
 def test_review_equals_run_when_the_agent_deleted_a_memory_by_hand(
     tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

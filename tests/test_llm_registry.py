@@ -45,9 +45,6 @@ def test_builtin_adapters_come_from_the_entry_point_group() -> None:
     assert isinstance(registry.get_adapter("scripted", {}), ScriptedAdapter)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="pyproject.toml does not declare the callable entry point yet"
-)
 def test_callable_adapter_is_declared_as_an_entry_point() -> None:
     """The callable built-in is registered through the same hook as the others."""
     assert "callable" in registry.available()

@@ -43,9 +43,9 @@ def _sample_memories() -> list[dict[str, Any]]:
 
 
 def _sample_sessions() -> Iterator[str]:
-    folder = files("dreamgit.demo_data").joinpath("sessions")
+    folder = files("dreamgit.demo_data")
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".md"):
+        if entry.name.startswith("session-") and entry.name.endswith(".md"):
             yield entry.read_text(encoding="utf-8")
 
 

@@ -1,6 +1,6 @@
 """Everything dreamgit asks of git, and the only module that imports pygit2.
 
-Commits are built in memory (a standalone index, never the work tree's) and
+Commits are built in memory (tree builders, never the work tree's index) and
 written with an expected parent: libgit2 refuses the ref update when the
 branch moved, which is the compare-and-swap every writer relies on. Other ref
 moves go through a reference transaction that re-reads the ref under its lock.
@@ -82,6 +82,30 @@ def _is_moved_error(exc: Exception) -> bool:
     )
 
 
+def _walk(tree: pygit2.Tree, prefix: str, found: dict[str, str]) -> None:
+    for entry in tree:
+        if entry.type_str == "tree":
+            _walk(entry.peel(pygit2.Tree), f"{prefix}{entry.name}/", found)
+        elif entry.type_str == "blob":
+            found[f"{prefix}{entry.name}"] = str(entry.id)
+
+
+def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None) -> list[Change]:
+    """Files that differ between two trees (None: the empty tree), by libgit2's tree diff."""
+    if new is not None:
+        diff = old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
+    elif old is not None:
+        diff = old.diff_to_tree()
+    else:
+        return []
+    changes = []
+    for delta in diff.deltas:
+        old_id = None if delta.old_file.id.raw == b"\0" * 20 else str(delta.old_file.id)
+        new_id = None if delta.new_file.id.raw == b"\0" * 20 else str(delta.new_file.id)
+        changes.append(Change(delta.new_file.path or delta.old_file.path, old_id, new_id))
+    return changes
+
+
 class GitStore:
     """A git repository, bare or with a work tree, seen as branches of trees of blobs."""
 
@@ -152,9 +176,17 @@ class GitStore:
         """Every file under ``prefix`` at ``commit``: path → blob id, walked once."""
         if commit is None:
             return {}
-        index = pygit2.Index()
-        index.read_tree(self._repo[commit].peel(pygit2.Commit).tree)
-        return {e.path: str(e.id) for e in index if e.path.startswith(prefix)}
+        # Walk only the folder the prefix names: iterating trees is ~7x faster than a
+        # pygit2.Index, and a topic's folder is a small part of a large repository.
+        folder = prefix.rpartition("/")[0]
+        tree = self._repo[commit].peel(pygit2.Commit).tree
+        if folder:
+            if folder not in tree or (tree / folder).type_str != "tree":
+                return {}
+            tree = (tree / folder).peel(pygit2.Tree)
+        found: dict[str, str] = {}
+        _walk(tree, f"{folder}/" if folder else "", found)
+        return {path: blob for path, blob in found.items() if path.startswith(prefix)}
 
     def read(self, blob_id: str) -> bytes:
         """The bytes of a blob."""
@@ -202,26 +234,17 @@ class GitStore:
 
     def diff(self, old: str | None, new: str | None, prefix: str = "") -> list[Change]:
         """Files under ``prefix`` that differ between two commits (None: the empty tree)."""
-        before, after = self.files(old, prefix), self.files(new, prefix)
-        changes = []
-        for path in sorted(before.keys() | after.keys()):
-            if before.get(path) != after.get(path):
-                changes.append(Change(path, before.get(path), after.get(path)))
-        return changes
+        a = None if old is None else self._repo[old].peel(pygit2.Commit).tree
+        b = None if new is None else self._repo[new].peel(pygit2.Commit).tree
+        changes = _tree_changes(a, b)
+        return sorted((c for c in changes if c.path.startswith(prefix)), key=lambda c: c.path)
 
     def changed_paths(self, commit: str) -> list[Change]:
         """What one commit changed against its first parent."""
         info = self.commit_info(commit)
         parent = info.parents[0] if info.parents else None
         old = self._repo[parent].peel(pygit2.Commit).tree if parent else None
-        new = self._repo[commit].peel(pygit2.Commit).tree
-        diff = old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
-        changes = []
-        for delta in diff.deltas:
-            old_id = None if delta.old_file.id.raw == b"\0" * 20 else str(delta.old_file.id)
-            new_id = None if delta.new_file.id.raw == b"\0" * 20 else str(delta.new_file.id)
-            changes.append(Change(delta.new_file.path or delta.old_file.path, old_id, new_id))
-        return changes
+        return _tree_changes(old, self._repo[commit].peel(pygit2.Commit).tree)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -231,17 +254,35 @@ class GitStore:
 
     def build_tree(self, base: str | None, changes: Mapping[str, bytes | None]) -> str:
         """A new tree: ``base``'s tree with files written (bytes) or removed (None)."""
-        index = pygit2.Index()
-        if base is not None:
-            index.read_tree(self._repo[base].peel(pygit2.Commit).tree)
+        # Only the folders on the changed paths are rewritten (tree builders), so the
+        # cost follows the change, not the size of the repository.
+        tree = None if base is None else self._repo[base].peel(pygit2.Commit).tree
+        return str(self._write_tree(tree, changes) or EMPTY_TREE)
+
+    def _write_tree(
+        self, tree: pygit2.Tree | None, changes: Mapping[str, bytes | None]
+    ) -> pygit2.Oid | None:
+        """``tree`` with ``changes`` (paths relative to it); None when it ends up empty."""
+        builder = self._repo.TreeBuilder() if tree is None else self._repo.TreeBuilder(tree)
+        nested: dict[str, dict[str, bytes | None]] = {}
         for path, data in changes.items():
-            if data is None:
-                if path in index:
-                    index.remove(path)
+            name, slash, rest = path.partition("/")
+            if slash:
+                nested.setdefault(name, {})[rest] = data
+            elif data is None:
+                if builder.get(name) is not None:
+                    builder.remove(name)
             else:
-                blob = self._repo.create_blob(data)
-                index.add(pygit2.IndexEntry(path, blob, FileMode.BLOB))
-        return str(index.write_tree(self._repo))
+                builder.insert(name, self._repo.create_blob(data), FileMode.BLOB)
+        for name, inner in nested.items():
+            old = tree / name if tree is not None and name in tree else None
+            sub = old.peel(pygit2.Tree) if old is not None and old.type_str == "tree" else None
+            oid = self._write_tree(sub, inner)
+            if oid is not None:
+                builder.insert(name, oid, FileMode.TREE)
+            elif builder.get(name) is not None:
+                builder.remove(name)
+        return builder.write() if len(builder) else None
 
     def commit(
         self,
@@ -284,6 +325,14 @@ class GitStore:
                     raise
                 break_stale_lock(exc, seen)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def commit_unreferenced(
+        self, *, parents: list[str], tree: str, message: str, who: Identity, when: datetime
+    ) -> str:
+        """A commit that no branch points at (a preview; git's gc removes it in time)."""
+        sig = pygit2.Signature(who.name, who.email, int(when.timestamp()), 0)
+        oid = self._repo.create_commit(None, sig, sig, message, pygit2.Oid(hex=tree), parents)
+        return str(oid)
 
     def _create_ref(self, ref: str, target: str) -> None:
         try:

@@ -101,3 +101,17 @@ def break_stale_lock(exc: Exception, seen: LockSeen, lock: Path | None = None) -
         seen[str(lock)] = (ident, now)
     elif now - first[1] >= STALE_LOCK_SECONDS:
         lock.unlink(missing_ok=True)
+
+
+def is_held(path: Path) -> bool:
+    """True while another process holds the lock at ``path`` (a probe; it may change at once)."""
+    if not path.exists():
+        return False
+    fd = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False

@@ -267,6 +267,27 @@ class MemoryRepo:
         tmp.write_text(tip + "\n", encoding="ascii")
         os.replace(tmp, marker)
 
+    def preview_agent_edits(self, now: datetime) -> str | None:
+        """Main's tip with the uncommitted agent edits on top, as an unreferenced commit.
+
+        ``review`` plans against this, so it shows what ``run`` (which commits
+        the edits first) will do, while moving no ref and touching no file.
+        """
+        tip = self.tip()
+        if self.store.checked_out_branch() != self.branch:
+            return tip
+        edits = self.store.worktree_edits(layout.AGENT_PATHS)
+        if not edits:
+            return tip
+        tree = self.store.build_tree(tip, edits)
+        return self.store.commit_unreferenced(
+            parents=[tip] if tip else [],
+            tree=tree,
+            message="preview: uncommitted agent edits",
+            who=self.identity(),
+            when=now,
+        )
+
     def _commit_agent_edits(self, now: datetime) -> None:
         edits = self.store.worktree_edits(layout.AGENT_PATHS)
         if not edits:

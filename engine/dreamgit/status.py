@@ -7,16 +7,18 @@ parsing memory files, so it stays fast on large repositories.
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from dreamgit import layout
 from dreamgit.clock import format_time
 from dreamgit.dream.gate import check_gate
+from dreamgit.locks import is_held
 from dreamgit.repo import MemoryRepo
 from dreamgit.runrecords import consumed_sessions, last_run_time, read_runs
 from dreamgit.sessionfile import session_id_from_path
 
-__all__ = ["dream_branches", "pending_sessions", "repo_status"]
+__all__ = ["dream_branches", "dream_lock_path", "pending_sessions", "repo_status"]
 
 
 def pending_sessions(repo: MemoryRepo, commit: str | None) -> dict[str, str]:
@@ -26,9 +28,10 @@ def pending_sessions(repo: MemoryRepo, commit: str | None) -> dict[str, str]:
 
 
 def dream_branches(repo: MemoryRepo) -> dict[str, list[str]]:
-    """Unmerged dream branches, split into awaiting review and abandoned (a crashed run)."""
+    """Unmerged dream branches: awaiting review, abandoned (a crashed run), or running now."""
     main = repo.tip()
-    awaiting, abandoned = [], []
+    awaiting, abandoned, running = [], [], []
+    dreaming = is_held(dream_lock_path(repo))
     for name, tip in repo.store.branches(layout.DREAM_BRANCH_PREFIX).items():
         if main is not None and repo.store.is_ancestor(tip, main):
             continue
@@ -36,9 +39,16 @@ def dream_branches(repo: MemoryRepo) -> dict[str, list[str]]:
         records = [r for r in read_runs(repo.store, tip) if r.get("run_id") == run_id]
         if records and not records[0].get("merge_requested", True):
             awaiting.append(name)
+        elif dreaming and not records:
+            running.append(name)
         else:
             abandoned.append(name)
-    return {"awaiting_review": awaiting, "abandoned": abandoned}
+    return {"awaiting_review": awaiting, "abandoned": abandoned, "running": running}
+
+
+def dream_lock_path(repo: MemoryRepo) -> Path:
+    """The lock a running dream holds, so only one dreams at a time."""
+    return repo.store.git_dir / "dreamgit" / "dream.lock"
 
 
 def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:

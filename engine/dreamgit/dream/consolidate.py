@@ -12,7 +12,7 @@ never removed or rewritten; what was skipped for that is listed as a decision.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +26,7 @@ from dreamgit.model import Memory
 from dreamgit.rulecontext import pair_env
 from dreamgit.ruleset import Rule, RuleSet
 
-__all__ = ["plan_consolidate"]
+__all__ = ["ConsolidateResult", "plan_consolidate"]
 
 
 def _first_rule(
@@ -47,14 +47,23 @@ def plan_consolidate(
     budget: Budget,
     threshold: float,
     fresh: Sequence[tuple[Memory, Candidate]] = (),
-) -> tuple[list[Operation], list[dict[str, Any]]]:
-    """Plan supersessions, then merges; returns the operations and the decisions."""
-    ops: list[Operation] = []
-    decisions: list[dict[str, Any]] = []
+) -> ConsolidateResult:
+    """Plan supersessions, then merges."""
+    result = ConsolidateResult()
+    ops, decisions = result.ops, result.decisions
     _supersede_by_key(ws, ruleset, now, budget, ops, decisions)
-    _supersede_by_change(ws, ruleset, budget, fresh, ops, decisions)
+    result.unsettled = _supersede_by_change(ws, ruleset, budget, fresh, ops, decisions)
     _merge_duplicates(ws, ruleset, now, budget, threshold, ops, decisions)
-    return ops, decisions
+    return result
+
+
+@dataclass
+class ConsolidateResult:
+    """Operations, decisions, and sessions whose change statements must wait for a later run."""
+
+    ops: list[Operation] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    unsettled: set[str] = field(default_factory=set)
 
 
 def _supersede(
@@ -66,7 +75,8 @@ def _supersede(
     reason: str,
     budget: Budget,
     ops: list[Operation],
-) -> None:
+) -> bool:
+    """Plan one supersession; False when the run's limits deferred it."""
     successor = replace(new, supersedes=tuple(sorted({*new.supersedes, old.id})))
     op = Operation(
         op="supersede",
@@ -80,9 +90,10 @@ def _supersede(
         detail=f"{reason}. The superseded memory stays in history: dreamgit restore {old.id}",
     )
     if not budget.admit(op):
-        return
+        return False
     op.changes = {**ws.file_for_removal(old), **ws.file_for_update(new, successor)}
     ops.append(op)
+    return True
 
 
 def _protected_skip(
@@ -142,11 +153,16 @@ def _supersede_by_change(
     fresh: Sequence[tuple[Memory, Candidate]],
     ops: list[Operation],
     decisions: list[dict[str, Any]],
-) -> None:
-    """Explicit change statements gathered this run retire the memories they contradict."""
+) -> set[str]:
+    """Explicit change statements gathered this run retire the memories they contradict.
+
+    Returns the sessions whose supersessions the limits deferred: they stay
+    pending, so the next run offers the same change again.
+    """
     live = [(m, c) for m, c in fresh if m.id in ws.active]
+    unsettled: set[str] = set()
     if not any(c.change for _, c in live):
-        return
+        return unsettled
     new_ids = {m.id for m, _ in live}
     existing = [m for m in ws.active.values() if m.id not in new_ids]
     plan = find_change_supersessions([c for _, c in live], existing, protected=ruleset.is_protected)
@@ -157,7 +173,7 @@ def _supersede_by_change(
         old, new = ws.active.get(old_id), ws.active.get(live[item.new][0].id)
         if old is None or new is None or old.id == new.id:
             continue
-        _supersede(
+        done = _supersede(
             ws,
             old,
             new,
@@ -166,6 +182,8 @@ def _supersede_by_change(
             budget=budget,
             ops=ops,
         )
+        if not done:
+            unsettled.add(live[item.new][1].session_id)
     for skipped in plan.skipped:
         decisions.append(
             {
@@ -175,6 +193,7 @@ def _supersede_by_change(
                 "reason": f"supersession skipped: {skipped.why}",
             }
         )
+    return unsettled
 
 
 def _merge_duplicates(

@@ -52,6 +52,18 @@ def _memory_for(candidate: Candidate, taken: set[str]) -> Memory:
     )
 
 
+def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
+    """Why a candidate can never become a memory: too long for any run, or already stale."""
+    if len(memory.text) > ruleset.limits.max_new_chars_per_run:
+        return "max_new_chars_per_run (longer than one run may add)"
+    if not ruleset.is_protected(memory):
+        env = memory_env(memory, now)
+        for rule in ruleset.prune:
+            if rule.when.evaluate(env):
+                return f"{rule.name} (already due for pruning)"
+    return None
+
+
 def _rejecting_rule(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     env = memory_env(memory, now)
     for rule in ruleset.gather:
@@ -127,9 +139,15 @@ def _candidates(
         ):
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
             memory = _memory_for(candidate, taken)
-            if memory.id in ws.active or memory.id in seen:
+            if memory.id in seen:
                 continue
-            rule = _rejecting_rule(ruleset, memory, now)
+            if memory.id in ws.active:
+                # Gathered by an earlier run whose change statement could not be applied
+                # then (limits): its session is pending again, so offer the change again.
+                if candidate.change is not None:
+                    result.fresh.append((ws.active[memory.id], candidate))
+                continue
+            rule = _rejecting_rule(ruleset, memory, now) or _never_fits(ruleset, memory, now)
             if rule is not None:
                 result.decisions.append(
                     {

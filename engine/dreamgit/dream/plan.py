@@ -67,9 +67,16 @@ def _sessions(
     return found, broken
 
 
-def plan_dream(repo: MemoryRepo, ruleset: RuleSet, *, now: datetime, gather: bool = True) -> Plan:
-    """Plan a dream against the current main tip (``gather=False``: compact only)."""
-    base = repo.tip()
+def plan_dream(
+    repo: MemoryRepo,
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    gather: bool = True,
+    at: str | None = None,
+) -> Plan:
+    """Plan a dream against main's tip, or the commit ``at`` (``gather=False``: compact only)."""
+    base = at if at is not None else repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
     ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
     limits = ruleset.limits
@@ -90,11 +97,12 @@ def plan_dream(repo: MemoryRepo, ruleset: RuleSet, *, now: datetime, gather: boo
         decisions += gathered.decisions
         consumed = gathered.consumed
         fresh = gathered.fresh
-    merged, merge_decisions = plan_consolidate(
+    consolidated = plan_consolidate(
         ws, ruleset, now=now, budget=budget, threshold=threshold, fresh=fresh
     )
-    ops += merged
-    decisions += merge_decisions
+    ops += consolidated.ops
+    decisions += consolidated.decisions
+    consumed = [s for s in consumed if s not in consolidated.unsettled]
     ops += plan_prune(ws, ruleset, now=now, budget=budget)
     index = _index_op(repo, base, ws, ruleset, now)
     if index is not None and (ops or consumed or index.changes):

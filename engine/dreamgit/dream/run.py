@@ -21,6 +21,7 @@ from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.plan import Plan, plan_dream
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
+from dreamgit.errors import ConflictError
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.locks import try_exclusive
 from dreamgit.mainmerge import merge_branch
@@ -28,7 +29,7 @@ from dreamgit.repo import MemoryRepo
 from dreamgit.ruleset import RuleSet
 from dreamgit.rulesource import repo_ruleset
 from dreamgit.runrecords import last_run_time, read_runs, record_path
-from dreamgit.status import pending_sessions
+from dreamgit.status import dream_lock_path, pending_sessions
 
 __all__ = ["dream"]
 
@@ -46,18 +47,69 @@ def dream(
     """Run (or with ``apply=False`` only plan) one dream; returns the run record."""
     repo.require_initialised()
     rules = ruleset if ruleset is not None else repo_ruleset(repo)
-    lock = repo.store.git_dir / "dreamgit" / "dream.lock"
-    with try_exclusive(lock, busy="another dream is running in this repository"):
+    if not apply:
+        return _review(repo, rules, now=now, force=force, gather=gather, merge=merge)
+    with try_exclusive(dream_lock_path(repo), busy="another dream is running in this repository"):
+        resumed = _finish_interrupted(repo, now)
         if gather and not force:
             due, reason = _gate(repo, rules, now)
             if not due:
-                return _skipped(repo, now, reason)
-        if apply:
-            repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
+                return {**_skipped(repo, now, reason), "resumed": resumed}
+        repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
         plan = plan_dream(repo, rules, now=now, gather=gather)
-        if not apply or plan.is_empty:
-            return _record(plan, run_id=None, now=now, commits=[], applied=apply, merge=merge)
-        return _apply(repo, plan, now=now, merge=merge)
+        if plan.is_empty:
+            record = _record(plan, run_id=None, now=now, commits=[], applied=True, merge=merge)
+        else:
+            record = _apply(repo, plan, now=now, merge=merge)
+        return {**record, "resumed": resumed}
+
+
+def _review(
+    repo: MemoryRepo, rules: RuleSet, *, now: datetime, force: bool, gather: bool, merge: bool
+) -> dict[str, Any]:
+    """Plan exactly what run would, on main plus any uncommitted agent edits; write nothing."""
+    if gather and not force:
+        due, reason = _gate(repo, rules, now)
+        if not due:
+            return _skipped(repo, now, reason)
+    at = repo.preview_agent_edits(now)
+    plan = plan_dream(repo, rules, now=now, gather=gather, at=at)
+    return _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
+
+
+def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
+    """Merge dream branches a crash left complete but unmerged; tidy merged ones away.
+
+    A branch whose record says it was to be merged finished all its commits,
+    so merging it now is what its run would have done. Merging it instead of
+    dreaming the same sessions again keeps facts from being applied twice.
+    A branch that conflicts stays for a person, as ``status`` says.
+    """
+    resumed = []
+    main = repo.tip()
+    for name, tip in repo.store.branches(layout.DREAM_BRANCH_PREFIX).items():
+        if main is not None and repo.store.is_ancestor(tip, main):
+            repo.store.delete_branch(name, expected=tip)
+            continue
+        run_id = name.removeprefix(layout.DREAM_BRANCH_PREFIX)
+        record = next((r for r in read_runs(repo.store, tip) if r.get("run_id") == run_id), None)
+        if record is None or not record.get("merge_requested"):
+            continue
+        try:
+            merge_branch(repo, name, message=_merge_message(name, run_id, record), now=now)
+        except ConflictError:
+            continue
+        repo.store.delete_branch(name, expected=tip)
+        resumed.append(run_id)
+        main = repo.tip()
+    return resumed
+
+
+def _merge_message(branch: str, run_id: str, record: dict[str, Any]) -> str:
+    return (
+        f"dream: merge {branch} ({len(record.get('ops', []))} operations)\n\n"
+        f"Dream-Run: {run_id}\nDream-Op: merge-run\n"
+    )
 
 
 def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
@@ -204,10 +256,7 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
     commit(record_op)
     faults.checkpoint("before-merge")
     if merge:
-        message = (
-            f"dream: merge {branch} ({len(plan.ops)} operations)\n\n"
-            f"Dream-Run: {run_id}\nDream-Op: merge-run\n"
-        )
+        message = _merge_message(branch, run_id, record)
         outcome = merge_branch(repo, branch, message=message, now=now)
         faults.checkpoint("after-merge")
         store.delete_branch(branch, expected=parent or "")
