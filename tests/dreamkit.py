@@ -48,7 +48,8 @@ class Seed:
     hours: int = 0
 
 
-#: A core fact, an identity fact, two keyed slots written twice, two near-duplicate pairs.
+#: A core fact, an identity fact, two keyed slots written twice, two near-duplicate pairs,
+#: and an ephemeral note old enough to be pruned.
 MEMORIES: tuple[Seed, ...] = (
     Seed("User's name is Ada Lovelace.", "identity", "core", "user.name"),
     Seed("Lives in Lisbon, Portugal.", "identity"),
@@ -61,6 +62,7 @@ MEMORIES: tuple[Seed, ...] = (
     Seed("Deploys go out on Thursdays.", "work", key="deploy.day", hours=1),
     Seed("keeps the changelog in changelog.md at the root!", "work", hours=1),
     Seed("Prefers pytest over unittest for python tests", "preferences", hours=1),
+    Seed("Has a haircut appointment on 2026-11-11 at 9.", "schedule", "ephemeral"),
 )
 
 #: Sessions, logged one a day from T0 + 1 day: a tool, a note, a switch, a near date.

@@ -97,6 +97,9 @@ class Crash:
 
 _CRASHES: dict[str, Crash] = {}
 
+#: Points after the run's last commit on its branch: the branch is complete, only unmerged.
+COMPLETE_BEFORE_MERGE = ("before-merge", "merge-ref-update")
+
 
 def crashed(factory: pytest.TempPathFactory, point: str) -> Crash:
     """The run killed at ``point``; all five are started at once on first use, to save time."""
@@ -138,6 +141,11 @@ def test_run_killed_at_a_fault_point_leaves_main_unchanged_or_fully_merged(
     rerun = invoke_json(repo, "run", "--force")  # the dead run's lock does not block it
     if merged:
         assert rerun["ops"] == [] and repo.tip() == done.tip
+    elif point in COMPLETE_BEFORE_MERGE:
+        # Every commit was made: the rerun merges that branch instead of dreaming again.
+        assert rerun["resumed"] == [branch.removeprefix("dream/")] and rerun["ops"] == []
+        assert repo.tip() == done.tip
+        assert dream_branches(repo) == []
     else:
         assert rerun["merged"] and op_names(rerun) == op_names(done.record)
         assert rerun["sessions"] == done.record["sessions"]
