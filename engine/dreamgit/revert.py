@@ -34,7 +34,7 @@ class RevertOutcome:
     run_id: str
     #: ``{"n", "op", "commit", "revert"}`` per new commit, in the order committed.
     reverted: list[dict[str, Any]] = field(default_factory=list)
-    #: ``{"n", "op", "reason"}`` per operation that got no revert commit.
+    #: ``{"n", "op", "reason"}`` per operation that got no revert commit, by number.
     skipped: list[dict[str, Any]] = field(default_factory=list)
     main: str | None = None
 
@@ -43,7 +43,7 @@ class RevertOutcome:
         return {
             "run_id": self.run_id,
             "reverted": self.reverted,
-            "skipped": sorted(self.skipped, key=lambda s: int(s["n"])),
+            "skipped": self.skipped,
             "main": self.main,
         }
 
@@ -111,6 +111,7 @@ def revert_run(
         repo.advance_main(
             _step(repo, run.run_id, pending, outcome, whole=op is None, now=now), now=now
         )
+    outcome.skipped.sort(key=lambda s: int(s["n"]))
     outcome.main = repo.tip()
     return outcome
 

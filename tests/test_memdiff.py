@@ -1,0 +1,131 @@
+"""memdiff: memories compared by id between revisions and runs (added, removed, changed fields)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
+from dreamgit import operations
+from dreamgit.cli import cli
+from dreamgit.errors import NotFoundError
+from dreamgit.memdiff import compare, memory_diff
+from dreamgit.repo import MemoryRepo
+from gitcheck import NOW, NOW_TEXT
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> MemoryRepo:
+    """A memory repository with main checked out."""
+    return MemoryRepo.init(tmp_path / "mem", now=NOW)
+
+
+def _edit(repo: MemoryRepo, path: str, old: str, new: str) -> None:
+    """An agent's hand edit of one memory file, committed on main."""
+    text = repo.read_text(path) or ""
+    assert old in text
+    repo.commit_main(f"edit {path}", lambda _tip: {path: text.replace(old, new).encode()}, now=NOW)
+
+
+def test_diff_reports_added_removed_and_changed_fields(repo: MemoryRepo) -> None:
+    """Between two revisions: a new memory, a forgotten one, and the fields of an edited one."""
+    keep = operations.add_memory(repo, "Prefers pytest", topic="preferences", now=NOW)
+    gone = operations.add_memory(repo, "Uses Flask", topic="stack", now=NOW)
+    start = repo.tip()
+    operations.forget(repo, [gone.id], now=NOW)
+    _edit(repo, keep.path, "\nPrefers pytest", "\nPrefers pytest with xdist")
+    _edit(repo, keep.path, "priority: normal", "priority: high")
+    new = operations.add_memory(repo, "Deploys on Fridays", topic="work", now=NOW)
+    result = memory_diff(repo, start, "main", now=NOW)
+    assert [m["id"] for m in result.added] == [new.id]
+    assert result.added[0]["text"] == "Deploys on Fridays"
+    assert [m["id"] for m in result.removed] == [gone.id]
+    assert result.changed == [
+        {
+            "id": keep.id,
+            "path": "memories/preferences/prefers-pytest.md",
+            "fields": {
+                "priority": {"old": "normal", "new": "high"},
+                "text": {"old": "Prefers pytest", "new": "Prefers pytest with xdist"},
+            },
+        }
+    ]
+    assert result.a.commit == start and result.b.commit == repo.tip()
+
+
+def test_diff_of_a_state_with_itself_is_empty(repo: MemoryRepo) -> None:
+    """The same revision on both sides gives no difference at all."""
+    operations.add_memory(repo, "Prefers pytest", topic="preferences", now=NOW)
+    result = memory_diff(repo, "main", "main", now=NOW)
+    assert result.is_empty
+    assert result.to_json()["added"] == [] and result.to_json()["changed"] == []
+
+
+def test_list_changes_name_the_whole_field_once(repo: MemoryRepo) -> None:
+    """A tag added to a list is one changed field ``tags`` with the whole old and new list."""
+    before = {"m-1": {"id": "m-1", "path": "p", "tags": ["a"]}}
+    after = {"m-1": {"id": "m-1", "path": "p", "tags": ["a", "b", "c"]}}
+    assert compare(before, after)["changed"] == [
+        {"id": "m-1", "path": "p", "fields": {"tags": {"old": ["a"], "new": ["a", "b", "c"]}}}
+    ]
+
+
+def test_without_runs_the_default_is_main_against_its_parent(repo: MemoryRepo) -> None:
+    """No A and no B: main~1 against main, so the last commit's memories show."""
+    memory = operations.add_memory(repo, "Prefers pytest", topic="preferences", now=NOW)
+    result = memory_diff(repo, now=NOW)
+    assert (result.a.label, result.b.label) == ("main~1", "main")
+    assert [m["id"] for m in result.added] == [memory.id]
+
+
+def test_a_name_that_is_no_run_and_no_revision_is_refused(repo: MemoryRepo) -> None:
+    """An unknown side names itself and says what a side can be."""
+    with pytest.raises(NotFoundError) as caught:
+        memory_diff(repo, "nope", now=NOW)
+    assert caught.value.render() == (
+        "'nope' is neither a run nor a revision\n"
+        "hint: name a run (`dreamgit history` lists them; RUN^ is the state before it), "
+        "a branch, a commit id, or something like main~2"
+    )
+
+
+def test_unreadable_memory_files_are_listed_not_raised(repo: MemoryRepo) -> None:
+    """A broken file on one side is left out of the comparison and reported."""
+    start = repo.tip()
+    bad = "memories/x/broken.md"
+    repo.commit_main("broken", lambda _tip: {bad: b"---\n: [\n---\nbody\n"}, now=NOW)
+    result = memory_diff(repo, start, "main", now=NOW)
+    assert result.is_empty
+    assert result.unreadable == {"b": [bad]}
+
+
+def test_cli_diff_prints_text_and_json(repo: MemoryRepo, tmp_path: Path) -> None:
+    """`diff A B` prints one line per memory and a count; --json the same as data."""
+    start = repo.tip() or ""
+    memory = operations.add_memory(
+        repo, "Prefers pytest", topic="preferences", now=NOW + timedelta(hours=1)
+    )
+    args = ["--repo", str(tmp_path / "mem"), "--now", NOW_TEXT, "diff", start, "main"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        f"memories: {start} ({start[:12]}) → main ({(repo.tip() or '')[:12]})\n"
+        f"+ {memory.id}  memories/preferences/prefers-pytest.md\n"
+        '    "Prefers pytest"\n'
+        "1 added, 0 removed, 0 changed\n"
+    )
+    as_json = CliRunner().invoke(cli, [*args, "--json"])
+    data = json.loads(as_json.output)
+    assert data["added"][0]["created"] == "2026-11-22T04:00:00Z"
+    assert data["a"] == {"label": start, "commit": start}
+
+
+def test_cli_diff_unknown_side_exits_1(repo: MemoryRepo, tmp_path: Path) -> None:
+    """A bad side is a user error: exit 1 and the message on stderr."""
+    result = CliRunner().invoke(cli, ["--repo", str(tmp_path / "mem"), "diff", "nope"])
+    assert result.exit_code == 1
+    assert "error: 'nope' is neither a run nor a revision" in result.stderr
