@@ -71,6 +71,18 @@ class DreamEngine:
         """Active memories, optionally of one topic."""
         return self.repo.memories(now=self.now(), topic=topic)
 
+    def dream(self, *, force: bool = False, merge: bool = True) -> dict[str, Any]:
+        """Run a dream cycle; returns the run record (what ``run --json`` prints)."""
+        from dreamgit.dream.run import dream
+
+        return dream(self.repo, now=self.now(), force=force, merge=merge)
+
+    def review(self, *, force: bool = False) -> dict[str, Any]:
+        """The operations a dream would apply now, without writing anything."""
+        from dreamgit.dream.run import dream
+
+        return dream(self.repo, now=self.now(), force=force, apply=False)
+
     def status(self) -> dict[str, Any]:
         """The status report (as ``status --json``)."""
         from dreamgit.status import repo_status
