@@ -172,6 +172,27 @@ def test_a_conflict_late_in_the_chain_discards_the_earlier_reverts(scenario: Sce
     assert _refs(scenario.path) == refs
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="GitStore.revert uses libgit2's revert_commit, which detects renames: undoing a "
+    "change to a memory that main removed rewrites a different, similar memory",
+)
+def test_undoing_a_change_to_a_removed_memory_never_touches_another_memory(
+    scenario: Scenario,
+) -> None:
+    """Main removed the reinforced memory and added a look-alike: conflict, look-alike untouched."""
+    repo, first = scenario.repo, scenario.runs[0]
+    path = "memories/preferences/prefers-pytest-over-unittest.md"
+    twin = "memories/preferences/pytest-for-python.md"
+    copy = (repo.read_text(path) or "").replace("m-", "m-twin").replace("Prefers", "Likes")
+    repo.commit_main("agent", lambda _tip: {path: None, twin: copy.encode()}, now=at(3))
+    try:
+        revert_run(repo, first["run_id"], op=1, now=at(4))
+    except ConflictError as exc:
+        assert exc.paths == [path]
+    assert repo.read_text(twin) == copy
+
+
 def test_reverting_again_reverts_nothing(scenario: Scenario) -> None:
     """A second revert of the same run makes no commit and says each op was already reverted."""
     run_id = scenario.runs[0]["run_id"]
