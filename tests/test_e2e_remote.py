@@ -5,14 +5,22 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_git
 from dreamgit import operations
 from dreamgit.cli import cli
+from dreamgit.dream.run import dream
+from dreamgit.errors import NotFoundError, UserError
+from dreamgit.history import find_run
+from dreamgit.memdiff import memory_diff
+from dreamgit.push import push_branch
 from dreamgit.repo import MemoryRepo
+from dreamgit.revert import revert_run
 from gitcheck import NOW, fsck, git
 
 REVIEWER = ["-c", "user.name=Reviewer", "-c", "user.email=reviewer@example.com"]
@@ -90,3 +98,44 @@ def test_a_dream_reviewed_and_merged_with_plain_git_reaches_the_agent(tmp_path: 
     assert branch not in git(agent, "branch", "--list")
     fsck(agent)
     fsck(origin)
+
+
+def test_a_run_squashed_on_the_remote_cannot_be_reverted_and_says_why(tmp_path: Path) -> None:
+    """Squash-merged and its branch deleted: a fresh clone lacks the op commits; both say so."""
+    origin, agent, reviewer = tmp_path / "origin.git", tmp_path / "agent", tmp_path / "reviewer"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    git(tmp_path, "-c", "init.defaultBranch=main", "clone", "--quiet", str(origin), str(agent))
+    repo = MemoryRepo.init(agent, now=NOW)
+    operations.log_session(repo, "User: I prefer pytest over unittest for tests.", now=NOW)
+    git(agent, "push", "--quiet", "origin", "main")
+    record = dream(repo, now=NOW + timedelta(days=1), force=True, merge=False)
+    push_branch(repo, record["branch"], remote="origin")
+    git(tmp_path, "clone", "--quiet", str(origin), str(reviewer))
+    git(reviewer, "merge", "--quiet", "--squash", f"origin/{record['branch']}")
+    git(reviewer, *REVIEWER, "commit", "--quiet", "-m", "Dream, squashed")
+    git(reviewer, "push", "--quiet", "origin", "main", f":{record['branch']}")
+
+    fresh = MemoryRepo.open(_clone(tmp_path, origin))
+    run_id, first = record["run_id"], record["ops"][0]["commit"]
+    assert find_run(fresh, run_id).status == "merged"
+    with pytest.raises(UserError) as caught:
+        revert_run(fresh, run_id, now=NOW + timedelta(days=2))
+    assert caught.value.render() == (
+        f"operation 1 of run {run_id} names commit {first}, which is not in this repository\n"
+        "hint: was the dream branch squashed or rebased when it was merged? "
+        "fetch it, or undo the change by hand"
+    )
+    with pytest.raises(NotFoundError) as missing:
+        memory_diff(fresh, f"{run_id}^", run_id, now=NOW)
+    assert missing.value.render() == (
+        f"run {run_id}'s commits are not in this repository\n"
+        "hint: was its branch squashed or rebased when merged? compare revisions instead"
+    )
+
+
+def _clone(tmp_path: Path, origin: Path) -> Path:
+    fresh = tmp_path / "fresh"
+    git(
+        tmp_path, "clone", "--quiet", "--no-local", str(origin), str(fresh)
+    )  # objects it needs only
+    return fresh

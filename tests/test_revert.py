@@ -261,6 +261,21 @@ def test_a_run_not_on_main_cannot_be_reverted(scenario: Scenario) -> None:
     )
 
 
+def test_a_crashed_run_cannot_be_reverted_either(scenario: Scenario) -> None:
+    """A branch without a record is dropped and the dream run again."""
+    store, main = scenario.repo.store, scenario.repo.tip() or ""
+    branch = "dream/20261201T000000Z-dead"
+    tree = store.build_tree(main, {"memories/x/half.md": b"half a dream\n"})
+    store.commit(branch, parents=[main], tree=tree, message="add: half", who=WHO, when=at(4))
+    with pytest.raises(UserError) as caught:
+        revert_run(scenario.repo, "20261201T000000Z-dead", now=at(4))
+    assert caught.value.render() == (
+        "run 20261201T000000Z-dead is not merged into main (abandoned); "
+        "there is nothing to revert\n"
+        f"hint: drop the branch instead: `git branch -D {branch}`, and run again"
+    )
+
+
 def test_an_operation_the_run_does_not_have_is_refused(scenario: Scenario) -> None:
     """`--op 9` of a run with four operations lists the valid numbers."""
     run_id = scenario.runs[0]["run_id"]

@@ -135,8 +135,7 @@ def _step(
             store.delete_branch(scratch, expected=leftover)
 
     def step(main: str | None) -> str | None:
-        if main is None:
-            raise UserError("main has no commits; there is nothing to revert")
+        assert main is not None, "a run recorded on main implies main has commits"
         reverted: list[dict[str, Any]] = []
         skipped = list(already)
         drop_scratch()  # left by a crash, or by the previous attempt of this step
