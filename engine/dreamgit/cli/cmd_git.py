@@ -37,7 +37,14 @@ def merge(state: CliState, run_id: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("run_id", metavar="RUN")
-@click.option("--op", "op", type=int, default=None, metavar="N", help="Revert only operation N.")
+@click.option(
+    "--op",
+    "op",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Revert only operation N (as `dreamgit history RUN` numbers them).",
+)
 @json_option
 @pass_state
 def revert(state: CliState, run_id: str, op: int | None, as_json: bool) -> None:
