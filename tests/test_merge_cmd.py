@@ -128,11 +128,6 @@ def test_an_edit_of_the_same_lines_conflicts_too(review: Review) -> None:
     assert error.paths == [PYTEST]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GitStore.merge lets libgit2 detect renames: the dream's change to a memory that "
-    "main removed is applied to a different, similar memory instead of conflicting",
-)
 def test_a_change_to_a_memory_removed_on_main_never_lands_on_another_memory(
     review: Review,
 ) -> None:

@@ -172,11 +172,6 @@ def test_a_conflict_late_in_the_chain_discards_the_earlier_reverts(scenario: Sce
     assert _refs(scenario.path) == refs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GitStore.revert uses libgit2's revert_commit, which detects renames: undoing a "
-    "change to a memory that main removed rewrites a different, similar memory",
-)
 def test_undoing_a_change_to_a_removed_memory_never_touches_another_memory(
     scenario: Scenario,
 ) -> None:

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pygit2
-from pygit2.enums import FileMode, FileStatus, SortMode
+from pygit2.enums import FileMode, FileStatus, MergeFlag, SortMode
 
 from dreamgit.errors import NotARepositoryError
 from dreamgit.locks import LockSeen, break_stale_lock, is_lock_error, retry_on_lock
@@ -369,16 +369,23 @@ class GitStore:
         ref.delete()
         return True
 
+    # Rename detection is off in merges and reverts: memory files share most of their
+    # front matter, so git would take two different memories for one renamed file and
+    # apply a change meant for one to the other.
+
     def merge(self, ours: str, theirs: str) -> tuple[str | None, list[str]]:
         """Three-way merge of two commits in memory: (tree id, []) or (None, conflicting paths)."""
-        index = self._repo.merge_commits(ours, theirs)
+        index = self._repo.merge_commits(ours, theirs, flags=MergeFlag(0))
         return self._tree_or_conflicts(index)
 
     def revert(self, commit: str, onto: str) -> tuple[str | None, list[str]]:
         """The tree of ``onto`` with ``commit`` undone, or (None, conflicting paths)."""
         bad = self._repo[commit].peel(pygit2.Commit)
-        mainline = 1 if len(bad.parent_ids) > 1 else 0
-        index = self._repo.revert_commit(bad, self._repo[onto].peel(pygit2.Commit), mainline)
+        parent = self._repo[bad.parent_ids[0]].peel(pygit2.Commit).tree if bad.parent_ids else None
+        base_tree = parent if parent is not None else self._repo[EMPTY_TREE]
+        index = self._repo.merge_trees(
+            bad.tree, self._repo[onto].peel(pygit2.Commit).tree, base_tree, flags=MergeFlag(0)
+        )
         return self._tree_or_conflicts(index)
 
     def _tree_or_conflicts(self, index: pygit2.Index) -> tuple[str | None, list[str]]:
