@@ -18,24 +18,42 @@ DREAM_AT = datetime(2026, 11, 10, 20, 0, tzinfo=UTC)
 
 #: (day, hour, transcript): 12 sessions over 10 days.
 SESSIONS = [
-    (0, 9, "User: Hi! I'm setting up the new billing service.\n"
-     "Assistant: Great, what stack?\n"
-     "User: I use Flask for all my web services.\n"
-     "User: I prefer pytest over unittest for Python tests."),
+    (
+        0,
+        9,
+        "User: Hi! I'm setting up the new billing service.\n"
+        "Assistant: Great, what stack?\n"
+        "User: I use Flask for all my web services.\n"
+        "User: I prefer pytest over unittest for Python tests.",
+    ),
     (1, 10, "User: I prefer spaces over tabs in Python code.\nAssistant: Noted."),
-    (2, 14, "User: We decided to use PostgreSQL for the billing database.\n"
-     "Assistant: Good choice."),
-    (3, 11, "User: I prefer pytest over unittest for Python tests.\n"
-     "Assistant: Sure, pytest it is."),
+    (
+        2,
+        14,
+        "User: We decided to use PostgreSQL for the billing database.\nAssistant: Good choice.",
+    ),
+    (
+        3,
+        11,
+        "User: I prefer pytest over unittest for Python tests.\nAssistant: Sure, pytest it is.",
+    ),
     (4, 16, "User: Remember that the staging deploy needs the VPN.\nAssistant: I will."),
-    (5, 9, "User: I switched from Flask to FastAPI for all my web services.\n"
-     "Assistant: Nice, FastAPI is fast."),
+    (
+        5,
+        9,
+        "User: I switched from Flask to FastAPI for all my web services.\n"
+        "Assistant: Nice, FastAPI is fast.",
+    ),
     (6, 13, "User: I prefer dark mode in every editor.\nAssistant: Dark mode on."),
     (7, 15, "User: I prefer spaces over tabs in Python code.\nAssistant: Yes, you said so."),
     (8, 10, "User: My name is Dana Reyes, by the way.\nAssistant: Nice to meet you, Dana."),
     (9, 8, "User: I prefer dark mode in every editor.\nAssistant: Sure."),
-    (9, 12, "User: Tomorrow I have a dentist appointment at 10.\n"
-     "Assistant: I'll keep your morning free."),
+    (
+        9,
+        12,
+        "User: Tomorrow I have a dentist appointment at 10.\n"
+        "Assistant: I'll keep your morning free.",
+    ),
     (9, 17, "Assistant: I prefer to answer briefly.\nUser: Thanks, that's all for today."),
 ]
 
@@ -67,7 +85,10 @@ def scenario(tmp_path: Path) -> tuple[Path, str]:
     path = tmp_path / "memory"
     repo = MemoryRepo.init(path, now=START)
     core = operations.add_memory(
-        repo, "Works as a backend engineer at Northwind.", topic="identity", priority="core",
+        repo,
+        "Works as a backend engineer at Northwind.",
+        topic="identity",
+        priority="core",
         now=START,
     )
     for day, hour, text in SESSIONS:
