@@ -17,7 +17,10 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def _commands() -> list[tuple[str, click.Command]]:
     """Every command by its full name (``rules check``), groups and their subcommands."""
     found = []
-    for name, command in sorted(cli.commands.items()):
+    with click.Context(cli) as ctx:
+        named = [(name, cli.get_command(ctx, name)) for name in cli.list_commands(ctx)]
+    for name, command in named:
+        assert command is not None, f"{name} is listed but does not load"
         found.append((name, command))
         if isinstance(command, click.Group):
             found.extend((f"{name} {sub}", c) for sub, c in sorted(command.commands.items()))
@@ -25,6 +28,14 @@ def _commands() -> list[tuple[str, click.Command]]:
 
 
 COMMANDS = _commands()
+
+
+def test_every_command_is_found_and_loads() -> None:
+    """The lazily loaded command table names the commands the CLI offers, all loadable."""
+    assert len(COMMANDS) > 20
+    assert {"run", "review", "rules check", "prompts show", "install-cron"} <= {
+        n for n, _ in COMMANDS
+    }
 
 
 @pytest.mark.parametrize(("name", "command"), COMMANDS, ids=[n for n, _ in COMMANDS])

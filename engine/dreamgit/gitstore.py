@@ -381,10 +381,11 @@ class GitStore:
     def revert(self, commit: str, onto: str) -> tuple[str | None, list[str]]:
         """The tree of ``onto`` with ``commit`` undone, or (None, conflicting paths)."""
         bad = self._repo[commit].peel(pygit2.Commit)
-        parent = self._repo[bad.parent_ids[0]].peel(pygit2.Commit).tree if bad.parent_ids else None
-        base_tree = parent if parent is not None else self._repo[EMPTY_TREE]
+        parent: pygit2.Tree | str = (
+            self._repo[bad.parent_ids[0]].peel(pygit2.Commit).tree if bad.parent_ids else EMPTY_TREE
+        )
         index = self._repo.merge_trees(
-            bad.tree, self._repo[onto].peel(pygit2.Commit).tree, base_tree, flags=MergeFlag(0)
+            bad.tree, self._repo[onto].peel(pygit2.Commit).tree, parent, flags=MergeFlag(0)
         )
         return self._tree_or_conflicts(index)
 

@@ -24,8 +24,46 @@ from dreamgit.errors import DreamgitError
 __all__ = ["cli", "main"]
 
 
+#: Every command and the module that defines it, imported only when the command runs,
+#: so `dreamgit log` does not pay for loading the rules engine or the LLM layer.
+COMMANDS: dict[str, str] = {
+    "init": "dreamgit.cli.cmd_memory:init",
+    "log": "dreamgit.cli.cmd_memory:log",
+    "add": "dreamgit.cli.cmd_memory:add",
+    "show": "dreamgit.cli.cmd_memory:show",
+    "memories": "dreamgit.cli.cmd_memory:memories",
+    "topics": "dreamgit.cli.cmd_memory:topics",
+    "forget": "dreamgit.cli.cmd_memory:forget",
+    "restore": "dreamgit.cli.cmd_memory:restore",
+    "status": "dreamgit.cli.cmd_memory:status",
+    "run": "dreamgit.cli.cmd_dream:run",
+    "review": "dreamgit.cli.cmd_dream:review",
+    "compact": "dreamgit.cli.cmd_dream:compact",
+    "merge": "dreamgit.cli.cmd_git:merge",
+    "revert": "dreamgit.cli.cmd_git:revert",
+    "diff": "dreamgit.cli.cmd_git:diff",
+    "history": "dreamgit.cli.cmd_git:history",
+    "rules": "dreamgit.cli.cmd_rules:rules",
+    "prompts": "dreamgit.cli.cmd_prompts:prompts",
+    "install-cron": "dreamgit.cli.cmd_cron:install_cron",
+    "demo": "dreamgit.cli.cmd_demo:demo",
+}
+
+
 class _Boundary(click.Group):
-    """The group that turns exceptions into exit codes, for ``main`` and CliRunner alike."""
+    """The root group: loads commands on demand and turns exceptions into exit codes."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command)
+        return command
 
     def invoke(self, ctx: click.Context) -> object:
         try:

@@ -13,7 +13,6 @@ import os
 import click
 
 from dreamgit import cron
-from dreamgit.cli.app import cli
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
 
@@ -22,7 +21,7 @@ __all__ = ["install_cron"]
 DEFAULT_SCHEDULE = "17 3 * * *"
 
 
-@cli.command("install-cron")
+@click.command("install-cron")
 @click.option(
     "--schedule",
     default=DEFAULT_SCHEDULE,

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import click
 
-from dreamgit.cli.app import cli
 from dreamgit.cli.cmd_dream import print_ops
 
 
-@cli.command()
+@click.command()
 @click.argument("path", required=False, default="dreamgit-demo", type=click.Path(path_type=Path))
 def demo(path: Path) -> None:
     """Create a demo memory repository (default ./dreamgit-demo) and run a dream on it."""

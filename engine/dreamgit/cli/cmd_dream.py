@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from dreamgit.cli.app import cli
 from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
@@ -53,7 +52,7 @@ def print_ops(record: dict[str, Any]) -> None:
     )
 
 
-@cli.command()
+@click.command()
 @click.option("--force", is_flag=True, help="Run even if the gate says no dream is due.")
 @click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
 @click.option("--push", "remote", default=None, metavar="REMOTE", help="Push the dream branch.")
@@ -94,7 +93,7 @@ def run(
         click.echo(f"dream {record['run_id']}: {state_text} ({record['branch']})")
 
 
-@cli.command()
+@click.command()
 @click.option("--force", is_flag=True, help="Plan even if the gate says no dream is due.")
 @rules_option
 @json_option
@@ -108,7 +107,7 @@ def review(state: CliState, force: bool, rules: str | None, as_json: bool) -> No
     print_ops(record)
 
 
-@cli.command()
+@click.command()
 @click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
 @rules_option
 @json_option

@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from dreamgit.cli.app import cli
 from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
@@ -19,7 +18,7 @@ from dreamgit.runmerge import merge_run
 SHORT = 12
 
 
-@cli.command()
+@click.command()
 @click.argument("run_id", metavar="RUN")
 @json_option
 @pass_state
@@ -35,7 +34,7 @@ def merge(state: CliState, run_id: str, as_json: bool) -> None:
         click.echo(f"merged {outcome.branch} into main ({how})")
 
 
-@cli.command()
+@click.command()
 @click.argument("run_id", metavar="RUN")
 @click.option(
     "--op",
@@ -95,7 +94,7 @@ def _print_diff(result: MemoryDiff) -> None:
     )
 
 
-@cli.command()
+@click.command()
 @click.argument("a", required=False, metavar="[A]")
 @click.argument("b", required=False, metavar="[B]")
 @json_option
@@ -147,7 +146,7 @@ def _run_json(run: RunInfo) -> dict[str, Any]:
     return data
 
 
-@cli.command()
+@click.command()
 @click.argument("run_id", required=False, metavar="[RUN]")
 @json_option
 @pass_state

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from dreamgit import operations
-from dreamgit.cli.app import cli
 from dreamgit.cli.render import emit_json, json_option, memory_json, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
@@ -24,7 +23,7 @@ def open_repo(state: CliState) -> MemoryRepo:
     return repo
 
 
-@cli.command()
+@click.command()
 @click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--bare", is_flag=True, help="Create a bare repository (no work tree).")
 @click.option(
@@ -42,7 +41,7 @@ def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
     click.echo(f"initialised memory repository in {target}")
 
 
-@cli.command()
+@click.command()
 @click.argument("text", required=False)
 @click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), help="Read it.")
 @click.option("--summary", default="", help="A one-line summary of the session.")
@@ -69,7 +68,7 @@ def log(
     click.echo(session.id)
 
 
-@cli.command()
+@click.command()
 @click.argument("text")
 @click.option("--topic", required=True, help="Topic folder, e.g. preferences.")
 @click.option("--priority", type=click.Choice(PRIORITIES), default="normal", show_default=True)
@@ -94,7 +93,7 @@ def add(
     click.echo(memory.id)
 
 
-@cli.command()
+@click.command()
 @click.argument("memory_id")
 @json_option
 @pass_state
@@ -108,7 +107,7 @@ def show(state: CliState, memory_id: str, as_json: bool) -> None:
     click.echo(repo.read_text(memory.path) or "", nl=False)
 
 
-@cli.command()
+@click.command()
 @click.option("--topic", default=None, help="Only this topic.")
 @json_option
 @pass_state
@@ -131,7 +130,7 @@ def _one_line(text: str, width: int = 70) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-@cli.command()
+@click.command()
 @json_option
 @pass_state
 def topics(state: CliState, as_json: bool) -> None:
@@ -147,7 +146,7 @@ def topics(state: CliState, as_json: bool) -> None:
         click.echo(f"{t}\t{n}")
 
 
-@cli.command()
+@click.command()
 @click.argument("ids", nargs=-1, required=True)
 @pass_state
 def forget(state: CliState, ids: tuple[str]) -> None:
@@ -157,7 +156,7 @@ def forget(state: CliState, ids: tuple[str]) -> None:
         click.echo(f"forgot {m.id} ({m.path})")
 
 
-@cli.command()
+@click.command()
 @click.argument("memory_id")
 @pass_state
 def restore(state: CliState, memory_id: str) -> None:
@@ -167,7 +166,7 @@ def restore(state: CliState, memory_id: str) -> None:
     click.echo(f"restored {memory.id} ({memory.path})")
 
 
-@cli.command()
+@click.command()
 @json_option
 @pass_state
 def status(state: CliState, as_json: bool) -> None:

@@ -14,7 +14,6 @@ from typing import Any
 import click
 
 from dreamgit import layout
-from dreamgit.cli.app import cli
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs, group_duplicates
@@ -35,7 +34,7 @@ __all__ = ["prompts"]
 _GROUP_SIMILARITY = 0.5
 
 
-@cli.group()
+@click.group()
 def prompts() -> None:
     """List the prompt templates, or render one with this repository's data."""
 

@@ -9,7 +9,6 @@ from typing import Any
 import click
 
 from dreamgit import layout
-from dreamgit.cli.app import cli
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.dsl import Priority
@@ -21,7 +20,7 @@ from dreamgit.ruleset import check_ruleset, load_ruleset
 __all__ = ["rules"]
 
 
-@cli.group()
+@click.group()
 def rules() -> None:
     """Check, show and explain the rules a dream runs with."""
 
