@@ -66,6 +66,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "supersession_min": "fraction",
         "remove_min": "fraction",
         "max_priority": "priority",
+        "max_chars_per_run": "count",
     },
     "index": {"order": "order"},
 }

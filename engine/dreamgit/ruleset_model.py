@@ -72,6 +72,8 @@ class Proposals:
     supersession_min: float
     remove_min: float
     max_priority: str
+    #: Characters a run may send to and receive from an LLM in all (about 4 per token).
+    max_chars_per_run: int
 
     def as_dict(self) -> dict[str, Any]:
         """The thresholds as a mapping (``Thresholds.from_mapping`` takes it)."""

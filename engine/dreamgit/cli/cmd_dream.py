@@ -20,13 +20,35 @@ rules_option = click.option(
 )
 
 
-def _dream(state: CliState, rules: str | None, **options: Any) -> dict[str, Any]:
+llm_option = click.option(
+    "--llm",
+    "llm",
+    default=None,
+    metavar="NAME",
+    help="Let this LLM adapter propose (openai, anthropic, scripted, …); "
+    "default: the config's llm: setting, if any.",
+)
+no_llm_option = click.option(
+    "--no-llm", is_flag=True, help="Deterministic only, even if the config names an LLM."
+)
+
+
+def _dream(
+    state: CliState, rules: str | None, llm: str | None, no_llm: bool, **options: Any
+) -> dict[str, Any]:
     # The dream machinery (rules, extraction) loads here, not when the CLI starts.
     from dreamgit.dream.run import dream
     from dreamgit.rulesource import ruleset_option_value
 
     repo = open_repo(state)
-    return dream(repo, now=state.now(), ruleset=ruleset_option_value(repo, rules), **options)
+    return dream(
+        repo,
+        now=state.now(),
+        ruleset=ruleset_option_value(repo, rules),
+        llm=None if no_llm else llm,
+        use_config_llm=not no_llm,
+        **options,
+    )
 
 
 def print_ops(record: dict[str, Any]) -> None:
@@ -63,6 +85,8 @@ def print_ops(record: dict[str, Any]) -> None:
     help="Write a Markdown pull-request body for the run to this file.",
 )
 @rules_option
+@llm_option
+@no_llm_option
 @json_option
 @pass_state
 def run(
@@ -72,10 +96,12 @@ def run(
     remote: str | None,
     summary: Path | None,
     rules: str | None,
+    llm: str | None,
+    no_llm: bool,
     as_json: bool,
 ) -> None:
     """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
-    record = _dream(state, rules, force=force, merge=not no_merge)
+    record = _dream(state, rules, llm, no_llm, force=force, merge=not no_merge)
     if remote and record.get("branch"):
         from dreamgit.push import push_branch
 
@@ -96,11 +122,15 @@ def run(
 @click.command()
 @click.option("--force", is_flag=True, help="Plan even if the gate says no dream is due.")
 @rules_option
+@llm_option
+@no_llm_option
 @json_option
 @pass_state
-def review(state: CliState, force: bool, rules: str | None, as_json: bool) -> None:
+def review(
+    state: CliState, force: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
+) -> None:
     """Show the operations run would apply; writes nothing."""
-    record = _dream(state, rules, force=force, apply=False)
+    record = _dream(state, rules, llm, no_llm, force=force, apply=False)
     if as_json:
         emit_json(record)
         return
@@ -110,11 +140,15 @@ def review(state: CliState, force: bool, rules: str | None, as_json: bool) -> No
 @click.command()
 @click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
 @rules_option
+@llm_option
+@no_llm_option
 @json_option
 @pass_state
-def compact(state: CliState, no_merge: bool, rules: str | None, as_json: bool) -> None:
+def compact(
+    state: CliState, no_merge: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
+) -> None:
     """Consolidate and prune only (no gathering from sessions)."""
-    record = _dream(state, rules, gather=False, merge=not no_merge)
+    record = _dream(state, rules, llm, no_llm, gather=False, merge=not no_merge)
     if as_json:
         emit_json(record)
         return

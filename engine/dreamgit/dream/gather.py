@@ -80,10 +80,16 @@ def plan_gather(
     now: datetime,
     budget: Budget,
     threshold: float,
+    proposed: Sequence[Candidate] = (),
+    model: str | None = None,
 ) -> GatherResult:
-    """Plan the gather phase over ``sessions`` (oldest first) against the working set."""
+    """Plan the gather phase over ``sessions`` (oldest first) against the working set.
+
+    ``proposed`` are candidates an LLM found (already judged by the rules); they
+    meet the same gather rules, duplicate checks and limits as the extracted ones.
+    """
     result = GatherResult()
-    found = _candidates(ws, sessions, ruleset, now, result)
+    found = _candidates(ws, sessions, ruleset, now, result, proposed)
     known = _known_duplicates(ws, [memory for memory, _ in found], threshold)
     added: dict[str, Operation] = {}
     incomplete: set[str] = set()
@@ -110,6 +116,8 @@ def plan_gather(
             after=[snap(memory)],
             new_chars=len(memory.text),
             detail=f"From session {session}.",
+            source="llm" if candidate.pattern == "llm" else "rules",
+            model=model if candidate.pattern == "llm" else None,
         )
         if not budget.admit(op):
             incomplete.add(session)
@@ -129,14 +137,20 @@ def _candidates(
     ruleset: RuleSet,
     now: datetime,
     result: GatherResult,
+    proposed: Sequence[Candidate] = (),
 ) -> list[tuple[Memory, Candidate]]:
-    """Every candidate of every session, oldest session first, that no gather rule rejects."""
+    """Every candidate of every session, oldest session first, that no gather rule rejects.
+
+    The extractor's candidates of a session come first, then the LLM's.
+    """
     found: list[tuple[Memory, Candidate]] = []
     seen: set[str] = set()
+    by_session: dict[str, list[Candidate]] = {}
+    for candidate in proposed:
+        by_session.setdefault(candidate.session_id, []).append(candidate)
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
-        for candidate in extract_candidates(
-            session.text, session_id=session.id, created=session.created
-        ):
+        extracted = extract_candidates(session.text, session_id=session.id, created=session.created)
+        for candidate in [*extracted, *by_session.get(session.id, [])]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
             memory = _memory_for(candidate, taken)
             if memory.id in seen:

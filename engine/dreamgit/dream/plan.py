@@ -18,6 +18,7 @@ from dreamgit.dream.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.gather import plan_gather
 from dreamgit.dream.index import render_index
 from dreamgit.dream.limits import Budget
+from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
@@ -43,6 +44,8 @@ class Plan:
     deferred: list[Deferred] = field(default_factory=list)
     decisions: list[dict[str, Any]] = field(default_factory=list)
     broken: list[MemoryFileError] = field(default_factory=list)
+    #: What the model was asked and answered, with the budget spent (None without an LLM).
+    llm: dict[str, Any] | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -74,8 +77,12 @@ def plan_dream(
     now: datetime,
     gather: bool = True,
     at: str | None = None,
+    llm: LLMRun | None = None,
 ) -> Plan:
-    """Plan a dream against main's tip, or the commit ``at`` (``gather=False``: compact only)."""
+    """Plan a dream against main's tip, or the commit ``at`` (``gather=False``: compact only).
+
+    With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
+    """
     base = at if at is not None else repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
     ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
@@ -92,10 +99,24 @@ def plan_dream(
     if gather:
         sessions, unreadable = _sessions(repo, base, now)
         broken += unreadable
-        gathered = plan_gather(ws, sessions, ruleset, now=now, budget=budget, threshold=threshold)
+        proposed, waiting = (
+            llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
+            if llm is not None
+            else ([], set())
+        )
+        gathered = plan_gather(
+            ws,
+            sessions,
+            ruleset,
+            now=now,
+            budget=budget,
+            threshold=threshold,
+            proposed=proposed,
+            model=llm.adapter.model if llm is not None else None,
+        )
         ops += gathered.ops
         decisions += gathered.decisions
-        consumed = gathered.consumed
+        consumed = [s for s in gathered.consumed if s not in waiting]
         fresh = gathered.fresh
     consolidated = plan_consolidate(
         ws, ruleset, now=now, budget=budget, threshold=threshold, fresh=fresh
@@ -103,6 +124,10 @@ def plan_dream(
     ops += consolidated.ops
     decisions += consolidated.decisions
     consumed = [s for s in consumed if s not in consolidated.unsettled]
+    if llm is not None:
+        touched = {i for op in ops for i in op.memories if i in ws.active}
+        ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
+        decisions += llm.decisions
     ops += plan_prune(ws, ruleset, now=now, budget=budget)
     index = _index_op(repo, base, ws, ruleset, now)
     if index is not None and (ops or consumed or index.changes):
@@ -116,6 +141,7 @@ def plan_dream(
         deferred=budget.deferred,
         decisions=decisions,
         broken=broken,
+        llm=llm.to_record() if llm is not None else None,
     )
 
 

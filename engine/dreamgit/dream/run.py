@@ -18,11 +18,14 @@ from dreamgit import faults, layout
 from dreamgit.clock import format_time
 from dreamgit.dream.diary import prepend_entry, render_diary_entry
 from dreamgit.dream.gate import evaluate_gate
+from dreamgit.dream.llm_phase import LLMRun
+from dreamgit.dream.llm_setup import open_llm
 from dreamgit.dream.plan import Plan, plan_dream
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
 from dreamgit.errors import ConflictError
 from dreamgit.ids import run_id as make_run_id
+from dreamgit.llm.base import LLMAdapter
 from dreamgit.locks import try_exclusive
 from dreamgit.mainmerge import merge_branch
 from dreamgit.repo import MemoryRepo
@@ -43,12 +46,20 @@ def dream(
     gather: bool = True,
     apply: bool = True,
     ruleset: RuleSet | None = None,
+    llm: LLMAdapter | str | None = None,
+    use_config_llm: bool = True,
 ) -> dict[str, Any]:
-    """Run (or with ``apply=False`` only plan) one dream; returns the run record."""
+    """Run (or with ``apply=False`` only plan) one dream; returns the run record.
+
+    ``llm`` names an adapter (or is one); without it the config's ``llm:`` is
+    used unless ``use_config_llm`` is False, and without that the dream is
+    deterministic.
+    """
     repo.require_initialised()
     rules = ruleset if ruleset is not None else repo_ruleset(repo)
+    model = open_llm(repo, rules, llm, use_config=use_config_llm)
     if not apply:
-        return _review(repo, rules, now=now, force=force, gather=gather, merge=merge)
+        return _review(repo, rules, now=now, force=force, gather=gather, merge=merge, llm=model)
     with try_exclusive(dream_lock_path(repo), busy="another dream is running in this repository"):
         resumed = _finish_interrupted(repo, now)
         if gather and not force:
@@ -56,7 +67,7 @@ def dream(
             if not due:
                 return {**_skipped(repo, now, reason), "resumed": resumed}
         repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
-        plan = plan_dream(repo, rules, now=now, gather=gather)
+        plan = plan_dream(repo, rules, now=now, gather=gather, llm=model)
         if plan.is_empty:
             record = _record(plan, run_id=None, now=now, commits=[], applied=True, merge=merge)
         else:
@@ -65,7 +76,14 @@ def dream(
 
 
 def _review(
-    repo: MemoryRepo, rules: RuleSet, *, now: datetime, force: bool, gather: bool, merge: bool
+    repo: MemoryRepo,
+    rules: RuleSet,
+    *,
+    now: datetime,
+    force: bool,
+    gather: bool,
+    merge: bool,
+    llm: LLMRun | None,
 ) -> dict[str, Any]:
     """Plan exactly what run would, on main plus any uncommitted agent edits; write nothing."""
     if gather and not force:
@@ -73,7 +91,7 @@ def _review(
         if not due:
             return _skipped(repo, now, reason)
     at = repo.preview_agent_edits(now)
-    plan = plan_dream(repo, rules, now=now, gather=gather, at=at)
+    plan = plan_dream(repo, rules, now=now, gather=gather, at=at, llm=llm)
     return _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
 
 
@@ -192,6 +210,7 @@ def _record(
         "deferred": [d.to_json() for d in plan.deferred],
         "decisions": plan.decisions,
         "broken": [b.render() for b in plan.broken],
+        **({"llm": plan.llm} if plan.llm is not None else {}),
     }
 
 

@@ -19,7 +19,7 @@ from dreamgit.model import Memory
 __all__ = ["Deferred", "Operation", "WorkingSet"]
 
 #: Operations that change memories; they count against the run's limits.
-MEMORY_OPS = frozenset({"add", "reinforce", "merge", "supersede", "prune"})
+MEMORY_OPS = frozenset({"add", "reinforce", "merge", "supersede", "prune", "replace", "remove"})
 
 
 @dataclass

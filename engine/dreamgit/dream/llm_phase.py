@@ -1,0 +1,273 @@
+"""The LLM's part of a dream: it proposes, the rules dispose.
+
+With an adapter configured, gather also asks the model about each new session
+(``gather`` prompt), and consolidate asks about each group of similar memories
+that this run touched (``consolidate`` prompt). Every answer is parsed
+strictly and judged by :func:`~dreamgit.llm.proposals.validate_proposals`:
+unknown ids, protected or core memories, thresholds and the run's limits. What
+passes becomes an ordinary operation (``Dream-Source: llm``); what does not is
+a decision in the run record. The run's character budget bounds the cost;
+groups that do not fit are deferred, and a session whose gather prompt was
+deferred stays pending for the next run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from dreamgit.dream.candidate import Candidate
+from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.limits import Budget
+from dreamgit.dream.ordering import rank_key
+from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.llm.ask import Answer, CharBudget, ask
+from dreamgit.llm.base import LLMAdapter
+from dreamgit.llm.cache import AnswerCache
+from dreamgit.llm.context import consolidate_context, gather_context
+from dreamgit.llm.proposals import Decision, Proposal, RunLimits, Thresholds, validate_proposals
+from dreamgit.model import Memory, Session, priority_rank
+from dreamgit.ruleset import RuleSet
+
+__all__ = ["GROUP_SIMILARITY", "LLMRun", "llm_candidates", "llm_consolidate"]
+
+#: How alike memories must be to be sent to the model together.
+GROUP_SIMILARITY = 0.5
+#: At most this many known memories go with a gather prompt, the highest-ranked first.
+KNOWN_IN_GATHER = 200
+
+
+@dataclass
+class LLMRun:
+    """One run's model, cache, budget and what the model was asked and answered."""
+
+    adapter: LLMAdapter
+    budget: CharBudget
+    thresholds: Thresholds
+    cache: AnswerCache | None = None
+    overrides: dict[str, str] = field(default_factory=dict)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+
+    def ask(self, template: str, context: dict[str, Any], *, group: str) -> Answer:
+        """Ask about one group, and remember the answer for the record."""
+        answer = ask(
+            self.adapter,
+            template,
+            context,
+            group=group,
+            budget=self.budget,
+            cache=self.cache,
+            overrides=self.overrides,
+        )
+        self.answers.append(answer.to_dict())
+        return answer
+
+    def judge(
+        self,
+        proposals: Sequence[Proposal],
+        *,
+        allowed_ops: frozenset[str],
+        known: dict[str, Memory],
+        ruleset: RuleSet,
+        budget: Budget,
+        sources: set[str] | None = None,
+    ) -> list[Proposal]:
+        """The proposals the rules accept; every verdict is recorded as a decision."""
+        wrong = [p for p in proposals if p.op not in allowed_ops]
+        for p in wrong:
+            shown = ", ".join(sorted(allowed_ops))
+            self._decide(Decision(p, False, f"{p.op} is not asked for here (only {shown})"))
+        limits = RunLimits(
+            max_changes=budget.max_changes,
+            max_adds=budget.max_adds,
+            max_new_chars=budget.max_new_chars,
+            changes=budget.changes,
+            adds=budget.adds,
+            new_chars=budget.new_chars,
+        )
+        accepted, rejected = validate_proposals(
+            [p for p in proposals if p.op in allowed_ops],
+            known_ids=set(known),
+            is_protected=lambda i: ruleset.is_protected(known[i]),
+            thresholds=self.thresholds,
+            limits=limits,
+            known_sources=sources,
+        )
+        for decision in [*rejected, *accepted]:
+            self._decide(decision)
+        return [d.proposal for d in accepted]
+
+    def _decide(self, decision: Decision) -> None:
+        self.decisions.append({"phase": "llm", **decision.to_dict()})
+
+    def to_record(self) -> dict[str, Any]:
+        """The ``llm`` section of the run record."""
+        return {
+            "adapter": self.adapter.name,
+            "model": self.adapter.model,
+            **self.budget.to_dict(),
+            "answers": self.answers,
+        }
+
+
+def llm_candidates(
+    llm: LLMRun,
+    ws: WorkingSet,
+    sessions: Sequence[Session],
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    budget: Budget,
+) -> tuple[list[Candidate], set[str]]:
+    """Candidates the model found in each session; and the sessions whose prompt was deferred."""
+    known = sorted(ws.active.values(), key=rank_key(ruleset, now))[:KNOWN_IN_GATHER]
+    by_id = {m.id: m for m in known}
+    found: list[Candidate] = []
+    deferred: set[str] = set()
+    for session in sorted(sessions, key=lambda s: (s.created, s.id)):
+        context = gather_context(
+            [session],
+            known,
+            now=now,
+            thresholds=llm.thresholds,
+            max_adds=max(budget.max_adds - budget.adds, 0),
+        )
+        answer = llm.ask("gather", context, group=f"gather {session.id}")
+        if answer.status == "deferred":
+            deferred.add(session.id)
+            continue
+        accepted = llm.judge(
+            answer.proposals,
+            allowed_ops=frozenset({"add"}),
+            known=by_id,
+            ruleset=ruleset,
+            budget=budget,
+            sources={session.id},
+        )
+        found += [_candidate(p, session) for p in accepted]
+    return found, deferred
+
+
+def _candidate(p: Proposal, session: Session) -> Candidate:
+    return Candidate(
+        text=p.text or "",
+        topic=p.topic or "notes",
+        priority=p.priority or "normal",
+        type=p.type or "user",
+        tags=(),
+        key=p.key,
+        confidence=p.confidence if p.confidence is not None else 0.0,
+        session_id=session.id,
+        created=session.created,
+        change=None,
+        pattern="llm",
+    )
+
+
+def llm_consolidate(
+    llm: LLMRun,
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    budget: Budget,
+    touched: set[str],
+) -> list[Operation]:
+    """Ask about each group of similar memories this run touched; apply what the rules accept."""
+    ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
+    items = [DupItem.from_memory(m) for m in ordered]
+    pairs = find_duplicate_pairs(items, threshold=GROUP_SIMILARITY)
+    ops: list[Operation] = []
+    for ids in group_duplicates(items, pairs):
+        if not touched.intersection(ids) or any(i not in ws.active for i in ids):
+            continue
+        group = {i: ws.active[i] for i in ids}
+        context = consolidate_context(list(group.values()), now=now, thresholds=llm.thresholds)
+        answer = llm.ask("consolidate", context, group=f"consolidate {','.join(ids)}")
+        if answer.status != "answered":
+            continue
+        accepted = llm.judge(
+            answer.proposals,
+            allowed_ops=frozenset({"merge", "replace", "remove", "supersede"}),
+            known=group,
+            ruleset=ruleset,
+            budget=budget,
+        )
+        for proposal in accepted:
+            members = [ws.active[i] for i in proposal.ids if i in ws.active]
+            if len(members) != len(proposal.ids) or proposal.by in proposal.ids:
+                continue  # an earlier proposal of this group already took one of them
+            after = _after(ws, proposal, members, now=now)
+            op = _operation(proposal, members, after, model=answer.model)
+            if budget.admit(op):
+                op.changes = _apply(ws, members, after)
+                ops.append(op)
+    return ops
+
+
+def _operation(p: Proposal, members: list[Memory], after: list[Memory], *, model: str) -> Operation:
+    """The operation a proposal stands for, its file changes not yet made."""
+    summary = {
+        "merge": f"merge: {len(members)} memories into {after[0].id if after else ''}",
+        "replace": f"replace: {members[0].id} rewritten",
+        "remove": f"remove: {', '.join(p.ids)}",
+        "supersede": f"supersede: {', '.join(p.ids)} by {p.by}",
+    }[p.op]
+    memories = [*(m.id for m in after), *(i for i in p.ids if i not in {m.id for m in after})]
+    return Operation(
+        op=p.op,
+        phase="consolidate",
+        rule=f"llm-{p.op}",
+        memories=memories,
+        summary=summary,
+        changes={},
+        before=[snap(m) for m in members],
+        after=[snap(m) for m in after],
+        new_chars=len(p.text or ""),
+        source="llm",
+        model=model or None,
+        detail=f"Proposed by the model: {p.reason}",
+    )
+
+
+def _after(ws: WorkingSet, p: Proposal, members: list[Memory], *, now: datetime) -> list[Memory]:
+    """The memories as they will be after the proposal (none for a removal)."""
+    if p.op == "remove":
+        return []
+    if p.op == "supersede":
+        newer = ws.active[p.by or ""]
+        return [replace(newer, supersedes=tuple(sorted({*newer.supersedes, *p.ids})))]
+    survivor = min(members, key=lambda m: (m.created, m.id))
+    text = (p.text or survivor.text).strip()
+    priority = max((m.priority for m in members), key=priority_rank)
+    return [
+        replace(
+            survivor,
+            text=text,
+            description=_one_line(text),
+            priority=p.priority if p.priority and p.op == "replace" else priority,
+            key=p.key or survivor.key,
+            tags=tuple(sorted({t for m in members for t in m.tags})),
+            sources=tuple(sorted({s for m in members for s in m.sources})),
+            updated=now,
+        )
+    ]
+
+
+def _apply(ws: WorkingSet, members: list[Memory], after: list[Memory]) -> dict[str, bytes | None]:
+    changes: dict[str, bytes | None] = {}
+    keep = {m.id for m in after}
+    for memory in members:
+        if memory.id not in keep:
+            changes.update(ws.file_for_removal(memory))
+    for memory in after:
+        changes.update(ws.file_for_update(ws.active[memory.id], memory))
+    return changes
+
+
+def _one_line(text: str, limit: int = 150) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

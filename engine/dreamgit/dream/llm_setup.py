@@ -1,0 +1,68 @@
+"""Choosing a run's LLM: ``--llm NAME``, an adapter object, or ``llm:`` in the config.
+
+Without any of them a dream is deterministic. The settings under ``llm:`` apply
+to the adapter they name; answers are cached in the git directory, so running
+a reviewed dream again asks the model nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dreamgit import layout
+from dreamgit.dream.llm_phase import LLMRun
+from dreamgit.errors import ConfigError
+from dreamgit.llm.ask import CharBudget
+from dreamgit.llm.base import LLMAdapter
+from dreamgit.llm.cache import AnswerCache
+from dreamgit.llm.proposals import Thresholds
+from dreamgit.llm.registry import get_adapter
+from dreamgit.ruleset import RuleSet
+
+if TYPE_CHECKING:
+    from dreamgit.repo import MemoryRepo
+
+__all__ = ["open_llm"]
+
+
+def _adapter(
+    repo: MemoryRepo, choice: LLMAdapter | str | None, use_config: bool
+) -> LLMAdapter | None:
+    if isinstance(choice, LLMAdapter):
+        return choice
+    settings = repo.config().get("llm") or {}
+    if not isinstance(settings, dict):
+        raise ConfigError(f"{layout.CONFIG}: llm must be a mapping of settings")
+    if choice is None:
+        if not use_config or not settings:
+            return None
+        name = settings.get("adapter")
+        if not isinstance(name, str) or not name:
+            raise ConfigError(
+                f"{layout.CONFIG}: llm.adapter is missing",
+                hint="name the adapter, e.g. `llm: {adapter: openai, model: gpt-4o-mini}`",
+            )
+        return get_adapter(name, settings)
+    same = settings.get("adapter", choice) == choice
+    return get_adapter(choice, settings if same else {})
+
+
+def open_llm(
+    repo: MemoryRepo,
+    ruleset: RuleSet,
+    choice: LLMAdapter | str | None,
+    *,
+    use_config: bool = True,
+) -> LLMRun | None:
+    """The LLM for one run, or None for a deterministic run."""
+    adapter = _adapter(repo, choice, use_config)
+    if adapter is None:
+        return None
+    proposals = ruleset.proposals
+    return LLMRun(
+        adapter=adapter,
+        budget=CharBudget(proposals.max_chars_per_run),
+        thresholds=Thresholds.from_mapping(proposals.as_dict()),
+        cache=AnswerCache(repo.store.git_dir / "dreamgit" / "llm-cache"),
+        overrides=repo.list_dir(layout.PROMPTS),
+    )
