@@ -1,0 +1,200 @@
+"""Tests for dreamgit.dream.guards: what vetoes a merge, and the reasons it gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from dreamgit.dream.guards import keys_compatible, may_merge, merge_allowed
+
+
+def refused(a: str, b: str) -> str:
+    ok, reason = may_merge(a, b)
+    assert not ok, f"expected a refusal: {a!r} / {b!r}"
+    assert not may_merge(b, a)[0], "the guards must refuse both ways"
+    return reason
+
+
+def test_paraphrases_pass_every_guard() -> None:
+    """Reordered words, case and punctuation leave nothing to veto."""
+    assert may_merge(
+        "Prefers pytest over unittest for Python tests.",
+        "For Python tests, prefers pytest to unittest",
+    ) == (True, "")
+
+
+def test_negation_on_one_side_is_opposite_polarity() -> None:
+    """A "not" in one text only is reported with the words that negate."""
+    reason = refused("Prefers pytest for Python tests.", "Does not prefer pytest for Python tests.")
+    assert reason == "opposite polarity: none vs not"
+
+
+def test_negating_verbs_count_as_negations() -> None:
+    """Stopped, avoids, dislikes and hates turn a fact around."""
+    assert refused("Uses Docker Desktop.", "Stopped using Docker Desktop.") == (
+        "opposite polarity: none vs Stopped"
+    )
+    assert not merge_allowed("Likes dark roast coffee", "Dislikes dark roast coffee")
+    assert not merge_allowed("Enjoys pair programming", "Hates pair programming")
+
+
+def test_two_negations_agree_with_each_other() -> None:
+    """ "Never" and "does not" say the same thing."""
+    assert merge_allowed("Never uses tabs in Go code.", "Does not use tabs in Go code.")
+
+
+def test_neither_nor_is_one_negation() -> None:
+    """ "Neither ... nor" negates once, like "does not ... or"."""
+    assert merge_allowed("Speaks neither German nor French.", "Does not speak German or French.")
+
+
+def test_an_antonym_on_one_side_is_opposite_polarity() -> None:
+    """On and off, enabled and disabled cannot merge."""
+    assert refused(
+        "Turns notifications off during focus time", "Turns notifications on during focus time"
+    ) == ("opposite polarity: off vs on")
+    assert not merge_allowed(
+        "Feature flags are enabled by default", "Feature flags are disabled by default"
+    )
+
+
+def test_reversed_comparison_is_opposite_direction() -> None:
+    """ "X over Y" and "Y over X" say opposite things."""
+    reason = refused(
+        "Prefers pytest over unittest for Python tests.",
+        "Prefers unittest over pytest for Python tests.",
+    )
+    assert reason == "opposite direction: pytest, unittest vs unittest, pytest"
+
+
+def test_reversed_change_is_opposite_direction() -> None:
+    """ "From X to Y" reversed, in either word order, is refused."""
+    assert not merge_allowed("Switched from Flask to FastAPI", "Switched from FastAPI to Flask")
+    assert not merge_allowed("Moved to Oslo from Berlin", "Moved to Berlin from Oslo")
+    assert merge_allowed("Moved from Berlin to Oslo in 2020", "In 2020, moved to Oslo from Berlin")
+
+
+def test_prefers_to_compares_like_over() -> None:
+    """ "Prefers X to Y" is the reverse of "prefers Y over X"."""
+    assert not merge_allowed("Prefers tabs to spaces", "Prefers spaces over tabs")
+
+
+def test_different_numbers_are_named_in_the_reason() -> None:
+    """Versions, counts and spelled numbers must agree."""
+    assert refused("Runs Python 3.11 in CI", "Runs Python 3.12 in CI") == (
+        "different numbers: 3.11 vs 3.12"
+    )
+    assert refused("Has two monitors", "Has three monitors") == "different numbers: two vs three"
+    assert merge_allowed("Has two monitors", "Has 2 monitors")
+
+
+def test_a_number_missing_on_one_side_is_a_difference() -> None:
+    """A fact with a number does not merge with one without it."""
+    assert refused("Keeps 3 browser windows open", "Keeps browser windows open") == (
+        "different numbers: 3 vs none"
+    )
+
+
+def test_different_dates_and_times_are_refused() -> None:
+    """Weekdays, months and clock times must agree."""
+    assert refused("Standup is at 9:30am on Mondays", "Standup is at 9:30am on Tuesdays") == (
+        "different dates or times: Mondays vs Tuesdays"
+    )
+    assert not merge_allowed("Vacation in May", "Vacation in June")
+    assert not merge_allowed("Weekly sync at 3pm", "Weekly sync at 3am")
+    assert not merge_allowed("Drinks coffee in the morning", "Drinks coffee in the evening")
+
+
+def test_may_is_a_month_only_where_it_reads_as_one() -> None:
+    """ "May 3" and "in May" are dates; "may" the verb is not."""
+    assert not merge_allowed("Release on May 3", "Release on June 3")
+    assert merge_allowed("Tests may fail on Windows", "tests may fail on windows")
+
+
+def test_different_names_are_refused() -> None:
+    """Capitalised names, identifiers and known tools must agree."""
+    assert refused("The billing service uses Flask", "The billing service uses FastAPI") == (
+        "different names: Flask vs FastAPI"
+    )
+    assert not merge_allowed("Formats Python code with ruff", "Formats Python code with black")
+    assert not merge_allowed("Deploys atlas-api on merge", "Deploys orion-web on merge")
+
+
+def test_a_different_first_word_name_is_refused() -> None:
+    """A name that opens the sentence counts when the other text lacks it."""
+    assert refused(
+        "Priya reviews all schema migrations for billing.",
+        "Marco reviews all schema migrations for billing.",
+    ) == ("different names: Priya vs Marco")
+
+
+def test_instructions_starting_with_a_verb_are_not_names() -> None:
+    """ "Use" opening an instruction is not a name, though the other text lacks it."""
+    assert merge_allowed("Use uv for Python installs.", "uv for Python installs")
+    assert not merge_allowed("Priya uses uv for installs.", "uv for installs")
+
+
+def test_generic_acronyms_are_not_names() -> None:
+    """CI or PR is a kind of thing, not a proper noun."""
+    assert merge_allowed(
+        "Atlas runs CI on Jenkins in 12 minutes", "Atlas runs on Jenkins in 12 minutes"
+    )
+
+
+def test_a_word_swapped_in_place_is_refused() -> None:
+    """One value put in the place of another is another fact."""
+    assert (
+        refused("Is allergic to kiwi", "Is allergic to lupin") == "different words: kiwi vs lupin"
+    )
+    assert not merge_allowed(
+        "Plays the cello in a community orchestra.", "Plays the violin in a community orchestra."
+    )
+
+
+def test_forms_of_one_word_are_not_a_swap() -> None:
+    """Allergy and allergic, play and player are forms of one word."""
+    assert merge_allowed("Has an allergy to kiwi", "Has an allergic reaction to kiwi")
+
+
+def test_two_edits_in_different_places_are_a_rewording() -> None:
+    """An extra word here and another there is no in-place swap."""
+    assert merge_allowed(
+        "The atlas-api service listens on port 8080 in staging",
+        "atlas-api listens on port 8080 in the staging environment",
+    )
+
+
+def test_different_keys_are_refused() -> None:
+    """Memories with different key slots never merge."""
+    assert may_merge("Uses 3.12", "Uses 3.12", key_a="python.version", key_b="node.version") == (
+        False,
+        "different keys: python.version vs node.version",
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (None, None, True),
+        ("python.version", None, True),
+        (None, "python.version", True),
+        ("python.version", " Python.Version ", True),
+        ("python.version", "node.version", False),
+        ("", "node.version", True),
+    ],
+)
+def test_keys_are_compatible_when_equal_or_unset(
+    a: str | None, b: str | None, expected: bool
+) -> None:
+    """An unset key matches anything; set keys must be equal (case and spaces aside)."""
+    assert keys_compatible(a, b) is expected
+
+
+def test_merge_allowed_agrees_with_may_merge() -> None:
+    """The fast form gives the same verdict as the explained one."""
+    pairs = [
+        ("Uses vim", "Does not use vim"),
+        ("Uses vim daily", "uses vim daily"),
+        ("Port 8080", "Port 8081"),
+    ]
+    for a, b in pairs:
+        assert merge_allowed(a, b) == may_merge(a, b)[0]
