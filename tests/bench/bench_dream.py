@@ -1,0 +1,274 @@
+"""Benchmark of whole dreams over realistic stores of 1,000 to 100,000 memories.
+
+Each size is measured in a fresh process (so peak memory is that size's alone):
+
+1. a store from ``corpus.generate(N)`` (realistic facts, about 5 % planted
+   paraphrase duplicates and 5 % planted near-misses) plus 100 new sessions of
+   realistic user statements, all in one commit of a bare repository;
+2. ``run``: a real dream with the default rules, one commit per operation, merged
+   into main; the time of each phase and the peak memory (ru_maxrss);
+3. ``review`` with the run limits lifted: the plan a dream would make if nothing
+   held it back, and the precision and recall of its merges on the planted pairs
+   (a merge joining any other pair counts against precision; a planted
+   near-miss joined is such a pair).
+
+Run: ``python tests/bench/bench_dream.py [N ...]`` (default 1000 10000 100000).
+Targets (2 cores): 10,000 memories and 100 sessions under 10 s; 100,000 under
+2 minutes with near-linear growth; duplicate precision >= 0.98, recall >= 0.9.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus import generate  # noqa: E402 - a sibling script, not a package
+
+from dreamgit.clock import parse_time  # noqa: E402
+from dreamgit.dream import plan as plan_module  # noqa: E402
+from dreamgit.dream import run as run_module  # noqa: E402
+from dreamgit.dream.run import dream  # noqa: E402
+from dreamgit.gitstore import GitStore, Identity  # noqa: E402
+from dreamgit.ids import session_id  # noqa: E402
+from dreamgit.memoryfile import render_memory  # noqa: E402
+from dreamgit.model import Memory  # noqa: E402
+from dreamgit.repo import MemoryRepo  # noqa: E402
+from dreamgit.ruleset import load_ruleset  # noqa: E402
+from dreamgit.sessionfile import render_session  # noqa: E402
+from dreamgit.model import Session  # noqa: E402
+from dreamgit.setup import EMPTY_INDEX  # noqa: E402
+from dreamgit.yamlconfig import DEFAULT_CONFIG  # noqa: E402
+
+SESSIONS = 100
+UNLIMITED = """
+extends: default
+limits: {max_changes_per_run: 1000000, max_adds_per_run: 1000000, max_new_chars_per_run: 100000000}
+budgets: {max_memories: 10000000, max_per_topic: 10000000}
+"""
+
+_STATEMENTS = [
+    "I prefer {a} over {b} for {task}.",
+    "I use {a} for {task} now.",
+    "I switched from {b} to {a} for {task}.",
+    "Remember that the {thing} needs {a}.",
+    "We decided to use {a} for the {thing}.",
+    "I no longer use {b}.",
+    "My {rel} {name} lives in {city}.",
+    "Tomorrow I have a call with {name} about the {thing}.",
+]
+_FILL = {
+    "a": [
+        "Postgres",
+        "Redis",
+        "FastAPI",
+        "Neovim",
+        "pytest",
+        "Docker",
+        "Terraform",
+        "Rust",
+        "Kotlin",
+        "Grafana",
+        "Kafka",
+        "SQLite",
+        "htmx",
+        "Tailwind",
+        "uv",
+        "Ruff",
+    ],
+    "b": [
+        "MySQL",
+        "Memcached",
+        "Flask",
+        "Emacs",
+        "unittest",
+        "Vagrant",
+        "Ansible",
+        "Go",
+        "Java",
+        "Kibana",
+        "RabbitMQ",
+        "DuckDB",
+        "React",
+        "Bootstrap",
+        "pip",
+        "Flake8",
+    ],
+    "task": [
+        "the billing service",
+        "data pipelines",
+        "side projects",
+        "the mobile backend",
+        "integration tests",
+        "the analytics dashboard",
+        "internal tools",
+        "prototypes",
+    ],
+    "thing": [
+        "staging deploy",
+        "release checklist",
+        "quarterly report",
+        "design review",
+        "migration plan",
+        "on-call rotation",
+        "security audit",
+        "customer demo",
+    ],
+    "rel": ["sister", "brother", "friend", "colleague", "mentor", "cousin"],
+    "name": ["Maya", "Tomás", "Ingrid", "Kenji", "Amara", "Luca", "Priya", "Oskar"],
+    "city": ["Lisbon", "Osaka", "Toronto", "Nairobi", "Krakow", "Valparaíso", "Tallinn"],
+}
+
+
+def _session_text(rng: random.Random) -> str:
+    lines = []
+    for _ in range(rng.randint(3, 6)):
+        template = rng.choice(_STATEMENTS)
+        fill = {k: rng.choice(v) for k, v in _FILL.items()}
+        lines.append(f"User: {template.format(**fill)}")
+        lines.append("Assistant: Noted, I will keep that in mind.")
+    return "\n".join(lines)
+
+
+def build(path: Path, n: int) -> tuple[MemoryRepo, datetime, Any]:
+    """A bare repository with the corpus and 100 pending sessions; returns (repo, now, corpus)."""
+    corpus = generate(n)
+    files: dict[str, bytes | None] = {
+        ".dreamgit/config.yaml": DEFAULT_CONFIG.encode(),
+        "MEMORY.md": EMPTY_INDEX.encode(),
+    }
+    latest = datetime(2020, 1, 1, tzinfo=UTC)
+    for k, item in enumerate(corpus.memories):
+        created = parse_time(item["created"])
+        latest = max(latest, created)
+        memory = Memory(
+            id=item["id"],
+            topic=item["topic"],
+            slug=f"m{k:06d}",
+            text=item["text"],
+            created=created,
+            updated=created,
+            key=item.get("key"),
+        )
+        files[memory.path] = render_memory(memory).encode()
+    rng = random.Random(n)
+    now = latest + timedelta(days=1)
+    for i in range(SESSIONS):
+        when = now - timedelta(hours=SESSIONS - i)
+        text = _session_text(rng)
+        session = Session(session_id(when, text, str(i)), when, text)
+        files[session.path] = render_session(session).encode()
+    store = GitStore.init(path, bare=True)
+    tree = store.build_tree(None, files)
+    who = Identity("bench", "bench@localhost")
+    store.commit("main", parents=[], tree=tree, message="bench: build", who=who, when=now)
+    return MemoryRepo(store), now, corpus
+
+
+@contextmanager
+def _timing(phases: dict[str, float]) -> Iterator[None]:
+    """Wrap the phase functions so each call adds its time to ``phases``."""
+    saved: list[tuple[Any, str, Callable[..., Any]]] = []
+
+    def wrap(module: Any, name: str, label: str) -> None:
+        original = getattr(module, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                phases[label] = phases.get(label, 0.0) + time.perf_counter() - start
+
+        saved.append((module, name, original))
+        setattr(module, name, timed)
+
+    wrap(plan_module.MemoryRepo, "snapshot", "read memories")
+    wrap(plan_module, "plan_gather", "gather")
+    wrap(plan_module, "plan_consolidate", "consolidate")
+    wrap(plan_module, "plan_prune", "prune")
+    wrap(plan_module, "_index_op", "index")
+    wrap(run_module, "_apply", "commits + merge")
+    try:
+        yield
+    finally:
+        for module, name, original in saved:
+            setattr(module, name, original)
+
+
+def measure(n: int) -> dict[str, Any]:
+    """Everything for one size, in this process."""
+    work = Path(tempfile.mkdtemp(prefix=f"dreamgit-dream-{n}-"))
+    start = time.perf_counter()
+    repo, now, corpus = build(work / "run.git", n)
+    built = time.perf_counter() - start
+    phases: dict[str, float] = {}
+    with _timing(phases):
+        start = time.perf_counter()
+        record = dream(repo, now=now, force=True)
+        total = time.perf_counter() - start
+    review_repo, _, _ = build(work / "review.git", n)
+    start = time.perf_counter()
+    plan = dream(review_repo, now=now, force=True, apply=False, ruleset=load_ruleset(UNLIMITED))
+    review_time = time.perf_counter() - start
+    merged: set[frozenset[str]] = set()
+    superseded: set[frozenset[str]] = set()
+    for op in plan["ops"]:
+        pairs = {frozenset(p) for p in combinations(op["memories"], 2)}
+        if op["op"] == "merge":
+            merged |= pairs
+        elif op["op"] == "supersede":
+            superseded |= pairs
+    planted = {frozenset(p) for p in corpus.duplicates}
+    misses = {frozenset(p) for p in corpus.near_misses}
+    hits = len(merged & planted)
+    return {
+        "n": n,
+        "build_s": round(built, 2),
+        "run_s": round(total, 2),
+        "phases_s": {k: round(v, 2) for k, v in phases.items()},
+        "run_ops": len(record["ops"]),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "review_unlimited_s": round(review_time, 2),
+        "merged_pairs": len(merged),
+        "precision": round(hits / len(merged), 4) if merged else 1.0,
+        "recall": round(hits / len(planted), 4) if planted else 1.0,
+        "near_misses_merged": len(merged & misses),
+        # A planted duplicate that shares a key is resolved by supersession (newer wins).
+        "recall_merge_or_same_key": round(len((merged | superseded) & planted) / len(planted), 4)
+        if planted
+        else 1.0,
+    }
+
+
+def main() -> None:
+    """Measure each size in its own process and print one JSON line per size."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10_000, 100_000])
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one)))
+        return
+    for n in args.sizes:
+        result = subprocess.run(
+            [sys.executable, __file__, "--one", str(n)], capture_output=True, text=True, check=True
+        )
+        print(result.stdout.strip().splitlines()[-1], flush=True)
+
+
+if __name__ == "__main__":
+    main()
