@@ -36,22 +36,24 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import generate  # noqa: E402 - a sibling script, not a package
+from corpus import generate
 
-from dreamgit.clock import parse_time  # noqa: E402
-from dreamgit.dream import plan as plan_module  # noqa: E402
-from dreamgit.dream import run as run_module  # noqa: E402
-from dreamgit.dream.run import dream  # noqa: E402
-from dreamgit.gitstore import GitStore, Identity  # noqa: E402
-from dreamgit.ids import session_id  # noqa: E402
-from dreamgit.memoryfile import render_memory  # noqa: E402
-from dreamgit.model import Memory  # noqa: E402
-from dreamgit.repo import MemoryRepo  # noqa: E402
-from dreamgit.ruleset import load_ruleset  # noqa: E402
-from dreamgit.sessionfile import render_session  # noqa: E402
-from dreamgit.model import Session  # noqa: E402
-from dreamgit.setup import EMPTY_INDEX  # noqa: E402
-from dreamgit.yamlconfig import DEFAULT_CONFIG  # noqa: E402
+from dreamgit.clock import parse_time
+from dreamgit.dream import plan as plan_module
+from dreamgit.dream import run as run_module
+from dreamgit.dream.run import dream
+from dreamgit.gitstore import GitStore, Identity
+from dreamgit.ids import session_id
+from dreamgit.memoryfile import render_memory
+from dreamgit.model import (
+    Memory,
+    Session,
+)
+from dreamgit.repo import MemoryRepo
+from dreamgit.ruleset import load_ruleset
+from dreamgit.sessionfile import render_session
+from dreamgit.setup import EMPTY_INDEX
+from dreamgit.yamlconfig import DEFAULT_CONFIG
 
 SESSIONS = 100
 UNLIMITED = """
