@@ -4,25 +4,29 @@ With an adapter configured, gather also asks the model about each new session
 (``gather`` prompt), and consolidate asks about each group of similar memories
 that this run touched (``consolidate`` prompt). Every answer is parsed
 strictly and judged by :func:`~dreamgit.llm.proposals.validate_proposals`:
-unknown ids, protected or core memories, thresholds and the run's limits. What
-passes becomes an ordinary operation (``Dream-Source: llm``); what does not is
-a decision in the run record. The run's character budget bounds the cost;
-groups that do not fit are deferred, and a session whose gather prompt was
-deferred stays pending for the next run.
+unknown ids, protected or core memories (also as the memory a supersession
+keeps, since that rewrites it), thresholds and the run's limits. What passes
+becomes an ordinary operation (``Dream-Source: llm``, ``Dream-Model:`` the
+configured model); every verdict is a decision in the run record, in the
+answer's order and naming its group. The run's character budget bounds the
+cost; groups that do not fit are listed with the run's deferred work, and a
+session whose gather prompt was deferred stays pending for the next run.
+Prompts carry the run's day rather than its minute, so a review and the run
+after it send the same prompts and the run is answered from the cache.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
-from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.dream.workset import Deferred, Operation, WorkingSet, snap
 from dreamgit.llm.ask import Answer, CharBudget, ask
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.llm.cache import AnswerCache
@@ -67,7 +71,7 @@ class LLMRun:
 
     def judge(
         self,
-        proposals: Sequence[Proposal],
+        answer: Answer,
         *,
         allowed_ops: frozenset[str],
         known: dict[str, Memory],
@@ -75,11 +79,18 @@ class LLMRun:
         budget: Budget,
         sources: set[str] | None = None,
     ) -> list[Proposal]:
-        """The proposals the rules accept; every verdict is recorded as a decision."""
-        wrong = [p for p in proposals if p.op not in allowed_ops]
-        for p in wrong:
-            shown = ", ".join(sorted(allowed_ops))
-            self._decide(Decision(p, False, f"{p.op} is not asked for here (only {shown})"))
+        """The proposals of ``answer`` the rules accept; every verdict is recorded as a decision.
+
+        Decisions keep the answer's order and name the group they were asked about.
+        """
+        verdicts: dict[int, Decision] = {}
+        candidates = []
+        for p in answer.proposals:
+            refusal = _refusal(p, allowed_ops, known, ruleset)
+            if refusal is None:
+                candidates.append(p)
+            else:
+                verdicts[p.index] = Decision(p, False, refusal)
         limits = RunLimits(
             max_changes=budget.max_changes,
             max_adds=budget.max_adds,
@@ -89,19 +100,27 @@ class LLMRun:
             new_chars=budget.new_chars,
         )
         accepted, rejected = validate_proposals(
-            [p for p in proposals if p.op in allowed_ops],
+            candidates,
             known_ids=set(known),
             is_protected=lambda i: ruleset.is_protected(known[i]),
             thresholds=self.thresholds,
             limits=limits,
             known_sources=sources,
         )
-        for decision in [*rejected, *accepted]:
-            self._decide(decision)
+        verdicts.update((d.proposal.index, d) for d in [*accepted, *rejected])
+        for index in sorted(verdicts):
+            self.decisions.append(
+                {"phase": "llm", "group": answer.group, **verdicts[index].to_dict()}
+            )
         return [d.proposal for d in accepted]
 
-    def _decide(self, decision: Decision) -> None:
-        self.decisions.append({"phase": "llm", **decision.to_dict()})
+    def defer(self, answer: Answer, budget: Budget, memories: Sequence[str] = ()) -> None:
+        """List a group the run's LLM budget left unasked with the run's deferred work."""
+        template = answer.group.split(" ", 1)[0]
+        reason = f"{answer.group}: {answer.reason}"
+        budget.deferred.append(
+            Deferred(f"llm-{template}", "max_chars_per_run", list(memories), reason)
+        )
 
     def to_record(self) -> dict[str, Any]:
         """The ``llm`` section of the run record."""
@@ -111,6 +130,32 @@ class LLMRun:
             **self.budget.to_dict(),
             "answers": self.answers,
         }
+
+
+def _refusal(
+    p: Proposal, allowed_ops: frozenset[str], known: dict[str, Memory], ruleset: RuleSet
+) -> str | None:
+    """Why a proposal is refused before the shared gates look at it, if it is."""
+    if p.op not in allowed_ops:
+        return f"{p.op} is not asked for here (only {', '.join(sorted(allowed_ops))})"
+    if p.by is not None and p.by in known and ruleset.is_protected(known[p.by]):
+        # Superseding by a memory rewrites it (its supersedes list): a protected one never is.
+        return f"{p.by} is protected (core or a protected topic): never changed by a dream"
+    return None
+
+
+def _day(now: datetime) -> datetime:
+    """The start of the run's day (UTC): the time prompts are written at.
+
+    Prompts show the day, not the minute, so a ``review`` and the ``run`` that
+    follows it the same day send the same prompts and the run is answered from
+    the cache: the same answers, at no cost.
+    """
+    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _dated(context: dict[str, Any], day: datetime) -> dict[str, Any]:
+    return {**context, "now": day.date().isoformat()}
 
 
 def llm_candidates(
@@ -123,7 +168,8 @@ def llm_candidates(
     budget: Budget,
 ) -> tuple[list[Candidate], set[str]]:
     """Candidates the model found in each session; and the sessions whose prompt was deferred."""
-    known = sorted(ws.active.values(), key=rank_key(ruleset, now))[:KNOWN_IN_GATHER]
+    day = _day(now)
+    known = sorted(ws.active.values(), key=rank_key(ruleset, day))[:KNOWN_IN_GATHER]
     by_id = {m.id: m for m in known}
     found: list[Candidate] = []
     deferred: set[str] = set()
@@ -131,16 +177,17 @@ def llm_candidates(
         context = gather_context(
             [session],
             known,
-            now=now,
+            now=day,
             thresholds=llm.thresholds,
             max_adds=max(budget.max_adds - budget.adds, 0),
         )
-        answer = llm.ask("gather", context, group=f"gather {session.id}")
+        answer = llm.ask("gather", _dated(context, day), group=f"gather {session.id}")
         if answer.status == "deferred":
+            llm.defer(answer, budget)
             deferred.add(session.id)
             continue
         accepted = llm.judge(
-            answer.proposals,
+            answer,
             allowed_ops=frozenset({"add"}),
             known=by_id,
             ruleset=ruleset,
@@ -177,6 +224,7 @@ def llm_consolidate(
     touched: set[str],
 ) -> list[Operation]:
     """Ask about each group of similar memories this run touched; apply what the rules accept."""
+    day = _day(now)
     ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
     items = [DupItem.from_memory(m) for m in ordered]
     pairs = find_duplicate_pairs(items, threshold=GROUP_SIMILARITY)
@@ -185,12 +233,14 @@ def llm_consolidate(
         if not touched.intersection(ids) or any(i not in ws.active for i in ids):
             continue
         group = {i: ws.active[i] for i in ids}
-        context = consolidate_context(list(group.values()), now=now, thresholds=llm.thresholds)
-        answer = llm.ask("consolidate", context, group=f"consolidate {','.join(ids)}")
+        context = consolidate_context(list(group.values()), now=day, thresholds=llm.thresholds)
+        answer = llm.ask("consolidate", _dated(context, day), group=f"consolidate {','.join(ids)}")
+        if answer.status == "deferred":
+            llm.defer(answer, budget, ids)
         if answer.status != "answered":
             continue
         accepted = llm.judge(
-            answer.proposals,
+            answer,
             allowed_ops=frozenset({"merge", "replace", "remove", "supersede"}),
             known=group,
             ruleset=ruleset,
@@ -201,7 +251,7 @@ def llm_consolidate(
             if len(members) != len(proposal.ids) or proposal.by in proposal.ids:
                 continue  # an earlier proposal of this group already took one of them
             after = _after(ws, proposal, members, now=now)
-            op = _operation(proposal, members, after, model=answer.model)
+            op = _operation(proposal, members, after, model=llm.adapter.model)
             if budget.admit(op):
                 op.changes = _apply(ws, members, after)
                 ops.append(op)
