@@ -244,7 +244,7 @@ def _merge_spelled(tokens: list[Token]) -> list[Token]:
     return out
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 16)
 def tokenize(text: str) -> tuple[Token, ...]:
     """Tokens of a text, in order, with canonical forms (cached: texts repeat)."""
     tokens: list[Token] = []

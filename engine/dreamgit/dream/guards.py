@@ -11,13 +11,14 @@ only leaves a duplicate for the next dream.
 
 from __future__ import annotations
 
-from dreamgit.dream.signature import ANTONYMS, Signature, signature
+from dreamgit.dream.signature import ANTONYMS, Signature, neighbours, shown, signature
 
 __all__ = ["keys_compatible", "may_merge", "merge_allowed"]
 
 
 def _show(values: frozenset[str] | set[str], sig: Signature) -> str:
-    return ", ".join(sorted(sig.shown.get(v, v) for v in values)) or "none"
+    written = shown(sig.text)
+    return ", ".join(sorted(written.get(v, v) for v in values)) or "none"
 
 
 def _names(sa: Signature, sb: Signature) -> tuple[frozenset[str], frozenset[str]]:
@@ -28,7 +29,8 @@ def _names(sa: Signature, sb: Signature) -> tuple[frozenset[str], frozenset[str]
 
 
 def _antonym(sa: Signature, sb: Signature) -> tuple[str, str] | None:
-    only_a, only_b = sa.antonyms - sb.words, sb.antonyms - sa.words
+    # An antonym word is in ``antonyms`` whenever it is in the text at all.
+    only_a, only_b = sa.antonyms - sb.antonyms, sb.antonyms - sa.antonyms
     if not only_a or not only_b:
         return None
     for x, y in ANTONYMS:
@@ -67,8 +69,8 @@ def _swapped(sa: Signature, sb: Signature) -> tuple[str, str] | None:
     (p,), (q,) = only_a, only_b
     if _related(p, q):
         return None
-    before_a, after_a = sa.neighbours.get(p, (None, None))
-    before_b, after_b = sb.neighbours.get(q, (None, None))
+    before_a, after_a = neighbours(sa.text).get(p, (None, None))
+    before_b, after_b = neighbours(sb.text).get(q, (None, None))
     same_before = before_a is not None and before_a == before_b
     same_after = after_a is not None and after_a == after_b
     return (p, q) if same_before or same_after else None
@@ -98,15 +100,15 @@ def _explain(check: str, sa: Signature, sb: Signature) -> str:
         if pair is None or len(sa.negations) % 2 != len(sb.negations) % 2:
             left, right = " ".join(sa.negations) or "none", " ".join(sb.negations) or "none"
         else:
-            left, right = sa.shown[pair[0]], sb.shown[pair[1]]
+            left, right = shown(sa.text)[pair[0]], shown(sb.text)[pair[1]]
         return f"opposite polarity: {left} vs {right}"
     if check == "direction":
         x, y = _reversed(sa, sb) or ("", "")
-        x, y = sa.shown.get(x, x), sa.shown.get(y, y)
+        x, y = shown(sa.text).get(x, x), shown(sa.text).get(y, y)
         return f"opposite direction: {x}, {y} vs {y}, {x}"
     if check == "words":
         p, q = _swapped(sa, sb) or ("", "")
-        return f"different words: {sa.shown.get(p, p)} vs {sb.shown.get(q, q)}"
+        return f"different words: {shown(sa.text).get(p, p)} vs {shown(sb.text).get(q, q)}"
     a, b = {
         "numbers": (sa.numbers, sb.numbers),
         "dates": (sa.dates, sb.dates),

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from dreamgit.textsim import NOT, STOP_WORDS, Token, canonical_word, features, tokenize
 
-__all__ = ["ANTONYMS", "Signature", "signature"]
+__all__ = ["ANTONYMS", "Signature", "neighbours", "shown", "signature"]
 
 
 def _norms(words: str) -> frozenset[str]:
@@ -97,7 +97,7 @@ class Signature:
     """What must agree between two texts for them to merge."""
 
     features: frozenset[str]
-    words: frozenset[str]  # every norm, stop words included
+    text: str
     antonyms: frozenset[str]  # words that have an antonym in the table
     negations: tuple[str, ...]  # surface words of negation cues, in order
     numbers: frozenset[str]
@@ -105,8 +105,6 @@ class Signature:
     names: frozenset[str]  # name-like norms
     openers: frozenset[str]  # capitalised first words: names unless the other text has them
     directions: frozenset[tuple[frozenset[str], frozenset[str]]]
-    neighbours: dict[str, tuple[str | None, str | None]]
-    shown: dict[str, str]  # norm -> surface, for messages
 
 
 def _is_month_may(tokens: tuple[Token, ...], i: int) -> bool:
@@ -187,12 +185,29 @@ def _directions(tokens: tuple[Token, ...]) -> frozenset[Direction]:
     return frozenset(found)
 
 
-def _neighbours(tokens: tuple[Token, ...]) -> dict[str, tuple[str | None, str | None]]:
-    content = [t.norm for t in tokens if not t.stop]
+@lru_cache(maxsize=1 << 10)
+def neighbours(text: str) -> dict[str, tuple[str | None, str | None]]:
+    """Each content word of a text and the content words just before and after it."""
+    content = [t.norm for t in tokenize(text) if not t.stop]
     return {
         w: (content[i - 1] if i else None, content[i + 1] if i + 1 < len(content) else None)
         for i, w in enumerate(content)
     }
+
+
+@lru_cache(maxsize=1 << 10)
+def shown(text: str) -> dict[str, str]:
+    """How each canonical word (or date) was written in a text, for messages."""
+    tokens = tokenize(text)
+    written: dict[str, str] = {}
+    for i, t in enumerate(tokens):
+        written.setdefault(t.norm, t.text)
+        date = _token_kind(t)[1] or (
+            "may" if t.norm == "may" and _is_month_may(tokens, i) else None
+        )
+        if date is not None:
+            written.setdefault(date, t.text)
+    return written
 
 
 # What a token is, by itself: negation, date, number, name, opening word (or none).
@@ -226,9 +241,7 @@ def signature(text: str) -> Signature:
     names: set[str] = set()
     openers: set[str] = set()
     negations: list[str] = []
-    shown: dict[str, str] = {}
     for i, t in enumerate(tokens):
-        shown.setdefault(t.norm, t.text)
         negation, date, number, name, opener = _token_kind(t)
         if t.norm == "may" and _is_month_may(tokens, i):
             date, opener = "may", False
@@ -236,24 +249,21 @@ def signature(text: str) -> Signature:
             negations.append(t.text)
         if date is not None:
             dates.add(date)
-            shown.setdefault(date, t.text)
         if number and date is None:  # "15:00" is a time, like "3pm", not a count
             numbers.add(t.norm)
         elif name:
             names.add(t.norm)
         elif opener:
             openers.add(t.norm)
-    words = frozenset(shown)
+    words = {t.norm for t in tokens}
     return Signature(
         features=features(text),
-        words=words,
-        antonyms=words & _ANTONYM_WORDS,
+        text=text,
+        antonyms=frozenset(words & _ANTONYM_WORDS),
         negations=tuple(negations),
         numbers=frozenset(numbers),
         dates=frozenset(dates),
         names=frozenset(names),
         openers=frozenset(openers),
         directions=_directions(tokens) if words & _MARKER_WORDS else frozenset(),
-        neighbours=_neighbours(tokens),
-        shown=shown,
     )
