@@ -67,30 +67,36 @@ _STOP = frozenset(
         "a",
         "an",
         "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "to",
         "of",
-        "and",
-        "or",
         "for",
+        "to",
         "in",
         "on",
         "at",
-        "by",
+        "is",
+        "are",
+        "be",
+        "and",
+        "or",
         "with",
         "that",
         "this",
+        "their",
+        "there",
+        "user",
+        "users",
+        "s",
     ]
 )
 
 
 def slugify(text: str, *, max_words: int = 6, max_len: int = 48) -> str:
-    """A readable slug from text: the first few meaningful words, hyphenated."""
-    words = [w for w in _WORDS.findall(text.lower()) if w not in _STOP] or _WORDS.findall(
-        text.lower()
-    )
-    slug = "-".join(words[:max_words])[:max_len].strip("-")
-    return slug or "memory"
+    """A readable slug from text: its first meaningful words, hyphenated, within ``max_len``."""
+    lower = text.lower().replace("'s", "")
+    slug = ""
+    for word in [w for w in _WORDS.findall(lower) if w not in _STOP][:max_words]:
+        longer = f"{slug}-{word}" if slug else word
+        if len(longer) > max_len:
+            break
+        slug = longer
+    return slug or (_WORDS.findall(lower) or ["memory"])[0][:max_len]

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
+from dreamgit.ids import slugify
+
 __all__ = ["TOPICS", "Candidate", "MemoryFields", "candidate_memory_fields", "suggest_slug"]
 
 #: The topics gathering files candidates under.
@@ -90,15 +92,7 @@ def _words(text: str) -> list[str]:
 
 def suggest_slug(text: str, *, max_len: int = _MAX_SLUG) -> str:
     """A file slug for a memory text: ``[a-z0-9][a-z0-9_-]*``, at most ``max_len`` chars."""
-    slug = ""
-    for word in _words(text):
-        longer = f"{slug}-{word}" if slug else word
-        if len(longer) > max_len:
-            break
-        slug = longer
-    if not slug:
-        slug = (_WORD.findall(text.lower()) or ["memory"])[0][:max_len]
-    return slug
+    return slugify(text, max_len=max_len)
 
 
 def _name(text: str) -> str:
