@@ -223,6 +223,7 @@ def test_candidates_miss_no_pair_that_all_pairs_would_find(threshold: float) -> 
         and similarity(a.text, b.text) >= threshold
         and merge_allowed(a.text, b.text, key_a=a.key, key_b=b.key)
     ]
+    assert len(expected) > 20, "the sample must hold pairs to find"
     assert find_duplicate_pairs(data, threshold=threshold) == expected
 
 
