@@ -97,7 +97,7 @@ def add_memory(
     def build(tip: str | None) -> dict[str, bytes | None]:
         files = repo.store.files(tip, f"{layout.MEMORIES}{topic}/")
         taken_slugs = {p.rsplit("/", 1)[1].removesuffix(".md") for p in files}
-        ids = {m.id for m in repo.snapshot(now=now, at=tip).memories}
+        ids = repo.memory_ids(tip)
         salt = 0
         while (ident := memory_id(topic, body, str(salt))) in ids:
             salt += 1

@@ -21,7 +21,7 @@ class ParseCache:
     def __init__(self, path: Path) -> None:
         self._path = path
         self._entries: dict[str, Any] | None = None
-        self._dirty = False
+        self._added = 0
 
     def _load(self) -> dict[str, Any]:
         if self._entries is None:
@@ -39,11 +39,11 @@ class ParseCache:
     def put(self, blob: str, record: Any) -> None:
         """Remember a blob's record until :meth:`save`."""
         self._load()[blob] = record
-        self._dirty = True
+        self._added += 1
 
-    def save(self, keep: set[str] | None = None) -> None:
-        """Write the cache if it changed; ``keep`` drops entries of blobs no longer used."""
-        if not self._dirty or self._entries is None:
+    def save(self, keep: set[str] | None = None, *, at_least: int = 1) -> None:
+        """Write the cache if ``at_least`` entries were added; ``keep`` drops unused blobs."""
+        if self._added < at_least or self._entries is None:
             return
         if keep is not None:
             self._entries = {k: v for k, v in self._entries.items() if k in keep}
@@ -51,4 +51,4 @@ class ParseCache:
         tmp = self._path.with_name(f"{self._path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(self._entries, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, self._path)
-        self._dirty = False
+        self._added = 0

@@ -29,6 +29,7 @@ from dreamgit.errors import (
     UserError,
 )
 from dreamgit.gitstore import GitStore, Identity, StaleTipError
+from dreamgit.ids import memory_id
 from dreamgit.locks import exclusive
 from dreamgit.memoryfile import (
     decode_text,
@@ -159,6 +160,18 @@ class MemoryRepo:
             memories.append(memory)
         self._cache.save(keep=set(files.values()))
         return Snapshot(commit, memories, broken)
+
+    def memory_ids(self, at: str | None = None) -> set[str]:
+        """Ids of the readable memory files at ``at``, from the parse cache: no full snapshot."""
+        ids = set()
+        for path, blob in self.store.files(at, layout.MEMORIES).items():
+            try:
+                ids.add(self._record(path, blob)["id"] or memory_id("path", path))
+            except MemoryFileError:
+                continue
+        # Saving rewrites the whole cache: worth it only once many files were parsed.
+        self._cache.save(at_least=256)
+        return ids
 
     def _record(self, path: str, blob: str) -> dict[str, Any]:
         cached = self._cache.get(blob)
