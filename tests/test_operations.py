@@ -262,3 +262,15 @@ def test_same_commands_at_same_now_give_same_commits(tmp_path: Path) -> None:
         tips.append(git(tmp_path / name, "log", "--format=%H", "main"))
     assert tips[0] == tips[1]
     assert len(tips[0].split()) == 5
+
+
+def test_added_id_is_unique_even_when_the_same_text_moved_topic(repo: MemoryRepo) -> None:
+    """A memory moved by hand keeps its id; adding its text again gets a new one."""
+    first = operations.add_memory(repo, "Same fact", topic="t", now=NOW)
+    data = repo.store.read_path(repo.tip(), first.path)
+    moved = {first.path: None, "memories/other/same-fact.md": data}
+    repo.commit_main("hand: move", lambda _tip: moved, now=NOW)
+    again = operations.add_memory(repo, "Same fact", topic="t", now=NOW)
+    assert again.path == first.path and again.id != first.id
+    snapshot = repo.snapshot(now=NOW)
+    assert snapshot.broken == [] and {m.id for m in snapshot.memories} == {first.id, again.id}
