@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamgit import operations
 from dreamgit.clock import utcnow
 from dreamgit.model import Memory, Session
 from dreamgit.repo import MemoryRepo
+
+if TYPE_CHECKING:
+    from dreamgit.llm.base import LLMAdapter
 
 __all__ = ["DreamEngine"]
 
@@ -22,12 +25,21 @@ class DreamEngine:
     """Log sessions, add and forget memories, and dream, on one memory repository.
 
     ``now`` fixes the clock for every call (reproducible runs); without it the
-    wall clock is read at each call.
+    wall clock is read at each call. ``llm`` (an adapter, or a registered
+    adapter's name) lets a model propose during dreams; without it the
+    repository's config decides, and without that dreams are deterministic.
     """
 
-    def __init__(self, repo: MemoryRepo, *, now: datetime | None = None) -> None:
+    def __init__(
+        self,
+        repo: MemoryRepo,
+        *,
+        now: datetime | None = None,
+        llm: LLMAdapter | str | None = None,
+    ) -> None:
         self.repo = repo
         self._now = now
+        self.llm = llm
 
     def now(self) -> datetime:
         """The time this engine treats as now."""
@@ -75,13 +87,13 @@ class DreamEngine:
         """Run a dream cycle; returns the run record (what ``run --json`` prints)."""
         from dreamgit.dream.run import dream
 
-        return dream(self.repo, now=self.now(), force=force, merge=merge)
+        return dream(self.repo, now=self.now(), force=force, merge=merge, llm=self.llm)
 
     def review(self, *, force: bool = False) -> dict[str, Any]:
         """The operations a dream would apply now, without writing anything."""
         from dreamgit.dream.run import dream
 
-        return dream(self.repo, now=self.now(), force=force, apply=False)
+        return dream(self.repo, now=self.now(), force=force, apply=False, llm=self.llm)
 
     def status(self) -> dict[str, Any]:
         """The status report (as ``status --json``)."""

@@ -67,7 +67,8 @@ def print_ops(record: dict[str, Any]) -> None:
             f"{op['n']:>3}  {op['phase']:<11} {op['op']:<10} {op['rule']:<28} {op['summary']}"
         )
     for item in record["deferred"]:
-        click.echo(f"deferred: {item['op']} {', '.join(item['memories'])} ({item['reason']})")
+        what = " ".join([item["op"], *item["memories"]])
+        click.echo(f"deferred: {what} ({item['reason']})")
     click.echo(
         f"memories: {record['memories_before']} → {record['memories_after']}; "
         f"sessions gathered: {len(record['sessions'])}"

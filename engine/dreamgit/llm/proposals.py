@@ -404,7 +404,8 @@ def _refusal(
         for source in p.sources:
             if source not in known_sources:
                 return f"unknown session id {source}: not among the sessions sent"
-    for memory_id in p.ids:
+    # `by` is rewritten too (its `supersedes` grows), so it must not be protected either.
+    for memory_id in (*p.ids, *((p.by,) if p.by else ())):
         if is_protected(memory_id):
             return f"{memory_id} is protected (core or a protected topic): never changed by a dream"
     if p.priority is not None and priority_rank(p.priority) > priority_rank(
