@@ -190,3 +190,31 @@ def test_broken_config_is_a_config_error_with_its_line(repo: MemoryRepo) -> None
         ".dreamgit/config.yaml:3: the configuration is not valid YAML: "
         "did not find expected ',' or '}'\nhint: fix the YAML syntax"
     )
+
+
+def test_memory_ids_match_the_snapshot_and_come_from_a_small_cache(
+    repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """memory_ids gives the snapshot's ids; a fresh MemoryRepo answers it without parsing."""
+    tip = _put(
+        repo,
+        {
+            "memories/a/good.md": GOOD,
+            "memories/a/plain.md": b"A plain memory without front matter.\n",
+            "memories/a/broken.md": b"---\na: [\n---\n",
+        },
+    )
+    ids = repo.memory_ids(tip)
+    assert ids == {m.id for m in repo.snapshot(now=NOW).memories}
+    assert ids == {"m-goodgood", memory_id("path", "memories/a/plain.md")}
+    (repo.store.git_dir / "dreamgit" / "cache" / "memories.json").unlink()
+    calls: list[str] = []
+    real = memoryfile.parse_memory_record
+
+    def counting(text: str, *, path: str) -> dict[str, object]:
+        calls.append(path)
+        return real(text, path=path)
+
+    monkeypatch.setattr("dreamgit.repo.parse_memory_record", counting)
+    assert MemoryRepo.open(repo.store.git_dir).memory_ids(tip) == ids
+    assert calls == []

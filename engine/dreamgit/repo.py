@@ -66,6 +66,7 @@ class MemoryRepo:
         self.store = store
         self.branch = layout.MAIN
         self._cache = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
+        self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
         self._config: tuple[str | None, dict[str, Any]] | None = None
 
     # -- opening -------------------------------------------------------------------------
@@ -162,16 +163,34 @@ class MemoryRepo:
         return Snapshot(commit, memories, broken)
 
     def memory_ids(self, at: str | None = None) -> set[str]:
-        """Ids of the readable memory files at ``at``, from the parse cache: no full snapshot."""
-        ids = set()
-        for path, blob in self.store.files(at, layout.MEMORIES).items():
-            try:
-                ids.add(self._record(path, blob)["id"] or memory_id("path", path))
-            except MemoryFileError:
-                continue
-        # Saving rewrites the whole cache: worth it only once many files were parsed.
+        """Ids of the readable memory files at ``at``, without a full snapshot.
+
+        A small blob → id cache answers for known files, so ``add`` stays fast in a
+        fresh process; the few new files are parsed directly, many through the parse
+        cache (which is then saved only when it grew a lot: saving rewrites it whole).
+        """
+        files = self.store.files(at, layout.MEMORIES)
+        missing = [(path, blob) for path, blob in files.items() if self._ids.get(blob) is None]
+        for path, blob in missing:
+            self._ids.put(blob, self._file_id(path, blob, cached=len(missing) > 32))
+        self._ids.save(keep=set(files.values()))
         self._cache.save(at_least=256)
+        ids = set()
+        for path, blob in files.items():
+            known = self._ids.get(blob)
+            if known is not False:
+                ids.add(known or memory_id("path", path))
         return ids
+
+    def _file_id(self, path: str, blob: str, *, cached: bool) -> str | bool:
+        """The id a memory file states ("" when none), or False when it cannot be read."""
+        try:
+            if cached:
+                return str(self._record(path, blob)["id"] or "")
+            text = decode_text(self.store.read(blob), path=path)
+            return str(parse_memory_record(text, path=path)["id"] or "")
+        except MemoryFileError:
+            return False
 
     def _record(self, path: str, blob: str) -> dict[str, Any]:
         cached = self._cache.get(blob)
