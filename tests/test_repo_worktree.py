@@ -141,3 +141,18 @@ def test_index_lock_left_by_a_dead_writer_is_broken(
     assert not lock.exists()
     assert (_wt(repo) / memory.path).is_file()
     assert git(_wt(repo), "status", "--porcelain") == ""
+
+
+def test_memory_deleted_by_hand_can_be_restored(repo: MemoryRepo) -> None:
+    """A memory file an agent deleted comes back with restore, as its last version."""
+    memory = operations.add_memory(repo, "Temporary", topic="t", now=NOW)
+    file = _wt(repo) / memory.path
+    file.write_text(file.read_text().replace("Temporary", "Temporary, edited"))
+    operations.log_session(repo, "commits the edit", now=NOW)
+    last = file.read_bytes()
+    file.unlink()
+    operations.log_session(repo, "commits the deletion", now=NOW)
+    assert repo.memories(now=NOW) == []
+    restored = operations.restore(repo, memory.id, now=NOW)
+    assert restored.text == "Temporary, edited"
+    assert file.read_bytes() == last

@@ -189,23 +189,30 @@ def restore(repo: MemoryRepo, ident: str, *, now: datetime) -> Memory:
 def _find_removed(
     repo: MemoryRepo, ident: str, tip: str | None, *, now: datetime
 ) -> tuple[str, bytes] | None:
-    """The newest file with ``ident`` that a commit removed: (path, bytes)."""
+    """The newest file with ``ident`` that a commit removed: (path, bytes).
+
+    Commits that name the id (forget, prune, merge…) are searched first; a file an
+    agent deleted by hand went in an "agent edits" commit that names only paths, so
+    the rest of the history is searched after them.
+    """
     if tip is None:
         return None
-    for info in repo.store.walk(tip):
-        if ident not in info.message or not info.parents:
-            continue
-        for change in repo.store.changed_paths(info.id):
-            if change.old is None or not change.path.startswith(layout.MEMORIES):
+    for named_only in (True, False):
+        for info in repo.store.walk(tip):
+            if not info.parents or (ident in info.message) != named_only:
                 continue
-            data = repo.store.read(change.old)
-            try:
-                record = parse_memory_record(decode_text(data, path=change.path), path=change.path)
-            except UserError:
-                continue
-            if (record["id"] or memory_id("path", change.path)) == ident and (
-                change.new is None or change.new != change.old
-            ):
-                memory = memory_from_record(record, path=change.path, now=now)
-                return memory.path, data
+            for change in repo.store.changed_paths(info.id):
+                if change.old is None or change.new is not None:
+                    continue  # only a removal takes a memory out of the active set
+                if not change.path.startswith(layout.MEMORIES):
+                    continue
+                data = repo.store.read(change.old)
+                try:
+                    text = decode_text(data, path=change.path)
+                    record = parse_memory_record(text, path=change.path)
+                except UserError:
+                    continue
+                if (record["id"] or memory_id("path", change.path)) == ident:
+                    memory = memory_from_record(record, path=change.path, now=now)
+                    return memory.path, data
     return None
