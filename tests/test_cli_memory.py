@@ -425,3 +425,17 @@ def test_demo_builds_a_sound_repository(tmp_path: Path) -> None:
     assert report["memories"] > 0 and report["sessions"] > 0
     assert subjects(tmp_path / "demo")[-1] == "init: dreamgit memory repository"
     fsck(tmp_path / "demo")
+
+
+def test_same_commands_with_same_now_give_identical_commits(tmp_path: Path) -> None:
+    """The same CLI commands at the same --now in two fresh repositories give the same ids."""
+    logs = []
+    for name in ("one", "two"):
+        path = tmp_path / name
+        assert run(None, "init", str(path)).exit_code == 0
+        run(path, "log", "Switched from Flask to FastAPI.")
+        ident = run(path, "add", "Uses FastAPI", "--topic", "stack").stdout.strip()
+        run(path, "forget", ident)
+        run(path, "restore", ident)
+        logs.append(git(path, "log", "--format=%H %T", "main"))
+    assert logs[0] == logs[1] and len(logs[0].splitlines()) == 5
