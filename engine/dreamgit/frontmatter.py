@@ -193,9 +193,7 @@ def _mapping_indent(raw: str) -> int:
     return 2
 
 
-def rewrite(
-    text: str, *, path: str, edit: Callable[[Any], None], body: str | None = None
-) -> str:
+def rewrite(text: str, *, path: str, edit: Callable[[Any], None], body: str | None = None) -> str:
     """Rewrite one file's front matter in place with ``edit``; comments and unknown keys stay.
 
     ``edit`` receives the round-trip mapping and changes it. The body is kept
