@@ -19,7 +19,6 @@ from typing import Any
 from deepdiff import DeepDiff
 
 from dreamgit import layout
-from dreamgit.clock import format_time
 from dreamgit.errors import NotFoundError
 from dreamgit.history import RunInfo, list_runs, match_run
 from dreamgit.model import Memory
@@ -71,24 +70,10 @@ class MemoryDiff:
 
 
 def memory_fields(memory: Memory) -> dict[str, Any]:
-    """A memory as plain values, the unit the diff compares."""
-    return {
-        "id": memory.id,
-        "path": memory.path,
-        "name": memory.name,
-        "description": memory.description,
-        "type": memory.type,
-        "priority": memory.priority,
-        "key": memory.key,
-        "tags": list(memory.tags),
-        "created": format_time(memory.created),
-        "updated": format_time(memory.updated),
-        "sources": list(memory.sources),
-        "supersedes": list(memory.supersedes),
-        "confidence": memory.confidence,
-        "recalls": memory.recalls,
-        "text": memory.text,
-    }
+    """A memory as plain values, the unit the diff compares (its topic is in its path)."""
+    fields = memory.to_dict()
+    del fields["topic"]
+    return fields
 
 
 def memory_state(

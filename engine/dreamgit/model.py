@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from dreamgit.clock import format_time
+
 __all__ = ["PRIORITIES", "Memory", "Session", "priority_rank"]
 
 #: Priorities from least to most durable. Their order is what rules compare.
@@ -52,6 +54,27 @@ class Memory:
     def path(self) -> str:
         """Path of the memory file inside the repository."""
         return f"memories/{self.topic}/{self.slug}.md"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as plain JSON values (``memories --json``, ``diff``)."""
+        return {
+            "id": self.id,
+            "topic": self.topic,
+            "path": self.path,
+            "name": self.name,
+            "description": self.description,
+            "type": self.type,
+            "priority": self.priority,
+            "key": self.key,
+            "tags": list(self.tags),
+            "created": format_time(self.created),
+            "updated": format_time(self.updated),
+            "sources": list(self.sources),
+            "supersedes": list(self.supersedes),
+            "confidence": self.confidence,
+            "recalls": self.recalls,
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True)

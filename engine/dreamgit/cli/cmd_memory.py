@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from dreamgit import operations
-from dreamgit.cli.render import emit_json, json_option, memory_json, warn
+from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES
@@ -102,7 +102,7 @@ def show(state: CliState, memory_id: str, as_json: bool) -> None:
     repo = open_repo(state)
     memory = repo.get_memory(memory_id, now=state.now())
     if as_json:
-        emit_json(memory_json(memory))
+        emit_json(memory.to_dict())
         return
     click.echo(repo.read_text(memory.path) or "", nl=False)
 
@@ -119,7 +119,7 @@ def memories(state: CliState, topic: str | None, as_json: bool) -> None:
         warn(broken.render())
     found = [m for m in snapshot.memories if topic is None or m.topic == topic]
     if as_json:
-        emit_json([memory_json(m) for m in found])
+        emit_json([m.to_dict() for m in found])
         return
     for m in found:
         click.echo(f"{m.id}  {m.priority:<9} {m.topic}/{m.slug}  {_one_line(m.text)}")

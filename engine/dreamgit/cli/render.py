@@ -7,10 +7,7 @@ from typing import Any
 
 import click
 
-from dreamgit.clock import format_time
-from dreamgit.model import Memory
-
-__all__ = ["emit_json", "json_option", "memory_json", "warn"]
+__all__ = ["emit_json", "json_option", "warn"]
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
@@ -23,25 +20,3 @@ def emit_json(value: Any) -> None:
 def warn(message: str) -> None:
     """A diagnostic on stderr."""
     click.echo(f"warning: {message}", err=True)
-
-
-def memory_json(memory: Memory) -> dict[str, Any]:
-    """The JSON shape of a memory (``memories --json``, ``show --json``)."""
-    return {
-        "id": memory.id,
-        "topic": memory.topic,
-        "priority": memory.priority,
-        "key": memory.key,
-        "tags": list(memory.tags),
-        "type": memory.type,
-        "name": memory.name,
-        "description": memory.description,
-        "created": format_time(memory.created),
-        "updated": format_time(memory.updated),
-        "sources": list(memory.sources),
-        "supersedes": list(memory.supersedes),
-        "confidence": memory.confidence,
-        "recalls": memory.recalls,
-        "path": memory.path,
-        "text": memory.text,
-    }

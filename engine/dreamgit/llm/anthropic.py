@@ -9,60 +9,32 @@ it may be absent only when ``base_url`` points at a proxy of your own.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from dreamgit.errors import ConfigError, ProviderError
-from dreamgit.llm.base import (
-    Completion,
-    LLMAdapter,
-    Message,
-    check_settings,
-    setting_int,
-    setting_number,
-    setting_str,
-)
-from dreamgit.llm.http import HttpClient
+from dreamgit.errors import ProviderError
+from dreamgit.llm.base import Completion, Message
+from dreamgit.llm.httpadapter import HttpAdapter
 
 __all__ = ["AnthropicAdapter"]
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
-_SETTINGS = {"model", "base_url", "api_key_env", "timeout", "retries", "temperature"}
 
 
-class AnthropicAdapter(LLMAdapter):
+class AnthropicAdapter(HttpAdapter):
     """Anthropic messages over HTTP; settings: model, base_url, api_key_env, timeout, retries."""
 
     name = "anthropic"
-
-    def __init__(self, settings: Mapping[str, Any], *, client: HttpClient | None = None) -> None:
-        check_settings(self.name, settings, _SETTINGS)
-        self.model = setting_str(self.name, settings, "model", None)
-        self.base_url = setting_str(self.name, settings, "base_url", DEFAULT_BASE_URL).rstrip("/")
-        self.key_env = setting_str(self.name, settings, "api_key_env", "ANTHROPIC_API_KEY")
-        temperature = settings.get("temperature", 0)
-        if isinstance(temperature, bool) or not isinstance(temperature, int | float):
-            raise ConfigError(f"llm.temperature: expected a number, got {temperature!r}")
-        self.temperature = float(temperature)
-        self.client = client or HttpClient(
-            "anthropic",
-            timeout=setting_number(settings, "timeout", 60.0),
-            retries=setting_int(settings, "retries", 4),
-            key_hint=f"${self.key_env}",
-        )
+    provider = "Anthropic"
+    default_base_url = DEFAULT_BASE_URL
+    default_key_env = "ANTHROPIC_API_KEY"
 
     def _headers(self) -> dict[str, str]:
         headers = {"anthropic-version": API_VERSION}
-        key = os.environ.get(self.key_env, "").strip()
+        key = self.api_key(hint=f"export {self.key_env}=...")
         if key:
             headers["x-api-key"] = key
-        elif self.base_url == DEFAULT_BASE_URL:
-            raise ConfigError(
-                f"${self.key_env} is not set: the Anthropic API needs a key",
-                hint=f"export {self.key_env}=...",
-            )
         return headers
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int) -> Completion:

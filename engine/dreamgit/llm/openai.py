@@ -10,75 +10,43 @@ the OpenAI endpoint itself. Temperature defaults to 0 so answers repeat.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dreamgit.errors import ConfigError, ProviderError
-from dreamgit.llm.base import (
-    Completion,
-    LLMAdapter,
-    Message,
-    check_settings,
-    setting_int,
-    setting_number,
-    setting_str,
-)
+from dreamgit.llm.base import Completion, Message, setting_str
 from dreamgit.llm.http import HttpClient
+from dreamgit.llm.httpadapter import HttpAdapter
 
 __all__ = ["OpenAIAdapter"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-_SETTINGS = {
-    "model",
-    "base_url",
-    "api_key_env",
-    "timeout",
-    "retries",
-    "temperature",
-    "max_tokens_param",
-    "extra_body",
-}
 
 
-class OpenAIAdapter(LLMAdapter):
+class OpenAIAdapter(HttpAdapter):
     """Chat completions over HTTP; settings: model, base_url, api_key_env, timeout, retries, ..."""
 
     name = "openai"
+    provider = "OpenAI"
+    default_base_url = DEFAULT_BASE_URL
+    default_key_env = "OPENAI_API_KEY"
+    extra_settings = frozenset({"max_tokens_param", "extra_body"})
 
     def __init__(self, settings: Mapping[str, Any], *, client: HttpClient | None = None) -> None:
-        check_settings(self.name, settings, _SETTINGS)
-        self.model = setting_str(self.name, settings, "model", None)
-        self.base_url = setting_str(self.name, settings, "base_url", DEFAULT_BASE_URL).rstrip("/")
-        self.key_env = setting_str(self.name, settings, "api_key_env", "OPENAI_API_KEY")
+        super().__init__(settings, client=client)
         # Newer OpenAI models take max_completion_tokens; local servers take max_tokens.
         self.max_tokens_param = setting_str(self.name, settings, "max_tokens_param", "max_tokens")
-        temperature = settings.get("temperature", 0)
-        if isinstance(temperature, bool) or not isinstance(temperature, int | float):
-            raise ConfigError(f"llm.temperature: expected a number, got {temperature!r}")
-        self.temperature = float(temperature)
         extra = settings.get("extra_body", {})
         if not isinstance(extra, Mapping):
             raise ConfigError(f"llm.extra_body: expected a mapping, got {extra!r}")
         self.extra_body = dict(extra)
-        self.client = client or HttpClient(
-            "openai",
-            timeout=setting_number(settings, "timeout", 60.0),
-            retries=setting_int(settings, "retries", 4),
-            key_hint=f"${self.key_env}",
-        )
 
     def _headers(self) -> dict[str, str]:
-        key = os.environ.get(self.key_env, "").strip()
-        if key:
-            return {"Authorization": f"Bearer {key}"}
-        if self.base_url == DEFAULT_BASE_URL:
-            raise ConfigError(
-                f"${self.key_env} is not set: the OpenAI API needs a key",
-                hint=f"export {self.key_env}=..., or set llm.base_url for a local server "
-                "such as Ollama (http://localhost:11434/v1)",
-            )
-        return {}
+        key = self.api_key(
+            hint=f"export {self.key_env}=..., or set llm.base_url for a local server "
+            "such as Ollama (http://localhost:11434/v1)"
+        )
+        return {"Authorization": f"Bearer {key}"} if key else {}
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int) -> Completion:
         """POST the conversation to ``/chat/completions`` and return the first choice."""
