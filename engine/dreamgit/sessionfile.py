@@ -49,7 +49,7 @@ def check_transcript(data: bytes, *, source: str) -> str:
 
 def render_session(session: Session) -> str:
     """The text of a session file."""
-    block: dict[str, object] = {"id": session.id, "created": format_time(session.created)}
+    block: dict[str, object] = {"id": session.id, "created": session.created}
     if session.summary:
         block["summary"] = session.summary
     if session.tags:

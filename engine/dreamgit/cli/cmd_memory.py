@@ -62,6 +62,8 @@ def log(
     elif text is not None:
         transcript = check_transcript(text.encode("utf-8", "surrogateescape"), source="TEXT")
     else:
+        if sys.stdin.isatty():
+            raise click.UsageError("give the transcript as TEXT, --file F, or on stdin (a pipe)")
         transcript = check_transcript(sys.stdin.buffer.read(), source="stdin")
     repo = open_repo(state)
     session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
