@@ -196,6 +196,11 @@ def _supersede_by_change(
     return unsettled
 
 
+#: Merge passes per run: a later pass joins what an earlier merge brought together
+#: (A~B merged first, then C that matched B), so the store settles in one run.
+MERGE_PASSES = 3
+
+
 def _merge_duplicates(
     ws: WorkingSet,
     ruleset: RuleSet,
@@ -205,22 +210,50 @@ def _merge_duplicates(
     ops: list[Operation],
     decisions: list[dict[str, Any]],
 ) -> None:
-    ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
-    items = [DupItem.from_memory(m) for m in ordered]
-    pairs = find_duplicate_pairs(items, threshold=threshold)
-    for group_ids in group_duplicates(items, pairs):
-        group = [ws.active[i] for i in group_ids if i in ws.active]
-        if any(_protected_skip(ruleset, m, "merge", decisions) for m in group):
-            continue
-        anchor = group[0]
-        members = [anchor] + [
-            m for m in group[1:] if _first_rule(ruleset.consolidate, "merge", anchor, m, now)
-        ]
-        if len(members) < 2:
-            continue
-        rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now)
-        assert rule is not None
-        _merge(ws, members, rule=rule.name, now=now, budget=budget, ops=ops)
+    survivors: set[str] | None = None  # None: the first pass looks at every group
+    skipped: list[dict[str, Any]] = []
+    for _ in range(MERGE_PASSES):
+        ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
+        items = [DupItem.from_memory(m) for m in ordered]
+        merged_now: set[str] = set()
+        for group_ids in group_duplicates(items, find_duplicate_pairs(items, threshold=threshold)):
+            if survivors is not None and not survivors.intersection(group_ids):
+                continue
+            survivor = _merge_group(ws, ruleset, group_ids, now, budget, ops, skipped)
+            if survivor is not None:
+                merged_now.add(survivor)
+        if not merged_now:
+            break
+        survivors = merged_now
+    seen: set[str] = set()
+    for decision in skipped:  # a protected group is met again in later passes: say it once
+        if decision["reason"] not in seen:
+            seen.add(decision["reason"])
+            decisions.append(decision)
+
+
+def _merge_group(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    group_ids: list[str],
+    now: datetime,
+    budget: Budget,
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> str | None:
+    """Merge one group the finder proposed, as far as the rules allow; the survivor's id."""
+    group = [ws.active[i] for i in group_ids if i in ws.active]
+    if any(_protected_skip(ruleset, m, "merge", decisions) for m in group):
+        return None
+    anchor = group[0]
+    members = [anchor] + [
+        m for m in group[1:] if _first_rule(ruleset.consolidate, "merge", anchor, m, now)
+    ]
+    if len(members) < 2:
+        return None
+    rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now)
+    assert rule is not None
+    return _merge(ws, members, rule=rule.name, now=now, budget=budget, ops=ops)
 
 
 def _merge(
@@ -231,7 +264,7 @@ def _merge(
     now: datetime,
     budget: Budget,
     ops: list[Operation],
-) -> None:
+) -> str | None:
     fields = merge_memories(group, now=now)
     survivor = ws.active[fields.id]
     representative = ws.active[fields.representative]
@@ -263,10 +296,11 @@ def _merge(
         f"(dreamgit restore {' / '.join(fields.absorbed)}).",
     )
     if not budget.admit(op):
-        return
+        return None
     changes: dict[str, bytes | None] = {}
     for memory in absorbed:
         changes.update(ws.file_for_removal(memory))
     changes.update(ws.file_for_update(survivor, merged))
     op.changes = changes
     ops.append(op)
+    return survivor.id
