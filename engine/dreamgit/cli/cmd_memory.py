@@ -186,5 +186,7 @@ def status(state: CliState, as_json: bool) -> None:
     click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
     for name in report["awaiting_review"]:
         click.echo(f"awaiting review:  {name} (dreamgit merge / revert)")
+    for name in report["running"]:
+        click.echo(f"dreaming now:     {name}")
     for name in report["abandoned"]:
         click.echo(f"abandoned dream:  {name} (a run that did not finish; main was not changed)")
