@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dreamgit.dream.workset import MEMORY_OPS, Deferred, Operation
+from dreamgit.llm.proposals import RunLimits
 
 __all__ = ["Budget"]
 
@@ -25,6 +26,17 @@ class Budget:
     adds: int = 0
     new_chars: int = 0
     deferred: list[Deferred] = field(default_factory=list)
+
+    def run_limits(self) -> RunLimits:
+        """The same caps and what is used of them, for judging an LLM's proposals."""
+        return RunLimits(
+            max_changes=self.max_changes,
+            max_adds=self.max_adds,
+            max_new_chars=self.max_new_chars,
+            changes=self.changes,
+            adds=self.adds,
+            new_chars=self.new_chars,
+        )
 
     def admit(self, op: Operation) -> bool:
         """Count ``op`` if it fits; otherwise record it as deferred and return False."""

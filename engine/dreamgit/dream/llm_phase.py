@@ -31,7 +31,7 @@ from dreamgit.llm.ask import Answer, CharBudget, ask
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.llm.cache import AnswerCache
 from dreamgit.llm.context import consolidate_context, gather_context
-from dreamgit.llm.proposals import Decision, Proposal, RunLimits, Thresholds, validate_proposals
+from dreamgit.llm.proposals import Decision, Proposal, Thresholds, validate_proposals
 from dreamgit.model import Memory, Session, priority_rank
 from dreamgit.ruleset import RuleSet
 
@@ -91,14 +91,7 @@ class LLMRun:
                 candidates.append(p)
             else:
                 verdicts[p.index] = Decision(p, False, refusal)
-        limits = RunLimits(
-            max_changes=budget.max_changes,
-            max_adds=budget.max_adds,
-            max_new_chars=budget.max_new_chars,
-            changes=budget.changes,
-            adds=budget.adds,
-            new_chars=budget.new_chars,
-        )
+        limits = budget.run_limits()
         accepted, rejected = validate_proposals(
             candidates,
             known_ids=set(known),
