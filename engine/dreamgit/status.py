@@ -12,13 +12,19 @@ from typing import Any
 
 from dreamgit import layout
 from dreamgit.clock import format_time
-from dreamgit.dream.gate import check_gate
+from dreamgit.dream.gate import evaluate_gate
 from dreamgit.locks import is_held
 from dreamgit.repo import MemoryRepo
 from dreamgit.runrecords import consumed_sessions, last_run_time, read_runs
 from dreamgit.sessionfile import session_id_from_path
 
-__all__ = ["dream_branches", "dream_lock_path", "pending_sessions", "repo_status"]
+__all__ = [
+    "dream_branches",
+    "dream_lock_path",
+    "gate_figures",
+    "pending_sessions",
+    "repo_status",
+]
 
 
 def pending_sessions(repo: MemoryRepo, commit: str | None) -> dict[str, str]:
@@ -51,37 +57,41 @@ def dream_lock_path(repo: MemoryRepo) -> Path:
     return repo.store.git_dir / "dreamgit" / "dream.lock"
 
 
+def gate_figures(repo: MemoryRepo, commit: str | None) -> dict[str, Any]:
+    """What the gate looks at, from the tree listing and run records at ``commit``."""
+    files = repo.store.files(commit)
+    pending = pending_sessions(repo, commit)
+    return {
+        "new_sessions": len(pending),
+        "last_dream": last_run_time(read_runs(repo.store, commit)),
+        "memories": sum(1 for p in files if p.startswith(layout.MEMORIES) and p.endswith(".md")),
+        "pending_chars": sum(len(repo.store.read(files[p])) for p in pending.values()),
+    }
+
+
 def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     """The status report as a plain dict (what ``status --json`` prints)."""
+    from dreamgit.rulesource import repo_ruleset
+
     repo.require_initialised()
     tip = repo.tip()
     files = repo.store.files(tip)
     memory_paths = [p for p in files if p.startswith(layout.MEMORIES) and p.endswith(".md")]
     topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
-    sessions = {p for p in files if session_id_from_path(p)}
+    sessions = [p for p in files if session_id_from_path(p)]
     runs = read_runs(repo.store, tip)
-    consumed = consumed_sessions(runs)
-    pending = {p: files[p] for p in sessions if session_id_from_path(p) not in consumed}
-    last = last_run_time(runs)
-    pending_chars = sum(len(repo.store.read(blob)) for blob in pending.values())
-    due, reason = check_gate(
-        repo,
-        new_sessions=len(pending),
-        last_dream=last,
-        memories=len(memory_paths),
-        pending_chars=pending_chars,
-        now=now,
-    )
-    branches = dream_branches(repo)
+    figures = gate_figures(repo, tip)
+    due, reason = evaluate_gate(repo_ruleset(repo), **figures, now=now)
+    last = figures["last_dream"]
     return {
         "memories": len(memory_paths),
         "topics": topics,
         "sessions": len(sessions),
-        "pending_sessions": len(pending),
+        "pending_sessions": figures["new_sessions"],
         "last_run": format_time(last) if last else None,
         "runs": len(runs),
         "due": due,
         "reason": reason,
         "head": tip,
-        **branches,
+        **dream_branches(repo),
     }

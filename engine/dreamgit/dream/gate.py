@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from dreamgit.rulecontext import gate_env
 from dreamgit.ruleset import RuleSet
 
-if TYPE_CHECKING:
-    from dreamgit.repo import MemoryRepo
-
-__all__ = ["check_gate", "evaluate_gate"]
+__all__ = ["evaluate_gate"]
 
 
 def evaluate_gate(
@@ -38,25 +34,3 @@ def evaluate_gate(
     if ruleset.gate.evaluate(env):
         return True, f"gate holds: {figures}"
     return False, f"gate not met ({ruleset.gate_text}): {figures}"
-
-
-def check_gate(
-    repo: MemoryRepo,
-    *,
-    new_sessions: int,
-    last_dream: datetime | None,
-    memories: int,
-    pending_chars: int,
-    now: datetime,
-) -> tuple[bool, str]:
-    """The gate of the repository's own rule set."""
-    from dreamgit.rulesource import repo_ruleset
-
-    return evaluate_gate(
-        repo_ruleset(repo),
-        new_sessions=new_sessions,
-        last_dream=last_dream,
-        memories=memories,
-        pending_chars=pending_chars,
-        now=now,
-    )

@@ -53,10 +53,6 @@ class Plan:
         return not self.ops and not self.sessions
 
 
-def _threshold(ruleset: RuleSet) -> float:
-    return float(getattr(ruleset, "duplicate_threshold", None) or DEFAULT_THRESHOLD)
-
-
 def _sessions(
     repo: MemoryRepo, base: str | None, now: datetime
 ) -> tuple[list[Session], list[MemoryFileError]]:
@@ -90,7 +86,8 @@ def plan_dream(
     budget = Budget(
         limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
     )
-    threshold = _threshold(ruleset)
+    # The finder's floor; the merge rules decide among the pairs it proposes.
+    threshold = DEFAULT_THRESHOLD
     ops: list[Operation] = []
     decisions: list[dict[str, Any]] = []
     consumed: list[str] = []

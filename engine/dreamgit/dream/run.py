@@ -31,8 +31,8 @@ from dreamgit.mainmerge import merge_branch
 from dreamgit.repo import MemoryRepo
 from dreamgit.ruleset import RuleSet
 from dreamgit.rulesource import repo_ruleset
-from dreamgit.runrecords import last_run_time, read_runs, record_path
-from dreamgit.status import dream_lock_path, pending_sessions
+from dreamgit.runrecords import read_runs, record_path
+from dreamgit.status import dream_lock_path, gate_figures
 
 __all__ = ["dream"]
 
@@ -131,18 +131,7 @@ def _merge_message(branch: str, run_id: str, record: dict[str, Any]) -> str:
 
 
 def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
-    tip = repo.tip()
-    pending = pending_sessions(repo, tip)
-    chars = sum(len(repo.read_text(path, tip) or "") for path in pending.values())
-    files = repo.store.files(tip, layout.MEMORIES)
-    return evaluate_gate(
-        rules,
-        new_sessions=len(pending),
-        last_dream=last_run_time(read_runs(repo.store, tip)),
-        memories=len(files),
-        pending_chars=chars,
-        now=now,
-    )
+    return evaluate_gate(rules, **gate_figures(repo, repo.tip()), now=now)
 
 
 def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> dict[str, Any]:
