@@ -1,8 +1,10 @@
 """Advisory file locks in the git directory, and waiting on git's own lock files.
 
-Branch updates are already safe by compare-and-swap; the advisory locks only
-order the steps around a checked-out work tree (commit agent edits, advance the
-branch, update the files) and keep two dreams from running at once. git's lock
+Branch updates are already safe by compare-and-swap; the advisory locks let
+dreamgit's own writers of main take turns (so a slow merge is not starved by a
+fast writer), order the steps around a checked-out work tree (commit agent
+edits, advance the branch, update the files), and keep two dreams from running
+at once. git's lock
 files (``main.lock``, ``index.lock``) are waited on with backoff, and one that a
 killed writer left behind is recognised and removed.
 """

@@ -14,7 +14,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -237,13 +237,15 @@ class MemoryRepo:
 
     @contextmanager
     def _worktree_turn(self) -> Iterator[bool]:
-        """Hold the work-tree lock when ``main`` is checked out; yields whether it is."""
-        if self.store.checked_out_branch() != self.branch:
-            with nullcontext():
-                yield False
-            return
-        with exclusive(self.store.git_dir / "dreamgit" / "worktree.lock"):
-            yield True
+        """Take the writers' turn on main; yields whether main is checked out in a work tree.
+
+        Compare-and-swap alone keeps every commit, but a slow step (a dream's
+        three-way merge) could lose the race to a fast writer again and again;
+        taking turns lets dreamgit's own writers through one at a time, while
+        the compare-and-swap still guards against any other git writer.
+        """
+        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+            yield self.store.checked_out_branch() == self.branch
 
     def commit_main(
         self,
