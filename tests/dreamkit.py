@@ -26,10 +26,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from dreamgit import layout, operations
 from dreamgit.cli import cli
 from dreamgit.clock import format_time
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import layout, operations
+from dreamgit.store.repo import MemoryRepo
 
 #: When the hand-added memories are written; sessions follow a day apart.
 T0 = datetime(2026, 11, 10, 9, 0, tzinfo=UTC)

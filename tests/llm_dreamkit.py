@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
+from dreamgit.dream.status import pending_sessions
 from dreamgit.ids import memory_id
-from dreamgit.repo import MemoryRepo
-from dreamgit.status import pending_sessions
+from dreamgit.store.repo import MemoryRepo
 from dreamkit import DREAM_AT, Seed, build_repo, set_config
 
 #: Short names of the fixture's memories → (text, topic, priority).

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from dreamgit import operations
 from dreamgit.dream.run import dream
-from dreamgit.memdiff import memory_state
-from dreamgit.repo import MemoryRepo
+from dreamgit.history.memdiff import memory_state
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -37,7 +37,7 @@ def _tip(path: Path) -> str:
 
 def test_version() -> None:
     """--version prints the package version."""
-    from dreamgit import __version__
+    from dreamgit.version import __version__
 
     result = CliRunner().invoke(cli, ["--version"])
     assert (result.exit_code, result.stdout) == (0, f"dreamgit, version {__version__}\n")
@@ -404,7 +404,7 @@ def test_internal_error_is_exit_3_with_a_crash_log(
     def boom(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("dreamgit.operations.log_session", boom)
+    monkeypatch.setattr("dreamgit.store.operations.log_session", boom)
     result = run(repo, "log", "text")
     assert result.exit_code == 3
     first, second = result.stderr.splitlines()

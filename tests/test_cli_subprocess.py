@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit import __version__
+from dreamgit.version import __version__
 from gitcheck import NOW_TEXT, fsck, subjects
 
 

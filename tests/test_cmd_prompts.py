@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_prompts  # noqa: F401 - registers the command until cli/__init__ does
-from dreamgit import operations
 from dreamgit.cli import cli
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 

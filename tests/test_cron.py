@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_cron  # noqa: F401 - registers install-cron on the root group
-from dreamgit import cron
 from dreamgit.cli.app import cli
 from dreamgit.errors import UserError
+from dreamgit.integrations import cron
 
 FAKE_CRONTAB = """#!/bin/sh
 # Stands in for crontab(1): keeps the table in $FAKE_CRONTAB_FILE.

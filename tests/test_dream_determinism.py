@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from dreamgit import operations
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from dreamkit import (
     DREAM_AT,
     build_repo,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.repo import MemoryRepo
+from dreamgit.store.repo import MemoryRepo
 from dreamkit import DREAM_AT, build_repo, fixture_copy, invoke_json, set_config
 
 MEMORY_OPS = {"add", "reinforce", "merge", "supersede", "prune"}

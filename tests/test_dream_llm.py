@@ -20,7 +20,7 @@ from dreamgit.dream.run import dream
 from dreamgit.llm import registry
 from dreamgit.llm.base import Completion, LLMAdapter
 from dreamgit.llm.scripted import ScriptedAdapter
-from dreamgit.rulesource import repo_ruleset
+from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamkit import DREAM_AT, invoke, invoke_json, memory_files
 from llm_dreamkit import (
     EMPTY,

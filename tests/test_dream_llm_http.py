@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit import layout
+from dreamgit.store import layout
 from dreamkit import (
     DREAM_AT,
     dream_branches,

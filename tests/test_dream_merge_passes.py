@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dreamgit import operations
 from dreamgit.dream.run import dream
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from dreamgit.textsim import similarity
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
@@ -29,3 +29,21 @@ def test_a_chain_of_near_duplicates_ends_as_one_memory_after_one_compact(tmp_pat
     assert [m.text for m in repo.memories(now=T0 + timedelta(days=1))] == [NEWEST]
     again = dream(repo, now=T0 + timedelta(days=1), gather=False)
     assert again["ops"] == []
+
+
+def test_a_group_with_two_protected_members_records_both(tmp_path: Path) -> None:
+    """A merge skipped for protection names every protected member, not only the first."""
+    repo = MemoryRepo.init(tmp_path / "memory", now=T0)
+    texts = (OLDEST, MIDDLE, MIDDLE.replace("release changelog", "release change log"))
+    ids = []
+    for hours, text in enumerate(texts):
+        priority = "core" if hours < 2 else "normal"
+        ids.append(
+            operations.add_memory(
+                repo, text, topic="projects", priority=priority, now=T0 + timedelta(hours=hours)
+            ).id
+        )
+    record = dream(repo, now=T0 + timedelta(days=1), gather=False)
+    reasons = {d["reason"] for d in record["decisions"] if not d.get("accepted", True)}
+    assert f"merge skipped: {ids[0]} is protected" in reasons
+    assert f"merge skipped: {ids[1]} is protected" in reasons

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from dreamgit import layout, operations
-from dreamgit.dream.extract import extract_candidates
+from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.run import dream
 from dreamgit.errors import ConflictError
-from dreamgit.locks import try_exclusive
-from dreamgit.mainmerge import merge_branch
-from dreamgit.repo import MemoryRepo
+from dreamgit.history.mainmerge import merge_branch
+from dreamgit.store import layout, operations
+from dreamgit.store.locks import try_exclusive
+from dreamgit.store.repo import MemoryRepo
 from dreamkit import (
     DREAM_AT,
     MEMORIES,
@@ -207,9 +207,9 @@ def test_second_dream_while_one_holds_the_lock_exits_1_and_writes_nothing(
 
 WRITER = """
 import pathlib, sys
-from dreamgit import operations
+from dreamgit.store import operations
 from dreamgit.clock import parse_time
-from dreamgit.repo import MemoryRepo
+from dreamgit.store.repo import MemoryRepo
 repo = MemoryRepo.open(sys.argv[1])
 now = parse_time(sys.argv[2])
 stop = pathlib.Path(sys.argv[3])

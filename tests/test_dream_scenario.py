@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dreamgit import operations
 from dreamgit.cli import cli
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 
 START = datetime(2026, 11, 1, 8, 0, tzinfo=UTC)
 DREAM_AT = datetime(2026, 11, 10, 20, 0, tzinfo=UTC)

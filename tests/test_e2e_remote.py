@@ -12,15 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_git
-from dreamgit import operations
 from dreamgit.cli import cli
 from dreamgit.dream.run import dream
 from dreamgit.errors import NotFoundError, UserError
-from dreamgit.history import find_run
-from dreamgit.memdiff import memory_diff
-from dreamgit.push import push_branch
-from dreamgit.repo import MemoryRepo
-from dreamgit.revert import revert_run
+from dreamgit.history.memdiff import memory_diff
+from dreamgit.history.push import push_branch
+from dreamgit.history.revert import revert_run
+from dreamgit.history.runs import find_run
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, fsck, git
 
 REVIEWER = ["-c", "user.name=Reviewer", "-c", "user.email=reviewer@example.com"]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamgit.dream.candidate import TOPICS, Candidate, candidate_memory_fields, suggest_slug
-from dreamgit.dream.extract import extract_candidates
+from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
 
 NOW = datetime(2026, 11, 20, 10, 4, tzinfo=UTC)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dreamgit import frontmatter
 from dreamgit.errors import MemoryFileError
+from dreamgit.store import frontmatter
 
 PATH = "memories/prefs/x.md"
 

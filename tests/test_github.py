@@ -14,9 +14,14 @@ import pygit2
 import pytest
 from ruamel.yaml import YAML
 
-from dreamgit import __version__
 from dreamgit.errors import UserError
-from dreamgit.github import DEFAULT_ACTION, WORKFLOW_PATH, workflow_text, write_workflow
+from dreamgit.integrations.github import (
+    DEFAULT_ACTION,
+    WORKFLOW_PATH,
+    workflow_text,
+    write_workflow,
+)
+from dreamgit.version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = ROOT / ".github" / "actions" / "dream" / "action.yml"
@@ -136,8 +141,8 @@ def test_write_workflow_never_overwrites_an_edited_file(tmp_path: Path) -> None:
 
 def test_add_workflow_commits_it_on_main_of_a_bare_repository(tmp_path: Path) -> None:
     """add_workflow commits the file; a second call commits nothing."""
-    from dreamgit.github import add_workflow
-    from dreamgit.repo import MemoryRepo
+    from dreamgit.integrations.github import add_workflow
+    from dreamgit.store.repo import MemoryRepo
 
     now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
     repo = MemoryRepo.init(tmp_path / "mem.git", bare=True, now=now)

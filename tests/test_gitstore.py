@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.errors import NotARepositoryError
-from dreamgit.gitstore import EMPTY_TREE, Change, GitStore, Identity, StaleTipError
+from dreamgit.store.gitstore import EMPTY_TREE, Change, GitStore, Identity, StaleTipError
 from gitcheck import NOW, fsck, git, subjects
 
 WHO = Identity("Agent Smith", "agent@example.com")
@@ -208,7 +208,7 @@ def test_lock_left_by_a_dead_writer_is_broken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A ref lock file that sits unchanged is a crashed writer's: removed, and the commit lands."""
-    monkeypatch.setattr("dreamgit.locks.STALE_LOCK_SECONDS", 0.2)
+    monkeypatch.setattr("dreamgit.store.locks.STALE_LOCK_SECONDS", 0.2)
     store = GitStore.init(tmp_path / "r", bare=True)
     first = _commit(store, {"a.md": b"1"}, "first")
     lock = tmp_path / "r/refs/heads/main.lock"

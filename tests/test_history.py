@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
-from dreamgit import operations
 from dreamgit.cli import cli
 from dreamgit.errors import NotFoundError, UserError
-from dreamgit.history import find_run, list_runs
-from dreamgit.repo import MemoryRepo
-from dreamgit.revert import revert_run
+from dreamgit.history.revert import revert_run
+from dreamgit.history.runs import find_run, list_runs
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT, git
 from runs_support import Scenario, at, cached_three_runs, check_golden, dream_at
 

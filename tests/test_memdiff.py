@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
-from dreamgit import operations
 from dreamgit.cli import cli
 from dreamgit.errors import NotFoundError
-from dreamgit.memdiff import compare, memory_diff
-from dreamgit.repo import MemoryRepo
+from dreamgit.history.memdiff import compare, memory_diff
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT
 
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id
-from dreamgit.memoryfile import (
+from dreamgit.model import Memory
+from dreamgit.store.memoryfile import (
     decode_text,
     memory_from_record,
     parse_memory_record,
@@ -19,7 +20,6 @@ from dreamgit.memoryfile import (
     rewrite_memory,
     split_memory_path,
 )
-from dreamgit.model import Memory
 
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 PATH = "memories/preferences/prefers-pytest.md"

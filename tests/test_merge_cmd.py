@@ -11,13 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
-from dreamgit import operations
 from dreamgit.cli import cli
 from dreamgit.errors import ConflictError, UserError
-from dreamgit.gitstore import Identity
-from dreamgit.history import find_run
-from dreamgit.repo import MemoryRepo
-from dreamgit.runmerge import merge_run
+from dreamgit.history.runmerge import merge_run
+from dreamgit.history.runs import find_run
+from dreamgit.store import operations
+from dreamgit.store.gitstore import Identity
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT, fsck, git
 from runs_support import at, dream_at, touched_paths
 

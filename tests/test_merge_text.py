@@ -1,4 +1,4 @@
-"""Tests for dreamgit.dream.merge_text: the fields of a merged memory."""
+"""Tests for dreamgit.dream.consolidate.merge_text: the fields of a merged memory."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.merge_text import MergedFields, merge_memories
+from dreamgit.dream.consolidate.merge_text import MergedFields, merge_memories
 from dreamgit.model import Memory
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit import operations
 from dreamgit.errors import NotFoundError, UserError
-from dreamgit.repo import MemoryRepo
-from dreamgit.sessionfile import parse_session
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import parse_session
 from gitcheck import NOW, fsck, git, subjects, tree_files
 
 

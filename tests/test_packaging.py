@@ -97,7 +97,7 @@ def test_wheel_installs_and_runs_with_bundled_rules_and_prompts(tmp_path: Path) 
     wheel = _build_wheel(tmp_path)
     venv = _fresh_venv(tmp_path, wheel)
     command = venv / "bin" / "dreamgit"
-    from dreamgit import __version__
+    from dreamgit.version import __version__
 
     assert _run(command, "--version") == f"dreamgit, version {__version__}\n"
     probe = json.loads(_run(venv / "bin" / "python", "-c", PROBE, cwd=tmp_path))

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit.repo import MemoryRepo
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, fsck, git, tree_files
 
 WORKER = """
 import sys
 from datetime import UTC, datetime, timedelta
-from dreamgit import operations
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 
 path, worker, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 repo = MemoryRepo.open(path)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit import operations
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, fsck, git, tree_files
 
 
@@ -57,7 +57,7 @@ def test_writer_killed_at_random_moments_never_breaks_main(
 ) -> None:
     """20 SIGKILLs at seeded random moments: main stays a sound commit and writing goes on."""
     # A lock the killed writer left is broken by the next command; wait less for it here.
-    monkeypatch.setattr("dreamgit.locks.STALE_LOCK_SECONDS", 0.3)
+    monkeypatch.setattr("dreamgit.store.locks.STALE_LOCK_SECONDS", 0.3)
     path = tmp_path / "mem"
     MemoryRepo.init(path, bare=bare, now=NOW)
     rng = random.Random(20261122)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit import operations
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, fsck, git, subjects
 
 
@@ -109,7 +109,7 @@ def test_other_branch_checked_out_leaves_work_tree_alone(repo: MemoryRepo) -> No
 
 def test_writer_that_died_before_updating_files_is_caught_up(repo: MemoryRepo) -> None:
     """A commit whose work-tree update never ran is not mistaken for hand edits later."""
-    from dreamgit.gitstore import Identity
+    from dreamgit.store.gitstore import Identity
 
     kept = operations.add_memory(repo, "Keep me", topic="t", now=NOW)
     gone = operations.add_memory(repo, "Forget me", topic="t", now=NOW)
@@ -134,7 +134,7 @@ def test_index_lock_left_by_a_dead_writer_is_broken(
     repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A stale .git/index.lock does not stop the work tree from following main."""
-    monkeypatch.setattr("dreamgit.locks.STALE_LOCK_SECONDS", 0.2)
+    monkeypatch.setattr("dreamgit.store.locks.STALE_LOCK_SECONDS", 0.2)
     lock = repo.store.git_dir / "index.lock"
     lock.write_text("")
     memory = operations.add_memory(repo, "After a crash", topic="t", now=NOW)

@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from deepdiff import DeepDiff
 
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
-from dreamgit import operations
 from dreamgit.cli import cli
 from dreamgit.errors import ConflictError, NotFoundError, UserError
-from dreamgit.gitstore import GitStore, Identity
-from dreamgit.history import find_run
-from dreamgit.revert import revert_run
+from dreamgit.history.revert import revert_run
+from dreamgit.history.runs import find_run
+from dreamgit.store import operations
+from dreamgit.store.gitstore import GitStore, Identity
 from gitcheck import NOW_TEXT, fsck, git, subjects
 from runs_support import Scenario, at, cached_three_runs, dream_at, state_of, touched_paths
 

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_rules  # noqa: F401 - registers the rules group until the CLI imports it
-from dreamgit import operations
 from dreamgit.cli.app import cli
 from dreamgit.clock import parse_time
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 
 DATA = Path(__file__).parent / "data" / "rules"
 NOW = parse_time("2026-11-20T10:00:00Z")

@@ -12,8 +12,8 @@ from dreamgit.dsl import Priority
 from dreamgit.errors import RuleError
 from dreamgit.llm.proposals import Thresholds
 from dreamgit.model import Memory
-from dreamgit.rulecontext import gate_env, memory_env, pair_env
 from dreamgit.ruleset import bundled_names, check_ruleset, load_bundled, load_ruleset
+from dreamgit.ruleset.context import gate_env, memory_env, pair_env
 
 DATA = Path(__file__).parent / "data" / "rules"
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)

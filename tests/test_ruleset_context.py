@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from dreamgit.rulecontext import explain
 from dreamgit.ruleset import load_bundled, load_ruleset
+from dreamgit.ruleset.explain import explain
 from test_ruleset import NOW, memory
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit.repo import MemoryRepo
+from dreamgit.store.repo import MemoryRepo
 from dreamkit import build_repo, dream_branches, invoke, invoke_json
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from dreamgit.cli import cli
-from dreamgit.gitstore import Identity
-from dreamgit.locks import exclusive
-from dreamgit.repo import MemoryRepo
-from dreamgit.status import dream_lock_path
+from dreamgit.dream.status import dream_lock_path
+from dreamgit.store.gitstore import Identity
+from dreamgit.store.locks import exclusive
+from dreamgit.store.repo import MemoryRepo
 
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from dreamgit.errors import TemplateError
-from dreamgit.summary import render_summary
+from dreamgit.history.summary import render_summary
 from llm_support import check_golden
 
 

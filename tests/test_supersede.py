@@ -8,13 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.extract import extract_candidates
-from dreamgit.dream.supersede import (
+from dreamgit.dream.consolidate.supersede import (
     SkippedSupersession,
     Supersession,
     affirms,
     find_change_supersessions,
 )
+from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.model import Memory
 
 T0 = datetime(2026, 11, 10, 9, 0, tzinfo=UTC)

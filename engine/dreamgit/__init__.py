@@ -3,6 +3,14 @@
 An agent's memory lives as plain files in a git repository; dream cycles gather
 facts from sessions, merge duplicates, supersede old facts, prune stale ones and
 rewrite a compact ``MEMORY.md``, each change a commit on a dream branch.
+
+The package map (each folder a layer; imports go down only, checked by ``lint-imports``):
+the kernel (``errors``, ``clock``, ``ids``, ``model``, ``faults``, ``version``) under
+``templating``/``textsim``, under ``dsl``, ``store``, ``ruleset``, then ``history``,
+``llm`` and ``recall``,
+then ``dream``, then the API (``api``, ``demo``) and ``integrations``, and ``cli`` on top.
+
+May import: ``errors`` and ``version`` at import time; the API lazily, on first use.
 """
 
 from __future__ import annotations
@@ -10,16 +18,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.errors import DreamgitError
+from dreamgit.version import __version__
 
 if TYPE_CHECKING:
-    from dreamgit.engine import DreamEngine
-    from dreamgit.repo import MemoryRepo
-
-__version__ = "0.1.0"
+    from dreamgit.api import DreamEngine
+    from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["DreamEngine", "DreamgitError", "MemoryRepo", "__version__"]
 
-_LAZY = {"DreamEngine": "dreamgit.engine", "MemoryRepo": "dreamgit.repo"}
+_LAZY = {"DreamEngine": "dreamgit.api", "MemoryRepo": "dreamgit.store.repo"}
 
 
 def __getattr__(name: str) -> Any:

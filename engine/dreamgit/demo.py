@@ -16,10 +16,10 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
-from dreamgit import operations
 from dreamgit.dream.run import dream
 from dreamgit.errors import UserError
-from dreamgit.repo import MemoryRepo
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["DEMO_START", "DemoResult", "build_demo"]
 

@@ -42,18 +42,18 @@ from dreamgit.clock import parse_time
 from dreamgit.dream import plan as plan_module
 from dreamgit.dream import run as run_module
 from dreamgit.dream.run import dream
-from dreamgit.gitstore import GitStore, Identity
 from dreamgit.ids import session_id
-from dreamgit.memoryfile import render_memory
 from dreamgit.model import (
     Memory,
     Session,
 )
-from dreamgit.repo import MemoryRepo
 from dreamgit.ruleset import load_ruleset
-from dreamgit.sessionfile import render_session
-from dreamgit.setup import EMPTY_INDEX
-from dreamgit.yamlconfig import DEFAULT_CONFIG
+from dreamgit.store.config import DEFAULT_CONFIG
+from dreamgit.store.gitstore import GitStore, Identity
+from dreamgit.store.layout import EMPTY_INDEX
+from dreamgit.store.memoryfile import render_memory
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import render_session
 
 SESSIONS = 100
 UNLIMITED = """

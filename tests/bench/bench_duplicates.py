@@ -25,7 +25,7 @@ from corpus import Corpus, generate
 
 from dreamgit import textsim
 from dreamgit.dream import guards, signature
-from dreamgit.dream.duplicates import (
+from dreamgit.dream.consolidate.duplicates import (
     DEFAULT_THRESHOLD,
     DupItem,
     _candidates,

@@ -16,8 +16,8 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from dreamgit.dream import extract_lexicon
-from dreamgit.dream.extract import extract_candidates
-from dreamgit.dream.supersede import find_change_supersessions
+from dreamgit.dream.consolidate.supersede import find_change_supersessions
+from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.model import Memory
 
 T0 = datetime(2026, 11, 20, tzinfo=UTC)

@@ -31,14 +31,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dreamgit import operations
 from dreamgit.clock import format_time
-from dreamgit.gitstore import GitStore, Identity
+from dreamgit.dream.status import repo_status
 from dreamgit.ids import memory_id, session_id
-from dreamgit.repo import MemoryRepo
-from dreamgit.setup import EMPTY_INDEX
-from dreamgit.status import repo_status
-from dreamgit.yamlconfig import DEFAULT_CONFIG
+from dreamgit.store import operations
+from dreamgit.store.config import DEFAULT_CONFIG
+from dreamgit.store.gitstore import GitStore, Identity
+from dreamgit.store.layout import EMPTY_INDEX
+from dreamgit.store.repo import MemoryRepo
 
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 TOPICS = ["preferences", "tools", "projects", "people", "schedule", "decisions", "identity"]
@@ -165,9 +165,9 @@ FRESH = """
 import sys, time
 from datetime import UTC, datetime
 from pathlib import Path
-from dreamgit import operations
-from dreamgit.repo import MemoryRepo
-from dreamgit.status import repo_status
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.dream.status import repo_status
 now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 path, what = Path(sys.argv[1]), sys.argv[2]
 if what == "scan-cold":

@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from dreamgit import ruleset_merge
 from dreamgit.model import PRIORITIES, Memory
-from dreamgit.rulecontext import memory_env
 from dreamgit.ruleset import load_bundled, load_ruleset
+from dreamgit.ruleset import merge as ruleset_merge
+from dreamgit.ruleset.context import memory_env
 
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 MEMORIES = 10_000

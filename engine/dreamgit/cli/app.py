@@ -17,9 +17,9 @@ from pathlib import Path
 
 import click
 
-from dreamgit import __version__
 from dreamgit.cli.state import CliState
 from dreamgit.errors import DreamgitError
+from dreamgit.version import __version__
 
 __all__ = ["cli", "main"]
 

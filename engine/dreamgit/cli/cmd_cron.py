@@ -12,9 +12,9 @@ import os
 
 import click
 
-from dreamgit import cron
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
+from dreamgit.integrations import cron
 
 __all__ = ["install_cron"]
 

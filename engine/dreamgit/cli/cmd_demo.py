@@ -14,7 +14,7 @@ from dreamgit.cli.cmd_dream import print_ops
 def demo(path: Path) -> None:
     """Create a demo memory repository (default ./dreamgit-demo) and run a dream on it."""
     from dreamgit.demo import build_demo
-    from dreamgit.status import repo_status
+    from dreamgit.dream.status import repo_status
 
     result = build_demo(path)
     repo = result.repo

@@ -38,7 +38,7 @@ def _dream(
 ) -> dict[str, Any]:
     # The dream machinery (rules, extraction) loads here, not when the CLI starts.
     from dreamgit.dream.run import dream
-    from dreamgit.rulesource import ruleset_option_value
+    from dreamgit.ruleset.repo_rules import ruleset_option_value
 
     repo = open_repo(state)
     return dream(
@@ -104,11 +104,11 @@ def run(
     """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
     record = _dream(state, rules, llm, no_llm, force=force, merge=not no_merge)
     if remote and record.get("branch"):
-        from dreamgit.push import push_branch
+        from dreamgit.history.push import push_branch
 
         push_branch(open_repo(state), record["branch"], remote=remote)
     if summary is not None and record.get("branch"):
-        from dreamgit.summary import render_summary
+        from dreamgit.history.summary import render_summary
 
         summary.write_text(render_summary(record), encoding="utf-8")
     if as_json:

@@ -10,10 +10,10 @@ import click
 from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.history import RunInfo, find_run, list_runs
-from dreamgit.memdiff import MemoryDiff, memory_diff
-from dreamgit.revert import revert_run
-from dreamgit.runmerge import merge_run
+from dreamgit.history.memdiff import MemoryDiff, memory_diff
+from dreamgit.history.revert import revert_run
+from dreamgit.history.runmerge import merge_run
+from dreamgit.history.runs import RunInfo, find_run, list_runs
 
 SHORT = 12
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import click
 
-from dreamgit import operations
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES
-from dreamgit.repo import MemoryRepo
-from dreamgit.sessionfile import check_transcript
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import check_transcript
 
 
 def open_repo(state: CliState) -> MemoryRepo:
@@ -35,7 +35,7 @@ def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
     target = path or state.path
     repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now())
     if github:
-        from dreamgit.github import add_workflow
+        from dreamgit.integrations.github import add_workflow
 
         add_workflow(repo, now=state.now())
     click.echo(f"initialised memory repository in {target}")
@@ -173,7 +173,7 @@ def restore(state: CliState, memory_id: str) -> None:
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Counts, topics, pending sessions, last run, and whether a dream is due."""
-    from dreamgit.status import repo_status  # loads the rules engine: only when asked
+    from dreamgit.dream.status import repo_status  # loads the rules engine: only when asked
 
     repo = MemoryRepo.open(state.path)
     report = repo_status(repo, now=state.now())

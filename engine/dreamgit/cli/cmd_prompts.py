@@ -13,19 +13,19 @@ from typing import Any
 
 import click
 
-from dreamgit import layout
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.status import pending_sessions
 from dreamgit.errors import NotFoundError, UserError
+from dreamgit.history.runrecords import read_runs
+from dreamgit.history.summary import render_summary
 from dreamgit.llm.context import consolidate_context, gather_context, supersede_context
 from dreamgit.llm.proposals import RunLimits, Thresholds
 from dreamgit.model import Memory, Session
-from dreamgit.repo import MemoryRepo
-from dreamgit.runrecords import read_runs
-from dreamgit.sessionfile import parse_session
-from dreamgit.status import pending_sessions
-from dreamgit.summary import render_summary
+from dreamgit.store import layout
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import parse_session
 from dreamgit.templating import available_templates, render, template_file
 
 __all__ = ["prompts"]

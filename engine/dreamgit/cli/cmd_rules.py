@@ -8,14 +8,14 @@ from typing import Any
 
 import click
 
-from dreamgit import layout
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.dsl import Priority
 from dreamgit.errors import UserError
-from dreamgit.repo import MemoryRepo
-from dreamgit.rulecontext import RuleExplanation, explain
 from dreamgit.ruleset import check_ruleset, load_ruleset
+from dreamgit.ruleset.explain import RuleExplanation, explain
+from dreamgit.store import layout
+from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["rules"]
 

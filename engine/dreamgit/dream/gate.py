@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from dreamgit.rulecontext import gate_env
 from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import gate_env
 
 __all__ = ["evaluate_gate"]
 

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet, snap

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dreamgit import layout
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.errors import ConfigError
 from dreamgit.llm.ask import CharBudget
@@ -18,9 +17,10 @@ from dreamgit.llm.cache import AnswerCache
 from dreamgit.llm.proposals import Thresholds
 from dreamgit.llm.registry import get_adapter
 from dreamgit.ruleset import RuleSet
+from dreamgit.store import layout
 
 if TYPE_CHECKING:
-    from dreamgit.repo import MemoryRepo
+    from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["open_llm"]
 

@@ -11,8 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.model import Memory, priority_rank
-from dreamgit.rulecontext import memory_env
 from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import memory_env
 
 __all__ = ["index_key", "rank_key"]
 

@@ -11,23 +11,23 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from dreamgit import layout
 from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.consolidate import plan_consolidate
-from dreamgit.dream.duplicates import DEFAULT_THRESHOLD
-from dreamgit.dream.gather import plan_gather
+from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
+from dreamgit.dream.consolidate.phase import plan_consolidate
+from dreamgit.dream.gather.phase import plan_gather
 from dreamgit.dream.index import render_index
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
+from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session
-from dreamgit.repo import MemoryRepo
 from dreamgit.ruleset import RuleSet
-from dreamgit.sessionfile import parse_session
-from dreamgit.status import pending_sessions
+from dreamgit.store import layout
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import parse_session
 
 __all__ = ["Plan", "plan_dream"]
 

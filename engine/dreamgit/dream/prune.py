@@ -15,8 +15,8 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
-from dreamgit.rulecontext import memory_env
 from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import memory_env
 
 __all__ = ["plan_prune"]
 

@@ -14,25 +14,26 @@ import json
 from datetime import datetime
 from typing import Any
 
-from dreamgit import faults, layout
+from dreamgit import faults
 from dreamgit.clock import format_time
 from dreamgit.dream.diary import prepend_entry, render_diary_entry
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
 from dreamgit.dream.plan import Plan, plan_dream
+from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
 from dreamgit.errors import ConflictError
+from dreamgit.history.mainmerge import merge_branch
+from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
-from dreamgit.locks import try_exclusive
-from dreamgit.mainmerge import merge_branch
-from dreamgit.repo import MemoryRepo
 from dreamgit.ruleset import RuleSet
-from dreamgit.rulesource import repo_ruleset
-from dreamgit.runrecords import read_runs, record_path
-from dreamgit.status import dream_lock_path, gate_figures
+from dreamgit.ruleset.repo_rules import repo_ruleset
+from dreamgit.store import layout
+from dreamgit.store.locks import try_exclusive
+from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["dream"]
 

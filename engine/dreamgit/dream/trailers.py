@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dreamgit.dream.workset import Operation
 
-__all__ = ["operation_message", "parse_trailers"]
+__all__ = ["operation_message"]
 
 
 def operation_message(op: Operation, *, run_id: str) -> str:
@@ -22,14 +22,3 @@ def operation_message(op: Operation, *, run_id: str) -> str:
         trailers.append(f"Dream-Model: {op.model}")
     body = f"\n\n{op.detail.strip()}" if op.detail.strip() else ""
     return f"{op.summary}{body}\n\n" + "\n".join(trailers) + "\n"
-
-
-def parse_trailers(message: str) -> dict[str, str]:
-    """The ``Dream-*`` trailers of a commit message (last paragraph), by name."""
-    paragraphs = message.strip().split("\n\n")
-    found = {}
-    for line in paragraphs[-1].splitlines() if len(paragraphs) > 1 else []:
-        name, sep, value = line.partition(": ")
-        if sep and name.startswith("Dream-"):
-            found[name] = value.strip()
-    return found

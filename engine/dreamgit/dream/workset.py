@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dreamgit.memoryfile import render_memory, rewrite_memory
 from dreamgit.model import Memory
+from dreamgit.store.memoryfile import render_memory, rewrite_memory
 
 __all__ = ["Deferred", "Operation", "WorkingSet"]
 

@@ -4,6 +4,8 @@
 ``priority == low and age > 7d and recalls == 0`` into an :class:`Expression`
 whose ``evaluate(env)`` is a few dict lookups and comparisons. Mistakes are
 :class:`ExpressionError` (a ``DslError``) pointing at the offending characters.
+
+May import: ``textsim`` and the kernel.
 """
 
 from __future__ import annotations

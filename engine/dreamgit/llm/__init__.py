@@ -5,6 +5,8 @@ or an adapter, and parses the answer strictly into proposals;
 ``proposals.validate_proposals`` then accepts or rejects each one by the rules.
 Adapters are plugins found through the ``dreamgit.llm`` entry-point group
 (``registry.get_adapter``); the built-in ones are registered the same way.
+
+May import: ``templating`` and the kernel (errors, clock, model, version).
 """
 
 from __future__ import annotations

@@ -25,8 +25,8 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from dreamgit import __version__
 from dreamgit.errors import ProviderError, UserError
+from dreamgit.version import __version__
 
 __all__ = ["HttpClient"]
 

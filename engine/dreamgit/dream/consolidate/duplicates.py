@@ -1,0 +1,179 @@
+"""Find near-duplicate memories without comparing every pair, and group them for merging.
+
+Candidates come from an inverted index with prefix filtering (the all-pairs join of
+Bayardo et al., 2007, keyed by small sets of words rather than single words): only
+memories that share several of their rarest words are ever compared. The filter is
+exact, so no pair at or above the threshold is missed, and deterministic: no hashing,
+no sampling, no salted ``hash()``. Each candidate is scored with the measure of
+:func:`dreamgit.textsim.similarity` and must pass the guards of
+:mod:`dreamgit.dream.consolidate.guards`. The work grows with the number of memories plus the
+number of pairs that really are similar, not with the number of all pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from dreamgit.dream.consolidate.guards import merge_allowed
+from dreamgit.model import Memory
+from dreamgit.textsim import dice, features
+
+__all__ = ["DEFAULT_THRESHOLD", "DupItem", "find_duplicate_pairs", "group_duplicates"]
+
+#: Default for ``similarity(a, b) >= ...`` in the bundled rules (Dice on content words).
+DEFAULT_THRESHOLD = 0.8
+
+
+@dataclass(frozen=True)
+class DupItem:
+    """What the duplicate finder needs to know about a memory."""
+
+    id: str
+    text: str
+    topic: str = ""
+    key: str | None = None
+
+    @classmethod
+    def from_memory(cls, memory: Memory) -> DupItem:
+        """The duplicate finder's view of a memory."""
+        return cls(memory.id, memory.text, memory.topic, memory.key)
+
+
+#: Most shared words an index key stands for, and most keys one memory probes.
+_MAX_KEY = 4
+_MAX_PROBE_KEYS = 64
+
+
+def _need(size: int, share: float) -> int:
+    return max(1, math.ceil(share * size - 1e-9))
+
+
+def _probe_level(size: int, jaccard_min: float) -> int:
+    """How many shared words a key of a set of ``size`` words stands for when it probes:
+    as many as possible (rarer keys), within a bounded number of keys."""
+    need = _need(size, jaccard_min)
+    level = min(need, _MAX_KEY)
+    while level > 1 and math.comb(size - need + level, level) > _MAX_PROBE_KEYS:
+        level -= 1
+    return level
+
+
+def _candidates(
+    feats: list[frozenset[str]], scopes: list[str], jaccard_min: float
+) -> Iterator[tuple[int, set[int]]]:
+    """For each set, the sets seen before it that could reach ``jaccard_min`` with it.
+
+    Sets are visited smallest first. Two sets with Jaccard >= t share at least
+    o >= t * |y| words (y the later, larger one) and o >= 2t / (1 + t) * |x| (x the
+    earlier). Their first k shared words, in a global order of words (rarest first),
+    lie within the first |x| - o + k words of each: the prefix filter of Bayardo et al.
+    (2007), with the shorter prefix for indexing. A key is a k-subset of words: single
+    words, even pairs ("Central European"), recur in thousands of memories, while k
+    words together rarely do. The later set picks k (its *level*: up to four, within
+    64 probe keys); the earlier set is indexed at every level a set it could match
+    (up to |x| / t words) may probe with. Exact: no pair at or above the threshold is
+    missed.
+    """
+    frequency: dict[str, int] = {}
+    for f in feats:
+        for word in f:
+            frequency[word] = frequency.get(word, 0) + 1
+    rank = {w: r for r, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+    indexing = 2 * jaccard_min / (1 + jaccard_min)
+    levels: dict[int, int] = {}  # size -> level its probes use
+    indexes: dict[tuple[str, int], dict[tuple[int, ...], list[int]]] = {}
+    for i in sorted(range(len(feats)), key=lambda k: (len(feats[k]), k)):
+        size = len(feats[i])
+        if not size:
+            continue
+        ranks = sorted(rank[w] for w in feats[i])
+        level = levels.get(size) or levels.setdefault(size, _probe_level(size, jaccard_min))
+        own = indexes.setdefault((scopes[i], level), {})
+        found: set[int] = set()
+        for key in combinations(ranks[: size - _need(size, jaccard_min) + level], level):
+            found.update(own.get(key, ()))
+        largest = math.floor(size / jaccard_min + 1e-9)
+        index_need = _need(size, indexing)
+        for k in sorted({_probe_level(s, jaccard_min) for s in range(size, largest + 1)}):
+            index = indexes.setdefault((scopes[i], k), {})
+            for key in combinations(ranks[: min(size, size - index_need + k)], k):
+                index.setdefault(key, []).append(i)
+        yield i, found
+
+
+def _check_ids(items: Sequence[DupItem]) -> None:
+    seen: set[str] = set()
+    for item in items:
+        if item.id in seen:
+            raise ValueError(f"duplicate memory id {item.id!r} given to the duplicate finder")
+        seen.add(item.id)
+
+
+def find_duplicate_pairs(
+    items: Sequence[DupItem], *, threshold: float = DEFAULT_THRESHOLD, same_topic: bool = True
+) -> list[tuple[str, str, float]]:
+    """Pairs ``(earlier_id, later_id, similarity)`` of near-duplicates that may merge.
+
+    A pair is reported when its similarity is at least ``threshold``, the guards allow
+    the merge and (with ``same_topic``) both are in the same topic. Pairs are ordered by
+    the position of their first, then their second item in ``items``; same input, same
+    output. Items without any content word are never paired.
+    """
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"similarity threshold must be in (0, 1], got {threshold}")
+    _check_ids(items)
+    feats = [features(item.text) for item in items]
+    scopes = [item.topic if same_topic else "" for item in items]
+    jaccard_min = threshold / (2.0 - threshold)  # Dice >= d  <=>  Jaccard >= d / (2 - d)
+    found: list[tuple[int, int, float]] = []
+    for i, candidates in _candidates(feats, scopes, jaccard_min):
+        f = feats[i]
+        for j in sorted(candidates):
+            score = dice(f, feats[j])
+            if score < threshold:
+                continue
+            a, b = (items[j], items[i]) if j < i else (items[i], items[j])
+            if merge_allowed(a.text, b.text, key_a=a.key, key_b=b.key):
+                found.append((min(i, j), max(i, j), score))
+    found.sort()
+    return [(items[a].id, items[b].id, score) for a, b, score in found]
+
+
+def group_duplicates(
+    items: Sequence[DupItem], pairs: Iterable[tuple[str, str, float]]
+) -> list[list[str]]:
+    """Groups of ids to merge: an anchor first, then members paired with it.
+
+    Anchors are taken in the order of ``items`` (pass them oldest first and the anchor
+    is the merge survivor). A member joins a group only if it was paired with the anchor
+    and the guards also allow it with every member already in the group, so chains
+    A~B~C never merge A with a C it must not merge with. Each id is in at most one group.
+    """
+    by_id = {item.id: item for item in items}
+    position = {item.id: k for k, item in enumerate(items)}
+    neighbours: dict[str, list[str]] = {}
+    for a, b, _score in pairs:
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    assigned: set[str] = set()
+    groups: list[list[str]] = []
+    for anchor in (item.id for item in items):
+        if anchor in assigned or anchor not in neighbours:
+            continue
+        group = [anchor]
+        for other in sorted(set(neighbours[anchor]), key=position.__getitem__):
+            if other in assigned:
+                continue
+            o = by_id[other]
+            if all(
+                merge_allowed(by_id[m].text, o.text, key_a=by_id[m].key, key_b=o.key)
+                for m in group[1:]
+            ):
+                group.append(other)
+        if len(group) > 1:
+            assigned.update(group)
+            groups.append(group)
+    return groups

@@ -1,0 +1,150 @@
+"""Guards that veto a merge of two similar memories, whatever their similarity.
+
+Two texts may merge only if their signatures (``signature.py``) agree: same keys
+(or one unset), same polarity (no negation or antonym on one side only), no reversed
+comparison ("X over Y" / "Y over X"), the same numbers, dates and times, the same
+names, and no content word put in the place of an unrelated one ("allergic to kiwi" /
+"allergic to lupin"). The checks are strict on purpose: a missing number or name
+counts as a different one, because a wrong merge loses a fact while a missed merge
+only leaves a duplicate for the next dream.
+"""
+
+from __future__ import annotations
+
+from dreamgit.dream.consolidate.signature import ANTONYMS, Signature, neighbours, shown, signature
+
+__all__ = ["keys_compatible", "may_merge", "merge_allowed"]
+
+
+def _show(values: frozenset[str] | set[str], sig: Signature) -> str:
+    written = shown(sig.text)
+    return ", ".join(sorted(written.get(v, v) for v in values)) or "none"
+
+
+def _names(sa: Signature, sb: Signature) -> tuple[frozenset[str], frozenset[str]]:
+    """Name-like words of either text, as present in each (a first word counts as a
+    name when the other text lacks it: "Priya reviews" vs "Marco reviews")."""
+    candidates = sa.names | sb.names | (sa.openers - sb.features) | (sb.openers - sa.features)
+    return candidates & sa.features, candidates & sb.features
+
+
+def _antonym(sa: Signature, sb: Signature) -> tuple[str, str] | None:
+    # An antonym word is in ``antonyms`` whenever it is in the text at all.
+    only_a, only_b = sa.antonyms - sb.antonyms, sb.antonyms - sa.antonyms
+    if not only_a or not only_b:
+        return None
+    for x, y in ANTONYMS:
+        for p, q in ((x, y), (y, x)):
+            if p in only_a and q in only_b:
+                return p, q
+    return None
+
+
+def _reversed(sa: Signature, sb: Signature) -> tuple[str, str] | None:
+    """A word first in one text's comparison and second in the other's, and vice versa."""
+    for first_a, second_a in sa.directions:
+        for first_b, second_b in sb.directions:
+            x = (first_a - second_a) & (second_b - first_b)
+            y = (second_a - first_a) & (first_b - second_b)
+            if x and y:
+                return min(x), min(y)
+    return None
+
+
+def _related(p: str, q: str) -> bool:
+    """Forms of one word (allergy, allergic; play, player): a long common beginning."""
+    common = 0
+    for x, y in zip(p, q, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= 5 or (common >= 4 and common == min(len(p), len(q)))
+
+
+def _swapped(sa: Signature, sb: Signature) -> tuple[str, str] | None:
+    """One content word put in the place of another ("allergic to kiwi" / "to lupin")."""
+    only_a, only_b = sa.features - sb.features, sb.features - sa.features
+    if len(only_a) != 1 or len(only_b) != 1:
+        return None
+    (p,), (q,) = only_a, only_b
+    if _related(p, q):
+        return None
+    before_a, after_a = neighbours(sa.text).get(p, (None, None))
+    before_b, after_b = neighbours(sb.text).get(q, (None, None))
+    same_before = before_a is not None and before_a == before_b
+    same_after = after_a is not None and after_a == after_b
+    return (p, q) if same_before or same_after else None
+
+
+def _failure(sa: Signature, sb: Signature) -> str | None:
+    """The first check two signatures fail, or None; cheap, no message built."""
+    if sa.numbers != sb.numbers:
+        return "numbers"
+    if sa.dates != sb.dates:
+        return "dates"
+    if len(sa.negations) % 2 != len(sb.negations) % 2 or _antonym(sa, sb):
+        return "polarity"
+    in_a, in_b = _names(sa, sb)
+    if in_a != in_b:
+        return "names"
+    if sa.directions and sb.directions and _reversed(sa, sb):
+        return "direction"
+    if _swapped(sa, sb):
+        return "words"
+    return None
+
+
+def _explain(check: str, sa: Signature, sb: Signature) -> str:
+    if check == "polarity":
+        pair = _antonym(sa, sb)
+        if pair is None or len(sa.negations) % 2 != len(sb.negations) % 2:
+            left, right = " ".join(sa.negations) or "none", " ".join(sb.negations) or "none"
+        else:
+            left, right = shown(sa.text)[pair[0]], shown(sb.text)[pair[1]]
+        return f"opposite polarity: {left} vs {right}"
+    if check == "direction":
+        x, y = _reversed(sa, sb) or ("", "")
+        x, y = shown(sa.text).get(x, x), shown(sa.text).get(y, y)
+        return f"opposite direction: {x}, {y} vs {y}, {x}"
+    if check == "words":
+        p, q = _swapped(sa, sb) or ("", "")
+        return f"different words: {shown(sa.text).get(p, p)} vs {shown(sb.text).get(q, q)}"
+    a, b = {
+        "numbers": (sa.numbers, sb.numbers),
+        "dates": (sa.dates, sb.dates),
+        "names": _names(sa, sb),
+    }[check]
+    label = "dates or times" if check == "dates" else check
+    return f"different {label}: {_show(a - b, sa)} vs {_show(b - a, sb)}"
+
+
+def keys_compatible(a_key: str | None, b_key: str | None) -> bool:
+    """Whether two memories' ``key`` slots allow a merge: equal, or at least one unset."""
+    a = (a_key or "").strip().lower()
+    b = (b_key or "").strip().lower()
+    return not a or not b or a == b
+
+
+def merge_allowed(
+    text_a: str, text_b: str, *, key_a: str | None = None, key_b: str | None = None
+) -> bool:
+    """:func:`may_merge` without the reason: the fast form for scanning many pairs."""
+    if not keys_compatible(key_a, key_b):
+        return False
+    return _failure(signature(text_a), signature(text_b)) is None
+
+
+def may_merge(
+    text_a: str, text_b: str, *, key_a: str | None = None, key_b: str | None = None
+) -> tuple[bool, str]:
+    """Whether two memory texts may be merged, and why not (empty reason when they may).
+
+    Refused: different keys; opposite polarity (a negation or an antonym on one side
+    only); reversed comparisons ("X over Y" / "Y over X"); different numbers, dates or
+    times; different names; one content word swapped for an unrelated one.
+    """
+    if not keys_compatible(key_a, key_b):
+        return False, f"different keys: {key_a} vs {key_b}"
+    sa, sb = signature(text_a), signature(text_b)
+    check = _failure(sa, sb)
+    return (True, "") if check is None else (False, _explain(check, sa, sb))

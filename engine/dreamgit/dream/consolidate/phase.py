@@ -1,0 +1,307 @@
+"""Consolidate: newer facts supersede older ones, near-duplicates merge into one.
+
+Supersession comes first: a newer memory with the same ``key`` (a pair rule
+with ``action: supersede`` decides), or an explicit change statement gathered
+this run ("switched from Flask to FastAPI"). Then near-duplicates, found by the
+duplicate finder without comparing all pairs, merge when a pair rule with
+``action: merge`` holds; the finder's guards already refused opposite polarity
+and different numbers, dates, names and keys. Protected and core memories are
+never removed or rewritten; what was skipped for that is listed as a decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from dreamgit.dream.candidate import Candidate
+from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.consolidate.merge_text import merge_memories
+from dreamgit.dream.consolidate.supersede import find_change_supersessions
+from dreamgit.dream.limits import Budget
+from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.model import Memory
+from dreamgit.ruleset import Rule, RuleSet
+from dreamgit.ruleset.context import pair_env
+
+__all__ = ["ConsolidateResult", "plan_consolidate"]
+
+
+def _first_rule(
+    rules: Sequence[Rule], action: str, a: Memory, b: Memory, now: datetime
+) -> Rule | None:
+    env = pair_env(a, b, now)
+    for rule in rules:
+        if rule.action == action and rule.when.evaluate(env):
+            return rule
+    return None
+
+
+def plan_consolidate(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    budget: Budget,
+    threshold: float,
+    fresh: Sequence[tuple[Memory, Candidate]] = (),
+) -> ConsolidateResult:
+    """Plan supersessions, then merges."""
+    result = ConsolidateResult()
+    ops, decisions = result.ops, result.decisions
+    _supersede_by_key(ws, ruleset, now, budget, ops, decisions)
+    result.unsettled = _supersede_by_change(ws, ruleset, budget, fresh, ops, decisions)
+    _merge_duplicates(ws, ruleset, now, budget, threshold, ops, decisions)
+    return result
+
+
+@dataclass
+class ConsolidateResult:
+    """Operations, decisions, and sessions whose change statements must wait for a later run."""
+
+    ops: list[Operation] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    unsettled: set[str] = field(default_factory=set)
+
+
+def _supersede(
+    ws: WorkingSet,
+    old: Memory,
+    new: Memory,
+    *,
+    rule: str,
+    reason: str,
+    budget: Budget,
+    ops: list[Operation],
+) -> bool:
+    """Plan one supersession; False when the run's limits deferred it."""
+    successor = replace(new, supersedes=tuple(sorted({*new.supersedes, old.id})))
+    op = Operation(
+        op="supersede",
+        phase="consolidate",
+        rule=rule,
+        memories=[new.id, old.id],
+        summary=f"supersede: {old.id} by {new.id}",
+        changes={},
+        before=[snap(old), snap(new)],
+        after=[snap(successor)],
+        detail=f"{reason}. The superseded memory stays in history: dreamgit restore {old.id}",
+    )
+    if not budget.admit(op):
+        return False
+    op.changes = {**ws.file_for_removal(old), **ws.file_for_update(new, successor)}
+    ops.append(op)
+    return True
+
+
+def _protected_skip(
+    ruleset: RuleSet, memory: Memory, what: str, decisions: list[dict[str, Any]]
+) -> bool:
+    if ruleset.is_protected(memory):
+        decisions.append(
+            {
+                "phase": "consolidate",
+                "memories": [memory.id],
+                "accepted": False,
+                "reason": f"{what} skipped: {memory.id} is protected",
+            }
+        )
+        return True
+    return False
+
+
+def _supersede_by_key(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    now: datetime,
+    budget: Budget,
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> None:
+    by_key: dict[str, list[Memory]] = {}
+    for memory in ws.active.values():
+        if memory.key:
+            by_key.setdefault(memory.key, []).append(memory)
+    for key in sorted(by_key):
+        group = sorted(by_key[key], key=lambda m: (m.created, m.id))
+        newest = group[-1]
+        for old in group[:-1]:
+            if old.id not in ws.active or newest.id not in ws.active:
+                continue
+            rule = _first_rule(ruleset.consolidate, "supersede", old, newest, now)
+            if rule is None or _protected_skip(ruleset, old, "supersession", decisions):
+                continue
+            if ruleset.is_protected(newest):
+                continue
+            _supersede(
+                ws,
+                old,
+                ws.active[newest.id],
+                rule=rule.name,
+                reason=f"Same key {key}; the newer memory wins",
+                budget=budget,
+                ops=ops,
+            )
+
+
+def _supersede_by_change(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    budget: Budget,
+    fresh: Sequence[tuple[Memory, Candidate]],
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> set[str]:
+    """Explicit change statements gathered this run retire the memories they contradict.
+
+    Returns the sessions whose supersessions the limits deferred: they stay
+    pending, so the next run offers the same change again.
+    """
+    live = [(m, c) for m, c in fresh if m.id in ws.active]
+    unsettled: set[str] = set()
+    if not any(c.change for _, c in live):
+        return unsettled
+    new_ids = {m.id for m, _ in live}
+    existing = [m for m in ws.active.values() if m.id not in new_ids]
+    plan = find_change_supersessions([c for _, c in live], existing, protected=ruleset.is_protected)
+    for item in plan.supersessions:
+        if item.kind != "change" or not isinstance(item.new, int):
+            continue  # same-key supersession is the pair rules' job
+        old_id = item.old_id if item.old_id is not None else live[item.old_index or 0][0].id
+        old, new = ws.active.get(old_id), ws.active.get(live[item.new][0].id)
+        if old is None or new is None or old.id == new.id:
+            continue
+        done = _supersede(
+            ws,
+            old,
+            new,
+            rule="supersede-by-change",
+            reason=f"Change statement: {item.reason}",
+            budget=budget,
+            ops=ops,
+        )
+        if not done:
+            unsettled.add(live[item.new][1].session_id)
+    for skipped in plan.skipped:
+        decisions.append(
+            {
+                "phase": "consolidate",
+                "memories": [skipped.supersession.old_id],
+                "accepted": False,
+                "reason": f"supersession skipped: {skipped.why}",
+            }
+        )
+    return unsettled
+
+
+#: Merge passes per run: a later pass joins what an earlier merge brought together
+#: (A~B merged first, then C that matched B), so the store settles in one run.
+MERGE_PASSES = 3
+
+
+def _merge_duplicates(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    now: datetime,
+    budget: Budget,
+    threshold: float,
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> None:
+    survivors: set[str] | None = None  # None: the first pass looks at every group
+    skipped: list[dict[str, Any]] = []
+    for _ in range(MERGE_PASSES):
+        ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
+        items = [DupItem.from_memory(m) for m in ordered]
+        merged_now: set[str] = set()
+        for group_ids in group_duplicates(items, find_duplicate_pairs(items, threshold=threshold)):
+            if survivors is not None and not survivors.intersection(group_ids):
+                continue
+            survivor = _merge_group(ws, ruleset, group_ids, now, budget, ops, skipped)
+            if survivor is not None:
+                merged_now.add(survivor)
+        if not merged_now:
+            break
+        survivors = merged_now
+    seen: set[str] = set()
+    for decision in skipped:  # a protected group is met again in later passes: say it once
+        if decision["reason"] not in seen:
+            seen.add(decision["reason"])
+            decisions.append(decision)
+
+
+def _merge_group(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    group_ids: list[str],
+    now: datetime,
+    budget: Budget,
+    ops: list[Operation],
+    decisions: list[dict[str, Any]],
+) -> str | None:
+    """Merge one group the finder proposed, as far as the rules allow; the survivor's id."""
+    group = [ws.active[i] for i in group_ids if i in ws.active]
+    protected = [m for m in group if _protected_skip(ruleset, m, "merge", decisions)]
+    if protected:  # every protected member is recorded, not only the first
+        return None
+    anchor = group[0]
+    members = [anchor] + [
+        m for m in group[1:] if _first_rule(ruleset.consolidate, "merge", anchor, m, now)
+    ]
+    if len(members) < 2:
+        return None
+    rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now)
+    assert rule is not None
+    return _merge(ws, members, rule=rule.name, now=now, budget=budget, ops=ops)
+
+
+def _merge(
+    ws: WorkingSet,
+    group: list[Memory],
+    *,
+    rule: str,
+    now: datetime,
+    budget: Budget,
+    ops: list[Operation],
+) -> str | None:
+    fields = merge_memories(group, now=now)
+    survivor = ws.active[fields.id]
+    representative = ws.active[fields.representative]
+    merged = replace(
+        survivor,
+        text=fields.text,
+        name=representative.name if representative.text == fields.text else survivor.name,
+        description=representative.description or survivor.description,
+        priority=fields.priority,
+        key=fields.key,
+        tags=fields.tags,
+        sources=fields.sources,
+        created=fields.created,
+        updated=fields.updated,
+        confidence=fields.confidence,
+        recalls=fields.recalls,
+    )
+    absorbed = [ws.active[i] for i in fields.absorbed]
+    op = Operation(
+        op="merge",
+        phase="consolidate",
+        rule=rule,
+        memories=[survivor.id, *fields.absorbed],
+        summary=f"merge: {len(group)} memories into {survivor.id}",
+        changes={},
+        before=[snap(m) for m in group],
+        after=[snap(merged)],
+        detail="Merged near-duplicates; the absorbed memories stay in history "
+        f"(dreamgit restore {' / '.join(fields.absorbed)}).",
+    )
+    if not budget.admit(op):
+        return None
+    changes: dict[str, bytes | None] = {}
+    for memory in absorbed:
+        changes.update(ws.file_for_removal(memory))
+    changes.update(ws.file_for_update(survivor, merged))
+    op.changes = changes
+    ops.append(op)
+    return survivor.id

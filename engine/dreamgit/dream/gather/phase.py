@@ -1,0 +1,244 @@
+"""Gather: new memories from the sessions no dream has read yet.
+
+Candidates come from the deterministic extractor. Each one meets the rule
+set's gather rules (a rule that holds rejects it), then the memories already
+known: a candidate that says again what an active memory says reinforces it
+(its session joins the memory's sources) instead of adding a copy. A session
+is consumed only when every candidate of it was handled, so a candidate
+deferred by the run's limits is gathered again by the next run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from dreamgit.dream.candidate import Candidate, candidate_memory_fields
+from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.limits import Budget
+from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.ids import memory_id
+from dreamgit.model import Memory, Session
+from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import memory_env
+from dreamgit.store.operations import unique_slug
+
+__all__ = ["GatherResult", "plan_gather"]
+
+
+@dataclass
+class GatherResult:
+    """What gather planned: operations, consumed sessions, new memories and decisions."""
+
+    ops: list[Operation] = field(default_factory=list)
+    consumed: list[str] = field(default_factory=list)
+    added: list[Memory] = field(default_factory=list)
+    #: Each added memory with the candidate it came from (change statements need both).
+    fresh: list[tuple[Memory, Candidate]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _memory_for(candidate: Candidate, taken: set[str]) -> Memory:
+    fields = candidate_memory_fields(candidate)
+    fields["slug"] = unique_slug(fields["slug"], taken)
+    return Memory(
+        id=memory_id(candidate.topic, candidate.text, candidate.session_id),
+        created=candidate.created,
+        updated=candidate.created,
+        **fields,
+    )
+
+
+def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
+    """Why a candidate can never become a memory: too long for any run, or already stale."""
+    if len(memory.text) > ruleset.limits.max_new_chars_per_run:
+        return "max_new_chars_per_run (longer than one run may add)"
+    if not ruleset.is_protected(memory):
+        env = memory_env(memory, now)
+        for rule in ruleset.prune:
+            if rule.when.evaluate(env):
+                return f"{rule.name} (already due for pruning)"
+    return None
+
+
+def _rejecting_rule(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
+    env = memory_env(memory, now)
+    for rule in ruleset.gather:
+        if rule.when.evaluate(env):
+            return rule.name
+    return None
+
+
+def plan_gather(
+    ws: WorkingSet,
+    sessions: Sequence[Session],
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    budget: Budget,
+    threshold: float,
+    proposed: Sequence[Candidate] = (),
+    model: str | None = None,
+) -> GatherResult:
+    """Plan the gather phase over ``sessions`` (oldest first) against the working set.
+
+    ``proposed`` are candidates an LLM found (already judged by the rules); they
+    meet the same gather rules, duplicate checks and limits as the extracted ones.
+    """
+    result = GatherResult()
+    found = _candidates(ws, sessions, ruleset, now, result, proposed)
+    known = _known_duplicates(ws, [memory for memory, _ in found], threshold)
+    added: dict[str, Operation] = {}
+    incomplete: set[str] = set()
+    for memory, candidate in found:
+        session = candidate.session_id
+        twin = known.get(memory.id)
+        if twin in added:
+            _fold_into_add(ws, added[twin], memory)
+            continue
+        if twin is not None and twin not in ws.active:  # its twin was deferred: so is it
+            incomplete.add(session)
+            continue
+        if twin is not None:
+            if not _reinforce(ws, ws.active[twin], memory, ruleset, budget, result):
+                incomplete.add(session)
+            continue
+        op = Operation(
+            op="add",
+            phase="gather",
+            rule=f"gather-{candidate.pattern}",
+            memories=[memory.id],
+            summary=f"add: {memory.id} {memory.topic}/{memory.slug}",
+            changes={},
+            after=[snap(memory)],
+            new_chars=len(memory.text),
+            detail=f"From session {session}.",
+            source="llm" if candidate.pattern == "llm" else "rules",
+            model=model if candidate.pattern == "llm" else None,
+        )
+        if not budget.admit(op):
+            incomplete.add(session)
+            continue
+        op.changes = ws.file_for_new(memory)
+        added[memory.id] = op
+        result.ops.append(op)
+        result.added.append(memory)
+        result.fresh.append((memory, candidate))
+    result.consumed = [s.id for s in sessions if s.id not in incomplete]
+    return result
+
+
+def _candidates(
+    ws: WorkingSet,
+    sessions: Sequence[Session],
+    ruleset: RuleSet,
+    now: datetime,
+    result: GatherResult,
+    proposed: Sequence[Candidate] = (),
+) -> list[tuple[Memory, Candidate]]:
+    """Every candidate of every session, oldest session first, that no gather rule rejects.
+
+    The extractor's candidates of a session come first, then the LLM's.
+    """
+    found: list[tuple[Memory, Candidate]] = []
+    seen: set[str] = set()
+    by_session: dict[str, list[Candidate]] = {}
+    for candidate in proposed:
+        by_session.setdefault(candidate.session_id, []).append(candidate)
+    for session in sorted(sessions, key=lambda s: (s.created, s.id)):
+        extracted = extract_candidates(session.text, session_id=session.id, created=session.created)
+        for candidate in [*extracted, *by_session.get(session.id, [])]:
+            taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
+            memory = _memory_for(candidate, taken)
+            if memory.id in seen:
+                continue
+            if memory.id in ws.active:
+                # Gathered by an earlier run whose change statement could not be applied
+                # then (limits): its session is pending again, so offer the change again.
+                if candidate.change is not None:
+                    result.fresh.append((ws.active[memory.id], candidate))
+                continue
+            rule = _rejecting_rule(ruleset, memory, now) or _never_fits(ruleset, memory, now)
+            if rule is not None:
+                result.decisions.append(
+                    {
+                        "phase": "gather",
+                        "candidate": candidate.text,
+                        "accepted": False,
+                        "reason": f"rejected by rule {rule}",
+                        "session": session.id,
+                    }
+                )
+                continue
+            seen.add(memory.id)
+            found.append((memory, candidate))
+    return found
+
+
+def _known_duplicates(ws: WorkingSet, fresh: Sequence[Memory], threshold: float) -> dict[str, str]:
+    """For each new memory, the active (or earlier new) memory it repeats, if any.
+
+    One pass of the duplicate finder over the topics the new memories are in,
+    with the known memories first so they are preferred as twins.
+    """
+    topics = {m.topic for m in fresh}
+    known = [m for m in ws.active.values() if m.topic in topics]
+    items = [DupItem.from_memory(m) for m in [*known, *fresh]]
+    position = {item.id: k for k, item in enumerate(items)}
+    fresh_ids = {m.id for m in fresh}
+    twins: dict[str, str] = {}
+    for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
+        earlier, later = (a, b) if position[a] < position[b] else (b, a)
+        if later in fresh_ids and later not in twins:
+            twins[later] = twins.get(earlier, earlier)
+    return twins
+
+
+def _fold_into_add(ws: WorkingSet, op: Operation, repeat: Memory) -> None:
+    """A fact said twice in this run's sessions: one add, with both sessions as sources."""
+    first = ws.active[op.memories[0]]
+    merged = replace(
+        first,
+        sources=tuple(sorted({*first.sources, *repeat.sources})),
+        tags=tuple(sorted({*first.tags, *repeat.tags})),
+    )
+    op.changes = ws.file_for_new(merged)
+    op.after = [snap(merged)]
+
+
+def _reinforce(
+    ws: WorkingSet,
+    known: Memory,
+    memory: Memory,
+    ruleset: RuleSet,
+    budget: Budget,
+    result: GatherResult,
+) -> bool:
+    """Add the new session to a known memory's sources; False when the limits said no."""
+    source = memory.sources[0]
+    if source in known.sources or ruleset.is_protected(known):
+        return True  # nothing to add, or a protected memory dreams never touch
+    updated = replace(
+        known,
+        sources=tuple(sorted({*known.sources, source})),
+        tags=tuple(sorted({*known.tags, *memory.tags})),
+        updated=max(known.updated, memory.created),
+    )
+    op = Operation(
+        op="reinforce",
+        phase="gather",
+        rule="gather-known-fact",
+        memories=[known.id],
+        summary=f"reinforce: {known.id} seen again in {source}",
+        changes={},
+        before=[snap(known)],
+        after=[snap(updated)],
+    )
+    if not budget.admit(op):
+        return False
+    op.changes = ws.file_for_update(known, updated)
+    result.ops.append(op)
+    return True

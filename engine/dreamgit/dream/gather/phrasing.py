@@ -1,0 +1,184 @@
+"""Rewriting what the user said into a memory sentence: third person, absolute dates.
+
+Memories read like Claude's own: no subject for the user ("Prefers pytest over
+unittest for Python tests."), "User's" for what is theirs ("User's name is Dana
+Reyes."), "Their team" for "we", and "the agent" for "you". Relative dates are
+anchored to the session's time, because a memory read next week must not say
+"tomorrow": "I'm deploying tomorrow" said on 2026-11-20 becomes "Is deploying on
+2026-11-21.". Tool names typed in lower case get their usual spelling.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from dreamgit.dream.gather.lexicon import canonical_spelling
+
+__all__ = ["absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
+
+ADVERBS: frozenset[str] = frozenset(
+    str.split(
+        """also now still really mostly mainly usually generally typically normally just
+    recently finally actually definitely currently primarily always never only often
+    sometimes rarely mostly totally absolutely strongly much honestly basically
+    already"""
+    )
+)
+_KEEP = frozenset(
+    str.split(
+        """can can't cannot could couldn't should shouldn't must might may will won't would
+    wouldn't was wasn't had hadn't used"""
+    )
+)
+_IRREGULAR = {
+    "am": "is", "'m": "is", "are": "is", "'re": "is", "have": "has", "'ve": "has",
+    "do": "does", "don't": "doesn't", "dont": "doesn't", "go": "goes", "were": "was",
+    "'ll": "will", "'d": "would", "aren't": "isn't", "haven't": "hasn't",
+}  # fmt: skip
+_PAST = frozenset(
+    str.split(
+        """went left got made chose took bought began built wrote set quit put read ran
+    gave found kept lost met paid said sent spent thought told understood won
+    became brought came felt heard knew meant"""
+    )
+)
+# Pronouns after the subject: the user becomes "they", the agent "the agent".
+_PRONOUNS = {
+    "i'm": "they're", "i've": "they've", "i'll": "they'll", "i'd": "they'd",
+    "i am": "they are", "i was": "they were", "i": "they", "me": "them", "my": "their",
+    "mine": "theirs", "myself": "themselves", "we're": "they're", "we've": "they've",
+    "we'll": "they'll", "we": "they", "us": "them", "our": "their", "ours": "theirs",
+    "ourselves": "themselves", "you're": "the agent is", "you've": "the agent has",
+    "you'll": "the agent will", "you": "the agent", "your": "the agent's",
+    "yourself": "itself",
+}  # fmt: skip
+_PRONOUN_RE = re.compile(
+    r"(?<![\w/.-])(?:"
+    + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_PRONOUNS, key=len)[::-1])
+    + r")(?![\w/-]|['\u2019]\w|\.\w)",
+    re.IGNORECASE,
+)
+_SUBJECT = re.compile(
+    r"^(?P<subj>i|we)(?P<aux>'m|'re|'ve|'ll|'d|\s+am|\s+are|\s+have|\s+will|\s+was|\s+were)?"
+    r"(?=\s|$)",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\S+")
+
+
+def conjugate(verb: str) -> str:
+    """Third person singular of a verb after "I" ("prefer" → "prefers", "am" → "is")."""
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low in _KEEP or low in _PAST or low.endswith(("ed", "n't")) or not low.isalpha():
+        return verb
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _subject(clause: str) -> tuple[str, str]:
+    """(new subject phrase, rest of clause) for a clause that starts with I, we, my or our."""
+    m = _SUBJECT.match(clause)
+    if m is None:
+        for own, who in (("my ", "User's "), ("our ", "Their ")):
+            if clause[: len(own)].lower() == own:
+                return who, clause[len(own) :]
+        return "", clause
+    we = m.group("subj").lower() == "we"
+    aux = (m.group("aux") or "").strip().lower()
+    rest = clause[m.end() :].lstrip()
+    words = rest.split(" ")
+    adverbs: list[str] = []
+    while words and len(adverbs) < 4:
+        if words[0].lower() in ADVERBS:
+            adverbs.append(words.pop(0))
+        elif words[0].lower() == "no" and len(words) > 1 and words[1].lower() == "longer":
+            adverbs += [words.pop(0), words.pop(0)]
+        else:
+            break
+    if aux:
+        verb = _IRREGULAR.get(aux, aux)
+        tail = [*adverbs, *words]
+        head = [verb]
+    else:
+        head = [*adverbs, conjugate(words[0])] if words and words[0] else adverbs
+        tail = words[1:]
+    subject = "Their team " if we else ""
+    return subject + " ".join(head) + " ", " ".join(tail)
+
+
+def swap_pronouns(text: str) -> str:
+    def swap(m: re.Match[str]) -> str:
+        word = " ".join(m.group().lower().split())
+        if word == "us" and m.group() != "us":
+            return m.group()  # "US", the country
+        return _PRONOUNS.get(word, m.group())
+
+    return _PRONOUN_RE.sub(swap, text)
+
+
+_DAY_PARTS = "morning|afternoon|evening|night"
+_WHEN = (
+    rf"later\s+today|today|tonight|tomorrow(?:\s+(?:{_DAY_PARTS}))?"
+    r"|this\s+(?:morning|afternoon|evening)"
+    r"|(?:in|within)\s+the\s+next\s+hour|within\s+the\s+hour|in\s+an\s+hour|next\s+hour"
+    r"|in\s+(?:a\s+few|a\s+couple\s+of|two|2)\s+hours"
+)
+#: The near-date words that make a statement ephemeral.
+NEAR_DATE = re.compile(
+    rf"\b(?:(?P<prep>by|until|till|before|after|from|since|for)\s+)?(?P<when>{_WHEN})\b",
+    re.IGNORECASE,
+)
+_LEADING_WHEN = re.compile(rf"^(?P<when>{_WHEN}),?\s+", re.IGNORECASE)
+
+
+def _near_phrase(prep: str, when: str, created: datetime) -> str:
+    day = created.date()
+    words = when.lower().split()
+    if words[0] == "tomorrow":
+        day += timedelta(days=1)
+    iso = day.isoformat()
+    if words[-1] in ("morning", "afternoon", "evening", "night") or words[0] == "tonight":
+        part = "night" if words[0] == "tonight" else words[-1]
+        phrase = f"the {part} of {iso}"
+    elif "hour" in words[-1] or "hours" in words:
+        phrase = f"{created:%H:%M} UTC on {iso}"
+        span = "within an hour of" if "hour" in words[-1] else "a few hours after"
+        return f"{prep + ' ' if prep else ''}{span} {phrase}"
+    else:
+        phrase = iso
+    if prep:
+        return f"{prep} {phrase}"
+    return ("later on " if words[0] == "later" else "on ") + phrase
+
+
+def absolute_dates(text: str, created: datetime) -> str:
+    """``text`` with today / tomorrow / tonight / next hour anchored to ``created``."""
+    lead = _LEADING_WHEN.match(text)
+    if lead and len(text) > lead.end():
+        # "Tomorrow I'm presenting" reads better as "I'm presenting on <date>".
+        text = f"{text[lead.end() :]} {lead.group('when')}"
+    return NEAR_DATE.sub(
+        lambda m: _near_phrase(m.group("prep") or "", m.group("when"), created), text
+    )
+
+
+def finish(text: str) -> str:
+    """Tidy a memory sentence: one line, usual tool spellings, capital, full stop."""
+    text = " ".join(text.split()).strip(" ,;:-")
+    text = canonical_spelling(text).rstrip(".!?… ")
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + "."
+
+
+def third_person(clause: str, created: datetime) -> str:
+    """A first-person clause as a memory sentence ("I'm moving tomorrow" → "Is moving on …")."""
+    clause = absolute_dates(" ".join(clause.split()), created)
+    subject, rest = _subject(clause)
+    return finish(subject + swap_pronouns(rest))

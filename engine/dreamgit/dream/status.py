@@ -1,0 +1,97 @@
+"""What ``dreamgit status`` reports: counts, pending sessions, the last run, and the gate.
+
+Everything here comes from the tree listing and the run records, never from
+parsing memory files, so it stays fast on large repositories.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from dreamgit.clock import format_time
+from dreamgit.dream.gate import evaluate_gate
+from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
+from dreamgit.store import layout
+from dreamgit.store.locks import is_held
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import session_id_from_path
+
+__all__ = [
+    "dream_branches",
+    "dream_lock_path",
+    "gate_figures",
+    "pending_sessions",
+    "repo_status",
+]
+
+
+def pending_sessions(repo: MemoryRepo, commit: str | None) -> dict[str, str]:
+    """Session id → path of sessions no recorded run has gathered yet."""
+    consumed = consumed_sessions(read_runs(repo.store, commit))
+    return {i: p for i, p in repo.session_paths(commit).items() if i not in consumed}
+
+
+def dream_branches(repo: MemoryRepo) -> dict[str, list[str]]:
+    """Unmerged dream branches: awaiting review, abandoned (a crashed run), or running now."""
+    main = repo.tip()
+    awaiting, abandoned, running = [], [], []
+    dreaming = is_held(dream_lock_path(repo))
+    for name, tip in repo.store.branches(layout.DREAM_BRANCH_PREFIX).items():
+        if main is not None and repo.store.is_ancestor(tip, main):
+            continue
+        run_id = name.removeprefix(layout.DREAM_BRANCH_PREFIX)
+        records = [r for r in read_runs(repo.store, tip) if r.get("run_id") == run_id]
+        if records and not records[0].get("merge_requested", True):
+            awaiting.append(name)
+        elif dreaming and not records:
+            running.append(name)
+        else:
+            abandoned.append(name)
+    return {"awaiting_review": awaiting, "abandoned": abandoned, "running": running}
+
+
+def dream_lock_path(repo: MemoryRepo) -> Path:
+    """The lock a running dream holds, so only one dreams at a time."""
+    return repo.store.git_dir / "dreamgit" / "dream.lock"
+
+
+def gate_figures(repo: MemoryRepo, commit: str | None) -> dict[str, Any]:
+    """What the gate looks at, from the tree listing and run records at ``commit``."""
+    files = repo.store.files(commit)
+    pending = pending_sessions(repo, commit)
+    return {
+        "new_sessions": len(pending),
+        "last_dream": last_run_time(read_runs(repo.store, commit)),
+        "memories": sum(1 for p in files if p.startswith(layout.MEMORIES) and p.endswith(".md")),
+        "pending_chars": sum(len(repo.store.read(files[p])) for p in pending.values()),
+    }
+
+
+def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
+    """The status report as a plain dict (what ``status --json`` prints)."""
+    from dreamgit.ruleset.repo_rules import repo_ruleset
+
+    repo.require_initialised()
+    tip = repo.tip()
+    files = repo.store.files(tip)
+    memory_paths = [p for p in files if p.startswith(layout.MEMORIES) and p.endswith(".md")]
+    topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
+    sessions = [p for p in files if session_id_from_path(p)]
+    runs = read_runs(repo.store, tip)
+    figures = gate_figures(repo, tip)
+    due, reason = evaluate_gate(repo_ruleset(repo), **figures, now=now)
+    last = figures["last_dream"]
+    return {
+        "memories": len(memory_paths),
+        "topics": topics,
+        "sessions": len(sessions),
+        "pending_sessions": figures["new_sessions"],
+        "last_run": format_time(last) if last else None,
+        "runs": len(runs),
+        "due": due,
+        "reason": reason,
+        "head": tip,
+        **dream_branches(repo),
+    }

@@ -1,0 +1,68 @@
+"""Bringing a dream branch into main: fast-forward or a three-way merge, by compare-and-swap.
+
+Main moves only if it still points where it was read; when another writer got
+there first the merge is recomputed against the new tip. A merge that would
+conflict changes nothing and names the paths, and the dream branch stays for a
+person to look at. ``dreamgit run`` and ``dreamgit merge RUN`` both come here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from dreamgit import faults
+from dreamgit.errors import ConflictError
+from dreamgit.store.repo import MemoryRepo
+
+__all__ = ["MergeOutcome", "merge_branch"]
+
+
+@dataclass(frozen=True)
+class MergeOutcome:
+    """How the branch reached main: ``fast-forward``, ``merge`` or ``already``."""
+
+    how: str
+    main: str
+
+
+def merge_branch(repo: MemoryRepo, branch: str, *, message: str, now: datetime) -> MergeOutcome:
+    """Merge ``branch`` into main; ConflictError (nothing changed) when it cannot be clean."""
+    store = repo.store
+    tip = store.tip(branch)
+    if tip is None:
+        raise ConflictError(f"branch {branch} does not exist", paths=[])
+    outcome: list[MergeOutcome] = []
+
+    def step(main: str | None) -> str | None:
+        if main is not None and store.is_ancestor(tip, main):
+            outcome[:] = [MergeOutcome("already", main)]
+            return None
+        if main is None or store.is_ancestor(main, tip):
+            faults.checkpoint("merge-ref-update")
+            store.move_branch(repo.branch, new=tip, expected=main, message=message)
+            outcome[:] = [MergeOutcome("fast-forward", tip)]
+            return tip
+        tree, conflicts = store.merge(main, tip)
+        if tree is None:
+            raise ConflictError(
+                f"{branch} conflicts with {repo.branch}; nothing was changed and the branch "
+                "is kept",
+                paths=conflicts,
+                hint=f"look at it with `git log {repo.branch}..{branch}`, then merge by hand "
+                f"or drop it with `git branch -D {branch}`",
+            )
+        faults.checkpoint("merge-ref-update")
+        new = store.commit(
+            repo.branch,
+            parents=[main, tip],
+            tree=tree,
+            message=message,
+            who=repo.identity(),
+            when=now,
+        )
+        outcome[:] = [MergeOutcome("merge", new)]
+        return new
+
+    repo.advance_main(step, now=now)
+    return outcome[0]

@@ -1,0 +1,62 @@
+"""``merge RUN``: bring a reviewed dream branch into main, then delete the branch.
+
+The branch is merged three-way by :func:`dreamgit.history.mainmerge.merge_branch`, so
+main may have moved since the dream ran (agent writes, other runs). A conflict
+changes nothing and keeps the branch. Only a finished run is merged: a branch
+without its run record is what a crash left, and would bring half a dream in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from dreamgit.errors import UserError
+from dreamgit.history.mainmerge import merge_branch
+from dreamgit.history.runs import ABANDONED, find_run
+from dreamgit.store.repo import MemoryRepo
+
+__all__ = ["RunMergeOutcome", "merge_run"]
+
+
+@dataclass(frozen=True)
+class RunMergeOutcome:
+    """How the run reached main (``fast-forward``, ``merge``, ``already``) and main's tip."""
+
+    run_id: str
+    branch: str
+    how: str
+    main: str | None
+    branch_deleted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as ``merge --json`` prints it."""
+        return {
+            "run_id": self.run_id,
+            "branch": self.branch,
+            "merge": self.how,
+            "main": self.main,
+            "branch_deleted": self.branch_deleted,
+        }
+
+
+def merge_run(repo: MemoryRepo, ident: str, *, now: datetime) -> RunMergeOutcome:
+    """Merge run ``ident``'s dream branch into main; ConflictError changes nothing."""
+    run = find_run(repo, ident)
+    if run.branch is None or run.branch_tip is None:
+        # On main and its branch gone: merged before (by `run`, or `merge`, or a pull).
+        return RunMergeOutcome(run.run_id, f"dream/{run.run_id}", "already", repo.tip(), False)
+    if run.status == ABANDONED:
+        raise UserError(
+            f"{run.branch} has no run record: that dream did not finish, so it is not merged",
+            hint=f"drop it with `git branch -D {run.branch}` and run the dream again",
+        )
+    count = sum(1 for op in run.ops if op.get("op") != "diary")
+    message = (
+        f"dream: merge {run.branch} ({count} operations)\n\n"
+        f"Dream-Run: {run.run_id}\nDream-Op: merge-run\n"
+    )
+    outcome = merge_branch(repo, run.branch, message=message, now=now)
+    deleted = repo.store.delete_branch(run.branch, expected=run.branch_tip)
+    return RunMergeOutcome(run.run_id, run.branch, outcome.how, repo.tip(), deleted)

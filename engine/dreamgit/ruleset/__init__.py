@@ -1,0 +1,16 @@
+"""Rule sets as data: YAML read into layers, merged along ``extends:``, compiled and frozen.
+
+``source`` (files and locations) → ``layer`` (one YAML file, checked) → ``merge`` (bundled
+sets and overrides) → ``model`` (the ``RuleSet`` the dream reads, and its YAML dump);
+``context`` gives the names expressions may use and their values; ``explain`` traces
+every rule over one memory; ``repo_rules`` loads a repository's own set.
+
+May import: ``dsl``, ``store`` and the kernel.
+"""
+
+from __future__ import annotations
+
+from dreamgit.ruleset.load import bundled_names, check_ruleset, load_bundled, load_ruleset
+from dreamgit.ruleset.model import Rule, RuleSet
+
+__all__ = ["Rule", "RuleSet", "bundled_names", "check_ruleset", "load_bundled", "load_ruleset"]

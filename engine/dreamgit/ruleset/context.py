@@ -1,0 +1,126 @@
+"""The names rules can use and the environments that give them values.
+
+Each place an expression appears has a schema: memory rules (gather, prune,
+rank, scores) see one memory's fields; consolidate rules see two memories as
+``a`` and ``b``; the gate sees figures about the run. The loader checks every
+expression against its schema, and the functions here build the matching
+environments, so the two cannot drift apart. Build an environment once per memory
+and reuse it for every rule: evaluation is then a few dict lookups.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from dreamgit.dsl import Priority, Schema
+from dreamgit.dsl.types import DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
+from dreamgit.model import Memory
+
+__all__ = [
+    "GATE_SCHEMA",
+    "MEMORY_SCHEMA",
+    "PAIR_SCHEMA",
+    "gate_env",
+    "memory_env",
+    "pair_env",
+]
+
+#: Hours since the last dream when there has never been one: larger than any gate.
+NEVER_HOURS = 1e9
+
+MEMORY_FIELDS: dict[str, Type] = {
+    "id": STRING,
+    "topic": STRING,
+    "priority": PRIORITY,
+    "key": STRING,
+    "tags": list_of(STRING),
+    "type": STRING,
+    "text": STRING,
+    "name": STRING,
+    "description": STRING,
+    "chars": NUMBER,
+    "age": DURATION,
+    "idle": DURATION,
+    "recalls": NUMBER,
+    "confidence": NUMBER,
+    "sources": list_of(STRING),
+}
+GATE_FIELDS: dict[str, Type] = {
+    "new_sessions": NUMBER,
+    "hours_since_last_dream": NUMBER,
+    "since_last_dream": DURATION,
+    "memories": NUMBER,
+    "pending_chars": NUMBER,
+}
+
+_PAIR_ONLY = "a.<field> and b.<field> exist only in consolidate rules"
+_GATE_ONLY = "only the gate knows it"
+
+MEMORY_SCHEMA = Schema(
+    "a memory rule",
+    MEMORY_FIELDS,
+    hints={"a": _PAIR_ONLY, "b": _PAIR_ONLY, **dict.fromkeys(GATE_FIELDS, _GATE_ONLY)},
+)
+PAIR_SCHEMA = Schema(
+    "a consolidate rule",
+    {"a": record(MEMORY_FIELDS), "b": record(MEMORY_FIELDS)},
+    hints={
+        name: f"a consolidate rule compares two memories: write a.{name} or b.{name}"
+        for name in MEMORY_FIELDS
+    },
+)
+GATE_SCHEMA = Schema(
+    "the gate",
+    GATE_FIELDS,
+    hints={
+        name: "the gate sees figures about the run (new_sessions, hours_since_last_dream,"
+        " since_last_dream, memories, pending_chars), not a memory"
+        for name in MEMORY_FIELDS
+    },
+)
+
+
+def memory_env(memory: Memory, now: datetime) -> dict[str, object]:
+    """The names a memory rule sees for ``memory`` at ``now``."""
+    return {
+        "id": memory.id,
+        "topic": memory.topic,
+        "priority": Priority.__members__.get(memory.priority, Priority.normal),
+        "key": memory.key or "",
+        "tags": memory.tags,
+        "type": memory.type,
+        "text": memory.text,
+        "name": memory.name,
+        "description": memory.description,
+        "chars": len(memory.text),
+        "age": now - memory.created,
+        "idle": now - memory.updated,
+        "recalls": memory.recalls,
+        "confidence": memory.confidence,
+        "sources": memory.sources,
+    }
+
+
+def pair_env(a: Memory, b: Memory, now: datetime) -> dict[str, object]:
+    """The names a consolidate rule sees; with many pairs, build ``{"a": env_a, "b": env_b}``
+    from :func:`memory_env` results instead, computing each memory's environment once."""
+    return {"a": memory_env(a, now), "b": memory_env(b, now)}
+
+
+def gate_env(
+    *,
+    new_sessions: int,
+    last_dream: datetime | None,
+    memories: int,
+    pending_chars: int,
+    now: datetime,
+) -> dict[str, object]:
+    """The names the gate sees."""
+    since = timedelta(hours=NEVER_HOURS) if last_dream is None else now - last_dream
+    return {
+        "new_sessions": new_sessions,
+        "hours_since_last_dream": since / timedelta(hours=1),
+        "since_last_dream": since,
+        "memories": memories,
+        "pending_chars": pending_chars,
+    }

@@ -1,0 +1,261 @@
+"""Memory files: ``memories/<topic>/<slug>.md`` to :class:`Memory` and back.
+
+The front matter is Claude Code's (``name``, ``description``, ``metadata.type``)
+plus everything of ours under ``dream:``. A file without a ``dream:`` block is
+still a memory: its id is derived from its path, its priority is ``normal``,
+and its times are unknown, which is read as "now" so that age rules never
+prune a file dreamgit has not yet seen written. Claude's older shape, with a
+top-level ``type:``, is read too.
+
+Parsing goes through a plain record (JSON-safe) so the scan can cache it by
+blob id; :func:`memory_from_record` adds what the path says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, date, datetime
+from typing import Any
+
+from dreamgit.clock import format_time, parse_time
+from dreamgit.errors import MemoryFileError, UserError
+from dreamgit.ids import NAME_PATTERN, memory_id
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
+from dreamgit.store import frontmatter
+
+__all__ = [
+    "decode_text",
+    "memory_from_record",
+    "parse_memory_record",
+    "render_memory",
+    "rewrite_memory",
+    "split_memory_path",
+]
+
+_PATH = re.compile(r"memories/([^/]+)/([^/]+)\.md\Z")
+
+
+def split_memory_path(path: str) -> tuple[str, str]:
+    """``memories/<topic>/<slug>.md`` → (topic, slug); anything else is a MemoryFileError."""
+    match = _PATH.match(path)
+    if not match or not NAME_PATTERN.match(match[1]) or not NAME_PATTERN.match(match[2]):
+        raise MemoryFileError(
+            path,
+            "not a memory file path",
+            hint="memory files live at memories/<topic>/<slug>.md with lower-case names",
+        )
+    return match[1], match[2]
+
+
+def decode_text(data: bytes, *, path: str) -> str:
+    """UTF-8 text of a file, or a MemoryFileError naming the first bad byte."""
+    if b"\x00" in data:
+        raise MemoryFileError(path, "is a binary file, not Markdown text", hint=_MOVE_HINT)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise MemoryFileError(
+            path,
+            f"is not UTF-8 text (bad byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            line=line,
+            hint="save the file as UTF-8",
+        ) from None
+
+
+_MOVE_HINT = "move it out of memories/ (memories are Markdown files)"
+
+
+def _line_of(raw: str | None, key: str) -> int | None:
+    if raw is None:
+        return None
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*:", re.MULTILINE)
+    match = pattern.search(raw)
+    return raw.count("\n", 0, match.start()) + 2 if match else None
+
+
+def _time(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return format_time(moment)
+    if isinstance(value, date):
+        return format_time(datetime(value.year, value.month, value.day, tzinfo=UTC))
+    return format_time(parse_time(str(value), what="time"))
+
+
+def _strings(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list | tuple):
+        return [str(item) for item in value]
+    raise TypeError("must be a list")
+
+
+def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
+    """Parse a memory file into a JSON-safe record; broken files raise MemoryFileError."""
+    doc = frontmatter.parse(text, path=path)
+    meta = doc.meta
+    dream = meta.get("dream") or {}
+    if not isinstance(dream, dict):
+        raise MemoryFileError(
+            path, "'dream' must be a mapping", line=_line_of(doc.raw_meta, "dream")
+        )
+    metadata = meta.get("metadata")
+    kind = metadata.get("type") if isinstance(metadata, dict) else meta.get("type")
+    record: dict[str, Any] = {
+        "id": dream.get("id"),
+        "name": str(meta.get("name") or ""),
+        "description": str(meta.get("description") or ""),
+        "type": str(kind or "user"),
+        "priority": str(dream.get("priority") or "normal"),
+        "key": dream.get("key"),
+        "text": doc.body.strip(),
+        "confidence": dream.get("confidence", 1.0),
+        "recalls": dream.get("recalls", 0),
+    }
+    field = ""
+    try:
+        for field in ("created", "updated"):
+            record[field] = _time(dream.get(field))
+        for field in ("tags", "sources", "supersedes"):
+            record[field] = _strings(dream.get(field))
+        field = "confidence"
+        record["confidence"] = float(record["confidence"])
+        field = "recalls"
+        record["recalls"] = int(record["recalls"])
+    except (TypeError, ValueError, OverflowError, UserError) as exc:
+        # OverflowError: `recalls: .inf`, or a time that leaves datetime's range in UTC.
+        reason = exc.message if isinstance(exc, UserError) else str(exc)
+        raise MemoryFileError(
+            path, f"dream.{field}: {reason}", line=_line_of(doc.raw_meta, field)
+        ) from None
+    _check_record(record, path=path, raw=doc.raw_meta)
+    return record
+
+
+def _check_record(record: dict[str, Any], *, path: str, raw: str | None) -> None:
+    if record["priority"] not in PRIORITIES:
+        raise MemoryFileError(
+            path,
+            f"dream.priority: {record['priority']!r} is not a priority",
+            line=_line_of(raw, "priority"),
+            hint="use one of " + ", ".join(PRIORITIES),
+        )
+    if record["type"] not in MEMORY_TYPES:
+        record["type"] = "user"
+    if record["id"] is not None:
+        record["id"] = str(record["id"])
+    if record["key"] is not None:
+        record["key"] = str(record["key"])
+
+
+def memory_from_record(record: Mapping[str, Any], *, path: str, now: datetime) -> Memory:
+    """The Memory a record stands for at ``path``; unknown times read as ``now``."""
+    topic, slug = split_memory_path(path)
+    created = parse_time(record["created"]) if record["created"] else now
+    updated = parse_time(record["updated"]) if record["updated"] else created
+    return Memory(
+        id=record["id"] or memory_id("path", path),
+        topic=topic,
+        slug=slug,
+        text=record["text"],
+        created=created,
+        updated=updated,
+        name=record["name"],
+        description=record["description"],
+        type=record["type"],
+        priority=record["priority"],
+        key=record["key"],
+        tags=tuple(record["tags"]),
+        sources=tuple(record["sources"]),
+        supersedes=tuple(record["supersedes"]),
+        confidence=record["confidence"],
+        recalls=record["recalls"],
+    )
+
+
+def _dream_block(memory: Memory) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "id": memory.id,
+        "topic": memory.topic,
+        "priority": memory.priority,
+    }
+    if memory.key:
+        block["key"] = memory.key
+    block["tags"] = list(memory.tags)
+    block["created"] = memory.created
+    block["updated"] = memory.updated
+    block["sources"] = list(memory.sources)
+    if memory.supersedes:
+        block["supersedes"] = list(memory.supersedes)
+    block["confidence"] = memory.confidence
+    if memory.recalls:
+        block["recalls"] = memory.recalls
+    return block
+
+
+def render_memory(memory: Memory) -> str:
+    """The text of a new memory file."""
+    meta = {
+        "name": memory.name or memory.slug,
+        "description": memory.description or _first_line(memory.text),
+        "metadata": {"type": memory.type},
+        "dream": _dream_block(memory),
+    }
+    return frontmatter.dump_new(meta, memory.text)
+
+
+def rewrite_memory(old_text: str, memory: Memory, *, path: str) -> str:
+    """Rewrite an existing file for ``memory``: our keys updated, everything else kept."""
+
+    def edit(data: Any) -> None:
+        data["name"] = memory.name or data.get("name") or memory.slug
+        data["description"] = memory.description or _first_line(memory.text)
+        metadata = data.get("metadata")
+        if isinstance(metadata, dict):
+            metadata["type"] = memory.type
+        elif "type" in data:
+            data["type"] = memory.type
+        else:
+            data["metadata"] = {"type": memory.type}
+        block = data.get("dream")
+        fresh = _dream_block(memory)
+        if isinstance(block, dict):
+            for key in [k for k in block if k in _OURS and k not in fresh]:
+                del block[key]
+            for key, value in fresh.items():
+                if block.get(key) != value:
+                    block[key] = frontmatter.styled(value)
+        else:
+            data["dream"] = frontmatter.styled(fresh)
+
+    old_body = frontmatter.parse(old_text, path=path).body
+    body = None if old_body.strip() == memory.text else memory.text
+    return frontmatter.rewrite(old_text, path=path, edit=edit, body=body)
+
+
+_OURS = frozenset(
+    [
+        "id",
+        "topic",
+        "priority",
+        "key",
+        "tags",
+        "created",
+        "updated",
+        "sources",
+        "supersedes",
+        "confidence",
+        "recalls",
+    ]
+)
+
+
+def _first_line(text: str, limit: int = 150) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

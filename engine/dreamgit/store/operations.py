@@ -1,0 +1,223 @@
+"""The everyday writes: log a session, add, forget and restore a memory.
+
+Each is exactly one commit on main, made by compare-and-swap, whose message
+names the operation and carries ``Dream-Op`` / ``Dream-Memory`` trailers so the
+history can be searched (``restore`` finds what ``forget`` removed that way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from dreamgit.errors import NotFoundError, UserError
+from dreamgit.ids import check_name, memory_id, session_id, slugify
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
+from dreamgit.store import layout
+from dreamgit.store.memoryfile import (
+    decode_text,
+    memory_from_record,
+    parse_memory_record,
+    render_memory,
+)
+from dreamgit.store.repo import MemoryRepo, require_text
+from dreamgit.store.sessionfile import render_session
+
+__all__ = ["add_memory", "forget", "log_session", "restore", "unique_slug"]
+
+
+def log_session(
+    repo: MemoryRepo,
+    text: str,
+    *,
+    now: datetime,
+    summary: str = "",
+    tags: Sequence[str] = (),
+) -> Session:
+    """Record a session transcript; returns it with its new id."""
+    require_text(text, what="session")
+    for tag in tags:
+        check_name(tag, what="tag")
+    result: list[Session] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        taken = repo.session_paths(tip)
+        salt = 0
+        while True:
+            ident = session_id(now, text, summary, str(salt))
+            if ident not in taken:
+                break
+            salt += 1
+        session = Session(ident, now, text, summary=summary, tags=tuple(tags))
+        result[:] = [session]
+        return {session.path: render_session(session).encode("utf-8")}
+
+    def message() -> str:
+        return f"log: session {result[0].id}\n\nDream-Op: log\nDream-Session: {result[0].id}"
+
+    repo.commit_main(message, build, now=now)
+    return result[0]
+
+
+def unique_slug(base: str, taken: set[str]) -> str:
+    """``base``, or ``base-2``, ``base-3``… whichever is free among ``taken``."""
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base[:44]}-{n}"
+    return slug
+
+
+def add_memory(
+    repo: MemoryRepo,
+    text: str,
+    *,
+    topic: str,
+    now: datetime,
+    priority: str = "normal",
+    tags: Sequence[str] = (),
+    key: str | None = None,
+    type: str = "user",
+    name: str = "",
+    description: str = "",
+) -> Memory:
+    """Add one memory by hand; returns it with its id and path."""
+    require_text(text, what="memory text")
+    check_name(topic, what="topic")
+    for tag in tags:
+        check_name(tag, what="tag")
+    if priority not in PRIORITIES:
+        raise UserError(
+            f"priority {priority!r} is not one of {', '.join(PRIORITIES)}",
+            hint="pass --priority with one of those names",
+        )
+    if type not in MEMORY_TYPES:
+        raise UserError(
+            f"type {type!r} is not one of {', '.join(MEMORY_TYPES)}",
+            hint="pass --type with one of those names",
+        )
+    body = text.strip()
+    made: list[Memory] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        files = repo.store.files(tip, f"{layout.MEMORIES}{topic}/")
+        taken_slugs = {p.rsplit("/", 1)[1].removesuffix(".md") for p in files}
+        ids = repo.memory_ids(tip)
+        salt = 0
+        while (ident := memory_id(topic, body, str(salt))) in ids:
+            salt += 1
+        slug = unique_slug(slugify(name or body), taken_slugs)
+        memory = Memory(
+            id=ident,
+            topic=topic,
+            slug=slug,
+            text=body,
+            created=now,
+            updated=now,
+            name=name or slug,
+            description=description,
+            type=type,
+            priority=priority,
+            key=key or None,
+            tags=tuple(sorted(set(tags))),
+        )
+        content = render_memory(memory)
+        # Return the memory as it reads back (the file fills in the description).
+        record = parse_memory_record(content, path=memory.path)
+        made[:] = [memory_from_record(record, path=memory.path, now=now)]
+        return {memory.path: content.encode("utf-8")}
+
+    def message() -> str:
+        memory = made[0]
+        return (
+            f"add: {memory.id} {memory.topic}/{memory.slug}\n\n"
+            f"Dream-Op: add\nDream-Memory: {memory.id}"
+        )
+
+    repo.commit_main(message, build, now=now)
+    return made[0]
+
+
+def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memory]:
+    """Remove memories from the active set in one commit; history keeps them."""
+    if not ids:
+        raise UserError("forget needs at least one memory id", hint="dreamgit forget ID…")
+    gone: list[Memory] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        active = repo.snapshot(now=now, at=tip).by_id()
+        missing = [i for i in ids if i not in active]
+        if missing:
+            raise NotFoundError(
+                f"no active memory with id {', '.join(missing)}",
+                hint="list ids with `dreamgit memories`",
+            )
+        gone[:] = [active[i] for i in dict.fromkeys(ids)]
+        return {m.path: None for m in gone}
+
+    listing = ", ".join(dict.fromkeys(ids))
+    message = f"forget: {listing}\n\nDream-Op: forget\nDream-Memory: {listing}"
+    repo.commit_main(message, build, now=now)
+    return gone
+
+
+def restore(repo: MemoryRepo, ident: str, *, now: datetime) -> Memory:
+    """Bring a forgotten, pruned or superseded memory back, byte for byte."""
+    tip = repo.tip()
+    if ident in repo.snapshot(now=now).by_id():
+        raise UserError(f"memory {ident} is already active", hint="nothing to restore")
+    found = _find_removed(repo, ident, tip, now=now)
+    if found is None:
+        raise NotFoundError(
+            f"memory {ident} was never in this repository's history",
+            hint="check the id with `git log --grep` or `dreamgit history`",
+        )
+    path, data = found
+    restored: list[Memory] = []
+
+    def build(at: str | None) -> dict[str, bytes | None]:
+        target = path
+        existing = repo.store.files(at, layout.MEMORIES)
+        if target in existing:
+            topic, slug = target[len(layout.MEMORIES) :].removesuffix(".md").split("/")
+            taken = {p.rsplit("/", 1)[1].removesuffix(".md") for p in existing if topic in p}
+            target = f"{layout.MEMORIES}{topic}/{unique_slug(slug, taken)}.md"
+        record = parse_memory_record(decode_text(data, path=target), path=target)
+        restored[:] = [memory_from_record(record, path=target, now=now)]
+        return {target: data}
+
+    message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
+    repo.commit_main(message, build, now=now)
+    return restored[0]
+
+
+def _find_removed(
+    repo: MemoryRepo, ident: str, tip: str | None, *, now: datetime
+) -> tuple[str, bytes] | None:
+    """The newest file with ``ident`` that a commit removed: (path, bytes).
+
+    Commits that name the id (forget, prune, merge…) are searched first; a file an
+    agent deleted by hand went in an "agent edits" commit that names only paths, so
+    the rest of the history is searched after them.
+    """
+    if tip is None:
+        return None
+    for named_only in (True, False):
+        for info in repo.store.walk(tip):
+            if not info.parents or (ident in info.message) != named_only:
+                continue
+            for change in repo.store.changed_paths(info.id):
+                if change.old is None or change.new is not None:
+                    continue  # only a removal takes a memory out of the active set
+                if not change.path.startswith(layout.MEMORIES):
+                    continue
+                data = repo.store.read(change.old)
+                try:
+                    text = decode_text(data, path=change.path)
+                    record = parse_memory_record(text, path=change.path)
+                except UserError:
+                    continue
+                if (record["id"] or memory_id("path", change.path)) == ident:
+                    memory = memory_from_record(record, path=change.path, now=now)
+                    return memory.path, data
+    return None

@@ -1,0 +1,87 @@
+"""Session transcripts: ``sessions/YYYY/MM/DD/<id>.md`` to :class:`Session` and back.
+
+A session file is the transcript as the agent gave it, under front matter that
+holds its id, time, summary and tags. Transcripts are checked on the way in:
+empty, oversized or non-UTF-8 input is refused with a message saying what to do.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from dreamgit.clock import format_time, parse_time
+from dreamgit.errors import MemoryFileError, UserError
+from dreamgit.model import Session
+from dreamgit.store import frontmatter
+
+__all__ = ["MAX_SESSION_BYTES", "check_transcript", "parse_session", "render_session"]
+
+#: Larger transcripts are refused: a dream reads every pending session whole.
+MAX_SESSION_BYTES = 2 * 1024 * 1024
+
+_PATH = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/(s-[0-9]{8}-[0-9a-f]{6})\.md\Z")
+
+
+def check_transcript(data: bytes, *, source: str) -> str:
+    """Decode and check a transcript; ``source`` names where it came from for messages."""
+    if len(data) > MAX_SESSION_BYTES:
+        raise UserError(
+            f"{source}: session is {len(data) / 1024 / 1024:.1f} MB, "
+            f"more than the {MAX_SESSION_BYTES // 1024 // 1024} MB a session may hold",
+            hint="split the transcript into several sessions, or log a summary of it",
+        )
+    if b"\x00" in data:
+        raise UserError(f"{source}: session is binary data, not text", hint="log text only")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UserError(
+            f"{source}:{line}: session is not UTF-8 text "
+            f"(bad byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            hint="convert it to UTF-8 first, e.g. with iconv",
+        ) from None
+    if not text.strip():
+        raise UserError(f"{source}: session is empty", hint="log a transcript with some text")
+    return text
+
+
+def render_session(session: Session) -> str:
+    """The text of a session file."""
+    block: dict[str, object] = {"id": session.id, "created": session.created}
+    if session.summary:
+        block["summary"] = session.summary
+    if session.tags:
+        block["tags"] = list(session.tags)
+    return frontmatter.dump_new({"dream": block}, session.text)
+
+
+def session_id_from_path(path: str) -> str | None:
+    """The session id a path names, or None when it is not a session file."""
+    match = _PATH.match(path)
+    return match[1] if match else None
+
+
+def parse_session(text: str, *, path: str, fallback_time: datetime) -> Session:
+    """Read a session file; a missing front matter gives the id from the path."""
+    doc = frontmatter.parse(text, path=path)
+    block = doc.meta.get("dream")
+    block = block if isinstance(block, dict) else {}
+    ident = str(block.get("id") or session_id_from_path(path) or "")
+    if not ident:
+        raise MemoryFileError(path, "session file has no id", hint="name it <id>.md")
+    created = block.get("created")
+    when = (
+        parse_time(format_time(created) if isinstance(created, datetime) else str(created))
+        if created
+        else fallback_time
+    )
+    tags = block.get("tags") or []
+    return Session(
+        id=ident,
+        created=when,
+        text=doc.body,
+        summary=str(block.get("summary") or ""),
+        tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
+    )
