@@ -136,7 +136,7 @@ def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
 
 
 def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> dict[str, Any]:
-    count = len(repo.store.files(repo.tip(), layout.MEMORIES))
+    count = repo.format.count(repo.source(repo.tip()))
     return {
         "run_id": None,
         "branch": None,
@@ -239,6 +239,7 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
         faults.checkpoint(f"in-{op.phase}")
         phase_done = op.phase
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
+    diary_path = repo.format.diary_path
     diary = Operation(
         op="diary",
         phase="diary",
@@ -246,8 +247,8 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
         memories=[],
         summary=f"diary: dream {run_id}",
         changes={
-            layout.DIARY: prepend_entry(
-                repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
+            diary_path: prepend_entry(
+                repo.read_text(diary_path, plan.base), render_diary_entry(record)
             ).encode("utf-8")
         },
     )
