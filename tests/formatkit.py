@@ -116,3 +116,27 @@ def claude_folder_on_master(root: Path) -> dict[str, bytes]:
     git(root, "commit", "-q", "-m", "my memory")
     write(root, CLAUDE_FILES)
     return dict(CLAUDE_FILES)
+
+
+# -- Hermes ---------------------------------------------------------------------------------
+
+HERMES_FILES: dict[str, bytes] = {
+    "MEMORY.md": (
+        "User's project is a Rust web service at ~/code/myapi (Axum + SQLx)\n§\n"
+        "This machine runs Ubuntu 22.04; Docker and Podman are installed\n§\n"
+        "The staging server restarts every night after the backup job.\n§\n"
+        "CI uses `just ci`; never run `cargo test` without `--workspace`\n"
+        "(the workspace has three crates)\n§\n"
+        "The staging server restarts every night after the backup job finishes."
+    ).encode(),
+    "USER.md": (
+        "Name: Marco; works from Lisbon\n§\nPrefers short answers with no emojis\n"
+    ).encode(),
+}
+
+
+def hermes_folder(root: Path) -> dict[str, bytes]:
+    """The second trial: ``~/.hermes/memories`` as Hermes leaves it, not a git repository."""
+    root.mkdir(parents=True, exist_ok=True)
+    write(root, HERMES_FILES)
+    return dict(HERMES_FILES)

@@ -155,3 +155,63 @@ def test_reading_and_writing_back_with_no_operation_changes_no_byte(tmp_path: Pa
     assert record["ops"] == []
     assert git(root, "rev-parse", "HEAD") == tip
     assert {rel: (root / rel).read_bytes() for rel in files} == files
+
+
+def _event(kind: str, content: Any, when: str, session: str) -> str:
+    return json.dumps(
+        {"type": kind, "sessionId": session, "timestamp": when,
+         "message": {"role": kind, "content": content}}
+    )  # fmt: skip
+
+
+def _sessions(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    a = "0b8f6a52-0000-4000-8000-000000000001"
+    (folder / f"{a}.jsonl").write_text(
+        "\n".join(
+            [
+                _event("user", "I moved to Porto last month.", "2026-11-08T10:00:00Z", a),
+                _event(
+                    "assistant",
+                    [{"type": "text", "text": "Noted."}, {"type": "tool_use", "name": "Bash"}],
+                    "2026-11-08T10:00:05Z",
+                    a,
+                ),
+                "{not json",
+                _event(
+                    "user",
+                    [{"type": "tool_result", "content": "secret tool output"}],
+                    "2026-11-08T10:00:09Z",
+                    a,
+                ),
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    b = "0b8f6a52-0000-4000-8000-000000000002"
+    (folder / f"{b}.jsonl").write_text(
+        _event("user", "Please always answer in English.", "2026-11-09T08:30:00Z", b) + "\n",
+        encoding="utf-8",
+    )
+
+
+def test_log_from_claude_code_logs_each_session_once_with_its_time(tmp_path: Path) -> None:
+    """Two sessions logged, tool calls and results left out; the second call logs nothing."""
+    root, _ = adopted(tmp_path)
+    _sessions(tmp_path / "projects")
+    first = ok(root, "log", "--from", "claude-code", str(tmp_path / "projects"))
+    ids = first.stdout.split()
+    assert len(ids) == 2 and ids[0].startswith("s-20261108-") and ids[1].startswith("s-20261109-")
+    bad = tmp_path / "projects" / "0b8f6a52-0000-4000-8000-000000000001.jsonl"
+    assert f"warning: {bad}:3: not a JSON line (JSONDecodeError); skipped" in first.stderr
+    assert "logged 2 Claude Code session(s); 0 already logged" in first.stderr
+    session = MemoryRepo.open(root).read_text(f"sessions/2026/11/08/{ids[0]}.md") or ""
+    assert "User: I moved to Porto last month.\n\nAssistant: Noted.\n" in session
+    assert "created: 2026-11-08T10:00:00Z" in session
+    assert "secret tool output" not in session and "Bash" not in session
+    tip = git(root, "rev-parse", "master")
+    second = ok(root, "log", "--from", "claude-code", str(tmp_path / "projects"))
+    assert second.stdout == ""
+    assert "logged 0 Claude Code session(s); 2 already logged" in second.stderr
+    assert git(root, "rev-parse", "master") == tip

@@ -119,10 +119,11 @@ def plan_gather(
             source="llm" if candidate.pattern == "llm" else "rules",
             model=model if candidate.pattern == "llm" else None,
         )
-        if not budget.admit(op):
-            incomplete.add(session)
+        if not ws.fits(memory) or not budget.admit(op):
+            incomplete.add(session)  # over the agent's own budget or the run's limits
             continue
         op.changes = ws.file_for_new(memory)
+        op.after = [snap(ws.active[memory.id])]
         added[memory.id] = op
         result.ops.append(op)
         result.added.append(memory)
