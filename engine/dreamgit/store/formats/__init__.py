@@ -3,6 +3,9 @@
 ``format:`` in ``.dreamgit/config.yaml`` names the repository's format;
 :func:`get_format` returns it with its settings, :func:`detect` guesses one
 from the files a folder holds (``dreamgit init`` says what it found).
+
+May import: the kernel (errors, clock, ids, model) and ``store`` modules below ``repo``
+(``memoryfile``, ``frontmatter``); never ``repo`` or anything above the store.
 """
 
 from __future__ import annotations
