@@ -24,6 +24,7 @@ from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session
+from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import parse_session
@@ -41,7 +42,7 @@ class Plan:
     memories_before: int
     memories_after: int
     deferred: list[Deferred] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
     broken: list[MemoryFileError] = field(default_factory=list)
     #: What the model was asked and answered, with the budget spent (None without an LLM).
     llm: dict[str, Any] | None = None
@@ -95,7 +96,7 @@ def plan_dream(
     # The finder's floor; the merge rules decide among the pairs it proposes.
     threshold = DEFAULT_THRESHOLD
     ops: list[Operation] = []
-    decisions: list[dict[str, Any]] = []
+    decisions: list[Decision] = []
     consumed: list[str] = []
     broken = list(snapshot.broken)
     fresh: list[tuple[Memory, Candidate]] = []

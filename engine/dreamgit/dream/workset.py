@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from dreamgit.model import Memory
+from dreamgit.records import DeferredRecord, MemorySnap, OpRecord
 from dreamgit.store.formats import MemoryFormat, Texts
 
 __all__ = ["Deferred", "Operation", "WorkingSet"]
@@ -32,16 +32,16 @@ class Operation:
     memories: list[str]
     summary: str
     changes: dict[str, bytes | None]
-    before: list[dict[str, str]] = field(default_factory=list)
-    after: list[dict[str, str]] = field(default_factory=list)
+    before: list[MemorySnap] = field(default_factory=list)
+    after: list[MemorySnap] = field(default_factory=list)
     new_chars: int = 0
     source: str = "rules"
     model: str | None = None
     detail: str = ""
 
-    def to_json(self, *, n: int, commit: str | None) -> dict[str, Any]:
+    def to_json(self, *, n: int, commit: str | None) -> OpRecord:
         """The operation as the run record lists it."""
-        data: dict[str, Any] = {
+        data: OpRecord = {
             "n": n,
             "op": self.op,
             "phase": self.phase,
@@ -69,12 +69,12 @@ class Deferred:
     memories: list[str]
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DeferredRecord:
         """The deferred item as the run record lists it."""
         return {"op": self.op, "rule": self.rule, "memories": self.memories, "reason": self.reason}
 
 
-def snap(memory: Memory) -> dict[str, str]:
+def snap(memory: Memory) -> MemorySnap:
     """A memory as the record shows it before or after an operation."""
     return {"id": memory.id, "text": memory.text, "path": memory.path}
 

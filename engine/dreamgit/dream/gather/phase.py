@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
 
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
@@ -22,6 +21,7 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory, Session
+from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.operations import unique_slug
@@ -38,7 +38,7 @@ class GatherResult:
     added: list[Memory] = field(default_factory=list)
     #: Each added memory with the candidate it came from (change statements need both).
     fresh: list[tuple[Memory, Candidate]] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
 
 
 def _memory_for(candidate: Candidate, taken: set[str]) -> Memory:
