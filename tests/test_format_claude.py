@@ -215,3 +215,17 @@ def test_log_from_claude_code_logs_each_session_once_with_its_time(tmp_path: Pat
     assert second.stdout == ""
     assert "logged 0 Claude Code session(s); 2 already logged" in second.stderr
     assert git(root, "rev-parse", "master") == tip
+
+
+def test_init_with_another_format_says_what_it_found_and_what_it_does(tmp_path: Path) -> None:
+    """--format on a folder of another agent's memory names both, and keeps every file."""
+    root = tmp_path / "memory"
+    files = claude_folder_on_master(root)
+    result = ok(root, "init", str(root), "--format", "dreamgit", now=T0)
+    assert result.stdout.startswith(
+        "found Claude Code auto memory (4 topic files and a MEMORY.md index); "
+        "--format dreamgit asked for dreamgit (memories/<topic>/<slug>.md) instead: "
+        "using dreamgit (memories/<topic>/<slug>.md) on branch master; "
+        "5 file(s) kept byte for byte\n"
+    )
+    assert {rel: (root / rel).read_bytes() for rel in files} == files

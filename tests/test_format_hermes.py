@@ -10,7 +10,7 @@ import pytest
 
 from dreamgit.errors import MemoryFileError
 from dreamgit.store.formats.hermes import SEPARATOR, split_entries
-from formatkit import LATER, T0, git, hashed, hermes_folder, tree_bytes
+from formatkit import T0, git, hashed, hermes_folder, tree_bytes
 from test_format_claude import ok, run
 
 

@@ -14,6 +14,7 @@ Target (2 cores, the native format's): 10,000 memories and 100 sessions under 10
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 import time
@@ -39,10 +40,10 @@ KINDS = ("user", "feedback", "project", "reference")
 
 def build(path: Path, n: int) -> tuple[MemoryRepo, object]:
     """A bare claude-code repository with ``n`` topic files and 100 pending sessions."""
-    import random
-
     corpus = generate(n)
-    files: dict[str, bytes | None] = {".dreamgit/config.yaml": config_text("claude-code", "main").encode()}
+    files: dict[str, bytes | None] = {
+        ".dreamgit/config.yaml": config_text("claude-code", "main").encode()
+    }
     index = []
     latest = parse_time("2020-01-01T00:00:00Z")
     for k, item in enumerate(corpus.memories):
