@@ -140,3 +140,31 @@ def hermes_folder(root: Path) -> dict[str, bytes]:
     root.mkdir(parents=True, exist_ok=True)
     write(root, HERMES_FILES)
     return dict(HERMES_FILES)
+
+
+# -- OpenClaw -------------------------------------------------------------------------------
+
+OPENCLAW_MEMORY = (
+    "# Long-term memory\n\n"
+    "## About Marco\n"
+    "- Marco lives in Lisbon and works on home automation.\n"
+    "- Prefers short answers in English.\n\n"
+    "## Home network\n"
+    "The router is a Mikrotik hEX; the IoT devices sit on VLAN 30.\n"
+)
+
+
+def openclaw_workspace(root: Path) -> dict[str, bytes]:
+    """The third trial: a workspace with a curated MEMORY.md and a week of daily notes."""
+    files = {
+        "MEMORY.md": OPENCLAW_MEMORY.encode(),
+        "AGENTS.md": b"# Agents\n\nBe brief.\n",
+    }
+    for day in range(4, 11):
+        files[f"memory/2026-11-{day:02d}.md"] = (
+            f"## 09:{day:02d} - Standup\n- Reviewed the backlog for day {day}.\n"
+        ).encode()
+    files["memory/2026-11-09.md"] += b"## 14:00 - Decisions\n- I prefer pnpm over npm for JS.\n"
+    root.mkdir(parents=True, exist_ok=True)
+    write(root, files)
+    return files

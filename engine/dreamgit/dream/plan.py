@@ -27,7 +27,6 @@ from dreamgit.model import Memory, Session
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import parse_session
 
 __all__ = ["Plan", "plan_dream"]
 
@@ -57,10 +56,10 @@ def _sessions(
     repo: MemoryRepo, base: str | None, now: datetime
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
-    for _ident, path in sorted(pending_sessions(repo, base).items()):
+    for ident, path in sorted(pending_sessions(repo, base).items()):
         text = repo.read_text(path, base) or ""
         try:
-            found.append(parse_session(text, path=path, fallback_time=now))
+            found.append(repo.format.read_session(ident, path, text, now))
         except MemoryFileError as exc:
             broken.append(exc)
     return found, broken

@@ -83,7 +83,11 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
     else:
         topics = sorted({m.topic for m in repo.snapshot(now=now, at=tip).memories})
-    sessions = [p for p in files if session_id_from_path(p)]
+    sessions = (
+        list(repo.session_paths(tip))
+        if fmt.name != "dreamgit"
+        else [p for p in files if session_id_from_path(p)]
+    )
     runs = read_runs(repo.store, tip)
     figures = gate_figures(repo, tip)
     due, reason = evaluate_gate(repo_ruleset(repo), **figures, now=now)

@@ -155,6 +155,18 @@ class WorkingSet:
         self._put(new)
         return self.texts.put(changes)
 
+    def file_for_promotion(self, memory: Memory) -> dict[str, bytes | None]:
+        """Make a staged memory durable (OpenClaw: into MEMORY.md); its file changes.
+
+        The hook promotion by recall signals calls; formats where every memory is
+        durable already return no change.
+        """
+        changes = self.format.promote(self.texts, memory)
+        if changes and self.format.durable_path:
+            self.active.pop(memory.id, None)
+            self._put(replace(memory, file=self.format.durable_path, priority="core"))
+        return self.texts.put(changes)
+
     def file_for_removal(self, memory: Memory) -> dict[str, bytes | None]:
         """Take a memory out of the active set; returns its file changes."""
         current = self.active.pop(memory.id, memory)

@@ -312,6 +312,8 @@ class MemoryRepo:
             ident = session_id_from_path(path)
             if ident is not None:
                 found[ident] = path
+        if self.format.name != "dreamgit":
+            found.update(self.format.evidence(self.source(commit)))
         return found
 
     # -- writing -------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from dreamgit.errors import ConfigError
 from dreamgit.store.formats.base import Budget, MemoryFormat, Source, Texts
 from dreamgit.store.formats.claude import ClaudeCodeFormat
 from dreamgit.store.formats.hermes import HermesFormat
+from dreamgit.store.formats.openclaw import OpenClawFormat
 
 __all__ = [
     "FORMAT_NAMES",
@@ -29,9 +30,9 @@ __all__ = [
     "get_format",
 ]
 
-FORMAT_NAMES: tuple[str, ...] = ("dreamgit", "claude-code", "hermes")
+FORMAT_NAMES: tuple[str, ...] = ("dreamgit", "claude-code", "hermes", "openclaw")
 
-_DAILY = re.compile(r"memory/[^/]+\.md\Z")
+_DAILY = re.compile(r"memory/\d{4}-\d{1,2}-\d{1,2}\.md\Z")
 
 
 def get_format(config: Mapping[str, Any]) -> MemoryFormat:
@@ -43,6 +44,8 @@ def get_format(config: Mapping[str, Any]) -> MemoryFormat:
         return ClaudeCodeFormat()
     if name == "hermes":
         return HermesFormat.from_config(config)
+    if name == "openclaw":
+        return OpenClawFormat()
     raise ConfigError(
         f".dreamgit/config.yaml: format {name!r} is not one dreamgit knows",
         hint="use one of " + ", ".join(FORMAT_NAMES),
@@ -57,6 +60,10 @@ def detect(paths: Mapping[str, Callable[[], bytes]]) -> tuple[str, str]:
     memory_md = paths["MEMORY.md"]() if "MEMORY.md" in paths else b""
     if "memories/" in {p[:9] for p in paths}:
         return "dreamgit", "found dreamgit's own layout (memories/)"
+    notes = [p for p in paths if _DAILY.match(p)]
+    if notes or {"AGENTS.md", "SOUL.md"} & set(paths):
+        curated = " and a curated MEMORY.md" if "MEMORY.md" in paths else ""
+        return "openclaw", f"found an OpenClaw workspace ({len(notes)} daily notes{curated})"
     if "USER.md" in paths or re.search(rb"(?m)^\xc2\xa7\r?$", memory_md):
         files = [p for p in ("MEMORY.md", "USER.md") if p in paths]
         return "hermes", f"found Hermes memory ({' and '.join(files)}, entries separated by §)"
@@ -71,8 +78,6 @@ def detect(paths: Mapping[str, Callable[[], bytes]]) -> tuple[str, str]:
             "claude-code",
             f"found Claude Code auto memory ({len(topic_files)} topic files{index})",
         )
-    if any(_DAILY.match(p) for p in paths):
-        return "dreamgit", "found daily notes under memory/ but no format dreamgit can adopt"
     if paths:
         return "dreamgit", f"found {len(paths)} file(s) in no agent's memory format"
     return "dreamgit", "found an empty folder"

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dreamgit.errors import MemoryFileError
-from dreamgit.model import Memory
+from dreamgit.model import Memory, Session
 from dreamgit.store.memoryfile import render_memory, rewrite_memory
+from dreamgit.store.sessionfile import parse_session
 
 __all__ = ["Budget", "MemoryFormat", "Source", "Texts"]
 
@@ -91,6 +92,8 @@ class MemoryFormat:
     sidecar_path = ""
     #: True when one file holds many memories (a change rewrites the whole file).
     shared_files = False
+    #: Where promotion puts a staged memory ("" where every memory is durable already).
+    durable_path = ""
 
     def memory_path(self, path: str) -> bool:
         """True when ``path`` holds memories in this format."""
@@ -129,6 +132,18 @@ class MemoryFormat:
         text = texts.get(budget.path) or ""
         return len(text) if budget.chars is not None else text.count("\n")
 
-    def evidence_path(self, path: str) -> bool:
-        """True when ``path`` is evidence a dream reads (sessions; daily notes)."""
-        return path.startswith("sessions/")
+    def evidence(self, source: Source) -> dict[str, str]:
+        """Evidence besides ``sessions/`` (OpenClaw's daily notes): session id → path."""
+        return {}
+
+    def read_session(self, ident: str, path: str, text: str, fallback: datetime) -> Session:
+        """One piece of evidence as a session (a session file, unless the format says else)."""
+        return parse_session(text, path=path, fallback_time=fallback)
+
+    def promote(self, texts: Texts, memory: Memory) -> Changes:
+        """The changes that make a staged memory durable (none where every memory is)."""
+        return {}
+
+    def reflection(self, texts: Texts, entry: str, now: datetime) -> Changes:
+        """Where a run's diary entry goes when the format has no diary file of its own."""
+        raise NotImplementedError(f"{self.name} keeps its diary in {self.diary_path}")

@@ -12,17 +12,16 @@ a hash of the entry's text, so ids stay stable across runs.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import ConfigError, MemoryFileError
 from dreamgit.ids import memory_id, slugify
 from dreamgit.model import Memory
 from dreamgit.store.formats.base import Budget, Changes, MemoryFormat, Source, Texts
+from dreamgit.store.formats.sidecar import dump_sidecar, fields_from, meta_of, read_sidecar
 
 __all__ = ["SEPARATOR", "HermesFormat", "split_entries"]
 
@@ -135,7 +134,7 @@ class HermesFormat(MemoryFormat):
 
     def scan(self, source: Source, *, now: datetime) -> tuple[list[Memory], list[MemoryFileError]]:
         """Every entry of both files, with the ids and fields the sidecar remembers."""
-        meta = _read_sidecar(source.text(SIDECAR))
+        meta = read_sidecar(source.text(SIDECAR), path=SIDECAR)
         by_sha = {(m.get("file"), m.get("sha")): i for i, m in meta.items()}
         memories: list[Memory] = []
         broken: list[MemoryFileError] = []
@@ -198,12 +197,11 @@ class HermesFormat(MemoryFormat):
         return [e.text for e in entries], trailing
 
     def _meta(self, texts: Texts, *, put: Memory | None = None, drop: str = "") -> Changes:
-        meta = _read_sidecar(texts.get(SIDECAR))
+        meta = read_sidecar(texts.get(SIDECAR), path=SIDECAR)
         meta.pop(drop, None)
         if put is not None:
-            meta[put.id] = _meta_of(put)
-        body = {"version": 1, "entries": dict(sorted(meta.items()))}
-        return {SIDECAR: json.dumps(body, indent=2, ensure_ascii=False) + "\n"}
+            meta[put.id] = meta_of(put, _sha(put.file, _clean(put.text)))
+        return {SIDECAR: dump_sidecar(meta)}
 
 
 def _clean(text: str) -> str:
@@ -212,53 +210,14 @@ def _clean(text: str) -> str:
     return "\n".join(lines)
 
 
-def _read_sidecar(text: str | None) -> dict[str, dict[str, Any]]:
-    if not text:
-        return {}
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise MemoryFileError(
-            SIDECAR, f"is not valid JSON: {exc}", hint="restore it from git"
-        ) from None
-    entries = data.get("entries") if isinstance(data, dict) else None
-    return {str(k): v for k, v in entries.items() if isinstance(v, dict)} if entries else {}
-
-
-def _meta_of(memory: Memory) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "file": memory.file,
-        "sha": _sha(memory.file, _clean(memory.text)),
-        "priority": memory.priority,
-        "created": format_time(memory.created),
-        "updated": format_time(memory.updated),
-    }
-    for name in ("tags", "sources", "supersedes"):
-        if getattr(memory, name):
-            data[name] = list(getattr(memory, name))
-    if memory.key:
-        data["key"] = memory.key
-    if memory.confidence != 1.0:
-        data["confidence"] = memory.confidence
-    return data
-
-
 def _memory(ident: str, file: str, text: str, meta: Mapping[str, Any], now: datetime) -> Memory:
-    created = parse_time(meta["created"]) if meta.get("created") else now
     about_user = file == USER
     return Memory(
         id=ident,
         topic="user" if about_user else "memory",
         slug=slugify(text),
         text=text,
-        created=created,
-        updated=parse_time(meta["updated"]) if meta.get("updated") else created,
         type="user" if about_user else "reference",
-        priority=str(meta.get("priority") or "normal"),
-        key=meta.get("key"),
-        tags=tuple(meta.get("tags") or ()),
-        sources=tuple(meta.get("sources") or ()),
-        supersedes=tuple(meta.get("supersedes") or ()),
-        confidence=float(meta.get("confidence", 1.0)),
         file=file,
+        **fields_from(meta, now),
     )
