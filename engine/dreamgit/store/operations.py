@@ -8,6 +8,7 @@ history can be searched (``restore`` finds what ``forget`` removed that way).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from dreamgit.errors import NotFoundError, UserError
@@ -24,10 +25,12 @@ from dreamgit.store.memoryfile import (
 )
 from dreamgit.store.repo import MemoryRepo, require_text
 from dreamgit.store.sessionfile import render_session
+from dreamgit.store.transfer import unplaced
 
 __all__ = [
     "add_memory",
     "forget",
+    "import_memories",
     "log_claude_sessions",
     "log_session",
     "restore",
@@ -304,3 +307,48 @@ def log_claude_sessions(
 
     repo.commit_main(message, build, now=now)
     return list(result)
+
+
+def import_memories(
+    repo: MemoryRepo, memories: Sequence[Memory], *, origin: str, now: datetime
+) -> list[Memory]:
+    """Write imported memories into the repository's format in one commit; returns them.
+
+    A memory whose id is already active is skipped, so an import run twice adds
+    nothing the second time. Ids, times, sources and priorities go where the
+    format can hold them (front matter, or the sidecar under ``.dreamgit/``).
+    """
+    done: list[Memory] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        fmt = repo.format
+        existing = set(repo.snapshot(now=now, at=tip).by_id())
+        files = set(repo.store.files(tip))
+        texts = Texts(lambda p: repo.read_text(p, tip))
+        changes: dict[str, bytes | None] = {}
+        done.clear()
+        for memory in memories:
+            if memory.id in existing:
+                continue
+            existing.add(memory.id)
+            new = unplaced(memory)
+            if fmt.name == "dreamgit":
+                check_name(new.topic, what="topic")
+                prefix = f"{layout.MEMORIES}{new.topic}/"
+                slugs = {p[len(prefix) : -3] for p in files if p.startswith(prefix)}
+                new = replace(new, slug=unique_slug(new.slug, slugs))
+            placed = fmt.place(new, files)
+            changes.update(texts.put(fmt.add(texts, placed)))
+            files.add(placed.path)
+            done.append(placed)
+        return changes
+
+    def message() -> str:
+        listing = ", ".join(m.id for m in done)
+        return (
+            f"import: {len(done)} memories from {origin}\n\n"
+            f"Dream-Op: import\nDream-Memory: {listing}"
+        )
+
+    repo.commit_main(message, build, now=now)
+    return list(done)
