@@ -111,7 +111,8 @@ def claude_folder_on_master(root: Path) -> dict[str, bytes]:
     """
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "master")
-    write(root, {k: CLAUDE_FILES[k] for k in ("prefer-pnpm.md", "MEMORY.md")})
+    write(root, {k: CLAUDE_FILES[k] for k in ("prefer-pnpm.md",)})
+    write(root, {"MEMORY.md": b"- [Prefer pnpm](prefer-pnpm.md) \xe2\x80\x94 pnpm only\n"})
     git(root, "add", "prefer-pnpm.md", "MEMORY.md")
     git(root, "commit", "-q", "-m", "my memory")
     write(root, CLAUDE_FILES)
