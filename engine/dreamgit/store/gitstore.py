@@ -158,6 +158,16 @@ class GitStore:
         commit = obj.peel(pygit2.Commit)
         return str(commit.id)
 
+    def remote_tips(self, remote: str) -> tuple[str, ...]:
+        """The commits the remote-tracking refs of ``remote`` point at (what it already has)."""
+        prefix = f"refs/remotes/{remote}/"
+        refs = self._repo.references
+        return tuple(
+            sorted(
+                {str(refs[name].peel(pygit2.Commit).id) for name in refs if name.startswith(prefix)}
+            )
+        )
+
     def branches(self, prefix: str = "") -> dict[str, str]:
         """Local branches whose name starts with ``prefix``, with their tips."""
         found = {}
@@ -215,11 +225,15 @@ class GitStore:
             author=f"{c.author.name} <{c.author.email}>",
         )
 
-    def walk(self, start: str, *, first_parent: bool = False) -> Iterator[CommitInfo]:
-        """Commits reachable from ``start``, newest first (topological)."""
+    def walk(
+        self, start: str, *, first_parent: bool = False, hide: tuple[str, ...] = ()
+    ) -> Iterator[CommitInfo]:
+        """Commits reachable from ``start`` but not from ``hide``, newest first (topological)."""
         walker = self._repo.walk(start, SortMode.TOPOLOGICAL | SortMode.TIME)
         if first_parent:
             walker.simplify_first_parent()
+        for hidden in hide:
+            walker.hide(hidden)
         for c in walker:
             yield self.commit_info(str(c.id))
 

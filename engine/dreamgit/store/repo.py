@@ -40,6 +40,7 @@ from dreamgit.store.memoryfile import (
     parse_memory_record,
 )
 from dreamgit.store.parsecache import ParseCache
+from dreamgit.store.secrets import findings_trailers, scrub, secrets_mode
 
 __all__ = ["MemoryRepo", "Snapshot"]
 
@@ -143,6 +144,31 @@ class MemoryRepo:
         if self._config is None or self._config[0] != tip:
             self._config = (tip, read_config(self.read_text(layout.CONFIG, tip)))
         return self._config[1]
+
+    def secrets_mode(self) -> str:
+        """How credentials in text about to be committed are handled (config ``secrets.mode``)."""
+        return secrets_mode(self.config())
+
+    def _redact_worktree(
+        self,
+        read: Mapping[str, bytes | None],
+        scrubbed: Mapping[str, bytes | None],
+        paths: set[str],
+    ) -> None:
+        """Write redacted agent files back in place, unless the agent changed them meanwhile."""
+        workdir = self.store.workdir
+        if workdir is None:
+            return
+        for path in sorted(paths):
+            target, new = workdir / path, scrubbed[path]
+            try:
+                if new is None or target.read_bytes() != read[path]:
+                    continue
+            except OSError:
+                continue
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.redact")
+            tmp.write_bytes(new)
+            os.replace(tmp, target)
 
     def identity(self) -> Identity:
         """Who commits: config ``author``, then ``GIT_AUTHOR_*``, then dreamgit itself."""
@@ -345,6 +371,9 @@ class MemoryRepo:
         edits = self.store.worktree_edits(layout.AGENT_PATHS)
         if not edits:
             return
+        scrubbed, found = scrub(edits, self.secrets_mode())
+        self._redact_worktree(edits, scrubbed, {f.path for f in found})
+        edits = scrubbed
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
@@ -363,14 +392,16 @@ class MemoryRepo:
             changes = build(tip)
             if not changes:
                 return None
+            changes, found = scrub(changes, self.secrets_mode())
             tree = self.store.build_tree(tip, changes)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None
+            text = message if isinstance(message, str) else message()
             return self.store.commit(
                 self.branch,
                 parents=[tip] if tip else [],
                 tree=tree,
-                message=message if isinstance(message, str) else message(),
+                message=with_trailers(text, findings_trailers(found)),
                 who=self.identity(),
                 when=now,
             )
@@ -395,3 +426,13 @@ def require_text(value: str | None, *, what: str) -> str:
     if value is None or not value.strip():
         raise UserError(f"{what} is empty", hint=f"give some text for the {what}")
     return value
+
+
+def with_trailers(message: str, trailers: str) -> str:
+    """``message`` with more ``Dream-*`` trailer lines joined to its trailer paragraph."""
+    if not trailers:
+        return message
+    body = message.rstrip("\n")
+    last = body.rsplit("\n\n", 1)[-1]
+    joined = "\n" if "\n\n" in body and last.startswith("Dream-") else "\n\n"
+    return f"{body}{joined}{trailers}"
