@@ -289,8 +289,14 @@ class MemoryRepo:
         taking turns lets dreamgit's own writers through one at a time, while
         the compare-and-swap still guards against any other git writer.
         """
-        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+        with self.writers_turn():
             yield self.store.checked_out_branch() == self.branch
+
+    @contextmanager
+    def writers_turn(self) -> Iterator[None]:
+        """Hold the writers' turn: dreamgit's other writers of this repository wait meanwhile."""
+        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+            yield
 
     def commit_main(
         self,
@@ -341,10 +347,26 @@ class MemoryRepo:
         if tip is None or shown == tip:
             return
         self.store.sync_worktree(shown, tip)
+        self._mark_shown(tip)
+
+    def _mark_shown(self, commit: str) -> None:
+        """Remember which commit the work tree's files show (the base of the next sync)."""
+        marker = self.store.git_dir / "dreamgit" / "worktree-shown"
         marker.parent.mkdir(parents=True, exist_ok=True)
         tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
-        tmp.write_text(tip + "\n", encoding="ascii")
+        tmp.write_text(commit + "\n", encoding="ascii")
         os.replace(tmp, marker)
+
+    def follow_rewrite(self, old_tip: str) -> None:
+        """After history was rewritten: bring the work tree's files from ``old_tip`` to the tip.
+
+        Call it with the writers' turn held, before anything looks for agent edits:
+        files that still show ``old_tip`` would otherwise look changed by hand.
+        """
+        if self.store.checked_out_branch() != self.branch:
+            return
+        self._mark_shown(old_tip)
+        self._follow_worktree(fallback=old_tip)
 
     def preview_agent_edits(self, now: datetime) -> str | None:
         """Main's tip with the uncommitted agent edits on top, as an unreferenced commit.
