@@ -158,6 +158,16 @@ class GitStore:
         commit = obj.peel(pygit2.Commit)
         return str(commit.id)
 
+    def remote_tips(self, remote: str) -> tuple[str, ...]:
+        """The commits the remote-tracking refs of ``remote`` point at (what it already has)."""
+        prefix = f"refs/remotes/{remote}/"
+        refs = self._repo.references
+        return tuple(
+            sorted(
+                {str(refs[name].peel(pygit2.Commit).id) for name in refs if name.startswith(prefix)}
+            )
+        )
+
     def branches(self, prefix: str = "") -> dict[str, str]:
         """Local branches whose name starts with ``prefix``, with their tips."""
         found = {}
@@ -215,11 +225,15 @@ class GitStore:
             author=f"{c.author.name} <{c.author.email}>",
         )
 
-    def walk(self, start: str, *, first_parent: bool = False) -> Iterator[CommitInfo]:
-        """Commits reachable from ``start``, newest first (topological)."""
+    def walk(
+        self, start: str, *, first_parent: bool = False, hide: tuple[str, ...] = ()
+    ) -> Iterator[CommitInfo]:
+        """Commits reachable from ``start`` but not from ``hide``, newest first (topological)."""
         walker = self._repo.walk(start, SortMode.TOPOLOGICAL | SortMode.TIME)
         if first_parent:
             walker.simplify_first_parent()
+        for hidden in hide:
+            walker.hide(hidden)
         for c in walker:
             yield self.commit_info(str(c.id))
 
@@ -368,6 +382,54 @@ class GitStore:
             return False
         ref.delete()
         return True
+
+    def refs(self, prefix: str) -> dict[str, str]:
+        """Full ref names under ``prefix`` (``refs/heads/dream/``) and the commits they name."""
+        found = {}
+        for name in self._repo.references:
+            if name.startswith(prefix):
+                found[name] = str(self._repo.references[name].peel(pygit2.Commit).id)
+        return dict(sorted(found.items()))
+
+    def recommit(self, original: str, *, parents: list[str], tree: str, message: str) -> str:
+        """A copy of ``original`` with other parents, tree and message; its people and times kept.
+
+        No ref moves: the copy is reachable only once a ref is pointed at it.
+        """
+        old = self._repo[original].peel(pygit2.Commit)
+        oid = self._repo.create_commit(
+            None,
+            old.author,
+            old.committer,
+            message,
+            pygit2.Oid(hex=tree),
+            [pygit2.Oid(hex=p) for p in parents],
+        )
+        return str(oid)
+
+    def move_refs(self, moves: Mapping[str, tuple[str, str]], *, message: str) -> None:
+        """Move every ref ``name: (expected, new)`` in one transaction, or none (StaleTipError).
+
+        All refs are locked first and checked against what was read, so a writer
+        that moved one of them meanwhile makes the whole move fail and change nothing.
+        """
+        seen: LockSeen = {}
+        for _ in retry_on_lock("update of several refs"):
+            try:
+                with self._repo.transaction() as txn:
+                    for name in sorted(moves):
+                        txn.lock_ref(name)
+                    for name, (expected, _new) in moves.items():
+                        current = self._repo.references.get(name)
+                        if current is None or str(current.target) != expected:
+                            raise StaleTipError(name)
+                    for name, (_expected, new) in sorted(moves.items()):
+                        txn.set_target(name, pygit2.Oid(hex=new), message=message)
+                return
+            except pygit2.GitError as exc:
+                if not is_lock_error(exc):
+                    raise
+                break_stale_lock(exc, seen)
 
     # Rename detection is off in merges and reverts: memory files share most of their
     # front matter, so git would take two different memories for one renamed file and
