@@ -133,3 +133,16 @@ def test_entries_join_back_to_the_same_bytes() -> None:
         entries, trailing = split_entries(text, path="MEMORY.md")
         joined = SEPARATOR.join(e.text for e in entries) + (trailing if entries else "")
         assert joined == text
+
+
+def test_show_and_forget_work_on_one_entry(tmp_path: Path) -> None:
+    """show prints the entry alone; forget drops it from MEMORY.md and nothing else."""
+    root, _ = adopted(tmp_path)
+    memories = json.loads(ok(root, "memories", "--json").stdout)
+    target = next(m for m in memories if m["text"].startswith("This machine runs Ubuntu"))
+    shown = ok(root, "show", target["id"])
+    assert shown.stdout == "This machine runs Ubuntu 22.04; Docker and Podman are installed\n"
+    ok(root, "forget", target["id"])
+    memory = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "Ubuntu" not in memory and memory.startswith("User's project is a Rust web service")
+    assert (root / "USER.md").read_text(encoding="utf-8").startswith("Name: Marco")

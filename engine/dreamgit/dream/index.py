@@ -243,8 +243,6 @@ def render_agent_index(
     ranked = sorted(memories, key=lambda m: (order(m), m.id))
     listed = [m.id for m in ranked if m.path in linked]
     fresh = [m for m in ranked if m.path not in linked]
-    if before and not before[-1].endswith("\n"):
-        before[-1] += newline
     kept = "".join(before + after)
     used_lines = len(before) + len(after) + 2  # the two fence lines
     used_bytes = len(kept.encode("utf-8")) + len(BLOCK_OPEN) + len(BLOCK_CLOSE) + 8
@@ -265,6 +263,8 @@ def render_agent_index(
     if not entries:
         return IndexResult(kept, tuple(listed), omitted)
     block = newline.join([BLOCK_OPEN, *entries, BLOCK_CLOSE]) + newline
+    if before and not before[-1].endswith("\n"):
+        before[-1] += newline
     included = (*listed, *(m.id for m in fresh[: len(fresh) - len(omitted)]))
     return IndexResult("".join(before) + block + "".join(after), included, omitted)
 
