@@ -177,6 +177,9 @@ def show(
     if as_json:
         emit_json(memory.to_dict())
         return
+    if repo.format.shared_files:  # one entry of a file that holds many (Hermes, OpenClaw)
+        click.echo(memory.text)
+        return
     click.echo(repo.read_text(memory.path, at) or "", nl=False)
 
 
