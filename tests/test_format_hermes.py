@@ -146,3 +146,14 @@ def test_show_and_forget_work_on_one_entry(tmp_path: Path) -> None:
     memory = (root / "MEMORY.md").read_text(encoding="utf-8")
     assert "Ubuntu" not in memory and memory.startswith("User's project is a Rust web service")
     assert (root / "USER.md").read_text(encoding="utf-8").startswith("Name: Marco")
+
+
+def test_an_entry_keeps_its_id_when_an_entry_before_it_goes(tmp_path: Path) -> None:
+    """Ids never depend on position: after a dream removes entries, the others keep theirs."""
+    root, _ = adopted(tmp_path)
+    before = {m["text"]: m["id"] for m in json.loads(ok(root, "memories", "--json").stdout)}
+    ok(root, "run", "--force")
+    after = {m["text"]: m["id"] for m in json.loads(ok(root, "memories", "--json").stdout)}
+    kept = [text for text in after if text in before]
+    assert len(kept) >= 4
+    assert {t: after[t] for t in kept} == {t: before[t] for t in kept}

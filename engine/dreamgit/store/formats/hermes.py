@@ -148,10 +148,14 @@ class HermesFormat(MemoryFormat):
             except MemoryFileError as exc:
                 broken.append(exc)
                 continue
-            for k, entry in enumerate(entries):
+            seen: dict[str, int] = {}
+            for entry in entries:
+                # An entry's id never depends on where it stands: removing the entry
+                # before it must not rename it. Repeats are told apart by their count.
+                seen[entry.text] = seen.get(entry.text, 0) + 1
                 ident = by_sha.get((file, _sha(file, entry.text)))
                 if ident is None or ident in used:
-                    ident = memory_id("hermes", file, entry.text, str(k))
+                    ident = memory_id("hermes", file, entry.text, str(seen[entry.text]))
                 used.add(ident)
                 memories.append(_memory(ident, file, entry.text, meta.get(ident, {}), now))
         return memories, broken

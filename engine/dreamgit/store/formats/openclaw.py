@@ -148,10 +148,12 @@ class OpenClawFormat(MemoryFormat):
             except MemoryFileError as exc:
                 broken.append(exc)
                 continue
-            for k, text in enumerate(_block_items(source.text(path) or "", LIGHT)):
+            seen: dict[str, int] = {}
+            for text in _block_items(source.text(path) or "", LIGHT):
+                seen[text] = seen.get(text, 0) + 1  # ids never depend on position
                 ident = by_sha.get((path, _sha(path, text)))
                 if ident is None or ident in used:
-                    ident = memory_id("openclaw", path, text, str(k))
+                    ident = memory_id("openclaw", path, text, str(seen[text]))
                 used.add(ident)
                 fields = fields_from(meta.get(ident, {}), now)
                 memories.append(
