@@ -47,3 +47,16 @@ def test_a_settled_folder_is_read_and_left_byte_for_byte(tmp_path: Path, fmt: st
     assert again["ops"] == []
     assert {rel: (root / rel).read_bytes() for rel in files} == files
     assert git(root, "status", "--porcelain") == ""
+
+
+def test_a_hand_written_index_in_dreamgits_layout_is_kept_not_clobbered(tmp_path: Path) -> None:
+    """An adopted MEMORY.md without dreamgit's marker keeps its lines; new ones go in a fence."""
+    root = tmp_path / "folder"
+    hand = b"# My notes\n\n- Call the bank on Monday.\n"
+    write(root, {"MEMORY.md": hand})
+    ok(root, "init", str(root), now=T0)
+    ok(root, "add", "The build uses make.", "--topic", "work", now=T0)
+    ok(root, "run", "--force")
+    index = (root / "MEMORY.md").read_bytes()
+    assert index.startswith(hand)
+    assert b"<!-- dreamgit:generated index" in index and b"(memories/work/" in index

@@ -15,7 +15,12 @@ from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.gather.phase import plan_gather
-from dreamgit.dream.index import CLAUDE_INDEX_LINES, render_agent_index, render_index
+from dreamgit.dream.index import (
+    CLAUDE_INDEX_LINES,
+    is_generated,
+    render_agent_index,
+    render_index,
+)
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
@@ -159,27 +164,30 @@ def _index_op(
 ) -> Operation | None:
     budgets = ruleset.budgets
     fmt = ws.format
-    if fmt.index_style == "dreamgit":
+    existing = repo.read_text(fmt.index_path, base) if fmt.index_path else None
+    if fmt.index_style == "dreamgit" and (existing is None or is_generated(existing)):
         result = render_index(
             list(ws.active.values()),
             order=index_key(ruleset, now),
             index_chars=budgets.index_chars,
             index_line_chars=budgets.index_line_chars,
         )
-    elif fmt.index_style == "claude-code":
-        limit = next(b for b in fmt.budgets() if b.path == fmt.index_path)
+    elif fmt.index_style:
+        # An index someone wrote (Claude Code's, or a hand-made one adopted into
+        # dreamgit's layout): their lines stay, dreamgit's go inside a fence.
+        limit = next((b for b in fmt.budgets() if b.path == fmt.index_path), None)
         result = render_agent_index(
-            repo.read_text(fmt.index_path, base),
+            existing,
             list(ws.active.values()),
             order=index_key(ruleset, now),
             index_line_chars=budgets.index_line_chars,
             gone=gone,
-            max_lines=limit.lines or CLAUDE_INDEX_LINES,
-            max_bytes=limit.chars or budgets.index_chars,
+            max_lines=(limit.lines if limit else None) or CLAUDE_INDEX_LINES,
+            max_bytes=(limit.chars if limit else None) or budgets.index_chars,
         )
     else:
         return None
-    if repo.read_text(fmt.index_path, base) == result.text:
+    if existing == result.text:
         return None
     omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""
     return Operation(
