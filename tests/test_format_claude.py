@@ -229,3 +229,22 @@ def test_init_with_another_format_says_what_it_found_and_what_it_does(tmp_path: 
         "5 file(s) kept byte for byte\n"
     )
     assert {rel: (root / rel).read_bytes() for rel in files} == files
+
+
+def test_a_credential_in_an_adopted_file_is_redacted_in_git_and_kept_on_disk(
+    tmp_path: Path,
+) -> None:
+    """The secrets policy holds for adoption: the commit redacts, the file stays, init says so."""
+    root = tmp_path / "memory"
+    token = "ghp_" + "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+    data = claude_file("deploy", "deploy token", "project", f"The deploy token is {token}.")
+    root.mkdir()
+    (root / "deploy.md").write_bytes(data)
+    result = ok(root, "init", str(root), now=T0)
+    assert result.stdout.endswith(
+        "; 0 file(s) kept byte for byte, 1 committed with a credential as "
+        "[REDACTED:<kind>] (deploy.md; the file on disk is unchanged)\n"
+        f"initialised memory repository in {root}\n"
+    )
+    assert (root / "deploy.md").read_bytes() == data
+    assert token not in git(root, "show", "HEAD:deploy.md")

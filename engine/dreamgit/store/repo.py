@@ -31,7 +31,15 @@ from dreamgit.errors import (
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
 from dreamgit.store import layout
-from dreamgit.store.adopt import Adopted, config_text, describe, uncommitted_files
+from dreamgit.store.adopt import (
+    Adopted,
+    check_format,
+    config_text,
+    configured_branch,
+    describe,
+    redacted_paths,
+    uncommitted_files,
+)
 from dreamgit.store.config import read_config
 from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
@@ -81,21 +89,8 @@ class MemoryRepo:
     def open(cls, path: str | Path) -> MemoryRepo:
         """Open an existing memory repository, on the branch that holds its configuration."""
         repo = cls(GitStore.open(Path(path)))
-        repo.branch = repo._configured_branch()
+        repo.branch = configured_branch(repo.store)
         return repo
-
-    def _configured_branch(self) -> str:
-        """HEAD's branch, main or master, whichever holds ``.dreamgit/config.yaml`` first.
-
-        An adopted repository keeps working on its own branch (``branch:`` in the config).
-        """
-        head = self.store.head_branch()
-        for name in dict.fromkeys(b for b in (head, layout.MAIN, "master") if b):
-            data = self.store.read_path(self.store.tip(name), layout.CONFIG)
-            if data is not None:
-                branch = read_config(data.decode("utf-8", errors="replace")).get("branch")
-                return str(branch) if isinstance(branch, str) and branch else name
-        return head or layout.MAIN
 
     @classmethod
     def init(
@@ -114,6 +109,7 @@ class MemoryRepo:
         empty index. :attr:`adopted` says what was found.
         """
         path, now = Path(path), now or utcnow()
+        check_format(format)
         try:
             store = GitStore.open(path)
         except NotARepositoryError:
@@ -125,7 +121,7 @@ class MemoryRepo:
                 f"{path} is already a dreamgit memory repository",
                 hint="use it as it is; `dreamgit status` shows what it holds",
             )
-        found = uncommitted_files(store)
+        found, adopted = uncommitted_files(store), None
         with repo._worktree_turn() as worktree:
             if found:
                 before = repo.tip()
@@ -133,10 +129,11 @@ class MemoryRepo:
                 message = (
                     f"adopt: {len(found)} file(s) as they were\n\n{listing}\n\nDream-Op: adopt"
                 )
-                repo._retry(repo._commit_step(message, lambda _tip: found, now=now))
+                adopted = repo._retry(repo._commit_step(message, lambda _tip: found, now=now))
                 if worktree:  # the files are already there: only git's index follows
                     repo._follow_worktree(fallback=before)
-        repo.adopted = describe(store, repo.tip(), repo.branch, format)
+        redacted = redacted_paths(store.commit_info(adopted).message) if adopted else set()
+        repo.adopted = describe(store, repo.tip(), repo.branch, format, redacted=redacted)
         files: dict[str, bytes | None] = {
             layout.CONFIG: config_text(repo.adopted.format, repo.branch).encode("utf-8")
         }
