@@ -157,3 +157,17 @@ def test_an_entry_keeps_its_id_when_an_entry_before_it_goes(tmp_path: Path) -> N
     kept = [text for text in after if text in before]
     assert len(kept) >= 4
     assert {t: after[t] for t in kept} == {t: before[t] for t in kept}
+
+
+def test_a_session_repeating_a_hermes_entry_reinforces_it_instead_of_adding(
+    tmp_path: Path,
+) -> None:
+    """A fact the user states again is found among USER.md's entries: no second entry."""
+    root = tmp_path / "memories"
+    root.mkdir()
+    (root / "USER.md").write_text("Prefers short answers with no emojis\n", encoding="utf-8")
+    ok(root, "init", str(root), now=T0)
+    ok(root, "log", "User: I prefer short answers with no emojis.", now=T0)
+    record = json.loads(ok(root, "run", "--force", "--json").stdout)
+    assert [o["op"] for o in record["ops"] if o["op"] != "diary"] in ([], ["reinforce"])
+    assert (root / "USER.md").read_text(encoding="utf-8").count("emojis") == 1

@@ -153,7 +153,9 @@ def _candidates(
         extracted = extract_candidates(session.text, session_id=session.id, created=session.created)
         for candidate in [*extracted, *by_session.get(session.id, [])]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
-            memory = _memory_for(candidate, taken)
+            # Placed where the format keeps it, so duplicate checks see the topics
+            # the format's own memories have (Hermes: user / memory).
+            memory = ws.place(_memory_for(candidate, taken))
             if memory.id in seen:
                 continue
             if memory.id in ws.active:
