@@ -248,3 +248,25 @@ def test_a_credential_in_an_adopted_file_is_redacted_in_git_and_kept_on_disk(
     )
     assert (root / "deploy.md").read_bytes() == data
     assert token not in git(root, "show", "HEAD:deploy.md")
+
+
+def test_team_memories_merge_only_among_themselves(tmp_path: Path) -> None:
+    """A personal file restating a team file is not merged into it; team files stay high."""
+    root = tmp_path / "memory"
+    body = "Every API error body follows RFC 7807 with a type URL."
+    files = {
+        "team/api-errors.md": claude_file("api-errors", "RFC 7807", "reference", body),
+        "api-errors-mine.md": claude_file("api-errors-mine", "RFC 7807", "reference", body),
+    }
+    root.mkdir()
+    for rel, data in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    ok(root, "init", str(root), now=T0)
+    listed = {m["path"]: m for m in json.loads(ok(root, "memories", "--json").stdout)}
+    assert (listed["team/api-errors.md"]["priority"], listed["team/api-errors.md"]["topic"]) == (
+        "high",
+        "team-reference",
+    )
+    ok(root, "run", "--force")
+    assert {rel: (root / rel).read_bytes() for rel in files} == files

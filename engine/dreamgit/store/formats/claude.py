@@ -104,9 +104,14 @@ class ClaudeCodeFormat(MemoryFormat):
         updated = parse_time(str(record["updated"])) if record["updated"] else created
         stem = path.rsplit("/", 1)[-1].removesuffix(".md")
         kind = str(record["type"])
+        topic, priority = str(record.get("topic") or kind), str(record["priority"])
+        if path.startswith("team/") and record["id"] is None:
+            # Shared with the whole team: merged only with team memories, and as
+            # hard to prune as a high-priority memory (Claude's own dream is as careful).
+            topic, priority = f"team-{kind}", "high"
         return Memory(
             id=str(record["id"] or memory_id("path", path)),
-            topic=str(record.get("topic") or kind),
+            topic=topic,
             slug=stem,
             text=str(record["text"]),
             created=created,
@@ -114,7 +119,7 @@ class ClaudeCodeFormat(MemoryFormat):
             name=str(record["name"]),
             description=str(record["description"]),
             type=kind,
-            priority=str(record["priority"]),
+            priority=priority,
             key=None if record["key"] is None else str(record["key"]),
             tags=tuple(record["tags"]),  # type: ignore[arg-type]  # a list of str by parsing
             sources=tuple(record["sources"]),  # type: ignore[arg-type]
