@@ -81,7 +81,10 @@ def lineage(repo: MemoryRepo, wanted: str) -> list[Step]:
         if not members and event.op == "agent-edits":
             members = [i for i, known in paths.items() if known & set(event.paths)]
         for ident in members:
-            text, sources, path = reader.after(event.info.id, ident)
+            known = paths.get(ident, set())
+            text, sources, path = reader.after(
+                event.info.id, ident, known, look_further=not _removes(event, ident)
+            )
             if path is not None:
                 paths.setdefault(ident, set()).add(path)
             steps.append(
@@ -140,6 +143,13 @@ def _family(events: list[_Event], wanted: str) -> set[str]:
     return family
 
 
+def _removes(event: _Event, ident: str) -> bool:
+    """Whether the step takes ``ident`` out of the active set."""
+    if event.op in ("prune", "forget"):
+        return True
+    return event.op in LINKS and ident != event.ids[0]
+
+
 def _relation(event: _Event, ident: str) -> str:
     first, others = event.ids[0], event.ids[1:]
     if event.op == "merge":
@@ -150,36 +160,47 @@ def _relation(event: _Event, ident: str) -> str:
 
 
 class _Reader:
-    """A memory's text after a commit, read from the files that commit changed."""
+    """A memory's text after a commit: read at the paths it is known by, else found in the diff."""
 
     def __init__(self, repo: MemoryRepo) -> None:
         self._repo = repo
-        self._parsed: dict[str, dict[str, Any] | None] = {}
+        self._parsed: dict[bytes, dict[str, Any] | None] = {}
 
-    def after(self, commit: str, ident: str) -> tuple[str | None, tuple[str, ...], str | None]:
-        """(text, sources, path) of ``ident`` as ``commit`` left it; text None when removed."""
+    def after(
+        self, commit: str, ident: str, known: set[str], *, look_further: bool
+    ) -> tuple[str | None, tuple[str, ...], str | None]:
+        """(text, sources, path) of ``ident`` as ``commit`` left it; text None when removed.
+
+        Looking a known path up is cheap; only a memory met for the first time (or
+        moved) costs a diff of the commit, which is what keeps a long lineage fast.
+        """
         store = self._repo.store
+        for path in sorted(known):
+            data = store.read_path(commit, path)
+            record = None if data is None else self._record(path, data)
+            if record is not None and record["id"] == ident:
+                return record["text"], tuple(record["sources"]), path
+        if not look_further:  # the step took it out of the active set: nothing to find
+            return None, (), None
         removed_from = None
         for change in store.changed_paths(commit):
             if not change.path.startswith(layout.MEMORIES):
                 continue
             if change.new is not None:
-                record = self._record(change.path, change.new)
+                record = self._record(change.path, store.read(change.new))
                 if record is not None and record["id"] == ident:
                     return record["text"], tuple(record["sources"]), change.path
-            if change.old is not None:
-                record = self._record(change.path, change.old)
-                if record is not None and record["id"] == ident:
-                    removed_from = change.path
+            if change.old is not None and change.path in known:
+                removed_from = change.path
         return None, (), removed_from
 
-    def _record(self, path: str, blob: str) -> dict[str, Any] | None:
-        if blob not in self._parsed:
+    def _record(self, path: str, data: bytes) -> dict[str, Any] | None:
+        key = path.encode() + b"\0" + data
+        if key not in self._parsed:
             try:
-                text = decode_text(self._repo.store.read(blob), path=path)
-                record = parse_memory_record(text, path=path)
+                record = parse_memory_record(decode_text(data, path=path), path=path)
                 record["id"] = record["id"] or memory_id("path", path)
-                self._parsed[blob] = record
+                self._parsed[key] = record
             except MemoryFileError:
-                self._parsed[blob] = None
-        return self._parsed[blob]
+                self._parsed[key] = None
+        return self._parsed[key]

@@ -30,7 +30,7 @@ from dreamgit.clock import format_time
 from dreamgit.errors import ConcurrentUpdateError, MemoryFileError, NotFoundError, UserError
 from dreamgit.ids import memory_id
 from dreamgit.store import layout
-from dreamgit.store.gitstore import StaleTipError
+from dreamgit.store.gitstore import EMPTY_TREE, StaleTipError
 from dreamgit.store.memoryfile import decode_text, parse_memory_record
 from dreamgit.store.repo import MemoryRepo
 
@@ -46,7 +46,7 @@ MIN_LINE = 12
 
 @dataclass(frozen=True)
 class Touched:
-    """One commit whose files or message held the text."""
+    """One commit that brought the text in: in the files it added or changed, or its message."""
 
     commit: str
     new: str | None
@@ -62,6 +62,8 @@ class Redaction:
     dry_run: bool
     touched: list[Touched] = field(default_factory=list)
     rewritten: int = 0
+    #: Every rewritten commit, old → new (empty on a dry run).
+    pairs: dict[str, str] = field(default_factory=dict)
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)
     record: str | None = None
 
@@ -194,23 +196,23 @@ def _memory_versions(
     repo: MemoryRepo, order: list[str], wanted: str
 ) -> tuple[frozenset[str], re.Pattern[str]]:
     """Every blob that was a version of memory ``wanted``, and a pattern for each line it said."""
+    store = repo.store
     versions: set[str] = set()
     lines: set[str] = set()
+    seen_trees: set[str] = set()
     checked: set[str] = set()
     for commit in order:
-        for path, blob in repo.store.files(commit, layout.MEMORIES).items():
-            if blob in checked:
+        for path, blob in store.tree_files(store.tree_id(commit), seen_trees):
+            if blob in checked or not path.startswith(layout.MEMORIES):
                 continue
             checked.add(blob)
-            text = repo.store.read(blob).decode("utf-8", errors="replace")
+            data = store.read(blob)
             try:
-                record = parse_memory_record(
-                    decode_text(repo.store.read(blob), path=path), path=path
-                )
+                record = parse_memory_record(decode_text(data, path=path), path=path)
                 ident = str(record["id"] or "") or memory_id("path", path)
                 body = str(record.get("text") or "")
             except MemoryFileError:
-                ident, body = memory_id("path", path), text
+                ident, body = memory_id("path", path), data.decode("utf-8", errors="replace")
             if ident != wanted:
                 continue
             versions.add(blob)
@@ -223,7 +225,7 @@ def _memory_versions(
             hint="`dreamgit memories` lists ids; `git log --all` shows everything git has",
         )
     alternatives = sorted(lines, key=len, reverse=True)
-    pattern = "|".join(re.escape(line) for line in alternatives) or re.escape(wanted) + r"\b(?!)"
+    pattern = "|".join(re.escape(line) for line in alternatives) or r"(?!)"
     return frozenset(versions), re.compile(pattern)
 
 
@@ -234,46 +236,62 @@ def _rewrite(
     remove: frozenset[str],  # blobs that are versions of a memory being redacted
     report: Redaction,
 ) -> dict[str, str]:
-    """Rewrite ``order`` oldest first; old commit → new commit (itself where untouched)."""
+    """Rewrite ``order`` oldest first; old commit → new commit (itself where untouched).
+
+    Each distinct folder is listed once and each distinct blob read once, so the cost
+    follows how much the history holds, not commits times files.
+    """
     store = repo.store
+    swap: dict[str, str | None] = {}  # blob → its redacted blob, or None (removed)
+    checked: set[str] = set()
+    seen_trees: set[str] = set()
+    memo: dict[str, tuple[str | None, bool]] = {}  # folder → (its rewrite, changed)
+    holds: dict[str, bool] = {}  # folder → holds a blob to swap (dry runs write nothing)
     mapped: dict[str, str] = {}
-    redacted: dict[str, bytes | None] = {}  # blob → its redacted bytes, or None (removed)
-    unchanged: set[str] = set()
-
-    def scrub(blob: str) -> None:
-        if blob in redacted or blob in unchanged:
-            return
-        new = None if blob in remove else _replace(store.read(blob), pattern.sub)
-        if new is False:
-            unchanged.add(blob)
-        else:
-            redacted[blob] = new if isinstance(new, bytes) else None
-
     for commit in order:
+        tree = store.tree_id(commit)
+        brought: list[str] = []
+        for path, blob in store.tree_files(tree, seen_trees):
+            if blob in checked:
+                continue
+            checked.add(blob)
+            if blob in remove:
+                swap[blob] = None
+            else:
+                new = _replace(store.read(blob), pattern.sub)
+                if new is False:
+                    continue
+                assert isinstance(new, bytes)
+                swap[blob] = store.write_blob(new) if not report.dry_run else blob
+            brought.append(path)
         info = store.commit_info(commit)
-        changes: dict[str, bytes | None] = {}
-        for path, blob in store.files(commit).items():
-            scrub(blob)
-            if blob in redacted:
-                changes[path] = redacted[blob]
         message = pattern.sub(REDACTED, info.message)
-        parents = [mapped.get(p, p) for p in info.parents]
-        if changes or message != info.message:
+        if brought or message != info.message:
             report.touched.append(
-                Touched(commit, None, tuple(sorted(changes)), message != info.message)
+                Touched(commit, None, tuple(sorted(brought)), message != info.message)
             )
-        if not changes and message == info.message and parents == list(info.parents):
+        parents = [mapped.get(p, p) for p in info.parents]
+        if report.dry_run:
+            new_tree: str | None = (
+                f"changed:{tree}" if store.tree_holds(tree, swap, holds) else tree
+            )
+        else:
+            new_tree = store.rewrite_tree(tree, swap, memo)
+        if new_tree == tree and message == info.message and parents == list(info.parents):
             mapped[commit] = commit
             continue
         report.rewritten += 1
         if report.dry_run:
             mapped[commit] = f"rewritten:{commit}"
             continue
-        tree = store.build_tree(commit, changes) if changes else store.tree_id(commit)
-        mapped[commit] = store.recommit(commit, parents=parents, tree=tree, message=message)
-        if report.touched and report.touched[-1].commit == commit:
-            last = report.touched[-1]
-            report.touched[-1] = Touched(commit, mapped[commit], last.files, last.message)
+        mapped[commit] = store.recommit(
+            commit, parents=parents, tree=new_tree or EMPTY_TREE, message=message
+        )
+        report.pairs[commit] = mapped[commit]
+    report.touched = [
+        Touched(t.commit, mapped.get(t.commit) if not report.dry_run else None, t.files, t.message)
+        for t in report.touched
+    ]
     return mapped
 
 

@@ -83,6 +83,13 @@ _EXTRA = (
     ),
 )
 
+#: A line can hold a credential only if it has a long token or a credential word; most
+#: memory lines have neither and skip the plugins (which cost most of a scan).
+_SUSPECT = re.compile(
+    r"[A-Za-z0-9_\-+/=.]{16,}|pass|pwd|secret|token|key|auth|cred|private|sk_|://[^\s]*@",
+    re.IGNORECASE,
+)
+
 #: Around a matched secret value, the characters that still belong to the same token.
 _TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
@@ -182,7 +189,7 @@ def _redact(text: str, hits: list[Finding]) -> str:
 
 
 def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
-    if not line.strip():
+    if not _SUSPECT.search(line):
         return
     for plugin in _plugins():
         for secret in plugin.analyze_line(filename="memory.md", line=line, line_number=0):
