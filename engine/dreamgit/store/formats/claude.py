@@ -90,8 +90,8 @@ class ClaudeCodeFormat(MemoryFormat):
         return memories, broken
 
     def _read(self, source: Source, path: str, blob: str, now: datetime) -> Memory:
-        head = source.read_blob(blob)[:4].lstrip(b"\xef\xbb\xbf")
-        if not head.startswith(b"---"):
+        record = source.record(path, blob)
+        if not record.get("front_matter", True):
             raise MemoryFileError(
                 path,
                 "has no front matter (Claude Code memory files start with ---, then "
@@ -99,7 +99,6 @@ class ClaudeCodeFormat(MemoryFormat):
                 line=1,
                 hint="add the front matter, or move the file out of the memory folder",
             )
-        record = source.record(path, blob)
         created = parse_time(str(record["created"])) if record["created"] else now
         updated = parse_time(str(record["updated"])) if record["updated"] else created
         stem = path.rsplit("/", 1)[-1].removesuffix(".md")
