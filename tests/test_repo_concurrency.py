@@ -73,3 +73,81 @@ def test_four_writers_into_a_checked_out_work_tree_keep_it_clean(tmp_path: Path)
         assert (path / file).read_bytes() == repo.store.read_path(repo.tip(), file)
     subjects = git(path, "log", "--format=%s", "main").splitlines()
     assert not [s for s in subjects if s.startswith("agent edits")]
+
+
+GIT_COMMITTER = """
+import fcntl, subprocess, sys
+from pathlib import Path
+
+path, worker, count = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+
+
+def git(*args):
+    return subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True)
+
+
+for i in range(count):
+    name = f"manual/g{worker}-{i}.txt"
+    (path / "manual").mkdir(exist_ok=True)
+    (path / name).write_text(f"plain git writer {worker}, commit {i}\\n")
+    # git itself refuses while another process holds the index or the branch: try again,
+    # as a person would; a commit that fails changes nothing.
+    # The two git writers take turns among themselves: git does not guard two of its own
+    # `git commit`s from each other (each reads the index before locking it). They race
+    # dreamgit freely.
+    with open(path.parent / "git-writers.lock", "w") as turn:
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        while git("cat-file", "-e", f"main:{name}").returncode != 0:
+            git("add", name)
+            git("commit", "-q", "-m", f"plain git {worker} {i}")
+"""
+
+
+def test_plain_git_commits_racing_dreamgit_writers_lose_nothing(tmp_path: Path) -> None:
+    """2 dreamgit writers (300 adds) and 2 `git commit` writers (200 commits): all on main."""
+    path = tmp_path / "mem"
+    repo = MemoryRepo.init(path, now=NOW)
+    git(path, "config", "user.name", "Someone")
+    git(path, "config", "user.email", "someone@example.com")
+    adds, commits = 150, 100
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", ADDER, str(path), str(w), str(adds)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(2)
+    ] + [
+        subprocess.Popen(
+            [sys.executable, "-c", GIT_COMMITTER, str(path), str(w), str(commits)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(2)
+    ]
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, out + err
+    files = set(tree_files(path))
+    manual = {f"manual/g{w}-{i}.txt" for w in range(2) for i in range(commits)}
+    assert manual - files == set()
+    texts = {m.text for m in repo.memories(now=NOW)}
+    assert {f"worker {w} fact {i}" for w in range(2) for i in range(adds)} - texts == set()
+    assert git(path, "status", "--porcelain") == ""
+    fsck(path)
+
+
+ADDER = """
+import sys
+from datetime import UTC, datetime, timedelta
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
+
+path, worker, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+repo = MemoryRepo.open(path)
+start = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
+for i in range(count):
+    operations.add_memory(repo, f"worker {worker} fact {i}", topic=f"w{worker}", now=start)
+"""

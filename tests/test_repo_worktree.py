@@ -133,8 +133,8 @@ def test_writer_that_died_before_updating_files_is_caught_up(repo: MemoryRepo) -
 def test_index_lock_left_by_a_dead_writer_is_broken(
     repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A stale .git/index.lock does not stop the work tree from following main."""
-    monkeypatch.setattr("dreamgit.store.locks.STALE_LOCK_SECONDS", 0.2)
+    """A .git/index.lock left long ago does not stop the work tree from following main."""
+    monkeypatch.setattr("dreamgit.store.locks.GIT_LOCK_STALE_SECONDS", 0.2)
     lock = repo.store.git_dir / "index.lock"
     lock.write_text("")
     memory = operations.add_memory(repo, "After a crash", topic="t", now=NOW)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,14 @@ import pygit2
 from pygit2.enums import FileMode, FileStatus, MergeFlag, SortMode
 
 from dreamgit.errors import NotARepositoryError
-from dreamgit.store.locks import LockSeen, break_stale_lock, is_lock_error, retry_on_lock
+from dreamgit.store.locks import (
+    LockSeen,
+    break_stale_lock,
+    create_lock_file,
+    is_abandoned,
+    is_lock_error,
+    retry_on_lock,
+)
 
 __all__ = [
     "Change",
@@ -31,6 +39,14 @@ __all__ = [
 ]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+#: Refs only dreamgit writes, each under a dreamgit lock (a dream's, or the writers'
+#: turn): a lock file on them that stays unchanged was left by a dead dreamgit.
+PRIVATE_REFS = ("refs/heads/dream/", "refs/heads/dreamgit-revert/")
+
+
+def _private(ref: str) -> bool:
+    return ref.startswith(PRIVATE_REFS)
 
 
 class StaleTipError(Exception):
@@ -111,6 +127,9 @@ class GitStore:
 
     def __init__(self, repo: pygit2.Repository) -> None:
         self._repo = repo
+        self._index_lock_depth = 0
+        #: The commit the index shows while we hold index.lock (None: as it was).
+        self._staged: str | None = None
 
     @classmethod
     def init(cls, path: Path, *, bare: bool = False, branch: str = "main") -> GitStore:
@@ -328,6 +347,12 @@ class GitStore:
                     )
                     self._create_ref(ref, str(oid))
                     return str(oid)
+                if self._index_lock_depth and branch == self.checked_out_branch():
+                    oid = self._repo.create_commit(
+                        None, sig, sig, message, pygit2.Oid(hex=tree), parents
+                    )
+                    self.move_branch(branch, new=str(oid), expected=current, message=message)
+                    return str(oid)
                 oid = self._repo.create_commit(
                     ref, sig, sig, message, pygit2.Oid(hex=tree), parents
                 )
@@ -337,7 +362,7 @@ class GitStore:
                     raise StaleTipError(branch) from None
                 if not is_lock_error(exc):
                     raise
-                break_stale_lock(exc, seen)
+                break_stale_lock(exc, seen, private=_private(ref))
         raise AssertionError("unreachable")  # pragma: no cover
 
     def commit_unreferenced(
@@ -357,6 +382,7 @@ class GitStore:
     def move_branch(self, branch: str, *, new: str, expected: str | None, message: str) -> None:
         """Point ``branch`` at ``new`` if it still points at ``expected`` (else StaleTipError)."""
         ref = f"refs/heads/{branch}"
+        self._stage(branch, expected, new)
         if expected is None:
             self._create_ref(ref, new)
             return
@@ -373,15 +399,39 @@ class GitStore:
             except pygit2.GitError as exc:
                 if not is_lock_error(exc):
                     raise
-                break_stale_lock(exc, seen)
+                break_stale_lock(exc, seen, private=_private(ref))
 
     def delete_branch(self, branch: str, *, expected: str) -> bool:
         """Delete ``branch`` if it still points at ``expected``; True when deleted."""
-        ref = self._repo.references.get(f"refs/heads/{branch}")
-        if ref is None or str(ref.target) != expected:
-            return False
-        ref.delete()
-        return True
+        name = f"refs/heads/{branch}"
+        seen: LockSeen = {}
+        for _ in retry_on_lock(f"deletion of {branch}"):
+            ref = self._repo.references.get(name)
+            if ref is None or str(ref.target) != expected:
+                return False
+            try:
+                ref.delete()
+                return True
+            except (pygit2.GitError, OSError) as exc:
+                # A writer killed while it held the ref's lock left the lock file behind.
+                if not is_lock_error(exc):
+                    raise
+                break_stale_lock(exc, seen, private=_private(name))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def clear_stale_ref_locks(self, prefix: str) -> list[str]:
+        """Remove lock files under a private ref folder (``refs/heads/dream/``) left by the dead.
+
+        Call it holding the dreamgit lock that guards those refs; a lock file that
+        was not there a moment ago, or that names a live process, stays.
+        """
+        folder = self.git_dir / prefix
+        removed = []
+        for lock in sorted(folder.rglob("*.lock")) if folder.is_dir() else []:
+            if is_abandoned(lock, private=True):
+                lock.unlink(missing_ok=True)
+                removed.append(str(lock.relative_to(self.git_dir)))
+        return removed
 
     def refs(self, prefix: str) -> dict[str, str]:
         """Full ref names under ``prefix`` (``refs/heads/dream/``) and the commits they name."""
@@ -571,47 +621,109 @@ class GitStore:
             tmp.unlink(missing_ok=True)
             file.write_bytes(data)
 
+    @contextmanager
+    def index_locked(self) -> Iterator[None]:
+        """Hold git's own ``index.lock`` (re-entrant), as ``git add`` and ``git commit`` do.
+
+        While it is held, every move of the checked-out branch stages the new
+        commit in the index *before* the ref moves (see :meth:`_stage`). ``git
+        commit`` reads HEAD, then the index (before it locks it), then moves HEAD
+        by compare-and-swap: whichever moment it reads, it either sees the new
+        index, or fails on the lock or on its own compare-and-swap. It never
+        commits the old index on top of the new tip.
+        """
+        if self._index_lock_depth or self.workdir is None:
+            self._index_lock_depth += 1
+            try:
+                yield
+            finally:
+                self._index_lock_depth -= 1
+            return
+        lock = self.git_dir / "index.lock"
+        fd = create_lock_file(lock, "update of the work tree's index")
+        self._index_lock_depth, self._staged = 1, None
+        try:
+            try:  # a holder killed after staging left the index showing its commit
+                self._staged = self._staged_marker().read_text(encoding="ascii").strip()
+                self.tree_id(self._staged)
+            except (OSError, KeyError, ValueError):
+                self._staged = None
+            yield
+        finally:
+            try:
+                # A move that failed after staging (or an error) leaves the index showing
+                # a commit main does not hold: bring it back to main.
+                tip = self.tip(self.checked_out_branch() or "")
+                if self._staged is not None and tip is not None and self._staged != tip:
+                    self._stage_index(self._staged, tip)
+            finally:
+                self._index_lock_depth, self._staged = 0, None
+                self._staged_marker().unlink(missing_ok=True)
+                os.close(fd)
+                lock.unlink(missing_ok=True)
+
+    def _stage(self, branch: str, old: str | None, new: str) -> None:
+        """Before ``branch`` moves from ``old`` to ``new``: show ``new`` in the index (if held)."""
+        if not self._index_lock_depth or branch != self.checked_out_branch():
+            return
+        self._stage_index(self._staged or old, new)
+
+    def _staged_marker(self) -> Path:
+        return self.git_dir / "dreamgit" / "index-staged"
+
+    def _stage_index(self, old: str | None, new: str) -> None:
+        edit = {c.path: c.new for c in self.diff(old, new)}
+        self._staged = new
+        if not edit:
+            return
+        marker = self._staged_marker()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(new + "\n", encoding="ascii")
+        index_file = self.git_dir / "index"
+        aside = self.git_dir / f"dreamgit-index-{os.getpid()}.tmp"
+        aside.unlink(missing_ok=True)
+        try:
+            if index_file.exists():  # else libgit2 starts an empty one
+                aside.write_bytes(index_file.read_bytes())
+            index = pygit2.Index(str(aside))
+            for path, blob in edit.items():
+                if blob is None:
+                    if path in index:
+                        index.remove(path)
+                else:
+                    index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=blob), FileMode.BLOB))
+            index.write()
+            # Our index.lock stays in place: only this process writes the index meanwhile.
+            os.replace(aside, index_file)
+        finally:
+            aside.unlink(missing_ok=True)
+
     def sync_worktree(self, old: str | None, new: str) -> list[str]:
         """Bring the checked-out files from ``old`` to ``new``; returns paths left alone.
 
         A file is rewritten only where it still holds ``old``'s content, so
-        nothing changed by hand is overwritten; the index follows each file.
+        nothing changed by hand is overwritten; the index follows each file
+        (git's ``index.lock`` is held meanwhile, see :meth:`index_locked`).
         """
         workdir = self.workdir
         if workdir is None:
             return []
-        index = self._repo.index
-        index.read()
+        with self.index_locked():
+            return self._sync_locked(workdir, old, new)
+
+    def _sync_locked(self, workdir: Path, old: str | None, new: str) -> list[str]:
         skipped = []
         for change in self.diff(old, new):
             file = workdir / change.path
             current = str(pygit2.hash(file.read_bytes())) if file.is_file() else None
             if current not in (change.old, change.new):
+                # The hand edit stays; the index shows the new commit's version, so the
+                # edit is a change against the branch and `git commit` cannot undo it.
                 skipped.append(change.path)
-                # Stage the new commit's version, so the hand edit shows as a change
-                # against the branch and a plain `git commit` cannot undo the commit.
-                if change.new is not None:
-                    blob = pygit2.Oid(hex=change.new)
-                    index.add(pygit2.IndexEntry(change.path, blob, FileMode.BLOB))
-                elif change.path in index:
-                    index.remove(change.path)
-                continue
-            if change.new is None:
+            elif change.new is None:
                 file.unlink(missing_ok=True)
-                if change.path in index:
-                    index.remove(change.path)
-                continue
-            if current != change.new:
+            elif current != change.new:
                 self._replace_file(file, self.read(change.new))
-            index.add(change.path)
-        seen: LockSeen = {}
-        for _ in retry_on_lock("update of the work tree's index"):
-            try:
-                index.write()
-                break
-            except pygit2.GitError as exc:
-                # libgit2 does not name the file here; a killed writer leaves index.lock.
-                if not is_lock_error(exc):
-                    raise
-                break_stale_lock(exc, seen, self.git_dir / "index.lock")
+        if self._staged != new:
+            self._stage_index(self._staged or old, new)
         return skipped

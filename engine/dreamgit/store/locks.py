@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,7 +24,9 @@ from dreamgit.errors import ConcurrentUpdateError, UserError
 
 __all__ = [
     "break_stale_lock",
+    "create_lock_file",
     "exclusive",
+    "is_abandoned",
     "is_lock_error",
     "retry_on_lock",
     "try_exclusive",
@@ -63,11 +66,16 @@ def try_exclusive(path: Path, *, busy: str) -> Iterator[None]:
 # -- git's own lock files ------------------------------------------------------------
 
 
-def retry_on_lock(action: str) -> Iterator[int]:
+def retry_on_lock(action: str, lock: Path | None = None) -> Iterator[int]:
     """Attempt numbers with backoff; ref locks held by another writer clear quickly."""
     for attempt in range(60):
         yield attempt
         time.sleep(min(0.005 * 2**attempt, 0.2))
+    if lock is not None:
+        raise ConcurrentUpdateError(
+            f"{action}: {lock} stayed locked by another process",
+            hint=f"a git command may be running; if none is, remove {lock} and retry",
+        )
     raise ConcurrentUpdateError(
         f"{action}: the branch stayed locked by another writer",
         hint="retry; if no other dreamgit runs, remove a stale *.lock under the git directory",
@@ -79,15 +87,85 @@ def is_lock_error(exc: Exception) -> bool:
     return "lock" in str(exc).lower()
 
 
-#: A lock file that stays the same this long was left by a writer that died (a live
-#: one holds a ref lock for milliseconds), so it is removed and the branch can move.
+#: A lock file that stays the same this long while dreamgit holds the turn that guards
+#: it (a ref only dreamgit writes) was left by a writer that died: a live one holds a
+#: ref lock for milliseconds.
 STALE_LOCK_SECONDS = 2.0
+#: A lock with no owner that git itself may hold (``index.lock``, ``main.lock``) is
+#: broken only when it is this old: a person's ``git update-ref --stdin`` or an editor
+#: open on ``git commit`` holds one for as long as they like.
+GIT_LOCK_STALE_SECONDS = 600.0
 _LOCK_FILE = re.compile(r"'([^']+\.lock)'")
+_OWNER = re.compile(rb"^dreamgit pid=(\d+) host=(\S+)\n")
 LockSeen = dict[str, tuple[tuple[int, int], float]]
 
 
-def break_stale_lock(exc: Exception, seen: LockSeen, lock: Path | None = None) -> None:
-    """Remove the lock file (``lock``, or the one ``exc`` names) once it sat unchanged long."""
+def owner_line() -> bytes:
+    """What dreamgit writes into a git lock file it creates: who holds it."""
+    return f"dreamgit pid={os.getpid()} host={socket.gethostname()}\n".encode("ascii")
+
+
+def _owner_alive(lock: Path) -> bool | None:
+    """Whether the dreamgit process named in ``lock`` lives; None when nobody is named."""
+    try:
+        with lock.open("rb") as f:
+            head = f.read(200)
+    except OSError:
+        return None
+    match = _OWNER.match(head)
+    if match is None or match[2].decode("ascii", "replace") != socket.gethostname():
+        return None
+    try:
+        os.kill(int(match[1]), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def is_abandoned(lock: Path, *, private: bool) -> bool:
+    """Whether nobody can be holding ``lock`` any more (see :func:`break_stale_lock`)."""
+    alive = _owner_alive(lock)
+    if alive is not None:
+        return not alive
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except OSError:
+        return False
+    return age >= (STALE_LOCK_SECONDS if private else GIT_LOCK_STALE_SECONDS)
+
+
+def create_lock_file(lock: Path, action: str) -> int:
+    """Create git's lock file ``lock`` the way git does (O_EXCL), naming this process.
+
+    Waits while another holds it; breaks it only when its dreamgit owner is dead,
+    or when it has no owner and is older than :data:`GIT_LOCK_STALE_SECONDS`.
+    Returns the open descriptor; the caller renames or removes the file.
+    """
+    seen: LockSeen = {}
+    for _ in retry_on_lock(action, lock):
+        try:
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            break_stale_lock(OSError(), seen, lock)
+            continue
+        os.write(fd, owner_line())
+        return fd
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def break_stale_lock(
+    exc: Exception, seen: LockSeen, lock: Path | None = None, *, private: bool = False
+) -> None:
+    """Remove the lock file (``lock``, or the one ``exc`` names) when nobody can hold it.
+
+    A lock naming a dead dreamgit process goes at once, one naming a live process
+    never. One without an owner goes after it sat unchanged
+    :data:`STALE_LOCK_SECONDS` when ``private`` (the caller holds dreamgit's own
+    turn on that ref, so only a dead writer can have left it), else only when its
+    age passes :data:`GIT_LOCK_STALE_SECONDS` (git itself may be holding it).
+    """
     if lock is None:
         match = _LOCK_FILE.search(str(exc))
         if match is None:
@@ -96,6 +174,15 @@ def break_stale_lock(exc: Exception, seen: LockSeen, lock: Path | None = None) -
     try:
         stat = lock.stat()
     except OSError:
+        return
+    alive = _owner_alive(lock)
+    if alive is not None:
+        if not alive:
+            lock.unlink(missing_ok=True)
+        return
+    if not private:
+        if time.time() - stat.st_mtime >= GIT_LOCK_STALE_SECONDS:
+            lock.unlink(missing_ok=True)
         return
     ident, now = (stat.st_ino, stat.st_mtime_ns), time.monotonic()
     first = seen.get(str(lock))

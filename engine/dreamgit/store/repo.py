@@ -354,6 +354,15 @@ class MemoryRepo:
             yield self.store.checked_out_branch() == self.branch
 
     @contextmanager
+    def _index_turn(self, worktree: bool) -> Iterator[None]:
+        """Hold git's index lock where main is checked out (see ``GitStore.index_locked``)."""
+        if not worktree:
+            yield
+            return
+        with self.store.index_locked():
+            yield
+
+    @contextmanager
     def writers_turn(self) -> Iterator[None]:
         """Hold the writers' turn: dreamgit's other writers of this repository wait meanwhile."""
         with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
@@ -383,7 +392,7 @@ class MemoryRepo:
         Where main is checked out, uncommitted agent edits are committed first
         and the work tree follows afterwards, all under the work-tree lock.
         """
-        with self._worktree_turn() as worktree:
+        with self._worktree_turn() as worktree, self._index_turn(worktree):
             if worktree:
                 # A writer that died between its commit and the file update left the
                 # work tree behind; catch up first, or its change would look like a
