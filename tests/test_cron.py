@@ -106,10 +106,19 @@ def test_dream_command_uses_the_installed_script_by_absolute_path(tmp_path: Path
     assert shlex.split(command) == [str(script), "--repo", str((tmp_path / "mem").resolve()), "run"]
 
 
-def test_dream_command_falls_back_to_this_interpreter(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dotdot", [False, True], ids=["plain", "with-dotdot"])
+def test_dream_command_falls_back_to_this_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dotdot: bool
+) -> None:
     """Run any other way (python -m, pytest), the entry uses ``<python> -m dreamgit``."""
+    python = Path(sys.executable)
+    if dotdot:  # an interpreter path with `..` in it is kept as given, and still runs
+        python = python.parent / ".." / python.parent.name / python.name
+        monkeypatch.setattr(sys, "executable", str(python))
     command = cron.dream_command(tmp_path, argv0="/somewhere/pytest")
-    assert shlex.split(command)[:3] == [os.path.abspath(sys.executable), "-m", "dreamgit"]
+    program, *rest = shlex.split(command)[:3]
+    assert rest == ["-m", "dreamgit"]
+    assert os.path.isabs(program) and os.path.samefile(program, python)
 
 
 def test_log_goes_to_the_git_dir_of_a_bare_repository(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -231,12 +233,15 @@ while not stop.exists() or k < 4:
 @pytest.mark.slow
 @pytest.mark.parametrize("bare", [True, False], ids=["bare", "worktree"])
 def test_every_write_of_a_concurrent_writer_is_on_main_after_the_dream(
-    bare: bool, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+    bare: bool,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A process logs sessions and adds memories throughout a dream; none of it is lost."""
     repo = fixture_copy(tmp_path_factory, tmp_path / "mem", bare=bare)
     path = repo.store.workdir or repo.store.git_dir
-    stop = tmp_path / "stop"
+    stop, go = tmp_path / "stop", tmp_path / "go"
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(path), iso(DREAM_AT), str(stop)],
         cwd=tmp_path,
@@ -248,12 +253,24 @@ def test_every_write_of_a_concurrent_writer_is_on_main_after_the_dream(
         assert writer.stdout is not None
         first = writer.stdout.readline()  # the writer is running and has written once
         assert first.startswith("session"), first + (writer.stderr.read() if writer.stderr else "")
-        record = dream(repo, now=DREAM_AT, force=True)
+        # The dream stops before its merge until the writer has written twice more:
+        # main has surely moved under it, with no luck involved.
+        monkeypatch.setenv("DREAMGIT_FAULT", f"pause:before-merge:{go}")
+        done: list[Any] = []
+        thread = threading.Thread(target=lambda: done.append(dream(repo, now=DREAM_AT, force=True)))
+        thread.start()
+        while not go.with_name("go.reached").exists() and thread.is_alive():
+            time.sleep(0.01)
+        meanwhile = [writer.stdout.readline(), writer.stdout.readline()]
+        go.touch()
+        thread.join(timeout=120)
+        [record] = done
     finally:
+        go.touch()
         stop.touch()
         out, err = writer.communicate(timeout=60)
     assert writer.returncode == 0, err
-    written = [line.split() for line in [first, *out.splitlines()]]
+    written = [line.split() for line in [first, *meanwhile, *out.splitlines()]]
     sessions = {ident for kind, ident in written if kind == "session"}
     memories = {ident for kind, ident in written if kind == "memory"}
     assert record["merged"] and record["merge"] == "merge"  # the writer got in meanwhile

@@ -181,10 +181,9 @@ def test_undoing_a_change_to_a_removed_memory_never_touches_another_memory(
     twin = "memories/preferences/pytest-for-python.md"
     copy = (repo.read_text(path) or "").replace("m-", "m-twin").replace("Prefers", "Likes")
     repo.commit_main("agent", lambda _tip: {path: None, twin: copy.encode()}, now=at(3))
-    try:
+    with pytest.raises(ConflictError) as caught:
         revert_run(repo, first["run_id"], op=1, now=at(4))
-    except ConflictError as exc:
-        assert exc.paths == [path]
+    assert caught.value.paths == [path]
     assert repo.read_text(twin) == copy
 
 

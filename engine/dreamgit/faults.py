@@ -3,18 +3,30 @@
 ``checkpoint(name)`` does nothing unless ``$DREAMGIT_FAULT`` names that point;
 then the process kills itself with SIGKILL, as a power cut or an OOM kill
 would. The crash-safety tests use it to show that ``main`` is never left half
-updated; it costs one dictionary lookup otherwise.
+updated; it costs one dictionary lookup otherwise. ``pause:<name>:<file>`` instead holds
+the process at that point (having created ``<file>.reached``) until ``<file>``
+exists, so a test can make another writer act at exactly that moment.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import time
+from pathlib import Path
 
 __all__ = ["checkpoint"]
 
 
 def checkpoint(name: str) -> None:
     """Die here, at once and without cleanup, if ``$DREAMGIT_FAULT`` is ``name``."""
-    if os.environ.get("DREAMGIT_FAULT") == name:
+    fault = os.environ.get("DREAMGIT_FAULT")
+    if fault == name:
         os.kill(os.getpid(), signal.SIGKILL)
+    elif fault is not None and fault.startswith(f"pause:{name}:"):
+        go = Path(fault.removeprefix(f"pause:{name}:"))
+        go.with_name(go.name + ".reached").touch()
+        for _ in range(6000):  # at most a minute: a test that forgot to let go fails
+            if go.exists():
+                return
+            time.sleep(0.01)
