@@ -156,3 +156,16 @@ def test_memory_deleted_by_hand_can_be_restored(repo: MemoryRepo) -> None:
     restored = operations.restore(repo, memory.id, now=NOW)
     assert restored.text == "Temporary, edited"
     assert file.read_bytes() == last
+
+
+def test_forget_of_a_memory_with_an_uncommitted_edit_removes_its_file(repo: MemoryRepo) -> None:
+    """The edit is committed first, then forget removes the file; nothing comes back later."""
+    memory = operations.add_memory(repo, "Uses vim daily", topic="tools", now=NOW)
+    file = _wt(repo) / memory.path
+    file.write_text(file.read_text().replace("Uses vim", "Uses neovim"))
+    operations.forget(repo, [memory.id], now=NOW)
+    assert not file.exists()
+    assert git(_wt(repo), "status", "--porcelain") == ""
+    operations.log_session(repo, "next command", now=NOW)
+    assert repo.memories(now=NOW) == []
+    assert [s.split(":")[0] for s in subjects(_wt(repo))][:3] == ["log", "forget", "agent edits"]

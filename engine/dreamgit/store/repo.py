@@ -471,7 +471,11 @@ class MemoryRepo:
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
             "Dream-Op: agent-edits"
         )
-        self._retry(self._commit_step(message, lambda _tip: edits, now=now))
+        committed = self._retry(self._commit_step(message, lambda _tip: edits, now=now))
+        if committed is not None:
+            # The files already show this commit: the next sync starts from it, or the
+            # edited files would look changed by hand again and be left in place.
+            self._mark_shown(committed)
 
     def _commit_step(
         self,
