@@ -169,3 +169,17 @@ def test_forget_of_a_memory_with_an_uncommitted_edit_removes_its_file(repo: Memo
     operations.log_session(repo, "next command", now=NOW)
     assert repo.memories(now=NOW) == []
     assert [s.split(":")[0] for s in subjects(_wt(repo))][:3] == ["log", "forget", "agent edits"]
+
+
+def test_symlinked_topic_folder_is_never_written_through(repo: MemoryRepo, tmp_path: Path) -> None:
+    """`memories/evil -> elsewhere`: add commits the memory but writes nothing outside."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (_wt(repo) / "memories").mkdir(exist_ok=True)
+    (_wt(repo) / "memories/evil").symlink_to(elsewhere)
+    memory = operations.add_memory(repo, "Goes in the repository only", topic="evil", now=NOW)
+    assert list(elsewhere.iterdir()) == []
+    assert repo.store.read_path(repo.tip(), memory.path) is not None
+    operations.log_session(repo, "next command", now=NOW)  # no deletion taken for an edit
+    assert [m.id for m in repo.memories(now=NOW)] == [memory.id]
+    assert list(elsewhere.iterdir()) == []

@@ -86,6 +86,16 @@ class Change:
     new: str | None
 
 
+def _through_symlink(workdir: Path, path: str) -> bool:
+    """Whether any component of ``path`` under ``workdir`` is a symbolic link."""
+    here = workdir
+    for part in path.split("/"):
+        here = here / part
+        if here.is_symlink():
+            return True
+    return False
+
+
 def _is_moved_error(exc: Exception) -> bool:
     # libgit2 says the branch moved in two ways: before it reads the tip ("current
     # tip is not the first parent"), or between that read and taking the ref's lock
@@ -600,6 +610,8 @@ class GitStore:
         for path, flags in sorted(self._repo.status(untracked_files="all").items()):
             if not path.startswith(prefixes) or flags & FileStatus.IGNORED:
                 continue
+            if _through_symlink(workdir, path.rstrip("/")):
+                continue  # not the repository's file: what lies outside is not an edit
             file = workdir / path
             if file.is_file() and not file.is_symlink():
                 data = file.read_bytes()
@@ -715,6 +727,10 @@ class GitStore:
         skipped = []
         for change in self.diff(old, new):
             file = workdir / change.path
+            if _through_symlink(workdir, change.path):
+                # A symlinked folder (or file) leads out of the work tree: never write there.
+                skipped.append(change.path)
+                continue
             current = str(pygit2.hash(file.read_bytes())) if file.is_file() else None
             if current not in (change.old, change.new):
                 # The hand edit stays; the index shows the new commit's version, so the
