@@ -378,3 +378,38 @@ def test_core_and_identity_memories_survive_a_rule_that_prunes_everything(
     # The key rival, and both protected members of the near-duplicate group (before issue 9 only
     # the first protected member of a group was recorded, so this counted 2).
     assert len(refused & set(protected)) == 3
+
+
+def test_dream_whose_main_was_force_pushed_back_stops_and_keeps_its_branch(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Main rewritten to drop a commit while the dream ran: nothing merged, the drop holds."""
+    repo = fixture_copy(tmp_path_factory, tmp_path / "mem", bare=True)
+    dropped = repo.tip()
+    assert dropped is not None
+    older = git(repo, "rev-parse", "main~1").strip()
+    go = tmp_path / "go"
+    monkeypatch.setenv("DREAMGIT_FAULT", f"pause:before-merge:{go}")
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            dream(repo, now=DREAM_AT, force=True)
+        except ConflictError as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    while not go.with_name("go.reached").exists() and thread.is_alive():
+        time.sleep(0.01)
+    git(repo, "update-ref", "refs/heads/main", older)  # what a forced push leaves
+    go.touch()
+    thread.join(timeout=120)
+    [error] = failed
+    [branch] = dream_branches(repo)
+    assert str(error).startswith(
+        f"main was rewritten since {branch} was made from it (it no longer holds {dropped[:12]}); "
+        "nothing was merged and the branch is kept"
+    )
+    assert repo.tip() == older
+    assert not repo.store.is_ancestor(dropped, repo.tip() or "")

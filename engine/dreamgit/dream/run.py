@@ -122,6 +122,7 @@ def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
                 name,
                 message=_merge_message(name, run_id, len(record.get("ops", []))),
                 now=now,
+                base=record.get("base"),
             )
         except ConflictError:
             continue
@@ -281,7 +282,7 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRe
     faults.checkpoint("before-merge")
     if merge:
         message = _merge_message(branch, run_id, len(record["ops"]))
-        outcome = merge_branch(repo, branch, message=message, now=now)
+        outcome = merge_branch(repo, branch, message=message, now=now, base=plan.base)
         faults.checkpoint("after-merge")
         store.delete_branch(branch, expected=parent or "")
         record["merged"] = True

@@ -26,8 +26,15 @@ class MergeOutcome:
     main: str
 
 
-def merge_branch(repo: MemoryRepo, branch: str, *, message: str, now: datetime) -> MergeOutcome:
-    """Merge ``branch`` into main; ConflictError (nothing changed) when it cannot be clean."""
+def merge_branch(
+    repo: MemoryRepo, branch: str, *, message: str, now: datetime, base: str | None = None
+) -> MergeOutcome:
+    """Merge ``branch`` into main; ConflictError (nothing changed) when it cannot be clean.
+
+    ``base`` is the main tip the branch was made from: when main no longer holds it
+    (history was rewritten, a forced push dropped commits), merging would bring
+    back what was removed, so nothing is merged and the branch stays.
+    """
     store = repo.store
     tip = store.tip(branch)
     if tip is None:
@@ -35,6 +42,14 @@ def merge_branch(repo: MemoryRepo, branch: str, *, message: str, now: datetime) 
     outcome: list[MergeOutcome] = []
 
     def step(main: str | None) -> str | None:
+        if base is not None and (main is None or not store.is_ancestor(base, main)):
+            raise ConflictError(
+                f"{repo.branch} was rewritten since {branch} was made from it "
+                f"(it no longer holds {base[:12]}); nothing was merged and the branch is kept",
+                paths=[],
+                hint=f"see what {branch} would bring back with `git log {repo.branch}..{branch}`; "
+                f"drop it with `git branch -D {branch}` and dream again on the new {repo.branch}",
+            )
         if main is not None and store.is_ancestor(tip, main):
             outcome[:] = [MergeOutcome("already", main)]
             return None

@@ -57,6 +57,9 @@ def merge_run(repo: MemoryRepo, ident: str, *, now: datetime) -> RunMergeOutcome
         f"dream: merge {run.branch} ({count} operations)\n\n"
         f"Dream-Run: {run.run_id}\nDream-Op: merge-run\n"
     )
-    outcome = merge_branch(repo, run.branch, message=message, now=now)
+    base = run.record.get("base")
+    outcome = merge_branch(
+        repo, run.branch, message=message, now=now, base=base if isinstance(base, str) else None
+    )
     deleted = repo.store.delete_branch(run.branch, expected=run.branch_tip)
     return RunMergeOutcome(run.run_id, run.branch, outcome.how, repo.tip(), deleted)
