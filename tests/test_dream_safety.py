@@ -7,6 +7,7 @@ twin repository where the same dream ran to the end at the same ``--now``.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -413,3 +414,18 @@ def test_dream_whose_main_was_force_pushed_back_stops_and_keeps_its_branch(
     )
     assert repo.tip() == older
     assert not repo.store.is_ancestor(dropped, repo.tip() or "")
+
+
+def test_a_ref_lock_a_killed_dream_left_is_removed_by_the_next_run(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """`refs/heads/dream/<id>.lock` from a dead run goes; the next run dreams as usual."""
+    repo = fixture_copy(tmp_path_factory, tmp_path / "mem", bare=True)
+    folder = repo.store.git_dir / "refs" / "heads" / "dream"
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / "20261101-000000-dead.lock"
+    lock.write_text("")
+    os.utime(lock, (0, 0))  # left long ago
+    record = dream(repo, now=DREAM_AT, force=True)
+    assert record["merged"]
+    assert not lock.exists()

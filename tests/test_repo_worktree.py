@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,31 @@ def test_symlinked_topic_folder_is_never_written_through(repo: MemoryRepo, tmp_p
     operations.log_session(repo, "next command", now=NOW)  # no deletion taken for an edit
     assert [m.id for m in repo.memories(now=NOW)] == [memory.id]
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_ref_lock_a_live_git_transaction_holds_is_never_broken(repo: MemoryRepo) -> None:
+    """`git update-ref --stdin` holds main.lock: add waits, gives up saying so, lock intact."""
+    from dreamgit.errors import ConcurrentUpdateError
+
+    tip = repo.tip()
+    assert tip is not None
+    holder = subprocess.Popen(
+        ["git", "-C", str(_wt(repo)), "update-ref", "--stdin"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    holder.stdin.write(f"start\nupdate refs/heads/main {tip} {tip}\nprepare\n")
+    holder.stdin.flush()
+    assert holder.stdout.readline() == "start: ok\n"
+    assert holder.stdout.readline() == "prepare: ok\n"
+    lock = repo.store.git_dir / "refs" / "heads" / "main.lock"
+    try:
+        with pytest.raises(ConcurrentUpdateError):
+            operations.add_memory(repo, "Waits for git", topic="t", now=NOW)
+        assert lock.exists()
+    finally:
+        out, _ = holder.communicate("commit\n", timeout=30)
+    assert holder.returncode == 0 and out == "commit: ok\n"
+    assert repo.tip() == tip

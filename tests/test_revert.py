@@ -318,3 +318,18 @@ def test_cli_revert_conflict_exits_1_with_the_paths(scenario: Scenario) -> None:
     result = CliRunner().invoke(cli, ["--repo", str(scenario.path), "revert", second["run_id"]])
     assert result.exit_code == 1
     assert f"conflicts with later changes; nothing was changed\n  {path}\n" in result.stderr
+
+
+def test_a_scratch_ref_lock_left_by_a_killed_revert_does_not_block_the_next(
+    scenario: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed revert left its scratch ref and the ref's lock: the next revert clears both."""
+    monkeypatch.setattr("dreamgit.store.locks.STALE_LOCK_SECONDS", 0.1)
+    repo, run_id = scenario.repo, scenario.runs[0]["run_id"]
+    git(scenario.path, "update-ref", f"refs/heads/dreamgit-revert/{run_id}", "main")
+    lock = repo.store.git_dir / "refs" / "heads" / "dreamgit-revert" / f"{run_id}.lock"
+    lock.write_text("")
+    outcome = revert_run(repo, run_id, now=at(4))
+    assert outcome.reverted
+    assert not lock.exists()
+    assert repo.store.branches("dreamgit-revert/") == {}

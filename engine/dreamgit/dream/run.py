@@ -107,6 +107,8 @@ def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
     A branch that conflicts stays for a person, as ``status`` says.
     """
     resumed = []
+    # Ref locks a killed dream left on its branch (we hold the dream lock: none is live).
+    repo.store.clear_stale_ref_locks(f"refs/heads/{layout.DREAM_BRANCH_PREFIX}")
     main = repo.tip()
     for name, tip in repo.store.branches(layout.DREAM_BRANCH_PREFIX).items():
         if main is not None and repo.store.is_ancestor(tip, main):
