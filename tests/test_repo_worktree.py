@@ -212,3 +212,19 @@ def test_a_ref_lock_a_live_git_transaction_holds_is_never_broken(repo: MemoryRep
         out, _ = holder.communicate("commit\n", timeout=30)
     assert holder.returncode == 0 and out == "commit: ok\n"
     assert repo.tip() == tip
+
+
+def test_line_endings_converted_by_autocrlf_are_not_agent_edits(repo: MemoryRepo) -> None:
+    """core.autocrlf=true and CRLF files in the work tree: no agent edits, no CRLF committed."""
+    git(_wt(repo), "config", "core.autocrlf", "true")
+    kept = operations.add_memory(repo, "Keeps LF", topic="t", now=NOW)
+    gone = operations.add_memory(repo, "Forgotten later", topic="t", now=NOW)
+    for memory in (kept, gone):  # what a checkout with autocrlf writes
+        file = _wt(repo) / memory.path
+        file.write_bytes(file.read_bytes().replace(b"\n", b"\r\n"))
+    operations.forget(repo, [gone.id], now=NOW)
+    operations.log_session(repo, "next command", now=NOW)
+    assert not [s for s in subjects(_wt(repo)) if s.startswith("agent edits")]
+    assert [m.id for m in repo.memories(now=NOW)] == [kept.id]
+    assert not (_wt(repo) / gone.path).exists()
+    assert b"\r" not in (repo.store.read_path(repo.tip(), kept.path) or b"\r")

@@ -614,12 +614,29 @@ class GitStore:
                 continue  # not the repository's file: what lies outside is not an edit
             file = workdir / path
             if file.is_file() and not file.is_symlink():
-                data = file.read_bytes()
-                if committed.get(path) != str(pygit2.hash(data)):
-                    edits[path] = data
+                clean = self._clean_hash(workdir, path)
+                if committed.get(path) != clean:
+                    edits[path] = self._clean_bytes(path, file.read_bytes(), clean)
             elif not file.exists() and path in committed and path in self._repo.index:
                 edits[path] = None
         return edits
+
+    def _clean_hash(self, workdir: Path, path: str) -> str:
+        """The blob id git would store for a work-tree file, its filters applied.
+
+        ``core.autocrlf`` and ``.gitattributes`` turn CRLF into LF on the way in:
+        a file that differs from the commit only by that is no edit.
+        """
+        try:
+            return str(self._repo.hashfile(str(workdir / path), as_path=path))
+        except (pygit2.GitError, OSError):
+            return str(pygit2.hash((workdir / path).read_bytes()))
+
+    def _clean_bytes(self, path: str, data: bytes, clean: str) -> bytes:
+        """What git would commit for a work-tree file (``data`` when no filter changes it)."""
+        if str(pygit2.hash(data)) == clean:
+            return data
+        return bytes(self._repo[self._repo.create_blob_fromworkdir(path)].peel(pygit2.Blob).data)
 
     def _replace_file(self, file: Path, data: bytes) -> None:
         # Written aside and renamed in, so a writer killed here leaves the old file or
@@ -731,7 +748,7 @@ class GitStore:
                 # A symlinked folder (or file) leads out of the work tree: never write there.
                 skipped.append(change.path)
                 continue
-            current = str(pygit2.hash(file.read_bytes())) if file.is_file() else None
+            current = self._clean_hash(workdir, change.path) if file.is_file() else None
             if current not in (change.old, change.new):
                 # The hand edit stays; the index shows the new commit's version, so the
                 # edit is a change against the branch and `git commit` cannot undo it.
