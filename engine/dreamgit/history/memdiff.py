@@ -88,28 +88,36 @@ def memory_state(
 
 
 def compare(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Added, removed and changed memories between two states keyed by id."""
-    touched: dict[str, set[str]] = {}
-    added, removed = [], []
-    for kind, levels in DeepDiff(before, after, view="tree").items():
+    """Added, removed and changed memories between two states keyed by id.
+
+    Ids are matched as sets and each memory present on both sides is compared on
+    its own. A single DeepDiff over the two states is not safe here: when the
+    states share few ids it reports the whole state as one changed value (its
+    ``threshold_to_diff_deeper``), which names no memory at all.
+    """
+    added = [after[i] for i in sorted(after.keys() - before.keys())]
+    removed = [before[i] for i in sorted(before.keys() - after.keys())]
+    changed = []
+    for ident in sorted(before.keys() & after.keys()):
+        old, new = before[ident], after[ident]
+        touched = _changed_fields(old, new)
+        if touched:
+            fields = {f: {"old": old.get(f), "new": new.get(f)} for f in touched}
+            changed.append({"id": ident, "path": new["path"], "fields": fields})
+    return {"added": added, "removed": removed, "changed": changed}
+
+
+def _changed_fields(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The top-level fields that differ between two versions of one memory."""
+    # threshold_to_diff_deeper=0: always name the fields, however many of them changed.
+    diff = DeepDiff(old, new, view="tree", threshold_to_diff_deeper=0)
+    names = set()
+    for levels in diff.values():
         for level in levels:
             path = level.path(output_format="list")
-            if len(path) == 1 and kind == "dictionary_item_added":
-                added.append(after[path[0]])
-            elif len(path) == 1 and kind == "dictionary_item_removed":
-                removed.append(before[path[0]])
-            else:
-                touched.setdefault(path[0], set()).add(str(path[1]))
-    changed = []
-    for ident in sorted(touched):
-        old, new = before[ident], after[ident]
-        fields = {f: {"old": old.get(f), "new": new.get(f)} for f in sorted(touched[ident])}
-        changed.append({"id": ident, "path": new["path"], "fields": fields})
-    return {
-        "added": sorted(added, key=lambda m: m["id"]),
-        "removed": sorted(removed, key=lambda m: m["id"]),
-        "changed": changed,
-    }
+            # An empty path is the memory as a whole; every field is then compared.
+            names.update([str(path[0])] if path else old.keys() | new.keys())
+    return sorted(n for n in names if old.get(n) != new.get(n))
 
 
 def run_after(run: RunInfo) -> str | None:
