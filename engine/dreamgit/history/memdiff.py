@@ -111,7 +111,7 @@ def _changed_fields(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """The top-level fields that differ between two versions of one memory."""
     # threshold_to_diff_deeper=0: always name the fields, however many of them changed.
     diff = DeepDiff(old, new, view="tree", threshold_to_diff_deeper=0)
-    names = set()
+    names: set[str] = set()
     for levels in diff.values():
         for level in levels:
             path = level.path(output_format="list")
