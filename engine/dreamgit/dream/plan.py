@@ -85,7 +85,10 @@ def plan_dream(
     ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
     limits = ruleset.limits
     budget = Budget(
-        limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
+        limits.max_changes_per_run,
+        limits.max_adds_per_run,
+        limits.max_new_chars_per_run,
+        limits.max_removals_per_run,
     )
     # The finder's floor; the merge rules decide among the pairs it proposes.
     threshold = DEFAULT_THRESHOLD
@@ -94,8 +97,10 @@ def plan_dream(
     consumed: list[str] = []
     broken = list(snapshot.broken)
     fresh: list[tuple[Memory, Candidate]] = []
+    read: list[Session] = []
     if gather:
         sessions, unreadable = _sessions(repo, base, now)
+        read = list(sessions)
         broken += unreadable
         proposed, waiting = (
             llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
@@ -124,7 +129,9 @@ def plan_dream(
     consumed = [s for s in consumed if s not in consolidated.unsettled]
     if llm is not None:
         touched = {i for op in ops for i in op.memories if i in ws.active}
-        ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
+        ops += llm_consolidate(
+            llm, ws, ruleset, now=now, budget=budget, touched=touched, sessions=read
+        )
         decisions += llm.decisions
     ops += plan_prune(ws, ruleset, now=now, budget=budget)
     index = _index_op(repo, base, ws, ruleset, now)

@@ -1,7 +1,8 @@
 """Gather: new memories from the sessions no dream has read yet.
 
 Candidates come from the deterministic extractor. Each one meets the rule
-set's gather rules (a rule that holds rejects it), then the memories already
+set's gather rules (a rule that holds rejects it; so does text shaped like an
+instruction to a model, see ``llm/injection.py``), then the memories already
 known: a candidate that says again what an active memory says reinforces it
 (its session joins the memory's sources) instead of adding a copy. A session
 is consumed only when every candidate of it was handled, so a candidate
@@ -20,6 +21,7 @@ from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.ids import memory_id
+from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import Memory, Session
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
@@ -162,13 +164,19 @@ def _candidates(
                     result.fresh.append((ws.active[memory.id], candidate))
                 continue
             rule = _rejecting_rule(ruleset, memory, now) or _never_fits(ruleset, memory, now)
-            if rule is not None:
+            shape = instruction_shape(candidate.text)
+            if rule is not None or shape is not None:
+                reason = (
+                    f"rejected by rule {rule}"
+                    if rule is not None
+                    else f"shaped like an instruction to a model ({shape}): never stored as memory"
+                )
                 result.decisions.append(
                     {
                         "phase": "gather",
                         "candidate": candidate.text,
                         "accepted": False,
-                        "reason": f"rejected by rule {rule}",
+                        "reason": reason,
                         "session": session.id,
                     }
                 )
