@@ -53,7 +53,9 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (
         "you are now",
-        r"\b(?:you are|you re|youre|you will be|you must be) (?:now|no longer)\b"
+        # Gathering rephrases "you" as "the agent": both are the model being addressed.
+        r"\b(?:you|the (?:agent|assistant|model|ai)) (?:are|re|is|will be|must be) "
+        r"(?:now|no longer)\b|\byoure (?:now|no longer)\b"
         r"|\bfrom now on,? you\b|\b(?:act|behave) as (?:if you|an? (?:ai|assistant|model))\b"
         r"|\bpretend (?:to be|you are)\b|\b(?:jailbreak|jailbroken|developer mode)\b",
     ),
