@@ -18,7 +18,9 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
+from dreamgit.clock import format_time
 from dreamgit.errors import NotFoundError
+from dreamgit.history.asof import main_as_of
 from dreamgit.history.runs import RunInfo, list_runs, match_run
 from dreamgit.model import Memory
 from dreamgit.store import layout
@@ -179,11 +181,22 @@ def default_a(repo: MemoryRepo, runs: list[RunInfo]) -> Side:
 
 
 def memory_diff(
-    repo: MemoryRepo, a: str | None = None, b: str | None = None, *, now: datetime
+    repo: MemoryRepo,
+    a: str | None = None,
+    b: str | None = None,
+    *,
+    now: datetime,
+    since: datetime | None = None,
 ) -> MemoryDiff:
-    """The memory diff between sides ``a`` and ``b`` (defaults in the module docstring)."""
+    """The memory diff between sides ``a`` and ``b`` (defaults in the module docstring).
+
+    ``since`` makes side A main as it was at that time (``diff --since 7d``).
+    """
     runs = list_runs(repo)
-    side_a = resolve_side(repo, a, runs) if a else default_a(repo, runs)
+    if since is not None:
+        side_a = Side(f"{repo.branch}@{format_time(since)}", main_as_of(repo, since))
+    else:
+        side_a = resolve_side(repo, a, runs) if a else default_a(repo, runs)
     side_b = resolve_side(repo, b, runs) if b else Side(repo.branch, repo.tip())
     before, broken_a = memory_state(repo, side_a.commit, now=now)
     after, broken_b = memory_state(repo, side_b.commit, now=now)

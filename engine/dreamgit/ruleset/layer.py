@@ -85,6 +85,9 @@ TOP_KEYS = (
     "proposals",
     "author",
     "llm",
+    "format",
+    "branch",
+    "hermes",
 )
 
 
