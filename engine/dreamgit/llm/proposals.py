@@ -33,14 +33,14 @@ which has the memories' dates and the sessions' text.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from dreamgit.llm.fields import FIELD_CHECKS, ProposalFormatError, kind_of
 from dreamgit.llm.injection import instruction_shape
-from dreamgit.model import priority_rank
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, priority_rank
 from dreamgit.records import Decision as RecordedDecision
 
 __all__ = [
@@ -70,10 +70,19 @@ _OPTIONAL: dict[str, frozenset[str]] = {
 }
 _ALL_FIELDS = frozenset({"op"}).union(*_REQUIRED.values(), *_OPTIONAL.values())
 _SUGGEST = {"score": "confidence", "id": "ids", "memory_ids": "ids", "source": "sources"}
+_TOPIC = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")
+_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}\Z")
 _FENCED = re.compile(r"```[A-Za-z]*[ \t]*\n(.*?)```", re.DOTALL)
 MAX_PROPOSALS = 100
+MAX_TEXT = 2000
+MAX_REASON = 1000
+MAX_QUOTE = 500
 #: Ops that take memories out of the active set on the model's word.
 REMOVING_OPS = frozenset({"remove", "supersede"})
+
+
+class ProposalFormatError(ValueError):
+    """An answer that does not follow the schema; the message says where and why."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +191,7 @@ def parse_proposals(text: str) -> list[Proposal]:
     data = _extract_json(text)
     if not isinstance(data, dict):
         raise ProposalFormatError(
-            f'expected a JSON object {{"proposals": [...]}}, got {kind_of(data)}'
+            f'expected a JSON object {{"proposals": [...]}}, got {_kind(data)}'
         )
     extra = sorted(set(data) - {"proposals"})
     if extra:
@@ -193,7 +202,7 @@ def parse_proposals(text: str) -> list[Proposal]:
         raise ProposalFormatError('missing top-level field "proposals"')
     items = data["proposals"]
     if not isinstance(items, list):
-        raise ProposalFormatError(f'"proposals" must be a list, got {kind_of(items)}')
+        raise ProposalFormatError(f'"proposals" must be a list, got {_kind(items)}')
     if len(items) > MAX_PROPOSALS:
         raise ProposalFormatError(f"{len(items)} proposals; at most {MAX_PROPOSALS} are read")
     return [_proposal(item, index) for index, item in enumerate(items)]
@@ -236,10 +245,20 @@ def _no_nan(name: str) -> Any:
     raise ProposalFormatError(f"{name} is not a number JSON allows")
 
 
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    for typ, name in names.items():
+        if isinstance(value, typ):
+            return name
+    return "a number" if isinstance(value, int | float) else type(value).__name__
+
+
 def _proposal(item: object, index: int) -> Proposal:
     where = f"proposals[{index}]"
     if not isinstance(item, dict):
-        raise ProposalFormatError(f"{where}: expected an object, got {kind_of(item)}")
+        raise ProposalFormatError(f"{where}: expected an object, got {_kind(item)}")
     op = item.get("op")
     if op not in OPS:
         raise ProposalFormatError(
@@ -257,7 +276,7 @@ def _proposal(item: object, index: int) -> Proposal:
         raise ProposalFormatError(f'{where}: op {op} needs "{name}"')
     values: dict[str, Any] = {"op": op, "index": index}
     for name in sorted(present):
-        values[name] = FIELD_CHECKS[name](item[name], f"{where}.{name}")
+        values[name] = _FIELD_CHECKS[name](item[name], f"{where}.{name}")
     _check_arity(op, values, where)
     return Proposal(**values)
 
@@ -270,6 +289,85 @@ def _check_arity(op: str, values: Mapping[str, Any], where: str) -> None:
         raise ProposalFormatError(f"{where}.ids: replace takes exactly one id, got {len(ids)}")
     if op in ("supersede", "remove") and values.get("by") in ids:
         raise ProposalFormatError(f"{where}.by: {values['by']} cannot supersede itself")
+
+
+def _text(limit: int) -> Callable[[object, str], str]:
+    def check(value: object, where: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise ProposalFormatError(f"{where}: expected a non-empty string, got {_show(value)}")
+        if len(value) > limit:
+            raise ProposalFormatError(f"{where}: {len(value)} characters; at most {limit}")
+        return value.strip()
+
+    return check
+
+
+def _pattern(regex: re.Pattern[str], what: str) -> Callable[[object, str], str]:
+    def check(value: object, where: str) -> str:
+        if not isinstance(value, str) or not regex.match(value):
+            raise ProposalFormatError(f"{where}: expected {what}, got {_show(value)}")
+        return value
+
+    return check
+
+
+def _choice(options: Sequence[str]) -> Callable[[object, str], str]:
+    def check(value: object, where: str) -> str:
+        if value not in options:
+            raise ProposalFormatError(
+                f"{where}: expected one of {', '.join(options)}, got {_show(value)}"
+            )
+        return str(value)
+
+    return check
+
+
+def _score(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ProposalFormatError(f"{where}: expected a number from 0 to 1, got {_show(value)}")
+    if isinstance(value, float) and math.isnan(value):
+        raise ProposalFormatError(f"{where}: expected a number from 0 to 1, got NaN")
+    return float(value)
+
+
+def _id_list(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ProposalFormatError(f"{where}: expected a non-empty list of ids, got {_show(value)}")
+    out: list[str] = []
+    for position, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip() or len(item) > 100:
+            raise ProposalFormatError(f"{where}[{position}]: expected an id, got {_show(item)}")
+        if item in out:
+            raise ProposalFormatError(f"{where}: {item} is listed twice")
+        out.append(item)
+    return tuple(out)
+
+
+def _one_id(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 100:
+        raise ProposalFormatError(f"{where}: expected an id, got {_show(value)}")
+    return value
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_FIELD_CHECKS: dict[str, Callable[[object, str], Any]] = {
+    "ids": _id_list,
+    "sources": _id_list,
+    "by": _one_id,
+    "text": _text(MAX_TEXT),
+    "quote": _text(MAX_QUOTE),
+    "reason": _text(MAX_REASON),
+    "topic": _pattern(_TOPIC, "a topic name such as preferences ([a-z0-9][a-z0-9_-]*)"),
+    "key": _pattern(_KEY, "a key such as python.test-runner"),
+    "type": _choice(MEMORY_TYPES),
+    "priority": _choice(PRIORITIES),
+    "confidence": _score,
+    "supersession_confidence": _score,
+}
 
 
 # --- the gates -------------------------------------------------------------------------
