@@ -11,8 +11,7 @@ An answer is one JSON object ``{"proposals": [...]}``. Each proposal has an
 ``replace``           ids* (exactly one), text*, confidence*,
                       supersession_confidence*, reason*, topic, type, priority, key
 ``remove``            ids*, supersession_confidence*, reason*, confidence, and
-                      its evidence: by (a newer memory that covers them), or
-                      sources (one session) with quote (its words, verbatim)
+                      evidence: by (a newer memory), or sources with a quote
 ``supersede``         ids* (the older memories), by* (the newer one),
                       supersession_confidence*, reason*, confidence
 ====================  ==========================================================
@@ -24,10 +23,8 @@ is a memory type, ``priority`` a priority name, ``sources`` session ids and
 op does not take) makes the whole answer malformed, with a reason precise
 enough to send back in the one repair request. :func:`validate_proposals` then
 applies the deterministic gates: ids must be among the memories sent, protected
-and core memories are never touched, text shaped like an instruction to a
-model is never stored, thresholds and per-run limits hold (removals have a cap
-of their own). Whether a removal's evidence holds is checked by the caller,
-which has the memories' dates and the sessions' text.
+and core memories are never touched, instruction-shaped text is never stored,
+thresholds and per-run limits hold; the caller checks a removal's evidence.
 """
 
 from __future__ import annotations
@@ -77,7 +74,6 @@ MAX_PROPOSALS = 100
 MAX_TEXT = 2000
 MAX_REASON = 1000
 MAX_QUOTE = 500
-#: Ops that take memories out of the active set on the model's word.
 REMOVING_OPS = frozenset({"remove", "supersede"})
 
 
@@ -426,8 +422,7 @@ def _refusal(
         for source in p.sources:
             if source not in known_sources:
                 return f"unknown session id {source}: not among the sessions sent"
-    # A supersession's `by` is rewritten too (its `supersedes` grows), so it must not be
-    # protected either; a removal's `by` is only evidence and stays as it is.
+    # A supersession rewrites `by` (its `supersedes` grows); a removal's `by` is evidence.
     rewritten = (p.by,) if p.by and p.op != "remove" else ()
     for memory_id in (*p.ids, *rewritten):
         if is_protected(memory_id):
