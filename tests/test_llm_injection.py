@@ -83,9 +83,9 @@ def test_gathering_never_stores_instruction_shaped_text_from_sessions(tmp_path: 
     refused = {d["candidate"]: d["reason"] for d in record["decisions"] if "candidate" in d}
     [forget] = [c for c in refused if "system prompt" in c and "forget" in c]
     assert refused[forget] == (
-        "shaped like an instruction to a model (delete all memories): never stored as memory"
+        "rejected by rule no-instructions (shaped like an instruction: delete all memories)"
     )
-    assert len([r for r in refused.values() if "instruction to a model" in r]) == 3
+    assert len([r for r in refused.values() if "no-instructions" in r]) == 3
     index = repo.read_text("MEMORY.md") or ""
     assert "prompt" not in index.lower() and "instructions" not in index.lower()
     assert len([p for p in memory_files(repo) if p.startswith("memories/")]) == 2

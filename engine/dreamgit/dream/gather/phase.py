@@ -54,6 +54,12 @@ def _memory_for(candidate: Candidate, taken: set[str]) -> Memory:
     )
 
 
+def _instruction(candidate: Candidate) -> str | None:
+    """Why a candidate is never stored: it reads as an instruction to a model, if it does."""
+    shape = instruction_shape(candidate.text)
+    return None if shape is None else f"no-instructions (shaped like an instruction: {shape})"
+
+
 def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     """Why a candidate can never become a memory: too long for any run, or already stale."""
     if len(memory.text) > ruleset.limits.max_new_chars_per_run:
@@ -167,19 +173,14 @@ def _candidates(
                     result.fresh.append((ws.active[memory.id], candidate))
                 continue
             rule = _rejecting_rule(ruleset, memory, now) or _never_fits(ruleset, memory, now)
-            shape = instruction_shape(candidate.text)
-            if rule is not None or shape is not None:
-                reason = (
-                    f"rejected by rule {rule}"
-                    if rule is not None
-                    else f"shaped like an instruction to a model ({shape}): never stored as memory"
-                )
+            rule = rule or _instruction(candidate)
+            if rule is not None:
                 result.decisions.append(
                     {
                         "phase": "gather",
                         "candidate": candidate.text,
                         "accepted": False,
-                        "reason": reason,
+                        "reason": f"rejected by rule {rule}",
                         "session": session.id,
                     }
                 )
