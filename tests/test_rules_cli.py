@@ -183,7 +183,7 @@ def _commit(repo: MemoryRepo, files: dict[str, str]) -> None:
 def test_extends_outside_the_repository_is_refused_without_showing_the_file(
     repo: MemoryRepo, tmp_path: Path
 ) -> None:
-    """`extends: /abs/secret` and `../..` escapes fail in check and in run, with no content shown."""
+    """`extends: /abs/secret` and `../..` escapes fail in check and run, showing no content."""
     secret = tmp_path / "secret.yaml"
     secret.write_text("root:x:0:0:TOP-SECRET-LINE\n", encoding="utf-8")
     for target in (str(secret), "../../secret.yaml"):
