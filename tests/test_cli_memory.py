@@ -439,3 +439,27 @@ def test_same_commands_with_same_now_give_identical_commits(tmp_path: Path) -> N
         run(path, "restore", ident)
         logs.append(git(path, "log", "--format=%H %T", "main"))
     assert logs[0] == logs[1] and len(logs[0].splitlines()) == 5
+
+
+def test_billion_laughs_memory_is_reported_and_the_rest_go_on(repo: Path) -> None:
+    """A 1 KB memory of nested YAML aliases is a warning in memories, review and run; kept."""
+    good = run(repo, "add", "A good fact", "--topic", "t").stdout.strip()
+    laughs = "---\nname: laughs\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+        f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 9)
+    )
+    (repo / "memories/t/laughs.md").write_text(laughs + "---\nbody\n")
+    git(repo, "add", "memories/t/laughs.md")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "hand")
+    warning = (
+        "warning: memories/t/laughs.md:4: YAML aliases (*name) are not allowed: each one"
+        " repeats a value, and nested ones can make a small file expand without bound\n"
+    )
+    result = run(repo, "memories")
+    assert result.exit_code == 0
+    assert result.stdout == f"{good}  normal    t/good-fact  A good fact\n"
+    assert result.stderr.startswith(warning)
+    for command in ("review", "run"):
+        result = run(repo, command, "--force")
+        assert result.exit_code == 0, result.output
+        assert warning in result.stderr
+    assert (repo / "memories/t/laughs.md").read_text() == laughs + "---\nbody\n"

@@ -20,9 +20,11 @@ from ruamel.yaml.error import MarkedYAMLError
 from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
 from dreamgit.dsl.diagnostics import did_you_mean
 from dreamgit.dsl.types import BOOL, NUMBER
+from dreamgit.errors import MemoryFileError
 from dreamgit.model import PRIORITIES
 from dreamgit.ruleset.context import GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
 from dreamgit.ruleset.source import Location, Source
+from dreamgit.store import frontmatter
 
 __all__ = ["SECTIONS", "Layer", "RuleSpec", "read_layer"]
 
@@ -132,6 +134,11 @@ def read_layer(filename: str, text: str) -> Layer:
 
 
 def _load_yaml(source: Source) -> Any:
+    try:
+        frontmatter.check_no_aliases(source.text, path=source.filename, line_offset=0)
+    except MemoryFileError as exc:
+        source.report(exc.reason, (exc.line or 0, 0), hint=exc.hint)
+        return None
     yaml = YAML(typ="rt")
     try:
         return yaml.load(source.text)
