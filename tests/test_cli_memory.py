@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -463,3 +466,38 @@ def test_billion_laughs_memory_is_reported_and_the_rest_go_on(repo: Path) -> Non
         assert result.exit_code == 0, result.output
         assert warning in result.stderr
     assert (repo / "memories/t/laughs.md").read_text() == laughs + "---\nbody\n"
+
+
+def _limited_memory() -> None:
+    """In the child: at most 512 MB of address space, so reading input whole would fail."""
+    resource.setrlimit(resource.RLIMIT_AS, (512 * 1024 * 1024, 512 * 1024 * 1024))
+
+
+@pytest.mark.parametrize("source", ["file", "pipe"])
+def test_endless_input_is_refused_at_the_limit_not_read_whole(repo: Path, source: str) -> None:
+    """`log --file /dev/zero` and `yes | dreamgit log` stop reading at 2 MB and say so."""
+    command = [sys.executable, "-m", "dreamgit", "--repo", str(repo), "log"]
+    if source == "file":
+        command += ["--file", "/dev/zero"]
+        feed = None
+    else:
+        feed = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
+    try:
+        done = subprocess.run(
+            command,
+            stdin=feed.stdout if feed is not None else subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=_limited_memory,
+        )
+    finally:
+        if feed is not None:
+            feed.kill()
+            feed.wait()
+    name = "/dev/zero" if source == "file" else "stdin"
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"error: {name}: session is more than the 2 MB a session may hold\n"
+        "hint: split the transcript into several sessions, or log a summary of it\n",
+    )

@@ -7,15 +7,24 @@ empty, oversized or non-UTF-8 input is refused with a message saying what to do.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from datetime import datetime
+from typing import BinaryIO
 
 from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.model import Session
 from dreamgit.store import frontmatter
 
-__all__ = ["MAX_SESSION_BYTES", "check_transcript", "parse_session", "render_session"]
+__all__ = [
+    "MAX_SESSION_BYTES",
+    "check_transcript",
+    "parse_session",
+    "read_transcript",
+    "render_session",
+]
 
 #: Larger transcripts are refused: a dream reads every pending session whole.
 MAX_SESSION_BYTES = 2 * 1024 * 1024
@@ -23,14 +32,46 @@ MAX_SESSION_BYTES = 2 * 1024 * 1024
 _PATH = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/(s-[0-9]{8}-[0-9a-f]{6})\.md\Z")
 
 
+def read_transcript(stream: BinaryIO, *, source: str) -> str:
+    """Read and check a transcript from a file or pipe, never more than the limit allows.
+
+    At most one byte past :data:`MAX_SESSION_BYTES` is read, so an endless input
+    (``/dev/zero``, ``yes |``) is refused as too large instead of filling memory.
+    """
+    chunks, size = [], 0
+    while size <= MAX_SESSION_BYTES:
+        chunk = stream.read(MAX_SESSION_BYTES + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > MAX_SESSION_BYTES:
+        raise _too_large(_known_size(stream), source)
+    return check_transcript(b"".join(chunks), source=source)
+
+
+def _known_size(stream: BinaryIO) -> int | None:
+    """The size of a regular file behind ``stream`` (None for pipes and devices)."""
+    try:
+        info = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _too_large(size: int | None, source: str) -> UserError:
+    limit = f"the {MAX_SESSION_BYTES // 1024 // 1024} MB a session may hold"
+    what = f"{size / 1024 / 1024:.1f} MB, more than" if size is not None else "more than"
+    return UserError(
+        f"{source}: session is {what} {limit}",
+        hint="split the transcript into several sessions, or log a summary of it",
+    )
+
+
 def check_transcript(data: bytes, *, source: str) -> str:
     """Decode and check a transcript; ``source`` names where it came from for messages."""
     if len(data) > MAX_SESSION_BYTES:
-        raise UserError(
-            f"{source}: session is {len(data) / 1024 / 1024:.1f} MB, "
-            f"more than the {MAX_SESSION_BYTES // 1024 // 1024} MB a session may hold",
-            hint="split the transcript into several sessions, or log a summary of it",
-        )
+        raise _too_large(len(data), source)
     if b"\x00" in data:
         raise UserError(f"{source}: session is binary data, not text", hint="log text only")
     try:
