@@ -218,3 +218,29 @@ def test_memory_ids_match_the_snapshot_and_come_from_a_small_cache(
     monkeypatch.setattr("dreamgit.store.repo.parse_memory_record", counting)
     assert MemoryRepo.open(repo.store.git_dir).memory_ids(tip) == ids
     assert calls == []
+
+
+@pytest.mark.parametrize(
+    ("author", "line", "shown"),
+    [
+        ('{name: "Evil\\nInjected-Header: x", email: a@example.com}', "2:16", "'\\n'"),
+        ('\n  name: Agent\n  email: "a@example.com>\\r"\n', "4:10", "'>'"),
+    ],
+)
+def test_author_that_would_break_a_commit_is_a_config_error(
+    repo: MemoryRepo, author: str, line: str, shown: str
+) -> None:
+    """A newline or bracket in config `author` is refused at file:line:col; nothing committed."""
+    from dreamgit.errors import ConfigError
+
+    tip = _put(repo, {".dreamgit/config.yaml": f"extends: default\nauthor: {author}\n".encode()})
+    key = "name" if line.startswith("2") else "email"
+    with pytest.raises(ConfigError) as caught:
+        repo.commit_main("x", lambda _tip: {"notes.txt": b"x"}, now=NOW)
+    assert caught.value.render() == (
+        f".dreamgit/config.yaml:{line}: author.{key}: {shown} cannot be part of a git identity"
+        " (no line breaks, control characters, < or >)\n"
+        "hint: write the name and the email address each on one line, e.g."
+        " author: {name: My Agent, email: agent@example.com}"
+    )
+    assert repo.tip() == tip

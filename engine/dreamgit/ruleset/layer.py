@@ -25,6 +25,7 @@ from dreamgit.model import PRIORITIES
 from dreamgit.ruleset.context import GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
 from dreamgit.ruleset.source import Location, Source
 from dreamgit.store import frontmatter
+from dreamgit.store.config import identity_problem
 
 __all__ = ["SECTIONS", "Layer", "RuleSpec", "read_layer"]
 
@@ -260,6 +261,8 @@ class _Reader:
                 self.src.report(
                     f"author.{key}: must be a string, not {_kind(value[key])}", value.lc.value(key)
                 )
+            elif (problem := identity_problem(key, value[key])) is not None:
+                self.src.report(problem, value.lc.value(key))
 
     def _expr(
         self,

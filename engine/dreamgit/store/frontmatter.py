@@ -40,6 +40,7 @@ __all__ = [
     "HAVE_C_LOADER",
     "Document",
     "check_no_aliases",
+    "compose",
     "dump_new",
     "parse",
     "rewrite",
@@ -150,6 +151,15 @@ def check_no_aliases(raw: str, *, path: str, line_offset: int = 1) -> None:
                 )
     except YAMLError:
         return
+    finally:
+        loader.dispose()
+
+
+def compose(raw: str) -> Any:
+    """The node tree of a YAML text (positions, nothing constructed); YAMLError if invalid."""
+    loader = _FastLoader(raw)
+    try:
+        return loader.get_single_node()
     finally:
         loader.dispose()
 
