@@ -130,3 +130,23 @@ def test_show_summary_without_runs_says_to_run_first(repo_path: Path) -> None:
     code, _, err = _run(repo_path, "show", "summary")
     assert code == 1
     assert err == "error: no dream run recorded yet\nhint: run `dreamgit run` first\n"
+
+
+def test_show_stops_an_override_that_loops_too_long_and_names_it(repo_path: Path) -> None:
+    """Nested loops in an override stop at the step budget with the template's file and line."""
+    repo = MemoryRepo.open(repo_path)
+    loops = (
+        "ok\n{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}\n"
+    )
+    repo.commit_main(
+        "slow prompt",
+        lambda tip: {".dreamgit/prompts/gather.md.j2": loops.encode()},
+        now=NOW,
+    )
+    code, _, err = _run(repo_path, "show", "gather")
+    assert code == 1
+    assert err == (
+        "error: .dreamgit/prompts/gather.md.j2:2: the template took more than 1,000,000 steps"
+        " (loop iterations and calls)\n"
+        "hint: a template should show the data it is given, not compute; simplify its loops\n"
+    )
