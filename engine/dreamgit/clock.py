@@ -35,4 +35,6 @@ def parse_time(text: str, *, what: str = "--now") -> datetime:
 
 def format_time(value: datetime) -> str:
     """``2026-11-22T03:00:00Z``: the one way dreamgit writes a time."""
-    return value.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    moment = value.astimezone(UTC)
+    # Not strftime("%Y"): the C library writes the year 1 as "1", which no parser reads back.
+    return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}Z"

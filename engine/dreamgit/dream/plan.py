@@ -21,6 +21,7 @@ from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.status import pending_sessions
+from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session
@@ -82,7 +83,9 @@ def plan_dream(
     """
     base = at if at is not None else repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
-    ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
+    # A memory some rule cannot evaluate is reported and left out; the rest dream on.
+    memories, unusable = vet_memories(snapshot.memories, ruleset, now)
+    ws = WorkingSet(memories, lambda path: repo.read_text(path, base) or "")
     limits = ruleset.limits
     budget = Budget(
         limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
@@ -92,7 +95,7 @@ def plan_dream(
     ops: list[Operation] = []
     decisions: list[Decision] = []
     consumed: list[str] = []
-    broken = list(snapshot.broken)
+    broken = [*snapshot.broken, *unusable]
     fresh: list[tuple[Memory, Candidate]] = []
     if gather:
         sessions, unreadable = _sessions(repo, base, now)
@@ -135,7 +138,7 @@ def plan_dream(
         ops=ops,
         sessions=consumed,
         memories_before=len(snapshot.memories),
-        memories_after=len(ws.active),
+        memories_after=len(ws.active) + len(unusable),  # left out, not removed
         deferred=budget.deferred,
         decisions=decisions,
         broken=broken,

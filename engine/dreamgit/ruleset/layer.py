@@ -116,6 +116,7 @@ class Layer:
     disable: list[tuple[str, tuple[int, int]]] = field(default_factory=list)
     gate: tuple[Expression | None] | None = None  # (None,) is an explicit "no gate"
     rank: Expression | None = None
+    rank_pos: tuple[int, int] = (0, 0)
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, list[RuleSpec]] = field(default_factory=dict)
     present: set[str] = field(default_factory=set)
@@ -210,6 +211,7 @@ class _Reader:
                 )
             elif key == "rank":
                 self.layer.rank = self._expr(value, pos, "rank", MEMORY_SCHEMA, NUMBER)
+                self.layer.rank_pos = pos
             elif key in KNOBS:
                 self._knobs(key, value, pos)
             elif key in SECTIONS:

@@ -29,6 +29,7 @@ from dreamgit.ruleset.model import (
     Rule,
     RuleSet,
 )
+from dreamgit.ruleset.source import Location
 
 __all__ = ["bundled_names", "bundled_text", "merge"]
 
@@ -62,6 +63,7 @@ def _read_bundled(name: str) -> Layer:
 class _State:
     gate: Expression | None = None
     rank: Expression | None = None
+    rank_location: Location | None = None
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, dict[str, RuleSpec]] = field(default_factory=dict)
     owner: dict[str, str] = field(default_factory=dict)  # rule name -> section
@@ -145,6 +147,7 @@ def _apply(state: _State, layer: Layer) -> None:
         state.gate = layer.gate[0]
     if layer.rank is not None:
         state.rank = layer.rank
+        state.rank_location = layer.source.location(*layer.rank_pos)
     for section, values in layer.knobs.items():
         state.knobs.setdefault(section, {}).update(values)
     seen: dict[str, RuleSpec] = {}
@@ -230,6 +233,7 @@ def _build(state: _State, chain: list[Layer]) -> RuleSet:
         proposals=Proposals(**knobs["proposals"]),
         sources=tuple(layer.source.filename for layer in chain),
         disabled=tuple(state.disabled),
+        rank_location=state.rank_location,
     )
 
 

@@ -122,6 +122,8 @@ class RuleSet:
     sources: tuple[str, ...] = ()
     #: Rule names switched off with ``disable:``.
     disabled: tuple[str, ...] = ()
+    #: Where the ``rank`` in force was written (for messages about evaluating it).
+    rank_location: Location | None = None
 
     @property
     def gate_text(self) -> str | None:
