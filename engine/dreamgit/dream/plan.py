@@ -29,7 +29,7 @@ from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import parse_session
+from dreamgit.store.sessionfile import read_session
 
 __all__ = ["Plan", "plan_dream"]
 
@@ -60,9 +60,9 @@ def _sessions(
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
     for _ident, path in sorted(pending_sessions(repo, base).items()):
-        text = repo.read_text(path, base) or ""
+        data = repo.store.read_path(base, path) or b""
         try:
-            found.append(parse_session(text, path=path, fallback_time=now))
+            found.append(read_session(data, path=path, fallback_time=now))
         except MemoryFileError as exc:
             broken.append(exc)
     return found, broken

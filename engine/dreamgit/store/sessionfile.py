@@ -22,6 +22,7 @@ __all__ = [
     "MAX_SESSION_BYTES",
     "check_transcript",
     "parse_session",
+    "read_session",
     "read_transcript",
     "render_session",
 ]
@@ -102,6 +103,32 @@ def session_id_from_path(path: str) -> str | None:
     """The session id a path names, or None when it is not a session file."""
     match = _PATH.match(path)
     return match[1] if match else None
+
+
+def read_session(data: bytes, *, path: str, fallback_time: datetime) -> Session:
+    """Read a session file's bytes; binary or non-UTF-8 data is a MemoryFileError naming it.
+
+    Such a file is never read with replacement characters and consumed as if it were
+    a transcript: it is reported and stays pending until it is fixed.
+    """
+    if b"\x00" in data:
+        raise MemoryFileError(path, "session file is binary data, not text", hint=_KEEP_HINT)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemoryFileError(
+            path,
+            f"session file is not UTF-8 text (bad byte 0x{data[exc.start]:02x}"
+            f" at offset {exc.start})",
+            line=data[: exc.start].count(b"\n") + 1,
+            hint=_KEEP_HINT,
+        ) from None
+    return parse_session(text, path=path, fallback_time=fallback_time)
+
+
+_KEEP_HINT = (
+    "it stays pending and is not dreamed: convert it to UTF-8 text (or delete it) and commit"
+)
 
 
 def parse_session(text: str, *, path: str, fallback_time: datetime) -> Session:
