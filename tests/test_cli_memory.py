@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
 import resource
 import subprocess
 import sys
@@ -501,3 +503,30 @@ def test_endless_input_is_refused_at_the_limit_not_read_whole(repo: Path, source
         f"error: {name}: session is more than the 2 MB a session may hold\n"
         "hint: split the transcript into several sessions, or log a summary of it\n",
     )
+
+
+def test_log_with_text_and_file_is_a_usage_error(repo: Path, tmp_path: Path) -> None:
+    """TEXT and --file together are refused: which one is the transcript?"""
+    file = tmp_path / "t.md"
+    file.write_text("hello")
+    result = run(repo, "log", "some text", "--file", str(file))
+    assert result.exit_code == 2
+    assert "Error: give the transcript as TEXT or --file, not both\n" in result.stderr
+
+
+def test_log_from_a_terminal_without_text_is_a_usage_error(repo: Path) -> None:
+    """With no TEXT, no --file and stdin a terminal, log says how to give the transcript."""
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "dreamgit", "--repo", str(repo), "log"],
+            stdin=follower,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 2
+    assert "Error: give the transcript as TEXT, --file F, or on stdin (a pipe)\n" in done.stderr

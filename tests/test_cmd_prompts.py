@@ -150,3 +150,30 @@ def test_show_stops_an_override_that_loops_too_long_and_names_it(repo_path: Path
         " (loop iterations and calls)\n"
         "hint: a template should show the data it is given, not compute; simplify its loops\n"
     )
+
+
+def test_show_unknown_session_is_a_user_error(repo_path: Path) -> None:
+    """--session with an id that does not exist exits 1 and names it."""
+    code, _, err = _run(repo_path, "show", "gather", "--session", "s-20261101-abcdef")
+    assert (code, err) == (
+        1,
+        "error: no session with id s-20261101-abcdef\nhint: list sessions with `dreamgit status`\n",
+    )
+
+
+def test_show_without_material_says_what_to_name(tmp_path: Path) -> None:
+    """No similar group or keyed pair to show: consolidate and supersede say how to pick one."""
+    path = tmp_path / "empty"
+    MemoryRepo.init(path, now=NOW)
+    assert _run(path, "show", "consolidate") == (
+        1,
+        "",
+        "error: no group of similar memories to show\n"
+        "hint: name the memories with --memory ID (repeatable)\n",
+    )
+    assert _run(path, "show", "supersede") == (
+        1,
+        "",
+        "error: no memory with older ones of the same key or topic to show\n"
+        "hint: name the newer memory first, then older ones, with --memory ID\n",
+    )

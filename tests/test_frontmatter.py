@@ -270,3 +270,13 @@ def test_an_asterisk_in_a_value_is_not_an_alias() -> None:
     """Quoted or inner asterisks are text: only a real alias is refused."""
     doc = frontmatter.parse('---\na: "*x"\nb: 2*3\n---\n', path="m.md")
     assert doc.meta == {"a": "*x", "b": "2*3"}
+
+
+def test_front_matter_that_is_a_scalar_names_the_file_and_line() -> None:
+    """Front matter holding one plain value is refused with the full message and the hint."""
+    with pytest.raises(MemoryFileError) as info:
+        frontmatter.parse("---\njust words\n---\nbody\n", path=PATH)
+    assert info.value.render() == (
+        f"{PATH}:2: front matter must be a mapping of keys to values, not a str\n"
+        "hint: fix the YAML between the --- lines (or restore the file with `git checkout`)"
+    )

@@ -244,3 +244,30 @@ def test_author_that_would_break_a_commit_is_a_config_error(
         " author: {name: My Agent, email: agent@example.com}"
     )
     assert repo.tip() == tip
+
+
+def test_a_change_that_never_catches_up_with_main_gives_up_clearly(repo: MemoryRepo) -> None:
+    """A step always built on a commit main has left behind: bounded retries, then an error."""
+    from dreamgit.errors import ConcurrentUpdateError
+
+    old = repo.tip()
+    _put(repo, {"notes.txt": b"main moved on\n"})
+    tip = repo.tip()
+
+    def stale_step(_tip: str | None) -> str | None:
+        return repo.store.commit(
+            "main",
+            parents=[old] if old else [],
+            tree=repo.store.tree_id(old),
+            message="built on an old tip",
+            who=repo.identity(),
+            when=NOW,
+        )
+
+    with pytest.raises(ConcurrentUpdateError) as caught:
+        repo.advance_main(stale_step, now=NOW)
+    assert caught.value.render() == (
+        "main kept moving while this change was being written\n"
+        "hint: other writers are very busy; run the command again"
+    )
+    assert repo.tip() == tip

@@ -66,3 +66,10 @@ def test_a_dream_reports_unreadable_sessions_and_leaves_them_pending(tmp_path: P
     assert status["pending_sessions"] == 2
     again = run(repo, "review", "--force")
     assert f"warning: {BINARY}: session file is binary data, not text" in again.stderr
+
+
+def test_a_session_file_without_an_id_anywhere_is_named() -> None:
+    """No id in the front matter and a path that names none: the file is reported."""
+    with pytest.raises(MemoryFileError) as info:
+        read_session(b"just text\n", path="sessions/notes.md", fallback_time=NOW)
+    assert info.value.render() == "sessions/notes.md: session file has no id\nhint: name it <id>.md"
