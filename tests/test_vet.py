@@ -100,3 +100,23 @@ def test_division_by_zero_in_a_prune_rule_names_rule_location_and_memory() -> No
         "memories/t/a.md: rule ratio (config.yaml:2:5) cannot be evaluated for m-aaaaaaaa:"
         " division by zero"
     ]
+
+
+def test_a_session_dated_far_ahead_gives_no_memory_and_says_why(repo: Path) -> None:
+    """A candidate whose rank overflows is rejected with the rule's place; the run goes on."""
+    session = repo / "sessions/2026/11/20/s-20261120-cccccc.md"
+    session.parent.mkdir(parents=True)
+    session.write_text(
+        "---\ndream:\n  id: s-20261120-cccccc\n  created: 9999-12-31T00:00:00Z\n---\n"
+        "User: I prefer dark roast coffee in the morning.\n"
+    )
+    git(repo, "add", "sessions")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "hand")
+    result = run(repo, "run", "--force", "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    reasons = [d["reason"] for d in record["decisions"] if not d["accepted"]]
+    assert (
+        "rejected by rule rank (default.yaml:110:7), which cannot be evaluated for it:"
+        " exp() failed: math range error"
+    ) in reasons

@@ -117,6 +117,7 @@ class Layer:
     gate: tuple[Expression | None] | None = None  # (None,) is an explicit "no gate"
     rank: Expression | None = None
     rank_pos: tuple[int, int] = (0, 0)
+    gate_pos: tuple[int, int] = (0, 0)
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, list[RuleSpec]] = field(default_factory=dict)
     present: set[str] = field(default_factory=set)
@@ -209,6 +210,7 @@ class _Reader:
                 self.layer.gate = (
                     self._expr(value, pos, "gate", GATE_SCHEMA, BOOL, allow_none=True),
                 )
+                self.layer.gate_pos = pos
             elif key == "rank":
                 self.layer.rank = self._expr(value, pos, "rank", MEMORY_SCHEMA, NUMBER)
                 self.layer.rank_pos = pos

@@ -64,6 +64,7 @@ class _State:
     gate: Expression | None = None
     rank: Expression | None = None
     rank_location: Location | None = None
+    gate_location: Location | None = None
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, dict[str, RuleSpec]] = field(default_factory=dict)
     owner: dict[str, str] = field(default_factory=dict)  # rule name -> section
@@ -145,6 +146,7 @@ def _resolve(
 def _apply(state: _State, layer: Layer) -> None:
     if layer.gate is not None:
         state.gate = layer.gate[0]
+        state.gate_location = layer.source.location(*layer.gate_pos)
     if layer.rank is not None:
         state.rank = layer.rank
         state.rank_location = layer.source.location(*layer.rank_pos)
@@ -234,6 +236,7 @@ def _build(state: _State, chain: list[Layer]) -> RuleSet:
         sources=tuple(layer.source.filename for layer in chain),
         disabled=tuple(state.disabled),
         rank_location=state.rank_location,
+        gate_location=state.gate_location,
     )
 
 

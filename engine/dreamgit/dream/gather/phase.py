@@ -57,8 +57,12 @@ def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     """Why a candidate can never become a memory: too long for any run, or already stale."""
     if len(memory.text) > ruleset.limits.max_new_chars_per_run:
         return "max_new_chars_per_run (longer than one run may add)"
+    env = memory_env(memory, now)
+    try:
+        ruleset.rank.evaluate(env)
+    except ExpressionError as exc:  # every memory is ranked: one rank cannot order is refused
+        return f"rank ({ruleset.rank_location}), which cannot be evaluated for it: {exc.reason}"
     if not ruleset.is_protected(memory):
-        env = memory_env(memory, now)
         for rule in ruleset.prune:
             holds = _holds(rule, env)
             if holds is not False:
