@@ -87,6 +87,9 @@ TOP_KEYS = (
     "proposals",
     "author",
     "llm",
+    "format",
+    "branch",
+    "hermes",
 )
 
 

@@ -21,6 +21,7 @@ from dreamgit.store import frontmatter
 __all__ = [
     "MAX_SESSION_BYTES",
     "check_transcript",
+    "decode_session",
     "parse_session",
     "read_session",
     "read_transcript",
@@ -105,8 +106,8 @@ def session_id_from_path(path: str) -> str | None:
     return match[1] if match else None
 
 
-def read_session(data: bytes, *, path: str, fallback_time: datetime) -> Session:
-    """Read a session file's bytes; binary or non-UTF-8 data is a MemoryFileError naming it.
+def decode_session(data: bytes, *, path: str) -> str:
+    """A session file's text; binary or non-UTF-8 data is a MemoryFileError naming it.
 
     Such a file is never read with replacement characters and consumed as if it were
     a transcript: it is reported and stays pending until it is fixed.
@@ -114,7 +115,7 @@ def read_session(data: bytes, *, path: str, fallback_time: datetime) -> Session:
     if b"\x00" in data:
         raise MemoryFileError(path, "session file is binary data, not text", hint=_KEEP_HINT)
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MemoryFileError(
             path,
@@ -123,7 +124,11 @@ def read_session(data: bytes, *, path: str, fallback_time: datetime) -> Session:
             line=data[: exc.start].count(b"\n") + 1,
             hint=_KEEP_HINT,
         ) from None
-    return parse_session(text, path=path, fallback_time=fallback_time)
+
+
+def read_session(data: bytes, *, path: str, fallback_time: datetime) -> Session:
+    """Read a session file's bytes (see :func:`decode_session`) into a :class:`Session`."""
+    return parse_session(decode_session(data, path=path), path=path, fallback_time=fallback_time)
 
 
 _KEEP_HINT = (
