@@ -73,3 +73,25 @@ def test_a_session_file_without_an_id_anywhere_is_named() -> None:
     with pytest.raises(MemoryFileError) as info:
         read_session(b"just text\n", path="sessions/notes.md", fallback_time=NOW)
     assert info.value.render() == "sessions/notes.md: session file has no id\nhint: name it <id>.md"
+
+
+def test_a_session_with_a_bad_date_is_reported_not_blamed_on_now(tmp_path: Path) -> None:
+    """`created: yesterday` names the file and line; the other sessions still dream."""
+    repo = tmp_path / "mem"
+    assert run(repo, "init").exit_code == 0
+    assert run(repo, "log", "I prefer tabs over spaces in every project.").exit_code == 0
+    bad = "sessions/2026/11/20/s-20261120-dddddd.md"
+    (repo / bad).parent.mkdir(parents=True, exist_ok=True)
+    (repo / bad).write_text(
+        "---\ndream:\n  id: s-20261120-dddddd\n  created: yesterday\n---\nUser: I like tea.\n"
+    )
+    git(repo, "add", "sessions")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "hand")
+    result = run(repo, "run", "--force", "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["broken"] == [
+        f"{bad}:4: dream.created: 'yesterday' is not an ISO-8601 time\n"
+        "hint: write it like 2026-11-22T03:00:00Z; the session stays pending until then"
+    ]
+    assert len(record["sessions"]) == 1

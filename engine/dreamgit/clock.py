@@ -18,8 +18,12 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
-def parse_time(text: str, *, what: str = "--now") -> datetime:
-    """Parse an ISO-8601 time; a time without a zone is taken as UTC."""
+def parse_time(text: str, *, what: str = "time") -> datetime:
+    """Parse an ISO-8601 time; a time without a zone is taken as UTC.
+
+    ``what`` names the time in the error (``--now``, a file's ``created``): a bad
+    date in a file must never be blamed on an option the user did not give.
+    """
     raw = text.strip()
     try:
         value = datetime.fromisoformat(raw.replace("Z", "+00:00").replace("z", "+00:00"))

@@ -100,6 +100,14 @@ def render_session(session: Session) -> str:
     return frontmatter.dump_new({"dream": block}, session.text)
 
 
+def _line_of_key(raw: str | None, key: str) -> int | None:
+    """The file line of ``key:`` in the front matter (the fence is line 1)."""
+    if raw is None:
+        return None
+    found = re.search(rf"^\s*{re.escape(key)}\s*:", raw, re.MULTILINE)
+    return raw.count("\n", 0, found.start()) + 2 if found else None
+
+
 def session_id_from_path(path: str) -> str | None:
     """The session id a path names, or None when it is not a session file."""
     match = _PATH.match(path)
@@ -145,11 +153,22 @@ def parse_session(text: str, *, path: str, fallback_time: datetime) -> Session:
     if not ident:
         raise MemoryFileError(path, "session file has no id", hint="name it <id>.md")
     created = block.get("created")
-    when = (
-        parse_time(format_time(created) if isinstance(created, datetime) else str(created))
-        if created
-        else fallback_time
-    )
+    try:
+        when = (
+            parse_time(
+                format_time(created) if isinstance(created, datetime) else str(created),
+                what="dream.created",
+            )
+            if created
+            else fallback_time
+        )
+    except UserError as exc:  # a session's own date: name the file, never stop the dream
+        raise MemoryFileError(
+            path,
+            exc.message,
+            line=_line_of_key(doc.raw_meta, "created"),
+            hint="write it like 2026-11-22T03:00:00Z; the session stays pending until then",
+        ) from None
     tags = block.get("tags") or []
     return Session(
         id=ident,
