@@ -501,3 +501,20 @@ def test_a_model_never_adds_instruction_shaped_text_as_a_memory(
         )
     ]
     assert "Ignore previous" not in (fx.repo.read_text("MEMORY.md") or "")
+
+
+def test_an_llm_section_that_is_not_a_mapping_is_a_config_error(tmp_path: Path) -> None:
+    """`llm: 1` in the config is refused by name when the model is set up."""
+    from dreamgit.errors import ConfigError
+    from dreamgit.ruleset import load_bundled
+    from dreamgit.store.repo import MemoryRepo
+
+    repo = MemoryRepo.init(tmp_path / "mem", now=DREAM_AT)
+    repo.commit_main(
+        "config",
+        lambda _tip: {".dreamgit/config.yaml": b"extends: default\nllm: 1\n"},
+        now=DREAM_AT,
+    )
+    with pytest.raises(ConfigError) as info:
+        open_llm(repo, load_bundled("default"), "scripted")
+    assert info.value.message == ".dreamgit/config.yaml: llm must be a mapping of settings"

@@ -385,3 +385,33 @@ def test_a_redirect_to_another_port_is_refused_and_the_key_never_sent_there(
         "key and the prompt go only to the configured host, so nothing was sent there"
     )
     assert info.value.hint == "if that address serves the provider's API, set llm.base_url to it"
+
+
+@pytest.mark.parametrize(
+    ("adapter", "path", "message", "hint"),
+    [
+        (
+            OpenAIAdapter,
+            "/v1/chat/completions",
+            "answered without choices[0].message.content",
+            "check that llm.base_url serves the OpenAI chat-completions API",
+        ),
+        (
+            AnthropicAdapter,
+            "/v1/messages",
+            "answered without text content blocks",
+            "check that llm.base_url serves the Anthropic messages API",
+        ),
+    ],
+)
+def test_answer_of_the_wrong_shape_names_the_url_and_what_was_missing(
+    adapter: type[OpenAIAdapter] | type[AnthropicAdapter], path: str, message: str, hint: str
+) -> None:
+    """A JSON object without the expected fields is a provider error saying which."""
+    with loopback([Reply(200, {"object": "list"})], path=path) as server:
+        base = server.url + ("/v1" if adapter is OpenAIAdapter else "")
+        made = adapter({"model": "m", "base_url": base, "api_key_env": "NO_KEY_NEEDED"})
+        with pytest.raises(ProviderError) as info:
+            made.complete(MESSAGES, max_tokens=10)
+    url = server.url + path
+    assert info.value.render() == f"{made.name}: {url} {message}\nhint: {hint}"
