@@ -105,6 +105,19 @@ class MemoryRepo:
         repo.commit_main(message, lambda _tip: files, now=now or utcnow())
         return repo
 
+    @classmethod
+    def open_or_init(
+        cls, path: str | Path, *, bare: bool = False, now: datetime | None = None
+    ) -> MemoryRepo:
+        """Open the memory repository at ``path``, creating it first when it is not one."""
+        try:
+            repo = cls(GitStore.open(Path(path)))
+        except NotARepositoryError:
+            return cls.init(path, bare=bare, now=now)
+        if repo.read_text(layout.CONFIG) is None:
+            return cls.init(path, bare=bare, now=now)
+        return repo
+
     def require_initialised(self) -> None:
         """Raise a clear error when this git repository has no dreamgit configuration."""
         if self.read_text(layout.CONFIG) is None:
