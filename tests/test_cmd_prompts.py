@@ -130,3 +130,15 @@ def test_show_summary_without_runs_says_to_run_first(repo_path: Path) -> None:
     code, _, err = _run(repo_path, "show", "summary")
     assert code == 1
     assert err == "error: no dream run recorded yet\nhint: run `dreamgit run` first\n"
+
+
+def test_show_summary_of_a_merged_run_says_merged(repo_path: Path) -> None:
+    """The last run on main was merged: the summary must not call it waiting for review."""
+    from dreamgit.dream.run import dream
+
+    record = dream(MemoryRepo.open(repo_path), now=NOW, force=True)
+    assert record["merged"]
+    code, out, _ = _run(repo_path, "show", "summary")
+    assert code == 0
+    assert f"Branch `dream/{record['run_id']}` · {record['now']} · merged\n" in out
+    assert "waiting for review" not in out

@@ -56,7 +56,7 @@ def test_readme_python_snippet_runs_twice_in_the_same_folder(
     code = _readme_python()
     for _ in range(2):
         scope: dict[str, object] = {}
-        exec(compile(code, "README.md", "exec"), scope)  # noqa: S102 - the README's own snippet
+        exec(compile(code, "README.md", "exec"), scope)
     runs = DreamEngine(tmp_path / "agent-memory").status()["runs"]
     assert runs == 2
 
@@ -83,7 +83,7 @@ def test_engine_accepts_a_path_and_a_positional_topic(tmp_path: Path) -> None:
 def test_engine_on_a_folder_that_is_no_memory_repository_says_so(tmp_path: Path) -> None:
     """A path that is not a memory repository is a UserError, exported from dreamgit."""
     (tmp_path / "plain").mkdir()
-    with pytest.raises(UserError, match="not a git repository|not a dreamgit"):
+    with pytest.raises(UserError, match=r"not a git repository|not a dreamgit"):
         DreamEngine(tmp_path / "plain")
 
 

@@ -139,9 +139,7 @@ class DreamEngine:
         """The operations a dream would apply now, without writing anything."""
         from dreamgit.dream.run import dream
 
-        return DreamResult(
-            dream(self.repo, now=self.now(), force=force, apply=False, llm=self.llm)
-        )
+        return DreamResult(dream(self.repo, now=self.now(), force=force, apply=False, llm=self.llm))
 
     def status(self) -> dict[str, Any]:
         """The status report (as ``status --json``)."""

@@ -84,4 +84,5 @@ class RunRecord(TypedDict):
     merge_requested: NotRequired[bool]
     merge: NotRequired[str]
     resumed: NotRequired[list[str]]
+    replaced: NotRequired[list[str]]
     llm: NotRequired[dict[str, Any]]

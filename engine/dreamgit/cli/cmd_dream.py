@@ -78,7 +78,12 @@ def print_ops(record: RunRecord) -> None:
 
 @click.command()
 @click.option("--force", is_flag=True, help="Run even if the gate says no dream is due.")
-@click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
+@click.option(
+    "--no-merge",
+    is_flag=True,
+    help="Leave dream/<run-id> for review; don't merge. It replaces an earlier branch "
+    "left for review (whose sessions it dreams again) unless someone committed to that one.",
+)
 @click.option("--push", "remote", default=None, metavar="REMOTE", help="Push the dream branch.")
 @click.option(
     "--summary",
@@ -120,6 +125,8 @@ def run(
     if branch:
         state_text = "merged into main" if record["merged"] else "left for review"
         click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
+    for name in record.get("replaced", []):
+        click.echo(f"replaced {name}: its sessions are dreamed again in this run")
 
 
 @click.command()

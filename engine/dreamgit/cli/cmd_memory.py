@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import click
 
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
+from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
-from dreamgit.model import MEMORY_TYPES, PRIORITIES
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, plural
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import check_transcript
@@ -27,18 +29,55 @@ def open_repo(state: CliState) -> MemoryRepo:
 @click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--bare", is_flag=True, help="Create a bare repository (no work tree).")
 @click.option(
-    "--github", is_flag=True, help="Also write .github/workflows/dream.yml for scheduled dreams."
+    "--github",
+    is_flag=True,
+    help="Also commit .github/workflows/dream.yml for scheduled dreams "
+    "(into an existing memory repository too).",
 )
+@json_option
 @pass_state
-def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
-    """Create a memory repository (git init if needed, default config)."""
-    target = path or state.path
-    repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now())
-    if github:
-        from dreamgit.integrations.github import add_workflow
+def init(state: CliState, path: Path | None, bare: bool, github: bool, as_json: bool) -> None:
+    """Create a memory repository (git init if needed, default config).
 
-        add_workflow(repo, now=state.now())
-    click.echo(f"initialised memory repository in {target}")
+    With --github, an existing memory repository gets the scheduled workflow
+    added; running it again changes nothing, and a workflow someone edited is
+    never overwritten.
+    """
+    target = path or state.path
+    if github:
+        from dreamgit.integrations.github import WORKFLOW_PATH, add_workflow
+
+        existed = _is_memory_repo(target)
+        repo = MemoryRepo.open_or_init(target, bare=bare, now=state.fixed_now())
+        commit = add_workflow(repo, now=state.now())
+        workflow = "added" if commit else "already there"
+        lines = [
+            f"{target} is already a memory repository"
+            if existed
+            else f"initialised memory repository in {target}",
+            f"{WORKFLOW_PATH}: {workflow}",
+        ]
+    else:
+        existed = False
+        MemoryRepo.init(target, bare=bare, now=state.fixed_now())
+        commit, workflow, lines = None, None, [f"initialised memory repository in {target}"]
+    if as_json:
+        emit_json(
+            {"path": str(target), "created": not existed, "workflow": workflow, "commit": commit}
+        )
+        return
+    for line in lines:
+        click.echo(line)
+
+
+def _is_memory_repo(path: Path) -> bool:
+    from dreamgit.errors import NotARepositoryError
+
+    try:
+        MemoryRepo.open(path).require_initialised()
+    except NotARepositoryError:
+        return False
+    return True
 
 
 @click.command()
@@ -46,9 +85,15 @@ def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
 @click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), help="Read it.")
 @click.option("--summary", default="", help="A one-line summary of the session.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@json_option
 @pass_state
 def log(
-    state: CliState, text: str | None, file: Path | None, summary: str, tags: tuple[str]
+    state: CliState,
+    text: str | None,
+    file: Path | None,
+    summary: str,
+    tags: tuple[str],
+    as_json: bool,
 ) -> None:
     """Record a session transcript (TEXT, --file, or stdin); prints its id."""
     if text is not None and file is not None:
@@ -67,6 +112,9 @@ def log(
         transcript = check_transcript(sys.stdin.buffer.read(), source="stdin")
     repo = open_repo(state)
     session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
+    if as_json:
+        emit_json({"id": session.id, "path": session.path, "chars": len(session.text)})
+        return
     click.echo(session.id)
 
 
@@ -77,6 +125,7 @@ def log(
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--key", default=None, help="A slot: a newer memory with the same key supersedes.")
 @click.option("--type", "kind", type=click.Choice(MEMORY_TYPES), default="user", show_default=True)
+@json_option
 @pass_state
 def add(
     state: CliState,
@@ -86,12 +135,16 @@ def add(
     tags: tuple[str],
     key: str | None,
     kind: str,
+    as_json: bool,
 ) -> None:
     """Add a memory by hand; prints its id."""
     repo = open_repo(state)
     memory = operations.add_memory(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
     )
+    if as_json:
+        emit_json(memory.to_dict())
+        return
     click.echo(memory.id)
 
 
@@ -150,21 +203,30 @@ def topics(state: CliState, as_json: bool) -> None:
 
 @click.command()
 @click.argument("ids", nargs=-1, required=True)
+@json_option
 @pass_state
-def forget(state: CliState, ids: tuple[str]) -> None:
+def forget(state: CliState, ids: tuple[str], as_json: bool) -> None:
     """Remove memories from the active set (history keeps them: see restore)."""
     repo = open_repo(state)
-    for m in operations.forget(repo, ids, now=state.now()):
+    gone = operations.forget(repo, ids, now=state.now())
+    if as_json:
+        emit_json([{"id": m.id, "path": m.path} for m in gone])
+        return
+    for m in gone:
         click.echo(f"forgot {m.id} ({m.path})")
 
 
 @click.command()
 @click.argument("memory_id")
+@json_option
 @pass_state
-def restore(state: CliState, memory_id: str) -> None:
+def restore(state: CliState, memory_id: str, as_json: bool) -> None:
     """Bring back a forgotten, pruned or superseded memory from history."""
     repo = open_repo(state)
     memory = operations.restore(repo, memory_id, now=state.now())
+    if as_json:
+        emit_json(memory.to_dict())
+        return
     click.echo(f"restored {memory.id} ({memory.path})")
 
 
@@ -181,12 +243,42 @@ def status(state: CliState, as_json: bool) -> None:
         emit_json(report)
         return
     click.echo(f"memories:         {report['memories']} in {len(report['topics'])} topic(s)")
-    click.echo(f"sessions:         {report['sessions']} ({report['pending_sessions']} pending)")
-    click.echo(f"last dream:       {report['last_run'] or 'never'}")
+    uncommitted = report["uncommitted"]
+    if uncommitted["memories"] or uncommitted["sessions"]:
+        files = " and ".join(
+            plural(n, f"{kind} file")
+            for kind, n in (
+                ("memory", uncommitted["memories"]),
+                ("session", uncommitted["sessions"]),
+            )
+            if n
+        )
+        click.echo(
+            f"uncommitted:      {files} in the work tree, not counted here; the next dreamgit "
+            "command that writes (add, log, forget, run…) commits them as agent edits"
+        )
+    held = f", {report['held_sessions']} held for review" if report["held_sessions"] else ""
+    click.echo(
+        f"sessions:         {report['sessions']} ({report['pending_sessions']} pending{held})"
+    )
+    click.echo(f"last dream:       {_last_dream(report['last_run'], state.now())}")
     click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
     for name in report["awaiting_review"]:
-        click.echo(f"awaiting review:  {name} (dreamgit merge / revert)")
+        run_id = name.removeprefix("dream/")
+        click.echo(
+            f"awaiting review:  {name} (accept: dreamgit merge {run_id}; "
+            f"drop: dreamgit discard {run_id})"
+        )
     for name in report["running"]:
         click.echo(f"dreaming now:     {name}")
     for name in report["abandoned"]:
         click.echo(f"abandoned dream:  {name} (a run that did not finish; main was not changed)")
+
+
+def _last_dream(last_run: str | None, now: datetime) -> str:
+    """When the last dream ran; a time ahead of the clock is named as such."""
+    if last_run is None:
+        return "never"
+    if parse_time(last_run) > now:
+        return f"{last_run} (in the future: is this machine's clock behind?)"
+    return last_run

@@ -82,7 +82,9 @@ def show(
         runs = read_runs(repo.store, repo.tip())
         if not runs:
             raise UserError("no dream run recorded yet", hint="run `dreamgit run` first")
-        click.echo(render_summary(runs[-1], overrides=overrides), nl=False)
+        # A record on main got there by its run's merge: the stored file leaves that out.
+        latest = {**runs[-1], "merged": True}
+        click.echo(render_summary(latest, overrides=overrides), nl=False)
         return
     context = _context(repo, base, now, session_ids, memory_ids, max(1, limit))
     click.echo(render(name, context, overrides=overrides), nl=False)

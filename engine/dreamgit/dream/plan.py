@@ -23,7 +23,7 @@ from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
-from dreamgit.model import Memory, Session
+from dreamgit.model import Memory, Session, plural
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store import layout
@@ -55,10 +55,12 @@ class Plan:
 
 
 def _sessions(
-    repo: MemoryRepo, base: str | None, now: datetime
+    repo: MemoryRepo, base: str | None, now: datetime, exclude: frozenset[str]
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
-    for _ident, path in sorted(pending_sessions(repo, base).items()):
+    for ident, path in sorted(pending_sessions(repo, base).items()):
+        if ident in exclude:
+            continue
         text = repo.read_text(path, base) or ""
         try:
             found.append(parse_session(text, path=path, fallback_time=now))
@@ -75,10 +77,12 @@ def plan_dream(
     gather: bool = True,
     at: str | None = None,
     llm: LLMRun | None = None,
+    exclude: frozenset[str] = frozenset(),
 ) -> Plan:
     """Plan a dream against main's tip, or the commit ``at`` (``gather=False``: compact only).
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
+    Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
     """
     base = at if at is not None else repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
@@ -95,7 +99,7 @@ def plan_dream(
     broken = list(snapshot.broken)
     fresh: list[tuple[Memory, Candidate]] = []
     if gather:
-        sessions, unreadable = _sessions(repo, base, now)
+        sessions, unreadable = _sessions(repo, base, now, exclude)
         broken += unreadable
         proposed, waiting = (
             llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
@@ -161,6 +165,6 @@ def _index_op(
         phase="index",
         rule="index",
         memories=[],
-        summary=f"index: MEMORY.md lists {len(result.included)} memories{omitted}",
+        summary=f"index: MEMORY.md lists {plural(len(result.included), 'memory')}{omitted}",
         changes={layout.INDEX: result.text.encode("utf-8")},
     )

@@ -24,6 +24,7 @@ from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
 from dreamgit.errors import ConflictError
+from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
@@ -63,17 +64,32 @@ def dream(
         return _review(repo, rules, now=now, force=force, gather=gather, merge=merge, llm=model)
     with try_exclusive(dream_lock_path(repo), busy="another dream is running in this repository"):
         resumed = _finish_interrupted(repo, now)
+        open_branches = review_branches(repo) if gather else []
         if gather and not force:
-            due, reason = _gate(repo, rules, now)
+            due, reason = _gate(repo, rules, now, open_branches)
             if not due:
                 return {**_skipped(repo, now, reason), "resumed": resumed}
         repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
-        plan = plan_dream(repo, rules, now=now, gather=gather, llm=model)
+        plan = plan_dream(
+            repo, rules, now=now, gather=gather, llm=model, exclude=_kept(open_branches)
+        )
         if plan.is_empty:
             record = _record(plan, run_id=None, now=now, commits=[], applied=True, merge=merge)
         else:
-            record = _apply(repo, plan, now=now, merge=merge)
+            replaced = [b for b in open_branches if b.replaceable]
+            record = _apply(repo, plan, now=now, merge=merge, replaces=replaced)
+            for branch in replaced:
+                repo.store.delete_branch(branch.name, expected=branch.tip)
         return {**record, "resumed": resumed}
+
+
+def _kept(open_branches: list[OpenBranch]) -> frozenset[str]:
+    """Sessions of branches a person committed to: theirs to merge, not to dream again.
+
+    A branch holding only its run's commits is replaced instead: this dream
+    gathers its sessions again with the new ones, from main as it is now.
+    """
+    return frozenset(s for b in open_branches if not b.replaceable for s in b.sessions)
 
 
 def _review(
@@ -87,13 +103,21 @@ def _review(
     llm: LLMRun | None,
 ) -> RunRecord:
     """Plan exactly what run would, on main plus any uncommitted agent edits; write nothing."""
+    open_branches = review_branches(repo) if gather else []
     if gather and not force:
-        due, reason = _gate(repo, rules, now)
+        due, reason = _gate(repo, rules, now, open_branches)
         if not due:
             return _skipped(repo, now, reason)
     at = repo.preview_agent_edits(now)
-    plan = plan_dream(repo, rules, now=now, gather=gather, at=at, llm=llm)
-    return _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
+    plan = plan_dream(
+        repo, rules, now=now, gather=gather, at=at, llm=llm, exclude=_kept(open_branches)
+    )
+    record = _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
+    if not plan.is_empty:
+        diary = _diary_op(repo, plan, record)
+        record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=None))
+        record["counts"]["diary"] = 1
+    return record
 
 
 def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
@@ -135,8 +159,11 @@ def _merge_message(branch: str, run_id: str, n_ops: int) -> str:
     )
 
 
-def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
-    return evaluate_gate(rules, **gate_figures(repo, repo.tip()), now=now)
+def _gate(
+    repo: MemoryRepo, rules: RuleSet, now: datetime, open_branches: list[OpenBranch]
+) -> tuple[bool, str]:
+    held = {s for b in open_branches for s in b.sessions}
+    return evaluate_gate(rules, **gate_figures(repo, repo.tip(), held=held), now=now)
 
 
 def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> RunRecord:
@@ -210,13 +237,32 @@ def _record(
     return record
 
 
+def _diary_op(repo: MemoryRepo, plan: Plan, record: RunRecord) -> Operation:
+    """The diary entry's operation; ``review`` shows it too, its run id still to come."""
+    run_id = record["run_id"] or "<run-id>"
+    return Operation(
+        op="diary",
+        phase="diary",
+        rule="diary",
+        memories=[],
+        summary=f"diary: dream {run_id}",
+        changes={
+            layout.DIARY: prepend_entry(
+                repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
+            ).encode("utf-8")
+        },
+    )
+
+
 def _record_bytes(record: RunRecord) -> bytes:
     # Whether the run got merged is a fact about main, not about the branch: not stored.
     stored = {k: v for k, v in record.items() if k != "merged"}
     return (json.dumps(stored, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRecord:
+def _apply(
+    repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool, replaces: list[OpenBranch]
+) -> RunRecord:
     store = repo.store
     run_id = _new_run_id(repo, plan, now)
     branch = f"{layout.DREAM_BRANCH_PREFIX}{run_id}"
@@ -245,18 +291,9 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRe
         faults.checkpoint(f"in-{op.phase}")
         phase_done = op.phase
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
-    diary = Operation(
-        op="diary",
-        phase="diary",
-        rule="diary",
-        memories=[],
-        summary=f"diary: dream {run_id}",
-        changes={
-            layout.DIARY: prepend_entry(
-                repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
-            ).encode("utf-8")
-        },
-    )
+    if replaces:
+        record["replaced"] = [b.name for b in replaces]
+    diary = _diary_op(repo, plan, record)
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
     record["counts"]["diary"] = 1
