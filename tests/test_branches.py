@@ -109,8 +109,9 @@ def test_a_merged_run_replaces_the_open_branch_too(
     """A run that merges takes the review branch's sessions to main and drops that branch."""
     repo, first = reviewed
     _log(repo, FACTS[3:], 20)
+    tip = repo.store.tip(str(first["branch"]))
     record = dream(repo, now=_at(26))
-    assert record["merged"] and record["replaced"] == [first["branch"]]
+    assert record["merged"] and record["replaced"] == [{"branch": first["branch"], "tip": tip}]
     assert repo.store.branches("dream/") == {}
 
 

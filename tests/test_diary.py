@@ -210,7 +210,11 @@ def test_run_to_be_merged_says_merged_although_written_before_the_merge() -> Non
 def test_a_run_that_replaced_a_review_branch_says_so() -> None:
     """A run that took over an open dream branch names the branch it replaced."""
     entry = render_diary_entry(
-        record(merged=False, merge_requested=False, replaced=["dream/20261121T030000Z-0a0a"])
+        record(
+            merged=False,
+            merge_requested=False,
+            replaced=[{"branch": "dream/20261121T030000Z-0a0a", "tip": "0" * 40}],
+        )
     )
     assert (
         "replaces `dream/20261121T030000Z-0a0a` (its sessions are dreamed again here)"

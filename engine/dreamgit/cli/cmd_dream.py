@@ -84,7 +84,14 @@ def print_ops(record: RunRecord) -> None:
     help="Leave dream/<run-id> for review; don't merge. It replaces an earlier branch "
     "left for review (whose sessions it dreams again) unless someone committed to that one.",
 )
-@click.option("--push", "remote", default=None, metavar="REMOTE", help="Push the dream branch.")
+@click.option(
+    "--push",
+    "remote",
+    default=None,
+    metavar="REMOTE",
+    help="Push the dream branch; delete there the branches this run replaced "
+    "(only where they still are as this run saw them).",
+)
 @click.option(
     "--summary",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -114,6 +121,7 @@ def run(
         from dreamgit.history.push import push_branch
 
         push_branch(open_repo(state), branch, remote=remote)
+        _drop_replaced(state, record, remote)
     if summary is not None and branch:
         from dreamgit.history.summary import render_summary
 
@@ -125,8 +133,23 @@ def run(
     if branch:
         state_text = "merged into main" if record["merged"] else "left for review"
         click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
-    for name in record.get("replaced", []):
-        click.echo(f"replaced {name}: its sessions are dreamed again in this run")
+    for replaced in record.get("replaced", []):
+        click.echo(f"replaced {replaced['branch']}: its sessions are dreamed again in this run")
+
+
+def _drop_replaced(state: CliState, record: RunRecord, remote: str) -> None:
+    """Delete on the remote the branches this run replaced (closing their pull requests)."""
+    from dreamgit.history.push import delete_remote_branch
+
+    for replaced in record.get("replaced", []):
+        name = replaced["branch"]
+        if not delete_remote_branch(
+            open_repo(state), name, remote=remote, expected=replaced["tip"]
+        ):
+            warn(
+                f"{name} on {remote} was not deleted (gone already, or someone pushed to it); "
+                "this run's branch holds its sessions"
+            )
 
 
 @click.command()

@@ -94,7 +94,7 @@ def _status(record: Mapping[str, Any], ops: list[Mapping[str, Any]]) -> str:
         parts = [f"Left on `{_plain(record['branch'])}` for review"]
     else:
         parts = ["Nothing to change" if not ops else "Not merged"]
-    replaced = [f"`{_plain(b)}`" for b in record.get("replaced") or []]
+    replaced = [f"`{_plain(_branch(b))}`" for b in record.get("replaced") or []]
     if replaced:
         parts.append(f"replaces {', '.join(replaced)} (its sessions are dreamed again here)")
     before, after = record.get("memories_before"), record.get("memories_after")
@@ -110,6 +110,11 @@ def _status(record: Mapping[str, Any], ops: list[Mapping[str, Any]]) -> str:
         listing = ", ".join(f"{op} {n}" for op, n in counts)
         parts.append(f"{_count(sum(n for _, n in counts), 'operation')}: {listing}")
     return " · ".join(parts)
+
+
+def _branch(item: Any) -> Any:
+    """A replaced branch's name (records list ``{branch, tip}``)."""
+    return item.get("branch") if isinstance(item, Mapping) else item
 
 
 def _counts(given: Any, ops: list[Mapping[str, Any]]) -> list[tuple[str, int]]:

@@ -292,7 +292,7 @@ def _apply(
         phase_done = op.phase
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
     if replaces:
-        record["replaced"] = [b.name for b in replaces]
+        record["replaced"] = [{"branch": b.name, "tip": b.tip} for b in replaces]
     diary = _diary_op(repo, plan, record)
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))

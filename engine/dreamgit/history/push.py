@@ -13,7 +13,7 @@ import subprocess
 from dreamgit.errors import UserError
 from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["push_branch"]
+__all__ = ["delete_remote_branch", "push_branch"]
 
 
 def push_branch(repo: MemoryRepo, branch: str, *, remote: str) -> None:
@@ -37,3 +37,32 @@ def push_branch(repo: MemoryRepo, branch: str, *, remote: str) -> None:
             hint="check the remote's name and your credentials; the branch is still here "
             "to push again",
         )
+
+
+def delete_remote_branch(repo: MemoryRepo, branch: str, *, remote: str, expected: str) -> bool:
+    """Delete ``branch`` on ``remote`` only while it still points at ``expected``.
+
+    For a dream branch a newer run replaced: its pull request closes with it. When
+    someone pushed to it meanwhile (or it is not there), git's lease refuses and
+    the branch stays; False then, and nothing was changed.
+    """
+    git = shutil.which("git")
+    if git is None:
+        return False
+    ref = f"refs/heads/{branch}"
+    result = subprocess.run(
+        [
+            git,
+            "--git-dir",
+            str(repo.store.git_dir),
+            "push",
+            "--quiet",
+            f"--force-with-lease={ref}:{expected}",
+            remote,
+            f":{ref}",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode == 0
