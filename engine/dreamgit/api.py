@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.clock import utcnow
+from dreamgit.dream.reindex import index_bytes as _index_bytes
 from dreamgit.model import Memory, Session
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
@@ -80,6 +81,8 @@ class DreamEngine:
             repo.require_initialised()
         self.repo = repo
         self._now = now
+        # MEMORY.md follows add, forget and restore in the same commit.
+        repo.indexer = lambda commit: _index_bytes(self.repo, commit, now=self.now())
         self.llm = llm
 
     def now(self) -> datetime:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -22,7 +23,19 @@ def open_repo(state: CliState) -> MemoryRepo:
     """The memory repository named by --repo, checked to be one."""
     repo = MemoryRepo.open(state.path)
     repo.require_initialised()
+    repo.indexer = _indexer(repo, state.now())
     return repo
+
+
+def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
+    """MEMORY.md follows every write that changes memories (loaded only when one does)."""
+
+    def render(commit: str) -> bytes | None:
+        from dreamgit.dream.reindex import index_bytes
+
+        return index_bytes(repo, commit, now=now)
+
+    return render
 
 
 @click.command()

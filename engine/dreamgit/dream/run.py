@@ -20,6 +20,7 @@ from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
 from dreamgit.dream.plan import Plan, plan_dream
+from dreamgit.dream.reindex import install_indexer
 from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
@@ -58,6 +59,47 @@ def dream(
     deterministic.
     """
     repo.require_initialised()
+    if repo.indexer is not None:
+        return _dream(
+            repo,
+            now=now,
+            force=force,
+            merge=merge,
+            gather=gather,
+            apply=apply,
+            ruleset=ruleset,
+            llm=llm,
+            use_config_llm=use_config_llm,
+        )
+    install_indexer(repo, now=now)  # a merge with main's writes renders MEMORY.md anew
+    try:
+        return _dream(
+            repo,
+            now=now,
+            force=force,
+            merge=merge,
+            gather=gather,
+            apply=apply,
+            ruleset=ruleset,
+            llm=llm,
+            use_config_llm=use_config_llm,
+        )
+    finally:
+        repo.indexer = None
+
+
+def _dream(
+    repo: MemoryRepo,
+    *,
+    now: datetime,
+    force: bool,
+    merge: bool,
+    gather: bool,
+    apply: bool,
+    ruleset: RuleSet | None,
+    llm: LLMAdapter | str | None,
+    use_config_llm: bool,
+) -> RunRecord:
     rules = ruleset if ruleset is not None else repo_ruleset(repo)
     model = open_llm(repo, rules, llm, use_config=use_config_llm)
     if not apply:

@@ -168,6 +168,9 @@ def _step(
                     when=now,
                 )
                 reverted.append({"n": n, "op": kind, "commit": commit, "revert": current})
+            if reverted:
+                current = _reindex(repo, current, now=now)
+                reverted[-1]["revert"] = current
             outcome.reverted, outcome.skipped = reverted, skipped
             if current == main:
                 return None
@@ -180,3 +183,20 @@ def _step(
             drop_scratch()
 
     return step
+
+
+def _reindex(repo: MemoryRepo, last: str, *, now: datetime) -> str:
+    """The last revert commit, remade with MEMORY.md rendered for the memories it leaves.
+
+    The commit is not on any branch yet (main moves to it afterwards), so it is
+    replaced rather than followed by a commit of its own.
+    """
+    store = repo.store
+    info = store.commit_info(last)
+    old = store.tree_id(last)
+    tree = repo.with_index(None, old, None, now=now, parents=list(info.parents))
+    if tree == old:
+        return last
+    return store.commit_unreferenced(
+        parents=list(info.parents), tree=tree, message=info.message, who=repo.identity(), when=now
+    )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -69,6 +69,10 @@ class MemoryRepo:
         self._cache = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
         self._config: tuple[str | None, dict[str, Any]] | None = None
+        #: Renders MEMORY.md for a commit (None: already right). Set by the layers that
+        #: know the rules (the command line, the API, a dream), so that every commit
+        #: changing memories carries the index that lists them.
+        self.indexer: Callable[[str], bytes | None] | None = None
 
     # -- opening -------------------------------------------------------------------------
 
@@ -376,7 +380,7 @@ class MemoryRepo:
             changes = build(tip)
             if not changes:
                 return None
-            tree = self.store.build_tree(tip, changes)
+            tree = self.with_index(tip, self.store.build_tree(tip, changes), changes, now=now)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None
             return self.store.commit(
@@ -389,6 +393,36 @@ class MemoryRepo:
             )
 
         return step
+
+    def with_index(
+        self,
+        parent: str | None,
+        tree: str,
+        changes: Mapping[str, bytes | None] | None,
+        *,
+        now: datetime,
+        parents: Sequence[str] | None = None,
+    ) -> str:
+        """``tree`` with MEMORY.md rewritten for the memories in it, when an indexer is set.
+
+        Skipped when ``changes`` touch no memory file, or write MEMORY.md themselves
+        (an agent's own edit of the index is kept as it is).
+        """
+        if self.indexer is None:
+            return tree
+        if changes is not None and (
+            layout.INDEX in changes or not any(p.startswith(layout.MEMORIES) for p in changes)
+        ):
+            return tree
+        probe = self.store.commit_unreferenced(
+            parents=list(parents) if parents is not None else ([parent] if parent else []),
+            tree=tree,
+            message="probe: the index for this tree",
+            who=self.identity(),
+            when=now,
+        )
+        index = self.indexer(probe)
+        return tree if index is None else self.store.build_tree(probe, {layout.INDEX: index})
 
     def _retry(self, step: Callable[[str | None], str | None]) -> str | None:
         jitter = random.Random(os.getpid())
