@@ -42,6 +42,10 @@ def _dream(
     from dreamgit.ruleset.repo_rules import ruleset_option_value
 
     repo = open_repo(state)
+    from dreamgit.ruleset.repo_rules import EDITED_NOTE, edited_config
+
+    if rules is None and edited_config(repo) is not None:
+        warn(EDITED_NOTE)
     return dream(
         repo,
         now=state.now(),
