@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.progress import progress_reporter
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.records import RunRecord
@@ -35,7 +36,13 @@ no_llm_option = click.option(
 
 
 def _dream(
-    state: CliState, rules: str | None, llm: str | None, no_llm: bool, **options: Any
+    state: CliState,
+    rules: str | None,
+    llm: str | None,
+    no_llm: bool,
+    *,
+    as_json: bool,
+    **options: Any,
 ) -> RunRecord:
     # The dream machinery (rules, extraction) loads here, not when the CLI starts.
     from dreamgit.dream.run import dream
@@ -46,14 +53,16 @@ def _dream(
 
     if rules is None and edited_config(repo) is not None:
         warn(EDITED_NOTE)
-    return dream(
-        repo,
-        now=state.now(),
-        ruleset=ruleset_option_value(repo, rules),
-        llm=None if no_llm else llm,
-        use_config_llm=not no_llm,
-        **options,
-    )
+    with progress_reporter(enabled=not as_json) as progress:
+        return dream(
+            repo,
+            now=state.now(),
+            ruleset=ruleset_option_value(repo, rules),
+            llm=None if no_llm else llm,
+            use_config_llm=not no_llm,
+            progress=progress,
+            **options,
+        )
 
 
 def print_ops(record: RunRecord) -> None:
@@ -119,7 +128,7 @@ def run(
     as_json: bool,
 ) -> None:
     """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
-    record = _dream(state, rules, llm, no_llm, force=force, merge=not no_merge)
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, merge=not no_merge)
     branch = record["branch"]
     if remote and branch:
         from dreamgit.history.push import push_branch
@@ -167,7 +176,7 @@ def review(
     state: CliState, force: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
 ) -> None:
     """Show the operations run would apply; writes nothing."""
-    record = _dream(state, rules, llm, no_llm, force=force, apply=False)
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, apply=False)
     if as_json:
         emit_json(record)
         return
@@ -185,7 +194,7 @@ def compact(
     state: CliState, no_merge: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
 ) -> None:
     """Consolidate and prune only (no gathering from sessions)."""
-    record = _dream(state, rules, llm, no_llm, gather=False, merge=not no_merge)
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, gather=False, merge=not no_merge)
     if as_json:
         emit_json(record)
         return

@@ -7,6 +7,7 @@ planned. Nothing is written here; :mod:`dreamgit.dream.apply` commits the plan.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -30,7 +31,14 @@ from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import parse_session
 
-__all__ = ["Plan", "plan_dream"]
+__all__ = ["Plan", "Progress", "plan_dream", "silent"]
+
+#: Told each phase as it starts ("gathering from 12 sessions"); the CLI shows it on a terminal.
+Progress = Callable[[str], None]
+
+
+def silent(_message: str) -> None:
+    """The progress reporter that reports nothing (library calls, --json, pipes)."""
 
 
 @dataclass
@@ -78,6 +86,7 @@ def plan_dream(
     at: str | None = None,
     llm: LLMRun | None = None,
     exclude: frozenset[str] = frozenset(),
+    progress: Progress = silent,
 ) -> Plan:
     """Plan a dream against main's tip, or the commit ``at`` (``gather=False``: compact only).
 
@@ -85,6 +94,7 @@ def plan_dream(
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
     """
     base = at if at is not None else repo.tip()
+    progress("reading memories")
     snapshot = repo.snapshot(now=now, at=base)
     ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
     limits = ruleset.limits
@@ -101,6 +111,10 @@ def plan_dream(
     if gather:
         sessions, unreadable = _sessions(repo, base, now, exclude)
         broken += unreadable
+        progress(
+            f"gathering from {plural(len(sessions), 'session')} "
+            f"({plural(len(snapshot.memories), 'memory')} known)"
+        )
         proposed, waiting = (
             llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
             if llm is not None
@@ -120,6 +134,7 @@ def plan_dream(
         decisions += gathered.decisions
         consumed = [s for s in gathered.consumed if s not in waiting]
         fresh = gathered.fresh
+    progress(f"consolidating {plural(len(ws.active), 'memory')}")
     consolidated = plan_consolidate(
         ws, ruleset, now=now, budget=budget, threshold=threshold, fresh=fresh
     )
@@ -130,7 +145,9 @@ def plan_dream(
         touched = {i for op in ops for i in op.memories if i in ws.active}
         ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
         decisions += llm.decisions
+    progress("pruning")
     ops += plan_prune(ws, ruleset, now=now, budget=budget)
+    progress("writing the index")
     index = _index_op(repo, base, ws, ruleset, now)
     if index is not None and (ops or consumed or index.changes):
         ops.append(index)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from functools import partial
 
 from dreamgit import faults
 from dreamgit.clock import format_time
@@ -19,7 +20,7 @@ from dreamgit.dream.diary import prepend_entry, render_diary_entry
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
-from dreamgit.dream.plan import Plan, plan_dream
+from dreamgit.dream.plan import Plan, Progress, plan_dream, silent
 from dreamgit.dream.reindex import install_indexer
 from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.trailers import operation_message
@@ -30,6 +31,7 @@ from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
+from dreamgit.model import plural
 from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
@@ -51,39 +53,33 @@ def dream(
     ruleset: RuleSet | None = None,
     llm: LLMAdapter | str | None = None,
     use_config_llm: bool = True,
+    progress: Progress = silent,
 ) -> RunRecord:
     """Run (or with ``apply=False`` only plan) one dream; returns the run record.
 
     ``llm`` names an adapter (or is one); without it the config's ``llm:`` is
     used unless ``use_config_llm`` is False, and without that the dream is
-    deterministic.
+    deterministic. ``progress`` is told each phase as it starts.
     """
     repo.require_initialised()
+    run = partial(
+        _dream,
+        repo,
+        now=now,
+        force=force,
+        merge=merge,
+        gather=gather,
+        apply=apply,
+        ruleset=ruleset,
+        llm=llm,
+        use_config_llm=use_config_llm,
+        progress=progress,
+    )
     if repo.indexer is not None:
-        return _dream(
-            repo,
-            now=now,
-            force=force,
-            merge=merge,
-            gather=gather,
-            apply=apply,
-            ruleset=ruleset,
-            llm=llm,
-            use_config_llm=use_config_llm,
-        )
+        return run()
     install_indexer(repo, now=now)  # a merge with main's writes renders MEMORY.md anew
     try:
-        return _dream(
-            repo,
-            now=now,
-            force=force,
-            merge=merge,
-            gather=gather,
-            apply=apply,
-            ruleset=ruleset,
-            llm=llm,
-            use_config_llm=use_config_llm,
-        )
+        return run()
     finally:
         repo.indexer = None
 
@@ -99,11 +95,21 @@ def _dream(
     ruleset: RuleSet | None,
     llm: LLMAdapter | str | None,
     use_config_llm: bool,
+    progress: Progress,
 ) -> RunRecord:
     rules = ruleset if ruleset is not None else repo_ruleset(repo)
     model = open_llm(repo, rules, llm, use_config=use_config_llm)
     if not apply:
-        return _review(repo, rules, now=now, force=force, gather=gather, merge=merge, llm=model)
+        return _review(
+            repo,
+            rules,
+            now=now,
+            force=force,
+            gather=gather,
+            merge=merge,
+            llm=model,
+            progress=progress,
+        )
     with try_exclusive(dream_lock_path(repo), busy="another dream is running in this repository"):
         resumed = _finish_interrupted(repo, now)
         open_branches = review_branches(repo) if gather else []
@@ -113,13 +119,19 @@ def _dream(
                 return {**_skipped(repo, now, reason), "resumed": resumed}
         repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
         plan = plan_dream(
-            repo, rules, now=now, gather=gather, llm=model, exclude=_kept(open_branches)
+            repo,
+            rules,
+            now=now,
+            gather=gather,
+            llm=model,
+            exclude=_kept(open_branches),
+            progress=progress,
         )
         if plan.is_empty:
             record = _record(plan, run_id=None, now=now, commits=[], applied=True, merge=merge)
         else:
             replaced = [b for b in open_branches if b.replaceable]
-            record = _apply(repo, plan, now=now, merge=merge, replaces=replaced)
+            record = _apply(repo, plan, now=now, merge=merge, replaces=replaced, progress=progress)
             for branch in replaced:
                 repo.store.delete_branch(branch.name, expected=branch.tip)
         return {**record, "resumed": resumed}
@@ -143,6 +155,7 @@ def _review(
     gather: bool,
     merge: bool,
     llm: LLMRun | None,
+    progress: Progress,
 ) -> RunRecord:
     """Plan exactly what run would, on main plus any uncommitted agent edits; write nothing."""
     open_branches = review_branches(repo) if gather else []
@@ -152,7 +165,14 @@ def _review(
             return _skipped(repo, now, reason)
     at = repo.preview_agent_edits(now)
     plan = plan_dream(
-        repo, rules, now=now, gather=gather, at=at, llm=llm, exclude=_kept(open_branches)
+        repo,
+        rules,
+        now=now,
+        gather=gather,
+        at=at,
+        llm=llm,
+        exclude=_kept(open_branches),
+        progress=progress,
     )
     record = _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
     if not plan.is_empty:
@@ -303,7 +323,13 @@ def _record_bytes(record: RunRecord) -> bytes:
 
 
 def _apply(
-    repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool, replaces: list[OpenBranch]
+    repo: MemoryRepo,
+    plan: Plan,
+    *,
+    now: datetime,
+    merge: bool,
+    replaces: list[OpenBranch],
+    progress: Progress,
 ) -> RunRecord:
     store = repo.store
     run_id = _new_run_id(repo, plan, now)
@@ -326,6 +352,7 @@ def _apply(
         return parent
 
     phase_done = ""
+    progress(f"committing {plural(len(plan.ops), 'operation')} on {branch}")
     for op in plan.ops:
         if phase_done and op.phase != phase_done:
             faults.checkpoint(f"after-{phase_done}")
@@ -350,6 +377,7 @@ def _apply(
     commit(record_op)
     faults.checkpoint("before-merge")
     if merge:
+        progress("merging into main")
         message = _merge_message(branch, run_id, len(record["ops"]))
         outcome = merge_branch(repo, branch, message=message, now=now)
         faults.checkpoint("after-merge")
