@@ -181,3 +181,19 @@ def test_discard_refuses_a_merged_run(tmp_path: Path) -> None:
         f"hint: undo it with `dreamgit revert {record['run_id']}`\n",
     )
     assert git(tmp_path / "mem", "branch", "--list", "dream/*") == ""
+
+
+def test_discard_drops_a_branch_a_crashed_run_left(tmp_path: Path) -> None:
+    """An abandoned branch of dream commits (no record) is discarded like a reviewed one."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    main = repo.tip() or ""
+    run_id = "20261201T000000Z-dead"
+    tree = repo.store.build_tree(main, {"memories/x/half.md": b"half a dream\n"})
+    message = f"add: half\n\nDream-Run: {run_id}\nDream-Op: add"
+    who = Identity("dreamgit", "dreamgit@localhost")
+    repo.store.commit(
+        f"dream/{run_id}", parents=[main], tree=tree, message=message, who=who, when=NOW
+    )
+    result = _cli(repo, _at(2), "discard", run_id)
+    assert (result.exit_code, result.stdout) == (0, f"discarded dream/{run_id}\n")
+    assert repo.store.branches("dream/") == {}

@@ -73,8 +73,13 @@ def _targets(run: RunInfo, op: int | None) -> list[dict[str, Any]]:
 
 def _check_revertible(repo: MemoryRepo, run: RunInfo, targets: list[dict[str, Any]]) -> None:
     if not run.on_main:
-        drop = f"drop the branch instead: `git branch -D {run.branch}`"
-        hint = drop if run.status in (AWAITING, UNMERGED) else f"{drop}, and run again"
+        if run.status in (AWAITING, UNMERGED):
+            hint = (
+                f"accept it with `dreamgit merge {run.run_id}`, or drop it with "
+                f"`dreamgit discard {run.run_id}`"
+            )
+        else:
+            hint = f"drop the branch instead: `dreamgit discard {run.run_id}`, and run again"
         raise UserError(
             f"run {run.run_id} is not merged into main ({run.status}); there is nothing to revert",
             hint=hint,
