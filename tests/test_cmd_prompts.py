@@ -173,3 +173,14 @@ def test_show_gather_is_exactly_the_first_prompt_a_run_sends(tmp_path: Path) -> 
     code, two, _ = _run(path, "show", "gather", "--limit", "2")
     assert two.count("===== gather prompt ") == 2
     assert sent[1].rstrip("\n") in two
+
+
+def test_show_gather_without_a_pending_session_says_how_to_get_one(tmp_path: Path) -> None:
+    """Nothing pending: a user error naming `dreamgit log` and --session."""
+    MemoryRepo.init(tmp_path / "mem", now=NOW)
+    code, _, err = _run(tmp_path / "mem", "show", "gather")
+    assert (code, err) == (
+        1,
+        "error: no pending session to gather from\n"
+        "hint: log one with `dreamgit log`, or name one with --session ID\n",
+    )

@@ -203,3 +203,48 @@ def test_nightly_runs_keep_one_review_branch_on_the_remote(tmp_path: Path) -> No
     assert "replaced" not in third
     assert len(third["sessions"]) == 3  # type: ignore[arg-type]
     assert sorted(_remote_dream_branches(origin)) == sorted([second["branch"], third["branch"]])
+
+
+def test_a_replaced_branch_the_remote_does_not_hold_as_seen_is_kept_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    """The lease refuses to delete what the run did not see: a warning, the new branch pushed."""
+    origin, agent = tmp_path / "origin.git", tmp_path / "agent"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    git(tmp_path, "-c", "init.defaultBranch=main", "clone", "--quiet", str(origin), str(agent))
+    repo = MemoryRepo.init(agent, now=NOW)
+    for n, fact in enumerate(["green tea", "vim over emacs", "dark mode"]):
+        operations.log_session(repo, f"User: I prefer {fact}.", now=NOW + timedelta(minutes=n))
+    first = dream(repo, now=NOW + timedelta(hours=2), merge=False)  # never pushed
+    for n, fact in enumerate(["pytest", "tabs", "zsh"]):
+        operations.log_session(
+            repo, f"User: I prefer {fact}.", now=NOW + timedelta(days=1, minutes=n)
+        )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dreamgit",
+            "--repo",
+            str(agent),
+            "--now",
+            "2026-11-24T03:00:00Z",
+            "run",
+            "--no-merge",
+            "--push",
+            "origin",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        f"warning: {first['branch']} on origin was not deleted (gone already, or someone "
+        "pushed to it); this run's branch holds its sessions\n"
+    )
+    assert (
+        f"replaced {first['branch']}: its sessions are dreamed again in this run\n" in done.stdout
+    )
+    pushed = git(origin, "for-each-ref", "--format=%(refname:short)", "refs/heads/dream/").split()
+    assert len(pushed) == 1 and pushed[0] != first["branch"]
