@@ -13,7 +13,7 @@ import click
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.clock import format_time, parse_time
-from dreamgit.errors import NotFoundError, UserError
+from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, plural
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
@@ -88,8 +88,6 @@ def init(state: CliState, path: Path | None, bare: bool, github: bool, as_json: 
 
 
 def _is_memory_repo(path: Path) -> bool:
-    from dreamgit.errors import NotARepositoryError
-
     try:
         MemoryRepo.open(path).require_initialised()
     except NotARepositoryError:

@@ -47,7 +47,7 @@ def merge_branch(repo: MemoryRepo, branch: str, *, message: str, now: datetime) 
         tree, conflicts = store.merge(main, tip, ours_wins=_generated(repo, main))
         if tree is not None:
             # Both sides may have rewritten the index; it is rendered for the merged memories.
-            tree = repo.with_index(None, tree, None, now=now, parents=[main, tip])
+            tree = repo.with_index(tree, None, parents=[main, tip], now=now)
         if tree is None:
             raise ConflictError(
                 f"{branch} conflicts with {repo.branch}; nothing was changed and the branch "

@@ -199,7 +199,7 @@ def _reindex(repo: MemoryRepo, last: str, *, now: datetime) -> str:
     store = repo.store
     info = store.commit_info(last)
     old = store.tree_id(last)
-    tree = repo.with_index(None, old, None, now=now, parents=list(info.parents))
+    tree = repo.with_index(old, None, parents=list(info.parents), now=now)
     if tree == old:
         return last
     return store.commit_unreferenced(

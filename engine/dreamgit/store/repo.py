@@ -33,6 +33,7 @@ from dreamgit.model import Memory
 from dreamgit.store import layout
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
+from dreamgit.store.indexing import Indexer, tree_with_index
 from dreamgit.store.locks import exclusive
 from dreamgit.store.memoryfile import (
     decode_text,
@@ -73,7 +74,7 @@ class MemoryRepo:
         #: Renders MEMORY.md for a commit (None: already right). Set by the layers that
         #: know the rules (the command line, the API, a dream), so that every commit
         #: changing memories carries the index that lists them.
-        self.indexer: Callable[[str], bytes | None] | None = None
+        self.indexer: Indexer | None = None
 
     # -- opening -------------------------------------------------------------------------
 
@@ -432,7 +433,8 @@ class MemoryRepo:
             if not changes:
                 return None
             changes, found = scrub(changes, self.secrets_mode())
-            tree = self.with_index(tip, self.store.build_tree(tip, changes), changes, now=now)
+            tree = self.store.build_tree(tip, changes)
+            tree = self.with_index(tree, changes, parents=[tip] if tip else [], now=now)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None
             text = message if isinstance(message, str) else message()
@@ -449,33 +451,22 @@ class MemoryRepo:
 
     def with_index(
         self,
-        parent: str | None,
         tree: str,
         changes: Mapping[str, bytes | None] | None,
         *,
+        parents: Sequence[str],
         now: datetime,
-        parents: Sequence[str] | None = None,
     ) -> str:
-        """``tree`` with MEMORY.md rewritten for the memories in it, when an indexer is set.
-
-        Skipped when ``changes`` touch no memory file, or write MEMORY.md themselves
-        (an agent's own edit of the index is kept as it is).
-        """
-        if self.indexer is None:
-            return tree
-        if changes is not None and (
-            layout.INDEX in changes or not any(p.startswith(layout.MEMORIES) for p in changes)
-        ):
-            return tree
-        probe = self.store.commit_unreferenced(
-            parents=list(parents) if parents is not None else ([parent] if parent else []),
-            tree=tree,
-            message="probe: the index for this tree",
+        """``tree`` with MEMORY.md rendered for its memories (see ``store.indexing``)."""
+        return tree_with_index(
+            self.store,
+            self.indexer,
+            tree,
+            changes=changes,
+            parents=parents,
             who=self.identity(),
             when=now,
         )
-        index = self.indexer(probe)
-        return tree if index is None else self.store.build_tree(probe, {layout.INDEX: index})
 
     def _retry(self, step: Callable[[str | None], str | None]) -> str | None:
         jitter = random.Random(os.getpid())
