@@ -515,8 +515,14 @@ def test_status_counts_uncommitted_memory_files_and_says_what_happens(repo: Path
         "uncommitted:      3 memory files in the work tree, not counted here; the next dreamgit "
         "command that writes (add, log, forget, run…) commits them as agent edits\n"
     ) in text
+    (folder / "fact-0.md").unlink()
+    (folder / "fact-1.md").unlink()
+    assert "uncommitted:      1 memory file in the work tree, not counted here; the next " in (
+        run(repo, "status").stdout
+    )
+    assert "commits it as agent edits\n" in run(repo, "status").stdout
     run(repo, "add", "A fact", "--topic", "t")
-    assert json.loads(run(repo, "status", "--json").stdout)["memories"] == 4
+    assert json.loads(run(repo, "status", "--json").stdout)["memories"] == 2
 
 
 def test_status_with_the_last_dream_in_the_future_blames_the_clock(repo: Path) -> None:

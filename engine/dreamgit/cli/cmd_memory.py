@@ -318,9 +318,10 @@ def status(state: CliState, as_json: bool) -> None:
             )
             if n
         )
+        them = "it" if uncommitted["memories"] + uncommitted["sessions"] == 1 else "them"
         click.echo(
             f"uncommitted:      {files} in the work tree, not counted here; the next dreamgit "
-            "command that writes (add, log, forget, run…) commits them as agent edits"
+            f"command that writes (add, log, forget, run…) commits {them} as agent edits"
         )
     held = f", {report['held_sessions']} held for review" if report["held_sessions"] else ""
     click.echo(
