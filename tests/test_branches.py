@@ -87,6 +87,10 @@ def test_next_no_merge_run_replaces_the_open_branch_with_old_and_new_sessions(
     """Night two builds one branch from main with both nights' sessions; night one's is gone."""
     repo, first = reviewed
     newer = _log(repo, FACTS[3:], 20)
+    review = _cli(repo, _at(26), "review")
+    assert f"would replace {first['branch']}: its sessions would be dreamed again\n" in (
+        review.stdout
+    )
     result = _cli(repo, _at(26), "run", "--no-merge")
     assert result.exit_code == 0, result.output
     assert f"replaced {first['branch']}: its sessions are dreamed again in this run\n" in (

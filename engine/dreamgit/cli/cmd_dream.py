@@ -181,6 +181,8 @@ def review(
         emit_json(record)
         return
     print_ops(record)
+    for replaced in record.get("replaced", []):
+        click.echo(f"would replace {replaced['branch']}: its sessions would be dreamed again")
 
 
 @click.command()

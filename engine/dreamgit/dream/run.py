@@ -177,6 +177,9 @@ def _review(
     )
     record = _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
     if not plan.is_empty:
+        replaced = [b for b in open_branches if b.replaceable]
+        if replaced:
+            record["replaced"] = [{"branch": b.name, "tip": b.tip} for b in replaced]
         diary = _diary_op(repo, plan, record)
         record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=None))
         record["counts"]["diary"] = 1
