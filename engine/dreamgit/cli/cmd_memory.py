@@ -16,6 +16,7 @@ from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, plural
 from dreamgit.store import operations
+from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import check_transcript
 
@@ -51,33 +52,47 @@ def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
     help="Also commit .github/workflows/dream.yml for scheduled dreams "
     "(into an existing memory repository too).",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMAT_NAMES),
+    default=None,
+    help="The memory format (default: detected from the files already there).",
+)
 @json_option
 @pass_state
-def init(state: CliState, path: Path | None, bare: bool, github: bool, as_json: bool) -> None:
-    """Create a memory repository (git init if needed, default config).
+def init(
+    state: CliState,
+    path: Path | None,
+    bare: bool,
+    github: bool,
+    fmt: str | None,
+    as_json: bool,
+) -> None:
+    """Create a memory repository, or adopt the files a folder holds (git init if needed).
 
     With --github, an existing memory repository gets the scheduled workflow
     added; running it again changes nothing, and a workflow someone edited is
     never overwritten.
     """
     target = path or state.path
+    existed = github and _is_memory_repo(target)
+    lines = []
+    if existed:
+        repo = MemoryRepo.open(target)
+        lines.append(f"{target} is already a memory repository")
+    else:
+        repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now(), format=fmt)
+        if repo.adopted is not None and (repo.adopted.files or repo.adopted.format != "dreamgit"):
+            lines.append(repo.adopted.message)
+        lines.append(f"initialised memory repository in {target}")
+    commit, workflow = None, None
     if github:
         from dreamgit.integrations.github import WORKFLOW_PATH, add_workflow
 
-        existed = _is_memory_repo(target)
-        repo = MemoryRepo.open_or_init(target, bare=bare, now=state.fixed_now())
         commit = add_workflow(repo, now=state.now())
         workflow = "added" if commit else "already there"
-        lines = [
-            f"{target} is already a memory repository"
-            if existed
-            else f"initialised memory repository in {target}",
-            f"{WORKFLOW_PATH}: {workflow}",
-        ]
-    else:
-        existed = False
-        MemoryRepo.init(target, bare=bare, now=state.fixed_now())
-        commit, workflow, lines = None, None, [f"initialised memory repository in {target}"]
+        lines.append(f"{WORKFLOW_PATH}: {workflow}")
     if as_json:
         emit_json(
             {"path": str(target), "created": not existed, "workflow": workflow, "commit": commit}
@@ -100,6 +115,13 @@ def _is_memory_repo(path: Path) -> bool:
 @click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), help="Read it.")
 @click.option("--summary", default="", help="A one-line summary of the session.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option(
+    "--from",
+    "origin",
+    type=click.Choice(["claude-code"]),
+    default=None,
+    help="Read an agent's own session files from the folder TEXT names (Claude Code's *.jsonl).",
+)
 @json_option
 @pass_state
 def log(
@@ -108,9 +130,16 @@ def log(
     file: Path | None,
     summary: str,
     tags: tuple[str],
+    origin: str | None,
     as_json: bool,
 ) -> None:
-    """Record a session transcript (TEXT, --file, or stdin); prints its id."""
+    """Record a session transcript (TEXT, --file, or stdin); prints its id.
+
+    With --from claude-code DIR, logs every Claude Code session under DIR not logged yet.
+    """
+    if origin is not None:
+        _log_from(state, origin, text)
+        return
     if text is not None and file is not None:
         raise click.UsageError("give the transcript as TEXT or --file, not both")
     if file is not None:
@@ -131,6 +160,22 @@ def log(
         emit_json({"id": session.id, "path": session.path, "chars": len(session.text)})
         return
     click.echo(session.id)
+
+
+def _log_from(state: CliState, origin: str, folder: str | None) -> None:
+    from dreamgit.store.formats.claude_sessions import read_claude_sessions
+
+    if folder is None:
+        raise click.UsageError(f"--from {origin} needs the folder of its session files")
+    sessions, problems = read_claude_sessions(Path(folder).expanduser())
+    for problem in problems:
+        warn(problem)
+    repo = open_repo(state)
+    logged = operations.log_claude_sessions(repo, sessions, now=state.now())
+    for session in logged:
+        click.echo(session.id)
+    skipped = len(sessions) - len(logged)
+    click.echo(f"logged {len(logged)} Claude Code session(s); {skipped} already logged", err=True)
 
 
 @click.command()
@@ -194,6 +239,9 @@ def show(
         memory = found[0]
     if as_json:
         emit_json(memory.to_dict())
+        return
+    if repo.format.shared_files:  # one entry of a file that holds many (Hermes, OpenClaw)
+        click.echo(memory.text)
         return
     click.echo(repo.read_text(memory.path, at) or "", nl=False)
 

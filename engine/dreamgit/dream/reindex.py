@@ -27,8 +27,12 @@ def index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None
     """MEMORY.md for the memories at ``commit``; None when the file already says that.
 
     A config whose rules do not load leaves the index alone: the write goes on,
-    and ``rules check`` names the mistake. So does an index someone wrote by hand.
+    and ``rules check`` names the mistake. So does an index someone wrote by hand,
+    and any format but dreamgit's own (another agent's index is left to dreams).
     """
+    fmt = repo.format
+    if fmt.index_style != "dreamgit" or fmt.index_path != layout.INDEX:
+        return None  # other agents' indexes are theirs; a dream updates them in its own way
     current = repo.read_text(layout.INDEX, commit)
     if current is not None and not is_generated(current):
         return None

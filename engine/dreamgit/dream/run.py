@@ -36,6 +36,7 @@ from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
+from dreamgit.store.formats import Texts
 from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo, with_trailers
 from dreamgit.store.secrets import findings_trailers, scrub
@@ -180,7 +181,7 @@ def _review(
         replaced = [b for b in open_branches if b.replaceable]
         if replaced:
             record["replaced"] = [{"branch": b.name, "tip": b.tip} for b in replaced]
-        diary = _diary_op(repo, plan, record)
+        diary = _diary_op(repo, plan, record, at=at, now=now)
         record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=None))
         record["counts"]["diary"] = 1
     return record
@@ -233,7 +234,7 @@ def _gate(
 
 
 def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> RunRecord:
-    count = len(repo.store.files(repo.tip(), layout.MEMORIES))
+    count = repo.format.count(repo.source(repo.tip()))
     return {
         "run_id": None,
         "branch": None,
@@ -303,20 +304,25 @@ def _record(
     return record
 
 
-def _diary_op(repo: MemoryRepo, plan: Plan, record: RunRecord) -> Operation:
-    """The diary entry's operation; ``review`` shows it too, its run id still to come."""
+def _diary_op(
+    repo: MemoryRepo, plan: Plan, record: RunRecord, *, at: str | None, now: datetime
+) -> Operation:
+    """The diary entry's operation on top of ``at``; ``review`` shows it too, its run id to come."""
     run_id = record["run_id"] or "<run-id>"
+    diary_path = repo.format.diary_path
+    if diary_path:
+        entry = prepend_entry(repo.read_text(diary_path, plan.base), render_diary_entry(record))
+        changes: dict[str, bytes | None] = {diary_path: entry.encode("utf-8")}
+    else:  # the format keeps reflections in the agent's own notes (OpenClaw's REM Sleep)
+        texts = Texts(lambda path: repo.read_text(path, at))
+        changes = texts.put(repo.format.reflection(texts, render_diary_entry(record), now))
     return Operation(
         op="diary",
         phase="diary",
         rule="diary",
         memories=[],
         summary=f"diary: dream {run_id}",
-        changes={
-            layout.DIARY: prepend_entry(
-                repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
-            ).encode("utf-8")
-        },
+        changes=changes,
     )
 
 
@@ -369,7 +375,7 @@ def _apply(
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
     if replaces:
         record["replaced"] = [{"branch": b.name, "tip": b.tip} for b in replaces]
-    diary = _diary_op(repo, plan, record)
+    diary = _diary_op(repo, plan, record, at=parent, now=now)
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
     record["counts"]["diary"] = 1
