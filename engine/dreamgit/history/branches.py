@@ -125,8 +125,6 @@ def discard_run(repo: MemoryRepo, ident: str) -> DiscardOutcome:
     if run.status in (AWAITING, UNMERGED):
         sessions = tuple(str(s) for s in run.record.get("sessions", []))
     if not repo.store.delete_branch(run.branch, expected=run.branch_tip):
-        raise UserError(
-            f"{run.branch} moved while it was being discarded; it was left as it is",
-            hint=f"look at it with `dreamgit history {run.run_id}` and try again",
-        )
+        # It moved meanwhile (a commit, a merge, a deletion): judge it again as it is now.
+        return discard_run(repo, ident)
     return DiscardOutcome(run.run_id, run.branch, sessions)
