@@ -57,14 +57,16 @@ def dream_branches(repo: MemoryRepo) -> dict[str, list[str]]:
 def uncommitted_edits(repo: MemoryRepo) -> dict[str, int]:
     """Files an agent changed in the work tree and nobody committed yet, by kind.
 
-    ``memories`` and ``sessions`` count new, changed and deleted files under those
-    folders; the next dreamgit command that writes commits them as agent edits.
+    ``memories`` counts new, changed and deleted memory files (as the repository's
+    format knows them), ``sessions`` those under ``sessions/``; the next dreamgit
+    command that writes commits them as agent edits.
     """
     if repo.store.checked_out_branch() != repo.branch:
         return {"memories": 0, "sessions": 0}
-    edits = repo.store.worktree_edits(layout.AGENT_PATHS)
+    fmt = repo.format
+    edits = repo.store.worktree_edits(fmt.agent_paths)
     return {
-        "memories": sum(1 for p in edits if p.startswith(layout.MEMORIES)),
+        "memories": sum(1 for p in edits if fmt.memory_path(p)),
         "sessions": sum(1 for p in edits if p.startswith(layout.SESSIONS)),
     }
 
