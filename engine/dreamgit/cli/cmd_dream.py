@@ -94,8 +94,7 @@ def print_ops(record: RunRecord) -> None:
 @click.option(
     "--no-merge",
     is_flag=True,
-    help="Leave dream/<run-id> for review; don't merge. It replaces an earlier branch "
-    "left for review (whose sessions it dreams again) unless someone committed to that one.",
+    help="Leave dream/<run-id> for review; don't merge.",
 )
 @click.option(
     "--push",
@@ -127,7 +126,12 @@ def run(
     no_llm: bool,
     as_json: bool,
 ) -> None:
-    """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
+    """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge.
+
+    A branch an earlier --no-merge run left for review is replaced: this run
+    dreams its sessions again with the new ones and deletes it, unless someone
+    committed to it (then it and its sessions are left alone).
+    """
     record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, merge=not no_merge)
     branch = record["branch"]
     if remote and branch:
