@@ -17,7 +17,7 @@ from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.status import pending_sessions
-from dreamgit.errors import NotFoundError, UserError
+from dreamgit.errors import MemoryFileError, NotFoundError, UserError
 from dreamgit.history.runrecords import read_runs
 from dreamgit.history.summary import render_summary
 from dreamgit.llm.context import consolidate_context, supersede_context
@@ -25,7 +25,7 @@ from dreamgit.llm.proposals import Thresholds
 from dreamgit.model import Memory, Session
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import parse_session
+from dreamgit.store.sessionfile import read_session
 from dreamgit.templating import available_templates, render, template_file
 
 __all__ = ["prompts"]
@@ -174,12 +174,17 @@ def _sessions(
     ids = list(wanted) if wanted else sorted(paths)
     sessions: list[Session] = []
     for ident in ids:
-        text = repo.read_text(paths[ident]) if ident in paths else None
-        if text is None:
+        data = repo.store.read_path(repo.tip(), paths[ident]) if ident in paths else None
+        if data is None:
             raise NotFoundError(
                 f"no session with id {ident}", hint="list sessions with `dreamgit status`"
             )
-        sessions.append(parse_session(text, path=paths[ident], fallback_time=now))
+        try:
+            sessions.append(read_session(data, path=paths[ident], fallback_time=now))
+        except MemoryFileError:
+            if wanted:
+                raise
+            continue  # a run reports an unreadable session and sends it to no model
     if wanted:
         return sessions
     return sorted(sessions, key=lambda s: (s.created, s.id))[:limit]
