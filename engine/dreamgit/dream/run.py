@@ -29,6 +29,7 @@ from dreamgit.errors import ConflictError
 from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
+from dreamgit.history.runs import GENERATED_OPS
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.model import plural
@@ -352,7 +353,10 @@ def _apply(
 
     def commit(op: Operation) -> str:
         nonlocal parent
-        changes, found = scrub(op.changes, mode)
+        # The index, the diary and the run record only repeat memory and session text,
+        # which was scanned when it was committed; scanning them again costs seconds.
+        generated = op.op in GENERATED_OPS or op.op == "record"
+        changes, found = (op.changes, []) if generated else scrub(op.changes, mode)
         tree = store.build_tree(parent, changes)
         parent = store.commit(
             branch,
