@@ -24,7 +24,7 @@ from collections import Counter
 from corpus import Corpus, generate
 
 from dreamgit import textsim
-from dreamgit.dream import guards, signature
+from dreamgit.dream.consolidate import guards, signature
 from dreamgit.dream.consolidate.duplicates import (
     DEFAULT_THRESHOLD,
     DupItem,

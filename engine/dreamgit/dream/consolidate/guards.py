@@ -11,7 +11,9 @@ only leaves a duplicate for the next dream.
 
 from __future__ import annotations
 
+from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.signature import ANTONYMS, Signature, neighbours, shown, signature
+from dreamgit.textsim import canonical_word
 
 __all__ = ["keys_compatible", "may_merge", "merge_allowed"]
 
@@ -76,6 +78,81 @@ def _swapped(sa: Signature, sb: Signature) -> tuple[str, str] | None:
     return (p, q) if same_before or same_after else None
 
 
+#: Head nouns a paraphrase adds or drops ("the atlas-api service" / "atlas-api").
+_GENERIC_HEADS = frozenset(
+    map(
+        canonical_word,
+        str.split(
+            """service team project app application repo codebase system server environment
+            tool library package company job"""
+        ),
+    )
+)
+
+
+#: Verbs that say little themselves: their object names the relation ("is the tech lead
+#: for", "has a cloud budget of").
+_LIGHT_VERBS = frozenset({"be", canonical_word("have")})
+
+
+def _absent(words: frozenset[str], other: frozenset[str]) -> set[str]:
+    """Words not in ``other``, not even as another form ("player" is in "plays")."""
+    return {w for w in words - other if not any(_related(w, o) for o in other)}
+
+
+def _relation_words(f: Frame) -> frozenset[str]:
+    if f.head not in _LIGHT_VERBS:
+        return frozenset({f.head})
+    return f.object - f.numbers - f.dates - f.names
+
+
+def _different_subjects(fa: Frame, fb: Frame) -> bool:
+    sa, sb = fa.subject, fb.subject
+    if sa == sb:
+        return False
+    missing_a = set() if fa.implicit else _absent(sa, fb.words)
+    missing_b = set() if fb.implicit else _absent(sb, fa.words)
+    if (missing_a - _GENERIC_HEADS) or (missing_b - _GENERIC_HEADS) or (missing_a and missing_b):
+        return True
+    # Disjoint subjects, both named, both actions: "Atlas depends on Orion" / "Orion depends
+    # on Atlas". A copula or a passive may put its subject last ("The lead is Priya").
+    flexible = fa.implicit or fb.implicit or fa.inverts or fb.inverts
+    return not sa & sb and not flexible
+
+
+def _about(fa: Frame | None, fb: Frame | None) -> str | None:
+    """ "subject" or "relation" when two sentences are about different things, else None.
+
+    Subjects differ when a word of one subject is missing from the other sentence, or
+    both subjects are named, share no word and neither sentence is a copula or a
+    passive ("billing api" / "search worker"; "Atlas depends on Orion" / "Orion
+    depends on Atlas"); "the user's team" and "the user" differ only by a generic head
+    noun. Relations differ when neither main verb is in the other sentence ("reports
+    errors to" / "depends on"; for "is" and "has", the object's words stand for the
+    verb: "is the tech lead for" / "is the product manager for"), or the verbs agree
+    but neither one's preposition is in the other ("lives in" / "lives near"; "moved
+    from Berlin to Oslo" and "moved to Oslo from Berlin" agree).
+    """
+    if fa is None or fb is None:
+        return None
+    if _different_subjects(fa, fb):
+        return "subject"
+    if _absent(_relation_words(fa), fb.words) and _absent(_relation_words(fb), fa.words):
+        return "relation"
+    if (
+        fa.head == fb.head
+        and fa.head not in _LIGHT_VERBS
+        and fa.particle
+        and fb.particle
+        and fa.particle != fb.particle
+    ):
+        preps_a = {fa.particle, *(p for p, _w in fa.phrases)}
+        preps_b = {fb.particle, *(p for p, _w in fb.phrases)}
+        if fa.particle not in preps_b and fb.particle not in preps_a:
+            return "relation"
+    return None
+
+
 def _failure(sa: Signature, sb: Signature) -> str | None:
     """The first check two signatures fail, or None; cheap, no message built."""
     if sa.numbers != sb.numbers:
@@ -91,10 +168,18 @@ def _failure(sa: Signature, sb: Signature) -> str | None:
         return "direction"
     if _swapped(sa, sb):
         return "words"
-    return None
+    return _about(parse_frame(sa.text), parse_frame(sb.text))
 
 
 def _explain(check: str, sa: Signature, sb: Signature) -> str:
+    if check in ("subject", "relation"):
+        fa, fb = parse_frame(sa.text), parse_frame(sb.text)
+        assert fa is not None and fb is not None
+        if check == "subject":
+            left, right = fa.subject_text, fb.subject_text
+        else:
+            left, right = fa.relation_text, fb.relation_text
+        return f"different {'subjects' if check == 'subject' else 'relations'}: {left} vs {right}"
     if check == "polarity":
         pair = _antonym(sa, sb)
         if pair is None or len(sa.negations) % 2 != len(sb.negations) % 2:
@@ -139,7 +224,8 @@ def may_merge(
 ) -> tuple[bool, str]:
     """Whether two memory texts may be merged, and why not (empty reason when they may).
 
-    Refused: different keys; opposite polarity (a negation or an antonym on one side
+    Refused: different keys; different subjects or relations (``frame.py``); opposite
+    polarity (a negation or an antonym on one side
     only); reversed comparisons ("X over Y" / "Y over X"); different numbers, dates or
     times; different names; one content word swapped for an unrelated one.
     """
