@@ -26,6 +26,7 @@ from dreamgit.dream.consolidate.verbs import (
     DETERMINERS,
     FRONT_WORDS,
     GROUP_ADVERBS,
+    NUMBER_WORDS,
     PAST_FORMS,
     PREPOSITIONS,
     PRONOUN_USER,
@@ -65,7 +66,7 @@ class Frame:
     subject: frozenset[str]
     head: str  #: the main verb, canonical ("be", "have", "live", "report")
     particle: str  #: the preposition after the verb group, or ""
-    object: frozenset[str]  #: content words of the value before its first qualifier
+    object: frozenset[str]  #: words of the value before its first qualifier, but numbers/dates
     phrases: frozenset[tuple[str, frozenset[str]]]  #: qualifier phrases: (preposition, words)
     rejected: frozenset[str]  #: the rejected side of a correction ("not 3.12")
     words: frozenset[str]  #: every canonical word of the sentence, the subject's included
@@ -79,6 +80,7 @@ class Frame:
     implicit: bool  #: the sentence opens with its verb: the subject is the user
     inverts: bool  #: a copula or a passive, whose subject may come last in a paraphrase
     subject_text: str  #: the subject as written ("the user's team"; "(the user)" when implicit)
+    value_text: str  #: what follows the relation, lower case
     relation_text: str  #: the verb group and its preposition as written ("is tested with")
 
     @property
@@ -143,7 +145,7 @@ def _skip_front(toks: list[_Tok]) -> int:
     if len(toks) > 2 and toks[1].low == ":" and toks[0].kind == "word":
         i = 2
     while i < len(toks) and toks[i].low in FRONT_WORDS:
-        comma = next((k for k in range(i + 1, min(len(toks), i + 10)) if toks[k].low == ","), None)
+        comma = next((k for k in range(i + 1, min(len(toks), i + 16)) if toks[k].low == ","), None)
         if comma is not None:
             i = comma + 1
         elif toks[i].low in GROUP_ADVERBS:
@@ -176,7 +178,23 @@ def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
     return True
 
 
-def _verb_group(toks: list[_Tok], j: int) -> tuple[int, str, bool, bool, bool, bool]:
+def _looks_like_verb(toks: list[_Tok], k: int) -> bool:
+    """A verb the lists do not know: "-s" or "-ed" after a noun ("the queue shards ...")."""
+    t, before = toks[k], toks[k - 1]
+    if t.kind != "word" or t.capital or len(t.low) < 4:
+        return False
+    if t.low in DETERMINERS or t.low in PREPOSITIONS or t.low in AUXILIARIES:
+        return False
+    if before.kind != "word" or before.low in DETERMINERS or before.low in PREPOSITIONS:
+        return False
+    if before.low == "'s":
+        return False
+    return t.low.endswith("ed") or (t.low.endswith("s") and not t.low.endswith(("ss", "us", "is")))
+
+
+def _verb_group(
+    toks: list[_Tok], j: int, *, guessed: bool = False
+) -> tuple[int, str, bool, bool, bool, bool]:
     """End of the verb group at ``j``, its head, and negated / change / event / perfect."""
     head, negations, change, event, perfect = "", 0, False, False, False
     auxiliary = False
@@ -198,7 +216,9 @@ def _verb_group(toks: list[_Tok], j: int) -> tuple[int, str, bool, bool, bool, b
             perfect = perfect or t.low in ("has", "have", "had")
             head = _BE if t.low in _BE_FORMS else _HAVE if t.low in _HAVE_FORMS else head or _BE
             event = event or t.low in ("was", "were", "did")
-        elif (base := verb_base(t.low)) is not None and not t.capital:
+        elif (base := verb_base(t.low) or (t.low if k == j and guessed else None)) and not (
+            t.capital
+        ):
             if head.startswith("+"):
                 break
             head = "+" + base
@@ -214,7 +234,8 @@ def _verb_group(toks: list[_Tok], j: int) -> tuple[int, str, bool, bool, bool, b
 def _value(
     toks: list[_Tok], head: str
 ) -> tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]], frozenset[str]]:
-    """Object words, qualifier phrases and the rejected alternative of a value."""
+    """Object words, qualifier phrases (neither with numbers or dates) and the rejected
+    alternative of a value."""
     segments: list[tuple[str, list[str]]] = [("", [])]
     rejected: list[str] = []
     rejecting = False
@@ -238,6 +259,8 @@ def _value(
             continue
         if t.low in DETERMINERS or t.low in ("and", "or", "'s", "also"):
             continue
+        if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
+            continue  # numbers and dates have guards of their own; "four" is "4" there
         segments[-1][1].append(_canon(t))
     obj = frozenset(segments[0][1])
     phrases = frozenset((p, frozenset(w)) for p, w in segments[1:] if w)
@@ -250,6 +273,9 @@ def parse_frame(text: str) -> Frame | None:
     toks = _tokens(text)
     start = _skip_front(toks)
     j = next((k for k in range(start, len(toks)) if _is_verb(toks, k, start)), None)
+    guessed = j is None
+    if j is None:
+        j = next((k for k in range(start + 1, len(toks)) if _looks_like_verb(toks, k)), None)
     if j is None or any(t.kind == "punct" for t in toks[start:j]):
         return None
     while j > start and toks[j - 1].low in GROUP_ADVERBS | {"longer"}:
@@ -259,7 +285,7 @@ def parse_frame(text: str) -> Frame | None:
         for t in toks[start:j]
         if t.low not in DETERMINERS and t.low not in PREPOSITIONS and t.low != "'s"
     ) or frozenset({"user"})
-    end, head, negated, change, event, perfect = _verb_group(toks, j)
+    end, head, negated, change, event, perfect = _verb_group(toks, j, guessed=guessed)
     passive = head != _BE and any(t.low in _BE_FORMS for t in toks[j:end])
     if not head:
         return None
@@ -294,5 +320,6 @@ def parse_frame(text: str) -> Frame | None:
         subject_text=subject_text,
         implicit=j == start,
         inverts=head == _BE or passive,
+        value_text=" ".join(t.low for t in rest if t.kind != "punct").replace(" 's", "'s"),
         relation_text=" ".join(t.low for t in toks[j:end]),
     )

@@ -106,14 +106,26 @@ def _relation_words(f: Frame) -> frozenset[str]:
     return f.object - f.numbers - f.dates - f.names
 
 
-def _different_subjects(fa: Frame, fb: Frame) -> bool:
+def _evidence(f: Frame, other: Frame) -> frozenset[str]:
+    """The words of ``f`` that can show it speaks of what ``other`` does: all of them but
+    those of qualifier phrases the two share word for word (a shared tail such as "as
+    agreed in the architecture review" proves nothing about subjects or verbs)."""
+    shared = f.phrases & other.phrases
+    if not shared:
+        return f.words
+    tail = frozenset().union(*(words for _p, words in shared))
+    return (f.words - tail) | f.subject | f.object | {f.head}
+
+
+def _different_subjects(fa: Frame, fb: Frame, ea: frozenset[str], eb: frozenset[str]) -> bool:
     sa, sb = fa.subject, fb.subject
     if sa == sb:
         return False
-    missing_a = set() if fa.implicit else _absent(sa, fb.words)
-    missing_b = set() if fb.implicit else _absent(sb, fa.words)
-    if (missing_a - _GENERIC_HEADS) or (missing_b - _GENERIC_HEADS) or (missing_a and missing_b):
-        return True
+    missing_a = set() if fa.implicit else sa - eb
+    missing_b = set() if fb.implicit else sb - ea
+    if missing_a or missing_b:
+        # Only a generic head noun more on one side: "the atlas-api service" / "atlas-api".
+        return not ((sa < sb or sb < sa) and (sa ^ sb) <= _GENERIC_HEADS)
     # Disjoint subjects, both named, both actions: "Atlas depends on Orion" / "Orion depends
     # on Atlas". A copula or a passive may put its subject last ("The lead is Priya").
     flexible = fa.implicit or fb.implicit or fa.inverts or fb.inverts
@@ -121,31 +133,40 @@ def _different_subjects(fa: Frame, fb: Frame) -> bool:
 
 
 def _about(fa: Frame | None, fb: Frame | None) -> str | None:
-    """ "subject" or "relation" when two sentences are about different things, else None.
+    """ "subject", "relation" or "value" when two sentences are about different things, else None.
 
-    Subjects differ when a word of one subject is missing from the other sentence, or
-    both subjects are named, share no word and neither sentence is a copula or a
-    passive ("billing api" / "search worker"; "Atlas depends on Orion" / "Orion
-    depends on Atlas"); "the user's team" and "the user" differ only by a generic head
-    noun. Relations differ when neither main verb is in the other sentence ("reports
-    errors to" / "depends on"; for "is" and "has", the object's words stand for the
-    verb: "is the tech lead for" / "is the product manager for"), or the verbs agree
-    but neither one's preposition is in the other ("lives in" / "lives near"; "moved
-    from Berlin to Oslo" and "moved to Oslo from Berlin" agree).
+    Subjects differ when a word of one subject is missing from the other sentence
+    (beyond a generic head noun: "the user's team" / "the user" agree), or both are
+    named, share no word and neither sentence is a copula or a passive ("billing api"
+    / "search worker"; "Atlas depends on Orion" / "Orion depends on Atlas"). Relations
+    differ when neither main verb is in the other sentence ("reports errors to" /
+    "depends on"; for "is" and "has", the object's words stand for the verb: "is the
+    tech lead for" / "is the product manager for"), or the verbs agree but neither
+    one's preposition is in the other ("lives in" / "lives near"; "moved from Berlin to
+    Oslo" and "moved to Oslo from Berlin" agree). Values differ when both objects, or
+    two qualifiers with the same preposition, hold a word the other sentence lacks
+    ("calls the webhook frontend" / "calls the report scheduler"). Words of a qualifier
+    both sentences share word for word are no evidence: a long shared tail never
+    outweighs a different subject.
     """
     if fa is None or fb is None:
         return None
-    if _different_subjects(fa, fb):
+    ea, eb = _evidence(fa, fb), _evidence(fb, fa)
+    if _different_subjects(fa, fb, ea, eb):
         return "subject"
-    if _absent(_relation_words(fa), fb.words) and _absent(_relation_words(fb), fa.words):
+    # A verb is not in the other sentence because its subject holds the word ("The report
+    # service caches" / "reports errors"), unless that sentence may put its subject last.
+    va = ea if fa.inverts else ea - fa.subject
+    vb = eb if fb.inverts else eb - fb.subject
+    if _absent(_relation_words(fa), vb) and _absent(_relation_words(fb), va):
         return "relation"
-    if (
-        fa.head == fb.head
-        and fa.head not in _LIGHT_VERBS
-        and fa.particle
-        and fb.particle
-        and fa.particle != fb.particle
-    ):
+    if _absent(fa.object, eb) and _absent(fb.object, ea):
+        return "value"
+    for prep, words in fa.phrases - fb.phrases:
+        for other_prep, other in fb.phrases - fa.phrases:
+            if prep == other_prep and _absent(words, eb) and _absent(other, ea):
+                return "value"
+    if fa.head == fb.head and fa.head not in _LIGHT_VERBS and fa.particle and fb.particle:
         preps_a = {fa.particle, *(p for p, _w in fa.phrases)}
         preps_b = {fb.particle, *(p for p, _w in fb.phrases)}
         if fa.particle not in preps_b and fb.particle not in preps_a:
@@ -172,14 +193,15 @@ def _failure(sa: Signature, sb: Signature) -> str | None:
 
 
 def _explain(check: str, sa: Signature, sb: Signature) -> str:
-    if check in ("subject", "relation"):
+    if check in ("subject", "relation", "value"):
         fa, fb = parse_frame(sa.text), parse_frame(sb.text)
         assert fa is not None and fb is not None
-        if check == "subject":
-            left, right = fa.subject_text, fb.subject_text
-        else:
-            left, right = fa.relation_text, fb.relation_text
-        return f"different {'subjects' if check == 'subject' else 'relations'}: {left} vs {right}"
+        left, right = {
+            "subject": (fa.subject_text, fb.subject_text),
+            "relation": (fa.relation_text, fb.relation_text),
+            "value": (fa.value_text, fb.value_text),
+        }[check]
+        return f"different {check}s: {left} vs {right}"
     if check == "polarity":
         pair = _antonym(sa, sb)
         if pair is None or len(sa.negations) % 2 != len(sb.negations) % 2:

@@ -18,6 +18,7 @@ __all__ = [
     "DETERMINERS",
     "FRONT_WORDS",
     "GROUP_ADVERBS",
+    "NUMBER_WORDS",
     "PAST_FORMS",
     "PREPOSITIONS",
     "PRONOUN_USER",
@@ -78,12 +79,20 @@ _VERBS = CHANGE_VERBS | _set(
     sit skip sleep solve speak spend stand start stay stop store study submit suffer suggest
     support surf swim take talk target teach tell tend test thank think throw track train
     translate travel treat try turn understand unlock use value visit volunteer vote wait wake
-    walk want watch wear welcome win wish work worry write"""
+    walk want watch wear welcome win wish work worry write cache lint monitor authenticate
+    query fetch sync index subscribe consume stream proxy route validate parse render scan
+    backup restore archive encrypt compress mirror poll retry alert notify own upload
+    download migrate merge rebase release tag deprecate"""
 )
 DATE_WORDS = _set(
     "january february march april may june july august september october november december"
     " jan feb mar apr jun jul aug sep sept oct nov dec"
     " monday tuesday wednesday thursday friday saturday sunday"
+)
+NUMBER_WORDS = _set(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    " fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy"
+    " eighty ninety hundred thousand million dozen twice first second third fourth fifth"
 )
 #: Simple past forms (that are not also participles of "have" tenses we read as states).
 PAST_FORMS = _set(
