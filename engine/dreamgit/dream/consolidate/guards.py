@@ -15,7 +15,7 @@ from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.signature import ANTONYMS, Signature, neighbours, shown, signature
 from dreamgit.textsim import canonical_word
 
-__all__ = ["keys_compatible", "may_merge", "merge_allowed"]
+__all__ = ["extends", "keys_compatible", "may_merge", "merge_allowed"]
 
 
 def _show(values: frozenset[str] | set[str], sig: Signature) -> str:
@@ -223,6 +223,30 @@ def _explain(check: str, sa: Signature, sb: Signature) -> str:
     }[check]
     label = "dates or times" if check == "dates" else check
     return f"different {label}: {_show(a - b, sa)} vs {_show(b - a, sb)}"
+
+
+def extends(longer: str, shorter: str) -> bool:
+    """Whether ``longer`` says what ``shorter`` says plus whole qualifier phrases only
+    ("... over unittest for Python tests" / "... to unittest"): the same subject,
+    relation, object, numbers, dates and polarity, no reversed comparison, and every
+    phrase of the shorter one in the longer one word for word."""
+    fl, fs = parse_frame(longer), parse_frame(shorter)
+    if fl is None or fs is None or fl.event != fs.event:
+        return False
+    same = (fl.subject, fl.head, fl.particle, fl.object, fl.negated, fl.rejected) == (
+        fs.subject,
+        fs.head,
+        fs.particle,
+        fs.object,
+        fs.negated,
+        fs.rejected,
+    )
+    if not same or not fs.phrases < fl.phrases:
+        return False
+    sl, ss = signature(longer), signature(shorter)
+    if (sl.numbers, sl.dates) != (ss.numbers, ss.dates) or sl.negations != ss.negations:
+        return False
+    return not (sl.directions and ss.directions and _reversed(sl, ss))
 
 
 def keys_compatible(a_key: str | None, b_key: str | None) -> bool:
