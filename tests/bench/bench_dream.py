@@ -272,6 +272,11 @@ def measure(n: int) -> dict[str, Any]:
     misses = {frozenset(p) for p in corpus.near_misses}
     merged_pairs = merged.pairs()
     right = {p for p in merged_pairs if fact.same(*p)}
+    # Newer values of one subject and relation: a planted near-miss (one value changed)
+    # is such a pair; any other pair of different facts would be a wrong supersession.
+    by_value = [
+        frozenset(op["memories"][:2]) for op in plan["ops"] if op["rule"] == "supersede-newer-value"
+    ]
     return {
         "n": n,
         "build_s": round(built, 2),
@@ -287,6 +292,9 @@ def measure(n: int) -> dict[str, Any]:
         "near_misses_merged": sum(merged.same(*p) for p in misses),
         # A planted duplicate that shares a key is resolved by supersession (newer wins).
         "recall_merge_or_same_key": round(sum(joined.same(*p) for p in planted) / len(planted), 4),
+        "superseded_by_newer_value": len(by_value),
+        "of_them_near_misses": len(set(by_value) & misses),
+        "of_them_same_fact": sum(fact.same(*p) for p in by_value),
     }
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from dreamgit.dream.consolidate.signature import signature
 from dreamgit.dream.consolidate.verbs import (
     AUXILIARIES,
     CHANGE_VERBS,
@@ -74,9 +75,10 @@ class Frame:
     change: bool  #: a change verb or "now" / "no longer" in the verb group
     event: bool  #: a past-tense action ("went", "gave"), not a state
     indefinite: bool  #: the object opens with "a" / "an"
-    numbers: frozenset[str]  #: numbers in the value
-    dates: frozenset[str]  #: month, weekday and date words in the value
+    numbers: frozenset[str]  #: numbers of the sentence, spelled ones as digits
+    dates: frozenset[str]  #: dates, days and times of the sentence
     names: frozenset[str]  #: capitalised words in the value
+    clause: bool  #: the value holds a verb of its own ("is what Atlas targets")
     implicit: bool  #: the sentence opens with its verb: the subject is the user
     inverts: bool  #: a copula or a passive, whose subject may come last in a paraphrase
     subject_text: str  #: the subject as written ("the user's team"; "(the user)" when implicit)
@@ -295,8 +297,12 @@ def parse_frame(text: str) -> Frame | None:
         particle = toks[end].low
         end += 1
     rest = toks[end:]
+    sig = signature(text)  # numbers (spelled ones too) and dates of the whole sentence
     subject_text = " ".join(t.low for t in toks[start:j]).replace(" 's", "'s") or "(the user)"
     obj, phrases, rejected = _value(rest, base)
+    if start:  # a fronted phrase ("For Atlas, ...", "In 2025, ...") qualifies the fact too
+        fronted = toks[: start - 1 if toks[start - 1].low == "," else start]
+        phrases |= _value(fronted, base)[1]
     value_toks = [t for t in rest if t.kind != "punct"]
     indefinite = bool(value_toks) and value_toks[0].low in _INDEFINITE
     words = frozenset(_canon(t) for t in toks if t.kind != "punct") | subject
@@ -314,10 +320,14 @@ def parse_frame(text: str) -> Frame | None:
         change=change,
         event=event and not perfect,
         indefinite=indefinite,
-        numbers=frozenset(t.low for t in rest if t.kind == "num"),
-        dates=frozenset(t.low for t in rest if t.low in DATE_WORDS),
+        numbers=sig.numbers,
+        dates=sig.dates,
         names=frozenset(_canon(t) for t in rest if t.capital),
         subject_text=subject_text,
+        clause=any(
+            t.kind == "word" and not t.capital and verb_base(t.low) not in (None, t.low)
+            for t in rest
+        ),
         implicit=j == start,
         inverts=head == _BE or passive,
         value_text=" ".join(t.low for t in rest if t.kind != "punct").replace(" 's", "'s"),

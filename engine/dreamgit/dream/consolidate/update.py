@@ -91,8 +91,8 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
             or old.negated != new.negated
         ):
             return None  # more than one thing changed: another fact
-        if not old.object or not new.object:
-            return None
+        if not old.object or not new.object or old.clause or new.clause:
+            return None  # "is what Atlas targets" / "... Orion targets": other subjects
         if old.head in _SINGLE or _tool_kind(old.object) & _tool_kind(new.object):
             return f"{new.relation}: {_show(old.object)} → {_show(new.object)}"
         return None
@@ -115,7 +115,8 @@ def _changed(old: Frame, new: Frame) -> str | None:
     counts = new.numbers and old.numbers and not new.dates and not old.dates
     if counts and new.numbers != old.numbers and (old.object & new.object or old.value & new.value):
         return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
-    moved = new.head in _MOVES and old.head in _PLACE_RELATIONS and new.names and old.names
+    where = old.head in _PLACE_RELATIONS and (old.head != "be" or old.particle == "in")
+    moved = new.head in _MOVES and where and new.names and old.names
     if moved and not new.names & old.names:
         return f"{new.relation_text}: {_show(old.names)} → {_show(new.names)}"
     switched = new.head in _SWITCHES and _tool_kind(new.value) & _tool_kind(old.value)
