@@ -85,8 +85,11 @@ def test_each_changed_value_leaves_one_current_memory_and_restore_brings_back_th
         _dreamgit(repo, "2026-01-12T10:00:00Z", "add", new, "--topic", "facts")
     for text in KEPT[1::2]:
         _dreamgit(repo, "2026-01-12T10:00:00Z", "add", text, "--topic", "facts")
+    review = json.loads(_dreamgit(repo, "2026-01-13T09:00:00Z", "review", "--force", "--json"))
     out = _dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
     assert out.count("supersede-newer-value") == len(CHANGES)
+    planned = [op["summary"] for op in review["ops"] if op["phase"] == "consolidate"]
+    assert planned and all(summary in out for summary in planned)  # review == run
     texts = _texts(repo, "2026-01-13T09:00:00Z")
     for old, new, word in CHANGES:
         assert old not in texts  # no active memory holds a stale value

@@ -76,9 +76,9 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
     """Why ``new`` replaces ``old`` when both have one relation, else None."""
     if old.indefinite or new.indefinite:
         return None  # "has a dentist appointment on 10 May" and one on 3 June: two of them
-    new_numbers = new.numbers - new.rejected
-    if new.rejected and (old.numbers | old.names | old.object) & new.rejected:
-        if old.numbers != new_numbers or not old.object <= new.object:
+    new_numbers, new_dates = new.numbers - new.rejected, new.dates - new.rejected
+    if new.rejected and (old.numbers | old.dates | old.names | old.object) & new.rejected:
+        if (old.numbers, old.dates) != (new_numbers, new_dates) or not old.object <= new.object:
             return f"correction: {_show(new.rejected)} is replaced"
         return None  # the correction says again what the older memory says
     if old.object == new.object and old.phrases != new.phrases:
@@ -98,8 +98,8 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
         return None
     if old.negated != new.negated:
         return "no longer" if new.negated else "again"
-    if old.numbers != new_numbers or old.dates != new.dates:
-        before, after = old.numbers | old.dates, new.numbers | new.dates
+    if old.numbers != new_numbers or old.dates != new_dates:
+        before, after = old.numbers | old.dates, new_numbers | new_dates
         return f"{new.relation}: {_show(before - after)} → {_show(after - before)}"
     return None
 
