@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from dreamgit.dream.consolidate.frame import parse_frame
 from dreamgit.dream.consolidate.guards import extends, merge_allowed
 from dreamgit.model import Memory
 from dreamgit.textsim import dice, features
@@ -148,40 +149,37 @@ def find_duplicate_pairs(
     return [(items[a].id, items[b].id, score) for a, b, score in found]
 
 
-#: A fuller note may add at most this many words to a shorter one, and a short one must
-#: have at least ``_MIN_CONTAINED`` words, to count as the same fact.
-_MAX_EXTRA = 3
-_MIN_CONTAINED = 3
-_MAX_CONTAINING = 12
-
-
 def find_contained_pairs(items: Sequence[DupItem]) -> list[tuple[str, str, float]]:
     """Pairs ``(earlier_id, later_id, similarity)`` where one note is the other plus a
     qualifier ("Prefers pytest to unittest" / "Prefers pytest over unittest for Python
-    tests"): the shorter one's words are all in the longer one, which adds at most three,
-    and :func:`~dreamgit.dream.consolidate.guards.extends` holds (same subject, relation,
-    object, numbers, dates and polarity; only whole qualifier phrases added). Each
-    memory looks up the word sets it contains with up to three words left out (at most
-    a few hundred lookups in a hash map), so no pair of memories is ever compared
-    that does not share all but three words.
+    tests"): :func:`~dreamgit.dream.consolidate.guards.extends` holds (same subject,
+    relation, object, numbers, dates and polarity; only whole qualifier phrases added).
+    Memories are grouped by topic, subject, relation and object first (a hash map), so
+    only notes of one group are ever compared.
     """
     _check_ids(items)
-    feats = [features(item.text) for item in items]
-    by_set: dict[tuple[str, frozenset[str]], list[int]] = {}
-    for i, f in enumerate(feats):
-        if len(f) >= _MIN_CONTAINED:
-            by_set.setdefault((items[i].topic, f), []).append(i)
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, item in enumerate(items):
+        frame = parse_frame(item.text)
+        if frame is not None and frame.object:
+            key = (item.topic, frame.subject, frame.head, frame.particle, frame.object)
+            groups.setdefault(key, []).append(i)
     found: set[tuple[int, int]] = set()
-    for i, f in enumerate(feats):
-        if not _MIN_CONTAINED < len(f) <= _MAX_CONTAINING:
-            continue
-        words = sorted(f)
-        for drop in range(1, min(_MAX_EXTRA, len(f) - _MIN_CONTAINED) + 1):
-            for gone in combinations(words, drop):
-                for j in by_set.get((items[i].topic, f.difference(gone)), ()):
-                    if extends(items[i].text, items[j].text) and keys_agree(items[i], items[j]):
-                        found.add((min(i, j), max(i, j)))
-    return [(items[a].id, items[b].id, dice(feats[a], feats[b])) for a, b in sorted(found)]
+    for members in groups.values():
+        for i, j in combinations(members[:_MAX_GROUP], 2):
+            a, b = items[i], items[j]
+            if not keys_agree(a, b):
+                continue
+            if extends(a.text, b.text) or extends(b.text, a.text):
+                found.add((i, j))
+    return [
+        (items[a].id, items[b].id, dice(features(items[a].text), features(items[b].text)))
+        for a, b in sorted(found)
+    ]
+
+
+#: Notes of one subject, relation and object compared with each other, at most.
+_MAX_GROUP = 32
 
 
 def keys_agree(a: DupItem, b: DupItem) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from dreamgit.dream.consolidate.signature import signature
 from dreamgit.dream.consolidate.verbs import (
@@ -53,8 +54,7 @@ _COMPARE = frozenset({"to", "over", "than"})
 _INDEFINITE = frozenset({"a", "an", "another", "some", "one"})
 
 
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(NamedTuple):
     low: str
     kind: str  # word | num | punct
     capital: bool  # capitalised inside the sentence: a name
@@ -130,15 +130,18 @@ _HAVE_FORMS = frozenset({"has", "have", "had"})
 
 
 def _canon(t: _Tok) -> str:
-    if t.kind == "num":
-        return t.low
-    if t.low in PRONOUN_USER:
+    return t.low if t.kind == "num" else _canon_word(t.low)
+
+
+@lru_cache(maxsize=1 << 16)
+def _canon_word(low: str) -> str:
+    if low in PRONOUN_USER:
         return "user"
-    if t.low in _BE_FORMS:
+    if low in _BE_FORMS:
         return _BE
-    if t.low in _HAVE_FORMS:
+    if low in _HAVE_FORMS:
         return canonical_word(_HAVE)
-    return canonical_word(verb_base(t.low) or t.low)
+    return canonical_word(verb_base(low) or low)
 
 
 def _skip_front(toks: list[_Tok]) -> int:
