@@ -84,6 +84,9 @@ TOP_KEYS = (
     "proposals",
     "author",
     "llm",
+    "format",
+    "branch",
+    "hermes",
 )
 
 
