@@ -288,7 +288,11 @@ def parse_frame(text: str) -> Frame | None:
     subject = frozenset(
         _canon(t)
         for t in toks[start:j]
-        if t.low not in DETERMINERS and t.low not in PREPOSITIONS and t.low != "'s"
+        if t.low not in DETERMINERS
+        and t.low not in PREPOSITIONS
+        and t.low != "'s"
+        and t.kind == "word"
+        and t.low not in NUMBER_WORDS  # numbers have their own guard
     ) or frozenset({"user"})
     end, head, negated, change, event, perfect = _verb_group(toks, j, guessed=guessed)
     passive = head != _BE and any(t.low in _BE_FORMS for t in toks[j:end])

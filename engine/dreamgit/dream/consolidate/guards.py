@@ -124,8 +124,10 @@ def _different_subjects(fa: Frame, fb: Frame, ea: frozenset[str], eb: frozenset[
     missing_a = set() if fa.implicit else sa - eb
     missing_b = set() if fb.implicit else sb - ea
     if missing_a or missing_b:
-        # Only a generic head noun more on one side: "the atlas-api service" / "atlas-api".
-        return not ((sa < sb or sb < sa) and (sa ^ sb) <= _GENERIC_HEADS)
+        # Only a generic head noun more on one side: "the atlas-api service" / "atlas-api",
+        # or "Port 3492 is where nebula-api listens" (an inversion names it elsewhere).
+        generic = (missing_a | missing_b) <= _GENERIC_HEADS
+        return not (generic and (sa < sb or sb < sa or fa.inverts or fb.inverts))
     # Disjoint subjects, both named, both actions: "Atlas depends on Orion" / "Orion depends
     # on Atlas". A copula or a passive may put its subject last ("The lead is Priya").
     flexible = fa.implicit or fb.implicit or fa.inverts or fb.inverts
