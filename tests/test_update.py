@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from dreamgit.dream.consolidate.update import find_updates
+from dreamgit.dream.run import dream
 from dreamgit.model import Memory
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -42,6 +46,7 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "15 → 22",
         ),
         ("The user's office is in Berlin.", "The user's office is in Lisbon.", "berlin → lisbon"),
+        ("Caroline's favourite colour is blue.", "Caroline's favourite colour is green.", "green"),
         ("The user lives in Berlin.", "The user moved to Lisbon.", "berlin → lisbon"),
         (
             "The user's team uses Flask for the web services.",
@@ -88,6 +93,7 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "For Opal, the incident commander is Stefan Ivanova.",
         ),
         ("The user's team is on Python 3.11.", "The user's team is on Python 3.11, not 3.12."),
+        ("The user is happy.", "The user is tired."),
     ],
 )
 def test_events_instances_other_subjects_and_restatements_are_not_superseded(
@@ -120,3 +126,19 @@ def test_the_same_moment_decides_nothing() -> None:
     """Two values written at the same time: no order, no supersession."""
     a, b = _memories("The user's office is in Berlin.", "The user's office is in Lisbon.")
     assert find_updates([a, Memory(**{**b.__dict__, "created": a.created})]) == []
+
+
+def test_the_operation_says_what_changed_and_that_time_decided(tmp_path: Path) -> None:
+    """The run record's detail names the change, the time order and how to restore."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=T0)
+    old = operations.add_memory(repo, "The user's office is in Berlin.", topic="facts", now=T0)
+    new = operations.add_memory(
+        repo, "The user's office is in Lisbon.", topic="facts", now=T0 + timedelta(days=3)
+    )
+    record = dream(repo, now=T0 + timedelta(days=4), force=True)
+    [op] = [op for op in record["ops"] if op["rule"] == "supersede-newer-value"]
+    assert op["detail"] == (
+        "Newer value of the same subject and relation (be in: berlin → lisbon); "
+        f"decided by time order: {new.id} is newer than {old.id}. "
+        f"The superseded memory stays in history: dreamgit restore {old.id}"
+    )

@@ -72,6 +72,17 @@ def _tool_kind(words: Iterable[str]) -> set[str]:
     return kinds
 
 
+def _holds_one(old: Frame, new: Frame) -> bool:
+    """Whether the relation holds one value at a time: "lives in", "works at", or a copula
+    about a slot ("the user's office is in", "Caroline's favourite colour is"), not
+    about a person's passing state ("the user is tired" / "the user is happy")."""
+    if old.head not in _SINGLE:
+        return False
+    if old.head != "be":
+        return True
+    return bool(old.particle or (old.names and new.names) or len(old.subject) > 1)
+
+
 def _same_relation(old: Frame, new: Frame) -> str | None:
     """Why ``new`` replaces ``old`` when both have one relation, else None."""
     if old.indefinite or new.indefinite:
@@ -93,7 +104,7 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
             return None  # more than one thing changed: another fact
         if not old.object or not new.object or old.clause or new.clause:
             return None  # "is what Atlas targets" / "... Orion targets": other subjects
-        if old.head in _SINGLE or _tool_kind(old.object) & _tool_kind(new.object):
+        if _holds_one(old, new) or _tool_kind(old.object) & _tool_kind(new.object):
             return f"{new.relation}: {_show(old.object)} → {_show(new.object)}"
         return None
     if old.negated != new.negated:
