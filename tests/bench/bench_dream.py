@@ -10,7 +10,10 @@ Each size is measured in a fresh process (so peak memory is that size's alone):
 3. ``review`` with the run limits lifted: the plan a dream would make if nothing
    held it back, and the precision and recall of its merges on the planted pairs
    (a merge joining any other pair counts against precision; a planted
-   near-miss joined is such a pair).
+   near-miss joined is such a pair), and how many memories a newer value of the
+   same subject and relation superseded (how many of them planted near-misses,
+   which are exactly such changes, and how many planted duplicates, which should
+   have merged instead).
 
 Run: ``python tests/bench/bench_dream.py [N ...]`` (default 1000 10000 100000).
 Targets (2 cores): 10,000 memories and 100 sessions under 10 s; 100,000 under
