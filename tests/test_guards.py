@@ -257,3 +257,11 @@ def test_paraphrases_of_one_subject_and_relation_still_merge() -> None:
     assert merge_allowed(
         "Priya Raman is the tech lead for Atlas.", "The tech lead for Atlas is Priya Raman."
     )
+
+
+def test_verbs_of_one_relation_group_are_one_relation() -> None:
+    """Keeping data in a store is storing it there: a paraphrase, not another relation."""
+    assert merge_allowed(
+        "In Fennel Core, data is stored in Postgres 13.",
+        "Fennel Core keeps its data in Postgres 13.",
+    )

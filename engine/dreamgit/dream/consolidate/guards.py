@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.signature import ANTONYMS, Signature, neighbours, shown, signature
+from dreamgit.dream.consolidate.verbs import RELATION_SYNONYMS
 from dreamgit.textsim import canonical_word
 
 __all__ = ["extends", "keys_compatible", "may_merge", "merge_allowed"]
@@ -102,8 +103,17 @@ def _absent(words: frozenset[str], other: frozenset[str]) -> set[str]:
 
 def _relation_words(f: Frame) -> frozenset[str]:
     if f.head not in _LIGHT_VERBS:
-        return frozenset({f.head})
+        return _fold(frozenset({f.head}))
     return f.object - f.numbers - f.dates - f.names
+
+
+#: Canonical word -> the word its relation group is known by (``verbs.RELATION_SYNONYMS``).
+_SYNONYMS = {canonical_word(k): canonical_word(v) for k, v in RELATION_SYNONYMS.items()}
+
+
+def _fold(words: frozenset[str]) -> frozenset[str]:
+    """Verbs of one relation group as one word ("keeps" and "stores" are both "store")."""
+    return frozenset(_SYNONYMS.get(w, w) for w in words)
 
 
 def _evidence(f: Frame, other: Frame) -> frozenset[str]:
@@ -160,7 +170,7 @@ def _about(fa: Frame | None, fb: Frame | None) -> str | None:
     # service caches" / "reports errors"), unless that sentence may put its subject last.
     va = ea if fa.inverts else ea - fa.subject
     vb = eb if fb.inverts else eb - fb.subject
-    if _absent(_relation_words(fa), vb) and _absent(_relation_words(fb), va):
+    if _absent(_relation_words(fa), _fold(vb)) and _absent(_relation_words(fb), _fold(va)):
         return "relation"
     if _absent(fa.object, eb) and _absent(fb.object, ea):
         return "value"

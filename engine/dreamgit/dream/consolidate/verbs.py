@@ -22,6 +22,7 @@ __all__ = [
     "PAST_FORMS",
     "PREPOSITIONS",
     "PRONOUN_USER",
+    "RELATION_SYNONYMS",
     "verb_base",
 ]
 
@@ -100,6 +101,19 @@ PAST_FORMS = _set(
     " won lost paid built kept held wrote rode drove ate drank sang began flew grew knew threw"
     " wore taught caught fought sold felt heard read"
 )
+#: Verbs that name one relation: a paraphrase may use either ("keeps its data in" /
+#: "stores its data in"). Each word maps to the first of its group.
+_SYNONYM_GROUPS = (
+    "store keep hold save",
+    "need require",
+    "speak talk present",
+    "cover staff",
+    "start begin",
+    "finish end complete",
+    "own maintain",
+    "lead head manage run",
+)
+RELATION_SYNONYMS = {w: group.split()[0] for group in _SYNONYM_GROUPS for w in group.split()}
 _IRREGULAR = {
     "went": "go", "gone": "go", "gave": "give", "given": "give", "got": "get", "gotten": "get",
     "made": "make", "took": "take", "taken": "take", "saw": "see", "seen": "see",
