@@ -111,7 +111,7 @@ _SYNONYM_GROUPS = (
     "start begin",
     "finish end complete",
     "own maintain",
-    "lead head manage run",
+    "lead head manage",
 )
 RELATION_SYNONYMS = {w: group.split()[0] for group in _SYNONYM_GROUPS for w in group.split()}
 _IRREGULAR = {
