@@ -142,3 +142,24 @@ def test_the_operation_says_what_changed_and_that_time_decided(tmp_path: Path) -
         f"decided by time order: {new.id} is newer than {old.id}. "
         f"The superseded memory stays in history: dreamgit restore {old.id}"
     )
+
+
+def _dreamed(root: Path) -> tuple[str | None, list[str]]:
+    repo = MemoryRepo.init(root, now=T0)
+    texts = [
+        "The user's team is on Python 3.11.",
+        "The user's beta launch is on 15 January 2026.",
+        "The user's team is on Python 3.12.",
+        "The user's beta launch moved to 22 January 2026.",
+    ]
+    for k, text in enumerate(texts):
+        operations.add_memory(repo, text, topic="facts", now=T0 + timedelta(days=k))
+    record = dream(repo, now=T0 + timedelta(days=9), force=True)
+    return repo.tip(), [op["summary"] for op in record["ops"]]
+
+
+def test_same_inputs_and_time_give_the_same_supersessions_and_commits(tmp_path: Path) -> None:
+    """Deterministic: two repositories built alike dream to the same operations and tip."""
+    first, second = _dreamed(tmp_path / "a"), _dreamed(tmp_path / "b")
+    assert first == second
+    assert sum("supersede" in summary for summary in first[1]) == 2
