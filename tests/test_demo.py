@@ -71,3 +71,15 @@ def test_demo_keeps_one_memory_per_fact_with_readable_titles(tmp_path: Path) -> 
         body = " ".join(texts[path].split())
         assert body.casefold().startswith(title.casefold()), (title, body)
     assert "Has dentist appointment 10 so no" not in index
+
+
+def test_demo_json_prints_the_run_record_and_the_status(tmp_path: Path) -> None:
+    """`demo --json` gives the run record and the status report as one JSON document."""
+    import json
+
+    result = _demo(tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["path"] == "dreamgit-demo"
+    assert report["run"]["merged"] is True and report["run"]["ops"]
+    assert report["status"]["memories"] == report["run"]["memories_after"]
