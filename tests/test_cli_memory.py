@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -439,3 +444,188 @@ def test_same_commands_with_same_now_give_identical_commits(tmp_path: Path) -> N
         run(path, "restore", ident)
         logs.append(git(path, "log", "--format=%H %T", "main"))
     assert logs[0] == logs[1] and len(logs[0].splitlines()) == 5
+
+
+# -- --json on every reporting command, status's warnings ------------------------------
+
+
+def test_add_log_forget_restore_report_json(repo: Path) -> None:
+    """add, log, forget and restore print JSON with --json (ids and paths a script needs)."""
+    added = json.loads(run(repo, "add", "Prefers tea", "--topic", "prefs", "--json").stdout)
+    assert added.keys() >= MEMORY_KEYS and added["text"] == "Prefers tea"
+    logged = json.loads(run(repo, "log", "User: hello there", "--json").stdout)
+    assert logged["id"].startswith("s-20261122-") and logged["path"].startswith("sessions/")
+    assert logged["chars"] == len("User: hello there")
+    forgot = json.loads(run(repo, "forget", added["id"], "--json").stdout)
+    assert forgot == [{"id": added["id"], "path": added["path"]}]
+    restored = json.loads(run(repo, "restore", added["id"], "--json").stdout)
+    assert (restored["id"], restored["path"]) == (added["id"], added["path"])
+
+
+def test_init_json_and_github_on_an_existing_repository(repo: Path) -> None:
+    """init --github adds the workflow to an existing memory repository, once; --json says so."""
+    first = run(None, "init", str(repo), "--github")
+    assert (first.exit_code, first.stdout) == (
+        0,
+        f"{repo} is already a memory repository\n.github/workflows/dream.yml: added\n",
+    )
+    assert subjects(repo)[0] == "add .github/workflows/dream.yml: scheduled dreams as pull requests"
+    assert (repo / ".github/workflows/dream.yml").is_file()
+    again = json.loads(run(None, "init", str(repo), "--github", "--json").stdout)
+    assert again == {
+        "path": str(repo),
+        "created": False,
+        "workflow": "already there",
+        "commit": None,
+    }
+    assert len(subjects(repo)) == 2
+
+
+def test_init_github_never_overwrites_an_edited_workflow(repo: Path) -> None:
+    """A workflow someone changed is left alone, and the error says so."""
+    assert run(None, "init", str(repo), "--github").exit_code == 0
+    (repo / ".github/workflows/dream.yml").write_text("name: mine\n", encoding="utf-8")
+    git(repo, "-c", "user.name=Me", "-c", "user.email=me@example.com", "commit", "-qam", "mine")
+    result = run(None, "init", str(repo), "--github")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: .github/workflows/dream.yml already exists and differs from dreamgit's "
+        "workflow; it was left as it is\n"
+        "hint: move it away and run again to get the current workflow, or edit it by hand\n",
+    )
+    assert (repo / ".github/workflows/dream.yml").read_text(encoding="utf-8") == "name: mine\n"
+
+
+def test_init_json_for_a_new_repository(tmp_path: Path) -> None:
+    """init --json names the path and that it was created."""
+    report = json.loads(run(None, "init", str(tmp_path / "n"), "--json").stdout)
+    assert report == {
+        "path": str(tmp_path / "n"),
+        "created": True,
+        "workflow": None,
+        "commit": None,
+    }
+
+
+def test_status_counts_uncommitted_memory_files_and_says_what_happens(repo: Path) -> None:
+    """Memory files written by hand and not committed are named, not reported as zero."""
+    folder = repo / "memories" / "notes"
+    folder.mkdir(parents=True)
+    for n in range(3):
+        (folder / f"fact-{n}.md").write_text(f"Fact number {n}.\n", encoding="utf-8")
+    report = json.loads(run(repo, "status", "--json").stdout)
+    assert (report["memories"], report["uncommitted"]) == (0, {"memories": 3, "sessions": 0})
+    text = run(repo, "status").stdout
+    assert (
+        "uncommitted:      3 memory files in the work tree, not counted here; the next dreamgit "
+        "command that writes (add, log, forget, run…) commits them as agent edits\n"
+    ) in text
+    (folder / "fact-0.md").unlink()
+    (folder / "fact-1.md").unlink()
+    assert "uncommitted:      1 memory file in the work tree, not counted here; the next " in (
+        run(repo, "status").stdout
+    )
+    assert "commits it as agent edits\n" in run(repo, "status").stdout
+    run(repo, "add", "A fact", "--topic", "t")
+    assert json.loads(run(repo, "status", "--json").stdout)["memories"] == 2
+
+
+def test_status_with_the_last_dream_in_the_future_blames_the_clock(repo: Path) -> None:
+    """A clock behind the last dream: no negative hours, a plain word about the clock."""
+    for n in range(3):
+        run(repo, "log", f"User: I prefer tea number {n}.")
+    assert run(repo, "run").exit_code == 0
+    result = CliRunner().invoke(
+        cli, ["--now", "2026-11-20T00:00:00Z", "--repo", str(repo), "status"]
+    )
+    assert "last dream:       2026-11-22T03:00:00Z (in the future: is this machine's clock " in (
+        result.stdout
+    )
+    assert "last dream 51.0 h in the future (is this machine's clock behind?)" in result.stdout
+    assert "-51.0 h" not in result.stdout
+
+
+def test_billion_laughs_memory_is_reported_and_the_rest_go_on(repo: Path) -> None:
+    """A 1 KB memory of nested YAML aliases is a warning in memories, review and run; kept."""
+    good = run(repo, "add", "A good fact", "--topic", "t").stdout.strip()
+    laughs = "---\nname: laughs\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+        f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 9)
+    )
+    (repo / "memories/t/laughs.md").write_text(laughs + "---\nbody\n")
+    git(repo, "add", "memories/t/laughs.md")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "hand")
+    warning = (
+        "warning: memories/t/laughs.md:4: YAML aliases (*name) are not allowed: each one"
+        " repeats a value, and nested ones can make a small file expand without bound\n"
+    )
+    result = run(repo, "memories")
+    assert result.exit_code == 0
+    assert result.stdout == f"{good}  normal    t/good-fact  A good fact\n"
+    assert result.stderr.startswith(warning)
+    for command in ("review", "run"):
+        result = run(repo, command, "--force")
+        assert result.exit_code == 0, result.output
+        assert warning in result.stderr
+    assert (repo / "memories/t/laughs.md").read_text() == laughs + "---\nbody\n"
+
+
+def _limited_memory() -> None:
+    """In the child: at most 512 MB of address space, so reading input whole would fail."""
+    resource.setrlimit(resource.RLIMIT_AS, (512 * 1024 * 1024, 512 * 1024 * 1024))
+
+
+@pytest.mark.parametrize("source", ["file", "pipe"])
+def test_endless_input_is_refused_at_the_limit_not_read_whole(repo: Path, source: str) -> None:
+    """`log --file /dev/zero` and `yes | dreamgit log` stop reading at 2 MB and say so."""
+    command = [sys.executable, "-m", "dreamgit", "--repo", str(repo), "log"]
+    if source == "file":
+        command += ["--file", "/dev/zero"]
+        feed = None
+    else:
+        feed = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
+    try:
+        done = subprocess.run(
+            command,
+            stdin=feed.stdout if feed is not None else subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=_limited_memory,
+        )
+    finally:
+        if feed is not None:
+            feed.kill()
+            feed.wait()
+    name = "/dev/zero" if source == "file" else "stdin"
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"error: {name}: session is more than the 2 MB a session may hold\n"
+        "hint: split the transcript into several sessions, or log a summary of it\n",
+    )
+
+
+def test_log_with_text_and_file_is_a_usage_error(repo: Path, tmp_path: Path) -> None:
+    """TEXT and --file together are refused: which one is the transcript?"""
+    file = tmp_path / "t.md"
+    file.write_text("hello")
+    result = run(repo, "log", "some text", "--file", str(file))
+    assert result.exit_code == 2
+    assert "Error: give the transcript as TEXT or --file, not both\n" in result.stderr
+
+
+def test_log_from_a_terminal_without_text_is_a_usage_error(repo: Path) -> None:
+    """With no TEXT, no --file and stdin a terminal, log says how to give the transcript."""
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "dreamgit", "--repo", str(repo), "log"],
+            stdin=follower,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 2
+    assert "Error: give the transcript as TEXT, --file F, or on stdin (a pipe)\n" in done.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,35 @@ def test_demo_refuses_a_path_that_holds_something(tmp_path: Path) -> None:
         f"hint: remove it (rm -rf {target}) or give the demo another path\n"
     )
     assert [p.name for p in target.iterdir()] == ["notes.txt"]
+
+
+@pytest.mark.slow
+def test_demo_keeps_one_memory_per_fact_with_readable_titles(tmp_path: Path) -> None:
+    """One pytest preference however often it was said; titles are clauses of the text."""
+    result = _demo(tmp_path)
+    assert result.returncode == 0, result.stderr
+    root = tmp_path / "dreamgit-demo"
+    texts = {
+        path.relative_to(root).as_posix(): path.read_text(encoding="utf-8").split("---\n", 2)[2]
+        for path in (root / "memories").rglob("*.md")
+    }
+    assert len([t for t in texts.values() if "pytest" in t]) == 1
+    index = (root / "MEMORY.md").read_text(encoding="utf-8")
+    titles = re.findall(r"^- \[(.+?)\]\((memories/[^)]+)\)", index, flags=re.MULTILINE)
+    assert len(titles) == len(texts)
+    for title, path in titles:
+        body = " ".join(texts[path].split())
+        assert body.casefold().startswith(title.casefold()), (title, body)
+    assert "Has dentist appointment 10 so no" not in index
+
+
+def test_demo_json_prints_the_run_record_and_the_status(tmp_path: Path) -> None:
+    """`demo --json` gives the run record and the status report as one JSON document."""
+    import json
+
+    result = _demo(tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["path"] == "dreamgit-demo"
+    assert report["run"]["merged"] is True and report["run"]["ops"]
+    assert report["status"]["memories"] == report["run"]["memories_after"]

@@ -15,6 +15,7 @@ import pytest
 from dreamgit.dream.consolidate.duplicates import (
     DEFAULT_THRESHOLD,
     DupItem,
+    find_contained_pairs,
     find_duplicate_pairs,
     group_duplicates,
 )
@@ -279,3 +280,30 @@ def test_a_memory_becomes_a_duplicate_item() -> None:
     when = datetime(2026, 11, 20, tzinfo=UTC)
     memory = Memory("m-1", "tools", "uv", "Uses uv", when, when, key="python.installer")
     assert DupItem.from_memory(memory) == DupItem("m-1", "Uses uv", "tools", "python.installer")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Prefers pytest to unittest.", "Prefers pytest over unittest for Python tests."),
+        ("The billing api uses Redis.", "The billing api uses Redis for the session cache."),
+    ],
+)
+def test_a_note_that_only_adds_a_qualifier_is_found_as_a_restatement(a: str, b: str) -> None:
+    """ "... to unittest" and "... over unittest for Python tests": one preference."""
+    assert find_contained_pairs(items(a, b)) == [("m-000", "m-001", similarity(a, b))]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Prefers pytest for testing in Atlas.", "Prefers pytest for testing in Atlas Web."),
+        ("Uses Python for the backend.", "Uses Python 3.12 for the backend."),
+        ("Prefers pytest to unittest.", "Prefers unittest over pytest for Python tests."),
+        ("Prefers pytest to unittest.", "Does not prefer pytest to unittest for Python tests."),
+        ("The billing api uses Redis.", "The search worker uses Redis for the session cache."),
+    ],
+)
+def test_a_changed_qualifier_number_direction_or_polarity_is_no_restatement(a: str, b: str) -> None:
+    """Only whole qualifier phrases may be added; anything else is another fact."""
+    assert find_contained_pairs(items(a, b)) == []

@@ -65,7 +65,8 @@ def test_a_dream_merges_supersedes_and_prunes_and_keeps_the_index_lines(tmp_path
     root, files = adopted(tmp_path)
     review = json.loads(ok(root, "review", "--force", "--json").stdout)
     record = json.loads(ok(root, "run", "--force", "--json").stdout)
-    view = [(o["op"], o["rule"], o["memories"]) for o in record["ops"][:-1]]
+    # review lists the diary operation too
+    view = [(o["op"], o["rule"], o["memories"]) for o in record["ops"]]
     assert view == [(o["op"], o["rule"], o["memories"]) for o in review["ops"]]
     assert {"merge", "supersede", "prune", "index"} <= {o["op"] for o in record["ops"]}
     log = git(root, "log", "master", "--format=%B")
@@ -270,3 +271,18 @@ def test_team_memories_merge_only_among_themselves(tmp_path: Path) -> None:
     )
     ok(root, "run", "--force")
     assert {rel: (root / rel).read_bytes() for rel in files} == files
+
+
+def test_a_file_without_front_matter_is_reported_in_full_with_its_hint(tmp_path: Path) -> None:
+    """The whole message and the hint: what a Claude Code memory file starts with."""
+    root, _ = adopted(tmp_path)
+    (root / "loose.md").write_text("Just some text.\n", encoding="utf-8")
+    git(root, "add", "loose.md")
+    git(root, "commit", "-q", "-m", "loose note")
+    result = run(root, "run", "--force")
+    assert result.exit_code == 1
+    assert (
+        "error: loose.md:1: has no front matter (Claude Code memory files start with ---, then"
+        " name, description and type)\n"
+        "hint: add the front matter, or move the file out of the memory folder\n"
+    ) in result.stderr

@@ -54,7 +54,7 @@ def test_a_dream_rewrites_entries_in_place_within_the_budget(tmp_path: Path) -> 
     review = json.loads(ok(root, "review", "--force", "--json").stdout)
     record = json.loads(ok(root, "run", "--force", "--json").stdout)
     ops = [(o["op"], o["memories"]) for o in record["ops"] if o["op"] != "diary"]
-    assert ops == [(o["op"], o["memories"]) for o in review["ops"]]
+    assert ops == [(o["op"], o["memories"]) for o in review["ops"] if o["op"] != "diary"]
     assert sorted(o for o, _ in ops) == ["merge", "prune", "supersede"]
     log = git(root, "log", "--format=%B")
     for op in ("merge", "supersede", "prune"):
@@ -171,3 +171,13 @@ def test_a_session_repeating_a_hermes_entry_reinforces_it_instead_of_adding(
     record = json.loads(ok(root, "run", "--force", "--json").stdout)
     assert [o["op"] for o in record["ops"] if o["op"] != "diary"] in ([], ["reinforce"])
     assert (root / "USER.md").read_text(encoding="utf-8").count("emojis") == 1
+
+
+def test_a_hermes_setting_that_is_not_a_mapping_is_a_config_error() -> None:
+    """`hermes: 5` in the config is refused by name."""
+    from dreamgit.errors import ConfigError
+    from dreamgit.store.formats.hermes import HermesFormat
+
+    with pytest.raises(ConfigError) as info:
+        HermesFormat.from_config({"hermes": 5})
+    assert info.value.render() == ".dreamgit/config.yaml: hermes must be a mapping"

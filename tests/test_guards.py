@@ -198,3 +198,70 @@ def test_merge_allowed_agrees_with_may_merge() -> None:
     ]
     for a, b in pairs:
         assert merge_allowed(a, b) == may_merge(a, b)[0]
+
+
+def test_a_shared_long_tail_does_not_join_different_subjects() -> None:
+    """Two services with the same tool and the same long qualifier stay apart."""
+    tail = "is tested with pytest unless the platform team says otherwise in writing."
+    a, b = f"The billing api {tail}", f"The search worker {tail}"
+    assert may_merge(a, b) == (
+        False,
+        "different subjects: the billing api vs the search worker",
+    )
+
+
+def test_a_shared_long_tail_does_not_join_different_relations() -> None:
+    """Reporting errors to a store is not depending on it."""
+    a = "atlas-worker reports errors to Sentry as agreed in the architecture review."
+    b = "atlas-worker depends on Sentry as agreed in the architecture review."
+    assert may_merge(a, b) == (False, "different relations: reports vs depends on")
+
+
+def test_swapped_subject_and_object_are_different_facts() -> None:
+    """A depends on B is not B depends on A."""
+    assert not merge_allowed(
+        "atlas-api depends on orion-worker unless told otherwise",
+        "orion-worker depends on atlas-api unless told otherwise",
+    )
+
+
+def test_a_word_of_the_shared_tail_is_no_evidence_of_the_subject() -> None:
+    """ "for platform" in one subject is not matched by "the platform runbook" in both tails."""
+    assert not merge_allowed(
+        "invoice-queue for platform caches responses in Sentry according to the platform runbook.",
+        "invoice-queue caches responses in Sentry according to the platform runbook.",
+    )
+
+
+def test_different_objects_behind_one_verb_are_refused() -> None:
+    """Calling one service is not calling another, however long the shared tail."""
+    a = "The report queue calls the webhook frontend according to the platform runbook."
+    b = "The report queue calls the search scheduler according to the platform runbook."
+    assert may_merge(a, b) == (
+        False,
+        "different values: the webhook frontend according to the platform runbook vs "
+        "the search scheduler according to the platform runbook",
+    )
+
+
+def test_paraphrases_of_one_subject_and_relation_still_merge() -> None:
+    """A label, a fronted qualifier, a generic head noun or a copula's inversion: one fact."""
+    assert merge_allowed(
+        "Unless told otherwise, the billing api is tested with pytest.",
+        "Note: The billing api is tested with pytest unless told otherwise",
+    )
+    assert merge_allowed(
+        "The atlas-api service listens on port 8080 in staging.",
+        "atlas-api listens on port 8080 in staging.",
+    )
+    assert merge_allowed(
+        "Priya Raman is the tech lead for Atlas.", "The tech lead for Atlas is Priya Raman."
+    )
+
+
+def test_verbs_of_one_relation_group_are_one_relation() -> None:
+    """Keeping data in a store is storing it there: a paraphrase, not another relation."""
+    assert merge_allowed(
+        "In Fennel Core, data is stored in Postgres 13.",
+        "Fennel Core keeps its data in Postgres 13.",
+    )

@@ -10,7 +10,10 @@ Each size is measured in a fresh process (so peak memory is that size's alone):
 3. ``review`` with the run limits lifted: the plan a dream would make if nothing
    held it back, and the precision and recall of its merges on the planted pairs
    (a merge joining any other pair counts against precision; a planted
-   near-miss joined is such a pair).
+   near-miss joined is such a pair), and how many memories a newer value of the
+   same subject and relation superseded (how many of them planted near-misses,
+   which are exactly such changes, and how many planted duplicates, which should
+   have merged instead).
 
 Run: ``python tests/bench/bench_dream.py [N ...]`` (default 1000 10000 100000).
 Targets (2 cores): 10,000 memories and 100 sessions under 10 s; 100,000 under
@@ -272,6 +275,11 @@ def measure(n: int) -> dict[str, Any]:
     misses = {frozenset(p) for p in corpus.near_misses}
     merged_pairs = merged.pairs()
     right = {p for p in merged_pairs if fact.same(*p)}
+    # Newer values of one subject and relation: a planted near-miss (one value changed)
+    # is such a pair; any other pair of different facts would be a wrong supersession.
+    by_value = [
+        frozenset(op["memories"][:2]) for op in plan["ops"] if op["rule"] == "supersede-newer-value"
+    ]
     return {
         "n": n,
         "build_s": round(built, 2),
@@ -287,6 +295,9 @@ def measure(n: int) -> dict[str, Any]:
         "near_misses_merged": sum(merged.same(*p) for p in misses),
         # A planted duplicate that shares a key is resolved by supersession (newer wins).
         "recall_merge_or_same_key": round(sum(joined.same(*p) for p in planted) / len(planted), 4),
+        "superseded_by_newer_value": len(by_value),
+        "of_them_near_misses": len(set(by_value) & misses),
+        "of_them_same_fact": sum(fact.same(*p) for p in by_value),
     }
 
 

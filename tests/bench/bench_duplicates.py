@@ -1,7 +1,7 @@
 """Benchmark of near-duplicate detection: time, peak memory, precision and recall.
 
-Usage: ``python tests/bench/bench_duplicates.py [N ...] [--threshold T] [--show K]``
-(default N: 1000 10000 100000). For each N it generates the seeded corpus of
+Usage: ``python tests/bench/bench_duplicates.py [N ...] [--threshold T] [--show K]
+[--adversarial]`` (default N: 1000 10000 100000). For each N it generates the seeded corpus of
 ``corpus.py``, runs :func:`find_duplicate_pairs` and :func:`group_duplicates` on the
 memories oldest first (as the dream does) with cold caches, and scores the pairs
 against the planted ones: precision over every reported pair, recall over planted
@@ -10,6 +10,13 @@ near-misses were wrongly reported. It also counts the pairs at or above the thre
 before the guards (untimed): in this corpus their number per memory grows with N,
 because a closed vocabulary makes same-frame facts ever denser, and that is what makes
 the time grow faster than N. Targets: precision >= 0.98, recall >= 0.9.
+
+With ``--adversarial`` it uses ``corpus_adversarial.py`` instead: facts that share
+object and long qualifier but differ in subject or relation. It counts every pair of
+memories the groups join (the members of one group all become one memory), how many
+join different subjects, different relations or other different facts, and scores
+precision over those pairs and recall over the planted duplicates. Targets: 0 joins
+of different subjects or relations, precision >= 0.98, planted near-misses joined 0.
 """
 
 from __future__ import annotations
@@ -20,11 +27,13 @@ import sys
 import time
 import tracemalloc
 from collections import Counter
+from itertools import combinations
 
+import corpus_adversarial
 from corpus import Corpus, generate
 
 from dreamgit import textsim
-from dreamgit.dream import guards, signature
+from dreamgit.dream.consolidate import guards, signature
 from dreamgit.dream.consolidate.duplicates import (
     DEFAULT_THRESHOLD,
     DupItem,
@@ -102,6 +111,55 @@ def bench(n: int, threshold: float, show: int, memory: bool) -> float:
     return seconds
 
 
+def bench_adversarial(n: int, threshold: float, show: int) -> float:
+    """One size of the adversarial store; print its figures; return the finder's time."""
+    corpus = corpus_adversarial.generate(n)
+    items = [DupItem(m["id"], m["text"], m["topic"]) for m in corpus.memories]
+    pairs, seconds = _run(items, threshold)
+    groups = group_duplicates(items, pairs)
+    joined = [(a, b) for g in groups for a, b in combinations(sorted(g), 2)]
+    facts = corpus.facts
+    wrong: Counter[str] = Counter()
+    samples: dict[str, list[tuple[str, str]]] = {}
+    for a, b in joined:
+        fa, fb = facts[a], facts[b]
+        if fa == fb:
+            continue
+        why = (
+            "subject"
+            if fa.subject != fb.subject
+            else "relation"
+            if fa.relation != fb.relation
+            else "object or qualifier"
+        )
+        wrong[why] += 1
+        samples.setdefault(why, []).append((a, b))
+    together = {frozenset(p) for p in joined}
+    planted = {frozenset(p) for p in corpus.duplicates}
+    near = {frozenset(p) for p in corpus.near_misses}
+    good = len(joined) - sum(wrong.values())
+    precision = good / len(joined) if joined else 1.0
+    recall = len(together & planted) / len(planted) if planted else 1.0
+    kinds = Counter(corpus.kinds.values())
+    kind_hits = Counter(corpus.kinds[p] for p in corpus.duplicates if frozenset(p) in together)
+    by_kind = ", ".join(f"{k} {kind_hits[k]}/{kinds[k]}" for k in sorted(kinds))
+    print(
+        f"adversarial N={n:>7,}  find {seconds:6.2f} s  joined pairs {len(joined)}  "
+        f"different subject {wrong['subject']}  different relation {wrong['relation']}  "
+        f"other different facts {wrong['object or qualifier']}  precision {precision:.4f}  "
+        f"recall {recall:.4f}  near-misses joined {len(together & near)}/{len(near)}"
+    )
+    print(f"           recall by kind: {by_kind}")
+    text = {m["id"]: m["text"] for m in corpus.memories}
+    for why, sample in sorted(samples.items()):
+        for a, b in sample[:show]:
+            print(f"  {why}: {text[a]!r} ~ {text[b]!r}")
+    missed = sorted(tuple(sorted(p)) for p in planted - together)[:show]
+    for a, b in missed:
+        print(f"  missed: {text[a]!r} ~ {text[b]!r} guard={guards.may_merge(text[a], text[b])}")
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark for each requested size and print the growth between sizes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -109,8 +167,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     parser.add_argument("--show", type=int, default=0, help="print K misses and false positives")
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc run")
+    parser.add_argument(
+        "--adversarial", action="store_true", help="facts sharing their tail (different subjects)"
+    )
     args = parser.parse_args(argv)
     print(f"threshold {args.threshold}  python {sys.version.split()[0]}")
+    if args.adversarial:
+        for n in args.sizes:
+            bench_adversarial(n, args.threshold, args.show)
+        return 0
     times = [bench(n, args.threshold, args.show, not args.no_memory) for n in args.sizes]
     for k in range(1, len(times)):
         n1, n2, t1, t2 = args.sizes[k - 1], args.sizes[k], times[k - 1], times[k]

@@ -8,8 +8,10 @@ from typing import Any
 import click
 
 from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.progress import progress_reporter
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
+from dreamgit.errors import DreamgitError
 from dreamgit.records import RunRecord
 
 rules_option = click.option(
@@ -35,21 +37,33 @@ no_llm_option = click.option(
 
 
 def _dream(
-    state: CliState, rules: str | None, llm: str | None, no_llm: bool, **options: Any
+    state: CliState,
+    rules: str | None,
+    llm: str | None,
+    no_llm: bool,
+    *,
+    as_json: bool,
+    **options: Any,
 ) -> RunRecord:
     # The dream machinery (rules, extraction) loads here, not when the CLI starts.
     from dreamgit.dream.run import dream
     from dreamgit.ruleset.repo_rules import ruleset_option_value
 
     repo = open_repo(state)
-    return dream(
-        repo,
-        now=state.now(),
-        ruleset=ruleset_option_value(repo, rules),
-        llm=None if no_llm else llm,
-        use_config_llm=not no_llm,
-        **options,
-    )
+    from dreamgit.ruleset.repo_rules import EDITED_NOTE, edited_config
+
+    if rules is None and edited_config(repo) is not None:
+        warn(EDITED_NOTE)
+    with progress_reporter(enabled=not as_json) as progress:
+        return dream(
+            repo,
+            now=state.now(),
+            ruleset=ruleset_option_value(repo, rules),
+            llm=None if no_llm else llm,
+            use_config_llm=not no_llm,
+            progress=progress,
+            **options,
+        )
 
 
 def print_ops(record: RunRecord) -> None:
@@ -78,8 +92,19 @@ def print_ops(record: RunRecord) -> None:
 
 @click.command()
 @click.option("--force", is_flag=True, help="Run even if the gate says no dream is due.")
-@click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
-@click.option("--push", "remote", default=None, metavar="REMOTE", help="Push the dream branch.")
+@click.option(
+    "--no-merge",
+    is_flag=True,
+    help="Leave dream/<run-id> for review; don't merge.",
+)
+@click.option(
+    "--push",
+    "remote",
+    default=None,
+    metavar="REMOTE",
+    help="Push the dream branch (main instead, once the dream was merged); delete there "
+    "the branches this run replaced (only where they still are as this run saw them).",
+)
 @click.option(
     "--summary",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -102,24 +127,69 @@ def run(
     no_llm: bool,
     as_json: bool,
 ) -> None:
-    """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
-    record = _dream(state, rules, llm, no_llm, force=force, merge=not no_merge)
-    branch = record["branch"]
-    if remote and branch:
-        from dreamgit.history.push import push_branch
+    """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge.
 
-        push_branch(open_repo(state), branch, remote=remote)
-    if summary is not None and branch:
+    A branch an earlier --no-merge run left for review is replaced: this run
+    dreams its sessions again with the new ones and deletes it, unless someone
+    committed to it (then it and its sessions are left alone).
+    """
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, merge=not no_merge)
+    branch = record["branch"]
+    # What the run did is told (and its summary written) before pushing: a push that
+    # fails must not hide a run that already happened, perhaps already merged.
+    if summary is not None:
         from dreamgit.history.summary import render_summary
 
         summary.write_text(render_summary(record), encoding="utf-8")
-    if as_json:
-        emit_json(record)
+    if not as_json:
+        print_ops(record)
+        if branch:
+            state_text = "merged into main" if record["merged"] else "left for review"
+            click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
+        for replaced in record.get("replaced", []):
+            click.echo(f"replaced {replaced['branch']}: its sessions are dreamed again in this run")
+    if not remote:
+        if as_json:
+            emit_json(record)
         return
-    print_ops(record)
-    if branch:
-        state_text = "merged into main" if record["merged"] else "left for review"
-        click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
+    # A merged run's branch is gone: what it changed is on main, so main is pushed.
+    target = open_repo(state).branch if record["merged"] else branch
+    failure = _push(state, target, remote) if branch and target else None
+    if failure is None and branch:
+        _drop_replaced(state, record, remote)
+    pushed = {"remote": remote, "branch": target, "pushed": bool(branch) and failure is None}
+    if as_json:
+        emit_json({**record, "push": {**pushed, "error": failure and failure.message}})
+    elif pushed["pushed"]:
+        click.echo(f"pushed {target} to {remote}")
+    if failure is not None:
+        raise failure
+
+
+def _push(state: CliState, branch: str, remote: str) -> DreamgitError | None:
+    """Push ``branch``; the error, if it failed, for the caller to raise after telling."""
+    from dreamgit.history.push import push_branch
+
+    try:
+        push_branch(open_repo(state), branch, remote=remote)
+    except DreamgitError as exc:
+        return exc
+    return None
+
+
+def _drop_replaced(state: CliState, record: RunRecord, remote: str) -> None:
+    """Delete on the remote the branches this run replaced (closing their pull requests)."""
+    from dreamgit.history.push import delete_remote_branch
+
+    for replaced in record.get("replaced", []):
+        name = replaced["branch"]
+        if not delete_remote_branch(
+            open_repo(state), name, remote=remote, expected=replaced["tip"]
+        ):
+            warn(
+                f"{name} on {remote} was not deleted (gone already, or someone pushed to it); "
+                "this run's branch holds its sessions"
+            )
 
 
 @click.command()
@@ -133,11 +203,13 @@ def review(
     state: CliState, force: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
 ) -> None:
     """Show the operations run would apply; writes nothing."""
-    record = _dream(state, rules, llm, no_llm, force=force, apply=False)
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, apply=False)
     if as_json:
         emit_json(record)
         return
     print_ops(record)
+    for replaced in record.get("replaced", []):
+        click.echo(f"would replace {replaced['branch']}: its sessions would be dreamed again")
 
 
 @click.command()
@@ -151,7 +223,7 @@ def compact(
     state: CliState, no_merge: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
 ) -> None:
     """Consolidate and prune only (no gathering from sessions)."""
-    record = _dream(state, rules, llm, no_llm, gather=False, merge=not no_merge)
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, gather=False, merge=not no_merge)
     if as_json:
         emit_json(record)
         return

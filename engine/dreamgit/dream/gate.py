@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from dreamgit.dsl import ExpressionError
+from dreamgit.errors import RuleError
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import gate_env
 
@@ -20,8 +22,7 @@ def evaluate_gate(
     now: datetime,
 ) -> tuple[bool, str]:
     """(due, reason): the gate's verdict with the figures it looked at."""
-    since = "never" if last_dream is None else f"{(now - last_dream).total_seconds() / 3600:.1f} h"
-    figures = f"{new_sessions} new session(s), last dream {since}"
+    figures = f"{new_sessions} new session(s), last dream {_since(last_dream, now)}"
     if ruleset.gate is None:
         return True, f"no gate in the rules ({figures})"
     env = gate_env(
@@ -31,6 +32,24 @@ def evaluate_gate(
         pending_chars=pending_chars,
         now=now,
     )
-    if ruleset.gate.evaluate(env):
+    try:
+        holds = ruleset.gate.evaluate(env)
+    except ExpressionError as exc:
+        where = f" ({ruleset.gate_location})" if ruleset.gate_location is not None else ""
+        raise RuleError(
+            f"the gate{where} cannot be evaluated with {figures}: {exc.reason}",
+            hint="make the gate safe for every figure (a count may be 0)",
+        ) from None
+    if holds:
         return True, f"gate holds: {figures}"
     return False, f"gate not met ({ruleset.gate_text}): {figures}"
+
+
+def _since(last_dream: datetime | None, now: datetime) -> str:
+    """``2.5 h``; a time after now is the clock's fault and is said so."""
+    if last_dream is None:
+        return "never"
+    hours = (now - last_dream).total_seconds() / 3600
+    if hours < 0:
+        return f"{-hours:.1f} h in the future (is this machine's clock behind?)"
+    return f"{hours:.1f} h"

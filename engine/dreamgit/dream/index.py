@@ -120,8 +120,8 @@ def _more_cost(count: int) -> tuple[int, int]:
 
 def _entry_line(memory: Memory, limit: int) -> str:
     """``- [Title](path) — hook`` within ``limit`` characters, cutting the hook first."""
-    title = _title(memory)
-    hook = _hook(memory, title)
+    title, from_text = _title(memory)
+    hook = _hook(memory, title, goes_on=from_text)
     link_chars = len("- []()") + len(memory.path)
     title_text = _fit(title, limit - link_chars, _escape_title)
     line = f"- [{title_text}]({memory.path})"
@@ -131,21 +131,61 @@ def _entry_line(memory: Memory, limit: int) -> str:
     return line
 
 
-def _title(memory: Memory) -> str:
-    """The name as words (``prefers-pytest`` → ``Prefers pytest``), else a description."""
+def _title(memory: Memory) -> tuple[str, bool]:
+    """The name as words (``prefers-pytest`` → ``Prefers pytest``), else a description.
+
+    A name that is only the text's own words run together (``has-dentist-appointment-10-
+    so-no``, what gathering makes) is no title: the text's first clause is ("Has a dentist
+    appointment at 10"). Also says whether the title is such a clause.
+    """
     name = _clean(memory.name)
+    from_text = False
     if name and " " not in name:
         name = name.replace("-", " ").replace("_", " ").strip()
+        if _is_cut_from(name, memory.text):
+            name, from_text = _first_clause(_first_sentence(memory.text)), True
     text = name or _clean(memory.description) or _first_sentence(memory.text)
     text = text or memory.slug.replace("-", " ").replace("_", " ")
-    return text[:1].upper() + text[1:]
+    return text[:1].upper() + text[1:], from_text
 
 
-def _hook(memory: Memory, title: str) -> str:
-    """The description, else the body's first sentence; never a repeat of the title."""
+_WORD = re.compile(r"[a-z0-9]+")
+#: Where a sentence's first clause ends: a comma before a conjunction, a semicolon, a dash.
+_CLAUSE_END = re.compile(
+    r",\s+(?:so|because|but|and|since|which|as|though|although|while)\b|;|\s[\u2014\u2013-]\s|\s\(|:\s"
+)
+#: Longest title taken from a text; the rest stays in the hook.
+_TITLE_CHARS = 80
+
+
+def _is_cut_from(name: str, text: str) -> bool:
+    """Whether ``name`` (two words or more) is the text's words in order, some left out."""
+    words = name.lower().split()
+    if len(words) < 2:
+        return False
+    found = iter(_WORD.findall(text.lower()))
+    return all(any(w == t for t in found) for w in words)
+
+
+def _first_clause(sentence: str) -> str:
+    """The sentence up to its first clause break, without the final stop."""
+    cut = _CLAUSE_END.search(sentence)
+    clause = sentence[: cut.start()] if cut and cut.start() >= 12 else sentence
+    return _shorten(clause.rstrip(" .!?"), _TITLE_CHARS)
+
+
+def _hook(memory: Memory, title: str, *, goes_on: bool = False) -> str:
+    """The description, else the body's first sentence; never a repeat of the title (with
+    ``goes_on``, a title cut from the text: what follows the title in the description)."""
     for candidate in (_clean(memory.description), _first_sentence(memory.text)):
-        if candidate and candidate.casefold() != title.casefold():
-            return candidate
+        if not candidate or candidate.casefold() == title.casefold():
+            continue
+        if goes_on and candidate.casefold().startswith(title.casefold()):
+            rest = candidate[len(title) :].strip(" .,;:-()\u2013\u2014").strip()
+            if rest:
+                return rest
+            continue
+        return candidate
     return ""
 
 

@@ -7,6 +7,7 @@ planned. Nothing is written here; :mod:`dreamgit.dream.apply` commits the plan.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,14 +27,23 @@ from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.status import pending_sessions
+from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
-from dreamgit.model import Memory, Session
+from dreamgit.model import Memory, Session, plural
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import decode_session
 
-__all__ = ["Plan", "plan_dream"]
+__all__ = ["Plan", "Progress", "plan_dream", "silent"]
+
+#: Told each phase as it starts ("gathering from 12 sessions"); the CLI shows it on a terminal.
+Progress = Callable[[str], None]
+
+
+def silent(_message: str) -> None:
+    """The progress reporter that reports nothing (library calls, --json, pipes)."""
 
 
 @dataclass
@@ -58,12 +68,16 @@ class Plan:
 
 
 def _sessions(
-    repo: MemoryRepo, base: str | None, now: datetime
+    repo: MemoryRepo, base: str | None, now: datetime, exclude: frozenset[str]
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
     for ident, path in sorted(pending_sessions(repo, base).items()):
-        text = repo.read_text(path, base) or ""
+        if ident in exclude:
+            continue
+        data = repo.store.read_path(base, path) or b""
         try:
+            # Strictly decoded: binary or non-UTF-8 bytes are reported, never consumed.
+            text = decode_session(data, path=path)
             found.append(repo.format.read_session(ident, path, text, now))
         except MemoryFileError as exc:
             broken.append(exc)
@@ -78,16 +92,22 @@ def plan_dream(
     gather: bool = True,
     at: str | None = None,
     llm: LLMRun | None = None,
+    exclude: frozenset[str] = frozenset(),
+    progress: Progress = silent,
 ) -> Plan:
     """Plan a dream against main's tip, or the commit ``at`` (``gather=False``: compact only).
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
+    Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
     """
     base = at if at is not None else repo.tip()
+    progress("reading memories")
     snapshot = repo.snapshot(now=now, at=base)
+    # A memory some rule cannot evaluate is reported and left out; the rest dream on.
+    memories, unusable = vet_memories(snapshot.memories, ruleset, now)
     fmt = repo.format
     ws = WorkingSet(
-        snapshot.memories,
+        memories,
         lambda path: repo.read_text(path, base) or "",
         fmt,
         files=repo.store.files(base) if fmt.name != "dreamgit" else (),
@@ -95,18 +115,27 @@ def plan_dream(
     before_paths = set(ws.paths)
     limits = ruleset.limits
     budget = Budget(
-        limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
+        limits.max_changes_per_run,
+        limits.max_adds_per_run,
+        limits.max_new_chars_per_run,
+        limits.max_removals_per_run,
     )
     # The finder's floor; the merge rules decide among the pairs it proposes.
     threshold = DEFAULT_THRESHOLD
     ops: list[Operation] = []
     decisions: list[Decision] = []
     consumed: list[str] = []
-    broken = list(snapshot.broken)
+    broken = [*snapshot.broken, *unusable]
     fresh: list[tuple[Memory, Candidate]] = []
+    read: list[Session] = []
     if gather:
-        sessions, unreadable = _sessions(repo, base, now)
+        sessions, unreadable = _sessions(repo, base, now, exclude)
+        read = list(sessions)
         broken += unreadable
+        progress(
+            f"gathering from {plural(len(sessions), 'session')} "
+            f"({plural(len(snapshot.memories), 'memory')} known)"
+        )
         proposed, waiting = (
             llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
             if llm is not None
@@ -126,6 +155,7 @@ def plan_dream(
         decisions += gathered.decisions
         consumed = [s for s in gathered.consumed if s not in waiting]
         fresh = gathered.fresh
+    progress(f"consolidating {plural(len(ws.active), 'memory')}")
     consolidated = plan_consolidate(
         ws, ruleset, now=now, budget=budget, threshold=threshold, fresh=fresh
     )
@@ -134,9 +164,13 @@ def plan_dream(
     consumed = [s for s in consumed if s not in consolidated.unsettled]
     if llm is not None:
         touched = {i for op in ops for i in op.memories if i in ws.active}
-        ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
+        ops += llm_consolidate(
+            llm, ws, ruleset, now=now, budget=budget, touched=touched, sessions=read
+        )
         decisions += llm.decisions
+    progress("pruning")
     ops += plan_prune(ws, ruleset, now=now, budget=budget)
+    progress("writing the index")
     index = _index_op(repo, base, ws, ruleset, now, gone=before_paths - ws.paths)
     if index is not None and (ops or consumed or index.changes):
         ops.append(index)
@@ -145,7 +179,7 @@ def plan_dream(
         ops=ops,
         sessions=consumed,
         memories_before=len(snapshot.memories),
-        memories_after=len(ws.active),
+        memories_after=len(ws.active) + len(unusable),  # left out, not removed
         deferred=budget.deferred,
         decisions=decisions,
         broken=broken,
@@ -195,6 +229,6 @@ def _index_op(
         phase="index",
         rule="index",
         memories=[],
-        summary=f"index: {fmt.index_path} lists {len(result.included)} memories{omitted}",
+        summary=f"index: {fmt.index_path} lists {plural(len(result.included), 'memory')}{omitted}",
         changes={fmt.index_path: result.text.encode("utf-8")},
     )

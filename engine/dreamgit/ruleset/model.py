@@ -53,6 +53,8 @@ class Limits:
     max_changes_per_run: int
     max_adds_per_run: int
     max_new_chars_per_run: int
+    #: Memories an LLM's proposals (remove, supersede) may take out of the active set.
+    max_removals_per_run: int
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,10 @@ class RuleSet:
     sources: tuple[str, ...] = ()
     #: Rule names switched off with ``disable:``.
     disabled: tuple[str, ...] = ()
+    #: Where the ``rank`` in force was written (for messages about evaluating it).
+    rank_location: Location | None = None
+    #: Where the ``gate`` in force was written.
+    gate_location: Location | None = None
 
     @property
     def gate_text(self) -> str | None:

@@ -17,11 +17,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from dreamgit.dream.consolidate.guards import merge_allowed
+from dreamgit.dream.consolidate.frame import parse_frame
+from dreamgit.dream.consolidate.guards import extends, merge_allowed
 from dreamgit.model import Memory
 from dreamgit.textsim import dice, features
 
-__all__ = ["DEFAULT_THRESHOLD", "DupItem", "find_duplicate_pairs", "group_duplicates"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "DupItem",
+    "find_contained_pairs",
+    "find_duplicate_pairs",
+    "group_duplicates",
+]
 
 #: Default for ``similarity(a, b) >= ...`` in the bundled rules (Dice on content words).
 DEFAULT_THRESHOLD = 0.8
@@ -140,6 +147,44 @@ def find_duplicate_pairs(
                 found.append((min(i, j), max(i, j), score))
     found.sort()
     return [(items[a].id, items[b].id, score) for a, b, score in found]
+
+
+def find_contained_pairs(items: Sequence[DupItem]) -> list[tuple[str, str, float]]:
+    """Pairs ``(earlier_id, later_id, similarity)`` where one note is the other plus a
+    qualifier ("Prefers pytest to unittest" / "Prefers pytest over unittest for Python
+    tests"): :func:`~dreamgit.dream.consolidate.guards.extends` holds (same subject,
+    relation, object, numbers, dates and polarity; only whole qualifier phrases added).
+    Memories are grouped by topic, subject, relation and object first (a hash map), so
+    only notes of one group are ever compared.
+    """
+    _check_ids(items)
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, item in enumerate(items):
+        frame = parse_frame(item.text)
+        if frame is not None and frame.object:
+            key = (item.topic, frame.subject, frame.head, frame.particle, frame.object)
+            groups.setdefault(key, []).append(i)
+    found: set[tuple[int, int]] = set()
+    for members in groups.values():
+        for i, j in combinations(members[:_MAX_GROUP], 2):
+            a, b = items[i], items[j]
+            if not keys_agree(a, b):
+                continue
+            if extends(a.text, b.text) or extends(b.text, a.text):
+                found.add((i, j))
+    return [
+        (items[a].id, items[b].id, dice(features(items[a].text), features(items[b].text)))
+        for a, b in sorted(found)
+    ]
+
+
+#: Notes of one subject, relation and object compared with each other, at most.
+_MAX_GROUP = 32
+
+
+def keys_agree(a: DupItem, b: DupItem) -> bool:
+    """Whether two items' keys allow a merge (equal, or one unset)."""
+    return not a.key or not b.key or a.key.strip().lower() == b.key.strip().lower()
 
 
 def group_duplicates(

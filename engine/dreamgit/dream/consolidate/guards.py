@@ -11,9 +11,12 @@ only leaves a duplicate for the next dream.
 
 from __future__ import annotations
 
+from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.signature import ANTONYMS, Signature, neighbours, shown, signature
+from dreamgit.dream.consolidate.verbs import RELATION_SYNONYMS
+from dreamgit.textsim import canonical_word
 
-__all__ = ["keys_compatible", "may_merge", "merge_allowed"]
+__all__ = ["extends", "keys_compatible", "may_merge", "merge_allowed"]
 
 
 def _show(values: frozenset[str] | set[str], sig: Signature) -> str:
@@ -76,6 +79,113 @@ def _swapped(sa: Signature, sb: Signature) -> tuple[str, str] | None:
     return (p, q) if same_before or same_after else None
 
 
+#: Head nouns a paraphrase adds or drops ("the atlas-api service" / "atlas-api").
+_GENERIC_HEADS = frozenset(
+    map(
+        canonical_word,
+        str.split(
+            """service team project app application repo codebase system server environment
+            tool library package company job"""
+        ),
+    )
+)
+
+
+#: Verbs that say little themselves: their object names the relation ("is the tech lead
+#: for", "has a cloud budget of").
+_LIGHT_VERBS = frozenset({"be", canonical_word("have")})
+
+
+def _absent(words: frozenset[str], other: frozenset[str]) -> set[str]:
+    """Words not in ``other``, not even as another form ("player" is in "plays")."""
+    return {w for w in words - other if not any(_related(w, o) for o in other)}
+
+
+def _relation_words(f: Frame) -> frozenset[str]:
+    if f.head not in _LIGHT_VERBS:
+        return _fold(frozenset({f.head}))
+    return f.object - f.numbers - f.dates - f.names
+
+
+#: Canonical word -> the word its relation group is known by (``verbs.RELATION_SYNONYMS``).
+_SYNONYMS = {canonical_word(k): canonical_word(v) for k, v in RELATION_SYNONYMS.items()}
+
+
+def _fold(words: frozenset[str]) -> frozenset[str]:
+    """Verbs of one relation group as one word ("keeps" and "stores" are both "store")."""
+    return frozenset(_SYNONYMS.get(w, w) for w in words)
+
+
+def _evidence(f: Frame, other: Frame) -> frozenset[str]:
+    """The words of ``f`` that can show it speaks of what ``other`` does: all of them but
+    those of qualifier phrases the two share word for word (a shared tail such as "as
+    agreed in the architecture review" proves nothing about subjects or verbs)."""
+    shared = f.phrases & other.phrases
+    if not shared:
+        return f.words
+    tail = frozenset().union(*(words for _p, words in shared))
+    return (f.words - tail) | f.subject | f.object | {f.head}
+
+
+def _different_subjects(fa: Frame, fb: Frame, ea: frozenset[str], eb: frozenset[str]) -> bool:
+    sa, sb = fa.subject, fb.subject
+    if sa == sb:
+        return False
+    missing_a = set() if fa.implicit else sa - eb
+    missing_b = set() if fb.implicit else sb - ea
+    if missing_a or missing_b:
+        # Only a generic head noun more on one side: "the atlas-api service" / "atlas-api",
+        # or "Port 3492 is where nebula-api listens" (an inversion names it elsewhere).
+        generic = (missing_a | missing_b) <= _GENERIC_HEADS
+        return not (generic and (sa < sb or sb < sa or fa.inverts or fb.inverts))
+    # Disjoint subjects, both named, both actions: "Atlas depends on Orion" / "Orion depends
+    # on Atlas". A copula or a passive may put its subject last ("The lead is Priya").
+    flexible = fa.implicit or fb.implicit or fa.inverts or fb.inverts
+    return not sa & sb and not flexible
+
+
+def _about(fa: Frame | None, fb: Frame | None) -> str | None:
+    """ "subject", "relation" or "value" when two sentences are about different things, else None.
+
+    Subjects differ when a word of one subject is missing from the other sentence
+    (beyond a generic head noun: "the user's team" / "the user" agree), or both are
+    named, share no word and neither sentence is a copula or a passive ("billing api"
+    / "search worker"; "Atlas depends on Orion" / "Orion depends on Atlas"). Relations
+    differ when neither main verb is in the other sentence ("reports errors to" /
+    "depends on"; for "is" and "has", the object's words stand for the verb: "is the
+    tech lead for" / "is the product manager for"), or the verbs agree but neither
+    one's preposition is in the other ("lives in" / "lives near"; "moved from Berlin to
+    Oslo" and "moved to Oslo from Berlin" agree). Values differ when both objects, or
+    two qualifiers with the same preposition, hold a word the other sentence lacks
+    ("calls the webhook frontend" / "calls the report scheduler"). Words of a qualifier
+    both sentences share word for word are no evidence: a long shared tail never
+    outweighs a different subject.
+    """
+    if fa is None or fb is None:
+        return None
+    ea, eb = _evidence(fa, fb), _evidence(fb, fa)
+    if _different_subjects(fa, fb, ea, eb):
+        return "subject"
+    # A verb is not in the other sentence because its subject holds the word ("The report
+    # service caches" / "reports errors"), unless that sentence may put its subject last.
+    va = ea if fa.inverts else ea - fa.subject
+    vb = eb if fb.inverts else eb - fb.subject
+    if _absent(_relation_words(fa), _fold(vb)) and _absent(_relation_words(fb), _fold(va)):
+        return "relation"
+    if _absent(fa.object, eb) and _absent(fb.object, ea):
+        return "value"
+    for prep, words in fa.phrases - fb.phrases:
+        for other_prep, other in fb.phrases - fa.phrases:
+            if prep == other_prep and _absent(words, eb) and _absent(other, ea):
+                return "value"
+    if fa.head == fb.head and fa.head not in _LIGHT_VERBS and fa.particle and fb.particle:
+        preps_a = {fa.particle, *(p for p, _w in fa.phrases)}
+        preps_b = {fb.particle, *(p for p, _w in fb.phrases)}
+        if fa.particle not in preps_b and fb.particle not in preps_a:
+            return "relation"
+    return None
+
+
 def _failure(sa: Signature, sb: Signature) -> str | None:
     """The first check two signatures fail, or None; cheap, no message built."""
     if sa.numbers != sb.numbers:
@@ -91,10 +201,19 @@ def _failure(sa: Signature, sb: Signature) -> str | None:
         return "direction"
     if _swapped(sa, sb):
         return "words"
-    return None
+    return _about(parse_frame(sa.text), parse_frame(sb.text))
 
 
 def _explain(check: str, sa: Signature, sb: Signature) -> str:
+    if check in ("subject", "relation", "value"):
+        fa, fb = parse_frame(sa.text), parse_frame(sb.text)
+        assert fa is not None and fb is not None
+        left, right = {
+            "subject": (fa.subject_text, fb.subject_text),
+            "relation": (fa.relation_text, fb.relation_text),
+            "value": (fa.value_text, fb.value_text),
+        }[check]
+        return f"different {check}s: {left} vs {right}"
     if check == "polarity":
         pair = _antonym(sa, sb)
         if pair is None or len(sa.negations) % 2 != len(sb.negations) % 2:
@@ -118,6 +237,30 @@ def _explain(check: str, sa: Signature, sb: Signature) -> str:
     return f"different {label}: {_show(a - b, sa)} vs {_show(b - a, sb)}"
 
 
+def extends(longer: str, shorter: str) -> bool:
+    """Whether ``longer`` says what ``shorter`` says plus whole qualifier phrases only
+    ("... over unittest for Python tests" / "... to unittest"): the same subject,
+    relation, object, numbers, dates and polarity, no reversed comparison, and every
+    phrase of the shorter one in the longer one word for word."""
+    fl, fs = parse_frame(longer), parse_frame(shorter)
+    if fl is None or fs is None or fl.event != fs.event:
+        return False
+    same = (fl.subject, fl.head, fl.particle, fl.object, fl.negated, fl.rejected) == (
+        fs.subject,
+        fs.head,
+        fs.particle,
+        fs.object,
+        fs.negated,
+        fs.rejected,
+    )
+    if not same or not fs.phrases < fl.phrases:
+        return False
+    sl, ss = signature(longer), signature(shorter)
+    if (sl.numbers, sl.dates) != (ss.numbers, ss.dates) or sl.negations != ss.negations:
+        return False
+    return not (sl.directions and ss.directions and _reversed(sl, ss))
+
+
 def keys_compatible(a_key: str | None, b_key: str | None) -> bool:
     """Whether two memories' ``key`` slots allow a merge: equal, or at least one unset."""
     a = (a_key or "").strip().lower()
@@ -139,7 +282,8 @@ def may_merge(
 ) -> tuple[bool, str]:
     """Whether two memory texts may be merged, and why not (empty reason when they may).
 
-    Refused: different keys; opposite polarity (a negation or an antonym on one side
+    Refused: different keys; different subjects or relations (``frame.py``); opposite
+    polarity (a negation or an antonym on one side
     only); reversed comparisons ("X over Y" / "Y over X"); different numbers, dates or
     times; different names; one content word swapped for an unrelated one.
     """

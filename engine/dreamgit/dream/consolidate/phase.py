@@ -1,12 +1,16 @@
 """Consolidate: newer facts supersede older ones, near-duplicates merge into one.
 
 Supersession comes first: a newer memory with the same ``key`` (a pair rule
-with ``action: supersede`` decides), or an explicit change statement gathered
-this run ("switched from Flask to FastAPI"). Then near-duplicates, found by the
-duplicate finder without comparing all pairs, merge when a pair rule with
-``action: merge`` holds; the finder's guards already refused opposite polarity
-and different numbers, dates, names and keys. Protected and core memories are
-never removed or rewritten; what was skipped for that is listed as a decision.
+with ``action: supersede`` decides), an explicit change statement gathered
+this run ("switched from Flask to FastAPI"), or a newer value of the same
+subject and relation (``update.py``: "is on Python 3.12" after "... 3.11",
+"moved to 22 January" after "is on 15 January"; time order decides). Then
+near-duplicates, found by the duplicate finder (and notes that only add a
+qualifier to another: ``find_contained_pairs``) without comparing all pairs,
+merge when a pair rule with ``action: merge`` holds; the finder's guards
+already refused opposite polarity and different numbers, dates, names and keys.
+Protected and core memories are never removed or rewritten; what was skipped
+for that is listed as a decision.
 """
 
 from __future__ import annotations
@@ -16,11 +20,19 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.consolidate.duplicates import (
+    DupItem,
+    find_contained_pairs,
+    find_duplicate_pairs,
+    group_duplicates,
+)
 from dreamgit.dream.consolidate.merge_text import merge_memories
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
+from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.limits import Budget
+from dreamgit.dream.vet import evaluation_error
 from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.dsl import ExpressionError
 from dreamgit.model import Memory
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
@@ -30,11 +42,34 @@ __all__ = ["ConsolidateResult", "plan_consolidate"]
 
 
 def _first_rule(
-    rules: Sequence[Rule], action: str, a: Memory, b: Memory, now: datetime
+    rules: Sequence[Rule],
+    action: str,
+    a: Memory,
+    b: Memory,
+    now: datetime,
+    decisions: list[Decision],
 ) -> Rule | None:
+    """The first ``action`` rule that holds for the pair; a rule failing on it is a decision."""
     env = pair_env(a, b, now)
     for rule in rules:
-        if rule.action == action and rule.when.evaluate(env):
+        if rule.action != action:
+            continue
+        try:
+            holds = rule.when.evaluate(env)
+        except ExpressionError as exc:
+            problem = evaluation_error(
+                a.path, f"{a.id} and {b.id}", rule.name, rule.location, exc.reason
+            )
+            decisions.append(
+                {
+                    "phase": "consolidate",
+                    "memories": [a.id, b.id],
+                    "accepted": False,
+                    "reason": problem.message,
+                }
+            )
+            return None
+        if holds:
             return rule
     return None
 
@@ -53,6 +88,7 @@ def plan_consolidate(
     ops, decisions = result.ops, result.decisions
     _supersede_by_key(ws, ruleset, now, budget, ops, decisions)
     result.unsettled = _supersede_by_change(ws, ruleset, budget, fresh, ops, decisions)
+    _supersede_by_value(ws, ruleset, budget, ops, decisions)
     _merge_duplicates(ws, ruleset, now, budget, threshold, ops, decisions)
     return result
 
@@ -128,7 +164,7 @@ def _supersede_by_key(
         for old in group[:-1]:
             if old.id not in ws.active or newest.id not in ws.active:
                 continue
-            rule = _first_rule(ruleset.consolidate, "supersede", old, newest, now)
+            rule = _first_rule(ruleset.consolidate, "supersede", old, newest, now, decisions)
             if rule is None or _protected_skip(ruleset, old, "supersession", decisions):
                 continue
             if ruleset.is_protected(newest):
@@ -194,6 +230,34 @@ def _supersede_by_change(
     return unsettled
 
 
+def _supersede_by_value(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    budget: Budget,
+    ops: list[Operation],
+    decisions: list[Decision],
+) -> None:
+    """A newer value of one subject and relation retires the older memory (``update.py``)."""
+    for update in find_updates(list(ws.active.values())):
+        old, new = ws.active.get(update.old), ws.active.get(update.new)
+        if old is None or new is None or ruleset.is_protected(new):
+            continue
+        if old.key and new.key and old.key != new.key:
+            continue  # two slots the user named apart
+        if _protected_skip(ruleset, old, "supersession", decisions):
+            continue
+        _supersede(
+            ws,
+            old,
+            new,
+            rule="supersede-newer-value",
+            reason=f"Newer value of the same subject and relation ({update.reason}); "
+            f"decided by time order: {new.id} is newer than {old.id}",
+            budget=budget,
+            ops=ops,
+        )
+
+
 #: Merge passes per run: a later pass joins what an earlier merge brought together
 #: (A~B merged first, then C that matched B), so the store settles in one run.
 MERGE_PASSES = 3
@@ -214,10 +278,17 @@ def _merge_duplicates(
         ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
         items = [DupItem.from_memory(m) for m in ordered]
         merged_now: set[str] = set()
-        for group_ids in group_duplicates(items, find_duplicate_pairs(items, threshold=threshold)):
+        pairs = find_duplicate_pairs(items, threshold=threshold)
+        known = {(a, b) for a, b, _s in pairs}
+        contained = [p for p in find_contained_pairs(items) if (p[0], p[1]) not in known]
+        restated = {frozenset(p[:2]) for p in contained}
+        pairs += contained
+        position = {item.id: k for k, item in enumerate(items)}
+        pairs.sort(key=lambda p: (position[p[0]], position[p[1]]))
+        for group_ids in group_duplicates(items, pairs):
             if survivors is not None and not survivors.intersection(group_ids):
                 continue
-            survivor = _merge_group(ws, ruleset, group_ids, now, budget, ops, skipped)
+            survivor = _merge_group(ws, ruleset, group_ids, now, budget, ops, skipped, restated)
             if survivor is not None:
                 merged_now.add(survivor)
         if not merged_now:
@@ -238,21 +309,30 @@ def _merge_group(
     budget: Budget,
     ops: list[Operation],
     decisions: list[Decision],
+    restated: set[frozenset[str]],
 ) -> str | None:
-    """Merge one group the finder proposed, as far as the rules allow; the survivor's id."""
+    """Merge one group the finder proposed, as far as the rules allow; the survivor's id.
+
+    A restatement (one note is the other plus a qualifier, ``find_contained_pairs``)
+    merges under the built-in rule ``merge-restatement`` when no merge rule holds:
+    its word overlap is below the rules' similarity by construction.
+    """
     group = [ws.active[i] for i in group_ids if i in ws.active]
     protected = [m for m in group if _protected_skip(ruleset, m, "merge", decisions)]
     if protected:  # every protected member is recorded, not only the first
         return None
     anchor = group[0]
     members = [anchor] + [
-        m for m in group[1:] if _first_rule(ruleset.consolidate, "merge", anchor, m, now)
+        m
+        for m in group[1:]
+        if _first_rule(ruleset.consolidate, "merge", anchor, m, now, decisions)
+        or frozenset((anchor.id, m.id)) in restated
     ]
     if len(members) < 2:
         return None
-    rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now)
-    assert rule is not None
-    return _merge(ws, members, rule=rule.name, now=now, budget=budget, ops=ops)
+    rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now, [])
+    name = rule.name if rule is not None else "merge-restatement"
+    return _merge(ws, members, rule=name, now=now, budget=budget, ops=ops)
 
 
 def _merge(

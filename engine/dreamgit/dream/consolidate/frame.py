@@ -1,0 +1,342 @@
+"""What a memory sentence is about: its subject, its relation and its value.
+
+A memory is one sentence that names its subject first ("Caroline's grandmother gave
+her a necklace from Sweden."; "The user's team is on Python 3.11.") or, in older
+stores, leaves the user implicit ("Prefers pytest over unittest."). :func:`parse_frame`
+splits such a sentence without a tagger: the **subject** is the words before the verb
+group (``user`` when the sentence opens with its verb), the **relation** is the main
+verb's canonical form and the preposition right after it (``be on``, ``live in``,
+``report``, ``depend on``), and the **value** is what follows, split into the object
+and its qualifier phrases; a correction's rejected alternative (", not 3.12") is kept
+apart. Word lists (``verbs.py``) tell verbs from nouns; a verb right after a determiner
+is a noun ("the tests"), a capitalised word inside a sentence is a name. A sentence the
+parser cannot read has no frame (None), and callers fall back to their other checks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from dreamgit.dream.consolidate.signature import signature
+from dreamgit.dream.consolidate.verbs import (
+    AUXILIARIES,
+    CHANGE_VERBS,
+    DATE_WORDS,
+    DETERMINERS,
+    FRONT_WORDS,
+    GROUP_ADVERBS,
+    NUMBER_WORDS,
+    PAST_FORMS,
+    PREPOSITIONS,
+    PRONOUN_USER,
+    verb_base,
+)
+from dreamgit.textsim import canonical_word
+
+__all__ = ["Frame", "parse_frame"]
+
+_TOKEN = re.compile(
+    r"(?P<num>[$€£]?\d+(?:[.,:/-]\d+)*(?:%|[a-zA-Z]+\b)?)"
+    r"|(?P<word>[^\W\d_][\w'\u2019+#/-]*(?:\.[\w+#]+)*[\w+#]?)"
+    r"|(?P<punct>[,;:()]|\s[-\u2014\u2013]\s|[.!?](?=\s|$))"
+)
+_CLAUSE_END = frozenset({".", "!", "?", ";"})
+_BE = "be"
+_HAVE = "have"
+#: Words that start the rejected side of a correction ("3.11, not 3.12"; "rather than X").
+_REJECT = frozenset({"not", "rather", "instead"})
+#: Determiners that make an object one instance among many ("has a dentist appointment").
+#: What "prefers X to Y" may say instead of "over".
+_COMPARE = frozenset({"to", "over", "than"})
+_INDEFINITE = frozenset({"a", "an", "another", "some", "one"})
+
+
+class _Tok(NamedTuple):
+    low: str
+    kind: str  # word | num | punct
+    capital: bool  # capitalised inside the sentence: a name
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Subject, relation and value of one memory sentence (canonical word forms)."""
+
+    subject: frozenset[str]
+    head: str  #: the main verb, canonical ("be", "have", "live", "report")
+    particle: str  #: the preposition after the verb group, or ""
+    object: frozenset[str]  #: words of the value before its first qualifier, but numbers/dates
+    phrases: frozenset[tuple[str, frozenset[str]]]  #: qualifier phrases: (preposition, words)
+    rejected: frozenset[str]  #: the rejected side of a correction ("not 3.12")
+    words: frozenset[str]  #: every canonical word of the sentence, the subject's included
+    negated: bool
+    change: bool  #: a change verb or "now" / "no longer" in the verb group
+    event: bool  #: a past-tense action ("went", "gave"), not a state
+    indefinite: bool  #: the object opens with "a" / "an"
+    numbers: frozenset[str]  #: numbers of the sentence, spelled ones as digits
+    dates: frozenset[str]  #: dates, days and times of the sentence
+    names: frozenset[str]  #: capitalised words in the value
+    clause: bool  #: the value holds a verb of its own ("is what Atlas targets")
+    implicit: bool  #: the sentence opens with its verb: the subject is the user
+    inverts: bool  #: a copula or a passive, whose subject may come last in a paraphrase
+    subject_text: str  #: the subject as written ("the user's team"; "(the user)" when implicit)
+    value_text: str  #: what follows the relation, lower case
+    relation_text: str  #: the verb group and its preposition as written ("is tested with")
+
+    @property
+    def relation(self) -> str:
+        """The relation as words: ``be on``, ``depend on``, ``use``."""
+        return f"{self.head} {self.particle}".strip()
+
+    @property
+    def value(self) -> frozenset[str]:
+        """The object and every qualifier phrase's words."""
+        return self.object.union(*(words for _p, words in self.phrases))
+
+
+def _tokens(text: str) -> list[_Tok]:
+    out: list[_Tok] = []
+    for m in _TOKEN.finditer(text.replace("\u2019", "'")):
+        kind = m.lastgroup or "word"
+        raw = m.group().strip()
+        if kind == "punct":
+            if raw in _CLAUSE_END and out:
+                break  # one sentence: the first
+            out.append(_Tok("-" if raw in ("-", "\u2014", "\u2013") else raw, "punct", False))
+            continue
+        if kind == "num":
+            out.append(_Tok(raw.lower().replace(",", ""), "num", False))
+            continue
+        capital = bool(out) and raw[:1].isupper() and raw.lower() not in PRONOUN_USER
+        low = raw.lower()
+        if low.endswith("n't"):
+            base = {"can't": "can", "won't": "will"}.get(low, low[:-3])
+            out += [_Tok(base, "word", False), _Tok("not", "word", False)]
+        elif low.endswith("'s"):
+            out += [_Tok(low[:-2], "word", capital), _Tok("'s", "word", False)]
+        elif "'" in low:
+            head, _, tail = low.partition("'")
+            tail = {"m": "am", "re": "are", "ve": "have", "ll": "will", "d": "would"}.get(tail, "")
+            out += [_Tok(head, "word", capital)] + ([_Tok(tail, "word", False)] if tail else [])
+        else:
+            out.append(_Tok(low, "word", capital))
+    return out
+
+
+_BE_FORMS = frozenset({"is", "are", "was", "were", "am", "be", "been", "being"})
+_HAVE_FORMS = frozenset({"has", "have", "had"})
+
+
+def _canon(t: _Tok) -> str:
+    return t.low if t.kind == "num" else _canon_word(t.low)
+
+
+@lru_cache(maxsize=1 << 16)
+def _canon_word(low: str) -> str:
+    if low in PRONOUN_USER:
+        return "user"
+    if low in _BE_FORMS:
+        return _BE
+    if low in _HAVE_FORMS:
+        return canonical_word(_HAVE)
+    return canonical_word(verb_base(low) or low)
+
+
+def _skip_front(toks: list[_Tok]) -> int:
+    """Where the sentence proper starts: after a label ("Note:") or a fronted phrase."""
+    i = 0
+    if len(toks) > 2 and toks[1].low == ":" and toks[0].kind == "word":
+        i = 2
+    while i < len(toks) and toks[i].low in FRONT_WORDS:
+        comma = next((k for k in range(i + 1, min(len(toks), i + 16)) if toks[k].low == ","), None)
+        if comma is not None:
+            i = comma + 1
+        elif toks[i].low in GROUP_ADVERBS:
+            i += 1
+        else:
+            break
+    return i
+
+
+def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
+    t = toks[k]
+    if t.kind != "word" or t.capital or t.low in DETERMINERS:
+        return False
+    if t.low in AUXILIARIES:
+        return not (t.low == "may" and k + 1 < len(toks) and toks[k + 1].kind == "num")
+    if verb_base(t.low) is None:
+        return False
+    before = toks[k - 1].low if k > start else ""
+    if before in DETERMINERS or before == "'s" or before in PREPOSITIONS:
+        return False  # "the tests", "user's plans", "for reports"
+    if k + 1 < len(toks):  # "Tests are run", "Reports go to": a noun before the verb
+        after = toks[k + 1]
+        if after.low in AUXILIARIES:
+            return False
+        after_base = verb_base(after.low) if after.kind == "word" and not after.capital else None
+        if after_base is not None and after_base != after.low and verb_base(t.low) == t.low:
+            return False  # "the beta launch moved": a bare noun before an inflected verb
+        if k == start and after.low == "of":
+            return False
+    return True
+
+
+def _looks_like_verb(toks: list[_Tok], k: int) -> bool:
+    """A verb the lists do not know: "-s" or "-ed" after a noun ("the queue shards ...")."""
+    t, before = toks[k], toks[k - 1]
+    if t.kind != "word" or t.capital or len(t.low) < 4:
+        return False
+    if t.low in DETERMINERS or t.low in PREPOSITIONS or t.low in AUXILIARIES:
+        return False
+    if before.kind != "word" or before.low in DETERMINERS or before.low in PREPOSITIONS:
+        return False
+    if before.low == "'s":
+        return False
+    return t.low.endswith("ed") or (t.low.endswith("s") and not t.low.endswith(("ss", "us", "is")))
+
+
+def _verb_group(
+    toks: list[_Tok], j: int, *, guessed: bool = False
+) -> tuple[int, str, bool, bool, bool, bool]:
+    """End of the verb group at ``j``, its head, and negated / change / event / perfect."""
+    head, negations, change, event, perfect = "", 0, False, False, False
+    auxiliary = False
+    k = j
+    while k < len(toks):
+        t = toks[k]
+        if t.kind != "word":
+            break
+        if t.low in ("not", "never"):
+            negations += 1
+        elif t.low == "no" and k + 1 < len(toks) and toks[k + 1].low == "longer":
+            negations += 1
+            change = True
+            k += 1
+        elif t.low in GROUP_ADVERBS:
+            change = change or t.low == "now"
+        elif t.low in AUXILIARIES and not head.startswith("+"):
+            auxiliary = True
+            perfect = perfect or t.low in ("has", "have", "had")
+            head = _BE if t.low in _BE_FORMS else _HAVE if t.low in _HAVE_FORMS else head or _BE
+            event = event or t.low in ("was", "were", "did")
+        elif (base := verb_base(t.low) or (t.low if k == j and guessed else None)) and not (
+            t.capital
+        ):
+            if head.startswith("+"):
+                break
+            head = "+" + base
+            change = change or base in CHANGE_VERBS
+            past = t.low != base and (t.low.endswith("ed") or t.low in PAST_FORMS)
+            event = event or (past and not auxiliary and base not in CHANGE_VERBS)
+        else:
+            break
+        k += 1
+    return k, head.lstrip("+"), negations % 2 == 1, change, event, perfect
+
+
+def _value(
+    toks: list[_Tok], head: str
+) -> tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]], frozenset[str]]:
+    """Object words, qualifier phrases (neither with numbers or dates) and the rejected
+    alternative of a value."""
+    segments: list[tuple[str, list[str]]] = [("", [])]
+    rejected: list[str] = []
+    rejecting = False
+    for t in toks:
+        if t.kind == "punct":
+            segments.append(("", []))
+            rejecting = False
+            continue
+        if t.low in _REJECT:
+            rejecting = True
+            continue
+        if t.low in ("than", "of") and rejecting:
+            continue
+        if rejecting:
+            if t.low not in DETERMINERS:
+                rejected.append(_canon(t))
+            continue
+        if t.low in PREPOSITIONS:
+            comparing = head == "prefer" and t.low in _COMPARE
+            segments.append(("over" if comparing else t.low, []))
+            continue
+        if t.low in DETERMINERS or t.low in ("and", "or", "'s", "also"):
+            continue
+        if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
+            continue  # numbers and dates have guards of their own; "four" is "4" there
+        segments[-1][1].append(_canon(t))
+    obj = frozenset(segments[0][1])
+    phrases = frozenset((p, frozenset(w)) for p, w in segments[1:] if w)
+    return obj, phrases, frozenset(rejected)
+
+
+@lru_cache(maxsize=1 << 16)
+def parse_frame(text: str) -> Frame | None:
+    """The frame of a memory's first sentence, or None when it has no readable verb."""
+    toks = _tokens(text)
+    start = _skip_front(toks)
+    j = next((k for k in range(start, len(toks)) if _is_verb(toks, k, start)), None)
+    guessed = j is None
+    if j is None:
+        j = next((k for k in range(start + 1, len(toks)) if _looks_like_verb(toks, k)), None)
+    if j is None or any(t.kind == "punct" for t in toks[start:j]):
+        return None
+    while j > start and toks[j - 1].low in GROUP_ADVERBS | {"longer"}:
+        j -= 2 if toks[j - 1].low == "longer" and j - 2 >= start else 1
+    subject = frozenset(
+        _canon(t)
+        for t in toks[start:j]
+        if t.low not in DETERMINERS
+        and t.low not in PREPOSITIONS
+        and t.low != "'s"
+        and t.kind == "word"
+        and t.low not in NUMBER_WORDS  # numbers have their own guard
+    ) or frozenset({"user"})
+    end, head, negated, change, event, perfect = _verb_group(toks, j, guessed=guessed)
+    passive = head != _BE and any(t.low in _BE_FORMS for t in toks[j:end])
+    if not head:
+        return None
+    base, head = head, head if head == _BE else canonical_word(head)
+    particle = ""
+    if end < len(toks) and toks[end].low in PREPOSITIONS and toks[end].low not in _REJECT:
+        particle = toks[end].low
+        end += 1
+    rest = toks[end:]
+    sig = signature(text)  # numbers (spelled ones too) and dates of the whole sentence
+    subject_text = " ".join(t.low for t in toks[start:j]).replace(" 's", "'s") or "(the user)"
+    obj, phrases, rejected = _value(rest, base)
+    if start:  # a fronted phrase ("For Atlas, ...", "In 2025, ...") qualifies the fact too
+        fronted = toks[: start - 1 if toks[start - 1].low == "," else start]
+        phrases |= _value(fronted, base)[1]
+    value_toks = [t for t in rest if t.kind != "punct"]
+    indefinite = bool(value_toks) and value_toks[0].low in _INDEFINITE
+    words = frozenset(_canon(t) for t in toks if t.kind != "punct") | subject
+    if base == "prefer" and particle in ("to", "over", "than"):
+        particle = ""  # "prefers X to Y" and "prefers X over Y" compare the same way
+    return Frame(
+        subject=subject,
+        head=head,
+        particle=particle,
+        object=obj,
+        phrases=phrases,
+        rejected=rejected,
+        words=words | {head},
+        negated=negated,
+        change=change,
+        event=event and not perfect,
+        indefinite=indefinite,
+        numbers=sig.numbers,
+        dates=sig.dates,
+        names=frozenset(_canon(t) for t in rest if t.capital),
+        subject_text=subject_text,
+        clause=any(
+            t.kind == "word" and not t.capital and verb_base(t.low) not in (None, t.low)
+            for t in rest
+        ),
+        implicit=j == start,
+        inverts=head == _BE or passive,
+        value_text=" ".join(t.low for t in rest if t.kind != "punct").replace(" 's", "'s"),
+        relation_text=" ".join(t.low for t in toks[j:end]),
+    )

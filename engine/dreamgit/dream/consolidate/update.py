@@ -1,0 +1,196 @@
+"""Newer values supersede older ones: the same subject and relation, another value.
+
+Two memories about one subject (``frame.py``) where the later one changes the value
+of the same relation: a number ("has 3 kids" / "has 4 kids"), a date ("the beta
+launch is on 15 January" / "... on 22 January"), a version ("is on Python 3.11" /
+"... 3.12"), a place or a name where the relation holds one at a time ("lives in
+Berlin" / "lives in Lisbon"; "is on Flask" / "is on Django", tools of one kind),
+the polarity ("uses Flask" / "no longer uses Flask"), an explicit correction
+("is on Python 3.11, not 3.12") or a change verb ("the beta launch moved to 22
+January", "the newsletter has now reached 5,000 subscribers", "moved to Lisbon").
+Time decides: the newer memory (by ``created``, then id) supersedes the older one,
+and nothing else does. Events ("went to a poetry reading on 5 May") and instances
+("has a dentist appointment on 10 May") are never superseded: there can be many.
+
+Memories are grouped by subject, then by relation, so the work grows with the
+number of memories, not with the number of pairs; a bounded number of earlier
+memories of one group is looked at for each memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from dreamgit.dream.consolidate.frame import Frame, parse_frame
+from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.model import Memory
+from dreamgit.textsim import canonical_word
+
+__all__ = ["Update", "find_updates"]
+
+#: Earlier memories of one subject and relation looked at per memory (newest first).
+_WINDOW = 64
+
+
+#: Relations that hold one value at a time: another name or word is another value.
+def _canon(words: str) -> frozenset[str]:
+    return frozenset(map(canonical_word, str.split(words)))
+
+
+_SINGLE = frozenset({"be"}) | _canon("live reside stay base work relocate move marry")
+#: Change verbs that say where someone lives now.
+_MOVES = _canon("move relocate")
+_PLACE_RELATIONS = frozenset({"be"}) | _canon("live reside stay base")
+#: Change verbs that say which tool is used now.
+_SWITCHES = _canon("switch migrate change move upgrade downgrade replace")
+
+
+@dataclass(frozen=True)
+class Update:
+    """``old`` leaves the active set because ``new`` states a newer value."""
+
+    old: str
+    new: str
+    reason: str
+
+
+def _order(m: Memory) -> tuple[str, str]:
+    return (m.created.isoformat(), m.id)
+
+
+def _show(words: Iterable[str]) -> str:
+    return " ".join(sorted(words)) or "nothing"
+
+
+def _tool_kind(words: Iterable[str]) -> set[str]:
+    kinds = set()
+    for w in words:
+        tool = lookup_tool(w)
+        if tool is not None and (tool.exclusive or "framework" in tool.category):
+            kinds.add(tool.category)
+    return kinds
+
+
+def _holds_one(old: Frame, new: Frame) -> bool:
+    """Whether the relation holds one value at a time: "lives in", "works at", or a copula
+    about a slot ("the user's office is in", "Caroline's favourite colour is"), not
+    about a person's passing state ("the user is tired" / "the user is happy")."""
+    if old.head not in _SINGLE:
+        return False
+    if old.head != "be":
+        return True
+    return bool(old.particle or (old.names and new.names) or len(old.subject) > 1)
+
+
+def _same_relation(old: Frame, new: Frame) -> str | None:
+    """Why ``new`` replaces ``old`` when both have one relation, else None."""
+    if old.indefinite or new.indefinite:
+        return None  # "has a dentist appointment on 10 May" and one on 3 June: two of them
+    new_numbers, new_dates = new.numbers - new.rejected, new.dates - new.rejected
+    if new.rejected and (old.numbers | old.dates | old.names | old.object) & new.rejected:
+        if (old.numbers, old.dates) != (new_numbers, new_dates) or not old.object <= new.object:
+            return f"correction: {_show(new.rejected)} is replaced"
+        return None  # the correction says again what the older memory says
+    if old.object == new.object and old.phrases != new.phrases:
+        return None  # the same value, said with other qualifiers: a merge's business
+    if old.object != new.object:
+        if (
+            old.phrases != new.phrases
+            or old.numbers != new.numbers
+            or old.dates != new.dates
+            or old.negated != new.negated
+        ):
+            return None  # more than one thing changed: another fact
+        if not old.object or not new.object or old.clause or new.clause:
+            return None  # "is what Atlas targets" / "... Orion targets": other subjects
+        if _holds_one(old, new) or _tool_kind(old.object) & _tool_kind(new.object):
+            return f"{new.relation}: {_show(old.object)} → {_show(new.object)}"
+        return None
+    if old.negated != new.negated:
+        return "no longer" if new.negated else "again"
+    if old.numbers != new_numbers or old.dates != new_dates:
+        before, after = old.numbers | old.dates, new_numbers | new_dates
+        return f"{new.relation}: {_show(before - after)} → {_show(after - before)}"
+    return None
+
+
+def _changed(old: Frame, new: Frame) -> str | None:
+    """Why a change statement ``new`` ("moved to", "has now reached") replaces ``old``."""
+    if old.indefinite:
+        return None
+    before, after = old.numbers | old.dates, new.numbers | new.dates
+    overlap = not old.object or not new.object or bool(old.object & new.object)
+    if new.dates and old.dates and before != after and overlap:
+        return f"{new.relation_text}: {_show(before - after)} → {_show(after - before)}"
+    counts = new.numbers and old.numbers and not new.dates and not old.dates
+    if counts and new.numbers != old.numbers and (old.object & new.object or old.value & new.value):
+        return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
+    where = old.head in _PLACE_RELATIONS and (old.head != "be" or old.particle == "in")
+    moved = new.head in _MOVES and where and new.names and old.names
+    if moved and not new.names & old.names:
+        return f"{new.relation_text}: {_show(old.names)} → {_show(new.names)}"
+    switched = new.head in _SWITCHES and _tool_kind(new.value) & _tool_kind(old.value)
+    if switched and not new.value >= old.value:
+        return f"{new.relation_text}: {_show(old.value - new.value)} → " + _show(
+            new.value - old.value
+        )
+    return None
+
+
+def _why(old: Frame, new: Frame) -> str | None:
+    if old.event or new.event:
+        return None
+    if (old.head, old.particle) == (new.head, new.particle):
+        return _same_relation(old, new)
+    if new.change:
+        return _changed(old, new)
+    return None
+
+
+def find_updates(memories: Sequence[Memory]) -> list[Update]:
+    """Which memories a newer one about the same subject and relation supersedes.
+
+    Each memory is superseded at most once, by the newest memory that replaces its
+    value; when that one is replaced in turn, the update names the last of the chain,
+    so every ``new`` stays active. Same input, same output, in a stable order.
+    """
+    by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
+    for memory in sorted(memories, key=_order):
+        frame = parse_frame(memory.text)
+        if frame is not None and not frame.event:
+            by_subject.setdefault(frame.subject, []).append((memory, frame))
+    updates: dict[str, Update] = {}
+    for subject in sorted(by_subject, key=sorted):
+        group = by_subject[subject]
+        if len(group) < 2:
+            continue
+        by_relation: dict[tuple[str, str], list[tuple[Memory, Frame]]] = {}
+        places: list[int] = []  # each memory's place in its relation's list
+        for _memory, frame in group:
+            bucket = by_relation.setdefault((frame.head, frame.particle), [])
+            places.append(len(bucket))
+            bucket.append((_memory, frame))
+        for position, (memory, frame) in enumerate(group):
+            if frame.change:
+                earlier = group[max(0, position - _WINDOW) : position]
+            else:
+                bucket, place = by_relation[frame.head, frame.particle], places[position]
+                earlier = bucket[max(0, place - _WINDOW) : place]
+            for old, old_frame in earlier:
+                if old.created >= memory.created:
+                    continue
+                reason = _why(old_frame, frame)
+                if reason is not None:
+                    updates[old.id] = Update(old.id, memory.id, reason)
+    # Later memories come later in the loop: the newest replacement is the one kept. A
+    # replacement that is itself replaced hands on to its own successor (created times
+    # only grow along a chain, so it ends), and every update names a survivor.
+    resolved = []
+    for update in updates.values():
+        last = update.new
+        while last in updates:
+            last = updates[last].new
+        reason = update.reason if last == update.new else f"{update.reason}, then {last}"
+        resolved.append(Update(update.old, last, reason))
+    return sorted(resolved, key=lambda u: (u.new, u.old))

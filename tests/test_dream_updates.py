@@ -1,0 +1,132 @@
+"""Values that change across sessions: the newer one supersedes, `restore` brings the old back.
+
+Everything goes through the installed command as a process, on real repositories:
+memories an agent wrote on one day and sessions logged on another, then `dreamgit run`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gitcheck import fsck
+
+#: (older memory, newer memory, a word only the newer one holds) for each kind of value.
+CHANGES = [
+    (
+        "The user's newsletter has 3000 subscribers.",
+        "The user's newsletter has now reached 5000 subscribers.",
+        "5000",
+    ),
+    (
+        "The user's beta launch is on 15 January 2026.",
+        "The user's beta launch moved to 22 January 2026.",
+        "22 January",
+    ),
+    ("The user's office is in Berlin.", "The user's office is in Lisbon.", "Lisbon"),
+    ("The user's team is on Python 3.11.", "The user's team is on Python 3.12.", "3.12"),
+    (
+        "The user's team uses Flask for the web services.",
+        "The user's team switched to Django for the web services.",
+        "Django",
+    ),
+    ("The user's standup is at 9:30.", "The user's standup is at 10:00, not 9:30.", "10:00"),
+    ("Priya Raman works at Stripe.", "Priya Raman no longer works at Stripe.", "no longer"),
+]
+#: Pairs that must both stay: two events, two appointments, two tools of different kinds.
+KEPT = [
+    "Caroline went to a poetry reading on 5 May 2023.",
+    "Caroline went to a poetry reading on 12 May 2023.",
+    "The user has a dentist appointment on 10 May.",
+    "The user has a dentist appointment on 3 June.",
+    "The user's team uses pytest for the web services.",
+]
+
+
+def _dreamgit(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
+    found = shutil.which("dreamgit", path=str(Path(sys.executable).parent))
+    command = [found] if found else [sys.executable, "-m", "dreamgit"]
+    env = dict(os.environ, DREAMGIT_REPO=str(repo))
+    done = subprocess.run(
+        [*command, "--now", now, *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _texts(repo: Path, now: str) -> list[str]:
+    return [m["text"] for m in json.loads(_dreamgit(repo, now, "memories", "--json"))]
+
+
+@pytest.mark.slow
+def test_each_changed_value_leaves_one_current_memory_and_restore_brings_back_the_old(
+    tmp_path: Path,
+) -> None:
+    """Numbers, dates, places, versions, tools, corrections, "no longer": newest wins."""
+    repo = tmp_path / "mem"
+    _dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
+    old_ids = {}
+    for old, _new, _word in CHANGES:
+        old_ids[old] = _dreamgit(repo, "2026-01-05T10:00:00Z", "add", old, "--topic", "facts")
+    for text in KEPT[::2]:
+        _dreamgit(repo, "2026-01-05T10:00:00Z", "add", text, "--topic", "facts")
+    for _old, new, _word in CHANGES:
+        _dreamgit(repo, "2026-01-12T10:00:00Z", "add", new, "--topic", "facts")
+    for text in KEPT[1::2]:
+        _dreamgit(repo, "2026-01-12T10:00:00Z", "add", text, "--topic", "facts")
+    review = json.loads(_dreamgit(repo, "2026-01-13T09:00:00Z", "review", "--force", "--json"))
+    out = _dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
+    assert out.count("supersede-newer-value") == len(CHANGES)
+    planned = [op["summary"] for op in review["ops"] if op["phase"] == "consolidate"]
+    assert planned and all(summary in out for summary in planned)  # review == run
+    texts = _texts(repo, "2026-01-13T09:00:00Z")
+    for old, new, word in CHANGES:
+        assert old not in texts  # no active memory holds a stale value
+        assert [t for t in texts if word in t] == [new]  # exactly one holds the current one
+    assert all(text in texts for text in KEPT)
+    for old, _new, _word in CHANGES:
+        _dreamgit(repo, "2026-01-14T09:00:00Z", "restore", old_ids[old].strip())
+    texts = _texts(repo, "2026-01-14T09:00:00Z")
+    assert all(old in texts for old, _new, _word in CHANGES)
+    fsck(repo)
+
+
+@pytest.mark.slow
+def test_a_tool_switched_in_a_later_session_supersedes_the_earlier_sessions_tool(
+    tmp_path: Path,
+) -> None:
+    """Sessions a week apart: the later one's tool replaces the earlier one's, restorable."""
+    repo = tmp_path / "mem"
+    _dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
+    _dreamgit(
+        repo, "2026-01-05T10:00:00Z", "log", stdin="User: We use Flask for the web services.\n"
+    )
+    _dreamgit(repo, "2026-01-06T09:00:00Z", "run", "--force")
+    before = json.loads(_dreamgit(repo, "2026-01-06T09:00:00Z", "memories", "--json"))
+    flask = [m for m in before if "Flask" in m["text"]]
+    assert len(flask) == 1
+    _dreamgit(
+        repo,
+        "2026-01-12T10:00:00Z",
+        "log",
+        stdin="User: We switched to Django for the web services.\n",
+    )
+    out = _dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
+    assert "supersede" in out
+    texts = _texts(repo, "2026-01-13T09:00:00Z")
+    assert not [t for t in texts if "Flask" in t]
+    assert len([t for t in texts if "Django" in t]) == 1
+    _dreamgit(repo, "2026-01-14T09:00:00Z", "restore", flask[0]["id"])
+    assert [t for t in _texts(repo, "2026-01-14T09:00:00Z") if "Flask" in t] == [flask[0]["text"]]
+    fsck(repo)

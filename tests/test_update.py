@@ -1,0 +1,165 @@
+"""Newer values of one subject and relation supersede older ones (dream/consolidate/update.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from dreamgit.dream.consolidate.update import find_updates
+from dreamgit.dream.run import dream
+from dreamgit.model import Memory
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def _memories(*texts: str) -> list[Memory]:
+    """One memory per text, a day apart, oldest first."""
+    return [
+        Memory(
+            id=f"m-{k:03d}",
+            topic="facts",
+            slug=f"fact-{k}",
+            text=text,
+            created=T0 + timedelta(days=k),
+            updated=T0 + timedelta(days=k),
+        )
+        for k, text in enumerate(texts)
+    ]
+
+
+def _pairs(*texts: str) -> list[tuple[str, str, str]]:
+    by_id = {m.id: m.text for m in _memories(*texts)}
+    return [(by_id[u.old], by_id[u.new], u.reason) for u in find_updates(_memories(*texts))]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("The user's team is on Python 3.11.", "The user's team is on Python 3.12.", "3.11 → 3.12"),
+        (
+            "The user's beta launch is on 15 January 2026.",
+            "The user's beta launch moved to 22 January 2026.",
+            "15 → 22",
+        ),
+        ("The user's office is in Berlin.", "The user's office is in Lisbon.", "berlin → lisbon"),
+        ("Caroline's favourite colour is blue.", "Caroline's favourite colour is green.", "green"),
+        ("The user lives in Berlin.", "The user moved to Lisbon.", "berlin → lisbon"),
+        (
+            "The user's team uses Flask for the web services.",
+            "The user's team switched to Django for the web services.",
+            "flask → django",
+        ),
+        (
+            "Melanie's newsletter has 3000 subscribers.",
+            "Melanie's newsletter has now reached 5000 subscribers.",
+            "3000 → 5000",
+        ),
+        (
+            "The user's standup is at 9:30.",
+            "The user's standup is at 10:00, not 9:30.",
+            "correction",
+        ),
+        ("Priya works at Stripe.", "Priya no longer works at Stripe.", "no longer"),
+    ],
+)
+def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:
+    """Numbers, dates, places, tools, counts, corrections, polarity: the newer one wins."""
+    [(got_old, got_new, why)] = _pairs(old, new)
+    assert (got_old, got_new) == (old, new)
+    assert reason in why
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "Caroline went to a poetry reading on 5 May 2023.",
+            "Caroline went to a poetry reading on 12 May 2023.",
+        ),
+        (
+            "The user has a dentist appointment on 10 May.",
+            "The user has a dentist appointment on 3 June.",
+        ),
+        ("The user's team uses Flask.", "The user's team uses pytest."),
+        ("The billing api is on Python 3.11.", "The search worker is on Python 3.12."),
+        ("The user prefers FastAPI for the API.", "The user prefers pytest for the tests."),
+        ("Ruby 3.3 is what Atlas targets.", "Ruby 3.3 is what Orion targets."),
+        (
+            "For Atlas, the incident commander is Kai Rinaldi.",
+            "For Opal, the incident commander is Stefan Ivanova.",
+        ),
+        ("The user's team is on Python 3.11.", "The user's team is on Python 3.11, not 3.12."),
+        ("The user is happy.", "The user is tired."),
+    ],
+)
+def test_events_instances_other_subjects_and_restatements_are_not_superseded(
+    first: str, second: str
+) -> None:
+    """Two poetry readings, two appointments, two tools of two kinds, two subjects: both stay."""
+    assert _pairs(first, second) == []
+
+
+def test_a_chain_of_values_ends_at_the_newest() -> None:
+    """3.10, then 3.11, then 3.12: both older ones are superseded by the newest."""
+    got = _pairs(
+        "The user's team is on Python 3.10.",
+        "The user's team is on Python 3.11.",
+        "The user's team is on Python 3.12.",
+    )
+    assert sorted((old, new) for old, new, _why in got) == [
+        ("The user's team is on Python 3.10.", "The user's team is on Python 3.12."),
+        ("The user's team is on Python 3.11.", "The user's team is on Python 3.12."),
+    ]
+
+
+def test_the_input_order_does_not_matter() -> None:
+    """Time decides, not the order the memories are listed in."""
+    memories = _memories("The user's office is in Berlin.", "The user's office is in Lisbon.")
+    assert find_updates(memories) == find_updates(memories[::-1])
+
+
+def test_the_same_moment_decides_nothing() -> None:
+    """Two values written at the same time: no order, no supersession."""
+    a, b = _memories("The user's office is in Berlin.", "The user's office is in Lisbon.")
+    assert find_updates([a, Memory(**{**b.__dict__, "created": a.created})]) == []
+
+
+def test_the_operation_says_what_changed_and_that_time_decided(tmp_path: Path) -> None:
+    """The run record's detail names the change, the time order and how to restore."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=T0)
+    old = operations.add_memory(repo, "The user's office is in Berlin.", topic="facts", now=T0)
+    new = operations.add_memory(
+        repo, "The user's office is in Lisbon.", topic="facts", now=T0 + timedelta(days=3)
+    )
+    record = dream(repo, now=T0 + timedelta(days=4), force=True)
+    [op] = [op for op in record["ops"] if op["rule"] == "supersede-newer-value"]
+    assert op["detail"] == (
+        "Newer value of the same subject and relation (be in: berlin → lisbon); "
+        f"decided by time order: {new.id} is newer than {old.id}. "
+        f"The superseded memory stays in history: dreamgit restore {old.id}"
+    )
+
+
+def _dreamed(root: Path) -> tuple[str | None, list[str]]:
+    repo = MemoryRepo.init(root, now=T0)
+    texts = [
+        "The user's team is on Python 3.11.",
+        "The user's beta launch is on 15 January 2026.",
+        "The user's team is on Python 3.12.",
+        "The user's beta launch moved to 22 January 2026.",
+    ]
+    for k, text in enumerate(texts):
+        operations.add_memory(repo, text, topic="facts", now=T0 + timedelta(days=k))
+    record = dream(repo, now=T0 + timedelta(days=9), force=True)
+    return repo.tip(), [op["summary"] for op in record["ops"]]
+
+
+def test_same_inputs_and_time_give_the_same_supersessions_and_commits(tmp_path: Path) -> None:
+    """Deterministic: two repositories built alike dream to the same operations and tip."""
+    first, second = _dreamed(tmp_path / "a"), _dreamed(tmp_path / "b")
+    assert first == second
+    assert sum("supersede" in summary for summary in first[1]) == 2
