@@ -228,3 +228,21 @@ def test_line_endings_converted_by_autocrlf_are_not_agent_edits(repo: MemoryRepo
     assert [m.id for m in repo.memories(now=NOW)] == [kept.id]
     assert not (_wt(repo) / gone.path).exists()
     assert b"\r" not in (repo.store.read_path(repo.tip(), kept.path) or b"\r")
+
+
+def test_a_young_index_lock_without_owner_is_left_and_named(repo: MemoryRepo) -> None:
+    """A fresh index.lock (a `git add` running) is never broken: the error names it."""
+    from dreamgit.errors import ConcurrentUpdateError
+
+    lock = repo.store.git_dir / "index.lock"
+    lock.write_text("")
+    before = repo.tip()
+    with pytest.raises(ConcurrentUpdateError) as caught:
+        operations.add_memory(repo, "Waits for git add", topic="t", now=NOW)
+    assert caught.value.message == (
+        f"update of the work tree's index: {lock} stayed locked by another process"
+    )
+    assert caught.value.hint == (
+        f"a git command may be running; if none is, remove {lock} and retry"
+    )
+    assert lock.exists() and repo.tip() == before
