@@ -246,3 +246,19 @@ def test_a_young_index_lock_without_owner_is_left_and_named(repo: MemoryRepo) ->
         f"a git command may be running; if none is, remove {lock} and retry"
     )
     assert lock.exists() and repo.tip() == before
+
+
+def test_memory_whose_last_version_was_broken_then_deleted_can_be_restored(
+    repo: MemoryRepo,
+) -> None:
+    """Broken YAML committed, then the file deleted by hand: restore brings the last good one."""
+    memory = operations.add_memory(repo, "Good version", topic="t", now=NOW)
+    file = _wt(repo) / memory.path
+    good = file.read_bytes()
+    file.write_text(file.read_text().replace("priority:", "priority: [unclosed"))
+    operations.log_session(repo, "commits the broken edit", now=NOW)
+    file.unlink()
+    operations.log_session(repo, "commits the deletion", now=NOW)
+    restored = operations.restore(repo, memory.id, now=NOW)
+    assert restored.text == "Good version"
+    assert file.read_bytes() == good

@@ -262,10 +262,33 @@ def _find_removed(
                     text = decode_text(data, path=change.path)
                     record = parse_memory_record(text, path=change.path)
                 except UserError:
+                    if ident.encode("utf-8") not in data:
+                        continue
+                    # Its last version could not be read: bring back the newest one that can.
+                    older = _readable_version(repo, change.path, ident, info.id, now=now)
+                    if older is not None:
+                        return older
                     continue
                 if (record["id"] or memory_id("path", change.path)) == ident:
                     memory = memory_from_record(record, path=change.path, now=now)
                     return memory.path, data
+    return None
+
+
+def _readable_version(
+    repo: MemoryRepo, path: str, ident: str, removed_in: str, *, now: datetime
+) -> tuple[str, bytes] | None:
+    """The newest readable version of ``path`` with id ``ident`` before ``removed_in``."""
+    for info in repo.store.walk(removed_in):
+        data = repo.store.read_path(info.id, path)
+        if data is None or ident.encode("utf-8") not in data:
+            continue
+        try:
+            record = parse_memory_record(decode_text(data, path=path), path=path)
+        except UserError:
+            continue
+        if record["id"] == ident:
+            return memory_from_record(record, path=path, now=now).path, data
     return None
 
 
