@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 
 from dreamgit.dsl import Priority, Schema
 from dreamgit.dsl.types import DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
-from dreamgit.model import Memory
+from dreamgit.model import Memory, RecallStats
+from dreamgit.textsim import features
 
 __all__ = [
     "GATE_SCHEMA",
@@ -27,6 +28,23 @@ __all__ = [
 
 #: Hours since the last dream when there has never been one: larger than any gate.
 NEVER_HOURS = 1e9
+#: ``recall.last`` of a memory never recalled: longer than any rule asks about.
+NEVER_RECALLED = timedelta(days=36500)
+#: Concept richness saturates here (OpenClaw keeps at most 8 concept tags).
+MAX_CONCEPTS = 8
+
+#: ``recall.<name>``: what the recorded recalls of a memory add up to.
+RECALL_FIELDS: dict[str, Type] = {
+    "count": NUMBER,
+    "queries": NUMBER,
+    "days": NUMBER,
+    "last": DURATION,
+    "first": DURATION,
+    "score": NUMBER,
+    "max_score": NUMBER,
+    "span": DURATION,
+    "concepts": NUMBER,
+}
 
 MEMORY_FIELDS: dict[str, Type] = {
     "id": STRING,
@@ -44,6 +62,7 @@ MEMORY_FIELDS: dict[str, Type] = {
     "recalls": NUMBER,
     "confidence": NUMBER,
     "sources": list_of(STRING),
+    "recall": record(RECALL_FIELDS),
 }
 GATE_FIELDS: dict[str, Type] = {
     "new_sessions": NUMBER,
@@ -98,6 +117,29 @@ def memory_env(memory: Memory, now: datetime) -> dict[str, object]:
         "recalls": memory.recalls,
         "confidence": memory.confidence,
         "sources": memory.sources,
+        "recall": recall_env(memory, now),
+    }
+
+
+def recall_env(memory: Memory, now: datetime) -> dict[str, object]:
+    """``recall.*`` for ``memory``: counts, distinct queries and days, durations since the
+    last and first recall, mean and best relevance, the days between first and last, and
+    concept richness (distinct content words and tags, at most 8)."""
+    stats = memory.recall or RecallStats()
+    concepts = min(MAX_CONCEPTS, len(features(memory.text) | set(memory.tags)))
+    last = now - stats.last if stats.last else NEVER_RECALLED
+    first = now - stats.first if stats.first else NEVER_RECALLED
+    span = stats.last - stats.first if stats.last and stats.first else timedelta(0)
+    return {
+        "count": stats.count,
+        "queries": len(stats.queries),
+        "days": len(stats.days),
+        "last": last,
+        "first": first,
+        "score": stats.mean_score,
+        "max_score": stats.max_score,
+        "span": span,
+        "concepts": concepts,
     }
 
 

@@ -84,6 +84,8 @@ TOP_KEYS = (
     "proposals",
     "author",
     "llm",
+    "recall",
+    "promotion",
 )
 
 
@@ -208,8 +210,9 @@ class _Reader:
                 self._rules(key, value, pos)
             elif key == "author":
                 self._author(value, pos)
-            elif key == "llm" and value is not None and not isinstance(value, dict):
-                self.src.report(f"llm: must be a mapping, not {_kind(value)}", pos)
+            elif key in ("llm", "recall", "promotion") and not isinstance(value, dict | None):
+                # recall: and promotion: are read and checked by the recall package.
+                self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
 
     # -- scalars -------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ and afterwards brings the files up to date without overwriting hand edits.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import time
@@ -30,7 +31,8 @@ from dreamgit.errors import (
 )
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
-from dreamgit.store import layout
+from dreamgit.model import RecallStats
+from dreamgit.store import layout, signals
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
 from dreamgit.store.locks import exclusive
@@ -69,6 +71,7 @@ class MemoryRepo:
         self._cache = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
         self._config: tuple[str | None, dict[str, Any]] | None = None
+        self._counters: tuple[str | None, dict[str, RecallStats]] = (None, {})
 
     # -- opening -------------------------------------------------------------------------
 
@@ -179,7 +182,19 @@ class MemoryRepo:
             seen[memory.id] = path
             memories.append(memory)
         self._cache.save(keep=set(files.values()))
+        counters = self.recall_counters(commit)
+        if counters:
+            memories = [_with_recalls(m, counters.get(m.id)) for m in memories]
         return Snapshot(commit, memories, broken)
+
+    def recall_counters(self, at: str | None = None) -> dict[str, RecallStats]:
+        """Each memory's folded recall counters at ``at`` (default: the main tip)."""
+        commit = at if at is not None else self.tip()
+        blob = self.store.files(commit, layout.RECALL_COUNTERS).get(layout.RECALL_COUNTERS)
+        if blob != self._counters[0]:
+            text = None if blob is None else self.store.read(blob).decode("utf-8", "replace")
+            self._counters = (blob, signals.parse_counters(text)[0])
+        return self._counters[1]
 
     def memory_ids(self, at: str | None = None) -> set[str]:
         """Ids of the readable memory files at ``at``, without a full snapshot.
@@ -298,6 +313,7 @@ class MemoryRepo:
                 self._follow_worktree(fallback=self.tip())
                 self._commit_agent_edits(now)
             before = self.tip()
+            self._commit_spooled_recalls(now)
             new = self._retry(step)
             if worktree:
                 self._follow_worktree(fallback=before)
@@ -352,6 +368,25 @@ class MemoryRepo:
         )
         self._retry(self._commit_step(message, lambda _tip: edits, now=now))
 
+    def _commit_spooled_recalls(self, now: datetime) -> None:
+        """Commit this clone's spooled recall signals as one batch, then drop them from the spool.
+
+        Runs in the writers' turn, so no other dreamgit writer takes the same
+        files; a spool file is deleted only once its batch is on main.
+        """
+        spooled = signals.read_spool(self.store.git_dir)
+        if not spooled:
+            return
+        lines = [data for _path, data in spooled]
+        path = layout.RECALL_SIGNALS + signals.batch_name(lines)
+        message = (
+            f"recall: {len(lines)} recall signal(s) recorded\n\n"
+            f"Dream-Op: recall-signals\nDream-Signals: {len(lines)}"
+        )
+        self._retry(self._commit_step(message, lambda _tip: {path: b"".join(lines)}, now=now))
+        for spool_file, _data in spooled:
+            spool_file.unlink(missing_ok=True)
+
     def _commit_step(
         self,
         message: str | Callable[[], str],
@@ -388,6 +423,13 @@ class MemoryRepo:
             f"{self.branch} kept moving while this change was being written",
             hint="other writers are very busy; run the command again",
         )
+
+
+def _with_recalls(memory: Memory, stats: RecallStats | None) -> Memory:
+    """``memory`` with its folded recall counters (front-matter recalls plus recorded ones)."""
+    if stats is None:
+        return memory
+    return dataclasses.replace(memory, recall=stats, recalls=memory.recalls + stats.count)
 
 
 def require_text(value: str | None, *, what: str) -> str:
