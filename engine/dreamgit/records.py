@@ -85,3 +85,5 @@ class RunRecord(TypedDict):
     merge: NotRequired[str]
     resumed: NotRequired[list[str]]
     llm: NotRequired[dict[str, Any]]
+    #: Recall signals this run folded into the counters: signals, hits, memories.
+    recall: NotRequired[dict[str, int]]

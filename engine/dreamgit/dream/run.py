@@ -28,6 +28,7 @@ from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
+from dreamgit.recall.fold import fold_signals, signals_waiting
 from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
@@ -63,17 +64,24 @@ def dream(
         return _review(repo, rules, now=now, force=force, gather=gather, merge=merge, llm=model)
     with try_exclusive(dream_lock_path(repo), busy="another dream is running in this repository"):
         resumed = _finish_interrupted(repo, now)
+        # Recall signals are folded into the counters (one commit) even when the gate
+        # then says no dream is due: an agent that only recalls still leaves counts.
+        recall = {"signals": 0, "hits": 0, "memories": 0}
+        if signals_waiting(repo):
+            repo.advance_main(lambda _tip: None, now=now)  # commits the spooled signals
+            folded = fold_signals(repo, now=now)
+            recall = {"signals": folded.signals, "hits": folded.hits, "memories": folded.memories}
         if gather and not force:
             due, reason = _gate(repo, rules, now)
             if not due:
-                return {**_skipped(repo, now, reason), "resumed": resumed}
+                return {**_skipped(repo, now, reason), "resumed": resumed, "recall": recall}
         repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
         plan = plan_dream(repo, rules, now=now, gather=gather, llm=model)
         if plan.is_empty:
             record = _record(plan, run_id=None, now=now, commits=[], applied=True, merge=merge)
         else:
             record = _apply(repo, plan, now=now, merge=merge)
-        return {**record, "resumed": resumed}
+        return {**record, "resumed": resumed, "recall": recall}
 
 
 def _review(
