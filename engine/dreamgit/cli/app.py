@@ -47,6 +47,9 @@ COMMANDS: dict[str, str] = {
     "prompts": "dreamgit.cli.cmd_prompts:prompts",
     "install-cron": "dreamgit.cli.cmd_cron:install_cron",
     "demo": "dreamgit.cli.cmd_demo:demo",
+    "recall": "dreamgit.cli.cmd_recall:recall",
+    "promote": "dreamgit.cli.cmd_recall:promote",
+    "mcp": "dreamgit.cli.cmd_recall:mcp",
 }
 
 

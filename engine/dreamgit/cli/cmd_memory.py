@@ -149,13 +149,56 @@ def topics(state: CliState, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("ids", nargs=-1, required=True)
+@click.argument("ids", nargs=-1)
+@click.option("--match", default=None, help="Memories whose text holds TEXT (see --regex).")
+@click.option("--regex", is_flag=True, help="Read --match as a regular expression.")
+@click.option("--older-than", default=None, help="Memories created longer ago (30d, 12h, 2w).")
+@click.option("--topic", default=None, help="Memories of this topic.")
+@click.option("--session", default=None, help="Memories gathered from this session id.")
+@click.option("--dry-run", is_flag=True, help="List what would be forgotten; change nothing.")
 @pass_state
-def forget(state: CliState, ids: tuple[str]) -> None:
-    """Remove memories from the active set (history keeps them: see restore)."""
+def forget(
+    state: CliState,
+    ids: tuple[str],
+    match: str | None,
+    regex: bool,
+    older_than: str | None,
+    topic: str | None,
+    session: str | None,
+    dry_run: bool,
+) -> None:
+    """Remove memories from the active set, by id or by pattern, in one commit
+    (history keeps them: see restore)."""
     repo = open_repo(state)
-    for m in operations.forget(repo, ids, now=state.now()):
-        click.echo(f"forgot {m.id} ({m.path})")
+    if ids and not (match or older_than or topic or session):
+        if dry_run:
+            for ident in ids:
+                m = repo.get_memory(ident, now=state.now())
+                click.echo(f"would forget {m.id} ({m.path})")
+            return
+        for m in operations.forget(repo, ids, now=state.now()):
+            click.echo(f"forgot {m.id} ({m.path})")
+        return
+    if ids:
+        raise UserError(
+            "forget takes ids or a pattern, not both", hint="run it once for each"
+        )
+    from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+
+    spec = ForgetFilter(
+        match=match,
+        regex=regex,
+        older_than=parse_age(older_than) if older_than else None,
+        topic=topic,
+        session=session,
+    )
+    gone, kept = forget_matching(repo, spec, now=state.now(), dry_run=dry_run)
+    for m in gone:
+        click.echo(f"{'would forget' if dry_run else 'forgot'} {m.id} ({m.path})")
+    for m in kept:
+        warn(f"kept {m.id} ({m.path}): protected; forget it by id if you mean it")
+    if not gone:
+        click.echo("nothing matches", err=True)
 
 
 @click.command()
