@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from datetime import timedelta
@@ -143,7 +142,7 @@ def test_concurrent_recalls_writers_and_a_dream_lose_no_signal(tmp_path: Path) -
     writers = [_spawn(WRITER, str(path), str(w), "25") for w in range(4)]
     dreamer = _spawn(DREAMER, str(path))
     for proc in [*recallers, *writers, dreamer]:
-        out, err = proc.communicate(timeout=900)
+        _out, err = proc.communicate(timeout=900)
         assert proc.returncode == 0, err
     final = DreamEngine(repo, now=NOW).dream(force=True)
     assert final["recall"]["hits"] >= 0

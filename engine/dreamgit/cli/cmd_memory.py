@@ -180,9 +180,7 @@ def forget(
             click.echo(f"forgot {m.id} ({m.path})")
         return
     if ids:
-        raise UserError(
-            "forget takes ids or a pattern, not both", hint="run it once for each"
-        )
+        raise UserError("forget takes ids or a pattern, not both", hint="run it once for each")
     from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
 
     spec = ForgetFilter(

@@ -80,7 +80,7 @@ def promote(
         click.echo(f"candidate: {'yes' if item.candidate else 'no'}")
         for s in item.signals:
             click.echo(
-                f"  {s['name']:<14} value {s['value']:.3f} × weight {s['weight']:.3f}"
+                f"  {s['name']:<14} value {s['value']:.3f} x weight {s['weight']:.3f}"
                 f" = {s['contribution']:.3f}"
             )
         click.echo(f"score: {item.score:.3f}")

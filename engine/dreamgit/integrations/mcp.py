@@ -22,10 +22,13 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from pydantic import Field
 
-from dreamgit.api import DreamEngine
 from dreamgit.clock import utcnow
+from dreamgit.dream.run import dream
+from dreamgit.dream.status import repo_status
 from dreamgit.errors import DreamgitError
-from dreamgit.store import layout
+from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+from dreamgit.recall.search import recall as do_recall
+from dreamgit.store import layout, operations
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.version import __version__
 
@@ -57,8 +60,8 @@ def build_server(path: Path, *, now: datetime | None = None) -> MCPServer[Any]:
         ),
     )
 
-    def engine() -> DreamEngine:
-        return DreamEngine(repo, now=now or utcnow())
+    def clock() -> datetime:
+        return now or utcnow()
 
     def guarded(call: Callable[[], T]) -> T:
         try:
@@ -75,11 +78,20 @@ def build_server(path: Path, *, now: datetime | None = None) -> MCPServer[Any]:
         type: MemoryType | None = None,
         scope: Name | None = None,
     ) -> dict[str, Any]:
-        return guarded(
-            lambda: engine()
-            .recall(query, top_k=top_k, chars=chars, topic=topic, type=type, scope=scope)
-            .to_dict()
-        )
+        def run() -> dict[str, Any]:
+            found = do_recall(
+                repo,
+                query,
+                now=clock(),
+                top_k=top_k,
+                chars=chars,
+                topic=topic,
+                type=type,
+                scope=scope,
+            )
+            return found.to_dict()
+
+        return guarded(run)
 
     @server.tool(description="Add a memory (one commit); returns it with its id.")
     def remember(
@@ -90,11 +102,20 @@ def build_server(path: Path, *, now: datetime | None = None) -> MCPServer[Any]:
         key: Annotated[str, Field(min_length=1, max_length=200)] | None = None,
         type: MemoryType = "user",
     ) -> dict[str, Any]:
-        return guarded(
-            lambda: engine()
-            .add_memory(text, topic=topic, priority=priority, tags=tags or (), key=key, type=type)
-            .to_dict()
-        )
+        def run() -> dict[str, Any]:
+            memory = operations.add_memory(
+                repo,
+                text,
+                topic=topic,
+                priority=priority,
+                tags=tags or (),
+                key=key,
+                type=type,
+                now=clock(),
+            )
+            return memory.to_dict()
+
+        return guarded(run)
 
     @server.tool(
         description="Remove memories from the active set by id or by pattern, in one commit; "
@@ -110,22 +131,23 @@ def build_server(path: Path, *, now: datetime | None = None) -> MCPServer[Any]:
         dry_run: bool = False,
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            e = engine()
+            at = clock()
             if ids:
                 if match or older_than or topic or session:
                     raise ToolError("forget takes ids or a pattern, not both")
                 if dry_run:
-                    gone = [repo.get_memory(i, now=e.now()) for i in ids]
+                    gone = [repo.get_memory(i, now=at) for i in ids]
                     return {"dry_run": True, "forgotten": [m.id for m in gone], "protected": []}
-                return {"dry_run": False, "forgotten": [m.id for m in e.forget(*ids)]}
-            gone, kept = e.forget_matching(
+                forgotten = operations.forget(repo, ids, now=at)
+                return {"dry_run": False, "forgotten": [m.id for m in forgotten]}
+            spec = ForgetFilter(
                 match=match,
                 regex=regex,
-                older_than=older_than,
+                older_than=parse_age(older_than) if older_than else None,
                 topic=topic,
                 session=session,
-                dry_run=dry_run,
             )
+            gone, kept = forget_matching(repo, spec, now=at, dry_run=dry_run)
             return {
                 "dry_run": dry_run,
                 "forgotten": [m.id for m in gone],
@@ -141,18 +163,20 @@ def build_server(path: Path, *, now: datetime | None = None) -> MCPServer[Any]:
         tags: list[Name] | None = None,
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            session = engine().log_session(text, summary=summary, tags=tags or ())
+            session = operations.log_session(
+                repo, text, summary=summary, tags=tags or (), now=clock()
+            )
             return {"id": session.id, "path": session.path}
 
         return guarded(run)
 
     @server.tool(description="Counts, pending sessions, last dream, whether a dream is due.")
     def status() -> dict[str, Any]:
-        return guarded(lambda: engine().status())
+        return guarded(lambda: repo_status(repo, now=clock()))
 
     @server.tool(description="What a dream would do now, without writing anything (dry run).")
     def review(force: bool = False) -> dict[str, Any]:
-        return guarded(lambda: dict(engine().review(force=force)))
+        return guarded(lambda: dict(dream(repo, now=clock(), force=force, apply=False)))
 
     @server.resource(
         "dreamgit://MEMORY.md",

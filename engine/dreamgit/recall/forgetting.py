@@ -77,11 +77,11 @@ def select(memories: list[Memory], spec: ForgetFilter, *, now: datetime) -> list
         if spec.older_than and now - m.created <= spec.older_than:
             continue
         if spec.match:
-            hay = f"{m.name}\n{m.description}\n{m.text}"
+            fields = (m.text, m.description, m.name)
             if pattern is not None:
-                if not search(pattern, hay):
+                if not any(search(pattern, f) for f in fields):
                     continue
-            elif spec.match.lower() not in hay.lower():
+            elif not any(spec.match.lower() in f.lower() for f in fields):
                 continue
         picked.append(m)
     return sorted(picked, key=lambda m: m.path)

@@ -19,8 +19,12 @@ from dreamgit.errors import NotFoundError
 from dreamgit.model import Memory
 from dreamgit.recall.settings import Settings, load_settings
 from dreamgit.ruleset.context import memory_env
-from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
-from dreamgit.store.memoryfile import render_memory
+from dreamgit.store.memoryfile import (
+    decode_text,
+    memory_from_record,
+    parse_memory_record,
+    render_memory,
+)
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["Explained", "apply_promotions", "explain", "explain_id", "plan_promotions"]

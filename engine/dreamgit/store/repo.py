@@ -30,8 +30,7 @@ from dreamgit.errors import (
     UserError,
 )
 from dreamgit.ids import memory_id
-from dreamgit.model import Memory
-from dreamgit.model import RecallStats
+from dreamgit.model import Memory, RecallStats
 from dreamgit.store import layout, signals
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
