@@ -368,6 +368,7 @@ def test_memory_env_holds_every_documented_name() -> None:
         "confidence",
         "sources",
         "recall",
+        "recalls_recorded",
     }
     assert env["priority"] is Priority.normal
     assert env["key"] == ""

@@ -169,6 +169,10 @@ def forget(
 ) -> None:
     """Remove memories from the active set, by id or by pattern, in one commit
     (history keeps them: see restore)."""
+    if not ids and not (match or older_than or topic or session):
+        raise click.UsageError(
+            "forget needs ids or at least one of --match, --older-than, --topic, --session"
+        )
     repo = open_repo(state)
     if ids and not (match or older_than or topic or session):
         if dry_run:
@@ -225,6 +229,14 @@ def status(state: CliState, as_json: bool) -> None:
     click.echo(f"sessions:         {report['sessions']} ({report['pending_sessions']} pending)")
     click.echo(f"last dream:       {report['last_run'] or 'never'}")
     click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
+    tracking = report["recall_tracking"]
+    if tracking["in_use"]:
+        click.echo(
+            f"recall tracking:  in use — {tracking['memories_recalled']} memories recalled, "
+            f"{tracking['signals_waiting']} signal(s) waiting for a dream"
+        )
+    else:
+        click.echo("recall tracking:  not in use — prune rules reading recall.* are off")
     for name in report["awaiting_review"]:
         click.echo(f"awaiting review:  {name} (dreamgit merge / revert)")
     for name in report["running"]:

@@ -24,6 +24,7 @@ from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session
+from dreamgit.recall.fold import recall_tracking
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store import layout
@@ -126,7 +127,8 @@ def plan_dream(
         touched = {i for op in ops for i in op.memories if i in ws.active}
         ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
         decisions += llm.decisions
-    ops += plan_prune(ws, ruleset, now=now, budget=budget)
+    tracked = recall_tracking(repo, base)["in_use"]
+    ops += plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
     index = _index_op(repo, base, ws, ruleset, now)
     if index is not None and (ops or consumed or index.changes):
         ops.append(index)

@@ -13,6 +13,7 @@ from typing import Any
 from dreamgit.clock import format_time
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
+from dreamgit.recall.fold import recall_tracking
 from dreamgit.store import layout
 from dreamgit.store.locks import is_held
 from dreamgit.store.repo import MemoryRepo
@@ -93,5 +94,6 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "due": due,
         "reason": reason,
         "head": tip,
+        "recall_tracking": recall_tracking(repo, tip),
         **dream_branches(repo),
     }

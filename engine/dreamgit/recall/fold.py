@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from dreamgit.clock import format_time, parse_time
 from dreamgit.model import RecallStats
@@ -19,7 +20,13 @@ from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import parse_counters, read_spool, stats_to_dict
 
-__all__ = ["FoldResult", "fold_signals", "recalls_recorded", "signals_waiting"]
+__all__ = [
+    "FoldResult",
+    "fold_signals",
+    "recall_tracking",
+    "recalls_recorded",
+    "signals_waiting",
+]
 
 #: OpenClaw keeps the newest 16 recall days; distinct queries are kept up to 64.
 MAX_DAYS = 16
@@ -44,6 +51,24 @@ def recalls_recorded(repo: MemoryRepo, at: str | None = None) -> bool:
     if repo.store.files(commit, layout.RECALL_SIGNALS):
         return True
     return repo.store.read_path(commit, layout.RECALL_COUNTERS) is not None
+
+
+def recall_tracking(repo: MemoryRepo, at: str | None = None) -> dict[str, Any]:
+    """Whether recall tracking is in use: the config's ``recall: {tracked: …}`` when set,
+    else whether this repository has recorded recalls; with the figures behind it."""
+    from dreamgit.recall.settings import load_settings
+
+    recorded = recalls_recorded(repo, at)
+    configured = load_settings(repo).tracked_setting
+    commit = at if at is not None else repo.tip()
+    return {
+        "in_use": recorded if configured is None else configured,
+        "recorded": recorded,
+        "configured": configured,
+        "signals_waiting": len(read_spool(repo.store.git_dir))
+        + len(repo.store.files(commit, layout.RECALL_SIGNALS)),
+        "memories_recalled": len(repo.recall_counters(commit)),
+    }
 
 
 def signals_waiting(repo: MemoryRepo) -> bool:

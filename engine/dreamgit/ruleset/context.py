@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from dreamgit.dsl import Priority, Schema
-from dreamgit.dsl.types import DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
+from dreamgit.dsl.types import BOOL, DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
 from dreamgit.model import Memory, RecallStats
 from dreamgit.textsim import features
 
@@ -63,6 +63,7 @@ MEMORY_FIELDS: dict[str, Type] = {
     "confidence": NUMBER,
     "sources": list_of(STRING),
     "recall": record(RECALL_FIELDS),
+    "recalls_recorded": BOOL,
 }
 GATE_FIELDS: dict[str, Type] = {
     "new_sessions": NUMBER,
@@ -99,8 +100,11 @@ GATE_SCHEMA = Schema(
 )
 
 
-def memory_env(memory: Memory, now: datetime) -> dict[str, object]:
-    """The names a memory rule sees for ``memory`` at ``now``."""
+def memory_env(
+    memory: Memory, now: datetime, *, recalls_recorded: bool = False
+) -> dict[str, object]:
+    """The names a memory rule sees for ``memory`` at ``now``; ``recalls_recorded`` says
+    whether this repository records recalls (only then do ``recall.*`` mean anything)."""
     return {
         "id": memory.id,
         "topic": memory.topic,
@@ -118,6 +122,7 @@ def memory_env(memory: Memory, now: datetime) -> dict[str, object]:
         "confidence": memory.confidence,
         "sources": memory.sources,
         "recall": recall_env(memory, now),
+        "recalls_recorded": recalls_recorded,
     }
 
 
