@@ -47,13 +47,14 @@ def test_recall_finds_inflected_words(engine: DreamEngine) -> None:
     assert [h.memory.text for h in result.hits][:1] == [FACTS[2][0]]
 
 
-def test_recall_of_nothing_known_returns_nothing_and_leaves_no_signal(
+def test_recall_of_nothing_known_returns_nothing_and_a_signal_without_hits(
     engine: DreamEngine,
 ) -> None:
-    """Words no memory holds give no hits and no signal."""
+    """Words no memory holds give no hits; the signal (no ids) feeds the recall hit rate."""
     result = engine.recall("quantum chromodynamics")
-    assert result.hits == [] and not result.recorded
-    assert read_spool(engine.repo.store.git_dir) == []
+    assert result.hits == [] and result.recorded
+    (spooled,) = read_spool(engine.repo.store.git_dir)
+    assert json.loads(spooled[1])["hits"] == []
 
 
 def test_recall_filters_by_topic_type_and_scope(engine: DreamEngine) -> None:

@@ -46,7 +46,7 @@ def test_a_recall_signal_rule_does_nothing_where_recalls_are_not_recorded(
 
 def test_the_rule_prunes_only_the_unrecalled_where_recalls_are_recorded(tmp_path: Path) -> None:
     """Once a recall was recorded, the memory nobody recalled goes; the recalled one stays."""
-    repo, used, unused = _repo(tmp_path, STALE_RULE)
+    repo, used, _unused = _repo(tmp_path, STALE_RULE)
     DreamEngine(repo, now=LATER - timedelta(days=1)).recall("cats", top_k=1)
     DreamEngine(repo, now=LATER).dream(force=True)
     assert _active(repo) == {used}

@@ -229,6 +229,10 @@ def status(state: CliState, as_json: bool) -> None:
     click.echo(f"sessions:         {report['sessions']} ({report['pending_sessions']} pending)")
     click.echo(f"last dream:       {report['last_run'] or 'never'}")
     click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
+    health = report["health"]
+    if health["score"] is not None:
+        parts = ", ".join(f"{k} {v:.2f}" for k, v in health["parts"].items())
+        click.echo(f"health:           {health['score']:.2f} ({parts})")
     tracking = report["recall_tracking"]
     if tracking["in_use"]:
         click.echo(

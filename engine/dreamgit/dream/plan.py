@@ -15,6 +15,7 @@ from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.gather.phase import plan_gather
+from dreamgit.dream.health import health_report, recovery_sessions
 from dreamgit.dream.index import render_index
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
@@ -25,6 +26,7 @@ from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session
 from dreamgit.recall.fold import recall_tracking
+from dreamgit.recall.settings import load_settings
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store import layout
@@ -48,6 +50,10 @@ class Plan:
     broken: list[MemoryFileError] = field(default_factory=list)
     #: What the model was asked and answered, with the budget spent (None without an LLM).
     llm: dict[str, Any] | None = None
+    #: The memory's health at the base (dream/health.py).
+    health: dict[str, Any] | None = None
+    #: Older sessions read again because health was low.
+    reread: list[str] = field(default_factory=list)
 
     @property
     def is_empty(self) -> bool:
@@ -56,10 +62,12 @@ class Plan:
 
 
 def _sessions(
-    repo: MemoryRepo, base: str | None, now: datetime
+    repo: MemoryRepo, base: str | None, now: datetime, reread: list[str]
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
-    for _ident, path in sorted(pending_sessions(repo, base).items()):
+    paths = repo.session_paths(base)
+    wanted = {**{i: paths[i] for i in reread if i in paths}, **pending_sessions(repo, base)}
+    for _ident, path in sorted(wanted.items()):
         text = repo.read_text(path, base) or ""
         try:
             found.append(parse_session(text, path=path, fallback_time=now))
@@ -95,8 +103,22 @@ def plan_dream(
     consumed: list[str] = []
     broken = list(snapshot.broken)
     fresh: list[tuple[Memory, Candidate]] = []
+    settings = load_settings(repo)
+    health = health_report(repo, ruleset, snapshot.memories, at=base, now=now)
+    reread = (
+        recovery_sessions(
+            repo,
+            snapshot.memories,
+            at=base,
+            health=health["score"],
+            below=settings.recover_below,
+            count=settings.recover_sessions,
+        )
+        if gather
+        else []
+    )
     if gather:
-        sessions, unreadable = _sessions(repo, base, now)
+        sessions, unreadable = _sessions(repo, base, now, reread)
         broken += unreadable
         proposed, waiting = (
             llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
@@ -142,6 +164,8 @@ def plan_dream(
         decisions=decisions,
         broken=broken,
         llm=llm.to_record() if llm is not None else None,
+        health=health,
+        reread=[s for s in reread if s in consumed],
     )
 
 

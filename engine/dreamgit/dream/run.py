@@ -215,6 +215,10 @@ def _record(
     }
     if plan.llm is not None:
         record["llm"] = plan.llm
+    if plan.health is not None:
+        record["health"] = plan.health
+    if plan.reread:
+        record["reread"] = plan.reread
     return record
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from dreamgit.clock import format_time
 from dreamgit.dream.gate import evaluate_gate
+from dreamgit.dream.health import health_report
 from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.store import layout
@@ -82,7 +83,8 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     sessions = [p for p in files if session_id_from_path(p)]
     runs = read_runs(repo.store, tip)
     figures = gate_figures(repo, tip)
-    due, reason = evaluate_gate(repo_ruleset(repo), **figures, now=now)
+    rules = repo_ruleset(repo)
+    due, reason = evaluate_gate(rules, **figures, now=now)
     last = figures["last_dream"]
     return {
         "memories": len(memory_paths),
@@ -95,5 +97,8 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "reason": reason,
         "head": tip,
         "recall_tracking": recall_tracking(repo, tip),
+        "health": health_report(
+            repo, rules, repo.snapshot(now=now, at=tip).memories, at=tip, now=now
+        ),
         **dream_branches(repo),
     }

@@ -18,7 +18,7 @@ from dreamgit.clock import format_time, parse_time
 from dreamgit.model import RecallStats
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.signals import parse_counters, read_spool, stats_to_dict
+from dreamgit.store.signals import parse_counters, parse_totals, read_spool, stats_to_dict
 
 __all__ = [
     "FoldResult",
@@ -88,6 +88,7 @@ def fold_signals(repo: MemoryRepo, *, now: datetime) -> FoldResult:
             return {}
         text = repo.read_text(layout.RECALL_COUNTERS, tip)
         counters, folded = parse_counters(text)
+        totals = parse_totals(text)
         stats = dict(counters)
         fresh = FoldResult()
         touched: set[str] = set()
@@ -101,6 +102,8 @@ def fold_signals(repo: MemoryRepo, *, now: datetime) -> FoldResult:
                     continue
                 at, query, hits = signal
                 fresh.signals += 1
+                totals["recalls"] += 1
+                totals["with_hits"] += bool(hits)
                 for ident, relevance in hits:
                     stats[ident] = _add(stats.get(ident), at, query, relevance)
                     touched.add(ident)
@@ -111,6 +114,7 @@ def fold_signals(repo: MemoryRepo, *, now: datetime) -> FoldResult:
         cutoff = at_day(now - REMEMBER_FOLDED)
         doc = {
             "version": 1,
+            "totals": totals,
             "memories": {k: stats_to_dict(v) for k, v in sorted(stats.items())},
             "folded": {k: v for k, v in sorted(folded.items()) if v >= cutoff},
         }

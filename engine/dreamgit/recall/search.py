@@ -127,14 +127,14 @@ def recall(
     hits = [h for h in hits if _matches(h.memory, topic, type, scope)]
     kept = _group_and_cut(hits, settings.recall.group_similarity, limit, chars)
     should_record = settings.recall.record if record is None else record
-    if should_record and kept:
+    if should_record:  # a recall that found nothing counts too: it measures the hit rate
         signal = {
             "at": format_time(now),
             "query": query_hash(query),
             "hits": [[h.memory.id, round(h.relevance, 6), round(h.bm25, 4)] for h in kept],
         }
         spool_signal(repo.store.git_dir, signal, now=now)
-    return RecallResult(query, kept, bool(should_record and kept), now)
+    return RecallResult(query, kept, bool(should_record), now)
 
 
 def _top(scores: np.ndarray[Any, Any], wanted: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""The ``recall:`` and ``promotion:`` sections of a rule set, merged and compiled.
+"""The ``recall:``, ``promotion:`` and ``health:`` sections of a rule set, merged and compiled.
 
 They sit in the bundled ``rules/default.yaml`` (and ``rules/promotion.yaml``)
 beside the other rules, and a repository's ``.dreamgit/config.yaml`` changes any
@@ -82,6 +82,10 @@ class Settings:
     #: Whether prune rules may read recall signals (recalls are recorded here, or the
     #: config says so with ``recall: {tracked: true}``).
     tracked_setting: bool | None
+    #: Below this health a dream re-reads older sessions (``health.recover_below``) …
+    recover_below: float = 0.5
+    #: … at most this many per run (``health.recover_sessions``).
+    recover_sessions: int = 3
 
 
 def _bundled(name: str) -> dict[str, Any] | None:
@@ -122,7 +126,7 @@ def settings_from(config: dict[str, Any]) -> Settings:
         chain.append(doc)
     merged: dict[str, Any] = {}
     for layer in reversed(chain):
-        for section in ("recall", "promotion"):
+        for section in ("recall", "promotion", "health"):
             if isinstance(layer.get(section), dict):
                 merged[section] = _merge(merged.get(section, {}), layer[section])
     return _compile(merged)
@@ -162,7 +166,14 @@ def _compile(doc: dict[str, Any]) -> Settings:
         limit=int(_number(pro.get("limit", 10), "promotion.limit")),
     )
     tracked = rec.get("tracked")
-    return Settings(recall, promotion, tracked if isinstance(tracked, bool) else None)
+    health = doc.get("health", {})
+    return Settings(
+        recall,
+        promotion,
+        tracked if isinstance(tracked, bool) else None,
+        recover_below=_number(health.get("recover_below", 0.5), "health.recover_below"),
+        recover_sessions=int(_number(health.get("recover_sessions", 3), "health.recover_sessions")),
+    )
 
 
 def _error(message: str) -> ConfigError:

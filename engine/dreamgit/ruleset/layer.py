@@ -86,6 +86,7 @@ TOP_KEYS = (
     "llm",
     "recall",
     "promotion",
+    "health",
 )
 
 
@@ -210,8 +211,10 @@ class _Reader:
                 self._rules(key, value, pos)
             elif key == "author":
                 self._author(value, pos)
-            elif key in ("llm", "recall", "promotion") and not isinstance(value, dict | None):
-                # recall: and promotion: are read and checked by the recall package.
+            elif key in ("llm", "recall", "promotion", "health") and not isinstance(
+                value, dict | None
+            ):
+                # recall:, promotion: and health: are read and checked by recall/settings.py.
                 self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
 
     # -- scalars -------------------------------------------------------------------

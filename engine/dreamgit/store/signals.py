@@ -33,6 +33,7 @@ from dreamgit.model import RecallStats
 __all__ = [
     "batch_name",
     "parse_counters",
+    "parse_totals",
     "read_spool",
     "spool_dir",
     "spool_signal",
@@ -123,3 +124,19 @@ def parse_counters(text: str | None) -> tuple[dict[str, RecallStats], dict[str, 
     folded = doc.get("folded") or {}
     stats = {str(k): stats_from_dict(v) for k, v in memories.items() if isinstance(v, dict)}
     return stats, {str(k): str(v) for k, v in folded.items()}
+
+
+def parse_totals(text: str | None) -> dict[str, int]:
+    """The counters file's totals: recalls folded, and how many returned a memory."""
+    totals = {"recalls": 0, "with_hits": 0}
+    try:
+        doc = json.loads(text or "{}")
+    except ValueError:
+        return totals
+    found = doc.get("totals") if isinstance(doc, dict) else None
+    if isinstance(found, dict):
+        for key in totals:
+            value = found.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                totals[key] = value
+    return totals
