@@ -34,7 +34,8 @@ from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
 from dreamgit.store.locks import try_exclusive
-from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.repo import MemoryRepo, with_trailers
+from dreamgit.store.secrets import findings_trailers, scrub
 
 __all__ = ["dream"]
 
@@ -236,14 +237,17 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRe
     parent = plan.base
     commits: list[str | None] = []
 
+    mode = repo.secrets_mode()
+
     def commit(op: Operation) -> str:
         nonlocal parent
-        tree = store.build_tree(parent, op.changes)
+        changes, found = scrub(op.changes, mode)
+        tree = store.build_tree(parent, changes)
         parent = store.commit(
             branch,
             parents=[parent] if parent else [],
             tree=tree,
-            message=operation_message(op, run_id=run_id),
+            message=with_trailers(operation_message(op, run_id=run_id), findings_trailers(found)),
             who=who,
             when=now,
         )

@@ -41,6 +41,7 @@ from dreamgit.store.memoryfile import (
     parse_memory_record,
 )
 from dreamgit.store.parsecache import ParseCache
+from dreamgit.store.secrets import findings_trailers, scrub, secrets_mode
 
 __all__ = ["MemoryRepo", "Snapshot"]
 
@@ -145,6 +146,31 @@ class MemoryRepo:
         if self._config is None or self._config[0] != tip:
             self._config = (tip, read_config(self.read_text(layout.CONFIG, tip)))
         return self._config[1]
+
+    def secrets_mode(self) -> str:
+        """How credentials in text about to be committed are handled (config ``secrets.mode``)."""
+        return secrets_mode(self.config())
+
+    def _redact_worktree(
+        self,
+        read: Mapping[str, bytes | None],
+        scrubbed: Mapping[str, bytes | None],
+        paths: set[str],
+    ) -> None:
+        """Write redacted agent files back in place, unless the agent changed them meanwhile."""
+        workdir = self.store.workdir
+        if workdir is None:
+            return
+        for path in sorted(paths):
+            target, new = workdir / path, scrubbed[path]
+            try:
+                if new is None or target.read_bytes() != read[path]:
+                    continue
+            except OSError:
+                continue
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.redact")
+            tmp.write_bytes(new)
+            os.replace(tmp, target)
 
     def identity(self) -> Identity:
         """Who commits: config ``author``, then ``GIT_AUTHOR_*``, then dreamgit itself."""
@@ -277,8 +303,14 @@ class MemoryRepo:
         taking turns lets dreamgit's own writers through one at a time, while
         the compare-and-swap still guards against any other git writer.
         """
-        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+        with self.writers_turn():
             yield self.store.checked_out_branch() == self.branch
+
+    @contextmanager
+    def writers_turn(self) -> Iterator[None]:
+        """Hold the writers' turn: dreamgit's other writers of this repository wait meanwhile."""
+        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+            yield
 
     def commit_main(
         self,
@@ -330,10 +362,26 @@ class MemoryRepo:
         if tip is None or shown == tip:
             return
         self.store.sync_worktree(shown, tip)
+        self._mark_shown(tip)
+
+    def _mark_shown(self, commit: str) -> None:
+        """Remember which commit the work tree's files show (the base of the next sync)."""
+        marker = self.store.git_dir / "dreamgit" / "worktree-shown"
         marker.parent.mkdir(parents=True, exist_ok=True)
         tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
-        tmp.write_text(tip + "\n", encoding="ascii")
+        tmp.write_text(commit + "\n", encoding="ascii")
         os.replace(tmp, marker)
+
+    def follow_rewrite(self, old_tip: str) -> None:
+        """After history was rewritten: bring the work tree's files from ``old_tip`` to the tip.
+
+        Call it with the writers' turn held, before anything looks for agent edits:
+        files that still show ``old_tip`` would otherwise look changed by hand.
+        """
+        if self.store.checked_out_branch() != self.branch:
+            return
+        self._mark_shown(old_tip)
+        self._follow_worktree(fallback=old_tip)
 
     def preview_agent_edits(self, now: datetime) -> str | None:
         """Main's tip with the uncommitted agent edits on top, as an unreferenced commit.
@@ -360,6 +408,9 @@ class MemoryRepo:
         edits = self.store.worktree_edits(layout.AGENT_PATHS)
         if not edits:
             return
+        scrubbed, found = scrub(edits, self.secrets_mode())
+        self._redact_worktree(edits, scrubbed, {f.path for f in found})
+        edits = scrubbed
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
@@ -397,14 +448,16 @@ class MemoryRepo:
             changes = build(tip)
             if not changes:
                 return None
+            changes, found = scrub(changes, self.secrets_mode())
             tree = self.store.build_tree(tip, changes)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None
+            text = message if isinstance(message, str) else message()
             return self.store.commit(
                 self.branch,
                 parents=[tip] if tip else [],
                 tree=tree,
-                message=message if isinstance(message, str) else message(),
+                message=with_trailers(text, findings_trailers(found)),
                 who=self.identity(),
                 when=now,
             )
@@ -436,3 +489,13 @@ def require_text(value: str | None, *, what: str) -> str:
     if value is None or not value.strip():
         raise UserError(f"{what} is empty", hint=f"give some text for the {what}")
     return value
+
+
+def with_trailers(message: str, trailers: str) -> str:
+    """``message`` with more ``Dream-*`` trailer lines joined to its trailer paragraph."""
+    if not trailers:
+        return message
+    body = message.rstrip("\n")
+    last = body.rsplit("\n\n", 1)[-1]
+    joined = "\n" if "\n\n" in body and last.startswith("Dream-") else "\n\n"
+    return f"{body}{joined}{trailers}"
