@@ -1,5 +1,8 @@
-"""Recall: ranking memories for a query, the signals recalls leave, and promotion by them.
+"""Recall: ranking memories for a query (``search``, ``index``), the signals recalls leave
+and their folding into counters (``fold``; the spool itself is ``store/signals.py``),
+promotion by those signals (``promotion``), forgetting by pattern (``forgetting``) and
+the rule-set sections they read (``settings``).
 
-Below the dream and beside history and llm: it reads the store and the rules,
-and the dream and the command line call it.
+May import: ``store``, ``ruleset``, ``dsl``, ``textsim`` and the kernel; never ``dream``,
+``history`` or ``llm``.
 """
