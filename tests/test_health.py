@@ -23,7 +23,7 @@ def _repo(tmp_path: Path, config: str = "") -> tuple[MemoryRepo, DreamEngine]:
 
 def test_status_reports_health_as_the_mean_of_its_parts(tmp_path: Path) -> None:
     """Parts are 0..1; the score is their mean; duplicates lower it."""
-    _repo_, eng = _repo(tmp_path)
+    _, eng = _repo(tmp_path)
     eng.add_memory("Prefers green tea over coffee", topic="preferences")
     eng.add_memory("Prefers green tea over coffee!", topic="preferences")
     health = eng.status()["health"]
@@ -35,7 +35,7 @@ def test_status_reports_health_as_the_mean_of_its_parts(tmp_path: Path) -> None:
 
 def test_yield_and_recall_hit_rate_are_measured(tmp_path: Path) -> None:
     """A session that gave nothing halves the yield; a recall that found nothing halves hits."""
-    _repo_, eng = _repo(tmp_path)
+    _, eng = _repo(tmp_path)
     eng.log_session(FACT)
     eng.log_session(NOTHING)
     eng.dream(force=True)
@@ -59,7 +59,7 @@ def test_every_run_record_carries_health(tmp_path: Path) -> None:
 
 def test_low_health_re_reads_a_session_that_yielded_nothing_once(tmp_path: Path) -> None:
     """Below recover_below the next dream reads an older empty session again, never twice."""
-    _repo_, eng = _repo(tmp_path, "health:\n  recover_below: 1.01\n  recover_sessions: 1\n")
+    _, eng = _repo(tmp_path, "health:\n  recover_below: 1.01\n  recover_sessions: 1\n")
     empty = eng.log_session(NOTHING)
     eng.dream(force=True)
     eng.log_session(FACT)
