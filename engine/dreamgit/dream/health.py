@@ -5,8 +5,8 @@ out of the mean rather than guessed:
 
 - ``yield``: of the last 20 sessions a dream has read, the share that some active
   memory names as its source (a session that left nothing may hold something missed);
-- ``duplicates``: 1 minus the share of active memories whose content words are
-  exactly those of another active memory (pairs the consolidation left behind);
+- ``duplicates``: 1 minus the share of active memories whose content words (case and
+  punctuation aside) are exactly those of another active memory (pairs left behind);
 - ``stale``: 1 minus the share of unprotected active memories a prune rule would
   retire now (the lifecycle is behind);
 - ``index``: 1 when ``MEMORY.md`` is within its character budget, else budget/size;
@@ -28,11 +28,10 @@ from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.ruleset import RuleSet
-from dreamgit.ruleset.context import memory_env
+from dreamgit.ruleset.context import concept_words, memory_env
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import parse_totals
-from dreamgit.textsim import features
 
 __all__ = ["RECENT_SESSIONS", "health_report", "recovery_sessions"]
 
@@ -59,7 +58,7 @@ def health_report(
         seen: set[frozenset[str]] = set()
         dupes = 0
         for m in memories:
-            words = features(m.text)
+            words = frozenset(concept_words(m.text))
             dupes += words in seen
             seen.add(words)
         parts["duplicates"] = 1 - dupes / len(memories)

@@ -9,6 +9,7 @@ a mistake is a ConfigError naming the file and the key path.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
@@ -110,8 +111,22 @@ def load_settings(repo: MemoryRepo) -> Settings:
     return settings_from(repo.config())
 
 
+_COMPILED: dict[str, Settings] = {}
+
+
 def settings_from(config: dict[str, Any]) -> Settings:
-    """Settings from a parsed config (its ``extends`` chain of bundled sets first)."""
+    """Settings from a parsed config (its ``extends`` chain of bundled sets first);
+    compiled once per distinct config in a process."""
+    key = json.dumps(config, sort_keys=True, default=str)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = _settings_from(config)
+        if len(_COMPILED) > 16:
+            _COMPILED.pop(next(iter(_COMPILED)))
+    return found
+
+
+def _settings_from(config: dict[str, Any]) -> Settings:
     chain = [config]
     seen: set[str] = set()
     name = config.get("extends", "default") if config else "default"
@@ -178,7 +193,9 @@ def _compile(doc: dict[str, Any]) -> Settings:
 
 def _error(message: str) -> ConfigError:
     return ConfigError(
-        f"{layout.CONFIG}: {message}", hint="`dreamgit rules show` prints the bundled defaults"
+        f"{layout.CONFIG}: {message}",
+        hint="the defaults are the recall:, promotion: and health: sections of the bundled "
+        "rules/default.yaml",
     )
 
 

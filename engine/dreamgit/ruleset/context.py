@@ -10,12 +10,13 @@ and reuse it for every rule: evaluation is then a few dict lookups.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from dreamgit.dsl import Priority, Schema
 from dreamgit.dsl.types import BOOL, DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
 from dreamgit.model import Memory, RecallStats
-from dreamgit.textsim import features
+from dreamgit.textsim import STOP_WORDS
 
 __all__ = [
     "GATE_SCHEMA",
@@ -126,12 +127,21 @@ def memory_env(
     }
 
 
+_WORD = re.compile(r"[^\W_]{3,}")
+
+
+def concept_words(text: str) -> set[str]:
+    """The distinct content words of a text (lower case, 3 letters or more, no stop words):
+    cheap enough to compute for every memory a rule looks at."""
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS}
+
+
 def recall_env(memory: Memory, now: datetime) -> dict[str, object]:
     """``recall.*`` for ``memory``: counts, distinct queries and days, durations since the
     last and first recall, mean and best relevance, the days between first and last, and
     concept richness (distinct content words and tags, at most 8)."""
     stats = memory.recall or RecallStats()
-    concepts = min(MAX_CONCEPTS, len(features(memory.text) | set(memory.tags)))
+    concepts = min(MAX_CONCEPTS, len(concept_words(memory.text) | set(memory.tags)))
     last = now - stats.last if stats.last else NEVER_RECALLED
     first = now - stats.first if stats.first else NEVER_RECALLED
     span = stats.last - stats.first if stats.last and stats.first else timedelta(0)
