@@ -176,3 +176,16 @@ def test_writers_commit_spooled_signals_in_one_batch(engine: DreamEngine) -> Non
         f"log: session {repo.session_paths().popitem()[0]}",
         "recall: 2 recall signal(s) recorded",
     ]
+
+
+def test_the_index_is_kept_while_memories_and_counters_stay(engine: DreamEngine) -> None:
+    """A logged session reuses the index; a new memory is found at once."""
+    from dreamgit.recall import index as index_module
+
+    engine.recall("cats")
+    before = dict(index_module._CACHE)
+    engine.log_session("User: nothing about memories here, just a chat.")
+    engine.recall("cats")
+    assert dict(index_module._CACHE) == before
+    engine.add_memory("Keeps a parrot called Kiwi", topic="pets")
+    assert engine.recall("parrot").hits[0].memory.text == "Keeps a parrot called Kiwi"

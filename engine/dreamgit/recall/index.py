@@ -2,9 +2,10 @@
 
 A memory's terms are the canonical content words of its text and tags (the same
 words the duplicate finder compares: stemmed, folded, stop words dropped), so a
-query matches "prefers" to "preferred". The index is keyed by the tree id of the
-main tip: a later commit that changes nothing recalled reuses nothing, but a
-warm process answers every query on the same tree from memory.
+query matches "prefers" to "preferred". The index is keyed by the tree id of
+``memories/`` and the blob id of the recall counters at the main tip: a warm
+process answers every query from memory until a memory or a counter changes
+(a logged session or a committed batch of signals changes neither).
 """
 
 from __future__ import annotations

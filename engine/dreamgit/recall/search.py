@@ -23,6 +23,7 @@ from dreamgit.model import Memory
 from dreamgit.recall.index import cached_index, terms
 from dreamgit.recall.settings import Settings, load_settings
 from dreamgit.ruleset.context import memory_env
+from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import spool_signal
 from dreamgit.textsim import similarity
@@ -114,7 +115,11 @@ def recall(
     settings = settings or load_settings(repo)
     limit = top_k if top_k is not None else (None if chars is not None else settings.recall.top_k)
     tip = repo.tip()
-    key = (str(repo.store.git_dir), repo.store.tree_id(tip))
+    # The memories and their counters, not the whole tree: a logged session or a
+    # batch of signals leaves the index as it was.
+    store = repo.store
+    memories = store.entry_id(tip, layout.MEMORIES.rstrip("/"))
+    key = (str(store.git_dir), f"{memories}:{store.entry_id(tip, layout.RECALL_COUNTERS)}")
     index = cached_index(key)
     if index is None:
         index = cached_index(key, repo.snapshot(now=now, at=tip).memories)
