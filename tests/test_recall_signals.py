@@ -13,7 +13,7 @@ from dreamgit.api import DreamEngine
 from dreamgit.recall.fold import fold_signals
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.signals import parse_counters
+from dreamgit.store.signals import batch_name, begin_flush, parse_counters, read_spool
 from gitcheck import NOW, fsck, git
 
 
@@ -56,6 +56,29 @@ def test_a_batch_committed_again_is_not_counted_twice(tmp_path: Path) -> None:
     assert again.signals == 0
     assert _counters(repo) == {cat.id: 1}
     assert repo.store.files(repo.tip(), layout.RECALL_SIGNALS) == {}
+
+
+def test_a_writer_killed_after_committing_a_batch_leaves_no_double_count(
+    tmp_path: Path,
+) -> None:
+    """The journal tells the next writer the spooled files are on main already."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    eng = DreamEngine(repo, now=NOW)
+    cat = eng.add_memory("Has two cats named Miso and Tofu", topic="pets")
+    eng.recall("cats", top_k=1)
+    eng.recall("Miso", top_k=1)
+    # What a writer does before it is killed: journal, then commit, but no clean-up.
+    spooled = read_spool(repo.store.git_dir)
+    lines = [data for _path, data in spooled]
+    name = batch_name(lines)
+    begin_flush(repo.store.git_dir, name, [p for p, _d in spooled])
+    path = layout.RECALL_SIGNALS + name
+    repo.commit_main("recall: killed", lambda _t: {path: b"".join(lines)}, now=NOW)
+    eng.recall("Tofu", top_k=1)
+    eng.log_session("User: the next write after the crash.")
+    assert read_spool(repo.store.git_dir) == []
+    eng.dream()
+    assert _counters(repo) == {cat.id: 3}
 
 
 def test_a_recall_in_one_clone_is_counted_by_a_dream_in_another(tmp_path: Path) -> None:

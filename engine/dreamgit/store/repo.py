@@ -424,18 +424,29 @@ class MemoryRepo:
         Runs in the writers' turn, so no other dreamgit writer takes the same
         files; a spool file is deleted only once its batch is on main.
         """
-        spooled = signals.read_spool(self.store.git_dir)
+        git_dir = self.store.git_dir
+        signals.recover_flush(git_dir, lambda name: self._batch_landed(name))
+        spooled = signals.read_spool(git_dir)
         if not spooled:
             return
         lines = [data for _path, data in spooled]
-        path = layout.RECALL_SIGNALS + signals.batch_name(lines)
+        name = signals.batch_name(lines)
         message = (
             f"recall: {len(lines)} recall signal(s) recorded\n\n"
             f"Dream-Op: recall-signals\nDream-Signals: {len(lines)}"
         )
+        files = [spool_file for spool_file, _data in spooled]
+        signals.begin_flush(git_dir, name, files)
+        path = layout.RECALL_SIGNALS + name
         self._retry(self._commit_step(message, lambda _tip: {path: b"".join(lines)}, now=now))
-        for spool_file, _data in spooled:
-            spool_file.unlink(missing_ok=True)
+        signals.finish_flush(git_dir, files)
+
+    def _batch_landed(self, name: str) -> bool:
+        """Whether a batch of signals is on main, or was folded from it already."""
+        tip = self.tip()
+        if self.store.read_path(tip, layout.RECALL_SIGNALS + name) is not None:
+            return True
+        return name in signals.parse_counters(self.read_text(layout.RECALL_COUNTERS, tip))[1]
 
     def _commit_step(
         self,

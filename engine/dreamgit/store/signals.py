@@ -12,9 +12,12 @@ and must reach wherever the dream runs. So a signal goes three steps:
 3. a dream folds the committed batches into ``.dreamgit/recall-counters.json``
    and removes them, in one commit (``recall.fold``).
 
-The counters file remembers which batches it folded (for a week), so a batch
-committed twice (a writer killed between its commit and deleting the spool)
-is still counted once.
+A writer killed between committing a batch and deleting its spool files would
+leave them to be committed again: before committing, the writer notes the batch
+and its files in a journal (``flushing.journal`` in the spool), and the next
+writer first checks the journal: if that batch reached main (or was folded
+already, which the counters file remembers for a week), its files are deleted
+rather than committed twice. Every signal is counted exactly once.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import hashlib
 import json
 import os
 import secrets
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,9 +36,12 @@ from dreamgit.model import RecallStats
 
 __all__ = [
     "batch_name",
+    "begin_flush",
+    "finish_flush",
     "parse_counters",
     "parse_totals",
     "read_spool",
+    "recover_flush",
     "spool_dir",
     "spool_signal",
     "stats_from_dict",
@@ -76,6 +83,42 @@ def read_spool(git_dir: Path) -> list[tuple[Path, bytes]]:
             continue  # gone meanwhile (another writer took it) or not ours
         found.append((path, data + b"\n"))
     return found
+
+
+def _journal(git_dir: Path) -> Path:
+    return spool_dir(git_dir) / "flushing.journal"
+
+
+def begin_flush(git_dir: Path, batch: str, files: list[Path]) -> None:
+    """Note, before committing ``batch``, which spool files it holds."""
+    journal = _journal(git_dir)
+    tmp = journal.with_name(f".{journal.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"batch": batch, "files": [f.name for f in files]}), "utf-8")
+    os.replace(tmp, journal)
+
+
+def finish_flush(git_dir: Path, files: list[Path]) -> None:
+    """The batch is on main: delete its spool files, then the journal."""
+    for file in files:
+        file.unlink(missing_ok=True)
+    _journal(git_dir).unlink(missing_ok=True)
+
+
+def recover_flush(git_dir: Path, landed: Callable[[str], bool]) -> None:
+    """Finish a flush a killed writer left: drop its files if ``landed(batch)``."""
+    journal = _journal(git_dir)
+    try:
+        doc = json.loads(journal.read_text(encoding="utf-8"))
+        batch, names = str(doc["batch"]), [str(n) for n in doc["files"]]
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError, KeyError, TypeError):
+        journal.unlink(missing_ok=True)  # unreadable: the spool files stay, nothing is lost
+        return
+    if landed(batch):
+        finish_flush(git_dir, [spool_dir(git_dir) / n for n in names if "/" not in n])
+    else:
+        journal.unlink(missing_ok=True)
 
 
 def batch_name(lines: list[bytes]) -> str:
