@@ -50,7 +50,7 @@ def recalls_recorded(repo: MemoryRepo, at: str | None = None) -> bool:
     commit = at if at is not None else repo.tip()
     if repo.store.files(commit, layout.RECALL_SIGNALS):
         return True
-    return repo.store.read_path(commit, layout.RECALL_COUNTERS) is not None
+    return repo.store.entry_id(commit, layout.RECALL_COUNTERS) is not None
 
 
 def recall_tracking(repo: MemoryRepo, at: str | None = None) -> dict[str, Any]:

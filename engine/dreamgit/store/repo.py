@@ -215,7 +215,7 @@ class MemoryRepo:
     def recall_counters(self, at: str | None = None) -> dict[str, RecallStats]:
         """Each memory's folded recall counters at ``at`` (default: the main tip)."""
         commit = at if at is not None else self.tip()
-        blob = self.store.files(commit, layout.RECALL_COUNTERS).get(layout.RECALL_COUNTERS)
+        blob = self.store.entry_id(commit, layout.RECALL_COUNTERS)
         if blob != self._counters[0]:
             text = None if blob is None else self.store.read(blob).decode("utf-8", "replace")
             self._counters = (blob, signals.parse_counters(text)[0])
