@@ -47,6 +47,8 @@ COMMANDS: dict[str, str] = {
     "rules": "dreamgit.cli.cmd_rules:rules",
     "prompts": "dreamgit.cli.cmd_prompts:prompts",
     "install-cron": "dreamgit.cli.cmd_cron:install_cron",
+    "export": "dreamgit.cli.cmd_transfer:export",
+    "import": "dreamgit.cli.cmd_transfer:import_",
     "demo": "dreamgit.cli.cmd_demo:demo",
     "recall": "dreamgit.cli.cmd_recall:recall",
     "promote": "dreamgit.cli.cmd_recall:promote",

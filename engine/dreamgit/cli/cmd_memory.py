@@ -15,6 +15,7 @@ from dreamgit.clock import format_time
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES
 from dreamgit.store import operations
+from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import check_transcript
 
@@ -35,11 +36,20 @@ def open_repo(state: CliState) -> MemoryRepo:
 @click.option(
     "--github", is_flag=True, help="Also write .github/workflows/dream.yml for scheduled dreams."
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMAT_NAMES),
+    default=None,
+    help="The memory format (default: detected from the files already there).",
+)
 @pass_state
-def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
-    """Create a memory repository (git init if needed, default config)."""
+def init(state: CliState, path: Path | None, bare: bool, github: bool, fmt: str | None) -> None:
+    """Create a memory repository, or adopt the files a folder holds (git init if needed)."""
     target = path or state.path
-    repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now())
+    repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now(), format=fmt)
+    if repo.adopted is not None and (repo.adopted.files or repo.adopted.format != "dreamgit"):
+        click.echo(repo.adopted.message)
     if github:
         from dreamgit.integrations.github import add_workflow
 
@@ -52,11 +62,29 @@ def init(state: CliState, path: Path | None, bare: bool, github: bool) -> None:
 @click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), help="Read it.")
 @click.option("--summary", default="", help="A one-line summary of the session.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option(
+    "--from",
+    "origin",
+    type=click.Choice(["claude-code"]),
+    default=None,
+    help="Read an agent's own session files from the folder TEXT names (Claude Code's *.jsonl).",
+)
 @pass_state
 def log(
-    state: CliState, text: str | None, file: Path | None, summary: str, tags: tuple[str]
+    state: CliState,
+    text: str | None,
+    file: Path | None,
+    summary: str,
+    tags: tuple[str],
+    origin: str | None,
 ) -> None:
-    """Record a session transcript (TEXT, --file, or stdin); prints its id."""
+    """Record a session transcript (TEXT, --file, or stdin); prints its id.
+
+    With --from claude-code DIR, logs every Claude Code session under DIR not logged yet.
+    """
+    if origin is not None:
+        _log_from(state, origin, text)
+        return
     if text is not None and file is not None:
         raise click.UsageError("give the transcript as TEXT or --file, not both")
     if file is not None:
@@ -74,6 +102,22 @@ def log(
     repo = open_repo(state)
     session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
     click.echo(session.id)
+
+
+def _log_from(state: CliState, origin: str, folder: str | None) -> None:
+    from dreamgit.store.formats.claude_sessions import read_claude_sessions
+
+    if folder is None:
+        raise click.UsageError(f"--from {origin} needs the folder of its session files")
+    sessions, problems = read_claude_sessions(Path(folder).expanduser())
+    for problem in problems:
+        warn(problem)
+    repo = open_repo(state)
+    logged = operations.log_claude_sessions(repo, sessions, now=state.now())
+    for session in logged:
+        click.echo(session.id)
+    skipped = len(sessions) - len(logged)
+    click.echo(f"logged {len(logged)} Claude Code session(s); {skipped} already logged", err=True)
 
 
 @click.command()
@@ -132,6 +176,9 @@ def show(
         memory = found[0]
     if as_json:
         emit_json(memory.to_dict())
+        return
+    if repo.format.shared_files:  # one entry of a file that holds many (Hermes, OpenClaw)
+        click.echo(memory.text)
         return
     click.echo(repo.read_text(memory.path, at) or "", nl=False)
 

@@ -16,7 +16,12 @@ from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.gather.phase import plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
-from dreamgit.dream.index import render_index
+from dreamgit.dream.index import (
+    CLAUDE_INDEX_LINES,
+    is_generated,
+    render_agent_index,
+    render_index,
+)
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
@@ -29,9 +34,7 @@ from dreamgit.recall.fold import recall_tracking
 from dreamgit.recall.settings import load_settings
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
-from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import parse_session
 
 __all__ = ["Plan", "plan_dream"]
 
@@ -67,10 +70,10 @@ def _sessions(
     found, broken = [], []
     paths = repo.session_paths(base)
     wanted = {**{i: paths[i] for i in reread if i in paths}, **pending_sessions(repo, base)}
-    for _ident, path in sorted(wanted.items()):
+    for ident, path in sorted(wanted.items()):
         text = repo.read_text(path, base) or ""
         try:
-            found.append(parse_session(text, path=path, fallback_time=now))
+            found.append(repo.format.read_session(ident, path, text, now))
         except MemoryFileError as exc:
             broken.append(exc)
     return found, broken
@@ -91,7 +94,14 @@ def plan_dream(
     """
     base = at if at is not None else repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
-    ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
+    fmt = repo.format
+    ws = WorkingSet(
+        snapshot.memories,
+        lambda path: repo.read_text(path, base) or "",
+        fmt,
+        files=repo.store.files(base) if fmt.name != "dreamgit" else (),
+    )
+    before_paths = set(ws.paths)
     limits = ruleset.limits
     budget = Budget(
         limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
@@ -151,7 +161,7 @@ def plan_dream(
         decisions += llm.decisions
     tracked = recall_tracking(repo, base)["in_use"]
     ops += plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
-    index = _index_op(repo, base, ws, ruleset, now)
+    index = _index_op(repo, base, ws, ruleset, now, gone=before_paths - ws.paths)
     if index is not None and (ops or consumed or index.changes):
         ops.append(index)
     return Plan(
@@ -170,16 +180,40 @@ def plan_dream(
 
 
 def _index_op(
-    repo: MemoryRepo, base: str | None, ws: WorkingSet, ruleset: RuleSet, now: datetime
+    repo: MemoryRepo,
+    base: str | None,
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    now: datetime,
+    *,
+    gone: set[str],
 ) -> Operation | None:
     budgets = ruleset.budgets
-    result = render_index(
-        list(ws.active.values()),
-        order=index_key(ruleset, now),
-        index_chars=budgets.index_chars,
-        index_line_chars=budgets.index_line_chars,
-    )
-    if repo.read_text(layout.INDEX, base) == result.text:
+    fmt = ws.format
+    existing = repo.read_text(fmt.index_path, base) if fmt.index_path else None
+    if fmt.index_style == "dreamgit" and (existing is None or is_generated(existing)):
+        result = render_index(
+            list(ws.active.values()),
+            order=index_key(ruleset, now),
+            index_chars=budgets.index_chars,
+            index_line_chars=budgets.index_line_chars,
+        )
+    elif fmt.index_style:
+        # An index someone wrote (Claude Code's, or a hand-made one adopted into
+        # dreamgit's layout): their lines stay, dreamgit's go inside a fence.
+        limit = next((b for b in fmt.budgets() if b.path == fmt.index_path), None)
+        result = render_agent_index(
+            existing,
+            list(ws.active.values()),
+            order=index_key(ruleset, now),
+            index_line_chars=budgets.index_line_chars,
+            gone=gone,
+            max_lines=(limit.lines if limit else None) or CLAUDE_INDEX_LINES,
+            max_bytes=(limit.chars if limit else None) or budgets.index_chars,
+        )
+    else:
+        return None
+    if existing == result.text:
         return None
     omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""
     return Operation(
@@ -187,6 +221,6 @@ def _index_op(
         phase="index",
         rule="index",
         memories=[],
-        summary=f"index: MEMORY.md lists {len(result.included)} memories{omitted}",
-        changes={layout.INDEX: result.text.encode("utf-8")},
+        summary=f"index: {fmt.index_path} lists {len(result.included)} memories{omitted}",
+        changes={fmt.index_path: result.text.encode("utf-8")},
     )

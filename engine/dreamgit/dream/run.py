@@ -33,6 +33,7 @@ from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
+from dreamgit.store.formats import Texts
 from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo, with_trailers
 from dreamgit.store.secrets import findings_trailers, scrub
@@ -149,7 +150,7 @@ def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
 
 
 def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> RunRecord:
-    count = len(repo.store.files(repo.tip(), layout.MEMORIES))
+    count = repo.format.count(repo.source(repo.tip()))
     return {
         "run_id": None,
         "branch": None,
@@ -261,17 +262,21 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRe
         faults.checkpoint(f"in-{op.phase}")
         phase_done = op.phase
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
+    diary_path = repo.format.diary_path
+    if diary_path:
+        entry = prepend_entry(repo.read_text(diary_path, plan.base), render_diary_entry(record))
+        diary_changes: dict[str, bytes | None] = {diary_path: entry.encode("utf-8")}
+    else:  # the format keeps reflections in the agent's own notes (OpenClaw's REM Sleep)
+        at = parent
+        texts = Texts(lambda path: repo.read_text(path, at))
+        diary_changes = texts.put(repo.format.reflection(texts, render_diary_entry(record), now))
     diary = Operation(
         op="diary",
         phase="diary",
         rule="diary",
         memories=[],
         summary=f"diary: dream {run_id}",
-        changes={
-            layout.DIARY: prepend_entry(
-                repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
-            ).encode("utf-8")
-        },
+        changes=diary_changes,
     )
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))

@@ -118,7 +118,11 @@ def recall(
     # The memories and their counters, not the whole tree: a logged session or a
     # batch of signals leaves the index as it was.
     store = repo.store
-    memories = store.entry_id(tip, layout.MEMORIES.rstrip("/"))
+    memories = (
+        store.entry_id(tip, layout.MEMORIES.rstrip("/"))
+        if repo.format.name == "dreamgit"
+        else store.tree_id(tip)  # another agent's layout: any change may be a memory's
+    )
     key = (str(store.git_dir), f"{memories}:{store.entry_id(tip, layout.RECALL_COUNTERS)}")
     index = cached_index(key)
     if index is None:

@@ -529,6 +529,13 @@ class GitStore:
 
     # -- work tree -----------------------------------------------------------------------
 
+    def head_branch(self) -> str | None:
+        """The branch HEAD names (born or not, bare or not), or None when HEAD is detached."""
+        head = self._repo.references.get("HEAD")
+        if head is None or not isinstance(head.target, str):
+            return None
+        return head.target.removeprefix("refs/heads/")
+
     def checked_out_branch(self) -> str | None:
         """The branch HEAD names in a non-bare repository, else None."""
         if self._repo.is_bare:

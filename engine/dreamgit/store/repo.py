@@ -32,7 +32,17 @@ from dreamgit.errors import (
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory, RecallStats
 from dreamgit.store import layout, signals
-from dreamgit.store.config import DEFAULT_CONFIG, read_config
+from dreamgit.store.adopt import (
+    Adopted,
+    check_format,
+    config_text,
+    configured_branch,
+    describe,
+    redacted_paths,
+    uncommitted_files,
+)
+from dreamgit.store.config import read_config
+from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
 from dreamgit.store.locks import exclusive
 from dreamgit.store.memoryfile import (
@@ -72,40 +82,67 @@ class MemoryRepo:
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
         self._config: tuple[str | None, dict[str, Any]] | None = None
         self._counters: tuple[str | None, dict[str, RecallStats]] = (None, {})
+        #: What ``init`` found in the folder and which format it chose (None after ``open``).
+        self.adopted: Adopted | None = None
 
     # -- opening -------------------------------------------------------------------------
 
     @classmethod
     def open(cls, path: str | Path) -> MemoryRepo:
-        """Open an existing memory repository."""
+        """Open an existing memory repository, on the branch that holds its configuration."""
         repo = cls(GitStore.open(Path(path)))
+        repo.branch = configured_branch(repo.store)
         return repo
 
     @classmethod
     def init(
-        cls, path: str | Path, *, bare: bool = False, now: datetime | None = None
+        cls,
+        path: str | Path,
+        *,
+        bare: bool = False,
+        now: datetime | None = None,
+        format: str | None = None,
     ) -> MemoryRepo:
-        """Create a memory repository (or make an existing git repository one).
+        """Create a memory repository (or make an existing folder or git repository one).
 
-        One commit ``init`` on main holds the default config and, unless the repository
-        already has one, an empty index.
+        What the folder holds is taken in first, byte for byte, on the repository's
+        own branch (see :mod:`dreamgit.store.adopt`); then one commit ``init`` adds
+        the config naming the format and, for dreamgit's own layout without one, an
+        empty index. :attr:`adopted` says what was found.
         """
-        path = Path(path)
+        path, now = Path(path), now or utcnow()
+        check_format(format)
         try:
             store = GitStore.open(path)
         except NotARepositoryError:
             store = GitStore.init(path, bare=bare)
         repo = cls(store)
+        repo.branch = store.head_branch() or layout.MAIN
         if repo.read_text(layout.CONFIG) is not None:
             raise UserError(
                 f"{path} is already a dreamgit memory repository",
                 hint="use it as it is; `dreamgit status` shows what it holds",
             )
-        files: dict[str, bytes | None] = {layout.CONFIG: DEFAULT_CONFIG.encode("utf-8")}
-        if repo.read_text(layout.INDEX) is None:
+        found, adopted = uncommitted_files(store), None
+        with repo._worktree_turn() as worktree:
+            if found:
+                before = repo.tip()
+                listing = "\n".join(f"  {p}" for p in sorted(found))
+                message = (
+                    f"adopt: {len(found)} file(s) as they were\n\n{listing}\n\nDream-Op: adopt"
+                )
+                adopted = repo._retry(repo._commit_step(message, lambda _tip: found, now=now))
+                if worktree:  # the files are already there: only git's index follows
+                    repo._follow_worktree(fallback=before)
+        redacted = redacted_paths(store.commit_info(adopted).message) if adopted else set()
+        repo.adopted = describe(store, repo.tip(), repo.branch, format, redacted=redacted)
+        files: dict[str, bytes | None] = {
+            layout.CONFIG: config_text(repo.adopted.format, repo.branch).encode("utf-8")
+        }
+        if repo.adopted.format == "dreamgit" and repo.read_text(layout.INDEX) is None:
             files[layout.INDEX] = layout.EMPTY_INDEX.encode("utf-8")
         message = "init: dreamgit memory repository\n\nDream-Op: init"
-        repo.commit_main(message, lambda _tip: files, now=now or utcnow())
+        repo.commit_main(message, lambda _tip: files, now=now)
         return repo
 
     def require_initialised(self) -> None:
@@ -139,6 +176,19 @@ class MemoryRepo:
             if "/" not in name:
                 found[name] = self.store.read(blob).decode("utf-8", errors="replace")
         return found
+
+    @property
+    def format(self) -> MemoryFormat:
+        """The repository's memory format (``format:`` in the config)."""
+        return get_format(self.config())
+
+    def source(self, at: str | None) -> Source:
+        """One commit's files as a format reads them."""
+        return Source(
+            files=self.store.files(at),
+            read_blob=self.store.read,
+            record=lambda path, blob: self._record(path, blob),
+        )
 
     def config(self) -> dict[str, Any]:
         """The parsed ``.dreamgit/config.yaml`` at the main tip ({} when absent)."""
@@ -185,6 +235,13 @@ class MemoryRepo:
     def snapshot(self, *, now: datetime, at: str | None = None) -> Snapshot:
         """Every memory at ``at`` (default: the main tip); broken files are listed, not raised."""
         commit = at if at is not None else self.tip()
+        fmt = self.format
+        if fmt.name != "dreamgit":
+            found, problems = fmt.scan(self.source(commit), now=now)
+            self._cache.save(at_least=256)
+            if fmt.strict and problems:
+                raise problems[0]
+            return Snapshot(commit, self._overlay_recalls(found, commit), problems)
         files = self.store.files(commit, layout.MEMORIES)
         memories: list[Memory] = []
         broken: list[MemoryFileError] = []
@@ -207,10 +264,13 @@ class MemoryRepo:
             seen[memory.id] = path
             memories.append(memory)
         self._cache.save(keep=set(files.values()))
+        return Snapshot(commit, self._overlay_recalls(memories, commit), broken)
+
+    def _overlay_recalls(self, memories: list[Memory], commit: str | None) -> list[Memory]:
         counters = self.recall_counters(commit)
-        if counters:
-            memories = [_with_recalls(m, counters.get(m.id)) for m in memories]
-        return Snapshot(commit, memories, broken)
+        if not counters:
+            return memories
+        return [_with_recalls(m, counters.get(m.id)) for m in memories]
 
     def recall_counters(self, at: str | None = None) -> dict[str, RecallStats]:
         """Each memory's folded recall counters at ``at`` (default: the main tip)."""
@@ -228,6 +288,8 @@ class MemoryRepo:
         fresh process; the few new files are parsed directly, many through the parse
         cache (which is then saved only when it grew a lot: saving rewrites it whole).
         """
+        if self.format.name != "dreamgit":
+            return {m.id for m in self.snapshot(now=utcnow(), at=at).memories}
         files = self.store.files(at, layout.MEMORIES)
         missing = [(path, blob) for path, blob in files.items() if self._ids.get(blob) is None]
         for path, blob in missing:
@@ -290,6 +352,8 @@ class MemoryRepo:
             ident = session_id_from_path(path)
             if ident is not None:
                 found[ident] = path
+        if self.format.name != "dreamgit":
+            found.update(self.format.evidence(self.source(commit)))
         return found
 
     # -- writing -------------------------------------------------------------------------
@@ -392,7 +456,7 @@ class MemoryRepo:
         tip = self.tip()
         if self.store.checked_out_branch() != self.branch:
             return tip
-        edits = self.store.worktree_edits(layout.AGENT_PATHS)
+        edits = self.store.worktree_edits(self.format.agent_paths)
         if not edits:
             return tip
         tree = self.store.build_tree(tip, edits)
@@ -405,7 +469,7 @@ class MemoryRepo:
         )
 
     def _commit_agent_edits(self, now: datetime) -> None:
-        edits = self.store.worktree_edits(layout.AGENT_PATHS)
+        edits = self.store.worktree_edits(self.format.agent_paths)
         if not edits:
             return
         scrubbed, found = scrub(edits, self.secrets_mode())

@@ -119,10 +119,11 @@ def plan_gather(
             source="llm" if candidate.pattern == "llm" else "rules",
             model=model if candidate.pattern == "llm" else None,
         )
-        if not budget.admit(op):
-            incomplete.add(session)
+        if not ws.fits(memory) or not budget.admit(op):
+            incomplete.add(session)  # over the agent's own budget or the run's limits
             continue
         op.changes = ws.file_for_new(memory)
+        op.after = [snap(ws.active[memory.id])]
         added[memory.id] = op
         result.ops.append(op)
         result.added.append(memory)
@@ -152,7 +153,9 @@ def _candidates(
         extracted = extract_candidates(session.text, session_id=session.id, created=session.created)
         for candidate in [*extracted, *by_session.get(session.id, [])]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
-            memory = _memory_for(candidate, taken)
+            # Placed where the format keeps it, so duplicate checks see the topics
+            # the format's own memories have (Hermes: user / memory).
+            memory = ws.place(_memory_for(candidate, taken))
             if memory.id in seen:
                 continue
             if memory.id in ws.active:
