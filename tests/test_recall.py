@@ -189,3 +189,23 @@ def test_the_index_is_kept_while_memories_and_counters_stay(engine: DreamEngine)
     assert dict(index_module._CACHE) == before
     engine.add_memory("Keeps a parrot called Kiwi", topic="pets")
     assert engine.recall("parrot").hits[0].memory.text == "Keeps a parrot called Kiwi"
+
+
+def test_recall_works_on_another_agents_memory_format(tmp_path: Path) -> None:
+    """A Hermes MEMORY.md is recalled entry by entry, and a dream folds the signal."""
+    folder = tmp_path / "hermes"
+    folder.mkdir()
+    (folder / "MEMORY.md").write_text(
+        "User prefers tabs over spaces\n§\nUser lives in Porto with a dog named Rex\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    base = ["--repo", str(folder), "--now", NOW_TEXT]
+    assert runner.invoke(cli, [*base, "init", "--format", "hermes", str(folder)]).exit_code == 0
+    out = runner.invoke(cli, [*base, "recall", "dog name", "--json"])
+    assert out.exit_code == 0, out.output
+    (hit,) = json.loads(out.output)["results"]
+    assert hit["text"] == "User lives in Porto with a dog named Rex"
+    assert runner.invoke(cli, [*base, "run", "--force"]).exit_code == 0
+    recalled = MemoryRepo.open(folder).get_memory(hit["id"], now=NOW)
+    assert recalled.recall is not None and recalled.recall.count == 1
