@@ -126,3 +126,18 @@ def test_a_wrong_gate_expression_is_reported_with_its_key(tmp_path: Path) -> Non
     repo.commit_main("config", lambda _t: {layout.CONFIG: config.encode()}, now=NOW)
     with pytest.raises(ConfigError, match=r"promotion\.gates\.x: unknown name 'scor'"):
         DreamEngine(repo, now=LATER).promote()
+
+
+def test_a_short_term_memory_enters_memory_md_only_once_promoted(tmp_path: Path) -> None:
+    """The index leaves a candidate out; after --apply the next dream lists it."""
+    repo, memory = _history(tmp_path, 'promotion:\n  gates:\n    min-score: "score >= 0.6"\n')
+    assert memory.path not in (repo.read_text(layout.INDEX) or "")
+    _cli(repo, "promote", "--apply")
+    DreamEngine(repo, now=LATER).dream(force=True)
+    assert f"({memory.path})" in (repo.read_text(layout.INDEX) or "")
+
+
+def test_index_staged_lists_candidates_too(tmp_path: Path) -> None:
+    """promotion: {index_staged: true} keeps the old behaviour: every memory is listed."""
+    repo, memory = _history(tmp_path, "promotion:\n  index_staged: true\n")
+    assert f"({memory.path})" in (repo.read_text(layout.INDEX) or "")

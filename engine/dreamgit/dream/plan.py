@@ -34,6 +34,7 @@ from dreamgit.recall.fold import recall_tracking
 from dreamgit.recall.settings import load_settings
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import memory_env
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["Plan", "plan_dream"]
@@ -179,6 +180,15 @@ def plan_dream(
     )
 
 
+def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) -> list[Memory]:
+    """The memories ``MEMORY.md`` lists: short-term ones (the promotion candidates) enter
+    it only once promoted, unless the rules say ``promotion: {index_staged: true}``."""
+    promotion = load_settings(repo).promotion
+    if promotion.index_staged:
+        return memories
+    return [m for m in memories if not promotion.candidates.evaluate(memory_env(m, now))]
+
+
 def _index_op(
     repo: MemoryRepo,
     base: str | None,
@@ -191,9 +201,10 @@ def _index_op(
     budgets = ruleset.budgets
     fmt = ws.format
     existing = repo.read_text(fmt.index_path, base) if fmt.index_path else None
+    shown = indexed_memories(repo, list(ws.active.values()), now)
     if fmt.index_style == "dreamgit" and (existing is None or is_generated(existing)):
         result = render_index(
-            list(ws.active.values()),
+            shown,
             order=index_key(ruleset, now),
             index_chars=budgets.index_chars,
             index_line_chars=budgets.index_line_chars,
@@ -204,7 +215,7 @@ def _index_op(
         limit = next((b for b in fmt.budgets() if b.path == fmt.index_path), None)
         result = render_agent_index(
             existing,
-            list(ws.active.values()),
+            shown,
             order=index_key(ruleset, now),
             index_line_chars=budgets.index_line_chars,
             gone=gone,

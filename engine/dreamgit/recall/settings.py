@@ -72,6 +72,8 @@ class PromotionSettings:
     gates: tuple[Gate, ...]
     promote_to: str
     limit: int
+    #: Whether MEMORY.md lists candidates before they are promoted.
+    index_staged: bool = False
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,7 @@ def _compile(doc: dict[str, Any]) -> Settings:
         gates=gates,
         promote_to=promote_to,
         limit=int(_number(pro.get("limit", 10), "promotion.limit")),
+        index_staged=bool(pro.get("index_staged", False)),
     )
     tracked = rec.get("tracked")
     health = doc.get("health", {})
