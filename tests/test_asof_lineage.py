@@ -167,3 +167,10 @@ def test_unknown_memory_and_bad_times_are_clear(story: Story) -> None:
     assert str(bad.value) == "--as-of: 'last tuesday' is not a time, a date or an age"
     assert parse_when("36h", now=T0) == T0 - timedelta(hours=36)
     assert parse_when("2026-11-01", now=T0) == datetime(2026, 11, 1, 23, 59, 59, tzinfo=UTC)
+
+
+def test_diff_since_with_two_revisions_is_a_usage_error(story: Story) -> None:
+    """--since stands for A: a second revision as well is refused, saying so."""
+    result = invoke(story.repo, "diff", "main~1", "main", "--since", "7d")
+    assert result.exit_code == 2
+    assert "--since takes the place of A: give at most one revision (B)" in result.stderr

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -439,3 +444,89 @@ def test_same_commands_with_same_now_give_identical_commits(tmp_path: Path) -> N
         run(path, "restore", ident)
         logs.append(git(path, "log", "--format=%H %T", "main"))
     assert logs[0] == logs[1] and len(logs[0].splitlines()) == 5
+
+
+def test_billion_laughs_memory_is_reported_and_the_rest_go_on(repo: Path) -> None:
+    """A 1 KB memory of nested YAML aliases is a warning in memories, review and run; kept."""
+    good = run(repo, "add", "A good fact", "--topic", "t").stdout.strip()
+    laughs = "---\nname: laughs\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+        f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 9)
+    )
+    (repo / "memories/t/laughs.md").write_text(laughs + "---\nbody\n")
+    git(repo, "add", "memories/t/laughs.md")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "hand")
+    warning = (
+        "warning: memories/t/laughs.md:4: YAML aliases (*name) are not allowed: each one"
+        " repeats a value, and nested ones can make a small file expand without bound\n"
+    )
+    result = run(repo, "memories")
+    assert result.exit_code == 0
+    assert result.stdout == f"{good}  normal    t/good-fact  A good fact\n"
+    assert result.stderr.startswith(warning)
+    for command in ("review", "run"):
+        result = run(repo, command, "--force")
+        assert result.exit_code == 0, result.output
+        assert warning in result.stderr
+    assert (repo / "memories/t/laughs.md").read_text() == laughs + "---\nbody\n"
+
+
+def _limited_memory() -> None:
+    """In the child: at most 512 MB of address space, so reading input whole would fail."""
+    resource.setrlimit(resource.RLIMIT_AS, (512 * 1024 * 1024, 512 * 1024 * 1024))
+
+
+@pytest.mark.parametrize("source", ["file", "pipe"])
+def test_endless_input_is_refused_at_the_limit_not_read_whole(repo: Path, source: str) -> None:
+    """`log --file /dev/zero` and `yes | dreamgit log` stop reading at 2 MB and say so."""
+    command = [sys.executable, "-m", "dreamgit", "--repo", str(repo), "log"]
+    if source == "file":
+        command += ["--file", "/dev/zero"]
+        feed = None
+    else:
+        feed = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
+    try:
+        done = subprocess.run(
+            command,
+            stdin=feed.stdout if feed is not None else subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=_limited_memory,
+        )
+    finally:
+        if feed is not None:
+            feed.kill()
+            feed.wait()
+    name = "/dev/zero" if source == "file" else "stdin"
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"error: {name}: session is more than the 2 MB a session may hold\n"
+        "hint: split the transcript into several sessions, or log a summary of it\n",
+    )
+
+
+def test_log_with_text_and_file_is_a_usage_error(repo: Path, tmp_path: Path) -> None:
+    """TEXT and --file together are refused: which one is the transcript?"""
+    file = tmp_path / "t.md"
+    file.write_text("hello")
+    result = run(repo, "log", "some text", "--file", str(file))
+    assert result.exit_code == 2
+    assert "Error: give the transcript as TEXT or --file, not both\n" in result.stderr
+
+
+def test_log_from_a_terminal_without_text_is_a_usage_error(repo: Path) -> None:
+    """With no TEXT, no --file and stdin a terminal, log says how to give the transcript."""
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "dreamgit", "--repo", str(repo), "log"],
+            stdin=follower,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 2
+    assert "Error: give the transcript as TEXT, --file F, or on stdin (a pipe)\n" in done.stderr

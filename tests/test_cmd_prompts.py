@@ -130,3 +130,50 @@ def test_show_summary_without_runs_says_to_run_first(repo_path: Path) -> None:
     code, _, err = _run(repo_path, "show", "summary")
     assert code == 1
     assert err == "error: no dream run recorded yet\nhint: run `dreamgit run` first\n"
+
+
+def test_show_stops_an_override_that_loops_too_long_and_names_it(repo_path: Path) -> None:
+    """Nested loops in an override stop at the step budget with the template's file and line."""
+    repo = MemoryRepo.open(repo_path)
+    loops = (
+        "ok\n{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}\n"
+    )
+    repo.commit_main(
+        "slow prompt",
+        lambda tip: {".dreamgit/prompts/gather.md.j2": loops.encode()},
+        now=NOW,
+    )
+    code, _, err = _run(repo_path, "show", "gather")
+    assert code == 1
+    assert err == (
+        "error: .dreamgit/prompts/gather.md.j2:2: the template took more than 1,000,000 steps"
+        " (loop iterations and calls)\n"
+        "hint: a template should show the data it is given, not compute; simplify its loops\n"
+    )
+
+
+def test_show_unknown_session_is_a_user_error(repo_path: Path) -> None:
+    """--session with an id that does not exist exits 1 and names it."""
+    code, _, err = _run(repo_path, "show", "gather", "--session", "s-20261101-abcdef")
+    assert (code, err) == (
+        1,
+        "error: no session with id s-20261101-abcdef\nhint: list sessions with `dreamgit status`\n",
+    )
+
+
+def test_show_without_material_says_what_to_name(tmp_path: Path) -> None:
+    """No similar group or keyed pair to show: consolidate and supersede say how to pick one."""
+    path = tmp_path / "empty"
+    MemoryRepo.init(path, now=NOW)
+    assert _run(path, "show", "consolidate") == (
+        1,
+        "",
+        "error: no group of similar memories to show\n"
+        "hint: name the memories with --memory ID (repeatable)\n",
+    )
+    assert _run(path, "show", "supersede") == (
+        1,
+        "",
+        "error: no memory with older ones of the same key or topic to show\n"
+        "hint: name the newer memory first, then older ones, with --memory ID\n",
+    )

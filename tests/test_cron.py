@@ -383,3 +383,12 @@ def test_install_cron_print_and_remove_conflict(repo: Path) -> None:
     """--print with --remove is a usage error."""
     code, _, err = invoke(repo, "--print", "--remove")
     assert code == 2 and "--print and --remove do not go together" in err
+
+
+def test_newline_in_the_repository_path_is_refused_with_the_whole_message(tmp_path: Path) -> None:
+    """A path holding a newline would split the crontab entry: refused, saying where."""
+    with pytest.raises(UserError) as info:
+        cron.crontab_line(schedule="0 3 * * *", repo=tmp_path / "a\nb", command="dreamgit run")
+    assert info.value.render() == (
+        "a crontab entry must be one line; the path or command holds a newline"
+    )

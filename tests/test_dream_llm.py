@@ -375,3 +375,20 @@ def test_incomplete_llm_config_is_a_user_error_unless_no_llm_is_given(
     result = invoke(fx.repo, "run")
     assert (result.exit_code, result.stderr) == (1, message)
     assert invoke_json(fx.repo, "run", "--no-llm")["merged"] is True
+
+
+def test_an_llm_section_that_is_not_a_mapping_is_a_config_error(tmp_path: Path) -> None:
+    """`llm: 1` in the config is refused by name when the model is set up."""
+    from dreamgit.errors import ConfigError
+    from dreamgit.ruleset import load_bundled
+    from dreamgit.store.repo import MemoryRepo
+
+    repo = MemoryRepo.init(tmp_path / "mem", now=DREAM_AT)
+    repo.commit_main(
+        "config",
+        lambda _tip: {".dreamgit/config.yaml": b"extends: default\nllm: 1\n"},
+        now=DREAM_AT,
+    )
+    with pytest.raises(ConfigError) as info:
+        open_llm(repo, load_bundled("default"), "scripted")
+    assert info.value.message == ".dreamgit/config.yaml: llm must be a mapping of settings"

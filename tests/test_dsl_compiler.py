@@ -75,6 +75,13 @@ def error_of(text: str, schema: Schema = SCHEMA, **kwargs: Any) -> ExpressionErr
         ("99999999999999w > age", "duration '99999999999999w' is too large", None),
         ("exp(1000) > 1", "exp() failed: math range error", None),
         ("max([]) > 1", "max() failed: of an empty list", None),
+        ("min(1) > 0", "min(x, y, ...): needs two or more values, or a list", None),
+        (
+            "min(tags) > 0",
+            "min(x, y, ...): needs numbers, durations or priorities, not a list of strings",
+            None,
+        ),
+        ("jaccard(s, tags) > 0", "jaccard(x, y): needs a string like the first argument", None),
     ],
 )
 def test_static_mistakes_are_reported_when_compiling(

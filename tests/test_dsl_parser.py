@@ -276,3 +276,19 @@ def test_syntax_errors_say_what_is_wrong_and_where(text: str, message: str, colu
         compile_expression(text, SCHEMA)
     assert info.value.reason == message
     assert info.value.column == column
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        ("x" * 2001, "the expression is too long (2,001 characters; the limit is 2,000)", 2001),
+        ("-" * 40 + "x", "the expression is nested too deeply (more than 32 levels)", 33),
+    ],
+)
+def test_huge_or_deep_expressions_are_refused_before_they_cost(
+    text: str, message: str, column: int
+) -> None:
+    """Length and nesting are bounded: a rule cannot make the parser or compiler work hard."""
+    with pytest.raises(ExpressionError) as info:
+        compile_expression(text, SCHEMA)
+    assert (info.value.reason, info.value.column) == (message, column)

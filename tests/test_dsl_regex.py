@@ -1,16 +1,21 @@
-"""Regular expressions in `matches` cannot hang a dream: checked patterns, bounded input."""
+"""Regular expressions in `matches` cannot hang a dream: a linear-time engine, bounded input.
+
+How fast searches are on hostile texts is measured in tests/bench/bench_regex.py.
+"""
 
 from __future__ import annotations
 
 import re
-import time
+from pathlib import Path
 
 import pytest
+import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dreamgit.dsl import ExpressionError, compile_expression
+from dreamgit.dsl import compile_expression
 from dreamgit.dsl.regexsafe import MAX_INPUT, MAX_PATTERN, PatternError, compile_pattern, search
+from dreamgit.ruleset import check_ruleset
 from test_dsl_parser import SCHEMA
 
 HOSTILE_TEXTS = [
@@ -23,47 +28,74 @@ HOSTILE_TEXTS = [
 ]
 
 
+_NOT_IN_RE2 = "rule patterns run on RE2, which matches in linear time and has no such thing"
+
+
 @pytest.mark.parametrize(
     ("pattern", "message"),
     [
-        ("(a+)+$", "a quantifier inside a repeated group can take exponential time"),
-        ("(a*)*b", "a quantifier inside a repeated group can take exponential time"),
-        ("(a+){10}$", "a quantifier inside a repeated group can take exponential time"),
-        ("(x+x+)+y", "a quantifier inside a repeated group can take exponential time"),
-        ("(a|aa)+$", "the branches of a repeated alternation must start with different characters"),
-        ("(a|a?)+$", "a quantifier inside a repeated group can take exponential time"),
-        (
-            ".*a.*b",
-            "pattern could be slow: every repeat but the last must stop at a character it"
-            " cannot match (write [^,]*, not .*, before more pattern)",
-        ),
-        (
-            ".*\\d+x",
-            "pattern could be slow: every repeat but the last must stop at a character it"
-            " cannot match (write [^,]*, not .*, before more pattern)",
-        ),
-        ("(a)\\1", "back-references are not allowed in rule patterns"),
-        ("(?=a)a", "look-arounds are not allowed in rule patterns"),
-        ("(?<!a)b", "look-arounds are not allowed in rule patterns"),
-        ("(a)?(?(1)b|c)", "conditional groups are not allowed in rule patterns"),
+        ("(a)\\1", f"back-references are not allowed in rule patterns: {_NOT_IN_RE2}"),
+        ("(?=a)a", f"look-arounds are not allowed in rule patterns: {_NOT_IN_RE2}"),
+        ("(?<!a)b", f"look-arounds are not allowed in rule patterns: {_NOT_IN_RE2}"),
+        ("(a)?(?(1)b|c)", f"conditional groups are not allowed in rule patterns: {_NOT_IN_RE2}"),
+        ("(?>a+)b", f"atomic groups are not allowed in rule patterns: {_NOT_IN_RE2}"),
+        ("x(a++)", f"possessive quantifiers are not allowed in rule patterns: {_NOT_IN_RE2}"),
         ("[", "bad regular expression: unterminated character set at position 1"),
+        ("a{1001}", "bad regular expression for RE2: invalid repetition size: {1001}"),
         ("a" * (MAX_PATTERN + 1), f"pattern is longer than {MAX_PATTERN} characters"),
     ],
 )
-def test_dangerous_patterns_are_rejected_at_load(pattern: str, message: str) -> None:
-    """Nested quantifiers, ambiguous repeats, back-references and huge patterns fail to load."""
+def test_patterns_a_linear_engine_cannot_run_are_rejected_at_load(
+    pattern: str, message: str
+) -> None:
+    """Back-references, look-arounds and the like fail to load, saying RE2 lacks them."""
     with pytest.raises(PatternError) as info:
         compile_pattern(pattern)
     assert str(info.value) == message
 
 
-def test_catastrophic_pattern_in_a_rule_is_an_error_not_a_hang() -> None:
-    """`text matches '(a+)+$'` is refused when the rule compiles, with the pattern underlined."""
-    start = time.perf_counter()
-    with pytest.raises(ExpressionError) as info:
-        compile_expression("s matches '(a+)+$'", SCHEMA)
-    assert time.perf_counter() - start < 1
-    assert (info.value.column, info.value.caret_width) == (11, 8)
+def test_unsupported_syntax_in_a_rule_file_names_file_line_and_column(tmp_path: Path) -> None:
+    """A back-reference in a rule file is a load-time error at the pattern's file:line:col."""
+    config = "prune:\n  - name: twice\n    when: \"text matches '(a)\\\\1'\"\n"
+    errors = check_ruleset(config, filename=".dreamgit/config.yaml", base_dir=tmp_path)
+    assert [str(e).splitlines()[0] for e in errors] == [
+        ".dreamgit/config.yaml:3:25: prune[twice].when: back-references are not allowed"
+        f" in rule patterns: {_NOT_IN_RE2}"
+    ]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "(a+)+$",
+        "(a*)*b",
+        "(a|aa)+$",
+        "(x+x+)+y",
+        ".*a.*b",
+        ".*\\d+x",
+        "(?i)k*\u212ak*\u212ak*\u212ax",
+    ],
+)
+def test_patterns_that_backtrack_in_python_run_on_the_linear_engine(pattern: str) -> None:
+    """Patterns that take exponential or cubic time under `re` compile to RE2 and finish."""
+    compiled = compile_pattern(pattern)
+    assert type(compiled).__module__.startswith("re2")
+    for text in [*HOSTILE_TEXTS, "k" * MAX_INPUT]:
+        assert search(compiled, text) is (re2.search(pattern, text[:MAX_INPUT]) is not None)
+
+
+def test_case_folded_pattern_in_a_rule_passes_check_and_a_dream_finishes(tmp_path: Path) -> None:
+    """`(?i)k*\u212a…x` (Kelvin sign folds to k) loads and searches 2,000 k's to an answer."""
+    expr = compile_expression("s matches '(?i)k*\u212ak*\u212ak*\u212ax'", SCHEMA)
+    assert expr.evaluate({"s": "k" * 2000}) is False
+    assert expr.evaluate({"s": "k" * 10 + "x"}) is True
+
+
+def test_catastrophic_pattern_in_a_rule_compiles_to_the_linear_engine() -> None:
+    """`text matches '(a+)+$'` loads (RE2 cannot backtrack) and answers on hostile text."""
+    expr = compile_expression("s matches '(a+)+$'", SCHEMA)
+    assert expr.evaluate({"s": "a" * (MAX_INPUT - 1) + "!"}) is False
+    assert expr.evaluate({"s": "aaa"}) is True
 
 
 @pytest.mark.parametrize(
@@ -86,13 +118,12 @@ def test_catastrophic_pattern_in_a_rule_is_an_error_not_a_hang() -> None:
         r"(?i)(password|secret|token)\s*[:=]",
     ],
 )
-def test_useful_patterns_load_and_stay_fast_on_hostile_text(pattern: str) -> None:
-    """Accepted patterns search any hostile text in well under a second."""
+def test_useful_patterns_load_and_agree_with_python_re(pattern: str) -> None:
+    """Accepted patterns give the answer Python's `re` gives on the same bounded text."""
     compiled = compile_pattern(pattern)
-    for text in HOSTILE_TEXTS:
-        start = time.perf_counter()
-        search(compiled, text)
-        assert time.perf_counter() - start < 0.5, (pattern, text[:10])
+    for text in [*HOSTILE_TEXTS, "I prefer coloured output", "token: x", "deploying 12.5"]:
+        want = re.search(pattern, text[:MAX_INPUT]) is not None
+        assert search(compiled, text) is want, (pattern, text[:10])
 
 
 def test_only_the_first_max_input_characters_are_searched() -> None:
@@ -123,14 +154,12 @@ def _patterns(draw: st.DrawFn, depth: int = 2) -> str:
 
 @settings(max_examples=150, deadline=None)
 @given(_patterns())
-def test_any_pattern_the_checker_accepts_is_fast_on_hostile_text(pattern: str) -> None:
-    """Property: a random pattern is either refused or searches hostile texts quickly."""
+def test_any_pattern_is_refused_or_runs_on_the_linear_engine(pattern: str) -> None:
+    """Property: a random pattern is refused with our error, or compiles to RE2 and answers."""
     try:
         compiled = compile_pattern(pattern)
     except PatternError:
         return
-    assert isinstance(compiled, re.Pattern)
+    assert type(compiled).__module__.startswith("re2")
     for text in ("a" * 3000, "ab" * 1500, "a" * 1999 + "b", "1 " * 1500):
-        start = time.perf_counter()
-        search(compiled, text)
-        assert time.perf_counter() - start < 0.5, pattern
+        assert isinstance(search(compiled, text), bool)

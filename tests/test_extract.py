@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from datetime import UTC, datetime
 
 import pytest
@@ -429,11 +428,10 @@ def test_statement_like_noise_gives_a_list(text: str) -> None:
     ],
     ids=["one-line", "i-i-i", "long-sentences", "mixed"],
 )
-def test_five_megabytes_finish_quickly(big: str) -> None:
-    """Work per sentence is bounded: five megabytes take seconds at most, not minutes."""
-    start = time.perf_counter()
-    extract(big)
-    assert time.perf_counter() - start < 15
+def test_five_megabytes_give_bounded_candidates(big: str) -> None:
+    """Five megabytes of hostile text extract to well-formed candidates (timed in the bench)."""
+    for c in extract(big):
+        assert c.priority in PRIORITIES and len(c.text) <= 300
 
 
 def test_memory_fields_are_claude_compatible() -> None:

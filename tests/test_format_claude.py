@@ -270,3 +270,18 @@ def test_team_memories_merge_only_among_themselves(tmp_path: Path) -> None:
     )
     ok(root, "run", "--force")
     assert {rel: (root / rel).read_bytes() for rel in files} == files
+
+
+def test_a_file_without_front_matter_is_reported_in_full_with_its_hint(tmp_path: Path) -> None:
+    """The whole message and the hint: what a Claude Code memory file starts with."""
+    root, _ = adopted(tmp_path)
+    (root / "loose.md").write_text("Just some text.\n", encoding="utf-8")
+    git(root, "add", "loose.md")
+    git(root, "commit", "-q", "-m", "loose note")
+    result = run(root, "run", "--force")
+    assert result.exit_code == 1
+    assert (
+        "error: loose.md:1: has no front matter (Claude Code memory files start with ---, then"
+        " name, description and type)\n"
+        "hint: add the front matter, or move the file out of the memory folder\n"
+    ) in result.stderr

@@ -171,3 +171,13 @@ def test_a_session_repeating_a_hermes_entry_reinforces_it_instead_of_adding(
     record = json.loads(ok(root, "run", "--force", "--json").stdout)
     assert [o["op"] for o in record["ops"] if o["op"] != "diary"] in ([], ["reinforce"])
     assert (root / "USER.md").read_text(encoding="utf-8").count("emojis") == 1
+
+
+def test_a_hermes_setting_that_is_not_a_mapping_is_a_config_error() -> None:
+    """`hermes: 5` in the config is refused by name."""
+    from dreamgit.errors import ConfigError
+    from dreamgit.store.formats.hermes import HermesFormat
+
+    with pytest.raises(ConfigError) as info:
+        HermesFormat.from_config({"hermes": 5})
+    assert info.value.render() == ".dreamgit/config.yaml: hermes must be a mapping"

@@ -236,3 +236,47 @@ def test_any_text_parses_or_raises_memory_file_error(text: str) -> None:
         assert exc.path == PATH
     else:
         assert isinstance(doc.meta, dict)
+
+
+LAUGHS = (
+    "---\nname: laughs\n"
+    + "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    + "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 9))
+    + "---\nbody\n"
+)
+
+
+def test_yaml_aliases_are_refused_by_the_fast_reader() -> None:
+    """Nested aliases (a billion laughs in 1 KB) are refused at the first alias, nothing built."""
+    assert len(LAUGHS) < 1024
+    with pytest.raises(MemoryFileError) as info:
+        frontmatter.parse(LAUGHS, path="memories/t/laughs.md")
+    assert info.value.render() == (
+        "memories/t/laughs.md:4: YAML aliases (*name) are not allowed: each one repeats a value,"
+        " and nested ones can make a small file expand without bound\n"
+        "hint: write the value out where the alias stands"
+    )
+
+
+def test_yaml_aliases_are_refused_by_the_round_trip_rewriter() -> None:
+    """rewrite() refuses aliases too, before the round-trip loader sees them."""
+    with pytest.raises(MemoryFileError) as info:
+        frontmatter.rewrite(LAUGHS, path="m.md", edit=lambda _data: None)
+    assert info.value.line == 4
+    assert "YAML aliases (*name) are not allowed" in info.value.reason
+
+
+def test_an_asterisk_in_a_value_is_not_an_alias() -> None:
+    """Quoted or inner asterisks are text: only a real alias is refused."""
+    doc = frontmatter.parse('---\na: "*x"\nb: 2*3\n---\n', path="m.md")
+    assert doc.meta == {"a": "*x", "b": "2*3"}
+
+
+def test_front_matter_that_is_a_scalar_names_the_file_and_line() -> None:
+    """Front matter holding one plain value is refused with the full message and the hint."""
+    with pytest.raises(MemoryFileError) as info:
+        frontmatter.parse("---\njust words\n---\nbody\n", path=PATH)
+    assert info.value.render() == (
+        f"{PATH}:2: front matter must be a mapping of keys to values, not a str\n"
+        "hint: fix the YAML between the --- lines (or restore the file with `git checkout`)"
+    )

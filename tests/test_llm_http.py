@@ -303,3 +303,33 @@ def test_bad_settings_are_config_errors(settings: dict[str, object], message: st
     with pytest.raises(ConfigError) as info:
         OpenAIAdapter(settings)
     assert info.value.message == message
+
+
+@pytest.mark.parametrize(
+    ("adapter", "path", "message", "hint"),
+    [
+        (
+            OpenAIAdapter,
+            "/v1/chat/completions",
+            "answered without choices[0].message.content",
+            "check that llm.base_url serves the OpenAI chat-completions API",
+        ),
+        (
+            AnthropicAdapter,
+            "/v1/messages",
+            "answered without text content blocks",
+            "check that llm.base_url serves the Anthropic messages API",
+        ),
+    ],
+)
+def test_answer_of_the_wrong_shape_names_the_url_and_what_was_missing(
+    adapter: type[OpenAIAdapter] | type[AnthropicAdapter], path: str, message: str, hint: str
+) -> None:
+    """A JSON object without the expected fields is a provider error saying which."""
+    with loopback([Reply(200, {"object": "list"})], path=path) as server:
+        base = server.url + ("/v1" if adapter is OpenAIAdapter else "")
+        made = adapter({"model": "m", "base_url": base, "api_key_env": "NO_KEY_NEEDED"})
+        with pytest.raises(ProviderError) as info:
+            made.complete(MESSAGES, max_tokens=10)
+    url = server.url + path
+    assert info.value.render() == f"{made.name}: {url} {message}\nhint: {hint}"

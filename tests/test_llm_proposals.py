@@ -387,3 +387,32 @@ def test_any_proposal_shaped_json_parses_or_gives_our_error(items: list[dict[str
         limits=RunLimits(),
     )
     assert len(accepted) + len(rejected) == len(proposals)
+
+
+_SUPERSEDE = {"op": "supersede", "ids": ["m-1"], "by": "m-2", "supersession_confidence": 0.9}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            _answer(*[ADD] * 101),
+            "101 proposals; at most 100 are read",
+        ),
+        (
+            _answer({**_SUPERSEDE, "ids": ["m-1", 7], "reason": "r"}),
+            "proposals[0].ids[1]: expected an id, got 7",
+        ),
+        (
+            _answer({**_SUPERSEDE, "by": "", "reason": "r"}),
+            'proposals[0].by: expected an id, got ""',
+        ),
+        (
+            '{"proposals": [{"op": "add", "confidence": NaN}]}',
+            "NaN is not a number JSON allows",
+        ),
+    ],
+)
+def test_too_many_proposals_and_bad_ids_are_refused(text: str, message: str) -> None:
+    """The answer's size and every id are checked, naming the place."""
+    assert _error(text) == message

@@ -183,3 +183,57 @@ def test_scripted_adapter_bad_script_is_a_config_error(
     with pytest.raises(ConfigError) as info:
         ScriptedAdapter(settings)
     assert info.value.message == message
+
+
+def test_a_plugin_that_cannot_be_imported_is_a_config_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed entry point whose module is missing is named, with what went wrong."""
+    info = tmp_path / "broken_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[dreamgit.llm]\nbroken = no_such_module_for_dreamgit:Adapter\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ConfigError) as caught:
+        registry.get_adapter("broken", {})
+    assert caught.value.render() == (
+        "LLM adapter 'broken' (no_such_module_for_dreamgit:Adapter) could not be loaded:"
+        " ModuleNotFoundError: No module named 'no_such_module_for_dreamgit'\n"
+        "hint: reinstall or remove the plugin that provides it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("adapter", "settings", "message"),
+    [
+        (
+            CallableAdapter,
+            {"function": len, "model": ""},
+            "llm.model: expected a non-empty string, got ''",
+        ),
+        (ScriptedAdapter, {"model": 3}, "llm.model: expected a non-empty string, got 3"),
+        (
+            OpenAIAdapter,
+            {"model": "m", "temperature": "hot"},
+            "llm.temperature: expected a number, got 'hot'",
+        ),
+    ],
+)
+def test_adapter_settings_of_the_wrong_kind_are_config_errors(
+    adapter: Any, settings: dict[str, Any], message: str
+) -> None:
+    """model and temperature are checked when the adapter is made, naming the setting."""
+    with pytest.raises(ConfigError) as info:
+        adapter(settings)
+    assert info.value.message == message
+
+
+def test_scripted_adapter_file_that_is_not_json_names_its_line(tmp_path: Path) -> None:
+    """A script file with broken JSON is reported with its path and line."""
+    script = tmp_path / "answers.json"
+    script.write_text('{\n  "responses": [\n    oops\n  ]\n}\n')
+    with pytest.raises(ConfigError) as info:
+        ScriptedAdapter({"file": str(script)})
+    assert info.value.message == f"llm.file: {script}:3: not JSON: Expecting value"

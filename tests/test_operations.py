@@ -274,3 +274,12 @@ def test_added_id_is_unique_even_when_the_same_text_moved_topic(repo: MemoryRepo
     assert again.path == first.path and again.id != first.id
     snapshot = repo.snapshot(now=NOW)
     assert snapshot.broken == [] and {m.id for m in snapshot.memories} == {first.id, again.id}
+
+
+def test_forget_without_ids_is_refused(repo: MemoryRepo) -> None:
+    """forget of nothing is a user error saying what it needs; nothing is committed."""
+    tip = repo.tip()
+    with pytest.raises(UserError) as info:
+        operations.forget(repo, [], now=NOW)
+    assert info.value.render() == "forget needs at least one memory id\nhint: dreamgit forget ID…"
+    assert repo.tip() == tip

@@ -201,3 +201,24 @@ def test_gc_option_leaves_no_old_object_behind(tmp_path: Path) -> None:
         check=True,
     ).stdout.decode("utf-8", errors="replace")
     assert SECRET not in dump
+
+
+def test_empty_match_and_gc_without_git_say_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A blank --match is refused; --gc without git on PATH names the commands to run."""
+    repo = _planted(tmp_path / "m")
+    with pytest.raises(UserError) as caught:
+        redact(repo, now=DREAM_AT, match="  ")
+    assert caught.value.render() == (
+        "--match needs some text\nhint: give the text (or --regex pattern)"
+    )
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    with pytest.raises(UserError) as caught:
+        redact_module.collect_garbage(repo)
+    assert caught.value.render() == (
+        "--gc needs the git program, which is not on PATH\n"
+        "hint: run `git reflog expire --expire=now --all && git gc --prune=now` yourself"
+    )

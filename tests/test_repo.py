@@ -218,3 +218,56 @@ def test_memory_ids_match_the_snapshot_and_come_from_a_small_cache(
     monkeypatch.setattr("dreamgit.store.repo.parse_memory_record", counting)
     assert MemoryRepo.open(repo.store.git_dir).memory_ids(tip) == ids
     assert calls == []
+
+
+@pytest.mark.parametrize(
+    ("author", "line", "shown"),
+    [
+        ('{name: "Evil\\nInjected-Header: x", email: a@example.com}', "2:16", "'\\n'"),
+        ('\n  name: Agent\n  email: "a@example.com>\\r"\n', "4:10", "'>'"),
+    ],
+)
+def test_author_that_would_break_a_commit_is_a_config_error(
+    repo: MemoryRepo, author: str, line: str, shown: str
+) -> None:
+    """A newline or bracket in config `author` is refused at file:line:col; nothing committed."""
+    from dreamgit.errors import ConfigError
+
+    tip = _put(repo, {".dreamgit/config.yaml": f"extends: default\nauthor: {author}\n".encode()})
+    key = "name" if line.startswith("2") else "email"
+    with pytest.raises(ConfigError) as caught:
+        repo.commit_main("x", lambda _tip: {"notes.txt": b"x"}, now=NOW)
+    assert caught.value.render() == (
+        f".dreamgit/config.yaml:{line}: author.{key}: {shown} cannot be part of a git identity"
+        " (no line breaks, control characters, < or >)\n"
+        "hint: write the name and the email address each on one line, e.g."
+        " author: {name: My Agent, email: agent@example.com}"
+    )
+    assert repo.tip() == tip
+
+
+def test_a_change_that_never_catches_up_with_main_gives_up_clearly(repo: MemoryRepo) -> None:
+    """A step always built on a commit main has left behind: bounded retries, then an error."""
+    from dreamgit.errors import ConcurrentUpdateError
+
+    old = repo.tip()
+    _put(repo, {"notes.txt": b"main moved on\n"})
+    tip = repo.tip()
+
+    def stale_step(_tip: str | None) -> str | None:
+        return repo.store.commit(
+            "main",
+            parents=[old] if old else [],
+            tree=repo.store.tree_id(old),
+            message="built on an old tip",
+            who=repo.identity(),
+            when=NOW,
+        )
+
+    with pytest.raises(ConcurrentUpdateError) as caught:
+        repo.advance_main(stale_step, now=NOW)
+    assert caught.value.render() == (
+        "main kept moving while this change was being written\n"
+        "hint: other writers are very busy; run the command again"
+    )
+    assert repo.tip() == tip

@@ -173,3 +173,79 @@ def test_broken_repository_config_fails_show_with_its_location(repo: MemoryRepo)
         "error: .dreamgit/config.yaml:3:12: prune[x].when:"
         " unknown name 'agee'; did you mean 'age'?\n"
     )
+
+
+def _commit(repo: MemoryRepo, files: dict[str, str]) -> None:
+    encoded: dict[str, bytes | None] = {p: t.encode("utf-8") for p, t in files.items()}
+    repo.commit_main("test: rule files", lambda _tip: encoded, now=NOW)
+
+
+def test_extends_outside_the_repository_is_refused_without_showing_the_file(
+    repo: MemoryRepo, tmp_path: Path
+) -> None:
+    """`extends: /abs/secret` and `../..` escapes fail in check and run, showing no content."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("root:x:0:0:TOP-SECRET-LINE\n", encoding="utf-8")
+    for target in (str(secret), "../../secret.yaml"):
+        _commit(repo, {".dreamgit/config.yaml": f"extends: {target}\n"})
+        expected = (
+            f".dreamgit/config.yaml:1:10: extends: '{target}' is outside the repository:"
+            " a rule set extends a bundled set or a file in it"
+        )
+        code, out, _ = run(path_of(repo), "check")
+        assert code == 1
+        assert out.splitlines()[0] == expected
+        assert "TOP-SECRET" not in out
+        result = CliRunner().invoke(cli, ["--repo", str(path_of(repo)), "--now", LATER, "run"])
+        assert result.exit_code == 1
+        assert result.stderr.splitlines()[0] == f"error: {expected}"
+        assert "TOP-SECRET" not in result.output
+
+
+def test_relative_extends_resolve_in_the_repository_whatever_the_cwd(
+    repo: MemoryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`extends: ./team.yaml` is read beside the config in the repository, from any cwd."""
+    _commit(
+        repo,
+        {
+            ".dreamgit/config.yaml": "extends: ./team.yaml\n",
+            ".dreamgit/team.yaml": "extends: ../shared/base.yaml\nlimits: {max_adds_per_run: 7}\n",
+            "shared/base.yaml": "extends: conservative\n",
+        },
+    )
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".dreamgit").mkdir(parents=True)
+    (elsewhere / ".dreamgit" / "team.yaml").write_text("limits: {max_adds_per_run: 1}\n")
+    monkeypatch.chdir(elsewhere)
+    code, out, _ = run(path_of(repo), "check")
+    assert (code, out) == (
+        0,
+        ".dreamgit/config.yaml: ok (4 gather, 2 consolidate, 3 prune rules)\n",
+    )
+    code, out, _ = run(path_of(repo), "show", "--json")
+    shown = json.loads(out)
+    assert shown["sources"] == [
+        "default.yaml",
+        "conservative.yaml",
+        "shared/base.yaml",
+        ".dreamgit/team.yaml",
+        ".dreamgit/config.yaml",
+    ]
+    assert shown["limits"]["max_adds_per_run"] == 7
+
+
+def test_a_checked_file_may_not_extend_through_a_symlink_out_of_its_folder(
+    tmp_path: Path,
+) -> None:
+    """`rules check FILE`: a link beside the file that points elsewhere is refused, unread."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("TOP-SECRET: 1\n", encoding="utf-8")
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "link.yaml").symlink_to(outside)
+    (folder / "main.yaml").write_text("extends: ./link.yaml\n", encoding="utf-8")
+    code, out, _ = run(tmp_path / "nowhere", "check", str(folder / "main.yaml"))
+    assert code == 1
+    assert "extends: './link.yaml' is outside the repository" in out
+    assert "TOP-SECRET" not in out

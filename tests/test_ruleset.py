@@ -374,3 +374,48 @@ def test_memory_env_holds_every_documented_name() -> None:
     assert env["key"] == ""
     assert env["chars"] == len(m.text)
     assert (env["age"], env["idle"]) == (timedelta(days=3), timedelta(hours=5))
+
+
+def test_extends_in_a_repository_tree_stays_inside_it() -> None:
+    """TreeFiles: relative to the extending file; absolute paths and `..` past the root refused."""
+    from dreamgit.ruleset.files import TreeFiles
+
+    files = {
+        ".dreamgit/team.yaml": "extends: ../shared/base.yaml\n",
+        "shared/base.yaml": "extends: conservative\n",
+    }
+    tree = TreeFiles(files.get)
+    rs = load_ruleset("extends: ./team.yaml\n", filename=".dreamgit/config.yaml", files=tree)
+    assert rs.sources[-3:] == ("shared/base.yaml", ".dreamgit/team.yaml", ".dreamgit/config.yaml")
+    for target in ("/etc/passwd", "../../x.yaml", "..\\\\x.yaml"):
+        errors = check_ruleset(
+            f"extends: '{target}'\n", filename=".dreamgit/config.yaml", files=tree
+        )
+        assert [e.reason for e in errors] == [
+            f"extends: '{target}' is outside the repository: a rule set extends a bundled set"
+            " or a file in it"
+        ]
+
+
+def test_aliases_and_bad_identities_in_a_rule_file_are_errors_with_positions() -> None:
+    """A YAML alias and an author with a line break are reported at their line and column."""
+    errors = check_ruleset(
+        "limits: &l {max_adds_per_run: 2}\nbudgets: *l\n", filename="config.yaml"
+    )
+    assert [(e.line, e.column, e.reason) for e in errors] == [
+        (
+            2,
+            1,
+            "YAML aliases (*name) are not allowed: each one repeats a value, and nested ones"
+            " can make a small file expand without bound",
+        )
+    ]
+    errors = check_ruleset('author: {name: "a\\rb", email: x@y}\n', filename="config.yaml")
+    assert [(e.line, e.column, e.reason) for e in errors] == [
+        (
+            1,
+            16,
+            "author.name: '\\r' cannot be part of a git identity (no line breaks, control"
+            " characters, < or >)",
+        )
+    ]

@@ -156,3 +156,32 @@ def test_fenced_text_never_contains_a_data_tag_of_its_own(text: str) -> None:
     block = fence(text, "session", "s-1")
     assert len(re.findall(r"<\s*/?\s*data", block, re.IGNORECASE)) == 2
     assert block.endswith("\n</data>")
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            "a\n{% for i in range(2000) %}{% for j in range(1000) %}x{% endfor %}{% endfor %}",
+            "the template took more than 1,000,000 steps (loop iterations and calls)",
+        ),
+        (
+            "a\n\n{% macro f(n) %}{{ n }}{% endmacro %}{% for i in items %}{{ f(i) }}{% endfor %}",
+            "the template took more than 1,000,000 steps (loop iterations and calls)",
+        ),
+        ("a\n{{ 'x' * 10**9 }}", "'*' would make a value of more than 1,000,000 items"),
+        ("a\n{{ 7 ** 100000 }}", "'**' would make a number of more than 65,536 bits"),
+    ],
+)
+def test_rendering_is_bounded_in_steps_and_size(source: str, message: str) -> None:
+    """Loops, calls and products count against one budget; the error names template and line."""
+    with pytest.raises(TemplateError) as info:
+        render("gather", {"items": range(600_000)}, overrides={"gather.md.j2": source})
+    line = source.count("\n") + 1
+    assert info.value.message == f".dreamgit/prompts/gather.md.j2:{line}: {message}"
+
+
+def test_a_template_within_the_budget_renders_every_step() -> None:
+    """900 x 1000 loop steps stay within the budget and render in full."""
+    source = "{% for i in range(900) %}{% for j in range(1000) %}x{% endfor %}{% endfor %}"
+    assert render("gather", {}, overrides={"gather.md.j2": source}) == "x" * 900_000

@@ -66,3 +66,23 @@ def test_export_to_stdout_and_a_broken_import_names_the_line(tmp_path: Path) -> 
     result = run(source, "import", "--from", "jsonl", str(bad), now=LATER)
     assert result.exit_code == 1
     assert f"error: {bad}:2: is not a JSON line" in result.stderr
+
+
+def test_imports_of_the_wrong_shape_say_what_was_expected(tmp_path: Path) -> None:
+    """An unknown kind, a JSON object instead of a list, broken metadata: each named."""
+    from dreamgit.errors import MemoryFileError, UserError
+    from dreamgit.store.transfer import read_export
+
+    with pytest.raises(UserError) as info:
+        read_export("yaml", tmp_path, now=T0)
+    assert info.value.message == "'yaml' is not a format dreamgit imports"
+    document = tmp_path / "export.json"
+    document.write_text('{"id": "m-1"}', encoding="utf-8")
+    with pytest.raises(UserError) as info:
+        read_export("json", document, now=T0)
+    assert info.value.render() == f"{document}: a JSON export is a list of memories"
+    markdown = tmp_path / "export.md"
+    markdown.write_text("## m-1 · misc\n<!-- dreamgit:memory {oops} -->\ntext\n", encoding="utf-8")
+    with pytest.raises(MemoryFileError) as caught:
+        read_export("markdown", markdown, now=T0)
+    assert caught.value.render() == f"{markdown}:2: memory metadata is not JSON"

@@ -18,8 +18,12 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
-def parse_time(text: str, *, what: str = "--now") -> datetime:
-    """Parse an ISO-8601 time; a time without a zone is taken as UTC."""
+def parse_time(text: str, *, what: str = "time") -> datetime:
+    """Parse an ISO-8601 time; a time without a zone is taken as UTC.
+
+    ``what`` names the time in the error (``--now``, a file's ``created``): a bad
+    date in a file must never be blamed on an option the user did not give.
+    """
     raw = text.strip()
     try:
         value = datetime.fromisoformat(raw.replace("Z", "+00:00").replace("z", "+00:00"))
@@ -35,4 +39,6 @@ def parse_time(text: str, *, what: str = "--now") -> datetime:
 
 def format_time(value: datetime) -> str:
     """``2026-11-22T03:00:00Z``: the one way dreamgit writes a time."""
-    return value.astimezone(UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    moment = value.astimezone(UTC)
+    # Not strftime("%Y"): the C library writes the year 1 as "1", which no parser reads back.
+    return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}Z"

@@ -13,18 +13,28 @@ line and what to do.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from dreamgit.errors import DreamgitError, TemplateError
 
-__all__ = ["available_templates", "fence", "render", "template_file"]
+__all__ = ["MAX_STEPS", "available_templates", "fence", "render", "template_file"]
+
+#: Loop iterations and calls one rendering may take; a prompt loops over its data, a
+#: template that needs more is computing (or stuck), and is stopped.
+MAX_STEPS = 1_000_000
+#: Longest string or list a ``*`` in a template may make, and the largest power ``**``.
+MAX_PRODUCT = 1_000_000
+_MAX_POWER_BITS = 64 * 1024
 
 #: Where a repository keeps its overrides; used in messages and fake file names.
 OVERRIDE_DIR = ".dreamgit/prompts"
@@ -103,12 +113,78 @@ class _OverrideLoader(jinja2.BaseLoader):
         return sorted(self.sources)
 
 
+class _StepsExceeded(Exception):
+    """A rendering took more than :data:`MAX_STEPS` steps, or made a value too large."""
+
+
+_STEPS: contextvars.ContextVar[list[int]] = contextvars.ContextVar("template_steps")
+_COUNTER = "dreamgit_loop_steps_"
+
+
+def _tick(count: int = 1) -> None:
+    steps = _STEPS.get(None)
+    if steps is None:  # rendered outside render(): no budget to keep
+        return
+    steps[0] += count
+    if steps[0] > MAX_STEPS:
+        raise _StepsExceeded(
+            f"the template took more than {MAX_STEPS:,} steps (loop iterations and calls)"
+        )
+
+
+def _counted(iterable: Iterable[Any]) -> Iterator[Any]:
+    for item in iterable:
+        _tick()
+        yield item
+
+
+class _BoundedSandbox(ImmutableSandboxedEnvironment):
+    """The immutable sandbox, counting every loop iteration and call against one budget."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        tree = super()._parse(source, name, filename)
+        # Every `for` iterates through a counter: nested loops cannot run unbounded.
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Call(
+                nodes.Name(_COUNTER, "load", lineno=loop.lineno),
+                [loop.iter],
+                [],
+                None,
+                None,
+                lineno=loop.lineno,
+            )
+        return tree
+
+    def call(self, context: Context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
+        _tick()
+        return super().call(context, obj, *args, **kwargs)
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                sized = isinstance(seq, str | list | tuple) and isinstance(times, int)
+                if sized and len(seq) * times > MAX_PRODUCT:
+                    raise _StepsExceeded(
+                        f"'*' would make a value of more than {MAX_PRODUCT:,} items"
+                    )
+        elif (
+            isinstance(left, int)
+            and isinstance(right, int)
+            and right > 0
+            and max(left.bit_length(), 1) * right > _MAX_POWER_BITS
+        ):
+            raise _StepsExceeded(f"'**' would make a number of more than {_MAX_POWER_BITS:,} bits")
+        return super().call_binop(context, operator, left, right)
+
+
 def _environment(overrides: Mapping[str, str] | None) -> ImmutableSandboxedEnvironment:
     loaders: list[jinja2.BaseLoader] = []
     if overrides:
         loaders.append(_OverrideLoader(overrides))
     loaders.append(jinja2.PackageLoader("dreamgit.prompts", "."))
-    env = ImmutableSandboxedEnvironment(
+    env = _BoundedSandbox(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
@@ -119,6 +195,7 @@ def _environment(overrides: Mapping[str, str] | None) -> ImmutableSandboxedEnvir
     env.filters["fence"] = fence
     env.filters["to_json"] = _to_json
     env.filters["quote"] = _quote
+    env.globals[_COUNTER] = _counted
     return env
 
 
@@ -141,8 +218,14 @@ def render(
     """
     file = template_file(name)
     env = _environment(overrides) if overrides else _base_environment()
+    budget = _STEPS.set([0])
     try:
         return env.get_template(file).render(dict(context))
+    except _StepsExceeded as exc:
+        raise TemplateError(
+            f"{_failing_place(exc, file)}: {exc}",
+            hint="a template should show the data it is given, not compute; simplify its loops",
+        ) from None
     except jinja2.TemplateNotFound as exc:
         known = ", ".join(available_templates())
         raise TemplateError(
@@ -172,6 +255,8 @@ def render(
             f"{_failing_place(exc, file)}: the template failed: {type(exc).__name__}: {exc}",
             hint="fix the expression at that line",
         ) from None
+    finally:
+        _STEPS.reset(budget)
 
 
 def _display(filename: str | None, fallback: str) -> str:

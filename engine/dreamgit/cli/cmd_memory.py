@@ -17,7 +17,7 @@ from dreamgit.model import MEMORY_TYPES, PRIORITIES
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import check_transcript
+from dreamgit.store.sessionfile import check_transcript, read_transcript
 
 if TYPE_CHECKING:
     from dreamgit.history.lineage import Step
@@ -89,16 +89,16 @@ def log(
         raise click.UsageError("give the transcript as TEXT or --file, not both")
     if file is not None:
         try:
-            data = file.read_bytes()
+            with file.open("rb") as stream:
+                transcript = read_transcript(stream, source=str(file))
         except OSError as exc:
             raise UserError(f"{file}: cannot read: {exc.strerror}") from None
-        transcript = check_transcript(data, source=str(file))
     elif text is not None:
         transcript = check_transcript(text.encode("utf-8", "surrogateescape"), source="TEXT")
     else:
         if sys.stdin.isatty():
             raise click.UsageError("give the transcript as TEXT, --file F, or on stdin (a pipe)")
-        transcript = check_transcript(sys.stdin.buffer.read(), source="stdin")
+        transcript = read_transcript(sys.stdin.buffer, source="stdin")
     repo = open_repo(state)
     session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
     click.echo(session.id)

@@ -25,7 +25,7 @@ from dreamgit.llm.proposals import RunLimits, Thresholds
 from dreamgit.model import Memory, Session
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import parse_session
+from dreamgit.store.sessionfile import read_session
 from dreamgit.templating import available_templates, render, template_file
 
 __all__ = ["prompts"]
@@ -130,12 +130,12 @@ def _sessions(
     ids = list(wanted) if wanted else sorted(paths)[-limit:]
     sessions = []
     for ident in ids:
-        text = repo.read_text(paths[ident]) if ident in paths else None
-        if text is None:
+        data = repo.store.read_path(repo.tip(), paths[ident]) if ident in paths else None
+        if data is None:
             raise NotFoundError(
                 f"no session with id {ident}", hint="list sessions with `dreamgit status`"
             )
-        sessions.append(parse_session(text, path=paths[ident], fallback_time=now))
+        sessions.append(read_session(data, path=paths[ident], fallback_time=now))
     return sessions
 
 

@@ -14,6 +14,8 @@ from dreamgit.dsl import Priority
 from dreamgit.errors import UserError
 from dreamgit.ruleset import check_ruleset, load_ruleset
 from dreamgit.ruleset.explain import RuleExplanation, explain
+from dreamgit.ruleset.files import FolderFiles, RuleFiles
+from dreamgit.ruleset.repo_rules import repo_files
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 
@@ -25,11 +27,23 @@ def rules() -> None:
     """Check, show and explain the rules a dream runs with."""
 
 
-def _repo_config(state: CliState) -> tuple[MemoryRepo, str | None, Path | None]:
+def _repo_config(state: CliState) -> tuple[MemoryRepo, str | None, RuleFiles]:
+    """The config a dream runs with (main's tip) and the files it may extend (the same commit)."""
     repo = MemoryRepo.open(state.path)
     repo.require_initialised()
-    folder = state.path / ".dreamgit"
-    return repo, repo.read_text(layout.CONFIG), folder if folder.is_dir() else None
+    tip = repo.tip()
+    return repo, repo.read_text(layout.CONFIG, tip), repo_files(repo, tip)
+
+
+def _file_root(state: CliState, file: Path) -> Path:
+    """Where a checked FILE may extend files from: its repository's work tree, else its folder."""
+    try:
+        workdir = MemoryRepo.open(state.path).store.workdir
+    except UserError:
+        workdir = None
+    if workdir is not None and file.resolve().is_relative_to(Path(workdir).resolve()):
+        return Path(workdir)
+    return file.parent
 
 
 @rules.command("check")
@@ -38,18 +52,18 @@ def _repo_config(state: CliState) -> tuple[MemoryRepo, str | None, Path | None]:
 @pass_state
 def check(state: CliState, file: Path | None, as_json: bool) -> None:
     """Check FILE (default: the repository's config) and list every error; exit 1 if any."""
-    base_dir: Path | None
+    files: RuleFiles
     if file is not None:
         try:
             text: str | None = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) else str(exc)
             raise UserError(f"{file}: cannot read: {reason}") from None
-        filename, base_dir = str(file), file.parent
+        filename, files = str(file), FolderFiles(_file_root(state, file))
     else:
-        _, text, base_dir = _repo_config(state)
+        _, text, files = _repo_config(state)
         filename = layout.CONFIG
-    errors = check_ruleset(text, filename=filename, base_dir=base_dir)
+    errors = check_ruleset(text, filename=filename, files=files)
     if as_json:
         emit_json(
             {
@@ -74,7 +88,7 @@ def check(state: CliState, file: Path | None, as_json: bool) -> None:
             plural = "s" if len(errors) > 1 else ""
             click.echo(f"{filename}: {len(errors)} error{plural}")
         else:
-            ruleset = load_ruleset(text, filename=filename, base_dir=base_dir)
+            ruleset = load_ruleset(text, filename=filename, files=files)
             counts = ", ".join(
                 f"{len(getattr(ruleset, s))} {s}" for s in ("gather", "consolidate", "prune")
             )
@@ -88,8 +102,8 @@ def check(state: CliState, file: Path | None, as_json: bool) -> None:
 @pass_state
 def show(state: CliState, as_json: bool) -> None:
     """Print the effective rules: the repository's config merged with what it extends."""
-    _, text, base_dir = _repo_config(state)
-    ruleset = load_ruleset(text, filename=layout.CONFIG, base_dir=base_dir)
+    _, text, files = _repo_config(state)
+    ruleset = load_ruleset(text, filename=layout.CONFIG, files=files)
     if as_json:
         emit_json({"sources": list(ruleset.sources), **ruleset.to_dict()})
     else:
@@ -102,8 +116,8 @@ def show(state: CliState, as_json: bool) -> None:
 @pass_state
 def explain_cmd(state: CliState, memory_id: str, as_json: bool) -> None:
     """Show how every rule sees memory ID: the values it read and its result."""
-    repo, text, base_dir = _repo_config(state)
-    ruleset = load_ruleset(text, filename=layout.CONFIG, base_dir=base_dir)
+    repo, text, files = _repo_config(state)
+    ruleset = load_ruleset(text, filename=layout.CONFIG, files=files)
     now = state.now()
     memory = repo.get_memory(memory_id, now=now)
     items = explain(ruleset, memory, now, others=repo.memories(now=now))

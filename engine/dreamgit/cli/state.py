@@ -28,11 +28,11 @@ class CliState:
 
     def now(self) -> datetime:
         """The time commands treat as now."""
-        return parse_time(self.now_text) if self.now_text else utcnow()
+        return parse_time(self.now_text, what="--now") if self.now_text else utcnow()
 
     def fixed_now(self) -> datetime | None:
         """The time given with ``--now``, or None when the clock should run."""
-        return parse_time(self.now_text) if self.now_text else None
+        return parse_time(self.now_text, what="--now") if self.now_text else None
 
 
 pass_state = click.make_pass_decorator(CliState)

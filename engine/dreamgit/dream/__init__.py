@@ -2,7 +2,8 @@
 
 ``run`` drives one cycle on a ``dream/<run-id>`` branch, ``plan`` is the one planning
 function that ``review``, ``run`` and ``compact`` share, ``gate`` decides whether a dream
-is due (``status`` gathers what it looks at), ``limits`` caps a run, ``prune``,
+is due (``status`` gathers what it looks at), ``vet`` leaves out (and reports) a memory
+a rule cannot evaluate, ``limits`` caps a run, ``prune``,
 ``index`` and ``diary`` are phases of their own, ``workset``/``candidate``/``ordering``
 are the data the phases pass on, ``trailers`` writes each operation's commit message, and
 ``llm_phase``/``llm_setup`` bring in a model's proposals. The subpackages ``gather`` and

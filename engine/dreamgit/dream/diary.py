@@ -78,7 +78,7 @@ def _when(now: Any) -> str:
     if not now:
         return ""
     try:
-        moment = parse_time(str(now))
+        moment = parse_time(str(now), what="a run's time")
     except UserError:
         return _plain(now)
     return f"{moment:%Y-%m-%d %H:%M} UTC"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from dreamgit.dsl import ExpressionError
+from dreamgit.errors import RuleError
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import gate_env
 
@@ -31,6 +33,14 @@ def evaluate_gate(
         pending_chars=pending_chars,
         now=now,
     )
-    if ruleset.gate.evaluate(env):
+    try:
+        holds = ruleset.gate.evaluate(env)
+    except ExpressionError as exc:
+        where = f" ({ruleset.gate_location})" if ruleset.gate_location is not None else ""
+        raise RuleError(
+            f"the gate{where} cannot be evaluated with {figures}: {exc.reason}",
+            hint="make the gate safe for every figure (a count may be 0)",
+        ) from None
+    if holds:
         return True, f"gate holds: {figures}"
     return False, f"gate not met ({ruleset.gate_text}): {figures}"

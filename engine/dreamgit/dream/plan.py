@@ -27,6 +27,7 @@ from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.status import pending_sessions
+from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session
@@ -36,6 +37,7 @@ from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import decode_session
 
 __all__ = ["Plan", "plan_dream"]
 
@@ -72,8 +74,10 @@ def _sessions(
     paths = repo.session_paths(base)
     wanted = {**{i: paths[i] for i in reread if i in paths}, **pending_sessions(repo, base)}
     for ident, path in sorted(wanted.items()):
-        text = repo.read_text(path, base) or ""
+        data = repo.store.read_path(base, path) or b""
         try:
+            # Strictly decoded: binary or non-UTF-8 bytes are reported, never consumed.
+            text = decode_session(data, path=path)
             found.append(repo.format.read_session(ident, path, text, now))
         except MemoryFileError as exc:
             broken.append(exc)
@@ -95,9 +99,11 @@ def plan_dream(
     """
     base = at if at is not None else repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
+    # A memory some rule cannot evaluate is reported and left out; the rest dream on.
+    memories, unusable = vet_memories(snapshot.memories, ruleset, now)
     fmt = repo.format
     ws = WorkingSet(
-        snapshot.memories,
+        memories,
         lambda path: repo.read_text(path, base) or "",
         fmt,
         files=repo.store.files(base) if fmt.name != "dreamgit" else (),
@@ -112,7 +118,7 @@ def plan_dream(
     ops: list[Operation] = []
     decisions: list[Decision] = []
     consumed: list[str] = []
-    broken = list(snapshot.broken)
+    broken = [*snapshot.broken, *unusable]
     fresh: list[tuple[Memory, Candidate]] = []
     settings = load_settings(repo)
     health = health_report(repo, ruleset, snapshot.memories, at=base, now=now)
@@ -170,7 +176,7 @@ def plan_dream(
         ops=ops,
         sessions=consumed,
         memories_before=len(snapshot.memories),
-        memories_after=len(ws.active),
+        memories_after=len(ws.active) + len(unusable),  # left out, not removed
         deferred=budget.deferred,
         decisions=decisions,
         broken=broken,

@@ -48,5 +48,5 @@ def consumed_sessions(records: list[dict[str, Any]]) -> set[str]:
 
 def last_run_time(records: list[dict[str, Any]]) -> datetime | None:
     """When the newest recorded run ran."""
-    times = [parse_time(r["now"]) for r in records if r.get("now")]
+    times = [parse_time(r["now"], what="a run record's now") for r in records if r.get("now")]
     return max(times) if times else None

@@ -27,7 +27,6 @@ and core memories are never touched, thresholds and per-run limits hold.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -309,10 +308,9 @@ def _choice(options: Sequence[str]) -> Callable[[object, str], str]:
 
 
 def _score(value: object, where: str) -> float:
+    # NaN fails the range test too (every comparison with it is false).
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
         raise ProposalFormatError(f"{where}: expected a number from 0 to 1, got {_show(value)}")
-    if isinstance(value, float) and math.isnan(value):
-        raise ProposalFormatError(f"{where}: expected a number from 0 to 1, got NaN")
     return float(value)
 
 

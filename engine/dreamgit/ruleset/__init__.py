@@ -3,7 +3,8 @@
 ``source`` (files and locations) → ``layer`` (one YAML file, checked) → ``merge`` (bundled
 sets and overrides) → ``model`` (the ``RuleSet`` the dream reads, and its YAML dump);
 ``context`` gives the names expressions may use and their values; ``explain`` traces
-every rule over one memory; ``repo_rules`` loads a repository's own set.
+every rule over one memory; ``files`` says where ``extends:`` may read (the repository,
+or a checked file's folder, never beyond); ``repo_rules`` loads a repository's own set.
 
 May import: ``dsl``, ``store`` and the kernel.
 """

@@ -20,9 +20,12 @@ from ruamel.yaml.error import MarkedYAMLError
 from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
 from dreamgit.dsl.diagnostics import did_you_mean
 from dreamgit.dsl.types import BOOL, NUMBER
+from dreamgit.errors import MemoryFileError
 from dreamgit.model import PRIORITIES
 from dreamgit.ruleset.context import GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
 from dreamgit.ruleset.source import Location, Source
+from dreamgit.store import frontmatter
+from dreamgit.store.config import identity_problem
 
 __all__ = ["SECTIONS", "Layer", "RuleSpec", "read_layer"]
 
@@ -119,6 +122,8 @@ class Layer:
     disable: list[tuple[str, tuple[int, int]]] = field(default_factory=list)
     gate: tuple[Expression | None] | None = None  # (None,) is an explicit "no gate"
     rank: Expression | None = None
+    rank_pos: tuple[int, int] = (0, 0)
+    gate_pos: tuple[int, int] = (0, 0)
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, list[RuleSpec]] = field(default_factory=dict)
     present: set[str] = field(default_factory=set)
@@ -138,6 +143,11 @@ def read_layer(filename: str, text: str) -> Layer:
 
 
 def _load_yaml(source: Source) -> Any:
+    try:
+        frontmatter.check_no_aliases(source.text, path=source.filename, line_offset=0)
+    except MemoryFileError as exc:
+        source.report(exc.reason, (exc.line or 0, 0), hint=exc.hint)
+        return None
     yaml = YAML(typ="rt")
     try:
         return yaml.load(source.text)
@@ -206,8 +216,10 @@ class _Reader:
                 self.layer.gate = (
                     self._expr(value, pos, "gate", GATE_SCHEMA, BOOL, allow_none=True),
                 )
+                self.layer.gate_pos = pos
             elif key == "rank":
                 self.layer.rank = self._expr(value, pos, "rank", MEMORY_SCHEMA, NUMBER)
+                self.layer.rank_pos = pos
             elif key in KNOBS:
                 self._knobs(key, value, pos)
             elif key in SECTIONS:
@@ -262,6 +274,8 @@ class _Reader:
                 self.src.report(
                     f"author.{key}: must be a string, not {_kind(value[key])}", value.lc.value(key)
                 )
+            elif (problem := identity_problem(key, value[key])) is not None:
+                self.src.report(problem, value.lc.value(key))
 
     def _expr(
         self,

@@ -18,6 +18,7 @@ import functools
 from pathlib import Path
 
 from dreamgit.errors import RuleError
+from dreamgit.ruleset.files import FolderFiles, RuleFiles
 from dreamgit.ruleset.layer import read_layer
 from dreamgit.ruleset.merge import bundled_names, bundled_text, merge
 from dreamgit.ruleset.model import Rule, RuleSet
@@ -37,17 +38,23 @@ DEFAULT = "default"
 
 
 def load_ruleset(
-    text: str | None, *, filename: str = ".dreamgit/config.yaml", base_dir: Path | None = None
+    text: str | None,
+    *,
+    filename: str = ".dreamgit/config.yaml",
+    base_dir: Path | None = None,
+    files: RuleFiles | None = None,
 ) -> RuleSet:
     """The effective rule set of a config text; None (no config) is the bundled ``default``.
 
-    ``filename`` names the text in messages; relative ``extends:`` paths are read
-    from ``base_dir`` (default: the folder of ``filename``). Raises the first
-    :class:`RuleError`; :func:`check_ruleset` returns them all.
+    ``filename`` names the text in messages. ``extends:`` paths are relative to the
+    file that gives them and read from ``files`` (a repository's tree, where
+    ``filename`` is the path in it); without ``files``, from the folder ``base_dir``
+    (default: the folder of ``filename``), and never from outside that folder.
+    Raises the first :class:`RuleError`; :func:`check_ruleset` returns them all.
     """
     if text is None:
         return load_bundled(DEFAULT)
-    ruleset, errors = _load(text, filename, base_dir)
+    ruleset, errors = _load(text, filename, base_dir, files)
     if errors:
         first = errors[0]
         if len(errors) > 1 and first.hint is None:
@@ -60,12 +67,16 @@ def load_ruleset(
 
 
 def check_ruleset(
-    text: str | None, *, filename: str = ".dreamgit/config.yaml", base_dir: Path | None = None
+    text: str | None,
+    *,
+    filename: str = ".dreamgit/config.yaml",
+    base_dir: Path | None = None,
+    files: RuleFiles | None = None,
 ) -> list[RuleError]:
     """Every error in a config text and the files it extends (empty when it is valid)."""
     if text is None:
         return []
-    return _load(text, filename, base_dir)[1]
+    return _load(text, filename, base_dir, files)[1]
 
 
 @functools.cache
@@ -76,7 +87,7 @@ def load_bundled(name: str) -> RuleSet:
         raise RuleError(
             f"no bundled rule set named '{name}'", hint=f"bundled sets: {', '.join(names)}"
         )
-    ruleset, errors = merge(read_layer(f"{name}.yaml", bundled_text(name)), f"bundled:{name}", None)
+    ruleset, errors = merge(read_layer(f"{name}.yaml", bundled_text(name)), None, name)
     if errors:  # pragma: no cover - the bundled sets are checked by the test suite
         raise errors[0]
     assert ruleset is not None
@@ -84,9 +95,10 @@ def load_bundled(name: str) -> RuleSet:
 
 
 def _load(
-    text: str, filename: str, base_dir: Path | None
+    text: str, filename: str, base_dir: Path | None, files: RuleFiles | None
 ) -> tuple[RuleSet | None, list[RuleError]]:
     layer = read_layer(filename, text)
-    # The same identity a file read through `extends:` gets, so a cycle back to it is seen.
-    path = base_dir / Path(filename).name if base_dir is not None else Path(filename)
-    return merge(layer, f"file:{path.resolve()}", base_dir)
+    if files is not None:
+        return merge(layer, files, filename)
+    folder = base_dir if base_dir is not None else Path(filename).parent
+    return merge(layer, FolderFiles(folder), str(folder / Path(filename).name))

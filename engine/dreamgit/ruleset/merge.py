@@ -13,12 +13,12 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, replace
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from dreamgit.dsl import Expression
 from dreamgit.dsl.diagnostics import did_you_mean
 from dreamgit.errors import RuleError
+from dreamgit.ruleset.files import RuleFileError, RuleFiles
 from dreamgit.ruleset.layer import KNOBS, SECTIONS, Layer, RuleSpec, read_layer
 from dreamgit.ruleset.model import (
     Budgets,
@@ -29,6 +29,7 @@ from dreamgit.ruleset.model import (
     Rule,
     RuleSet,
 )
+from dreamgit.ruleset.source import Location
 
 __all__ = ["bundled_names", "bundled_text", "merge"]
 
@@ -62,6 +63,8 @@ def _read_bundled(name: str) -> Layer:
 class _State:
     gate: Expression | None = None
     rank: Expression | None = None
+    rank_location: Location | None = None
+    gate_location: Location | None = None
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, dict[str, RuleSpec]] = field(default_factory=dict)
     owner: dict[str, str] = field(default_factory=dict)  # rule name -> section
@@ -69,10 +72,14 @@ class _State:
 
 
 def merge(
-    layer: Layer, identity: str, base_dir: Path | None
+    layer: Layer, files: RuleFiles | None, where: str
 ) -> tuple[RuleSet | None, list[RuleError]]:
-    """Resolve the chain above ``layer`` and merge it; the set, or None and the errors."""
-    chain = _chain(layer, identity, base_dir)
+    """Resolve the chain above ``layer`` (at ``where`` among ``files``) and merge it.
+
+    Returns the set, or None and the errors. ``files`` None: only bundled sets can
+    be extended (the bundled sets themselves).
+    """
+    chain = _chain(layer, files, where)
     state = _State()
     for item in chain:
         _apply(state, item)
@@ -87,15 +94,16 @@ def merge(
     return _build(state, chain), []
 
 
-def _chain(layer: Layer, identity: str, base_dir: Path | None) -> list[Layer]:
+def _chain(layer: Layer, files: RuleFiles | None, where: str) -> list[Layer]:
+    identity = files.identity(where) if files is not None else f"bundled:{where}"
     chain, seen, shown = [layer], [identity], [layer.source.filename]
-    current, current_dir = layer, base_dir
+    current, current_where = layer, where
     while not (seen[-1] == f"bundled:{ROOT}" and current.extends is None):
         target = current.extends or ROOT
-        found = _resolve(current, target, current_dir)
+        found = _resolve(current, target, files, current_where)
         if found is None:
             break
-        parent_id, parent, parent_dir = found
+        parent_id, parent, parent_where = found
         if parent_id in seen or len(seen) >= _MAX_CHAIN:
             again = shown[seen.index(parent_id)] if parent_id in seen else parent.source.filename
             names = " -> ".join([*shown, again])
@@ -104,19 +112,19 @@ def _chain(layer: Layer, identity: str, base_dir: Path | None) -> list[Layer]:
         chain.insert(0, parent)
         seen.append(parent_id)
         shown.append(parent.source.filename)
-        current, current_dir = parent, parent_dir
+        current, current_where = parent, parent_where
     return chain
 
 
 def _resolve(
-    layer: Layer, target: str, base_dir: Path | None
-) -> tuple[str, Layer, Path | None] | None:
+    layer: Layer, target: str, files: RuleFiles | None, where: str
+) -> tuple[str, Layer, str] | None:
     pos, width = layer.extends_pos, len(target)
     is_path = "/" in target or "\\" in target or target.endswith((".yaml", ".yml"))
     if not is_path:
         names = bundled_names()
         if target in names:
-            return f"bundled:{target}", _bundled_layer(target), None
+            return f"bundled:{target}", _bundled_layer(target), target
         layer.source.report(
             f"extends: no bundled rule set named '{target}'{did_you_mean(target, names)}",
             pos,
@@ -124,25 +132,24 @@ def _resolve(
             hint=f"bundled sets: {', '.join(names)}; or give a path such as ./team.yaml",
         )
         return None
-    folder = base_dir if base_dir is not None else Path(layer.source.filename).parent
-    path = Path(target) if Path(target).is_absolute() else folder / target
+    if files is None:  # pragma: no cover - the bundled sets extend only bundled sets
+        layer.source.report("extends: a bundled rule set extends only bundled sets", pos, width)
+        return None
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        layer.source.report(f"extends: cannot read '{target}': no such file", pos, width)
+        found = files.find(target, where)
+    except RuleFileError as exc:
+        layer.source.report(f"extends: {exc}", pos, width)
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        layer.source.report(f"extends: cannot read '{target}': {reason}", pos, width)
-        return None
-    return f"file:{path.resolve()}", read_layer(str(path), text), path.parent
+    return found.identity, read_layer(found.name, found.text), found.where
 
 
 def _apply(state: _State, layer: Layer) -> None:
     if layer.gate is not None:
         state.gate = layer.gate[0]
+        state.gate_location = layer.source.location(*layer.gate_pos)
     if layer.rank is not None:
         state.rank = layer.rank
+        state.rank_location = layer.source.location(*layer.rank_pos)
     for section, values in layer.knobs.items():
         state.knobs.setdefault(section, {}).update(values)
     seen: dict[str, RuleSpec] = {}
@@ -228,6 +235,8 @@ def _build(state: _State, chain: list[Layer]) -> RuleSet:
         proposals=Proposals(**knobs["proposals"]),
         sources=tuple(layer.source.filename for layer in chain),
         disabled=tuple(state.disabled),
+        rank_location=state.rank_location,
+        gate_location=state.gate_location,
     )
 
 

@@ -122,6 +122,10 @@ class RuleSet:
     sources: tuple[str, ...] = ()
     #: Rule names switched off with ``disable:``.
     disabled: tuple[str, ...] = ()
+    #: Where the ``rank`` in force was written (for messages about evaluating it).
+    rank_location: Location | None = None
+    #: Where the ``gate`` in force was written.
+    gate_location: Location | None = None
 
     @property
     def gate_text(self) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dreamgit.ruleset.files import FolderFiles, TreeFiles
 from dreamgit.ruleset.load import load_bundled, load_ruleset
 from dreamgit.ruleset.model import RuleSet
 from dreamgit.store import layout
@@ -12,12 +13,22 @@ from dreamgit.store import layout
 if TYPE_CHECKING:
     from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["repo_ruleset", "ruleset_option_value"]
+__all__ = ["repo_files", "repo_ruleset", "ruleset_option_value"]
+
+
+def repo_files(repo: MemoryRepo, at: str | None) -> TreeFiles:
+    """The rule files ``extends:`` may name: the repository's own, at the commit ``at``."""
+    return TreeFiles(lambda path: repo.read_text(path, at))
 
 
 def repo_ruleset(repo: MemoryRepo) -> RuleSet:
-    """Load and check the rules of ``.dreamgit/config.yaml`` at the main tip."""
-    return load_ruleset(repo.read_text(layout.CONFIG), filename=layout.CONFIG)
+    """Load and check the rules of ``.dreamgit/config.yaml`` at the main tip.
+
+    Files it extends are read from the same commit, wherever the command runs.
+    """
+    tip = repo.tip()
+    text = repo.read_text(layout.CONFIG, tip)
+    return load_ruleset(text, filename=layout.CONFIG, files=repo_files(repo, tip))
 
 
 def ruleset_option_value(repo: MemoryRepo, value: str | None) -> RuleSet | None:
@@ -26,7 +37,10 @@ def ruleset_option_value(repo: MemoryRepo, value: str | None) -> RuleSet | None:
         return None
     path = Path(value)
     if path.is_file():
+        # A file named on the command line may extend files beside it, nothing further.
         return load_ruleset(
-            path.read_text(encoding="utf-8"), filename=str(path), base_dir=path.parent
+            path.read_text(encoding="utf-8"),
+            filename=str(path),
+            files=FolderFiles(path.parent),
         )
     return load_bundled(value)

@@ -6,13 +6,21 @@ is not valid YAML is a ConfigError with its line.
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode
 
 from dreamgit.errors import ConfigError, MemoryFileError
 from dreamgit.store import frontmatter
 from dreamgit.store.layout import CONFIG
 
-__all__ = ["DEFAULT_CONFIG", "read_config"]
+__all__ = ["DEFAULT_CONFIG", "identity_problem", "read_config"]
+
+# Git writes "name <email>" on one header line: a line break ends the header early,
+# and angle brackets end the name or the address.
+_BAD_IDENTITY = re.compile(r"[\x00-\x1f\x7f<>]")
 
 DEFAULT_CONFIG = """\
 # dreamgit settings for this memory repository.
@@ -46,4 +54,50 @@ def read_config(text: str | None) -> dict[str, Any]:
         where = f"{CONFIG}:{line}" if line else CONFIG
         reason = exc.reason.replace("front matter", "the configuration")
         raise ConfigError(f"{where}: {reason}", hint="fix the YAML syntax") from None
+    _check_author(doc.meta.get("author"), body)
     return doc.meta
+
+
+def identity_problem(key: str, value: object) -> str | None:
+    """What is wrong with ``author.<key>`` as part of a git identity (None when fine)."""
+    if not isinstance(value, str):
+        return None  # the rules loader reports the type, with its position
+    if not value.strip():
+        return f"author.{key}: must not be empty"
+    bad = _BAD_IDENTITY.search(value)
+    if bad is not None:
+        return (
+            f"author.{key}: {bad.group()!r} cannot be part of a git identity"
+            " (no line breaks, control characters, < or >)"
+        )
+    return None
+
+
+def _check_author(author: object, text: str) -> None:
+    if not isinstance(author, dict):
+        return
+    for key in ("name", "email"):
+        problem = identity_problem(key, author.get(key)) if key in author else None
+        if problem is not None:
+            line, col = _value_position(text, ("author", key))
+            raise ConfigError(
+                f"{CONFIG}:{line}:{col}: {problem}",
+                hint="write the name and the email address each on one line, e.g."
+                " author: {name: My Agent, email: agent@example.com}",
+            )
+
+
+def _value_position(text: str, keys: tuple[str, ...]) -> tuple[int, int]:
+    """1-based line and column of the value at ``keys`` in the YAML ``text`` ((1, 1) if lost)."""
+    try:
+        node = frontmatter.compose(text)
+    except YAMLError:  # pragma: no cover - the text has just been parsed
+        return 1, 1
+    for key in keys:
+        if not isinstance(node, MappingNode):
+            return 1, 1
+        found = [v for k, v in node.value if getattr(k, "value", None) == key]
+        if not found:
+            return 1, 1
+        node = found[0]
+    return int(node.start_mark.line) + 1, int(node.start_mark.column) + 1

@@ -20,6 +20,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MantissaNoDotYAML1_1Warning, MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.timestamp import TimeStamp
 from ruamel.yaml.util import load_yaml_guess_indent
@@ -35,7 +36,16 @@ except ImportError:  # pragma: no cover - depends on the installation
 
     HAVE_C_LOADER = False
 
-__all__ = ["HAVE_C_LOADER", "Document", "dump_new", "parse", "rewrite", "styled"]
+__all__ = [
+    "HAVE_C_LOADER",
+    "Document",
+    "check_no_aliases",
+    "compose",
+    "dump_new",
+    "parse",
+    "rewrite",
+    "styled",
+]
 
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
@@ -76,6 +86,7 @@ def parse(text: str, *, path: str) -> Document:
         ) from None
     if raw is None or not raw.strip():
         return Document({}, body, raw, head)
+    check_no_aliases(raw, path=path, line_offset=2)
     loader = _FastLoader(raw)
     try:
         with warnings.catch_warnings():
@@ -113,6 +124,44 @@ def parse(text: str, *, path: str) -> Document:
             hint=_YAML_HINT,
         )
     return Document(data, body, raw, head)
+
+
+def check_no_aliases(raw: str, *, path: str, line_offset: int = 1) -> None:
+    """Raise MemoryFileError at the first YAML alias (``*name``) in ``raw``.
+
+    An alias makes its anchor's value appear again; nested ones multiply ("a billion
+    laughs": a 1 KB file expanding to gigabytes), so files dreamgit reads use none.
+    Only the parser's events are read, nothing is built. Syntax errors pass here: the
+    caller's own parse reports them in its words. ``line_offset`` is added to the
+    0-based line (2 for front matter: 1-based, and the opening fence).
+    """
+    if "*" not in raw:  # no alias without an asterisk: the common case costs one scan
+        return
+    loader = _FastLoader(raw)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, AliasEvent):
+                raise MemoryFileError(
+                    path,
+                    "YAML aliases (*name) are not allowed: each one repeats a value, and"
+                    " nested ones can make a small file expand without bound",
+                    line=int(event.start_mark.line) + line_offset,
+                    hint="write the value out where the alias stands",
+                )
+    except YAMLError:
+        return
+    finally:
+        loader.dispose()
+
+
+def compose(raw: str) -> Any:
+    """The node tree of a YAML text (positions, nothing constructed); YAMLError if invalid."""
+    loader = _FastLoader(raw)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 def _failing_line(raw: str) -> int:
@@ -206,6 +255,7 @@ def rewrite(text: str, *, path: str, edit: Callable[[Any], None], body: str | No
         data: Any = yaml.load("{}")
         data.fa.set_block_style()
     else:
+        check_no_aliases(raw, path=path, line_offset=2)
         try:
             data, seq_indent, block_seq_indent = load_yaml_guess_indent(raw, yaml=yaml)
         except (YAMLError, ValueError, OverflowError) as exc:

@@ -159,8 +159,8 @@ def _check_record(record: dict[str, Any], *, path: str, raw: str | None) -> None
 def memory_from_record(record: Mapping[str, Any], *, path: str, now: datetime) -> Memory:
     """The Memory a record stands for at ``path``; unknown times read as ``now``."""
     topic, slug = split_memory_path(path)
-    created = parse_time(record["created"]) if record["created"] else now
-    updated = parse_time(record["updated"]) if record["updated"] else created
+    created = parse_time(record["created"], what="created") if record["created"] else now
+    updated = parse_time(record["updated"], what="updated") if record["updated"] else created
     return Memory(
         id=record["id"] or memory_id("path", path),
         topic=topic,

@@ -7,15 +7,26 @@ empty, oversized or non-UTF-8 input is refused with a message saying what to do.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from datetime import datetime
+from typing import BinaryIO
 
 from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.model import Session
 from dreamgit.store import frontmatter
 
-__all__ = ["MAX_SESSION_BYTES", "check_transcript", "parse_session", "render_session"]
+__all__ = [
+    "MAX_SESSION_BYTES",
+    "check_transcript",
+    "decode_session",
+    "parse_session",
+    "read_session",
+    "read_transcript",
+    "render_session",
+]
 
 #: Larger transcripts are refused: a dream reads every pending session whole.
 MAX_SESSION_BYTES = 2 * 1024 * 1024
@@ -23,14 +34,46 @@ MAX_SESSION_BYTES = 2 * 1024 * 1024
 _PATH = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/(s-[0-9]{8}-[0-9a-f]{6})\.md\Z")
 
 
+def read_transcript(stream: BinaryIO, *, source: str) -> str:
+    """Read and check a transcript from a file or pipe, never more than the limit allows.
+
+    At most one byte past :data:`MAX_SESSION_BYTES` is read, so an endless input
+    (``/dev/zero``, ``yes |``) is refused as too large instead of filling memory.
+    """
+    chunks, size = [], 0
+    while size <= MAX_SESSION_BYTES:
+        chunk = stream.read(MAX_SESSION_BYTES + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > MAX_SESSION_BYTES:
+        raise _too_large(_known_size(stream), source)
+    return check_transcript(b"".join(chunks), source=source)
+
+
+def _known_size(stream: BinaryIO) -> int | None:
+    """The size of a regular file behind ``stream`` (None for pipes and devices)."""
+    try:
+        info = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _too_large(size: int | None, source: str) -> UserError:
+    limit = f"the {MAX_SESSION_BYTES // 1024 // 1024} MB a session may hold"
+    what = f"{size / 1024 / 1024:.1f} MB, more than" if size is not None else "more than"
+    return UserError(
+        f"{source}: session is {what} {limit}",
+        hint="split the transcript into several sessions, or log a summary of it",
+    )
+
+
 def check_transcript(data: bytes, *, source: str) -> str:
     """Decode and check a transcript; ``source`` names where it came from for messages."""
     if len(data) > MAX_SESSION_BYTES:
-        raise UserError(
-            f"{source}: session is {len(data) / 1024 / 1024:.1f} MB, "
-            f"more than the {MAX_SESSION_BYTES // 1024 // 1024} MB a session may hold",
-            hint="split the transcript into several sessions, or log a summary of it",
-        )
+        raise _too_large(len(data), source)
     if b"\x00" in data:
         raise UserError(f"{source}: session is binary data, not text", hint="log text only")
     try:
@@ -57,10 +100,48 @@ def render_session(session: Session) -> str:
     return frontmatter.dump_new({"dream": block}, session.text)
 
 
+def _line_of_key(raw: str | None, key: str) -> int | None:
+    """The file line of ``key:`` in the front matter (the fence is line 1)."""
+    if raw is None:
+        return None
+    found = re.search(rf"^\s*{re.escape(key)}\s*:", raw, re.MULTILINE)
+    return raw.count("\n", 0, found.start()) + 2 if found else None
+
+
 def session_id_from_path(path: str) -> str | None:
     """The session id a path names, or None when it is not a session file."""
     match = _PATH.match(path)
     return match[1] if match else None
+
+
+def decode_session(data: bytes, *, path: str) -> str:
+    """A session file's text; binary or non-UTF-8 data is a MemoryFileError naming it.
+
+    Such a file is never read with replacement characters and consumed as if it were
+    a transcript: it is reported and stays pending until it is fixed.
+    """
+    if b"\x00" in data:
+        raise MemoryFileError(path, "session file is binary data, not text", hint=_KEEP_HINT)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemoryFileError(
+            path,
+            f"session file is not UTF-8 text (bad byte 0x{data[exc.start]:02x}"
+            f" at offset {exc.start})",
+            line=data[: exc.start].count(b"\n") + 1,
+            hint=_KEEP_HINT,
+        ) from None
+
+
+def read_session(data: bytes, *, path: str, fallback_time: datetime) -> Session:
+    """Read a session file's bytes (see :func:`decode_session`) into a :class:`Session`."""
+    return parse_session(decode_session(data, path=path), path=path, fallback_time=fallback_time)
+
+
+_KEEP_HINT = (
+    "it stays pending and is not dreamed: convert it to UTF-8 text (or delete it) and commit"
+)
 
 
 def parse_session(text: str, *, path: str, fallback_time: datetime) -> Session:
@@ -72,11 +153,22 @@ def parse_session(text: str, *, path: str, fallback_time: datetime) -> Session:
     if not ident:
         raise MemoryFileError(path, "session file has no id", hint="name it <id>.md")
     created = block.get("created")
-    when = (
-        parse_time(format_time(created) if isinstance(created, datetime) else str(created))
-        if created
-        else fallback_time
-    )
+    try:
+        when = (
+            parse_time(
+                format_time(created) if isinstance(created, datetime) else str(created),
+                what="dream.created",
+            )
+            if created
+            else fallback_time
+        )
+    except UserError as exc:  # a session's own date: name the file, never stop the dream
+        raise MemoryFileError(
+            path,
+            exc.message,
+            line=_line_of_key(doc.raw_meta, "created"),
+            hint="write it like 2026-11-22T03:00:00Z; the session stays pending until then",
+        ) from None
     tags = block.get("tags") or []
     return Session(
         id=ident,

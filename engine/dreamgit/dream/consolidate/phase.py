@@ -20,7 +20,9 @@ from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs,
 from dreamgit.dream.consolidate.merge_text import merge_memories
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
 from dreamgit.dream.limits import Budget
+from dreamgit.dream.vet import evaluation_error
 from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.dsl import ExpressionError
 from dreamgit.model import Memory
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
@@ -30,11 +32,34 @@ __all__ = ["ConsolidateResult", "plan_consolidate"]
 
 
 def _first_rule(
-    rules: Sequence[Rule], action: str, a: Memory, b: Memory, now: datetime
+    rules: Sequence[Rule],
+    action: str,
+    a: Memory,
+    b: Memory,
+    now: datetime,
+    decisions: list[Decision],
 ) -> Rule | None:
+    """The first ``action`` rule that holds for the pair; a rule failing on it is a decision."""
     env = pair_env(a, b, now)
     for rule in rules:
-        if rule.action == action and rule.when.evaluate(env):
+        if rule.action != action:
+            continue
+        try:
+            holds = rule.when.evaluate(env)
+        except ExpressionError as exc:
+            problem = evaluation_error(
+                a.path, f"{a.id} and {b.id}", rule.name, rule.location, exc.reason
+            )
+            decisions.append(
+                {
+                    "phase": "consolidate",
+                    "memories": [a.id, b.id],
+                    "accepted": False,
+                    "reason": problem.message,
+                }
+            )
+            return None
+        if holds:
             return rule
     return None
 
@@ -128,7 +153,7 @@ def _supersede_by_key(
         for old in group[:-1]:
             if old.id not in ws.active or newest.id not in ws.active:
                 continue
-            rule = _first_rule(ruleset.consolidate, "supersede", old, newest, now)
+            rule = _first_rule(ruleset.consolidate, "supersede", old, newest, now, decisions)
             if rule is None or _protected_skip(ruleset, old, "supersession", decisions):
                 continue
             if ruleset.is_protected(newest):
@@ -246,11 +271,11 @@ def _merge_group(
         return None
     anchor = group[0]
     members = [anchor] + [
-        m for m in group[1:] if _first_rule(ruleset.consolidate, "merge", anchor, m, now)
+        m for m in group[1:] if _first_rule(ruleset.consolidate, "merge", anchor, m, now, decisions)
     ]
     if len(members) < 2:
         return None
-    rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now)
+    rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now, [])
     assert rule is not None
     return _merge(ws, members, rule=rule.name, now=now, budget=budget, ops=ops)
 

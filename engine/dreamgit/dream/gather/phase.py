@@ -19,10 +19,11 @@ from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.dsl import ExpressionError
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory, Session
 from dreamgit.records import Decision
-from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.operations import unique_slug
 
@@ -56,20 +57,34 @@ def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     """Why a candidate can never become a memory: too long for any run, or already stale."""
     if len(memory.text) > ruleset.limits.max_new_chars_per_run:
         return "max_new_chars_per_run (longer than one run may add)"
+    env = memory_env(memory, now)
+    try:
+        ruleset.rank.evaluate(env)
+    except ExpressionError as exc:  # every memory is ranked: one rank cannot order is refused
+        return f"rank ({ruleset.rank_location}), which cannot be evaluated for it: {exc.reason}"
     if not ruleset.is_protected(memory):
-        env = memory_env(memory, now)
         for rule in ruleset.prune:
-            if rule.when.evaluate(env):
-                return f"{rule.name} (already due for pruning)"
+            holds = _holds(rule, env)
+            if holds is not False:
+                return holds if isinstance(holds, str) else f"{rule.name} (already due for pruning)"
     return None
 
 
 def _rejecting_rule(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     env = memory_env(memory, now)
     for rule in ruleset.gather:
-        if rule.when.evaluate(env):
-            return rule.name
+        holds = _holds(rule, env)
+        if holds is not False:
+            return holds if isinstance(holds, str) else rule.name
     return None
+
+
+def _holds(rule: Rule, env: dict[str, object]) -> bool | str:
+    """Whether a rule holds for a candidate; a rule that fails on it rejects it, saying why."""
+    try:
+        return bool(rule.when.evaluate(env))
+    except ExpressionError as exc:
+        return f"{rule.name} ({rule.location}), which cannot be evaluated for it: {exc.reason}"
 
 
 def plan_gather(

@@ -99,8 +99,10 @@ class ClaudeCodeFormat(MemoryFormat):
                 line=1,
                 hint="add the front matter, or move the file out of the memory folder",
             )
-        created = parse_time(str(record["created"])) if record["created"] else now
-        updated = parse_time(str(record["updated"])) if record["updated"] else created
+        created = parse_time(str(record["created"]), what="created") if record["created"] else now
+        updated = (
+            parse_time(str(record["updated"]), what="updated") if record["updated"] else created
+        )
         stem = path.rsplit("/", 1)[-1].removesuffix(".md")
         kind = str(record["type"])
         topic, priority = str(record.get("topic") or kind), str(record["priority"])

@@ -63,10 +63,10 @@ def meta_of(memory: Memory, sha: str) -> dict[str, Any]:
 
 def fields_from(meta: Mapping[str, Any], now: datetime) -> dict[str, Any]:
     """The Memory fields a sidecar entry gives (unknown times read as ``now``)."""
-    created = parse_time(meta["created"]) if meta.get("created") else now
+    created = parse_time(meta["created"], what="created") if meta.get("created") else now
     return {
         "created": created,
-        "updated": parse_time(meta["updated"]) if meta.get("updated") else created,
+        "updated": parse_time(meta["updated"], what="updated") if meta.get("updated") else created,
         "priority": str(meta.get("priority") or "normal"),
         "key": meta.get("key"),
         "tags": tuple(meta.get("tags") or ()),

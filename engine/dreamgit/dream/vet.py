@@ -1,0 +1,79 @@
+"""Memories the rules cannot evaluate: found before a dream plans, reported, and left out.
+
+A rule is checked when it loads, but its value depends on each memory: a memory
+written by hand with ``created: 9999-12-31`` makes ``exp(-days(age) / 30)``
+overflow, a zero in the wrong place divides by zero. Such a memory must not stop
+the dream for every other memory, nor be blamed on nobody. Before planning, every
+memory rule (``rank``, the prune rules) is evaluated once for every memory; a memory
+that makes one fail is reported as broken, naming the memory, the rule and where
+the rule is written, and is left out of the run (its file is not touched). Rules
+comparing two memories are guarded where the pairs are made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+
+from dreamgit.dsl import Expression, ExpressionError
+from dreamgit.errors import MemoryFileError
+from dreamgit.model import Memory
+from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import memory_env
+from dreamgit.ruleset.source import Location
+
+__all__ = ["evaluation_error", "vet_memories"]
+
+_HINT = (
+    "check the memory's front matter (dates, numbers) or make the rule safe for it;"
+    " the memory is left out of dreams until then"
+)
+
+
+def evaluation_error(
+    path: str, subject: str, rule: str, location: Location | None, reason: str
+) -> MemoryFileError:
+    """The report of a rule that failed on ``subject`` (one memory, or a pair)."""
+    where = f" ({location})" if location is not None else ""
+    return MemoryFileError(
+        path, f"rule {rule}{where} cannot be evaluated for {subject}: {reason}", hint=_HINT
+    )
+
+
+def _memory_checks(ruleset: RuleSet) -> Iterator[tuple[str, Location | None, Expression]]:
+    yield "rank", ruleset.rank_location, ruleset.rank
+    for rule in ruleset.prune:
+        yield rule.name, rule.location, rule.when
+        if rule.score is not None:
+            yield f"{rule.name}.score", rule.location, rule.score
+
+
+def vet_memories(
+    memories: Sequence[Memory], ruleset: RuleSet, now: datetime
+) -> tuple[list[Memory], list[MemoryFileError]]:
+    """The memories every memory rule can evaluate, and a report for each other one."""
+    checks = list(_memory_checks(ruleset))
+    good: list[Memory] = []
+    broken: list[MemoryFileError] = []
+    for memory in memories:
+        problem = _first_failure(memory, checks, now)
+        if problem is None:
+            good.append(memory)
+        else:
+            broken.append(problem)
+    return good, broken
+
+
+def _first_failure(
+    memory: Memory, checks: list[tuple[str, Location | None, Expression]], now: datetime
+) -> MemoryFileError | None:
+    try:
+        env = memory_env(memory, now)
+    except (ArithmeticError, ValueError) as exc:  # a time too far from now to subtract
+        return evaluation_error(memory.path, memory.id, "rank", None, f"its dates: {exc}")
+    for name, location, expr in checks:
+        try:
+            expr.evaluate(env)
+        except ExpressionError as exc:
+            return evaluation_error(memory.path, memory.id, name, location, exc.reason)
+    return None

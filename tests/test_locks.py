@@ -1,0 +1,55 @@
+"""git's ref locks held by another writer: waited for with backoff, then a clear error."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from dreamgit.errors import ConcurrentUpdateError
+from dreamgit.store.repo import MemoryRepo
+from gitcheck import NOW
+
+
+def test_a_branch_that_stays_locked_gives_up_with_a_clear_error(tmp_path: Path) -> None:
+    """A busy writer re-taking main's ref lock throughout: the commit stops, saying why."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    tip = repo.tip()
+    lock = repo.store.git_dir / "refs" / "heads" / "main.lock"
+    done = threading.Event()
+
+    def take_again() -> None:
+        # A new file (new inode) put in place atomically: the lock is never absent.
+        fresh = lock.with_name("main.lock.next")
+        fresh.write_text(f"{tip}\n")
+        os.replace(fresh, lock)
+
+    def busy_writer() -> None:
+        # The lock re-taken every 50 ms: a live writer, never one that died and left it.
+        while not done.wait(0.05):
+            take_again()
+        lock.unlink(missing_ok=True)
+
+    take_again()
+    writer = threading.Thread(target=busy_writer)
+    writer.start()
+    try:
+        with pytest.raises(ConcurrentUpdateError) as caught:
+            repo.store.commit(
+                "main",
+                parents=[tip] if tip else [],
+                tree=repo.store.tree_id(tip),
+                message="blocked",
+                who=repo.identity(),
+                when=NOW,
+            )
+    finally:
+        done.set()
+        writer.join()
+    assert caught.value.render() == (
+        "commit on main: the branch stayed locked by another writer\n"
+        "hint: retry; if no other dreamgit runs, remove a stale *.lock under the git directory"
+    )
+    assert repo.tip() == tip
