@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from dreamgit.api import DreamEngine
 from dreamgit.cli import cli
 from dreamgit.clock import format_time
-from dreamgit.errors import ConfigError
+from dreamgit.errors import ConfigError, NotFoundError
 from dreamgit.model import Memory
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
@@ -141,3 +141,21 @@ def test_index_staged_lists_candidates_too(tmp_path: Path) -> None:
     """promotion: {index_staged: true} keeps the old behaviour: every memory is listed."""
     repo, memory = _history(tmp_path, "promotion:\n  index_staged: true\n")
     assert f"({memory.path})" in (repo.read_text(layout.INDEX) or "")
+
+
+def test_a_memory_forgotten_before_its_promotion_commit_is_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    """Between planning and committing, the memory went away: nothing is written."""
+    from dreamgit.recall import promotion
+
+    repo, memory = _history(tmp_path, 'promotion:\n  gates:\n    min-score: "score >= 0.6"\n')
+    (planned,) = promotion.plan_promotions(repo, now=LATER)
+    DreamEngine(repo, now=LATER).forget(memory.id)
+    tip = repo.tip()
+    with pytest.raises(NotFoundError) as err:
+        promotion._promote(repo, planned, "normal", now=LATER)
+    assert err.value.render() == (
+        f"{memory.path} went away before it could be promoted\nhint: run promote again"
+    )
+    assert repo.tip() == tip
