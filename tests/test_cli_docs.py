@@ -53,3 +53,62 @@ def test_command_appears_in_readme(name: str) -> None:
     text = README.read_text(encoding="utf-8")
     pattern = rf"(dreamgit {re.escape(name)}\b|`{re.escape(name)}\b)"
     assert re.search(pattern, text), f"README.md does not mention `dreamgit {name}`"
+
+
+def _walkthrough() -> list[str]:
+    """The shell lines of the README's "Using it" walkthrough, comments stripped."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Using it") :]
+    block = section[section.index("```sh\n") + len("```sh\n") :]
+    block = block[: block.index("```")]
+    return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def test_readme_walkthrough_dreams_and_its_run_can_be_reverted(tmp_path: Path) -> None:
+    """Following "Using it" as written (the installed command, a fresh HOME) ends in a dream."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    command = shutil.which("dreamgit") or str(Path(sys.executable).parent / "dreamgit")
+    env = {
+        "PATH": f"{Path(command).parent}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": str(tmp_path / ".gitconfig"),
+    }
+    lines = _walkthrough()
+    assert lines[0].startswith("dreamgit init ~/agent-memory")
+    script = []
+    for line in lines:
+        if "RUN" in line.split():
+            script.append(
+                'RUN="$(dreamgit history --json | python3 -c '
+                '\'import json,sys; print(json.load(sys.stdin)[0]["run_id"])\')"'
+            )
+            line = line.replace(" RUN", ' "$RUN"')
+        script.append(f"{line}\necho '--- {line.split()[1]}'")
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", "\n".join(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "dream due:        yes" in done.stdout
+    assert "skipped" not in done.stdout
+    run_out = done.stdout.split("--- review\n")[1].split("--- run\n")[0]
+    assert " add " in run_out and ": merged into main (dream/" in run_out
+    history = subprocess.run(
+        ["dreamgit", "--repo", str(tmp_path / "agent-memory"), "history", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    [run] = json.loads(history.stdout)
+    assert run["status"] == "reverted" and run["counts"]["add"] >= 3

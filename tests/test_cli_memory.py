@@ -446,6 +446,105 @@ def test_same_commands_with_same_now_give_identical_commits(tmp_path: Path) -> N
     assert logs[0] == logs[1] and len(logs[0].splitlines()) == 5
 
 
+# -- --json on every reporting command, status's warnings ------------------------------
+
+
+def test_add_log_forget_restore_report_json(repo: Path) -> None:
+    """add, log, forget and restore print JSON with --json (ids and paths a script needs)."""
+    added = json.loads(run(repo, "add", "Prefers tea", "--topic", "prefs", "--json").stdout)
+    assert added.keys() >= MEMORY_KEYS and added["text"] == "Prefers tea"
+    logged = json.loads(run(repo, "log", "User: hello there", "--json").stdout)
+    assert logged["id"].startswith("s-20261122-") and logged["path"].startswith("sessions/")
+    assert logged["chars"] == len("User: hello there")
+    forgot = json.loads(run(repo, "forget", added["id"], "--json").stdout)
+    assert forgot == [{"id": added["id"], "path": added["path"]}]
+    restored = json.loads(run(repo, "restore", added["id"], "--json").stdout)
+    assert (restored["id"], restored["path"]) == (added["id"], added["path"])
+
+
+def test_init_json_and_github_on_an_existing_repository(repo: Path) -> None:
+    """init --github adds the workflow to an existing memory repository, once; --json says so."""
+    first = run(None, "init", str(repo), "--github")
+    assert (first.exit_code, first.stdout) == (
+        0,
+        f"{repo} is already a memory repository\n.github/workflows/dream.yml: added\n",
+    )
+    assert subjects(repo)[0] == "add .github/workflows/dream.yml: scheduled dreams as pull requests"
+    assert (repo / ".github/workflows/dream.yml").is_file()
+    again = json.loads(run(None, "init", str(repo), "--github", "--json").stdout)
+    assert again == {
+        "path": str(repo),
+        "created": False,
+        "workflow": "already there",
+        "commit": None,
+    }
+    assert len(subjects(repo)) == 2
+
+
+def test_init_github_never_overwrites_an_edited_workflow(repo: Path) -> None:
+    """A workflow someone changed is left alone, and the error says so."""
+    assert run(None, "init", str(repo), "--github").exit_code == 0
+    (repo / ".github/workflows/dream.yml").write_text("name: mine\n", encoding="utf-8")
+    git(repo, "-c", "user.name=Me", "-c", "user.email=me@example.com", "commit", "-qam", "mine")
+    result = run(None, "init", str(repo), "--github")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: .github/workflows/dream.yml already exists and differs from dreamgit's "
+        "workflow; it was left as it is\n"
+        "hint: move it away and run again to get the current workflow, or edit it by hand\n",
+    )
+    assert (repo / ".github/workflows/dream.yml").read_text(encoding="utf-8") == "name: mine\n"
+
+
+def test_init_json_for_a_new_repository(tmp_path: Path) -> None:
+    """init --json names the path and that it was created."""
+    report = json.loads(run(None, "init", str(tmp_path / "n"), "--json").stdout)
+    assert report == {
+        "path": str(tmp_path / "n"),
+        "created": True,
+        "workflow": None,
+        "commit": None,
+    }
+
+
+def test_status_counts_uncommitted_memory_files_and_says_what_happens(repo: Path) -> None:
+    """Memory files written by hand and not committed are named, not reported as zero."""
+    folder = repo / "memories" / "notes"
+    folder.mkdir(parents=True)
+    for n in range(3):
+        (folder / f"fact-{n}.md").write_text(f"Fact number {n}.\n", encoding="utf-8")
+    report = json.loads(run(repo, "status", "--json").stdout)
+    assert (report["memories"], report["uncommitted"]) == (0, {"memories": 3, "sessions": 0})
+    text = run(repo, "status").stdout
+    assert (
+        "uncommitted:      3 memory files in the work tree, not counted here; the next dreamgit "
+        "command that writes (add, log, forget, run…) commits them as agent edits\n"
+    ) in text
+    (folder / "fact-0.md").unlink()
+    (folder / "fact-1.md").unlink()
+    assert "uncommitted:      1 memory file in the work tree, not counted here; the next " in (
+        run(repo, "status").stdout
+    )
+    assert "commits it as agent edits\n" in run(repo, "status").stdout
+    run(repo, "add", "A fact", "--topic", "t")
+    assert json.loads(run(repo, "status", "--json").stdout)["memories"] == 2
+
+
+def test_status_with_the_last_dream_in_the_future_blames_the_clock(repo: Path) -> None:
+    """A clock behind the last dream: no negative hours, a plain word about the clock."""
+    for n in range(3):
+        run(repo, "log", f"User: I prefer tea number {n}.")
+    assert run(repo, "run").exit_code == 0
+    result = CliRunner().invoke(
+        cli, ["--now", "2026-11-20T00:00:00Z", "--repo", str(repo), "status"]
+    )
+    assert "last dream:       2026-11-22T03:00:00Z (in the future: is this machine's clock " in (
+        result.stdout
+    )
+    assert "last dream 51.0 h in the future (is this machine's clock behind?)" in result.stdout
+    assert "-51.0 h" not in result.stdout
+
+
 def test_billion_laughs_memory_is_reported_and_the_rest_go_on(repo: Path) -> None:
     """A 1 KB memory of nested YAML aliases is a warning in memories, review and run; kept."""
     good = run(repo, "add", "A good fact", "--topic", "t").stdout.strip()

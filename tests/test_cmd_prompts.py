@@ -132,6 +132,60 @@ def test_show_summary_without_runs_says_to_run_first(repo_path: Path) -> None:
     assert err == "error: no dream run recorded yet\nhint: run `dreamgit run` first\n"
 
 
+def test_show_summary_of_a_merged_run_says_merged(repo_path: Path) -> None:
+    """The last run on main was merged: the summary must not call it waiting for review."""
+    from dreamgit.dream.run import dream
+
+    record = dream(MemoryRepo.open(repo_path), now=NOW, force=True)
+    assert record["merged"]
+    code, out, _ = _run(repo_path, "show", "summary")
+    assert code == 0
+    assert f"Branch `dream/{record['run_id']}` · {record['now']} · merged\n" in out
+    assert "waiting for review" not in out
+
+
+def test_show_gather_is_exactly_the_first_prompt_a_run_sends(tmp_path: Path) -> None:
+    """Same session (one per prompt), the same 200 highest-ranked memories, the same text."""
+    import re
+
+    from dreamgit.dream.run import dream
+    from dreamgit.llm.scripted import ScriptedAdapter
+
+    path = tmp_path / "mem"
+    repo = MemoryRepo.init(path, now=NOW)
+    for n in range(205):
+        operations.add_memory(
+            repo,
+            f"Fact number {n} about project {n}.",
+            topic="notes",
+            now=datetime(2026, 11, 1, tzinfo=UTC),
+        )
+    for text in ("User: I moved to Berlin.", "User: I prefer green tea."):
+        operations.log_session(repo, text, now=datetime(2026, 11, 5, tzinfo=UTC))
+    code, out, _ = _run(path, "show", "gather")
+    assert code == 0
+    model = ScriptedAdapter({})
+    dream(repo, now=NOW, force=True, apply=False, llm=model)
+    sent = [r.messages[-1].content for r in model.requests]
+    assert len(sent) == 2
+    assert out.rstrip("\n") == sent[0].rstrip("\n")
+    assert len(set(re.findall(r"\bm-[a-z0-9]{8}\b", out))) == 200
+    code, two, _ = _run(path, "show", "gather", "--limit", "2")
+    assert two.count("===== gather prompt ") == 2
+    assert sent[1].rstrip("\n") in two
+
+
+def test_show_gather_without_a_pending_session_says_how_to_get_one(tmp_path: Path) -> None:
+    """Nothing pending: a user error naming `dreamgit log` and --session."""
+    MemoryRepo.init(tmp_path / "mem", now=NOW)
+    code, _, err = _run(tmp_path / "mem", "show", "gather")
+    assert (code, err) == (
+        1,
+        "error: no pending session to gather from\n"
+        "hint: log one with `dreamgit log`, or name one with --session ID\n",
+    )
+
+
 def test_show_stops_an_override_that_loops_too_long_and_names_it(repo_path: Path) -> None:
     """Nested loops in an override stop at the step budget with the template's file and line."""
     repo = MemoryRepo.open(repo_path)

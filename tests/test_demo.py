@@ -50,3 +50,15 @@ def test_demo_refuses_a_path_that_holds_something(tmp_path: Path) -> None:
         f"hint: remove it (rm -rf {target}) or give the demo another path\n"
     )
     assert [p.name for p in target.iterdir()] == ["notes.txt"]
+
+
+def test_demo_json_prints_the_run_record_and_the_status(tmp_path: Path) -> None:
+    """`demo --json` gives the run record and the status report as one JSON document."""
+    import json
+
+    result = _demo(tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["path"] == "dreamgit-demo"
+    assert report["run"]["merged"] is True and report["run"]["ops"]
+    assert report["status"]["memories"] == report["run"]["memories_after"]

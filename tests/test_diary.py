@@ -198,3 +198,24 @@ def test_an_older_dreamgit_header_is_replaced_not_repeated() -> None:
 def test_record_round_tripped_through_json_renders_the_same() -> None:
     """The diary reads the record as stored in .dreamgit/runs/<id>.json."""
     assert render_diary_entry(json.loads(json.dumps(record()))) == render_diary_entry(record())
+
+
+def test_run_to_be_merged_says_merged_although_written_before_the_merge() -> None:
+    """The entry is committed before the merge; a run asked to merge reads "Merged" on main."""
+    entry = render_diary_entry(record(merged=False, merge_requested=True))
+    assert entry.splitlines()[2].startswith("Merged · 41 → 42 memories")
+    assert "for review" not in entry
+
+
+def test_a_run_that_replaced_a_review_branch_says_so() -> None:
+    """A run that took over an open dream branch names the branch it replaced."""
+    entry = render_diary_entry(
+        record(
+            merged=False,
+            merge_requested=False,
+            replaced=[{"branch": "dream/20261121T030000Z-0a0a", "tip": "0" * 40}],
+        )
+    )
+    assert (
+        "replaces `dream/20261121T030000Z-0a0a` (its sessions are dreamed again here)"
+    ) in entry.splitlines()[2]

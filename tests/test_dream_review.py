@@ -1,8 +1,8 @@
 """review is run without the writing; a gated run writes nothing either.
 
 ``review`` and ``run`` share one planning function, so on the same state the
-operations review shows are exactly the ones run commits (run adds only its
-diary entry, whose text names the run id review cannot know yet).
+operations review shows are exactly the ones run commits (the diary entry's
+summary names the run id review cannot know yet).
 """
 
 from __future__ import annotations
@@ -40,15 +40,19 @@ def without_commits(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_review_shows_exactly_the_operations_run_then_applies(
     rules: str | None, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """Same state, same --now: review's ops (and deferred items) are run's, diary aside."""
+    """Same state, same --now: review's ops (and deferred items) are run's, diary included."""
     repo = fixture_copy(tmp_path_factory, tmp_path / "mem")
     extra = ("--rules", rules) if rules else ()
     review = invoke_json(repo, "review", "--force", *extra)
     run = invoke_json(repo, "run", "--force", *extra)
     assert review["ops"], "the fixture must give review something to show"
     assert [op["phase"] for op in run["ops"]][-1] == "diary"
-    assert without_commits(review["ops"]) == without_commits(run["ops"][:-1])
-    assert op_view(review["ops"]) == op_view(run["ops"][:-1])
+    assert review["ops"][-1]["summary"] == "diary: dream <run-id>"
+    assert run["ops"][-1]["summary"] == f"diary: dream {run['run_id']}"
+    review["ops"][-1]["summary"] = run["ops"][-1]["summary"]  # the one thing review can't know
+    assert without_commits(review["ops"]) == without_commits(run["ops"])
+    assert op_view(review["ops"]) == op_view(run["ops"])
+    assert review["counts"] == run["counts"]
     for key in ("sessions", "deferred", "memories_before", "memories_after", "base"):
         assert review[key] == run[key], key
     assert (review["applied"], run["applied"]) == (False, True)
@@ -109,7 +113,7 @@ def test_review_equals_run_when_the_agent_deleted_a_memory_by_hand(
     (tmp_path / "mem" / old.path).unlink()
     review = invoke_json(repo, "review", "--force")
     run = invoke_json(repo, "run", "--force")
-    assert op_view(review["ops"]) == op_view(run["ops"][:-1])
+    assert op_view(review["ops"])[:-1] == op_view(run["ops"])[:-1]  # the diary names the run
 
 
 # -- the gate ------------------------------------------------------------------------------

@@ -139,3 +139,112 @@ def _clone(tmp_path: Path, origin: Path) -> Path:
         tmp_path, "clone", "--quiet", "--no-local", str(origin), str(fresh)
     )  # objects it needs only
     return fresh
+
+
+def _night(tmp_path: Path, origin: Path, name: str, now: str) -> dict[str, object]:
+    """What the Action does: a fresh clone, the remote's dream branches fetched, run, push."""
+    work = tmp_path / name
+    git(tmp_path, "clone", "--quiet", str(origin), str(work))
+    git(work, "fetch", "--quiet", "origin", "+refs/heads/dream/*:refs/heads/dream/*")
+    out = dreamgit(work, now, "run", "--no-merge", "--push", "origin", "--json")
+    return dict(json.loads(out))
+
+
+def _remote_dream_branches(origin: Path) -> list[str]:
+    listing = git(origin, "for-each-ref", "--format=%(refname:short)", "refs/heads/dream/")
+    return listing.split()
+
+
+def test_nightly_runs_keep_one_review_branch_on_the_remote(tmp_path: Path) -> None:
+    """Night two replaces night one's branch on the remote; a branch a reviewer pushed to stays."""
+    origin, agent = tmp_path / "origin.git", tmp_path / "agent"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    git(tmp_path, "-c", "init.defaultBranch=main", "clone", "--quiet", str(origin), str(agent))
+    repo = MemoryRepo.init(agent, now=NOW)
+    facts = ["green tea", "vim over emacs", "dark mode", "pytest", "tabs", "zsh"]
+    for n, fact in enumerate(facts[:3]):
+        operations.log_session(repo, f"User: I prefer {fact}.", now=NOW + timedelta(minutes=n))
+    git(agent, "push", "--quiet", "origin", "main")
+    first = _night(tmp_path, origin, "night1", "2026-11-23T03:00:00Z")
+    assert _remote_dream_branches(origin) == [first["branch"]]
+
+    for n, fact in enumerate(facts[3:]):
+        operations.log_session(
+            repo, f"User: I prefer {fact}.", now=NOW + timedelta(days=1, minutes=n)
+        )
+    git(agent, "push", "--quiet", "origin", "main")
+    second = _night(tmp_path, origin, "night2", "2026-11-24T03:00:00Z")
+    assert second["replaced"] == [
+        {
+            "branch": first["branch"],
+            "tip": git(tmp_path / "night1", "rev-parse", str(first["branch"])).strip(),
+        }
+    ]
+    assert _remote_dream_branches(origin) == [second["branch"]]
+    assert len(second["sessions"]) == 6  # type: ignore[arg-type]
+
+    # A reviewer pushes a fix to the open branch: the next night leaves it alone.
+    reviewer = tmp_path / "reviewer"
+    git(tmp_path, "clone", "--quiet", "-b", str(second["branch"]), str(origin), str(reviewer))
+    (reviewer / "notes").mkdir()
+    (reviewer / "notes" / "review.md").write_text("looked at it\n", encoding="utf-8")
+    git(reviewer, "add", "notes/review.md")
+    git(reviewer, *REVIEWER, "commit", "--quiet", "-m", "review note")
+    git(reviewer, "push", "--quiet", "origin", str(second["branch"]))
+    operations.log_session(repo, "User: I prefer light roast coffee.", now=NOW + timedelta(days=2))
+    operations.log_session(
+        repo, "User: I prefer short meetings.", now=NOW + timedelta(days=2, minutes=1)
+    )
+    operations.log_session(
+        repo, "User: I prefer rye bread.", now=NOW + timedelta(days=2, minutes=2)
+    )
+    git(agent, "push", "--quiet", "origin", "main")
+    third = _night(tmp_path, origin, "night3", "2026-11-25T03:00:00Z")
+    assert "replaced" not in third
+    assert len(third["sessions"]) == 3  # type: ignore[arg-type]
+    assert sorted(_remote_dream_branches(origin)) == sorted([second["branch"], third["branch"]])
+
+
+def test_a_replaced_branch_the_remote_does_not_hold_as_seen_is_kept_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    """The lease refuses to delete what the run did not see: a warning, the new branch pushed."""
+    origin, agent = tmp_path / "origin.git", tmp_path / "agent"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    git(tmp_path, "-c", "init.defaultBranch=main", "clone", "--quiet", str(origin), str(agent))
+    repo = MemoryRepo.init(agent, now=NOW)
+    for n, fact in enumerate(["green tea", "vim over emacs", "dark mode"]):
+        operations.log_session(repo, f"User: I prefer {fact}.", now=NOW + timedelta(minutes=n))
+    first = dream(repo, now=NOW + timedelta(hours=2), merge=False)  # never pushed
+    for n, fact in enumerate(["pytest", "tabs", "zsh"]):
+        operations.log_session(
+            repo, f"User: I prefer {fact}.", now=NOW + timedelta(days=1, minutes=n)
+        )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dreamgit",
+            "--repo",
+            str(agent),
+            "--now",
+            "2026-11-24T03:00:00Z",
+            "run",
+            "--no-merge",
+            "--push",
+            "origin",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        f"warning: {first['branch']} on origin was not deleted (gone already, or someone "
+        "pushed to it); this run's branch holds its sessions\n"
+    )
+    assert (
+        f"replaced {first['branch']}: its sessions are dreamed again in this run\n" in done.stdout
+    )
+    pushed = git(origin, "for-each-ref", "--format=%(refname:short)", "refs/heads/dream/").split()
+    assert len(pushed) == 1 and pushed[0] != first["branch"]

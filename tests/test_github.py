@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -291,3 +292,77 @@ def test_actionlint_passes_the_template_as_written_and_the_ci_workflow(tmp_path:
     assert actionlint(tmp_path, WORKFLOW_PATH).returncode == 0
     done = actionlint(ROOT, str(CI.relative_to(ROOT)))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- the action's dream step, run for real against a local remote --------------------------
+
+
+def _dream_step(work: Path, temp: Path, now: str) -> dict[str, str]:
+    """Run the action's "Dream" script as the runner would; returns its step outputs."""
+    venv_bin = temp / "dreamgit-venv" / "bin"
+    venv_bin.mkdir(parents=True, exist_ok=True)
+    for name, target in (("python", sys.executable), ("dreamgit", tool("dreamgit"))):
+        if not (venv_bin / name).exists():
+            (venv_bin / name).symlink_to(str(target))
+    output, summary = temp / "output", temp / "step-summary"
+    output.write_text("", encoding="utf-8")
+    step = next(s for s in action_steps() if s.get("id") == "dream")
+    env = {
+        **{k: v for k, v in step["env"].items() if not str(v).startswith("${{")},
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ["HOME"],
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.environ["GIT_CONFIG_GLOBAL"],
+        "RUNNER_TEMP": str(temp),
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "DREAM_FORCE": "false",
+        "DREAM_RULES": "",
+        "DREAM_EXTRA_ARGS": "",
+        "DREAMGIT_NOW": now,
+        "GIT_AUTHOR_NAME": "github-actions[bot]",
+        "GIT_AUTHOR_EMAIL": "bot@example.com",
+        "GIT_COMMITTER_NAME": "github-actions[bot]",
+        "GIT_COMMITTER_EMAIL": "bot@example.com",
+    }
+    done = subprocess.run(
+        ["bash", "-c", step["run"]], cwd=work, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = output.read_text(encoding="utf-8").splitlines()
+    return dict(line.split("=", 1) for line in lines)
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.mark.skipif(tool("dreamgit") is None, reason="the dreamgit command is not installed")
+def test_action_dream_step_replaces_the_open_dream_branch_instead_of_piling_up(
+    tmp_path: Path,
+) -> None:
+    """Two nights, two fresh checkouts: the remote keeps one dream branch, the newest."""
+    from dreamgit.store import operations
+    from dreamgit.store.repo import MemoryRepo
+
+    origin, agent = tmp_path / "origin.git", tmp_path / "agent"
+    _git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    _git(tmp_path, "-c", "init.defaultBranch=main", "clone", "--quiet", str(origin), str(agent))
+    now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
+    repo = MemoryRepo.init(agent, now=now)
+    branches = []
+    for night, facts in enumerate((["tea", "vim", "zsh"], ["rye", "tabs", "jazz"]), start=1):
+        for n, fact in enumerate(facts):
+            operations.log_session(repo, f"User: I prefer {fact}.", now=now.replace(minute=n))
+        _git(agent, "push", "--quiet", "origin", "main")
+        work = tmp_path / f"night{night}"
+        _git(tmp_path, "clone", "--quiet", str(origin), str(work))
+        out = _dream_step(work, tmp_path / f"temp{night}", f"2026-11-2{2 + night}T03:17:00Z")
+        assert out["branch"].startswith("dream/") and out["operations"] != "0"
+        branches.append(out["branch"])
+        remote = _git(origin, "for-each-ref", "--format=%(refname:short)", "refs/heads/dream/")
+        assert remote.split() == [out["branch"]]
+        now = now.replace(day=now.day + 1)
+    assert out["replaced"] == branches[0]

@@ -252,7 +252,8 @@ def test_a_run_not_on_main_cannot_be_reverted(scenario: Scenario) -> None:
     assert caught.value.render() == (
         f"run {record['run_id']} is not merged into main (awaiting review); "
         "there is nothing to revert\n"
-        f"hint: drop the branch instead: `git branch -D dream/{record['run_id']}`"
+        f"hint: accept it with `dreamgit merge {record['run_id']}`, or drop it with "
+        f"`dreamgit discard {record['run_id']}`"
     )
 
 
@@ -267,7 +268,7 @@ def test_a_crashed_run_cannot_be_reverted_either(scenario: Scenario) -> None:
     assert caught.value.render() == (
         "run 20261201T000000Z-dead is not merged into main (abandoned); "
         "there is nothing to revert\n"
-        f"hint: drop the branch instead: `git branch -D {branch}`, and run again"
+        "hint: drop the branch instead: `dreamgit discard 20261201T000000Z-dead`, and run again"
     )
 
 

@@ -175,6 +175,59 @@ def test_broken_repository_config_fails_show_with_its_location(repo: MemoryRepo)
     )
 
 
+def test_check_reads_the_edited_config_and_says_dreams_use_the_committed_one(
+    repo: MemoryRepo,
+) -> None:
+    """A broken edit on disk is reported (not "ok"), with a note on which file a dream reads."""
+    config = path_of(repo) / ".dreamgit" / "config.yaml"
+    assert config.is_file()
+    config.write_text("extends: default\ngate: 'new_sessions >='\n", encoding="utf-8")
+    code, out, _ = run(path_of(repo), "check")
+    assert code == 1
+    assert out == (
+        ".dreamgit/config.yaml:2:23: gate: the expression ends too early after '>='\n"
+        "    gate: 'new_sessions >='\n"
+        "                          ^\n"
+        ".dreamgit/config.yaml: 1 error\n"
+        "note: .dreamgit/config.yaml in the work tree differs from the committed one; dreams "
+        "use the committed one until you commit it (git commit .dreamgit/config.yaml)\n"
+    )
+    code, out, _ = run(path_of(repo), "check", "--json")
+    report = json.loads(out)
+    assert (report["ok"], report["checked"]) == (False, "work tree")
+
+
+def test_check_of_an_unedited_config_has_no_note(repo: MemoryRepo) -> None:
+    """The committed config and the file on disk agree: no note, the committed one is checked."""
+    code, out, _ = run(path_of(repo), "check", "--json")
+    report = json.loads(out)
+    assert (code, report["ok"], report["checked"], report["note"]) == (0, True, "committed", None)
+
+
+def test_uncommitted_llm_section_is_named_in_the_run_error(repo: MemoryRepo) -> None:
+    """llm: set only in the edited file: the error says the committed config is what counts."""
+    config = path_of(repo) / ".dreamgit" / "config.yaml"
+    committed = config.read_text(encoding="utf-8")
+    config.write_text(committed + "llm: {adapter: openai, model: gpt-4o-mini}\n", "utf-8")
+    repo.commit_main(
+        "config: llm without a model",
+        lambda _tip: {".dreamgit/config.yaml": (committed + "llm: {adapter: openai}\n").encode()},
+        now=NOW,
+    )
+    config.write_text(committed + "llm: {adapter: openai, model: gpt-4o-mini}\n", "utf-8")
+    result = CliRunner().invoke(cli, ["--repo", str(path_of(repo)), "--now", LATER, "review"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "warning: .dreamgit/config.yaml in the work tree differs from the committed one;"
+    )
+    assert (
+        "error: llm.model: the openai adapter needs a model (in the committed "
+        ".dreamgit/config.yaml)\nhint: .dreamgit/config.yaml in the work tree differs from the "
+        "committed one; dreams use the committed one until you commit it "
+        "(git commit .dreamgit/config.yaml); or set llm.model in .dreamgit/config.yaml\n"
+    ) in result.stderr
+
+
 def _commit(repo: MemoryRepo, files: dict[str, str]) -> None:
     encoded: dict[str, bytes | None] = {p: t.encode("utf-8") for p, t in files.items()}
     repo.commit_main("test: rule files", lambda _tip: encoded, now=NOW)

@@ -17,16 +17,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dreamgit.errors import DreamgitError
+from dreamgit.errors import DreamgitError, UserError
 from dreamgit.version import __version__
 
 if TYPE_CHECKING:
-    from dreamgit.api import DreamEngine
+    from dreamgit.api import DreamEngine, DreamResult
     from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["DreamEngine", "DreamgitError", "MemoryRepo", "__version__"]
+__all__ = [
+    "DreamEngine",
+    "DreamResult",
+    "DreamgitError",
+    "MemoryRepo",
+    "UserError",
+    "__version__",
+]
 
-_LAZY = {"DreamEngine": "dreamgit.api", "MemoryRepo": "dreamgit.store.repo"}
+_LAZY = {
+    "DreamEngine": "dreamgit.api",
+    "DreamResult": "dreamgit.api",
+    "MemoryRepo": "dreamgit.store.repo",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.clock import utcnow
+from dreamgit.dream.reindex import index_bytes as _index_bytes
 from dreamgit.model import Memory, Session
-from dreamgit.records import RunRecord
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
 
@@ -21,27 +22,69 @@ if TYPE_CHECKING:
     from dreamgit.recall.promotion import Explained
     from dreamgit.recall.search import RecallResult
 
-__all__ = ["DreamEngine"]
+__all__ = ["DreamEngine", "DreamResult"]
+
+
+class DreamResult(dict[str, Any]):
+    """A run record (the dict ``run --json`` prints) with its verdict as attributes.
+
+    ``result.skipped`` is True when the gate said no dream was due, and
+    ``result.reason`` then says why (``gate not met (…): 1 new session(s), …``);
+    ``result.changed`` is True only when the dream made operations. Every key of
+    the record stays readable as ``result["ops"]``.
+    """
+
+    @property
+    def skipped(self) -> bool:
+        """True when no dream ran because the rules' gate did not hold."""
+        return bool(self.get("skipped"))
+
+    @property
+    def reason(self) -> str:
+        """Why the dream was skipped or did nothing; empty when it changed something."""
+        return str(self.get("reason") or "")
+
+    @property
+    def run_id(self) -> str | None:
+        """The run's id, None when nothing was committed."""
+        value = self.get("run_id")
+        return None if value is None else str(value)
+
+    @property
+    def merged(self) -> bool:
+        """True when the dream branch was merged into main."""
+        return bool(self.get("merged"))
+
+    @property
+    def changed(self) -> bool:
+        """True when the dream made at least one operation."""
+        return bool(self.get("ops"))
 
 
 class DreamEngine:
     """Log sessions, add and forget memories, and dream, on one memory repository.
 
     ``now`` fixes the clock for every call (reproducible runs); without it the
-    wall clock is read at each call. ``llm`` (an adapter, or a registered
+    wall clock is read at each call. ``repo`` is a :class:`MemoryRepo` or the path of
+    one (``DreamEngine("./agent-memory")``). ``llm`` (an adapter, or a registered
     adapter's name) lets a model propose during dreams; without it the
     repository's config decides, and without that dreams are deterministic.
     """
 
     def __init__(
         self,
-        repo: MemoryRepo,
+        repo: MemoryRepo | str | Path,
         *,
         now: datetime | None = None,
         llm: LLMAdapter | str | None = None,
     ) -> None:
+        if not isinstance(repo, MemoryRepo):
+            repo = MemoryRepo.open(repo)
+            repo.require_initialised()
         self.repo = repo
         self._now = now
+        # MEMORY.md follows add, forget and restore in the same commit.
+        repo.indexer = lambda commit: _index_bytes(self.repo, commit, now=self.now())
         self.llm = llm
 
     def now(self) -> datetime:
@@ -55,8 +98,8 @@ class DreamEngine:
     def add_memory(
         self,
         text: str,
-        *,
         topic: str,
+        *,
         priority: str = "normal",
         tags: Sequence[str] = (),
         key: str | None = None,
@@ -86,17 +129,22 @@ class DreamEngine:
         """Active memories, optionally of one topic."""
         return self.repo.memories(now=self.now(), topic=topic)
 
-    def dream(self, *, force: bool = False, merge: bool = True) -> RunRecord:
-        """Run a dream cycle; returns the run record (what ``run --json`` prints)."""
+    def dream(self, *, force: bool = False, merge: bool = True) -> DreamResult:
+        """Run a dream cycle; returns the run record (what ``run --json`` prints).
+
+        A dream the gate skips is not an error: check ``result.skipped`` and
+        ``result.reason`` (or pass ``force=True`` to dream anyway).
+        """
         from dreamgit.dream.run import dream
 
-        return dream(self.repo, now=self.now(), force=force, merge=merge, llm=self.llm)
+        record = dream(self.repo, now=self.now(), force=force, merge=merge, llm=self.llm)
+        return DreamResult(record)
 
-    def review(self, *, force: bool = False) -> RunRecord:
+    def review(self, *, force: bool = False) -> DreamResult:
         """The operations a dream would apply now, without writing anything."""
         from dreamgit.dream.run import dream
 
-        return dream(self.repo, now=self.now(), force=force, apply=False, llm=self.llm)
+        return DreamResult(dream(self.repo, now=self.now(), force=force, apply=False, llm=self.llm))
 
     def status(self) -> dict[str, Any]:
         """The status report (as ``status --json``)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from dreamgit.clock import format_time
 
-__all__ = ["PRIORITIES", "Memory", "RecallStats", "Session", "priority_rank"]
+__all__ = ["PRIORITIES", "Memory", "RecallStats", "Session", "plural", "priority_rank"]
 
 #: Priorities from least to most durable. Their order is what rules compare.
 PRIORITIES: tuple[str, ...] = ("ephemeral", "low", "normal", "high", "core")
@@ -120,3 +120,12 @@ class Session:
         """Path of the session file inside the repository."""
         c = self.created
         return f"sessions/{c:%Y}/{c:%m}/{c:%d}/{self.id}.md"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 memory``, ``2 memories``, ``0 sessions``: a count with its noun agreeing."""
+    if count == 1:
+        return f"{count} {noun}"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return f"{count} {noun[:-1]}ies"
+    return f"{count} {noun}s"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-__all__ = ["Decision", "DeferredRecord", "MemorySnap", "OpRecord", "RunRecord"]
+__all__ = ["Decision", "DeferredRecord", "MemorySnap", "OpRecord", "ReplacedBranch", "RunRecord"]
 
 
 class MemorySnap(TypedDict):
@@ -62,6 +62,13 @@ class Decision(TypedDict, total=False):
     group: str
 
 
+class ReplacedBranch(TypedDict):
+    """A dream branch awaiting review that a newer run replaced, and where it pointed."""
+
+    branch: str
+    tip: str
+
+
 class RunRecord(TypedDict):
     """What one dream did: the same dict for ``run --json``, the API and the stored record."""
 
@@ -84,6 +91,7 @@ class RunRecord(TypedDict):
     merge_requested: NotRequired[bool]
     merge: NotRequired[str]
     resumed: NotRequired[list[str]]
+    replaced: NotRequired[list[ReplacedBranch]]
     llm: NotRequired[dict[str, Any]]
     #: Recall signals this run folded into the counters: signals, hits, memories.
     recall: NotRequired[dict[str, int]]

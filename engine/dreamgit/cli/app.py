@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "review": "dreamgit.cli.cmd_dream:review",
     "compact": "dreamgit.cli.cmd_dream:compact",
     "merge": "dreamgit.cli.cmd_git:merge",
+    "discard": "dreamgit.cli.cmd_git:discard",
     "revert": "dreamgit.cli.cmd_git:revert",
     "diff": "dreamgit.cli.cmd_git:diff",
     "history": "dreamgit.cli.cmd_git:history",

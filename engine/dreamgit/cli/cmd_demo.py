@@ -7,17 +7,23 @@ from pathlib import Path
 import click
 
 from dreamgit.cli.cmd_dream import print_ops
+from dreamgit.cli.render import emit_json, json_option
 
 
 @click.command()
 @click.argument("path", required=False, default="dreamgit-demo", type=click.Path(path_type=Path))
-def demo(path: Path) -> None:
+@json_option
+def demo(path: Path, as_json: bool) -> None:
     """Create a demo memory repository (default ./dreamgit-demo) and run a dream on it."""
     from dreamgit.demo import build_demo
     from dreamgit.dream.status import repo_status
 
     result = build_demo(path)
     repo = result.repo
+    if as_json:
+        report = repo_status(repo, now=result.dreamed_at)
+        emit_json({"path": str(path), "run": result.record, "status": report})
+        return
     click.echo(f"Demo memory repository: {path}\n")
     click.echo("== dreamgit run (the dream's operations, each one commit)")
     print_ops(result.record)

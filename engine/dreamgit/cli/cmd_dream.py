@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.progress import progress_reporter
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.records import RunRecord
@@ -35,21 +36,33 @@ no_llm_option = click.option(
 
 
 def _dream(
-    state: CliState, rules: str | None, llm: str | None, no_llm: bool, **options: Any
+    state: CliState,
+    rules: str | None,
+    llm: str | None,
+    no_llm: bool,
+    *,
+    as_json: bool,
+    **options: Any,
 ) -> RunRecord:
     # The dream machinery (rules, extraction) loads here, not when the CLI starts.
     from dreamgit.dream.run import dream
     from dreamgit.ruleset.repo_rules import ruleset_option_value
 
     repo = open_repo(state)
-    return dream(
-        repo,
-        now=state.now(),
-        ruleset=ruleset_option_value(repo, rules),
-        llm=None if no_llm else llm,
-        use_config_llm=not no_llm,
-        **options,
-    )
+    from dreamgit.ruleset.repo_rules import EDITED_NOTE, edited_config
+
+    if rules is None and edited_config(repo) is not None:
+        warn(EDITED_NOTE)
+    with progress_reporter(enabled=not as_json) as progress:
+        return dream(
+            repo,
+            now=state.now(),
+            ruleset=ruleset_option_value(repo, rules),
+            llm=None if no_llm else llm,
+            use_config_llm=not no_llm,
+            progress=progress,
+            **options,
+        )
 
 
 def print_ops(record: RunRecord) -> None:
@@ -78,8 +91,19 @@ def print_ops(record: RunRecord) -> None:
 
 @click.command()
 @click.option("--force", is_flag=True, help="Run even if the gate says no dream is due.")
-@click.option("--no-merge", is_flag=True, help="Leave dream/<run-id> for review; don't merge.")
-@click.option("--push", "remote", default=None, metavar="REMOTE", help="Push the dream branch.")
+@click.option(
+    "--no-merge",
+    is_flag=True,
+    help="Leave dream/<run-id> for review; don't merge.",
+)
+@click.option(
+    "--push",
+    "remote",
+    default=None,
+    metavar="REMOTE",
+    help="Push the dream branch; delete there the branches this run replaced "
+    "(only where they still are as this run saw them).",
+)
 @click.option(
     "--summary",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -102,13 +126,19 @@ def run(
     no_llm: bool,
     as_json: bool,
 ) -> None:
-    """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
-    record = _dream(state, rules, llm, no_llm, force=force, merge=not no_merge)
+    """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge.
+
+    A branch an earlier --no-merge run left for review is replaced: this run
+    dreams its sessions again with the new ones and deletes it, unless someone
+    committed to it (then it and its sessions are left alone).
+    """
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, merge=not no_merge)
     branch = record["branch"]
     if remote and branch:
         from dreamgit.history.push import push_branch
 
         push_branch(open_repo(state), branch, remote=remote)
+        _drop_replaced(state, record, remote)
     if summary is not None and branch:
         from dreamgit.history.summary import render_summary
 
@@ -120,6 +150,23 @@ def run(
     if branch:
         state_text = "merged into main" if record["merged"] else "left for review"
         click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
+    for replaced in record.get("replaced", []):
+        click.echo(f"replaced {replaced['branch']}: its sessions are dreamed again in this run")
+
+
+def _drop_replaced(state: CliState, record: RunRecord, remote: str) -> None:
+    """Delete on the remote the branches this run replaced (closing their pull requests)."""
+    from dreamgit.history.push import delete_remote_branch
+
+    for replaced in record.get("replaced", []):
+        name = replaced["branch"]
+        if not delete_remote_branch(
+            open_repo(state), name, remote=remote, expected=replaced["tip"]
+        ):
+            warn(
+                f"{name} on {remote} was not deleted (gone already, or someone pushed to it); "
+                "this run's branch holds its sessions"
+            )
 
 
 @click.command()
@@ -133,11 +180,13 @@ def review(
     state: CliState, force: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
 ) -> None:
     """Show the operations run would apply; writes nothing."""
-    record = _dream(state, rules, llm, no_llm, force=force, apply=False)
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, apply=False)
     if as_json:
         emit_json(record)
         return
     print_ops(record)
+    for replaced in record.get("replaced", []):
+        click.echo(f"would replace {replaced['branch']}: its sessions would be dreamed again")
 
 
 @click.command()
@@ -151,7 +200,7 @@ def compact(
     state: CliState, no_merge: bool, rules: str | None, llm: str | None, no_llm: bool, as_json: bool
 ) -> None:
     """Consolidate and prune only (no gathering from sessions)."""
-    record = _dream(state, rules, llm, no_llm, gather=False, merge=not no_merge)
+    record = _dream(state, rules, llm, no_llm, as_json=as_json, gather=False, merge=not no_merge)
     if as_json:
         emit_json(record)
         return

@@ -1,4 +1,4 @@
-"""Review and undo through git: merge, revert, diff and history."""
+"""Review and undo through git: merge, discard, revert, diff and history."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from dreamgit.history.memdiff import MemoryDiff, memory_diff
 from dreamgit.history.revert import revert_run
 from dreamgit.history.runmerge import merge_run
 from dreamgit.history.runs import RunInfo, find_run, list_runs
+from dreamgit.model import plural
 
 SHORT = 12
 
@@ -32,6 +33,28 @@ def merge(state: CliState, run_id: str, as_json: bool) -> None:
     else:
         how = "fast-forward" if outcome.how == "fast-forward" else "three-way merge"
         click.echo(f"merged {outcome.branch} into main ({how})")
+
+
+@click.command()
+@click.argument("run_id", metavar="RUN")
+@json_option
+@pass_state
+def discard(state: CliState, run_id: str, as_json: bool) -> None:
+    """Drop an unmerged dream branch; its sessions become pending again.
+
+    For a run left for review (or whose merge conflicted). A branch someone
+    committed to is refused; a merged run is undone with revert instead.
+    """
+    from dreamgit.history.branches import discard_run
+
+    outcome = discard_run(open_repo(state), run_id)
+    if as_json:
+        emit_json(outcome.to_json())
+        return
+    pending = (
+        f"; {plural(len(outcome.sessions), 'session')} pending again" if outcome.sessions else ""
+    )
+    click.echo(f"discarded {outcome.branch}{pending}")
 
 
 @click.command()

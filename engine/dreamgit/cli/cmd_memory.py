@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,9 +12,9 @@ import click
 
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.clock import format_time
-from dreamgit.errors import NotFoundError, UserError
-from dreamgit.model import MEMORY_TYPES, PRIORITIES
+from dreamgit.clock import format_time, parse_time
+from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
@@ -27,14 +28,29 @@ def open_repo(state: CliState) -> MemoryRepo:
     """The memory repository named by --repo, checked to be one."""
     repo = MemoryRepo.open(state.path)
     repo.require_initialised()
+    repo.indexer = _indexer(repo, state.now())
     return repo
+
+
+def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
+    """MEMORY.md follows every write that changes memories (loaded only when one does)."""
+
+    def render(commit: str) -> bytes | None:
+        from dreamgit.dream.reindex import index_bytes
+
+        return index_bytes(repo, commit, now=now)
+
+    return render
 
 
 @click.command()
 @click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--bare", is_flag=True, help="Create a bare repository (no work tree).")
 @click.option(
-    "--github", is_flag=True, help="Also write .github/workflows/dream.yml for scheduled dreams."
+    "--github",
+    is_flag=True,
+    help="Also commit .github/workflows/dream.yml for scheduled dreams "
+    "(into an existing memory repository too).",
 )
 @click.option(
     "--format",
@@ -43,18 +59,55 @@ def open_repo(state: CliState) -> MemoryRepo:
     default=None,
     help="The memory format (default: detected from the files already there).",
 )
+@json_option
 @pass_state
-def init(state: CliState, path: Path | None, bare: bool, github: bool, fmt: str | None) -> None:
-    """Create a memory repository, or adopt the files a folder holds (git init if needed)."""
-    target = path or state.path
-    repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now(), format=fmt)
-    if repo.adopted is not None and (repo.adopted.files or repo.adopted.format != "dreamgit"):
-        click.echo(repo.adopted.message)
-    if github:
-        from dreamgit.integrations.github import add_workflow
+def init(
+    state: CliState,
+    path: Path | None,
+    bare: bool,
+    github: bool,
+    fmt: str | None,
+    as_json: bool,
+) -> None:
+    """Create a memory repository, or adopt the files a folder holds (git init if needed).
 
-        add_workflow(repo, now=state.now())
-    click.echo(f"initialised memory repository in {target}")
+    With --github, an existing memory repository gets the scheduled workflow
+    added; running it again changes nothing, and a workflow someone edited is
+    never overwritten.
+    """
+    target = path or state.path
+    existed = github and _is_memory_repo(target)
+    lines = []
+    if existed:
+        repo = MemoryRepo.open(target)
+        lines.append(f"{target} is already a memory repository")
+    else:
+        repo = MemoryRepo.init(target, bare=bare, now=state.fixed_now(), format=fmt)
+        if repo.adopted is not None and (repo.adopted.files or repo.adopted.format != "dreamgit"):
+            lines.append(repo.adopted.message)
+        lines.append(f"initialised memory repository in {target}")
+    commit, workflow = None, None
+    if github:
+        from dreamgit.integrations.github import WORKFLOW_PATH, add_workflow
+
+        commit = add_workflow(repo, now=state.now())
+        workflow = "added" if commit else "already there"
+        lines.append(f"{WORKFLOW_PATH}: {workflow}")
+    if as_json:
+        emit_json(
+            {"path": str(target), "created": not existed, "workflow": workflow, "commit": commit}
+        )
+        return
+    for line in lines:
+        click.echo(line)
+
+
+def _is_memory_repo(path: Path) -> bool:
+    try:
+        MemoryRepo.open(path).require_initialised()
+    except NotARepositoryError:
+        return False
+    return True
 
 
 @click.command()
@@ -69,6 +122,7 @@ def init(state: CliState, path: Path | None, bare: bool, github: bool, fmt: str 
     default=None,
     help="Read an agent's own session files from the folder TEXT names (Claude Code's *.jsonl).",
 )
+@json_option
 @pass_state
 def log(
     state: CliState,
@@ -77,6 +131,7 @@ def log(
     summary: str,
     tags: tuple[str],
     origin: str | None,
+    as_json: bool,
 ) -> None:
     """Record a session transcript (TEXT, --file, or stdin); prints its id.
 
@@ -101,6 +156,9 @@ def log(
         transcript = read_transcript(sys.stdin.buffer, source="stdin")
     repo = open_repo(state)
     session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
+    if as_json:
+        emit_json({"id": session.id, "path": session.path, "chars": len(session.text)})
+        return
     click.echo(session.id)
 
 
@@ -127,6 +185,7 @@ def _log_from(state: CliState, origin: str, folder: str | None) -> None:
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--key", default=None, help="A slot: a newer memory with the same key supersedes.")
 @click.option("--type", "kind", type=click.Choice(MEMORY_TYPES), default="user", show_default=True)
+@json_option
 @pass_state
 def add(
     state: CliState,
@@ -136,12 +195,16 @@ def add(
     tags: tuple[str],
     key: str | None,
     kind: str,
+    as_json: bool,
 ) -> None:
     """Add a memory by hand; prints its id."""
     repo = open_repo(state)
     memory = operations.add_memory(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
     )
+    if as_json:
+        emit_json(memory.to_dict())
+        return
     click.echo(memory.id)
 
 
@@ -259,6 +322,7 @@ def topics(state: CliState, as_json: bool) -> None:
 @click.option("--topic", default=None, help="Memories of this topic.")
 @click.option("--session", default=None, help="Memories gathered from this session id.")
 @click.option("--dry-run", is_flag=True, help="List what would be forgotten; change nothing.")
+@json_option
 @pass_state
 def forget(
     state: CliState,
@@ -269,6 +333,7 @@ def forget(
     topic: str | None,
     session: str | None,
     dry_run: bool,
+    as_json: bool,
 ) -> None:
     """Remove memories from the active set, by id or by pattern, in one commit
     (history keeps them: see restore)."""
@@ -277,42 +342,46 @@ def forget(
             "forget needs ids or at least one of --match, --older-than, --topic, --session"
         )
     repo = open_repo(state)
-    if ids and not (match or older_than or topic or session):
-        if dry_run:
-            for ident in ids:
-                m = repo.get_memory(ident, now=state.now())
-                click.echo(f"would forget {m.id} ({m.path})")
-            return
-        for m in operations.forget(repo, ids, now=state.now()):
-            click.echo(f"forgot {m.id} ({m.path})")
-        return
-    if ids:
+    kept: list[Memory] = []
+    if ids and (match or older_than or topic or session):
         raise UserError("forget takes ids or a pattern, not both", hint="run it once for each")
-    from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+    if ids and dry_run:
+        gone = [repo.get_memory(ident, now=state.now()) for ident in ids]
+    elif ids:
+        gone = operations.forget(repo, ids, now=state.now())
+    else:
+        from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
 
-    spec = ForgetFilter(
-        match=match,
-        regex=regex,
-        older_than=parse_age(older_than) if older_than else None,
-        topic=topic,
-        session=session,
-    )
-    gone, kept = forget_matching(repo, spec, now=state.now(), dry_run=dry_run)
-    for m in gone:
-        click.echo(f"{'would forget' if dry_run else 'forgot'} {m.id} ({m.path})")
+        spec = ForgetFilter(
+            match=match,
+            regex=regex,
+            older_than=parse_age(older_than) if older_than else None,
+            topic=topic,
+            session=session,
+        )
+        gone, kept = forget_matching(repo, spec, now=state.now(), dry_run=dry_run)
     for m in kept:
         warn(f"kept {m.id} ({m.path}): protected; forget it by id if you mean it")
+    if as_json:
+        emit_json([{"id": m.id, "path": m.path} for m in gone])
+        return
+    for m in gone:
+        click.echo(f"{'would forget' if dry_run else 'forgot'} {m.id} ({m.path})")
     if not gone:
         click.echo("nothing matches", err=True)
 
 
 @click.command()
 @click.argument("memory_id")
+@json_option
 @pass_state
-def restore(state: CliState, memory_id: str) -> None:
+def restore(state: CliState, memory_id: str, as_json: bool) -> None:
     """Bring back a forgotten, pruned or superseded memory from history."""
     repo = open_repo(state)
     memory = operations.restore(repo, memory_id, now=state.now())
+    if as_json:
+        emit_json(memory.to_dict())
+        return
     click.echo(f"restored {memory.id} ({memory.path})")
 
 
@@ -329,8 +398,26 @@ def status(state: CliState, as_json: bool) -> None:
         emit_json(report)
         return
     click.echo(f"memories:         {report['memories']} in {len(report['topics'])} topic(s)")
-    click.echo(f"sessions:         {report['sessions']} ({report['pending_sessions']} pending)")
-    click.echo(f"last dream:       {report['last_run'] or 'never'}")
+    uncommitted = report["uncommitted"]
+    if uncommitted["memories"] or uncommitted["sessions"]:
+        files = " and ".join(
+            plural(n, f"{kind} file")
+            for kind, n in (
+                ("memory", uncommitted["memories"]),
+                ("session", uncommitted["sessions"]),
+            )
+            if n
+        )
+        them = "it" if uncommitted["memories"] + uncommitted["sessions"] == 1 else "them"
+        click.echo(
+            f"uncommitted:      {files} in the work tree, not counted here; the next dreamgit "
+            f"command that writes (add, log, forget, run…) commits {them} as agent edits"
+        )
+    held = f", {report['held_sessions']} held for review" if report["held_sessions"] else ""
+    click.echo(
+        f"sessions:         {report['sessions']} ({report['pending_sessions']} pending{held})"
+    )
+    click.echo(f"last dream:       {_last_dream(report['last_run'], state.now())}")
     click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
     health = report["health"]
     if health["score"] is not None:
@@ -345,8 +432,21 @@ def status(state: CliState, as_json: bool) -> None:
     else:
         click.echo("recall tracking:  not in use — prune rules reading recall.* are off")
     for name in report["awaiting_review"]:
-        click.echo(f"awaiting review:  {name} (dreamgit merge / revert)")
+        run_id = name.removeprefix("dream/")
+        click.echo(
+            f"awaiting review:  {name} (accept: dreamgit merge {run_id}; "
+            f"drop: dreamgit discard {run_id})"
+        )
     for name in report["running"]:
         click.echo(f"dreaming now:     {name}")
     for name in report["abandoned"]:
         click.echo(f"abandoned dream:  {name} (a run that did not finish; main was not changed)")
+
+
+def _last_dream(last_run: str | None, now: datetime) -> str:
+    """When the last dream ran; a time ahead of the clock is named as such."""
+    if last_run is None:
+        return "never"
+    if parse_time(last_run) > now:
+        return f"{last_run} (in the future: is this machine's clock behind?)"
+    return last_run

@@ -17,11 +17,11 @@ from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.status import pending_sessions
-from dreamgit.errors import NotFoundError, UserError
+from dreamgit.errors import MemoryFileError, NotFoundError, UserError
 from dreamgit.history.runrecords import read_runs
 from dreamgit.history.summary import render_summary
-from dreamgit.llm.context import consolidate_context, gather_context, supersede_context
-from dreamgit.llm.proposals import RunLimits, Thresholds
+from dreamgit.llm.context import consolidate_context, supersede_context
+from dreamgit.llm.proposals import Thresholds
 from dreamgit.model import Memory, Session
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
@@ -64,16 +64,26 @@ def list_prompts(state: CliState, as_json: bool) -> None:
 @click.argument("name")
 @click.option("--session", "session_ids", multiple=True, help="A session to gather from.")
 @click.option("--memory", "memory_ids", multiple=True, help="A memory to include (repeatable).")
-@click.option("--limit", default=5, show_default=True, help="At most this many sessions/memories.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="gather: this many prompts, one per pending session, oldest first (default 1); "
+    "consolidate/supersede: at most this many memories (default 5).",
+)
 @pass_state
 def show(
     state: CliState,
     name: str,
     session_ids: tuple[str, ...],
     memory_ids: tuple[str, ...],
-    limit: int,
+    limit: int | None,
 ) -> None:
-    """Render prompt NAME (gather, consolidate, supersede, system, repair, summary)."""
+    """Render prompt NAME (gather, consolidate, supersede, system, repair, summary).
+
+    gather is rendered exactly as a run sends it: one session per prompt, with
+    the highest-ranked known memories (at most 200) and the rules' thresholds.
+    """
     repo = _open(state)
     now = state.now()
     overrides = repo.list_dir(layout.PROMPTS)
@@ -82,10 +92,49 @@ def show(
         runs = read_runs(repo.store, repo.tip())
         if not runs:
             raise UserError("no dream run recorded yet", hint="run `dreamgit run` first")
-        click.echo(render_summary(runs[-1], overrides=overrides), nl=False)
+        # A record on main got there by its run's merge: the stored file leaves that out.
+        latest = {**runs[-1], "merged": True}
+        click.echo(render_summary(latest, overrides=overrides), nl=False)
         return
-    context = _context(repo, base, now, session_ids, memory_ids, max(1, limit))
+    if base == "gather":
+        _show_gather(repo, name, now, session_ids, limit or 1, overrides)
+        return
+    context = _context(repo, base, now, session_ids, memory_ids, limit or 5)
     click.echo(render(name, context, overrides=overrides), nl=False)
+
+
+def _show_gather(
+    repo: MemoryRepo,
+    name: str,
+    now: datetime,
+    session_ids: tuple[str, ...],
+    limit: int,
+    overrides: dict[str, str],
+) -> None:
+    """The gather prompts a run would send first: same memories, thresholds and limits."""
+    from dreamgit.dream.llm_phase import gather_prompt_context, known_for_gather
+    from dreamgit.ruleset.repo_rules import repo_ruleset
+
+    rules = repo_ruleset(repo)
+    sessions = _sessions(repo, session_ids, limit, now)
+    if not sessions:
+        raise UserError(
+            "no pending session to gather from",
+            hint="log one with `dreamgit log`, or name one with --session ID",
+        )
+    known = known_for_gather(repo.memories(now=now), rules, now)
+    thresholds = Thresholds.from_mapping(rules.proposals.as_dict())
+    for n, session in enumerate(sessions, start=1):
+        if len(sessions) > 1:
+            click.echo(f"===== gather prompt {n} of {len(sessions)}: session {session.id} =====")
+        context = gather_prompt_context(
+            session,
+            known,
+            now=now,
+            thresholds=thresholds,
+            max_adds=rules.limits.max_adds_per_run,
+        )
+        click.echo(render(name, context, overrides=overrides), nl=False)
 
 
 def _thresholds(repo: MemoryRepo) -> Thresholds:
@@ -104,12 +153,6 @@ def _context(
 ) -> dict[str, Any]:
     thresholds = _thresholds(repo)
     memories = repo.memories(now=now)
-    if name == "gather":
-        sessions = _sessions(repo, session_ids, limit, now)
-        limits = RunLimits.from_mapping(repo.config().get("limits") or {})
-        return gather_context(
-            sessions, memories, now=now, thresholds=thresholds, max_adds=limits.max_adds
-        )
     chosen = _pick(memories, memory_ids)
     if name == "consolidate":
         group = chosen or _similar_group(memories, limit)
@@ -126,17 +169,25 @@ def _context(
 def _sessions(
     repo: MemoryRepo, wanted: tuple[str, ...], limit: int, now: datetime
 ) -> list[Session]:
+    """The sessions named, else the pending ones in the order a run sends them (oldest first)."""
     paths = repo.session_paths() if wanted else pending_sessions(repo, repo.tip())
-    ids = list(wanted) if wanted else sorted(paths)[-limit:]
-    sessions = []
+    ids = list(wanted) if wanted else sorted(paths)
+    sessions: list[Session] = []
     for ident in ids:
         data = repo.store.read_path(repo.tip(), paths[ident]) if ident in paths else None
         if data is None:
             raise NotFoundError(
                 f"no session with id {ident}", hint="list sessions with `dreamgit status`"
             )
-        sessions.append(read_session(data, path=paths[ident], fallback_time=now))
-    return sessions
+        try:
+            sessions.append(read_session(data, path=paths[ident], fallback_time=now))
+        except MemoryFileError:
+            if wanted:
+                raise
+            continue  # a run reports an unreadable session and sends it to no model
+    if wanted:
+        return sessions
+    return sorted(sessions, key=lambda s: (s.created, s.id))[:limit]
 
 
 def _pick(memories: list[Memory], wanted: tuple[str, ...]) -> list[Memory]:

@@ -15,7 +15,7 @@ from dreamgit.errors import UserError
 from dreamgit.ruleset import check_ruleset, load_ruleset
 from dreamgit.ruleset.explain import RuleExplanation, explain
 from dreamgit.ruleset.files import FolderFiles, RuleFiles
-from dreamgit.ruleset.repo_rules import repo_files
+from dreamgit.ruleset.repo_rules import EDITED_NOTE, edited_config, repo_files
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 
@@ -51,8 +51,13 @@ def _file_root(state: CliState, file: Path) -> Path:
 @json_option
 @pass_state
 def check(state: CliState, file: Path | None, as_json: bool) -> None:
-    """Check FILE (default: the repository's config) and list every error; exit 1 if any."""
+    """Check FILE (default: the repository's config) and list every error; exit 1 if any.
+
+    Without FILE, the config as edited in the work tree is checked, and a note
+    says when it differs from the committed one, which is what dreams use.
+    """
     files: RuleFiles
+    note = None
     if file is not None:
         try:
             text: str | None = file.read_text(encoding="utf-8")
@@ -61,13 +66,22 @@ def check(state: CliState, file: Path | None, as_json: bool) -> None:
             raise UserError(f"{file}: cannot read: {reason}") from None
         filename, files = str(file), FolderFiles(_file_root(state, file))
     else:
-        _, text, files = _repo_config(state)
+        repo, text, files = _repo_config(state)
         filename = layout.CONFIG
+        edited = edited_config(repo)
+        if edited is not None and repo.store.workdir is not None:
+            # What the user edited is what they want checked; say which one dreams read.
+            committed_errors = check_ruleset(text, filename=filename, files=files)
+            text, files, note = edited, FolderFiles(Path(repo.store.workdir)), EDITED_NOTE
+            if committed_errors:
+                note += f"; the committed one has {len(committed_errors)} error(s)"
     errors = check_ruleset(text, filename=filename, files=files)
     if as_json:
         emit_json(
             {
                 "file": filename,
+                "checked": "committed" if note is None else "work tree",
+                "note": note,
                 "ok": not errors,
                 "errors": [
                     {
@@ -93,6 +107,8 @@ def check(state: CliState, file: Path | None, as_json: bool) -> None:
                 f"{len(getattr(ruleset, s))} {s}" for s in ("gather", "consolidate", "prune")
             )
             click.echo(f"{filename}: ok ({counts} rules)")
+        if note is not None:
+            click.echo(f"note: {note}")
     if errors:
         click.get_current_context().exit(1)
 

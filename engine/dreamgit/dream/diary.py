@@ -86,12 +86,17 @@ def _when(now: Any) -> str:
 
 def _status(record: Mapping[str, Any], ops: list[Mapping[str, Any]]) -> str:
     """``Merged · 41 → 43 memories · 3 new sessions · 4 operations: add 2, remove 2``."""
-    if record.get("merged"):
+    if record.get("merged") or (record.get("branch") and record.get("merge_requested")):
+        # The entry is written on the branch before the merge; it reaches main's
+        # DREAMS.md only by that merge, so wherever it is read on main it is merged.
         parts = ["Merged"]
     elif record.get("branch"):
         parts = [f"Left on `{_plain(record['branch'])}` for review"]
     else:
         parts = ["Nothing to change" if not ops else "Not merged"]
+    replaced = [f"`{_plain(_branch(b))}`" for b in record.get("replaced") or []]
+    if replaced:
+        parts.append(f"replaces {', '.join(replaced)} (its sessions are dreamed again here)")
     before, after = record.get("memories_before"), record.get("memories_after")
     if before is not None and after is not None:
         parts.append(f"{before} → {after} memories")
@@ -105,6 +110,11 @@ def _status(record: Mapping[str, Any], ops: list[Mapping[str, Any]]) -> str:
         listing = ", ".join(f"{op} {n}" for op, n in counts)
         parts.append(f"{_count(sum(n for _, n in counts), 'operation')}: {listing}")
     return " · ".join(parts)
+
+
+def _branch(item: Any) -> Any:
+    """A replaced branch's name (records list ``{branch, tip}``)."""
+    return item.get("branch") if isinstance(item, Mapping) else item
 
 
 def _counts(given: Any, ops: list[Mapping[str, Any]]) -> list[tuple[str, int]]:

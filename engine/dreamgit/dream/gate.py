@@ -22,8 +22,7 @@ def evaluate_gate(
     now: datetime,
 ) -> tuple[bool, str]:
     """(due, reason): the gate's verdict with the figures it looked at."""
-    since = "never" if last_dream is None else f"{(now - last_dream).total_seconds() / 3600:.1f} h"
-    figures = f"{new_sessions} new session(s), last dream {since}"
+    figures = f"{new_sessions} new session(s), last dream {_since(last_dream, now)}"
     if ruleset.gate is None:
         return True, f"no gate in the rules ({figures})"
     env = gate_env(
@@ -44,3 +43,13 @@ def evaluate_gate(
     if holds:
         return True, f"gate holds: {figures}"
     return False, f"gate not met ({ruleset.gate_text}): {figures}"
+
+
+def _since(last_dream: datetime | None, now: datetime) -> str:
+    """``2.5 h``; a time after now is the clock's fault and is said so."""
+    if last_dream is None:
+        return "never"
+    hours = (now - last_dream).total_seconds() / 3600
+    if hours < 0:
+        return f"{-hours:.1f} h in the future (is this machine's clock behind?)"
+    return f"{hours:.1f} h"

@@ -17,7 +17,7 @@ after it send the same prompts and the run is answered from the cache.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -36,7 +36,14 @@ from dreamgit.model import Memory, Session, priority_rank
 from dreamgit.records import Decision as RecordedDecision
 from dreamgit.ruleset import RuleSet
 
-__all__ = ["GROUP_SIMILARITY", "LLMRun", "llm_candidates", "llm_consolidate"]
+__all__ = [
+    "GROUP_SIMILARITY",
+    "LLMRun",
+    "gather_prompt_context",
+    "known_for_gather",
+    "llm_candidates",
+    "llm_consolidate",
+]
 
 #: How alike memories must be to be sent to the model together.
 GROUP_SIMILARITY = 0.5
@@ -152,6 +159,27 @@ def _dated(context: dict[str, Any], day: datetime) -> dict[str, Any]:
     return {**context, "now": day.date().isoformat()}
 
 
+def known_for_gather(memories: Iterable[Memory], ruleset: RuleSet, now: datetime) -> list[Memory]:
+    """The memories sent with every gather prompt: the highest-ranked, at most 200."""
+    return sorted(memories, key=rank_key(ruleset, _day(now)))[:KNOWN_IN_GATHER]
+
+
+def gather_prompt_context(
+    session: Session,
+    known: Sequence[Memory],
+    *,
+    now: datetime,
+    thresholds: Thresholds,
+    max_adds: int,
+) -> dict[str, Any]:
+    """The variables of the gather prompt a run sends for one session."""
+    day = _day(now)
+    context = gather_context(
+        [session], list(known), now=day, thresholds=thresholds, max_adds=max_adds
+    )
+    return _dated(context, day)
+
+
 def llm_candidates(
     llm: LLMRun,
     ws: WorkingSet,
@@ -162,20 +190,19 @@ def llm_candidates(
     budget: Budget,
 ) -> tuple[list[Candidate], set[str]]:
     """Candidates the model found in each session; and the sessions whose prompt was deferred."""
-    day = _day(now)
-    known = sorted(ws.active.values(), key=rank_key(ruleset, day))[:KNOWN_IN_GATHER]
+    known = known_for_gather(ws.active.values(), ruleset, now)
     by_id = {m.id: m for m in known}
     found: list[Candidate] = []
     deferred: set[str] = set()
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
-        context = gather_context(
-            [session],
+        context = gather_prompt_context(
+            session,
             known,
-            now=day,
+            now=now,
             thresholds=llm.thresholds,
             max_adds=max(budget.max_adds - budget.adds, 0),
         )
-        answer = llm.ask("gather", _dated(context, day), group=f"gather {session.id}")
+        answer = llm.ask("gather", context, group=f"gather {session.id}")
         if answer.status == "deferred":
             llm.defer(answer, budget)
             deferred.add(session.id)

@@ -17,6 +17,7 @@ from dreamgit.llm.cache import AnswerCache
 from dreamgit.llm.proposals import Thresholds
 from dreamgit.llm.registry import get_adapter
 from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.repo_rules import EDITED_NOTE, edited_config
 from dreamgit.store import layout
 
 if TYPE_CHECKING:
@@ -55,7 +56,16 @@ def open_llm(
     use_config: bool = True,
 ) -> LLMRun | None:
     """The LLM for one run, or None for a deterministic run."""
-    adapter = _adapter(repo, choice, use_config)
+    try:
+        adapter = _adapter(repo, choice, use_config)
+    except ConfigError as exc:
+        if edited_config(repo) is None:
+            raise
+        # The setting may well be in the file the user edited: say which file counts.
+        raise ConfigError(
+            f"{exc.message} (in the committed {layout.CONFIG})",
+            hint=f"{EDITED_NOTE}" + (f"; or {exc.hint}" if exc.hint else ""),
+        ) from None
     if adapter is None:
         return None
     proposals = ruleset.proposals

@@ -7,6 +7,7 @@ planned. Nothing is written here; :mod:`dreamgit.dream.apply` commits the plan.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -30,7 +31,7 @@ from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
-from dreamgit.model import Memory, Session
+from dreamgit.model import Memory, Session, plural
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.recall.settings import load_settings
 from dreamgit.records import Decision
@@ -39,7 +40,14 @@ from dreamgit.ruleset.context import memory_env
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import decode_session
 
-__all__ = ["Plan", "plan_dream"]
+__all__ = ["Plan", "Progress", "plan_dream", "silent"]
+
+#: Told each phase as it starts ("gathering from 12 sessions"); the CLI shows it on a terminal.
+Progress = Callable[[str], None]
+
+
+def silent(_message: str) -> None:
+    """The progress reporter that reports nothing (library calls, --json, pipes)."""
 
 
 @dataclass
@@ -68,12 +76,18 @@ class Plan:
 
 
 def _sessions(
-    repo: MemoryRepo, base: str | None, now: datetime, reread: list[str]
+    repo: MemoryRepo,
+    base: str | None,
+    now: datetime,
+    exclude: frozenset[str],
+    reread: list[str],
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
     paths = repo.session_paths(base)
     wanted = {**{i: paths[i] for i in reread if i in paths}, **pending_sessions(repo, base)}
     for ident, path in sorted(wanted.items()):
+        if ident in exclude:
+            continue
         data = repo.store.read_path(base, path) or b""
         try:
             # Strictly decoded: binary or non-UTF-8 bytes are reported, never consumed.
@@ -92,12 +106,16 @@ def plan_dream(
     gather: bool = True,
     at: str | None = None,
     llm: LLMRun | None = None,
+    exclude: frozenset[str] = frozenset(),
+    progress: Progress = silent,
 ) -> Plan:
     """Plan a dream against main's tip, or the commit ``at`` (``gather=False``: compact only).
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
+    Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
     """
     base = at if at is not None else repo.tip()
+    progress("reading memories")
     snapshot = repo.snapshot(now=now, at=base)
     # A memory some rule cannot evaluate is reported and left out; the rest dream on.
     memories, unusable = vet_memories(snapshot.memories, ruleset, now)
@@ -135,8 +153,12 @@ def plan_dream(
         else []
     )
     if gather:
-        sessions, unreadable = _sessions(repo, base, now, reread)
+        sessions, unreadable = _sessions(repo, base, now, exclude, reread)
         broken += unreadable
+        progress(
+            f"gathering from {plural(len(sessions), 'session')} "
+            f"({plural(len(snapshot.memories), 'memory')} known)"
+        )
         proposed, waiting = (
             llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
             if llm is not None
@@ -156,6 +178,7 @@ def plan_dream(
         decisions += gathered.decisions
         consumed = [s for s in gathered.consumed if s not in waiting]
         fresh = gathered.fresh
+    progress(f"consolidating {plural(len(ws.active), 'memory')}")
     consolidated = plan_consolidate(
         ws, ruleset, now=now, budget=budget, threshold=threshold, fresh=fresh
     )
@@ -166,8 +189,10 @@ def plan_dream(
         touched = {i for op in ops for i in op.memories if i in ws.active}
         ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
         decisions += llm.decisions
+    progress("pruning")
     tracked = recall_tracking(repo, base)["in_use"]
     ops += plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
+    progress("writing the index")
     index = _index_op(repo, base, ws, ruleset, now, gone=before_paths - ws.paths)
     if index is not None and (ops or consumed or index.changes):
         ops.append(index)
@@ -238,6 +263,6 @@ def _index_op(
         phase="index",
         rule="index",
         memories=[],
-        summary=f"index: {fmt.index_path} lists {len(result.included)} memories{omitted}",
+        summary=f"index: {fmt.index_path} lists {plural(len(result.included), 'memory')}{omitted}",
         changes={fmt.index_path: result.text.encode("utf-8")},
     )

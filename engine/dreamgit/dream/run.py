@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from functools import partial
 
 from dreamgit import faults
 from dreamgit.clock import format_time
@@ -19,15 +20,18 @@ from dreamgit.dream.diary import prepend_entry, render_diary_entry
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
-from dreamgit.dream.plan import Plan, plan_dream
+from dreamgit.dream.plan import Plan, Progress, plan_dream, silent
+from dreamgit.dream.reindex import install_indexer
 from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
 from dreamgit.errors import ConflictError
+from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
+from dreamgit.model import plural
 from dreamgit.recall.fold import fold_signals, signals_waiting
 from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
@@ -52,18 +56,63 @@ def dream(
     ruleset: RuleSet | None = None,
     llm: LLMAdapter | str | None = None,
     use_config_llm: bool = True,
+    progress: Progress = silent,
 ) -> RunRecord:
     """Run (or with ``apply=False`` only plan) one dream; returns the run record.
 
     ``llm`` names an adapter (or is one); without it the config's ``llm:`` is
     used unless ``use_config_llm`` is False, and without that the dream is
-    deterministic.
+    deterministic. ``progress`` is told each phase as it starts.
     """
     repo.require_initialised()
+    run = partial(
+        _dream,
+        repo,
+        now=now,
+        force=force,
+        merge=merge,
+        gather=gather,
+        apply=apply,
+        ruleset=ruleset,
+        llm=llm,
+        use_config_llm=use_config_llm,
+        progress=progress,
+    )
+    if repo.indexer is not None:
+        return run()
+    install_indexer(repo, now=now)  # a merge with main's writes renders MEMORY.md anew
+    try:
+        return run()
+    finally:
+        repo.indexer = None
+
+
+def _dream(
+    repo: MemoryRepo,
+    *,
+    now: datetime,
+    force: bool,
+    merge: bool,
+    gather: bool,
+    apply: bool,
+    ruleset: RuleSet | None,
+    llm: LLMAdapter | str | None,
+    use_config_llm: bool,
+    progress: Progress,
+) -> RunRecord:
     rules = ruleset if ruleset is not None else repo_ruleset(repo)
     model = open_llm(repo, rules, llm, use_config=use_config_llm)
     if not apply:
-        return _review(repo, rules, now=now, force=force, gather=gather, merge=merge, llm=model)
+        return _review(
+            repo,
+            rules,
+            now=now,
+            force=force,
+            gather=gather,
+            merge=merge,
+            llm=model,
+            progress=progress,
+        )
     with try_exclusive(dream_lock_path(repo), busy="another dream is running in this repository"):
         resumed = _finish_interrupted(repo, now)
         # Recall signals are folded into the counters (one commit) even when the gate
@@ -73,17 +122,38 @@ def dream(
             repo.advance_main(lambda _tip: None, now=now)  # commits the spooled signals
             folded = fold_signals(repo, now=now)
             recall = {"signals": folded.signals, "hits": folded.hits, "memories": folded.memories}
+        open_branches = review_branches(repo) if gather else []
         if gather and not force:
-            due, reason = _gate(repo, rules, now)
+            due, reason = _gate(repo, rules, now, open_branches)
             if not due:
                 return {**_skipped(repo, now, reason), "resumed": resumed, "recall": recall}
         repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
-        plan = plan_dream(repo, rules, now=now, gather=gather, llm=model)
+        plan = plan_dream(
+            repo,
+            rules,
+            now=now,
+            gather=gather,
+            llm=model,
+            exclude=_kept(open_branches),
+            progress=progress,
+        )
         if plan.is_empty:
             record = _record(plan, run_id=None, now=now, commits=[], applied=True, merge=merge)
         else:
-            record = _apply(repo, plan, now=now, merge=merge)
+            replaced = [b for b in open_branches if b.replaceable]
+            record = _apply(repo, plan, now=now, merge=merge, replaces=replaced, progress=progress)
+            for branch in replaced:
+                repo.store.delete_branch(branch.name, expected=branch.tip)
         return {**record, "resumed": resumed, "recall": recall}
+
+
+def _kept(open_branches: list[OpenBranch]) -> frozenset[str]:
+    """Sessions of branches a person committed to: theirs to merge, not to dream again.
+
+    A branch holding only its run's commits is replaced instead: this dream
+    gathers its sessions again with the new ones, from main as it is now.
+    """
+    return frozenset(s for b in open_branches if not b.replaceable for s in b.sessions)
 
 
 def _review(
@@ -95,15 +165,34 @@ def _review(
     gather: bool,
     merge: bool,
     llm: LLMRun | None,
+    progress: Progress,
 ) -> RunRecord:
     """Plan exactly what run would, on main plus any uncommitted agent edits; write nothing."""
+    open_branches = review_branches(repo) if gather else []
     if gather and not force:
-        due, reason = _gate(repo, rules, now)
+        due, reason = _gate(repo, rules, now, open_branches)
         if not due:
             return _skipped(repo, now, reason)
     at = repo.preview_agent_edits(now)
-    plan = plan_dream(repo, rules, now=now, gather=gather, at=at, llm=llm)
-    return _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
+    plan = plan_dream(
+        repo,
+        rules,
+        now=now,
+        gather=gather,
+        at=at,
+        llm=llm,
+        exclude=_kept(open_branches),
+        progress=progress,
+    )
+    record = _record(plan, run_id=None, now=now, commits=[], applied=False, merge=merge)
+    if not plan.is_empty:
+        replaced = [b for b in open_branches if b.replaceable]
+        if replaced:
+            record["replaced"] = [{"branch": b.name, "tip": b.tip} for b in replaced]
+        diary = _diary_op(repo, plan, record, at=at, now=now)
+        record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=None))
+        record["counts"]["diary"] = 1
+    return record
 
 
 def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
@@ -145,8 +234,11 @@ def _merge_message(branch: str, run_id: str, n_ops: int) -> str:
     )
 
 
-def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
-    return evaluate_gate(rules, **gate_figures(repo, repo.tip()), now=now)
+def _gate(
+    repo: MemoryRepo, rules: RuleSet, now: datetime, open_branches: list[OpenBranch]
+) -> tuple[bool, str]:
+    held = {s for b in open_branches for s in b.sessions}
+    return evaluate_gate(rules, **gate_figures(repo, repo.tip(), held=held), now=now)
 
 
 def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> RunRecord:
@@ -224,13 +316,43 @@ def _record(
     return record
 
 
+def _diary_op(
+    repo: MemoryRepo, plan: Plan, record: RunRecord, *, at: str | None, now: datetime
+) -> Operation:
+    """The diary entry's operation on top of ``at``; ``review`` shows it too, its run id to come."""
+    run_id = record["run_id"] or "<run-id>"
+    diary_path = repo.format.diary_path
+    if diary_path:
+        entry = prepend_entry(repo.read_text(diary_path, plan.base), render_diary_entry(record))
+        changes: dict[str, bytes | None] = {diary_path: entry.encode("utf-8")}
+    else:  # the format keeps reflections in the agent's own notes (OpenClaw's REM Sleep)
+        texts = Texts(lambda path: repo.read_text(path, at))
+        changes = texts.put(repo.format.reflection(texts, render_diary_entry(record), now))
+    return Operation(
+        op="diary",
+        phase="diary",
+        rule="diary",
+        memories=[],
+        summary=f"diary: dream {run_id}",
+        changes=changes,
+    )
+
+
 def _record_bytes(record: RunRecord) -> bytes:
     # Whether the run got merged is a fact about main, not about the branch: not stored.
     stored = {k: v for k, v in record.items() if k != "merged"}
     return (json.dumps(stored, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRecord:
+def _apply(
+    repo: MemoryRepo,
+    plan: Plan,
+    *,
+    now: datetime,
+    merge: bool,
+    replaces: list[OpenBranch],
+    progress: Progress,
+) -> RunRecord:
     store = repo.store
     run_id = _new_run_id(repo, plan, now)
     branch = f"{layout.DREAM_BRANCH_PREFIX}{run_id}"
@@ -255,6 +377,7 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRe
         return parent
 
     phase_done = ""
+    progress(f"committing {plural(len(plan.ops), 'operation')} on {branch}")
     for op in plan.ops:
         if phase_done and op.phase != phase_done:
             faults.checkpoint(f"after-{phase_done}")
@@ -262,22 +385,9 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRe
         faults.checkpoint(f"in-{op.phase}")
         phase_done = op.phase
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
-    diary_path = repo.format.diary_path
-    if diary_path:
-        entry = prepend_entry(repo.read_text(diary_path, plan.base), render_diary_entry(record))
-        diary_changes: dict[str, bytes | None] = {diary_path: entry.encode("utf-8")}
-    else:  # the format keeps reflections in the agent's own notes (OpenClaw's REM Sleep)
-        at = parent
-        texts = Texts(lambda path: repo.read_text(path, at))
-        diary_changes = texts.put(repo.format.reflection(texts, render_diary_entry(record), now))
-    diary = Operation(
-        op="diary",
-        phase="diary",
-        rule="diary",
-        memories=[],
-        summary=f"diary: dream {run_id}",
-        changes=diary_changes,
-    )
+    if replaces:
+        record["replaced"] = [{"branch": b.name, "tip": b.tip} for b in replaces]
+    diary = _diary_op(repo, plan, record, at=parent, now=now)
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
     record["counts"]["diary"] = 1
@@ -292,6 +402,7 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRe
     commit(record_op)
     faults.checkpoint("before-merge")
     if merge:
+        progress("merging into main")
         message = _merge_message(branch, run_id, len(record["ops"]))
         outcome = merge_branch(repo, branch, message=message, now=now)
         faults.checkpoint("after-merge")

@@ -13,6 +13,7 @@ from typing import Any
 from dreamgit.clock import format_time
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.health import health_report
+from dreamgit.history.branches import held_sessions
 from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.store import layout
@@ -26,6 +27,7 @@ __all__ = [
     "gate_figures",
     "pending_sessions",
     "repo_status",
+    "uncommitted_edits",
 ]
 
 
@@ -54,16 +56,39 @@ def dream_branches(repo: MemoryRepo) -> dict[str, list[str]]:
     return {"awaiting_review": awaiting, "abandoned": abandoned, "running": running}
 
 
+def uncommitted_edits(repo: MemoryRepo) -> dict[str, int]:
+    """Files an agent changed in the work tree and nobody committed yet, by kind.
+
+    ``memories`` counts new, changed and deleted memory files (as the repository's
+    format knows them), ``sessions`` those under ``sessions/``; the next dreamgit
+    command that writes commits them as agent edits.
+    """
+    if repo.store.checked_out_branch() != repo.branch:
+        return {"memories": 0, "sessions": 0}
+    fmt = repo.format
+    edits = repo.store.worktree_edits(fmt.agent_paths)
+    return {
+        "memories": sum(1 for p in edits if fmt.memory_path(p)),
+        "sessions": sum(1 for p in edits if p.startswith(layout.SESSIONS)),
+    }
+
+
 def dream_lock_path(repo: MemoryRepo) -> Path:
     """The lock a running dream holds, so only one dreams at a time."""
     return repo.store.git_dir / "dreamgit" / "dream.lock"
 
 
-def gate_figures(repo: MemoryRepo, commit: str | None) -> dict[str, Any]:
-    """What the gate looks at, from the tree listing and run records at ``commit``."""
+def gate_figures(
+    repo: MemoryRepo, commit: str | None, *, held: set[str] | frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """What the gate looks at, from the tree listing and run records at ``commit``.
+
+    Sessions in ``held`` (gathered by a dream branch awaiting review) are not new:
+    that branch owns them.
+    """
     source = repo.source(commit)
     files = source.files
-    pending = pending_sessions(repo, commit)
+    pending = {i: p for i, p in pending_sessions(repo, commit).items() if i not in held}
     return {
         "new_sessions": len(pending),
         "last_dream": last_run_time(read_runs(repo.store, commit)),
@@ -91,7 +116,8 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         else [p for p in files if session_id_from_path(p)]
     )
     runs = read_runs(repo.store, tip)
-    figures = gate_figures(repo, tip)
+    held = held_sessions(repo)
+    figures = gate_figures(repo, tip, held=held)
     rules = repo_ruleset(repo)
     due, reason = evaluate_gate(rules, **figures, now=now)
     last = figures["last_dream"]
@@ -102,6 +128,8 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "topics": topics,
         "sessions": len(sessions),
         "pending_sessions": figures["new_sessions"],
+        "held_sessions": len(held & set(pending_sessions(repo, tip))),
+        "uncommitted": uncommitted_edits(repo),
         "last_run": format_time(last) if last else None,
         "runs": len(runs),
         "due": due,

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from dreamgit import faults
 from dreamgit.errors import ConflictError
+from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["MergeOutcome", "merge_branch"]
@@ -43,7 +44,10 @@ def merge_branch(repo: MemoryRepo, branch: str, *, message: str, now: datetime) 
             store.move_branch(repo.branch, new=tip, expected=main, message=message)
             outcome[:] = [MergeOutcome("fast-forward", tip)]
             return tip
-        tree, conflicts = store.merge(main, tip)
+        tree, conflicts = store.merge(main, tip, ours_wins=_generated(repo, main))
+        if tree is not None:
+            # Both sides may have rewritten the index; it is rendered for the merged memories.
+            tree = repo.with_index(tree, None, parents=[main, tip], now=now)
         if tree is None:
             raise ConflictError(
                 f"{branch} conflicts with {repo.branch}; nothing was changed and the branch "
@@ -66,3 +70,21 @@ def merge_branch(repo: MemoryRepo, branch: str, *, message: str, now: datetime) 
 
     repo.advance_main(step, now=now)
     return outcome[0]
+
+
+#: The first line of the files dreamgit writes (``dream.index.GENERATED_MARKER``).
+_GENERATED_PREFIX = "<!-- dreamgit:generated"
+
+
+def _generated(repo: MemoryRepo, main: str) -> tuple[str, ...]:
+    """MEMORY.md when both sides' versions may give way to a fresh rendering.
+
+    Only with an indexer to render it, and only when main's index is dreamgit's
+    own: an index someone wrote by hand still conflicts, for a person to settle.
+    """
+    if repo.indexer is None:
+        return ()
+    text = repo.read_text(layout.INDEX, main)
+    if text is not None and not text.lstrip("\ufeff").startswith(_GENERATED_PREFIX):
+        return ()
+    return (layout.INDEX,)

@@ -14,7 +14,7 @@ from dreamgit.errors import SecretFoundError, UserError
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.secrets import scan_text
 
-__all__ = ["push_branch"]
+__all__ = ["delete_remote_branch", "push_branch"]
 
 
 def push_branch(repo: MemoryRepo, branch: str, *, remote: str) -> None:
@@ -65,3 +65,32 @@ def _refuse_secrets(repo: MemoryRepo, branch: str, *, remote: str) -> None:
                     hint=f"take it out of history first (`dreamgit redact --match TEXT`), "
                     f"then push {branch} again",
                 )
+
+
+def delete_remote_branch(repo: MemoryRepo, branch: str, *, remote: str, expected: str) -> bool:
+    """Delete ``branch`` on ``remote`` only while it still points at ``expected``.
+
+    For a dream branch a newer run replaced: its pull request closes with it. When
+    someone pushed to it meanwhile (or it is not there), git's lease refuses and
+    the branch stays; False then, and nothing was changed.
+    """
+    git = shutil.which("git")
+    if git is None:
+        return False
+    ref = f"refs/heads/{branch}"
+    result = subprocess.run(
+        [
+            git,
+            "--git-dir",
+            str(repo.store.git_dir),
+            "push",
+            "--quiet",
+            f"--force-with-lease={ref}:{expected}",
+            remote,
+            f":{ref}",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode == 0

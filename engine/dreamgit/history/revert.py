@@ -73,8 +73,13 @@ def _targets(run: RunInfo, op: int | None) -> list[dict[str, Any]]:
 
 def _check_revertible(repo: MemoryRepo, run: RunInfo, targets: list[dict[str, Any]]) -> None:
     if not run.on_main:
-        drop = f"drop the branch instead: `git branch -D {run.branch}`"
-        hint = drop if run.status in (AWAITING, UNMERGED) else f"{drop}, and run again"
+        if run.status in (AWAITING, UNMERGED):
+            hint = (
+                f"accept it with `dreamgit merge {run.run_id}`, or drop it with "
+                f"`dreamgit discard {run.run_id}`"
+            )
+        else:
+            hint = f"drop the branch instead: `dreamgit discard {run.run_id}`, and run again"
         raise UserError(
             f"run {run.run_id} is not merged into main ({run.status}); there is nothing to revert",
             hint=hint,
@@ -168,6 +173,9 @@ def _step(
                     when=now,
                 )
                 reverted.append({"n": n, "op": kind, "commit": commit, "revert": current})
+            if reverted:
+                current = _reindex(repo, current, now=now)
+                reverted[-1]["revert"] = current
             outcome.reverted, outcome.skipped = reverted, skipped
             if current == main:
                 return None
@@ -180,3 +188,20 @@ def _step(
             drop_scratch()
 
     return step
+
+
+def _reindex(repo: MemoryRepo, last: str, *, now: datetime) -> str:
+    """The last revert commit, remade with MEMORY.md rendered for the memories it leaves.
+
+    The commit is not on any branch yet (main moves to it afterwards), so it is
+    replaced rather than followed by a commit of its own.
+    """
+    store = repo.store
+    info = store.commit_info(last)
+    old = store.tree_id(last)
+    tree = repo.with_index(old, None, parents=list(info.parents), now=now)
+    if tree == old:
+        return last
+    return store.commit_unreferenced(
+        parents=list(info.parents), tree=tree, message=info.message, who=repo.identity(), when=now
+    )

@@ -13,7 +13,13 @@ from dreamgit.store import layout
 if TYPE_CHECKING:
     from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["repo_files", "repo_ruleset", "ruleset_option_value"]
+__all__ = ["EDITED_NOTE", "edited_config", "repo_files", "repo_ruleset", "ruleset_option_value"]
+
+#: What a person needs to know when the config on disk is not the one dreams read.
+EDITED_NOTE = (
+    f"{layout.CONFIG} in the work tree differs from the committed one; dreams use the "
+    f"committed one until you commit it (git commit {layout.CONFIG})"
+)
 
 
 def repo_files(repo: MemoryRepo, at: str | None) -> TreeFiles:
@@ -44,3 +50,19 @@ def ruleset_option_value(repo: MemoryRepo, value: str | None) -> RuleSet | None:
             files=FolderFiles(path.parent),
         )
     return load_bundled(value)
+
+
+def edited_config(repo: MemoryRepo) -> str | None:
+    """The work tree's ``.dreamgit/config.yaml`` when it differs from main's; else None.
+
+    Only where main is checked out: elsewhere the file on disk belongs to another
+    branch and says nothing about what a dream reads.
+    """
+    workdir = repo.store.workdir
+    if workdir is None or repo.store.checked_out_branch() != repo.branch:
+        return None
+    try:
+        text = (workdir / layout.CONFIG).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None if text == repo.read_text(layout.CONFIG) else text

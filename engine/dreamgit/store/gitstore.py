@@ -503,9 +503,26 @@ class GitStore:
     # front matter, so git would take two different memories for one renamed file and
     # apply a change meant for one to the other.
 
-    def merge(self, ours: str, theirs: str) -> tuple[str | None, list[str]]:
-        """Three-way merge of two commits in memory: (tree id, []) or (None, conflicting paths)."""
+    def merge(
+        self, ours: str, theirs: str, *, ours_wins: tuple[str, ...] = ()
+    ) -> tuple[str | None, list[str]]:
+        """Three-way merge of two commits in memory: (tree id, []) or (None, conflicting paths).
+
+        A conflict only in paths listed in ``ours_wins`` (generated files the caller
+        rewrites anyway) takes ours for them; any other conflict is reported.
+        """
         index = self._repo.merge_commits(ours, theirs, flags=MergeFlag(0))
+        if ours_wins and index.conflicts is not None:
+            conflicts = list(index.conflicts)
+            paths = {e.path for entries in conflicts for e in entries if e is not None}
+            if paths <= set(ours_wins):
+                for _ancestor, mine, _theirs in conflicts:
+                    path = next(e.path for e in (_ancestor, mine, _theirs) if e is not None)
+                    del index.conflicts[path]
+                    if mine is not None:
+                        index.add(pygit2.IndexEntry(mine.path, mine.id, mine.mode))
+                    elif path in index:
+                        index.remove(path)
         return self._tree_or_conflicts(index)
 
     def revert(self, commit: str, onto: str) -> tuple[str | None, list[str]]:

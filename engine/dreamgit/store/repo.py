@@ -14,7 +14,7 @@ import dataclasses
 import os
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -44,6 +44,7 @@ from dreamgit.store.adopt import (
 from dreamgit.store.config import read_config
 from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
+from dreamgit.store.indexing import Indexer, tree_with_index
 from dreamgit.store.locks import exclusive
 from dreamgit.store.memoryfile import (
     decode_text,
@@ -84,6 +85,10 @@ class MemoryRepo:
         self._counters: tuple[str | None, dict[str, RecallStats]] = (None, {})
         #: What ``init`` found in the folder and which format it chose (None after ``open``).
         self.adopted: Adopted | None = None
+        #: Renders MEMORY.md for a commit (None: already right). Set by the layers that
+        #: know the rules (the command line, the API, a dream), so that every commit
+        #: changing memories carries the index that lists them.
+        self.indexer: Indexer | None = None
 
     # -- opening -------------------------------------------------------------------------
 
@@ -143,6 +148,19 @@ class MemoryRepo:
             files[layout.INDEX] = layout.EMPTY_INDEX.encode("utf-8")
         message = "init: dreamgit memory repository\n\nDream-Op: init"
         repo.commit_main(message, lambda _tip: files, now=now)
+        return repo
+
+    @classmethod
+    def open_or_init(
+        cls, path: str | Path, *, bare: bool = False, now: datetime | None = None
+    ) -> MemoryRepo:
+        """Open the memory repository at ``path``, creating it first when it is not one."""
+        try:
+            repo = cls(GitStore.open(Path(path)))
+        except NotARepositoryError:
+            return cls.init(path, bare=bare, now=now)
+        if repo.read_text(layout.CONFIG) is None:
+            return cls.init(path, bare=bare, now=now)
         return repo
 
     def require_initialised(self) -> None:
@@ -525,6 +543,7 @@ class MemoryRepo:
                 return None
             changes, found = scrub(changes, self.secrets_mode())
             tree = self.store.build_tree(tip, changes)
+            tree = self.with_index(tree, changes, parents=[tip] if tip else [], now=now)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None
             text = message if isinstance(message, str) else message()
@@ -538,6 +557,25 @@ class MemoryRepo:
             )
 
         return step
+
+    def with_index(
+        self,
+        tree: str,
+        changes: Mapping[str, bytes | None] | None,
+        *,
+        parents: Sequence[str],
+        now: datetime,
+    ) -> str:
+        """``tree`` with MEMORY.md rendered for its memories (see ``store.indexing``)."""
+        return tree_with_index(
+            self.store,
+            self.indexer,
+            tree,
+            changes=changes,
+            parents=parents,
+            who=self.identity(),
+            when=now,
+        )
 
     def _retry(self, step: Callable[[str | None], str | None]) -> str | None:
         jitter = random.Random(os.getpid())

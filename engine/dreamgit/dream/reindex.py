@@ -1,0 +1,58 @@
+"""Keeping ``MEMORY.md`` true after every write that changes the active memories.
+
+A dream rewrites the index as its last operation; ``add``, ``forget``,
+``restore``, ``revert`` and the three-way merge of a dream branch change the
+active set too, and would otherwise leave the index listing removed files (or
+missing new ones) until the next dream. :func:`install_indexer` gives a
+repository the renderer those writes call, with the rules' index order and
+budgets as configured at the commit being written, so the index and the
+memories change in the same commit and read the same as a dream would write.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from dreamgit.dream.index import is_generated, render_index
+from dreamgit.dream.ordering import index_key
+from dreamgit.errors import DreamgitError
+from dreamgit.ruleset import load_ruleset
+from dreamgit.store import layout
+from dreamgit.store.repo import MemoryRepo
+
+__all__ = ["index_bytes", "install_indexer"]
+
+
+def index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None:
+    """MEMORY.md for the memories at ``commit``; None when the file already says that.
+
+    A config whose rules do not load leaves the index alone: the write goes on,
+    and ``rules check`` names the mistake. So does an index someone wrote by hand,
+    and any format but dreamgit's own (another agent's index is left to dreams).
+    """
+    fmt = repo.format
+    if fmt.index_style != "dreamgit" or fmt.index_path != layout.INDEX:
+        return None  # other agents' indexes are theirs; a dream updates them in its own way
+    current = repo.read_text(layout.INDEX, commit)
+    if current is not None and not is_generated(current):
+        return None
+    try:
+        rules = load_ruleset(repo.read_text(layout.CONFIG, commit), filename=layout.CONFIG)
+        memories = repo.snapshot(now=now, at=commit).memories
+        result = render_index(
+            memories,
+            order=index_key(rules, now),
+            index_chars=rules.budgets.index_chars,
+            index_line_chars=rules.budgets.index_line_chars,
+        )
+    except DreamgitError:
+        return None
+    if current == result.text:
+        return None
+    return result.text.encode("utf-8")
+
+
+def install_indexer(repo: MemoryRepo, *, now: datetime) -> MemoryRepo:
+    """Make every later write of ``repo`` that changes memories rewrite MEMORY.md too."""
+    repo.indexer = lambda commit: index_bytes(repo, commit, now=now)
+    return repo
