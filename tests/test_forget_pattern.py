@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -114,3 +115,11 @@ def test_errors_name_what_is_wrong(repo: MemoryRepo) -> None:
     )
     code, _out, err = _forget(repo, "m-1", "--topic", "infra")
     assert code == 1 and err.startswith("error: forget takes ids or a pattern, not both\n")
+
+
+def test_json_lists_what_a_pattern_forgets(repo: MemoryRepo) -> None:
+    """--json prints the ids and paths, as `forget ID --json` does."""
+    code, out, _err = _forget(repo, "--match", "staging", "--dry-run", "--json")
+    assert code == 0
+    listed = json.loads(out)
+    assert len(listed) == 3 and all(set(item) == {"id", "path"} for item in listed)
