@@ -207,3 +207,66 @@ def loopback(replies: list[Reply], *, path: str) -> Iterator[Loopback]:
 def echo_model(prompt: str, max_tokens: int) -> str:
     """A model for the callable adapter, importable as ``llm_support:echo_model``."""
     return f"{max_tokens}:{prompt}"
+
+
+@dataclass
+class Drip:
+    """A running slow server: its base URL, and how many bytes it managed to send."""
+
+    url: str
+    sent: int = 0
+    requests: int = 0
+
+
+@contextmanager
+def drip_server(
+    body: bytes, *, interval: float, headers_too: bool = False, status: int = 200
+) -> Iterator[Drip]:
+    """Serve ``body`` one byte every ``interval`` seconds (the status line too if asked).
+
+    Every byte arrives well inside a per-read time-out, so only a deadline on the
+    whole request stops it; ``sent`` tells how far the server got before the
+    client hung up.
+    """
+    state = Drip(url="")
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            with lock:
+                state.requests += 1
+            head = (
+                f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            ).encode()
+            if not headers_too:
+                self.wfile.write(head)
+                self.wfile.flush()
+            for byte in (head if headers_too else b"") + body:
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:
+                    return  # the client hung up: what the test wants to see
+                with lock:
+                    state.sent += 1
+                time.sleep(interval)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    )
+    thread.start()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -9,6 +9,7 @@ reads the trailers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from llm_dreamkit import (
     fixture,
     text,
 )
-from llm_support import Loopback, Reply, anthropic_reply, loopback, openai_reply
+from llm_support import Loopback, Reply, anthropic_reply, drip_server, loopback, openai_reply
 
 #: Each provider: how it wraps an answer, the path it serves, the llm settings for its URL.
 PROVIDERS: dict[str, tuple[Callable[..., Reply], str, Callable[[str], dict[str, Any]]]] = {
@@ -281,3 +282,36 @@ def test_rerun_after_a_provider_failure_asks_only_what_was_not_answered(
     assert server.count == 5
     assert (record["llm"]["requests"], record["llm"]["cache_hits"]) == (3, 1)
     assert [op["op"] for op in record["ops"] if op["source"] == "llm"] == ["add", "merge"]
+
+
+@pytest.mark.parametrize(
+    ("settings", "message", "attempts"),
+    [
+        ({"timeout": 0.4, "retries": 1}, "failed after 2 attempts: timed out after 0.4 s", {2}),
+        (
+            {"timeout": 0.4, "retries": 50, "run_timeout": 1},
+            "the run's LLM time is spent (llm.run_timeout 1 s) after ",
+            {1, 2, 3},  # a second of 0.4 s attempts and back-off waits, not 51 attempts
+        ),
+    ],
+    ids=["request-deadline", "run-deadline"],
+)
+def test_a_server_dripping_bytes_cannot_hold_a_dream_past_its_deadlines(
+    settings: dict[str, Any],
+    message: str,
+    attempts: set[int],
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """One byte every 30 ms keeps each read alive; the deadlines still end the run with exit 4."""
+    fx = fixture(tmp_path_factory, tmp_path / "mem")
+    body = openai_reply(text(EMPTY)).body
+    with drip_server(json.dumps(body).encode(), interval=0.03) as server:
+        configure(fx.repo, {**PROVIDERS["openai"][2](server.url), **settings})
+        before = refs(fx.repo)
+        done = spawn(fx.repo, "run")
+        requests = server.requests
+    assert done.returncode == 4, done.stderr
+    assert message in done.stderr
+    assert requests in attempts
+    assert refs(fx.repo) == before and dream_branches(fx.repo) == []

@@ -248,3 +248,52 @@ def test_a_replaced_branch_the_remote_does_not_hold_as_seen_is_kept_with_a_warni
     )
     pushed = git(origin, "for-each-ref", "--format=%(refname:short)", "refs/heads/dream/").split()
     assert len(pushed) == 1 and pushed[0] != first["branch"]
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_a_push_that_fails_after_a_merge_still_shows_the_run(as_json: bool, tmp_path: Path) -> None:
+    """The dream merged, then the push failed: exit 1, yet the run id and the merge are told."""
+    agent = tmp_path / "agent"
+    repo = MemoryRepo.init(agent, now=NOW)
+    operations.log_session(repo, "User: I prefer pytest over unittest for tests.", now=NOW)
+    git(agent, "remote", "add", "origin", str(tmp_path / "gone.git"))
+    args = ["--repo", str(agent), "--now", "2026-11-23T03:00:00Z", "run", "--force"]
+    done = subprocess.run(
+        [sys.executable, "-m", "dreamgit", *args, "--push", "origin", *(["--json"] * as_json)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "error: git push origin main failed: " in done.stderr
+    assert "hint: check the remote's name and your credentials" in done.stderr
+    [run] = json.loads(CliRunner().invoke(cli, ["--repo", str(agent), "history", "--json"]).output)
+    assert run["status"] == "merged"
+    if as_json:
+        record = json.loads(done.stdout)
+        assert (record["run_id"], record["merged"]) == (run["run_id"], True)
+        assert record["push"]["remote"] == "origin" and record["push"]["pushed"] is False
+        assert record["push"]["error"].startswith("git push origin main failed: ")
+    else:
+        assert f"dream {run['run_id']}: merged into main (dream/{run['run_id']})\n" in done.stdout
+        assert "pushed" not in done.stdout
+
+
+def test_a_pushed_run_says_where_it_went(tmp_path: Path) -> None:
+    """--push to a real remote: the text names the branch and the remote; --json says pushed."""
+    origin, agent = tmp_path / "origin.git", tmp_path / "agent"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    repo = MemoryRepo.init(agent, now=NOW)
+    operations.log_session(repo, "User: I prefer pytest over unittest for tests.", now=NOW)
+    git(agent, "remote", "add", "origin", str(origin))
+    at = "2026-11-23T03:00:00Z"
+    out = dreamgit(agent, at, "run", "--force", "--no-merge", "--push", "origin")
+    [branch] = git(origin, "branch", "--list", "--format=%(refname:short)").split()
+    assert out.endswith(f"left for review ({branch})\npushed {branch} to origin\n")
+    operations.log_session(repo, "User: I deploy on Fridays now.", now=NOW + timedelta(hours=3))
+    record = json.loads(
+        dreamgit(agent, "2026-11-23T06:00:00Z", "run", "--force", "--push", "origin", "--json")
+    )
+    assert record["merged"] is True
+    assert record["push"] == {"remote": "origin", "branch": "main", "pushed": True, "error": None}
+    assert git(origin, "rev-parse", "main") == git(agent, "rev-parse", "main")

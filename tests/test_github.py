@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ from dreamgit.version import __version__
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = ROOT / ".github" / "actions" / "dream" / "action.yml"
 CI = ROOT / ".github" / "workflows" / "ci.yml"
+RELEASE = ROOT / ".github" / "workflows" / "release.yml"
+CHECK_RELEASE = ROOT / ".github" / "scripts" / "check_release.py"
+PACKAGE_SPEC = ACTION.parent / "package-spec.sh"
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
 
 
@@ -292,6 +296,160 @@ def test_actionlint_passes_the_template_as_written_and_the_ci_workflow(tmp_path:
     assert actionlint(tmp_path, WORKFLOW_PATH).returncode == 0
     done = actionlint(ROOT, str(CI.relative_to(ROOT)))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.skipif(tool("actionlint") is None, reason="actionlint is not installed")
+def test_actionlint_passes_the_release_workflow() -> None:
+    """release.yml lints clean, as CI lints every workflow."""
+    done = actionlint(ROOT, str(RELEASE.relative_to(ROOT)))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- releases ------------------------------------------------------------------------------
+
+
+def test_release_runs_on_version_tags_and_builds_without_publishing_rights() -> None:
+    """A v* tag; the build job checks the tag, builds, runs twine check and keeps read rights."""
+    data = load(RELEASE.read_text(encoding="utf-8"))
+    assert data["on"] == {"push": {"tags": ["v*"]}}
+    assert data["permissions"] == {"contents": "read"}
+    build = data["jobs"]["build"]
+    assert "permissions" not in build
+    scripts = "\n".join(s.get("run", "") for s in build["steps"])
+    assert 'python .github/scripts/check_release.py "$TAG"' in scripts
+    assert "python -m build" in scripts and "twine check --strict dist/*" in scripts
+    assert 'check_release.py "$TAG" dist' in scripts
+    assert all(
+        s["env"]["TAG"] == "${{ github.ref_name }}"
+        for s in build["steps"]
+        if "TAG" in s.get("run", "")
+    )
+
+
+def test_release_publishes_with_trusted_publishing_then_creates_the_github_release() -> None:
+    """Only the publish job may mint an OIDC token; the release job attaches the built files."""
+    jobs = load(RELEASE.read_text(encoding="utf-8"))["jobs"]
+    publish, release = jobs["publish"], jobs["github-release"]
+    assert publish["needs"] == "build" and publish["permissions"] == {"id-token": "write"}
+    assert publish["environment"] == "pypi"
+    assert publish["steps"][-1]["uses"].startswith("pypa/gh-action-pypi-publish@")
+    assert "with" not in publish["steps"][-1]  # no password: trusted publishing
+    assert release["needs"] == "publish" and release["permissions"] == {"contents": "write"}
+    assert 'gh release create "$TAG" dist/*' in release["steps"][-1]["run"]
+    assert [j for j, job in jobs.items() if "id-token" in job.get("permissions", {})] == ["publish"]
+    uses = [s["uses"] for job in jobs.values() for s in job["steps"] if "uses" in s]
+    assert uses and all(PINNED.match(u.split(" ")[0]) for u in uses)
+
+
+def _check_release(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(CHECK_RELEASE), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_release_check_accepts_the_tag_of_the_package_version(tmp_path: Path) -> None:
+    """vX.Y.Z of version.py passes, with this version's sdist and wheel in dist."""
+    assert _check_release(f"v{__version__}").stdout == f"releasing dreamgit {__version__}\n"
+    (tmp_path / f"dreamgit-{__version__}.tar.gz").write_bytes(b"")
+    (tmp_path / f"dreamgit-{__version__}-py3-none-any.whl").write_bytes(b"")
+    assert _check_release(f"v{__version__}", str(tmp_path)).returncode == 0
+
+
+@pytest.mark.parametrize("tag", ["v9.9.9", __version__, f"v{__version__}.post1", "main"])
+def test_release_check_refuses_a_tag_that_is_not_the_package_version(tag: str) -> None:
+    """A tag that names another version fails the release before anything is built."""
+    done = _check_release(tag)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"error: tag {tag} does not match dreamgit's version {__version__} "
+        f"(engine/dreamgit/version.py): tag v{__version__}, or change the version first\n"
+    )
+
+
+def test_release_check_refuses_files_of_another_version(tmp_path: Path) -> None:
+    """A stale wheel in dist, and the sdist missing: both are named."""
+    (tmp_path / "dreamgit-0.0.1-py3-none-any.whl").write_bytes(b"")
+    (tmp_path / f"dreamgit-{__version__}-py3-none-any.whl").write_bytes(b"")
+    done = _check_release(f"v{__version__}", str(tmp_path))
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"error: {tmp_path}/dreamgit-0.0.1-py3-none-any.whl is not dreamgit {__version__}'s "
+        "sdist or wheel\n"
+        f"error: {tmp_path}/dreamgit-{__version__}.tar.gz is missing\n"
+    )
+
+
+def test_the_version_has_one_source_that_packaging_reads() -> None:
+    """pyproject.toml takes the version from dreamgit.version, which the check reads too."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in data["project"] and "version" in data["project"]["dynamic"]
+    assert data["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "dreamgit.version.__version__"
+    }
+
+
+def _package_spec(root: Path, ref: str | None) -> str:
+    env = {"PATH": os.environ["PATH"]}
+    if ref is not None:
+        env["ACTION_REF"] = ref
+    done = subprocess.run(
+        ["bash", str(PACKAGE_SPEC), str(root)], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _action_checkout(tmp_path: Path, ref: str) -> Path:
+    """The action repository as the runner checks it out: _actions/OWNER/REPO/REF."""
+    root = tmp_path / "_actions" / "someone" / "dreamgit" / ref
+    (root / "engine" / "dreamgit").mkdir(parents=True)
+    shutil.copy(ROOT / "engine" / "dreamgit" / "version.py", root / "engine" / "dreamgit")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("ref", "folder", "release"),
+    [
+        (f"v{__version__}", "main", True),
+        (None, f"v{__version__}", True),
+        ("", f"v{__version__}", True),
+        ("main", "main", False),
+        (None, "0123456789abcdef0123456789abcdef01234567", False),
+        ("v9.9.9", "v9.9.9", False),
+    ],
+    ids=["tag", "tag-from-path", "empty-ref-tag-path", "branch", "commit", "other-version"],
+)
+def test_action_installs_the_release_of_its_own_tag_else_its_checkout(
+    ref: str | None, folder: str, release: bool, tmp_path: Path
+) -> None:
+    """At vX.Y.Z (the checkout's own version): dreamgit==X.Y.Z; anything else: the checkout."""
+    root = _action_checkout(tmp_path, folder)
+    expected = f"dreamgit=={__version__}" if release else str(root.resolve())
+    assert _package_spec(root, ref) == expected + "\n"
+
+
+def test_action_install_step_uses_the_package_spec_script() -> None:
+    """The install step passes github.action_ref through env and installs what the script says."""
+    install = next(s for s in action_steps() if s.get("name") == "Install dreamgit")
+    assert install["env"] == {"ACTION_REF": "${{ github.action_ref }}"}
+    assert (
+        'bash "$GITHUB_ACTION_PATH/package-spec.sh" "$GITHUB_ACTION_PATH/../../.."'
+        in (install["run"])
+    )
+    assert 'pip install --quiet "$package"' in install["run"]
+
+
+@pytest.mark.skipif(tool("shellcheck") is None, reason="shellcheck is not installed")
+def test_package_spec_script_passes_shellcheck() -> None:
+    """The script the action runs is shellchecked like its inline steps."""
+    done = subprocess.run(
+        [str(tool("shellcheck")), str(PACKAGE_SPEC)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout
 
 
 # -- the action's dream step, run for real against a local remote --------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 
 import pytest
@@ -11,7 +12,7 @@ from dreamgit.llm.anthropic import AnthropicAdapter
 from dreamgit.llm.base import Message
 from dreamgit.llm.http import HttpClient
 from dreamgit.llm.openai import OpenAIAdapter
-from llm_support import Reply, anthropic_reply, loopback, openai_reply
+from llm_support import Reply, anthropic_reply, drip_server, loopback, openai_reply
 
 MESSAGES = [Message("system", "be brief"), Message("user", "hello")]
 
@@ -294,6 +295,7 @@ def test_connection_refused_is_retried_then_provider_error() -> None:
         ({}, "llm.model: the openai adapter needs a model"),
         ({"model": "m", "temprature": 0}, "llm.temprature: unknown setting for adapter 'openai'"),
         ({"model": "m", "timeout": 0}, "llm.timeout: expected a positive number, got 0"),
+        ({"model": "m", "run_timeout": 0}, "llm.run_timeout: expected a positive number, got 0"),
         ({"model": "m", "retries": -1}, "llm.retries: expected a whole number ≥ 0, got -1"),
         ({"model": "m", "extra_body": [1]}, "llm.extra_body: expected a mapping, got [1]"),
     ],
@@ -303,6 +305,86 @@ def test_bad_settings_are_config_errors(settings: dict[str, object], message: st
     with pytest.raises(ConfigError) as info:
         OpenAIAdapter(settings)
     assert info.value.message == message
+
+
+def _answer_bytes() -> bytes:
+    return json.dumps(openai_reply('{"proposals": []}').body).encode()
+
+
+@pytest.mark.parametrize("headers_too", [False, True], ids=["body", "status-line"])
+def test_a_server_dripping_one_byte_at_a_time_is_cut_off_at_the_request_deadline(
+    headers_too: bool,
+) -> None:
+    """Each byte comes well within llm.timeout, yet the whole request gets llm.timeout only."""
+    body = _answer_bytes()
+    with drip_server(body, interval=0.03, headers_too=headers_too) as server:
+        adapter = OpenAIAdapter(
+            {"model": "m", "base_url": server.url + "/v1", "timeout": 0.4, "retries": 0}
+        )
+        with pytest.raises(ProviderError) as info:
+            adapter.complete(MESSAGES, max_tokens=10)
+        host = server.url.removeprefix("http://")
+        assert info.value.message == f"openai: {host} failed after 1 attempt: timed out after 0.4 s"
+        assert server.requests == 1
+        assert server.sent < len(body)  # the client hung up; it did not read the answer out
+
+
+def test_the_run_timeout_bounds_all_requests_and_retries_together() -> None:
+    """Ten retries allowed, but llm.run_timeout ends them: exit 4 naming the setting."""
+    delays: list[float] = []
+    with drip_server(_answer_bytes(), interval=0.03) as server:
+        client = HttpClient(
+            "openai", timeout=0.4, retries=10, backoff=0.01, run_timeout=1.0, sleep=delays.append
+        )
+        adapter = OpenAIAdapter({"model": "m", "base_url": server.url + "/v1"}, client=client)
+        with pytest.raises(ProviderError) as info:
+            adapter.complete(MESSAGES, max_tokens=10)
+        assert 1 <= server.requests < 11  # about 3 of 0.4 s fit in 1 s, never the 11 allowed
+    host = server.url.removeprefix("http://")
+    attempts = server.requests
+    plural = "s" if attempts != 1 else ""
+    assert info.value.message.startswith(
+        f"openai: {host}: the run's LLM time is spent (llm.run_timeout 1 s) "
+        f"after {attempts} attempt{plural}: timed out after "
+    )
+    assert info.value.exit_code == 4
+    assert info.value.hint == (
+        "answers already received are cached, so the next run asks only the rest; dreamgit "
+        "exits with code 4 so a scheduler can retry later (raise llm.run_timeout for a slow model)"
+    )
+    with pytest.raises(ProviderError, match=r"run's LLM time is spent \(llm.run_timeout 1 s\)$"):
+        adapter.complete(MESSAGES, max_tokens=10)  # spent: not even one more attempt
+    assert server.requests == attempts
+
+
+@pytest.mark.parametrize("code", [301, 302, 303, 307, 308])
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_redirect_to_another_port_is_refused_and_the_key_never_sent_there(
+    provider: str, code: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two real servers: the configured one redirects to the other, which gets nothing."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "ak-secret")
+    path = {"openai": "/v1/chat/completions", "anthropic": "/v1/messages"}[provider]
+    with loopback([openai_reply("stolen")], path=path) as elsewhere:
+        moved = Reply(code, {}, {"Location": elsewhere.url + path})
+        with loopback([moved], path=path) as configured:
+            adapter: OpenAIAdapter | AnthropicAdapter
+            if provider == "openai":
+                adapter = OpenAIAdapter({"model": "m", "base_url": configured.url + "/v1"})
+            else:
+                adapter = AnthropicAdapter({"model": "m", "base_url": configured.url})
+            with pytest.raises(UserError) as info:
+                adapter.complete(MESSAGES, max_tokens=10)
+    assert elsewhere.count == 0 and configured.count == 1
+    sent = configured.received[0]["headers"]
+    assert sent.get("authorization") == "Bearer sk-secret" or sent.get("x-api-key") == "ak-secret"
+    host = configured.url.removeprefix("http://")
+    assert info.value.message == (
+        f"{provider}: {host} redirected the request to {elsewhere.url} (HTTP {code}); the API "
+        "key and the prompt go only to the configured host, so nothing was sent there"
+    )
+    assert info.value.hint == "if that address serves the provider's API, set llm.base_url to it"
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.progress import progress_reporter
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
+from dreamgit.errors import DreamgitError
 from dreamgit.records import RunRecord
 
 rules_option = click.option(
@@ -101,8 +102,8 @@ def print_ops(record: RunRecord) -> None:
     "remote",
     default=None,
     metavar="REMOTE",
-    help="Push the dream branch; delete there the branches this run replaced "
-    "(only where they still are as this run saw them).",
+    help="Push the dream branch (main instead, once the dream was merged); delete there "
+    "the branches this run replaced (only where they still are as this run saw them).",
 )
 @click.option(
     "--summary",
@@ -134,24 +135,46 @@ def run(
     """
     record = _dream(state, rules, llm, no_llm, as_json=as_json, force=force, merge=not no_merge)
     branch = record["branch"]
-    if remote and branch:
-        from dreamgit.history.push import push_branch
-
-        push_branch(open_repo(state), branch, remote=remote)
-        _drop_replaced(state, record, remote)
-    if summary is not None and branch:
+    # What the run did is told (and its summary written) before pushing: a push that
+    # fails must not hide a run that already happened, perhaps already merged.
+    if summary is not None:
         from dreamgit.history.summary import render_summary
 
         summary.write_text(render_summary(record), encoding="utf-8")
-    if as_json:
-        emit_json(record)
+    if not as_json:
+        print_ops(record)
+        if branch:
+            state_text = "merged into main" if record["merged"] else "left for review"
+            click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
+        for replaced in record.get("replaced", []):
+            click.echo(f"replaced {replaced['branch']}: its sessions are dreamed again in this run")
+    if not remote:
+        if as_json:
+            emit_json(record)
         return
-    print_ops(record)
-    if branch:
-        state_text = "merged into main" if record["merged"] else "left for review"
-        click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
-    for replaced in record.get("replaced", []):
-        click.echo(f"replaced {replaced['branch']}: its sessions are dreamed again in this run")
+    # A merged run's branch is gone: what it changed is on main, so main is pushed.
+    target = open_repo(state).branch if record["merged"] else branch
+    failure = _push(state, target, remote) if branch and target else None
+    if failure is None and branch:
+        _drop_replaced(state, record, remote)
+    pushed = {"remote": remote, "branch": target, "pushed": bool(branch) and failure is None}
+    if as_json:
+        emit_json({**record, "push": {**pushed, "error": failure and failure.message}})
+    elif pushed["pushed"]:
+        click.echo(f"pushed {target} to {remote}")
+    if failure is not None:
+        raise failure
+
+
+def _push(state: CliState, branch: str, remote: str) -> DreamgitError | None:
+    """Push ``branch``; the error, if it failed, for the caller to raise after telling."""
+    from dreamgit.history.push import push_branch
+
+    try:
+        push_branch(open_repo(state), branch, remote=remote)
+    except DreamgitError as exc:
+        return exc
+    return None
 
 
 def _drop_replaced(state: CliState, record: RunRecord, remote: str) -> None:

@@ -2,7 +2,8 @@
 
 Every memory operation asks the :class:`Budget` before it is planned; what does
 not fit is recorded as deferred, so a scarce rule set (Hermes-style: 3 changes,
-1 add, 250 characters) still lists everything it would have done.
+1 add, 250 characters) still lists everything it would have done. Memories a
+model's proposals retire (remove, supersede) have a cap of their own.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dreamgit.dream.workset import MEMORY_OPS, Deferred, Operation
-from dreamgit.llm.proposals import RunLimits
+from dreamgit.llm.proposals import REMOVING_OPS, RunLimits
 
 __all__ = ["Budget"]
 
@@ -22,9 +23,12 @@ class Budget:
     max_changes: int
     max_adds: int
     max_new_chars: int
+    #: Memories an LLM's proposals may retire (``max_removals_per_run``).
+    max_removals: int = 3
     changes: int = 0
     adds: int = 0
     new_chars: int = 0
+    removals: int = 0
     deferred: list[Deferred] = field(default_factory=list)
 
     def run_limits(self) -> RunLimits:
@@ -36,6 +40,8 @@ class Budget:
             changes=self.changes,
             adds=self.adds,
             new_chars=self.new_chars,
+            max_removals=self.max_removals,
+            removals=self.removals,
         )
 
     def admit(self, op: Operation) -> bool:
@@ -49,10 +55,18 @@ class Budget:
             reason = f"max_adds_per_run ({self.max_adds}) reached"
         elif self.new_chars + op.new_chars > self.max_new_chars:
             reason = f"max_new_chars_per_run ({self.max_new_chars}) reached"
+        elif self.removals + _removed(op) > self.max_removals:
+            reason = f"max_removals_per_run ({self.max_removals}) reached"
         if reason is not None:
             self.deferred.append(Deferred(op.op, op.rule, list(op.memories), reason))
             return False
         self.changes += 1
         self.adds += op.op == "add"
         self.new_chars += op.new_chars
+        self.removals += _removed(op)
         return True
+
+
+def _removed(op: Operation) -> int:
+    """Memories ``op`` retires on a model's word (0 for the rules' own operations)."""
+    return len(op.before) if op.source == "llm" and op.op in REMOVING_OPS else 0

@@ -11,19 +11,23 @@ configured model); every verdict is a decision in the run record, in the
 answer's order and naming its group. The run's character budget bounds the
 cost; groups that do not fit are listed with the run's deferred work, and a
 session whose gather prompt was deferred stays pending for the next run.
+Removals need evidence the engine checks (``dream/evidence.py``) and are capped
+by ``limits.max_removals_per_run``; text shaped like an instruction to a model
+is never stored (``llm/injection.py``).
 Prompts carry the run's day rather than its minute, so a review and the run
 after it send the same prompts and the run is answered from the cache.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.evidence import evidence_refusal
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet, snap
@@ -86,6 +90,7 @@ class LLMRun:
         ruleset: RuleSet,
         budget: Budget,
         sources: set[str] | None = None,
+        sessions: Mapping[str, Session] | None = None,
     ) -> list[Proposal]:
         """The proposals of ``answer`` the rules accept; every verdict is recorded as a decision.
 
@@ -107,6 +112,7 @@ class LLMRun:
             thresholds=self.thresholds,
             limits=limits,
             known_sources=sources,
+            evidence=lambda p: evidence_refusal(p, known, sessions or {}),
         )
         verdicts.update((d.proposal.index, d) for d in [*accepted, *rejected])
         for index in sorted(verdicts):
@@ -243,8 +249,14 @@ def llm_consolidate(
     now: datetime,
     budget: Budget,
     touched: set[str],
+    sessions: Sequence[Session] = (),
 ) -> list[Operation]:
-    """Ask about each group of similar memories this run touched; apply what the rules accept."""
+    """Ask about each group of similar memories this run touched; apply what the rules accept.
+
+    With each group go this run's sessions its memories came from, so a removal
+    can quote what a session said (see ``dream/evidence.py``).
+    """
+    by_session = {s.id: s for s in sessions}
     day = _day(now)
     ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
     items = [DupItem.from_memory(m) for m in ordered]
@@ -254,7 +266,13 @@ def llm_consolidate(
         if not touched.intersection(ids) or any(i not in ws.active for i in ids):
             continue
         group = {i: ws.active[i] for i in ids}
-        context = consolidate_context(list(group.values()), now=day, thresholds=llm.thresholds)
+        said = sorted({s for m in group.values() for s in m.sources if s in by_session})
+        context = consolidate_context(
+            list(group.values()),
+            now=day,
+            thresholds=llm.thresholds,
+            sessions=[by_session[s] for s in said],
+        )
         answer = llm.ask("consolidate", _dated(context, day), group=f"consolidate {','.join(ids)}")
         if answer.status == "deferred":
             llm.defer(answer, budget, ids)
@@ -266,6 +284,7 @@ def llm_consolidate(
             known=group,
             ruleset=ruleset,
             budget=budget,
+            sessions={s: by_session[s] for s in said},
         )
         for proposal in accepted:
             members = [ws.active[i] for i in proposal.ids if i in ws.active]

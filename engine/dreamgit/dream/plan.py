@@ -129,7 +129,10 @@ def plan_dream(
     before_paths = set(ws.paths)
     limits = ruleset.limits
     budget = Budget(
-        limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
+        limits.max_changes_per_run,
+        limits.max_adds_per_run,
+        limits.max_new_chars_per_run,
+        limits.max_removals_per_run,
     )
     # The finder's floor; the merge rules decide among the pairs it proposes.
     threshold = DEFAULT_THRESHOLD
@@ -152,8 +155,10 @@ def plan_dream(
         if gather
         else []
     )
+    read: list[Session] = []
     if gather:
         sessions, unreadable = _sessions(repo, base, now, exclude, reread)
+        read = list(sessions)
         broken += unreadable
         progress(
             f"gathering from {plural(len(sessions), 'session')} "
@@ -187,7 +192,9 @@ def plan_dream(
     consumed = [s for s in consumed if s not in consolidated.unsettled]
     if llm is not None:
         touched = {i for op in ops for i in op.memories if i in ws.active}
-        ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
+        ops += llm_consolidate(
+            llm, ws, ruleset, now=now, budget=budget, touched=touched, sessions=read
+        )
         decisions += llm.decisions
     progress("pruning")
     tracked = recall_tracking(repo, base)["in_use"]

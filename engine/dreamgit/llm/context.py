@@ -92,13 +92,22 @@ def gather_context(
 
 
 def consolidate_context(
-    group: Sequence[Memory], *, now: datetime, thresholds: Thresholds
+    group: Sequence[Memory],
+    *,
+    now: datetime,
+    thresholds: Thresholds,
+    sessions: Sequence[Session] = (),
 ) -> dict[str, Any]:
-    """Variables of ``consolidate``: a group of similar memories, oldest first."""
+    """Variables of ``consolidate``: a group of similar memories, oldest first.
+
+    ``sessions`` are this run's sessions the group's memories came from: what a
+    removal may quote as evidence.
+    """
     ordered = sorted(group, key=lambda m: (m.created, m.id))
     return {
         "now": format_time(now),
         "group": [memory_view(m) for m in ordered],
+        "sessions": [session_view(s) for s in sorted(sessions, key=lambda s: (s.created, s.id))],
         "thresholds": _thresholds(thresholds),
     }
 

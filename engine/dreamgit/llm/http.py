@@ -2,7 +2,9 @@
 
 Both provider APIs dreamgit speaks are a single JSON POST, so ``urllib.request``
 is enough and adds no dependency. What matters is failure handling: every
-request has a time-out; 429, 408, 5xx, time-outs and dropped connections are
+request has a deadline (``llm.timeout``, for the whole request however slowly the
+server sends), every run a total (``llm.run_timeout``, across all its requests,
+retries and waits); 429, 408, 5xx, time-outs and dropped connections are
 retried with exponential back-off and a deterministic jitter, honouring
 ``Retry-After``; when the retries run out the client raises
 :class:`~dreamgit.errors.ProviderError` (exit code 4, so a scheduler retries
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import random
 import time
 import urllib.error
@@ -26,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from dreamgit.errors import ProviderError, UserError
+from dreamgit.llm.transport import Deadline, Opener, RedirectRefused, show_origin
 from dreamgit.version import __version__
 
 __all__ = ["HttpClient"]
@@ -59,6 +63,8 @@ class HttpClient:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
         key_hint: str | None = None,
+        run_timeout: float | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.provider = provider
         self.timeout = timeout
@@ -71,7 +77,12 @@ class HttpClient:
         self.key_hint = key_hint
         self._jitter = random.Random(seed)
         # The default opener honours the usual *_proxy variables, as users expect.
-        self._opener = urllib.request.build_opener()
+        self.run_timeout = run_timeout
+        self.monotonic = monotonic
+        # The run's LLM time starts when its client is made, which is when the run starts.
+        self._run_ends = monotonic() + run_timeout if run_timeout is not None else math.inf
+        # Proxies from the environment are honoured, as users expect; see transport.py.
+        self._opener = Opener()
 
     def post_json(
         self, url: str, body: Mapping[str, Any], headers: Mapping[str, str] | None = None
@@ -88,6 +99,8 @@ class HttpClient:
         failure = ""
         attempts = 0
         for attempt in range(self.retries + 1):
+            if self._run_left() <= 0:
+                raise self._out_of_time(host, attempts, failure)
             attempts = attempt + 1
             retry_after: float | None = None
             try:
@@ -109,7 +122,10 @@ class HttpClient:
                     break
             if attempt == self.retries:
                 break
-            self.sleep(self._delay(attempt, retry_after))
+            delay = self._delay(attempt, retry_after)
+            if delay >= self._run_left():
+                raise self._out_of_time(host, attempts, failure)
+            self.sleep(delay)
         raise ProviderError(
             f"{self.provider}: {host} failed after {attempts} attempt"
             f"{'s' if attempts != 1 else ''}: {failure}",
@@ -117,27 +133,46 @@ class HttpClient:
             "retry later (llm.timeout and llm.retries set the patience)",
         )
 
+    def _out_of_time(self, host: str, attempts: int, failure: str) -> ProviderError:
+        """The error when the run's LLM time (``llm.run_timeout``) is spent."""
+        tried = f" after {attempts} attempt{'s' if attempts != 1 else ''}: {failure}"
+        return ProviderError(
+            f"{self.provider}: {host}: the run's LLM time is spent "
+            f"(llm.run_timeout {self.run_timeout:g} s){tried if attempts else ''}",
+            hint="answers already received are cached, so the next run asks only the rest; "
+            "dreamgit exits with code 4 so a scheduler can retry later "
+            "(raise llm.run_timeout for a slow model)",
+        )
+
     def _send(
         self, url: str, data: bytes, headers: Mapping[str, str]
     ) -> tuple[int, bytes, HeaderMessage]:
         request = urllib.request.Request(url, data=data, headers=dict(headers), method="POST")
+        limit = min(self.timeout, self._run_left())
+        deadline = Deadline(limit)
         try:
-            with self._opener.open(request, timeout=self.timeout) as reply:
-                return reply.status, reply.read(), reply.headers
-        except urllib.error.HTTPError as err:
-            try:
-                payload = err.read()
-            except (OSError, http.client.HTTPException):
-                payload = b""
-            return err.code, payload, err.headers
-        except urllib.error.URLError as err:
-            if isinstance(err.reason, TimeoutError):
-                raise _Transient(f"timed out after {self.timeout:g} s") from None
-            raise _Transient(f"connection failed: {err.reason}") from None
-        except TimeoutError:
-            raise _Transient(f"timed out after {self.timeout:g} s") from None
+            with deadline:
+                reply = self._opener.open(request, timeout=self.timeout, deadline=deadline)
+        except RedirectRefused as refused:
+            raise UserError(
+                f"{self.provider}: {urlsplit(url).netloc} redirected the request to "
+                f"{show_origin(refused.target)} (HTTP {refused.code}); the API key and the "
+                "prompt go only to the configured host, so nothing was sent there",
+                hint="if that address serves the provider's API, set llm.base_url to it",
+            ) from None
         except (OSError, http.client.HTTPException) as err:
-            raise _Transient(f"connection failed: {err}") from None
+            if deadline.expired or _timed_out(err):
+                raise _Transient(f"timed out after {limit:g} s") from None
+            reason = err.reason if isinstance(err, urllib.error.URLError) else err
+            raise _Transient(f"connection failed: {reason}") from None
+        if deadline.expired:
+            # A reply cut short by the deadline may still parse: it is never used.
+            raise _Transient(f"timed out after {limit:g} s")
+        return reply
+
+    def _run_left(self) -> float:
+        """Seconds left of the run's LLM time (``llm.run_timeout``)."""
+        return max(0.0, self._run_ends - self.monotonic())
 
     def _decode(self, host: str, payload: bytes) -> dict[str, Any]:
         try:
@@ -177,6 +212,12 @@ class HttpClient:
         if status in (401, 403) and self.key_hint:
             return f"{_REASONS[status]} in {self.key_hint}"
         return _REASONS.get(status, "see the provider's message above")
+
+
+def _timed_out(err: BaseException) -> bool:
+    """Whether a failure is a socket time-out, bare or wrapped by urllib."""
+    reason = err.reason if isinstance(err, urllib.error.URLError) else err
+    return isinstance(reason, TimeoutError)
 
 
 def _reason(status: int) -> str:

@@ -3,6 +3,8 @@
 A subclass names its defaults (base URL, key variable), the extra settings it
 takes, and how to send a key; the constructor checks every setting once, so a
 typo in ``llm:`` is reported when the run starts, not after the first request.
+``llm.timeout`` is each request's deadline (60 s), ``llm.run_timeout`` the run's
+total time for the LLM (1800 s); both hold however slowly a server sends.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ from dreamgit.llm.http import HttpClient
 
 __all__ = ["HttpAdapter"]
 
-_SHARED = frozenset({"model", "base_url", "api_key_env", "timeout", "retries", "temperature"})
+_SHARED = frozenset(
+    {"model", "base_url", "api_key_env", "timeout", "run_timeout", "retries", "temperature"}
+)
+#: Seconds one run may spend on the LLM in all (requests, retries, waits): half an hour.
+RUN_TIMEOUT = 1800.0
 
 
 class HttpAdapter(LLMAdapter):
@@ -50,6 +56,7 @@ class HttpAdapter(LLMAdapter):
             self.name,
             timeout=setting_number(settings, "timeout", 60.0),
             retries=setting_int(settings, "retries", 4),
+            run_timeout=setting_number(settings, "run_timeout", RUN_TIMEOUT),
             key_hint=f"${self.key_env}",
         )
 

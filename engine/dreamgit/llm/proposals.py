@@ -10,18 +10,21 @@ An answer is one JSON object ``{"proposals": [...]}``. Each proposal has an
                       type, priority, key, supersession_confidence
 ``replace``           ids* (exactly one), text*, confidence*,
                       supersession_confidence*, reason*, topic, type, priority, key
-``remove``            ids*, supersession_confidence*, reason*, confidence
+``remove``            ids*, supersession_confidence*, reason*, confidence, and
+                      evidence: by (a newer memory), or sources with a quote
 ``supersede``         ids* (the older memories), by* (the newer one),
                       supersession_confidence*, reason*, confidence
 ====================  ==========================================================
 
 ``confidence`` and ``supersession_confidence`` are numbers from 0 to 1, ``type``
 is a memory type, ``priority`` a priority name, ``sources`` session ids and
+``quote`` a passage of the session named in ``sources`` and
 ``null`` means absent. Anything else (an unknown field, a wrong type, a field the
 op does not take) makes the whole answer malformed, with a reason precise
 enough to send back in the one repair request. :func:`validate_proposals` then
 applies the deterministic gates: ids must be among the memories sent, protected
-and core memories are never touched, thresholds and per-run limits hold.
+and core memories are never touched, instruction-shaped text is never stored,
+thresholds and per-run limits hold; the caller checks a removal's evidence.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, priority_rank
 from dreamgit.records import Decision as RecordedDecision
 
@@ -57,7 +61,7 @@ _OPTIONAL: dict[str, frozenset[str]] = {
     "add": frozenset({"type", "priority", "key"}),
     "merge": frozenset({"topic", "type", "priority", "key", "supersession_confidence"}),
     "replace": frozenset({"topic", "type", "priority", "key"}),
-    "remove": frozenset({"confidence"}),
+    "remove": frozenset({"confidence", "by", "sources", "quote"}),
     "supersede": frozenset({"confidence"}),
 }
 _ALL_FIELDS = frozenset({"op"}).union(*_REQUIRED.values(), *_OPTIONAL.values())
@@ -68,6 +72,8 @@ _FENCED = re.compile(r"```[A-Za-z]*[ \t]*\n(.*?)```", re.DOTALL)
 MAX_PROPOSALS = 100
 MAX_TEXT = 2000
 MAX_REASON = 1000
+MAX_QUOTE = 500
+REMOVING_OPS = frozenset({"remove", "supersede"})
 
 
 class ProposalFormatError(ValueError):
@@ -90,6 +96,7 @@ class Proposal:
     confidence: float | None = None
     supersession_confidence: float | None = None
     sources: tuple[str, ...] = ()
+    quote: str | None = None
     #: Position in the answer, for messages (``proposals[2]``).
     index: int = 0
 
@@ -152,9 +159,11 @@ class RunLimits:
     max_changes: int = 50
     max_adds: int = 20
     max_new_chars: int = 4000
+    max_removals: int = 3
     changes: int = 0
     adds: int = 0
     new_chars: int = 0
+    removals: int = 0
     touched: set[str] = field(default_factory=set)
 
     @classmethod
@@ -165,6 +174,7 @@ class RunLimits:
             max_changes=int(values.get("max_changes_per_run", defaults.max_changes)),
             max_adds=int(values.get("max_adds_per_run", defaults.max_adds)),
             max_new_chars=int(values.get("max_new_chars_per_run", defaults.max_new_chars)),
+            max_removals=int(values.get("max_removals_per_run", defaults.max_removals)),
         )
 
 
@@ -272,7 +282,7 @@ def _check_arity(op: str, values: Mapping[str, Any], where: str) -> None:
         raise ProposalFormatError(f"{where}.ids: merge needs two or more ids, got {len(ids)}")
     if op == "replace" and len(ids) != 1:
         raise ProposalFormatError(f"{where}.ids: replace takes exactly one id, got {len(ids)}")
-    if op == "supersede" and values.get("by") in ids:
+    if op in ("supersede", "remove") and values.get("by") in ids:
         raise ProposalFormatError(f"{where}.by: {values['by']} cannot supersede itself")
 
 
@@ -343,6 +353,7 @@ _FIELD_CHECKS: dict[str, Callable[[object, str], Any]] = {
     "sources": _id_list,
     "by": _one_id,
     "text": _text(MAX_TEXT),
+    "quote": _text(MAX_QUOTE),
     "reason": _text(MAX_REASON),
     "topic": _pattern(_TOPIC, "a topic name such as preferences ([a-z0-9][a-z0-9_-]*)"),
     "key": _pattern(_KEY, "a key such as python.test-runner"),
@@ -364,25 +375,30 @@ def validate_proposals(
     thresholds: Thresholds,
     limits: RunLimits,
     known_sources: Collection[str] | None = None,
+    evidence: Callable[[Proposal], str | None] | None = None,
 ) -> tuple[list[Decision], list[Decision]]:
     """Judge proposals by the rules; return (accepted, rejected), each with its reason.
 
     ``known_ids`` are the memories that were sent with the prompt: a proposal
     naming any other id is rejected, as is one that changes a memory for which
     ``is_protected`` holds. ``known_sources`` (session ids sent) is checked
-    against an add's sources when given. ``limits`` is updated for every
+    against an add's sources when given; ``evidence`` says why a proposal lacks
+    the evidence its op needs (None: it has it). ``limits`` is updated for every
     accepted proposal, so later calls in the same run see what is used.
     """
     accepted: list[Decision] = []
     rejected: list[Decision] = []
     for proposal in proposals:
-        reason = _refusal(proposal, known_ids, is_protected, thresholds, limits, known_sources)
+        reason = _refusal(
+            proposal, known_ids, is_protected, thresholds, limits, known_sources, evidence
+        )
         if reason is not None:
             rejected.append(Decision(proposal, False, reason))
             continue
         limits.changes += 1
         limits.adds += proposal.op == "add"
         limits.new_chars += len(proposal.text or "")
+        limits.removals += len(proposal.ids) if proposal.op in REMOVING_OPS else 0
         limits.touched.update(proposal.ids)
         accepted.append(Decision(proposal, True, _acceptance(proposal, thresholds)))
     return accepted, rejected
@@ -395,6 +411,7 @@ def _refusal(
     thresholds: Thresholds,
     limits: RunLimits,
     known_sources: Collection[str] | None,
+    evidence: Callable[[Proposal], str | None] | None = None,
 ) -> str | None:
     for memory_id in (*p.ids, *((p.by,) if p.by else ())):
         if memory_id not in known_ids:
@@ -403,8 +420,9 @@ def _refusal(
         for source in p.sources:
             if source not in known_sources:
                 return f"unknown session id {source}: not among the sessions sent"
-    # `by` is rewritten too (its `supersedes` grows), so it must not be protected either.
-    for memory_id in (*p.ids, *((p.by,) if p.by else ())):
+    # A supersession rewrites `by` (its `supersedes` grows); a removal's `by` is evidence.
+    rewritten = (p.by,) if p.by and p.op != "remove" else ()
+    for memory_id in (*p.ids, *rewritten):
         if is_protected(memory_id):
             return f"{memory_id} is protected (core or a protected topic): never changed by a dream"
     if p.priority is not None and priority_rank(p.priority) > priority_rank(
@@ -416,6 +434,12 @@ def _refusal(
     for memory_id in (*p.ids, *((p.by,) if p.by else ())):
         if memory_id in limits.touched:
             return f"{memory_id} is already changed by this run"
+    shape = instruction_shape(p.text) if p.text else None
+    if shape is not None:
+        return f"text is shaped like an instruction to a model ({shape}): never stored as memory"
+    missing = evidence(p) if evidence is not None else None
+    if missing is not None:
+        return missing
     low = _under_threshold(p, thresholds)
     if low is not None:
         return low
@@ -423,6 +447,11 @@ def _refusal(
         return f"max_changes_per_run ({limits.max_changes}) reached"
     if p.op == "add" and limits.adds >= limits.max_adds:
         return f"max_adds_per_run ({limits.max_adds}) reached"
+    if p.op in REMOVING_OPS and limits.removals + len(p.ids) > limits.max_removals:
+        return (
+            f"max_removals_per_run ({limits.max_removals}) would be exceeded: "
+            f"{limits.removals} removed, {len(p.ids)} more"
+        )
     size = len(p.text or "")
     if size and limits.new_chars + size > limits.max_new_chars:
         return (

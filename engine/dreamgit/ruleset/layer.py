@@ -54,6 +54,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "max_changes_per_run": "count",
         "max_adds_per_run": "count",
         "max_new_chars_per_run": "count",
+        "max_removals_per_run": "count",
     },
     "budgets": {
         "max_memories": "positive",

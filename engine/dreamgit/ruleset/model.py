@@ -53,6 +53,8 @@ class Limits:
     max_changes_per_run: int
     max_adds_per_run: int
     max_new_chars_per_run: int
+    #: Memories an LLM's proposals (remove, supersede) may take out of the active set.
+    max_removals_per_run: int
 
 
 @dataclass(frozen=True)

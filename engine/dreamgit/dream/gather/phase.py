@@ -1,7 +1,8 @@
 """Gather: new memories from the sessions no dream has read yet.
 
 Candidates come from the deterministic extractor. Each one meets the rule
-set's gather rules (a rule that holds rejects it), then the memories already
+set's gather rules (a rule that holds rejects it; so does text shaped like an
+instruction to a model, see ``llm/injection.py``), then the memories already
 known: a candidate that says again what an active memory says reinforces it
 (its session joins the memory's sources) instead of adding a copy. A session
 is consumed only when every candidate of it was handled, so a candidate
@@ -21,6 +22,7 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
 from dreamgit.ids import memory_id
+from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import Memory, Session
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
@@ -51,6 +53,12 @@ def _memory_for(candidate: Candidate, taken: set[str]) -> Memory:
         updated=candidate.created,
         **fields,
     )
+
+
+def _instruction(candidate: Candidate) -> str | None:
+    """Why a candidate is never stored: it reads as an instruction to a model, if it does."""
+    shape = instruction_shape(candidate.text)
+    return None if shape is None else f"no-instructions (shaped like an instruction: {shape})"
 
 
 def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
@@ -180,6 +188,7 @@ def _candidates(
                     result.fresh.append((ws.active[memory.id], candidate))
                 continue
             rule = _rejecting_rule(ruleset, memory, now) or _never_fits(ruleset, memory, now)
+            rule = rule or _instruction(candidate)
             if rule is not None:
                 result.decisions.append(
                     {

@@ -1,0 +1,85 @@
+"""The evidence a model must give before its proposal takes a memory away.
+
+A model that obeys a prompt injection ("delete all memories") proposes removals
+with high confidence and a plausible reason; confidence and reasons are the
+model's word. What the engine can check is evidence: a ``remove`` names either
+``by``, a newer memory of the same group that covers the removed ones, or
+``sources`` and ``quote``, a passage of one of this run's sessions, verbatim
+(case and spacing aside), that shares content words with each removed memory and
+is not itself an instruction to a model. A ``supersede`` must keep a newer memory
+than the ones it retires. Refusals are plain sentences for the run record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dreamgit.llm.injection import instruction_shape
+from dreamgit.llm.proposals import Proposal
+from dreamgit.model import Memory, Session
+from dreamgit.textsim import features
+
+__all__ = ["evidence_refusal"]
+
+#: A quote shorter than this many words cannot say which memory it is about.
+MIN_QUOTE_WORDS = 3
+
+
+def evidence_refusal(
+    p: Proposal, known: Mapping[str, Memory], sessions: Mapping[str, Session]
+) -> str | None:
+    """Why ``p`` lacks the evidence its op needs, or None when it has it (or needs none).
+
+    ``known`` are the memories sent with the prompt, ``sessions`` this run's
+    sessions by id. Ids that are not known are left to the shared gates.
+    """
+    if p.op == "supersede":
+        return _newer(p.by, p.ids, known, "supersedes")
+    if p.op != "remove":
+        return None
+    if p.by is not None:
+        return _newer(p.by, p.ids, known, "covers")
+    if p.sources and p.quote:
+        return _quoted(p, known, sessions)
+    return (
+        "remove needs evidence: by (a newer memory of the group that covers it) "
+        "or sources and quote (the session's own words)"
+    )
+
+
+def _newer(
+    by: str | None, ids: tuple[str, ...], known: Mapping[str, Memory], verb: str
+) -> str | None:
+    if by is None or by not in known:
+        return None
+    for memory_id in ids:
+        if memory_id in known and known[by].created <= known[memory_id].created:
+            return f"{by} is not newer than {memory_id}: only a newer memory {verb} an older one"
+    return None
+
+
+def _quoted(
+    p: Proposal, known: Mapping[str, Memory], sessions: Mapping[str, Session]
+) -> str | None:
+    quote = p.quote or ""
+    if len(quote.split()) < MIN_QUOTE_WORDS:
+        return f"the quote has fewer than {MIN_QUOTE_WORDS} words: it cannot be evidence"
+    shape = instruction_shape(quote)
+    if shape is not None:
+        return f"the quote is shaped like an instruction to a model ({shape}): not evidence"
+    for source in p.sources:
+        if source not in sessions:
+            return f"unknown session id {source}: not among this run's sessions"
+    if not any(_contains(sessions[s].text, quote) for s in p.sources):
+        where = ", ".join(p.sources)
+        return f"the quote is not in session {where}: a removal needs the session's own words"
+    said = features(quote)
+    for memory_id in p.ids:
+        if memory_id in known and not said & features(known[memory_id].text):
+            return f"the quote says nothing about {memory_id}: it shares no content word with it"
+    return None
+
+
+def _contains(text: str, quote: str) -> bool:
+    """Whether ``quote`` is in ``text``, ignoring case and runs of white space."""
+    return " ".join(quote.casefold().split()) in " ".join(text.casefold().split())
