@@ -367,6 +367,8 @@ def test_memory_env_holds_every_documented_name() -> None:
         "recalls",
         "confidence",
         "sources",
+        "recall",
+        "recalls_recorded",
     }
     assert env["priority"] is Priority.normal
     assert env["key"] == ""

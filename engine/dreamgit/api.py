@@ -19,6 +19,8 @@ from dreamgit.store.repo import MemoryRepo
 
 if TYPE_CHECKING:
     from dreamgit.llm.base import LLMAdapter
+    from dreamgit.recall.promotion import Explained
+    from dreamgit.recall.search import RecallResult
 
 __all__ = ["DreamEngine", "DreamResult"]
 
@@ -149,3 +151,62 @@ class DreamEngine:
         from dreamgit.dream.status import repo_status
 
         return repo_status(self.repo, now=self.now())
+
+    def recall(
+        self,
+        query: str,
+        *,
+        top_k: int | None = None,
+        chars: int | None = None,
+        topic: str | None = None,
+        type: str | None = None,
+        scope: str | None = None,
+        record: bool | None = None,
+    ) -> RecallResult:
+        """Active memories that answer ``query``, weighted by the rules, grouped and cut to
+        ``top_k`` items or ``chars`` characters; leaves a recall signal unless ``record``
+        is False (or the rules say ``recall: {record: false}``)."""
+        from dreamgit.recall.search import recall
+
+        return recall(
+            self.repo,
+            query,
+            now=self.now(),
+            top_k=top_k,
+            chars=chars,
+            topic=topic,
+            type=type,
+            scope=scope,
+            record=record,
+        )
+
+    def forget_matching(
+        self,
+        *,
+        match: str | None = None,
+        regex: bool = False,
+        older_than: str | None = None,
+        topic: str | None = None,
+        session: str | None = None,
+        dry_run: bool = False,
+    ) -> tuple[list[Memory], list[Memory]]:
+        """Forget every memory the pattern picks out, in one commit: (forgotten, protected)."""
+        from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+
+        spec = ForgetFilter(
+            match=match,
+            regex=regex,
+            older_than=parse_age(older_than) if older_than else None,
+            topic=topic,
+            session=session,
+        )
+        return forget_matching(self.repo, spec, now=self.now(), dry_run=dry_run)
+
+    def promote(self, *, apply: bool = False, limit: int | None = None) -> list[Explained]:
+        """The promotions the rules make now; with ``apply``, made (one commit each)."""
+        from dreamgit.recall import promotion
+
+        if apply:
+            done = promotion.apply_promotions(self.repo, now=self.now(), limit=limit)
+            return [item for item, _commit in done]
+        return promotion.plan_promotions(self.repo, now=self.now(), limit=limit)

@@ -13,7 +13,7 @@ from typing import Any
 
 from dreamgit.clock import format_time
 
-__all__ = ["PRIORITIES", "Memory", "Session", "plural", "priority_rank"]
+__all__ = ["PRIORITIES", "Memory", "RecallStats", "Session", "plural", "priority_rank"]
 
 #: Priorities from least to most durable. Their order is what rules compare.
 PRIORITIES: tuple[str, ...] = ("ephemeral", "low", "normal", "high", "core")
@@ -25,6 +25,29 @@ MEMORY_TYPES: tuple[str, ...] = ("user", "feedback", "project", "reference")
 def priority_rank(priority: str) -> int:
     """Position of a priority name in :data:`PRIORITIES` (ephemeral is 0, core is 4)."""
     return PRIORITIES.index(priority)
+
+
+@dataclass(frozen=True)
+class RecallStats:
+    """What the recorded recalls of one memory add up to (folded in by a dream).
+
+    ``queries`` holds hashes of the distinct queries that returned the memory and
+    ``days`` the distinct UTC days it was recalled on (the newest 16 of each are
+    kept, as OpenClaw does); ``total_score`` sums the relevance (0 to 1) of every hit.
+    """
+
+    count: int = 0
+    queries: tuple[str, ...] = ()
+    days: tuple[str, ...] = ()
+    first: datetime | None = None
+    last: datetime | None = None
+    total_score: float = 0.0
+    max_score: float = 0.0
+
+    @property
+    def mean_score(self) -> float:
+        """Mean relevance of the hits (0 when never recalled)."""
+        return self.total_score / self.count if self.count else 0.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +70,8 @@ class Memory:
     supersedes: tuple[str, ...] = ()
     confidence: float = 1.0
     recalls: int = 0
+    #: Recorded recall signals (None: never recalled since recalls were recorded).
+    recall: RecallStats | None = field(default=None, compare=False, hash=False)
     #: Front-matter keys that are not ours, kept so a rewrite preserves them.
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     #: The file that holds it when the repository's format says so (another agent's

@@ -93,3 +93,9 @@ class RunRecord(TypedDict):
     resumed: NotRequired[list[str]]
     replaced: NotRequired[list[ReplacedBranch]]
     llm: NotRequired[dict[str, Any]]
+    #: Recall signals this run folded into the counters: signals, hits, memories.
+    recall: NotRequired[dict[str, int]]
+    #: The memory's health when the run was planned (dream/health.py): score and parts.
+    health: NotRequired[dict[str, Any]]
+    #: Older sessions read again because health was low.
+    reread: NotRequired[list[str]]

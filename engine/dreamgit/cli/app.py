@@ -51,6 +51,9 @@ COMMANDS: dict[str, str] = {
     "export": "dreamgit.cli.cmd_transfer:export",
     "import": "dreamgit.cli.cmd_transfer:import_",
     "demo": "dreamgit.cli.cmd_demo:demo",
+    "recall": "dreamgit.cli.cmd_recall:recall",
+    "promote": "dreamgit.cli.cmd_recall:promote",
+    "mcp": "dreamgit.cli.cmd_recall:mcp",
 }
 
 

@@ -14,7 +14,7 @@ from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
-from dreamgit.model import MEMORY_TYPES, PRIORITIES, plural
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
@@ -315,18 +315,60 @@ def topics(state: CliState, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("ids", nargs=-1, required=True)
+@click.argument("ids", nargs=-1)
+@click.option("--match", default=None, help="Memories whose text holds TEXT (see --regex).")
+@click.option("--regex", is_flag=True, help="Read --match as a regular expression.")
+@click.option("--older-than", default=None, help="Memories created longer ago (30d, 12h, 2w).")
+@click.option("--topic", default=None, help="Memories of this topic.")
+@click.option("--session", default=None, help="Memories gathered from this session id.")
+@click.option("--dry-run", is_flag=True, help="List what would be forgotten; change nothing.")
 @json_option
 @pass_state
-def forget(state: CliState, ids: tuple[str], as_json: bool) -> None:
-    """Remove memories from the active set (history keeps them: see restore)."""
+def forget(
+    state: CliState,
+    ids: tuple[str],
+    match: str | None,
+    regex: bool,
+    older_than: str | None,
+    topic: str | None,
+    session: str | None,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Remove memories from the active set, by id or by pattern, in one commit
+    (history keeps them: see restore)."""
+    if not ids and not (match or older_than or topic or session):
+        raise click.UsageError(
+            "forget needs ids or at least one of --match, --older-than, --topic, --session"
+        )
     repo = open_repo(state)
-    gone = operations.forget(repo, ids, now=state.now())
+    kept: list[Memory] = []
+    if ids and (match or older_than or topic or session):
+        raise UserError("forget takes ids or a pattern, not both", hint="run it once for each")
+    if ids and dry_run:
+        gone = [repo.get_memory(ident, now=state.now()) for ident in ids]
+    elif ids:
+        gone = operations.forget(repo, ids, now=state.now())
+    else:
+        from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+
+        spec = ForgetFilter(
+            match=match,
+            regex=regex,
+            older_than=parse_age(older_than) if older_than else None,
+            topic=topic,
+            session=session,
+        )
+        gone, kept = forget_matching(repo, spec, now=state.now(), dry_run=dry_run)
+    for m in kept:
+        warn(f"kept {m.id} ({m.path}): protected; forget it by id if you mean it")
     if as_json:
         emit_json([{"id": m.id, "path": m.path} for m in gone])
         return
     for m in gone:
-        click.echo(f"forgot {m.id} ({m.path})")
+        click.echo(f"{'would forget' if dry_run else 'forgot'} {m.id} ({m.path})")
+    if not gone:
+        click.echo("nothing matches", err=True)
 
 
 @click.command()
@@ -377,6 +419,18 @@ def status(state: CliState, as_json: bool) -> None:
     )
     click.echo(f"last dream:       {_last_dream(report['last_run'], state.now())}")
     click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
+    health = report["health"]
+    if health["score"] is not None:
+        parts = ", ".join(f"{k} {v:.2f}" for k, v in health["parts"].items())
+        click.echo(f"health:           {health['score']:.2f} ({parts})")
+    tracking = report["recall_tracking"]
+    if tracking["in_use"]:
+        click.echo(
+            f"recall tracking:  in use — {tracking['memories_recalled']} memories recalled, "
+            f"{tracking['signals_waiting']} signal(s) waiting for a dream"
+        )
+    else:
+        click.echo("recall tracking:  not in use — prune rules reading recall.* are off")
     for name in report["awaiting_review"]:
         run_id = name.removeprefix("dream/")
         click.echo(

@@ -16,6 +16,7 @@ from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.gather.phase import plan_gather
+from dreamgit.dream.health import health_report, recovery_sessions
 from dreamgit.dream.index import (
     CLAUDE_INDEX_LINES,
     is_generated,
@@ -31,8 +32,11 @@ from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session, plural
+from dreamgit.recall.fold import recall_tracking
+from dreamgit.recall.settings import load_settings
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import memory_env
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import decode_session
 
@@ -60,6 +64,10 @@ class Plan:
     broken: list[MemoryFileError] = field(default_factory=list)
     #: What the model was asked and answered, with the budget spent (None without an LLM).
     llm: dict[str, Any] | None = None
+    #: The memory's health at the base (dream/health.py).
+    health: dict[str, Any] | None = None
+    #: Older sessions read again because health was low.
+    reread: list[str] = field(default_factory=list)
 
     @property
     def is_empty(self) -> bool:
@@ -68,10 +76,16 @@ class Plan:
 
 
 def _sessions(
-    repo: MemoryRepo, base: str | None, now: datetime, exclude: frozenset[str]
+    repo: MemoryRepo,
+    base: str | None,
+    now: datetime,
+    exclude: frozenset[str],
+    reread: list[str],
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
-    for ident, path in sorted(pending_sessions(repo, base).items()):
+    paths = repo.session_paths(base)
+    wanted = {**{i: paths[i] for i in reread if i in paths}, **pending_sessions(repo, base)}
+    for ident, path in sorted(wanted.items()):
         if ident in exclude:
             continue
         data = repo.store.read_path(base, path) or b""
@@ -127,9 +141,23 @@ def plan_dream(
     consumed: list[str] = []
     broken = [*snapshot.broken, *unusable]
     fresh: list[tuple[Memory, Candidate]] = []
+    settings = load_settings(repo)
+    health = health_report(repo, ruleset, snapshot.memories, at=base, now=now)
+    reread = (
+        recovery_sessions(
+            repo,
+            snapshot.memories,
+            at=base,
+            health=health["score"],
+            below=settings.recover_below,
+            count=settings.recover_sessions,
+        )
+        if gather
+        else []
+    )
     read: list[Session] = []
     if gather:
-        sessions, unreadable = _sessions(repo, base, now, exclude)
+        sessions, unreadable = _sessions(repo, base, now, exclude, reread)
         read = list(sessions)
         broken += unreadable
         progress(
@@ -169,7 +197,8 @@ def plan_dream(
         )
         decisions += llm.decisions
     progress("pruning")
-    ops += plan_prune(ws, ruleset, now=now, budget=budget)
+    tracked = recall_tracking(repo, base)["in_use"]
+    ops += plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
     progress("writing the index")
     index = _index_op(repo, base, ws, ruleset, now, gone=before_paths - ws.paths)
     if index is not None and (ops or consumed or index.changes):
@@ -184,7 +213,18 @@ def plan_dream(
         decisions=decisions,
         broken=broken,
         llm=llm.to_record() if llm is not None else None,
+        health=health,
+        reread=[s for s in reread if s in consumed],
     )
+
+
+def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) -> list[Memory]:
+    """The memories ``MEMORY.md`` lists: short-term ones (the promotion candidates) enter
+    it only once promoted, unless the rules say ``promotion: {index_staged: true}``."""
+    promotion = load_settings(repo).promotion
+    if promotion.index_staged:
+        return memories
+    return [m for m in memories if not promotion.candidates.evaluate(memory_env(m, now))]
 
 
 def _index_op(
@@ -199,9 +239,10 @@ def _index_op(
     budgets = ruleset.budgets
     fmt = ws.format
     existing = repo.read_text(fmt.index_path, base) if fmt.index_path else None
+    shown = indexed_memories(repo, list(ws.active.values()), now)
     if fmt.index_style == "dreamgit" and (existing is None or is_generated(existing)):
         result = render_index(
-            list(ws.active.values()),
+            shown,
             order=index_key(ruleset, now),
             index_chars=budgets.index_chars,
             index_line_chars=budgets.index_line_chars,
@@ -212,7 +253,7 @@ def _index_op(
         limit = next((b for b in fmt.budgets() if b.path == fmt.index_path), None)
         result = render_agent_index(
             existing,
-            list(ws.active.values()),
+            shown,
             order=index_key(ruleset, now),
             index_line_chars=budgets.index_line_chars,
             gone=gone,

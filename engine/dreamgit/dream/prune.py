@@ -16,10 +16,10 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
-from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
 
-__all__ = ["plan_prune"]
+__all__ = ["plan_prune", "reads_recall_signals"]
 
 
 def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) -> Operation | None:
@@ -39,16 +39,31 @@ def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) 
     return op
 
 
+def reads_recall_signals(rule: Rule) -> bool:
+    """Whether a rule reads recorded recall signals (``recall.*``)."""
+    return any(name == "recall" or name.startswith("recall.") for name in rule.when.names)
+
+
 def plan_prune(
-    ws: WorkingSet, ruleset: RuleSet, *, now: datetime, budget: Budget
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    budget: Budget,
+    recalls_recorded: bool = False,
 ) -> list[Operation]:
-    """Plan lifecycle pruning, then budget eviction."""
+    """Plan lifecycle pruning, then budget eviction.
+
+    A rule that reads recall signals (``recall.*``) takes effect only where recalls
+    are recorded (``recalls_recorded``): elsewhere every memory would look unrecalled.
+    """
     ops: list[Operation] = []
+    rules = [r for r in ruleset.prune if recalls_recorded or not reads_recall_signals(r)]
     for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
         if ruleset.is_protected(memory):
             continue
-        env = memory_env(memory, now)
-        for rule in ruleset.prune:
+        env = memory_env(memory, now, recalls_recorded=recalls_recorded)
+        for rule in rules:
             if rule.when.evaluate(env):
                 op = _prune(ws, memory, rule.name, f"Rule {rule.name}: {rule.when.text}", budget)
                 if op is not None:

@@ -33,6 +33,7 @@ from dreamgit.history.runs import GENERATED_OPS
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.model import plural
+from dreamgit.recall.fold import fold_signals, signals_waiting
 from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
@@ -115,11 +116,18 @@ def _dream(
         )
     with try_exclusive(dream_lock_path(repo), busy="another dream is running in this repository"):
         resumed = _finish_interrupted(repo, now)
+        # Recall signals are folded into the counters (one commit) even when the gate
+        # then says no dream is due: an agent that only recalls still leaves counts.
+        recall = {"signals": 0, "hits": 0, "memories": 0}
+        if signals_waiting(repo):
+            repo.advance_main(lambda _tip: None, now=now)  # commits the spooled signals
+            folded = fold_signals(repo, now=now)
+            recall = {"signals": folded.signals, "hits": folded.hits, "memories": folded.memories}
         open_branches = review_branches(repo) if gather else []
         if gather and not force:
             due, reason = _gate(repo, rules, now, open_branches)
             if not due:
-                return {**_skipped(repo, now, reason), "resumed": resumed}
+                return {**_skipped(repo, now, reason), "resumed": resumed, "recall": recall}
         repo.advance_main(lambda _tip: None, now=now)  # commit agent edits first
         plan = plan_dream(
             repo,
@@ -137,7 +145,7 @@ def _dream(
             record = _apply(repo, plan, now=now, merge=merge, replaces=replaced, progress=progress)
             for branch in replaced:
                 repo.store.delete_branch(branch.name, expected=branch.tip)
-        return {**record, "resumed": resumed}
+        return {**record, "resumed": resumed, "recall": recall}
 
 
 def _kept(open_branches: list[OpenBranch]) -> frozenset[str]:
@@ -305,6 +313,10 @@ def _record(
     }
     if plan.llm is not None:
         record["llm"] = plan.llm
+    if plan.health is not None:
+        record["health"] = plan.health
+    if plan.reread:
+        record["reread"] = plan.reread
     return record
 
 

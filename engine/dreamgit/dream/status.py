@@ -12,8 +12,10 @@ from typing import Any
 
 from dreamgit.clock import format_time
 from dreamgit.dream.gate import evaluate_gate
+from dreamgit.dream.health import health_report
 from dreamgit.history.branches import held_sessions
 from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
+from dreamgit.recall.fold import recall_tracking
 from dreamgit.store import layout
 from dreamgit.store.locks import is_held
 from dreamgit.store.repo import MemoryRepo
@@ -116,7 +118,8 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     runs = read_runs(repo.store, tip)
     held = held_sessions(repo)
     figures = gate_figures(repo, tip, held=held)
-    due, reason = evaluate_gate(repo_ruleset(repo), **figures, now=now)
+    rules = repo_ruleset(repo)
+    due, reason = evaluate_gate(rules, **figures, now=now)
     last = figures["last_dream"]
     return {
         "memories": figures["memories"],
@@ -132,5 +135,9 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "due": due,
         "reason": reason,
         "head": tip,
+        "recall_tracking": recall_tracking(repo, tip),
+        "health": health_report(
+            repo, rules, repo.snapshot(now=now, at=tip).memories, at=tip, now=now
+        ),
         **dream_branches(repo),
     }

@@ -10,11 +10,13 @@ and reuse it for every rule: evaluation is then a few dict lookups.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from dreamgit.dsl import Priority, Schema
-from dreamgit.dsl.types import DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
-from dreamgit.model import Memory
+from dreamgit.dsl.types import BOOL, DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
+from dreamgit.model import Memory, RecallStats
+from dreamgit.textsim import STOP_WORDS
 
 __all__ = [
     "GATE_SCHEMA",
@@ -27,6 +29,23 @@ __all__ = [
 
 #: Hours since the last dream when there has never been one: larger than any gate.
 NEVER_HOURS = 1e9
+#: ``recall.last`` of a memory never recalled: longer than any rule asks about.
+NEVER_RECALLED = timedelta(days=36500)
+#: Concept richness saturates here (OpenClaw keeps at most 8 concept tags).
+MAX_CONCEPTS = 8
+
+#: ``recall.<name>``: what the recorded recalls of a memory add up to.
+RECALL_FIELDS: dict[str, Type] = {
+    "count": NUMBER,
+    "queries": NUMBER,
+    "days": NUMBER,
+    "last": DURATION,
+    "first": DURATION,
+    "score": NUMBER,
+    "max_score": NUMBER,
+    "span": DURATION,
+    "concepts": NUMBER,
+}
 
 MEMORY_FIELDS: dict[str, Type] = {
     "id": STRING,
@@ -44,6 +63,8 @@ MEMORY_FIELDS: dict[str, Type] = {
     "recalls": NUMBER,
     "confidence": NUMBER,
     "sources": list_of(STRING),
+    "recall": record(RECALL_FIELDS),
+    "recalls_recorded": BOOL,
 }
 GATE_FIELDS: dict[str, Type] = {
     "new_sessions": NUMBER,
@@ -80,8 +101,11 @@ GATE_SCHEMA = Schema(
 )
 
 
-def memory_env(memory: Memory, now: datetime) -> dict[str, object]:
-    """The names a memory rule sees for ``memory`` at ``now``."""
+def memory_env(
+    memory: Memory, now: datetime, *, recalls_recorded: bool = False
+) -> dict[str, object]:
+    """The names a memory rule sees for ``memory`` at ``now``; ``recalls_recorded`` says
+    whether this repository records recalls (only then do ``recall.*`` mean anything)."""
     return {
         "id": memory.id,
         "topic": memory.topic,
@@ -98,6 +122,39 @@ def memory_env(memory: Memory, now: datetime) -> dict[str, object]:
         "recalls": memory.recalls,
         "confidence": memory.confidence,
         "sources": memory.sources,
+        "recall": recall_env(memory, now),
+        "recalls_recorded": recalls_recorded,
+    }
+
+
+_WORD = re.compile(r"[^\W_]{3,}")
+
+
+def concept_words(text: str) -> set[str]:
+    """The distinct content words of a text (lower case, 3 letters or more, no stop words):
+    cheap enough to compute for every memory a rule looks at."""
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS}
+
+
+def recall_env(memory: Memory, now: datetime) -> dict[str, object]:
+    """``recall.*`` for ``memory``: counts, distinct queries and days, durations since the
+    last and first recall, mean and best relevance, the days between first and last, and
+    concept richness (distinct content words and tags, at most 8)."""
+    stats = memory.recall or RecallStats()
+    concepts = min(MAX_CONCEPTS, len(concept_words(memory.text) | set(memory.tags)))
+    last = now - stats.last if stats.last else NEVER_RECALLED
+    first = now - stats.first if stats.first else NEVER_RECALLED
+    span = stats.last - stats.first if stats.last and stats.first else timedelta(0)
+    return {
+        "count": stats.count,
+        "queries": len(stats.queries),
+        "days": len(stats.days),
+        "last": last,
+        "first": first,
+        "score": stats.mean_score,
+        "max_score": stats.max_score,
+        "span": span,
+        "concepts": concepts,
     }
 
 

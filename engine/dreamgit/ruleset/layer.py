@@ -91,6 +91,9 @@ TOP_KEYS = (
     "format",
     "branch",
     "hermes",
+    "recall",
+    "promotion",
+    "health",
 )
 
 
@@ -224,8 +227,11 @@ class _Reader:
                 self._rules(key, value, pos)
             elif key == "author":
                 self._author(value, pos)
-            elif key == "llm" and value is not None and not isinstance(value, dict):
-                self.src.report(f"llm: must be a mapping, not {_kind(value)}", pos)
+            elif key in ("llm", "recall", "promotion", "health") and not isinstance(
+                value, dict | None
+            ):
+                # recall:, promotion: and health: are read and checked by recall/settings.py.
+                self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
 
     # -- scalars -------------------------------------------------------------------
 

@@ -211,6 +211,16 @@ class GitStore:
             return EMPTY_TREE
         return str(self._repo[commit].peel(pygit2.Commit).tree_id)
 
+    def entry_id(self, commit: str | None, path: str) -> str | None:
+        """The id of the tree or blob at ``path`` in a commit, or None when absent."""
+        if commit is None:
+            return None
+        tree = self._repo[commit].peel(pygit2.Commit).tree
+        try:
+            return str(tree[path].id)
+        except KeyError:
+            return None
+
     def files(self, commit: str | None, prefix: str = "") -> dict[str, str]:
         """Every file under ``prefix`` at ``commit``: path → blob id, walked once."""
         if commit is None:

@@ -12,6 +12,8 @@ __all__ = [
     "MEMORIES",
     "NOTES",
     "PROMPTS",
+    "RECALL_COUNTERS",
+    "RECALL_SIGNALS",
     "RUNS",
     "SESSIONS",
 ]
@@ -25,6 +27,10 @@ NOTES = "notes/"
 CONFIG = ".dreamgit/config.yaml"
 RUNS = ".dreamgit/runs/"
 PROMPTS = ".dreamgit/prompts/"
+#: Recall signals committed from the local spool, waiting for a dream to fold them.
+RECALL_SIGNALS = ".dreamgit/recalls/"
+#: Each memory's recall counters, as the dreams folded them.
+RECALL_COUNTERS = ".dreamgit/recall-counters.json"
 DREAM_BRANCH_PREFIX = "dream/"
 
 #: Paths an agent writes by hand; uncommitted edits there are committed as "agent edits".

@@ -10,6 +10,7 @@ and afterwards brings the files up to date without overwriting hand edits.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import time
@@ -29,8 +30,8 @@ from dreamgit.errors import (
     UserError,
 )
 from dreamgit.ids import memory_id
-from dreamgit.model import Memory
-from dreamgit.store import layout
+from dreamgit.model import Memory, RecallStats
+from dreamgit.store import layout, signals
 from dreamgit.store.adopt import (
     Adopted,
     check_format,
@@ -81,6 +82,7 @@ class MemoryRepo:
         self._cache = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
         self._config: tuple[str | None, dict[str, Any]] | None = None
+        self._counters: tuple[str | None, dict[str, RecallStats]] = (None, {})
         #: What ``init`` found in the folder and which format it chose (None after ``open``).
         self.adopted: Adopted | None = None
         #: Renders MEMORY.md for a commit (None: already right). Set by the layers that
@@ -257,7 +259,7 @@ class MemoryRepo:
             self._cache.save(at_least=256)
             if fmt.strict and problems:
                 raise problems[0]
-            return Snapshot(commit, found, problems)
+            return Snapshot(commit, self._overlay_recalls(found, commit), problems)
         files = self.store.files(commit, layout.MEMORIES)
         memories: list[Memory] = []
         broken: list[MemoryFileError] = []
@@ -280,7 +282,22 @@ class MemoryRepo:
             seen[memory.id] = path
             memories.append(memory)
         self._cache.save(keep=set(files.values()))
-        return Snapshot(commit, memories, broken)
+        return Snapshot(commit, self._overlay_recalls(memories, commit), broken)
+
+    def _overlay_recalls(self, memories: list[Memory], commit: str | None) -> list[Memory]:
+        counters = self.recall_counters(commit)
+        if not counters:
+            return memories
+        return [_with_recalls(m, counters.get(m.id)) for m in memories]
+
+    def recall_counters(self, at: str | None = None) -> dict[str, RecallStats]:
+        """Each memory's folded recall counters at ``at`` (default: the main tip)."""
+        commit = at if at is not None else self.tip()
+        blob = self.store.entry_id(commit, layout.RECALL_COUNTERS)
+        if blob != self._counters[0]:
+            text = None if blob is None else self.store.read(blob).decode("utf-8", "replace")
+            self._counters = (blob, signals.parse_counters(text)[0])
+        return self._counters[1]
 
     def memory_ids(self, at: str | None = None) -> set[str]:
         """Ids of the readable memory files at ``at``, without a full snapshot.
@@ -418,6 +435,7 @@ class MemoryRepo:
                 self._follow_worktree(fallback=self.tip())
                 self._commit_agent_edits(now)
             before = self.tip()
+            self._commit_spooled_recalls(now)
             new = self._retry(step)
             if worktree:
                 self._follow_worktree(fallback=before)
@@ -495,6 +513,36 @@ class MemoryRepo:
             # edited files would look changed by hand again and be left in place.
             self._mark_shown(committed)
 
+    def _commit_spooled_recalls(self, now: datetime) -> None:
+        """Commit this clone's spooled recall signals as one batch, then drop them from the spool.
+
+        Runs in the writers' turn, so no other dreamgit writer takes the same
+        files; a spool file is deleted only once its batch is on main.
+        """
+        git_dir = self.store.git_dir
+        signals.recover_flush(git_dir, lambda name: self._batch_landed(name))
+        spooled = signals.read_spool(git_dir)
+        if not spooled:
+            return
+        lines = [data for _path, data in spooled]
+        name = signals.batch_name(lines)
+        message = (
+            f"recall: {len(lines)} recall signal(s) recorded\n\n"
+            f"Dream-Op: recall-signals\nDream-Signals: {len(lines)}"
+        )
+        files = [spool_file for spool_file, _data in spooled]
+        signals.begin_flush(git_dir, name, files)
+        path = layout.RECALL_SIGNALS + name
+        self._retry(self._commit_step(message, lambda _tip: {path: b"".join(lines)}, now=now))
+        signals.finish_flush(git_dir, files)
+
+    def _batch_landed(self, name: str) -> bool:
+        """Whether a batch of signals is on main, or was folded from it already."""
+        tip = self.tip()
+        if self.store.read_path(tip, layout.RECALL_SIGNALS + name) is not None:
+            return True
+        return name in signals.parse_counters(self.read_text(layout.RECALL_COUNTERS, tip))[1]
+
     def _commit_step(
         self,
         message: str | Callable[[], str],
@@ -553,6 +601,13 @@ class MemoryRepo:
             f"{self.branch} kept moving while this change was being written",
             hint="other writers are very busy; run the command again",
         )
+
+
+def _with_recalls(memory: Memory, stats: RecallStats | None) -> Memory:
+    """``memory`` with its folded recall counters (front-matter recalls plus recorded ones)."""
+    if stats is None:
+        return memory
+    return dataclasses.replace(memory, recall=stats, recalls=memory.recalls + stats.count)
 
 
 def require_text(value: str | None, *, what: str) -> str:

@@ -1,0 +1,117 @@
+"""``recall``, ``promote`` and ``mcp``: asking the memory, promoting by recalls, serving agents."""
+
+from __future__ import annotations
+
+import click
+
+from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.render import emit_json, json_option
+from dreamgit.cli.state import CliState, pass_state
+
+__all__ = ["mcp", "promote", "recall"]
+
+
+@click.command()
+@click.argument("query")
+@click.option("--top-k", type=int, default=None, help="At most this many memories.")
+@click.option("--chars", type=int, default=None, help="At most this many characters of text.")
+@click.option("--topic", default=None, help="Only memories of this topic.")
+@click.option("--type", "type_", default=None, help="Only memories of this type.")
+@click.option("--scope", default=None, help="Only memories tagged with (or in the topic) SCOPE.")
+@click.option("--no-record", is_flag=True, help="Leave no recall signal.")
+@json_option
+@pass_state
+def recall(
+    state: CliState,
+    query: str,
+    top_k: int | None,
+    chars: int | None,
+    topic: str | None,
+    type_: str | None,
+    scope: str | None,
+    no_record: bool,
+    as_json: bool,
+) -> None:
+    """The active memories that answer QUERY, best first (leaves a recall signal)."""
+    from dreamgit.recall.search import recall as do_recall
+
+    repo = open_repo(state)
+    result = do_recall(
+        repo,
+        query,
+        now=state.now(),
+        top_k=top_k,
+        chars=chars,
+        topic=topic,
+        type=type_,
+        scope=scope,
+        record=False if no_record else None,
+    )
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    if not result.hits:
+        click.echo("no memory matches", err=True)
+    for hit in result.hits:
+        also = f" (+{len(hit.group)} alike)" if hit.group else ""
+        click.echo(f"{hit.memory.id}\t{hit.score:.3f}\t{hit.memory.text}{also}")
+
+
+@click.command()
+@click.option("--apply", "apply_", is_flag=True, help="Promote (one commit each); else preview.")
+@click.option("--limit", type=int, default=None, help="At most N promotions (default: rules).")
+@click.option("--explain", "explain_id", default=None, metavar="ID", help="Every figure for ID.")
+@json_option
+@pass_state
+def promote(
+    state: CliState, apply_: bool, limit: int | None, explain_id: str | None, as_json: bool
+) -> None:
+    """Promote short-term memories that recalls proved useful (OpenClaw's deep phase)."""
+    from dreamgit.recall import promotion
+
+    repo = open_repo(state)
+    now = state.now()
+    if explain_id is not None:
+        item = promotion.explain_id(repo, explain_id, now=now)
+        if as_json:
+            emit_json(item.to_dict())
+            return
+        click.echo(f"{item.memory.id} ({item.memory.path}), priority {item.memory.priority}")
+        click.echo(f"candidate: {'yes' if item.candidate else 'no'}")
+        for s in item.signals:
+            click.echo(
+                f"  {s['name']:<14} value {s['value']:.3f} x weight {s['weight']:.3f}"
+                f" = {s['contribution']:.3f}"
+            )
+        click.echo(f"score: {item.score:.3f}")
+        for g in item.gates:
+            click.echo(f"  gate {g['name']:<20} {'pass' if g['passed'] else 'FAIL'}  {g['when']}")
+        click.echo(f"result: {'promote' if item.promote else 'stay'}")
+        return
+    if apply_:
+        done = promotion.apply_promotions(repo, now=now, limit=limit)
+        if as_json:
+            emit_json([{**e.to_dict(), "commit": c} for e, c in done])
+            return
+        for e, _commit in done:
+            click.echo(f"promoted {e.memory.id}\t{e.score:.3f}\t{e.memory.text}")
+        if not done:
+            click.echo("nothing to promote")
+        return
+    chosen = promotion.plan_promotions(repo, now=now, limit=limit)
+    if as_json:
+        emit_json([e.to_dict() for e in chosen])
+        return
+    for e in chosen:
+        click.echo(f"would promote {e.memory.id}\t{e.score:.3f}\t{e.memory.text}")
+    if not chosen:
+        click.echo("nothing to promote")
+
+
+@click.command()
+@pass_state
+def mcp(state: CliState) -> None:
+    """Serve this memory to MCP clients over stdio (recall, remember, forget, …)."""
+    from dreamgit.integrations.mcp import serve
+
+    serve(state.path, now=state.fixed_now())

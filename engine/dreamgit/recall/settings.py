@@ -1,0 +1,220 @@
+"""The ``recall:``, ``promotion:`` and ``health:`` sections of a rule set, merged and compiled.
+
+They sit in the bundled ``rules/default.yaml`` (and ``rules/promotion.yaml``)
+beside the other rules, and a repository's ``.dreamgit/config.yaml`` changes any
+single key of them: the sections are merged key by key along the ``extends``
+chain, config last. Every expression is compiled against its schema when read;
+a mistake is a ConfigError naming the file and the key path.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+
+from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
+from dreamgit.dsl.types import BOOL, NUMBER
+from dreamgit.errors import ConfigError
+from dreamgit.model import PRIORITIES
+from dreamgit.ruleset.context import MEMORY_FIELDS
+from dreamgit.store import layout
+from dreamgit.store.config import read_config
+from dreamgit.store.repo import MemoryRepo
+
+__all__ = ["PromotionSettings", "RecallSettings", "Settings", "load_settings", "settings_from"]
+
+#: What the recall weighting sees: a memory's names plus the query's relevance.
+WEIGHT_SCHEMA = Schema(
+    "the recall weight",
+    {**MEMORY_FIELDS, "relevance": NUMBER, "bm25": NUMBER},
+)
+#: What a promotion signal sees: a memory's names (``recall.*`` among them).
+SIGNAL_SCHEMA = Schema("a promotion signal", dict(MEMORY_FIELDS))
+#: What a promotion gate sees: the memory's names and the weighted ``score``.
+GATE_SCHEMA = Schema("a promotion gate", {**MEMORY_FIELDS, "score": NUMBER})
+
+
+@dataclass(frozen=True)
+class RecallSettings:
+    """How recall ranks and cuts."""
+
+    weight: Expression
+    group_similarity: float
+    top_k: int
+    record: bool
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One weighted promotion signal."""
+
+    name: str
+    weight: float
+    value: Expression
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One promotion gate: a condition every promoted memory must meet."""
+
+    name: str
+    when: Expression
+
+
+@dataclass(frozen=True)
+class PromotionSettings:
+    """OpenClaw's deep phase as rules: candidates, weighted signals, gates, the result."""
+
+    candidates: Expression
+    signals: tuple[Signal, ...]
+    gates: tuple[Gate, ...]
+    promote_to: str
+    limit: int
+    #: Whether MEMORY.md lists candidates before they are promoted.
+    index_staged: bool = False
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The recall and promotion settings of one repository."""
+
+    recall: RecallSettings
+    promotion: PromotionSettings
+    #: Whether prune rules may read recall signals (recalls are recorded here, or the
+    #: config says so with ``recall: {tracked: true}``).
+    tracked_setting: bool | None
+    #: Below this health a dream re-reads older sessions (``health.recover_below``) …
+    recover_below: float = 0.5
+    #: … at most this many per run (``health.recover_sessions``).
+    recover_sessions: int = 3
+
+
+def _bundled(name: str) -> dict[str, Any] | None:
+    resource = files("dreamgit.rules") / f"{name}.yaml"
+    if not resource.is_file():
+        return None
+    return read_config(resource.read_text(encoding="utf-8"))
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_settings(repo: MemoryRepo) -> Settings:
+    """The merged recall and promotion settings of ``repo``."""
+    return settings_from(repo.config())
+
+
+_COMPILED: dict[str, Settings] = {}
+
+
+def settings_from(config: dict[str, Any]) -> Settings:
+    """Settings from a parsed config (its ``extends`` chain of bundled sets first);
+    compiled once per distinct config in a process."""
+    key = json.dumps(config, sort_keys=True, default=str)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = _settings_from(config)
+        if len(_COMPILED) > 16:
+            _COMPILED.pop(next(iter(_COMPILED)))
+    return found
+
+
+def _settings_from(config: dict[str, Any]) -> Settings:
+    chain = [config]
+    seen: set[str] = set()
+    name = config.get("extends", "default") if config else "default"
+    while isinstance(name, str) and name not in seen:
+        seen.add(name)
+        doc = _bundled(name)
+        if doc is None:
+            break  # a rule file by path: its recall sections are not read, defaults apply
+        chain.append(doc)
+        name = doc.get("extends")
+    if "default" not in seen and (doc := _bundled("default")) is not None:
+        chain.append(doc)
+    merged: dict[str, Any] = {}
+    for layer in reversed(chain):
+        for section in ("recall", "promotion", "health"):
+            if isinstance(layer.get(section), dict):
+                merged[section] = _merge(merged.get(section, {}), layer[section])
+    return _compile(merged)
+
+
+def _compile(doc: dict[str, Any]) -> Settings:
+    rec = doc.get("recall", {})
+    pro = doc.get("promotion", {})
+    recall = RecallSettings(
+        weight=_expr(rec.get("weight", "relevance"), "recall.weight", WEIGHT_SCHEMA, NUMBER),
+        group_similarity=_number(rec.get("group_similarity", 0.8), "recall.group_similarity"),
+        top_k=int(_number(rec.get("top_k", 8), "recall.top_k")),
+        record=bool(rec.get("record", True)),
+    )
+    signals = []
+    for name, spec in (pro.get("signals") or {}).items():
+        where = f"promotion.signals.{name}"
+        if not isinstance(spec, dict):
+            raise _error(f"{where}: must be a mapping with weight and value")
+        weight = max(0.0, _number(spec.get("weight", 0), f"{where}.weight"))
+        value = _expr(spec.get("value", "0"), f"{where}.value", SIGNAL_SCHEMA, NUMBER)
+        signals.append(Signal(str(name), weight, value))
+    gates = tuple(
+        Gate(str(name), _expr(text, f"promotion.gates.{name}", GATE_SCHEMA, BOOL))
+        for name, text in (pro.get("gates") or {}).items()
+    )
+    promote_to = str(pro.get("promote_to", "normal"))
+    if promote_to not in PRIORITIES:
+        raise _error(f"promotion.promote_to: {promote_to!r} is not one of {', '.join(PRIORITIES)}")
+    promotion = PromotionSettings(
+        candidates=_expr(
+            pro.get("candidates", "priority <= low"), "promotion.candidates", SIGNAL_SCHEMA, BOOL
+        ),
+        signals=tuple(signals),
+        gates=gates,
+        promote_to=promote_to,
+        limit=int(_number(pro.get("limit", 10), "promotion.limit")),
+        index_staged=bool(pro.get("index_staged", False)),
+    )
+    tracked = rec.get("tracked")
+    health = doc.get("health", {})
+    return Settings(
+        recall,
+        promotion,
+        tracked if isinstance(tracked, bool) else None,
+        recover_below=_number(health.get("recover_below", 0.5), "health.recover_below"),
+        recover_sessions=int(_number(health.get("recover_sessions", 3), "health.recover_sessions")),
+    )
+
+
+def _error(message: str) -> ConfigError:
+    return ConfigError(
+        f"{layout.CONFIG}: {message}",
+        hint="the defaults are the recall:, promotion: and health: sections of the bundled "
+        "rules/default.yaml",
+    )
+
+
+def _number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _error(f"{where}: must be a number, not {value!r}")
+    return float(value)
+
+
+def _expr(text: object, where: str, schema: Schema, want: Any) -> Expression:
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        text = str(text)
+    if not isinstance(text, str):
+        raise _error(f"{where}: must be an expression in quotes, not {text!r}")
+    try:
+        return compile_expression(text, schema, want=want)
+    except ExpressionError as exc:
+        caret = " " * (exc.offset) + "^" * exc.width
+        raise _error(f"{where}: {exc.reason}\n    {text}\n    {caret}") from None
