@@ -27,6 +27,11 @@ TOPICS: tuple[str, ...] = (
     "decisions",
     "schedule",
     "notes",
+    "instructions",
+    "facts",
+    "events",
+    "plans",
+    "people",
 )
 
 #: Claude's ``metadata.type`` for each topic (a pattern may choose otherwise).
@@ -38,6 +43,11 @@ TOPIC_TYPES: dict[str, str] = {
     "decisions": "project",
     "schedule": "user",
     "notes": "user",
+    "instructions": "feedback",
+    "facts": "user",
+    "events": "user",
+    "plans": "user",
+    "people": "user",
 }
 
 
@@ -58,6 +68,13 @@ class Candidate:
     change: tuple[str | None, str | None] | None
     #: Name of the pattern that fired ("switch", "remember+prefer", ...), for the run record.
     pattern: str
+    #: What sort of statement it is (preference, instruction, decision, correction, fact,
+    #: event, plan, relationship): the gather rules read it as ``kind``.
+    kind: str = "fact"
+    #: How much the statement says (names, numbers, dates, self-disclosure, its kind).
+    salience: float = 0.0
+    #: Who said it ("user", or a person's name in a chat between people).
+    speaker: str = "user"
 
 
 class MemoryFields(TypedDict):

@@ -17,6 +17,7 @@ from dreamgit.dsl.types import DURATION, NUMBER, PRIORITY, STRING, Type, list_of
 from dreamgit.model import Memory
 
 __all__ = [
+    "CANDIDATE_SCHEMA",
     "GATE_SCHEMA",
     "MEMORY_SCHEMA",
     "PAIR_SCHEMA",
@@ -45,6 +46,13 @@ MEMORY_FIELDS: dict[str, Type] = {
     "confidence": NUMBER,
     "sources": list_of(STRING),
 }
+#: What a gather rule sees besides the memory a candidate would become.
+CANDIDATE_FIELDS: dict[str, Type] = {
+    **MEMORY_FIELDS,
+    "kind": STRING,
+    "salience": NUMBER,
+    "speaker": STRING,
+}
 GATE_FIELDS: dict[str, Type] = {
     "new_sessions": NUMBER,
     "hours_since_last_dream": NUMBER,
@@ -59,6 +67,11 @@ _GATE_ONLY = "only the gate knows it"
 MEMORY_SCHEMA = Schema(
     "a memory rule",
     MEMORY_FIELDS,
+    hints={"a": _PAIR_ONLY, "b": _PAIR_ONLY, **dict.fromkeys(GATE_FIELDS, _GATE_ONLY)},
+)
+CANDIDATE_SCHEMA = Schema(
+    "a gather rule",
+    CANDIDATE_FIELDS,
     hints={"a": _PAIR_ONLY, "b": _PAIR_ONLY, **dict.fromkeys(GATE_FIELDS, _GATE_ONLY)},
 )
 PAIR_SCHEMA = Schema(

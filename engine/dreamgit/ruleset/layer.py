@@ -21,14 +21,14 @@ from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
 from dreamgit.dsl.diagnostics import did_you_mean
 from dreamgit.dsl.types import BOOL, NUMBER
 from dreamgit.model import PRIORITIES
-from dreamgit.ruleset.context import GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
+from dreamgit.ruleset.context import CANDIDATE_SCHEMA, GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
 from dreamgit.ruleset.source import Location, Source
 
 __all__ = ["SECTIONS", "Layer", "RuleSpec", "read_layer"]
 
 #: Rule lists, in the order a dream applies them.
 SECTIONS = ("gather", "consolidate", "prune")
-_SECTION_SCHEMAS = {"gather": MEMORY_SCHEMA, "consolidate": PAIR_SCHEMA, "prune": MEMORY_SCHEMA}
+_SECTION_SCHEMAS = {"gather": CANDIDATE_SCHEMA, "consolidate": PAIR_SCHEMA, "prune": MEMORY_SCHEMA}
 _ACTIONS = ("merge", "supersede")
 _RULE_KEYS = ("name", "when", "score", "description", "action")
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
@@ -57,6 +57,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "max_per_topic": "positive",
         "index_chars": "positive",
         "index_line_chars": "positive",
+        "gather_chars_ratio": "fraction",
     },
     "protected": {"topics": "topics", "priorities": "priorities"},
     "proposals": {

@@ -63,6 +63,8 @@ class Budgets:
     max_per_topic: int
     index_chars: int
     index_line_chars: int
+    #: New memory text one session may give, as a share of its characters.
+    gather_chars_ratio: float = 0.1
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ skipped unread, so any input finishes in time linear in its length.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 from datetime import datetime
 
@@ -25,7 +25,10 @@ from dreamgit.dream.gather.common import Context, Draft, dangling
 from dreamgit.dream.gather.lexicon import find_tools, lookup_tool
 from dreamgit.dream.gather.patterns import PATTERNS
 from dreamgit.dream.gather.phrasing import NEAR_DATE, third_person
-from dreamgit.dream.gather.transcript import user_paragraphs
+from dreamgit.dream.gather.attribution import Voice, attribute, possessive
+from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
+from dreamgit.dream.gather.statements import clauses, salience
+from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.model import priority_rank
 
 __all__ = ["extract_candidates"]
@@ -143,6 +146,7 @@ _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|about\s+to|plan|planning)\
 _CHANGE_PATTERNS = _words(
     "switch switch-to replaced stopped instead moved employer left-employer decision"
 )
+_NOT_PEOPLE = frozenset({"", "user", "agent", "none"})
 _URL = re.compile(r"https?://|www\.|(?:^|\s)[~/][\w.-]+/", _I)
 
 
@@ -380,19 +384,156 @@ def _from_sentence(sentence: str, session_id: str, created: datetime) -> list[Ca
     return out
 
 
-def extract_candidates(text: str, *, session_id: str, created: datetime) -> list[Candidate]:
-    """Candidate memories from the explicit statements the user made in ``text``.
+_PATTERN_KINDS = {
+    "identity": "fact",
+    "preferences": "preference",
+    "tools": "fact",
+    "projects": "fact",
+    "decisions": "decision",
+    "schedule": "plan",
+    "notes": "fact",
+}
+_KIND_TOPICS = {
+    "preference": "preferences",
+    "instruction": "instructions",
+    "decision": "decisions",
+    "correction": "facts",
+    "fact": "facts",
+    "event": "events",
+    "plan": "plans",
+    "relationship": "people",
+}
+#: Explicit statements a pattern recognised rank above any general statement.
+_PATTERN_SALIENCE = 6.0
+_STATEMENT_CONFIDENCE = 0.8
+_NAMED = re.compile(r"^(?:User's|Their team)\b")
+_NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
+
+
+def _about(text: str, subject: str) -> str:
+    """A pattern's subjectless memory ("Lives in Berlin.") about ``subject``."""
+    if text.startswith("User's "):
+        return possessive(subject) + text[len("User") + 2 :]
+    if text.startswith("Their team "):
+        return possessive(subject) + " team " + text[len("Their team ") :]
+    first = text.split(" ", 1)[0]
+    if first[1:2].isupper() or lookup_tool(first.rstrip(".,")) is not None:
+        return text  # "FastAPI is …": the sentence names its own subject
+    return f"{subject} {text[0].lower()}{text[1:]}"
+
+
+def _pattern_candidates(
+    sentence: str, subject: str, session_id: str, created: datetime
+) -> list[Candidate]:
+    out = []
+    for c in _from_sentence(sentence, session_id, created):
+        kind = "correction" if c.pattern.startswith("correction+") else _PATTERN_KINDS[c.topic]
+        if c.change is not None and kind == "fact":
+            kind = "correction"
+        if c.topic == "preferences" and c.pattern.startswith(("instruction", "remember+instr")):
+            kind = "instruction"
+        out.append(
+            replace(
+                c,
+                text=_about(c.text, subject),
+                kind=kind,
+                salience=_PATTERN_SALIENCE,
+                speaker="user",
+            )
+        )
+    return out
+
+
+def _statement_candidates(
+    sentence: str, voice: Voice, speaker: str, others: tuple[str, ...], *, session_id: str,
+    created: datetime, to_agent: bool,
+) -> list[Candidate]:
+    out = []
+    for clause in clauses(sentence, others=others, to_agent=to_agent):
+        text, dated = resolve_dates(clause.text, created)
+        dated = dated or DATE_WORDS.search(clause.text) is not None
+        memory = attribute(text, voice)
+        if len(memory) > MAX_TEXT or len(memory) < 12:
+            continue
+        topic = _KIND_TOPICS[clause.kind]
+        out.append(
+            Candidate(
+                text=memory,
+                topic=topic,
+                priority="high" if clause.kind == "instruction" else "normal",
+                type=TOPIC_TYPES[topic],
+                tags=(),
+                key=None,
+                confidence=_STATEMENT_CONFIDENCE,
+                session_id=session_id,
+                created=created,
+                change=None,
+                pattern=f"statement-{clause.kind}",
+                kind=clause.kind,
+                salience=salience(clause.text, clause.kind, dated=dated),
+                speaker=speaker,
+            )
+        )
+    return out
+
+
+def extract_candidates(
+    text: str,
+    *,
+    session_id: str,
+    created: datetime,
+    user_name: str | None = None,
+    speakers: Collection[str] | None = None,
+) -> list[Candidate]:
+    """Candidate memories from what the people in ``text`` said about themselves.
+
+    Turns come from :func:`speaker_paragraphs`: a user's turns (or unmarked text)
+    and each named person's turns in a chat between people; ``speakers`` limits
+    which of them count as evidence (default every human speaker; an assistant
+    never counts). A user's sentence first meets the explicit patterns (name,
+    home, tools, changes…); every other declarative clause becomes a statement
+    with a kind and a salience. Memories name whom they are about: the person's
+    name, or for a user "The user" until ``user_name`` (or a name said in the
+    session) is known.
 
     Pure and deterministic: the same text, id and time give the same candidates in
     the same order. Never raises on any input string.
     """
     out: list[Candidate] = []
-    # Transcripts repeat themselves (pasted logs, agents restating): each distinct
-    # sentence is read once per call.
-    seen: dict[str, list[Candidate]] = {}
-    for paragraph in user_paragraphs(text):
-        for sentence in _sentences(paragraph):
-            if sentence not in seen:
-                seen[sentence] = _from_sentence(sentence, session_id, created)
-            out.extend(seen[sentence])
+    turns = speaker_paragraphs(text)
+    people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
+    subject = user_name or "The user"
+    seen: set[tuple[str, str]] = set()
+    for speaker, paragraphs in turns:
+        if speaker in ("agent", "none"):
+            continue
+        is_user = speaker in ("", "user")
+        if speakers is not None and (speaker or "user") not in speakers:
+            continue
+        others = tuple(p for p in people if p != speaker)
+        if is_user:
+            voice = Voice(subject, "the assistant", team=True)
+        else:
+            voice = Voice(speaker, others[0] if len(others) == 1 else "the others")
+        for paragraph in paragraphs:
+            for sentence in _sentences(paragraph):
+                if (speaker, sentence) in seen:
+                    continue
+                seen.add((speaker, sentence))
+                found = (
+                    _pattern_candidates(sentence, subject, session_id, created)
+                    if is_user
+                    else []
+                )
+                if not found:
+                    found = _statement_candidates(
+                        sentence, voice, speaker or "user", others,
+                        session_id=session_id, created=created, to_agent=is_user,
+                    )
+                out.extend(found)
+                if is_user and user_name is None:
+                    named = next((_NAME_IS.search(c.text) for c in found if c.key == "user.name"), None)
+                    if named is not None:
+                        subject = named["name"]
+                        voice = Voice(subject, "the assistant", team=True)
     return _dedupe(out)

@@ -17,6 +17,7 @@ from typing import Any
 
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.dream.gather.compact import compact, known_user_name
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -64,8 +65,11 @@ def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     return None
 
 
-def _rejecting_rule(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
+def _rejecting_rule(
+    ruleset: RuleSet, memory: Memory, candidate: Candidate, now: datetime
+) -> str | None:
     env = memory_env(memory, now)
+    env.update(kind=candidate.kind, salience=candidate.salience, speaker=candidate.speaker)
     for rule in ruleset.gather:
         if rule.when.evaluate(env):
             return rule.name
@@ -148,9 +152,23 @@ def _candidates(
     by_session: dict[str, list[Candidate]] = {}
     for candidate in proposed:
         by_session.setdefault(candidate.session_id, []).append(candidate)
+    user_name = known_user_name(ws.active.values())
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
-        extracted = extract_candidates(session.text, session_id=session.id, created=session.created)
-        for candidate in [*extracted, *by_session.get(session.id, [])]:
+        extracted = extract_candidates(
+            session.text, session_id=session.id, created=session.created, user_name=user_name
+        )
+        kept, over = compact(extracted, ruleset.budgets.gather_chars_ratio * len(session.text))
+        for candidate in over:
+            result.decisions.append(
+                {
+                    "phase": "gather",
+                    "candidate": candidate.text,
+                    "accepted": False,
+                    "reason": "below the session's gather budget (gather_chars_ratio)",
+                    "session": session.id,
+                }
+            )
+        for candidate in [*kept, *by_session.get(session.id, [])]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
             memory = _memory_for(candidate, taken)
             if memory.id in seen:
@@ -161,7 +179,9 @@ def _candidates(
                 if candidate.change is not None:
                     result.fresh.append((ws.active[memory.id], candidate))
                 continue
-            rule = _rejecting_rule(ruleset, memory, now) or _never_fits(ruleset, memory, now)
+            rule = _rejecting_rule(ruleset, memory, candidate, now) or _never_fits(
+                ruleset, memory, now
+            )
             if rule is not None:
                 result.decisions.append(
                     {

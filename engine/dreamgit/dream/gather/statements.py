@@ -1,0 +1,279 @@
+"""Statements, not patterns: every declarative clause a person says, scored for salience.
+
+A turn is split into sentences and clauses. Questions are dropped, but a
+statement inside one is kept ("…so I'd rather keep dependencies minimal, how
+should I …?" keeps the preference). Greetings, thanks, backchannel, pep talk,
+jokes, passing moods and advice to the other person are not facts about
+anyone and are dropped. What is left gets a *kind* (preference, instruction,
+decision, correction, fact, event, plan, relationship) and a *salience* score
+from what it holds: self-disclosure, named people, places and organisations,
+numbers, dates, and its kind. The gather rules decide what salience suffices.
+
+The clause is then written as a memory about its speaker (:mod:`.attribution`),
+with relative dates made absolute (:mod:`.dates`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from dreamgit.dream.gather.words import (
+    ADVICE_VERBS,
+    BACKCHANNEL,
+    EVALUATIVE,
+    PEP_TALK,
+    RELATIVES,
+    TRANSIENT,
+)
+
+__all__ = ["Clause", "KINDS", "clauses", "kind_of", "salience"]
+
+#: The kinds of statement, as the rules see them (``kind``).
+KINDS: tuple[str, ...] = (
+    "preference",
+    "instruction",
+    "decision",
+    "correction",
+    "fact",
+    "event",
+    "plan",
+    "relationship",
+)
+
+_I = re.IGNORECASE
+MAX_CLAUSE = 400
+
+_STAGE = re.compile(r"\[[^\[\]]{0,400}\]\s*(?!\()")  # "[shares a photo: …]", not [links](…)
+_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
+_SENTENCE = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s+[-–—]\s+|\s*\n\s*")
+_CLAUSE = re.compile(
+    r"[;:]\s+|,?\s+(?:and|but|so|because|since|as|though|although)\s+(?=(?:i|i'm|i've|i'd|we"
+    r"|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
+    _I,
+)
+_LEAD = re.compile(
+    r"^(?:(?:hi|hey|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw|aww|omg|yeah|yep|yup|yes|ya|no"
+    r"|nope|ok|okay|sure|well|so|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
+    r"|hahaha|hehe|hmm|um|uh|totally|honestly|seriously|definitely|absolutely|indeed|right"
+    r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
+    r"|to\s+be\s+honest|tbh|plus|actually(?=,))\b[\s,!.:;-]*)+",
+    _I,
+)
+_TRAIL = re.compile(
+    r"(?:[\s,;:-]+(?:haha+|hahaha|lol|lmao|hehe|:\)|:d|;\)|you\s+know|eh|right|though|too"
+    r"|for\s+sure|tbh|honestly))+[\s.!?…]*$",
+    _I,
+)
+_QUESTION_OPEN = re.compile(
+    r"^(?:how|what|what's|why|when|where|who|which|whose|can|could|would|should|do|does|did"
+    r"|is|are|was|were|have|has|had|will|shall|may|any|anything|got|know|ever|wanna|want"
+    r"|isn't|aren't|don't|didn't|doesn't|right|huh|or)\b",
+    _I,
+)
+_FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", _I)
+_SECOND_OPEN = re.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I)
+_IMPERATIVE = re.compile(
+    rf"^(?:please\s+)?(?:(?:don't|do\s+not|never|always)\s+\w+|(?:{ADVICE_VERBS})\b)", _I
+)
+_HYPOTHETICAL = re.compile(r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you)\b", _I)
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'&.-]*[a-z0-9][a-zA-Z'&-]*\b|\b[A-Z]{2,}\b")
+_NUMBER = re.compile(
+    r"\b(?:\d+(?:[.,]\d+)*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|twenty|thirty|forty|fifty|hundred|thousand|first|second|third)\b",
+    _I,
+)
+_NOT_PROPER = frozenset(
+    """I I'm I've I'd I'll OK Ok Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday
+    Sunday""".split()
+)
+
+_KINDS = (
+    (
+        "correction",
+        re.compile(
+            r"(?:^actually\b|\bcorrection\b|,\s*not\s+\w|\bno\s+longer\b|\bnot\s+anymore\b"
+            r"|\banymore\b|\bmoved\s+(?:it\s+)?to\b|\bchanged\s+(?:it\s+)?to\b|\bswitched\b"
+            r"|\binstead\s+of\b|\bpushed\s+(?:back\s+)?to\b|\bnow\s+(?:on|at|in|uses?)\b)",
+            _I,
+        ),
+    ),
+    (
+        "decision",
+        re.compile(
+            r"\b(?:decided|decide|chose|choose|settled\s+on|going\s+with|go\s+with|agreed"
+            r"|we'll\s+use|we\s+will\s+use|picked)\b",
+            _I,
+        ),
+    ),
+    (
+        "plan",
+        re.compile(
+            r"\b(?:gonna|going\s+to|plan|plans|planning|will|'ll|next\s+(?:week|month|year"
+            r"|weekend)|thinking\s+(?:about|of)|want\s+to|wanna|hoping\s+to|hope\s+to|intend"
+            r"|looking\s+forward|tomorrow|upcoming|soon|about\s+to|aim|goal|dream\s+(?:is|of))\b",
+            _I,
+        ),
+    ),
+    (
+        "preference",
+        re.compile(
+            r"\b(?:love|loves|loved|like|likes|prefer|prefers|favorite|favourite|enjoy|enjoys"
+            r"|hate|hates|can't\s+stand|fan\s+of|passionate|keen\s+on|rather|into\s+\w+ing"
+            r"|obsessed)\b",
+            _I,
+        ),
+    ),
+    (
+        "relationship",
+        re.compile(
+            rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:is|are)\s+my"
+            rf"\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:married|divorced|engaged|dating|adopted"
+            r"|broke\s+up)\b",
+            _I,
+        ),
+    ),
+)
+_PAST = re.compile(
+    r"\b(?:\w{3,}ed|went|got|made|took|bought|began|built|wrote|ran|gave|found|met|won|lost"
+    r"|saw|did|had|was|were|came|left|read|spent|started|joined|visited|attended|finished"
+    r"|became|brought|felt|heard|sold|taught|told|drove|flew|grew|held|kept|sang|swam)\b",
+    _I,
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One declarative clause of a turn, cleaned, before attribution."""
+
+    text: str
+    kind: str
+    #: The clause is an instruction to the agent (imperative, in a turn addressed to it).
+    instruction: bool = False
+
+
+def _sentences(paragraph: str) -> Iterator[str]:
+    paragraph = _EMOJI.sub("", _STAGE.sub("", paragraph))
+    for sentence in _SENTENCE.split(paragraph):
+        sentence = sentence.strip()
+        if sentence and len(sentence) <= 2 * MAX_CLAUSE:
+            yield sentence
+
+
+def _declarative_parts(sentence: str) -> list[str]:
+    """A question's statements: the comma-separated parts before the question begins."""
+    kept: list[str] = []
+    for part in re.split(r",\s+|\s+[-–—]\s+", sentence.rstrip("?!. ")):
+        part = _LEAD.sub("", part.strip())
+        if not part or _QUESTION_OPEN.match(part) or not _FIRST.search(part):
+            break
+        kept.append(part)
+    return kept
+
+
+def _strip(text: str, others: tuple[str, ...]) -> str:
+    for _ in range(3):
+        before = text
+        text = _LEAD.sub("", text)
+        for name in others:
+            text = re.sub(rf"^{re.escape(name)}\b[\s,!.:]*", "", text)
+            text = re.sub(rf"[\s,]+{re.escape(name)}\s*([.!?]*)$", r"\1", text)
+        text = _TRAIL.sub("", text)
+        if text == before:
+            break
+    return text.strip(" ,;:-\"'")
+
+
+def _dropped(clause: str, *, to_agent: bool) -> bool:
+    """True for what states nothing about anyone: chat glue, moods, pep talk, advice."""
+    low = clause.lower().rstrip(".!")
+    words = low.split()
+    if len(words) < 3 or low in BACKCHANNEL:
+        return True
+    if PEP_TALK.search(low) or TRANSIENT.match(low):
+        return True
+    if _HYPOTHETICAL.match(low):
+        return True
+    if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
+        return True  # "You'd be a great counselor", "Don't forget to …": about the listener
+    return bool(re.match(r"^(?:let\s+me\s+know|talk\s+(?:to\s+you\s+)?soon|see\s+you)\b", low))
+
+
+def kind_of(clause: str, *, instruction: bool) -> str:
+    """The clause's kind; "event" for something dated or done, else "fact"."""
+    if instruction:
+        return "instruction"
+    for kind, pattern in _KINDS:
+        if pattern.search(clause):
+            return kind
+    return "event" if _PAST.search(clause) else "fact"
+
+
+def clauses(paragraph: str, *, others: tuple[str, ...] = (), to_agent: bool = False) -> list[Clause]:
+    """The declarative clauses of one paragraph of a person's turn."""
+    out: list[Clause] = []
+    for sentence in _sentences(paragraph):
+        sentence = _strip(sentence, others)
+        if sentence.endswith("?"):
+            parts = _declarative_parts(sentence)
+        else:
+            parts = [p for p in _CLAUSE.split(sentence.rstrip(".!… ")) if p]
+            if len(parts) > 1:
+                parts = _rejoin(parts)
+        for part in parts:
+            text = _strip(part, others)
+            if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
+                continue
+            imperative = to_agent and bool(_IMPERATIVE.match(text) or text.lower().startswith("please"))
+            out.append(Clause(text, kind_of(text, instruction=imperative), imperative))
+    return out
+
+
+def _rejoin(parts: list[str]) -> list[str]:
+    """Clauses too short to stand alone ("and it was fun") go back to the one before."""
+    out: list[str] = []
+    for part in parts:
+        low = part.lower()
+        weak = len(part.split()) < 4 or (
+            re.match(r"^(?:it|it's|that|that's|this|they|there)\b", low)
+            and EVALUATIVE.search(low)
+            and not _PROPER.search(part)
+        )
+        if weak and out:
+            continue  # an evaluation of what came before: not a fact of its own
+        out.append(part)
+    return out
+
+
+def salience(clause: str, kind: str, *, dated: bool) -> float:
+    """How much a clause says: self-disclosure, names, numbers, dates and its kind."""
+    low = clause.lower()
+    score = 0.0
+    if _FIRST.search(clause):
+        score += 1.5
+    names = {m.group() for m in _PROPER.finditer(clause)} - _NOT_PROPER
+    score += min(len(names), 2)
+    if _NUMBER.search(clause):
+        score += 1
+    if dated:
+        score += 1
+    score += {
+        "instruction": 2.5,
+        "correction": 1.5,
+        "decision": 1.5,
+        "preference": 1,
+        "plan": 1,
+        "relationship": 1,
+        "event": 0.5,
+    }.get(kind, 0)
+    words = len(clause.split())
+    if words < 5:
+        score -= 1
+    if words > 45:
+        score -= 1
+    if EVALUATIVE.search(low) and not names:
+        score -= 1
+    if re.match(r"^(?:it|it's|that|that's|this|these|those|they|there|there's)\b", low):
+        score -= 1 if _FIRST.search(clause) else 2
+    return score
