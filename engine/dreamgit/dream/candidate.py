@@ -75,6 +75,8 @@ class Candidate:
     salience: float = 0.0
     #: Who said it ("user", or a person's name in a chat between people).
     speaker: str = "user"
+    #: Which turn of its session it came from (statements of one turn may be told together).
+    turn: int = 0
 
 
 class MemoryFields(TypedDict):

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 
 from dreamgit.dream.gather.phrasing import ADVERBS, conjugate
 
-__all__ = ["Voice", "attribute", "possessive"]
+__all__ = ["Voice", "attribute", "instruction", "possessive"]
 
 _I = re.IGNORECASE
 _TOKEN = re.compile(
     r"\b(?:i'm|i've|i'd|i'll|i\s+am|i\s+was|i|me|my|mine|myself|we're|we've|we'd|we'll|we\s+are"
-    r"|we\s+were|we|us|our|ours|ourselves|you're|you've|you'd|you'll|you|your|yours"
+    r"|we\s+were|we|us|our|ours|ourselves|you're|you've|you'd|you'll|you\s+are|you\s+were"
+    r"|you\s+have|you|your|yours"
     r"|yourself)(?![\w'])",
     _I,
 )
@@ -46,8 +47,73 @@ def _lower_first(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith("The ") else name
 
 
+#: Words that open a clause whose subject "I" went unsaid ("Got to see the old town").
+_BARE_OPENERS = frozenset(
+    """got went had made took checked saw met bought found love loved hope think guess
+    gonna wanna gotta been can't cannot just still also really wish want need feel felt
+    miss missed like liked started finished tried learned visited joined spent
+    decided did didn't don't won lost ran read wrote began built used am was will would
+    could should""".split()
+)
+
+
+def _restore_subject(clause: str) -> str:
+    """ "Got to see the old town" → "I got to see the old town"."""
+    first = clause.split(" ", 1)[0]
+    low = first.lower()
+    bare = low in _BARE_OPENERS or (low.endswith("ed") and len(low) > 4)
+    return f"I {low}{clause[len(first) :]}" if bare and len(clause.split()) > 2 else clause
+
+
 def attribute(clause: str, voice: Voice) -> str:
-    """``clause`` (first person) as a sentence about ``voice.subject``."""
+    """``clause`` (first person) as a sentence about ``voice.subject``.
+
+    A clause that says nothing of its speaker and does not open with a name of its
+    own is reported as theirs: "The worst part was the wait" said by Dave is
+    "Dave says the worst part was the wait.".
+    """
+    clause = _restore_subject(clause)
+    text = _rewrite(clause, voice)
+    if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
+        return text
+    first = text.split(" ", 1)[0]
+    common = _COMMON_OPENER.match(first) or first.endswith("ing")
+    lead = text[0].lower() + text[1:] if common else text
+    return f"{voice.subject} says {lead}"
+
+
+def instruction(clause: str, voice: Voice) -> str:
+    """An imperative said to the agent: "Keep answers short" → "The user wants the
+    assistant to keep answers short."; "don't …" → "… not to …"."""
+    text = re.sub(r"^please\s+|,?\s+please$", "", clause.strip(), flags=_I)
+    m = re.match(r"^(?:don't|do\s+not|never)\s+(?P<rest>.+)$", text, _I)
+    if m is not None:
+        body = "not to " + m["rest"]
+    else:
+        body = "to " + text[0].lower() + text[1:]
+    body = _rewrite(body, Voice(voice.subject, voice.listener, voice.team)).rstrip(".")
+    body = body[0].lower() + body[1:]
+    return f"{voice.subject} wants {voice.listener} {body}."
+
+
+_COMMON_OPENER = re.compile(
+    r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
+    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe"
+    r"|Perhaps|Just|Being|Having|Making|Getting|Seeing|Doing|When|If|Once|After|Before"
+    r"|Since|While|Until|Then|Now|So|Still|Even|Only|Also|Not|Too|Very|Really|Such|He|She"
+    r"|Her|His|Him|They|Their|Them|We|You|Your)$"
+)
+# "Dana handles …", "Woodhaven is …", "Max's owner lives …": a named subject and its verb.
+_OWN_SUBJECT = re.compile(
+    r"^(?!(?:The|A|An|This|That|These|Those|It|Its|There|Here|What|My|Our|Your|Some|Any|No"
+    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something)\b)"
+    r"(?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*(?<!ing)(?<!ly)(?:'s\s+\w+)?\s+"
+    r"(?:is|was|has|had|does|did|can|will|would|could|should|may|might|must|isn't|wasn't"
+    r"|doesn't|didn't|won't|can't|[a-z]+s|[a-z]+ed)\b"
+)
+
+
+def _rewrite(clause: str, voice: Voice) -> str:
     named = False
     we_named = False
     out: list[str] = []
@@ -106,6 +172,8 @@ def attribute(clause: str, voice: Voice) -> str:
             out.append(
                 {"you": listener, "you're": f"{listener} is", "you've": f"{listener} has",
                  "you'd": f"{listener} would", "you'll": f"{listener} will",
+                 "you are": f"{listener} is", "you were": f"{listener} was",
+                 "you have": f"{listener} has",
                  "your": possessive(listener), "yours": possessive(listener),
                  "yourself": listener}[word]  # fmt: skip
             )

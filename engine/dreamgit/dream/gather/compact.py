@@ -14,24 +14,50 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dreamgit.dream.candidate import Candidate
+from dreamgit.dream.gather.statements import content_terms
 from dreamgit.model import Memory
 
-__all__ = ["compact", "known_user_name"]
+__all__ = ["compact", "content_words", "known_user_name"]
 
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december"
+    .split()
+)
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
 
 
+def content_words(text: str) -> set[str]:
+    """The words of ``text`` that carry content, lower case, plural "s" dropped."""
+    return {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS
+
+
 def compact(
-    candidates: Sequence[Candidate], budget_chars: float
+    candidates: Sequence[Candidate],
+    budget_chars: float,
+    known: set[str] | None = None,
+    *,
+    min_novelty: float = 0.0,
 ) -> tuple[list[Candidate], list[Candidate]]:
-    """(kept, left out): the most salient candidates within ``budget_chars`` characters."""
-    order = sorted(range(len(candidates)), key=lambda k: (-candidates[k].salience, k))
+    """(kept, left out): the most salient candidates within ``budget_chars`` characters.
+
+    ``known`` holds the content words memory already has (it grows with what is
+    kept); a candidate whose share of new content words is below ``min_novelty``
+    repeats what is known and is left out, so the budget goes to new facts.
+    """
+    seen = known if known is not None else set()
+    order = sorted(range(len(candidates)), key=lambda k: (-_density(candidates[k]), k))
     used = 0
     kept: set[int] = set()
     for k in order:
         size = len(candidates[k].text)
         if used + size > budget_chars and kept:
             continue
+        words = content_words(candidates[k].text)
+        if words and candidates[k].key is None:
+            novelty = len(words - seen) / len(words)
+            if novelty < min_novelty:
+                continue
+        seen |= words
         kept.add(k)
         used += size
     inside = [c for k, c in enumerate(candidates) if k in kept]
@@ -47,3 +73,9 @@ def known_user_name(memories: Iterable[Memory]) -> str | None:
             if m is not None:
                 return m["name"]
     return None
+
+
+def _density(candidate: Candidate) -> float:
+    """Salience per character, softened: a short clause that says as much goes first."""
+    return candidate.salience / max(len(candidate.text), 20) ** 0.5
+

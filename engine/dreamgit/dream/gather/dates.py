@@ -57,7 +57,8 @@ _PHRASE = re.compile(
 )
 #: Words that mark a clause as dated (absolute or relative): salience reads it.
 DATE_WORDS = re.compile(
-    rf"\b(?:{'|'.join(_MONTHS)}|\d{{4}}|yesterday|today|tonight|tomorrow|ago|last\s+\w+"
+    rf"\b(?:{'|'.join(_MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d"
+    rf"|\d{{4}}|yesterday|today|tonight|tomorrow|ago|last\s+\w+"
     rf"|next\s+\w+|this\s+(?:week|weekend|month|year)|{_DAY})\b",
     re.IGNORECASE,
 )

@@ -25,9 +25,9 @@ from dreamgit.dream.gather.common import Context, Draft, dangling
 from dreamgit.dream.gather.lexicon import find_tools, lookup_tool
 from dreamgit.dream.gather.patterns import PATTERNS
 from dreamgit.dream.gather.phrasing import NEAR_DATE, third_person
-from dreamgit.dream.gather.attribution import Voice, attribute, possessive
+from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
-from dreamgit.dream.gather.statements import clauses, salience
+from dreamgit.dream.gather.statements import chatter, clauses, salience
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.model import priority_rank
 
@@ -423,25 +423,30 @@ def _about(text: str, subject: str) -> str:
 
 
 def _pattern_candidates(
-    sentence: str, subject: str, session_id: str, created: datetime
-) -> list[Candidate]:
+    sentence: str, subject: str, session_id: str, created: datetime, *, learn_name: bool
+) -> tuple[list[Candidate], str]:
+    """The explicit statements of a user's sentence, and who the user is now known as."""
+    found = _from_sentence(sentence, session_id, created)
+    if learn_name:
+        named = next((_NAME_IS.search(c.text) for c in found if c.key == "user.name"), None)
+        if named is not None:
+            subject = named["name"]
     out = []
-    for c in _from_sentence(sentence, session_id, created):
+    for c in found:
         kind = "correction" if c.pattern.startswith("correction+") else _PATTERN_KINDS[c.topic]
         if c.change is not None and kind == "fact":
             kind = "correction"
-        if c.topic == "preferences" and c.pattern.startswith(("instruction", "remember+instr")):
-            kind = "instruction"
+        about = "The user" if c.key == "user.name" else subject
         out.append(
             replace(
                 c,
-                text=_about(c.text, subject),
+                text=_about(c.text, about),
                 kind=kind,
                 salience=_PATTERN_SALIENCE,
                 speaker="user",
             )
         )
-    return out
+    return out, subject
 
 
 def _statement_candidates(
@@ -452,7 +457,7 @@ def _statement_candidates(
     for clause in clauses(sentence, others=others, to_agent=to_agent):
         text, dated = resolve_dates(clause.text, created)
         dated = dated or DATE_WORDS.search(clause.text) is not None
-        memory = attribute(text, voice)
+        memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
         if len(memory) > MAX_TEXT or len(memory) < 12:
             continue
         topic = _KIND_TOPICS[clause.kind]
@@ -504,7 +509,7 @@ def extract_candidates(
     people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
     subject = user_name or "The user"
     seen: set[tuple[str, str]] = set()
-    for speaker, paragraphs in turns:
+    for turn, (speaker, paragraphs) in enumerate(turns):
         if speaker in ("agent", "none"):
             continue
         is_user = speaker in ("", "user")
@@ -520,20 +525,18 @@ def extract_candidates(
                 if (speaker, sentence) in seen:
                     continue
                 seen.add((speaker, sentence))
-                found = (
-                    _pattern_candidates(sentence, subject, session_id, created)
-                    if is_user
-                    else []
-                )
+                if chatter(sentence, others):
+                    continue
+                found: list[Candidate] = []
+                if is_user:
+                    found, subject = _pattern_candidates(
+                        sentence, subject, session_id, created, learn_name=user_name is None
+                    )
+                    voice = Voice(subject, "the assistant", team=True)
                 if not found:
                     found = _statement_candidates(
                         sentence, voice, speaker or "user", others,
                         session_id=session_id, created=created, to_agent=is_user,
                     )
-                out.extend(found)
-                if is_user and user_name is None:
-                    named = next((_NAME_IS.search(c.text) for c in found if c.key == "user.name"), None)
-                    if named is not None:
-                        subject = named["name"]
-                        voice = Voice(subject, "the assistant", team=True)
+                out.extend(replace(c, turn=turn) for c in found)
     return _dedupe(out)

@@ -17,7 +17,7 @@ from typing import Any
 
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
-from dreamgit.dream.gather.compact import compact, known_user_name
+from dreamgit.dream.gather.compact import compact, content_words, known_user_name
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -28,6 +28,9 @@ from dreamgit.ruleset.context import memory_env
 from dreamgit.store.operations import unique_slug
 
 __all__ = ["GatherResult", "plan_gather"]
+
+#: Share of new content words a statement needs to be worth its place in the budget.
+NOVELTY = 0.2
 
 
 @dataclass
@@ -153,11 +156,19 @@ def _candidates(
     for candidate in proposed:
         by_session.setdefault(candidate.session_id, []).append(candidate)
     user_name = known_user_name(ws.active.values())
+    known: set[str] = set()
+    for memory in ws.active.values():
+        known |= content_words(memory.text)
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
         extracted = extract_candidates(
             session.text, session_id=session.id, created=session.created, user_name=user_name
         )
-        kept, over = compact(extracted, ruleset.budgets.gather_chars_ratio * len(session.text))
+        kept, over = compact(
+            extracted,
+            ruleset.budgets.gather_chars_ratio * len(session.text),
+            known,
+            min_novelty=NOVELTY,
+        )
         for candidate in over:
             result.decisions.append(
                 {

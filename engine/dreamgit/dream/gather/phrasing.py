@@ -28,7 +28,7 @@ ADVERBS: frozenset[str] = frozenset(
 _KEEP = frozenset(
     str.split(
         """can can't cannot could couldn't should shouldn't must might may will won't would
-    wouldn't was wasn't had hadn't used"""
+    wouldn't was wasn't had hadn't used gonna wanna gotta"""
     )
 )
 _IRREGULAR = {
@@ -40,7 +40,10 @@ _PAST = frozenset(
     str.split(
         """went left got made chose took bought began built wrote set quit put read ran
     gave found kept lost met paid said sent spent thought told understood won
-    became brought came felt heard knew meant"""
+    became brought came felt heard knew meant did saw had was were got drove flew
+    grew held sang swam taught sold ate drank fell forgot rode shook stood struck
+    threw woke wore broke caught chose dug fought hid hung led lit rang rose sat
+    slept spoke stuck swore tore hit cut let shut upset bet"""
     )
 )
 # Pronouns after the subject: the user becomes "they", the agent "the agent".

@@ -28,7 +28,7 @@ from dreamgit.dream.gather.words import (
     TRANSIENT,
 )
 
-__all__ = ["Clause", "KINDS", "clauses", "kind_of", "salience"]
+__all__ = ["KINDS", "Clause", "chatter", "clauses", "content_terms", "kind_of", "salience"]
 
 #: The kinds of statement, as the rules see them (``kind``).
 KINDS: tuple[str, ...] = (
@@ -84,6 +84,30 @@ _NUMBER = re.compile(
     r"|twenty|thirty|forty|fifty|hundred|thousand|first|second|third)\b",
     _I,
 )
+_OPENER = re.compile(
+    r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
+    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe|Perhaps"
+    r"|Just|When|If|Once|After|Before|Since|While|Until|Then|Now|So|Still|Even|Only|Also"
+    r"|Not|Too|Very|Really|Such|Got|Went|Had|Made|Took|Love|Thanks|Hey|Hi|Yes|Yeah|Wow|Oh"
+    r"|My|Our|Your|Me|We|You|They|He|She|Last|Next|Yesterday|Today|Tomorrow|\w+ing|\w+ly"
+    r"|\w+ed)$"
+)
+_NAMED_SUBJECT = re.compile(
+    r"^(?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*(?:'s\s+\w+)?\s+(?:is|was|has|had|does|did|can"
+    r"|will|isn't|wasn't|doesn't|didn't|won't|can't|[a-z]+s|[a-z]+ed)\b"
+)
+#: Longer words that carry content (not chat glue): each adds a little salience.
+_CONTENT = re.compile(
+    r"\b(?!(?:that|this|these|those|there|their|they|them|then|than|with|have|been|being|just"
+    r"|really|about|would|could|should|what|when|where|which|while|some|something|thing"
+    r"|things|much|many|very|like|also|from|into|your|yours|it's|that's|gonna|wanna|always"
+    r"|never|still|even|ever|make|made|feel|felt|know|think|thought|love|great|good|awesome"
+    r"|amazing|super|pretty|totally|definitely|actually|lots|everything|anything|other"
+    r"|others|every|more|most|such|sure|yeah|thanks|time|times|right|well)\b)[a-z]{4,}\b",
+    _I,
+)
+_CONTENT_WEIGHT = 0.4
+_TITLE = re.compile(r"\"[^\"]{2,60}\"")
 _NOT_PROPER = frozenset(
     """I I'm I've I'd I'll OK Ok Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday
     Sunday""".split()
@@ -200,6 +224,18 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
     return bool(re.match(r"^(?:let\s+me\s+know|talk\s+(?:to\s+you\s+)?soon|see\s+you)\b", low))
 
 
+def content_terms(text: str) -> list[str]:
+    """The longer words of ``text`` that carry content (not chat glue)."""
+    return _CONTENT.findall(text)
+
+
+def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
+    """True for a whole sentence of chat glue: a greeting, thanks, a passing mood."""
+    text = _strip(_EMOJI.sub("", sentence).strip(), others).rstrip(".!… ")
+    low = text.lower()
+    return not text or low in BACKCHANNEL or TRANSIENT.match(low) is not None
+
+
 def kind_of(clause: str, *, instruction: bool) -> str:
     """The clause's kind; "event" for something dated or done, else "fact"."""
     if instruction:
@@ -252,14 +288,23 @@ def salience(clause: str, kind: str, *, dated: bool) -> float:
     score = 0.0
     if _FIRST.search(clause):
         score += 1.5
+    else:
+        score -= 0.5  # an opinion or a remark rather than something about the speaker
     names = {m.group() for m in _PROPER.finditer(clause)} - _NOT_PROPER
-    score += min(len(names), 2)
+    first = clause.split(" ", 1)[0]
+    if first[:1].isupper() and first not in _NOT_PROPER and not _OPENER.match(first):
+        names.add(first)
+    score += min(1.5 * len(names), 3)
+    if _TITLE.search(clause):
+        score += 1.5  # a quoted title: a book, a song, a project
+    if names and _NAMED_SUBJECT.match(clause):
+        score += 1  # "Dana handles the frontend": a fact about a named person or thing
     if _NUMBER.search(clause):
-        score += 1
+        score += 1.5
     if dated:
-        score += 1
+        score += 1.5
     score += {
-        "instruction": 2.5,
+        "instruction": 3.5,
         "correction": 1.5,
         "decision": 1.5,
         "preference": 1,
@@ -267,8 +312,9 @@ def salience(clause: str, kind: str, *, dated: bool) -> float:
         "relationship": 1,
         "event": 0.5,
     }.get(kind, 0)
+    score += min(len(_CONTENT.findall(clause)) * _CONTENT_WEIGHT, 3)
     words = len(clause.split())
-    if words < 5:
+    if words < 4:
         score -= 1
     if words > 45:
         score -= 1
