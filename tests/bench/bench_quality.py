@@ -6,9 +6,9 @@ Usage::
                                         [--conversations ID ...] [--jobs 1|2]
 
 ``--eval-dir`` is the development set (default ``../shared/eval-dev`` relative
-to the repository root, or to the folder above it for a worktree); it holds ``score_memory.py`` and a prepared set
-(``locomo/``). For each conversation: a fresh memory repository; every session
-logged in file-name order with the clock set to the session's date (file name,
+to the repository root, or to the folder above it for a worktree); it holds
+``score_memory.py`` and a prepared set (``locomo/``). For each conversation: a
+fresh memory repository; every session logged in file-name order with the clock set to the session's date (file name,
 else the ``# Date:`` header); a gated ``run`` after every third session and a
 forced run after the last, all with the bundled default rules and no LLM; then
 the text of every active memory written to ``MEMORY_ROOT/<conv>/<id>.md``. The

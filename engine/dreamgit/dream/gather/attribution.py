@@ -49,11 +49,11 @@ def _lower_first(name: str) -> str:
 
 #: Words that open a clause whose subject "I" went unsaid ("Got to see the old town").
 _BARE_OPENERS = frozenset(
-    """got went had made took checked saw met bought found love loved hope think guess
+    str.split("""got went had made took checked saw met bought found love loved hope think guess
     gonna wanna gotta been can't cannot just still also really wish want need feel felt
     miss missed like liked started finished tried learned visited joined spent
     decided did didn't don't won lost ran read wrote began built used am was will would
-    could should""".split()
+    could should""")
 )
 
 
@@ -87,10 +87,7 @@ def instruction(clause: str, voice: Voice) -> str:
     assistant to keep answers short."; "don't …" → "… not to …"."""
     text = re.sub(r"^please\s+|,?\s+please$", "", clause.strip(), flags=_I)
     m = re.match(r"^(?:don't|do\s+not|never)\s+(?P<rest>.+)$", text, _I)
-    if m is not None:
-        body = "not to " + m["rest"]
-    else:
-        body = "to " + text[0].lower() + text[1:]
+    body = "not to " + m["rest"] if m is not None else "to " + text[0].lower() + text[1:]
     body = _rewrite(body, Voice(voice.subject, voice.listener, voice.team)).rstrip(".")
     body = body[0].lower() + body[1:]
     return f"{voice.subject} wants {voice.listener} {body}."
@@ -113,70 +110,62 @@ _OWN_SUBJECT = re.compile(
 )
 
 
+# A pronoun once its person is named: "they" forms, which need no agreement.
+_LATER = {
+    "i": "they", "i'm": "they're", "i've": "they've", "i'd": "they'd", "i'll": "they'll",
+    "i am": "they are", "i was": "they were", "me": "them", "myself": "themselves",
+    "my": "their", "mine": "theirs", "we": "they", "we're": "they're", "we've": "they've",
+    "we'd": "they'd", "we'll": "they'll", "we are": "they are", "we were": "they were",
+    "us": "them", "ourselves": "themselves", "our": "their", "ours": "theirs",
+}  # fmt: skip
+
+# The verb a contraction holds, for a singular subject and for a plural one.
+_SINGULAR = {"'m": "is", "'re": "is", "'ve": "has", "'d": "would", "'ll": "will",
+             " am": "is", " are": "is", " was": "was", " were": "was"}  # fmt: skip
+_PLURAL = {"'re": "are", "'ve": "have", "'d": "would", "'ll": "will", " are": "are",
+           " were": "were"}  # fmt: skip
+_YOU = {"you": "", "you're": " is", "you've": " has", "you'd": " would", "you'll": " will",
+        "you are": " is", "you were": " was", "you have": " has", "yourself": ""}  # fmt: skip
+
+
 def _rewrite(clause: str, voice: Voice) -> str:
-    named = False
-    we_named = False
+    """The pronouns of ``clause`` replaced by the people they stand for."""
+    said: set[str] = set()  # "i" once the speaker is named, "we" once their group is
     out: list[str] = []
     pos = 0
-    subject = voice.subject
-    group = possessive(subject) + " team" if voice.team else f"{subject} and others"
+    group = possessive(voice.subject) + " team" if voice.team else f"{voice.subject} and others"
     for m in _TOKEN.finditer(clause):
         word = " ".join(m.group().lower().split())
-        start = m.start()
-        out.append(clause[pos:start])
+        out.append(clause[pos : m.start()])
         pos = m.end()
-        head = subject if start == 0 else _lower_first(subject)
-        if word in ("i", "i'm", "i've", "i'd", "i'll", "i am", "i was"):
-            if named:
-                out.append({"i": "they", "i'm": "they're", "i've": "they've", "i'd": "they'd",
-                            "i'll": "they'll", "i am": "they are", "i was": "they were"}[word])
-                continue
-            named = True
-            if word == "i":
-                rest, pos = _agree(clause, pos)
-                out.append(head + rest)
+        first = m.start() == 0
+        who = "we" if word.startswith(("we", "us", "our")) else "i" if word[0] in "im" else "you"
+        if who == "you":
+            listener = voice.listener if first else _lower_first(voice.listener)
+            if word in ("your", "yours"):
+                out.append(possessive(listener))
             else:
-                verb = {"i'm": "is", "i've": "has", "i'd": "would", "i'll": "will",
-                        "i am": "is", "i was": "was"}[word]  # fmt: skip
-                out.append(f"{head} {verb}")
-        elif word in ("me", "myself"):
-            out.append("them" if named else head)
-            named = True
-        elif word in ("my", "mine"):
-            out.append(("their" if word == "my" else "theirs") if named else possessive(head))
-            named = True
-        elif word.startswith("we") or word in ("us", "our", "ours", "ourselves"):
-            g = group if start == 0 else _lower_first(group)
-            if word in ("our", "ours"):
-                out.append("their" if we_named else possessive(head))
-            elif word in ("us", "ourselves"):
-                out.append("them" if we_named else g)
-            elif we_named:
-                out.append({"we": "they", "we're": "they're", "we've": "they've",
-                            "we'd": "they'd", "we'll": "they'll", "we are": "they are",
-                            "we were": "they were"}[word])  # fmt: skip
-            elif voice.team:
-                verb = {"we": "", "we're": " is", "we've": " has", "we'd": " would",
-                        "we'll": " will", "we are": " is", "we were": " was"}[word]  # fmt: skip
-                if word == "we":
-                    rest, pos = _agree(clause, pos)
-                    out.append(g + rest)
-                else:
-                    out.append(g + verb)
-            else:
-                out.append(g + word[2:].replace("'re", " are").replace("'ve", " have")
-                           .replace("'d", " would").replace("'ll", " will"))
-            we_named = True
+                out.append(listener + _YOU[word])
+            continue
+        if who in said:
+            out.append(_LATER[word])
+            continue
+        said.add(who)
+        name = voice.subject if who == "i" else group
+        name = name if first else _lower_first(name)
+        if word in ("my", "mine", "our", "ours"):
+            out.append(possessive(voice.subject if first else _lower_first(voice.subject)))
+        elif word in ("me", "myself", "us", "ourselves"):
+            out.append(name)
+        elif word in ("i", "we") and (who == "i" or voice.team):
+            rest, pos = _agree(clause, pos)
+            out.append(name + rest)
+        elif word == "we":
+            out.append(name)
         else:
-            listener = voice.listener
-            out.append(
-                {"you": listener, "you're": f"{listener} is", "you've": f"{listener} has",
-                 "you'd": f"{listener} would", "you'll": f"{listener} will",
-                 "you are": f"{listener} is", "you were": f"{listener} was",
-                 "you have": f"{listener} has",
-                 "your": possessive(listener), "yours": possessive(listener),
-                 "yourself": listener}[word]  # fmt: skip
-            )
+            tail = word[1:] if who == "i" else word[2:]
+            table = _SINGULAR if who == "i" or voice.team else _PLURAL
+            out.append(f"{name} {table[tail]}")
     out.append(clause[pos:])
     return _finish("".join(out))
 

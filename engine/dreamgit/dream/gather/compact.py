@@ -20,8 +20,20 @@ from dreamgit.model import Memory
 __all__ = ["compact", "content_words", "known_user_name"]
 
 _MONTHS = frozenset(
-    "january february march april may june july august september october november december"
-    .split()
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
 )
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
 
@@ -71,11 +83,10 @@ def known_user_name(memories: Iterable[Memory]) -> str | None:
         if memory.key == "user.name":
             m = _NAME_IS.search(memory.text.strip())
             if m is not None:
-                return m["name"]
+                return m["name"].split()[0]
     return None
 
 
 def _density(candidate: Candidate) -> float:
     """Salience per character, softened: a short clause that says as much goes first."""
-    return candidate.salience / max(len(candidate.text), 20) ** 0.5
-
+    return float(candidate.salience / max(len(candidate.text), 20) ** 0.5)

@@ -19,9 +19,20 @@ from datetime import date, datetime, timedelta
 
 __all__ = ["DATE_WORDS", "day_text", "resolve_dates"]
 
-_MONTHS = (
-    "January February March April May June July August September October November December"
-).split()
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 _WEEKDAYS = {
     "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2,
     "thursday": 3, "thurs": 3, "thu": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
@@ -32,10 +43,14 @@ _NUMBERS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2,
     "a couple of": 2, "few": 3, "a few": 3,
 }  # fmt: skip
-_COUNT = r"\d{1,2}|a\s+couple\s+of|couple\s+of|a\s+few|few|an?|one|two|three|four|five|six" \
+_COUNT = (
+    r"\d{1,2}|a\s+couple\s+of|couple\s+of|a\s+few|few|an?|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|eleven|twelve"
-_DAY = r"monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thu|friday|fri|saturday|sat" \
+)
+_DAY = (
+    r"monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thu|friday|fri|saturday|sat"
     r"|sunday|sun"
+)
 _PART = r"morning|afternoon|evening|night"
 
 _PHRASE = re.compile(

@@ -109,7 +109,8 @@ def _name(clause: str, ctx: Context) -> list[Draft]:
 
 # "I'm Marco, backend lead at Ledgerly": a name and a role in one breath.
 _NAME_ROLE = re.compile(
-    rf"^(?:i'm|i\s+am|this\s+is)\s+(?P<name>{NAME}),\s+(?:an?\s+|the\s+)?(?P<role>[a-z][\w+#./ -]{{1,40}}?)"
+    rf"^(?:i'm|i\s+am|this\s+is)\s+(?P<name>{NAME}),\s+(?:an?\s+|the\s+)?"
+    rf"(?P<role>[a-z][\w+#./ -]{{1,40}}?)"
     rf"(?:\s+(?:at|for|with|of)\s+(?P<org>{ORG}))?$",
     _I,
 )

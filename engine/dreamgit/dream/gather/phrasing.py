@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from dreamgit.dream.gather.dates import day_text
 from dreamgit.dream.gather.lexicon import canonical_spelling
 
 __all__ = ["absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
@@ -28,13 +29,14 @@ ADVERBS: frozenset[str] = frozenset(
 _KEEP = frozenset(
     str.split(
         """can can't cannot could couldn't should shouldn't must might may will won't would
-    wouldn't was wasn't had hadn't used gonna wanna gotta"""
+    wouldn't was wasn't had hadn't used"""
     )
 )
 _IRREGULAR = {
     "am": "is", "'m": "is", "are": "is", "'re": "is", "have": "has", "'ve": "has",
     "do": "does", "don't": "doesn't", "dont": "doesn't", "go": "goes", "were": "was",
     "'ll": "will", "'d": "would", "aren't": "isn't", "haven't": "hasn't",
+    "gonna": "is going to", "wanna": "wants to", "gotta": "has to",
 }  # fmt: skip
 _PAST = frozenset(
     str.split(
@@ -145,7 +147,7 @@ def _near_phrase(prep: str, when: str, created: datetime) -> str:
     words = when.lower().split()
     if words[0] == "tomorrow":
         day += timedelta(days=1)
-    iso = day.isoformat()
+    iso = day_text(day)
     if words[-1] in ("morning", "afternoon", "evening", "night") or words[0] == "tonight":
         part = "night" if words[0] == "tonight" else words[-1]
         phrase = f"the {part} of {iso}"

@@ -47,7 +47,9 @@ MAX_CLAUSE = 400
 
 _STAGE = re.compile(r"\[[^\[\]]{0,400}\]\s*(?!\()")  # "[shares a photo: …]", not [links](…)
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
-_SENTENCE = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s+[-–—]\s+|\s*\n\s*")
+_SENTENCE = re.compile(
+    r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s+[-\u2013\u2014]\s+|\s*\n\s*"
+)
 _CLAUSE = re.compile(
     r"[;:]\s+|,?\s+(?:and|but|so|because|since|as|though|although)\s+(?=(?:i|i'm|i've|i'd|we"
     r"|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
@@ -77,7 +79,26 @@ _SECOND_OPEN = re.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I
 _IMPERATIVE = re.compile(
     rf"^(?:please\s+)?(?:(?:don't|do\s+not|never|always)\s+\w+|(?:{ADVICE_VERBS})\b)", _I
 )
-_HYPOTHETICAL = re.compile(r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you)\b", _I)
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you|i\s+guess|i\s+suppose"
+    r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably)\b"
+    r"|\b(?:would|'d)\b(?!\s+(?:rather|love|like|prefer|really\s+like|love|be\s+happy))",
+    _I,
+)
+# "I prefer it over the old one", "I like that", "I love you": the object is only a pronoun.
+_PRONOUN_OBJECT = re.compile(
+    r"^(?:i|we|i'm|we're)\s+(?:\w+ly\s+|always\s+|really\s+|just\s+|still\s+)?\w+\s+"
+    r"(?:it|that|this|them|those|these|you|one)\b|\b(?:for|with|about|of)\s+(?:this|that|it)$",
+    _I,
+)
+# "She prefers Vim": whose? A pronoun subject nobody named is no one's fact.
+_PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they|he's|she's|they're|him|her)\b", _I)
+# "I need you to fix the bug": a one-off request, unless it says always / never / from now on.
+_REQUEST = re.compile(r"^(?:i\s+(?:need|want)|can\s+you|could\s+you)\s+you\s+to\b", _I)
+_STANDING = re.compile(
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default)\b", _I
+)
+_REPORTED = re.compile(r"\b(?:the\s+assistant|you)\s+(?:said|told|suggested|think|thought)\b", _I)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'&.-]*[a-z0-9][a-zA-Z'&-]*\b|\b[A-Z]{2,}\b")
 _NUMBER = re.compile(
     r"\b(?:\d+(?:[.,]\d+)*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
@@ -109,8 +130,8 @@ _CONTENT = re.compile(
 _CONTENT_WEIGHT = 0.4
 _TITLE = re.compile(r"\"[^\"]{2,60}\"")
 _NOT_PROPER = frozenset(
-    """I I'm I've I'd I'll OK Ok Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday
-    Sunday""".split()
+    str.split("""I I'm I've I'd I'll OK Ok Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday
+    Sunday""")
 )
 
 _KINDS = (
@@ -135,7 +156,7 @@ _KINDS = (
         "plan",
         re.compile(
             r"\b(?:gonna|going\s+to|plan|plans|planning|will|'ll|next\s+(?:week|month|year"
-            r"|weekend)|thinking\s+(?:about|of)|want\s+to|wanna|hoping\s+to|hope\s+to|intend"
+            r"|weekend|quarter|sprint)|thinking\s+(?:about|of)|want\s+to|wanna|hoping\s+to|hope\s+to|intend"
             r"|looking\s+forward|tomorrow|upcoming|soon|about\s+to|aim|goal|dream\s+(?:is|of))\b",
             _I,
         ),
@@ -188,9 +209,11 @@ def _sentences(paragraph: str) -> Iterator[str]:
 def _declarative_parts(sentence: str) -> list[str]:
     """A question's statements: the comma-separated parts before the question begins."""
     kept: list[str] = []
-    for part in re.split(r",\s+|\s+[-–—]\s+", sentence.rstrip("?!. ")):
+    for part in re.split(r",\s+|\s+[-\u2013\u2014]\s+", sentence.rstrip("?!. ")):
         part = _LEAD.sub("", part.strip())
         if not part or _QUESTION_OPEN.match(part) or not _FIRST.search(part):
+            break
+        if _IMPERATIVE.match(part) or part.lower().startswith("remember"):
             break
         kept.append(part)
     return kept
@@ -217,7 +240,9 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if PEP_TALK.search(low) or TRANSIENT.match(low):
         return True
-    if _HYPOTHETICAL.match(low):
+    if _HYPOTHETICAL.search(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
+        return True
+    if _REPORTED.search(low) or (_REQUEST.match(low) and not _STANDING.search(low)):
         return True
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
@@ -246,7 +271,9 @@ def kind_of(clause: str, *, instruction: bool) -> str:
     return "event" if _PAST.search(clause) else "fact"
 
 
-def clauses(paragraph: str, *, others: tuple[str, ...] = (), to_agent: bool = False) -> list[Clause]:
+def clauses(
+    paragraph: str, *, others: tuple[str, ...] = (), to_agent: bool = False
+) -> list[Clause]:
     """The declarative clauses of one paragraph of a person's turn."""
     out: list[Clause] = []
     for sentence in _sentences(paragraph):
@@ -261,7 +288,9 @@ def clauses(paragraph: str, *, others: tuple[str, ...] = (), to_agent: bool = Fa
             text = _strip(part, others)
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
                 continue
-            imperative = to_agent and bool(_IMPERATIVE.match(text) or text.lower().startswith("please"))
+            imperative = to_agent and bool(
+                _IMPERATIVE.match(text) or text.lower().startswith("please")
+            )
             out.append(Clause(text, kind_of(text, instruction=imperative), imperative))
     return out
 

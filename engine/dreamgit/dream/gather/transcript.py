@@ -79,10 +79,10 @@ def _speaker_of(line: str, people: frozenset[str] = frozenset()) -> tuple[str, s
 
 #: Words that open "Label: text" lines without naming a speaker.
 _NOT_PEOPLE = frozenset(
-    """note notes todo update edit warning error example examples ps re subject date time
+    str.split("""note notes todo update edit warning error example examples ps re subject date time
     summary question answer q a step tip fix bug result output input source see also
     important reminder context goal goals problem solution status title description
-    speakers conversation session topic agenda action""".split()
+    speakers conversation session topic agenda action""")
 )
 _PERSON = re.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}\Z")
 
@@ -221,7 +221,9 @@ def speaker_paragraphs(text: str) -> list[tuple[str, list[str]]]:
     """
     messages = _json_messages(text)
     if messages is not None:
-        turns = [(who, [p for _, ps in speaker_paragraphs(body) for p in ps]) for who, body in messages]
+        turns = [
+            (who, [p for _, ps in speaker_paragraphs(body) for p in ps]) for who, body in messages
+        ]
         return [(who, ps) for who, ps in turns if ps]
     lines = text.splitlines()
     lines = lines[_front_matter_end(lines) :]
@@ -276,6 +278,4 @@ def _json_messages(text: str) -> list[tuple[str, str]] | None:
 
 def user_paragraphs(text: str) -> list[str]:
     """The paragraphs of ``text`` that are the user's own words, in order."""
-    return [
-        p for speaker, ps in speaker_paragraphs(text) if speaker in ("", "user") for p in ps
-    ]
+    return [p for speaker, ps in speaker_paragraphs(text) if speaker in ("", "user") for p in ps]

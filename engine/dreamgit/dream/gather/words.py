@@ -16,12 +16,12 @@ _I = re.IGNORECASE
 #: Verbs that open an imperative: advice to the listener in a chat between people,
 #: an instruction when a user says it to an agent.
 ADVICE_VERBS = "|".join(
-    """keep use avoid add write reply answer respond format run put stop start try take
+    str.split("""keep use avoid add write reply answer respond format run put stop start try take
     check make remember forget let call give tell send go be get look consider follow
     ask note mention include skip show explain summarize summarise prefer treat assume
     read open close commit push test deploy name sign pay bring enjoy hang stay
     believe trust focus drink eat rest relax enjoy cherish embrace celebrate go
-    reach chase pursue find hold breathe""".split()
+    reach chase pursue find hold breathe""")
 )
 
 #: A whole utterance of chat glue.
@@ -73,10 +73,10 @@ EVALUATIVE = re.compile(
 
 #: Kin and close relations ("my sister", "our dog"): relationship statements.
 RELATIVES = "|".join(
-    """mom mother mum dad father parents sister sisters brother brothers siblings husband
+    str.split("""mom mother mum dad father parents sister sisters brother brothers siblings husband
     wife partner spouse boyfriend girlfriend fiance fiancee son sons daughter daughters kids
     children child baby grandma grandmother grandpa grandfather grandparents aunt uncle
     cousin cousins niece nephew friend friends bestie buddy buddies colleague colleagues
     coworker coworkers boss manager mentor team roommate neighbor neighbour family dog dogs
-    cat cats pet pets puppy""".split()
+    cat cats pet pets puppy""")
 )
