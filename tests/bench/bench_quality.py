@@ -5,20 +5,20 @@ Usage::
     python tests/bench/bench_quality.py [--eval-dir DIR] [--memory-root DIR]
                                         [--conversations ID ...] [--jobs 1|2]
 
-``--eval-dir`` is the development set (default ``../shared/eval-dev`` relative
-to the repository root, or to the folder above it for a worktree); it holds
-``score_memory.py`` and a prepared set (``locomo/``). For each conversation: a
-fresh memory repository; every session logged in file-name order with the clock set to the session's date (file name,
-else the ``# Date:`` header); a gated ``run`` after every third session and a
-forced run after the last, all with the bundled default rules and no LLM; then
-the text of every active memory written to ``MEMORY_ROOT/<conv>/<id>.md``. The
-shared scorer then scores that memory and the raw transcripts, and the figures
-are printed side by side per category and overall: hit@1500, present, size
-versus raw, copies per present answer. Nothing of the set is copied anywhere:
-memories go to a temporary directory unless ``--memory-root`` names one.
+``--eval-dir`` is the development set (default ``../shared/eval-dev`` relative to the
+repository root, or to the folder above it for a worktree); it holds ``score_memory.py``
+and a prepared set (``locomo/``). For each conversation: a fresh memory repository;
+every session logged in file-name order with the clock set to the session's date (file
+name, else the ``# Date:`` header); a gated ``run`` after every third session and a
+forced run after the last, all with the bundled default rules and no LLM; then the text
+of every active memory written to ``MEMORY_ROOT/<conv>/<id>.md``. The shared scorer then
+scores that memory and the raw transcripts, and the figures are printed side by side per
+category and overall: hit@1500, present, size versus raw, copies per present answer.
+Nothing of the set is copied anywhere: memories go to a temporary directory unless
+``--memory-root`` names one.
 
-Conversations run in-process through the Python API; ``--jobs 2`` runs two at
-a time (never more: the machine's cores are shared).
+Conversations run in-process through the Python API; ``--jobs 2`` runs two at a time
+(never more: the machine's cores are shared).
 """
 
 from __future__ import annotations

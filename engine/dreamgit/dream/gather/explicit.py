@@ -1,15 +1,15 @@
 """Explicit statements in a user's sentence: the patterns of gathering.
 
-The pipeline per sentence of a user's turn (:mod:`.extract` finds the turns):
-drop questions and hypotheticals, peel wrappers that change how a statement
-counts ("remember that" → high, confidence 1.0; "actually," → a correction,
-high; "I think" → confidence 0.6), put the user in the first person ("User prefers X" → "I prefer X"), split at "; " and "and I",
-then try the patterns in order (:mod:`.patterns`). A clause that mentions a
+The pipeline per sentence of a user's turn (:mod:`.extract` finds the turns): drop
+questions and hypotheticals, peel wrappers that change how a statement counts ("remember
+that" → high, confidence 1.0; "actually," → a correction, high; "I think" → confidence
+0.6), put the user in the first person ("User prefers X" → "I prefer X"), split at "; "
+and "and I", then try the patterns in order (:mod:`.patterns`). A clause that mentions a
 near date ("tomorrow", "tonight", "in the next hour") becomes an ``ephemeral``
-``schedule`` candidate with the date made absolute, unless it reports a change
-already made ("I switched to FastAPI today"). Work per sentence is bounded: a
-sentence longer than :data:`MAX_SENTENCE` characters is not a memory and is
-skipped unread, so any input finishes in time linear in its length.
+``schedule`` candidate with the date made absolute, unless it reports a change already
+made ("I switched to FastAPI today"). Work per sentence is bounded: a sentence longer
+than :data:`MAX_SENTENCE` characters is not a memory and is skipped unread, so any input
+finishes in time linear in its length.
 """
 
 from __future__ import annotations

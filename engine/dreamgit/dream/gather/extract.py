@@ -27,6 +27,10 @@ from dreamgit.dream.gather.transcript import speaker_paragraphs
 __all__ = ["extract_candidates"]
 
 _NOT_PEOPLE = frozenset({"", "user", "agent", "none"})
+#: Statements are read from this many characters of a turn: beyond them a turn is a
+#: pasted document or log, not someone telling about themselves (explicit patterns
+#: such as "remember that …" are still read everywhere).
+MAX_TURN_CHARS = 20_000
 _PATTERN_KINDS = {
     "identity": "fact",
     "preferences": "preference",
@@ -50,7 +54,7 @@ _KIND_TOPICS = {
 _PATTERN_SALIENCE = 6.0
 _STATEMENT_CONFIDENCE = 0.8
 # A pattern's sentence that opens with its verb ("Lives in …", "No longer uses …").
-_VERB_FIRST = re.compile(r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants)$")
+_VERB_FIRST = re.compile(r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants|Doesn't|Don't)$")
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 
 
@@ -170,8 +174,10 @@ def extract_candidates(
             voice = Voice(subject, "the agent", team=True)
         else:
             voice = Voice(speaker, others[0] if len(others) == 1 else "the others")
+        budget = MAX_TURN_CHARS
         for paragraph in paragraphs:
             for sentence in sentences(paragraph):
+                budget -= len(sentence)
                 if (speaker, sentence) in seen:
                     continue
                 seen.add((speaker, sentence))
@@ -183,7 +189,7 @@ def extract_candidates(
                         sentence, subject, session_id, created, learn_name=user_name is None
                     )
                     voice = Voice(subject, "the agent", team=True)
-                if not found:
+                if not found and budget >= 0:
                     found = _statement_candidates(
                         sentence,
                         voice,

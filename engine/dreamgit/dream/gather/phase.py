@@ -27,7 +27,7 @@ from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.operations import unique_slug
 
-__all__ = ["GatherResult", "plan_gather"]
+__all__ = ["GatherResult", "plan_gather", "rejecting_rule"]
 
 #: Share of new content words a statement needs to be worth its place in the budget.
 NOVELTY = 0.2
@@ -68,10 +68,11 @@ def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     return None
 
 
-def _rejecting_rule(
-    ruleset: RuleSet, memory: Memory, candidate: Candidate, now: datetime
+def rejecting_rule(
+    ruleset: RuleSet, candidate: Candidate, now: datetime, memory: Memory | None = None
 ) -> str | None:
-    env = memory_env(memory, now)
+    """The name of the first gather rule that rejects ``candidate``, or None."""
+    env = memory_env(memory or _memory_for(candidate, set()), now)
     env.update(kind=candidate.kind, salience=candidate.salience, speaker=candidate.speaker)
     for rule in ruleset.gather:
         if rule.when.evaluate(env):
@@ -190,7 +191,7 @@ def _candidates(
                 if candidate.change is not None:
                     result.fresh.append((ws.active[memory.id], candidate))
                 continue
-            rule = _rejecting_rule(ruleset, memory, candidate, now) or _never_fits(
+            rule = rejecting_rule(ruleset, candidate, now, memory) or _never_fits(
                 ruleset, memory, now
             )
             if rule is not None:

@@ -92,6 +92,12 @@ _PRONOUN_OBJECT = re.compile(
     _I,
 )
 # "She prefers Vim": whose? A pronoun subject nobody named is no one's fact.
+# "Here is the traceback", "check this out", "see you": pointers and sign-offs.
+_SIGNPOST = re.compile(
+    r"^(?:let\s+me\s+know|talk\s+(?:to\s+you\s+)?soon|see\s+you|here\s+is|here's|here\s+are"
+    r"|check\s+(?:this|it)\s+out|take\s+a\s+look|look\s+at\s+this)\b",
+    _I,
+)
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they|he's|she's|they're|him|her)\b", _I)
 # "I need you to fix the bug": a one-off request, unless it says always / never / from now on.
 _REQUEST = re.compile(r"^(?:i\s+(?:need|want)|can\s+you|could\s+you)\s+you\s+to\b", _I)
@@ -246,7 +252,7 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
-    return bool(re.match(r"^(?:let\s+me\s+know|talk\s+(?:to\s+you\s+)?soon|see\s+you)\b", low))
+    return bool(_SIGNPOST.match(low))
 
 
 def content_terms(text: str) -> list[str]:
