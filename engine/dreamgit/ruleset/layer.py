@@ -58,6 +58,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "index_chars": "positive",
         "index_line_chars": "positive",
         "gather_chars_ratio": "fraction",
+        "gather_min_chars": "count",
     },
     "protected": {"topics": "topics", "priorities": "priorities"},
     "proposals": {

@@ -65,6 +65,8 @@ class Budgets:
     index_line_chars: int
     #: New memory text one session may give, as a share of its characters.
     gather_chars_ratio: float = 0.1
+    #: ... but at least this many characters, so a short session can say what it says.
+    gather_min_chars: int = 300
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.gather.statements import content_terms
 from dreamgit.model import Memory
 
-__all__ = ["compact", "content_words", "known_user_name"]
+__all__ = ["compact", "content_words", "known_user_name", "normalized"]
 
 _MONTHS = frozenset(
     [
@@ -49,32 +49,45 @@ def compact(
     known: set[str] | None = None,
     *,
     min_novelty: float = 0.0,
+    said_before: set[str] | None = None,
 ) -> tuple[list[Candidate], list[Candidate]]:
     """(kept, left out): the most salient candidates within ``budget_chars`` characters.
 
     ``known`` holds the content words memory already has (it grows with what is
     kept); a candidate whose share of new content words is below ``min_novelty``
-    repeats what is known and is left out, so the budget goes to new facts.
+    repeats what is known and is left out, so the budget goes to new facts. A
+    candidate that says again exactly what a memory says (``said_before``, texts
+    as :func:`normalized` gives them) is kept outside the budget: it reinforces.
     """
     seen = known if known is not None else set()
     order = sorted(range(len(candidates)), key=lambda k: (-_density(candidates[k]), k))
     used = 0
     kept: set[int] = set()
     for k in order:
+        words = content_words(candidates[k].text)
+        novelty = len(words - seen) / len(words) if words else 1.0
+        if novelty == 0 and said_before is not None and _norm(candidates[k].text) in said_before:
+            kept.add(k)  # said again: it reinforces what is known and costs nothing
+            continue
         size = len(candidates[k].text)
         if used + size > budget_chars and kept:
             continue
-        words = content_words(candidates[k].text)
-        if words and candidates[k].key is None:
-            novelty = len(words - seen) / len(words)
-            if novelty < min_novelty:
-                continue
+        if novelty < min_novelty and candidates[k].key is None:
+            continue
         seen |= words
         kept.add(k)
         used += size
     inside = [c for k, c in enumerate(candidates) if k in kept]
     outside = [c for k, c in enumerate(candidates) if k not in kept]
     return inside, outside
+
+
+def normalized(text: str) -> str:
+    """``text`` as lower-case words, for telling a repeat from a new statement."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+_norm = normalized
 
 
 def known_user_name(memories: Iterable[Memory]) -> str | None:

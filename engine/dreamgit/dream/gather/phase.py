@@ -17,7 +17,7 @@ from typing import Any
 
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
-from dreamgit.dream.gather.compact import compact, content_words, known_user_name
+from dreamgit.dream.gather.compact import compact, content_words, known_user_name, normalized
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -158,25 +158,34 @@ def _candidates(
         by_session.setdefault(candidate.session_id, []).append(candidate)
     user_name = known_user_name(ws.active.values())
     known: set[str] = set()
+    said: set[str] = set()
     for memory in ws.active.values():
         known |= content_words(memory.text)
+        said.add(normalized(memory.text))
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
         extracted = extract_candidates(
             session.text, session_id=session.id, created=session.created, user_name=user_name
         )
+        user_name = user_name or known_user_name(_as_memories(extracted))
         kept, over = compact(
             extracted,
-            ruleset.budgets.gather_chars_ratio * len(session.text),
+            max(
+                ruleset.budgets.gather_chars_ratio * len(session.text),
+                ruleset.budgets.gather_min_chars,
+            ),
             known,
             min_novelty=NOVELTY,
+            said_before=said,
         )
+        said.update(normalized(c.text) for c in kept)
         for candidate in over:
             result.decisions.append(
                 {
                     "phase": "gather",
                     "candidate": candidate.text,
                     "accepted": False,
-                    "reason": "below the session's gather budget (gather_chars_ratio)",
+                    "reason": "over the session's gather budget (gather_chars_ratio), or"
+                    " repeats what memory holds",
                     "session": session.id,
                 }
             )
@@ -208,6 +217,11 @@ def _candidates(
             seen.add(memory.id)
             found.append((memory, candidate))
     return found
+
+
+def _as_memories(candidates: Sequence[Candidate]) -> list[Memory]:
+    """The name statements among ``candidates``, as memories (for the user's name)."""
+    return [_memory_for(c, set()) for c in candidates if c.key == "user.name"]
 
 
 def _known_duplicates(ws: WorkingSet, fresh: Sequence[Memory], threshold: float) -> dict[str, str]:
