@@ -58,8 +58,14 @@ _VERB_FIRST = re.compile(r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 
 
+_TRAILING_FILLER = re.compile(
+    r"[,;]?\s+(?:by\s+the\s+way|btw|haha+|lol|as\s+always|you\s+know|fyi)(?=\.$)", re.I
+)
+
+
 def _about(text: str, subject: str) -> str:
-    """A pattern's subjectless memory ("Lives in Berlin.") about ``subject``."""
+    """A pattern's subjectless memory ("Lives in Berlin.") about ``subject``, filler dropped."""
+    text = _TRAILING_FILLER.sub("", text)
     if text.startswith("User's "):
         return possessive(subject) + text[len("User") + 2 :]
     if text.startswith("Their "):
@@ -92,6 +98,7 @@ def _pattern_candidates(
                 kind=kind,
                 salience=_PATTERN_SALIENCE,
                 speaker="user",
+                subject=about,
             )
         )
     return out, subject
@@ -131,6 +138,7 @@ def _statement_candidates(
                 kind=clause.kind,
                 salience=salience(clause.text, clause.kind, dated=dated),
                 speaker=speaker,
+                subject=voice.subject,
             )
         )
     return out
