@@ -16,6 +16,7 @@ import click
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.gather.prompt_view import session_turns
 from dreamgit.dream.status import pending_sessions
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.history.runrecords import read_runs
@@ -107,9 +108,15 @@ def _context(
     if name == "gather":
         sessions = _sessions(repo, session_ids, limit, now)
         limits = RunLimits.from_mapping(repo.config().get("limits") or {})
-        return gather_context(
+        context = gather_context(
             sessions, memories, now=now, thresholds=thresholds, max_adds=limits.max_adds
         )
+        # The turns, speakers and date a dream's gather prompt receives.
+        context["sessions"] = [
+            {**view, **session_turns(s)}
+            for view, s in zip(context["sessions"], sessions, strict=True)
+        ]
+        return context
     chosen = _pick(memories, memory_ids)
     if name == "consolidate":
         group = chosen or _similar_group(memories, limit)

@@ -24,6 +24,8 @@ from typing import Any
 
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.dream.gather.compact import known_user_name
+from dreamgit.dream.gather.prompt_view import as_statement, session_turns
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet, snap
@@ -174,6 +176,7 @@ def llm_candidates(
             thresholds=llm.thresholds,
             max_adds=max(budget.max_adds - budget.adds, 0),
         )
+        context["sessions"] = [{**context["sessions"][0], **session_turns(session)}]
         answer = llm.ask("gather", _dated(context, day), group=f"gather {session.id}")
         if answer.status == "deferred":
             llm.defer(answer, budget)
@@ -187,7 +190,11 @@ def llm_candidates(
             budget=budget,
             sources={session.id},
         )
-        found += [_candidate(p, session) for p in accepted]
+        subject = known_user_name(ws.active.values()) or "The user"
+        found += [
+            as_statement(_candidate(p, session), created=session.created, subject=subject)
+            for p in accepted
+        ]
     return found, deferred
 
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.phrasing import ADVERBS, conjugate
+from dreamgit.dream.gather.words import ADVICE_VERBS
 
 __all__ = ["Voice", "attribute", "instruction", "possessive"]
 
@@ -77,7 +78,7 @@ def attribute(clause: str, voice: Voice) -> str:
     if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
         return text
     first = text.split(" ", 1)[0]
-    common = _COMMON_OPENER.match(first) or first.endswith("ing")
+    common = _COMMON_OPENER.match(first) or first.endswith("ing") or first.lower() in _VERBS
     lead = text[0].lower() + text[1:] if common else text
     return f"{voice.subject} says {lead}"
 
@@ -100,6 +101,7 @@ _COMMON_OPENER = re.compile(
     r"|Since|While|Until|Then|Now|So|Still|Even|Only|Also|Not|Too|Very|Really|Such|He|She"
     r"|Her|His|Him|They|Their|Them|We|You|Your)$"
 )
+_VERBS = frozenset(str.split(ADVICE_VERBS.replace("|", " ")) + ["ignore", "mark", "delete"])
 # "Dana handles …", "Woodhaven is …", "Max's owner lives …": a named subject and its verb.
 _OWN_SUBJECT = re.compile(
     r"^(?!(?:The|A|An|This|That|These|Those|It|Its|There|Here|What|My|Our|Your|Some|Any|No"

@@ -105,6 +105,14 @@ _REQUEST = re.compile(r"^(?:i\s+(?:need|want)|can\s+you|could\s+you)\s+you\s+to\
 _STANDING = re.compile(
     r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default)\b", _I
 )
+# Imperatives that set how the agent works from now on ("keep answers short", "don't use
+# emojis", "always run the linter"), as opposed to a task ("fix the bug", "delete it").
+_STANDING_ORDER = re.compile(
+    r"^(?:please\s+)?(?:don't|do\s+not|never|always|keep|use|avoid|prefer|write|reply|answer"
+    r"|respond|format|call\s+me|address\s+me|name|stop|be|stick\s+to|default\s+to"
+    r"|remember\s+to)\b",
+    _I,
+)
 _REPORTED = re.compile(r"\b(?:the\s+assistant|you)\s+(?:said|told|suggested|think|thought)\b", _I)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'&.-]*[a-z0-9][a-zA-Z'&-]*\b|\b[A-Z]{2,}\b")
 _NUMBER = re.compile(
@@ -296,8 +304,10 @@ def clauses(
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
                 continue
             imperative = to_agent and bool(
-                _IMPERATIVE.match(text) or text.lower().startswith("please")
+                _IMPERATIVE.match(text) or re.match(r"(?:please|let's|let\s+us)\b", text, _I)
             )
+            if imperative and not (_STANDING_ORDER.match(text) or _STANDING.search(text)):
+                continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
             out.append(Clause(text, kind_of(text, instruction=imperative), imperative))
     return out
 

@@ -21,7 +21,8 @@ ADVICE_VERBS = "|".join(
     ask note mention include skip show explain summarize summarise prefer treat assume
     read open close commit push test deploy name sign pay bring enjoy hang stay
     believe trust focus drink eat rest relax enjoy cherish embrace celebrate go
-    reach chase pursue find hold breathe""")
+    reach chase pursue find hold breathe ignore delete remove mark fix update create rename
+    move edit change refactor install build merge revert""")
 )
 
 #: A whole utterance of chat glue.
