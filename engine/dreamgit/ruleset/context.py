@@ -17,6 +17,7 @@ from dreamgit.dsl.types import DURATION, NUMBER, PRIORITY, STRING, Type, list_of
 from dreamgit.model import Memory
 
 __all__ = [
+    "CANDIDATE_DEFAULTS",
     "CANDIDATE_SCHEMA",
     "GATE_SCHEMA",
     "MEMORY_SCHEMA",
@@ -53,6 +54,9 @@ CANDIDATE_FIELDS: dict[str, Type] = {
     "salience": NUMBER,
     "speaker": STRING,
 }
+#: What a gather rule reads of a memory that is not a fresh statement (``rules explain``
+#: of a kept memory, a memory added by hand): an explicit fact said by the user.
+CANDIDATE_DEFAULTS: dict[str, object] = {"kind": "fact", "salience": 6.0, "speaker": "user"}
 GATE_FIELDS: dict[str, Type] = {
     "new_sessions": NUMBER,
     "hours_since_last_dream": NUMBER,
