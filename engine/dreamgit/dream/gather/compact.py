@@ -66,7 +66,8 @@ def compact(
     for k in order:
         words = content_words(candidates[k].text)
         novelty = len(words - seen) / len(words) if words else 1.0
-        if novelty == 0 and said_before is not None and _norm(candidates[k].text) in said_before:
+        said = normalized(candidates[k].text, (candidates[k].subject,))
+        if novelty == 0 and said_before is not None and said in said_before:
             kept.add(k)  # said again: it reinforces what is known and costs nothing
             continue
         size = len(candidates[k].text)
@@ -82,12 +83,15 @@ def compact(
     return inside, outside
 
 
-def normalized(text: str) -> str:
-    """``text`` as lower-case words, for telling a repeat from a new statement."""
+def normalized(text: str, subjects: Iterable[str | None] = ()) -> str:
+    """``text`` as lower-case words without its leading subject (one of ``subjects`` or
+    "The user"), for telling a repeat from a new statement."""
+    for subject in ("The user", *subjects):
+        for lead in (f"{subject}'s ", f"{subject}' ", f"{subject} "):
+            if subject and text.startswith(lead):
+                text = text[len(lead) :]
+                break
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-
-
-_norm = normalized
 
 
 def known_user_name(memories: Iterable[Memory]) -> str | None:

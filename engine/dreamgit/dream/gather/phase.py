@@ -98,7 +98,9 @@ def plan_gather(
     """
     result = GatherResult()
     found = _candidates(ws, sessions, ruleset, now, result, proposed)
-    known = _known_duplicates(ws, [memory for memory, _ in found], threshold)
+    known = _known_duplicates(
+        ws, [memory for memory, _ in found], threshold, known_user_name(ws.active.values())
+    )
     added: dict[str, Operation] = {}
     incomplete: set[str] = set()
     for memory, candidate in found:
@@ -161,7 +163,7 @@ def _candidates(
     said: set[str] = set()
     for memory in ws.active.values():
         known |= content_words(memory.text)
-        said.add(normalized(memory.text))
+        said.add(normalized(memory.text, (user_name,)))
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
         extracted = extract_candidates(
             session.text, session_id=session.id, created=session.created, user_name=user_name
@@ -177,7 +179,7 @@ def _candidates(
             min_novelty=NOVELTY,
             said_before=said,
         )
-        said.update(normalized(c.text) for c in kept)
+        said.update(normalized(c.text, (c.subject,)) for c in kept)
         for candidate in over:
             result.decisions.append(
                 {
@@ -224,7 +226,21 @@ def _as_memories(candidates: Sequence[Candidate]) -> list[Memory]:
     return [_memory_for(c, set()) for c in candidates if c.key == "user.name"]
 
 
-def _known_duplicates(ws: WorkingSet, fresh: Sequence[Memory], threshold: float) -> dict[str, str]:
+def _user_view(memory: Memory, user_name: str | None) -> DupItem:
+    """The finder's view of a memory with the user as subject left out, so that "The user
+    prefers X" said before the user's name was known repeats "Dana prefers X"."""
+    text = memory.text
+    for subject in ("The user", user_name):
+        for lead in (f"{subject}'s ", f"{subject} "):
+            if subject and text.startswith(lead):
+                text = text[len(lead) :]
+                break
+    return DupItem(memory.id, text, memory.topic, memory.key)
+
+
+def _known_duplicates(
+    ws: WorkingSet, fresh: Sequence[Memory], threshold: float, user_name: str | None = None
+) -> dict[str, str]:
     """For each new memory, the active (or earlier new) memory it repeats, if any.
 
     One pass of the duplicate finder over the topics the new memories are in,
@@ -232,7 +248,8 @@ def _known_duplicates(ws: WorkingSet, fresh: Sequence[Memory], threshold: float)
     """
     topics = {m.topic for m in fresh}
     known = [m for m in ws.active.values() if m.topic in topics]
-    items = [DupItem.from_memory(m) for m in [*known, *fresh]]
+    user_name = user_name or known_user_name([*known, *fresh])
+    items = [_user_view(m, user_name) for m in [*known, *fresh]]
     position = {item.id: k for k, item in enumerate(items)}
     fresh_ids = {m.id for m in fresh}
     twins: dict[str, str] = {}
