@@ -478,10 +478,10 @@ def test_five_megabytes_finish_quickly(big: str) -> None:
 
 
 def test_memory_fields_are_claude_compatible() -> None:
-    """name is a ≤ 6-word kebab title, description one line ≤ 150 chars, slug a safe name."""
+    """name is a ≤ 8-word kebab title (the first clause, small words kept), description one line ≤ 150 chars, slug a safe name."""
     [c] = extract("I prefer pytest over unittest for python tests")
     fields = candidate_memory_fields(c)
-    assert fields["name"] == "prefers-pytest-over-unittest-python-tests"
+    assert fields["name"] == "prefers-pytest-over-unittest-for-python-tests"
     assert fields["description"] == "The user prefers pytest over unittest for Python tests"
     assert fields["slug"] == "prefers-pytest-over-unittest-python-tests"
     memory = Memory(id="m-1", created=NOW, updated=NOW, **fields)
@@ -490,11 +490,11 @@ def test_memory_fields_are_claude_compatible() -> None:
 
 
 def test_memory_fields_are_bounded_for_long_text() -> None:
-    """A long memory still gets a short name, a cut description and a slug within 48 chars."""
+    """A long memory still gets a short name (≤ 8 words), a cut description and a slug within 48 chars."""
     long = "Remember that the deploy script " + "needs the staging credentials again " * 6
     [c] = extract(long)
     fields = candidate_memory_fields(c)
-    assert len(fields["name"].split("-")) <= 6
+    assert len(fields["name"].split("-")) <= 8
     assert re.fullmatch(r"[a-z0-9-]+", fields["name"])
     assert len(fields["description"]) <= 150 and "\n" not in fields["description"]
     assert fields["description"].endswith("…")
