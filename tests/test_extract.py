@@ -478,7 +478,8 @@ def test_five_megabytes_finish_quickly(big: str) -> None:
 
 
 def test_memory_fields_are_claude_compatible() -> None:
-    """name is a ≤ 8-word kebab title (the first clause, small words kept), description one line ≤ 150 chars, slug a safe name."""
+    """name is the first clause as a ≤ 8-word kebab title, description one line ≤ 150
+    chars, slug a safe name."""
     [c] = extract("I prefer pytest over unittest for python tests")
     fields = candidate_memory_fields(c)
     assert fields["name"] == "prefers-pytest-over-unittest-for-python-tests"
@@ -490,7 +491,7 @@ def test_memory_fields_are_claude_compatible() -> None:
 
 
 def test_memory_fields_are_bounded_for_long_text() -> None:
-    """A long memory still gets a short name (≤ 8 words), a cut description and a slug within 48 chars."""
+    """A long memory gets a short name (≤ 8 words), a cut description, a slug ≤ 48 chars."""
     long = "Remember that the deploy script " + "needs the staging credentials again " * 6
     [c] = extract(long)
     fields = candidate_memory_fields(c)
