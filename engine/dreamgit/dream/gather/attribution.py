@@ -101,7 +101,7 @@ _COMMON_OPENER = re.compile(
     r"|Since|While|Until|Then|Now|So|Still|Even|Only|Also|Not|Too|Very|Really|Such|He|She"
     r"|Her|His|Him|They|Their|Them|We|You|Your)$"
 )
-_VERBS = frozenset(str.split(ADVICE_VERBS.replace("|", " ")) + ["ignore", "mark", "delete"])
+_VERBS = frozenset([*str.split(ADVICE_VERBS.replace("|", " ")), "ignore", "mark", "delete"])
 # "Dana handles …", "Woodhaven is …", "Max's owner lives …": a named subject and its verb.
 _OWN_SUBJECT = re.compile(
     r"^(?!(?:The|A|An|This|That|These|Those|It|Its|There|Here|What|My|Our|Your|Some|Any|No"

@@ -247,6 +247,29 @@ def _strip(text: str, others: tuple[str, ...]) -> str:
     return text.strip(" ,;:-\"'")
 
 
+# Words that only colour a statement ("I just really love it"), and a closing evaluation
+# (", which was so much fun"): a memory is shorter without them and says the same.
+_FILLER_WORDS = re.compile(
+    r"\s+(?:really|just|so|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
+    r"|literally|basically|seriously|absolutely|truly|quite|very)(?=\s)",
+    _I,
+)
+_EVALUATION_TAIL = re.compile(
+    r",?\s+(?:which|and\s+it|it)\s+(?:is|was|'s|has\s+been)\s+(?:\w+\s+){0,3}?"
+    r"(?:fun|great|awesome|amazing|cool|nice|special|exciting|wonderful|rewarding|a\s+blast"
+    r"|incredible|fantastic|lovely|powerful|inspiring|relaxing|therapeutic)\b.*$",
+    _I,
+)
+
+
+def _tighten(text: str) -> str:
+    """``text`` without filler words and a closing evaluation."""
+    if not text:
+        return text
+    text = _EVALUATION_TAIL.sub("", text)
+    return _FILLER_WORDS.sub("", text)
+
+
 def _dropped(clause: str, *, to_agent: bool) -> bool:
     """True for what states nothing about anyone: chat glue, moods, pep talk, advice."""
     low = clause.lower().rstrip(".!")
@@ -300,7 +323,7 @@ def clauses(
             if len(parts) > 1:
                 parts = _rejoin(parts)
         for part in parts:
-            text = _strip(part, others)
+            text = _tighten(_strip(part, others))
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
                 continue
             imperative = to_agent and bool(
