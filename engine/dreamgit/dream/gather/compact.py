@@ -106,4 +106,4 @@ def known_user_name(memories: Iterable[Memory]) -> str | None:
 
 def _density(candidate: Candidate) -> float:
     """Salience per character, softened: a short clause that says as much goes first."""
-    return float(candidate.salience / max(len(candidate.text), 20) ** 0.5)
+    return float(candidate.salience / max(len(candidate.text), 20) ** 0.25)
