@@ -11,11 +11,14 @@ from click.testing import CliRunner
 
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
 from dreamgit.cli import cli
+from dreamgit.demo import build_demo
 from dreamgit.errors import NotFoundError
 from dreamgit.history.memdiff import compare, memory_diff
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
+from dreamkit import DREAM_AT, Seed, build_repo, invoke, invoke_json, iso
 from gitcheck import NOW, NOW_TEXT
+from llm_support import check_golden
 
 
 @pytest.fixture
@@ -74,6 +77,28 @@ def test_list_changes_name_the_whole_field_once(repo: MemoryRepo) -> None:
     ]
 
 
+def test_states_sharing_few_ids_are_compared_memory_by_memory() -> None:
+    """Mostly new ids and a memory with every field changed: named one by one, never as a whole."""
+    before = {"m-1": {"id": "m-1", "path": "p", "text": "a", "tags": ["x"]}}
+    after = {
+        "m-1": {"id": "m-1", "path": "p", "text": "b", "tags": ["y"]},
+        **{f"m-{n}": {"id": f"m-{n}", "path": f"p{n}"} for n in range(2, 5)},
+    }
+    result = compare(before, after)
+    assert [m["id"] for m in result["added"]] == ["m-2", "m-3", "m-4"]
+    assert result["changed"] == [
+        {
+            "id": "m-1",
+            "path": "p",
+            "fields": {
+                "tags": {"old": ["x"], "new": ["y"]},
+                "text": {"old": "a", "new": "b"},
+            },
+        }
+    ]
+    assert compare(before, {})["removed"] == [before["m-1"]]
+
+
 def test_without_runs_the_default_is_main_against_its_parent(repo: MemoryRepo) -> None:
     """No A and no B: main~1 against main, so the last commit's memories show."""
     memory = operations.add_memory(repo, "Prefers pytest", topic="preferences", now=NOW)
@@ -129,3 +154,38 @@ def test_cli_diff_unknown_side_exits_1(repo: MemoryRepo, tmp_path: Path) -> None
     result = CliRunner().invoke(cli, ["--repo", str(tmp_path / "mem"), "diff", "nope"])
     assert result.exit_code == 1
     assert "error: 'nope' is neither a run nor a revision" in result.stderr
+
+
+def _normalized(output: str, run_id: str) -> str:
+    """Diff text without what differs between machines: the run id and the commit ids."""
+    first, rest = output.split("\n", 1)
+    assert first.startswith(f"memories: {run_id}^ (") and first.endswith(")"), first
+    return "memories: RUN^ (A) → main (B)\n" + rest
+
+
+def test_diff_right_after_the_demo_lists_every_memory_the_dream_changed(tmp_path: Path) -> None:
+    """The quick start's `dreamgit demo` then `dreamgit diff`: a golden diff, not a crash."""
+    demo = build_demo(tmp_path / "demo")
+    run_id = demo.record["run_id"]
+    args = ["--repo", str(tmp_path / "demo"), "--now", iso(demo.dreamed_at), "diff"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    check_golden("diff/after-demo.txt", _normalized(result.output, run_id))
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert data["a"]["label"] == f"{run_id}^"
+    counts = f"{len(data['added'])} added, {len(data['removed'])} removed"
+    assert result.output.endswith(f"{counts}, {len(data['changed'])} changed\n")
+
+
+def test_diff_after_a_run_that_more_than_doubles_the_memories(tmp_path: Path) -> None:
+    """One memory, five sessions of new facts: the diff names each added memory."""
+    repo = build_repo(tmp_path / "mem", memories=[Seed("Prefers pytest.", "preferences")])
+    record = invoke_json(repo, "run")
+    assert len(repo.snapshot(now=DREAM_AT).memories) > 2
+    result = invoke(repo, "diff")
+    assert result.exit_code == 0, result.output
+    check_golden("diff/after-doubling-run.txt", _normalized(result.output, record["run_id"]))
+    data = invoke_json(repo, "diff")
+    assert [m["id"] for m in data["added"]] == sorted(
+        m.id for m in repo.snapshot(now=DREAM_AT).memories if m.text != "Prefers pytest."
+    )

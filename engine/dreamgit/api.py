@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from dreamgit.clock import utcnow
 from dreamgit.model import Memory, Session
+from dreamgit.records import RunRecord
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
 
@@ -83,13 +84,13 @@ class DreamEngine:
         """Active memories, optionally of one topic."""
         return self.repo.memories(now=self.now(), topic=topic)
 
-    def dream(self, *, force: bool = False, merge: bool = True) -> dict[str, Any]:
+    def dream(self, *, force: bool = False, merge: bool = True) -> RunRecord:
         """Run a dream cycle; returns the run record (what ``run --json`` prints)."""
         from dreamgit.dream.run import dream
 
         return dream(self.repo, now=self.now(), force=force, merge=merge, llm=self.llm)
 
-    def review(self, *, force: bool = False) -> dict[str, Any]:
+    def review(self, *, force: bool = False) -> RunRecord:
         """The operations a dream would apply now, without writing anything."""
         from dreamgit.dream.run import dream
 

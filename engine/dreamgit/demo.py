@@ -18,6 +18,7 @@ from ruamel.yaml import YAML
 
 from dreamgit.dream.run import dream
 from dreamgit.errors import UserError
+from dreamgit.records import RunRecord
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
 
@@ -32,7 +33,7 @@ class DemoResult:
     """The demo repository and the record of its dream."""
 
     repo: MemoryRepo
-    record: dict[str, Any]
+    record: RunRecord
     dreamed_at: datetime
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "NotFoundError",
     "ProviderError",
     "RuleError",
+    "SecretFoundError",
     "TemplateError",
     "UserError",
 ]
@@ -116,6 +117,10 @@ class RuleError(SourceError):
 
 class TemplateError(UserError):
     """A prompt or summary template that does not render, or tried to escape its sandbox."""
+
+
+class SecretFoundError(UserError):
+    """Text about to be committed holds a credential, and the config says refuse."""
 
 
 class ConflictError(UserError):

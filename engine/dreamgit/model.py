@@ -49,11 +49,14 @@ class Memory:
     recalls: int = 0
     #: Front-matter keys that are not ours, kept so a rewrite preserves them.
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: The file that holds it when the repository's format says so (another agent's
+    #: layout: a flat Claude Code file, a Hermes MEMORY.md entry); "" is dreamgit's own.
+    file: str = ""
 
     @property
     def path(self) -> str:
-        """Path of the memory file inside the repository."""
-        return f"memories/{self.topic}/{self.slug}.md"
+        """Path of the file holding the memory inside the repository."""
+        return self.file or f"memories/{self.topic}/{self.slug}.md"
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as plain JSON values (``memories --json``, ``diff``)."""

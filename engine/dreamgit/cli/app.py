@@ -43,9 +43,12 @@ COMMANDS: dict[str, str] = {
     "revert": "dreamgit.cli.cmd_git:revert",
     "diff": "dreamgit.cli.cmd_git:diff",
     "history": "dreamgit.cli.cmd_git:history",
+    "redact": "dreamgit.cli.cmd_redact:redact",
     "rules": "dreamgit.cli.cmd_rules:rules",
     "prompts": "dreamgit.cli.cmd_prompts:prompts",
     "install-cron": "dreamgit.cli.cmd_cron:install_cron",
+    "export": "dreamgit.cli.cmd_transfer:export",
+    "import": "dreamgit.cli.cmd_transfer:import_",
     "demo": "dreamgit.cli.cmd_demo:demo",
 }
 

@@ -10,6 +10,7 @@ import click
 from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
+from dreamgit.records import RunRecord
 
 rules_option = click.option(
     "--rules",
@@ -35,7 +36,7 @@ no_llm_option = click.option(
 
 def _dream(
     state: CliState, rules: str | None, llm: str | None, no_llm: bool, **options: Any
-) -> dict[str, Any]:
+) -> RunRecord:
     # The dream machinery (rules, extraction) loads here, not when the CLI starts.
     from dreamgit.dream.run import dream
     from dreamgit.ruleset.repo_rules import ruleset_option_value
@@ -51,7 +52,7 @@ def _dream(
     )
 
 
-def print_ops(record: dict[str, Any]) -> None:
+def print_ops(record: RunRecord) -> None:
     for item in record["broken"]:
         warn(item)
     if record["skipped"]:
@@ -66,9 +67,9 @@ def print_ops(record: dict[str, Any]) -> None:
         click.echo(
             f"{op['n']:>3}  {op['phase']:<11} {op['op']:<10} {op['rule']:<28} {op['summary']}"
         )
-    for item in record["deferred"]:
-        what = " ".join([item["op"], *item["memories"]])
-        click.echo(f"deferred: {what} ({item['reason']})")
+    for deferred in record["deferred"]:
+        what = " ".join([deferred["op"], *deferred["memories"]])
+        click.echo(f"deferred: {what} ({deferred['reason']})")
     click.echo(
         f"memories: {record['memories_before']} → {record['memories_after']}; "
         f"sessions gathered: {len(record['sessions'])}"
@@ -103,11 +104,12 @@ def run(
 ) -> None:
     """Run a dream cycle on dream/<run-id>, merged into main unless --no-merge."""
     record = _dream(state, rules, llm, no_llm, force=force, merge=not no_merge)
-    if remote and record.get("branch"):
+    branch = record["branch"]
+    if remote and branch:
         from dreamgit.history.push import push_branch
 
-        push_branch(open_repo(state), record["branch"], remote=remote)
-    if summary is not None and record.get("branch"):
+        push_branch(open_repo(state), branch, remote=remote)
+    if summary is not None and branch:
         from dreamgit.history.summary import render_summary
 
         summary.write_text(render_summary(record), encoding="utf-8")
@@ -115,9 +117,9 @@ def run(
         emit_json(record)
         return
     print_ops(record)
-    if record.get("branch"):
-        state_text = "merged into main" if record.get("merged") else "left for review"
-        click.echo(f"dream {record['run_id']}: {state_text} ({record['branch']})")
+    if branch:
+        state_text = "merged into main" if record["merged"] else "left for review"
+        click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
 
 
 @click.command()

@@ -97,15 +97,24 @@ def _print_diff(result: MemoryDiff) -> None:
 @click.command()
 @click.argument("a", required=False, metavar="[A]")
 @click.argument("b", required=False, metavar="[B]")
+@click.option("--since", metavar="WHEN", help="A is main as it was then (date, time, or 7d).")
 @json_option
 @pass_state
-def diff(state: CliState, a: str | None, b: str | None, as_json: bool) -> None:
+def diff(state: CliState, a: str | None, b: str | None, since: str | None, as_json: bool) -> None:
     """Compare memories between two runs or revisions (RUN: after it; RUN^: before it).
 
     A defaults to the state before the newest run on main (main~1 when there
-    is no run), B to main.
+    is no run), B to main; with --since, A is main as it was at that time.
     """
-    result = memory_diff(open_repo(state), a, b, now=state.now())
+    when = None
+    if since is not None:
+        if b is not None:
+            raise click.UsageError("--since takes the place of A: give at most one revision (B)")
+        from dreamgit.history.asof import parse_when
+
+        when = parse_when(since, now=state.now(), what="--since")
+        a, b = None, a
+    result = memory_diff(open_repo(state), a, b, now=state.now(), since=when)
     if as_json:
         emit_json(result.to_json())
     else:

@@ -190,3 +190,84 @@ def _shorten(text: str, width: int) -> str:
     if space >= (width - 1) * 0.6:
         cut = cut[:space]
     return cut.rstrip(" ,;:.-—") + _ELLIPSIS
+
+
+#: The fence around the lines dreamgit adds to an agent's own index (Claude Code's MEMORY.md).
+BLOCK_OPEN = "<!-- dreamgit:generated index — lines dreamgit adds; the rest is kept as written -->"
+BLOCK_CLOSE = "<!-- /dreamgit:generated -->"
+_LOCAL_LINK = re.compile(r"^\s*[-*+]\s*\[(?:[^\]\\\n]|\\.)*\]\((?P<target><[^>\n]*>|[^)\s]+)\)")
+
+
+def _link_target(line: str) -> str | None:
+    match = _LOCAL_LINK.match(line)
+    if match is None:
+        return None
+    return match["target"].strip("<>").split("#", 1)[0].removeprefix("./") or None
+
+
+def render_agent_index(
+    existing: str | None,
+    memories: Sequence[Memory],
+    *,
+    order: Callable[[Memory], Any],
+    index_line_chars: int,
+    gone: set[str],
+    max_lines: int = CLAUDE_INDEX_LINES,
+    max_bytes: int = 25_000,
+) -> IndexResult:
+    """An agent's own index (Claude Code's ``MEMORY.md``) with dreamgit's lines in a fence.
+
+    Every line outside the fence is kept as written, except a link to a memory file
+    the dream took out of the active set (``gone``): Claude Code would load a dead
+    link. Memories no line links to are listed inside the fence, best first, as
+    long as the whole file stays within the lines and bytes the agent loads. With
+    nothing to list, the fence is left out, so an index that needs nothing stays
+    byte for byte as it was.
+    """
+    text = existing or ""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    start = next((k for k, ln in enumerate(lines) if ln.strip() == BLOCK_OPEN), None)
+    end = None
+    if start is not None:
+        end = next(
+            (k for k in range(start + 1, len(lines)) if lines[k].strip() == BLOCK_CLOSE), None
+        )
+    if start is not None and end is not None:
+        before, after = lines[:start], lines[end + 1 :]
+    else:
+        before, after = lines, []
+    before = [ln for ln in before if _link_target(ln) not in gone]
+    after = [ln for ln in after if _link_target(ln) not in gone]
+    linked = {t for t in map(_link_target, [*before, *after]) if t}
+    ranked = sorted(memories, key=lambda m: (order(m), m.id))
+    listed = [m.id for m in ranked if m.path in linked]
+    fresh = [m for m in ranked if m.path not in linked]
+    kept = "".join(before + after)
+    used_lines = len(before) + len(after) + 2  # the two fence lines
+    used_bytes = len(kept.encode("utf-8")) + len(BLOCK_OPEN) + len(BLOCK_CLOSE) + 8
+    entries: list[str] = []
+    for position, memory in enumerate(fresh):
+        entry = _entry_line(memory, index_line_chars)
+        left = len(fresh) - position - 1
+        tail_lines, tail_bytes = (1, len(_agent_more(left)) + 2) if left else (0, 0)
+        cost = len(entry.encode("utf-8")) + len(newline)
+        if used_lines + 1 + tail_lines > max_lines or used_bytes + cost + tail_bytes > max_bytes:
+            break
+        entries.append(entry)
+        used_lines += 1
+        used_bytes += cost
+    omitted = tuple(m.id for m in fresh[len(entries) :])
+    if omitted:
+        entries.append(_agent_more(len(omitted)))
+    if not entries:
+        return IndexResult(kept, tuple(listed), omitted)
+    block = newline.join([BLOCK_OPEN, *entries, BLOCK_CLOSE]) + newline
+    if before and not before[-1].endswith("\n"):
+        before[-1] += newline
+    included = (*listed, *(m.id for m in fresh[: len(fresh) - len(omitted)]))
+    return IndexResult("".join(before) + block + "".join(after), included, omitted)
+
+
+def _agent_more(count: int) -> str:
+    return f"- {_ELLIPSIS} {count} more memory files are not listed here"

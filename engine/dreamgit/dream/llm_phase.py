@@ -35,6 +35,7 @@ from dreamgit.llm.cache import AnswerCache
 from dreamgit.llm.context import consolidate_context, gather_context
 from dreamgit.llm.proposals import Decision, Proposal, Thresholds, validate_proposals
 from dreamgit.model import Memory, Session, priority_rank
+from dreamgit.records import Decision as RecordedDecision
 from dreamgit.ruleset import RuleSet
 
 __all__ = ["GROUP_SIMILARITY", "LLMRun", "llm_candidates", "llm_consolidate"]
@@ -55,7 +56,7 @@ class LLMRun:
     cache: AnswerCache | None = None
     overrides: dict[str, str] = field(default_factory=dict)
     answers: list[dict[str, Any]] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[RecordedDecision] = field(default_factory=list)
 
     def ask(self, template: str, context: dict[str, Any], *, group: str) -> Answer:
         """Ask about one group, and remember the answer for the record."""

@@ -15,7 +15,12 @@ from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.gather.phase import plan_gather
-from dreamgit.dream.index import render_index
+from dreamgit.dream.index import (
+    CLAUDE_INDEX_LINES,
+    is_generated,
+    render_agent_index,
+    render_index,
+)
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
@@ -24,10 +29,9 @@ from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session
+from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
-from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import parse_session
 
 __all__ = ["Plan", "plan_dream"]
 
@@ -42,7 +46,7 @@ class Plan:
     memories_before: int
     memories_after: int
     deferred: list[Deferred] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
     broken: list[MemoryFileError] = field(default_factory=list)
     #: What the model was asked and answered, with the budget spent (None without an LLM).
     llm: dict[str, Any] | None = None
@@ -57,10 +61,10 @@ def _sessions(
     repo: MemoryRepo, base: str | None, now: datetime
 ) -> tuple[list[Session], list[MemoryFileError]]:
     found, broken = [], []
-    for _ident, path in sorted(pending_sessions(repo, base).items()):
+    for ident, path in sorted(pending_sessions(repo, base).items()):
         text = repo.read_text(path, base) or ""
         try:
-            found.append(parse_session(text, path=path, fallback_time=now))
+            found.append(repo.format.read_session(ident, path, text, now))
         except MemoryFileError as exc:
             broken.append(exc)
     return found, broken
@@ -81,7 +85,14 @@ def plan_dream(
     """
     base = at if at is not None else repo.tip()
     snapshot = repo.snapshot(now=now, at=base)
-    ws = WorkingSet(snapshot.memories, lambda path: repo.read_text(path, base) or "")
+    fmt = repo.format
+    ws = WorkingSet(
+        snapshot.memories,
+        lambda path: repo.read_text(path, base) or "",
+        fmt,
+        files=repo.store.files(base) if fmt.name != "dreamgit" else (),
+    )
+    before_paths = set(ws.paths)
     limits = ruleset.limits
     budget = Budget(
         limits.max_changes_per_run, limits.max_adds_per_run, limits.max_new_chars_per_run
@@ -89,7 +100,7 @@ def plan_dream(
     # The finder's floor; the merge rules decide among the pairs it proposes.
     threshold = DEFAULT_THRESHOLD
     ops: list[Operation] = []
-    decisions: list[dict[str, Any]] = []
+    decisions: list[Decision] = []
     consumed: list[str] = []
     broken = list(snapshot.broken)
     fresh: list[tuple[Memory, Candidate]] = []
@@ -126,7 +137,7 @@ def plan_dream(
         ops += llm_consolidate(llm, ws, ruleset, now=now, budget=budget, touched=touched)
         decisions += llm.decisions
     ops += plan_prune(ws, ruleset, now=now, budget=budget)
-    index = _index_op(repo, base, ws, ruleset, now)
+    index = _index_op(repo, base, ws, ruleset, now, gone=before_paths - ws.paths)
     if index is not None and (ops or consumed or index.changes):
         ops.append(index)
     return Plan(
@@ -143,16 +154,40 @@ def plan_dream(
 
 
 def _index_op(
-    repo: MemoryRepo, base: str | None, ws: WorkingSet, ruleset: RuleSet, now: datetime
+    repo: MemoryRepo,
+    base: str | None,
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    now: datetime,
+    *,
+    gone: set[str],
 ) -> Operation | None:
     budgets = ruleset.budgets
-    result = render_index(
-        list(ws.active.values()),
-        order=index_key(ruleset, now),
-        index_chars=budgets.index_chars,
-        index_line_chars=budgets.index_line_chars,
-    )
-    if repo.read_text(layout.INDEX, base) == result.text:
+    fmt = ws.format
+    existing = repo.read_text(fmt.index_path, base) if fmt.index_path else None
+    if fmt.index_style == "dreamgit" and (existing is None or is_generated(existing)):
+        result = render_index(
+            list(ws.active.values()),
+            order=index_key(ruleset, now),
+            index_chars=budgets.index_chars,
+            index_line_chars=budgets.index_line_chars,
+        )
+    elif fmt.index_style:
+        # An index someone wrote (Claude Code's, or a hand-made one adopted into
+        # dreamgit's layout): their lines stay, dreamgit's go inside a fence.
+        limit = next((b for b in fmt.budgets() if b.path == fmt.index_path), None)
+        result = render_agent_index(
+            existing,
+            list(ws.active.values()),
+            order=index_key(ruleset, now),
+            index_line_chars=budgets.index_line_chars,
+            gone=gone,
+            max_lines=(limit.lines if limit else None) or CLAUDE_INDEX_LINES,
+            max_bytes=(limit.chars if limit else None) or budgets.index_chars,
+        )
+    else:
+        return None
+    if existing == result.text:
         return None
     omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""
     return Operation(
@@ -160,6 +195,6 @@ def _index_op(
         phase="index",
         rule="index",
         memories=[],
-        summary=f"index: MEMORY.md lists {len(result.included)} memories{omitted}",
-        changes={layout.INDEX: result.text.encode("utf-8")},
+        summary=f"index: {fmt.index_path} lists {len(result.included)} memories{omitted}",
+        changes={fmt.index_path: result.text.encode("utf-8")},
     )

@@ -10,6 +10,7 @@ pruned. Pruned memories stay in history: ``dreamgit restore ID``.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
@@ -84,4 +85,31 @@ def plan_prune(
             )
             if op is not None:
                 ops.append(op)
+    ops += _prune_to_file_budgets(ws, ruleset, key, budget)
+    return ops
+
+
+def _prune_to_file_budgets(
+    ws: WorkingSet, ruleset: RuleSet, key: Any, budget: Budget
+) -> list[Operation]:
+    """Files the agent caps by characters (Hermes): lowest-ranked entries go until each fits."""
+    ops: list[Operation] = []
+    for path, _used, limit in ws.over_budget():
+        evictable = sorted(
+            (m for m in ws.active.values() if m.path == path and not ruleset.is_protected(m)),
+            key=key,
+        )
+        for memory in reversed(evictable):
+            if not any(p == path for p, _, _ in ws.over_budget()):
+                break
+            op = _prune(
+                ws,
+                memory,
+                "budget-file-chars",
+                f"{path} holds more than {limit} characters",
+                budget,
+            )
+            if op is None:
+                break
+            ops.append(op)
     return ops

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any
 
 from dreamgit import faults
 from dreamgit.clock import format_time
@@ -29,11 +28,14 @@ from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
+from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
+from dreamgit.store.formats import Texts
 from dreamgit.store.locks import try_exclusive
-from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.repo import MemoryRepo, with_trailers
+from dreamgit.store.secrets import findings_trailers, scrub
 
 __all__ = ["dream"]
 
@@ -49,7 +51,7 @@ def dream(
     ruleset: RuleSet | None = None,
     llm: LLMAdapter | str | None = None,
     use_config_llm: bool = True,
-) -> dict[str, Any]:
+) -> RunRecord:
     """Run (or with ``apply=False`` only plan) one dream; returns the run record.
 
     ``llm`` names an adapter (or is one); without it the config's ``llm:`` is
@@ -85,7 +87,7 @@ def _review(
     gather: bool,
     merge: bool,
     llm: LLMRun | None,
-) -> dict[str, Any]:
+) -> RunRecord:
     """Plan exactly what run would, on main plus any uncommitted agent edits; write nothing."""
     if gather and not force:
         due, reason = _gate(repo, rules, now)
@@ -115,7 +117,12 @@ def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
         if record is None or not record.get("merge_requested"):
             continue
         try:
-            merge_branch(repo, name, message=_merge_message(name, run_id, record), now=now)
+            merge_branch(
+                repo,
+                name,
+                message=_merge_message(name, run_id, len(record.get("ops", []))),
+                now=now,
+            )
         except ConflictError:
             continue
         repo.store.delete_branch(name, expected=tip)
@@ -124,10 +131,9 @@ def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
     return resumed
 
 
-def _merge_message(branch: str, run_id: str, record: dict[str, Any]) -> str:
+def _merge_message(branch: str, run_id: str, n_ops: int) -> str:
     return (
-        f"dream: merge {branch} ({len(record.get('ops', []))} operations)\n\n"
-        f"Dream-Run: {run_id}\nDream-Op: merge-run\n"
+        f"dream: merge {branch} ({n_ops} operations)\n\nDream-Run: {run_id}\nDream-Op: merge-run\n"
     )
 
 
@@ -135,8 +141,8 @@ def _gate(repo: MemoryRepo, rules: RuleSet, now: datetime) -> tuple[bool, str]:
     return evaluate_gate(rules, **gate_figures(repo, repo.tip()), now=now)
 
 
-def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> dict[str, Any]:
-    count = len(repo.store.files(repo.tip(), layout.MEMORIES))
+def _skipped(repo: MemoryRepo, now: datetime, reason: str) -> RunRecord:
+    count = repo.format.count(repo.source(repo.tip()))
     return {
         "run_id": None,
         "branch": None,
@@ -173,11 +179,11 @@ def _record(
     commits: list[str | None],
     applied: bool,
     merge: bool,
-) -> dict[str, Any]:
+) -> RunRecord:
     counts: dict[str, int] = {}
     for op in plan.ops:
         counts[op.op] = counts.get(op.op, 0) + 1
-    return {
+    record: RunRecord = {
         "run_id": run_id,
         "branch": f"{layout.DREAM_BRANCH_PREFIX}{run_id}" if run_id else None,
         "now": format_time(now),
@@ -200,17 +206,19 @@ def _record(
         "deferred": [d.to_json() for d in plan.deferred],
         "decisions": plan.decisions,
         "broken": [b.render() for b in plan.broken],
-        **({"llm": plan.llm} if plan.llm is not None else {}),
     }
+    if plan.llm is not None:
+        record["llm"] = plan.llm
+    return record
 
 
-def _record_bytes(record: dict[str, Any]) -> bytes:
+def _record_bytes(record: RunRecord) -> bytes:
     # Whether the run got merged is a fact about main, not about the branch: not stored.
     stored = {k: v for k, v in record.items() if k != "merged"}
     return (json.dumps(stored, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[str, Any]:
+def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> RunRecord:
     store = repo.store
     run_id = _new_run_id(repo, plan, now)
     branch = f"{layout.DREAM_BRANCH_PREFIX}{run_id}"
@@ -218,14 +226,17 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
     parent = plan.base
     commits: list[str | None] = []
 
+    mode = repo.secrets_mode()
+
     def commit(op: Operation) -> str:
         nonlocal parent
-        tree = store.build_tree(parent, op.changes)
+        changes, found = scrub(op.changes, mode)
+        tree = store.build_tree(parent, changes)
         parent = store.commit(
             branch,
             parents=[parent] if parent else [],
             tree=tree,
-            message=operation_message(op, run_id=run_id),
+            message=with_trailers(operation_message(op, run_id=run_id), findings_trailers(found)),
             who=who,
             when=now,
         )
@@ -239,17 +250,21 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
         faults.checkpoint(f"in-{op.phase}")
         phase_done = op.phase
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
+    diary_path = repo.format.diary_path
+    if diary_path:
+        entry = prepend_entry(repo.read_text(diary_path, plan.base), render_diary_entry(record))
+        diary_changes: dict[str, bytes | None] = {diary_path: entry.encode("utf-8")}
+    else:  # the format keeps reflections in the agent's own notes (OpenClaw's REM Sleep)
+        at = parent
+        texts = Texts(lambda path: repo.read_text(path, at))
+        diary_changes = texts.put(repo.format.reflection(texts, render_diary_entry(record), now))
     diary = Operation(
         op="diary",
         phase="diary",
         rule="diary",
         memories=[],
         summary=f"diary: dream {run_id}",
-        changes={
-            layout.DIARY: prepend_entry(
-                repo.read_text(layout.DIARY, plan.base), render_diary_entry(record)
-            ).encode("utf-8")
-        },
+        changes=diary_changes,
     )
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
@@ -265,7 +280,7 @@ def _apply(repo: MemoryRepo, plan: Plan, *, now: datetime, merge: bool) -> dict[
     commit(record_op)
     faults.checkpoint("before-merge")
     if merge:
-        message = _merge_message(branch, run_id, record)
+        message = _merge_message(branch, run_id, len(record["ops"]))
         outcome = merge_branch(repo, branch, message=message, now=now)
         faults.checkpoint("after-merge")
         store.delete_branch(branch, expected=parent or "")

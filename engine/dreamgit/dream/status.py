@@ -59,12 +59,13 @@ def dream_lock_path(repo: MemoryRepo) -> Path:
 
 def gate_figures(repo: MemoryRepo, commit: str | None) -> dict[str, Any]:
     """What the gate looks at, from the tree listing and run records at ``commit``."""
-    files = repo.store.files(commit)
+    source = repo.source(commit)
+    files = source.files
     pending = pending_sessions(repo, commit)
     return {
         "new_sessions": len(pending),
         "last_dream": last_run_time(read_runs(repo.store, commit)),
-        "memories": sum(1 for p in files if p.startswith(layout.MEMORIES) and p.endswith(".md")),
+        "memories": repo.format.count(source),
         "pending_chars": sum(len(repo.store.read(files[p])) for p in pending.values()),
     }
 
@@ -76,15 +77,25 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     repo.require_initialised()
     tip = repo.tip()
     files = repo.store.files(tip)
-    memory_paths = [p for p in files if p.startswith(layout.MEMORIES) and p.endswith(".md")]
-    topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
-    sessions = [p for p in files if session_id_from_path(p)]
+    fmt = repo.format
+    if fmt.name == "dreamgit":
+        memory_paths = [p for p in files if fmt.memory_path(p)]
+        topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
+    else:
+        topics = sorted({m.topic for m in repo.snapshot(now=now, at=tip).memories})
+    sessions = (
+        list(repo.session_paths(tip))
+        if fmt.name != "dreamgit"
+        else [p for p in files if session_id_from_path(p)]
+    )
     runs = read_runs(repo.store, tip)
     figures = gate_figures(repo, tip)
     due, reason = evaluate_gate(repo_ruleset(repo), **figures, now=now)
     last = figures["last_dream"]
     return {
-        "memories": len(memory_paths),
+        "memories": figures["memories"],
+        "format": fmt.name,
+        "branch": repo.branch,
         "topics": topics,
         "sessions": len(sessions),
         "pending_sessions": figures["new_sessions"],

@@ -10,11 +10,11 @@ shows is what run applies.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from dreamgit.model import Memory
-from dreamgit.store.memoryfile import render_memory, rewrite_memory
+from dreamgit.records import DeferredRecord, MemorySnap, OpRecord
+from dreamgit.store.formats import MemoryFormat, Texts
 
 __all__ = ["Deferred", "Operation", "WorkingSet"]
 
@@ -32,16 +32,16 @@ class Operation:
     memories: list[str]
     summary: str
     changes: dict[str, bytes | None]
-    before: list[dict[str, str]] = field(default_factory=list)
-    after: list[dict[str, str]] = field(default_factory=list)
+    before: list[MemorySnap] = field(default_factory=list)
+    after: list[MemorySnap] = field(default_factory=list)
     new_chars: int = 0
     source: str = "rules"
     model: str | None = None
     detail: str = ""
 
-    def to_json(self, *, n: int, commit: str | None) -> dict[str, Any]:
+    def to_json(self, *, n: int, commit: str | None) -> OpRecord:
         """The operation as the run record lists it."""
-        data: dict[str, Any] = {
+        data: OpRecord = {
             "n": n,
             "op": self.op,
             "phase": self.phase,
@@ -69,56 +69,113 @@ class Deferred:
     memories: list[str]
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DeferredRecord:
         """The deferred item as the run record lists it."""
         return {"op": self.op, "rule": self.rule, "memories": self.memories, "reason": self.reason}
 
 
-def snap(memory: Memory) -> dict[str, str]:
+def snap(memory: Memory) -> MemorySnap:
     """A memory as the record shows it before or after an operation."""
     return {"id": memory.id, "text": memory.text, "path": memory.path}
 
 
 class WorkingSet:
-    """Active memories by id, with the current text of each file (read lazily)."""
+    """Active memories by id, with the current text of each file (read lazily).
 
-    def __init__(self, memories: Iterable[Memory], read_file: Callable[[str], str]) -> None:
+    The repository's format turns each change into file changes, so the phases
+    never know whether a memory is a file of its own or an entry of a shared file.
+    """
+
+    def __init__(
+        self,
+        memories: Iterable[Memory],
+        read_file: Callable[[str], str],
+        fmt: MemoryFormat | None = None,
+        files: Iterable[str] = (),
+    ) -> None:
         self.active: dict[str, Memory] = {m.id: m for m in memories}
-        self._read_file = read_file
-        self._texts: dict[str, str] = {}
+        self.format = fmt if fmt is not None else MemoryFormat()
+        self.texts = Texts(lambda path: read_file(path))
         self.paths: set[str] = {m.path for m in self.active.values()}
+        #: Every path in the tree (a new file must not land on one of them).
+        self.taken: set[str] = set(files) | self.paths
 
     def text_of(self, memory: Memory) -> str:
         """The current file text of an active memory."""
-        if memory.path not in self._texts:
-            self._texts[memory.path] = self._read_file(memory.path)
-        return self._texts[memory.path]
+        return self.texts.get(memory.path) or ""
 
     def slugs(self, topic: str) -> set[str]:
         """Slugs in use in a topic (active files and files written this run)."""
         prefix = f"memories/{topic}/"
         return {p[len(prefix) : -3] for p in self.paths if p.startswith(prefix)}
 
+    def place(self, memory: Memory) -> Memory:
+        """``memory`` where the format puts a new one (its file decided)."""
+        if memory.id in self.active:
+            return replace(
+                memory, file=self.active[memory.id].file, slug=self.active[memory.id].slug
+            )
+        return self.format.place(memory, self.taken)
+
+    def fits(self, memory: Memory) -> bool:
+        """True when adding ``memory`` keeps every file within the agent's budgets."""
+        placed = self.place(memory)
+        budgets = [b for b in self.format.budgets() if b.path == placed.path and b.chars]
+        if not budgets:
+            return True
+        trial = Texts(self.texts.get)
+        trial.put(self.format.add(self.texts, placed))
+        return all(self.format.usage(trial, b) <= (b.chars or 0) for b in budgets)
+
+    def over_budget(self) -> list[tuple[str, int, int]]:
+        """Files over a character budget the agent enforces: (path, used, limit)."""
+        over = []
+        for budget in self.format.budgets():
+            if budget.chars is None or budget.path == self.format.index_path:
+                continue
+            used = self.format.usage(self.texts, budget)
+            if used > budget.chars:
+                over.append((budget.path, used, budget.chars))
+        return over
+
     def file_for_new(self, memory: Memory) -> dict[str, bytes | None]:
-        """Add a new memory to the set; returns its file change."""
-        text = render_memory(memory)
-        self._put(memory, text)
-        return {memory.path: text.encode("utf-8")}
+        """Add a new memory to the set; returns its file changes."""
+        placed = self.place(memory)
+        if placed.id in self.active and self.format.shared_files:  # written earlier this run
+            changes = self.format.update(self.texts, self.active[placed.id], placed)
+        else:
+            changes = self.format.add(self.texts, placed)
+        self._put(placed)
+        return self.texts.put(changes)
 
     def file_for_update(self, old: Memory, new: Memory) -> dict[str, bytes | None]:
-        """Replace a memory's fields (same path); returns its file change."""
-        text = rewrite_memory(self.text_of(old), new, path=old.path)
-        self._put(new, text)
-        return {new.path: text.encode("utf-8")}
+        """Replace a memory's fields (same file); returns its file changes."""
+        new = replace(new, file=old.file, slug=old.slug) if old.file else new
+        changes = self.format.update(self.texts, old, new)
+        self._put(new)
+        return self.texts.put(changes)
+
+    def file_for_promotion(self, memory: Memory) -> dict[str, bytes | None]:
+        """Make a staged memory durable (OpenClaw: into MEMORY.md); its file changes.
+
+        The hook promotion by recall signals calls; formats where every memory is
+        durable already return no change.
+        """
+        changes = self.format.promote(self.texts, memory)
+        if changes and self.format.durable_path:
+            self.active.pop(memory.id, None)
+            self._put(replace(memory, file=self.format.durable_path, priority="core"))
+        return self.texts.put(changes)
 
     def file_for_removal(self, memory: Memory) -> dict[str, bytes | None]:
-        """Take a memory out of the active set; returns its file change."""
-        del self.active[memory.id]
-        self._texts.pop(memory.path, None)
-        self.paths.discard(memory.path)
-        return {memory.path: None}
+        """Take a memory out of the active set; returns its file changes."""
+        current = self.active.pop(memory.id, memory)
+        changes = self.format.remove(self.texts, current)
+        if not any(m.path == current.path for m in self.active.values()):
+            self.paths.discard(current.path)
+        return self.texts.put(changes)
 
-    def _put(self, memory: Memory, text: str) -> None:
+    def _put(self, memory: Memory) -> None:
         self.active[memory.id] = memory
-        self._texts[memory.path] = text
         self.paths.add(memory.path)
+        self.taken.add(memory.path)

@@ -18,7 +18,9 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
+from dreamgit.clock import format_time
 from dreamgit.errors import NotFoundError
+from dreamgit.history.asof import main_as_of
 from dreamgit.history.runs import RunInfo, list_runs, match_run
 from dreamgit.model import Memory
 from dreamgit.store import layout
@@ -88,28 +90,36 @@ def memory_state(
 
 
 def compare(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Added, removed and changed memories between two states keyed by id."""
-    touched: dict[str, set[str]] = {}
-    added, removed = [], []
-    for kind, levels in DeepDiff(before, after, view="tree").items():
+    """Added, removed and changed memories between two states keyed by id.
+
+    Ids are matched as sets and each memory present on both sides is compared on
+    its own. A single DeepDiff over the two states is not safe here: when the
+    states share few ids it reports the whole state as one changed value (its
+    ``threshold_to_diff_deeper``), which names no memory at all.
+    """
+    added = [after[i] for i in sorted(after.keys() - before.keys())]
+    removed = [before[i] for i in sorted(before.keys() - after.keys())]
+    changed = []
+    for ident in sorted(before.keys() & after.keys()):
+        old, new = before[ident], after[ident]
+        touched = _changed_fields(old, new)
+        if touched:
+            fields = {f: {"old": old.get(f), "new": new.get(f)} for f in touched}
+            changed.append({"id": ident, "path": new["path"], "fields": fields})
+    return {"added": added, "removed": removed, "changed": changed}
+
+
+def _changed_fields(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The top-level fields that differ between two versions of one memory."""
+    # threshold_to_diff_deeper=0: always name the fields, however many of them changed.
+    diff = DeepDiff(old, new, view="tree", threshold_to_diff_deeper=0)
+    names: set[str] = set()
+    for levels in diff.values():
         for level in levels:
             path = level.path(output_format="list")
-            if len(path) == 1 and kind == "dictionary_item_added":
-                added.append(after[path[0]])
-            elif len(path) == 1 and kind == "dictionary_item_removed":
-                removed.append(before[path[0]])
-            else:
-                touched.setdefault(path[0], set()).add(str(path[1]))
-    changed = []
-    for ident in sorted(touched):
-        old, new = before[ident], after[ident]
-        fields = {f: {"old": old.get(f), "new": new.get(f)} for f in sorted(touched[ident])}
-        changed.append({"id": ident, "path": new["path"], "fields": fields})
-    return {
-        "added": sorted(added, key=lambda m: m["id"]),
-        "removed": sorted(removed, key=lambda m: m["id"]),
-        "changed": changed,
-    }
+            # An empty path is the memory as a whole; every field is then compared.
+            names.update([str(path[0])] if path else old.keys() | new.keys())
+    return sorted(n for n in names if old.get(n) != new.get(n))
 
 
 def run_after(run: RunInfo) -> str | None:
@@ -171,11 +181,22 @@ def default_a(repo: MemoryRepo, runs: list[RunInfo]) -> Side:
 
 
 def memory_diff(
-    repo: MemoryRepo, a: str | None = None, b: str | None = None, *, now: datetime
+    repo: MemoryRepo,
+    a: str | None = None,
+    b: str | None = None,
+    *,
+    now: datetime,
+    since: datetime | None = None,
 ) -> MemoryDiff:
-    """The memory diff between sides ``a`` and ``b`` (defaults in the module docstring)."""
+    """The memory diff between sides ``a`` and ``b`` (defaults in the module docstring).
+
+    ``since`` makes side A main as it was at that time (``diff --since 7d``).
+    """
     runs = list_runs(repo)
-    side_a = resolve_side(repo, a, runs) if a else default_a(repo, runs)
+    if since is not None:
+        side_a = Side(f"{repo.branch}@{format_time(since)}", main_as_of(repo, since))
+    else:
+        side_a = resolve_side(repo, a, runs) if a else default_a(repo, runs)
     side_b = resolve_side(repo, b, runs) if b else Side(repo.branch, repo.tip())
     before, broken_a = memory_state(repo, side_a.commit, now=now)
     after, broken_b = memory_state(repo, side_b.commit, now=now)

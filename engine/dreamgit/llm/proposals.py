@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, priority_rank
+from dreamgit.records import Decision as RecordedDecision
 
 __all__ = [
     "Decision",
@@ -112,7 +113,7 @@ class Decision:
     accepted: bool
     reason: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RecordedDecision:
         """``{"proposal", "accepted", "reason"}``, the shape of a run record's decisions."""
         return {
             "proposal": self.proposal.to_dict(),

@@ -86,6 +86,9 @@ TOP_KEYS = (
     "proposals",
     "author",
     "llm",
+    "format",
+    "branch",
+    "hermes",
 )
 
 

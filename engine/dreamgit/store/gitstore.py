@@ -158,6 +158,16 @@ class GitStore:
         commit = obj.peel(pygit2.Commit)
         return str(commit.id)
 
+    def remote_tips(self, remote: str) -> tuple[str, ...]:
+        """The commits the remote-tracking refs of ``remote`` point at (what it already has)."""
+        prefix = f"refs/remotes/{remote}/"
+        refs = self._repo.references
+        return tuple(
+            sorted(
+                {str(refs[name].peel(pygit2.Commit).id) for name in refs if name.startswith(prefix)}
+            )
+        )
+
     def branches(self, prefix: str = "") -> dict[str, str]:
         """Local branches whose name starts with ``prefix``, with their tips."""
         found = {}
@@ -215,11 +225,15 @@ class GitStore:
             author=f"{c.author.name} <{c.author.email}>",
         )
 
-    def walk(self, start: str, *, first_parent: bool = False) -> Iterator[CommitInfo]:
-        """Commits reachable from ``start``, newest first (topological)."""
+    def walk(
+        self, start: str, *, first_parent: bool = False, hide: tuple[str, ...] = ()
+    ) -> Iterator[CommitInfo]:
+        """Commits reachable from ``start`` but not from ``hide``, newest first (topological)."""
         walker = self._repo.walk(start, SortMode.TOPOLOGICAL | SortMode.TIME)
         if first_parent:
             walker.simplify_first_parent()
+        for hidden in hide:
+            walker.hide(hidden)
         for c in walker:
             yield self.commit_info(str(c.id))
 
@@ -369,6 +383,112 @@ class GitStore:
         ref.delete()
         return True
 
+    def refs(self, prefix: str) -> dict[str, str]:
+        """Full ref names under ``prefix`` (``refs/heads/dream/``) and the commits they name."""
+        found = {}
+        for name in self._repo.references:
+            if name.startswith(prefix):
+                found[name] = str(self._repo.references[name].peel(pygit2.Commit).id)
+        return dict(sorted(found.items()))
+
+    def tree_files(self, tree: str, seen: set[str], prefix: str = "") -> Iterator[tuple[str, str]]:
+        """(path, blob id) of every file under ``tree`` whose folder is not in ``seen`` yet.
+
+        ``seen`` grows with every folder listed, so walking many commits lists each
+        distinct folder once: the cost follows what changed, not the history's length.
+        """
+        if tree in seen:
+            return
+        seen.add(tree)
+        for entry in self._repo[tree].peel(pygit2.Tree):
+            if entry.type_str == "tree":
+                yield from self.tree_files(str(entry.id), seen, f"{prefix}{entry.name}/")
+            elif entry.type_str == "blob":
+                yield f"{prefix}{entry.name}", str(entry.id)
+
+    def rewrite_tree(
+        self, tree: str, swap: Mapping[str, str | None], memo: dict[str, tuple[str | None, bool]]
+    ) -> str | None:
+        """``tree`` with each blob named in ``swap`` replaced (by a blob id) or removed (None).
+
+        Folders are rewritten once each (``memo``: old tree → new tree); a folder that
+        holds none of the blobs keeps its id. None when the tree ends up empty.
+        """
+        if tree in memo:
+            return memo[tree][0]
+        old = self._repo[tree].peel(pygit2.Tree)
+        builder = None
+        for entry in old:
+            oid = str(entry.id)
+            if entry.type_str == "tree":
+                new = self.rewrite_tree(oid, swap, memo)
+            elif oid in swap:
+                new = swap[oid]
+            else:
+                continue
+            if new == oid:
+                continue
+            builder = builder or self._repo.TreeBuilder(old)
+            name = str(entry.name)
+            if new is None:
+                builder.remove(name)
+            else:
+                builder.insert(name, pygit2.Oid(hex=new), entry.filemode)
+        result = tree if builder is None else (str(builder.write()) if len(builder) else None)
+        memo[tree] = (result, builder is not None)
+        return result
+
+    def tree_holds(self, tree: str, blobs: Mapping[str, object], memo: dict[str, bool]) -> bool:
+        """Whether ``tree`` holds any of ``blobs`` at any depth (folders checked once each)."""
+        if tree not in memo:
+            memo[tree] = any(
+                self.tree_holds(str(e.id), blobs, memo)
+                if e.type_str == "tree"
+                else str(e.id) in blobs
+                for e in self._repo[tree].peel(pygit2.Tree)
+            )
+        return memo[tree]
+
+    def recommit(self, original: str, *, parents: list[str], tree: str, message: str) -> str:
+        """A copy of ``original`` with other parents, tree and message; its people and times kept.
+
+        No ref moves: the copy is reachable only once a ref is pointed at it.
+        """
+        old = self._repo[original].peel(pygit2.Commit)
+        oid = self._repo.create_commit(
+            None,
+            old.author,
+            old.committer,
+            message,
+            pygit2.Oid(hex=tree),
+            [pygit2.Oid(hex=p) for p in parents],
+        )
+        return str(oid)
+
+    def move_refs(self, moves: Mapping[str, tuple[str, str]], *, message: str) -> None:
+        """Move every ref ``name: (expected, new)`` in one transaction, or none (StaleTipError).
+
+        All refs are locked first and checked against what was read, so a writer
+        that moved one of them meanwhile makes the whole move fail and change nothing.
+        """
+        seen: LockSeen = {}
+        for _ in retry_on_lock("update of several refs"):
+            try:
+                with self._repo.transaction() as txn:
+                    for name in sorted(moves):
+                        txn.lock_ref(name)
+                    for name, (expected, _new) in moves.items():
+                        current = self._repo.references.get(name)
+                        if current is None or str(current.target) != expected:
+                            raise StaleTipError(name)
+                    for name, (_expected, new) in sorted(moves.items()):
+                        txn.set_target(name, pygit2.Oid(hex=new), message=message)
+                return
+            except pygit2.GitError as exc:
+                if not is_lock_error(exc):
+                    raise
+                break_stale_lock(exc, seen)
+
     # Rename detection is off in merges and reverts: memory files share most of their
     # front matter, so git would take two different memories for one renamed file and
     # apply a change meant for one to the other.
@@ -398,6 +518,13 @@ class GitStore:
         return str(index.write_tree(self._repo)), []
 
     # -- work tree -----------------------------------------------------------------------
+
+    def head_branch(self) -> str | None:
+        """The branch HEAD names (born or not, bare or not), or None when HEAD is detached."""
+        head = self._repo.references.get("HEAD")
+        if head is None or not isinstance(head.target, str):
+            return None
+        return head.target.removeprefix("refs/heads/")
 
     def checked_out_branch(self) -> str | None:
         """The branch HEAD names in a non-bare repository, else None."""

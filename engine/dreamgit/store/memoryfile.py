@@ -109,6 +109,8 @@ def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
     kind = metadata.get("type") if isinstance(metadata, dict) else meta.get("type")
     record: dict[str, Any] = {
         "id": dream.get("id"),
+        "topic": None if dream.get("topic") is None else str(dream.get("topic")),
+        "front_matter": doc.raw_meta is not None,
         "name": str(meta.get("name") or ""),
         "description": str(meta.get("description") or ""),
         "type": str(kind or "user"),

@@ -7,13 +7,16 @@ history can be searched (``restore`` finds what ``forget`` removed that way).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.ids import check_name, memory_id, session_id, slugify
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
 from dreamgit.store import layout
+from dreamgit.store.formats import Source, Texts
+from dreamgit.store.formats.claude_sessions import ClaudeSession
 from dreamgit.store.memoryfile import (
     decode_text,
     memory_from_record,
@@ -22,8 +25,17 @@ from dreamgit.store.memoryfile import (
 )
 from dreamgit.store.repo import MemoryRepo, require_text
 from dreamgit.store.sessionfile import render_session
+from dreamgit.store.transfer import unplaced
 
-__all__ = ["add_memory", "forget", "log_session", "restore", "unique_slug"]
+__all__ = [
+    "add_memory",
+    "forget",
+    "import_memories",
+    "log_claude_sessions",
+    "log_session",
+    "restore",
+    "unique_slug",
+]
 
 
 def log_session(
@@ -57,6 +69,24 @@ def log_session(
 
     repo.commit_main(message, build, now=now)
     return result[0]
+
+
+def _encoded(changes: Mapping[str, str | None]) -> dict[str, bytes | None]:
+    return {p: None if t is None else t.encode("utf-8") for p, t in changes.items()}
+
+
+def _scan(
+    repo: MemoryRepo, tip: str | None, changes: Mapping[str, str | None], now: datetime
+) -> list[Memory]:
+    """The memories a format reads from ``tip`` with ``changes`` written on top."""
+    files = dict(repo.store.files(tip))
+    for path, text in changes.items():
+        if text is None:
+            files.pop(path, None)
+        else:
+            files[path] = repo.store.write_blob(text.encode("utf-8"))
+    source = Source(files=files, read_blob=repo.store.read, record=repo.source(tip).record)
+    return repo.format.scan(source, now=now)[0]
 
 
 def unique_slug(base: str, taken: set[str]) -> str:
@@ -121,6 +151,12 @@ def add_memory(
             key=key or None,
             tags=tuple(sorted(set(tags))),
         )
+        fmt = repo.format
+        if fmt.name != "dreamgit":
+            placed = fmt.place(memory, set(repo.store.files(tip)))
+            changes = fmt.add(Texts(lambda p: repo.read_text(p, tip)), placed)
+            made[:] = [next(m for m in _scan(repo, tip, changes, now) if m.id == placed.id)]
+            return _encoded(changes)
         content = render_memory(memory)
         # Return the memory as it reads back (the file fills in the description).
         record = parse_memory_record(content, path=memory.path)
@@ -130,7 +166,7 @@ def add_memory(
     def message() -> str:
         memory = made[0]
         return (
-            f"add: {memory.id} {memory.topic}/{memory.slug}\n\n"
+            f"add: {memory.id} {memory.path.removeprefix(layout.MEMORIES).removesuffix('.md')}\n\n"
             f"Dream-Op: add\nDream-Memory: {memory.id}"
         )
 
@@ -153,7 +189,12 @@ def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memor
                 hint="list ids with `dreamgit memories`",
             )
         gone[:] = [active[i] for i in dict.fromkeys(ids)]
-        return {m.path: None for m in gone}
+        fmt = repo.format
+        texts = Texts(lambda p: repo.read_text(p, tip))
+        changes: dict[str, bytes | None] = {}
+        for memory in gone:
+            changes.update(texts.put(fmt.remove(texts, memory)))
+        return changes
 
     listing = ", ".join(dict.fromkeys(ids))
     message = f"forget: {listing}\n\nDream-Op: forget\nDream-Memory: {listing}"
@@ -166,6 +207,11 @@ def restore(repo: MemoryRepo, ident: str, *, now: datetime) -> Memory:
     tip = repo.tip()
     if ident in repo.snapshot(now=now).by_id():
         raise UserError(f"memory {ident} is already active", hint="nothing to restore")
+    if repo.format.name != "dreamgit":
+        raise UserError(
+            f"restore of one memory is not available in the {repo.format.name} format yet",
+            hint="undo the run or operation that removed it: `dreamgit revert RUN [--op N]`",
+        )
     found = _find_removed(repo, ident, tip, now=now)
     if found is None:
         raise NotFoundError(
@@ -221,3 +267,88 @@ def _find_removed(
                     memory = memory_from_record(record, path=change.path, now=now)
                     return memory.path, data
     return None
+
+
+def log_claude_sessions(
+    repo: MemoryRepo, sessions: Sequence[ClaudeSession], *, now: datetime
+) -> list[Session]:
+    """Log the Claude Code sessions not logged yet, in one commit; returns the new ones.
+
+    A session's id follows from Claude Code's own session id and its first time,
+    so a session logged once is recognised on every later call and skipped.
+    """
+    result: list[Session] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        taken = repo.session_paths(tip)
+        result.clear()
+        changes: dict[str, bytes | None] = {}
+        for found in sessions:
+            created = found.created or now
+            ident = session_id(created, "claude-code", found.id)
+            if ident in taken:
+                continue
+            session = Session(
+                ident,
+                created,
+                found.text,
+                summary=f"Claude Code session {found.id}",
+                tags=("claude-code",),
+            )
+            result.append(session)
+            changes[session.path] = render_session(session).encode("utf-8")
+        return changes
+
+    def message() -> str:
+        listing = ", ".join(s.id for s in result)
+        return (
+            f"log: {len(result)} Claude Code session(s)\n\nDream-Op: log\nDream-Session: {listing}"
+        )
+
+    repo.commit_main(message, build, now=now)
+    return list(result)
+
+
+def import_memories(
+    repo: MemoryRepo, memories: Sequence[Memory], *, origin: str, now: datetime
+) -> list[Memory]:
+    """Write imported memories into the repository's format in one commit; returns them.
+
+    A memory whose id is already active is skipped, so an import run twice adds
+    nothing the second time. Ids, times, sources and priorities go where the
+    format can hold them (front matter, or the sidecar under ``.dreamgit/``).
+    """
+    done: list[Memory] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        fmt = repo.format
+        existing = set(repo.snapshot(now=now, at=tip).by_id())
+        files = set(repo.store.files(tip))
+        texts = Texts(lambda p: repo.read_text(p, tip))
+        changes: dict[str, bytes | None] = {}
+        done.clear()
+        for memory in memories:
+            if memory.id in existing:
+                continue
+            existing.add(memory.id)
+            new = unplaced(memory)
+            if fmt.name == "dreamgit":
+                check_name(new.topic, what="topic")
+                prefix = f"{layout.MEMORIES}{new.topic}/"
+                slugs = {p[len(prefix) : -3] for p in files if p.startswith(prefix)}
+                new = replace(new, slug=unique_slug(new.slug, slugs))
+            placed = fmt.place(new, files)
+            changes.update(texts.put(fmt.add(texts, placed)))
+            files.add(placed.path)
+            done.append(placed)
+        return changes
+
+    def message() -> str:
+        listing = ", ".join(m.id for m in done)
+        return (
+            f"import: {len(done)} memories from {origin}\n\n"
+            f"Dream-Op: import\nDream-Memory: {listing}"
+        )
+
+    repo.commit_main(message, build, now=now)
+    return list(done)

@@ -31,7 +31,17 @@ from dreamgit.errors import (
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
 from dreamgit.store import layout
-from dreamgit.store.config import DEFAULT_CONFIG, read_config
+from dreamgit.store.adopt import (
+    Adopted,
+    check_format,
+    config_text,
+    configured_branch,
+    describe,
+    redacted_paths,
+    uncommitted_files,
+)
+from dreamgit.store.config import read_config
+from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
 from dreamgit.store.locks import exclusive
 from dreamgit.store.memoryfile import (
@@ -40,6 +50,7 @@ from dreamgit.store.memoryfile import (
     parse_memory_record,
 )
 from dreamgit.store.parsecache import ParseCache
+from dreamgit.store.secrets import findings_trailers, scrub, secrets_mode
 
 __all__ = ["MemoryRepo", "Snapshot"]
 
@@ -69,40 +80,67 @@ class MemoryRepo:
         self._cache = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
         self._config: tuple[str | None, dict[str, Any]] | None = None
+        #: What ``init`` found in the folder and which format it chose (None after ``open``).
+        self.adopted: Adopted | None = None
 
     # -- opening -------------------------------------------------------------------------
 
     @classmethod
     def open(cls, path: str | Path) -> MemoryRepo:
-        """Open an existing memory repository."""
+        """Open an existing memory repository, on the branch that holds its configuration."""
         repo = cls(GitStore.open(Path(path)))
+        repo.branch = configured_branch(repo.store)
         return repo
 
     @classmethod
     def init(
-        cls, path: str | Path, *, bare: bool = False, now: datetime | None = None
+        cls,
+        path: str | Path,
+        *,
+        bare: bool = False,
+        now: datetime | None = None,
+        format: str | None = None,
     ) -> MemoryRepo:
-        """Create a memory repository (or make an existing git repository one).
+        """Create a memory repository (or make an existing folder or git repository one).
 
-        One commit ``init`` on main holds the default config and, unless the repository
-        already has one, an empty index.
+        What the folder holds is taken in first, byte for byte, on the repository's
+        own branch (see :mod:`dreamgit.store.adopt`); then one commit ``init`` adds
+        the config naming the format and, for dreamgit's own layout without one, an
+        empty index. :attr:`adopted` says what was found.
         """
-        path = Path(path)
+        path, now = Path(path), now or utcnow()
+        check_format(format)
         try:
             store = GitStore.open(path)
         except NotARepositoryError:
             store = GitStore.init(path, bare=bare)
         repo = cls(store)
+        repo.branch = store.head_branch() or layout.MAIN
         if repo.read_text(layout.CONFIG) is not None:
             raise UserError(
                 f"{path} is already a dreamgit memory repository",
                 hint="use it as it is; `dreamgit status` shows what it holds",
             )
-        files: dict[str, bytes | None] = {layout.CONFIG: DEFAULT_CONFIG.encode("utf-8")}
-        if repo.read_text(layout.INDEX) is None:
+        found, adopted = uncommitted_files(store), None
+        with repo._worktree_turn() as worktree:
+            if found:
+                before = repo.tip()
+                listing = "\n".join(f"  {p}" for p in sorted(found))
+                message = (
+                    f"adopt: {len(found)} file(s) as they were\n\n{listing}\n\nDream-Op: adopt"
+                )
+                adopted = repo._retry(repo._commit_step(message, lambda _tip: found, now=now))
+                if worktree:  # the files are already there: only git's index follows
+                    repo._follow_worktree(fallback=before)
+        redacted = redacted_paths(store.commit_info(adopted).message) if adopted else set()
+        repo.adopted = describe(store, repo.tip(), repo.branch, format, redacted=redacted)
+        files: dict[str, bytes | None] = {
+            layout.CONFIG: config_text(repo.adopted.format, repo.branch).encode("utf-8")
+        }
+        if repo.adopted.format == "dreamgit" and repo.read_text(layout.INDEX) is None:
             files[layout.INDEX] = layout.EMPTY_INDEX.encode("utf-8")
         message = "init: dreamgit memory repository\n\nDream-Op: init"
-        repo.commit_main(message, lambda _tip: files, now=now or utcnow())
+        repo.commit_main(message, lambda _tip: files, now=now)
         return repo
 
     def require_initialised(self) -> None:
@@ -137,12 +175,50 @@ class MemoryRepo:
                 found[name] = self.store.read(blob).decode("utf-8", errors="replace")
         return found
 
+    @property
+    def format(self) -> MemoryFormat:
+        """The repository's memory format (``format:`` in the config)."""
+        return get_format(self.config())
+
+    def source(self, at: str | None) -> Source:
+        """One commit's files as a format reads them."""
+        return Source(
+            files=self.store.files(at),
+            read_blob=self.store.read,
+            record=lambda path, blob: self._record(path, blob),
+        )
+
     def config(self) -> dict[str, Any]:
         """The parsed ``.dreamgit/config.yaml`` at the main tip ({} when absent)."""
         tip = self.tip()
         if self._config is None or self._config[0] != tip:
             self._config = (tip, read_config(self.read_text(layout.CONFIG, tip)))
         return self._config[1]
+
+    def secrets_mode(self) -> str:
+        """How credentials in text about to be committed are handled (config ``secrets.mode``)."""
+        return secrets_mode(self.config())
+
+    def _redact_worktree(
+        self,
+        read: Mapping[str, bytes | None],
+        scrubbed: Mapping[str, bytes | None],
+        paths: set[str],
+    ) -> None:
+        """Write redacted agent files back in place, unless the agent changed them meanwhile."""
+        workdir = self.store.workdir
+        if workdir is None:
+            return
+        for path in sorted(paths):
+            target, new = workdir / path, scrubbed[path]
+            try:
+                if new is None or target.read_bytes() != read[path]:
+                    continue
+            except OSError:
+                continue
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.redact")
+            tmp.write_bytes(new)
+            os.replace(tmp, target)
 
     def identity(self) -> Identity:
         """Who commits: config ``author``, then ``GIT_AUTHOR_*``, then dreamgit itself."""
@@ -157,6 +233,13 @@ class MemoryRepo:
     def snapshot(self, *, now: datetime, at: str | None = None) -> Snapshot:
         """Every memory at ``at`` (default: the main tip); broken files are listed, not raised."""
         commit = at if at is not None else self.tip()
+        fmt = self.format
+        if fmt.name != "dreamgit":
+            found, problems = fmt.scan(self.source(commit), now=now)
+            self._cache.save(at_least=256)
+            if fmt.strict and problems:
+                raise problems[0]
+            return Snapshot(commit, found, problems)
         files = self.store.files(commit, layout.MEMORIES)
         memories: list[Memory] = []
         broken: list[MemoryFileError] = []
@@ -188,6 +271,8 @@ class MemoryRepo:
         fresh process; the few new files are parsed directly, many through the parse
         cache (which is then saved only when it grew a lot: saving rewrites it whole).
         """
+        if self.format.name != "dreamgit":
+            return {m.id for m in self.snapshot(now=utcnow(), at=at).memories}
         files = self.store.files(at, layout.MEMORIES)
         missing = [(path, blob) for path, blob in files.items() if self._ids.get(blob) is None]
         for path, blob in missing:
@@ -250,6 +335,8 @@ class MemoryRepo:
             ident = session_id_from_path(path)
             if ident is not None:
                 found[ident] = path
+        if self.format.name != "dreamgit":
+            found.update(self.format.evidence(self.source(commit)))
         return found
 
     # -- writing -------------------------------------------------------------------------
@@ -263,8 +350,14 @@ class MemoryRepo:
         taking turns lets dreamgit's own writers through one at a time, while
         the compare-and-swap still guards against any other git writer.
         """
-        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+        with self.writers_turn():
             yield self.store.checked_out_branch() == self.branch
+
+    @contextmanager
+    def writers_turn(self) -> Iterator[None]:
+        """Hold the writers' turn: dreamgit's other writers of this repository wait meanwhile."""
+        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+            yield
 
     def commit_main(
         self,
@@ -315,10 +408,26 @@ class MemoryRepo:
         if tip is None or shown == tip:
             return
         self.store.sync_worktree(shown, tip)
+        self._mark_shown(tip)
+
+    def _mark_shown(self, commit: str) -> None:
+        """Remember which commit the work tree's files show (the base of the next sync)."""
+        marker = self.store.git_dir / "dreamgit" / "worktree-shown"
         marker.parent.mkdir(parents=True, exist_ok=True)
         tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
-        tmp.write_text(tip + "\n", encoding="ascii")
+        tmp.write_text(commit + "\n", encoding="ascii")
         os.replace(tmp, marker)
+
+    def follow_rewrite(self, old_tip: str) -> None:
+        """After history was rewritten: bring the work tree's files from ``old_tip`` to the tip.
+
+        Call it with the writers' turn held, before anything looks for agent edits:
+        files that still show ``old_tip`` would otherwise look changed by hand.
+        """
+        if self.store.checked_out_branch() != self.branch:
+            return
+        self._mark_shown(old_tip)
+        self._follow_worktree(fallback=old_tip)
 
     def preview_agent_edits(self, now: datetime) -> str | None:
         """Main's tip with the uncommitted agent edits on top, as an unreferenced commit.
@@ -329,7 +438,7 @@ class MemoryRepo:
         tip = self.tip()
         if self.store.checked_out_branch() != self.branch:
             return tip
-        edits = self.store.worktree_edits(layout.AGENT_PATHS)
+        edits = self.store.worktree_edits(self.format.agent_paths)
         if not edits:
             return tip
         tree = self.store.build_tree(tip, edits)
@@ -342,9 +451,12 @@ class MemoryRepo:
         )
 
     def _commit_agent_edits(self, now: datetime) -> None:
-        edits = self.store.worktree_edits(layout.AGENT_PATHS)
+        edits = self.store.worktree_edits(self.format.agent_paths)
         if not edits:
             return
+        scrubbed, found = scrub(edits, self.secrets_mode())
+        self._redact_worktree(edits, scrubbed, {f.path for f in found})
+        edits = scrubbed
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
@@ -363,14 +475,16 @@ class MemoryRepo:
             changes = build(tip)
             if not changes:
                 return None
+            changes, found = scrub(changes, self.secrets_mode())
             tree = self.store.build_tree(tip, changes)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None
+            text = message if isinstance(message, str) else message()
             return self.store.commit(
                 self.branch,
                 parents=[tip] if tip else [],
                 tree=tree,
-                message=message if isinstance(message, str) else message(),
+                message=with_trailers(text, findings_trailers(found)),
                 who=self.identity(),
                 when=now,
             )
@@ -395,3 +509,13 @@ def require_text(value: str | None, *, what: str) -> str:
     if value is None or not value.strip():
         raise UserError(f"{what} is empty", hint=f"give some text for the {what}")
     return value
+
+
+def with_trailers(message: str, trailers: str) -> str:
+    """``message`` with more ``Dream-*`` trailer lines joined to its trailer paragraph."""
+    if not trailers:
+        return message
+    body = message.rstrip("\n")
+    last = body.rsplit("\n\n", 1)[-1]
+    joined = "\n" if "\n\n" in body and last.startswith("Dream-") else "\n\n"
+    return f"{body}{joined}{trailers}"

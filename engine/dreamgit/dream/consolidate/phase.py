@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
 
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
@@ -23,6 +22,7 @@ from dreamgit.dream.consolidate.supersede import find_change_supersessions
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
+from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import pair_env
 
@@ -62,7 +62,7 @@ class ConsolidateResult:
     """Operations, decisions, and sessions whose change statements must wait for a later run."""
 
     ops: list[Operation] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
     unsettled: set[str] = field(default_factory=set)
 
 
@@ -96,9 +96,7 @@ def _supersede(
     return True
 
 
-def _protected_skip(
-    ruleset: RuleSet, memory: Memory, what: str, decisions: list[dict[str, Any]]
-) -> bool:
+def _protected_skip(ruleset: RuleSet, memory: Memory, what: str, decisions: list[Decision]) -> bool:
     if ruleset.is_protected(memory):
         decisions.append(
             {
@@ -118,7 +116,7 @@ def _supersede_by_key(
     now: datetime,
     budget: Budget,
     ops: list[Operation],
-    decisions: list[dict[str, Any]],
+    decisions: list[Decision],
 ) -> None:
     by_key: dict[str, list[Memory]] = {}
     for memory in ws.active.values():
@@ -152,7 +150,7 @@ def _supersede_by_change(
     budget: Budget,
     fresh: Sequence[tuple[Memory, Candidate]],
     ops: list[Operation],
-    decisions: list[dict[str, Any]],
+    decisions: list[Decision],
 ) -> set[str]:
     """Explicit change statements gathered this run retire the memories they contradict.
 
@@ -188,7 +186,7 @@ def _supersede_by_change(
         decisions.append(
             {
                 "phase": "consolidate",
-                "memories": [skipped.supersession.old_id],
+                "memories": [i for i in (skipped.supersession.old_id,) if i is not None],
                 "accepted": False,
                 "reason": f"supersession skipped: {skipped.why}",
             }
@@ -208,10 +206,10 @@ def _merge_duplicates(
     budget: Budget,
     threshold: float,
     ops: list[Operation],
-    decisions: list[dict[str, Any]],
+    decisions: list[Decision],
 ) -> None:
     survivors: set[str] | None = None  # None: the first pass looks at every group
-    skipped: list[dict[str, Any]] = []
+    skipped: list[Decision] = []
     for _ in range(MERGE_PASSES):
         ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
         items = [DupItem.from_memory(m) for m in ordered]
@@ -239,7 +237,7 @@ def _merge_group(
     now: datetime,
     budget: Budget,
     ops: list[Operation],
-    decisions: list[dict[str, Any]],
+    decisions: list[Decision],
 ) -> str | None:
     """Merge one group the finder proposed, as far as the rules allow; the survivor's id."""
     group = [ws.active[i] for i in group_ids if i in ws.active]

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
 
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
@@ -23,6 +22,7 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory, Session
+from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.operations import unique_slug
@@ -42,7 +42,7 @@ class GatherResult:
     added: list[Memory] = field(default_factory=list)
     #: Each added memory with the candidate it came from (change statements need both).
     fresh: list[tuple[Memory, Candidate]] = field(default_factory=list)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
 
 
 def _memory_for(candidate: Candidate, taken: set[str]) -> Memory:
@@ -129,10 +129,11 @@ def plan_gather(
             source="llm" if candidate.pattern == "llm" else "rules",
             model=model if candidate.pattern == "llm" else None,
         )
-        if not budget.admit(op):
-            incomplete.add(session)
+        if not ws.fits(memory) or not budget.admit(op):
+            incomplete.add(session)  # over the agent's own budget or the run's limits
             continue
         op.changes = ws.file_for_new(memory)
+        op.after = [snap(ws.active[memory.id])]
         added[memory.id] = op
         result.ops.append(op)
         result.added.append(memory)
@@ -193,7 +194,9 @@ def _candidates(
             )
         for candidate in [*kept, *by_session.get(session.id, [])]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
-            memory = _memory_for(candidate, taken)
+            # Placed where the format keeps it, so duplicate checks see the topics
+            # the format's own memories have (Hermes: user / memory).
+            memory = ws.place(_memory_for(candidate, taken))
             if memory.id in seen:
                 continue
             if memory.id in ws.active:

@@ -1,0 +1,118 @@
+"""Adopting a folder: take in what is there, byte for byte, and say what was found.
+
+``dreamgit init`` in a folder that already holds files (not a git repository
+yet, or a repository on ``master`` or any branch, with uncommitted or untracked
+files) first commits every file as it is onto that repository's own branch, then
+writes the config naming the format it detected (or the one asked for).
+Nothing is rewritten and nothing is deleted; files git ignores stay untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dreamgit.errors import UserError
+from dreamgit.store import layout
+from dreamgit.store.config import DEFAULT_CONFIG, read_config
+from dreamgit.store.formats import FORMAT_NAMES, detect, get_format
+from dreamgit.store.gitstore import GitStore
+
+__all__ = [
+    "Adopted",
+    "check_format",
+    "config_text",
+    "configured_branch",
+    "describe",
+    "redacted_paths",
+    "uncommitted_files",
+]
+
+
+@dataclass(frozen=True)
+class Adopted:
+    """What ``init`` found and decided: the format, the branch, and a sentence for people."""
+
+    format: str
+    detected: str
+    branch: str
+    message: str
+    #: How many files the branch held when the config was written.
+    files: int
+
+
+def uncommitted_files(store: GitStore) -> dict[str, bytes | None]:
+    """Every file in the work tree that the branch does not hold as it is (none when bare)."""
+    return {p: d for p, d in store.worktree_edits(("",)).items() if d is not None}
+
+
+def redacted_paths(message: str) -> set[str]:
+    """Files a commit's ``Dream-Redacted: path:line (kind)`` trailers name."""
+    found = set()
+    for line in message.splitlines():
+        if line.startswith("Dream-Redacted: "):
+            found.add(line.removeprefix("Dream-Redacted: ").rsplit(" (", 1)[0].rsplit(":", 1)[0])
+    return found
+
+
+def describe(
+    store: GitStore,
+    tip: str | None,
+    branch: str,
+    wanted: str | None,
+    *,
+    redacted: frozenset[str] | set[str] = frozenset(),
+) -> Adopted:
+    """Detect the format of the files at ``tip`` and check it against the one asked for."""
+    check_format(wanted)
+    files = store.files(tip)
+    readers = {p: (lambda b=blob: store.read(b)) for p, blob in files.items()}
+    detected, found = detect(readers)
+    chosen = wanted or detected
+    title = get_format({"format": chosen}).title
+    if wanted is not None and wanted != detected and detected != "dreamgit":
+        found += f"; --format {wanted} asked for {title} instead"
+    kept = f"; {len(files) - len(redacted)} file(s) kept byte for byte" if files else ""
+    if redacted:
+        kept += (
+            f", {len(redacted)} committed with a credential as [REDACTED:<kind>] "
+            f"({', '.join(sorted(redacted))}; the file on disk is unchanged)"
+        )
+    message = f"{found}: using {title} on branch {branch}{kept}"
+    return Adopted(chosen, detected, branch, message, len(files))
+
+
+def check_format(wanted: str | None) -> None:
+    """A UserError unless ``wanted`` is None or a format dreamgit knows."""
+    if wanted is not None and wanted not in FORMAT_NAMES:
+        raise UserError(
+            f"format {wanted!r} is not one dreamgit knows",
+            hint="use one of " + ", ".join(FORMAT_NAMES),
+        )
+
+
+def config_text(format: str, branch: str) -> str:
+    """The config a new repository starts with (dreamgit's own default on main: unchanged)."""
+    rules = get_format({"format": format}).rules
+    head = ""
+    if format != "dreamgit":
+        head += (
+            f"# Memory format: where memories live and how they are written.\nformat: {format}\n"
+        )
+    if branch != "main":
+        head += f"# The branch dreamgit works on (this repository's own).\nbranch: {branch}\n"
+    text = DEFAULT_CONFIG.replace("extends: default\n", f"extends: {rules}\n")
+    return f"{head}\n{text}" if head else text
+
+
+def configured_branch(store: GitStore) -> str:
+    """HEAD's branch, main or master, whichever holds ``.dreamgit/config.yaml`` first.
+
+    An adopted repository keeps working on its own branch (``branch:`` in the config).
+    """
+    head = store.head_branch()
+    for name in dict.fromkeys(b for b in (head, layout.MAIN, "master") if b):
+        data = store.read_path(store.tip(name), layout.CONFIG)
+        if data is not None:
+            branch = read_config(data.decode("utf-8", errors="replace")).get("branch")
+            return str(branch) if isinstance(branch, str) and branch else name
+    return head or layout.MAIN

@@ -1,0 +1,83 @@
+"""Memory formats: dreamgit's own layout and other agents' memory, read and written in place.
+
+``format:`` in ``.dreamgit/config.yaml`` names the repository's format;
+:func:`get_format` returns it with its settings, :func:`detect` guesses one
+from the files a folder holds (``dreamgit init`` says what it found).
+
+May import: the kernel (errors, clock, ids, model) and ``store`` modules below ``repo``
+(``memoryfile``, ``frontmatter``); never ``repo`` or anything above the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dreamgit.errors import ConfigError
+from dreamgit.store.formats.base import Budget, MemoryFormat, Source, Texts
+from dreamgit.store.formats.claude import ClaudeCodeFormat
+from dreamgit.store.formats.hermes import HermesFormat
+from dreamgit.store.formats.openclaw import OpenClawFormat
+
+__all__ = [
+    "FORMAT_NAMES",
+    "Budget",
+    "MemoryFormat",
+    "Source",
+    "Texts",
+    "detect",
+    "get_format",
+]
+
+FORMAT_NAMES: tuple[str, ...] = ("dreamgit", "claude-code", "hermes", "openclaw")
+
+_DAILY = re.compile(r"memory/\d{4}-\d{1,2}-\d{1,2}\.md\Z")
+
+
+def get_format(config: Mapping[str, Any]) -> MemoryFormat:
+    """The format ``config`` names (``format:``; dreamgit's own when absent)."""
+    name = config.get("format") or "dreamgit"
+    if name == "dreamgit":
+        return MemoryFormat()
+    if name == "claude-code":
+        return ClaudeCodeFormat()
+    if name == "hermes":
+        return HermesFormat.from_config(config)
+    if name == "openclaw":
+        return OpenClawFormat()
+    raise ConfigError(
+        f".dreamgit/config.yaml: format {name!r} is not one dreamgit knows",
+        hint="use one of " + ", ".join(FORMAT_NAMES),
+    )
+
+
+def detect(paths: Mapping[str, Callable[[], bytes]]) -> tuple[str, str]:
+    """The format a folder's files look like, and a sentence saying what was found.
+
+    ``paths`` maps each file (relative, ``/``-separated) to a reader of its bytes.
+    """
+    memory_md = paths["MEMORY.md"]() if "MEMORY.md" in paths else b""
+    if "memories/" in {p[:9] for p in paths}:
+        return "dreamgit", "found dreamgit's own layout (memories/)"
+    notes = [p for p in paths if _DAILY.match(p)]
+    if notes or {"AGENTS.md", "SOUL.md"} & set(paths):
+        curated = " and a curated MEMORY.md" if "MEMORY.md" in paths else ""
+        return "openclaw", f"found an OpenClaw workspace ({len(notes)} daily notes{curated})"
+    if "USER.md" in paths or re.search(rb"(?m)^\xc2\xa7\r?$", memory_md):
+        files = [p for p in ("MEMORY.md", "USER.md") if p in paths]
+        return "hermes", f"found Hermes memory ({' and '.join(files)}, entries separated by §)"
+    topic_files = [
+        p
+        for p in paths
+        if ClaudeCodeFormat().memory_path(p) and paths[p]().lstrip(b"\xef\xbb\xbf")[:3] == b"---"
+    ]
+    if topic_files:
+        index = " and a MEMORY.md index" if "MEMORY.md" in paths else ""
+        return (
+            "claude-code",
+            f"found Claude Code auto memory ({len(topic_files)} topic files{index})",
+        )
+    if paths:
+        return "dreamgit", f"found {len(paths)} file(s) in no agent's memory format"
+    return "dreamgit", "found an empty folder"
