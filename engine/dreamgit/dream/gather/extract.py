@@ -12,7 +12,6 @@ as a memory that names whom it is about (:mod:`.attribution`).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 from dataclasses import replace
 from datetime import datetime
 
@@ -150,16 +149,15 @@ def extract_candidates(
     session_id: str,
     created: datetime,
     user_name: str | None = None,
-    speakers: Collection[str] | None = None,
 ) -> list[Candidate]:
     """Candidate memories from what the people in ``text`` said about themselves.
 
     Turns come from :func:`speaker_paragraphs`: a user's turns (or unmarked text)
-    and each named person's turns in a chat between people; ``speakers`` limits
-    which of them count as evidence (default every human speaker; an assistant
-    never counts). A user's sentence first meets the explicit patterns (name,
-    home, tools, changes…); every other declarative clause becomes a statement
-    with a kind and a salience. Memories name whom they are about: the person's
+    and each named person's turns in a chat between people; an assistant never
+    counts, and the gather rules may narrow whose words count (``speaker``). A
+    user's sentence first meets the explicit patterns (name, home, tools,
+    changes…); every other declarative clause becomes a statement with a kind and
+    a salience. Memories name whom they are about: the person's
     name, or for a user "The user" until ``user_name`` (or a name said in the
     session) is known.
 
@@ -175,8 +173,6 @@ def extract_candidates(
         if speaker in ("agent", "none"):
             continue
         is_user = speaker in ("", "user")
-        if speakers is not None and (speaker or "user") not in speakers:
-            continue
         others = tuple(p for p in people if p != speaker)
         if is_user:
             voice = Voice(subject, "the agent", team=True)

@@ -250,7 +250,8 @@ def _strip(text: str, others: tuple[str, ...]) -> str:
 # Words that only colour a statement ("I just really love it"), and a closing evaluation
 # (", which was so much fun"): a memory is shorter without them and says the same.
 _FILLER_WORDS = re.compile(
-    r"\s+(?:really|just|so|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
+    r"\s+(?:really|just|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good"
+    r"|great))|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
     r"|literally|basically|seriously|absolutely|truly|quite|very)(?=\s)",
     _I,
 )
