@@ -59,6 +59,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "index_line_chars": "positive",
         "gather_chars_ratio": "fraction",
         "gather_min_chars": "count",
+        "gather_min_novelty": "fraction",
     },
     "protected": {"topics": "topics", "priorities": "priorities"},
     "proposals": {

@@ -29,9 +29,6 @@ from dreamgit.store.operations import unique_slug
 
 __all__ = ["GatherResult", "plan_gather", "rejecting_rule"]
 
-#: Share of new content words a statement needs to be worth its place in the budget.
-NOVELTY = 0.2
-
 
 @dataclass
 class GatherResult:
@@ -177,7 +174,7 @@ def _candidates(
                 ruleset.budgets.gather_min_chars,
             ),
             known,
-            min_novelty=NOVELTY,
+            min_novelty=ruleset.budgets.gather_min_novelty,
             said_before=said,
         )
         said.update(normalized(c.text, (c.subject,)) for c in kept)
