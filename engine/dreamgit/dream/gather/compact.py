@@ -35,12 +35,15 @@ _MONTHS = frozenset(
         "december",
     ]
 )
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
 
 
 def content_words(text: str) -> set[str]:
-    """The words of ``text`` that carry content, lower case, plural "s" dropped."""
-    return {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS
+    """The words of ``text`` that carry content, lower case, plural "s" dropped; numbers
+    count (a new value is new content), month names only beside a number."""
+    words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS
+    return words | set(_NUMBER.findall(text))
 
 
 def compact(
@@ -73,7 +76,7 @@ def compact(
         size = len(candidates[k].text)
         if used + size > budget_chars and kept:
             continue
-        if novelty < min_novelty and candidates[k].key is None:
+        if novelty < min_novelty and candidates[k].key is None and not _changes(candidates[k]):
             continue
         seen |= words
         kept.add(k)
@@ -102,6 +105,11 @@ def known_user_name(memories: Iterable[Memory]) -> str | None:
             if m is not None:
                 return m["name"].split()[0]
     return None
+
+
+def _changes(candidate: Candidate) -> bool:
+    """A correction or change restates a fact with a new value: never a mere repeat."""
+    return candidate.kind == "correction" or candidate.change is not None
 
 
 def _density(candidate: Candidate) -> float:
