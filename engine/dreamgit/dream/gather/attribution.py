@@ -1,11 +1,11 @@
 """Whose: a clause a person said, rewritten as a memory that names them first.
 
-"I went to a support group yesterday" said by Caroline on 8 May 2023 becomes
-"Caroline went to a support group on 7 May 2023.". The first "I" becomes the
-speaker (the verb agrees: "I love" → "Caroline loves"), later ones "they";
-"my" becomes "Caroline's", then "their"; "we" becomes "Caroline and others" in a
+"I went to a poetry reading yesterday" said by Priya on 8 May 2023 becomes
+"Priya went to a poetry reading on 7 May 2023.". The first "I" becomes the
+speaker (the verb agrees: "I love" → "Priya loves"), later ones "they";
+"my" becomes "Priya's", then "their"; "we" becomes "Priya and others" in a
 chat between people and "the user's team" when a user talks to an agent; "you"
-is the listener: the other person's name, or "the assistant". An agent's
+is the listener: the other person's name, or "the agent". An agent's
 sessions with one user say "The user" until the user's name is known.
 """
 
@@ -33,14 +33,14 @@ _TOKEN = re.compile(
 class Voice:
     """Who speaks and to whom: the names a clause's pronouns stand for."""
 
-    subject: str  # "Caroline", "The user", "Marco"
-    listener: str  # "Melanie", "the assistant"
+    subject: str  # "Priya", "The user", "Marco"
+    listener: str  # "Tomas", "the agent"
     #: "we" is a team (a user talking to an agent) rather than a group of people.
     team: bool = False
 
 
 def possessive(name: str) -> str:
-    """ "Caroline" → "Caroline's", "James" → "James'"."""
+    """ "Priya" → "Priya's", "Tomas" → "Tomas'"."""
     return name + ("'" if name.endswith("s") else "'s")
 
 
