@@ -58,16 +58,30 @@ SESSIONS = [
 ]
 
 #: The active memories after the dream: (topic, priority, text, number of sources).
+# Issue 11: memories name their subject ("The user", then the name once it is said),
+# dates read as people write them, and a plain statement ("I'm setting up the new
+# billing service") is a fact too.
 EXPECTED = {
-    ("decisions", "normal", "Their team decided to use PostgreSQL for the billing database.", 1),
-    ("identity", "high", "User's name is Dana Reyes.", 1),
+    (
+        "decisions",
+        "normal",
+        "The user's team decided to use PostgreSQL for the billing database.",
+        1,
+    ),
+    ("facts", "normal", "The user is setting up the new billing service.", 1),
+    ("identity", "high", "The user's name is Dana Reyes.", 1),
     ("identity", "core", "Works as a backend engineer at Northwind.", 0),
     ("notes", "high", "The staging deploy needs the VPN.", 1),
-    ("preferences", "normal", "Prefers dark mode in every editor.", 2),
-    ("preferences", "normal", "Prefers pytest over unittest for Python tests.", 2),
-    ("preferences", "normal", "Prefers spaces over tabs in Python code.", 2),
-    ("schedule", "ephemeral", "Has a dentist appointment at 10 on 2026-11-11.", 1),
-    ("tools", "normal", "Uses FastAPI for all their web services (switched from Flask).", 1),
+    ("preferences", "normal", "The user prefers dark mode in every editor.", 2),
+    ("preferences", "normal", "The user prefers pytest over unittest for Python tests.", 2),
+    ("preferences", "normal", "The user prefers spaces over tabs in Python code.", 2),
+    ("schedule", "ephemeral", "Dana has a dentist appointment at 10 on 11 November 2026.", 1),
+    (
+        "tools",
+        "normal",
+        "The user uses FastAPI for all their web services (switched from Flask).",
+        1,
+    ),
 }
 
 
@@ -123,9 +137,10 @@ def test_switch_statement_supersedes_the_old_tool_and_old_one_is_restorable(
     flask_id = supersede[0]["memories"][1]
     assert "Flask for all their web services" in supersede[0]["before"][0]["text"]
     texts = {m[2] for m in _active(path, DREAM_AT)}
-    assert not any(t.startswith("Uses Flask") for t in texts)
+    assert not any(t.startswith("The user uses Flask") for t in texts)
     _invoke(path, "restore", flask_id)
-    assert "Uses Flask for all their web services." in {m[2] for m in _active(path, DREAM_AT)}
+    restored = {m[2] for m in _active(path, DREAM_AT)}
+    assert "The user uses Flask for all their web services." in restored
 
 
 def test_identity_memories_are_untouched_by_the_dream(scenario: tuple[Path, str]) -> None:
@@ -149,7 +164,7 @@ def test_near_date_note_is_pruned_a_day_later_and_the_store_then_settles(
     record = json.loads(_invoke(path, "run", "--force", "--json", now=later))
     pruned = [op for op in record["ops"] if op["op"] == "prune"]
     assert [(op["rule"], op["before"][0]["text"]) for op in pruned] == [
-        ("expire-ephemeral", "Has a dentist appointment at 10 on 2026-11-11.")
+        ("expire-ephemeral", "Dana has a dentist appointment at 10 on 11 November 2026.")
     ]
     again = json.loads(_invoke(path, "run", "--force", "--json", now=later))
     assert again["ops"] == [] and again["branch"] is None

@@ -23,7 +23,7 @@ def test_engine_logs_a_switch_and_dreams_it_into_a_memory(tmp_path: Path) -> Non
     assert result["merged"] is True
     assert (result["memories_before"], result["memories_after"]) == (1, 1)
     assert [m.text for m in engine.memories()] == [
-        "Uses FastAPI for web services (switched from Flask)."
+        "The user uses FastAPI for web services (switched from Flask)."
     ]
     assert engine.review(force=True)["ops"] == []
 

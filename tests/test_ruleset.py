@@ -13,7 +13,7 @@ from dreamgit.errors import RuleError
 from dreamgit.llm.proposals import Thresholds
 from dreamgit.model import Memory
 from dreamgit.ruleset import bundled_names, check_ruleset, load_bundled, load_ruleset
-from dreamgit.ruleset.context import gate_env, memory_env, pair_env
+from dreamgit.ruleset.context import CANDIDATE_DEFAULTS, gate_env, memory_env, pair_env
 
 DATA = Path(__file__).parent / "data" / "rules"
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
@@ -57,7 +57,7 @@ def pruned_by(ruleset_name: str, m: Memory) -> str | None:
 
 def test_bundled_sets_are_default_and_conservative() -> None:
     """Both documented sets ship as package data."""
-    assert bundled_names() == ("conservative", "default")
+    assert bundled_names() == ("conservative", "default", "recall-tracked")
 
 
 @pytest.mark.parametrize("name", ["default", "conservative"])
@@ -79,16 +79,17 @@ def test_no_config_means_the_bundled_default() -> None:
         (memory(priority="ephemeral", age=timedelta(hours=23)), None),
         (memory(priority="low", age=timedelta(days=8)), "expire-low"),
         (memory(priority="low", age=timedelta(days=8), recalls=2), None),
-        (memory(priority="normal", age=timedelta(days=100)), "stale-normal"),
+        # Issue 11: no recall is ever recorded, so no durable memory ages out for want of one.
+        (memory(priority="normal", age=timedelta(days=100)), None),
         (memory(priority="normal", age=timedelta(days=100), idle=timedelta(days=5)), None),
         (memory(priority="high", age=timedelta(days=100)), None),
-        (memory(priority="high", age=timedelta(days=400)), "stale-high"),
+        (memory(priority="high", age=timedelta(days=400)), None),
         (memory(priority="core", age=timedelta(days=4000)), None),
         (memory(priority="ephemeral", topic="identity", age=timedelta(days=9)), None),
     ],
 )
 def test_default_priority_lifecycle(m: Memory, rule: str | None) -> None:
-    """Ephemeral after 24 h, low after 7 days, normal when stale, high resists, core never."""
+    """Ephemeral after 24 h, low after 7 days; normal, high and core are durable."""
     assert pruned_by("default", m) == rule
 
 
@@ -97,7 +98,7 @@ def test_default_priority_lifecycle(m: Memory, rule: str | None) -> None:
     [
         (memory(priority="ephemeral", age=timedelta(hours=25)), "expire-ephemeral"),
         (memory(priority="normal", age=timedelta(days=100)), None),
-        (memory(priority="normal", age=timedelta(days=200)), "stale-normal"),
+        (memory(priority="normal", age=timedelta(days=200)), None),
         (memory(priority="high", age=timedelta(days=4000)), None),
     ],
 )
@@ -106,7 +107,7 @@ def test_conservative_prunes_more_slowly(m: Memory, rule: str | None) -> None:
     assert pruned_by("conservative", m) == rule
 
 
-@pytest.mark.parametrize("name", ["default", "conservative"])
+@pytest.mark.parametrize("name", ["default", "conservative", "recall-tracked"])
 def test_bundled_sets_evaluate_against_sample_memories(name: str) -> None:
     """Every expression of each bundled set evaluates on sample memories and pairs."""
     rs = load_bundled(name)
@@ -117,7 +118,8 @@ def test_bundled_sets_evaluate_against_sample_memories(name: str) -> None:
         memory("m-4", text="ok", priority="ephemeral", confidence=0.2),
         memory("m-5", text="Deploys go through staging", topic="identity", priority="core"),
     ]
-    envs = [memory_env(m, NOW) for m in samples]
+    # Gather rules read a statement's kind, salience and speaker besides the memory.
+    envs = [{**memory_env(m, NOW), **CANDIDATE_DEFAULTS} for m in samples]
     gathered = {
         m.id: [r.name for r in rs.gather if r.when.evaluate(e)]
         for m, e in zip(samples, envs, strict=True)
@@ -153,8 +155,22 @@ def test_conservative_has_hermes_limits_and_thresholds() -> None:
     assert rs.limits.max_new_chars_per_run == 250
     t = Thresholds.from_mapping(rs.proposals.as_dict())
     assert (t.add_min, t.replace_min, t.supersession_min, t.remove_min) == (0.88, 0.80, 0.75, 0.85)
-    assert rs.disabled == ("stale-high",)
+    assert rs.disabled == ()
     assert rs.sources == ("default.yaml", "conservative.yaml")
+
+
+@pytest.mark.parametrize(
+    ("m", "rule"),
+    [
+        (memory(priority="normal", age=timedelta(days=100)), "stale-normal-unrecalled"),
+        (memory(priority="normal", age=timedelta(days=100), recalls=1), None),
+        (memory(priority="high", age=timedelta(days=400)), "stale-high-unrecalled"),
+        (memory(priority="core", age=timedelta(days=4000)), None),
+    ],
+)
+def test_recall_tracked_retires_what_nobody_recalls(m: Memory, rule: str | None) -> None:
+    """Where recalls are recorded, the recall-tracked set ages out unrecalled memories."""
+    assert pruned_by("recall-tracked", m) == rule
 
 
 def test_default_knobs() -> None:
@@ -192,8 +208,6 @@ def test_new_rules_are_appended_and_disable_removes_by_name() -> None:
     )
     assert [r.name for r in rs.prune] == [
         "expire-ephemeral",
-        "stale-normal",
-        "stale-high",
         "drop-scratch",
     ]
     assert "skip-unsure" not in [r.name for r in rs.gather]
@@ -286,7 +300,7 @@ def test_check_lists_every_error_not_just_the_first() -> None:
     assert [(e.line, e.reason) for e in errors] == [
         (3, "unknown key 'limts'; did you mean 'limits'?"),
         (5, "limits.max_adds_per_run: must be a whole number, not a string"),
-        (6, "disable: no rule named 'stale-hihg'; did you mean 'stale-high'?"),
+        (6, "disable: no rule named 'expire-lwo'; did you mean 'expire-low'?"),
         (9, "prune[expire-low].when: unknown name 'agee'; did you mean 'age'?"),
         (10, "prune[no-condition]: a rule needs 'when' (its condition)"),
         (
@@ -318,7 +332,8 @@ def test_unknown_bundled_name_for_load_bundled() -> None:
     with pytest.raises(RuleError) as info:
         load_bundled("strict")
     assert info.value.render() == (
-        "no bundled rule set named 'strict'\nhint: bundled sets: conservative, default"
+        "no bundled rule set named 'strict'\nhint: bundled sets: conservative, default,"
+        " recall-tracked"
     )
 
 

@@ -168,7 +168,8 @@ CASES = [
             "t'?\n"
             "    extends: defualt\n"
             "             ^^^^^^^\n"
-            "hint: bundled sets: conservative, default; or give a path such as ./team.yaml"
+            "hint: bundled sets: conservative, default, recall-tracked; or give a path such as"
+            " ./team.yaml"
         ),
         id="an unknown bundled set",
     ),

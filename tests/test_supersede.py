@@ -188,7 +188,7 @@ def test_same_key_and_same_text_is_a_duplicate_not_a_supersession() -> None:
     """Restating a fact returns nothing: the duplicate finder handles it."""
     plan = find_change_supersessions(
         [said("I use Helix as my editor.")],
-        [memory("m-1", "Uses Helix as their editor.", key="tool.editor")],
+        [memory("m-1", "The user uses Helix as their editor.", key="tool.editor")],
     )
     assert plan == type(plan)((), ())
 
@@ -320,25 +320,36 @@ def test_twelve_sessions_over_ten_days() -> None:
         found = extract_candidates(text, session_id=f"s-{n}", created=T0 + timedelta(days=day))
         candidates.extend(found)
     summary = [(c.session_id, c.text, c.topic, c.priority) for c in candidates]
+    # Issue 11: memories name the user (and use the name in the session that says it).
     assert summary == [
-        ("s-0", "User's name is Dana Reyes.", "identity", "high"),
-        ("s-0", "Lives in Lisbon.", "identity", "high"),
-        ("s-1", "Prefers pytest over unittest for Python tests.", "preferences", "normal"),
-        ("s-2", "Uses Flask for web services.", "tools", "normal"),
-        ("s-3", "Prefers pytest over unittest for Python tests.", "preferences", "normal"),
-        ("s-3", "User's shell is zsh.", "tools", "normal"),
-        ("s-4", "Has a dentist appointment on 2026-11-14 at 3pm.", "schedule", "ephemeral"),
-        ("s-5", "Prefers dark mode.", "preferences", "high"),
-        ("s-6", "Prefers pytest over unittest for Python tests.", "preferences", "normal"),
-        ("s-7", "Uses FastAPI for their web services (switched from Flask).", "tools", "normal"),
-        ("s-9", "Lives in Berlin (moved there).", "identity", "high"),
-        ("s-10", "Prefers dark mode.", "preferences", "normal"),
+        ("s-0", "The user's name is Dana Reyes.", "identity", "high"),
+        ("s-0", "Dana lives in Lisbon.", "identity", "high"),
+        ("s-1", "The user prefers pytest over unittest for Python tests.", "preferences", "normal"),
+        ("s-2", "The user uses Flask for web services.", "tools", "normal"),
+        ("s-3", "The user prefers pytest over unittest for Python tests.", "preferences", "normal"),
+        ("s-3", "The user's shell is zsh.", "tools", "normal"),
+        (
+            "s-4",
+            "The user has a dentist appointment on 14 November 2026 at 3pm.",
+            "schedule",
+            "ephemeral",
+        ),
+        ("s-5", "The user prefers dark mode.", "preferences", "high"),
+        ("s-6", "The user prefers pytest over unittest for Python tests.", "preferences", "normal"),
+        (
+            "s-7",
+            "The user uses FastAPI for their web services (switched from Flask).",
+            "tools",
+            "normal",
+        ),
+        ("s-9", "The user lives in Berlin (moved there).", "identity", "high"),
+        ("s-10", "The user prefers dark mode.", "preferences", "normal"),
     ]
     # Pretend the first two sessions were dreamt already: they are stored memories.
     stored = [
-        memory("m-name", "User's name is Dana Reyes.", topic="identity", key="user.name"),
-        memory("m-home", "Lives in Lisbon.", topic="identity", key="user.home"),
-        memory("m-flask", "Uses Flask for web services.", day=1),
+        memory("m-name", "The user's name is Dana Reyes.", topic="identity", key="user.name"),
+        memory("m-home", "Dana lives in Lisbon.", topic="identity", key="user.home"),
+        memory("m-flask", "The user uses Flask for web services.", day=1),
     ]
     fresh = candidates[2:]
     plan = find_change_supersessions(fresh, stored, protected=identity_protected)

@@ -15,8 +15,8 @@ import random
 import time
 from datetime import UTC, datetime, timedelta
 
-from dreamgit.dream import extract_lexicon
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
+from dreamgit.dream.gather import lexicon as extract_lexicon
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.model import Memory
 

@@ -27,6 +27,11 @@ TOPICS: tuple[str, ...] = (
     "decisions",
     "schedule",
     "notes",
+    "instructions",
+    "facts",
+    "events",
+    "plans",
+    "people",
 )
 
 #: Claude's ``metadata.type`` for each topic (a pattern may choose otherwise).
@@ -38,6 +43,11 @@ TOPIC_TYPES: dict[str, str] = {
     "decisions": "project",
     "schedule": "user",
     "notes": "user",
+    "instructions": "feedback",
+    "facts": "user",
+    "events": "user",
+    "plans": "user",
+    "people": "user",
 }
 
 
@@ -58,6 +68,17 @@ class Candidate:
     change: tuple[str | None, str | None] | None
     #: Name of the pattern that fired ("switch", "remember+prefer", ...), for the run record.
     pattern: str
+    #: What sort of statement it is (preference, instruction, decision, correction, fact,
+    #: event, plan, relationship): the gather rules read it as ``kind``.
+    kind: str = "fact"
+    #: How much the statement says (names, numbers, dates, self-disclosure, its kind).
+    salience: float = 0.0
+    #: Who said it ("user", or a person's name in a chat between people).
+    speaker: str = "user"
+    #: Which turn of its session it came from.
+    turn: int = 0
+    #: Whom the text names first ("Dana", "The user"): left out of the file's slug and name.
+    subject: str = ""
 
 
 class MemoryFields(TypedDict):
@@ -82,7 +103,7 @@ _NAME_STOP = frozenset(
     | {"with", "their", "there", "user", "users", "s"}
 )
 _MAX_SLUG = 48
-_MAX_NAME_WORDS = 6
+_MAX_NAME_WORDS = 8
 _MAX_DESCRIPTION = 150
 
 
@@ -95,8 +116,24 @@ def suggest_slug(text: str, *, max_len: int = _MAX_SLUG) -> str:
     return slugify(text, max_len=max_len)
 
 
+# Where a memory's first clause ends: the title is that clause.
+_CLAUSE_END = re.compile(
+    r",|;|:|\(|\s[-\u2013\u2014]\s|\s(?:so|because|since|which|but|by\s+the\s+way|as\s+always)\b"
+)
+
+
+_DANGLING = frozenset(str.split("on in at to of the a an and or for with from by"))
+
+
 def _name(text: str) -> str:
-    words = _words(text)[:_MAX_NAME_WORDS] or ["memory"]
+    """A short readable title as kebab case: the first clause, its small words kept."""
+    clause = _CLAUSE_END.split(text, maxsplit=1)[0]
+    words = _WORD.findall(clause.lower().replace("'s", ""))[:_MAX_NAME_WORDS]
+    if len(clause.split()) > _MAX_NAME_WORDS:
+        while len(words) > 2 and (words[-1].isdigit() or words[-1] in _DANGLING):
+            words.pop()  # "… group on 7" reads better as "… group"
+    if len(words) < 2:
+        words = _words(text)[:_MAX_NAME_WORDS] or ["memory"]
     return "-".join(words)
 
 
@@ -110,13 +147,21 @@ def _description(text: str) -> str:
     return cut.rstrip(" ,;:-") + "…"
 
 
+def _predicate(c: Candidate) -> str:
+    """The text without its subject ("Dana uses FastAPI." → "uses FastAPI.")."""
+    for lead in (c.subject + "'s ", c.subject + "' ", c.subject + " "):
+        if c.subject and c.text.startswith(lead) and len(c.text) > len(lead) + 3:
+            return c.text[len(lead) :]
+    return c.text
+
+
 def candidate_memory_fields(c: Candidate) -> MemoryFields:
     """The Memory fields for ``c``: pass as ``Memory(id=..., created=..., updated=..., **f)``."""
     return MemoryFields(
         topic=c.topic,
-        slug=suggest_slug(c.text),
+        slug=suggest_slug(_predicate(c)),
         text=c.text,
-        name=_name(c.text),
+        name=_name(_predicate(c)),
         description=_description(c.text),
         type=c.type,
         priority=c.priority,

@@ -28,6 +28,8 @@ from typing import Any
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.evidence import evidence_refusal
+from dreamgit.dream.gather.compact import known_user_name
+from dreamgit.dream.gather.prompt_view import as_statement, session_turns
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet, snap
@@ -183,6 +185,8 @@ def gather_prompt_context(
     context = gather_context(
         [session], list(known), now=day, thresholds=thresholds, max_adds=max_adds
     )
+    # The turns, speakers and date of the session, as the deterministic gatherer reads them.
+    context["sessions"] = [{**context["sessions"][0], **session_turns(session)}]
     return _dated(context, day)
 
 
@@ -221,7 +225,11 @@ def llm_candidates(
             budget=budget,
             sources={session.id},
         )
-        found += [_candidate(p, session) for p in accepted]
+        subject = known_user_name(ws.active.values()) or "The user"
+        found += [
+            as_statement(_candidate(p, session), created=session.created, subject=subject)
+            for p in accepted
+        ]
     return found, deferred
 
 

@@ -19,6 +19,8 @@ from dreamgit.model import Memory, RecallStats
 from dreamgit.textsim import STOP_WORDS
 
 __all__ = [
+    "CANDIDATE_DEFAULTS",
+    "CANDIDATE_SCHEMA",
     "GATE_SCHEMA",
     "MEMORY_SCHEMA",
     "PAIR_SCHEMA",
@@ -66,6 +68,16 @@ MEMORY_FIELDS: dict[str, Type] = {
     "recall": record(RECALL_FIELDS),
     "recalls_recorded": BOOL,
 }
+#: What a gather rule sees besides the memory a candidate would become.
+CANDIDATE_FIELDS: dict[str, Type] = {
+    **MEMORY_FIELDS,
+    "kind": STRING,
+    "salience": NUMBER,
+    "speaker": STRING,
+}
+#: What a gather rule reads of a memory that is not a fresh statement (``rules explain``
+#: of a kept memory, a memory added by hand): an explicit fact said by the user.
+CANDIDATE_DEFAULTS: dict[str, object] = {"kind": "fact", "salience": 6.0, "speaker": "user"}
 GATE_FIELDS: dict[str, Type] = {
     "new_sessions": NUMBER,
     "hours_since_last_dream": NUMBER,
@@ -80,6 +92,11 @@ _GATE_ONLY = "only the gate knows it"
 MEMORY_SCHEMA = Schema(
     "a memory rule",
     MEMORY_FIELDS,
+    hints={"a": _PAIR_ONLY, "b": _PAIR_ONLY, **dict.fromkeys(GATE_FIELDS, _GATE_ONLY)},
+)
+CANDIDATE_SCHEMA = Schema(
+    "a gather rule",
+    CANDIDATE_FIELDS,
     hints={"a": _PAIR_ONLY, "b": _PAIR_ONLY, **dict.fromkeys(GATE_FIELDS, _GATE_ONLY)},
 )
 PAIR_SCHEMA = Schema(

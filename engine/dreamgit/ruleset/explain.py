@@ -8,7 +8,7 @@ from datetime import datetime
 
 from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.model import Memory
-from dreamgit.ruleset.context import memory_env
+from dreamgit.ruleset.context import CANDIDATE_DEFAULTS, memory_env
 from dreamgit.ruleset.model import RuleSet
 
 __all__ = ["RuleExplanation", "explain"]
@@ -45,8 +45,9 @@ def explain(
             {"topic": memory.topic, "priority": env["priority"]},
         )
     ]
+    statement = {**env, **CANDIDATE_DEFAULTS}
     for rule in ruleset.gather:
-        out.append(_traced("gather", rule.name, rule.when, env))
+        out.append(_traced("gather", rule.name, rule.when, statement))
     for rule in ruleset.consolidate:
         out.append(_pair(rule.name, rule.when, env, memory, others, now))
     for rule in ruleset.prune:

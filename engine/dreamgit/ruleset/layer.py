@@ -22,7 +22,7 @@ from dreamgit.dsl.diagnostics import did_you_mean
 from dreamgit.dsl.types import BOOL, NUMBER
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import PRIORITIES
-from dreamgit.ruleset.context import GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
+from dreamgit.ruleset.context import CANDIDATE_SCHEMA, GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
 from dreamgit.ruleset.source import Location, Source
 from dreamgit.store import frontmatter
 from dreamgit.store.config import identity_problem
@@ -31,7 +31,7 @@ __all__ = ["SECTIONS", "Layer", "RuleSpec", "read_layer"]
 
 #: Rule lists, in the order a dream applies them.
 SECTIONS = ("gather", "consolidate", "prune")
-_SECTION_SCHEMAS = {"gather": MEMORY_SCHEMA, "consolidate": PAIR_SCHEMA, "prune": MEMORY_SCHEMA}
+_SECTION_SCHEMAS = {"gather": CANDIDATE_SCHEMA, "consolidate": PAIR_SCHEMA, "prune": MEMORY_SCHEMA}
 _ACTIONS = ("merge", "supersede")
 _RULE_KEYS = ("name", "when", "score", "description", "action")
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
@@ -61,6 +61,9 @@ KNOBS: dict[str, dict[str, str]] = {
         "max_per_topic": "positive",
         "index_chars": "positive",
         "index_line_chars": "positive",
+        "gather_chars_ratio": "fraction",
+        "gather_min_chars": "count",
+        "gather_min_novelty": "fraction",
     },
     "protected": {"topics": "topics", "priorities": "priorities"},
     "proposals": {

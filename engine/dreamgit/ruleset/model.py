@@ -65,6 +65,12 @@ class Budgets:
     max_per_topic: int
     index_chars: int
     index_line_chars: int
+    #: New memory text one session may give, as a share of its characters.
+    gather_chars_ratio: float = 0.15
+    #: ... but at least this many characters, so a short session can say what it says.
+    gather_min_chars: int = 300
+    #: Share of new content words a statement needs to take a place in that budget.
+    gather_min_novelty: float = 0.3
 
 
 @dataclass(frozen=True)

@@ -1,398 +1,207 @@
-"""Deterministic gathering: explicit statements in a session, as candidate memories.
+"""Deterministic gathering: what the people of a session said, as candidate memories.
 
-The pipeline per session: keep the user's own words (``extract_transcript``),
-split them into sentences, drop questions and hypotheticals, peel wrappers that
-change how a statement counts ("remember that" → high, confidence 1.0;
-"actually," → a correction, high; "I think" → confidence 0.6), put the user in
-the first person ("User prefers X" → "I prefer X"), split at "; " and "and I",
-then try the patterns in order (``extract_patterns``). A clause that mentions a
-near date ("tomorrow", "tonight", "in the next hour") becomes an ``ephemeral``
-``schedule`` candidate with the date made absolute, unless it reports a change
-already made ("I switched to FastAPI today"). Work per sentence is bounded: a
-sentence longer than :data:`MAX_SENTENCE` characters is not a memory and is
-skipped unread, so any input finishes in time linear in its length.
+A session becomes turns with a speaker (:mod:`.transcript`): a user's turns and
+each named person's in a chat between people; an assistant's words are never
+evidence of a person's fact. A user's sentence first meets the explicit patterns
+(:mod:`.explicit`: name, home, tools, changes, near dates, "remember that");
+every other declarative clause becomes a statement with a kind and a salience
+(:mod:`.statements`), its relative dates made absolute (:mod:`.dates`), written
+as a memory that names whom it is about (:mod:`.attribution`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 
 from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
-from dreamgit.dream.gather.common import Context, Draft, dangling
-from dreamgit.dream.gather.lexicon import find_tools, lookup_tool
-from dreamgit.dream.gather.patterns import PATTERNS
-from dreamgit.dream.gather.phrasing import NEAR_DATE, third_person
-from dreamgit.dream.gather.transcript import user_paragraphs
-from dreamgit.model import priority_rank
+from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
+from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
+from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
+from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.dream.gather.statements import chatter, clauses, salience
+from dreamgit.dream.gather.transcript import speaker_paragraphs
 
 __all__ = ["extract_candidates"]
 
-#: Longer sentences are skipped: memory statements are short.
-MAX_SENTENCE = 400
-MAX_TAGS = 6
-MAX_TEXT = 300
-_CONFIDENCE = 0.9
-_REMEMBERED = 1.0
-_CORRECTED = 0.95
-_HEDGED = 0.6
+_NOT_PEOPLE = frozenset({"", "user", "agent", "none"})
+#: Statements are read from this many characters of a turn: beyond them a turn is a
+#: pasted document or log, not someone telling about themselves (explicit patterns
+#: such as "remember that …" are still read everywhere).
+MAX_TURN_CHARS = 20_000
+_PATTERN_KINDS = {
+    "identity": "fact",
+    "preferences": "preference",
+    "tools": "fact",
+    "projects": "fact",
+    "decisions": "decision",
+    "schedule": "plan",
+    "notes": "fact",
+}
+_KIND_TOPICS = {
+    "preference": "preferences",
+    "instruction": "instructions",
+    "decision": "decisions",
+    "correction": "facts",
+    "fact": "facts",
+    "event": "events",
+    "plan": "plans",
+    "relationship": "people",
+}
+#: Explicit statements a pattern recognised rank above any general statement.
+_PATTERN_SALIENCE = 6.0
+_STATEMENT_CONFIDENCE = 0.8
+# A pattern's sentence that opens with its verb ("Lives in …", "No longer uses …").
+_VERB_FIRST = re.compile(r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants|Doesn't|Don't)$")
+_NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 
-_I = re.IGNORECASE
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
-_LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{1,500}\)")
-_EMPHASIS = re.compile(r"\*\*|__|`|\*")
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
-_GREETING = re.compile(
-    r"^(?:hi|hello|hey|hiya|howdy|good\s+(?:morning|afternoon|evening))(?:\s+there)?\b[,!.]?\s*",
-    _I,
+_TRAILING_FILLER = re.compile(
+    r"[,;]?\s+(?:by\s+the\s+way|btw|haha+|lol|as\s+always|you\s+know|fyi)(?=\.$)", re.I
 )
-_FILLER = re.compile(
-    r"^(?:so|also|oh|ok|okay|well|btw|by\s+the\s+way|fyi|and|but|anyway|anyways|just\s+so\s+you"
-    r"\s+know|for\s+the\s+record|for\s+context|heads\s+up|quick\s+note|ps|p\.s\.|hmm|yeah|yes"
-    r"|right|alright|cool|great|thanks|thank\s+you|lol|also\s+note|one\s+more\s+thing"
-    r"|from\s+now\s+on(?=,?\s+(?:i|we|my|our)\b))\b[,:!.]?\s+",
-    _I,
-)
-_REMEMBER = re.compile(
-    r"^(?P<ask>(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:(?:always\s+)?remember"
-    r"|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|note\s+to\s+self|for\s+future\s+reference"
-    r"|make\s+a\s+note|save\s+(?:this\s+)?to\s+memory|memori[sz]e)(?:\s+that\b|\s*[:,-])?\s*"
-    r"(?P<rest>.+)$",
-    _I,
-)
-_NOT_REMEMBER = re.compile(r"^(?:when|the\s+time|how|what|why|where|who|me|us|this|it)\b", _I)
-_CORRECTION = re.compile(
-    r"^(?:(?:actually|correction|to\s+correct\s+myself|i\s+meant(?:\s+to\s+say)?|i\s+misspoke"
-    r"|let\s+me\s+correct\s+(?:that|myself)|to\s+be\s+clear|to\s+clarify|scratch\s+that)\b"
-    r"[,:;.!-]*|(?:no|nope|wait|oops|sorry|my\s+bad)\s*[,:;.!-]+)\s*(?P<rest>.+)$",
-    _I,
-)
-_HEDGE = re.compile(
-    r"^(?:i\s+think|i\s+believe|i'm\s+pretty\s+sure|pretty\s+sure|probably|i\s+reckon)"
-    r"(?:\s+that)?,?\s+(?P<rest>.+)$",
-    _I,
-)
-_WEAK = re.compile(r"^(?:i\s+guess|i\s+suppose|maybe|perhaps|not\s+sure|i'm\s+not\s+sure)\b", _I)
-_POLITE = re.compile(
-    r"\b(?:i'd|i\s+would)\s+like\s+you\s+to\b|\b(?:'d|would)\s+(?:prefer|rather)\b", _I
-)
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|unless|suppose|supposing|imagine|hypothetically|maybe|perhaps|possibly|might"
-    r"|could|should|would|wonder|wondering|consider|considering|thinking\s+(?:about|of)"
-    r"|not\s+sure|whether|wish|hoping|plan(?:ning)?\s+to|going\s+to\s+(?:switch|move|migrate|try"
-    r"|start|use)|want\s+to\s+(?:switch|move|migrate|try)|gonna|eventually|someday|one\s+day"
-    r"|soon|in\s+the\s+future|next\s+(?:week|month|quarter|year|sprint|spring|summer|autumn"
-    r"|fall|winter))\b",
-    _I,
-)
-_REPORTED = re.compile(
-    r"^(?:the\s+)?user\s+(?:mentioned|mentions|said|says|noted|notes|stated|states|explained"
-    r"|explains|added|confirmed|confirms|told\s+(?:me|us)|reported|indicated|shared)(?:\s+that)?,?"
-    r"\s+(?:they|he|she|the\s+user|user)(?P<rest>(?:'re|'s|'ve|\s).*)$",
-    _I,
-)
-_USER_SUBJECT = re.compile(r"^(?:the\s+)?user(?P<own>'s)?\s+(?P<rest>.+)$", _I)
-_THIRD_VERBS = _words(
-    """prefers uses likes loves hates dislikes enjoys lives works is has wants needs switched
-    moved migrated relocated decided stopped replaced joined left maintains builds codes writes
-    runs relies goes favors favours chose doesn't does was"""
-)
-_OPENING_ADVERBS = _words("also now still really mostly mainly usually generally always never just")
-_ADVERB_PREFIX = re.compile(
-    r"^(?P<adv>(?:(?:also|now|still|really|mostly|mainly|usually|generally|always|never|just"
-    r"|recently|finally|actually|currently|strongly|no\s+longer)\s+){0,3})(?P<verb>[\w']+)"
-    r"(?P<rest>.*)$",
-    _I,
-)
-_CLAUSE_SPLIT = re.compile(
-    r"[;:]\s+(?=(?:i|we|my|our)\b)|;\s+|,?\s+(?:and|but|so|while)\s+(?=(?:i|we|my|our)\b)"
-    r"|,\s+(?:now|then)\s+(?=(?:i|we)\b)|,\s+(?=(?:i|we)(?:'m|'ve|'re)?\s)"
-    r"|,?\s+and\s+(?:then\s+)?(?=(?:switched|moved|migrated|started|joined)\b)",
-    _I,
-)
-# "Yesterday I moved to Berlin" → "I moved to Berlin yesterday": patterns start at the subject.
-_LEADING_TIME = re.compile(
-    r"^(?P<when>(?:earlier\s+|later\s+)?today|tonight|tomorrow(?:\s+(?:morning|afternoon|evening"
-    r"|night))?|yesterday(?:\s+(?:morning|afternoon|evening))?|last\s+(?:night|week|month|year"
-    r"|weekend)|this\s+(?:morning|afternoon|evening|week|month|year)|recently|lately|these\s+days"
-    r"|nowadays|(?:in|within)\s+the\s+next\s+hour|in\s+an\s+hour|a\s+(?:few\s+)?(?:days|weeks"
-    r"|months|years)\s+ago|in\s+\d{4})\s*,?\s+(?=(?:i|we|my|our|the\s+user|user)\b)",
-    _I,
-)
-# Every pattern needs one of these words (or a sentence opening with a third-person verb,
-# "Prefers X"): sentences without any are dropped before the costlier steps.
-_TRIGGER = re.compile(
-    r"\b(?:i|i'm|i've|i'd|my|me|we|we're|we've|our|user|remember|mind|forget|note|reference"
-    r"|memori[sz]e|decision|decided|let's|always|never|ever|now)\b"
-)  # matched against the lower-cased sentence: much faster than IGNORECASE
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|we|we're|our|us)\b", _I)
-_PAST_CHANGE = re.compile(
-    r"\b(?:switched|moved|migrated|changed|replaced|stopped|quit|dropped|ditched|joined|left"
-    r"|relocated|started|decided|chose|agreed|settled)\b",
-    _I,
-)
-_FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|about\s+to|plan|planning)\b", _I)
-_CHANGE_PATTERNS = _words(
-    "switch switch-to replaced stopped instead moved employer left-employer decision"
-)
-_URL = re.compile(r"https?://|www\.|(?:^|\s)[~/][\w.-]+/", _I)
 
 
-def _base_form(verb: str) -> str:
-    """First-person form of a third-person verb ("prefers" → "prefer", "is" → "am")."""
-    low = verb.lower()
-    irregular = {"is": "am", "has": "have", "does": "do", "doesn't": "don't", "goes": "go"}
-    if low in irregular:
-        return irregular[low]
-    if low.endswith("ies") and len(low) > 4:
-        return verb[:-3] + "y"
-    if low.endswith(("ches", "shes", "sses", "xes", "zes")):
-        return verb[:-2]
-    if low.endswith("s") and not low.endswith("ss"):
-        return verb[:-1]
-    return verb
+def _about(text: str, subject: str) -> str:
+    """A pattern's subjectless memory ("Lives in Berlin.") about ``subject``, filler dropped."""
+    text = _TRAILING_FILLER.sub("", text)
+    if text.startswith("User's "):
+        return possessive(subject) + text[len("User") + 2 :]
+    if text.startswith("Their "):
+        return possessive(subject) + " " + text[len("Their ") :]
+    first = text.split(" ", 1)[0]
+    if not _VERB_FIRST.match(first) or lookup_tool(first.rstrip(".,")) is not None:
+        return text  # "The staging server is …": the sentence names its own subject
+    return f"{subject} {text[0].lower()}{text[1:]}"
 
 
-def _deconjugate(text: str) -> str:
-    """``text`` with its leading third-person verb made first-person ("prefers" → "prefer")."""
-    m = _ADVERB_PREFIX.match(text)
-    if m is None or m["verb"].lower() not in _THIRD_VERBS:
-        return text
-    return f"{m['adv']}{_base_form(m['verb'])}{m['rest']}"
+def _pattern_candidates(
+    sentence: str, subject: str, session_id: str, created: datetime, *, learn_name: bool
+) -> tuple[list[Candidate], str]:
+    """The explicit statements of a user's sentence, and who the user is now known as."""
+    found = explicit_candidates(sentence, session_id, created)
+    if learn_name:
+        named = next((_NAME_IS.search(c.text) for c in found if c.key == "user.name"), None)
+        if named is not None:
+            subject = named["name"].split()[0]
+    out = []
+    for c in found:
+        kind = "correction" if c.pattern.startswith("correction+") else _PATTERN_KINDS[c.topic]
+        if c.change is not None and kind == "fact":
+            kind = "correction"
+        about = "The user" if c.key == "user.name" else subject
+        out.append(
+            replace(
+                c,
+                text=_about(c.text, about),
+                kind=kind,
+                salience=_PATTERN_SALIENCE,
+                speaker="user",
+                subject=about,
+            )
+        )
+    return out, subject
 
 
-def _first_person(clause: str) -> str:
-    """The clause with the user as "I": "User prefers X" and "Prefers X" → "I prefer X"."""
-    m = _REPORTED.match(clause)
-    if m is not None:
-        rest = m["rest"]
-        for tail, mine in (("'re", "'m"), ("'s", "'m"), ("'ve", "'ve")):
-            if rest.lower().startswith(tail):
-                return "I" + mine + rest[len(tail) :]
-        return "I " + _deconjugate(rest.lstrip())
-    m = _USER_SUBJECT.match(clause)
-    if m is not None:
-        return ("my " + m["rest"]) if m["own"] else "I " + _deconjugate(m["rest"])
-    m = _ADVERB_PREFIX.match(clause)
-    if m is not None and m["verb"].lower() in _THIRD_VERBS:
-        return "I " + _deconjugate(clause)
-    return clause
-
-
-def _clean(sentence: str) -> str:
-    text = sentence if sentence.isascii() else sentence.translate(_QUOTES)
-    if "](" in text:
-        text = _LINK.sub(r"\1", text)
-    if "*" in text or "_" in text or "`" in text:
-        text = _EMPHASIS.sub("", text)
-    return " ".join(text.split())
-
-
-def _sentences(paragraph: str) -> Iterator[str]:
-    for sentence in _SENTENCE_SPLIT.split(paragraph):
-        if len(sentence) <= MAX_SENTENCE:
-            yield sentence
-
-
-class _Found:
-    """A sentence's wrappers: what "remember that", "actually" and "I think" said."""
-
-    def __init__(self) -> None:
-        self.remember = False
-        self.correction = False
-        self.confidence = _CONFIDENCE
-        self.greeted = False
-
-
-def _unwrap(sentence: str, found: _Found) -> str | None:
-    """The statement inside ``sentence``, or None when it states nothing."""
-    question = sentence.rstrip().endswith("?")
-    text = sentence.strip().rstrip(" .!?…")
-    for _ in range(4):
-        stripped = _GREETING.sub("", text, count=1)
-        found.greeted = found.greeted or stripped != text
-        stripped = _FILLER.sub("", stripped, count=1)
-        if stripped == text:
-            break
-        text = stripped
-    m = _REMEMBER.match(text)
-    if m is not None and not _NOT_REMEMBER.match(m["rest"]):
-        if question and not m["ask"]:
-            return None
-        found.remember, question = True, False
-        text = re.sub(r",?\s+please$", "", m["rest"], flags=_I)
-        if re.match(r"to\s", text, _I):
-            text = "remember " + text
-    if question:
-        return None
-    for _ in range(3):
-        m = _CORRECTION.match(text)
-        if m is None:
-            break
-        found.correction, text = True, m["rest"]
-    m = _HEDGE.match(text)
-    if m is not None:
-        found.confidence, text = _HEDGED, m["rest"]
-    if _WEAK.match(text):
-        return None
-    if not found.remember and _HYPOTHETICAL.search(_POLITE.sub(" prefer ", text)):
-        return None
-    return text
-
-
-def _schedule(clause: str, ctx: Context) -> Draft | None:
-    if not _FIRST_PERSON.search(clause) or len(clause.split()) < 3 or dangling(clause):
-        return None
-    return Draft(third_person(clause, ctx.created), "schedule", "near-date", priority="ephemeral")
-
-
-def _drafts(clause: str, ctx: Context, found: _Found) -> list[Draft]:
-    near = NEAR_DATE.search(clause) is not None
-    for pattern in PATTERNS:
-        drafts = pattern(clause, ctx)
-        if not drafts:
+def _statement_candidates(
+    sentence: str,
+    voice: Voice,
+    speaker: str,
+    others: tuple[str, ...],
+    *,
+    session_id: str,
+    created: datetime,
+    to_agent: bool,
+) -> list[Candidate]:
+    out = []
+    for clause in clauses(sentence, others=others, to_agent=to_agent):
+        text, dated = resolve_dates(clause.text, created)
+        dated = dated or DATE_WORDS.search(clause.text) is not None
+        memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
+        if len(memory) > MAX_TEXT or len(memory) < 12:
             continue
-        if near and not (
-            drafts[0].pattern in _CHANGE_PATTERNS
-            and _PAST_CHANGE.search(clause)
-            and not _FUTURE.search(clause)
-        ):
-            break
-        return drafts
-    if near:
-        draft = _schedule(clause, ctx)
-        return [draft] if draft else []
-    if found.remember and not dangling(clause) and len(clause.split()) >= 3:
-        return [Draft(third_person(clause, ctx.created), "notes", "note")]
-    return []
-
-
-def _tags(draft: Draft) -> tuple[str, ...]:
-    tags: list[str] = []
-    implied: list[str] = []
-    for term in draft.change or ():
-        tool = lookup_tool(term) if term else None
-        if tool is not None and tool.id not in tags:
-            tags.append(tool.id)
-    for tool, _, _ in find_tools(draft.text):
-        if tool.id not in tags:
-            tags.append(tool.id)
-        if tool.implies:
-            implied.append(tool.implies)
-    for lang in implied:
-        if lang not in tags:
-            tags.append(lang)
-    return tuple(tags[:MAX_TAGS])
-
-
-def _candidate(
-    draft: Draft, found: _Found, corrected: bool, session_id: str, created: datetime
-) -> Candidate:
-    priority, confidence, pattern = draft.priority, found.confidence, draft.pattern
-    if corrected:
-        pattern = "correction+" + pattern
-        confidence = max(confidence, _CORRECTED)
-        if priority != "ephemeral":
-            priority = max(priority, "high", key=priority_rank)
-    if found.remember:
-        pattern = "remember+" + pattern if pattern != "note" else "remember"
-        confidence = _REMEMBERED
-        if priority != "ephemeral":
-            priority = max(priority, "high", key=priority_rank)
-    topic = draft.topic
-    kind = draft.type or TOPIC_TYPES[topic]
-    if topic == "notes" and _URL.search(draft.text):
-        kind = "reference"
-    return Candidate(
-        text=draft.text,
-        topic=topic,
-        priority=priority,
-        type=kind,
-        tags=_tags(draft),
-        key=draft.key,
-        confidence=confidence,
-        session_id=session_id,
-        created=created,
-        change=draft.change,
-        pattern=pattern,
-    )
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-
-
-def _dedupe(candidates: list[Candidate]) -> list[Candidate]:
-    """One candidate per normalised text, at its first place, keeping the strongest values."""
-    first: dict[str, int] = {}
-    out: list[Candidate] = []
-    for c in candidates:
-        norm = _norm(c.text)
-        if norm not in first:
-            first[norm] = len(out)
-            out.append(c)
-            continue
-        i = first[norm]
-        kept = out[i]
-        if (priority_rank(c.priority), c.confidence) > (
-            priority_rank(kept.priority),
-            kept.confidence,
-        ):
-            out[i] = replace(c)
+        topic = _KIND_TOPICS[clause.kind]
+        out.append(
+            Candidate(
+                text=memory,
+                topic=topic,
+                priority="high" if clause.kind == "instruction" else "normal",
+                type=TOPIC_TYPES[topic],
+                tags=(),
+                key=None,
+                confidence=_STATEMENT_CONFIDENCE,
+                session_id=session_id,
+                created=created,
+                change=None,
+                pattern=f"statement-{clause.kind}",
+                kind=clause.kind,
+                salience=salience(clause.text, clause.kind, dated=dated),
+                speaker=speaker,
+                subject=voice.subject,
+            )
+        )
     return out
 
 
-def _from_sentence(sentence: str, session_id: str, created: datetime) -> list[Candidate]:
-    """The candidates one sentence states (most state none)."""
-    lower = sentence.lower()
-    if not _TRIGGER.search(lower):
-        first = lower.lstrip(" -*>#_`").split(" ", 1)[0]
-        if first not in _THIRD_VERBS and first not in _OPENING_ADVERBS:
-            return []
-    sentence = _clean(sentence)
-    found = _Found()
-    statement = _unwrap(sentence, found)
-    if not statement:
-        return []
-    out: list[Candidate] = []
-    ctx = Context(created=created, greeted=found.greeted)
-    for clause in _CLAUSE_SPLIT.split(statement):
-        clause = clause.strip(" ,;:-")
-        lead = _LEADING_TIME.match(clause)
-        if lead is not None:
-            clause = f"{clause[lead.end() :]} {lead['when'].lower()}"
-        clause = _first_person(clause)
-        if len(clause) < 4:
-            continue
-        # "I use pnpm, not npm" corrects whatever was said before.
-        corrected = found.correction or ", not " in clause.lower()
-        for draft in _drafts(clause, ctx, found):
-            if draft.text and len(draft.text) <= MAX_TEXT:
-                out.append(_candidate(draft, found, corrected, session_id, created))
-    return out
+def extract_candidates(
+    text: str,
+    *,
+    session_id: str,
+    created: datetime,
+    user_name: str | None = None,
+) -> list[Candidate]:
+    """Candidate memories from what the people in ``text`` said about themselves.
 
-
-def extract_candidates(text: str, *, session_id: str, created: datetime) -> list[Candidate]:
-    """Candidate memories from the explicit statements the user made in ``text``.
+    Turns come from :func:`speaker_paragraphs`: a user's turns (or unmarked text)
+    and each named person's turns in a chat between people; an assistant never
+    counts, and the gather rules may narrow whose words count (``speaker``). A
+    user's sentence first meets the explicit patterns (name, home, tools,
+    changes…); every other declarative clause becomes a statement with a kind and
+    a salience. Memories name whom they are about: the person's
+    name, or for a user "The user" until ``user_name`` (or a name said in the
+    session) is known.
 
     Pure and deterministic: the same text, id and time give the same candidates in
     the same order. Never raises on any input string.
     """
     out: list[Candidate] = []
-    # Transcripts repeat themselves (pasted logs, agents restating): each distinct
-    # sentence is read once per call.
-    seen: dict[str, list[Candidate]] = {}
-    for paragraph in user_paragraphs(text):
-        for sentence in _sentences(paragraph):
-            if sentence not in seen:
-                seen[sentence] = _from_sentence(sentence, session_id, created)
-            out.extend(seen[sentence])
-    return _dedupe(out)
+    turns = speaker_paragraphs(text)
+    people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
+    subject = user_name or "The user"
+    seen: set[tuple[str, str]] = set()
+    for turn, (speaker, paragraphs) in enumerate(turns):
+        if speaker in ("agent", "none"):
+            continue
+        is_user = speaker in ("", "user")
+        others = tuple(p for p in people if p != speaker)
+        if is_user:
+            voice = Voice(subject, "the agent", team=True)
+        else:
+            voice = Voice(speaker, others[0] if len(others) == 1 else "the others")
+        budget = MAX_TURN_CHARS
+        for paragraph in paragraphs:
+            for sentence in sentences(paragraph):
+                budget -= len(sentence)
+                if (speaker, sentence) in seen:
+                    continue
+                seen.add((speaker, sentence))
+                if chatter(sentence, others):
+                    continue
+                found: list[Candidate] = []
+                if is_user:
+                    found, subject = _pattern_candidates(
+                        sentence, subject, session_id, created, learn_name=user_name is None
+                    )
+                    voice = Voice(subject, "the agent", team=True)
+                if not found and budget >= 0:
+                    found = _statement_candidates(
+                        sentence,
+                        voice,
+                        speaker or "user",
+                        others,
+                        session_id=session_id,
+                        created=created,
+                        to_agent=is_user,
+                    )
+                out.extend(replace(c, turn=turn) for c in found)
+    return dedupe(out)

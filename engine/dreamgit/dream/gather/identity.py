@@ -107,6 +107,26 @@ def _name(clause: str, ctx: Context) -> list[Draft]:
     return [_identity(f"User's name is {name}.", "user.name", "name")]
 
 
+# "I'm Marco, backend lead at Ledgerly": a name and a role in one breath.
+_NAME_ROLE = re.compile(
+    rf"^(?:i'm|i\s+am|this\s+is)\s+(?P<name>{NAME}),\s+(?:an?\s+|the\s+)?"
+    rf"(?P<role>[a-z][\w+#./ -]{{1,40}}?)"
+    rf"(?:\s+(?:at|for|with|of)\s+(?P<org>{ORG}))?$",
+    _I,
+)
+
+
+def _name_role(clause: str, ctx: Context) -> list[Draft]:
+    m = _NAME_ROLE.match(clause)
+    if m is None or tool_of(m["name"]):
+        return []
+    drafts = [_identity(f"User's name is {m['name']}.", "user.name", "name")]
+    drafts.append(_identity(_role_text(m["role"], m["org"]), "user.role", "role"))
+    if m["org"]:
+        drafts.append(_identity(f"Works at {m['org']}.", "user.employer", "employer"))
+    return drafts
+
+
 def _preferred_name(clause: str, ctx: Context) -> list[Draft]:
     m = _PREFERRED.match(clause)
     if m is None:
@@ -202,6 +222,7 @@ def _allergy(clause: str, ctx: Context) -> list[Draft]:
 
 
 IDENTITY_PATTERNS: tuple[Callable[[str, Context], list[Draft]], ...] = (
+    _name_role,
     _name,
     _preferred_name,
     _pronouns,

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.dream.gather.compact import compact, content_words, known_user_name, normalized
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -29,7 +30,7 @@ from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.operations import unique_slug
 
-__all__ = ["GatherResult", "plan_gather"]
+__all__ = ["GatherResult", "plan_gather", "rejecting_rule"]
 
 
 @dataclass
@@ -78,8 +79,12 @@ def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
     return None
 
 
-def _rejecting_rule(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
-    env = memory_env(memory, now)
+def rejecting_rule(
+    ruleset: RuleSet, candidate: Candidate, now: datetime, memory: Memory | None = None
+) -> str | None:
+    """The name of the first gather rule that rejects ``candidate``, or None."""
+    env = memory_env(memory or _memory_for(candidate, set()), now)
+    env.update(kind=candidate.kind, salience=candidate.salience, speaker=candidate.speaker)
     for rule in ruleset.gather:
         holds = _holds(rule, env)
         if holds is not False:
@@ -113,7 +118,9 @@ def plan_gather(
     """
     result = GatherResult()
     found = _candidates(ws, sessions, ruleset, now, result, proposed)
-    known = _known_duplicates(ws, [memory for memory, _ in found], threshold)
+    known = _known_duplicates(
+        ws, [memory for memory, _ in found], threshold, known_user_name(ws.active.values())
+    )
     added: dict[str, Operation] = {}
     incomplete: set[str] = set()
     for memory, candidate in found:
@@ -172,9 +179,40 @@ def _candidates(
     by_session: dict[str, list[Candidate]] = {}
     for candidate in proposed:
         by_session.setdefault(candidate.session_id, []).append(candidate)
+    user_name = known_user_name(ws.active.values())
+    known: set[str] = set()
+    said: set[str] = set()
+    for memory in ws.active.values():
+        known |= content_words(memory.text)
+        said.add(normalized(memory.text, (user_name,)))
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
-        extracted = extract_candidates(session.text, session_id=session.id, created=session.created)
-        for candidate in [*extracted, *by_session.get(session.id, [])]:
+        extracted = extract_candidates(
+            session.text, session_id=session.id, created=session.created, user_name=user_name
+        )
+        user_name = user_name or known_user_name(_as_memories(extracted))
+        kept, over = compact(
+            extracted,
+            max(
+                ruleset.budgets.gather_chars_ratio * len(session.text),
+                ruleset.budgets.gather_min_chars,
+            ),
+            known,
+            min_novelty=ruleset.budgets.gather_min_novelty,
+            said_before=said,
+        )
+        said.update(normalized(c.text, (c.subject,)) for c in kept)
+        for candidate in over:
+            result.decisions.append(
+                {
+                    "phase": "gather",
+                    "candidate": candidate.text,
+                    "accepted": False,
+                    "reason": "over the session's gather budget (gather_chars_ratio), or"
+                    " repeats what memory holds",
+                    "session": session.id,
+                }
+            )
+        for candidate in [*kept, *by_session.get(session.id, [])]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
             # Placed where the format keeps it, so duplicate checks see the topics
             # the format's own memories have (Hermes: user / memory).
@@ -187,7 +225,9 @@ def _candidates(
                 if candidate.change is not None:
                     result.fresh.append((ws.active[memory.id], candidate))
                 continue
-            rule = _rejecting_rule(ruleset, memory, now) or _never_fits(ruleset, memory, now)
+            rule = rejecting_rule(ruleset, candidate, now, memory) or _never_fits(
+                ruleset, memory, now
+            )
             rule = rule or _instruction(candidate)
             if rule is not None:
                 result.decisions.append(
@@ -205,7 +245,26 @@ def _candidates(
     return found
 
 
-def _known_duplicates(ws: WorkingSet, fresh: Sequence[Memory], threshold: float) -> dict[str, str]:
+def _as_memories(candidates: Sequence[Candidate]) -> list[Memory]:
+    """The name statements among ``candidates``, as memories (for the user's name)."""
+    return [_memory_for(c, set()) for c in candidates if c.key == "user.name"]
+
+
+def _user_view(memory: Memory, user_name: str | None) -> DupItem:
+    """The finder's view of a memory with the user as subject left out, so that "The user
+    prefers X" said before the user's name was known repeats "Dana prefers X"."""
+    text = memory.text
+    for subject in ("The user", "User", user_name):  # "User prefers X" is an older style
+        for lead in (f"{subject}'s ", f"{subject} "):
+            if subject and text.startswith(lead):
+                text = text[len(lead) :]
+                break
+    return DupItem(memory.id, text, memory.topic, memory.key)
+
+
+def _known_duplicates(
+    ws: WorkingSet, fresh: Sequence[Memory], threshold: float, user_name: str | None = None
+) -> dict[str, str]:
     """For each new memory, the active (or earlier new) memory it repeats, if any.
 
     One pass of the duplicate finder over the topics the new memories are in,
@@ -213,7 +272,8 @@ def _known_duplicates(ws: WorkingSet, fresh: Sequence[Memory], threshold: float)
     """
     topics = {m.topic for m in fresh}
     known = [m for m in ws.active.values() if m.topic in topics]
-    items = [DupItem.from_memory(m) for m in [*known, *fresh]]
+    user_name = user_name or known_user_name([*known, *fresh])
+    items = [_user_view(m, user_name) for m in [*known, *fresh]]
     position = {item.id: k for k, item in enumerate(items)}
     fresh_ids = {m.id for m in fresh}
     twins: dict[str, str] = {}

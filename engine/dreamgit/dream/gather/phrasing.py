@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from dreamgit.dream.gather.dates import day_text
 from dreamgit.dream.gather.lexicon import canonical_spelling
 
 __all__ = ["absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
@@ -35,12 +36,16 @@ _IRREGULAR = {
     "am": "is", "'m": "is", "are": "is", "'re": "is", "have": "has", "'ve": "has",
     "do": "does", "don't": "doesn't", "dont": "doesn't", "go": "goes", "were": "was",
     "'ll": "will", "'d": "would", "aren't": "isn't", "haven't": "hasn't",
+    "gonna": "is going to", "wanna": "wants to", "gotta": "has to",
 }  # fmt: skip
 _PAST = frozenset(
     str.split(
         """went left got made chose took bought began built wrote set quit put read ran
     gave found kept lost met paid said sent spent thought told understood won
-    became brought came felt heard knew meant"""
+    became brought came felt heard knew meant did saw had was were got drove flew
+    grew held sang swam taught sold ate drank fell forgot rode shook stood struck
+    threw woke wore broke caught chose dug fought hid hung led lit rang rose sat
+    slept spoke stuck swore tore hit cut let shut upset bet"""
     )
 )
 # Pronouns after the subject: the user becomes "they", the agent "the agent".
@@ -142,7 +147,7 @@ def _near_phrase(prep: str, when: str, created: datetime) -> str:
     words = when.lower().split()
     if words[0] == "tomorrow":
         day += timedelta(days=1)
-    iso = day.isoformat()
+    iso = day_text(day)
     if words[-1] in ("morning", "afternoon", "evening", "night") or words[0] == "tonight":
         part = "night" if words[0] == "tonight" else words[-1]
         phrase = f"the {part} of {iso}"

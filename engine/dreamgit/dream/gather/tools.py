@@ -25,7 +25,7 @@ from dreamgit.dream.gather.common import (
     tool_like,
     tool_of,
 )
-from dreamgit.dream.gather.lexicon import find_tools
+from dreamgit.dream.gather.lexicon import find_tools, lookup_tool
 from dreamgit.dream.gather.phrasing import finish, swap_pronouns, third_person
 
 __all__ = ["LATE_TOOL_PATTERNS", "TOOL_PATTERNS"]
@@ -219,8 +219,11 @@ def _switch(clause: str, ctx: Context) -> list[Draft]:
     if m is None:
         return []
     y, rest = extend_term(clean_term(m["y"]), m["rest"] or "")
-    # "moved to X" names a tool only when the lexicon knows X ("moved to Berlin" does not).
+    # "moved to X" names a tool only when the lexicon knows X ("moved to Berlin" does not);
+    # "went to X" only when X is exactly a tool ("went to a poetry reading" is an outing).
     if not y or not (tool_of(y) or ("switch" in m[0].lower() and tool_like(y))):
+        return []
+    if re.match(r"\S+\s+went\b", m[0], _I) and lookup_tool(y) is None:
         return []
     new = spelled(y)
     purpose, reason = _tail(rest)

@@ -14,11 +14,12 @@ file was pasted).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["user_paragraphs"]
+__all__ = ["people_speaking", "speaker_paragraphs", "user_paragraphs"]
 
 _USER_NAMES = frozenset({"user", "human", "me", "you", "you said", "user said", "customer"})
 _AGENT_NAMES = frozenset(
@@ -53,24 +54,53 @@ _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?")
 class _Line:
     """A line after classification: who said it and what is left of it."""
 
-    speaker: str  # "user", "agent" or "" (no marker on this line)
+    speaker: str  # "user", "agent", a person's name or "" (no marker on this line)
     text: str
     starts_turn: bool
 
 
-def _speaker_of(line: str) -> tuple[str, str] | None:
-    """("user"|"agent", rest of line) when the line opens a named speaker's turn."""
+def _speaker_of(line: str, people: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """("user"|"agent"|a person's name, rest of line) when the line opens a speaker's turn."""
     head = line[:80]
     m = _SPEAKER.match(head) or _SPEAKER_HEADING.match(head)
     if m is None:
         return None
-    name = " ".join(m.group("name").lower().split())
+    written = " ".join(m.group("name").split())
+    name = written.lower()
     rest = line[m.start("rest") :] if "rest" in m.groupdict() else ""
     if name in _USER_NAMES:
         return "user", rest
     if name in _AGENT_NAMES:
         return "agent", rest
+    if written in people:
+        return written, rest
     return None
+
+
+#: Words that open "Label: text" lines without naming a speaker.
+_NOT_PEOPLE = frozenset(
+    str.split("""note notes todo update edit warning error example examples ps re subject date time
+    summary question answer q a step tip fix bug result output input source see also
+    important reminder context goal goals problem solution status title description
+    speakers conversation session topic agenda action""")
+)
+_PERSON = re.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}\Z")
+
+
+def people_speaking(lines: list[str]) -> frozenset[str]:
+    """Names that open at least two lines as ``Name: text``: the people of a chat."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        m = _SPEAKER.match(line[:80])
+        if m is None or not m.group("rest"):
+            continue
+        name = " ".join(m.group("name").split())
+        low = name.lower()
+        if low in _USER_NAMES or low in _AGENT_NAMES or low in _NOT_PEOPLE:
+            continue
+        if _PERSON.match(name):
+            counts[name] = counts.get(name, 0) + 1
+    return frozenset(n for n, c in counts.items() if c >= 2)
 
 
 def _front_matter_end(lines: list[str]) -> int:
@@ -83,7 +113,7 @@ def _front_matter_end(lines: list[str]) -> int:
     return 0
 
 
-def _classify(lines: list[str]) -> list[_Line]:
+def _classify(lines: list[str], people: frozenset[str] = frozenset()) -> list[_Line]:
     """Lines with code, comments and generated text removed, each with its speaker marker."""
     out: list[_Line] = []
     fence = ""
@@ -91,7 +121,7 @@ def _classify(lines: list[str]) -> list[_Line]:
     prev_blank = True
     for raw in lines:
         line = raw.rstrip()
-        marker = _speaker_of(line) if not fence and not in_comment else None
+        marker = _speaker_of(line, people) if not fence and not in_comment else None
         if marker is not None and in_generated and not _GEN_CLOSE.search(line):
             in_generated = False  # an unclosed generated block ends with its turn
         if in_generated:
@@ -182,14 +212,70 @@ def _paragraphs(lines: list[str], *, keep_quotes: bool) -> Iterator[str]:
         yield " ".join(buf)
 
 
-def user_paragraphs(text: str) -> list[str]:
-    """The paragraphs of ``text`` that are the user's own words, in order."""
+def speaker_paragraphs(text: str) -> list[tuple[str, list[str]]]:
+    """(speaker, paragraphs) per turn of ``text``, in order.
+
+    The speaker is "user", "agent", a person's name (``Name: text`` lines of a chat
+    between people), "none" (text before the first marked turn) or "" (nothing in
+    the transcript is marked).
+    """
+    messages = _json_messages(text)
+    if messages is not None:
+        turns = [
+            (who, [p for _, ps in speaker_paragraphs(body) for p in ps]) for who, body in messages
+        ]
+        return [(who, ps) for who, ps in turns if ps]
     lines = text.splitlines()
     lines = lines[_front_matter_end(lines) :]
-    out: list[str] = []
-    for speaker, turn in _turns(_classify(lines)):
-        if speaker in ("", "user"):
-            # In unmarked text a quote is kept (there is no one else to quote);
-            # inside a marked user turn it is pasted material and skipped.
-            out.extend(p for p in _paragraphs(turn, keep_quotes=speaker == "") if p.strip())
+    out: list[tuple[str, list[str]]] = []
+    for speaker, turn in _turns(_classify(lines, people_speaking(lines))):
+        # In unmarked text a quote is kept (there is no one else to quote);
+        # inside a marked turn it is pasted material and skipped.
+        paragraphs = [p for p in _paragraphs(turn, keep_quotes=speaker == "") if p.strip()]
+        if paragraphs:
+            out.append((speaker, paragraphs))
     return out
+
+
+def _content_text(content: object) -> str:
+    """A message's text: a string, or the text parts of a list of content blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [
+            str(block.get("text", ""))
+            for block in content
+            if isinstance(block, dict) and block.get("type", "text") == "text"
+        ]
+        return "\n\n".join(p for p in parts if p)
+    return ""
+
+
+def _json_messages(text: str) -> list[tuple[str, str]] | None:
+    """(speaker, text) per message when ``text`` is a JSON list of {role, content} messages."""
+    head = text.lstrip()[:1]
+    if head != "[":
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, list) or not data:
+        return None
+    out: list[tuple[str, str]] = []
+    for message in data:
+        if not isinstance(message, dict) or "role" not in message:
+            return None
+        role = str(message.get("role", "")).lower()
+        speaker = "user" if role in _USER_NAMES else "agent" if role in _AGENT_NAMES else ""
+        name = message.get("name")
+        if role == "user" and isinstance(name, str) and _PERSON.match(name.strip()):
+            speaker = name.strip()
+        if speaker:
+            out.append((speaker, _content_text(message.get("content"))))
+    return out
+
+
+def user_paragraphs(text: str) -> list[str]:
+    """The paragraphs of ``text`` that are the user's own words, in order."""
+    return [p for speaker, ps in speaker_paragraphs(text) if speaker in ("", "user") for p in ps]

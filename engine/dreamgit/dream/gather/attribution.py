@@ -1,0 +1,198 @@
+"""Whose: a clause a person said, rewritten as a memory that names them first.
+
+"I went to a poetry reading yesterday" said by Priya on 8 May 2023 becomes
+"Priya went to a poetry reading on 7 May 2023.". The first "I" becomes the
+speaker (the verb agrees: "I love" → "Priya loves"), later ones "they";
+"my" becomes "Priya's", then "their"; "we" becomes "Priya and others" in a
+chat between people and "the user's team" when a user talks to an agent; "you"
+is the listener: the other person's name, or "the agent". An agent's
+sessions with one user say "The user" until the user's name is known.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dreamgit.dream.gather.phrasing import ADVERBS, conjugate
+from dreamgit.dream.gather.words import ADVICE_VERBS
+
+__all__ = ["Voice", "attribute", "instruction", "possessive"]
+
+_I = re.IGNORECASE
+_TOKEN = re.compile(
+    r"\b(?:i'm|i've|i'd|i'll|i\s+am|i\s+was|i|me|my|mine|myself|we're|we've|we'd|we'll|we\s+are"
+    r"|we\s+were|we|us|our|ours|ourselves|you're|you've|you'd|you'll|you\s+are|you\s+were"
+    r"|you\s+have|you|your|yours"
+    r"|yourself)(?![\w'])",
+    _I,
+)
+
+
+@dataclass(frozen=True)
+class Voice:
+    """Who speaks and to whom: the names a clause's pronouns stand for."""
+
+    subject: str  # "Priya", "The user", "Marco"
+    listener: str  # "Tomas", "the agent"
+    #: "we" is a team (a user talking to an agent) rather than a group of people.
+    team: bool = False
+
+
+def possessive(name: str) -> str:
+    """ "Priya" → "Priya's", "Tomas" → "Tomas'"."""
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def _lower_first(name: str) -> str:
+    return name[0].lower() + name[1:] if name.startswith("The ") else name
+
+
+#: Words that open a clause whose subject "I" went unsaid ("Got to see the old town").
+_BARE_OPENERS = frozenset(
+    str.split("""got went had made took checked saw met bought found love loved hope think guess
+    gonna wanna gotta been can't cannot just still also really wish want need feel felt
+    miss missed like liked started finished tried learned visited joined spent
+    decided did didn't don't won lost ran read wrote began built used am was will would
+    could should""")
+)
+
+
+def _restore_subject(clause: str) -> str:
+    """ "Got to see the old town" → "I got to see the old town"."""
+    first = clause.split(" ", 1)[0]
+    low = first.lower()
+    bare = low in _BARE_OPENERS or (low.endswith("ed") and len(low) > 4)
+    return f"I {low}{clause[len(first) :]}" if bare and len(clause.split()) > 2 else clause
+
+
+def attribute(clause: str, voice: Voice) -> str:
+    """``clause`` (first person) as a sentence about ``voice.subject``.
+
+    A clause that says nothing of its speaker and does not open with a name of its
+    own is reported as theirs: "The worst part was the wait" said by Dave is
+    "Dave says the worst part was the wait.".
+    """
+    clause = _restore_subject(clause)
+    text = _rewrite(clause, voice)
+    if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
+        return text
+    first = text.split(" ", 1)[0]
+    common = _COMMON_OPENER.match(first) or first.endswith("ing") or first.lower() in _VERBS
+    lead = text[0].lower() + text[1:] if common else text
+    return f"{voice.subject} says {lead}"
+
+
+def instruction(clause: str, voice: Voice) -> str:
+    """An imperative said to the agent: "Keep answers short" → "The user wants the
+    assistant to keep answers short."; "don't …" → "… not to …"."""
+    text = re.sub(r"^please\s+|,?\s+please$", "", clause.strip(), flags=_I)
+    m = re.match(r"^(?:don't|do\s+not|never)\s+(?P<rest>.+)$", text, _I)
+    body = "not to " + m["rest"] if m is not None else "to " + text[0].lower() + text[1:]
+    body = _rewrite(body, Voice(voice.subject, voice.listener, voice.team)).rstrip(".")
+    body = body[0].lower() + body[1:]
+    return f"{voice.subject} wants {voice.listener} {body}."
+
+
+_COMMON_OPENER = re.compile(
+    r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
+    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe"
+    r"|Perhaps|Just|Being|Having|Making|Getting|Seeing|Doing|When|If|Once|After|Before"
+    r"|Since|While|Until|Then|Now|So|Still|Even|Only|Also|Not|Too|Very|Really|Such|He|She"
+    r"|Her|His|Him|They|Their|Them|We|You|Your|On|In|At|For|During|From|Last|Next|Around)$"
+)
+_VERBS = frozenset([*str.split(ADVICE_VERBS.replace("|", " ")), "ignore", "mark", "delete"])
+# "Dana handles …", "Woodhaven is …", "Max's owner lives …": a named subject and its verb.
+_OWN_SUBJECT = re.compile(
+    r"^(?!(?:The|A|An|This|That|These|Those|It|Its|There|Here|What|My|Our|Your|Some|Any|No"
+    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something)\b)"
+    r"(?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*(?<!ing)(?<!ly)(?:'s\s+\w+)?\s+"
+    r"(?:is|was|has|had|does|did|can|will|would|could|should|may|might|must|isn't|wasn't"
+    r"|doesn't|didn't|won't|can't|[a-z]+s|[a-z]+ed)\b"
+)
+
+
+# A pronoun once its person is named: "they" forms, which need no agreement.
+_LATER = {
+    "i": "they", "i'm": "they're", "i've": "they've", "i'd": "they'd", "i'll": "they'll",
+    "i am": "they are", "i was": "they were", "me": "them", "myself": "themselves",
+    "my": "their", "mine": "theirs", "we": "they", "we're": "they're", "we've": "they've",
+    "we'd": "they'd", "we'll": "they'll", "we are": "they are", "we were": "they were",
+    "us": "them", "ourselves": "themselves", "our": "their", "ours": "theirs",
+}  # fmt: skip
+
+# The verb a contraction holds, for a singular subject and for a plural one.
+_SINGULAR = {"'m": "is", "'re": "is", "'ve": "has", "'d": "would", "'ll": "will",
+             " am": "is", " are": "is", " was": "was", " were": "was"}  # fmt: skip
+_PLURAL = {"'re": "are", "'ve": "have", "'d": "would", "'ll": "will", " are": "are",
+           " were": "were"}  # fmt: skip
+_YOU = {"you": "", "you're": " is", "you've": " has", "you'd": " would", "you'll": " will",
+        "you are": " is", "you were": " was", "you have": " has", "yourself": ""}  # fmt: skip
+
+
+def _rewrite(clause: str, voice: Voice) -> str:
+    """The pronouns of ``clause`` replaced by the people they stand for."""
+    said: set[str] = set()  # "i" once the speaker is named, "we" once their group is
+    out: list[str] = []
+    pos = 0
+    group = possessive(voice.subject) + " team" if voice.team else f"{voice.subject} and others"
+    for m in _TOKEN.finditer(clause):
+        word = " ".join(m.group().lower().split())
+        out.append(clause[pos : m.start()])
+        pos = m.end()
+        first = m.start() == 0
+        who = "we" if word.startswith(("we", "us", "our")) else "i" if word[0] in "im" else "you"
+        if who == "you":
+            listener = voice.listener if first else _lower_first(voice.listener)
+            if word in ("your", "yours"):
+                out.append(possessive(listener))
+            else:
+                out.append(listener + _YOU[word])
+            continue
+        if who in said:
+            out.append(_LATER[word])
+            continue
+        said.add(who)
+        name = voice.subject if who == "i" else group
+        name = name if first else _lower_first(name)
+        if word in ("my", "mine", "our", "ours"):
+            out.append(possessive(voice.subject if first else _lower_first(voice.subject)))
+        elif word in ("me", "myself", "us", "ourselves"):
+            out.append(name)
+        elif word in ("i", "we") and (who == "i" or voice.team):
+            rest, pos = _agree(clause, pos)
+            out.append(name + rest)
+        elif word == "we":
+            out.append(name)
+        else:
+            tail = word[1:] if who == "i" else word[2:]
+            table = _SINGULAR if who == "i" or voice.team else _PLURAL
+            out.append(f"{name} {table[tail]}")
+    out.append(clause[pos:])
+    return _finish("".join(out))
+
+
+def _agree(clause: str, pos: int) -> tuple[str, int]:
+    """The words after a new third-person subject, with its verb agreeing."""
+    words: list[str] = []
+    for _ in range(4):
+        m = re.match(r"\s+([\w']+)", clause[pos:])
+        if m is None:
+            break
+        pos += m.end()
+        word = m.group(1)
+        if word.lower() in ADVERBS and len(words) < 3:
+            words.append(word)
+            continue
+        words.append(conjugate(word))
+        break
+    return (" " + " ".join(words)) if words else "", pos
+
+
+def _finish(text: str) -> str:
+    text = " ".join(text.split()).strip(" ,;:-")
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    text = text.rstrip(".!?… ")
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + "."

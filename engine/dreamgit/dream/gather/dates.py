@@ -1,0 +1,208 @@
+"""Relative dates made absolute against the session's time.
+
+A memory is read weeks after its session, so "yesterday" must become the day it
+meant: in a session of Monday 8 May 2023, "yesterday" is "on 7 May 2023", "last
+Friday" "on 5 May 2023", "last week" "in the week before 8 May 2023", "next
+month" "in June 2023", "last year" "in 2022", "three years ago" "in 2020". A
+phrase that names no day exactly keeps its vagueness but gains an anchor. Dates
+are written the way people read them ("5 May 2023"), never as a bare weekday.
+
+A small table of phrases rather than a general date parser: the phrases people
+use for the past and near future of a conversation are few, and a table resolves
+them in microseconds, with no locale data to load.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+__all__ = ["DATE_WORDS", "day_text", "resolve_dates"]
+
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_WEEKDAYS = {
+    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thurs": 3, "thu": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
+    "sunday": 6, "sun": 6,
+}  # fmt: skip
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2,
+    "a couple of": 2, "few": 3, "a few": 3,
+}  # fmt: skip
+_COUNT = (
+    r"\d{1,2}|a\s+couple\s+of|couple\s+of|a\s+few|few|an?|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|eleven|twelve"
+)
+_DAY = (
+    r"monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thu|friday|fri|saturday|sat"
+    r"|sunday|sun"
+)
+_PART = r"morning|afternoon|evening|night"
+
+_PHRASE = re.compile(
+    rf"\b(?:"
+    rf"(?P<dby>the\s+day\s+before\s+yesterday)"
+    rf"|(?P<yest>yesterday)(?:\s+(?P<ypart>{_PART}))?"
+    rf"|(?P<lastnight>last\s+night)"
+    rf"|(?P<tom>tomorrow)(?:\s+(?P<tpart>{_PART}))?"
+    rf"|(?:earlier\s+|later\s+)?(?P<today>today)"
+    rf"|(?P<tonight>tonight)"
+    rf"|this\s+(?P<thispart>{_PART})"
+    rf"|(?P<ago>{_COUNT})\s+(?P<agounit>days?|weeks?|weekends?|months?|years?)\s+ago"
+    rf"|in\s+(?P<infut>{_COUNT})\s+(?P<infutunit>days?|weeks?|months?|years?)"
+    rf"|(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
+    rf"(?P<relunit>week(?:end)?|month|year|{_DAY})"
+    rf"|(?:on\s+)?(?P<lastday>{_DAY})\s+(?P<lastdayrel>last\s+week|this\s+week|next\s+week)"
+    rf")(?![\w'])",
+    re.IGNORECASE,
+)
+#: Words that mark a clause as dated (absolute or relative): salience reads it.
+DATE_WORDS = re.compile(
+    rf"\b(?:{'|'.join(_MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d"
+    rf"|\d{{4}}|yesterday|today|tonight|tomorrow|ago|last\s+\w+"
+    rf"|next\s+\w+|this\s+(?:week|weekend|month|year)|{_DAY})\b",
+    re.IGNORECASE,
+)
+
+
+def day_text(day: date) -> str:
+    """A day as people write it: "5 May 2023"."""
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+
+
+def _month_text(year: int, month: int) -> str:
+    while month < 1:
+        year, month = year - 1, month + 12
+    while month > 12:
+        year, month = year + 1, month - 12
+    return f"{_MONTHS[month - 1]} {year}"
+
+
+def _count(word: str) -> int:
+    word = " ".join(word.lower().split())
+    return int(word) if word.isdigit() else _NUMBERS.get(word, 1)
+
+
+def _weekday(word: str) -> int:
+    return _WEEKDAYS[word.lower().rstrip(".")]
+
+
+def _relative(rel: str, unit: str, today: date) -> str:
+    rel = " ".join(rel.lower().split())
+    unit = unit.lower().rstrip(".")
+    past = rel in ("last", "this past", "past")
+    future = rel in ("next", "this coming", "coming")
+    if unit in _WEEKDAYS:
+        wanted = _weekday(unit)
+        if past:
+            back = (today.weekday() - wanted) % 7 or 7
+            return f"on {day_text(today - timedelta(days=back))}"
+        ahead = (wanted - today.weekday()) % 7 or 7
+        if rel == "next" and ahead < 3:
+            ahead += 7
+        return f"on {day_text(today + timedelta(days=ahead))}"
+    if unit == "week":
+        if past:
+            return f"in the week before {day_text(today)}"
+        if future:
+            return f"in the week after {day_text(today)}"
+        return f"in the week of {day_text(today)}"
+    if unit == "weekend":
+        if past:
+            return f"on the weekend before {day_text(today)}"
+        saturday = today + timedelta(days=(5 - today.weekday()) % 7)
+        if future and rel == "next" and saturday - today < timedelta(days=3):
+            saturday += timedelta(days=7)
+        return f"on the weekend of {day_text(saturday)}"
+    if unit == "month":
+        shift = -1 if past else 1 if future else 0
+        return f"in {_month_text(today.year, today.month + shift)}"
+    shift = -1 if past else 1 if future else 0
+    return f"in {today.year + shift}"
+
+
+def _ago(n: int, unit: str, today: date) -> str:
+    unit = unit.lower().rstrip("s")
+    if unit == "day":
+        return f"on {day_text(today - timedelta(days=n))}"
+    if unit == "week":
+        return f"in the week of {day_text(today - timedelta(weeks=n))}"
+    if unit == "weekend":
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
+        return f"on the weekend of {day_text(saturday - timedelta(weeks=n - 1))}"
+    if unit == "month":
+        return f"in {_month_text(today.year, today.month - n)}"
+    return f"in {today.year - n}"
+
+
+def _ahead(n: int, unit: str, today: date) -> str:
+    unit = unit.lower().rstrip("s")
+    if unit == "day":
+        return f"on {day_text(today + timedelta(days=n))}"
+    if unit == "week":
+        return f"in the week of {day_text(today + timedelta(weeks=n))}"
+    if unit == "month":
+        return f"in {_month_text(today.year, today.month + n)}"
+    return f"in {today.year + n}"
+
+
+def _replace(m: re.Match[str], today: date) -> str:
+    g = m.groupdict()
+    if g["dby"]:
+        return f"on {day_text(today - timedelta(days=2))}"
+    if g["yest"]:
+        day = day_text(today - timedelta(days=1))
+        return f"on the {g['ypart'].lower()} of {day}" if g["ypart"] else f"on {day}"
+    if g["lastnight"]:
+        return f"on the night of {day_text(today - timedelta(days=1))}"
+    if g["tom"]:
+        day = day_text(today + timedelta(days=1))
+        return f"on the {g['tpart'].lower()} of {day}" if g["tpart"] else f"on {day}"
+    if g["today"]:
+        return f"on {day_text(today)}"
+    if g["tonight"]:
+        return f"on the night of {day_text(today)}"
+    if g["thispart"]:
+        return f"on the {g['thispart'].lower()} of {day_text(today)}"
+    if g["ago"]:
+        if "few" in g["ago"].lower() or "couple" in g["ago"].lower():
+            return f"{g['ago']} {g['agounit']} before {day_text(today)}"
+        return _ago(_count(g["ago"]), g["agounit"], today)
+    if g["infut"]:
+        return _ahead(_count(g["infut"]), g["infutunit"], today)
+    if g["rel"]:
+        return _relative(g["rel"], g["relunit"], today)
+    wanted = _weekday(g["lastday"])
+    monday = today - timedelta(days=today.weekday())
+    shift = {"last week": -7, "this week": 0, "next week": 7}[" ".join(g["lastdayrel"].split())]
+    return f"on {day_text(monday + timedelta(days=shift + wanted))}"
+
+
+def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
+    """``text`` with its relative dates written absolutely, and whether it had any."""
+    today = when.date()
+    changed = False
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal changed
+        changed = True
+        return _replace(m, today)
+
+    out = _PHRASE.sub(sub, text)
+    if changed:
+        out = re.sub(r"\b(?:on|in)\s+(on|in)\s+", r"\1 ", out)
+    return out, changed

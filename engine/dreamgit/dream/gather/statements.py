@@ -1,0 +1,395 @@
+"""Statements, not patterns: every declarative clause a person says, scored for salience.
+
+A turn is split into sentences and clauses. Questions are dropped, but a
+statement inside one is kept ("…so I'd rather keep dependencies minimal, how
+should I …?" keeps the preference). Greetings, thanks, backchannel, pep talk,
+jokes, passing moods and advice to the other person are not facts about
+anyone and are dropped. What is left gets a *kind* (preference, instruction,
+decision, correction, fact, event, plan, relationship) and a *salience* score
+from what it holds: self-disclosure, named people, places and organisations,
+numbers, dates, and its kind. The gather rules decide what salience suffices.
+
+The clause is then written as a memory about its speaker (:mod:`.attribution`),
+with relative dates made absolute (:mod:`.dates`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from dreamgit.dream.gather.words import (
+    ADVICE_VERBS,
+    BACKCHANNEL,
+    EVALUATIVE,
+    PEP_TALK,
+    RELATIVES,
+    TRANSIENT,
+)
+
+__all__ = ["KINDS", "Clause", "chatter", "clauses", "content_terms", "kind_of", "salience"]
+
+#: The kinds of statement, as the rules see them (``kind``).
+KINDS: tuple[str, ...] = (
+    "preference",
+    "instruction",
+    "decision",
+    "correction",
+    "fact",
+    "event",
+    "plan",
+    "relationship",
+)
+
+_I = re.IGNORECASE
+MAX_CLAUSE = 400
+
+_STAGE = re.compile(r"\[[^\[\]]{0,400}\]\s*(?!\()")  # "[shares a photo: …]", not [links](…)
+_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
+_SENTENCE = re.compile(
+    r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s+[-\u2013\u2014]\s+|\s*\n\s*"
+)
+_CLAUSE = re.compile(
+    r"[;:]\s+|,?\s+(?:and|but|so|because|since|as|though|although)\s+(?=(?:i|i'm|i've|i'd|we"
+    r"|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
+    _I,
+)
+_LEAD = re.compile(
+    r"^(?:(?:hi|hey|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw|aww|omg|yeah|yep|yup|yes|ya|no"
+    r"|nope|ok|okay|sure|well|so|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
+    r"|hahaha|hehe|hmm|um|uh|totally|honestly|seriously|definitely|absolutely|indeed|right"
+    r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
+    r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,))\b"
+    r"[\s,!.:;-]*)+",
+    _I,
+)
+_TRAIL = re.compile(
+    r"(?:[\s,;:-]+(?:haha+|hahaha|lol|lmao|hehe|:\)|:d|;\)|you\s+know|eh|right|though|too"
+    r"|for\s+sure|tbh|honestly))+[\s.!?…]*$",
+    _I,
+)
+_QUESTION_OPEN = re.compile(
+    r"^(?:how|what|what's|why|when|where|who|which|whose|can|could|would|should|do|does|did"
+    r"|is|are|was|were|have|has|had|will|shall|may|any|anything|got|know|ever|wanna|want"
+    r"|isn't|aren't|don't|didn't|doesn't|right|huh|or)\b",
+    _I,
+)
+_FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", _I)
+_SECOND_OPEN = re.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I)
+_IMPERATIVE = re.compile(
+    rf"^(?:please\s+)?(?:(?:don't|do\s+not|never|always)\s+\w+|(?:{ADVICE_VERBS})\b)", _I
+)
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you|i\s+guess|i\s+suppose"
+    r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably)\b"
+    r"|\b(?:would|'d)\b(?!\s+(?:rather|love|like|prefer|really\s+like|love|be\s+happy))",
+    _I,
+)
+# "I prefer it over the old one", "I like that", "I love you": the object is only a pronoun.
+_PRONOUN_OBJECT = re.compile(
+    r"^(?:i|we|i'm|we're)\s+(?:\w+ly\s+|always\s+|really\s+|just\s+|still\s+)?\w+\s+"
+    r"(?:it|that|this|them|those|these|you|one)\b|\b(?:for|with|about|of)\s+(?:this|that|it)$",
+    _I,
+)
+# "She prefers Vim": whose? A pronoun subject nobody named is no one's fact.
+# "Here is the traceback", "check this out", "see you": pointers and sign-offs.
+_SIGNPOST = re.compile(
+    r"^(?:let\s+me\s+know|talk\s+(?:to\s+you\s+)?soon|see\s+you|here\s+is|here's|here\s+are"
+    r"|check\s+(?:this|it)\s+out|take\s+a\s+look|look\s+at\s+this)\b",
+    _I,
+)
+_PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they|he's|she's|they're|him|her)\b", _I)
+# "I need you to fix the bug": a one-off request, unless it says always / never / from now on.
+_REQUEST = re.compile(r"^(?:i\s+(?:need|want)|can\s+you|could\s+you)\s+you\s+to\b", _I)
+_STANDING = re.compile(
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default)\b", _I
+)
+# Imperatives that set how the agent works from now on ("keep answers short", "don't use
+# emojis", "always run the linter"), as opposed to a task ("fix the bug", "delete it").
+_STANDING_ORDER = re.compile(
+    r"^(?:please\s+)?(?:don't|do\s+not|never|always|keep|use|avoid|prefer|write|reply|answer"
+    r"|respond|format|call\s+me|address\s+me|name|stop|be|stick\s+to|default\s+to"
+    r"|remember\s+to)\b",
+    _I,
+)
+_REPORTED = re.compile(r"\b(?:the\s+assistant|you)\s+(?:said|told|suggested|think|thought)\b", _I)
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'&.-]*[a-z0-9][a-zA-Z'&-]*\b|\b[A-Z]{2,}\b")
+_NUMBER = re.compile(
+    r"\b(?:\d+(?:[.,]\d+)*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|twenty|thirty|forty|fifty|hundred|thousand|first|second|third)\b",
+    _I,
+)
+_OPENER = re.compile(
+    r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
+    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe|Perhaps"
+    r"|Just|When|If|Once|After|Before|Since|While|Until|Then|Now|So|Still|Even|Only|Also"
+    r"|Not|Too|Very|Really|Such|Got|Went|Had|Made|Took|Love|Thanks|Hey|Hi|Yes|Yeah|Wow|Oh"
+    r"|My|Our|Your|Me|We|You|They|He|She|Last|Next|Yesterday|Today|Tomorrow|\w+ing|\w+ly"
+    r"|\w+ed)$"
+)
+_NAMED_SUBJECT = re.compile(
+    r"^(?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*(?:'s\s+\w+)?\s+(?:is|was|has|had|does|did|can"
+    r"|will|isn't|wasn't|doesn't|didn't|won't|can't|[a-z]+s|[a-z]+ed)\b"
+)
+#: Longer words that carry content (not chat glue): each adds a little salience.
+_CONTENT = re.compile(
+    r"\b(?!(?:that|this|these|those|there|their|they|them|then|than|with|have|been|being|just"
+    r"|really|about|would|could|should|what|when|where|which|while|some|something|thing"
+    r"|things|much|many|very|like|also|from|into|your|yours|it's|that's|gonna|wanna|always"
+    r"|never|still|even|ever|make|made|feel|felt|know|think|thought|love|great|good|awesome"
+    r"|amazing|super|pretty|totally|definitely|actually|lots|everything|anything|other"
+    r"|others|every|more|most|such|sure|yeah|thanks|time|times|right|well)\b)[a-z]{4,}\b",
+    _I,
+)
+_CONTENT_WEIGHT = 0.4
+_TITLE = re.compile(r"\"[^\"]{2,60}\"")
+_NOT_PROPER = frozenset(
+    str.split("""I I'm I've I'd I'll OK Ok Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday
+    Sunday""")
+)
+
+_KINDS = (
+    (
+        "correction",
+        re.compile(
+            r"(?:^actually\b|\bcorrection\b|,\s*not\s+\w|\bno\s+longer\b|\bnot\s+anymore\b"
+            r"|\banymore\b|\bmoved\s+(?:it\s+)?to\b|\bchanged\s+(?:it\s+)?to\b|\bswitched\b"
+            r"|\binstead\s+of\b|\bpushed\s+(?:back\s+)?to\b|\bnow\s+(?:on|at|in|uses?)\b)",
+            _I,
+        ),
+    ),
+    (
+        "decision",
+        re.compile(
+            r"\b(?:decided|decide|chose|choose|settled\s+on|going\s+with|go\s+with|agreed"
+            r"|we'll\s+use|we\s+will\s+use|picked)\b",
+            _I,
+        ),
+    ),
+    (
+        "plan",
+        re.compile(
+            r"\b(?:gonna|going\s+to|plan|plans|planning|will|'ll|next\s+(?:week|month|year"
+            r"|weekend|quarter|sprint)|thinking\s+(?:about|of)|want\s+to|wanna|hoping\s+to|hope\s+to|intend"
+            r"|looking\s+forward|tomorrow|upcoming|soon|about\s+to|aim|goal|dream\s+(?:is|of))\b",
+            _I,
+        ),
+    ),
+    (
+        "preference",
+        re.compile(
+            r"\b(?:love|loves|loved|like|likes|prefer|prefers|favorite|favourite|enjoy|enjoys"
+            r"|hate|hates|can't\s+stand|fan\s+of|passionate|keen\s+on|rather|into\s+\w+ing"
+            r"|obsessed)\b",
+            _I,
+        ),
+    ),
+    (
+        "relationship",
+        re.compile(
+            rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:is|are)\s+my"
+            rf"\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:married|divorced|engaged|dating|adopted"
+            r"|broke\s+up)\b",
+            _I,
+        ),
+    ),
+)
+_PAST = re.compile(
+    r"\b(?:\w{3,}ed|went|got|made|took|bought|began|built|wrote|ran|gave|found|met|won|lost"
+    r"|saw|did|had|was|were|came|left|read|spent|started|joined|visited|attended|finished"
+    r"|became|brought|felt|heard|sold|taught|told|drove|flew|grew|held|kept|sang|swam)\b",
+    _I,
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One declarative clause of a turn, cleaned, before attribution."""
+
+    text: str
+    kind: str
+    #: The clause is an instruction to the agent (imperative, in a turn addressed to it).
+    instruction: bool = False
+
+
+def _sentences(paragraph: str) -> Iterator[str]:
+    paragraph = _EMOJI.sub("", _STAGE.sub("", paragraph))
+    for sentence in _SENTENCE.split(paragraph):
+        sentence = sentence.strip()
+        if sentence and len(sentence) <= 2 * MAX_CLAUSE:
+            yield sentence
+
+
+def _declarative_parts(sentence: str) -> list[str]:
+    """A question's statements: the comma-separated parts before the question begins."""
+    kept: list[str] = []
+    for part in re.split(r",\s+|\s+[-\u2013\u2014]\s+", sentence.rstrip("?!. ")):
+        part = _LEAD.sub("", part.strip())
+        if not part or _QUESTION_OPEN.match(part) or not _FIRST.search(part):
+            break
+        if _IMPERATIVE.match(part) or part.lower().startswith("remember"):
+            break
+        kept.append(part)
+    return kept
+
+
+def _strip(text: str, others: tuple[str, ...]) -> str:
+    for _ in range(3):
+        before = text
+        text = _LEAD.sub("", text)
+        for name in others:
+            text = re.sub(rf"^{re.escape(name)}\b[\s,!.:]*", "", text)
+            text = re.sub(rf"[\s,]+{re.escape(name)}\s*([.!?]*)$", r"\1", text)
+        text = _TRAIL.sub("", text)
+        if text == before:
+            break
+    return text.strip(" ,;:-\"'")
+
+
+# Words that only colour a statement ("I just really love it"), and a closing evaluation
+# (", which was so much fun"): a memory is shorter without them and says the same.
+_FILLER_WORDS = re.compile(
+    r"\s+(?:really|just|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good"
+    r"|great))|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
+    r"|literally|basically|seriously|absolutely|truly|quite|very)(?=\s)",
+    _I,
+)
+_EVALUATION_TAIL = re.compile(
+    r",?\s+(?:which|and\s+it|it)\s+(?:is|was|'s|has\s+been)\s+(?:\w+\s+){0,3}?"
+    r"(?:fun|great|awesome|amazing|cool|nice|special|exciting|wonderful|rewarding|a\s+blast"
+    r"|incredible|fantastic|lovely|powerful|inspiring|relaxing|therapeutic)\b.*$",
+    _I,
+)
+
+
+def _tighten(text: str) -> str:
+    """``text`` without filler words and a closing evaluation."""
+    if not text:
+        return text
+    text = _EVALUATION_TAIL.sub("", text)
+    return _FILLER_WORDS.sub("", text)
+
+
+def _dropped(clause: str, *, to_agent: bool) -> bool:
+    """True for what states nothing about anyone: chat glue, moods, pep talk, advice."""
+    low = clause.lower().rstrip(".!")
+    words = low.split()
+    if len(words) < 3 or low in BACKCHANNEL:
+        return True
+    if PEP_TALK.search(low) or TRANSIENT.match(low):
+        return True
+    if _HYPOTHETICAL.search(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
+        return True
+    if _REPORTED.search(low) or (_REQUEST.match(low) and not _STANDING.search(low)):
+        return True
+    if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
+        return True  # "You'd be a great counselor", "Don't forget to …": about the listener
+    return bool(_SIGNPOST.match(low))
+
+
+def content_terms(text: str) -> list[str]:
+    """The longer words of ``text`` that carry content (not chat glue)."""
+    return _CONTENT.findall(text)
+
+
+def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
+    """True for a whole sentence of chat glue: a greeting, thanks, a passing mood."""
+    text = _strip(_EMOJI.sub("", sentence).strip(), others).rstrip(".!… ")
+    low = text.lower()
+    return not text or low in BACKCHANNEL or TRANSIENT.match(low) is not None
+
+
+def kind_of(clause: str, *, instruction: bool) -> str:
+    """The clause's kind; "event" for something dated or done, else "fact"."""
+    if instruction:
+        return "instruction"
+    for kind, pattern in _KINDS:
+        if pattern.search(clause):
+            return kind
+    return "event" if _PAST.search(clause) else "fact"
+
+
+def clauses(
+    paragraph: str, *, others: tuple[str, ...] = (), to_agent: bool = False
+) -> list[Clause]:
+    """The declarative clauses of one paragraph of a person's turn."""
+    out: list[Clause] = []
+    for sentence in _sentences(paragraph):
+        sentence = _strip(sentence, others)
+        if sentence.endswith("?"):
+            parts = _declarative_parts(sentence)
+        else:
+            parts = [p for p in _CLAUSE.split(sentence.rstrip(".!… ")) if p]
+            if len(parts) > 1:
+                parts = _rejoin(parts)
+        for part in parts:
+            text = _tighten(_strip(part, others))
+            if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
+                continue
+            imperative = to_agent and bool(
+                _IMPERATIVE.match(text) or re.match(r"(?:please|let's|let\s+us)\b", text, _I)
+            )
+            if imperative and not (_STANDING_ORDER.match(text) or _STANDING.search(text)):
+                continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
+            out.append(Clause(text, kind_of(text, instruction=imperative), imperative))
+    return out
+
+
+def _rejoin(parts: list[str]) -> list[str]:
+    """Clauses too short to stand alone ("and it was fun") go back to the one before."""
+    out: list[str] = []
+    for part in parts:
+        low = part.lower()
+        weak = len(part.split()) < 4 or (
+            re.match(r"^(?:it|it's|that|that's|this|they|there)\b", low)
+            and EVALUATIVE.search(low)
+            and not _PROPER.search(part)
+        )
+        if weak and out:
+            continue  # an evaluation of what came before: not a fact of its own
+        out.append(part)
+    return out
+
+
+def salience(clause: str, kind: str, *, dated: bool) -> float:
+    """How much a clause says: self-disclosure, names, numbers, dates and its kind."""
+    low = clause.lower()
+    score = 0.0
+    if _FIRST.search(clause):
+        score += 1.5
+    else:
+        score -= 0.5  # an opinion or a remark rather than something about the speaker
+    names = {m.group() for m in _PROPER.finditer(clause)} - _NOT_PROPER
+    first = clause.split(" ", 1)[0]
+    if first[:1].isupper() and first not in _NOT_PROPER and not _OPENER.match(first):
+        names.add(first)
+    score += min(1.5 * len(names), 3)
+    if _TITLE.search(clause):
+        score += 1.5  # a quoted title: a book, a song, a project
+    if names and _NAMED_SUBJECT.match(clause):
+        score += 1  # "Dana handles the frontend": a fact about a named person or thing
+    if _NUMBER.search(clause):
+        score += 1.5
+    if dated:
+        score += 1.5
+    score += {
+        "instruction": 3.5,
+        "correction": 1.5,
+        "decision": 1.5,
+        "preference": 1,
+        "plan": 1,
+        "relationship": 1,
+        "event": 0.5,
+    }.get(kind, 0)
+    score += min(len(_CONTENT.findall(clause)) * _CONTENT_WEIGHT, 3)
+    words = len(clause.split())
+    if words < 4:
+        score -= 1
+    if words > 45:
+        score -= 1
+    if EVALUATIVE.search(low) and not names:
+        score -= 1
+    if re.match(r"^(?:it|it's|that|that's|this|these|those|they|there|there's)\b", low):
+        score -= 1 if _FIRST.search(clause) else 2
+    return score

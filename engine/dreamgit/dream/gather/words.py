@@ -1,0 +1,83 @@
+"""Word lists gathering reads: chat glue, pep talk, passing moods, advice, kin.
+
+Kept apart from the logic in :mod:`.statements` so that the lists can grow
+without touching it. Each list is about how people talk in general, never
+about one conversation.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ADVICE_VERBS", "BACKCHANNEL", "EVALUATIVE", "PEP_TALK", "RELATIVES", "TRANSIENT"]
+
+_I = re.IGNORECASE
+
+#: Verbs that open an imperative: advice to the listener in a chat between people,
+#: an instruction when a user says it to an agent.
+ADVICE_VERBS = "|".join(
+    str.split("""keep use avoid add write reply answer respond format run put stop start try take
+    check make remember forget let call give tell send go be get look consider follow
+    ask note mention include skip show explain summarize summarise prefer treat assume
+    read open close commit push test deploy name sign pay bring enjoy hang stay
+    believe trust focus drink eat rest relax enjoy cherish embrace celebrate go
+    reach chase pursue find hold breathe ignore delete remove mark fix update create rename
+    move edit change refactor install build merge revert""")
+)
+
+#: A whole utterance of chat glue.
+BACKCHANNEL = frozenset(
+    [
+        "that's great", "that's cool", "that's awesome", "that's amazing", "that's so cool",
+        "that's really cool", "sounds great", "sounds good", "sounds fun", "sounds like fun",
+        "that sounds great", "that sounds amazing", "that sounds like fun", "me too",
+        "same here", "so true", "totally agree", "i agree", "i know right", "not much",
+        "you too", "take care", "see you", "talk soon", "good to see you",
+        "good to hear from you", "nice to hear from you", "long time no see",
+        "long time no talk", "long time no chat",
+    ]
+)  # fmt: skip
+
+#: Pep talk and politeness: about the listener or the chat, not about a fact.
+PEP_TALK = re.compile(
+    r"\b(?:proud\s+of\s+you|here\s+for\s+you|happy\s+for\s+you|glad\s+for\s+you|thank\s+you"
+    r"|thanks|good\s+luck|you\s+got\s+this|you've\s+got\s+this|keep\s+it\s+up|keep\s+going"
+    r"|hang\s+in\s+there|i\s+hope\s+you|i'm\s+sure\s+you|i\s+bet\s+you|rooting\s+for\s+you"
+    r"|believe\s+in\s+you|means\s+a\s+lot|appreciate\s+(?:it|you|that)|glad\s+(?:you|to\s+hear)"
+    r"|good\s+to\s+(?:see|hear|chat|talk)|great\s+to\s+(?:see|hear|chat|talk)|nice\s+to"
+    r"\s+(?:see|hear|chat|talk)|can't\s+wait\s+to\s+(?:see|hear)|let\s+me\s+know"
+    r"|talk\s+to\s+you|catch\s+up|how\s+about\s+you|what\s+about\s+you|you're\s+welcome"
+    r"|no\s+worries|no\s+problem)\b",
+    _I,
+)
+
+#: A passing mood said of now: not a durable memory ("I'm grumpy today haha").
+TRANSIENT = re.compile(
+    r"^(?:i'm|i\s+am|i\s+feel|i'm\s+feeling|feeling)\s+(?:so\s+|really\s+|a\s+bit\s+|kinda\s+"
+    r"|kind\s+of\s+|super\s+|very\s+|pretty\s+|a\s+little\s+)?(?:tired|grumpy|hungry|sleepy"
+    r"|bored|exhausted|cranky|stressed|sick|busy|sad|happy|excited|glad|thrilled|stoked"
+    r"|nervous|great|good|fine|ok|okay|awesome|amazing|down|blue|meh|off|moody|sore|cold"
+    r"|hot|lazy|pumped|grateful|thankful|lucky|blessed)"
+    r"(?:\s+(?:today|now|right\s+now|tonight|this\s+morning|at\s+the\s+moment|lately))?"
+    r"(?:\s+(?:haha|lol))?$",
+    _I,
+)
+
+#: Evaluations that add nothing when they are all a clause says.
+EVALUATIVE = re.compile(
+    r"\b(?:so\s+)?(?:cool|awesome|amazing|great|fun|nice|special|powerful|inspiring|wonderful"
+    r"|beautiful|incredible|fantastic|lovely|rewarding|fulfilling|exciting|important|vital"
+    r"|key|sweet|stunning|relaxing|therapeutic|tough|hard|crazy|wild|insane|huge|worth\s+it"
+    r"|a\s+blast|the\s+best|meaningful|helpful|inspirational|empowering|tiring)\b",
+    _I,
+)
+
+#: Kin and close relations ("my sister", "our dog"): relationship statements.
+RELATIVES = "|".join(
+    str.split("""mom mother mum dad father parents sister sisters brother brothers siblings husband
+    wife partner spouse boyfriend girlfriend fiance fiancee son sons daughter daughters kids
+    children child baby grandma grandmother grandpa grandfather grandparents aunt uncle
+    cousin cousins niece nephew friend friends bestie buddy buddies colleague colleagues
+    coworker coworkers boss manager mentor team roommate neighbor neighbour family dog dogs
+    cat cats pet pets puppy""")
+)

@@ -1,0 +1,77 @@
+"""Relative dates made absolute against the session's time, and written as people read them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from dreamgit.dream.gather.dates import day_text, resolve_dates
+from dreamgit.dream.gather.extract import extract_candidates
+
+# Monday 8 May 2023, early afternoon.
+SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("I went yesterday", "I went on 7 May 2023"),
+        ("last Friday I ran", "on 5 May 2023 I ran"),
+        ("I ran last Fri.", "I ran on 5 May 2023."),
+        ("we met last Tues", "we met on 2 May 2023"),
+        ("the day before yesterday", "on 6 May 2023"),
+        ("two days ago", "on 6 May 2023"),
+        ("last night", "on the night of 7 May 2023"),
+        ("today", "on 8 May 2023"),
+        ("tonight", "on the night of 8 May 2023"),
+        ("tomorrow morning", "on the morning of 9 May 2023"),
+        ("next Friday", "on 12 May 2023"),
+        ("last week", "in the week before 8 May 2023"),
+        ("this week", "in the week of 8 May 2023"),
+        ("next week", "in the week after 8 May 2023"),
+        ("last weekend", "on the weekend before 8 May 2023"),
+        ("this past weekend", "on the weekend before 8 May 2023"),
+        ("this weekend", "on the weekend of 13 May 2023"),
+        ("last month", "in April 2023"),
+        ("this month", "in May 2023"),
+        ("next month", "in June 2023"),
+        ("last year", "in 2022"),
+        ("three years ago", "in 2020"),
+        ("a few days ago", "a few days before 8 May 2023"),
+        ("on Monday next week", "on 15 May 2023"),
+    ],
+)
+def test_relative_phrase_becomes_absolute(said: str, written: str) -> None:
+    """Each relative phrase is anchored to the session's day, never to the clock."""
+    assert resolve_dates(said, SESSION) == (written, True)
+
+
+def test_text_without_relative_dates_is_unchanged() -> None:
+    """Absolute dates and words that only look like dates stay as they are."""
+    text = "I was born on 3 March 1990 and I like Sundays in general"
+    assert resolve_dates(text, SESSION) == (text, False)
+
+
+def test_month_and_year_boundaries() -> None:
+    """ "last month" in January is December of the year before; "next month" in December is
+    January of the next."""
+    january = datetime(2024, 1, 2, tzinfo=UTC)
+    december = datetime(2023, 12, 30, tzinfo=UTC)
+    assert resolve_dates("last month", january)[0] == "in December 2023"
+    assert resolve_dates("next month", december)[0] == "in January 2024"
+    assert resolve_dates("yesterday", january)[0] == "on 1 January 2024"
+
+
+def test_day_text_reads_like_a_date() -> None:
+    """Day, month name, year: no ISO, no weekday alone."""
+    assert day_text(SESSION.date()) == "8 May 2023"
+
+
+def test_memory_says_the_absolute_day_the_speaker_meant() -> None:
+    """ "last Friday" in a session of 8 May 2023 becomes "on 5 May 2023" in the memory."""
+    text = "Ines: I went to a pottery class last Friday.\nOmar: Cool!\n" * 1
+    text += "Ines: I signed up for a choir yesterday.\nOmar: Nice.\n"
+    memories = [c.text for c in extract_candidates(text, session_id="s", created=SESSION)]
+    assert "Ines went to a pottery class on 5 May 2023." in memories
+    assert "Ines signed up for a choir on 7 May 2023." in memories
