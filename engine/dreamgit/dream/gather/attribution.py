@@ -63,7 +63,10 @@ def _restore_subject(clause: str) -> str:
     first = clause.split(" ", 1)[0]
     low = first.lower()
     bare = low in _BARE_OPENERS or (low.endswith("ed") and len(low) > 4)
-    return f"I {low}{clause[len(first) :]}" if bare and len(clause.split()) > 2 else clause
+    if not bare or len(clause.split()) <= 2:
+        return clause
+    subject = "I've" if low == "been" else "I"  # "Been reading …": "I've been reading …"
+    return f"{subject} {low}{clause[len(first) :]}"
 
 
 def attribute(clause: str, voice: Voice) -> str:
@@ -105,7 +108,8 @@ _VERBS = frozenset([*str.split(ADVICE_VERBS.replace("|", " ")), "ignore", "mark"
 # "Dana handles …", "Woodhaven is …", "Max's owner lives …": a named subject and its verb.
 _OWN_SUBJECT = re.compile(
     r"^(?!(?:The|A|An|This|That|These|Those|It|Its|There|Here|What|My|Our|Your|Some|Any|No"
-    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something)\b)"
+    r"|Every|Each|All|Both|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Twenty|Hundred"
+    r"|First|Last|Next|Life|People|Everyone|Someone|Nothing|Something)\b)"
     r"(?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*(?<!ing)(?<!ly)(?:'s\s+\w+)?\s+"
     r"(?:is|was|has|had|does|did|can|will|would|could|should|may|might|must|isn't|wasn't"
     r"|doesn't|didn't|won't|can't|[a-z]+s|[a-z]+ed)\b"

@@ -1,11 +1,12 @@
-"""Compact by default: what one session may add, and who the user is known to be.
+"""Compact by default: what a run's sessions may add, and who the user is known to be.
 
-A session gives many candidate statements; the rules' ``gather_chars_ratio``
-(about a tenth by default) caps the characters of new memory text a session
-may give. Candidates are taken by salience, highest first (explicit statements
-a pattern recognised rank above the rest, instructions and corrections above
-small talk); what does not fit is recorded, not kept. The candidates keep their
-order in the session.
+Sessions give many candidate statements; the rules' ``gather_chars_ratio``
+(about a tenth by default) caps the characters of new memory text, and the
+sessions of one run share that budget. Candidates are taken by salience per
+character, highest first (explicit statements a pattern recognised rank above
+the rest, instructions and corrections above small talk), and a candidate that
+repeats what memory says is left out; what does not fit is recorded, not kept.
+The candidates keep their order.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ _MONTHS = frozenset(
         "december",
     ]
 )
+#: Longer words that only join a statement: "over" in "prefers X over Y" is no news.
+_GLUE = frozenset(
+    str.split("""over under after before around through during without within again once
+    only each same both into onto upon until because while among against toward towards
+    across along""")
+)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
 
@@ -42,48 +49,92 @@ _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.
 def content_words(text: str) -> set[str]:
     """The words of ``text`` that carry content, lower case, plural "s" dropped; numbers
     count (a new value is new content), month names only beside a number."""
-    words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS
+    words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS - _GLUE
     return words | set(_NUMBER.findall(text))
 
 
 def compact(
     candidates: Sequence[Candidate],
     budget_chars: float,
-    known: set[str] | None = None,
+    known: Iterable[str] = (),
     *,
     min_novelty: float = 0.0,
-    said_before: set[str] | None = None,
+    said_before: Iterable[str] = (),
 ) -> tuple[list[Candidate], list[Candidate]]:
     """(kept, left out): the most salient candidates within ``budget_chars`` characters.
 
-    ``known`` holds the content words memory already has (it grows with what is
-    kept); a candidate whose share of new content words is below ``min_novelty``
-    repeats what is known and is left out, so the budget goes to new facts. A
-    candidate that says again exactly what a memory says (``said_before``, texts
-    as :func:`normalized` gives them) is kept outside the budget: it reinforces.
+    ``known`` holds the texts memory already has. A candidate repeats what is known,
+    and is left out so that the budget goes to new facts, when one known text or
+    kept candidate holds most of its content words, or when memory as a whole holds
+    all but ``min_novelty`` of them. A candidate that says again exactly what a
+    memory says (``said_before``, texts as :func:`normalized` gives them) or what a
+    kept candidate says is kept outside the budget: it reinforces. Both lists keep
+    the candidates' order.
     """
-    seen = known if known is not None else set()
+    index = _Overlaps()
+    for text in known:
+        index.add(content_words(text))
+    texts = set(said_before)
     order = sorted(range(len(candidates)), key=lambda k: (-_density(candidates[k]), k))
     used = 0
     kept: set[int] = set()
     for k in order:
-        words = content_words(candidates[k].text)
-        novelty = len(words - seen) / len(words) if words else 1.0
-        said = normalized(candidates[k].text, (candidates[k].subject,))
-        if novelty == 0 and said_before is not None and said in said_before:
+        candidate = candidates[k]
+        # Whom it is about is no news: "Dana" or "user" is in every memory about Dana.
+        words = content_words(candidate.text) - _subject_words(candidate.subject)
+        said = normalized(candidate.text, (candidate.subject,))
+        new = index.new(words)
+        if not new and said in texts:
             kept.add(k)  # said again: it reinforces what is known and costs nothing
             continue
-        size = len(candidates[k].text)
+        size = len(candidate.text)
         if used + size > budget_chars and kept:
             continue
-        if novelty < min_novelty and candidates[k].key is None and not _changes(candidates[k]):
+        if not _news(candidate, words, new, index.most_shared(words), min_novelty):
             continue
-        seen |= words
+        index.add(words)
+        texts.add(said)
         kept.add(k)
         used += size
     inside = [c for k, c in enumerate(candidates) if k in kept]
     outside = [c for k, c in enumerate(candidates) if k not in kept]
     return inside, outside
+
+
+#: A statement is a repeat when one memory holds more than this share of its words.
+_REPEAT_SHARE = 0.4
+
+
+def _news(
+    candidate: Candidate, words: set[str], new: set[str], shared: int, min_novelty: float
+) -> bool:
+    """Whether a statement is news; a keyed fact, a change or a correction always is."""
+    if candidate.key is not None or _changes(candidate) or not words:
+        return True
+    return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
+
+
+class _Overlaps:
+    """Word sets: which words any of them holds, and the most one of them shares with another."""
+
+    def __init__(self) -> None:
+        self._holders: dict[str, list[int]] = {}
+        self._count = 0
+
+    def add(self, words: set[str]) -> None:
+        for word in words:
+            self._holders.setdefault(word, []).append(self._count)
+        self._count += 1
+
+    def new(self, words: set[str]) -> set[str]:
+        return {word for word in words if word not in self._holders}
+
+    def most_shared(self, words: set[str]) -> int:
+        shared: dict[int, int] = {}
+        for word in words:
+            for holder in self._holders.get(word, ()):
+                shared[holder] = shared.get(holder, 0) + 1
+        return max(shared.values(), default=0)
 
 
 def normalized(text: str, subjects: Iterable[str | None] = ()) -> str:
@@ -105,6 +156,11 @@ def known_user_name(memories: Iterable[Memory]) -> str | None:
             if m is not None:
                 return m["name"].split()[0]
     return None
+
+
+def _subject_words(subject: str | None) -> set[str]:
+    """The words naming a statement's subject, as :func:`content_words` writes them."""
+    return {"user", *(w.lower().rstrip("s") for w in (subject or "").split())}
 
 
 def _changes(candidate: Candidate) -> bool:

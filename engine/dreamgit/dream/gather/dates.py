@@ -149,6 +149,14 @@ def _ago(n: int, unit: str, today: date) -> str:
     return f"in {today.year - n}"
 
 
+#: Before "in two weeks", words that make it a length of time, not a date ahead.
+_DURATION_BEFORE = re.compile(
+    r"(?:n't|\bnot|\bnever|\bdone|\bdid\s+it|\bfinished|\bbuilt|\bmade|\btook|\bonly)"
+    r"\s+(?:\w+\s+){0,3}$",
+    re.IGNORECASE,
+)
+
+
 def _ahead(n: int, unit: str, today: date) -> str:
     unit = unit.lower().rstrip("s")
     if unit == "day":
@@ -183,6 +191,8 @@ def _replace(m: re.Match[str], today: date) -> str:
             return f"{g['ago']} {g['agounit']} before {day_text(today)}"
         return _ago(_count(g["ago"]), g["agounit"], today)
     if g["infut"]:
+        if _DURATION_BEFORE.search(m.string[max(0, m.start() - 40) : m.start()]):
+            return m.group()  # "it wasn't built in a day", "done in two weeks": how long
         return _ahead(_count(g["infut"]), g["infutunit"], today)
     if g["rel"]:
         return _relative(g["rel"], g["relunit"], today)
@@ -199,8 +209,9 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
 
     def sub(m: re.Match[str]) -> str:
         nonlocal changed
-        changed = True
-        return _replace(m, today)
+        written = _replace(m, today)
+        changed = changed or written != m.group()
+        return written
 
     out = _PHRASE.sub(sub, text)
     if changed:

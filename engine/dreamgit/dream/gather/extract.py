@@ -14,13 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 
 from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
 from dreamgit.dream.gather.lexicon import lookup_tool
-from dreamgit.dream.gather.statements import chatter, clauses, salience
+from dreamgit.dream.gather.statements import Clause, chatter, clauses, continuation, salience
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 
 __all__ = ["extract_candidates"]
@@ -103,44 +104,33 @@ def _pattern_candidates(
     return out, subject
 
 
-def _statement_candidates(
-    sentence: str,
-    voice: Voice,
-    speaker: str,
-    others: tuple[str, ...],
-    *,
-    session_id: str,
-    created: datetime,
-    to_agent: bool,
-) -> list[Candidate]:
-    out = []
-    for clause in clauses(sentence, others=others, to_agent=to_agent):
-        text, dated = resolve_dates(clause.text, created)
-        dated = dated or DATE_WORDS.search(clause.text) is not None
-        memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
-        if len(memory) > MAX_TEXT or len(memory) < 12:
-            continue
-        topic = _KIND_TOPICS[clause.kind]
-        out.append(
-            Candidate(
-                text=memory,
-                topic=topic,
-                priority="high" if clause.kind == "instruction" else "normal",
-                type=TOPIC_TYPES[topic],
-                tags=(),
-                key=None,
-                confidence=_STATEMENT_CONFIDENCE,
-                session_id=session_id,
-                created=created,
-                change=None,
-                pattern=f"statement-{clause.kind}",
-                kind=clause.kind,
-                salience=salience(clause.text, clause.kind, dated=dated),
-                speaker=speaker,
-                subject=voice.subject,
-            )
-        )
-    return out
+def _statement_candidate(
+    clause: Clause, voice: Voice, speaker: str, *, session_id: str, created: datetime
+) -> Candidate | None:
+    """One clause as a memory about whom it concerns, dates absolute; None when unfit."""
+    text, dated = resolve_dates(clause.text, created)
+    dated = dated or DATE_WORDS.search(clause.text) is not None
+    memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
+    if len(memory) > MAX_TEXT or len(memory) < 12:
+        return None
+    topic = _KIND_TOPICS[clause.kind]
+    return Candidate(
+        text=memory,
+        topic=topic,
+        priority="high" if clause.kind == "instruction" else "normal",
+        type=TOPIC_TYPES[topic],
+        tags=(),
+        key=None,
+        confidence=_STATEMENT_CONFIDENCE,
+        session_id=session_id,
+        created=created,
+        change=None,
+        pattern=f"statement-{clause.kind}",
+        kind=clause.kind,
+        salience=salience(clause.text, clause.kind, dated=dated),
+        speaker=speaker,
+        subject=voice.subject,
+    )
 
 
 def extract_candidates(
@@ -178,7 +168,16 @@ def extract_candidates(
             voice = Voice(subject, "the agent", team=True)
         else:
             voice = Voice(speaker, others[0] if len(others) == 1 else "the others")
+        statement = partial(
+            _statement_candidate,
+            voice=voice,
+            speaker=speaker or "user",
+            session_id=session_id,
+            created=created,
+        )
         budget = MAX_TURN_CHARS
+        # The last statement of the sentence before, and where its memory is in ``out``.
+        last: tuple[Clause, int] | None = None
         for paragraph in paragraphs:
             for sentence in sentences(paragraph):
                 budget -= len(sentence)
@@ -193,15 +192,20 @@ def extract_candidates(
                         sentence, subject, session_id, created, learn_name=user_name is None
                     )
                     voice = Voice(subject, "the agent", team=True)
-                if not found and budget >= 0:
-                    found = _statement_candidates(
-                        sentence,
-                        voice,
-                        speaker or "user",
-                        others,
-                        session_id=session_id,
-                        created=created,
-                        to_agent=is_user,
-                    )
-                out.extend(replace(c, turn=turn) for c in found)
+                if found or budget < 0:
+                    out.extend(replace(c, turn=turn) for c in found)
+                    last = None
+                    continue
+                joined = None if last is None else continuation(last[0], sentence, others=others)
+                made = None if joined is None else statement(joined)
+                if last is not None and joined is not None and made is not None:
+                    out[last[1]] = replace(made, turn=turn)  # with what this sentence adds
+                    last = (joined, last[1])
+                    continue
+                last = None
+                for clause in clauses(sentence, others=others, to_agent=is_user):
+                    made = statement(clause)
+                    if made is not None:
+                        last = (clause, len(out))
+                        out.append(replace(made, turn=turn))
     return dedupe(out)

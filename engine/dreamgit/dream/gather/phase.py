@@ -17,7 +17,7 @@ from datetime import datetime
 
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
-from dreamgit.dream.gather.compact import compact, content_words, known_user_name, normalized
+from dreamgit.dream.gather.compact import compact, known_user_name, normalized
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -180,39 +180,45 @@ def _candidates(
     for candidate in proposed:
         by_session.setdefault(candidate.session_id, []).append(candidate)
     user_name = known_user_name(ws.active.values())
-    known: set[str] = set()
-    said: set[str] = set()
-    for memory in ws.active.values():
-        known |= content_words(memory.text)
-        said.add(normalized(memory.text, (user_name,)))
-    for session in sorted(sessions, key=lambda s: (s.created, s.id)):
+    known = [memory.text for memory in ws.active.values()]
+    said = {normalized(memory.text, (user_name,)) for memory in ws.active.values()}
+    ordered = sorted(sessions, key=lambda s: (s.created, s.id))
+    admitted: list[Candidate] = []
+    for session in ordered:
         extracted = extract_candidates(
             session.text, session_id=session.id, created=session.created, user_name=user_name
         )
         user_name = user_name or known_user_name(_as_memories(extracted))
-        kept, over = compact(
-            extracted,
-            max(
-                ruleset.budgets.gather_chars_ratio * len(session.text),
-                ruleset.budgets.gather_min_chars,
-            ),
-            known,
-            min_novelty=ruleset.budgets.gather_min_novelty,
-            said_before=said,
+        # The rules judge first, so the budget goes to what they would keep.
+        admitted.extend(c for c in extracted if _admitted(ws, ruleset, c, now, result))
+    # One budget for the run's sessions: a session full of facts may take what a session
+    # of small talk leaves, and the run keeps its most salient statements.
+    kept, over = compact(
+        admitted,
+        sum(_session_budget(ruleset, session) for session in ordered),
+        known,
+        min_novelty=ruleset.budgets.gather_min_novelty,
+        said_before=said,
+    )
+    for candidate in over:
+        result.decisions.append(
+            {
+                "phase": "gather",
+                "candidate": candidate.text,
+                "accepted": False,
+                "reason": "over the run's gather budget (gather_chars_ratio), or"
+                " repeats what memory holds",
+                "session": candidate.session_id,
+            }
         )
-        said.update(normalized(c.text, (c.subject,)) for c in kept)
-        for candidate in over:
-            result.decisions.append(
-                {
-                    "phase": "gather",
-                    "candidate": candidate.text,
-                    "accepted": False,
-                    "reason": "over the session's gather budget (gather_chars_ratio), or"
-                    " repeats what memory holds",
-                    "session": session.id,
-                }
-            )
-        for candidate in [*kept, *by_session.get(session.id, [])]:
+    by_origin: dict[str, list[Candidate]] = {}
+    for candidate in kept:
+        by_origin.setdefault(candidate.session_id, []).append(candidate)
+    for session in ordered:
+        proposals = [
+            c for c in by_session.get(session.id, []) if _admitted(ws, ruleset, c, now, result)
+        ]
+        for candidate in [*by_origin.get(session.id, []), *proposals]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
             # Placed where the format keeps it, so duplicate checks see the topics
             # the format's own memories have (Hermes: user / memory).
@@ -225,24 +231,39 @@ def _candidates(
                 if candidate.change is not None:
                     result.fresh.append((ws.active[memory.id], candidate))
                 continue
-            rule = rejecting_rule(ruleset, candidate, now, memory) or _never_fits(
-                ruleset, memory, now
-            )
-            rule = rule or _instruction(candidate)
-            if rule is not None:
-                result.decisions.append(
-                    {
-                        "phase": "gather",
-                        "candidate": candidate.text,
-                        "accepted": False,
-                        "reason": f"rejected by rule {rule}",
-                        "session": session.id,
-                    }
-                )
-                continue
             seen.add(memory.id)
             found.append((memory, candidate))
     return found
+
+
+def _session_budget(ruleset: RuleSet, session: Session) -> float:
+    """The characters of new memory one session brings to its run's gather budget."""
+    return max(
+        ruleset.budgets.gather_chars_ratio * len(session.text), ruleset.budgets.gather_min_chars
+    )
+
+
+def _admitted(
+    ws: WorkingSet, ruleset: RuleSet, candidate: Candidate, now: datetime, result: GatherResult
+) -> bool:
+    """Whether ``candidate`` may become a memory; when not, the decision says which rule."""
+    memory = ws.place(_memory_for(candidate, set()))
+    if memory.id in ws.active:
+        return True  # known already: what happens to it is decided with the memory
+    rule = rejecting_rule(ruleset, candidate, now, memory) or _never_fits(ruleset, memory, now)
+    rule = rule or _instruction(candidate)
+    if rule is None:
+        return True
+    result.decisions.append(
+        {
+            "phase": "gather",
+            "candidate": candidate.text,
+            "accepted": False,
+            "reason": f"rejected by rule {rule}",
+            "session": candidate.session_id,
+        }
+    )
+    return False
 
 
 def _as_memories(candidates: Sequence[Candidate]) -> list[Memory]:

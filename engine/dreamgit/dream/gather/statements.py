@@ -28,7 +28,16 @@ from dreamgit.dream.gather.words import (
     TRANSIENT,
 )
 
-__all__ = ["KINDS", "Clause", "chatter", "clauses", "content_terms", "kind_of", "salience"]
+__all__ = [
+    "KINDS",
+    "Clause",
+    "chatter",
+    "clauses",
+    "content_terms",
+    "continuation",
+    "kind_of",
+    "salience",
+]
 
 #: The kinds of statement, as the rules see them (``kind``).
 KINDS: tuple[str, ...] = (
@@ -87,9 +96,17 @@ _HYPOTHETICAL = re.compile(
     _I,
 )
 # "I prefer it over the old one", "I like that", "I love you": the object is only a pronoun.
+# What follows the pronoun may only colour it ("I love it so much"); "I bought it in Paris
+# a year ago" says where and when, and is kept.
 _PRONOUN_OBJECT = re.compile(
     r"^(?:i|we|i'm|we're)\s+(?:\w+ly\s+|always\s+|really\s+|just\s+|still\s+)?\w+\s+"
-    r"(?:it|that|this|them|those|these|you|one)\b|\b(?:for|with|about|of)\s+(?:this|that|it)$",
+    r"(?:it|that|this|them|those|these|you|one)(?:\s+(?:(?:so\s+|very\s+)?much|a\s+lot|too|now|again|already"
+    r"|anymore|all|though|as\s+well|more|here|there|every\s+(?:day|week|time)|daily"
+    r"|often|sometimes|all\s+the\s+time|(?:over|than|to|instead\s+of)"
+    r"\s+(?:the\s+)?(?:old|other|new|previous|last|first)?\s*(?:one|ones|it|that|this)))*$"
+    r"|\b(?:for|with|about|of|to|on|at|in|enjoy|love|like|try|know|reading|doing|seeing|see"
+    r"|get|do)\s+(?:this|that|it|them|one)$"
+    r"|^(?:i|we)\s+(?:\w+\s+)?(?:did|do|done|doing)\s+(?:it|that|this)\b",
     _I,
 )
 # "She prefers Vim": whose? A pronoun subject nobody named is no one's fact.
@@ -271,6 +288,11 @@ def _tighten(text: str) -> str:
     return _FILLER_WORDS.sub("", text)
 
 
+# A reply that only makes sense beside the question before it.
+_FRAGMENT = re.compile(r"^(?:for|because|cause|'cause|to|with|like|by|from|mostly|probably)\b", _I)
+_SUBJECT = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
+
+
 def _dropped(clause: str, *, to_agent: bool) -> bool:
     """True for what states nothing about anyone: chat glue, moods, pep talk, advice."""
     low = clause.lower().rstrip(".!")
@@ -283,6 +305,8 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if _REPORTED.search(low) or (_REQUEST.match(low) and not _STANDING.search(low)):
         return True
+    if _FRAGMENT.match(low) and not _SUBJECT.search(low):
+        return True  # "For love and to teach my kids": the answer to a question, not a fact
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
     return bool(_SIGNPOST.match(low))
@@ -315,6 +339,7 @@ def clauses(
 ) -> list[Clause]:
     """The declarative clauses of one paragraph of a person's turn."""
     out: list[Clause] = []
+    follows = False  # the sentence before gave the last clause
     for sentence in _sentences(paragraph):
         sentence = _strip(sentence, others)
         if sentence.endswith("?"):
@@ -323,6 +348,11 @@ def clauses(
             parts = [p for p in _CLAUSE.split(sentence.rstrip(".!… ")) if p]
             if len(parts) > 1:
                 parts = _rejoin(parts)
+            joined = continuation(out[-1], sentence, others=others) if follows else None
+            if joined is not None:
+                out[-1] = joined
+                continue
+        before = len(out)
         for part in parts:
             text = _tighten(_strip(part, others))
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
@@ -333,7 +363,35 @@ def clauses(
             if imperative and not (_STANDING_ORDER.match(text) or _STANDING.search(text)):
                 continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
             out.append(Clause(text, kind_of(text, instruction=imperative), imperative))
+        follows = len(out) > before
     return out
+
+
+# "She's called Coco", "It has a red roof": a sentence that goes on about what the one
+# before named. Alone it says nothing of whom; joined to that sentence it is a fact.
+_BACK_REFERENCE = re.compile(
+    r"^(?:he|she|they|it|its|his|her|their|this|that|these|those|he's|she's|they're|it's"
+    r"|that's|there)\b",
+    _I,
+)
+
+
+def continuation(before: Clause, sentence: str, *, others: tuple[str, ...] = ()) -> Clause | None:
+    """``before`` joined with ``sentence`` when that sentence goes on about what ``before``
+    named ("Her name is Coco") and says something itself; else None."""
+    text = _tighten(_strip(sentence, others).rstrip(".!…? "))
+    low = text.lower()
+    if before.instruction or sentence.rstrip().endswith("?") or not _BACK_REFERENCE.match(low):
+        return None
+    if len(before.text) + len(text) + 2 > MAX_CLAUSE or len(text.split()) < 3:
+        return None
+    if PEP_TALK.search(low) or _HYPOTHETICAL.search(low) or _REPORTED.search(low):
+        return None
+    concrete = bool(_PROPER.search(text) or _NUMBER.search(text) or _TITLE.search(text))
+    if not concrete:
+        return None  # "They're so much fun to play with": colour, not a fact of its own
+    joined = f"{before.text}; {low[:1]}{text[1:]}"
+    return Clause(joined, kind_of(joined, instruction=False))
 
 
 def _rejoin(parts: list[str]) -> list[str]:

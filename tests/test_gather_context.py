@@ -1,0 +1,170 @@
+"""What a statement needs to stand on its own, and how a run shares its gather budget.
+
+A sentence that goes on about what the one before named ("Her name is Coco") is
+joined to it rather than lost; a pronoun object followed by where and when is a
+fact; a reply fragment, "did it" and an idiom's "in a day" are not. A run's
+sessions share one budget, and a statement is a repeat only when memory already
+says it, not when its words are spread over other facts.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from dreamgit.api import DreamEngine
+from dreamgit.dream.candidate import Candidate
+from dreamgit.dream.gather.compact import compact
+from dreamgit.dream.gather.dates import resolve_dates
+from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.store.repo import MemoryRepo
+
+FRIDAY = datetime(2029, 3, 9, 18, 0, tzinfo=UTC)
+
+
+def said_by_noor(*lines: str) -> list[str]:
+    """The memories gathered from Noor's ``lines`` in a chat with Emil."""
+    chat = [f"Noor: {line}" for line in lines]
+    chat += ["Emil: Oh nice.", "Noor: See you soon.", "Emil: Bye."]
+    text = "\n".join(chat)
+    return [c.text for c in extract_candidates(text, session_id="s-1", created=FRIDAY)]
+
+
+def test_a_sentence_about_what_the_one_before_named_is_joined_to_it() -> None:
+    memories = said_by_noor("I adopted a kitten last Tuesday! Her name is Pepper and she is tiny.")
+    assert memories == [
+        "Noor adopted a kitten on 6 March 2029; her name is Pepper and she is tiny."
+    ]
+
+
+def test_an_evaluation_after_a_fact_is_not_joined() -> None:
+    assert said_by_noor("I hiked Mount Kenya in 2019. It was so fun!")[0] == (
+        "Noor hiked Mount Kenya in 2019."
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("I bought it a year ago in Lisbon.", "Noor bought it in 2028 in Lisbon."),
+        ("I usually hold it for 30-60 seconds.", "Noor usually holds it for 30-60 seconds."),
+    ],
+)
+def test_a_pronoun_object_with_where_or_how_long_is_a_fact(line: str, expected: str) -> None:
+    assert said_by_noor(line) == [expected]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I love it so much.",
+        "I prefer it over the old one.",
+        "We did it yesterday.",
+        "For love and to teach my kids patience.",
+        "Because my brother needed help.",
+    ],
+)
+def test_what_only_makes_sense_beside_another_sentence_is_no_memory(line: str) -> None:
+    assert said_by_noor(line) == []
+
+
+def test_a_fragment_with_its_own_subject_stays() -> None:
+    assert said_by_noor("For my birthday I got a red bike.") == [
+        "For Noor's birthday they got a red bike."
+    ]
+
+
+def test_a_statement_without_its_subject_gets_it_back() -> None:
+    assert said_by_noor("Been reading the book you recommended.") == [
+        "Noor has been reading the book Emil recommended."
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["Rome wasn't built in a day", "we haven't talked in a week", "I did it in a week"]
+)
+def test_in_a_day_as_a_length_of_time_is_no_date(text: str) -> None:
+    assert resolve_dates(text, FRIDAY) == (text, False)
+
+
+def test_in_two_days_ahead_is_a_date() -> None:
+    assert resolve_dates("we fly out in two days", FRIDAY) == ("we fly out on 11 March 2029", True)
+
+
+def _statement(text: str, salience: float = 5.0, session: str = "s-1") -> Candidate:
+    return Candidate(
+        text=text,
+        topic="facts",
+        priority="normal",
+        type="user",
+        tags=(),
+        key=None,
+        confidence=0.8,
+        session_id=session,
+        created=FRIDAY,
+        change=None,
+        pattern="statement-fact",
+        kind="fact",
+        salience=salience,
+        speaker="user",
+        subject="Noor",
+    )
+
+
+def test_words_spread_over_other_memories_are_still_news() -> None:
+    """ "Setting up the billing service" is not said by "billing database" + "web services"."""
+    known = [
+        "Noor's team decided to use PostgreSQL for the billing database.",
+        "Noor uses Flask for all their web services.",
+    ]
+    fact = _statement("Noor is setting up the new billing service.")
+    assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
+
+
+def test_a_statement_one_memory_mostly_says_is_a_repeat() -> None:
+    known = ["Noor plays the cello in a string quartet on Sundays."]
+    repeat = _statement("Noor plays cello in a quartet.")
+    assert compact([repeat], 1000, known, min_novelty=0.3) == ([], [repeat])
+
+
+def test_joining_words_are_no_news() -> None:
+    """ "Prefers tabs over spaces" shares only "prefers" with "prefers pytest over unittest"."""
+    known = ["Prefers pytest over unittest"]
+    fact = _statement("Noor prefers tabs over spaces.")
+    assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
+
+
+def test_a_run_shares_its_budget_between_its_sessions(tmp_path: Path) -> None:
+    """Small talk leaves its share of the budget to the session full of facts."""
+    small_talk = "\n".join(
+        "Noor: Haha yes, that sounds fun!\nEmil: Totally, so true." for _ in range(40)
+    )
+    facts = "\n".join(
+        [
+            "Noor: I moved to Tallinn in 2024 for a job at Skype.",
+            "Noor: My sister Aino teaches chemistry at a school in Tartu.",
+            "Noor: I ran the Riga marathon in 3 hours 41 minutes in 2027.",
+            "Noor: My cat Mochi is 12 years old and hates the vet.",
+            "Noor: I'm learning Estonian with a tutor named Kadri twice a week.",
+            "Noor: I bought a 1987 Volvo 240 from my uncle Jaan.",
+            "Noor: My brother Mikk builds violins in Viljandi.",
+            "Noor: I play bass in a jazz trio called Blue Birch.",
+            "Noor: My grandmother Helmi was born in Narva in 1941.",
+            "Noor: I volunteer at the Kadriorg animal shelter on Sundays.",
+            "Noor: I studied geology at the University of Helsinki.",
+            "Noor: My partner Oskar is a nurse at the Tallinn children's hospital.",
+            "Emil: Wow.",
+            "Emil: Cool.",
+        ]
+    )
+    budget_of_facts = 0.15 * len(facts)
+    repo = MemoryRepo.init(tmp_path / "memory")
+    engine = DreamEngine(repo, now=FRIDAY)
+    engine.log_session(small_talk)
+    engine.log_session(facts)
+    engine.dream(force=True)
+    kept = [m.text for m in engine.memories()]
+    assert sum(len(text) for text in kept) > max(budget_of_facts, 300) + 100
+    assert not any("sounds fun" in text for text in kept)
