@@ -66,9 +66,9 @@ class Budgets:
     index_chars: int
     index_line_chars: int
     #: New memory text one session may give, as a share of its characters.
-    gather_chars_ratio: float = 0.15
+    gather_chars_ratio: float = 0.14
     #: ... but at least this many characters, so a short session can say what it says.
-    gather_min_chars: int = 300
+    gather_min_chars: int = 200
     #: Share of new content words a statement needs to take a place in that budget.
     gather_min_novelty: float = 0.3
 

@@ -105,7 +105,13 @@ def _pattern_candidates(
 
 
 def _statement_candidate(
-    clause: Clause, voice: Voice, speaker: str, *, session_id: str, created: datetime
+    clause: Clause,
+    voice: Voice,
+    speaker: str,
+    *,
+    session_id: str,
+    created: datetime,
+    reply: bool,
 ) -> Candidate | None:
     """One clause as a memory about whom it concerns, dates absolute; None when unfit."""
     text, dated = resolve_dates(clause.text, created)
@@ -127,10 +133,17 @@ def _statement_candidate(
         change=None,
         pattern=f"statement-{clause.kind}",
         kind=clause.kind,
-        salience=salience(clause.text, clause.kind, dated=dated),
+        salience=salience(clause.text, clause.kind, dated=dated, reply=reply),
         speaker=speaker,
         subject=voice.subject,
     )
+
+
+def _asked(turns: list[tuple[str, list[str]]], turn: int) -> bool:
+    """Whether the turn before ``turn``, someone else's, ended with a question."""
+    if turn == 0 or turns[turn - 1][0] == turns[turn][0] or not turns[turn - 1][1]:
+        return False
+    return turns[turn - 1][1][-1].rstrip().endswith("?")
 
 
 def extract_candidates(
@@ -174,6 +187,7 @@ def extract_candidates(
             speaker=speaker or "user",
             session_id=session_id,
             created=created,
+            reply=_asked(turns, turn),
         )
         budget = MAX_TURN_CHARS
         # The last statement of the sentence before, and where its memory is in ``out``.

@@ -410,10 +410,14 @@ def _rejoin(parts: list[str]) -> list[str]:
     return out
 
 
-def salience(clause: str, kind: str, *, dated: bool) -> float:
-    """How much a clause says: self-disclosure, names, numbers, dates and its kind."""
+def salience(clause: str, kind: str, *, dated: bool, reply: bool = False) -> float:
+    """How much a clause says: self-disclosure, names, numbers, dates and its kind.
+
+    ``reply``: the clause answers a question the other person just asked, so it
+    holds what someone wanted to know ("How long do you hold it?" "30-60 seconds").
+    """
     low = clause.lower()
-    score = 0.0
+    score = 1.0 if reply else 0.0
     if _FIRST.search(clause):
         score += 1.5
     else:
