@@ -434,7 +434,7 @@ def salience(clause: str, kind: str, *, dated: bool, reply: bool = False) -> flo
     if _NUMBER.search(clause):
         score += 1.5
     if dated:
-        score += 1.5
+        score += 2.5
     score += {
         "instruction": 3.5,
         "correction": 1.5,
