@@ -49,7 +49,7 @@ def merge_branch(
                 f"(it no longer holds {base[:12]}); nothing was merged and the branch is kept",
                 paths=[],
                 hint=f"see what {branch} would bring back with `git log {repo.branch}..{branch}`; "
-                f"drop it with `git branch -D {branch}` and dream again on the new {repo.branch}",
+                f"drop it with `{_discard(branch)}` and dream again on the new {repo.branch}",
             )
         if main is not None and store.is_ancestor(tip, main):
             outcome[:] = [MergeOutcome("already", main)]
@@ -69,7 +69,7 @@ def merge_branch(
                 "is kept",
                 paths=conflicts,
                 hint=f"look at it with `git log {repo.branch}..{branch}`, then merge by hand "
-                f"or drop it with `git branch -D {branch}`",
+                f"or drop it with `{_discard(branch)}`",
             )
         faults.checkpoint("merge-ref-update")
         new = store.commit(
@@ -85,6 +85,11 @@ def merge_branch(
 
     repo.advance_main(step, now=now)
     return outcome[0]
+
+
+def _discard(branch: str) -> str:
+    """The command that drops a dream branch (its sessions become pending again)."""
+    return f"dreamgit discard {branch.removeprefix(layout.DREAM_BRANCH_PREFIX)}"
 
 
 #: The first line of the files dreamgit writes (``dream.index.GENERATED_MARKER``).

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.errors import UserError
+from dreamgit.history.branches import foreign_commits
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runs import ABANDONED, find_run
 from dreamgit.store.repo import MemoryRepo
@@ -48,9 +49,12 @@ def merge_run(repo: MemoryRepo, ident: str, *, now: datetime) -> RunMergeOutcome
         # On main and its branch gone: merged before (by `run`, or `merge`, or a pull).
         return RunMergeOutcome(run.run_id, f"dream/{run.run_id}", "already", repo.tip(), False)
     if run.status == ABANDONED:
+        # discard drops a branch of the run's own commits; someone's commit keeps it from that.
+        mixed = foreign_commits(repo, run.branch_tip, run.run_id)
+        drop = f"git branch -D {run.branch}" if mixed else f"dreamgit discard {run.run_id}"
         raise UserError(
             f"{run.branch} has no run record: that dream did not finish, so it is not merged",
-            hint=f"drop it with `git branch -D {run.branch}` and run the dream again",
+            hint=f"drop it with `{drop}` and run the dream again",
         )
     count = sum(1 for op in run.ops if op.get("op") != "diary")
     message = (
