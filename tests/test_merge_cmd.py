@@ -239,6 +239,33 @@ def test_cli_merge_prints_how_and_json(review: Review) -> None:
     assert text == f"run {review.record['run_id']} is already merged into main\n"
 
 
+@pytest.mark.parametrize("moved", [False, True], ids=["fast-forward", "three-way merge"])
+def test_cli_merge_marks_the_run_merged_in_the_diary(review: Review, moved: bool) -> None:
+    """DREAMS.md no longer says "Left on … for review" once `merge RUN` brought the run in."""
+    run_id, branch = review.record["run_id"], review.record["branch"]
+    left = f"Left on `{branch}` for review"
+    assert left in (review.repo.read_text("DREAMS.md", review.repo.store.tip(branch)) or "")
+    if moved:
+        operations.add_memory(review.repo, "Deploys on Fridays", topic="work", now=at(1, 1))
+    how = "three-way merge" if moved else "fast-forward"
+    args = ["--repo", str(review.path), "--now", "2026-11-25T08:30:00Z", "merge", run_id, "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["main"] == review.repo.tip()
+    diary = review.repo.read_text("DREAMS.md") or ""
+    assert left not in diary
+    assert (
+        f"Merged 2026-11-25 08:30 UTC by `dreamgit merge` ({how}) after review on `{branch}` · "
+        in diary
+    )
+    assert (review.path / "DREAMS.md").read_text() == diary
+    assert git(review.path, "log", "-1", "--format=%s", "main").strip() == (
+        f"diary: run {run_id} merged after review"
+    )
+    assert find_run(review.repo, run_id).status == "merged"
+    fsck(review.path)
+
+
 def test_cli_merge_conflict_exits_1(review: Review) -> None:
     """A conflict is a user error: exit 1, the paths on stderr."""
     review.repo.commit_main("agent edit", lambda _tip: {PYTEST: None}, now=at(1, 1))
