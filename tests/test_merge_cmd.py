@@ -244,7 +244,8 @@ def test_cli_merge_marks_the_run_merged_in_the_diary(review: Review, moved: bool
     """DREAMS.md no longer says "Left on … for review" once `merge RUN` brought the run in."""
     run_id, branch = review.record["run_id"], review.record["branch"]
     left = f"Left on `{branch}` for review"
-    assert left in (review.repo.read_text("DREAMS.md", review.repo.store.tip(branch)) or "")
+    tip = review.repo.store.tip(branch)
+    assert left in (review.repo.read_text("DREAMS.md", tip) or "")
     if moved:
         operations.add_memory(review.repo, "Deploys on Fridays", topic="work", now=at(1, 1))
     how = "three-way merge" if moved else "fast-forward"
@@ -259,9 +260,15 @@ def test_cli_merge_marks_the_run_merged_in_the_diary(review: Review, moved: bool
         in diary
     )
     assert (review.path / "DREAMS.md").read_text() == diary
-    assert git(review.path, "log", "-1", "--format=%s", "main").strip() == (
-        f"diary: run {run_id} merged after review"
-    )
+    # One move of main: the fast-forward ends in one commit on top of the branch, the
+    # three-way merge holds the new wording in the merge commit itself.
+    subject = git(review.path, "log", "-1", "--format=%s", "main").strip()
+    parents = git(review.path, "log", "-1", "--format=%P", "main").split()
+    if moved:
+        assert subject.startswith(f"dream: merge {branch} (")
+        assert parents[1] == tip
+    else:
+        assert (subject, parents) == (f"diary: run {run_id} merged after review", [tip])
     assert find_run(review.repo, run_id).status == "merged"
     fsck(review.path)
 

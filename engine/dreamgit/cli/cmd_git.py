@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 import click
@@ -28,14 +27,14 @@ _HOW = {"fast-forward": "fast-forward", "merge": "three-way merge"}
 @pass_state
 def merge(state: CliState, run_id: str, as_json: bool) -> None:
     """Merge a reviewed dream branch into main (three-way if main moved), then delete it."""
-    from dreamgit.dream.diarynote import note_merged
+    from dreamgit.dream.diary import mark_merged
 
-    repo = open_repo(state)
-    outcome = merge_run(repo, run_id, now=state.now())
-    if outcome.how != "already" and note_merged(
-        repo, outcome.run_id, how=_HOW[outcome.how], now=state.now()
-    ):
-        outcome = replace(outcome, main=repo.tip())
+    now = state.now()
+
+    def diary(text: str, run: str, how: str) -> str | None:
+        return mark_merged(text, run, how=_HOW[how], when=now)
+
+    outcome = merge_run(open_repo(state), run_id, now=now, diary=diary)
     if as_json:
         emit_json(outcome.to_json())
     elif outcome.how == "already":
