@@ -75,3 +75,26 @@ def test_memory_says_the_absolute_day_the_speaker_meant() -> None:
     memories = [c.text for c in extract_candidates(text, session_id="s", created=SESSION)]
     assert "Ines went to a pottery class on 5 May 2023." in memories
     assert "Ines signed up for a choir on 7 May 2023." in memories
+
+
+@pytest.mark.parametrize(
+    ("said", "day", "written"),
+    [
+        ("last summer", (2023, 5, 21), "in summer 2022"),
+        ("last summer", (2023, 9, 2), "in summer 2023"),
+        ("this summer", (2023, 5, 21), "in summer 2023"),
+        ("next summer", (2023, 7, 10), "in summer 2024"),
+        ("next summer", (2023, 5, 21), "in summer 2023"),
+        ("last fall", (2023, 9, 2), "in autumn 2022"),
+        ("last winter", (2023, 5, 21), "in the winter of 2022-23"),
+        ("last winter", (2023, 1, 15), "in the winter of 2021-22"),
+        ("this winter", (2023, 12, 20), "in the winter of 2023-24"),
+        ("next winter", (2023, 5, 21), "in the winter of 2023-24"),
+    ],
+)
+def test_seasons_get_their_year(said: str, day: tuple[int, int, int], written: str) -> None:
+    """ "Last summer" said in May is the summer of the year before; in September, this one."""
+    assert resolve_dates(f"I took it {said}", datetime(*day, tzinfo=UTC)) == (
+        f"I took it {written}",
+        True,
+    )

@@ -65,7 +65,7 @@ _PHRASE = re.compile(
     rf"|(?P<ago>{_COUNT})\s+(?P<agounit>days?|weeks?|weekends?|months?|years?)\s+ago"
     rf"|in\s+(?P<infut>{_COUNT})\s+(?P<infutunit>days?|weeks?|months?|years?)"
     rf"|(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
-    rf"(?P<relunit>week(?:end)?|month|year|{_DAY})"
+    rf"(?P<relunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall|{_DAY})"
     rf"|(?:on\s+)?(?P<lastday>{_DAY})\s+(?P<lastdayrel>last\s+week|this\s+week|next\s+week)"
     rf")(?![\w'])",
     re.IGNORECASE,
@@ -131,8 +131,41 @@ def _relative(rel: str, unit: str, today: date) -> str:
     if unit == "month":
         shift = -1 if past else 1 if future else 0
         return f"in {_month_text(today.year, today.month + shift)}"
+    if unit in _SEASONS or unit == "winter":
+        return _season(unit, -1 if past else 1 if future else 0, today)
     shift = -1 if past else 1 if future else 0
     return f"in {today.year + shift}"
+
+
+#: The months a season starts and ends in (as the northern half of the world counts them).
+_SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11)}
+
+
+def _season(name: str, shift: int, today: date) -> str:
+    """ "last summer" on 21 May 2023 → "in summer 2022"; "this summer" → "in summer 2023";
+    "next summer" on 2 September 2023 → "in summer 2024"."""
+    if name == "winter":
+        return _winter(shift, today)
+    first, last = _SEASONS[name]
+    year = today.year
+    if shift < 0 and today.month <= last:
+        year -= 1  # this year's has not ended yet: the one before
+    elif shift > 0 and today.month >= first:
+        year += 1  # this year's has begun: the one after
+    return f"in {'autumn' if name == 'fall' else name} {year}"
+
+
+def _winter(shift: int, today: date) -> str:
+    """A winter spans two years: "in the winter of 2022-23" (December to February)."""
+    inside = today.month in (12, 1, 2)
+    current = today.year if today.month == 12 else today.year - 1  # the latest to begin
+    if shift < 0:
+        start = current - 1 if inside else current
+    elif shift > 0 or (not inside and today.month >= 9):
+        start = current + 1
+    else:
+        start = current
+    return f"in the winter of {start}-{(start + 1) % 100:02d}"
 
 
 def _ago(n: int, unit: str, today: date) -> str:
