@@ -208,7 +208,12 @@ def add(
 @click.command()
 @click.argument("memory_id")
 @click.option("--as-of", "as_of", metavar="WHEN", help="As main held it then (date, time or age).")
-@click.option("--history", "with_history", is_flag=True, help="Every commit that touched it.")
+@click.option(
+    "--history",
+    "with_history",
+    is_flag=True,
+    help="Every commit that touched it, and its removed versions (for restore --version).",
+)
 @json_option
 @pass_state
 def show(
