@@ -79,3 +79,30 @@ def test_non_utf8_text_argument_is_refused(tmp_path: Path) -> None:
         "hint: convert it to UTF-8 first, e.g. with iconv\n"
     )
     assert len(subjects(repo)) == 1
+
+
+def test_the_first_version_of_a_reused_id_is_restored_by_the_installed_command(
+    tmp_path: Path,
+) -> None:
+    """Forget, add the same text again, forget: --version 1 brings back high and `medical`."""
+    repo = tmp_path / "mem"
+    assert dreamgit("init", str(repo)).returncode == 0
+    text = "Allergic to penicillin"
+    first = dreamgit(
+        "add", text, "--topic", "health", "--priority", "high", "--tag", "medical", repo=repo
+    )
+    ident = first.stdout.decode().strip()
+    assert dreamgit("forget", ident, repo=repo).returncode == 0
+    again = dreamgit("add", text, "--topic", "health", repo=repo)
+    assert again.stdout.decode().strip() == ident
+    assert dreamgit("forget", ident, repo=repo).returncode == 0
+    history = dreamgit("show", ident, "--history", repo=repo).stdout.decode()
+    assert "  1  " in history and "priority high, tags medical" in history
+    restored = dreamgit("restore", ident, "--version", "1", repo=repo)
+    assert restored.returncode == 0, restored.stderr
+    assert restored.stdout.decode() == (
+        f"restored {ident} (memories/health/allergic-penicillin.md): version 1 of 2\n"
+    )
+    shown = json.loads(dreamgit("show", ident, "--json", repo=repo).stdout)
+    assert (shown["priority"], shown["tags"]) == ("high", ["medical"])
+    fsck(repo)

@@ -219,3 +219,25 @@ def test_a_run_that_replaced_a_review_branch_says_so() -> None:
     assert (
         "replaces `dream/20261121T030000Z-0a0a` (its sessions are dreamed again here)"
     ) in entry.splitlines()[2]
+
+
+def test_a_run_left_for_review_is_marked_merged_in_place() -> None:
+    """mark_merged rewrites that run's status only; other entries and the rest stay."""
+    from datetime import UTC, datetime
+
+    from dreamgit.dream.diary import mark_merged
+
+    older = render_diary_entry(record(run_id="20261121T030000Z-0000", now="2026-11-21T03:00:00Z"))
+    left = render_diary_entry(record(merged=False))
+    diary = prepend_entry(prepend_entry(None, older), left)
+    marked = mark_merged(
+        diary, RUN, how="fast-forward", when=datetime(2026, 11, 23, 9, 5, tzinfo=UTC)
+    )
+    assert marked == diary.replace(
+        f"Left on `dream/{RUN}` for review · 41 → 42 memories",
+        f"Merged 2026-11-23 09:05 UTC by `dreamgit merge` (fast-forward) after review on "
+        f"`dream/{RUN}` · 41 → 42 memories",
+    )
+    assert marked != diary
+    assert mark_merged(marked, RUN, how="fast-forward", when=datetime.now(UTC)) is None
+    assert mark_merged(diary, "20261121T030000Z-0000", how="merge", when=datetime.now(UTC)) is None

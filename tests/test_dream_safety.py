@@ -306,7 +306,7 @@ def test_merge_conflicting_with_main_raises_naming_branch_and_paths_and_changes_
     )
     assert caught.value.hint == (
         f"look at it with `git log main..{branch}`, then merge by hand "
-        f"or drop it with `git branch -D {branch}`"
+        f"or drop it with `dreamgit discard {record['run_id']}`"
     )
     assert refs(repo) == before
 

@@ -100,3 +100,14 @@ def test_skipped_dream_says_so_and_why_as_attributes(tmp_path: Path) -> None:
     forced = engine.dream(force=True)
     assert not forced.skipped and forced.changed and forced.merged
     assert forced.run_id == forced["run_id"]
+
+
+def test_engine_restores_a_chosen_version_of_a_reused_id(tmp_path: Path) -> None:
+    """DreamEngine.restore(id, version=1) brings back the first of two removed versions."""
+    MemoryRepo.init(tmp_path / "m", now=NOW)
+    engine = DreamEngine(tmp_path / "m", now=NOW)
+    first = engine.add_memory("Allergic to penicillin", "health", priority="high")
+    engine.forget(first.id)
+    engine.add_memory("Allergic to penicillin", "health")
+    engine.forget(first.id)
+    assert engine.restore(first.id, version=1).priority == "high"

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
 from dreamgit.cli import cli
 from dreamgit.errors import ConflictError, UserError
+from dreamgit.history.branches import discard_run
 from dreamgit.history.runmerge import merge_run
 from dreamgit.history.runs import find_run
 from dreamgit.store import operations
@@ -115,8 +116,11 @@ def test_a_conflicting_merge_lists_the_paths_and_changes_nothing(review: Review)
     assert error.render() == (
         f"{branch} conflicts with main; nothing was changed and the branch is kept\n  {PYTEST}\n"
         f"hint: look at it with `git log main..{branch}`, then merge by hand or drop it with "
-        f"`git branch -D {branch}`"
+        f"`dreamgit discard {review.record['run_id']}`"
     )
+    # The tool the hint names does drop it.
+    discard_run(review.repo, review.record["run_id"])
+    assert review.repo.store.tip(branch) is None
 
 
 def test_an_edit_of_the_same_lines_conflicts_too(review: Review) -> None:
@@ -170,6 +174,43 @@ def test_a_branch_without_a_run_record_is_not_merged(review: Review) -> None:
 WHO = Identity("Crashed Dream", "dream@example.com")
 
 
+def test_a_crashed_run_of_dream_commits_is_refused_naming_discard(review: Review) -> None:
+    """Only the run's own commits on the branch: the hint is `dreamgit discard`, which works."""
+    store = review.repo.store
+    main = review.repo.tip() or ""
+    run_id = "20261201T000000Z-dead"
+    tree = store.build_tree(main, {"memories/x/half.md": b"half a dream\n"})
+    message = f"add: half\n\nDream-Run: {run_id}\nDream-Op: add"
+    store.commit(f"dream/{run_id}", parents=[main], tree=tree, message=message, who=WHO, when=at(1))
+    with pytest.raises(UserError) as caught:
+        merge_run(review.repo, run_id, now=at(2))
+    assert caught.value.render() == (
+        f"dream/{run_id} has no run record: that dream did not finish, so it is not merged\n"
+        f"hint: drop it with `dreamgit discard {run_id}` and run the dream again"
+    )
+    discard_run(review.repo, run_id)
+    assert store.tip(f"dream/{run_id}") is None and review.repo.tip() == main
+
+
+def test_a_branch_made_from_a_main_rewritten_since_is_refused_and_discarded(
+    review: Review,
+) -> None:
+    """Main force-pushed back past the run's base: merge names discard, discard drops it."""
+    run_id, branch = review.record["run_id"], review.record["branch"]
+    base = review.record["base"]
+    older = git(review.path, "rev-parse", f"{base}~1").strip()
+    git(review.path, "reset", "-q", "--hard", older)  # what pulling a forced push leaves
+    with pytest.raises(ConflictError) as caught:
+        merge_run(review.repo, run_id, now=at(2))
+    assert caught.value.hint == (
+        f"see what {branch} would bring back with `git log main..{branch}`; "
+        f"drop it with `dreamgit discard {run_id}` and dream again on the new main"
+    )
+    assert review.repo.tip() == older
+    discard_run(review.repo, run_id)
+    assert review.repo.store.tip(branch) is None and review.repo.tip() == older
+
+
 def test_merge_works_in_a_bare_repository(tmp_path: Path) -> None:
     """No work tree: the same three-way merge lands on main."""
     bare = _review(tmp_path / "bare.git", bare=True)
@@ -196,6 +237,40 @@ def test_cli_merge_prints_how_and_json(review: Review) -> None:
     }
     text = CliRunner().invoke(cli, base).output
     assert text == f"run {review.record['run_id']} is already merged into main\n"
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["fast-forward", "three-way merge"])
+def test_cli_merge_marks_the_run_merged_in_the_diary(review: Review, moved: bool) -> None:
+    """DREAMS.md no longer says "Left on … for review" once `merge RUN` brought the run in."""
+    run_id, branch = review.record["run_id"], review.record["branch"]
+    left = f"Left on `{branch}` for review"
+    tip = review.repo.store.tip(branch)
+    assert left in (review.repo.read_text("DREAMS.md", tip) or "")
+    if moved:
+        operations.add_memory(review.repo, "Deploys on Fridays", topic="work", now=at(1, 1))
+    how = "three-way merge" if moved else "fast-forward"
+    args = ["--repo", str(review.path), "--now", "2026-11-25T08:30:00Z", "merge", run_id, "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["main"] == review.repo.tip()
+    diary = review.repo.read_text("DREAMS.md") or ""
+    assert left not in diary
+    assert (
+        f"Merged 2026-11-25 08:30 UTC by `dreamgit merge` ({how}) after review on `{branch}` · "
+        in diary
+    )
+    assert (review.path / "DREAMS.md").read_text() == diary
+    # One move of main: the fast-forward ends in one commit on top of the branch, the
+    # three-way merge holds the new wording in the merge commit itself.
+    subject = git(review.path, "log", "-1", "--format=%s", "main").strip()
+    parents = git(review.path, "log", "-1", "--format=%P", "main").split()
+    if moved:
+        assert subject.startswith(f"dream: merge {branch} (")
+        assert parents[1] == tip
+    else:
+        assert (subject, parents) == (f"diary: run {run_id} merged after review", [tip])
+    assert find_run(review.repo, run_id).status == "merged"
+    fsck(review.path)
 
 
 def test_cli_merge_conflict_exits_1(review: Review) -> None:

@@ -121,9 +121,14 @@ class DreamEngine:
         """Remove memories from the active set (restorable)."""
         return operations.forget(self.repo, ids, now=self.now())
 
-    def restore(self, memory_id: str) -> Memory:
-        """Bring a memory back from history."""
-        return operations.restore(self.repo, memory_id, now=self.now())
+    def restore(
+        self, memory_id: str, *, version: int | None = None, commit: str | None = None
+    ) -> Memory:
+        """Bring a memory back from history: the latest removed version, version N
+        (1 = the oldest removal), or the one commit ``commit`` holds."""
+        return operations.restore(
+            self.repo, memory_id, now=self.now(), version=version, commit=commit
+        )
 
     def memories(self, topic: str | None = None) -> list[Memory]:
         """Active memories, optionally of one topic."""

@@ -34,7 +34,7 @@ COMMANDS: dict[str, str] = {
     "memories": "dreamgit.cli.cmd_memory:memories",
     "topics": "dreamgit.cli.cmd_memory:topics",
     "forget": "dreamgit.cli.cmd_memory:forget",
-    "restore": "dreamgit.cli.cmd_memory:restore",
+    "restore": "dreamgit.cli.cmd_restore:restore",
     "status": "dreamgit.cli.cmd_memory:status",
     "run": "dreamgit.cli.cmd_dream:run",
     "review": "dreamgit.cli.cmd_dream:review",

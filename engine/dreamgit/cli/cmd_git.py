@@ -17,6 +17,8 @@ from dreamgit.history.runs import RunInfo, find_run, list_runs
 from dreamgit.model import plural
 
 SHORT = 12
+#: How a merge reached main, as the output and the diary say it.
+_HOW = {"fast-forward": "fast-forward", "merge": "three-way merge"}
 
 
 @click.command()
@@ -25,14 +27,20 @@ SHORT = 12
 @pass_state
 def merge(state: CliState, run_id: str, as_json: bool) -> None:
     """Merge a reviewed dream branch into main (three-way if main moved), then delete it."""
-    outcome = merge_run(open_repo(state), run_id, now=state.now())
+    from dreamgit.dream.diary import mark_merged
+
+    now = state.now()
+
+    def diary(text: str, run: str, how: str) -> str | None:
+        return mark_merged(text, run, how=_HOW[how], when=now)
+
+    outcome = merge_run(open_repo(state), run_id, now=now, diary=diary)
     if as_json:
         emit_json(outcome.to_json())
     elif outcome.how == "already":
         click.echo(f"run {outcome.run_id} is already merged into main")
     else:
-        how = "fast-forward" if outcome.how == "fast-forward" else "three-way merge"
-        click.echo(f"merged {outcome.branch} into main ({how})")
+        click.echo(f"merged {outcome.branch} into main ({_HOW[outcome.how]})")
 
 
 @click.command()

@@ -1,4 +1,4 @@
-"""Everyday commands: init, log, add, show, memories, topics, forget, restore, status."""
+"""Everyday commands: init, log, add, show, memories, topics, forget, status."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from dreamgit.cli.history_view import one_line, print_lineage, removed_versions_of
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.clock import format_time, parse_time
@@ -19,9 +19,6 @@ from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import check_transcript, read_transcript
-
-if TYPE_CHECKING:
-    from dreamgit.history.lineage import Step
 
 
 def open_repo(state: CliState) -> MemoryRepo:
@@ -211,7 +208,12 @@ def add(
 @click.command()
 @click.argument("memory_id")
 @click.option("--as-of", "as_of", metavar="WHEN", help="As main held it then (date, time or age).")
-@click.option("--history", "with_history", is_flag=True, help="Every commit that touched it.")
+@click.option(
+    "--history",
+    "with_history",
+    is_flag=True,
+    help="Every commit that touched it, and its removed versions (for restore --version).",
+)
 @json_option
 @pass_state
 def show(
@@ -222,7 +224,9 @@ def show(
     if with_history:
         from dreamgit.history.lineage import lineage
 
-        _print_lineage(lineage(repo, memory_id), as_json=as_json)
+        steps = lineage(repo, memory_id)
+        versions = removed_versions_of(repo, memory_id, now=state.now())
+        print_lineage(steps, wanted=memory_id, versions=versions, as_json=as_json)
         return
     at, now = _as_of(repo, state, as_of)
     if as_of is None:
@@ -266,7 +270,7 @@ def memories(state: CliState, topic: str | None, as_of: str | None, as_json: boo
         emit_json([m.to_dict() for m in found])
         return
     for m in found:
-        click.echo(f"{m.id}  {m.priority:<9} {m.topic}/{m.slug}  {_one_line(m.text)}")
+        click.echo(f"{m.id}  {m.priority:<9} {m.topic}/{m.slug}  {one_line(m.text)}")
 
 
 def _as_of(repo: MemoryRepo, state: CliState, as_of: str | None) -> tuple[str | None, datetime]:
@@ -278,24 +282,6 @@ def _as_of(repo: MemoryRepo, state: CliState, as_of: str | None) -> tuple[str | 
 
     when = parse_when(as_of, now=now)
     return main_as_of(repo, when), when
-
-
-def _print_lineage(steps: list[Step], *, as_json: bool) -> None:
-    if as_json:
-        emit_json([s.to_json() for s in steps])
-        return
-    for step in steps:
-        what = f"{step.op} ({step.relation})" if step.relation else step.op
-        run = f"  run {step.run}" if step.run else ""
-        click.echo(f"{step.time}  {step.commit[:12]}  {step.memory}  {what}  [{step.rule}]{run}")
-        if step.sources:
-            click.echo(f"    sources: {', '.join(step.sources)}")
-        click.echo(f"    {_one_line(step.text, 100) if step.text is not None else '(not active)'}")
-
-
-def _one_line(text: str, width: int = 70) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 @click.command()
@@ -369,20 +355,6 @@ def forget(
         click.echo(f"{'would forget' if dry_run else 'forgot'} {m.id} ({m.path})")
     if not gone:
         click.echo("nothing matches", err=True)
-
-
-@click.command()
-@click.argument("memory_id")
-@json_option
-@pass_state
-def restore(state: CliState, memory_id: str, as_json: bool) -> None:
-    """Bring back a forgotten, pruned or superseded memory from history."""
-    repo = open_repo(state)
-    memory = operations.restore(repo, memory_id, now=state.now())
-    if as_json:
-        emit_json(memory.to_dict())
-        return
-    click.echo(f"restored {memory.id} ({memory.path})")
 
 
 @click.command()

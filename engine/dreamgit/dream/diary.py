@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
@@ -20,7 +21,7 @@ from dreamgit.clock import parse_time
 from dreamgit.dream.index import GENERATED_MARKER, is_generated
 from dreamgit.errors import UserError
 
-__all__ = ["prepend_entry", "render_diary_entry"]
+__all__ = ["mark_merged", "prepend_entry", "render_diary_entry"]
 
 _HEADER = (
     f"{GENERATED_MARKER}\n# Dreams\n\n"
@@ -33,6 +34,8 @@ _MAX_IDS = 6
 _MAX_SESSIONS = 10
 _MAX_SUMMARY = 160
 _WHITESPACE = re.compile(r"\s+")
+#: The status an entry of a run left for review starts with (see ``_status``).
+_LEFT_FOR_REVIEW = re.compile(r"^Left on `([^`\n]+)` for review", re.MULTILINE)
 
 
 def render_diary_entry(record: Mapping[str, Any]) -> str:
@@ -71,6 +74,30 @@ def prepend_entry(existing: str | None, entry: str) -> str:
     if rest.strip():
         parts.append(rest.strip() + "\n")
     return "\n".join(parts)
+
+
+def mark_merged(existing: str, run_id: str, *, how: str, when: datetime) -> str | None:
+    """DREAMS.md with run ``run_id``'s entry saying it was merged after review; None if unchanged.
+
+    A run left for review (``run --no-merge``) wrote "Left on `dream/…` for review";
+    once ``dreamgit merge`` brought it in, that entry says when and how instead. The
+    rest of the entry, and every other one, stays as it was.
+    """
+    sections = list(_sections(_body(existing)))
+    for i, section in enumerate(sections):
+        if _run_id(section) != run_id:
+            continue
+        status = _LEFT_FOR_REVIEW.search(section)
+        if status is None:
+            return None
+        merged = (
+            f"Merged {when:%Y-%m-%d %H:%M} UTC by `dreamgit merge` ({how}) "
+            f"after review on `{status.group(1)}`"
+        )
+        sections[i] = section[: status.start()] + merged + section[status.end() :]
+        head = existing[: len(existing) - len(_body(existing))]
+        return head + "".join(sections)
+    return None
 
 
 def _when(now: Any) -> str:

@@ -49,16 +49,20 @@ class OpenBranch:
         return not self.foreign
 
 
-def foreign_commits(repo: MemoryRepo, tip: str, run_id: str) -> list[CommitInfo]:
-    """Commits between main and ``tip`` without the ``Dream-Run: <run_id>`` trailer.
+def foreign_commits(
+    repo: MemoryRepo, tip: str, run_id: str, *, base: str | None = None
+) -> list[CommitInfo]:
+    """Commits between main (or the run's ``base``) and ``tip`` without the run's trailer.
 
     Dream branches are linear, so the first-parent chain down to main holds every
     commit of the run; a merge commit someone made on the branch is itself foreign.
+    The commits below ``base`` (main as the run found it) were never the branch's
+    own, even when a rewrite of main dropped them since.
     """
     main = repo.tip()
     found = []
     for info in repo.store.walk(tip, first_parent=True):
-        if main is not None and repo.store.is_ancestor(info.id, main):
+        if info.id == base or (main is not None and repo.store.is_ancestor(info.id, main)):
             break
         if parse_trailers(info.message).get("Dream-Run") != run_id or len(info.parents) > 1:
             found.append(info)
@@ -112,7 +116,10 @@ def discard_run(repo: MemoryRepo, ident: str) -> DiscardOutcome:
             f"run {run.run_id} is merged into main: there is no branch to discard",
             hint=f"undo it with `dreamgit revert {run.run_id}`",
         )
-    foreign = foreign_commits(repo, run.branch_tip, run.run_id)
+    base = run.record.get("base")
+    foreign = foreign_commits(
+        repo, run.branch_tip, run.run_id, base=base if isinstance(base, str) else None
+    )
     if foreign:
         first = foreign[0]
         raise UserError(

@@ -8,6 +8,7 @@ person to look at. ``dreamgit run`` and ``dreamgit merge RUN`` both come here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,7 +17,7 @@ from dreamgit.errors import ConflictError
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["MergeOutcome", "merge_branch"]
+__all__ = ["Finish", "MergeOutcome", "merge_branch"]
 
 
 @dataclass(frozen=True)
@@ -27,14 +28,29 @@ class MergeOutcome:
     main: str
 
 
+#: Last changes to what the merge brings: (a commit holding the result, how) → files.
+Finish = Callable[[str, str], Mapping[str, bytes | None]]
+
+
 def merge_branch(
-    repo: MemoryRepo, branch: str, *, message: str, now: datetime, base: str | None = None
+    repo: MemoryRepo,
+    branch: str,
+    *,
+    message: str,
+    now: datetime,
+    base: str | None = None,
+    finish: Finish | None = None,
+    finish_message: str = "",
 ) -> MergeOutcome:
     """Merge ``branch`` into main; ConflictError (nothing changed) when it cannot be clean.
 
     ``base`` is the main tip the branch was made from: when main no longer holds it
     (history was rewritten, a forced push dropped commits), merging would bring
     back what was removed, so nothing is merged and the branch stays.
+
+    ``finish`` may change files of the result in the same move of main: inside the
+    merge commit, or for a fast-forward in one commit on top of the branch
+    (``finish_message``), so main never shows the result without them.
     """
     store = repo.store
     tip = store.tip(branch)
@@ -49,16 +65,26 @@ def merge_branch(
                 f"(it no longer holds {base[:12]}); nothing was merged and the branch is kept",
                 paths=[],
                 hint=f"see what {branch} would bring back with `git log {repo.branch}..{branch}`; "
-                f"drop it with `git branch -D {branch}` and dream again on the new {repo.branch}",
+                f"drop it with `{_discard(branch)}` and dream again on the new {repo.branch}",
             )
         if main is not None and store.is_ancestor(tip, main):
             outcome[:] = [MergeOutcome("already", main)]
             return None
         if main is None or store.is_ancestor(main, tip):
+            new = tip
+            changes = finish(tip, "fast-forward") if finish is not None else {}
+            if changes:
+                new = store.commit_unreferenced(
+                    parents=[tip],
+                    tree=store.build_tree(tip, changes),
+                    message=finish_message,
+                    who=repo.identity(),
+                    when=now,
+                )
             faults.checkpoint("merge-ref-update")
-            store.move_branch(repo.branch, new=tip, expected=main, message=message)
-            outcome[:] = [MergeOutcome("fast-forward", tip)]
-            return tip
+            store.move_branch(repo.branch, new=new, expected=main, message=message)
+            outcome[:] = [MergeOutcome("fast-forward", new)]
+            return new
         tree, conflicts = store.merge(main, tip, ours_wins=_generated(repo, main))
         if tree is not None:
             # Both sides may have rewritten the index; it is rendered for the merged memories.
@@ -69,8 +95,14 @@ def merge_branch(
                 "is kept",
                 paths=conflicts,
                 hint=f"look at it with `git log {repo.branch}..{branch}`, then merge by hand "
-                f"or drop it with `git branch -D {branch}`",
+                f"or drop it with `{_discard(branch)}`",
             )
+        if finish is not None:
+            probe = store.commit_unreferenced(
+                parents=[main, tip], tree=tree, message=message, who=repo.identity(), when=now
+            )
+            changes = finish(probe, "merge")
+            tree = store.build_tree(probe, changes) if changes else tree
         faults.checkpoint("merge-ref-update")
         new = store.commit(
             repo.branch,
@@ -85,6 +117,11 @@ def merge_branch(
 
     repo.advance_main(step, now=now)
     return outcome[0]
+
+
+def _discard(branch: str) -> str:
+    """The command that drops a dream branch (its sessions become pending again)."""
+    return f"dreamgit discard {branch.removeprefix(layout.DREAM_BRANCH_PREFIX)}"
 
 
 #: The first line of the files dreamgit writes (``dream.index.GENERATED_MARKER``).

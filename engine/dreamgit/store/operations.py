@@ -8,7 +8,7 @@ history can be searched (``restore`` finds what ``forget`` removed that way).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from dreamgit.errors import NotFoundError, UserError
@@ -26,14 +26,17 @@ from dreamgit.store.memoryfile import (
 from dreamgit.store.repo import MemoryRepo, require_text
 from dreamgit.store.sessionfile import render_session
 from dreamgit.store.transfer import unplaced
+from dreamgit.store.versions import Version, at_commit, removed_versions
 
 __all__ = [
+    "Restored",
     "add_memory",
     "forget",
     "import_memories",
     "log_claude_sessions",
     "log_session",
     "restore",
+    "restore_version",
     "unique_slug",
 ]
 
@@ -202,94 +205,99 @@ def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memor
     return gone
 
 
-def restore(repo: MemoryRepo, ident: str, *, now: datetime) -> Memory:
-    """Bring a forgotten, pruned or superseded memory back, byte for byte."""
-    tip = repo.tip()
+@dataclass(frozen=True)
+class Restored:
+    """What ``restore`` brought back, and which of the versions history holds it was."""
+
+    memory: Memory
+    version: Version
+    #: Every version a removal left in history, oldest first (see ``store.versions``).
+    versions: tuple[Version, ...]
+
+    @property
+    def others(self) -> list[Version]:
+        """The removed versions whose file differs from the one restored."""
+        return [v for v in self.versions if v.data != self.version.data]
+
+
+def restore(
+    repo: MemoryRepo,
+    ident: str,
+    *,
+    now: datetime,
+    version: int | None = None,
+    commit: str | None = None,
+) -> Memory:
+    """Bring a forgotten, pruned or superseded memory back, byte for byte.
+
+    Without ``version`` or ``commit`` the latest removed version comes back; see
+    :func:`restore_version` for the choice and what it reports.
+    """
+    return restore_version(repo, ident, now=now, version=version, commit=commit).memory
+
+
+def restore_version(
+    repo: MemoryRepo,
+    ident: str,
+    *,
+    now: datetime,
+    version: int | None = None,
+    commit: str | None = None,
+) -> Restored:
+    """Bring back version ``version`` of ``ident`` (1 = oldest removal), the version
+    ``commit``'s tree holds, or else the latest removed one."""
+    if version is not None and commit is not None:
+        raise UserError(
+            "restore takes --version or --commit, not both",
+            hint=f"`dreamgit show {ident} --history` lists both for each version",
+        )
     if ident in repo.snapshot(now=now).by_id():
-        raise UserError(f"memory {ident} is already active", hint="nothing to restore")
+        chosen = version is not None or commit is not None
+        raise UserError(
+            f"memory {ident} is already active",
+            hint=f"to bring back another version: `dreamgit forget {ident}`, then restore it"
+            if chosen
+            else "nothing to restore",
+        )
     if repo.format.name != "dreamgit":
         raise UserError(
             f"restore of one memory is not available in the {repo.format.name} format yet",
             hint="undo the run or operation that removed it: `dreamgit revert RUN [--op N]`",
         )
-    found = _find_removed(repo, ident, tip, now=now)
-    if found is None:
+    versions = removed_versions(repo, ident, now=now)
+    if commit is not None:
+        found = at_commit(repo, ident, commit, now=now, removed=versions)
+    elif not versions:
         raise NotFoundError(
             f"memory {ident} was never in this repository's history",
             hint="check the id with `git log --grep` or `dreamgit history`",
         )
-    path, data = found
+    elif version is None:
+        found = versions[-1]
+    elif 1 <= version <= len(versions):
+        found = versions[version - 1]
+    else:
+        raise NotFoundError(
+            f"memory {ident} has no version {version}: history holds "
+            f"{len(versions)} removed version(s), numbered from 1",
+            hint=f"`dreamgit show {ident} --history` lists them",
+        )
     restored: list[Memory] = []
 
     def build(at: str | None) -> dict[str, bytes | None]:
-        target = path
+        target = found.path
         existing = repo.store.files(at, layout.MEMORIES)
         if target in existing:
             topic, slug = target[len(layout.MEMORIES) :].removesuffix(".md").split("/")
             taken = {p.rsplit("/", 1)[1].removesuffix(".md") for p in existing if topic in p}
             target = f"{layout.MEMORIES}{topic}/{unique_slug(slug, taken)}.md"
-        record = parse_memory_record(decode_text(data, path=target), path=target)
+        record = parse_memory_record(decode_text(found.data, path=target), path=target)
         restored[:] = [memory_from_record(record, path=target, now=now)]
-        return {target: data}
+        return {target: found.data}
 
     message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
     repo.commit_main(message, build, now=now)
-    return restored[0]
-
-
-def _find_removed(
-    repo: MemoryRepo, ident: str, tip: str | None, *, now: datetime
-) -> tuple[str, bytes] | None:
-    """The newest file with ``ident`` that a commit removed: (path, bytes).
-
-    Commits that name the id (forget, prune, merge…) are searched first; a file an
-    agent deleted by hand went in an "agent edits" commit that names only paths, so
-    the rest of the history is searched after them.
-    """
-    if tip is None:
-        return None
-    for named_only in (True, False):
-        for info in repo.store.walk(tip):
-            if not info.parents or (ident in info.message) != named_only:
-                continue
-            for change in repo.store.changed_paths(info.id):
-                if change.old is None or change.new is not None:
-                    continue  # only a removal takes a memory out of the active set
-                if not change.path.startswith(layout.MEMORIES):
-                    continue
-                data = repo.store.read(change.old)
-                try:
-                    text = decode_text(data, path=change.path)
-                    record = parse_memory_record(text, path=change.path)
-                except UserError:
-                    if ident.encode("utf-8") not in data:
-                        continue
-                    # Its last version could not be read: bring back the newest one that can.
-                    older = _readable_version(repo, change.path, ident, info.id, now=now)
-                    if older is not None:
-                        return older
-                    continue
-                if (record["id"] or memory_id("path", change.path)) == ident:
-                    memory = memory_from_record(record, path=change.path, now=now)
-                    return memory.path, data
-    return None
-
-
-def _readable_version(
-    repo: MemoryRepo, path: str, ident: str, removed_in: str, *, now: datetime
-) -> tuple[str, bytes] | None:
-    """The newest readable version of ``path`` with id ``ident`` before ``removed_in``."""
-    for info in repo.store.walk(removed_in):
-        data = repo.store.read_path(info.id, path)
-        if data is None or ident.encode("utf-8") not in data:
-            continue
-        try:
-            record = parse_memory_record(decode_text(data, path=path), path=path)
-        except UserError:
-            continue
-        if record["id"] == ident:
-            return memory_from_record(record, path=path, now=now).path, data
-    return None
+    return Restored(restored[0], found, tuple(versions))
 
 
 def log_claude_sessions(
