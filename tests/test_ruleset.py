@@ -382,6 +382,9 @@ def test_memory_env_holds_every_documented_name() -> None:
         "recalls",
         "confidence",
         "sources",
+        "supersedes",
+        "valid_from",
+        "superseded",
         "recall",
         "recalls_recorded",
     }
@@ -389,6 +392,7 @@ def test_memory_env_holds_every_documented_name() -> None:
     assert env["key"] == ""
     assert env["chars"] == len(m.text)
     assert (env["age"], env["idle"]) == (timedelta(days=3), timedelta(hours=5))
+    assert (env["valid_from"], env["superseded"]) == (timedelta(days=3), False)
 
 
 def test_extends_in_a_repository_tree_stays_inside_it() -> None:

@@ -68,6 +68,11 @@ class Memory:
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     supersedes: tuple[str, ...] = ()
+    #: When what it says became true (None: when it was created, see :attr:`valid_since`).
+    valid_from: datetime | None = None
+    #: On a retired version only: when it stopped being true, and which memories said so.
+    valid_to: datetime | None = None
+    superseded_by: tuple[str, ...] = ()
     confidence: float = 1.0
     recalls: int = 0
     #: Recorded recall signals (None: never recalled since recalls were recorded).
@@ -79,12 +84,25 @@ class Memory:
     file: str = ""
 
     @property
+    def valid_since(self) -> datetime:
+        """When what it says became true: ``valid_from``, else when it was created."""
+        return self.valid_from or self.created
+
+    @property
     def path(self) -> str:
         """Path of the file holding the memory inside the repository."""
         return self.file or f"memories/{self.topic}/{self.slug}.md"
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as plain JSON values (``memories --json``, ``diff``)."""
+        """Every field as plain JSON values (``memories --json``, ``diff``); the validity
+        fields only when the memory has them."""
+        validity: dict[str, Any] = {}
+        if self.valid_from is not None:
+            validity["valid_from"] = format_time(self.valid_from)
+        if self.valid_to is not None:
+            validity["valid_to"] = format_time(self.valid_to)
+        if self.superseded_by:
+            validity["superseded_by"] = list(self.superseded_by)
         return {
             "id": self.id,
             "topic": self.topic,
@@ -101,6 +119,7 @@ class Memory:
             "supersedes": list(self.supersedes),
             "confidence": self.confidence,
             "recalls": self.recalls,
+            **validity,
             "text": self.text,
         }
 

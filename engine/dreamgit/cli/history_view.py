@@ -2,7 +2,8 @@
 
 Each removal of the memory is numbered as ``restore ID --version N`` takes it
 (``store.versions``), in the lineage and in a list of the removed versions with
-what tells them apart (priority, tags, path).
+what tells them apart (priority, tags, path) and, for a version a newer memory
+replaced, what replaced it and when (``valid_to``, ``superseded_by``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dreamgit.clock import format_time
 
 if TYPE_CHECKING:
     from dreamgit.history.lineage import Step
+    from dreamgit.model import Memory
     from dreamgit.store.repo import MemoryRepo
     from dreamgit.store.versions import Version
 
@@ -28,6 +30,7 @@ def print_lineage(
 ) -> None:
     """The lineage ``show --history`` prints, each removal of ``wanted`` with its version."""
     numbers = {v.removed_in: v.number for v in versions}
+    retired = {v.number: v.memory for v in versions}
 
     def number(step: Step) -> int | None:
         return numbers.get(step.commit) if step.memory == wanted and step.text is None else None
@@ -36,7 +39,7 @@ def print_lineage(
         listed: list[dict[str, Any]] = []
         for step in steps:
             n = number(step)
-            listed.append(step.to_json() if n is None else {**step.to_json(), "version": n})
+            listed.append(step.to_json() if n is None else {**step.to_json(), **_end(n, retired)})
         emit_json(listed)
         return
     for step in steps:
@@ -67,6 +70,18 @@ def _print_versions(wanted: str, versions: list[Version]) -> None:
             f"  {v.number}  {_when(v.removed_at)}  removed in {removed}  "
             f"priority {v.memory.priority}, {tags}  {v.path}"
         )
+        if v.memory.superseded_by:
+            click.echo(f"     superseded by {', '.join(v.memory.superseded_by)}")
+
+
+def _end(number: int, retired: dict[int, Memory]) -> dict[str, Any]:
+    """A removal step's version and, when a newer memory replaced it, when and by what."""
+    memory = retired[number]
+    ended: dict[str, Any] = {"version": number}
+    if memory.valid_to is not None:
+        ended["valid_to"] = format_time(memory.valid_to)
+        ended["superseded_by"] = list(memory.superseded_by)
+    return ended
 
 
 def _when(seconds: int) -> str:

@@ -337,7 +337,8 @@ def _after(ws: WorkingSet, p: Proposal, members: list[Memory], *, now: datetime)
         return []
     if p.op == "supersede":
         newer = ws.active[p.by or ""]
-        return [replace(newer, supersedes=tuple(sorted({*newer.supersedes, *p.ids})))]
+        supersedes = tuple(sorted({*newer.supersedes, *p.ids}))
+        return [replace(newer, supersedes=supersedes, valid_from=newer.valid_since)]
     survivor = min(members, key=lambda m: (m.created, m.id))
     text = (p.text or survivor.text).strip()
     priority = max((m.priority for m in members), key=priority_rank)
@@ -351,6 +352,9 @@ def _after(ws: WorkingSet, p: Proposal, members: list[Memory], *, now: datetime)
             tags=tuple(sorted({t for m in members for t in m.tags})),
             sources=tuple(sorted({s for m in members for s in m.sources})),
             updated=now,
+            valid_from=(
+                min(m.valid_since for m in members) if p.op == "merge" else survivor.valid_from
+            ),
         )
     ]
 

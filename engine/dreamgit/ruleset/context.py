@@ -65,6 +65,9 @@ MEMORY_FIELDS: dict[str, Type] = {
     "recalls": NUMBER,
     "confidence": NUMBER,
     "sources": list_of(STRING),
+    "supersedes": list_of(STRING),
+    "valid_from": DURATION,
+    "superseded": BOOL,
     "recall": record(RECALL_FIELDS),
     "recalls_recorded": BOOL,
 }
@@ -139,6 +142,10 @@ def memory_env(
         "recalls": memory.recalls,
         "confidence": memory.confidence,
         "sources": memory.sources,
+        "supersedes": memory.supersedes,
+        # How long what it says has held (like ``age``: a duration up to ``now``).
+        "valid_from": now - memory.valid_since,
+        "superseded": memory.valid_to is not None or bool(memory.superseded_by),
         "recall": recall_env(memory, now),
         "recalls_recorded": recalls_recorded,
     }

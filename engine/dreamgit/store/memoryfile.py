@@ -122,9 +122,9 @@ def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
     }
     field = ""
     try:
-        for field in ("created", "updated"):
+        for field in ("created", "updated", "valid_from", "valid_to"):
             record[field] = _time(dream.get(field))
-        for field in ("tags", "sources", "supersedes"):
+        for field in ("tags", "sources", "supersedes", "superseded_by"):
             record[field] = _strings(dream.get(field))
         field = "confidence"
         record["confidence"] = float(record["confidence"])
@@ -176,9 +176,18 @@ def memory_from_record(record: Mapping[str, Any], *, path: str, now: datetime) -
         tags=tuple(record["tags"]),
         sources=tuple(record["sources"]),
         supersedes=tuple(record["supersedes"]),
+        valid_from=_optional_time(record, "valid_from"),
+        valid_to=_optional_time(record, "valid_to"),
+        superseded_by=tuple(record.get("superseded_by") or ()),
         confidence=record["confidence"],
         recalls=record["recalls"],
     )
+
+
+def _optional_time(record: Mapping[str, Any], name: str) -> datetime | None:
+    """A validity time of a record (records cached before it existed have none)."""
+    value = record.get(name)
+    return parse_time(value, what=name) if value else None
 
 
 def _dream_block(memory: Memory) -> dict[str, Any]:
@@ -195,6 +204,12 @@ def _dream_block(memory: Memory) -> dict[str, Any]:
     block["sources"] = list(memory.sources)
     if memory.supersedes:
         block["supersedes"] = list(memory.supersedes)
+    if memory.valid_from is not None:
+        block["valid_from"] = memory.valid_from
+    if memory.valid_to is not None:
+        block["valid_to"] = memory.valid_to
+    if memory.superseded_by:
+        block["superseded_by"] = list(memory.superseded_by)
     block["confidence"] = memory.confidence
     if memory.recalls:
         block["recalls"] = memory.recalls
@@ -252,6 +267,9 @@ _OURS = frozenset(
         "updated",
         "sources",
         "supersedes",
+        "valid_from",
+        "valid_to",
+        "superseded_by",
         "confidence",
         "recalls",
     ]

@@ -22,6 +22,7 @@ from dreamgit.store.memoryfile import (
     memory_from_record,
     parse_memory_record,
     render_memory,
+    rewrite_memory,
 )
 from dreamgit.store.repo import MemoryRepo, require_text
 from dreamgit.store.sessionfile import render_session
@@ -291,9 +292,15 @@ def restore_version(
             topic, slug = target[len(layout.MEMORIES) :].removesuffix(".md").split("/")
             taken = {p.rsplit("/", 1)[1].removesuffix(".md") for p in existing if topic in p}
             target = f"{layout.MEMORIES}{topic}/{unique_slug(slug, taken)}.md"
-        record = parse_memory_record(decode_text(found.data, path=target), path=target)
-        restored[:] = [memory_from_record(record, path=target, now=now)]
-        return {target: found.data}
+        text = decode_text(found.data, path=target)
+        memory = memory_from_record(parse_memory_record(text, path=target), path=target, now=now)
+        data = found.data
+        if memory.valid_to is not None or memory.superseded_by:
+            # Restored, it is true again: the end a retired version records no longer holds.
+            memory = replace(memory, valid_to=None, superseded_by=())
+            data = rewrite_memory(text, memory, path=target).encode()
+        restored[:] = [memory]
+        return {target: data}
 
     message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
     repo.commit_main(message, build, now=now)

@@ -42,6 +42,11 @@ def _record(memory: Memory) -> dict[str, Any]:
     return data
 
 
+def _moment(data: Mapping[str, Any], name: str) -> datetime | None:
+    """An optional time of an exported memory (exports before validity have none)."""
+    return parse_time(str(data[name]), what=name) if data.get(name) else None
+
+
 def _memory(data: Mapping[str, Any], *, where: str) -> Memory:
     """A Memory from an exported record; a missing or bad field names ``where``."""
     try:
@@ -67,6 +72,9 @@ def _memory(data: Mapping[str, Any], *, where: str) -> Memory:
             tags=tuple(str(t) for t in data.get("tags") or ()),
             sources=tuple(str(s) for s in data.get("sources") or ()),
             supersedes=tuple(str(s) for s in data.get("supersedes") or ()),
+            valid_from=_moment(data, "valid_from"),
+            valid_to=_moment(data, "valid_to"),
+            superseded_by=tuple(str(s) for s in data.get("superseded_by") or ()),
             confidence=float(data.get("confidence", 1.0)),
             recalls=int(data.get("recalls", 0)),
         )

@@ -10,8 +10,9 @@ whose tree holds the memory (``restore --commit REV``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+import re
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.ids import memory_id
@@ -21,7 +22,7 @@ from dreamgit.store.gitstore import Change, CommitInfo
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
 from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["Version", "at_commit", "removed_versions"]
+__all__ = ["Version", "at_commit", "removed_versions", "retired"]
 
 #: Trailers of commits that name every memory (or session) they touch.
 _NAMING_TRAILERS = ("\nDream-Memory: ", "\nDream-Session: ")
@@ -68,8 +69,29 @@ def removed_versions(repo: MemoryRepo, ident: str, *, now: datetime) -> list[Ver
     for number, (info, path, data, held_in) in enumerate(reversed(found), start=1):
         memory = _memory(data, path, now=now)
         assert memory is not None  # _removal returns readable versions only
+        memory = retired(memory, info)
         versions.append(Version(number, held_in, info.id, info.time, path, data, memory))
     return versions
+
+
+_OP = re.compile(r"^Dream-Op: (\S+)$", re.M)
+_MEMORIES = re.compile(r"^Dream-Memory: (.+)$", re.M)
+
+
+def retired(memory: Memory, removal: CommitInfo) -> Memory:
+    """``memory`` as the version ``removal`` retired: when a supersede or merge took it out,
+    it stopped being true then (``valid_to``) and the memory that said so is its
+    ``superseded_by``. The operation's one commit removes the file, so no file version
+    carries these; history does."""
+    op = _OP.search(removal.message)
+    named = _MEMORIES.search(removal.message)
+    if op is None or named is None or op.group(1) not in ("supersede", "merge"):
+        return memory
+    successor, *others = [i.strip() for i in named.group(1).split(",")]
+    if memory.id not in others:
+        return memory
+    when = datetime.fromtimestamp(removal.time, UTC)
+    return replace(memory, valid_to=when, superseded_by=(successor,))
 
 
 def at_commit(

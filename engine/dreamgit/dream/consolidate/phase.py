@@ -113,7 +113,10 @@ def _supersede(
     ops: list[Operation],
 ) -> bool:
     """Plan one supersession; False when the run's limits deferred it."""
-    successor = replace(new, supersedes=tuple(sorted({*new.supersedes, old.id})))
+    # The newer value holds from when it was said; the older one's end is this commit.
+    successor = replace(
+        new, supersedes=tuple(sorted({*new.supersedes, old.id})), valid_from=new.valid_since
+    )
     op = Operation(
         op="supersede",
         phase="consolidate",
@@ -360,6 +363,7 @@ def _merge(
         updated=fields.updated,
         confidence=fields.confidence,
         recalls=fields.recalls,
+        valid_from=min(m.valid_since for m in group),  # true since its first telling
     )
     absorbed = [ws.active[i] for i in fields.absorbed]
     op = Operation(

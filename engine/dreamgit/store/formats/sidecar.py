@@ -51,9 +51,13 @@ def meta_of(memory: Memory, sha: str) -> dict[str, Any]:
         "created": format_time(memory.created),
         "updated": format_time(memory.updated),
     }
-    for name in ("tags", "sources", "supersedes"):
+    for name in ("tags", "sources", "supersedes", "superseded_by"):
         if getattr(memory, name):
             data[name] = list(getattr(memory, name))
+    for name in ("valid_from", "valid_to"):
+        moment = getattr(memory, name)
+        if moment is not None:
+            data[name] = format_time(moment)
     if memory.key:
         data["key"] = memory.key
     if memory.confidence != 1.0:
@@ -72,5 +76,12 @@ def fields_from(meta: Mapping[str, Any], now: datetime) -> dict[str, Any]:
         "tags": tuple(meta.get("tags") or ()),
         "sources": tuple(meta.get("sources") or ()),
         "supersedes": tuple(meta.get("supersedes") or ()),
+        "valid_from": _time(meta, "valid_from"),
+        "valid_to": _time(meta, "valid_to"),
+        "superseded_by": tuple(meta.get("superseded_by") or ()),
         "confidence": float(meta.get("confidence", 1.0)),
     }
+
+
+def _time(meta: Mapping[str, Any], name: str) -> datetime | None:
+    return parse_time(meta[name], what=name) if meta.get(name) else None
