@@ -29,7 +29,6 @@ from dreamgit.errors import (
     NotFoundError,
     UserError,
 )
-from dreamgit.ids import memory_id
 from dreamgit.model import Memory, RecallStats
 from dreamgit.store import layout, signals
 from dreamgit.store.adopt import (
@@ -46,12 +45,7 @@ from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.gitstore import GitStore, Identity, StaleTipError
 from dreamgit.store.indexing import Indexer, tree_with_index
 from dreamgit.store.locks import exclusive
-from dreamgit.store.memoryfile import (
-    decode_text,
-    memory_from_record,
-    parse_memory_record,
-)
-from dreamgit.store.parsecache import ParseCache
+from dreamgit.store.memoryfiles import MemoryFiles
 from dreamgit.store.secrets import findings_trailers, scrub, secrets_mode
 
 __all__ = ["MemoryRepo", "Snapshot"]
@@ -79,8 +73,7 @@ class MemoryRepo:
     def __init__(self, store: GitStore) -> None:
         self.store = store
         self.branch = layout.MAIN
-        self._cache = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
-        self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
+        self._files = MemoryFiles(store)
         self._config: tuple[str | None, dict[str, Any]] | None = None
         self._counters: tuple[str | None, dict[str, RecallStats]] = (None, {})
         #: What ``init`` found in the folder and which format it chose (None after ``open``).
@@ -205,7 +198,7 @@ class MemoryRepo:
         return Source(
             files=self.store.files(at),
             read_blob=self.store.read,
-            record=lambda path, blob: self._record(path, blob),
+            record=self._files.record,
         )
 
     def config(self) -> dict[str, Any]:
@@ -256,32 +249,11 @@ class MemoryRepo:
         fmt = self.format
         if fmt.name != "dreamgit":
             found, problems = fmt.scan(self.source(commit), now=now)
-            self._cache.save(at_least=256)
+            self._files.save()
             if fmt.strict and problems:
                 raise problems[0]
             return Snapshot(commit, self._overlay_recalls(found, commit), problems)
-        files = self.store.files(commit, layout.MEMORIES)
-        memories: list[Memory] = []
-        broken: list[MemoryFileError] = []
-        seen: dict[str, str] = {}
-        for path, blob in files.items():
-            try:
-                memory = memory_from_record(self._record(path, blob), path=path, now=now)
-            except MemoryFileError as exc:
-                broken.append(exc)
-                continue
-            if memory.id in seen:
-                broken.append(
-                    MemoryFileError(
-                        path,
-                        f"has the same id {memory.id} as {seen[memory.id]}",
-                        hint="give one of them a new id, or merge them",
-                    )
-                )
-                continue
-            seen[memory.id] = path
-            memories.append(memory)
-        self._cache.save(keep=set(files.values()))
+        memories, broken = self._files.read(self.store.files(commit, layout.MEMORIES), now=now)
         return Snapshot(commit, self._overlay_recalls(memories, commit), broken)
 
     def _overlay_recalls(self, memories: list[Memory], commit: str | None) -> list[Memory]:
@@ -308,41 +280,7 @@ class MemoryRepo:
         """
         if self.format.name != "dreamgit":
             return {m.id for m in self.snapshot(now=utcnow(), at=at).memories}
-        files = self.store.files(at, layout.MEMORIES)
-        missing = [(path, blob) for path, blob in files.items() if self._ids.get(blob) is None]
-        for path, blob in missing:
-            self._ids.put(blob, self._file_id(path, blob, cached=len(missing) > 32))
-        self._ids.save(keep=set(files.values()))
-        self._cache.save(at_least=256)
-        ids = set()
-        for path, blob in files.items():
-            known = self._ids.get(blob)
-            if known is not False:
-                ids.add(known or memory_id("path", path))
-        return ids
-
-    def _file_id(self, path: str, blob: str, *, cached: bool) -> str | bool:
-        """The id a memory file states ("" when none), or False when it cannot be read."""
-        try:
-            if cached:
-                return str(self._record(path, blob)["id"] or "")
-            text = decode_text(self.store.read(blob), path=path)
-            return str(parse_memory_record(text, path=path)["id"] or "")
-        except MemoryFileError:
-            return False
-
-    def _record(self, path: str, blob: str) -> dict[str, Any]:
-        cached = self._cache.get(blob)
-        if cached is None:
-            try:
-                text = decode_text(self.store.read(blob), path=path)
-                cached = {"ok": parse_memory_record(text, path=path)}
-            except MemoryFileError as exc:
-                cached = {"error": exc.reason, "line": exc.line, "hint": exc.hint}
-            self._cache.put(blob, cached)
-        if "ok" not in cached:
-            raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])
-        return dict(cached["ok"])
+        return self._files.ids(self.store.files(at, layout.MEMORIES))
 
     def memories(self, *, now: datetime, topic: str | None = None) -> list[Memory]:
         """Active memories at the main tip, optionally of one topic, ordered by path."""

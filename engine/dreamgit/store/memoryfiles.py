@@ -1,0 +1,104 @@
+"""Memory files read through caches keyed by blob id: parsed records, and stated ids.
+
+A blob's content never changes, so what it parses to is cached by its id in the
+git directory (``dreamgit/cache/memories.json``) and later reads of 10,000 files
+take a tenth of a second. A second, smaller cache holds only each file's id, so
+``add`` in a fresh process learns which ids are taken without parsing every file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from dreamgit.errors import MemoryFileError
+from dreamgit.ids import memory_id
+from dreamgit.model import Memory
+from dreamgit.store.gitstore import GitStore
+from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
+from dreamgit.store.parsecache import ParseCache
+
+__all__ = ["MemoryFiles"]
+
+#: Files parsed without the record cache when fewer are new than this (saving it
+#: rewrites it whole, which costs more than parsing a few files).
+_FEW = 32
+
+
+class MemoryFiles:
+    """Reads memory files (path → blob id) of a repository's git store."""
+
+    def __init__(self, store: GitStore) -> None:
+        self._store = store
+        self._records = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
+        self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
+
+    def record(self, path: str, blob: str) -> dict[str, Any]:
+        """The parsed record of one file; a broken file raises MemoryFileError (cached too)."""
+        cached = self._records.get(blob)
+        if cached is None:
+            try:
+                text = decode_text(self._store.read(blob), path=path)
+                cached = {"ok": parse_memory_record(text, path=path)}
+            except MemoryFileError as exc:
+                cached = {"error": exc.reason, "line": exc.line, "hint": exc.hint}
+            self._records.put(blob, cached)
+        if "ok" not in cached:
+            raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])
+        return dict(cached["ok"])
+
+    def read(
+        self, files: Mapping[str, str], *, now: datetime
+    ) -> tuple[list[Memory], list[MemoryFileError]]:
+        """(memories, broken files) of ``files``; a second file with a known id is broken."""
+        memories: list[Memory] = []
+        broken: list[MemoryFileError] = []
+        seen: dict[str, str] = {}
+        for path, blob in files.items():
+            try:
+                memory = memory_from_record(self.record(path, blob), path=path, now=now)
+            except MemoryFileError as exc:
+                broken.append(exc)
+                continue
+            if memory.id in seen:
+                broken.append(
+                    MemoryFileError(
+                        path,
+                        f"has the same id {memory.id} as {seen[memory.id]}",
+                        hint="give one of them a new id, or merge them",
+                    )
+                )
+                continue
+            seen[memory.id] = path
+            memories.append(memory)
+        self._records.save(keep=set(files.values()))
+        return memories, broken
+
+    def ids(self, files: Mapping[str, str]) -> set[str]:
+        """Ids of the readable files of ``files``, from the id cache where it knows them."""
+        missing = [(path, blob) for path, blob in files.items() if self._ids.get(blob) is None]
+        for path, blob in missing:
+            self._ids.put(blob, self._file_id(path, blob, cached=len(missing) > _FEW))
+        self._ids.save(keep=set(files.values()))
+        self.save()
+        ids = set()
+        for path, blob in files.items():
+            known = self._ids.get(blob)
+            if known is not False:
+                ids.add(known or memory_id("path", path))
+        return ids
+
+    def save(self) -> None:
+        """Keep what was parsed, when it grew enough to be worth rewriting the cache."""
+        self._records.save(at_least=256)
+
+    def _file_id(self, path: str, blob: str, *, cached: bool) -> str | bool:
+        """The id a memory file states ("" when none), or False when it cannot be read."""
+        try:
+            if cached:
+                return str(self.record(path, blob)["id"] or "")
+            text = decode_text(self._store.read(blob), path=path)
+            return str(parse_memory_record(text, path=path)["id"] or "")
+        except MemoryFileError:
+            return False
