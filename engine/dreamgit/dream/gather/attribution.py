@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.phrasing import ADVERBS, conjugate
-from dreamgit.dream.gather.words import ADVICE_VERBS
+from dreamgit.dream.gather.words import ADVICE_VERBS, BARE_OPENERS
 
 __all__ = ["Voice", "attribute", "instruction", "possessive"]
 
@@ -24,7 +24,7 @@ _TOKEN = re.compile(
     r"\b(?:i'm|i've|i'd|i'll|i\s+am|i\s+was|i|me|my|mine|myself|we're|we've|we'd|we'll|we\s+are"
     r"|we\s+were|we|us|our|ours|ourselves|you're|you've|you'd|you'll|you\s+are|you\s+were"
     r"|you\s+have|you|your|yours"
-    r"|yourself)(?![\w'])",
+    r"|yourself)(?![\w'-])",
     _I,
 )
 
@@ -48,21 +48,11 @@ def _lower_first(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith("The ") else name
 
 
-#: Words that open a clause whose subject "I" went unsaid ("Got to see the old town").
-_BARE_OPENERS = frozenset(
-    str.split("""got went had made took checked saw met bought found love loved hope think guess
-    gonna wanna gotta been can't cannot just still also really wish want need feel felt
-    miss missed like liked started finished tried learned visited joined spent
-    decided did didn't don't won lost ran read wrote began built used am was will would
-    could should""")
-)
-
-
 def _restore_subject(clause: str) -> str:
     """ "Got to see the old town" → "I got to see the old town"."""
     first = clause.split(" ", 1)[0]
     low = first.lower()
-    bare = low in _BARE_OPENERS or (low.endswith("ed") and len(low) > 4)
+    bare = low in BARE_OPENERS or (low.endswith("ed") and len(low) > 4)
     if not bare or len(clause.split()) <= 2:
         return clause
     subject = "I've" if low == "been" else "I"  # "Been reading …": "I've been reading …"
@@ -153,8 +143,8 @@ def _rewrite(clause: str, voice: Voice) -> str:
             else:
                 out.append(listener + _YOU[word])
             continue
-        if who in said:
-            out.append(_LATER[word])
+        if who in said or (said and word in ("my", "mine", "our", "ours")):
+            out.append(_LATER[word])  # once named, "their": "Dana's wife and their trip"
             continue
         said.add(who)
         name = voice.subject if who == "i" else group
@@ -176,6 +166,9 @@ def _rewrite(clause: str, voice: Voice) -> str:
     return _finish("".join(out))
 
 
+_ADVERB = re.compile(r"^[a-z]{3,}ly$")  # "I highly recommend it": "highly" is not the verb
+
+
 def _agree(clause: str, pos: int) -> tuple[str, int]:
     """The words after a new third-person subject, with its verb agreeing."""
     words: list[str] = []
@@ -185,7 +178,7 @@ def _agree(clause: str, pos: int) -> tuple[str, int]:
             break
         pos += m.end()
         word = m.group(1)
-        if word.lower() in ADVERBS and len(words) < 3:
+        if (word.lower() in ADVERBS or _ADVERB.match(word)) and len(words) < 3:
             words.append(word)
             continue
         words.append(conjugate(word))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-__all__ = ["DATE_WORDS", "day_text", "resolve_dates"]
+__all__ = ["DATE_WORDS", "JUST_DONE", "day_text", "resolve_dates"]
 
 _MONTHS = [
     "January",
@@ -235,6 +235,17 @@ def _replace(m: re.Match[str], today: date) -> str:
     return f"on {day_text(monday + timedelta(days=shift + wanted))}"
 
 
+#: A verb of something done ("got", "finished"), not of a thought ("wanted", "felt").
+JUST_DONE = (
+    r"(?!(?:wanted|needed|thought|figured|meant|felt|wondered|hoped|loved|liked|wished"
+    r"|realized|realised|noticed|remembered)\b)"
+    r"(?:[a-z]+ed|got|went|made|bought|began|found|left|won|lost|met|took|had|saw|sold"
+    r"|wrote|read|ran|built|came|became)\b"
+)
+# "just" before something done: it happened by the day it is said.
+_JUST_DONE = re.compile(rf"(?<=\s)just\s+(?={JUST_DONE})", re.IGNORECASE)
+
+
 def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     """``text`` with its relative dates written absolutely, and whether it had any."""
     today = when.date()
@@ -249,4 +260,8 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     out = _PHRASE.sub(sub, text)
     if changed:
         out = re.sub(r"\b(?:on|in)\s+(on|in)\s+", r"\1 ", out)
+    elif _JUST_DONE.search(out) and not DATE_WORDS.search(out):
+        # "I just got accepted": done by the day it was said; the day is the anchor
+        out = _JUST_DONE.sub("", out, count=1).rstrip(" .!") + f" by {day_text(today)}"
+        changed = True
     return out, changed

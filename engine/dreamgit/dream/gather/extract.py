@@ -17,12 +17,21 @@ from datetime import datetime
 from functools import partial
 
 from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
+from dreamgit.dream.gather.antecedents import Asked, named_thing, with_antecedent
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
 from dreamgit.dream.gather.lexicon import lookup_tool
-from dreamgit.dream.gather.statements import Clause, chatter, clauses, continuation, salience
+from dreamgit.dream.gather.statements import (
+    Clause,
+    chatter,
+    clauses,
+    common_words,
+    continuation,
+    salience,
+)
 from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.textsim import NOT, features
 
 __all__ = ["extract_candidates"]
 
@@ -104,6 +113,15 @@ def _pattern_candidates(
     return out, subject
 
 
+_MIN_INFORMATIVE = 2
+_GLUE = features("others says") | {NOT}
+
+
+def _informative(memory: str, voice: Voice) -> frozenset[str]:
+    """The content words of ``memory`` besides the names of who speaks and who listens."""
+    return features(memory) - features(f"{voice.subject} {voice.listener}") - _GLUE
+
+
 def _statement_candidate(
     clause: Clause,
     voice: Voice,
@@ -112,12 +130,15 @@ def _statement_candidate(
     session_id: str,
     created: datetime,
     reply: bool,
+    common: frozenset[str],
 ) -> Candidate | None:
     """One clause as a memory about whom it concerns, dates absolute; None when unfit."""
     text, dated = resolve_dates(clause.text, created)
     dated = dated or DATE_WORDS.search(clause.text) is not None
     memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
     if len(memory) > MAX_TEXT or len(memory) < 12:
+        return None
+    if len(_informative(memory, voice)) < _MIN_INFORMATIVE:
         return None
     topic = _KIND_TOPICS[clause.kind]
     return Candidate(
@@ -133,7 +154,7 @@ def _statement_candidate(
         change=None,
         pattern=f"statement-{clause.kind}",
         kind=clause.kind,
-        salience=salience(clause.text, clause.kind, dated=dated, reply=reply),
+        salience=salience(clause.text, clause.kind, dated=dated, reply=reply, common=common),
         speaker=speaker,
         subject=voice.subject,
     )
@@ -144,6 +165,13 @@ def _asked(turns: list[tuple[str, list[str]]], turn: int) -> bool:
     if turn == 0 or turns[turn - 1][0] == turns[turn][0] or not turns[turn - 1][1]:
         return False
     return turns[turn - 1][1][-1].rstrip().endswith("?")
+
+
+def _asked_about(turns: list[tuple[str, list[str]]], turn: int) -> Asked | None:
+    """The thing named by the question someone else ended the turn before with."""
+    if not _asked(turns, turn):
+        return None
+    return named_thing(list(sentences(turns[turn - 1][1][-1]))[-1])
 
 
 def extract_candidates(
@@ -172,6 +200,7 @@ def extract_candidates(
     people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
     subject = user_name or "The user"
     seen: set[tuple[str, str]] = set()
+    common = common_words(text)
     for turn, (speaker, paragraphs) in enumerate(turns):
         if speaker in ("agent", "none"):
             continue
@@ -188,13 +217,20 @@ def extract_candidates(
             session_id=session_id,
             created=created,
             reply=_asked(turns, turn),
+            common=common,
         )
         budget = MAX_TURN_CHARS
         # The last statement of the sentence before, and where its memory is in ``out``.
         last: tuple[Clause, int] | None = None
+        # What the question just before named: "it" in the next sentence may stand for it.
+        thing = _asked_about(turns, turn)
         for paragraph in paragraphs:
             for sentence in sentences(paragraph):
                 budget -= len(sentence)
+                sentence, thing = (
+                    (with_antecedent(sentence, thing) if thing else sentence),
+                    (named_thing(sentence)),
+                )
                 if (speaker, sentence) in seen:
                     continue
                 seen.add((speaker, sentence))

@@ -23,13 +23,14 @@ ADVERBS: frozenset[str] = frozenset(
         """also now still really mostly mainly usually generally typically normally just
     recently finally actually definitely currently primarily always never only often
     sometimes rarely mostly totally absolutely strongly much honestly basically
-    already"""
+    already even ever once almost nearly barely hardly kinda sorta soon"""
     )
 )
 _KEEP = frozenset(
     str.split(
         """can can't cannot could couldn't should shouldn't must might may will won't would
-    wouldn't was wasn't had hadn't used"""
+    wouldn't was wasn't had hadn't used on in at by to for from with about over after before
+    the a an this that"""
     )
 )
 _IRREGULAR = {

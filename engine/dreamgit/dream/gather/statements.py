@@ -19,9 +19,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dreamgit.dream.gather.dates import JUST_DONE
 from dreamgit.dream.gather.words import (
     ADVICE_VERBS,
     BACKCHANNEL,
+    BARE_OPENERS,
     EVALUATIVE,
     PEP_TALK,
     RELATIVES,
@@ -56,12 +58,18 @@ MAX_CLAUSE = 400
 
 _STAGE = re.compile(r"\[[^\[\]]{0,400}\]\s*(?!\()")  # "[shares a photo: …]", not [links](…)
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
+# A dash ends a sentence when a new one starts after it ("… last month - it's been rough"),
+# not when a list or an aside goes on ("me-time - running, reading or my violin - which …").
 _SENTENCE = re.compile(
-    r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s+[-\u2013\u2014]\s+|\s*\n\s*"
+    r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])"
+    r"|\s+[-\u2013\u2014]\s+(?=[A-Z0-9\"']|(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our|it|it's"
+    r"|that|that's|this|they|they're|he|she|there|but|and|so|plus)\b)"
+    r"|\s*\n\s*"
 )
+# "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject.
 _CLAUSE = re.compile(
-    r"[;:]\s+|,?\s+(?:and|but|so|because|since|as|though|although)\s+(?=(?:i|i'm|i've|i'd|we"
-    r"|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
+    r"[;:]\s+|,?\s+(?:and|but|so|because|since|as|though|although)\s+(?=(?:i(?!\s+(?:are|were)\b)"
+    r"|i'm|i've|i'd|we|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
     _I,
 )
 _LEAD = re.compile(
@@ -75,7 +83,8 @@ _LEAD = re.compile(
 )
 _TRAIL = re.compile(
     r"(?:[\s,;:-]+(?:haha+|hahaha|lol|lmao|hehe|:\)|:d|;\)|you\s+know|eh|right|though|too"
-    r"|for\s+sure|tbh|honestly))+[\s.!?…]*$",
+    r"|for\s+sure|tbh|honestly|(?:and\s+)?all\s+(?:of\s+)?that|and\s+stuff|and\s+so\s+on"
+    r"|etc))+[\s.!?…]*$",
     _I,
 )
 _QUESTION_OPEN = re.compile(
@@ -85,6 +94,7 @@ _QUESTION_OPEN = re.compile(
     _I,
 )
 _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", _I)
+_SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b", _I)
 _SECOND_OPEN = re.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I)
 _IMPERATIVE = re.compile(
     rf"^(?:please\s+)?(?:(?:don't|do\s+not|never|always)\s+\w+|(?:{ADVICE_VERBS})\b)", _I
@@ -267,7 +277,7 @@ def _strip(text: str, others: tuple[str, ...]) -> str:
 # Words that only colour a statement ("I just really love it"), and a closing evaluation
 # (", which was so much fun"): a memory is shorter without them and says the same.
 _FILLER_WORDS = re.compile(
-    r"\s+(?:really|just|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good"
+    rf"\s+(?:really|just(?!\s+{JUST_DONE})|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good"
     r"|great))|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
     r"|literally|basically|seriously|absolutely|truly|quite|very)(?=\s)",
     _I,
@@ -280,10 +290,29 @@ _EVALUATION_TAIL = re.compile(
 )
 
 
+# "Last week was wild, I got noticed by editors": how the time was, then what happened.
+_TIME_WAS = re.compile(
+    r"^(?P<time>(?:last|this\s+past|past|this)\s+(?:week|weekend|month|year|night|summer|winter"
+    r"|spring|fall|autumn|[a-z]+day)|yesterday|today)\s+(?:was|has\s+been|is|'s)\s+"
+    r"(?:\w+\s+){0,3}?\w+(?:[,;!:]|\s+[-\u2013\u2014])\s+(?P<rest>\S.*)$",
+    _I,
+)
+
+
+# "Last week was wild": how a time went, and nothing that happened in it.
+_TIME_WAS_ONLY = re.compile(
+    r"^(?:(?:last|this\s+past|past|this)\s+(?:week|weekend|month|year|night|[a-z]+day)|yesterday"
+    r"|today)\s+(?:was|has\s+been|is|'s)\s+(?:\w+[\s-]+){0,2}\w+$"
+)
+
+
 def _tighten(text: str) -> str:
     """``text`` without filler words and a closing evaluation."""
     if not text:
         return text
+    m = _TIME_WAS.match(text)
+    if m is not None:
+        text = f"{m['rest'].rstrip(' .!')} {m['time'].lower()}"
     text = _EVALUATION_TAIL.sub("", text)
     return _FILLER_WORDS.sub("", text)
 
@@ -299,7 +328,7 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
     words = low.split()
     if len(words) < 3 or low in BACKCHANNEL:
         return True
-    if PEP_TALK.search(low) or TRANSIENT.match(low):
+    if PEP_TALK.search(low) or TRANSIENT.match(low) or _TIME_WAS_ONLY.match(low):
         return True
     if _HYPOTHETICAL.search(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
         return True
@@ -309,6 +338,12 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True  # "For love and to teach my kids": the answer to a question, not a fact
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
+    if not to_agent and _SECOND.search(low) and not _FIRST.search(low):
+        # "Twist your torso to one side": advice, or the listener's, said by another;
+        # "Been reading the book you recommended" has its "I" unsaid
+        first = words[0]
+        if first not in BARE_OPENERS and not (first.endswith("ed") and len(first) > 4):
+            return True
     return bool(_SIGNPOST.match(low))
 
 
@@ -345,9 +380,7 @@ def clauses(
         if sentence.endswith("?"):
             parts = _declarative_parts(sentence)
         else:
-            parts = [p for p in _CLAUSE.split(sentence.rstrip(".!… ")) if p]
-            if len(parts) > 1:
-                parts = _rejoin(parts)
+            parts = _rejoin(sentence.rstrip(".!… "))
             joined = continuation(out[-1], sentence, others=others) if follows else None
             if joined is not None:
                 out[-1] = joined
@@ -394,27 +427,57 @@ def continuation(before: Clause, sentence: str, *, others: tuple[str, ...] = ())
     return Clause(joined, kind_of(joined, instruction=False))
 
 
-def _rejoin(parts: list[str]) -> list[str]:
-    """Clauses too short to stand alone ("and it was fun") go back to the one before."""
+# "I got it as a gift": a clause whose object is what the clause before named.
+_REFERS_BACK = re.compile(r"^(?:i|we|i've|we've|i'm|we're)\b.*\b\w+\s+(?:it|them)\b", _I)
+
+
+def _rejoin(sentence: str) -> list[str]:
+    """The clauses of a sentence. One too short to stand alone ("and it was fun") is
+    left out; one that goes on about what the clause before named ("… a vintage
+    guitar, and I got it as a gift", "I volunteered and they gave me a medal") stays
+    with it."""
     out: list[str] = []
-    for part in parts:
-        low = part.lower()
-        weak = len(part.split()) < 4 or (
-            re.match(r"^(?:it|it's|that|that's|this|they|there)\b", low)
-            and EVALUATIVE.search(low)
-            and not _PROPER.search(part)
-        )
-        if weak and out:
-            continue  # an evaluation of what came before: not a fact of its own
-        out.append(part)
+    start, joiner, subject = 0, "", False
+    for m in [*_CLAUSE.finditer(sentence), None]:
+        part = sentence[start : m.start() if m else len(sentence)]
+        if part:
+            low = part.lower()
+            weak = len(part.split()) < 4 or (
+                re.match(r"^(?:it|it's|that|that's|this|they|there)\b", low)
+                and EVALUATIVE.search(low)
+                and not _PROPER.search(part)
+            )
+            if out and (_REFERS_BACK.search(part) or _PRONOUN_SUBJECT.match(part) or subject):
+                out[-1] = f"{out[-1]}{joiner}{part}"
+            elif not (weak and out):
+                out.append(part)
+            # "My wife and I left": the words before "and I" were part of the subject
+            subject = len(out) == 1 and weak and m is not None and m.group().strip() == "and"
+        if m is not None:
+            start, joiner = m.end(), m.group()
     return out
 
 
-def salience(clause: str, kind: str, *, dated: bool, reply: bool = False) -> float:
+def common_words(text: str) -> frozenset[str]:
+    """The words ``text`` writes in lower case somewhere: "music" in "I love music" tells
+    that "Music" opening a sentence is a common word, not a name."""
+    return frozenset(re.findall(r"(?<![\w'])[a-z][a-z'-]+", text))
+
+
+def salience(
+    clause: str,
+    kind: str,
+    *,
+    dated: bool,
+    reply: bool = False,
+    common: frozenset[str] = frozenset(),
+) -> float:
     """How much a clause says: self-disclosure, names, numbers, dates and its kind.
 
     ``reply``: the clause answers a question the other person just asked, so it
     holds what someone wanted to know ("How long do you hold it?" "30-60 seconds").
+    ``common``: words the session writes in lower case (:func:`common_words`); a
+    clause's first word among them is not a name.
     """
     low = clause.lower()
     score = 1.0 if reply else 0.0
@@ -424,7 +487,12 @@ def salience(clause: str, kind: str, *, dated: bool, reply: bool = False) -> flo
         score -= 0.5  # an opinion or a remark rather than something about the speaker
     names = {m.group() for m in _PROPER.finditer(clause)} - _NOT_PROPER
     first = clause.split(" ", 1)[0]
-    if first[:1].isupper() and first not in _NOT_PROPER and not _OPENER.match(first):
+    if (
+        first[:1].isupper()
+        and first not in _NOT_PROPER
+        and not _OPENER.match(first)
+        and first.lower() not in common
+    ):
         names.add(first)
     score += min(1.5 * len(names), 3)
     if _TITLE.search(clause):

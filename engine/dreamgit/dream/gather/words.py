@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ADVICE_VERBS", "BACKCHANNEL", "EVALUATIVE", "PEP_TALK", "RELATIVES", "TRANSIENT"]
+__all__ = [
+    "ADVICE_VERBS",
+    "BACKCHANNEL",
+    "BARE_OPENERS",
+    "EVALUATIVE",
+    "PEP_TALK",
+    "RELATIVES",
+    "TRANSIENT",
+]
 
 _I = re.IGNORECASE
 
@@ -80,4 +88,13 @@ RELATIVES = "|".join(
     cousin cousins niece nephew friend friends bestie buddy buddies colleague colleagues
     coworker coworkers boss manager mentor team roommate neighbor neighbour family dog dogs
     cat cats pet pets puppy""")
+)
+
+#: Words that open a clause whose subject "I" went unsaid ("Got to see the old town").
+BARE_OPENERS = frozenset(
+    str.split("""got went had made took checked saw met bought found love loved hope think guess
+    gonna wanna gotta been can't cannot just still also really wish want need feel felt
+    miss missed like liked started finished tried learned visited joined spent
+    decided did didn't don't won lost ran read wrote began built used am was will would
+    could should""")
 )

@@ -1,0 +1,111 @@
+"""What "it" stands for: the thing a question just named, put back into its answer.
+
+"How long have you been doing that yoga routine?" — "I've been doing it for 3 years":
+alone, the answer says nothing of yoga. The question named a thing ("that yoga
+routine"); when the sentence right after it uses "it", "that" or "them" as its
+object, the thing goes in its place: "I've been doing the yoga routine for 3 years".
+Only the object after a verb is replaced, only once, and only by a phrase of the
+same number ("them" wants a plural). When in doubt nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Asked", "named_thing", "with_antecedent"]
+
+_I = re.IGNORECASE
+
+# "the tough engineering project", "your new guitar", "that pose": a determiner, up to
+# three modifiers and a head noun, ending where the question ends or a preposition starts.
+_PHRASE = re.compile(
+    r"\b(?P<det>the|your|that|this|these|those|my|our)\s+"
+    r"(?P<words>(?:[a-z][\w'-]*\s+){0,3}?[a-z][\w'-]*"
+    r"(?:\s+of\s+(?:the|your|my|that|this)\s+(?:[a-z][\w'-]*\s+)?[a-z][\w'-]*)?)"
+    r"(?=\s*(?:[?,.!]|$|\s(?:with|for|to|in|on|at|of|from|lately|recently|now|yet|before"
+    r"|these|this|that|you|so|again|already|too|or|and|last|yesterday|today|called|named)\b))",
+    _I,
+)
+# Words a head noun is never: the phrase is not a thing ("the best", "your own").
+_NOT_HEAD = frozenset(
+    str.split("""best most same other others one ones own way lot time times day week part
+    thing things stuff kind sort type moment moments idea experience feeling""")
+)
+_NOT_WORD = frozenset(
+    str.split("""is are was were be been being do does did have has had going get got
+    think feel like love know want make go come say tell""")
+)
+#: The object after a verb: "I finally wrapped that up", "I bought it in Paris".
+_OBJECT = re.compile(
+    r"^(?P<lead>(?:i|we|i've|we've|i'm|we're|i'd|we'd|i'll|we'll)\s+(?:\w+\s+){0,2}?"
+    r"(?!(?:is|was|are|were|be|been|think|guess|hope|know|mean|feel|felt)\b)[a-z]+(?:ed|ing|s)?)"
+    r"\s+(?P<pronoun>it|that|them|this)\b(?!\s*(?:'s|is|was|are|were|will|would|has|had)\b)",
+    _I,
+)
+# "What's your favorite game?", "Who is your coach?": asks what a thing is.
+_IDENTITY = re.compile(r"^(?:what|who|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+", _I)
+# "It's Zelda", "That was Matt Patterson", "They're Max and Luna".
+_IS = re.compile(
+    r"^(?P<pronoun>it|that|they)(?P<verb>'s|'re|\s+is|\s+was|\s+are|\s+were)\s+(?=\S)", _I
+)
+_COPULA = {"'s": "is", "'re": "are"}
+_PERSPECTIVE = {"your": "my", "my": "your", "our": "your", "that": "the", "this": "the",
+                "these": "the", "those": "the", "the": "the"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a question named, and whether it asked what that thing is."""
+
+    thing: str  # "my favorite game", as the one answering says it
+    identity: bool = False  # "What's your favorite game?": "It's Zelda" names it
+
+
+def named_thing(question: str) -> Asked | None:
+    """The thing ``question`` names, as its answerer would say it; None if none.
+
+    "What's your favorite game?" asks what the thing is: its first phrase. Otherwise
+    the last phrase is what the answer's "it" most often stands for.
+    """
+    if not question.rstrip().endswith("?"):
+        return None
+    m = _IDENTITY.match(question.strip())
+    if m is not None:
+        phrase = _thing(_PHRASE.match(question, m.end()))
+        if phrase is not None:
+            return Asked(phrase, identity=True)
+    found = None
+    for match in _PHRASE.finditer(question):
+        found = _thing(match) or found
+    return None if found is None else Asked(found)
+
+
+def _thing(m: re.Match[str] | None) -> str | None:
+    if m is None:
+        return None
+    words = m["words"].lower().split()
+    head = words[: words.index("of")] if "of" in words else words
+    if head[-1] in _NOT_HEAD or any(w in _NOT_WORD or w in _PERSPECTIVE for w in head):
+        return None
+    text = re.sub(r"\b(your|my|that|this)\b", lambda w: _PERSPECTIVE[w.group().lower()], m["words"])
+    return f"{_PERSPECTIVE[m['det'].lower()]} {text}"
+
+
+def with_antecedent(sentence: str, asked: Asked) -> str:
+    """``sentence`` with the pronoun that stands for what was asked replaced by it: the
+    object ("I bought it in Paris"), or the subject of an answer to what it is ("It's
+    Zelda"); only when both agree in number."""
+    thing = asked.thing
+    text = sentence.strip()
+    plural = thing.lower().endswith("s") and not thing.lower().endswith("ss")
+    m = _IS.match(text) if asked.identity else None
+    if m is not None:
+        if (m["pronoun"].lower() == "they") != plural:
+            return sentence
+        verb = _COPULA.get(m["verb"].lower(), m["verb"].strip())
+        return f"{thing[:1].upper()}{thing[1:]} {verb} {text[m.end() :].lstrip()}"
+    m = _OBJECT.match(text)
+    if m is None or (m["pronoun"].lower() == "them") != plural:
+        return sentence
+    return f"{text[: m.start('pronoun')]}{thing}{text[m.end('pronoun') :]}"

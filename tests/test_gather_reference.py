@@ -1,0 +1,240 @@
+"""What a statement refers to, and what a sentence that only colours or advises is.
+
+"I've been doing it for 3 years" says nothing of yoga unless the question before
+named it; "It's a vintage guitar and I got it as a gift" is one fact, not two;
+"Twist your torso" is advice to the listener; "Last week was wild" is a mood
+about a week. Sessions written for these tests, in the shapes people chat in.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from dreamgit.dream.gather.antecedents import Asked, named_thing, with_antecedent
+from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.gather.statements import common_words, salience
+
+MONDAY = datetime(2029, 5, 14, 10, 0, tzinfo=UTC)
+
+
+def chat(*turns: str) -> list[str]:
+    """The memories gathered from a chat between Ines and Olu, one turn a line."""
+    text = "\n".join([*turns, "Olu: Nice.", "Ines: Bye!", "Olu: Bye."])
+    return [c.text for c in extract_candidates(text, session_id="s-1", created=MONDAY)]
+
+
+# --------------------------------------------------------------- antecedents --
+
+
+@pytest.mark.parametrize(
+    ("question", "thing", "identity"),
+    [
+        ("Remember the tough engineering project?", "the tough engineering project", False),
+        ("How long have you been doing that yoga routine?", "the yoga routine", False),
+        ("Where did you get your necklace?", "my necklace", False),
+        ("What's your favorite game?", "my favorite game", True),
+        ("What was the name of the band?", "the name of the band", True),
+        ("What is the title of your new book?", "the title of my new book", True),
+        ("What are your cats called?", "my cats", True),
+    ],
+)
+def test_a_question_names_a_thing_as_its_answerer_says_it(
+    question: str, thing: str, identity: bool
+) -> None:
+    assert named_thing(question) == Asked(thing, identity)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I went to the lake.", "How was the best part?", "Are you there?", "What do you think?"],
+)
+def test_no_thing_when_nothing_is_asked_or_named(text: str) -> None:
+    assert named_thing(text) is None
+
+
+@pytest.mark.parametrize(
+    ("asked", "sentence", "expected"),
+    [
+        (
+            Asked("the yoga routine"),
+            "I've been doing it for 3 years now.",
+            "I've been doing the yoga routine for 3 years now.",
+        ),
+        (
+            Asked("the new neighbors"),
+            "We invited them over last week.",
+            "We invited the new neighbors over last week.",
+        ),
+        (Asked("my favorite game", True), "It's Zelda.", "My favorite game is Zelda."),
+        (Asked("my cats", True), "They're Max and Luna.", "My cats are Max and Luna."),
+        # number must agree: "them" is not "the necklace", "it" is not "the boots"
+        (Asked("the necklace"), "I gave them away.", "I gave them away."),
+        (Asked("the boots"), "I bought it online.", "I bought it online."),
+        # "it" as a subject is not what was asked unless the question asked what it is
+        (Asked("the new policy"), "I think it is fair.", "I think it is fair."),
+        (Asked("the concert"), "It was Matt Patterson.", "It was Matt Patterson."),
+    ],
+)
+def test_the_pronoun_takes_the_thing_only_where_it_stands_for_it(
+    asked: Asked, sentence: str, expected: str
+) -> None:
+    assert with_antecedent(sentence, asked) == expected
+
+
+def test_an_answer_says_what_the_question_before_named() -> None:
+    memories = chat(
+        "Olu: How long have you been doing that yoga routine?",
+        "Ines: I've been doing it sporadically for about 3 years now.",
+    )
+    assert "Ines has been doing the yoga routine sporadically for about 3 years now." in memories
+
+
+def test_a_question_in_the_same_turn_names_what_the_next_sentence_means() -> None:
+    memories = chat("Ines: Remember the tough engineering project? I finally wrapped that up.")
+    assert memories[0] == "Ines finally wrapped the tough engineering project up."
+
+
+def test_an_answer_to_what_a_thing_is_names_it() -> None:
+    memories = chat("Olu: What's your favorite game?", "Ines: It's Breath of the Wild!")
+    assert "Ines' favorite game is Breath of the Wild." in memories
+
+
+# ------------------------------------------------------------ one clause, one fact --
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "Ines: It's a 1971 Hofner bass and I got it as a gift from my uncle.",
+            "It's a 1971 Hofner bass and Ines got it as a gift from their uncle.",
+        ),
+        (
+            "Ines: I volunteered at the food bank, but they gave me a medal!",
+            "Ines volunteered at the food bank, but they gave them a medal.",
+        ),
+    ],
+)
+def test_a_clause_about_what_the_one_before_named_stays_with_it(line: str, expected: str) -> None:
+    assert chat(line)[0] == expected
+
+
+def test_a_list_between_dashes_stays_in_its_sentence() -> None:
+    memories = chat(
+        "Ines: I'm carving out some me-time each day - running, reading, or playing my violin"
+        " - which refreshes me."
+    )
+    assert len(memories) == 1
+    assert "me-time" in memories[0] and "running, reading" in memories[0]
+
+
+def test_a_dash_before_a_new_sentence_still_ends_the_first() -> None:
+    assert chat("Ines: I lost my job at Lidl in March - it has been rough.") == [
+        "Ines lost their job at Lidl in March."
+    ]
+
+
+def test_several_people_and_i_are_one_subject() -> None:
+    assert chat("Ines: My girlfriend, Toby and I are going camping at Lake Bled.") == [
+        "Ines' girlfriend, Toby and they are going camping at Lake Bled."
+    ]
+
+
+def test_a_closing_all_of_that_does_not_hide_the_list() -> None:
+    assert chat("Ines: I've got lots of kids' books - classics, atlases, all of that.") == [
+        "Ines has got lots of kids' books - classics, atlases."
+    ]
+
+
+# ---------------------------------------------------------------- whose words --
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Ines: I highly recommend the Lisbon food tour.", "Ines highly recommends"),
+        ("Ines: I even got a signed copy of Dune.", "Ines even got"),
+        ("Ines: I almost forgot the Porto trip in June.", "Ines almost forgot"),
+    ],
+)
+def test_an_adverb_before_the_verb_is_not_conjugated(line: str, expected: str) -> None:
+    assert chat(line)[0].startswith(expected)
+
+
+def test_once_named_the_speaker_is_their() -> None:
+    memories = chat("Ines: My wife and I left for our Alaska cruise yesterday!")
+    assert memories == ["Ines' wife and they left for their Alaska cruise on 13 May 2029."]
+
+
+def test_me_in_a_compound_word_is_not_the_speaker() -> None:
+    assert "me-time" in chat("Ines: I book me-time at the Kalma spa every Friday.")[0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ines: Twist your torso to one side and use your hand on your knee for support.",
+        "Ines: Have faith in yourself and keep writing those poems.",
+        "Ines: Appreciate your kind words about the garden.",
+    ],
+)
+def test_advice_to_the_listener_is_no_one_s_fact(line: str) -> None:
+    assert chat(line) == []
+
+
+def test_a_bare_past_verb_with_you_is_still_the_speaker_s() -> None:
+    assert chat("Ines: Finished the book you lent me about Ada Lovelace.") == [
+        "Ines finished the book Olu lent them about Ada Lovelace."
+    ]
+
+
+@pytest.mark.parametrize(
+    "line", ["Ines: I was a boy.", "Ines: Enough about me.", "Ines: I figured why not."]
+)
+def test_a_clause_that_says_almost_nothing_is_no_memory(line: str) -> None:
+    assert chat(line) == []
+
+
+# ---------------------------------------------------------------------- when --
+
+
+def test_just_done_is_dated_by_the_day_it_was_said() -> None:
+    assert chat("Ines: I just got accepted for a design internship at Zara!") == [
+        "Ines got accepted for a design internship at Zara by 14 May 2029."
+    ]
+
+
+def test_just_before_a_thought_is_no_date() -> None:
+    assert chat("Ines: I just wanted to tell you about my new pottery class at Atelier Nord.") == [
+        "Ines wanted to tell Olu about their new pottery class at Atelier Nord."
+    ]
+
+
+def test_how_a_week_went_then_what_happened_keeps_what_happened() -> None:
+    assert chat("Ines: Last week was wild, I got noticed by two fashion editors.") == [
+        "Ines got noticed by two fashion editors in the week before 14 May 2029."
+    ]
+
+
+def test_how_a_week_went_alone_is_no_memory() -> None:
+    assert chat("Ines: Last week was eye-opening.") == []
+
+
+# ------------------------------------------------------------------ salience --
+
+
+def test_a_common_word_opening_a_sentence_is_not_a_name() -> None:
+    clause = "Music has a way of touching our souls"
+    session = "I love music. Music has a way of touching our souls."
+    as_name = salience(clause, "fact", dated=False)
+    as_word = salience(clause, "fact", dated=False, common=common_words(session))
+    assert as_word < as_name
+
+
+def test_a_name_opening_a_sentence_is_still_a_name() -> None:
+    clause = "Dana handles the frontend"
+    assert salience(clause, "fact", dated=False, common=common_words(clause)) > salience(
+        "Someone handles the frontend", "fact", dated=False
+    )
