@@ -16,7 +16,7 @@ import pytest
 
 from dreamgit.api import DreamEngine
 from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.gather.compact import compact
+from dreamgit.dream.gather.compact import compact, content_words
 from dreamgit.dream.gather.dates import resolve_dates
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.store.repo import MemoryRepo
@@ -184,3 +184,21 @@ def test_an_answer_to_the_question_just_asked_is_more_salient() -> None:
     told = gathered("Emil: I went hiking.")
     assert asked.text == told.text == "Noor usually bakes rye bread with their neighbour."
     assert asked.salience == told.salience + 1
+
+
+def test_a_date_is_one_word_and_short_nouns_count() -> None:
+    words = content_words("Noor baked a pie with her cat on 14 May 2029.")
+    assert {"pie", "cat", "14-may-2029", "baked"} <= words
+    assert not {"may", "14", "her", "with"} & words
+
+
+def test_the_same_event_on_the_same_day_is_a_repeat() -> None:
+    known = ["Noor went to a pottery class at Atelier Nord on 2 May 2029."]
+    again = _statement("Noor went to a pottery class on 2 May 2029.")
+    assert compact([again], 1000, known, min_novelty=0.3) == ([], [again])
+
+
+def test_a_new_short_noun_is_news() -> None:
+    known = ["Noor has a dog named Rex and a parrot."]
+    fact = _statement("Noor has a cat named Tom.")
+    assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])

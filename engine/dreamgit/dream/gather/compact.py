@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.gather.statements import content_terms
 from dreamgit.model import Memory
+from dreamgit.textsim import STOP_WORDS
 
 __all__ = ["compact", "content_words", "known_user_name", "normalized"]
 
@@ -46,11 +47,28 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
 
 
+#: A date as memories write it: "14 July 2023", "July 2023", "summer 2022".
+_DATE = re.compile(
+    r"\b(?:(?:\d{1,2}\s+)?(?:january|february|march|april|may|june|july|august|september"
+    r"|october|november|december)|spring|summer|autumn|fall|winter)\s+\d{4}(?:-\d{2})?\b",
+    re.IGNORECASE,
+)
+#: Short words that say something ("pie", "cat", "gym"), unless they are glue.
+_SHORT = re.compile(r"\b[a-z]{3}\b")
+_SHORT_GLUE = frozenset(
+    str.split("""one two new way day lot bit far off yes yet let say see saw put try use got get
+    has had may can did its who why how too all any out own few big old bad fun sad ago""")
+)
+
+
 def content_words(text: str) -> set[str]:
     """The words of ``text`` that carry content, lower case, plural "s" dropped; numbers
-    count (a new value is new content), month names only beside a number."""
+    count (a new value is new content), and a date is one word ("14-july-2023")."""
+    dates = {"-".join(m.group().lower().split()) for m in _DATE.finditer(text)}
+    text = _DATE.sub(" ", text)
     words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS - _GLUE
-    return words | set(_NUMBER.findall(text))
+    short = set(_SHORT.findall(text.lower())) - STOP_WORDS - _SHORT_GLUE
+    return words | short | set(_NUMBER.findall(text)) | dates
 
 
 def compact(
@@ -102,7 +120,7 @@ def compact(
 
 
 #: A statement is a repeat when one memory holds more than this share of its words.
-_REPEAT_SHARE = 0.4
+_REPEAT_SHARE = 0.35
 
 
 def _news(
