@@ -70,7 +70,7 @@ class Budgets:
     #: ... but at least this many characters, so a short session can say what it says.
     gather_min_chars: int = 200
     #: Share of new content words a statement needs to take a place in that budget.
-    gather_min_novelty: float = 0.3
+    gather_min_novelty: float = 0.32
 
 
 @dataclass(frozen=True)

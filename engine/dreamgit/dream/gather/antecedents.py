@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Asked", "named_thing", "with_antecedent"]
+__all__ = ["Asked", "named_person", "named_thing", "with_antecedent", "with_person"]
 
 _I = re.IGNORECASE
 
@@ -40,7 +40,10 @@ _NOT_WORD = frozenset(
 _OBJECT = re.compile(
     r"^(?P<lead>(?:i|we|i've|we've|i'm|we're|i'd|we'd|i'll|we'll)\s+(?:\w+\s+){0,2}?"
     r"(?!(?:is|was|are|were|be|been|think|guess|hope|know|mean|feel|felt)\b)[a-z]+(?:ed|ing|s)?)"
-    r"\s+(?P<pronoun>it|that|them|this)\b(?!\s*(?:'s|is|was|are|were|will|would|has|had)\b)",
+    # "that" and "this" before a noun are its determiner ("I took this pic"), not the thing
+    r"\s+(?P<pronoun>it|them|(?:that|this)(?=\s*(?:[.,!?;]|$|\s(?:up|out|off|in|on|at|for|to"
+    r"|with|from|over|again|back|away|down|last|yesterday|today|when|while|before|after|because"
+    r"|and|but|so)\b)))\b(?!\s*(?:'s|is|was|are|were|will|would|has|had)\b)",
     _I,
 )
 # "What's your favorite game?", "Who is your coach?": asks what a thing is.
@@ -109,3 +112,38 @@ def with_antecedent(sentence: str, asked: Asked) -> str:
     if m is None or (m["pronoun"].lower() == "them") != plural:
         return sentence
     return f"{text[: m.start('pronoun')]}{thing}{text[m.end('pronoun') :]}"
+
+
+# A name: capitalised, not opening the sentence unless the session never writes it
+# in lower case ("Oliver's hilarious!" names Oliver; "Music is life" names no one).
+_NAME = re.compile(r"(?<![\w'-])[A-Z][a-z]+(?:'s)?(?![\w-])")
+_NOT_NAMES = frozenset(
+    str.split("""I I'm I've I'd My Our Your The A An This That These Those It We They He She
+    There Here What When Where Why How Mom Dad Monday Tuesday Wednesday Thursday Friday
+    Saturday Sunday
+    January February March April May June July August September October November December
+    Hey Hi Hello Yes Yeah Wow Oh Thanks Haha Lol Omg Ok Okay""")
+)
+# "He hid his bone", "She's a nurse": a sentence whose subject is a person named before.
+_HE_SHE = re.compile(r"^(?P<pronoun>he|she)(?P<rest>'s\b|\s+\w)", _I)
+
+
+def named_person(sentence: str, common: frozenset[str], people: tuple[str, ...]) -> str | None:
+    """The one person ``sentence`` names besides the chat's ``people``; None if none or
+    several (then "he" or "she" after it could be either)."""
+    names = set()
+    for m in _NAME.finditer(sentence):
+        word = m.group().removesuffix("'s")
+        if word in _NOT_NAMES or word in people or word.lower() in common:
+            continue
+        names.add(word)
+    return names.pop() if len(names) == 1 else None
+
+
+def with_person(sentence: str, person: str) -> str:
+    """``sentence`` with an opening "he" or "she" replaced by ``person``."""
+    text = sentence.strip()
+    m = _HE_SHE.match(text)
+    if m is None:
+        return sentence
+    return f"{person}{text[m.end('pronoun') :]}"

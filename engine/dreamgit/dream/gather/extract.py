@@ -17,7 +17,13 @@ from datetime import datetime
 from functools import partial
 
 from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
-from dreamgit.dream.gather.antecedents import Asked, named_thing, with_antecedent
+from dreamgit.dream.gather.antecedents import (
+    Asked,
+    named_person,
+    named_thing,
+    with_antecedent,
+    with_person,
+)
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
@@ -113,8 +119,12 @@ def _pattern_candidates(
     return out, subject
 
 
+#: Content words a statement needs besides the names of who speaks and who listens;
+#: one more when it is said to the listener ("I'm excited to tell you"): chat, mostly.
 _MIN_INFORMATIVE = 2
 _GLUE = features("others says") | {NOT}
+_STAGE = re.compile(r"\[[^\[\]]*\]")  # "[shares a photo: …]": not what anyone said
+_TO_LISTENER = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 
 
 def _informative(memory: str, voice: Voice) -> frozenset[str]:
@@ -138,7 +148,8 @@ def _statement_candidate(
     memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
     if len(memory) > MAX_TEXT or len(memory) < 12:
         return None
-    if len(_informative(memory, voice)) < _MIN_INFORMATIVE:
+    needed = _MIN_INFORMATIVE + (not voice.team and _TO_LISTENER.search(clause.text) is not None)
+    if len(_informative(memory, voice)) < needed:
         return None
     topic = _KIND_TOPICS[clause.kind]
     return Candidate(
@@ -224,13 +235,16 @@ def extract_candidates(
         last: tuple[Clause, int] | None = None
         # What the question just before named: "it" in the next sentence may stand for it.
         thing = _asked_about(turns, turn)
+        person: str | None = None  # the one person the sentence before named
         for paragraph in paragraphs:
             for sentence in sentences(paragraph):
                 budget -= len(sentence)
-                sentence, thing = (
-                    (with_antecedent(sentence, thing) if thing else sentence),
-                    (named_thing(sentence)),
-                )
+                if thing is not None:
+                    sentence = with_antecedent(sentence, thing)
+                if person is not None:
+                    sentence = with_person(sentence, person)
+                thing = named_thing(sentence)
+                person = named_person(_STAGE.sub("", sentence), common, people)
                 if (speaker, sentence) in seen:
                     continue
                 seen.add((speaker, sentence))

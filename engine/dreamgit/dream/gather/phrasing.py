@@ -73,6 +73,9 @@ _SUBJECT = re.compile(
 _WORD = re.compile(r"\S+")
 
 
+_PREFIX = re.compile(r"^(?:re|un|over|under|mis|out|with|fore)(?=[a-z]{3})")
+
+
 def conjugate(verb: str) -> str:
     """Third person singular of a verb after "I" ("prefer" → "prefers", "am" → "is")."""
     low = verb.lower()
@@ -80,6 +83,8 @@ def conjugate(verb: str) -> str:
         return _IRREGULAR[low]
     if low in _KEEP or low in _PAST or low.endswith(("ed", "n't")) or not low.isalpha():
         return verb
+    if _PREFIX.match(low) and _PREFIX.sub("", low) in _PAST:
+        return verb  # "retook", "overslept": a past tense with a prefix
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
     if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":

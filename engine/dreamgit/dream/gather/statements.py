@@ -84,6 +84,7 @@ _LEAD = re.compile(
 _TRAIL = re.compile(
     r"(?:[\s,;:-]+(?:haha+|hahaha|lol|lmao|hehe|:\)|:d|;\)|you\s+know|eh|right|though|too"
     r"|for\s+sure|tbh|honestly|(?:and\s+)?all\s+(?:of\s+)?that|and\s+stuff|and\s+so\s+on"
+    r"|(?:and\s+)?(?:things|stuff)\s+like\s+that"
     r"|etc))+[\s.!?…]*$",
     _I,
 )
@@ -102,7 +103,8 @@ _IMPERATIVE = re.compile(
 _HYPOTHETICAL = re.compile(
     r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you|i\s+guess|i\s+suppose"
     r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably)\b"
-    r"|\b(?:would|'d)\b(?!\s+(?:rather|love|like|prefer|really\s+like|love|be\s+happy))",
+    r"|\b(?:would|'d)\b(?!\s+(?:rather|love|like|prefer|really\s+like|love|be\s+happy))"
+    r"(?!.*\b(?:when\s+(?:i|we)\s+(?:was|were)|as\s+a\s+(?:kid|child)|growing\s+up)\b)",
     _I,
 )
 # "I prefer it over the old one", "I like that", "I love you": the object is only a pronoun.
@@ -431,6 +433,13 @@ def continuation(before: Clause, sentence: str, *, others: tuple[str, ...] = ())
 _REFERS_BACK = re.compile(r"^(?:i|we|i've|we've|i'm|we're)\b.*\b\w+\s+(?:it|them)\b", _I)
 
 
+# "… till Toby", "… when my sister": a clause opening whose subject goes on after "and I".
+_ENDS_WITH_NAME = re.compile(
+    r"\b(?:till|until|when|while|because|if|since|after|before|that|where)\s+"
+    r"(?:[A-Z][a-z]+|(?:my|our)\s+\w+)$"
+)
+
+
 def _rejoin(sentence: str) -> list[str]:
     """The clauses of a sentence. One too short to stand alone ("and it was fun") is
     left out; one that goes on about what the clause before named ("… a vintage
@@ -451,8 +460,14 @@ def _rejoin(sentence: str) -> list[str]:
                 out[-1] = f"{out[-1]}{joiner}{part}"
             elif not (weak and out):
                 out.append(part)
-            # "My wife and I left": the words before "and I" were part of the subject
-            subject = len(out) == 1 and weak and m is not None and m.group().strip() == "and"
+            # "My wife and I left", "… till Toby and I bond": the words before "and I" were
+            # part of its subject
+            subject = (
+                m is not None
+                and m.group().strip() == "and"
+                and re.match(r"i\b", sentence[m.end() :], _I) is not None
+                and ((len(out) == 1 and weak) or _ENDS_WITH_NAME.search(part) is not None)
+            )
         if m is not None:
             start, joiner = m.end(), m.group()
     return out
@@ -520,6 +535,7 @@ def salience(
         score -= 1
     if EVALUATIVE.search(low) and not names:
         score -= 1
+
     if re.match(r"^(?:it|it's|that|that's|this|these|those|they|there|there's)\b", low):
         score -= 1 if _FIRST.search(clause) else 2
     return score
