@@ -43,6 +43,27 @@ def test_a_label_used_once_is_not_a_speaker() -> None:
     assert [speaker for speaker, _ in shapes] == [""]
 
 
+def test_a_third_person_who_speaks_once_keeps_their_words() -> None:
+    """In a chat of two people, a third who speaks once is not folded into the turn
+    before (their words would be the previous speaker's); a short label is still text."""
+    text = (
+        "Ada: I bought a sailboat called Petrel.\n"
+        "Bruno: I'm training for the Lisbon marathon.\n"
+        "Ada: Nice.\nBruno: Yes.\n"
+        "Chen: My brother Wei runs a bakery in Porto.\n"
+        "Python: 3.11 here\n"
+    )
+    assert [speaker for speaker, _ in speaker_paragraphs(text)] == [
+        "Ada",
+        "Bruno",
+        "Ada",
+        "Bruno",
+        "Chen",
+    ]
+    assert ("Chen", "Chen's brother Wei runs a bakery in Porto.") in memories(text)
+    assert not any(speaker == "Bruno" and "Wei" in text for speaker, text in memories(text))
+
+
 def test_user_and_assistant_headings_and_paragraphs() -> None:
     """Headings and bold labels mark turns; only the user's words are evidence."""
     text = (

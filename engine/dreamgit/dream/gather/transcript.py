@@ -85,11 +85,16 @@ _NOT_PEOPLE = frozenset(
     speakers conversation session topic agenda action""")
 )
 _PERSON = re.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}\Z")
+_FIRST_NAME = re.compile(r"[A-Z][a-z]+\Z")
 
 
 def people_speaking(lines: list[str]) -> frozenset[str]:
-    """Names that open at least two lines as ``Name: text``: the people of a chat."""
+    """The people of a chat: names that open at least two lines as ``Name: text``, and,
+    in a chat that has two such people, a first name that opens one line of prose
+    ("Priya: I'm in for Saturday, I'll bring the cake") — a third person who spoke
+    once, whose words would otherwise run into the turn before."""
     counts: dict[str, int] = {}
+    prose: set[str] = set()
     for line in lines:
         m = _SPEAKER.match(line[:80])
         if m is None or not m.group("rest"):
@@ -100,7 +105,12 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
             continue
         if _PERSON.match(name):
             counts[name] = counts.get(name, 0) + 1
-    return frozenset(n for n, c in counts.items() if c >= 2)
+            if _FIRST_NAME.match(name) and len(line[m.start("rest") :].split()) >= 4:
+                prose.add(name)
+    people = {n for n, c in counts.items() if c >= 2}
+    if len(people) >= 2:
+        people |= prose
+    return frozenset(people)
 
 
 def _front_matter_end(lines: list[str]) -> int:
