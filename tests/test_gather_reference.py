@@ -226,6 +226,18 @@ def test_once_named_the_speaker_is_their() -> None:
     assert memories == ["Ines' wife and they left for their Alaska cruise on 13 May 2029."]
 
 
+def test_once_named_we_is_they() -> None:
+    assert chat("Ines: I'm glad we both love hiking in the Julian Alps.") == [
+        "Ines is glad they both love hiking in the Julian Alps."
+    ]
+
+
+def test_since_we_last_spoke_is_chat_glue() -> None:
+    assert chat("Ines: Since we last spoke, I started teaching bread baking at Padaria Sol.") == [
+        "Ines started teaching bread baking at Padaria Sol."
+    ]
+
+
 def test_me_in_a_compound_word_is_not_the_speaker() -> None:
     assert "me-time" in chat("Ines: I book me-time at the Kalma spa every Friday.")[0]
 

@@ -143,8 +143,9 @@ def _rewrite(clause: str, voice: Voice) -> str:
             else:
                 out.append(listener + _YOU[word])
             continue
-        if who in said or (said and word in ("my", "mine", "our", "ours")):
-            out.append(_LATER[word])  # once named, "their": "Dana's wife and their trip"
+        if said and (who in said or word in ("my", "mine", "our", "ours") or who == "we"):
+            # once named, "they": "Dana's wife and their trip", "Dana is glad they agree"
+            out.append(_LATER[word])
             continue
         said.add(who)
         name = voice.subject if who == "i" else group

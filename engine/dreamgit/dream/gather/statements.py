@@ -77,7 +77,9 @@ _LEAD = re.compile(
     r"|nope|ok|okay|sure|well|so|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
     r"|hahaha|hehe|hmm|um|uh|totally|honestly|seriously|definitely|absolutely|indeed|right"
     r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
-    r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,))\b"
+    r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
+    r"|since\s+(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up|met)"
+    r"|since\s+(?:our\s+|the\s+)?last\s+(?:chat|talk|time)|since\s+we\s+chatted\s+last)\b"
     r"[\s,!.:;-]*)+",
     _I,
 )
