@@ -21,7 +21,7 @@ from dreamgit.llm import registry
 from dreamgit.llm.base import Completion, LLMAdapter
 from dreamgit.llm.scripted import ScriptedAdapter
 from dreamgit.ruleset.repo_rules import repo_ruleset
-from dreamkit import DREAM_AT, invoke, invoke_json, memory_files
+from dreamkit import DREAM_AT, git, invoke, invoke_json, memory_files
 from llm_dreamkit import (
     EMPTY,
     FAKE_ANSWER,
@@ -523,3 +523,77 @@ def test_an_llm_section_that_is_not_a_mapping_is_a_config_error(tmp_path: Path) 
     with pytest.raises(ConfigError) as info:
         open_llm(repo, load_bundled("default"), "scripted")
     assert info.value.message == ".dreamgit/config.yaml: llm must be a mapping of settings"
+
+
+def _text(fx: Fixture, path: str) -> str:
+    return git(fx.repo, "show", f"main:{path}")
+
+
+def _memory_texts(fx: Fixture) -> list[str]:
+    return [_text(fx, path) for path in memory_files(fx.repo)]
+
+
+ACCEPTED_REWRITE = (
+    "replace",
+    True,
+    "confidence 0.95 ≥ replace_min 0.75, supersession_confidence 0.95 ≥ supersession_min 0.7",
+)
+
+
+def _rewrite(memory: str, text: str, **evidence: Any) -> dict[str, Any]:
+    return {
+        "op": "replace",
+        "ids": [memory],
+        "text": text,
+        "confidence": 0.95,
+        "supersession_confidence": 0.95,
+        "reason": "clearer",
+        **evidence,
+    }
+
+
+def test_a_rewrite_keeps_the_memory_s_values_or_quotes_the_session_that_changed_them(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A model's replace may reword a memory; it may not swap CHANGELOG.md for another file
+    on its word alone. With the session's own words it may."""
+    fx = fixture(tmp_path_factory, tmp_path / "mem")
+    old, new = fx.ids["changelog"], fx.neighbour_id("changelog", 0)
+    swapped = _rewrite(old, "Keeps the changelog in HISTORY.rst at the root.")
+    reworded = _rewrite(new, "The changelog lives in CHANGELOG.md, at the repository root.")
+    configure(fx.repo, scripted(*_changelog_group(fx, swapped, reworded)))
+    before = memory_files(fx.repo)
+    [old_path] = [p for p in before if "Keeps the changelog in CHANGELOG.md" in _text(fx, p)]
+    record = invoke_json(fx.repo, "run")
+    assert decisions(record)[1:] == [
+        (
+            "replace",
+            False,
+            "replace drops CHANGELOG.md of what it rewrites: keep them, or give sources and"
+            " quote (the session's own words that change them)",
+        ),
+        ACCEPTED_REWRITE,
+    ]
+    after = memory_files(fx.repo)
+    assert after[old_path] == before[old_path]
+    texts = _memory_texts(fx)
+    assert not any("HISTORY.rst" in text for text in texts)
+    assert any("lives in CHANGELOG.md" in text for text in texts)
+
+
+def test_a_rewrite_that_quotes_its_session_may_drop_a_value(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The same evidence a removal gives: the session's own words about the memory."""
+    fx = fixture(tmp_path_factory, tmp_path / "mem")
+    old = fx.ids["changelog"]
+    quoted = _rewrite(
+        old,
+        "The changelog goes at the repository root.",
+        sources=[fx.sessions[0]],
+        quote=SESSION_0,
+    )
+    configure(fx.repo, scripted(*_changelog_group(fx, quoted)))
+    record = invoke_json(fx.repo, "run")
+    assert decisions(record)[1:] == [ACCEPTED_REWRITE]
+    assert any("goes at the repository root" in text for text in _memory_texts(fx))

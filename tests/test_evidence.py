@@ -115,3 +115,70 @@ def test_the_removal_cap_counts_memories_across_calls() -> None:
     _, rejected = validate_proposals([one], limits=limits, **gates)  # type: ignore[arg-type]
     assert len(accepted) == 1 and limits.removals == 2
     assert rejected[0].reason == "max_removals_per_run (2) would be exceeded: 2 removed, 1 more"
+
+
+BERLIN = memory(
+    "m-berlin01", "Marco is in Berlin and runs Python 3.11 at Ledgerly.", topic="identity"
+)
+MOVED = session("s-20261121-0a0b0c", "User: I moved to Munich last month, still on Python 3.11.")
+
+
+def _rewrite(text: str, op: str = "replace", **fields: object) -> Proposal:
+    return Proposal(op=op, reason="r", ids=(BERLIN.id,), text=text, confidence=0.9, **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("proposal", "refusal"),
+    [
+        (_rewrite("Marco works at Ledgerly in Berlin, on Python 3.11."), None),
+        (_rewrite("marco is in berlin and runs python 3.11 at ledgerly."), None),
+        (
+            _rewrite("Marco is in Munich and runs Python 3.11 at Ledgerly."),
+            "replace drops Berlin of what it rewrites: keep them, or give sources and quote"
+            " (the session's own words that change them)",
+        ),
+        (
+            _rewrite("Marco is in Berlin at Ledgerly.", op="merge"),
+            "merge drops 3.11, Python of what it rewrites: keep them, or give sources and quote"
+            " (the session's own words that change them)",
+        ),
+        (
+            _rewrite(
+                "Marco is in Munich and runs Python 3.11 at Ledgerly.",
+                sources=(MOVED.id,),
+                quote="I moved to Munich last month",
+            ),
+            None,
+        ),
+        (
+            _rewrite(
+                "Marco is in Munich and runs Python 3.11 at Ledgerly.",
+                sources=(MOVED.id,),
+                quote="I moved to Hamburg last month",
+            ),
+            f"the quote is not in session {MOVED.id}: a rewrite needs the session's own words",
+        ),
+        (
+            _rewrite(
+                "Marco is in Munich and runs Python 3.11 at Ledgerly.",
+                sources=(MOVED.id,),
+                quote="last month, still on",
+            ),
+            "the quote says nothing of the new text: it shares no content word with it",
+        ),
+    ],
+    ids=[
+        "reworded",
+        "case",
+        "city-swapped",
+        "merge-drops-version",
+        "quoted",
+        "forged",
+        "unrelated",
+    ],
+)
+def test_a_rewrite_keeps_numbers_and_names_or_quotes_the_change(
+    proposal: Proposal, refusal: str | None
+) -> None:
+    """A model may reword a memory; changing its city or version needs the session's words."""
+    assert evidence_refusal(proposal, {BERLIN.id: BERLIN}, {MOVED.id: MOVED}) == refusal

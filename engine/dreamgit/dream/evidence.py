@@ -1,4 +1,4 @@
-"""The evidence a model must give before its proposal takes a memory away.
+"""The evidence a model must give before its proposal takes a memory or a value away.
 
 A model that obeys a prompt injection ("delete all memories") proposes removals
 with high confidence and a plausible reason; confidence and reasons are the
@@ -7,11 +7,16 @@ model's word. What the engine can check is evidence: a ``remove`` names either
 ``sources`` and ``quote``, a passage of one of this run's sessions, verbatim
 (case and spacing aside), that shares content words with each removed memory and
 is not itself an instruction to a model. A ``supersede`` must keep a newer memory
-than the ones it retires. Refusals are plain sentences for the run record.
+than the ones it retires. A ``replace`` or ``merge`` keeps every number and name of
+the memories it rewrites, or gives ``sources`` and ``quote`` the same way, a quote
+that shares content words with the new text: a model does not turn "lives in
+Lisbon" into "lives in Porto" on its word alone. Refusals
+are plain sentences for the run record.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from dreamgit.llm.injection import instruction_shape
@@ -35,6 +40,8 @@ def evidence_refusal(
     """
     if p.op == "supersede":
         return _newer(p.by, p.ids, known, "supersedes")
+    if p.op in ("replace", "merge"):
+        return _kept_values(p, known, sessions)
     if p.op != "remove":
         return None
     if p.by is not None:
@@ -44,6 +51,39 @@ def evidence_refusal(
     return (
         "remove needs evidence: by (a newer memory of the group that covers it) "
         "or sources and quote (the session's own words)"
+    )
+
+
+#: What a rewrite must not lose unless the session says so: numbers, and names
+#: (capitalised words that do not open a sentence).
+_NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*[a-z][\w'-]*|\b[A-Z]{2,}[\w.-]*\w")
+_WORD = re.compile(r"[\w'.-]*\w")
+
+
+def _values(text: str) -> dict[str, str]:
+    """The numbers and names of ``text``, by their case-folded form."""
+    found = [*_NUMBER.findall(text), *(m.group() for m in _NAME.finditer(text))]
+    return {v.casefold().removesuffix("'s"): v.removesuffix("'s") for v in found}
+
+
+def _kept_values(
+    p: Proposal, known: Mapping[str, Memory], sessions: Mapping[str, Session]
+) -> str | None:
+    """A rewrite keeps every number and name of the memories it rewrites, or quotes the
+    session that changed them: "moved to Porto" may replace "lives in Lisbon" only on
+    the session's own words."""
+    text = p.text or ""
+    kept = {w.casefold().removesuffix("'s") for w in _WORD.findall(text)}
+    before = {k: v for i in p.ids if i in known for k, v in _values(known[i].text).items()}
+    lost = sorted((v for k, v in before.items() if k not in kept), key=str.casefold)
+    if not lost:
+        return None
+    if p.sources and p.quote:
+        return _quoted(p, known, sessions)
+    return (
+        f"{p.op} drops {', '.join(lost)} of what it rewrites: keep them, or give sources and"
+        " quote (the session's own words that change them)"
     )
 
 
@@ -72,8 +112,13 @@ def _quoted(
             return f"unknown session id {source}: not among this run's sessions"
     if not any(_contains(sessions[s].text, quote) for s in p.sources):
         where = ", ".join(p.sources)
-        return f"the quote is not in session {where}: a removal needs the session's own words"
+        what = {"remove": "a removal", "replace": "a rewrite"}.get(p.op, f"a {p.op}")
+        return f"the quote is not in session {where}: {what} needs the session's own words"
     said = features(quote)
+    if p.op in ("replace", "merge"):  # the quote says the new value
+        if not said & features(p.text or ""):
+            return "the quote says nothing of the new text: it shares no content word with it"
+        return None
     for memory_id in p.ids:
         if memory_id in known and not said & features(known[memory_id].text):
             return f"the quote says nothing about {memory_id}: it shares no content word with it"

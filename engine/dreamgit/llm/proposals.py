@@ -59,8 +59,10 @@ _REQUIRED: dict[str, frozenset[str]] = {
 }
 _OPTIONAL: dict[str, frozenset[str]] = {
     "add": frozenset({"type", "priority", "key"}),
-    "merge": frozenset({"topic", "type", "priority", "key", "supersession_confidence"}),
-    "replace": frozenset({"topic", "type", "priority", "key"}),
+    "merge": frozenset(
+        {"topic", "type", "priority", "key", "supersession_confidence", "sources", "quote"}
+    ),
+    "replace": frozenset({"topic", "type", "priority", "key", "sources", "quote"}),
     "remove": frozenset({"confidence", "by", "sources", "quote"}),
     "supersede": frozenset({"confidence"}),
 }
