@@ -67,6 +67,7 @@ _PHRASE = re.compile(
     rf"|(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
     rf"(?P<relunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall|{_DAY})"
     rf"|(?:on\s+)?(?P<lastday>{_DAY})\s+(?P<lastdayrel>last\s+week|this\s+week|next\s+week)"
+    rf"|on\s+the\s+(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?!\s+(?:of|floor|time|century))"
     rf")(?![\w'])",
     re.IGNORECASE,
 )
@@ -201,6 +202,24 @@ def _ahead(n: int, unit: str, today: date) -> str:
     return f"in {today.year + n}"
 
 
+_FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|next)\b", re.IGNORECASE)
+
+
+def _day_of_month(day: int, today: date, future: bool) -> str | None:
+    """ "On the 17th": this month's, or for a past day after today's, the month before
+    ("I bought it on the 28th" said on 3 May is 28 April); a future one after today's is
+    this month's, before it next month's."""
+    year, month = today.year, today.month
+    if day > today.day and not future:
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    elif day < today.day and future:
+        year, month = (year, month + 1) if month < 12 else (year + 1, 1)
+    try:
+        return f"on {day_text(date(year, month, day))}"
+    except ValueError:  # "the 31st" of a shorter month: left as it was said
+        return None
+
+
 def _replace(m: re.Match[str], today: date) -> str:
     g = m.groupdict()
     if g["dby"]:
@@ -229,6 +248,9 @@ def _replace(m: re.Match[str], today: date) -> str:
         return _ahead(_count(g["infut"]), g["infutunit"], today)
     if g["rel"]:
         return _relative(g["rel"], g["relunit"], today)
+    if g["nth"]:
+        written = _day_of_month(int(g["nth"]), today, _FUTURE.search(m.string) is not None)
+        return m.group() if written is None else written
     wanted = _weekday(g["lastday"])
     monday = today - timedelta(days=today.weekday())
     shift = {"last week": -7, "this week": 0, "next week": 7}[" ".join(g["lastdayrel"].split())]
