@@ -38,6 +38,8 @@ SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
         ("next month", "in June 2023"),
         ("last year", "in 2022"),
         ("three years ago", "in 2020"),
+        ("my brother came over on Sunday", "my brother came over on 7 May 2023"),
+        ("we will meet on Friday", "we will meet on 12 May 2023"),
         ("I bought it on the 3rd", "I bought it on 3 May 2023"),
         ("I paid rent on the 28th", "I paid rent on 28 April 2023"),
         ("I will fly out on the 25th", "I will fly out on 25 May 2023"),
@@ -55,7 +57,12 @@ def test_text_without_relative_dates_is_unchanged() -> None:
     """Absolute dates and words that only look like dates stay as they are."""
     text = "I was born on 3 March 1990 and I like Sundays in general"
     assert resolve_dates(text, SESSION) == (text, False)
-    for text in ("We party on the 4th of July", "I live on the 3rd floor"):
+    for text in (
+        "We party on the 4th of July",
+        "I live on the 3rd floor",
+        "I play tennis on Sunday",  # a habit, not a day
+        "I swim on Saturdays",
+    ):
         assert resolve_dates(text, SESSION) == (text, False)
     march = datetime(2023, 3, 5, tzinfo=UTC)  # February has no 31st: left as said
     assert resolve_dates("I paid on the 31st", march) == ("I paid on the 31st", False)

@@ -67,6 +67,8 @@ _PHRASE = re.compile(
     rf"|(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
     rf"(?P<relunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall|{_DAY})"
     rf"|(?:on\s+)?(?P<lastday>{_DAY})\s+(?P<lastdayrel>last\s+week|this\s+week|next\s+week)"
+    rf"|on\s+(?P<bareday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    rf"(?!\s+(?:last|this|next)\b)(?!s)"
     rf"|on\s+the\s+(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?!\s+(?:of|floor|time|century))"
     rf")(?![\w'])",
     re.IGNORECASE,
@@ -205,6 +207,21 @@ def _ahead(n: int, unit: str, today: date) -> str:
 _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|next)\b", re.IGNORECASE)
 
 
+_DONE = re.compile(
+    r"\b(?:[a-z]+ed|went|came|got|had|was|were|did|made|took|saw|met|left|bought|ran|won|lost"
+    r"|spent|found|gave|held|drove|flew|sold|wrote|read)\b",
+    re.IGNORECASE,
+)
+
+
+def _nearest(weekday: int, today: date, future: object) -> date:
+    """ "On Friday": the last one before today, or in a sentence about what will be,
+    the next one after it."""
+    if future:
+        return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+    return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+
+
 def _day_of_month(day: int, today: date, future: bool) -> str | None:
     """ "On the 17th": this month's, or for a past day after today's, the month before
     ("I bought it on the 28th" said on 3 May is 28 April); a future one after today's is
@@ -248,6 +265,11 @@ def _replace(m: re.Match[str], today: date) -> str:
         return _ahead(_count(g["infut"]), g["infutunit"], today)
     if g["rel"]:
         return _relative(g["rel"], g["relunit"], today)
+    if g["bareday"]:
+        future = _FUTURE.search(m.string)
+        if not future and not _DONE.search(m.string):
+            return m.group()  # "I play tennis on Sunday": a habit, not a day
+        return f"on {day_text(_nearest(_weekday(g['bareday']), today, future))}"
     if g["nth"]:
         written = _day_of_month(int(g["nth"]), today, _FUTURE.search(m.string) is not None)
         return m.group() if written is None else written
