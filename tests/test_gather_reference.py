@@ -254,6 +254,20 @@ def test_advice_to_the_listener_is_no_one_s_fact(line: str) -> None:
     assert chat(line) == []
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ines: I couldn't agree more, Olu.",
+        "Ines: 100% agree, the market was great.",
+        "Ines: Care to fill me in on the Porto trip?",
+        "Ines: You can always count on me for support with the move.",
+        "Ines: It's been ages since we last caught up.",
+    ],
+)
+def test_agreement_and_offers_are_chat(line: str) -> None:
+    assert chat(line) == []
+
+
 def test_a_bare_past_verb_with_you_is_still_the_speaker_s() -> None:
     assert chat("Ines: Finished the book you lent me about Ada Lovelace.") == [
         "Ines finished the book Olu lent them about Ada Lovelace."
