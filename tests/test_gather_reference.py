@@ -302,6 +302,16 @@ def test_how_a_week_went_then_what_happened_keeps_what_happened() -> None:
     ]
 
 
+def test_how_a_night_went_dates_what_happened_next() -> None:
+    assert chat("Ines: Yesterday was crazy. I ran the Porto half marathon in 1:52.") == [
+        "Ines ran the Porto half marathon in 1:52 on 13 May 2029."
+    ]
+    memories = chat(
+        "Ines: Big news to share - last night was a blast! The band and I jammed at Hot Five."
+    )
+    assert memories[-1] == "The band and Ines jammed at Hot Five on the night of 13 May 2029."
+
+
 def test_how_a_week_went_alone_is_no_memory() -> None:
     assert chat("Ines: Last week was eye-opening.") == []
 

@@ -35,6 +35,7 @@ from dreamgit.dream.gather.statements import (
     common_words,
     continuation,
     salience,
+    time_told,
 )
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.textsim import NOT, features
@@ -236,6 +237,7 @@ def extract_candidates(
         # What the question just before named: "it" in the next sentence may stand for it.
         thing = _asked_about(turns, turn)
         person: str | None = None  # the one person the sentence before named
+        when: str | None = None  # the time the sentence before only told how it went
         for paragraph in paragraphs:
             for sentence in sentences(paragraph):
                 budget -= len(sentence)
@@ -243,8 +245,12 @@ def extract_candidates(
                     sentence = with_antecedent(sentence, thing)
                 if person is not None:
                     sentence = with_person(sentence, person)
+                if when is not None and not DATE_WORDS.search(sentence):
+                    # "Last night was a blast. We jammed till two": that night
+                    sentence = f"{sentence.rstrip(' .!')} {when}."
                 thing = named_thing(sentence)
                 person = named_person(_STAGE.sub("", sentence), common, people)
+                when = time_told(sentence)
                 if (speaker, sentence) in seen:
                     continue
                 seen.add((speaker, sentence))

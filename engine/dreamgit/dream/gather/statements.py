@@ -39,6 +39,7 @@ __all__ = [
     "continuation",
     "kind_of",
     "salience",
+    "time_told",
 ]
 
 #: The kinds of statement, as the rules see them (``kind``).
@@ -63,7 +64,8 @@ _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 _SENTENCE = re.compile(
     r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\s+[-\u2013\u2014]\s+(?=[A-Z0-9\"']|(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our|it|it's"
-    r"|that|that's|this|they|they're|he|she|there|but|and|so|plus)\b)"
+    r"|that|that's|this|they|they're|he|she|there|but|and|so|plus|last|yesterday|today"
+    r"|tonight|tomorrow|next)\b)"
     r"|\s*\n\s*"
 )
 # "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject.
@@ -305,9 +307,18 @@ _TIME_WAS = re.compile(
 
 # "Last week was wild": how a time went, and nothing that happened in it.
 _TIME_WAS_ONLY = re.compile(
-    r"^(?:(?:last|this\s+past|past|this)\s+(?:week|weekend|month|year|night|[a-z]+day)|yesterday"
-    r"|today)\s+(?:was|has\s+been|is|'s)\s+(?:\w+[\s-]+){0,2}\w+$"
+    r"^(?P<time>(?:last|this\s+past|past|this)\s+(?:week|weekend|month|year|night|[a-z]+day)"
+    r"|yesterday|today)\s+(?:was|has\s+been|is|'s)\s+(?:\w+[\s-]+){0,2}\w+$",
+    _I,
 )
+
+
+def time_told(sentence: str) -> str | None:
+    """ "Last night was a blast!": the time a sentence only tells how it went, so that the
+    next one ("We jammed till two") can say when it happened."""
+    last = _SENTENCE.split(sentence.strip())[-1]  # "news to share - last night was a blast"
+    m = _TIME_WAS_ONLY.match(_tighten(_LEAD.sub("", last)).rstrip(".!… "))
+    return None if m is None else m["time"].lower()
 
 
 def _tighten(text: str) -> str:
