@@ -49,7 +49,8 @@ def chat(*turns: str) -> list[str]:
 def test_a_question_names_a_thing_as_its_answerer_says_it(
     question: str, thing: str, identity: bool
 ) -> None:
-    assert named_thing(question) == Asked(thing, identity)
+    asked = named_thing(question)
+    assert asked is not None and (asked.thing, asked.identity) == (thing, identity)
 
 
 @pytest.mark.parametrize(
@@ -84,12 +85,29 @@ def test_no_thing_when_nothing_is_asked_or_named(text: str) -> None:
         # "this" before a noun is its determiner, not the thing
         (Asked("the pic"), "I took this pic in Tokyo.", "I took this pic in Tokyo."),
         (Asked("the vase"), "I made this!", "I made the vase!"),
+        # the verb the question asked about, said again with no object, takes the thing
+        (
+            Asked("the violin", verb="playing"),
+            "I've been playing for about four months now.",
+            "I've been playing the violin for about four months now.",
+        ),
+        (
+            Asked("the violin", verb="playing"),
+            "I've been playing the piano for years.",
+            "I've been playing the piano for years.",
+        ),
     ],
 )
 def test_the_pronoun_takes_the_thing_only_where_it_stands_for_it(
     asked: Asked, sentence: str, expected: str
 ) -> None:
     assert with_antecedent(sentence, asked) == expected
+
+
+def test_a_question_remembers_the_verb_its_thing_was_the_object_of() -> None:
+    assert named_thing("How long have you been playing the violin?") == Asked(
+        "the violin", verb="playing"
+    )
 
 
 def test_an_answer_says_what_the_question_before_named() -> None:
@@ -224,6 +242,14 @@ def test_an_adverb_before_the_verb_is_not_conjugated(line: str, expected: str) -
 def test_once_named_the_speaker_is_their() -> None:
     memories = chat("Ines: My wife and I left for our Alaska cruise yesterday!")
     assert memories == ["Ines' wife and they left for their Alaska cruise on 13 May 2029."]
+
+
+def test_just_before_a_time_is_no_unsaid_subject() -> None:
+    assert chat("Ines: Just last week, we found a violin concert at the Casa da Musica.") == [
+        "Just in the week before 14 May 2029, Ines and others found a violin concert at the"
+        " Casa da Musica."
+    ]
+    assert chat("Ines: Just got back from Rome with my sister Ana.")[0].startswith("Ines just got")
 
 
 def test_once_named_we_is_they() -> None:

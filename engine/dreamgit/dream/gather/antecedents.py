@@ -46,6 +46,14 @@ _OBJECT = re.compile(
     r"|and|but|so)\b)))\b(?!\s*(?:'s|is|was|are|were|will|would|has|had)\b)",
     _I,
 )
+# "… been playing the violin?": the -ing verb whose object the thing is.
+_VERB_BEFORE = re.compile(r"\b(?P<verb>[a-z]{2,}ing)\s+$", _I)
+_FIRST_PERSON = re.compile(r"^(?:i|we|i've|we've|i'm|we're)\b", _I)
+# What follows a verb whose object went unsaid: "for a year", "since May", "every day".
+_NO_OBJECT = (
+    r"for|since|about|every|each|a\s+lot|all|almost|nearly|over|regularly|daily|weekly"
+    r"|now|lately|again|still|too|twice|once|with|at|on|in"
+)
 # "What's your favorite game?", "Who is your coach?": asks what a thing is.
 _IDENTITY = re.compile(r"^(?:what|who|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+", _I)
 # "It's Zelda", "That was Matt Patterson", "They're Max and Luna".
@@ -63,6 +71,9 @@ class Asked:
 
     thing: str  # "my favorite game", as the one answering says it
     identity: bool = False  # "What's your favorite game?": "It's Zelda" names it
+    #: The verb the thing was the object of ("playing" the violin): an answer that says
+    #: the verb with no object ("I've been playing for a year") means the thing.
+    verb: str | None = None
 
 
 def named_thing(question: str) -> Asked | None:
@@ -80,8 +91,11 @@ def named_thing(question: str) -> Asked | None:
             return Asked(phrase, identity=True)
     found = None
     for match in _PHRASE.finditer(question):
-        found = _thing(match) or found
-    return None if found is None else Asked(found)
+        thing = _thing(match)
+        if thing is not None:
+            before = _VERB_BEFORE.search(question, 0, match.start())
+            found = Asked(thing, verb=before["verb"].lower() if before else None)
+    return found
 
 
 def _thing(m: re.Match[str] | None) -> str | None:
@@ -109,9 +123,22 @@ def with_antecedent(sentence: str, asked: Asked) -> str:
         verb = _COPULA.get(m["verb"].lower(), m["verb"].strip())
         return f"{thing[:1].upper()}{thing[1:]} {verb} {text[m.end() :].lstrip()}"
     m = _OBJECT.match(text)
-    if m is None or (m["pronoun"].lower() == "them") != plural:
+    if m is None:
+        return _object_restored(text, asked) or sentence
+    if (m["pronoun"].lower() == "them") != plural:
         return sentence
     return f"{text[: m.start('pronoun')]}{thing}{text[m.end('pronoun') :]}"
+
+
+def _object_restored(text: str, asked: Asked) -> str | None:
+    """ "I've been playing for about four months", asked about playing the violin:
+    "I've been playing the violin for about four months"."""
+    if asked.verb is None or not _FIRST_PERSON.match(text):
+        return None
+    m = re.search(rf"\b{re.escape(asked.verb)}(?=\s+(?:{_NO_OBJECT})\b|\s*[.!,;]|$)", text, _I)
+    if m is None:
+        return None
+    return f"{text[: m.end()]} {asked.thing}{text[m.end() :]}"
 
 
 # A name: capitalised, not opening the sentence unless the session never writes it

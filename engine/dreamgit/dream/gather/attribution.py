@@ -48,6 +48,14 @@ def _lower_first(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith("The ") else name
 
 
+_ADVERB_OPENERS = frozenset({"just", "still", "also", "really"})
+# After "just": a verb ("just got back"), not a time or a subject ("just last week, we").
+_VERB_NEXT = re.compile(
+    r"\s+(?!(?:last|this|next|yesterday|today|now|then|a|an|the|my|our|we|i|like|in|on|at"
+    r"|as|so|for|when|because)\b)[a-z]+\b",
+)
+
+
 def _restore_subject(clause: str) -> str:
     """ "Got to see the old town" → "I got to see the old town"."""
     first = clause.split(" ", 1)[0]
@@ -55,6 +63,8 @@ def _restore_subject(clause: str) -> str:
     bare = low in BARE_OPENERS or (low.endswith("ed") and len(low) > 4)
     if not bare or len(clause.split()) <= 2:
         return clause
+    if low in _ADVERB_OPENERS and not _VERB_NEXT.match(clause[len(first) :]):
+        return clause  # "Just last week, we found …": an adverb, and the subject follows
     subject = "I've" if low == "been" else "I"  # "Been reading …": "I've been reading …"
     return f"{subject} {low}{clause[len(first) :]}"
 
