@@ -304,6 +304,8 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     out = _PHRASE.sub(sub, text)
     if changed:
         out = re.sub(r"\b(?:on|in)\s+(on|in)\s+", r"\1 ", out)
+        # "sushi for tonight": "for the night of …", not "for on the night of …"
+        out = re.sub(r"\b(for|until|till|by|from|since)\s+(?:on|in)\s+", r"\1 ", out, flags=re.I)
     elif _JUST_DONE.search(out) and not DATE_WORDS.search(out):
         # "I just got accepted": done by the day it was said; the day is the anchor
         out = _JUST_DONE.sub("", out, count=1).rstrip(" .!") + f" by {day_text(today)}"
