@@ -40,6 +40,8 @@ SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
         ("three years ago", "in 2020"),
         ("my brother came over on Sunday", "my brother came over on 7 May 2023"),
         ("I ordered sushi for tonight", "I ordered sushi for the night of 8 May 2023"),
+        ("Tomorrow is my day off", "9 May 2023 is my day off"),
+        ("Last month was our anniversary", "April 2023 was our anniversary"),
         ("I'm away until next month", "I'm away until June 2023"),
         ("we will meet on Friday", "we will meet on 12 May 2023"),
         ("I bought it on the 3rd", "I bought it on 3 May 2023"),

@@ -290,6 +290,9 @@ JUST_DONE = (
 _JUST_DONE = re.compile(rf"(?<=\s)just\s+(?={JUST_DONE})", re.IGNORECASE)
 
 
+_IS_NEXT = re.compile(r"\s+(?:is|was|will\s+be|has\s+been)\b|'s\b", re.IGNORECASE)
+
+
 def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     """``text`` with its relative dates written absolutely, and whether it had any."""
     today = when.date()
@@ -299,6 +302,9 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
         nonlocal changed
         written = _replace(m, today)
         changed = changed or written != m.group()
+        if m.start() == 0 and _IS_NEXT.match(m.string, m.end()):
+            # "Tomorrow is my day off": the day is the subject, "9 May 2023 is …"
+            written = re.sub(r"^(?:on|in)\s+", "", written)
         return written
 
     out = _PHRASE.sub(sub, text)
