@@ -30,11 +30,13 @@ from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.dream.gather.statements import (
     Clause,
+    addressed_to_listener,
     chatter,
     clauses,
     common_words,
     continuation,
     salience,
+    spoken,
     time_told,
 )
 from dreamgit.dream.gather.transcript import speaker_paragraphs
@@ -124,8 +126,6 @@ def _pattern_candidates(
 #: one more when it is said to the listener ("I'm excited to tell you"): chat, mostly.
 _MIN_INFORMATIVE = 2
 _GLUE = features("others says") | {NOT}
-_STAGE = re.compile(r"\[[^\[\]]*\]")  # "[shares a photo: …]": not what anyone said
-_TO_LISTENER = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 
 
 def _informative(memory: str, voice: Voice) -> frozenset[str]:
@@ -149,7 +149,7 @@ def _statement_candidate(
     memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
     if len(memory) > MAX_TEXT or len(memory) < 12:
         return None
-    needed = _MIN_INFORMATIVE + (not voice.team and _TO_LISTENER.search(clause.text) is not None)
+    needed = _MIN_INFORMATIVE + (not voice.team and addressed_to_listener(clause.text))
     if len(_informative(memory, voice)) < needed:
         return None
     topic = _KIND_TOPICS[clause.kind]
@@ -249,7 +249,7 @@ def extract_candidates(
                     # "Last night was a blast. We jammed till two": that night
                     sentence = f"{sentence.rstrip(' .!')} {when}."
                 thing = named_thing(sentence)
-                person = named_person(_STAGE.sub("", sentence), common, people)
+                person = named_person(spoken(sentence), common, people)
                 when = time_told(sentence)
                 if (speaker, sentence) in seen:
                     continue

@@ -33,12 +33,14 @@ from dreamgit.dream.gather.words import (
 __all__ = [
     "KINDS",
     "Clause",
+    "addressed_to_listener",
     "chatter",
     "clauses",
     "content_terms",
     "continuation",
     "kind_of",
     "salience",
+    "spoken",
     "time_told",
 ]
 
@@ -246,8 +248,18 @@ class Clause:
     instruction: bool = False
 
 
+def spoken(text: str) -> str:
+    """``text`` without its stage directions ("[shares a photo: …]") and emoji."""
+    return _EMOJI.sub("", _STAGE.sub("", text))
+
+
+def addressed_to_listener(text: str) -> bool:
+    """Whether ``text`` speaks of the listener ("you", "your", "yourself")."""
+    return _SECOND.search(text) is not None
+
+
 def _sentences(paragraph: str) -> Iterator[str]:
-    paragraph = _EMOJI.sub("", _STAGE.sub("", paragraph))
+    paragraph = spoken(paragraph)
     for sentence in _SENTENCE.split(paragraph):
         sentence = sentence.strip()
         if sentence and len(sentence) <= 2 * MAX_CLAUSE:
@@ -283,8 +295,8 @@ def _strip(text: str, others: tuple[str, ...]) -> str:
 # Words that only colour a statement ("I just really love it"), and a closing evaluation
 # (", which was so much fun"): a memory is shorter without them and says the same.
 _FILLER_WORDS = re.compile(
-    rf"\s+(?:really|just(?!\s+{JUST_DONE})|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good"
-    r"|great))|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
+    rf"\s+(?:really|just(?!\s+{JUST_DONE})"
+    r"|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good|great))|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
     r"|literally|basically|seriously|absolutely|truly|quite|very)(?=\s)",
     _I,
 )
@@ -297,19 +309,25 @@ _EVALUATION_TAIL = re.compile(
 
 
 # "Last week was wild, I got noticed by editors": how the time was, then what happened.
+def _time_was(units: str) -> str:
+    """ "Last week was", "yesterday has been": a time and how it went, ``units`` the
+    words "last" may take."""
+    return (
+        rf"^(?P<time>(?:last|this\s+past|past|this)\s+(?:{units}|[a-z]+day)|yesterday|today)"
+        r"\s+(?:was|has\s+been|is|'s)\s+"
+    )
+
+
 _TIME_WAS = re.compile(
-    r"^(?P<time>(?:last|this\s+past|past|this)\s+(?:week|weekend|month|year|night|summer|winter"
-    r"|spring|fall|autumn|[a-z]+day)|yesterday|today)\s+(?:was|has\s+been|is|'s)\s+"
-    r"(?:\w+\s+){0,3}?\w+(?:[,;!:]|\s+[-\u2013\u2014])\s+(?P<rest>\S.*)$",
+    _time_was("week|weekend|month|year|night|summer|winter|spring|fall|autumn")
+    + r"(?:\w+\s+){0,3}?\w+(?:[,;!:]|\s+[-\u2013\u2014])\s+(?P<rest>\S.*)$",
     _I,
 )
 
 
 # "Last week was wild": how a time went, and nothing that happened in it.
 _TIME_WAS_ONLY = re.compile(
-    r"^(?P<time>(?:last|this\s+past|past|this)\s+(?:week|weekend|month|year|night|[a-z]+day)"
-    r"|yesterday|today)\s+(?:was|has\s+been|is|'s)\s+(?:\w+[\s-]+){0,2}\w+$",
-    _I,
+    _time_was("week|weekend|month|year|night") + r"(?:\w+[\s-]+){0,2}\w+$", _I
 )
 
 
@@ -353,7 +371,7 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True  # "For love and to teach my kids": the answer to a question, not a fact
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
-    if not to_agent and _SECOND.search(low) and not _FIRST.search(low):
+    if not to_agent and addressed_to_listener(low) and not _FIRST.search(low):
         # "Twist your torso to one side": advice, or the listener's, said by another;
         # "Been reading the book you recommended" has its "I" unsaid
         first = words[0]
@@ -548,7 +566,6 @@ def salience(
         score -= 1
     if EVALUATIVE.search(low) and not names:
         score -= 1
-
     if re.match(r"^(?:it|it's|that|that's|this|these|those|they|there|there's)\b", low):
         score -= 1 if _FIRST.search(clause) else 2
     return score
