@@ -70,6 +70,45 @@ def test_what_only_makes_sense_beside_another_sentence_is_no_memory(line: str) -
     assert said_by_noor(line) == []
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # one more thing after "and my", not a new clause
+        (
+            "I wanted to feel closer to a community and my faith.",
+            "Noor wanted to feel closer to a community and their faith.",
+        ),
+        # a title's colon and quotes belong to the title
+        (
+            'One of my favorites was "Monster Hunter: World".',
+            'One of Noor\'s favorites was "Monster Hunter: World".',
+        ),
+        (
+            "Animal Crossing: New Horizons is my go-to game on weekends.",
+            "Animal Crossing: New Horizons is Noor's go-to game on weekends.",
+        ),
+        # what someone did again and again back then is no wish
+        (
+            "I used to go horseback riding with my dad as a kid, we'd ride through the fields.",
+            "Noor used to go horseback riding with their dad as a kid, they'd ride through"
+            " the fields.",
+        ),
+    ],
+)
+def test_a_clause_keeps_what_belongs_to_it(line: str, expected: str) -> None:
+    assert said_by_noor(line) == [expected]
+
+
+def test_so_far_is_not_an_opening_so() -> None:
+    """ "So far it's been great": "so" is not dropped to leave "Far it's been …"."""
+    assert not any(
+        m.startswith("Far") or " Far " in m
+        for m in said_by_noor(
+            "I joined a choir in Oslo last month. So far it's been great with 40 singers!"
+        )
+    )
+
+
 def test_a_fragment_with_its_own_subject_stays() -> None:
     assert said_by_noor("For my birthday I got a red bike.") == [
         "For Noor's birthday they got a red bike."

@@ -64,6 +64,18 @@ def test_a_third_person_who_speaks_once_keeps_their_words() -> None:
     assert not any(speaker == "Bruno" and "Wei" in text for speaker, text in memories(text))
 
 
+def test_one_who_replies_once_to_someone_who_speaks_twice_keeps_their_words() -> None:
+    """A short chat: Tomas speaks twice, Priya once between; her reply is her turn,
+    not the end of his (his memory would hold "Priya: So cute")."""
+    text = (
+        "Tomas: I adopted a beagle named Biscuit yesterday!\n"
+        "Priya: So cute! Is he settling in?\n"
+        "Tomas: He is. My sister Lena helps me walk him before work.\n"
+    )
+    assert [speaker for speaker, _ in speaker_paragraphs(text)] == ["Tomas", "Priya", "Tomas"]
+    assert not any("Priya:" in memory for _, memory in memories(text))
+
+
 def test_user_and_assistant_headings_and_paragraphs() -> None:
     """Headings and bold labels mark turns; only the user's words are evidence."""
     text = (

@@ -78,7 +78,7 @@ _CLAUSE = re.compile(
 )
 _LEAD = re.compile(
     r"^(?:(?:hi|hey|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw|aww|omg|yeah|yep|yup|yes|ya|no"
-    r"|nope|ok|okay|sure|well|so|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
+    r"|nope|ok|okay|sure|well|so(?!\s+far\b)|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
     r"|hahaha|hehe|hmm|um|uh|totally|honestly|seriously|definitely|absolutely|indeed|right"
     r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
     r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
@@ -108,11 +108,28 @@ _IMPERATIVE = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you|i\s+guess|i\s+suppose"
-    r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably)\b"
-    r"|\b(?:would|'d)\b(?!\s+(?:rather|love|like|prefer|really\s+like|love|be\s+happy))"
-    r"(?!.*\b(?:when\s+(?:i|we)\s+(?:was|were)|as\s+a\s+(?:kid|child)|growing\s+up)\b)",
+    r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably)\b",
     _I,
 )
+# "I'd go", "it would be": a wish or a guess, unless it says what someone liked ("I'd
+# rather …") or did again and again back then ("as a kid we'd go through the fields").
+_WOULD = re.compile(
+    r"\b(?:would|'d)\b(?!\s+(?:rather|love|like|prefer|really\s+like|be\s+happy))", _I
+)
+_HABITUAL = re.compile(
+    r"\b(?:when\s+(?:i|we)\s+(?:was|were)|as\s+(?:a\s+)?(?:kid|kids|child|children)|growing\s+up"
+    r"|used\s+to)\b",
+    _I,
+)
+
+
+def _hypothetical(low: str) -> bool:
+    """Whether a clause says what might be rather than what is or was."""
+    if _HYPOTHETICAL.search(low):
+        return True
+    return _WOULD.search(low) is not None and _HABITUAL.search(low) is None
+
+
 # "I prefer it over the old one", "I like that", "I love you": the object is only a pronoun.
 # What follows the pronoun may only colour it ("I love it so much"); "I bought it in Paris
 # a year ago" says where and when, and is kept.
@@ -289,7 +306,17 @@ def _strip(text: str, others: tuple[str, ...]) -> str:
         text = _TRAIL.sub("", text)
         if text == before:
             break
-    return text.strip(" ,;:-\"'")
+    return _unquoted(text.strip(" ,;:-'"))
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without a quote mark at either end that closes nothing; a title's stay
+    ("I loved \"Becoming Nicole\"")."""
+    while text[:1] == '"' and text.count('"') % 2:
+        text = text[1:].strip(" ,;:-'")
+    while text[-1:] == '"' and text.count('"') % 2:
+        text = text[:-1].strip(" ,;:-'")
+    return text
 
 
 # Words that only colour a statement ("I just really love it"), and a closing evaluation
@@ -363,7 +390,7 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if PEP_TALK.search(low) or TRANSIENT.match(low) or _TIME_WAS_ONLY.match(low):
         return True
-    if _HYPOTHETICAL.search(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
+    if _hypothetical(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
         return True
     if _REPORTED.search(low) or (_REQUEST.match(low) and not _STANDING.search(low)):
         return True
@@ -451,7 +478,7 @@ def continuation(before: Clause, sentence: str, *, others: tuple[str, ...] = ())
         return None
     if len(before.text) + len(text) + 2 > MAX_CLAUSE or len(text.split()) < 3:
         return None
-    if PEP_TALK.search(low) or _HYPOTHETICAL.search(low) or _REPORTED.search(low):
+    if PEP_TALK.search(low) or _hypothetical(low) or _REPORTED.search(low):
         return None
     concrete = bool(_PROPER.search(text) or _NUMBER.search(text) or _TITLE.search(text))
     if not concrete:
@@ -471,6 +498,21 @@ _ENDS_WITH_NAME = re.compile(
 )
 
 
+# "and my faith", "or our garden": a possession, with no verb after it.
+_LISTED = re.compile(r"^(?:my|our)\s+(?:own\s+)?[\w'-]+(?:\s+[\w'-]+)?$", _I)
+
+
+def _in_title(sentence: str, m: re.Match[str]) -> bool:
+    """Whether the colon ``m`` is inside a title: "Animal Crossing: New Horizons", or
+    between quotes ("Monster Hunter: World")."""
+    if not m.group().startswith(":"):
+        return False
+    before, after = sentence[: m.start()], sentence[m.end() :]
+    if before.count('"') % 2 == 1:
+        return True
+    return bool(re.search(r"\b[A-Z][\w'-]*$", before) and re.match(r"[A-Z][a-z]", after))
+
+
 def _rejoin(sentence: str) -> list[str]:
     """The clauses of a sentence. One too short to stand alone ("and it was fun") is
     left out; one that goes on about what the clause before named ("… a vintage
@@ -478,7 +520,7 @@ def _rejoin(sentence: str) -> list[str]:
     with it."""
     out: list[str] = []
     start, joiner, subject = 0, "", False
-    for m in [*_CLAUSE.finditer(sentence), None]:
+    for m in [*(m for m in _CLAUSE.finditer(sentence) if not _in_title(sentence, m)), None]:
         part = sentence[start : m.start() if m else len(sentence)]
         if part:
             low = part.lower()
@@ -487,7 +529,11 @@ def _rejoin(sentence: str) -> list[str]:
                 and EVALUATIVE.search(low)
                 and not _PROPER.search(part)
             )
-            if out and (_REFERS_BACK.search(part) or _PRONOUN_SUBJECT.match(part) or subject):
+            # "… closer to a community and my faith": one more thing, not a new clause
+            listed = weak and joiner.strip() in ("and", "or") and _LISTED.match(part)
+            if out and (
+                _REFERS_BACK.search(part) or _PRONOUN_SUBJECT.match(part) or subject or listed
+            ):
                 out[-1] = f"{out[-1]}{joiner}{part}"
             elif not (weak and out):
                 out.append(part)

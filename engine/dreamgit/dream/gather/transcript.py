@@ -90,9 +90,9 @@ _FIRST_NAME = re.compile(r"[A-Z][a-z]+\Z")
 
 def people_speaking(lines: list[str]) -> frozenset[str]:
     """The people of a chat: names that open at least two lines as ``Name: text``, and,
-    in a chat that has two such people, a first name that opens one line of prose
-    ("Priya: I'm in for Saturday, I'll bring the cake") — a third person who spoke
-    once, whose words would otherwise run into the turn before."""
+    in a chat that has one such person, a first name that opens one line of prose
+    ("Priya: I'm in for Saturday, I'll bring the cake") — someone who spoke once, whose
+    words would otherwise run into the turn before."""
     counts: dict[str, int] = {}
     prose: set[str] = set()
     for line in lines:
@@ -108,7 +108,7 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
             if _FIRST_NAME.match(name) and len(line[m.start("rest") :].split()) >= 4:
                 prose.add(name)
     people = {n for n, c in counts.items() if c >= 2}
-    if len(people) >= 2:
+    if people:
         people |= prose
     return frozenset(people)
 
