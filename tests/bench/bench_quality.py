@@ -15,7 +15,8 @@ of every active memory written to ``MEMORY_ROOT/<conv>/<id>.md``. The shared sco
 scores that memory and the raw transcripts, and the figures are printed side by side per
 category and overall: hit@1500, present, size versus raw, copies per present answer.
 Nothing of the set is copied anywhere: memories go to a temporary directory unless
-``--memory-root`` names one.
+``--memory-root`` names one; there, a conversation's ``*.md`` files from an earlier run are
+replaced, so the figures are this run's.
 
 Conversations run in-process through the Python API; ``--jobs 2`` runs two at a time
 (never more: the machine's cores are shared).
@@ -79,6 +80,8 @@ def dream_conversation(conv_dir: str, out_dir: str) -> dict[str, Any]:
         memories = engine.memories()
     target = Path(out_dir, Path(conv_dir).name)
     target.mkdir(parents=True, exist_ok=True)
+    for stale in target.glob("*.md"):  # a run before this one: the scorer would read it too
+        stale.unlink()
     for memory in memories:
         (target / f"{memory.id}.md").write_text(memory.text + "\n", encoding="utf-8")
     return {
