@@ -1,6 +1,6 @@
 """The memory repository: everything that reads or writes git and the files in it.
 
-Owns ``gitstore`` (the only module that imports pygit2: compare-and-swap commits, ref
+Owns ``gitstore`` (the only package that imports pygit2: compare-and-swap commits, ref
 transactions, work-tree sync), ``repo`` (``MemoryRepo``: the memory set of a branch, agent
 edits, writers taking turns), ``locks``, the file formats (``frontmatter``, ``memoryfile``,
 ``sessionfile``), the parse cache, where things live (``layout``), the config file and

@@ -1,0 +1,31 @@
+"""Everything dreamgit asks of git, and the only package that imports pygit2.
+
+Commits are built in memory (tree builders, never the work tree's index) and
+written with an expected parent: libgit2 refuses the ref update when the
+branch moved, which is the compare-and-swap every writer relies on. Other ref
+moves go through a reference transaction that re-reads the ref under its lock.
+Work-tree helpers find uncommitted agent edits and bring a checked-out branch's
+files up to date without overwriting anything that was changed by hand.
+
+``GitStore`` (``store``) is one class made of one part per job: ``base`` (the
+repository and where it lives), ``reading``, ``objects`` (blobs, trees and commits no
+ref names yet), ``rewriting`` (what rewriting history needs), ``merging``, ``staging``
+(git's ``index.lock`` and the index shown before a branch moves), ``refs`` (moving refs
+by compare-and-swap) and ``worktree``; ``values`` holds the records they hand out.
+
+May import: pygit2, ``errors`` and ``store.locks``; nothing else of the store.
+"""
+
+from __future__ import annotations
+
+from dreamgit.store.gitstore.store import GitStore
+from dreamgit.store.gitstore.values import EMPTY_TREE as EMPTY_TREE
+from dreamgit.store.gitstore.values import Change, CommitInfo, Identity, StaleTipError
+
+__all__ = [
+    "Change",
+    "CommitInfo",
+    "GitStore",
+    "Identity",
+    "StaleTipError",
+]

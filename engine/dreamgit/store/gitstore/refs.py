@@ -1,0 +1,182 @@
+"""Moving refs safely: commits with an expected parent, ref transactions, stale lock files.
+
+A commit names its expected parent, so libgit2 refuses the ref update when the branch
+moved: the compare-and-swap every writer relies on. Other ref moves go through a
+reference transaction that re-reads the ref under its lock. A lock file left by a dead
+writer is broken (see ``store.locks``) and the move retried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+import pygit2
+
+from dreamgit.store.gitstore.staging import IndexStager
+from dreamgit.store.gitstore.values import Identity, StaleTipError
+from dreamgit.store.locks import (
+    LockSeen,
+    break_stale_lock,
+    is_abandoned,
+    is_lock_error,
+    retry_on_lock,
+)
+
+__all__ = ["RefWriter"]
+
+#: Refs only dreamgit writes, each under a dreamgit lock (a dream's, or the writers'
+#: turn): a lock file on them that stays unchanged was left by a dead dreamgit.
+PRIVATE_REFS = ("refs/heads/dream/", "refs/heads/dreamgit-revert/")
+
+
+def _private(ref: str) -> bool:
+    return ref.startswith(PRIVATE_REFS)
+
+
+def _is_moved_error(exc: Exception) -> bool:
+    # libgit2 says the branch moved in two ways: before it reads the tip ("current
+    # tip is not the first parent"), or between that read and taking the ref's lock
+    # ("old reference value does not match"), which is the race concurrent writers hit.
+    text = str(exc)
+    return (
+        isinstance(exc, pygit2.AlreadyExistsError)
+        or "not the first parent" in text
+        or "old reference value does not match" in text
+    )
+
+
+class RefWriter(IndexStager):
+    """Branches and refs moved by compare-and-swap, or not at all (StaleTipError)."""
+
+    def commit(
+        self,
+        branch: str,
+        *,
+        parents: list[str],
+        tree: str,
+        message: str,
+        who: Identity,
+        when: datetime,
+    ) -> str:
+        """Commit ``tree`` on ``branch`` if its tip is still ``parents[0]`` (else StaleTipError).
+
+        A branch that does not exist yet is created when ``parents`` is empty or
+        names the commit it should start from.
+        """
+        sig = pygit2.Signature(who.name, who.email, int(when.timestamp()), 0)
+        ref = f"refs/heads/{branch}"
+        seen: LockSeen = {}
+        for _ in retry_on_lock(f"commit on {branch}"):
+            current = self.tip(branch)
+            expected = parents[0] if parents else None
+            if current != expected and not (current is None and parents):
+                raise StaleTipError(branch)
+            try:
+                if current is None and parents:
+                    oid = self._repo.create_commit(
+                        None, sig, sig, message, pygit2.Oid(hex=tree), parents
+                    )
+                    self._create_ref(ref, str(oid))
+                    return str(oid)
+                if self._index_lock_depth and branch == self.checked_out_branch():
+                    oid = self._repo.create_commit(
+                        None, sig, sig, message, pygit2.Oid(hex=tree), parents
+                    )
+                    self.move_branch(branch, new=str(oid), expected=current, message=message)
+                    return str(oid)
+                oid = self._repo.create_commit(
+                    ref, sig, sig, message, pygit2.Oid(hex=tree), parents
+                )
+                return str(oid)
+            except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:
+                if _is_moved_error(exc):
+                    raise StaleTipError(branch) from None
+                if not is_lock_error(exc):
+                    raise
+                break_stale_lock(exc, seen, private=_private(ref))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _create_ref(self, ref: str, target: str) -> None:
+        try:
+            self._repo.references.create(ref, pygit2.Oid(hex=target), force=False)
+        except pygit2.AlreadyExistsError:
+            raise StaleTipError(ref) from None
+
+    def move_branch(self, branch: str, *, new: str, expected: str | None, message: str) -> None:
+        """Point ``branch`` at ``new`` if it still points at ``expected`` (else StaleTipError)."""
+        ref = f"refs/heads/{branch}"
+        self._stage(branch, expected, new)
+        if expected is None:
+            self._create_ref(ref, new)
+            return
+        seen: LockSeen = {}
+        for _ in retry_on_lock(f"update of {branch}"):
+            try:
+                with self._repo.transaction() as txn:
+                    txn.lock_ref(ref)
+                    current = self._repo.references.get(ref)
+                    if current is None or str(current.target) != expected:
+                        raise StaleTipError(branch)
+                    txn.set_target(ref, pygit2.Oid(hex=new), message=message)
+                return
+            except pygit2.GitError as exc:
+                if not is_lock_error(exc):
+                    raise
+                break_stale_lock(exc, seen, private=_private(ref))
+
+    def delete_branch(self, branch: str, *, expected: str) -> bool:
+        """Delete ``branch`` if it still points at ``expected``; True when deleted."""
+        name = f"refs/heads/{branch}"
+        seen: LockSeen = {}
+        for _ in retry_on_lock(f"deletion of {branch}"):
+            ref = self._repo.references.get(name)
+            if ref is None or str(ref.target) != expected:
+                return False
+            try:
+                ref.delete()
+                return True
+            except (pygit2.GitError, OSError) as exc:
+                # A writer killed while it held the ref's lock left the lock file behind.
+                if not is_lock_error(exc):
+                    raise
+                break_stale_lock(exc, seen, private=_private(name))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def move_refs(self, moves: Mapping[str, tuple[str, str]], *, message: str) -> None:
+        """Move every ref ``name: (expected, new)`` in one transaction, or none (StaleTipError).
+
+        All refs are locked first and checked against what was read, so a writer
+        that moved one of them meanwhile makes the whole move fail and change nothing.
+        """
+        seen: LockSeen = {}
+        for _ in retry_on_lock("update of several refs"):
+            try:
+                with self._repo.transaction() as txn:
+                    for name in sorted(moves):
+                        txn.lock_ref(name)
+                    for name, (expected, _new) in moves.items():
+                        current = self._repo.references.get(name)
+                        if current is None or str(current.target) != expected:
+                            raise StaleTipError(name)
+                    for name, (_expected, new) in sorted(moves.items()):
+                        txn.set_target(name, pygit2.Oid(hex=new), message=message)
+                return
+            except pygit2.GitError as exc:
+                if not is_lock_error(exc):
+                    raise
+                break_stale_lock(exc, seen)
+
+    def clear_stale_ref_locks(self, prefix: str) -> list[str]:
+        """Remove lock files under a private ref folder (``refs/heads/dream/``) left by the dead.
+
+        Call it holding the dreamgit lock that guards those refs; a lock file that
+        was not there a moment ago, or that names a live process, stays.
+        """
+        folder = self.git_dir / prefix
+        removed = []
+        for lock in sorted(folder.rglob("*.lock")) if folder.is_dir() else []:
+            if is_abandoned(lock, private=True):
+                lock.unlink(missing_ok=True)
+                removed.append(str(lock.relative_to(self.git_dir)))
+        return removed

@@ -1,0 +1,102 @@
+"""Holding git's own ``index.lock`` and showing a commit in the index before its branch moves.
+
+While the lock is held, ``git add`` and ``git commit`` fail, and every move of
+the checked-out branch stages the new commit first, so a plain ``git commit`` never
+commits the old index on top of dreamgit's new tip.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pygit2
+from pygit2.enums import FileMode
+
+from dreamgit.store.gitstore.reading import Reader
+from dreamgit.store.locks import create_lock_file
+
+__all__ = ["IndexStager"]
+
+
+class IndexStager(Reader):
+    """The index lock, re-entrant, and the staging that moves of the checked-out branch do."""
+
+    @contextmanager
+    def index_locked(self) -> Iterator[None]:
+        """Hold git's own ``index.lock`` (re-entrant), as ``git add`` and ``git commit`` do.
+
+        While it is held, every move of the checked-out branch stages the new
+        commit in the index *before* the ref moves (see :meth:`_stage`). ``git
+        commit`` reads HEAD, then the index (before it locks it), then moves HEAD
+        by compare-and-swap: whichever moment it reads, it either sees the new
+        index, or fails on the lock or on its own compare-and-swap. It never
+        commits the old index on top of the new tip.
+        """
+        if self._index_lock_depth or self.workdir is None:
+            self._index_lock_depth += 1
+            try:
+                yield
+            finally:
+                self._index_lock_depth -= 1
+            return
+        lock = self.git_dir / "index.lock"
+        fd = create_lock_file(lock, "update of the work tree's index")
+        self._index_lock_depth, self._staged = 1, None
+        try:
+            try:  # a holder killed after staging left the index showing its commit
+                self._staged = self._staged_marker().read_text(encoding="ascii").strip()
+                self.tree_id(self._staged)
+            except (OSError, KeyError, ValueError):
+                self._staged = None
+            yield
+        finally:
+            try:
+                # A move that failed after staging (or an error) leaves the index showing
+                # a commit main does not hold: bring it back to main.
+                tip = self.tip(self.checked_out_branch() or "")
+                if self._staged is not None and tip is not None and self._staged != tip:
+                    self._stage_index(self._staged, tip)
+            finally:
+                self._index_lock_depth, self._staged = 0, None
+                self._staged_marker().unlink(missing_ok=True)
+                os.close(fd)
+                lock.unlink(missing_ok=True)
+
+    def _stage(self, branch: str, old: str | None, new: str) -> None:
+        """Before ``branch`` moves from ``old`` to ``new``: show ``new`` in the index (if held)."""
+        if not self._index_lock_depth or branch != self.checked_out_branch():
+            return
+        self._stage_index(self._staged or old, new)
+
+    def _staged_marker(self) -> Path:
+        return self.git_dir / "dreamgit" / "index-staged"
+
+    def _stage_index(self, old: str | None, new: str) -> None:
+        edit = {c.path: c.new for c in self.diff(old, new)}
+        self._staged = new
+        if not edit:
+            return
+        marker = self._staged_marker()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(new + "\n", encoding="ascii")
+        index_file = self.git_dir / "index"
+        aside = self.git_dir / f"dreamgit-index-{os.getpid()}.tmp"
+        aside.unlink(missing_ok=True)
+        try:
+            if index_file.exists():  # else libgit2 starts an empty one
+                aside.write_bytes(index_file.read_bytes())
+            index = pygit2.Index(str(aside))
+            for path, blob in edit.items():
+                if blob is None:
+                    if path in index:
+                        index.remove(path)
+                else:
+                    index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=blob), FileMode.BLOB))
+            index.write()
+            # Our index.lock stays in place: only this process writes the index meanwhile.
+            os.replace(aside, index_file)
+        finally:
+            aside.unlink(missing_ok=True)
