@@ -76,6 +76,21 @@ def test_one_who_replies_once_to_someone_who_speaks_twice_keeps_their_words() ->
     assert not any("Priya:" in memory for _, memory in memories(text))
 
 
+def test_typographic_apostrophes_and_quotes_read_as_plain_ones() -> None:
+    """ "I'm" typed with a curly apostrophe (as phones write it) is "I'm", never "Ben" + "m";
+    a title in curly double quotes is a quoted title."""
+    text = (
+        "Ana: What\u2019s new?\n"
+        "Ben: I\u2019m flying to Lisbon next week. I\u2019ve been reading \u201cDune\u201d"
+        " all month.\n"
+        "Ana: Nice!\nBen: Yes.\n"
+    )
+    kept = [memory for _, memory in memories(text)]
+    assert not any("\u2019" in memory for memory in kept)
+    assert any(memory.startswith("Ben is flying to Lisbon") for memory in kept)
+    assert 'Ben has been reading "Dune" all month.' in kept
+
+
 def test_user_and_assistant_headings_and_paragraphs() -> None:
     """Headings and bold labels mark turns; only the user's words are evidence."""
     text = (

@@ -128,6 +128,11 @@ _MIN_INFORMATIVE = 2
 _GLUE = features("others says") | {NOT}
 
 
+#: Typographic (curly) quotes, as phones and word processors write them, read as plain ones:
+#: "I'm" typed with a right single quotation mark is "I'm", never "Ben" + "m".
+_TYPOGRAPHIC = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
 def _informative(memory: str, voice: Voice) -> frozenset[str]:
     """The content words of ``memory`` besides the names of who speaks and who listens."""
     return features(memory) - features(f"{voice.subject} {voice.listener}") - _GLUE
@@ -208,7 +213,7 @@ def extract_candidates(
     the same order. Never raises on any input string.
     """
     out: list[Candidate] = []
-    turns = speaker_paragraphs(text)
+    turns = speaker_paragraphs(text.translate(_TYPOGRAPHIC))
     people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
     subject = user_name or "The user"
     seen: set[tuple[str, str]] = set()
