@@ -57,6 +57,31 @@ def test_relative_phrase_becomes_absolute(said: str, written: str) -> None:
     assert resolve_dates(said, SESSION) == (written, True)
 
 
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        # looking ahead: the next such day
+        ("The beta launch is on Jan 15.", "The beta launch is on 15 January 2024."),
+        ("The launch moved to January 22", "The launch moved to 22 January 2024"),
+        ("I will fly home on the 3rd of March", "I will fly home on 3 March 2024"),
+        # telling what was: the last such day
+        ("We met on Dec 28th", "We met on 28 December 2023"),
+        ("I went to Rome on July 20", "I went to Rome on 20 July 2023"),
+        # neither: the nearest
+        ("Dinner with Ana, Feb 2", "Dinner with Ana, 2 February 2024"),
+    ],
+)
+def test_a_day_without_its_year_gets_the_year_the_sentence_means(said: str, written: str) -> None:
+    new_year = datetime(2024, 1, 6, 12, 0, tzinfo=UTC)
+    assert resolve_dates(said, new_year) == (written, True)
+
+
+def test_a_day_with_its_year_or_a_version_is_no_yearless_day() -> None:
+    new_year = datetime(2024, 1, 6, 12, 0, tzinfo=UTC)
+    for text in ("We met on July 20, 2021", "Python 3.11 Mar", "on 4 March 2022", "May 5th, 2020"):
+        assert resolve_dates(text, new_year) == (text, False)
+
+
 def test_text_without_relative_dates_is_unchanged() -> None:
     """Absolute dates and words that only look like dates stay as they are."""
     text = "I was born on 3 March 1990 and I like Sundays in general"

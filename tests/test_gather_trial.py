@@ -73,9 +73,10 @@ def test_an_instruction_said_twice_is_one_memory(week: list[str]) -> None:
 
 
 def test_both_beta_dates_are_gathered_with_whom_they_concern(week: list[str]) -> None:
-    """The first date and the move are both statements of Marco's (consolidation decides)."""
-    assert any("Jan 15" in m and m.startswith("Marco") for m in week)
-    assert any("January 22" in m and m.startswith("Marco") for m in week)
+    """The first date and the move are both statements of Marco's, the year a day without
+    one means written out ("Jan 15", said on 6 January 2027, is 15 January 2027)."""
+    assert any("15 January 2027" in m and m.startswith("Marco") for m in week)
+    assert any("22 January 2027" in m and m.startswith("Marco") for m in week)
 
 
 def test_a_passing_mood_is_not_a_memory(week: list[str]) -> None:

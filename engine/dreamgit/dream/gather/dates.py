@@ -3,8 +3,9 @@
 A memory is read weeks after its session, so "yesterday" must become the day it
 meant: in a session of Monday 8 May 2023, "yesterday" is "on 7 May 2023", "last
 Friday" "on 5 May 2023", "last week" "in the week before 8 May 2023", "next
-month" "in June 2023", "last year" "in 2022", "three years ago" "in 2020". A
-phrase that names no day exactly keeps its vagueness but gains an anchor. Dates
+month" "in June 2023", "last year" "in 2022", "three years ago" "in 2020"; a day
+without its year ("Jan 15") gets the year its sentence means. A phrase that names no
+day exactly keeps its vagueness but gains an anchor. Dates
 are written the way people read them ("5 May 2023"), never as a bare weekday.
 
 A small table of phrases rather than a general date parser: the phrases people
@@ -293,10 +294,65 @@ _JUST_DONE = re.compile(rf"(?<=\s)just\s+(?={JUST_DONE})", re.IGNORECASE)
 _IS_NEXT = re.compile(r"\s+(?:is|was|will\s+be|has\s+been)\b|'s\b", re.IGNORECASE)
 
 
+# "Jan 15", "July 20th", "the 3rd of March": a day of a month, the year unsaid (not the
+# holiday "the 4th of July").
+_MONTH_NAME = (
+    r"(?P<{g}>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_ORDINAL = r"(?P<{g}>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
+_NO_YEAR = r"(?!,?\s*\d{{4}}\b|[\w:/.-]\w)"
+_MONTH_DAY = re.compile(
+    r"\b(?:"
+    + _MONTH_NAME.format(g="m1")
+    + r"\s+"
+    + _ORDINAL.format(g="d1")
+    + _NO_YEAR.format()
+    + r"|(?:the\s+)?(?<![\d.,:/])(?!4th\s+of\s+July)"
+    + _ORDINAL.format(g="d2")
+    + r"\s+(?:of\s+)?"
+    + _MONTH_NAME.format(g="m2")
+    + _NO_YEAR.format()
+    + r")"
+)
+
+
+_AHEAD = re.compile(
+    r"\b(?:will|'ll|going\s+to|gonna|plan|plans|planning|next|upcoming|coming\s+up|due"
+    r"|deadline|until|till|moved\s+to|pushed\s+(?:back\s+)?to|is\s+on|are\s+on|starts?\s+on)\b",
+    re.IGNORECASE,
+)
+_BEHIND = re.compile(r"\b(?:was|were|went|did|had|ago|last|\w{3,}ed)\b", re.IGNORECASE)
+
+
+def _with_year(m: re.Match[str], today: date) -> str:
+    """The day ``m`` names, in the year its sentence means: ahead of ``today`` when the
+    sentence looks ahead ("the launch is on Jan 15"), behind it when it tells what was,
+    else the nearest."""
+    name = (m["m1"] or m["m2"])[:3].lower()
+    month = next(k for k, full in enumerate(_MONTHS, 1) if full[:3].lower() == name)
+    day = int(m["d1"] or m["d2"])
+    options = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            options.append(date(year, month, day))
+        except ValueError:  # 30 February
+            continue
+    sentence = m.string
+    if _AHEAD.search(sentence):
+        options = [d for d in options if d >= today - timedelta(days=1)] or options
+    elif _BEHIND.search(sentence):
+        options = [d for d in options if d <= today + timedelta(days=1)] or options
+    if not options:
+        return m.group()
+    return day_text(min(options, key=lambda d: abs((d - today).days)))
+
+
 def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     """``text`` with its relative dates written absolutely, and whether it had any."""
     today = when.date()
-    changed = False
+    text, years = _MONTH_DAY.subn(lambda m: _with_year(m, today), text)
+    changed = years > 0
 
     def sub(m: re.Match[str]) -> str:
         nonlocal changed
