@@ -99,6 +99,23 @@ def test_a_clause_keeps_what_belongs_to_it(line: str, expected: str) -> None:
     assert said_by_noor(line) == [expected]
 
 
+def test_a_statement_opening_with_an_ing_form_is_still_going_on() -> None:
+    """ "Just creating a place people love" is "Noor is just creating …", never
+    "Noor just creatings …"; "being" and "seeing" are no verbs to conjugate."""
+    assert said_by_noor("Just creating a bakery in Lisbon that people love to visit.") == [
+        "Noor is just creating a bakery in Lisbon that people love to visit."
+    ]
+
+
+def test_a_remark_reported_as_said_keeps_common_words_in_lower_case() -> None:
+    """ "Family is everything" is no name: "Noor says family is everything"."""
+    memories = said_by_noor(
+        "Family dinners in Porto are the best part of December.",
+        "I spent the weekend in Porto with my family.",
+    )
+    assert "Noor says family dinners in Porto are the best part of December." in memories
+
+
 def test_so_far_is_not_an_opening_so() -> None:
     """ "So far it's been great": "so" is not dropped to leave "Far it's been …"."""
     assert not any(

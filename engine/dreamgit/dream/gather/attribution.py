@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dreamgit.dream.gather.phrasing import ADVERBS, conjugate
+from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate
 from dreamgit.dream.gather.words import ADVICE_VERBS, BARE_OPENERS
 
 __all__ = ["Voice", "attribute", "instruction", "possessive"]
@@ -37,6 +37,8 @@ class Voice:
     listener: str  # "Tomas", "the agent"
     #: "we" is a team (a user talking to an agent) rather than a group of people.
     team: bool = False
+    #: Words the session writes in lower case: "Family" opening a remark is not a name.
+    common: frozenset[str] = frozenset()
 
 
 def possessive(name: str) -> str:
@@ -65,7 +67,13 @@ def _restore_subject(clause: str) -> str:
         return clause
     if low in _ADVERB_OPENERS and not _VERB_NEXT.match(clause[len(first) :]):
         return clause  # "Just last week, we found …": an adverb, and the subject follows
-    subject = "I've" if low == "been" else "I"  # "Been reading …": "I've been reading …"
+    verb = low if low not in _ADVERB_OPENERS else clause[len(first) :].split(maxsplit=1)[0]
+    if low == "been":
+        subject = "I've"  # "Been reading …": "I've been reading …"
+    elif GERUND.match(verb.lower()):
+        subject = "I'm"  # "Just creating a place people love": "I'm just creating …"
+    else:
+        subject = "I"
     return f"{subject} {low}{clause[len(first) :]}"
 
 
@@ -81,7 +89,13 @@ def attribute(clause: str, voice: Voice) -> str:
     if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
         return text
     first = text.split(" ", 1)[0]
-    common = _COMMON_OPENER.match(first) or first.endswith("ing") or first.lower() in _VERBS
+    word = first.rstrip(".,!?;:").lower().removesuffix("'s")
+    common = (
+        _COMMON_OPENER.match(first)
+        or first.endswith("ing")
+        or word in _VERBS
+        or word in voice.common
+    )
     lead = text[0].lower() + text[1:] if common else text
     return f"{voice.subject} says {lead}"
 

@@ -224,9 +224,9 @@ def extract_candidates(
         is_user = speaker in ("", "user")
         others = tuple(p for p in people if p != speaker)
         if is_user:
-            voice = Voice(subject, "the agent", team=True)
+            voice = Voice(subject, "the agent", team=True, common=common)
         else:
-            voice = Voice(speaker, others[0] if len(others) == 1 else "the others")
+            voice = Voice(speaker, others[0] if len(others) == 1 else "the others", common=common)
         statement = partial(
             _statement_candidate,
             voice=voice,
@@ -266,7 +266,7 @@ def extract_candidates(
                     found, subject = _pattern_candidates(
                         sentence, subject, session_id, created, learn_name=user_name is None
                     )
-                    voice = Voice(subject, "the agent", team=True)
+                    voice = Voice(subject, "the agent", team=True, common=common)
                 if found or budget < 0:
                     out.extend(replace(c, turn=turn) for c in found)
                     last = None

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from dreamgit.dream.gather.dates import day_text
 from dreamgit.dream.gather.lexicon import canonical_spelling
 
-__all__ = ["absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
+__all__ = ["GERUND", "absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
 
 ADVERBS: frozenset[str] = frozenset(
     str.split(
@@ -76,6 +76,10 @@ _WORD = re.compile(r"\S+")
 _PREFIX = re.compile(r"^(?:re|un|over|under|mis|out|with|fore)(?=[a-z]{3})")
 
 
+#: An -ing form of a verb ("being", "creating"), not a verb that ends in -ing ("bring").
+GERUND = re.compile(r"^[a-z]*[aeiouy][a-z]*ing$")
+
+
 def conjugate(verb: str) -> str:
     """Third person singular of a verb after "I" ("prefer" → "prefers", "am" → "is")."""
     low = verb.lower()
@@ -83,6 +87,8 @@ def conjugate(verb: str) -> str:
         return _IRREGULAR[low]
     if low in _KEEP or low in _PAST or low.endswith(("ed", "n't")) or not low.isalpha():
         return verb
+    if GERUND.match(low):
+        return verb  # "creating" is no verb after "I" ("bring" and "sing" are)
     if _PREFIX.match(low) and _PREFIX.sub("", low) in _PAST:
         return verb  # "retook", "overslept": a past tense with a prefix
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
