@@ -72,11 +72,13 @@ def test_an_instruction_said_twice_is_one_memory(week: list[str]) -> None:
     assert sum("keep answers short" in m for m in week) == 1
 
 
-def test_both_beta_dates_are_gathered_with_whom_they_concern(week: list[str]) -> None:
-    """The first date and the move are both statements of Marco's, the year a day without
-    one means written out ("Jan 15", said on 6 January 2027, is 15 January 2027)."""
-    assert any("15 January 2027" in m and m.startswith("Marco") for m in week)
-    assert any("22 January 2027" in m and m.startswith("Marco") for m in week)
+def test_the_moved_beta_date_supersedes_the_first(week: list[str]) -> None:
+    """ "The beta launch is on Jan 15", then "moved to January 22": one active memory holds
+    the new date, none the old one (it stays in history); the year a day without one means
+    is written out ("Jan 15", said on 6 January 2027, is 15 January 2027)."""
+    assert [m for m in week if "beta launch" in m] == [
+        "Marco says the beta launch moved to 22 January 2027."
+    ]
 
 
 def test_a_passing_mood_is_not_a_memory(week: list[str]) -> None:

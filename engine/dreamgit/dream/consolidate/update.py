@@ -19,6 +19,7 @@ memories of one group is looked at for each memory.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -148,6 +149,17 @@ def _why(old: Frame, new: Frame) -> str | None:
     return None
 
 
+# "Marco says the beta launch moved to 22 January": what is said is the fact.
+_SAYS = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+says\s+(?P<said>\S.*)$")
+
+
+def _reported(text: str) -> str:
+    """The statement a reported remark holds ("the beta launch is on 15 January"), or
+    ``text`` itself."""
+    m = _SAYS.match(text)
+    return m["said"] if m is not None else text
+
+
 def find_updates(memories: Sequence[Memory]) -> list[Update]:
     """Which memories a newer one about the same subject and relation supersedes.
 
@@ -157,7 +169,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     """
     by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     for memory in sorted(memories, key=_order):
-        frame = parse_frame(memory.text)
+        frame = parse_frame(_reported(memory.text))
         if frame is not None and not frame.event:
             by_subject.setdefault(frame.subject, []).append((memory, frame))
     updates: dict[str, Update] = {}
