@@ -322,6 +322,31 @@ def test_just_before_a_thought_is_no_date() -> None:
     ]
 
 
+def test_just_done_is_dated_where_what_was_done_ends() -> None:
+    assert chat("Ines: I just reorganized my whole bookshelf in Porto, speaking of books.") == [
+        "Ines reorganized their whole bookshelf in Porto by 14 May 2029, speaking of books."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a habit: nothing was done on the day
+        (
+            "Ines: I've always just stayed away from the shelters in Porto.",
+            "Ines has always just stayed away from the shelters in Porto.",
+        ),
+        # "need" is no past tense, and "I'll" looks ahead
+        (
+            "Ines: I'll just need the vegan recipe from Lisbon!",
+            "Ines will need the vegan recipe from Lisbon.",
+        ),
+    ],
+)
+def test_just_in_a_habit_or_a_plan_is_no_date(line: str, expected: str) -> None:
+    assert chat(line) == [expected]
+
+
 def test_how_a_week_went_then_what_happened_keeps_what_happened() -> None:
     assert chat("Ines: Last week was wild, I got noticed by two fashion editors.") == [
         "Ines got noticed by two fashion editors in the week before 14 May 2029."

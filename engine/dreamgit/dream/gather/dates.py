@@ -284,11 +284,18 @@ def _replace(m: re.Match[str], today: date) -> str:
 JUST_DONE = (
     r"(?!(?:wanted|needed|thought|figured|meant|felt|wondered|hoped|loved|liked|wished"
     r"|realized|realised|noticed|remembered)\b)"
-    r"(?:[a-z]+ed|got|went|made|bought|began|found|left|won|lost|met|took|had|saw|sold"
+    r"(?:(?![a-z]*eed\b)[a-z]+ed|got|went|made|bought|began|found|left|won|lost|met|took|had|saw|sold"
     r"|wrote|read|ran|built|came|became)\b"
 )
 # "just" before something done: it happened by the day it is said.
 _JUST_DONE = re.compile(rf"(?<=\s)just\s+(?={JUST_DONE})", re.IGNORECASE)
+
+
+# "I've always just stayed away", "I'll just need it": a habit or a plan, nothing done.
+_HABIT = re.compile(
+    r"\b(?:always|never|usually|often|sometimes|every|will|'ll|would|gonna)\b", re.IGNORECASE
+)
+_CLAUSE_END = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]\s)")
 
 
 _IS_NEXT = re.compile(r"\s+(?:is|was|will\s+be|has\s+been)\b|'s\b", re.IGNORECASE)
@@ -368,8 +375,12 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
         out = re.sub(r"\b(?:on|in)\s+(on|in)\s+", r"\1 ", out)
         # "sushi for tonight": "for the night of …", not "for on the night of …"
         out = re.sub(r"\b(for|until|till|by|from|since)\s+(?:on|in)\s+", r"\1 ", out, flags=re.I)
-    elif _JUST_DONE.search(out) and not DATE_WORDS.search(out):
-        # "I just got accepted": done by the day it was said; the day is the anchor
-        out = _JUST_DONE.sub("", out, count=1).rstrip(" .!") + f" by {day_text(today)}"
+    elif (m := _JUST_DONE.search(out)) and not DATE_WORDS.search(out) and not _HABIT.search(out):
+        # "I just got accepted": done by the day it was said; the day is the anchor, said
+        # where what was done ends ("I just reorganized my shelf by …, speaking of")
+        end = _CLAUSE_END.search(out, m.end())
+        cut = end.start() if end is not None else len(out.rstrip(" .!"))
+        out = f"{out[: m.start()]}{out[m.end() : cut]} by {day_text(today)}{out[cut:]}"
+        out = out.rstrip(" .!")
         changed = True
     return out, changed
