@@ -322,6 +322,21 @@ def test_just_before_a_thought_is_no_date() -> None:
     ]
 
 
+def test_a_time_then_a_verb_gets_its_unsaid_subject() -> None:
+    """ "Yesterday took my pups to the park": Ines took them, "On 13 May 2029 took …"
+    would name no one."""
+    assert chat("Ines: Yesterday took my two pups to the dog park in Braga!") == [
+        "On 13 May 2029 Ines took their two pups to the dog park in Braga."
+    ]
+
+
+def test_an_emoji_before_a_capital_ends_a_sentence() -> None:
+    """ "Inspiring \U0001f4aa I emailed …": two sentences, not "Inspiring Ines emailed"."""
+    assert chat("Ines: Inspiring \U0001f4aa I emailed three wholesalers in Milan today!") == [
+        "Ines emailed three wholesalers in Milan on 14 May 2029."
+    ]
+
+
 def test_just_done_is_dated_where_what_was_done_ends() -> None:
     assert chat("Ines: I just reorganized my whole bookshelf in Porto, speaking of books.") == [
         "Ines reorganized their whole bookshelf in Porto by 14 May 2029, speaking of books."

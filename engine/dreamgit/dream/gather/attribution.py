@@ -58,8 +58,21 @@ _VERB_NEXT = re.compile(
 )
 
 
+# "On 1 June 2023 took my pups to the park": a time first, then the verb of an unsaid "I".
+_TIME_FIRST = re.compile(
+    r"^(?P<time>(?:on|in|by)\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?\d{4},?|yesterday,?|today,?"
+    r"|this\s+morning,?|last\s+night,?)\s+(?=\S)",
+    _I,
+)
+
+
 def _restore_subject(clause: str) -> str:
-    """ "Got to see the old town" → "I got to see the old town"."""
+    """ "Got to see the old town" → "I got to see the old town"; "On 1 June 2023 took my
+    pups to the park" → "On 1 June 2023 I took my pups to the park"."""
+    m = _TIME_FIRST.match(clause)
+    if m is not None:
+        rest = _restore_subject(clause[m.end() :])
+        return clause if rest == clause[m.end() :] else f"{clause[: m.end()]}{rest}"
     first = clause.split(" ", 1)[0]
     low = first.lower()
     bare = low in BARE_OPENERS or (low.endswith("ed") and len(low) > 4)

@@ -266,8 +266,11 @@ class Clause:
 
 
 def spoken(text: str) -> str:
-    """``text`` without its stage directions ("[shares a photo: …]") and emoji."""
-    return _EMOJI.sub("", _STAGE.sub("", text))
+    """``text`` without its stage directions ("[shares a photo: …]") and emoji; an emoji
+    between a word and a capitalised one ends a sentence ("Inspiring 💪 I emailed …")."""
+    text = _STAGE.sub("", text)
+    text = re.sub(rf"(?<=[\w)])\s*(?:{_EMOJI.pattern})\s+(?=[A-Z])", ". ", text)
+    return _EMOJI.sub("", text)
 
 
 def addressed_to_listener(text: str) -> bool:
