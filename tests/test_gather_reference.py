@@ -20,7 +20,7 @@ from dreamgit.dream.gather.antecedents import (
     with_person,
 )
 from dreamgit.dream.gather.extract import extract_candidates
-from dreamgit.dream.gather.statements import common_words, salience
+from dreamgit.dream.gather.salience import common_words, salience
 
 MONDAY = datetime(2029, 5, 14, 10, 0, tzinfo=UTC)
 

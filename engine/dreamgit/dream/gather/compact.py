@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.gather.statements import content_terms
+from dreamgit.dream.gather.words import content_terms
 from dreamgit.model import Memory
 from dreamgit.textsim import STOP_WORDS
 

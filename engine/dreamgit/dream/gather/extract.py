@@ -28,14 +28,13 @@ from dreamgit.dream.gather.attribution import Voice, attribute, instruction, pos
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
 from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.dream.gather.salience import common_words, salience
 from dreamgit.dream.gather.statements import (
     Clause,
     addressed_to_listener,
     chatter,
     clauses,
-    common_words,
     continuation,
-    salience,
     spoken,
     time_told,
 )

@@ -15,7 +15,7 @@ from typing import Any
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.gather.attribution import possessive
 from dreamgit.dream.gather.dates import day_text, resolve_dates
-from dreamgit.dream.gather.statements import kind_of
+from dreamgit.dream.gather.salience import kind_of
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.model import Session
 

@@ -4,10 +4,10 @@ A turn is split into sentences and clauses. Questions are dropped, but a
 statement inside one is kept ("…so I'd rather keep dependencies minimal, how
 should I …?" keeps the preference). Greetings, thanks, backchannel, pep talk,
 jokes, passing moods and advice to the other person are not facts about
-anyone and are dropped. What is left gets a *kind* (preference, instruction,
-decision, correction, fact, event, plan, relationship) and a *salience* score
-from what it holds: self-disclosure, named people, places and organisations,
-numbers, dates, and its kind. The gather rules decide what salience suffices.
+anyone and are dropped; so are announcements ("something awesome happened"), and
+a pointer at what someone shares says what it is (:mod:`.pointers`). What is left
+gets a *kind* and a *salience* (:mod:`.salience`); the gather rules decide what
+salience suffices.
 
 The clause is then written as a memory about its speaker (:mod:`.attribution`),
 with relative dates made absolute (:mod:`.dates`).
@@ -20,41 +20,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.dates import JUST_DONE
+from dreamgit.dream.gather.pointers import announces_only, shown
+from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
 from dreamgit.dream.gather.words import (
     ADVICE_VERBS,
     BACKCHANNEL,
     BARE_OPENERS,
     EVALUATIVE,
     PEP_TALK,
-    RELATIVES,
     TRANSIENT,
 )
 
 __all__ = [
-    "KINDS",
     "Clause",
     "addressed_to_listener",
     "chatter",
     "clauses",
-    "content_terms",
     "continuation",
-    "kind_of",
-    "salience",
     "spoken",
     "time_told",
 ]
-
-#: The kinds of statement, as the rules see them (``kind``).
-KINDS: tuple[str, ...] = (
-    "preference",
-    "instruction",
-    "decision",
-    "correction",
-    "fact",
-    "event",
-    "plan",
-    "relationship",
-)
 
 _I = re.IGNORECASE
 MAX_CLAUSE = 400
@@ -100,7 +85,6 @@ _QUESTION_OPEN = re.compile(
     r"|isn't|aren't|don't|didn't|doesn't|right|huh|or)\b",
     _I,
 )
-_FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", _I)
 _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b", _I)
 _SECOND_OPEN = re.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I)
 _IMPERATIVE = re.compile(
@@ -166,93 +150,6 @@ _STANDING_ORDER = re.compile(
     _I,
 )
 _REPORTED = re.compile(r"\b(?:the\s+assistant|you)\s+(?:said|told|suggested|think|thought)\b", _I)
-_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'&.-]*[a-z0-9][a-zA-Z'&-]*\b|\b[A-Z]{2,}\b")
-_NUMBER = re.compile(
-    r"\b(?:\d+(?:[.,]\d+)*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-    r"|twenty|thirty|forty|fifty|hundred|thousand|first|second|third)\b",
-    _I,
-)
-_OPENER = re.compile(
-    r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
-    r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe|Perhaps"
-    r"|Just|When|If|Once|After|Before|Since|While|Until|Then|Now|So|Still|Even|Only|Also"
-    r"|Not|Too|Very|Really|Such|Got|Went|Had|Made|Took|Love|Thanks|Hey|Hi|Yes|Yeah|Wow|Oh"
-    r"|My|Our|Your|Me|We|You|They|He|She|Last|Next|Yesterday|Today|Tomorrow|\w+ing|\w+ly"
-    r"|\w+ed)$"
-)
-_NAMED_SUBJECT = re.compile(
-    r"^(?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*(?:'s\s+\w+)?\s+(?:is|was|has|had|does|did|can"
-    r"|will|isn't|wasn't|doesn't|didn't|won't|can't|[a-z]+s|[a-z]+ed)\b"
-)
-#: Longer words that carry content (not chat glue): each adds a little salience.
-_CONTENT = re.compile(
-    r"\b(?!(?:that|this|these|those|there|their|they|them|then|than|with|have|been|being|just"
-    r"|really|about|would|could|should|what|when|where|which|while|some|something|thing"
-    r"|things|much|many|very|like|also|from|into|your|yours|it's|that's|gonna|wanna|always"
-    r"|never|still|even|ever|make|made|feel|felt|know|think|thought|love|great|good|awesome"
-    r"|amazing|super|pretty|totally|definitely|actually|lots|everything|anything|other"
-    r"|others|every|more|most|such|sure|yeah|thanks|time|times|right|well)\b)[a-z]{4,}\b",
-    _I,
-)
-_CONTENT_WEIGHT = 0.4
-_TITLE = re.compile(r"\"[^\"]{2,60}\"")
-_NOT_PROPER = frozenset(
-    str.split("""I I'm I've I'd I'll OK Ok Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday
-    Sunday""")
-)
-
-_KINDS = (
-    (
-        "correction",
-        re.compile(
-            r"(?:^actually\b|\bcorrection\b|,\s*not\s+\w|\bno\s+longer\b|\bnot\s+anymore\b"
-            r"|\banymore\b|\bmoved\s+(?:it\s+)?to\b|\bchanged\s+(?:it\s+)?to\b|\bswitched\b"
-            r"|\binstead\s+of\b|\bpushed\s+(?:back\s+)?to\b|\bnow\s+(?:on|at|in|uses?)\b)",
-            _I,
-        ),
-    ),
-    (
-        "decision",
-        re.compile(
-            r"\b(?:decided|decide|chose|choose|settled\s+on|going\s+with|go\s+with|agreed"
-            r"|we'll\s+use|we\s+will\s+use|picked)\b",
-            _I,
-        ),
-    ),
-    (
-        "plan",
-        re.compile(
-            r"\b(?:gonna|going\s+to|plan|plans|planning|will|'ll|next\s+(?:week|month|year"
-            r"|weekend|quarter|sprint)|thinking\s+(?:about|of)|want\s+to|wanna|hoping\s+to|hope\s+to|intend"
-            r"|looking\s+forward|tomorrow|upcoming|soon|about\s+to|aim|goal|dream\s+(?:is|of))\b",
-            _I,
-        ),
-    ),
-    (
-        "preference",
-        re.compile(
-            r"\b(?:love|loves|loved|like|likes|prefer|prefers|favorite|favourite|enjoy|enjoys"
-            r"|hate|hates|can't\s+stand|fan\s+of|passionate|keen\s+on|rather|into\s+\w+ing"
-            r"|obsessed)\b",
-            _I,
-        ),
-    ),
-    (
-        "relationship",
-        re.compile(
-            rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:is|are)\s+my"
-            rf"\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:married|divorced|engaged|dating|adopted"
-            r"|broke\s+up)\b",
-            _I,
-        ),
-    ),
-)
-_PAST = re.compile(
-    r"\b(?:\w{3,}ed|went|got|made|took|bought|began|built|wrote|ran|gave|found|met|won|lost"
-    r"|saw|did|had|was|were|came|left|read|spent|started|joined|visited|attended|finished"
-    r"|became|brought|felt|heard|sold|taught|told|drove|flew|grew|held|kept|sang|swam)\b",
-    _I,
-)
 
 
 @dataclass(frozen=True)
@@ -291,7 +188,7 @@ def _declarative_parts(sentence: str) -> list[str]:
     kept: list[str] = []
     for part in re.split(r",\s+|\s+[-\u2013\u2014]\s+", sentence.rstrip("?!. ")):
         part = _LEAD.sub("", part.strip())
-        if not part or _QUESTION_OPEN.match(part) or not _FIRST.search(part):
+        if not part or _QUESTION_OPEN.match(part) or not FIRST_PERSON.search(part):
             break
         if _IMPERATIVE.match(part) or part.lower().startswith("remember"):
             break
@@ -401,18 +298,15 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True  # "For love and to teach my kids": the answer to a question, not a fact
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
-    if not to_agent and addressed_to_listener(low) and not _FIRST.search(low):
+    if not to_agent and addressed_to_listener(low) and not FIRST_PERSON.search(low):
         # "Twist your torso to one side": advice, or the listener's, said by another;
         # "Been reading the book you recommended" has its "I" unsaid
         first = words[0]
         if first not in BARE_OPENERS and not (first.endswith("ed") and len(first) > 4):
             return True
+    if announces_only(low):
+        return True  # "Something awesome happened on Friday": the news is in what follows
     return bool(_SIGNPOST.match(low))
-
-
-def content_terms(text: str) -> list[str]:
-    """The longer words of ``text`` that carry content (not chat glue)."""
-    return _CONTENT.findall(text)
 
 
 def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
@@ -420,16 +314,6 @@ def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
     text = _strip(_EMOJI.sub("", sentence).strip(), others).rstrip(".!… ")
     low = text.lower()
     return not text or low in BACKCHANNEL or TRANSIENT.match(low) is not None
-
-
-def kind_of(clause: str, *, instruction: bool) -> str:
-    """The clause's kind; "event" for something dated or done, else "fact"."""
-    if instruction:
-        return "instruction"
-    for kind, pattern in _KINDS:
-        if pattern.search(clause):
-            return kind
-    return "event" if _PAST.search(clause) else "fact"
 
 
 def clauses(
@@ -450,7 +334,7 @@ def clauses(
                 continue
         before = len(out)
         for part in parts:
-            text = _tighten(_strip(part, others))
+            text = shown(_tighten(_strip(part, others)))
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
                 continue
             imperative = to_agent and bool(
@@ -483,7 +367,7 @@ def continuation(before: Clause, sentence: str, *, others: tuple[str, ...] = ())
         return None
     if PEP_TALK.search(low) or _hypothetical(low) or _REPORTED.search(low):
         return None
-    concrete = bool(_PROPER.search(text) or _NUMBER.search(text) or _TITLE.search(text))
+    concrete = bool(PROPER.search(text) or NUMBER.search(text) or TITLE.search(text))
     if not concrete:
         return None  # "They're so much fun to play with": colour, not a fact of its own
     joined = f"{before.text}; {low[:1]}{text[1:]}"
@@ -530,7 +414,7 @@ def _rejoin(sentence: str) -> list[str]:
             weak = len(part.split()) < 4 or (
                 re.match(r"^(?:it|it's|that|that's|this|they|there)\b", low)
                 and EVALUATIVE.search(low)
-                and not _PROPER.search(part)
+                and not PROPER.search(part)
             )
             # "… closer to a community and my faith": one more thing, not a new clause
             listed = weak and joiner.strip() in ("and", "or") and _LISTED.match(part)
@@ -551,70 +435,3 @@ def _rejoin(sentence: str) -> list[str]:
         if m is not None:
             start, joiner = m.end(), m.group()
     return out
-
-
-def common_words(text: str) -> frozenset[str]:
-    """The words ``text`` writes in lower case somewhere: "music" in "I love music" tells
-    that "Music" opening a sentence is a common word, not a name."""
-    return frozenset(re.findall(r"(?<![\w'])[a-z][a-z'-]+", text))
-
-
-def salience(
-    clause: str,
-    kind: str,
-    *,
-    dated: bool,
-    reply: bool = False,
-    common: frozenset[str] = frozenset(),
-) -> float:
-    """How much a clause says: self-disclosure, names, numbers, dates and its kind.
-
-    ``reply``: the clause answers a question the other person just asked, so it
-    holds what someone wanted to know ("How long do you hold it?" "30-60 seconds").
-    ``common``: words the session writes in lower case (:func:`common_words`); a
-    clause's first word among them is not a name.
-    """
-    low = clause.lower()
-    score = 1.0 if reply else 0.0
-    if _FIRST.search(clause):
-        score += 1.5
-    else:
-        score -= 0.5  # an opinion or a remark rather than something about the speaker
-    names = {m.group() for m in _PROPER.finditer(clause)} - _NOT_PROPER
-    first = clause.split(" ", 1)[0]
-    if (
-        first[:1].isupper()
-        and first not in _NOT_PROPER
-        and not _OPENER.match(first)
-        and first.lower() not in common
-    ):
-        names.add(first)
-    score += min(1.5 * len(names), 3)
-    if _TITLE.search(clause):
-        score += 1.5  # a quoted title: a book, a song, a project
-    if names and _NAMED_SUBJECT.match(clause):
-        score += 1  # "Dana handles the frontend": a fact about a named person or thing
-    if _NUMBER.search(clause):
-        score += 1.5
-    if dated:
-        score += 2.5
-    score += {
-        "instruction": 3.5,
-        "correction": 1.5,
-        "decision": 1.5,
-        "preference": 1,
-        "plan": 1,
-        "relationship": 1,
-        "event": 0.5,
-    }.get(kind, 0)
-    score += min(len(_CONTENT.findall(clause)) * _CONTENT_WEIGHT, 3)
-    words = len(clause.split())
-    if words < 4:
-        score -= 1
-    if words > 45:
-        score -= 1
-    if EVALUATIVE.search(low) and not names:
-        score -= 1
-    if re.match(r"^(?:it|it's|that|that's|this|these|those|they|there|there's)\b", low):
-        score -= 1 if _FIRST.search(clause) else 2
-    return score

@@ -17,6 +17,7 @@ __all__ = [
     "PEP_TALK",
     "RELATIVES",
     "TRANSIENT",
+    "content_terms",
 ]
 
 _I = re.IGNORECASE
@@ -100,3 +101,20 @@ BARE_OPENERS = frozenset(
     decided did didn't don't won lost ran read wrote began built used am was will would
     could should""")
 )
+
+
+#: Longer words that carry content (not chat glue): each adds a little salience.
+_CONTENT = re.compile(
+    r"\b(?!(?:that|this|these|those|there|their|they|them|then|than|with|have|been|being|just"
+    r"|really|about|would|could|should|what|when|where|which|while|some|something|thing"
+    r"|things|much|many|very|like|also|from|into|your|yours|it's|that's|gonna|wanna|always"
+    r"|never|still|even|ever|make|made|feel|felt|know|think|thought|love|great|good|awesome"
+    r"|amazing|super|pretty|totally|definitely|actually|lots|everything|anything|other"
+    r"|others|every|more|most|such|sure|yeah|thanks|time|times|right|well)\b)[a-z]{4,}\b",
+    _I,
+)
+
+
+def content_terms(text: str) -> list[str]:
+    """The longer words of ``text`` that carry content (not chat glue)."""
+    return _CONTENT.findall(text)
