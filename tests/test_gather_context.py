@@ -9,27 +9,17 @@ says it, not when its words are spread over other facts.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from chatkit import FRIDAY, said_by_noor
 from dreamgit.api import DreamEngine
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.gather.compact import compact, content_words
 from dreamgit.dream.gather.dates import resolve_dates
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.store.repo import MemoryRepo
-
-FRIDAY = datetime(2029, 3, 9, 18, 0, tzinfo=UTC)
-
-
-def said_by_noor(*lines: str) -> list[str]:
-    """The memories gathered from Noor's ``lines`` in a chat with Emil."""
-    chat = [f"Noor: {line}" for line in lines]
-    chat += ["Emil: Oh nice.", "Noor: See you soon.", "Emil: Bye."]
-    text = "\n".join(chat)
-    return [c.text for c in extract_candidates(text, session_id="s-1", created=FRIDAY)]
 
 
 def test_a_sentence_about_what_the_one_before_named_is_joined_to_it() -> None:

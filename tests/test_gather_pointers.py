@@ -7,20 +7,10 @@ for this test, a chat between Noor and Emil on Friday 9 March 2029.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from dreamgit.dream.gather.extract import extract_candidates
+from chatkit import said_by_noor
 from dreamgit.dream.gather.pointers import announces_only, shown
-
-FRIDAY = datetime(2029, 3, 9, 18, 0, tzinfo=UTC)
-
-
-def said_by_noor(*lines: str) -> list[str]:
-    chat = [f"Noor: {line}" for line in lines]
-    chat += ["Emil: Oh nice.", "Noor: See you soon.", "Emil: Bye."]
-    return [c.text for c in extract_candidates("\n".join(chat), session_id="s", created=FRIDAY)]
 
 
 @pytest.mark.parametrize(
