@@ -45,6 +45,7 @@ def test_a_pointer_at_nothing_of_the_speakers_is_no_memory(line: str) -> None:
         "something exciting happened to me",
         "lots of cool stuff happening lately",
         "i tackled something new yesterday",
+        "last weekend i did something new that had an impact on me",
     ],
 )
 def test_news_announced_but_not_told_is_no_memory(line: str) -> None:

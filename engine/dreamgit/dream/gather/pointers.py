@@ -37,7 +37,8 @@ _VAGUE = re.compile(r"\b(?:something|anything|stuff)\b", _I)
 _ANNOUNCING = frozenset(
     str.split("""something anything stuff happened happen happening going goin lots new cool
     awesome amazing incredible special crazy exciting interesting wild huge tried tackled
-    recently lately week weekend night month year today yesterday morning evening""")
+    recently lately last past this week weekend night month year today yesterday morning
+    evening""")
 )
 
 
