@@ -106,6 +106,36 @@ def test_a_remark_reported_as_said_keeps_common_words_in_lower_case() -> None:
     assert "Noor says family dinners in Porto are the best part of December." in memories
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Congrats on wrapping up your second screenplay!",
+        "Congratulations on both the gala and the upcoming show in Lyon.",
+        "Kudos for helping those kids learn to code!",
+    ],
+)
+def test_congratulating_the_listener_is_pep_talk(line: str) -> None:
+    assert said_by_noor(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "Thankfully, my kids loved the Grand Canyon trip.",
+            "Noor's kids loved the Grand Canyon trip.",
+        ),
+        (
+            "Phew, the vet in Braga said it was nothing.",
+            "Noor says the vet in Braga said it was nothing.",
+        ),
+        ("Moreover, Max is already 8 years old.", "Max is already 8 years old."),
+    ],
+)
+def test_an_opening_interjection_is_no_part_of_the_fact(line: str, expected: str) -> None:
+    assert said_by_noor(line) == [expected]
+
+
 def test_so_far_is_not_an_opening_so() -> None:
     """ "So far it's been great": "so" is not dropped to leave "Far it's been …"."""
     assert not any(

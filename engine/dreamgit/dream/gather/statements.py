@@ -64,7 +64,8 @@ _CLAUSE = re.compile(
 _LEAD = re.compile(
     r"^(?:(?:hi|hey|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw|aww|omg|yeah|yep|yup|yes|ya|no"
     r"|nope|ok|okay|sure|well|so(?!\s+far\b)|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
-    r"|hahaha|hehe|hmm|um|uh|totally|honestly|seriously|definitely|absolutely|indeed|right"
+    r"|hahaha|hehe|hmm+|um|uh|phew|gotcha|totally|honestly|seriously|definitely|absolutely"
+    r"|indeed|right|thankfully|luckily|moreover|besides\s+that|anyhow"
     r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
     r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
     r"|since\s+(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up|met)"

@@ -57,7 +57,8 @@ PEP_TALK = re.compile(
     r"\s+(?:see|hear|chat|talk)|can't\s+wait\s+to\s+(?:see|hear)|let\s+me\s+know"
     r"|talk\s+to\s+you|catch\s+up|how\s+about\s+you|what\s+about\s+you|you're\s+welcome"
     r"|no\s+worries|no\s+problem|(?:couldn't|could\s+not|can't)\s+agree\s+more"
-    r"|100%\s+agree|count\s+on\s+me|care\s+to\s+(?:fill|tell|share)"
+    r"|100%\s+agree|count\s+on\s+me|care\s+to\s+(?:fill|tell|share)|congrats|congratulations"
+    r"|kudos"
     r"|(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up))\b",
     _I,
 )
