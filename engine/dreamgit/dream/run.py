@@ -38,9 +38,10 @@ from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
+from dreamgit.store.committer import with_trailers
 from dreamgit.store.formats import Texts
 from dreamgit.store.locks import try_exclusive
-from dreamgit.store.repo import MemoryRepo, with_trailers
+from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.secrets import findings_trailers, scrub
 
 __all__ = ["dream"]

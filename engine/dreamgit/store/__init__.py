@@ -2,7 +2,8 @@
 
 Owns ``gitstore`` (the only package that imports pygit2: compare-and-swap commits, ref
 transactions, work-tree sync), ``repo`` (``MemoryRepo``: the memory set of a branch, agent
-edits, writers taking turns), ``locks``, the file formats (``frontmatter``, ``memoryfile``,
+edits, writers taking turns; joined from ``reader``, ``committer``, ``checkout`` and
+``recallflush``), ``locks``, the file formats (``frontmatter``, ``memoryfile``,
 ``sessionfile``), the parse cache, where things live (``layout``), the config file and
 the single-memory operations behind ``add``/``forget``/``restore``/``log``.
 

@@ -1,0 +1,125 @@
+"""Committing on main: dreamgit's writers take turns, and every commit is a compare-and-swap.
+
+A commit step builds its change against the tip it is handed, scrubs credentials,
+renders MEMORY.md and commits with that tip as the expected parent; the retry loop
+runs the step again on the new tip whenever another writer got there first. The
+writers' turn lets dreamgit's own writers through one at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+
+from dreamgit.errors import ConcurrentUpdateError
+from dreamgit.store.gitstore import StaleTipError
+from dreamgit.store.indexing import tree_with_index
+from dreamgit.store.locks import exclusive
+from dreamgit.store.reader import RepoReader
+from dreamgit.store.secrets import findings_trailers, scrub
+
+__all__ = ["Committer", "with_trailers"]
+
+
+class Committer(RepoReader):
+    """A memory repository's writers' turn and its compare-and-swap commits on main."""
+
+    @contextmanager
+    def _worktree_turn(self) -> Iterator[bool]:
+        """Take the writers' turn on main; yields whether main is checked out in a work tree.
+
+        Compare-and-swap alone keeps every commit, but a slow step (a dream's
+        three-way merge) could lose the race to a fast writer again and again;
+        taking turns lets dreamgit's own writers through one at a time, while
+        the compare-and-swap still guards against any other git writer.
+        """
+        with self.writers_turn():
+            yield self.store.checked_out_branch() == self.branch
+
+    @contextmanager
+    def _index_turn(self, worktree: bool) -> Iterator[None]:
+        """Hold git's index lock where main is checked out (see ``GitStore.index_locked``)."""
+        if not worktree:
+            yield
+            return
+        with self.store.index_locked():
+            yield
+
+    @contextmanager
+    def writers_turn(self) -> Iterator[None]:
+        """Hold the writers' turn: dreamgit's other writers of this repository wait meanwhile."""
+        with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+            yield
+
+    def _commit_step(
+        self,
+        message: str | Callable[[], str],
+        build: Callable[[str | None], Mapping[str, bytes | None]],
+        *,
+        now: datetime,
+    ) -> Callable[[str | None], str | None]:
+        def step(tip: str | None) -> str | None:
+            changes = build(tip)
+            if not changes:
+                return None
+            changes, found = scrub(changes, self.secrets_mode())
+            tree = self.store.build_tree(tip, changes)
+            tree = self.with_index(tree, changes, parents=[tip] if tip else [], now=now)
+            if tip is not None and tree == self.store.tree_id(tip):
+                return None
+            text = message if isinstance(message, str) else message()
+            return self.store.commit(
+                self.branch,
+                parents=[tip] if tip else [],
+                tree=tree,
+                message=with_trailers(text, findings_trailers(found)),
+                who=self.identity(),
+                when=now,
+            )
+
+        return step
+
+    def with_index(
+        self,
+        tree: str,
+        changes: Mapping[str, bytes | None] | None,
+        *,
+        parents: Sequence[str],
+        now: datetime,
+    ) -> str:
+        """``tree`` with MEMORY.md rendered for its memories (see ``store.indexing``)."""
+        return tree_with_index(
+            self.store,
+            self.indexer,
+            tree,
+            changes=changes,
+            parents=parents,
+            who=self.identity(),
+            when=now,
+        )
+
+    def _retry(self, step: Callable[[str | None], str | None]) -> str | None:
+        jitter = random.Random(os.getpid())
+        for attempt in range(200):
+            try:
+                return step(self.tip())
+            except StaleTipError:
+                time.sleep(jitter.uniform(0, min(0.002 * (attempt + 1), 0.05)))
+        raise ConcurrentUpdateError(
+            f"{self.branch} kept moving while this change was being written",
+            hint="other writers are very busy; run the command again",
+        )
+
+
+def with_trailers(message: str, trailers: str) -> str:
+    """``message`` with more ``Dream-*`` trailer lines joined to its trailer paragraph."""
+    if not trailers:
+        return message
+    body = message.rstrip("\n")
+    last = body.rsplit("\n\n", 1)[-1]
+    joined = "\n" if "\n\n" in body and last.startswith("Dream-") else "\n\n"
+    return f"{body}{joined}{trailers}"
