@@ -130,3 +130,54 @@ def test_a_tool_switched_in_a_later_session_supersedes_the_earlier_sessions_tool
     _dreamgit(repo, "2026-01-14T09:00:00Z", "restore", flask[0]["id"])
     assert [t for t in _texts(repo, "2026-01-14T09:00:00Z") if "Flask" in t] == [flask[0]["text"]]
     fsck(repo)
+
+
+#: A chat between two people, sessions ten days apart, in which Ana's values change.
+CHAT = [
+    "Ben: How are things?\nAna: I live in Porto now, near the river.\nBen: Nice!\n"
+    "Ana: I work at Stripe as a designer. My newsletter has 3,000 subscribers.\nBen: Wow.\n"
+    "Ana: My favorite band is Muse.\nBen: Cool.",
+    "Ben: How's the running?\nAna: I'm training for the Berlin marathon in September.\n"
+    "Ben: Good luck!",
+    "Ben: Any news?\nAna: Not much, still busy with work.\nBen: Same here.",
+    "Ben: What's new?\nAna: We moved to Lisbon last month! I left Stripe and joined Shopify.\n"
+    "Ben: Big changes!\nAna: And the newsletter just hit 5,000 subscribers.\nBen: Congrats!",
+    "Ben: Still doing Berlin?\nAna: No, I switched to the Paris marathon instead.\nBen: Nice.\n"
+    "Ana: These days my favorite band is Arctic Monkeys.\nBen: Ha!",
+]
+#: (a word only the stale memory holds, a word only the current one holds)
+CHAT_CHANGES = [
+    ("Porto", "Lisbon"),
+    ("works at Stripe", "Shopify"),
+    ("3,000", "5,000"),
+    ("Berlin marathon", "Paris marathon"),
+    ("Muse", "Arctic Monkeys"),
+]
+
+
+@pytest.mark.slow
+def test_values_that_change_in_a_chat_leave_one_current_memory_each(tmp_path: Path) -> None:
+    """People say what changed in passing ("We moved to Lisbon last month!", "the
+    newsletter just hit 5,000", "these days my favorite band is …"): after the dreams no
+    active memory holds a stale value, exactly one holds each current value, and
+    `restore` brings the stale one back."""
+    repo = tmp_path / "mem"
+    _dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    for k, session in enumerate(CHAT, start=1):
+        day = f"2025-03-{k * 5:02d}"
+        _dreamgit(repo, f"{day}T10:00:00Z", "log", stdin=session + "\n")
+        if k % 3 == 0 or k == len(CHAT):
+            _dreamgit(repo, f"{day}T11:00:00Z", "run", "--force")
+    current = json.loads(_dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
+    texts = [m["text"] for m in current]
+    for stale, fresh in CHAT_CHANGES:
+        assert not [t for t in texts if stale in t], stale
+        assert len([t for t in texts if fresh in t]) == 1, fresh
+    before = json.loads(
+        _dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json", "--as-of", "2025-03-20")
+    )
+    muse = [m for m in before if "Muse" in m["text"]]
+    assert len(muse) == 1
+    _dreamgit(repo, "2025-03-27T09:00:00Z", "restore", muse[0]["id"])
+    assert any("Muse" in t for t in _texts(repo, "2025-03-27T09:00:00Z"))
+    fsck(repo)

@@ -205,6 +205,31 @@ def test_a_statement_one_memory_mostly_says_is_a_repeat() -> None:
     assert compact([repeat], 1000, known, min_novelty=0.3) == ([], [repeat])
 
 
+@pytest.mark.parametrize(
+    "newer",
+    [
+        "These days Noor's favorite band is Arctic Monkeys.",
+        "Noor's favorite band is Arctic Monkeys now.",
+    ],
+)
+def test_another_value_in_the_same_slot_is_news_not_a_repeat(newer: str) -> None:
+    """An update shares most words with the memory it changes; its new name makes it news
+    (consolidation then retires the older one)."""
+    update = _statement(newer)
+    assert compact([update], 1000, ["Noor's favorite band is Muse."], min_novelty=0.3) == (
+        [update],
+        [],
+    )
+
+
+def test_the_same_value_said_again_in_other_words_is_a_repeat() -> None:
+    again = _statement("These days Noor's favorite band is still Muse.")
+    assert compact([again], 1000, ["Noor's favorite band is Muse."], min_novelty=0.3) == (
+        [],
+        [again],
+    )
+
+
 def test_joining_words_are_no_news() -> None:
     """ "Prefers tabs over spaces" shares only "prefers" with "prefers pytest over unittest"."""
     known = ["Prefers pytest over unittest"]

@@ -70,6 +70,24 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Marco says the beta launch moved to 22 January 2027.",
             "15 → 22",
         ),
+        # said as "we", a move is the speaker's; "the newsletter" is the speaker's own
+        ("Ana lives in Porto now.", "Ana and others moved to Lisbon in March 2025.", "lisbon"),
+        ("Ana works at Stripe as a designer.", "Ana left Stripe and joined Shopify.", "strip"),
+        (
+            "Ana's newsletter has 3,000 subscribers.",
+            "Ana says the newsletter hit 5,000 subscribers.",
+            "3000 → 5000",
+        ),
+        (
+            "Ana is training for the Berlin marathon in September.",
+            "Ana switched to the Paris marathon instead.",
+            "paris",
+        ),
+        (
+            "Ana's favorite band is Muse.",
+            "These days Ana's favorite band is Arctic Monkeys.",
+            "arctic",
+        ),
     ],
 )
 def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:
@@ -102,6 +120,10 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         ("The user is happy.", "The user is tired."),
         ("Caroline says family is everything.", "Melanie says family is important."),
         ("Dave says the concert was loud.", "Dave went to the concert on 3 May 2023."),
+        # leaving one place is no news about another; a switch needs the same kind of thing
+        ("Ana works at Stripe.", "Ana left the party early."),
+        ("Ana is training for the Berlin marathon.", "Ana switched to oat milk instead."),
+        ("Ana's newsletter has 3,000 subscribers.", "Ben says the newsletter hit 5,000 readers."),
     ],
 )
 def test_events_instances_other_subjects_and_restatements_are_not_superseded(

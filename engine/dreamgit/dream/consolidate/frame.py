@@ -149,6 +149,8 @@ def _skip_front(toks: list[_Tok]) -> int:
     i = 0
     if len(toks) > 2 and toks[1].low == ":" and toks[0].kind == "word":
         i = 2
+    if i + 1 < len(toks) and (toks[i].low, toks[i + 1].low) == ("these", "days"):
+        i += 2  # "These days Ana's favourite band is …": now, as opposed to before
     while i < len(toks) and toks[i].low in FRONT_WORDS:
         comma = next((k for k in range(i + 1, min(len(toks), i + 16)) if toks[k].low == ","), None)
         if comma is not None:

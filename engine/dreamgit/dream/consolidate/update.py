@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
+from dreamgit.dream.gather.attribution import possessive
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
@@ -43,6 +44,8 @@ _SINGLE = frozenset({"be"}) | _canon("live reside stay base work relocate move m
 #: Change verbs that say where someone lives now.
 _MOVES = _canon("move relocate")
 _PLACE_RELATIONS = frozenset({"be"}) | _canon("live reside stay base")
+#: Change verbs that end where someone lives or works ("left Stripe").
+_LEAVES = _canon("leave quit")
 #: Change verbs that say which tool is used now.
 _SWITCHES = _canon("switch migrate change move upgrade downgrade replace")
 
@@ -127,11 +130,19 @@ def _changed(old: Frame, new: Frame) -> str | None:
     counts = new.numbers and old.numbers and not new.dates and not old.dates
     if counts and new.numbers != old.numbers and (old.object & new.object or old.value & new.value):
         return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
+    left = new.head in _LEAVES and old.head in _SINGLE and old.names & new.names
+    if left:
+        return f"{new.relation_text}: {_show(old.names & new.names)}"
     where = old.head in _PLACE_RELATIONS and (old.head != "be" or old.particle == "in")
     moved = new.head in _MOVES and where and new.names and old.names
     if moved and not new.names & old.names:
         return f"{new.relation_text}: {_show(old.names)} → {_show(new.names)}"
-    switched = new.head in _SWITCHES and _tool_kind(new.value) & _tool_kind(old.value)
+    # "switched to the Paris marathon" after "training for the Berlin marathon": the same
+    # kind of thing (a tool of one kind, or a shared noun), another name
+    same_kind = _tool_kind(new.value) & _tool_kind(old.value) or (
+        (old.object - old.names) & (new.object - new.names) and old.names and new.names
+    )
+    switched = new.head in _SWITCHES and same_kind
     if switched and not new.value >= old.value:
         return f"{new.relation_text}: {_show(old.value - new.value)} → " + _show(
             new.value - old.value
@@ -151,13 +162,20 @@ def _why(old: Frame, new: Frame) -> str | None:
 
 # "Marco says the beta launch moved to 22 January": what is said is the fact.
 _SAYS = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+says\s+(?P<said>\S.*)$")
+# "Ana and others moved to Lisbon": said as "we", it moves Ana too.
+_AND_OTHERS = re.compile(r"^(?P<who>[A-Z][\w'-]*)\s+and\s+others\b")
 
 
-def _reported(text: str) -> str:
-    """The statement a reported remark holds ("the beta launch is on 15 January"), or
-    ``text`` itself."""
+def _as_fact(text: str) -> str:
+    """The statement ``text`` makes about its subject: a reported remark's content ("the
+    beta launch is on 15 January"), "Ana and others moved …" as Ana's move."""
     m = _SAYS.match(text)
-    return m["said"] if m is not None else text
+    if m is not None:
+        # "Ana says the newsletter hit 5,000": the one she speaks of is hers
+        said = m["said"]
+        who = text[: m.start("said")].split(" says ", 1)[0]
+        text = re.sub(r"^the\s+", possessive(who) + " ", said, flags=re.IGNORECASE)
+    return _AND_OTHERS.sub(r"\g<who>", text)
 
 
 def find_updates(memories: Sequence[Memory]) -> list[Update]:
@@ -169,7 +187,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     """
     by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     for memory in sorted(memories, key=_order):
-        frame = parse_frame(_reported(memory.text))
+        frame = parse_frame(_as_fact(memory.text))
         if frame is not None and not frame.event:
             by_subject.setdefault(frame.subject, []).append((memory, frame))
     updates: dict[str, Update] = {}
@@ -193,6 +211,9 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
                 if old.created >= memory.created:
                     continue
                 reason = _why(old_frame, frame)
+                if reason is not None and __import__("os").environ.get("UPLOG"):
+                    with open(__import__("os").environ["UPLOG"], "a") as fh:
+                        fh.write(f"{reason}\t{old.text}\t{memory.text}\n")
                 if reason is not None:
                     updates[old.id] = Update(old.id, memory.id, reason)
     # Later memories come later in the loop: the newest replacement is the one kept. A

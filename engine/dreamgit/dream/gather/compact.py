@@ -108,7 +108,11 @@ def compact(
         size = len(candidate.text)
         if used + size > budget_chars and kept:
             continue
-        if not _news(candidate, words, new, index.most_shared(words), min_novelty):
+        news = _news(candidate, words, new, index.most_shared(words), min_novelty)
+        if not news and not (
+            len(new) >= min_novelty * len(words)  # an update still says something new
+            and _new_value(candidate.text, words, index.closest(words))
+        ):
             continue
         index.add(words)
         texts.add(said)
@@ -132,17 +136,47 @@ def _news(
     return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
 
 
+#: A value a statement gives: a name ("Arctic Monkeys", not a sentence's first word) or
+#: a number ("5,000").
+_VALUE = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z][\w'-]*|" + _NUMBER.pattern)
+
+
+def _new_value(text: str, words: set[str], closest: set[str]) -> bool:
+    """Whether ``text`` gives another value in the slot of the memory whose words are
+    ``closest``: "These days my favourite band is Arctic Monkeys" after "… is Muse".
+    A name or number of it is new to that memory, every other word is that memory's
+    (at most one more), and that memory has a word or two (its value) ``text`` has not.
+    Such a statement is an update, not a repeat; consolidation then retires the older."""
+    values = set()
+    for m in _VALUE.finditer(_DATE.sub(" ", text)):
+        word = m.group().lower()
+        values.add(word if word[0].isdigit() else word.rstrip("s"))
+    values = (values & words) - _MONTHS
+    replaced = closest - words  # the older value: "muse"
+    return bool(values - closest) and len(words - values - closest) <= 1 and 0 < len(replaced) <= 2
+
+
 class _Overlaps:
     """Word sets: which words any of them holds, and the most one of them shares with another."""
 
     def __init__(self) -> None:
         self._holders: dict[str, list[int]] = {}
-        self._count = 0
+        self._sets: list[set[str]] = []
 
     def add(self, words: set[str]) -> None:
         for word in words:
-            self._holders.setdefault(word, []).append(self._count)
-        self._count += 1
+            self._holders.setdefault(word, []).append(len(self._sets))
+        self._sets.append(words)
+
+    def closest(self, words: set[str]) -> set[str]:
+        """The words of the set that shares most with ``words`` (the latest of equals)."""
+        shared: dict[int, int] = {}
+        for word in words:
+            for holder in self._holders.get(word, ()):
+                shared[holder] = shared.get(holder, 0) + 1
+        if not shared:
+            return set()
+        return self._sets[max(shared, key=lambda h: (shared[h], h))]
 
     def new(self, words: set[str]) -> set[str]:
         return {word for word in words if word not in self._holders}

@@ -74,7 +74,8 @@ _KINDS = (
         re.compile(
             r"(?:^actually\b|\bcorrection\b|,\s*not\s+\w|\bno\s+longer\b|\bnot\s+anymore\b"
             r"|\banymore\b|\bmoved\s+(?:it\s+)?to\b|\bchanged\s+(?:it\s+)?to\b|\bswitched\b"
-            r"|\binstead\s+of\b|\bpushed\s+(?:back\s+)?to\b|\bnow\s+(?:on|at|in|uses?)\b)",
+            r"|\binstead\s+of\b|\bpushed\s+(?:back\s+)?to\b|\bnow\s+(?:on|at|in|uses?)\b"
+            r"|\b(?:hit|reached|passed|crossed|grew\s+to|is\s+up\s+to)\s+[\d$€£])",
             _I,
         ),
     ),
