@@ -88,6 +88,10 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "These days Ana's favorite band is Arctic Monkeys.",
             "arctic",
         ),
+        ("Ana's rent is $1,200 a month.", "Ana's rent went up to $1,400 a month.", "1200 → 1400"),
+        ("Ana's manager is Priya.", "Ana's new manager is Tom.", "priya → tom"),
+        ("Ana drives a Honda Civic.", "Ana sold the Civic and bought a Tesla.", "civic"),
+        ("Ana is reading Dune.", "Ana finished Dune and started Piranesi.", "dun"),
     ],
 )
 def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:
@@ -124,6 +128,8 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         ("Ana works at Stripe.", "Ana left the party early."),
         ("Ana is training for the Berlin marathon.", "Ana switched to oat milk instead."),
         ("Ana's newsletter has 3,000 subscribers.", "Ben says the newsletter hit 5,000 readers."),
+        ("Ana loves Dune.", "Ana finished Dune last night."),
+        ("Ana went to Rome in May.", "Ana's rent went up to $1,400 a month."),
     ],
 )
 def test_events_instances_other_subjects_and_restatements_are_not_superseded(

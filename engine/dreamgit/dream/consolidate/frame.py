@@ -199,6 +199,10 @@ def _looks_like_verb(toks: list[_Tok], k: int) -> bool:
     return t.low.endswith("ed") or (t.low.endswith("s") and not t.low.endswith(("ss", "us", "is")))
 
 
+#: Words that say which value of a slot is meant, not which slot: "my new manager".
+_SLOT_AGE = frozenset({"new", "current", "latest"})
+
+
 def _verb_group(
     toks: list[_Tok], j: int, *, guessed: bool = False
 ) -> tuple[int, str, bool, bool, bool, bool]:
@@ -295,8 +299,11 @@ def parse_frame(text: str) -> Frame | None:
         and t.low != "'s"
         and t.kind == "word"
         and t.low not in NUMBER_WORDS  # numbers have their own guard
+        and t.low not in _SLOT_AGE  # "the new manager" holds the manager slot
     ) or frozenset({"user"})
     end, head, negated, change, event, perfect = _verb_group(toks, j, guessed=guessed)
+    if head == "go" and end < len(toks) and toks[end].low in ("up", "down"):
+        change, event = True, False  # "the rent went up to $1,400": a new value
     passive = head != _BE and any(t.low in _BE_FORMS for t in toks[j:end])
     if not head:
         return None

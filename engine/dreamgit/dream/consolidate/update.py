@@ -44,8 +44,10 @@ _SINGLE = frozenset({"be"}) | _canon("live reside stay base work relocate move m
 #: Change verbs that say where someone lives now.
 _MOVES = _canon("move relocate")
 _PLACE_RELATIONS = frozenset({"be"}) | _canon("live reside stay base")
-#: Change verbs that end where someone lives or works ("left Stripe").
-_LEAVES = _canon("leave quit")
+#: Change verbs that end a named thing someone had, did or was at ("left Stripe").
+_LEAVES = _canon("leave quit sell finish stop")
+#: Relations an ending does not end: one still loves a book one finished.
+_FEELINGS = _canon("love like enjoy prefer hate adore miss admire recommend")
 #: Change verbs that say which tool is used now.
 _SWITCHES = _canon("switch migrate change move upgrade downgrade replace")
 
@@ -121,6 +123,11 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
 
 def _changed(old: Frame, new: Frame) -> str | None:
     """Why a change statement ``new`` ("moved to", "has now reached") replaces ``old``."""
+    # "left Stripe" after "works at Stripe", "sold the Civic" after "drives a Honda Civic",
+    # "finished Dune" after "is reading Dune"; not after "loves Dune"
+    left = new.head in _LEAVES and old.head not in _FEELINGS and old.names & new.names
+    if left:
+        return f"{new.relation_text}: {_show(old.names & new.names)}"
     if old.indefinite:
         return None
     before, after = old.numbers | old.dates, new.numbers | new.dates
@@ -130,9 +137,6 @@ def _changed(old: Frame, new: Frame) -> str | None:
     counts = new.numbers and old.numbers and not new.dates and not old.dates
     if counts and new.numbers != old.numbers and (old.object & new.object or old.value & new.value):
         return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
-    left = new.head in _LEAVES and old.head in _SINGLE and old.names & new.names
-    if left:
-        return f"{new.relation_text}: {_show(old.names & new.names)}"
     where = old.head in _PLACE_RELATIONS and (old.head != "be" or old.particle == "in")
     moved = new.head in _MOVES and where and new.names and old.names
     if moved and not new.names & old.names:
