@@ -92,6 +92,7 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
         ("Ana's manager is Priya.", "Ana's new manager is Tom.", "priya → tom"),
         ("Ana drives a Honda Civic.", "Ana sold the Civic and bought a Tesla.", "civic"),
         ("Ana is reading Dune.", "Ana finished Dune and started Piranesi.", "dun"),
+        ("Ana is down to 180 pounds.", "Ana is down to 165 pounds now.", "180 → 165"),
     ],
 )
 def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:

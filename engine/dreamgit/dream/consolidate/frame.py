@@ -268,8 +268,8 @@ def _value(
             comparing = head == "prefer" and t.low in _COMPARE
             segments.append(("over" if comparing else t.low, []))
             continue
-        if t.low in DETERMINERS or t.low in ("and", "or", "'s", "also"):
-            continue
+        if t.low in DETERMINERS or t.low in ("and", "or", "'s", "also", "now", "currently"):
+            continue  # "down to 165 pounds now" qualifies the value as "down to 180 pounds" did
         if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
             continue  # numbers and dates have guards of their own; "four" is "4" there
         segments[-1][1].append(_canon(t))
