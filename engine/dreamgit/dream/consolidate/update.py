@@ -215,9 +215,6 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
                 if old.created >= memory.created:
                     continue
                 reason = _why(old_frame, frame)
-                if reason is not None and __import__("os").environ.get("UPLOG"):
-                    with open(__import__("os").environ["UPLOG"], "a") as fh:
-                        fh.write(f"{reason}\t{old.text}\t{memory.text}\n")
                 if reason is not None:
                     updates[old.id] = Update(old.id, memory.id, reason)
     # Later memories come later in the loop: the newest replacement is the one kept. A
