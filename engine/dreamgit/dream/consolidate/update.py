@@ -165,7 +165,7 @@ def _why(old: Frame, new: Frame) -> str | None:
 
 
 # "Marco says the beta launch moved to 22 January": what is said is the fact.
-_SAYS = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+says\s+(?P<said>\S.*)$")
+_SAYS = re.compile(r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+says\s+(?P<said>\S.*)$")
 # "Ana and others moved to Lisbon": said as "we", it moves Ana too.
 _AND_OTHERS = re.compile(r"^(?P<who>[A-Z][\w'-]*)\s+and\s+others\b")
 
@@ -176,9 +176,7 @@ def _as_fact(text: str) -> str:
     m = _SAYS.match(text)
     if m is not None:
         # "Ana says the newsletter hit 5,000": the one she speaks of is hers
-        said = m["said"]
-        who = text[: m.start("said")].split(" says ", 1)[0]
-        text = re.sub(r"^the\s+", possessive(who) + " ", said, flags=re.IGNORECASE)
+        text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
     return _AND_OTHERS.sub(r"\g<who>", text)
 
 

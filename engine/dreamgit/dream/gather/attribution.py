@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate
-from dreamgit.dream.gather.words import ADVICE_VERBS, BARE_OPENERS
+from dreamgit.dream.gather.words import ADVICE_VERBS, opens_without_subject
 
 __all__ = ["Voice", "attribute", "instruction", "possessive"]
 
@@ -75,8 +75,7 @@ def _restore_subject(clause: str) -> str:
         return clause if rest == clause[m.end() :] else f"{clause[: m.end()]}{rest}"
     first = clause.split(" ", 1)[0]
     low = first.lower()
-    bare = low in BARE_OPENERS or (low.endswith("ed") and len(low) > 4)
-    if not bare or len(clause.split()) <= 2:
+    if not opens_without_subject(low) or len(clause.split()) <= 2:
         return clause
     if low in _ADVERB_OPENERS and not _VERB_NEXT.match(clause[len(first) :]):
         return clause  # "Just last week, we found …": an adverb, and the subject follows

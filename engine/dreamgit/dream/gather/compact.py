@@ -170,10 +170,7 @@ class _Overlaps:
 
     def closest(self, words: set[str]) -> set[str]:
         """The words of the set that shares most with ``words`` (the latest of equals)."""
-        shared: dict[int, int] = {}
-        for word in words:
-            for holder in self._holders.get(word, ()):
-                shared[holder] = shared.get(holder, 0) + 1
+        shared = self._shared(words)
         if not shared:
             return set()
         return self._sets[max(shared, key=lambda h: (shared[h], h))]
@@ -182,11 +179,15 @@ class _Overlaps:
         return {word for word in words if word not in self._holders}
 
     def most_shared(self, words: set[str]) -> int:
+        return max(self._shared(words).values(), default=0)
+
+    def _shared(self, words: set[str]) -> dict[int, int]:
+        """How many of ``words`` each set holds, for the sets that hold any."""
         shared: dict[int, int] = {}
         for word in words:
             for holder in self._holders.get(word, ()):
                 shared[holder] = shared.get(holder, 0) + 1
-        return max(shared.values(), default=0)
+        return shared
 
 
 def normalized(text: str, subjects: Iterable[str | None] = ()) -> str:

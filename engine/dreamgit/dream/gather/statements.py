@@ -25,10 +25,10 @@ from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, 
 from dreamgit.dream.gather.words import (
     ADVICE_VERBS,
     BACKCHANNEL,
-    BARE_OPENERS,
     EVALUATIVE,
     PEP_TALK,
     TRANSIENT,
+    opens_without_subject,
 )
 
 __all__ = [
@@ -299,12 +299,11 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True  # "For love and to teach my kids": the answer to a question, not a fact
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
-    if not to_agent and addressed_to_listener(low) and not FIRST_PERSON.search(low):
-        # "Twist your torso to one side": advice, or the listener's, said by another;
-        # "Been reading the book you recommended" has its "I" unsaid
-        first = words[0]
-        if first not in BARE_OPENERS and not (first.endswith("ed") and len(first) > 4):
-            return True
+    # "Twist your torso to one side": advice, or the listener's, said by another;
+    # "Been reading the book you recommended" has its "I" unsaid
+    about_listener = addressed_to_listener(low) and not FIRST_PERSON.search(low)
+    if not to_agent and about_listener and not opens_without_subject(words[0]):
+        return True
     if announces_only(low):
         return True  # "Something awesome happened on Friday": the news is in what follows
     return bool(_SIGNPOST.match(low))

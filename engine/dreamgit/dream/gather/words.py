@@ -12,12 +12,12 @@ import re
 __all__ = [
     "ADVICE_VERBS",
     "BACKCHANNEL",
-    "BARE_OPENERS",
     "EVALUATIVE",
     "PEP_TALK",
     "RELATIVES",
     "TRANSIENT",
     "content_terms",
+    "opens_without_subject",
 ]
 
 _I = re.IGNORECASE
@@ -95,13 +95,19 @@ RELATIVES = "|".join(
 )
 
 #: Words that open a clause whose subject "I" went unsaid ("Got to see the old town").
-BARE_OPENERS = frozenset(
+_BARE_OPENERS = frozenset(
     str.split("""got went had made took checked saw met bought found love loved hope think guess
     gonna wanna gotta been can't cannot just still also really wish want need feel felt
     miss missed like liked started finished tried learned visited joined spent
     decided did didn't don't won lost ran read wrote began built used am was will would
     could should""")
 )
+
+
+def opens_without_subject(word: str) -> bool:
+    """Whether a clause opening with lower-case ``word`` has its "I" unsaid: "got",
+    "been", "visited" ("Visited my aunt in Porto")."""
+    return word in _BARE_OPENERS or (word.endswith("ed") and len(word) > 4)
 
 
 #: Longer words that carry content (not chat glue): each adds a little salience.
