@@ -89,6 +89,57 @@ def test_a_clause_keeps_what_belongs_to_it(line: str, expected: str) -> None:
     assert said_by_noor(line) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a title's or an initial's point ends no sentence
+        (
+            "I saw a talk by Dr. Mendes about sleep at the Lisbon library.",
+            "Noor saw a talk by Dr. Mendes about sleep at the Lisbon library.",
+        ),
+        (
+            "My favorite author is J.R.R. Tolkien, I reread his books in Porto.",
+            "Noor's favorite author is J.R.R. Tolkien, they reread his books in Porto.",
+        ),
+        # "ever since I was a kid" says since when, it is no clause of its own
+        (
+            "Chess has been part of my week ever since I was a student in Braga.",
+            "Chess has been part of Noor's week ever since they were a student in Braga.",
+        ),
+        # a participle before its noun: the sentence has its subject
+        (
+            "Grilled sardines are one of my favorite dinners.",
+            "Grilled sardines are one of Noor's favorite dinners.",
+        ),
+        # "my kids and I": the speaker first, the others theirs
+        (
+            "My sister and I repainted the kitchen on Monday.",
+            "Noor and their sister repainted the kitchen on 5 March 2029.",
+        ),
+        (
+            "My best friend from school and I opened a bakery in Porto.",
+            "Noor and their best friend from school opened a bakery in Porto.",
+        ),
+    ],
+)
+def test_a_sentence_keeps_its_parts_together(line: str, expected: str) -> None:
+    assert said_by_noor(line) == [expected]
+
+
+def test_just_before_a_day_is_no_part_of_the_date() -> None:
+    assert said_by_noor("Just yesterday I signed up for a pottery class in Porto.") == [
+        "On 8 March 2029 Noor signed up for a pottery class in Porto."
+    ]
+
+
+def test_news_announced_with_whom_is_still_only_announced() -> None:
+    """ "Something fun happened with my school friends" says with whom, not what: the game
+    night that follows is the memory."""
+    assert said_by_noor(
+        "Something fun happened with my school friends - I organized a board game night in Porto."
+    ) == ["Noor organized a board game night in Porto."]
+
+
 def test_a_statement_opening_with_an_ing_form_is_still_going_on() -> None:
     """ "Just creating a place people love" is "Noor is just creating …", never
     "Noor just creatings …"; "being" and "seeing" are no verbs to conjugate."""
@@ -130,6 +181,14 @@ def test_congratulating_the_listener_is_pep_talk(line: str) -> None:
             "Noor says the vet in Braga said it was nothing.",
         ),
         ("Moreover, Max is already 8 years old.", "Max is already 8 years old."),
+        (
+            "On another note, I bought a used bike from a neighbor in Porto.",
+            "Noor bought a used bike from a neighbor in Porto.",
+        ),
+        (
+            "Bummer, the ferry to Porto was cancelled twice.",
+            "Noor says the ferry to Porto was cancelled twice.",
+        ),
     ],
 )
 def test_an_opening_interjection_is_no_part_of_the_fact(line: str, expected: str) -> None:

@@ -241,12 +241,12 @@ def test_an_adverb_before_the_verb_is_not_conjugated(line: str, expected: str) -
 
 def test_once_named_the_speaker_is_their() -> None:
     memories = chat("Ines: My wife and I left for our Alaska cruise yesterday!")
-    assert memories == ["Ines' wife and they left for their Alaska cruise on 13 May 2029."]
+    assert memories == ["Ines and their wife left for their Alaska cruise on 13 May 2029."]
 
 
 def test_just_before_a_time_is_no_unsaid_subject() -> None:
     assert chat("Ines: Just last week, we found a violin concert at the Casa da Musica.") == [
-        "Just in the week before 14 May 2029, Ines and others found a violin concert at the"
+        "In the week before 14 May 2029, Ines and others found a violin concert at the"
         " Casa da Musica."
     ]
     assert chat("Ines: Just got back from Rome with my sister Ana.")[0].startswith("Ines just got")

@@ -66,6 +66,14 @@ _TIME_FIRST = re.compile(
 )
 
 
+# "Roasted chicken is one of my favorites": a participle before its noun, the subject said.
+_NAMED_BY_PARTICIPLE = re.compile(
+    r"^[a-z]+ed\s+(?!(?:my|our|his|her|their|your|the|a|an|some|this|that|it|me|us|them|him"
+    r"|to|with|up|out|in|on|at|for|by|and)\b)[\w'-]+\s+(?:is|are|was|were)\b",
+    _I,
+)
+
+
 def _restore_subject(clause: str) -> str:
     """ "Got to see the old town" → "I got to see the old town"; "On 1 June 2023 took my
     pups to the park" → "On 1 June 2023 I took my pups to the park"."""
@@ -76,6 +84,8 @@ def _restore_subject(clause: str) -> str:
     first = clause.split(" ", 1)[0]
     low = first.lower()
     if not opens_without_subject(low) or len(clause.split()) <= 2:
+        return clause
+    if _NAMED_BY_PARTICIPLE.match(clause):
         return clause
     if low in _ADVERB_OPENERS and not _VERB_NEXT.match(clause[len(first) :]):
         return clause  # "Just last week, we found …": an adverb, and the subject follows
@@ -200,7 +210,16 @@ def _rewrite(clause: str, voice: Voice) -> str:
             table = _SINGULAR if who == "i" or voice.team else _PLURAL
             out.append(f"{name} {table[tail]}")
     out.append(clause[pos:])
-    return _finish("".join(out))
+    text = "".join(out)
+    # "My wife and I went": "Dana and their wife went", not "Dana's wife and they went"
+    both = re.match(
+        rf"^{re.escape(possessive(voice.subject))}\s+(?P<who>(?:[\w-]+\s+){{0,3}}?[\w-]+)"
+        r"\s+and\s+they\b",
+        text,
+    )
+    if both is not None:
+        text = f"{voice.subject} and their {both['who']}{text[both.end() :]}"
+    return _finish(text)
 
 
 _ADVERB = re.compile(r"^[a-z]{3,}ly$")  # "I highly recommend it": "highly" is not the verb

@@ -298,6 +298,12 @@ _HABIT = re.compile(
 _CLAUSE_END = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]\s)")
 
 
+# "Just yesterday I joined": "just" says how near the day is, which its date now says.
+_JUST_WHEN = re.compile(
+    r"\bjust\s+(?=(?:yesterday|today|tonight|this\s+(?:morning|afternoon|evening|week|weekend)"
+    r"|last\s+\w+)\b)",
+    re.IGNORECASE,
+)
 _IS_NEXT = re.compile(r"\s+(?:is|was|will\s+be|has\s+been)\b|'s\b", re.IGNORECASE)
 
 
@@ -358,6 +364,7 @@ def _with_year(m: re.Match[str], today: date) -> str:
 def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     """``text`` with its relative dates written absolutely, and whether it had any."""
     today = when.date()
+    text = _JUST_WHEN.sub("", text)
     text, years = _MONTH_DAY.subn(lambda m: _with_year(m, today), text)
     changed = years > 0
 

@@ -24,6 +24,7 @@ from dreamgit.dream.gather.common import Context, Draft, dangling
 from dreamgit.dream.gather.lexicon import find_tools, lookup_tool
 from dreamgit.dream.gather.patterns import PATTERNS
 from dreamgit.dream.gather.phrasing import NEAR_DATE, third_person
+from dreamgit.dream.gather.words import SENTENCE_END
 from dreamgit.model import priority_rank
 
 __all__ = ["MAX_TEXT", "dedupe", "explicit_candidates", "sentences"]
@@ -44,7 +45,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_SPLIT = re.compile(SENTENCE_END + r"\s+")
 _LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{1,500}\)")
 _EMPHASIS = re.compile(r"\*\*|__|`|\*")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})

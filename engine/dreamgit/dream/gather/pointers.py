@@ -41,6 +41,8 @@ _ANNOUNCING = frozenset(
     evening""")
 )
 
+_WITH_WHOM = re.compile(r"\b(happened|happening)\s+with\s+(?:my|our)(?:\s+[a-z]+){1,3}$")
+
 
 def shown(text: str) -> str:
     """ "Here's a pic I took when I volunteered" → "I showed a pic I took when I
@@ -59,5 +61,7 @@ def announces_only(low: str) -> bool:
     to me", "lots of cool stuff happening"): fewer than two words of what happened."""
     if not _VAGUE.search(low):
         return False
+    # "something cool happened with my furry friends": with whom is not yet what
+    low = _WITH_WHOM.sub(r"\1", low)
     told = [w for w in content_terms(low) if w not in _ANNOUNCING and not w.isdigit()]
     return len(told) < 2

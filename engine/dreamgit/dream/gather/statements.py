@@ -27,6 +27,7 @@ from dreamgit.dream.gather.words import (
     BACKCHANNEL,
     EVALUATIVE,
     PEP_TALK,
+    SENTENCE_END,
     TRANSIENT,
     opens_without_subject,
 )
@@ -49,15 +50,17 @@ _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 # A dash ends a sentence when a new one starts after it ("… last month - it's been rough"),
 # not when a list or an aside goes on ("me-time - running, reading or my violin - which …").
 _SENTENCE = re.compile(
-    r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])"
+    SENTENCE_END + r"[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\s+[-\u2013\u2014]\s+(?=[A-Z0-9\"']|(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our|it|it's"
     r"|that|that's|this|they|they're|he|she|there|but|and|so|plus|last|yesterday|today"
     r"|tonight|tomorrow|next)\b)"
     r"|\s*\n\s*"
 )
-# "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject.
+# "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject;
+# "ever since I was a kid": when, part of the clause before.
 _CLAUSE = re.compile(
-    r"[;:]\s+|,?\s+(?:and|but|so|because|since|as|though|although)\s+(?=(?:i(?!\s+(?:are|were)\b)"
+    r"[;:]\s+|,?\s+(?:and|but|so|because|(?<!\bever\s)since(?!\s+(?:i\s+was|we\s+were)\b)|as"
+    r"|though|although)\s+(?=(?:i(?!\s+(?:are|were)\b)"
     r"|i'm|i've|i'd|we|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
     _I,
 )
@@ -65,7 +68,9 @@ _LEAD = re.compile(
     r"^(?:(?:hi|hey|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw|aww|omg|yeah|yep|yup|yes|ya|no"
     r"|nope|ok|okay|sure|well|so(?!\s+far\b)|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
     r"|hahaha|hehe|hmm+|um|uh|phew|gotcha|totally|honestly|seriously|definitely|absolutely"
-    r"|indeed|right|thankfully|luckily|moreover|besides\s+that|anyhow"
+    r"|indeed|right|thankfully|luckily|moreover|besides\s+that|anyhow|bummer|ugh|oof|nah|yea"
+    r"|dang|darn|gosh|geez|jeez|yikes|whew|true(?=,)|man(?=,)|on\s+another\s+note|funny\s+thing"
+    r"|speaking\s+of\s+which"
     r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
     r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
     r"|since\s+(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up|met)"
@@ -385,6 +390,14 @@ _ENDS_WITH_NAME = re.compile(
 )
 
 
+# "My best friend from school and I opened …": a sentence's opening person, no verb in it.
+_PERSON_FIRST = re.compile(
+    r"^(?:my|our)\s+(?!(?:[\w'-]+\s+){0,4}?(?:is|are|was|were|has|have|had|will|would|can"
+    r"|[a-z]+ed)\b)(?:[\w'-]+\s+){0,4}[\w'-]+$",
+    _I,
+)
+
+
 # "and my faith", "or our garden": a possession, with no verb after it.
 _LISTED = re.compile(r"^(?:my|our)\s+(?:own\s+)?[\w'-]+(?:\s+[\w'-]+)?$", _I)
 
@@ -430,7 +443,10 @@ def _rejoin(sentence: str) -> list[str]:
                 m is not None
                 and m.group().strip() == "and"
                 and re.match(r"i\b", sentence[m.end() :], _I) is not None
-                and ((len(out) == 1 and weak) or _ENDS_WITH_NAME.search(part) is not None)
+                and (
+                    (len(out) == 1 and (weak or _PERSON_FIRST.match(part) is not None))
+                    or _ENDS_WITH_NAME.search(part) is not None
+                )
             )
         if m is not None:
             start, joiner = m.end(), m.group()

@@ -15,12 +15,21 @@ __all__ = [
     "EVALUATIVE",
     "PEP_TALK",
     "RELATIVES",
+    "SENTENCE_END",
     "TRANSIENT",
     "content_terms",
     "opens_without_subject",
 ]
 
 _I = re.IGNORECASE
+
+#: Where a point ends a sentence: not after a title ("Dr. Dre", "Mt. Fuji") or an initial
+#: ("J.K. Rowling"), unless a word that opens sentences follows ("Plan B. It was …").
+SENTENCE_END = (
+    r"(?:(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bMt\.)"
+    r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)(?<=[.!?\u2026])"
+    r"|(?<=\b[A-Z]\.)(?=\s+(?:I|It|The|We|My|He|She|They|This|That|There|But|And|So)\b))"
+)
 
 #: Verbs that open an imperative: advice to the listener in a chat between people,
 #: an instruction when a user says it to an agent.
