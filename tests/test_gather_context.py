@@ -281,12 +281,30 @@ def test_another_value_in_the_same_slot_is_news_not_a_repeat(newer: str) -> None
     )
 
 
+def test_another_value_takes_the_place_of_its_memory_in_the_budget() -> None:
+    """ "Upgraded to an iPhone 15" replaces what memory says of the phone: it is kept
+    when the run's budget is spent (the memory it retires makes room)."""
+    known = ["Noor's phone is an iPhone 12."]
+    hike = _statement("Noor hiked the Peneda trail with Rui on Saturday.", salience=9.0)
+    update = _statement("Noor upgraded to an iPhone 15.", salience=4.0)
+    kept, _ = compact([hike, update], len(hike.text), known, min_novelty=0.3)
+    assert kept == [hike, update]
+
+
 def test_the_same_value_said_again_in_other_words_is_a_repeat() -> None:
     again = _statement("These days Noor's favorite band is still Muse.")
     assert compact([again], 1000, ["Noor's favorite band is Muse."], min_novelty=0.3) == (
         [],
         [again],
     )
+
+
+def test_verbs_of_something_happening_are_no_shared_news() -> None:
+    """ "went to a jazz festival" after "went to a jazz workshop": another event; "went"
+    and the words around a date ("the week before") are shared by every event."""
+    known = ["In the week before 7 May 2029 Noor went to a jazz workshop."]
+    fact = _statement("In the week before 10 July 2029 Noor went to a jazz festival.")
+    assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
 
 
 def test_joining_words_are_no_news() -> None:

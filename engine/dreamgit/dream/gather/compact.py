@@ -43,6 +43,17 @@ _GLUE = frozenset(
     only each same both into onto upon until because while among against toward towards
     across along""")
 )
+#: Verbs that say something happened, not what: two statements that "went" somewhere or
+#: "started" something share no news by them.
+_GLUE_VERBS = frozenset(
+    str.split("""went going goe gone took taking take taken started starting start tried
+    trying trie found finding find getting doing having making love loving loved enjoy
+    enjoying enjoyed like liking liked""")
+)
+#: "the week before 2 May 2022": the words around a date are part of it.
+_DATE_FRAME = re.compile(
+    r"\b(?:week|weekend|night|morning|afternoon|evening)\s+(?:before|after|of)\s+(?=\d)", re.I
+)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
 
@@ -65,8 +76,8 @@ def content_words(text: str) -> set[str]:
     """The words of ``text`` that carry content, lower case, plural "s" dropped; numbers
     count (a new value is new content), and a date is one word ("14-july-2023")."""
     dates = {"-".join(m.group().lower().split()) for m in _DATE.finditer(text)}
-    text = _DATE.sub(" ", text)
-    words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS - _GLUE
+    text = _DATE.sub(" ", _DATE_FRAME.sub(" ", text))
+    words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS - _GLUE - _GLUE_VERBS
     short = set(_SHORT.findall(text.lower())) - STOP_WORDS - _SHORT_GLUE
     return words | short | set(_NUMBER.findall(text)) | dates
 
@@ -106,18 +117,19 @@ def compact(
             kept.add(k)  # said again: it reinforces what is known and costs nothing
             continue
         size = len(candidate.text)
-        if used + size > budget_chars and kept:
+        # another value for what a memory says: it takes that memory's place, not more
+        update = len(new) >= min_novelty * len(words) and _new_value(
+            candidate.text, words, index.closest(words) - _subject_words(candidate.subject)
+        )
+        if used + size > budget_chars and kept and not update:
             continue
         news = _news(candidate, words, new, index.most_shared(words), min_novelty)
-        if not news and not (
-            len(new) >= min_novelty * len(words)  # an update still says something new
-            and _new_value(candidate.text, words, index.closest(words))
-        ):
+        if not news and not update:
             continue
         index.add(words)
         texts.add(said)
         kept.add(k)
-        used += size
+        used += 0 if update else size
     inside = [c for k, c in enumerate(candidates) if k in kept]
     outside = [c for k, c in enumerate(candidates) if k not in kept]
     return inside, outside
