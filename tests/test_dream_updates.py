@@ -155,6 +155,42 @@ CHAT_CHANGES = [
 ]
 
 
+#: Values that change with another verb than the one they were said with.
+CHAT_TURNS = [
+    "Lena: Tell me about you.\nRui: I'm 29 years old and I live in Braga.\nLena: Nice.\n"
+    "Rui: I have two kids, Tiago and Sara.\nLena: Lovely.\nRui: My phone is an iPhone 12.\n"
+    "Lena: Ok.\nRui: I work as a nurse at Santa Maria Hospital.\nLena: Great.",
+    "Lena: Busy week?\nRui: Yes, long shifts at the hospital.\nLena: Rest up.",
+    "Lena: Any news?\nRui: Not much.\nLena: Ok.",
+    "Lena: Happy birthday!\nRui: Thanks! I just turned 30.\nLena: Wow.\n"
+    "Rui: We just had our third baby, Ines, so now I have three kids.\nLena: Congrats!\n"
+    "Rui: I upgraded to an iPhone 15 too.\nLena: Fancy.\n"
+    "Rui: I quit nursing and I'm now a teacher at Oak School.\nLena: Big change!",
+]
+CHAT_TURNS_CHANGES = [
+    ("29 years old", "turned 30"),  # an age, then a birthday
+    ("two kids", "three kids"),  # a count said at the end of another clause
+    ("iPhone 12", "iPhone 15"),  # "upgraded to" another version of what they own
+    ("nurse", "teacher at Oak School"),  # a role quit, named by its work ("nursing")
+]
+
+
+def _dream_chat(repo: Path, chat: list[str], changes: list[tuple[str, str]]) -> None:
+    """Log ``chat`` a session every five days, dream every third session and after the
+    last; then no active memory holds a stale value and one holds each current value."""
+    _dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    for k, session in enumerate(chat, start=1):
+        day = f"2025-03-{k * 5:02d}"
+        _dreamgit(repo, f"{day}T10:00:00Z", "log", stdin=session + "\n")
+        if k % 3 == 0 or k == len(chat):
+            _dreamgit(repo, f"{day}T11:00:00Z", "run", "--force")
+    current = json.loads(_dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
+    texts = [m["text"] for m in current]
+    for stale, fresh in changes:
+        assert not [t for t in texts if stale in t], (stale, texts)
+        assert len([t for t in texts if fresh in t]) == 1, (fresh, texts)
+
+
 @pytest.mark.slow
 def test_values_that_change_in_a_chat_leave_one_current_memory_each(tmp_path: Path) -> None:
     """People say what changed in passing ("We moved to Lisbon last month!", "the
@@ -162,17 +198,7 @@ def test_values_that_change_in_a_chat_leave_one_current_memory_each(tmp_path: Pa
     active memory holds a stale value, exactly one holds each current value, and
     `restore` brings the stale one back."""
     repo = tmp_path / "mem"
-    _dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
-    for k, session in enumerate(CHAT, start=1):
-        day = f"2025-03-{k * 5:02d}"
-        _dreamgit(repo, f"{day}T10:00:00Z", "log", stdin=session + "\n")
-        if k % 3 == 0 or k == len(CHAT):
-            _dreamgit(repo, f"{day}T11:00:00Z", "run", "--force")
-    current = json.loads(_dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
-    texts = [m["text"] for m in current]
-    for stale, fresh in CHAT_CHANGES:
-        assert not [t for t in texts if stale in t], stale
-        assert len([t for t in texts if fresh in t]) == 1, fresh
+    _dream_chat(repo, CHAT, CHAT_CHANGES)
     before = json.loads(
         _dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json", "--as-of", "2025-03-20")
     )
@@ -180,4 +206,19 @@ def test_values_that_change_in_a_chat_leave_one_current_memory_each(tmp_path: Pa
     assert len(muse) == 1
     _dreamgit(repo, "2025-03-27T09:00:00Z", "restore", muse[0]["id"])
     assert any("Muse" in t for t in _texts(repo, "2025-03-27T09:00:00Z"))
+    fsck(repo)
+
+
+@pytest.mark.slow
+def test_a_value_changed_by_another_verb_leaves_one_current_memory(tmp_path: Path) -> None:
+    """ "I'm 29" then "I just turned 30"; "I have two kids" then "…, so now I have three
+    kids"; "my phone is an iPhone 12" then "I upgraded to an iPhone 15"; "I work as a
+    nurse" then "I quit nursing and I'm now a teacher": each leaves one current memory,
+    and the older value is in history."""
+    repo = tmp_path / "mem"
+    _dream_chat(repo, CHAT_TURNS, CHAT_TURNS_CHANGES)
+    before = json.loads(
+        _dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json", "--as-of", "2025-03-16")
+    )
+    assert any("iPhone 12" in m["text"] for m in before)
     fsck(repo)

@@ -93,6 +93,19 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
         ("Ana drives a Honda Civic.", "Ana sold the Civic and bought a Tesla.", "civic"),
         ("Ana is reading Dune.", "Ana finished Dune and started Piranesi.", "dun"),
         ("Ana is down to 180 pounds.", "Ana is down to 165 pounds now.", "180 → 165"),
+        ("Ana is 29 years old.", "Ana turned 30 by 12 April 2025.", "age: 29 → 30"),
+        ("Ana is 29.", "Ana is 30 now.", "age: 29 → 30"),
+        (
+            "Ana has two kids, Leo and Maya.",
+            "Ana and others had their third baby, Ava, so now Ana has three kids.",
+            "2 → 3",
+        ),
+        ("Ana's phone is an iPhone 12.", "Ana upgraded to an iPhone 15.", "12 → 15"),
+        (
+            "Ana works as a nurse at Mercy Hospital.",
+            "Ana quit nursing and they're now a teacher at Oak School.",
+            "quit",
+        ),
     ],
 )
 def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:
@@ -131,6 +144,14 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         ("Ana's newsletter has 3,000 subscribers.", "Ben says the newsletter hit 5,000 readers."),
         ("Ana loves Dune.", "Ana finished Dune last night."),
         ("Ana went to Rome in May.", "Ana's rent went up to $1,400 a month."),
+        # what someone owns changes by a new version, not by their own move
+        ("Ana's sister lives in Porto.", "Ana moved to Lisbon."),
+        ("Ana's laptop is a ThinkPad X1.", "Ana upgraded to a bigger desk."),
+        # an age, not a length of time; another person's age
+        ("Ana is 29 years old.", "Ana turned 30 minutes late for the meeting."),
+        ("Ana's son is 5.", "Ana turned 30 by 12 April 2025."),
+        # quitting a habit is no news about a job
+        ("Ana works at the bakery in Porto.", "Ana quit sugar in March."),
     ],
 )
 def test_events_instances_other_subjects_and_restatements_are_not_superseded(

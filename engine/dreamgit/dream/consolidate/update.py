@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
+from dreamgit.dream.consolidate.signature import signature
 from dreamgit.dream.gather.attribution import possessive
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.model import Memory
@@ -50,6 +51,13 @@ _LEAVES = _canon("leave quit sell finish stop")
 _FEELINGS = _canon("love like enjoy prefer hate adore miss admire recommend")
 #: Change verbs that say which tool is used now.
 _SWITCHES = _canon("switch migrate change move upgrade downgrade replace")
+#: Change verbs that end a role or a habit, named or not ("quit nursing", "stopped running").
+_ENDS_ROLE = _canon("quit stop")
+# "is 29 years old", "is 30 now"; "turned 30" (not "turned 30 minutes late").
+_AGE_IS = re.compile(r"^(?P<n>[\w-]+)(?:\s+years?\s+old)?(?:\s+now)?$")
+_AGE_TURNED = re.compile(
+    r"^(?P<n>[\w-]+)\b(?!\s+(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b)"
+)
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,15 @@ def _tool_kind(words: Iterable[str]) -> set[str]:
         if tool is not None and (tool.exclusive or "framework" in tool.category):
             kinds.add(tool.category)
     return kinds
+
+
+def _age(frame: Frame) -> str | None:
+    """The age a frame gives its subject ("is 29 years old", "turned 30"), else None."""
+    if frame.particle or frame.head not in ("be", "turn"):
+        return None
+    m = (_AGE_IS if frame.head == "be" else _AGE_TURNED).match(frame.value_text)
+    numbers = signature(m["n"]).numbers if m is not None else frozenset()
+    return next(iter(numbers)) if len(numbers) == 1 else None
 
 
 def _holds_one(old: Frame, new: Frame) -> bool:
@@ -128,6 +145,12 @@ def _changed(old: Frame, new: Frame) -> str | None:
     left = new.head in _LEAVES and old.head not in _FEELINGS and old.names & new.names
     if left:
         return f"{new.relation_text}: {_show(old.names & new.names)}"
+    # "quit nursing" after "works as a nurse": the role itself ends, named or not
+    if new.head in _ENDS_ROLE and old.head not in _FEELINGS and old.object & new.object:
+        return f"{new.relation_text}: {_show(old.object & new.object)}"
+    version = _new_version(old, new)
+    if version is not None:
+        return version
     if old.indefinite:
         return None
     before, after = old.numbers | old.dates, new.numbers | new.dates
@@ -154,11 +177,25 @@ def _changed(old: Frame, new: Frame) -> str | None:
     return None
 
 
+def _new_version(old: Frame, new: Frame) -> str | None:
+    """ "upgraded to an iPhone 15" after "… is an iPhone 12": the same thing, another
+    version ("an" or not)."""
+    versions = old.numbers and new.numbers and old.numbers != new.numbers
+    if new.head in _SWITCHES and versions and old.object & new.object and not new.dates:
+        return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
+    return None
+
+
 def _why(old: Frame, new: Frame) -> str | None:
+    old_age, new_age = _age(old), _age(new)
+    if old_age is not None and new_age is not None:
+        return f"age: {old_age} → {new_age}" if old_age != new_age else None
     if old.event or new.event:
         return None
     if (old.head, old.particle) == (new.head, new.particle):
-        return _same_relation(old, new)
+        same = _same_relation(old, new)
+        if same is not None or not new.change:
+            return same
     if new.change:
         return _changed(old, new)
     return None
@@ -180,6 +217,22 @@ def _as_fact(text: str) -> str:
     return _AND_OTHERS.sub(r"\g<who>", text)
 
 
+# "… had their third baby, so now Ana has three kids": what holds now, said at the end.
+_NOW_TAIL = re.compile(r"[,;]\s+(?:so\s+|and\s+)?now\s+(?P<rest>[A-Z]\S*\s+\S.*)$")
+
+
+def _frames(text: str) -> list[Frame]:
+    """What a memory says about its subject: its sentence's frame, and the frame of a
+    closing "so now …" clause (a change by what it says)."""
+    fact = _as_fact(text)
+    frames = [parse_frame(fact)]
+    m = _NOW_TAIL.search(fact)
+    if m is not None:
+        tail = parse_frame(m["rest"])
+        frames.append(None if tail is None else replace(tail, change=True))
+    return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
+
+
 def find_updates(memories: Sequence[Memory]) -> list[Update]:
     """Which memories a newer one about the same subject and relation supersedes.
 
@@ -189,13 +242,17 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     """
     by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     for memory in sorted(memories, key=_order):
-        frame = parse_frame(_as_fact(memory.text))
-        if frame is not None and not frame.event:
+        for frame in _frames(memory.text):
             by_subject.setdefault(frame.subject, []).append((memory, frame))
+    # "Ana's phone" is Ana's: "Ana upgraded to an iPhone 15" may change what it is
+    owned: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
+    for subject, group in by_subject.items():
+        for word in subject if len(subject) > 1 else ():
+            owned.setdefault(subject - {word}, []).extend(group)
     updates: dict[str, Update] = {}
     for subject in sorted(by_subject, key=sorted):
         group = by_subject[subject]
-        if len(group) < 2:
+        if len(group) < 2 and subject not in owned:
             continue
         by_relation: dict[tuple[str, str], list[tuple[Memory, Frame]]] = {}
         places: list[int] = []  # each memory's place in its relation's list
@@ -204,7 +261,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
             places.append(len(bucket))
             bucket.append((_memory, frame))
         for position, (memory, frame) in enumerate(group):
-            if frame.change:
+            if frame.change or _age(frame) is not None:  # "turned 30" after "is 29"
                 earlier = group[max(0, position - _WINDOW) : position]
             else:
                 bucket, place = by_relation[frame.head, frame.particle], places[position]
@@ -213,6 +270,12 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
                 if old.created >= memory.created:
                     continue
                 reason = _why(old_frame, frame)
+                if reason is not None:
+                    updates[old.id] = Update(old.id, memory.id, reason)
+            # what the subject owns changes only by a new version of it
+            theirs = owned.get(subject, []) if frame.head in _SWITCHES else []
+            for old, old_frame in [x for x in theirs if x[0].created < memory.created][-_WINDOW:]:
+                reason = _new_version(old_frame, frame)
                 if reason is not None:
                     updates[old.id] = Update(old.id, memory.id, reason)
     # Later memories come later in the loop: the newest replacement is the one kept. A
