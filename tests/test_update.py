@@ -100,6 +100,11 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Ana and others had their third baby, Ava, so now Ana has three kids.",
             "2 → 3",
         ),
+        (
+            "The user has two kids.",
+            "The user's team had a third baby, so now the user has three kids.",
+            "2 → 3",
+        ),
         ("Ana's phone is an iPhone 12.", "Ana upgraded to an iPhone 15.", "12 → 15"),
         (
             "Ana works as a nurse at Mercy Hospital.",

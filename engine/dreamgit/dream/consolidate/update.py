@@ -218,7 +218,7 @@ def _as_fact(text: str) -> str:
 
 
 # "… had their third baby, so now Ana has three kids": what holds now, said at the end.
-_NOW_TAIL = re.compile(r"[,;]\s+(?:so\s+|and\s+)?now\s+(?P<rest>[A-Z]\S*\s+\S.*)$")
+_NOW_TAIL = re.compile(r"[,;]\s+(?:so\s+|and\s+)?now\s+(?P<rest>(?:[A-Z]\S*|the\s+user)\s+\S.*)$")
 
 
 def _frames(text: str) -> list[Frame]:
@@ -228,7 +228,7 @@ def _frames(text: str) -> list[Frame]:
     frames = [parse_frame(fact)]
     m = _NOW_TAIL.search(fact)
     if m is not None:
-        tail = parse_frame(m["rest"])
+        tail = parse_frame(m["rest"][:1].upper() + m["rest"][1:])
         frames.append(None if tail is None else replace(tail, change=True))
     return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
 
