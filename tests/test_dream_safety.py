@@ -345,7 +345,7 @@ PROTECTED_SEEDS = (
     Seed("lives in Lisbon, Portugal", "identity", hours=2),
     Seed("User's name is Ada Lovelace", "people", hours=2),
 )
-REPEATS_IDENTITY = "User: My name is Ada Lovelace.\nUser: I live in Lisbon, Portugal."
+REPEATS_IDENTITY = "User: My name is Ada Lovelace.\nUser: I am from Lisbon, Portugal."
 
 
 def test_core_and_identity_memories_survive_a_rule_that_prunes_everything(

@@ -222,3 +222,29 @@ def test_a_value_changed_by_another_verb_leaves_one_current_memory(tmp_path: Pat
     )
     assert any("iPhone 12" in m["text"] for m in before)
     fsck(repo)
+
+
+#: A user telling an agent where they live and work, and later that both changed.
+USER_MOVES = [
+    "User: Hi, I'm Marta.\nAssistant: Hello Marta!\nUser: I live in Porto.\nAssistant: Noted.\n"
+    "User: I work at Mercy Hospital as a nurse.\nAssistant: Noted.",
+    "User: Can you help me plan a weekend trip?\nAssistant: Sure.",
+    "User: Thanks for the help.\nAssistant: Anytime.",
+    "User: I moved to Lisbon last week.\nAssistant: Noted.\n"
+    "User: I now work at Oak School as a teacher.\nAssistant: Congrats!",
+]
+
+
+@pytest.mark.slow
+def test_where_a_user_lives_and_works_changes_while_their_name_stays(tmp_path: Path) -> None:
+    """Home, employer and role are facts that change (not protected identity): "I moved to
+    Lisbon" retires "lives in Porto". The name stays in the protected identity topic."""
+    repo = tmp_path / "mem"
+    _dream_chat(
+        repo,
+        USER_MOVES,
+        [("Porto", "Lisbon"), ("Mercy Hospital", "a teacher at Oak School")],
+    )
+    current = json.loads(_dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
+    assert [m["text"] for m in current if m["topic"] == "identity"] == ["The user's name is Marta."]
+    fsck(repo)

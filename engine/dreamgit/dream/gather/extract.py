@@ -56,6 +56,7 @@ _PATTERN_KINDS = {
     "decisions": "decision",
     "schedule": "plan",
     "notes": "fact",
+    "facts": "fact",
 }
 _KIND_TOPICS = {
     "preference": "preferences",

@@ -3,9 +3,11 @@
 Each fills a slot (``user.name``, ``user.home``, ``user.employer``, ...) so that a
 newer statement supersedes an older one. Names, places and employers must be
 written with capitals ("I live in Berlin", not "I live in a flat"), which keeps
-ordinary sentences from being read as identity facts. Identity facts are ``high``
-priority, not ``core``: the ``identity`` topic is protected by the rules anyway,
-and ``core`` would stop even an explicit correction from replacing a wrong name.
+ordinary sentences from being read as identity facts. Who the user is (name,
+pronouns, birthday, origin) goes to the ``identity`` topic, which the default rules
+protect: a dream never retires it. Where they live and work, their role and time zone
+change in a life and go to ``facts``, so that "I moved to Lisbon" retires "Lives in
+Porto" instead of leaving both. All are ``high`` priority, not ``core``.
 """
 
 from __future__ import annotations
@@ -90,10 +92,16 @@ _ALLERGY = re.compile(
 _DURATION = re.compile(r"\b(?:for|since)\s+\d", _I)
 
 
+#: Slots whose value changes in a life (home, work, role, time zone): ``facts``, so that
+#: "I moved to Lisbon" retires "Lives in Porto"; a protected memory is never retired.
+_CHANGING = frozenset({"user.home", "user.employer", "user.role", "user.timezone"})
+
+
 def _identity(
     text: str, key: str | None, pattern: str, change: tuple[str | None, str | None] | None = None
 ) -> Draft:
-    return Draft(text, "identity", pattern, key, change, priority="high", type="user")
+    topic = "facts" if key in _CHANGING or change is not None else "identity"
+    return Draft(text, topic, pattern, key, change, priority="high", type="user")
 
 
 def _name(clause: str, ctx: Context) -> list[Draft]:
