@@ -170,6 +170,20 @@ def test_congratulating_the_listener_is_pep_talk(line: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "line",
+    ["Sounds like a plan!", "Seems like a fun trip to Porto with your kids."],
+)
+def test_a_reaction_to_what_was_just_said_is_no_fact(line: str) -> None:
+    assert said_by_noor(line) == []
+
+
+def test_a_reaction_before_a_fact_leaves_the_fact() -> None:
+    assert said_by_noor("Looks amazing, I love the colors in Porto.") == [
+        "Looks amazing, Noor loves the colors in Porto."
+    ]
+
+
+@pytest.mark.parametrize(
     ("line", "expected"),
     [
         (
@@ -305,6 +319,12 @@ def test_verbs_of_something_happening_are_no_shared_news() -> None:
     known = ["In the week before 7 May 2029 Noor went to a jazz workshop."]
     fact = _statement("In the week before 10 July 2029 Noor went to a jazz festival.")
     assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
+
+
+def test_a_statement_of_nothing_but_its_subject_is_no_news() -> None:
+    """ "Noor tried making one": once "tried" and "making" are no content, nothing is left."""
+    empty = _statement("Noor tried making one.")
+    assert compact([empty], 1000, [], min_novelty=0.3) == ([], [empty])
 
 
 def test_joining_words_are_no_news() -> None:

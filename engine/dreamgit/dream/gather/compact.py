@@ -143,8 +143,10 @@ def _news(
     candidate: Candidate, words: set[str], new: set[str], shared: int, min_novelty: float
 ) -> bool:
     """Whether a statement is news; a keyed fact, a change or a correction always is."""
-    if candidate.key is not None or _changes(candidate) or not words:
+    if candidate.key is not None or _changes(candidate):
         return True
+    if not words:
+        return False  # "tried making one", "loved the experience": nothing to tell
     return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
 
 

@@ -311,7 +311,16 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if announces_only(low):
         return True  # "Something awesome happened on Friday": the news is in what follows
+    if _REACTION.match(low) and not FIRST_PERSON.search(low):
+        return True  # "Sounds like a good time", "Looks amazing": about what was just said
     return bool(_SIGNPOST.match(low))
+
+
+# A reaction to what the other person said, its subject unsaid: "Sounds like a plan".
+_REACTION = re.compile(
+    r"^(?:sounds|looks|seems)\s+(?:like|so|really|super|great|good|fun|amazing|awesome|cool"
+    r"|nice|lovely|interesting|exciting|delicious|yummy|tasty|wonderful|beautiful|incredible)\b"
+)
 
 
 def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
