@@ -106,6 +106,7 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "2 → 3",
         ),
         ("Ana's phone is an iPhone 12.", "Ana upgraded to an iPhone 15.", "12 → 15"),
+        ("Noor's band is 4 people total.", "Noor's band is at 6 people now.", "4 → 6"),
         (
             "Ana works as a nurse at Mercy Hospital.",
             "Ana quit nursing and they're now a teacher at Oak School.",

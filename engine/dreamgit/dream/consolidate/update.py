@@ -221,11 +221,18 @@ def _as_fact(text: str) -> str:
 _NOW_TAIL = re.compile(r"[,;]\s+(?:so\s+|and\s+)?now\s+(?P<rest>(?:[A-Z]\S*|the\s+user)\s+\S.*)$")
 
 
+# "… is at 11 people now": a value said to hold now is a change, wherever "now" stands.
+_NOW_END = re.compile(r"\b(?:now|currently|these\s+days)[.!]?$", re.IGNORECASE)
+
+
 def _frames(text: str) -> list[Frame]:
-    """What a memory says about its subject: its sentence's frame, and the frame of a
-    closing "so now …" clause (a change by what it says)."""
+    """What a memory says about its subject: its sentence's frame (a change when it ends
+    in "now"), and the frame of a closing "so now …" clause (a change by what it says)."""
     fact = _as_fact(text)
-    frames = [parse_frame(fact)]
+    frame = parse_frame(fact)
+    if frame is not None and _NOW_END.search(fact.strip()):
+        frame = replace(frame, change=True)
+    frames = [frame]
     m = _NOW_TAIL.search(fact)
     if m is not None:
         tail = parse_frame(m["rest"][:1].upper() + m["rest"][1:])
