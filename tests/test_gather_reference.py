@@ -258,6 +258,41 @@ def test_once_named_we_is_they() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # with an agent, "we" is the user's team at work, not their family
+        ("We are on Python 3.11, not 3.12.", "The user's team is on Python 3.11, not 3.12."),
+        (
+            "We had our third baby, Ava, on Friday.",
+            "The user and others had their third baby, Ava, on 11 May 2029.",
+        ),
+    ],
+)
+def test_a_users_we_is_their_team_unless_family(line: str, expected: str) -> None:
+    text = f"User: {line}\nAssistant: Noted."
+    assert [c.text for c in extract_candidates(text, session_id="s-1", created=MONDAY)] == [
+        expected
+    ]
+
+
+def test_a_name_said_in_a_turn_names_what_follows_in_it() -> None:
+    text = (
+        "User: Hi, I am Tiago. I am a geologist at a mining company in Evora.\n"
+        "Assistant: Welcome!"
+    )
+    assert [c.text for c in extract_candidates(text, session_id="s-1", created=MONDAY)] == [
+        "The user's name is Tiago.",
+        "Tiago is a geologist at a mining company in Evora.",
+    ]
+
+
+def test_need_is_no_past_tense() -> None:
+    assert chat("Ines: I need help planning the move to Porto.") == [
+        "Ines needs help planning the move to Porto."
+    ]
+
+
 def test_since_we_last_spoke_is_chat_glue() -> None:
     assert chat("Ines: Since we last spoke, I started teaching bread baking at Padaria Sol.") == [
         "Ines started teaching bread baking at Padaria Sol."

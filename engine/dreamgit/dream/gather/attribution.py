@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate
-from dreamgit.dream.gather.words import ADVICE_VERBS, opens_without_subject
+from dreamgit.dream.gather.words import ADVICE_VERBS, RELATIVES, opens_without_subject
 
 __all__ = ["Voice", "attribute", "instruction", "possessive"]
 
@@ -152,6 +152,8 @@ _OWN_SUBJECT = re.compile(
 )
 
 
+_KIN = re.compile(rf"\b(?:{RELATIVES}|family|wedding|honeymoon)\b", _I)
+
 # A pronoun once its person is named: "they" forms, which need no agreement.
 _LATER = {
     "i": "they", "i'm": "they're", "i've": "they've", "i'd": "they'd", "i'll": "they'll",
@@ -175,7 +177,10 @@ def _rewrite(clause: str, voice: Voice) -> str:
     said: set[str] = set()  # "i" once the speaker is named, "we" once their group is
     out: list[str] = []
     pos = 0
-    group = possessive(voice.subject) + " team" if voice.team else f"{voice.subject} and others"
+    # "we" with a user is their team ("we're on Python 3.11"), unless it is their family
+    # ("we just had our third baby")
+    team = voice.team and _KIN.search(clause) is None
+    group = possessive(voice.subject) + " team" if team else f"{voice.subject} and others"
     for m in _TOKEN.finditer(clause):
         word = " ".join(m.group().lower().split())
         out.append(clause[pos : m.start()])
@@ -200,14 +205,14 @@ def _rewrite(clause: str, voice: Voice) -> str:
             out.append(possessive(voice.subject if first else _lower_first(voice.subject)))
         elif word in ("me", "myself", "us", "ourselves"):
             out.append(name)
-        elif word in ("i", "we") and (who == "i" or voice.team):
+        elif word in ("i", "we") and (who == "i" or team):
             rest, pos = _agree(clause, pos)
             out.append(name + rest)
         elif word == "we":
             out.append(name)
         else:
             tail = word[1:] if who == "i" else word[2:]
-            table = _SINGULAR if who == "i" or voice.team else _PLURAL
+            table = _SINGULAR if who == "i" or team else _PLURAL
             out.append(f"{name} {table[tail]}")
     out.append(clause[pos:])
     text = "".join(out)

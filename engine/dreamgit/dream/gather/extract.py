@@ -227,9 +227,9 @@ def extract_candidates(
             voice = Voice(subject, "the agent", team=True, common=common)
         else:
             voice = Voice(speaker, others[0] if len(others) == 1 else "the others", common=common)
+        # the voice is passed at each call: a name said in this turn names what follows
         statement = partial(
             _statement_candidate,
-            voice=voice,
             speaker=speaker or "user",
             session_id=session_id,
             created=created,
@@ -272,14 +272,14 @@ def extract_candidates(
                     last = None
                     continue
                 joined = None if last is None else continuation(last[0], sentence, others=others)
-                made = None if joined is None else statement(joined)
+                made = None if joined is None else statement(joined, voice)
                 if last is not None and joined is not None and made is not None:
                     out[last[1]] = replace(made, turn=turn)  # with what this sentence adds
                     last = (joined, last[1])
                     continue
                 last = None
                 for clause in clauses(sentence, others=others, to_agent=is_user):
-                    made = statement(clause)
+                    made = statement(clause, voice)
                     if made is not None:
                         last = (clause, len(out))
                         out.append(replace(made, turn=turn))

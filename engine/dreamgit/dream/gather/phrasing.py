@@ -80,12 +80,17 @@ _PREFIX = re.compile(r"^(?:re|un|over|under|mis|out|with|fore)(?=[a-z]{3})")
 GERUND = re.compile(r"^[a-z]*[aeiouy][a-z]*ing$")
 
 
+def _past_form(low: str) -> bool:
+    """ "-ed" is a past tense ("wanted", "agreed"), but "need", "feed", "succeed" are not."""
+    return low.endswith("ed") and not (low.endswith("eed") and not low.endswith(("reed", "teed")))
+
+
 def conjugate(verb: str) -> str:
     """Third person singular of a verb after "I" ("prefer" → "prefers", "am" → "is")."""
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _KEEP or low in _PAST or low.endswith(("ed", "n't")) or not low.isalpha():
+    if low in _KEEP or low in _PAST or _past_form(low) or low.endswith("n't") or not low.isalpha():
         return verb
     if GERUND.match(low):
         return verb  # "creating" is no verb after "I" ("bring" and "sing" are)
