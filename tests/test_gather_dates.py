@@ -91,6 +91,10 @@ def test_text_without_relative_dates_is_unchanged() -> None:
         "I live on the 3rd floor",
         "I play tennis on Sunday",  # a habit, not a day
         "I swim on Saturdays",
+        # a span up to now, not a day ("for the in April 2023" before)
+        "I have been learning Dart for the past month",
+        "Over the last year I ran 12 marathons",
+        "We met the last week of July",
     ):
         assert resolve_dates(text, SESSION) == (text, False)
     march = datetime(2023, 3, 5, tzinfo=UTC)  # February has no 31st: left as said

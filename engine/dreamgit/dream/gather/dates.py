@@ -65,7 +65,8 @@ _PHRASE = re.compile(
     rf"|this\s+(?P<thispart>{_PART})"
     rf"|(?P<ago>{_COUNT})\s+(?P<agounit>days?|weeks?|weekends?|months?|years?)\s+ago"
     rf"|in\s+(?P<infut>{_COUNT})\s+(?P<infutunit>days?|weeks?|months?|years?)"
-    rf"|(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
+    # "for the past month", "the last week of July": a span, not a day to date
+    rf"|(?<!\bthe\s)(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
     rf"(?P<relunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall|{_DAY})"
     rf"|(?:on\s+)?(?P<lastday>{_DAY})\s+(?P<lastdayrel>last\s+week|this\s+week|next\s+week)"
     rf"|on\s+(?P<bareday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
