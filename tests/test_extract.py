@@ -39,6 +39,14 @@ POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
      [("The user's name is Dana Reyes.", "identity", "high", "user.name", None, "name")]),
     ("Hi, I'm Dana.",
      [("The user's name is Dana.", "identity", "high", "user.name", None, "name")]),
+    # a greeting said alone still greets the sentence after it
+    ("Hey! I'm Dana.",
+     [("The user's name is Dana.", "identity", "high", "user.name", None, "name")]),
+    # a role where no organisation is named, with an acronym's article
+    ("I'm Ines, a UX researcher at a small fintech in Porto, Portugal.",
+     [("The user's name is Ines.", "identity", "high", "user.name", None, "name"),
+      ("Ines works as a UX researcher at a small fintech in Porto, Portugal.", "facts",
+       "high", "user.role", None, "role")]),
     ("The user's name is Sam Lee.",
      [("The user's name is Sam Lee.", "identity", "high", "user.name", None, "name")]),
     ("Call me Danny.",

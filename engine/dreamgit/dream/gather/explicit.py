@@ -196,9 +196,18 @@ def _clean(sentence: str) -> str:
 
 
 def sentences(paragraph: str) -> Iterator[str]:
+    """The sentences of ``paragraph``; a greeting alone ("Hey!") stays with the sentence
+    after it, so that "Hey! I'm Sarah." introduces someone."""
+    greeting = ""
     for sentence in _SENTENCE_SPLIT.split(paragraph):
+        if _GREETING.fullmatch(sentence.strip()):
+            greeting += sentence.strip() + " "
+            continue
+        sentence, greeting = greeting + sentence, ""
         if len(sentence) <= MAX_SENTENCE:
             yield sentence
+    if greeting:
+        yield greeting.strip()
 
 
 class _Found:

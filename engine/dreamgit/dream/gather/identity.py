@@ -119,7 +119,9 @@ def _name(clause: str, ctx: Context) -> list[Draft]:
 _NAME_ROLE = re.compile(
     rf"^(?:i'm|i\s+am|this\s+is)\s+(?P<name>{NAME}),\s+(?:an?\s+|the\s+)?"
     rf"(?P<role>[a-z][\w+#./ -]{{1,40}}?)"
-    rf"(?:\s+(?:at|for|with|of)\s+(?P<org>{ORG}))?$",
+    rf"(?:\s+(?:at|for|with|of)\s+(?P<org>{ORG})"
+    # "… at a health-tech startup in Bangalore": where, said without a name
+    rf"|(?P<where>\s+(?:at|for|with|in|from)\s+(?-i:[a-z])[^;]{{2,80}}))?$",
     _I,
 )
 
@@ -129,7 +131,9 @@ def _name_role(clause: str, ctx: Context) -> list[Draft]:
     if m is None or tool_of(m["name"]):
         return []
     drafts = [_identity(f"User's name is {m['name']}.", "user.name", "name")]
-    drafts.append(_identity(_role_text(m["role"], m["org"]), "user.role", "role"))
+    drafts.append(
+        _identity(_role_text(m["role"] + (m["where"] or ""), m["org"]), "user.role", "role")
+    )
     if m["org"]:
         drafts.append(_identity(f"Works at {m['org']}.", "user.employer", "employer"))
     return drafts
@@ -197,7 +201,11 @@ def _left(clause: str, ctx: Context) -> list[Draft]:
 def _role_text(role: str, org: str | None) -> str:
     role = role.strip()
     if not re.match(r"(?:an?|the)\s", role, _I):
-        role = ("an " if role[:1].lower() in "aeiou" else "a ") + role
+        first = role.split(" ", 1)[0]
+        # an acronym is read letter by letter: "a UI designer", "an ML engineer"
+        acronym = len(first) > 1 and first.isupper()
+        vowel = first[:1] in "AEFHILMNORSX" if acronym else first[:1].lower() in "aeiou"
+        role = ("an " if vowel else "a ") + role
     return f"Works as {role}" + (f" at {org}." if org else ".")
 
 
