@@ -103,7 +103,10 @@ def _holds_one(old: Frame, new: Frame) -> bool:
         return False
     if old.head != "be":
         return True
-    return bool(old.particle or (old.names and new.names) or len(old.subject) > 1)
+    # a name as the value ("Ana's coach is Priya" / "… is Tom"), not a name anywhere in a
+    # passing state ("Audrey is glad Toby is happy" / "… is sure Andrew's kindness …")
+    named = old.object and old.object <= old.names and new.object and new.object <= new.names
+    return bool(old.particle or named or len(old.subject) > 1)
 
 
 def _same_relation(old: Frame, new: Frame) -> str | None:
@@ -142,9 +145,10 @@ def _changed(old: Frame, new: Frame) -> str | None:
     """Why a change statement ``new`` ("moved to", "has now reached") replaces ``old``."""
     # "left Stripe" after "works at Stripe", "sold the Civic" after "drives a Honda Civic",
     # "finished Dune" after "is reading Dune"; not after "loves Dune"
-    left = new.head in _LEAVES and old.head not in _FEELINGS and old.names & new.names
-    if left:
-        return f"{new.relation_text}: {_show(old.names & new.names)}"
+    # (a month is no name: "left for a vacation by 6 November" / "finished a series by …")
+    ended = (old.names - old.dates) & (new.names - new.dates)
+    if new.head in _LEAVES and old.head not in _FEELINGS and ended:
+        return f"{new.relation_text}: {_show(ended)}"
     # "quit nursing" after "works as a nurse": the role itself ends, named or not
     if new.head in _ENDS_ROLE and old.head not in _FEELINGS and old.object & new.object:
         return f"{new.relation_text}: {_show(old.object & new.object)}"
@@ -154,7 +158,10 @@ def _changed(old: Frame, new: Frame) -> str | None:
     if old.indefinite:
         return None
     before, after = old.numbers | old.dates, new.numbers | new.dates
-    overlap = not old.object or not new.object or bool(old.object & new.object)
+    # a thing's date moved ("the beta launch moved to 22 January"), or a person's same
+    # thing: not any two dated statements about a person ("can give it … on 25 June")
+    slot = len(old.subject) > 1 and (not old.object or not new.object)
+    overlap = slot or bool(old.object & new.object)
     if new.dates and old.dates and before != after and overlap:
         return f"{new.relation_text}: {_show(before - after)} → {_show(after - before)}"
     counts = new.numbers and old.numbers and not new.dates and not old.dates
@@ -198,6 +205,12 @@ def _why(old: Frame, new: Frame) -> str | None:
             return same
     if new.change:
         return _changed(old, new)
+    # "is going to use XLM-R instead of MAML" after "is using … MAML as the backbone": what
+    # the older one holds is what the newer one rejects, whatever the verb
+    said = old.names | old.object
+    explicit = new.words & {"instead", "rather"}  # not any "not" in a sentence
+    if explicit and new.rejected & said and (new.names | new.object) - new.rejected - said:
+        return f"correction: {_show(new.rejected & said)} is replaced"
     return None
 
 
@@ -268,7 +281,8 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
             places.append(len(bucket))
             bucket.append((_memory, frame))
         for position, (memory, frame) in enumerate(group):
-            if frame.change or _age(frame) is not None:  # "turned 30" after "is 29"
+            # a change, a correction ("instead of"), an age: whatever the older one's verb
+            if frame.change or frame.rejected or _age(frame) is not None:
                 earlier = group[max(0, position - _WINDOW) : position]
             else:
                 bucket, place = by_relation[frame.head, frame.particle], places[position]
