@@ -278,8 +278,7 @@ def test_a_users_we_is_their_team_unless_family(line: str, expected: str) -> Non
 
 def test_a_name_said_in_a_turn_names_what_follows_in_it() -> None:
     text = (
-        "User: Hi, I am Tiago. I am a geologist at a mining company in Evora.\n"
-        "Assistant: Welcome!"
+        "User: Hi, I am Tiago. I am a geologist at a mining company in Evora.\nAssistant: Welcome!"
     )
     assert [c.text for c in extract_candidates(text, session_id="s-1", created=MONDAY)] == [
         "The user's name is Tiago.",
