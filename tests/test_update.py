@@ -108,6 +108,12 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
         ("Ana's phone is an iPhone 12.", "Ana upgraded to an iPhone 15.", "12 → 15"),
         ("Noor's band is 4 people total.", "Noor's band is at 6 people now.", "4 → 6"),
         (
+            "Rui is a junior data engineer at a bank in Braga.",
+            "Rui got promoted to Senior Engineer by 3 March 2026.",
+            "promoted",
+        ),
+        ("Ana works as a nurse at Mercy Hospital.", "Ana was promoted to head nurse.", "promoted"),
+        (
             "Rui is using a rule-based parser with NLTK as the backbone.",
             "Rui is going to use Stanza as the backbone instead of NLTK.",
             "nltk is replaced",
@@ -176,6 +182,8 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "Rui couldn't resist taking the puppy home.",
             "Rui hopes he's not spoiling the puppy, not at all.",
         ),
+        # a promotion ends the role it shares a word with, nothing else
+        ("Ana is a big fan of jazz.", "Ana got promoted to lead engineer."),
         # what a correction rejects is replaced where a fact holds it, not in an event
         ("Lily went to a coffee tasting in May.", "Lily drinks tea instead of coffee."),
         # quitting a habit is no news about a job

@@ -230,6 +230,24 @@ def _as_fact(text: str) -> str:
     return _AND_OTHERS.sub(r"\g<who>", text)
 
 
+# "David got promoted to Staff Engineer by 22 February": the role he holds now.
+_PROMOTED = re.compile(
+    r"\b(?:got|was|has\s+been|have\s+been)\s+(?:just\s+)?promoted\s+to\s+(?:an?\s+|the\s+)?"
+    r"(?P<role>[^,;.]+?)(?:\s+(?:by|on|in|at|after|because|for|based)\b.*)?[.!]?$",
+    re.IGNORECASE,
+)
+#: What a role is said with: "is a senior DevOps engineer", "works as a nurse".
+_ROLE_RELATIONS = frozenset({("be", ""), ("work", "as")})
+
+
+def _promotion(fact: str) -> frozenset[str]:
+    """The words of the role ``fact`` says its subject was promoted to, else nothing."""
+    m = _PROMOTED.search(fact)
+    if m is None:
+        return frozenset()
+    return frozenset(canonical_word(w.lower()) for w in m["role"].split())
+
+
 # "… had their third baby, so now Ana has three kids": what holds now, said at the end.
 _NOW_TAIL = re.compile(r"[,;]\s+(?:so\s+|and\s+)?now\s+(?P<rest>(?:[A-Z]\S*|the\s+user)\s+\S.*)$")
 
@@ -261,9 +279,14 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     so every ``new`` stays active. Same input, same output, in a stable order.
     """
     by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
+    promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
     for memory in sorted(memories, key=_order):
         for frame in _frames(memory.text):
             by_subject.setdefault(frame.subject, []).append((memory, frame))
+        role = _promotion(_as_fact(memory.text))
+        event = parse_frame(_as_fact(memory.text)) if role else None
+        if event is not None:
+            promoted.append((memory, event, role))
     # "Ana's phone" is Ana's: "Ana upgraded to an iPhone 15" may change what it is
     owned: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     for subject, group in by_subject.items():
@@ -299,6 +322,13 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
                 reason = _new_version(old_frame, frame)
                 if reason is not None:
                     updates[old.id] = Update(old.id, memory.id, reason)
+    # a promotion retires the role said before it when they share a word ("engineer")
+    for memory, event, role in promoted:
+        for old, old_frame in by_subject.get(event.subject, [])[-_WINDOW:]:
+            held = (old_frame.head, old_frame.particle) in _ROLE_RELATIONS
+            if held and old.created < memory.created and old_frame.object & role:
+                before = _show(old_frame.object)
+                updates[old.id] = Update(old.id, memory.id, f"promoted: {before} → {_show(role)}")
     # Later memories come later in the loop: the newest replacement is the one kept. A
     # replacement that is itself replaced hands on to its own successor (created times
     # only grow along a chain, so it ends), and every update names a survivor.
