@@ -212,6 +212,8 @@ POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
 
 NEGATIVE: list[tuple[str, str]] = [
     ("question", "Do I prefer tabs?"),
+    ("a task, not a rule", "Write a function that parses the nginx log."),
+    ("a task for me", "Write me a short poem about Lisbon."),
     ("question without subject", "What editor do I use?"),
     ("question to remember", "Do you remember that I use zsh?"),
     ("hypothetical if", "If I switched to Rust, would it be faster?"),
@@ -253,6 +255,11 @@ STATEMENTS: list[tuple[str, str, str]] = [
         "plan",
     ),
     ("I live in a small flat.", "The user lives in a small flat.", "fact"),
+    (
+        "Write docstrings in Google style.",
+        "The user wants the agent to write docstrings in Google style.",
+        "instruction",
+    ),
     ("I'm a big fan of Rust.", "The user is a big fan of Rust.", "preference"),
     ("I moved to a new team.", "The user moved to a new team.", "correction"),
     ("I preferred tabs back then.", "The user preferred tabs back then.", "event"),

@@ -150,7 +150,9 @@ _STANDING = re.compile(
 # Imperatives that set how the agent works from now on ("keep answers short", "don't use
 # emojis", "always run the linter"), as opposed to a task ("fix the bug", "delete it").
 _STANDING_ORDER = re.compile(
-    r"^(?:please\s+)?(?:don't|do\s+not|never|always|keep|use|avoid|prefer|write|reply|answer"
+    # "write commit messages in …" sets a rule; "write a function that …" is a task
+    r"^(?:please\s+)?(?:don't|do\s+not|never|always|keep|use|avoid|prefer|reply|answer"
+    r"|write(?!\s+(?:a|an|the|this|that|these|those|me|us|it|some|my|our)\b)"
     r"|respond|format|call\s+me|address\s+me|name|stop|be|stick\s+to|default\s+to"
     r"|remember\s+to)\b",
     _I,
