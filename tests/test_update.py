@@ -108,6 +108,11 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
         ("Ana's phone is an iPhone 12.", "Ana upgraded to an iPhone 15.", "12 → 15"),
         ("Noor's band is 4 people total.", "Noor's band is at 6 people now.", "4 → 6"),
         (
+            "The choir is Noor plus 3 singers.",
+            "Noor and others found 2 more singers, so the choir is now 6.",
+            "3 → 6",
+        ),
+        (
             "Rui is a junior data engineer at a bank in Braga.",
             "Rui got promoted to Senior Engineer by 3 March 2026.",
             "promoted",

@@ -165,7 +165,10 @@ def _changed(old: Frame, new: Frame) -> str | None:
     if new.dates and old.dates and before != after and overlap:
         return f"{new.relation_text}: {_show(before - after)} → {_show(after - before)}"
     counts = new.numbers and old.numbers and not new.dates and not old.dates
-    if counts and new.numbers != old.numbers and (old.object & new.object or old.value & new.value):
+    # "the team is now 7": a bare number for what held a number ("team is me plus 4")
+    bare = not new.object and old.head == new.head == "be"
+    same = old.object & new.object or old.value & new.value or bare
+    if counts and new.numbers != old.numbers and same:
         return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
     where = old.head in _PLACE_RELATIONS and (old.head != "be" or old.particle == "in")
     moved = new.head in _MOVES and where and new.names and old.names
@@ -249,7 +252,10 @@ def _promotion(fact: str) -> frozenset[str]:
 
 
 # "… had their third baby, so now Ana has three kids": what holds now, said at the end.
-_NOW_TAIL = re.compile(r"[,;]\s+(?:so\s+|and\s+)?now\s+(?P<rest>(?:[A-Z]\S*|the\s+user)\s+\S.*)$")
+_NOW_TAIL = re.compile(
+    r"[,;]\s+(?:so\s+|and\s+)?(?:now\s+(?P<rest>(?:[A-Z]\S*|the\s+user)\s+\S.*)"
+    r"|(?P<said>(?:(?:the|my|our|their)\s+)?[a-z]+\s+(?:is|are|has|have)\s+now\s+\S.*))$"
+)
 
 
 # "… is at 11 people now": a value said to hold now is a change, wherever "now" stands.
@@ -266,7 +272,8 @@ def _frames(text: str) -> list[Frame]:
     frames = [frame]
     m = _NOW_TAIL.search(fact)
     if m is not None:
-        tail = parse_frame(m["rest"][:1].upper() + m["rest"][1:])
+        rest = m["rest"] or m["said"]
+        tail = parse_frame(rest[:1].upper() + rest[1:])
         frames.append(None if tail is None else replace(tail, change=True))
     return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
 
