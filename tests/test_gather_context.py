@@ -98,6 +98,10 @@ def test_a_clause_keeps_what_belongs_to_it(line: str, expected: str) -> None:
             "Noor saw a talk by Dr. Mendes about sleep at the Lisbon library.",
         ),
         (
+            "My advisor is Prof. Zhang from the Lisbon lab.",
+            "Noor's advisor is Prof. Zhang from the Lisbon lab.",
+        ),
+        (
             "My favorite author is J.R.R. Tolkien, I reread his books in Porto.",
             "Noor's favorite author is J.R.R. Tolkien, they reread his books in Porto.",
         ),
@@ -198,6 +202,10 @@ def test_a_reaction_before_a_fact_leaves_the_fact() -> None:
         (
             "On another note, I bought a used bike from a neighbor in Porto.",
             "Noor bought a used bike from a neighbor in Porto.",
+        ),
+        (
+            "Oh \u2014 the ferry to Porto got cancelled twice.",
+            "Noor says the ferry to Porto got cancelled twice.",
         ),
         (
             "Bummer, the ferry to Porto was cancelled twice.",

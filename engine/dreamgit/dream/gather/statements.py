@@ -75,7 +75,7 @@ _LEAD = re.compile(
     r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
     r"|since\s+(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up|met)"
     r"|since\s+(?:our\s+|the\s+)?last\s+(?:chat|talk|time)|since\s+we\s+chatted\s+last)\b"
-    r"[\s,!.:;-]*)+",
+    r"[\s,!.:;\u2013\u2014-]*)+",
     _I,
 )
 _TRAIL = re.compile(

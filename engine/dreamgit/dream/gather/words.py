@@ -23,10 +23,11 @@ __all__ = [
 
 _I = re.IGNORECASE
 
-#: Where a point ends a sentence: not after a title ("Dr. Dre", "Mt. Fuji") or an initial
+#: Where a point ends a sentence: not after a title ("Dr. Mendes", "Prof. Zhang") or an initial
 #: ("J.K. Rowling"), unless a word that opens sentences follows ("Plan B. It was …").
 SENTENCE_END = (
     r"(?:(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bMt\.)"
+    r"(?<!\bProf\.)"
     r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)(?<=[.!?\u2026])"
     r"|(?<=\b[A-Z]\.)(?=\s+(?:I|It|The|We|My|He|She|They|This|That|There|But|And|So)\b))"
 )
