@@ -161,6 +161,12 @@ def test_a_remark_reported_as_said_keeps_common_words_in_lower_case() -> None:
     assert "Noor says family dinners in Porto are the best part of December." in memories
 
 
+def test_a_remark_opening_with_a_common_word_keeps_it_in_lower_case() -> None:
+    assert said_by_noor("Main pain point is the cost of the Lisbon office.") == [
+        "Noor says main pain point is the cost of the Lisbon office."
+    ]
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -138,7 +138,8 @@ _COMMON_OPENER = re.compile(
     r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe"
     r"|Perhaps|Just|Being|Having|Making|Getting|Seeing|Doing|When|If|Once|After|Before"
     r"|Since|While|Until|Then|Now|So|Still|Even|Only|Also|Not|Too|Very|Really|Such|He|She"
-    r"|Her|His|Him|They|Their|Them|We|You|Your|On|In|At|For|During|From|Last|Next|Around)$"
+    r"|Her|His|Him|They|Their|Them|We|You|Your|On|In|At|For|During|From|Last|Next|Around"
+    r"|About|Almost|Mostly|Main|Most|More|Many|Much|Lots|Few|Less|Half|Pretty|Quite)$"
 )
 _VERBS = frozenset([*str.split(ADVICE_VERBS.replace("|", " ")), "ignore", "mark", "delete"])
 # "Dana handles …", "Woodhaven is …", "Max's owner lives …": a named subject and its verb.
