@@ -214,6 +214,8 @@ NEGATIVE: list[tuple[str, str]] = [
     ("question", "Do I prefer tabs?"),
     ("a task, not a rule", "Write a function that parses the nginx log."),
     ("a task for me", "Write me a short poem about Lisbon."),
+    ("a task, its verb unlisted", "Convert the CSV export to Parquet."),
+    ("another task", "Sum a numeric column grouped by region."),
     ("question without subject", "What editor do I use?"),
     ("question to remember", "Do you remember that I use zsh?"),
     ("hypothetical if", "If I switched to Rust, would it be faster?"),

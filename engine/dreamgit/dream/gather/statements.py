@@ -158,6 +158,18 @@ _STANDING_ORDER = re.compile(
     _I,
 )
 _REPORTED = re.compile(r"\b(?:the\s+assistant|you)\s+(?:said|told|suggested|think|thought)\b", _I)
+# "Sum a numeric column", "Convert the CSV to Parquet": to an agent, a word and then a
+# determiner is a verb and its object, unless the word only links ("About the deadline").
+_TASK_SHAPE = re.compile(
+    r"^(?!(?:about|after|all|at|before|both|by|during|for|from|in|into|like|near|of|on|over"
+    r"|since|through|to|under|until|with|without|within|and|but|or|so|just|not|only|also|even"
+    r"|then|maybe|once|when|while|if|because|as|than|per|via|plus|around|between|behind|across"
+    r"|along|among|against|inside|outside|toward|towards|upon|what|which|who|how|why|where"
+    r"|thanks|sorry|hey|hi|hello|yes|no|ok|okay|sure|well|oh|half|most|some|any|each|every"
+    r"|none|one|here|there|now|today|yesterday|tomorrow)\b)[a-z]+\s+"
+    r"(?:a|an|the|this|that|these|those|each|every|some|all)\s",
+    _I,
+)
 
 
 @dataclass(frozen=True)
@@ -354,7 +366,9 @@ def clauses(
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
                 continue
             imperative = to_agent and bool(
-                _IMPERATIVE.match(text) or re.match(r"(?:please|let's|let\s+us)\b", text, _I)
+                _IMPERATIVE.match(text)
+                or re.match(r"(?:please|let's|let\s+us)\b", text, _I)
+                or _TASK_SHAPE.match(text)
             )
             if imperative and not (_STANDING_ORDER.match(text) or _STANDING.search(text)):
                 continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
