@@ -143,6 +143,8 @@ def test_he_or_she_is_the_one_person_the_sentence_before_named() -> None:
         ("I met Sarah and Tomas at the fair.", None),  # two: "she" could be either
         ("Olu, I met her at the fair.", None),  # the chat's own people are not "he"
         ("Music is my life.", None),  # the session writes "music" in lower case
+        ("Deadline is June 15th.", None),  # a thing with a date, not a person
+        ("Launch is on Friday.", None),
     ],
 )
 def test_the_one_person_a_sentence_names(sentence: str, person: str | None) -> None:

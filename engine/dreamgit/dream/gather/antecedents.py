@@ -151,6 +151,12 @@ _NOT_NAMES = frozenset(
     January February March April May June July August September October November December
     Hey Hi Hello Yes Yeah Wow Oh Thanks Haha Lol Omg Ok Okay""")
 )
+_DATED = re.compile(
+    r"\s+(?:is|was|will\s+be)\s+(?:on\s+|in\s+|due\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
+    r"|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|next"
+    r"|this|end\s+of)",
+    _I,
+)
 # "He hid his bone", "She's a nurse": a sentence whose subject is a person named before.
 _HE_SHE = re.compile(r"^(?P<pronoun>he|she)(?P<rest>'s\b|\s+\w)", _I)
 
@@ -163,6 +169,8 @@ def named_person(sentence: str, common: frozenset[str], people: tuple[str, ...])
         word = m.group().removesuffix("'s")
         if word in _NOT_NAMES or word in people or word.lower() in common:
             continue
+        if m.start() == 0 and _DATED.match(sentence, m.end()):
+            continue  # "Deadline is June 15th": a thing with a date, not a person
         names.add(word)
     return names.pop() if len(names) == 1 else None
 
