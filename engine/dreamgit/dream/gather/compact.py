@@ -117,13 +117,14 @@ def compact(
             kept.add(k)  # said again: it reinforces what is known and costs nothing
             continue
         size = len(candidate.text)
+        shared, closest = index.closest(words)
         # another value for what a memory says: it takes that memory's place, not more
         update = len(new) >= min_novelty * len(words) and _new_value(
-            candidate.text, words, index.closest(words) - _subject_words(candidate.subject)
+            candidate.text, words, closest - _subject_words(candidate.subject)
         )
         if used + size > budget_chars and kept and not update:
             continue
-        news = _news(candidate, words, new, index.most_shared(words), min_novelty)
+        news = _news(candidate, words, new, shared, min_novelty)
         if not news and not update:
             continue
         index.add(words)
@@ -182,26 +183,21 @@ class _Overlaps:
             self._holders.setdefault(word, []).append(len(self._sets))
         self._sets.append(words)
 
-    def closest(self, words: set[str]) -> set[str]:
-        """The words of the set that shares most with ``words`` (the latest of equals)."""
-        shared = self._shared(words)
-        if not shared:
-            return set()
-        return self._sets[max(shared, key=lambda h: (shared[h], h))]
-
-    def new(self, words: set[str]) -> set[str]:
-        return {word for word in words if word not in self._holders}
-
-    def most_shared(self, words: set[str]) -> int:
-        return max(self._shared(words).values(), default=0)
-
-    def _shared(self, words: set[str]) -> dict[int, int]:
-        """How many of ``words`` each set holds, for the sets that hold any."""
+    def closest(self, words: set[str]) -> tuple[int, set[str]]:
+        """How many of ``words`` the set sharing most of them holds, and that set's words
+        (the latest of equals); (0, empty) when none shares any. One pass serves both the
+        repeat check (how many) and the new-value check (which words)."""
         shared: dict[int, int] = {}
         for word in words:
             for holder in self._holders.get(word, ()):
                 shared[holder] = shared.get(holder, 0) + 1
-        return shared
+        if not shared:
+            return 0, set()
+        best = max(shared, key=lambda h: (shared[h], h))
+        return shared[best], self._sets[best]
+
+    def new(self, words: set[str]) -> set[str]:
+        return {word for word in words if word not in self._holders}
 
 
 def normalized(text: str, subjects: Iterable[str | None] = ()) -> str:
