@@ -262,11 +262,11 @@ _NOW_TAIL = re.compile(
 _NOW_END = re.compile(r"\b(?:now|currently|these\s+days)[.!]?$", re.IGNORECASE)
 
 
-def _frames(text: str) -> list[Frame]:
-    """What a memory says about its subject: its sentence's frame (a change when it ends
-    in "now"), and the frame of a closing "so now …" clause (a change by what it says)."""
-    fact = _as_fact(text)
-    frame = parse_frame(fact)
+def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
+    """What a memory's ``fact`` (its :func:`_as_fact`, framed as ``sentence``) says of its
+    subject to compare: the sentence (a change when it ends in "now"), and the frame of a
+    closing "so now …" clause (a change by what it says)."""
+    frame = sentence
     if frame is not None and _NOW_END.search(fact.strip()):
         frame = replace(frame, change=True)
     frames = [frame]
@@ -288,12 +288,13 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
     for memory in sorted(memories, key=_order):
-        for frame in _frames(memory.text):
+        fact = _as_fact(memory.text)
+        sentence = parse_frame(fact)
+        for frame in _frames(fact, sentence):
             by_subject.setdefault(frame.subject, []).append((memory, frame))
-        role = _promotion(_as_fact(memory.text))
-        event = parse_frame(_as_fact(memory.text)) if role else None
-        if event is not None:
-            promoted.append((memory, event, role))
+        role = _promotion(fact)
+        if role and sentence is not None:
+            promoted.append((memory, sentence, role))
     # "Ana's phone" is Ana's: "Ana upgraded to an iPhone 15" may change what it is
     owned: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     for subject, group in by_subject.items():
