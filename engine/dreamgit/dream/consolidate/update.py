@@ -104,7 +104,7 @@ def _holds_one(old: Frame, new: Frame) -> bool:
     if old.head != "be":
         return True
     # a name as the value ("Ana's coach is Priya" / "… is Tom"), not a name anywhere in a
-    # passing state ("Audrey is glad Toby is happy" / "… is sure Andrew's kindness …")
+    # passing state ("Noor is glad Pepper is happy" / "… is sure Emil's patience …")
     named = old.object and old.object <= old.names and new.object and new.object <= new.names
     return bool(old.particle or named or len(old.subject) > 1)
 

@@ -66,7 +66,7 @@ _TIME_FIRST = re.compile(
 )
 
 
-# "Roasted chicken is one of my favorites": a participle before its noun, the subject said.
+# "Grilled sardines are one of my favorites": a participle before its noun, the subject said.
 _NAMED_BY_PARTICIPLE = re.compile(
     r"^[a-z]+ed\s+(?!(?:my|our|his|her|their|your|the|a|an|some|this|that|it|me|us|them|him"
     r"|to|with|up|out|in|on|at|for|by|and)\b)[\w'-]+\s+(?:is|are|was|were)\b",

@@ -61,7 +61,7 @@ def announces_only(low: str) -> bool:
     to me", "lots of cool stuff happening"): fewer than two words of what happened."""
     if not _VAGUE.search(low):
         return False
-    # "something cool happened with my furry friends": with whom is not yet what
+    # "something fun happened with my school friends": with whom is not yet what
     low = _WITH_WHOM.sub(r"\1", low)
     told = [w for w in content_terms(low) if w not in _ANNOUNCING and not w.isdigit()]
     return len(told) < 2

@@ -326,7 +326,7 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
     if announces_only(low):
         return True  # "Something awesome happened on Friday": the news is in what follows
     if _REACTION.match(low) and not FIRST_PERSON.search(low):
-        return True  # "Sounds like a good time", "Looks amazing": about what was just said
+        return True  # "Sounds like a plan", "Looks amazing": about what was just said
     return bool(_SIGNPOST.match(low))
 
 

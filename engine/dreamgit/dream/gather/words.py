@@ -24,7 +24,7 @@ __all__ = [
 _I = re.IGNORECASE
 
 #: Where a point ends a sentence: not after a title ("Dr. Mendes", "Prof. Zhang") or an initial
-#: ("J.K. Rowling"), unless a word that opens sentences follows ("Plan B. It was …").
+#: ("J.R.R. Tolkien"), unless a word that opens sentences follows ("Plan B. It was …").
 SENTENCE_END = (
     r"(?:(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bMt\.)"
     r"(?<!\bProf\.)"
