@@ -54,6 +54,8 @@ def test_a_pronoun_object_with_where_or_how_long_is_a_fact(line: str, expected: 
         "We did it yesterday.",
         "For love and to teach my kids patience.",
         "Because my brother needed help.",
+        "Since I was 17 or so.",
+        "When we were kids.",
     ],
 )
 def test_what_only_makes_sense_beside_another_sentence_is_no_memory(line: str) -> None:
@@ -181,10 +183,38 @@ def test_congratulating_the_listener_is_pep_talk(line: str) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["Sounds like a plan!", "Seems like a fun trip to Porto with your kids."],
+    [
+        "Sounds like a plan!",
+        "Seems like a fun trip to Porto with your kids.",
+        "Glad the physio is helping!",
+        "Fingers crossed the weather holds for Porto.",
+    ],
 )
 def test_a_reaction_to_what_was_just_said_is_no_fact(line: str) -> None:
     assert said_by_noor(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("When I was a kid I rode horses in Porto.", "When Noor was a kid they rode horses in Porto."),
+        ("After I graduated, I moved to Porto.", "After Noor graduated, they moved to Porto."),
+    ],
+)
+def test_a_time_clause_with_its_own_clause_is_kept(line: str, expected: str) -> None:
+    assert said_by_noor(line) == [expected]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Been swimming more since our last chat - a good way to clear my mind.",
+        "Since we last talked, I've been swimming more - a good way to clear my mind.",
+        "Since speaking last, I've been swimming more - a good way to clear my mind.",
+    ],
+)
+def test_when_the_last_chat_was_is_no_part_of_a_fact(line: str) -> None:
+    assert said_by_noor(line) == ["Noor has been swimming more - a good way to clear their mind."]
 
 
 def test_a_reaction_before_a_fact_leaves_the_fact() -> None:

@@ -56,6 +56,13 @@ _SENTENCE = re.compile(
     r"|tonight|tomorrow|next)\b)"
     r"|\s*\n\s*"
 )
+# "since we last talked", "since our last chat": when the chat was, not when a fact began.
+_CATCH_UP = (
+    r"since\s+(?:we|i)\s+(?:last\s+)?(?:spoke|talked|talk|chatted|chat|caught\s+up|met)"
+    r"(?:\s+last)?|since\s+(?:our\s+|the\s+)?last\s+(?:chat|talk|conversation|time)"
+    r"|since\s+(?:speaking|talking|chatting)\s+last"
+)
+_CATCH_UP_INSIDE = re.compile(rf",?\s+(?:{_CATCH_UP})\b", _I)
 # "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject;
 # "ever since I was a kid": when, part of the clause before.
 _CLAUSE = re.compile(
@@ -73,8 +80,7 @@ _LEAD = re.compile(
     r"|speaking\s+of\s+which"
     r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
     r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
-    r"|since\s+(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up|met)"
-    r"|since\s+(?:our\s+|the\s+)?last\s+(?:chat|talk|time)|since\s+we\s+chatted\s+last)\b"
+    rf"|{_CATCH_UP})\b"
     r"[\s,!.:;\u2013\u2014-]*)+",
     _I,
 )
@@ -219,7 +225,7 @@ def _declarative_parts(sentence: str) -> list[str]:
 def _strip(text: str, others: tuple[str, ...]) -> str:
     for _ in range(3):
         before = text
-        text = _LEAD.sub("", text)
+        text = _CATCH_UP_INSIDE.sub("", _LEAD.sub("", text))
         for name in others:
             text = re.sub(rf"^{re.escape(name)}\b[\s,!.:]*", "", text)
             text = re.sub(rf"[\s,]+{re.escape(name)}\s*([.!?]*)$", r"\1", text)
@@ -300,6 +306,12 @@ def _tighten(text: str) -> str:
 # A reply that only makes sense beside the question before it.
 _FRAGMENT = re.compile(r"^(?:for|because|cause|'cause|to|with|like|by|from|mostly|probably)\b", _I)
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
+# "Since I was 17 or so", "When we were kids": when, with no clause it is the time of.
+_WHEN_ONLY = re.compile(
+    r"^(?:ever\s+)?(?:since|when|whenever|while|once|until|till|after|before|although|though)"
+    r"\s+(?:i|we)\b(?![^,]*\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|my|our)\b)[^,]*$",
+    _I,
+)
 
 
 def _dropped(clause: str, *, to_agent: bool) -> bool:
@@ -316,6 +328,8 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if _FRAGMENT.match(low) and not _SUBJECT.search(low):
         return True  # "For love and to teach my kids": the answer to a question, not a fact
+    if _WHEN_ONLY.match(low):
+        return True
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
     # "Twist your torso to one side": advice, or the listener's, said by another;
@@ -326,14 +340,15 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
     if announces_only(low):
         return True  # "Something awesome happened on Friday": the news is in what follows
     if _REACTION.match(low) and not FIRST_PERSON.search(low):
-        return True  # "Sounds like a plan", "Looks amazing": about what was just said
+        return True  # "Sounds like a plan", "Glad the therapy is helping": about what was just said
     return bool(_SIGNPOST.match(low))
 
 
 # A reaction to what the other person said, its subject unsaid: "Sounds like a plan".
 _REACTION = re.compile(
-    r"^(?:sounds|looks|seems)\s+(?:like|so|really|super|great|good|fun|amazing|awesome|cool"
-    r"|nice|lovely|interesting|exciting|delicious|yummy|tasty|wonderful|beautiful|incredible)\b"
+    r"^(?:(?:sounds|looks|seems)\s+(?:like|so|really|super|great|good|fun|amazing|awesome|cool"
+    r"|nice|lovely|interesting|exciting|delicious|yummy|tasty|wonderful|beautiful|incredible)"
+    r"|(?:so\s+)?glad|fingers\s+crossed)\b"
 )
 
 
