@@ -248,3 +248,30 @@ def test_where_a_user_lives_and_works_changes_while_their_name_stays(tmp_path: P
     current = json.loads(_dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
     assert [m["text"] for m in current if m["topic"] == "identity"] == ["The user's name is Marta."]
     fsck(repo)
+
+
+#: A team that moves its app to another framework, and its docs to another tool.
+TOOL_SWITCHES = [
+    "User: Hi, I'm Tomas.\nAssistant: Hi Tomas!\n"
+    "User: I'm building our clinic booking app with React Native.\nAssistant: Noted.\n"
+    "User: Honestly I'm still fighting with Confluence's page tree, it is clumsy.\n"
+    "Assistant: That is a common complaint.",
+    "User: Can you review this function for me?\nAssistant: Sure.",
+    "User: Thanks for the review.\nAssistant: Anytime.",
+    "User: Big news: we made the decision to rewrite the app in Flutter.\nAssistant: Exciting!\n"
+    "User: We also switched from Confluence to Notion for the docs.\nAssistant: Noted.",
+]
+
+
+@pytest.mark.slow
+def test_a_tool_left_by_the_users_team_leaves_what_the_user_said_of_it(tmp_path: Path) -> None:
+    """ "I'm building our app with React Native", then "we made the decision to rewrite the
+    app in Flutter": the team's decision changes what the user builds with. "We switched
+    from Confluence to Notion" retires what was said of Confluence while it was in use."""
+    repo = tmp_path / "mem"
+    _dream_chat(
+        repo,
+        TOOL_SWITCHES,
+        [("React Native", "Flutter"), ("Confluence's page tree", "Notion")],
+    )
+    fsck(repo)

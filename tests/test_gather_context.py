@@ -197,7 +197,10 @@ def test_a_reaction_to_what_was_just_said_is_no_fact(line: str) -> None:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("When I was a kid I rode horses in Porto.", "When Noor was a kid they rode horses in Porto."),
+        (
+            "When I was a kid I rode horses in Porto.",
+            "When Noor was a kid they rode horses in Porto.",
+        ),
         ("After I graduated, I moved to Porto.", "After Noor graduated, they moved to Porto."),
     ],
 )

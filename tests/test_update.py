@@ -128,6 +128,18 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Ana quit nursing and they're now a teacher at Oak School.",
             "quit",
         ),
+        # a team's decision changes what its member builds with, and a tool left behind
+        # ends what was said of it while in use
+        (
+            "Tomas builds the booking app using React Native.",
+            "Tomas' team made the decision to rewrite the app in Flutter.",
+            "flutter",
+        ),
+        (
+            "Tomas is still fighting with Confluence's page tree.",
+            "Tomas' team uses Notion for the docs (switched from Confluence).",
+            "switched from",
+        ),
     ],
 )
 def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:
@@ -193,6 +205,24 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         ("Lily went to a coffee tasting in May.", "Lily drinks tea instead of coffee."),
         # quitting a habit is no news about a job
         ("Ana works at the bakery in Porto.", "Ana quit sugar in March."),
+        # a tool left for one purpose is still used for another; a tool already left
+        (
+            "The user uses Docker for prototypes (switched from Emacs).",
+            "The user uses uv for the analytics dashboard (switched from Emacs).",
+        ),
+        (
+            "The user prefers htmx over React for prototypes.",
+            "The user uses Kotlin for internal tools (switched from React).",
+        ),
+        (
+            "The user no longer uses Ansible.",
+            "The user uses Docker for CI (switched from Ansible).",
+        ),
+        # a rewrite in another tool says nothing of another thing's tool
+        (
+            "Tomas builds the booking app using React Native.",
+            "Tomas' team made the decision to rewrite the billing service in Go.",
+        ),
     ],
 )
 def test_events_instances_other_subjects_and_restatements_are_not_superseded(

@@ -84,6 +84,8 @@ class Frame:
     subject_text: str  #: the subject as written ("the user's team"; "(the user)" when implicit)
     value_text: str  #: what follows the relation, lower case
     relation_text: str  #: the verb group and its preposition as written ("is tested with")
+    #: The tool the sentence says its subject left ("uses Notion (switched from Confluence)").
+    left: frozenset[str] = frozenset()
 
     @property
     def relation(self) -> str:

@@ -8,6 +8,9 @@ Berlin" / "lives in Lisbon"; "is on Flask" / "is on Django", tools of one kind),
 the polarity ("uses Flask" / "no longer uses Flask"), an explicit correction
 ("is on Python 3.11, not 3.12") or a change verb ("the beta launch moved to 22
 January", "the newsletter has now reached 5,000 subscribers", "moved to Lisbon").
+A tool changes for a person and their team alike ("builds the app using React Native" /
+"the team made the decision to rewrite the app in Flutter"), and a tool left ("uses
+Notion (switched from Confluence)") ends what was said of it while in use.
 Time decides: the newer memory (by ``created``, then id) supersedes the older one,
 and nothing else does. Events ("went to a poetry reading on 5 May") and instances
 ("has a dentist appointment on 10 May") are never superseded: there can be many.
@@ -50,7 +53,11 @@ _LEAVES = _canon("leave quit sell finish stop")
 #: Relations an ending does not end: one still loves a book one finished.
 _FEELINGS = _canon("love like enjoy prefer hate adore miss admire recommend")
 #: Change verbs that say which tool is used now.
-_SWITCHES = _canon("switch migrate change move upgrade downgrade replace")
+_SWITCHES = _canon("switch migrate change move upgrade downgrade replace rewrite port rebuild")
+#: A person's team: what tools it uses are that person's too.
+_TEAM = "team"
+#: Verbs that put a thing on another tool: a change of what it is built with.
+_REWRITES = _canon("rewrite port rebuild")
 #: Change verbs that end a role or a habit, named or not ("quit nursing", "stopped running").
 _ENDS_ROLE = _canon("quit stop")
 # "is 29 years old", "is 30 now"; "turned 30" (not "turned 30 minutes late").
@@ -205,7 +212,7 @@ def _why(old: Frame, new: Frame) -> str | None:
     if (old.head, old.particle) == (new.head, new.particle):
         same = _same_relation(old, new)
         if same is not None or not new.change:
-            return same
+            return same or _left(old, new)
     if new.change:
         return _changed(old, new)
     # "is going to use XLM-R instead of MAML" after "is using … MAML as the backbone": what
@@ -214,9 +221,36 @@ def _why(old: Frame, new: Frame) -> str | None:
     explicit = new.words & {"instead", "rather"}  # not any "not" in a sentence
     if explicit and new.rejected & said and (new.names | new.object) - new.rejected - said:
         return f"correction: {_show(new.rejected & said)} is replaced"
-    return None
+    return _left(old, new)
 
 
+def _left(old: Frame, new: Frame) -> str | None:
+    """ "uses Notion (switched from Confluence)" after "is fighting with Confluence's page
+    tree": what still held the tool it left, for the same purpose when both say one."""
+    held = old.names | old.object
+    if not new.left & held or old.negated or old.left & new.left:
+        return None
+    if _purpose(old) and _purpose(new) and _purpose(old) != _purpose(new):
+        return None
+    return f"switched from {_show(new.left & held)}"
+
+
+def _purpose(frame: Frame) -> frozenset[str]:
+    """What a frame says its value is for ("uses Docker for the billing service")."""
+    return frozenset(w for prep, words in frame.phrases if prep == "for" for w in words)
+
+
+# "made the decision to rewrite the app in Flutter": the rewrite is the fact.
+_DECIDED = re.compile(
+    r"\b(?:(?:made|took)\s+the\s+decision|decided|(?:is|are)\s+(?:now\s+)?(?:going|planning))"
+    r"\s+to\s+(?P<verb>rewrite|port|rebuild|migrate|move|switch)\b",
+    re.IGNORECASE,
+)
+# "uses Docusaurus (switched from GitBook)": what it was on before.
+_SWITCHED_FROM = re.compile(
+    r"\b(?:switched|moved|migrated|changed)\s+(?:away\s+)?from\s+(?P<old>[^,;.()]+)",
+    re.IGNORECASE,
+)
 # "Marco says the beta launch moved to 22 January": what is said is the fact.
 _SAYS = re.compile(r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+says\s+(?P<said>\S.*)$")
 # "Ana and others moved to Lisbon": said as "we", it moves Ana too.
@@ -230,6 +264,7 @@ def _as_fact(text: str) -> str:
     if m is not None:
         # "Ana says the newsletter hit 5,000": the one she speaks of is hers
         text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
+    text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
     return _AND_OTHERS.sub(r"\g<who>", text)
 
 
@@ -269,6 +304,12 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     frame = sentence
     if frame is not None and _NOW_END.search(fact.strip()):
         frame = replace(frame, change=True)
+    if frame is not None and frame.head in _REWRITES:
+        frame = replace(frame, change=True, event=False)  # "rewrote the app in Flutter"
+    before = _SWITCHED_FROM.search(fact)
+    if frame is not None and before is not None and not frame.change:
+        left = frozenset(canonical_word(w.lower()) for w in before["old"].split())
+        frame = replace(frame, left=left)
     frames = [frame]
     m = _NOW_TAIL.search(fact)
     if m is not None:
@@ -303,7 +344,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     updates: dict[str, Update] = {}
     for subject in sorted(by_subject, key=sorted):
         group = by_subject[subject]
-        if len(group) < 2 and subject not in owned:
+        if len(group) < 2 and subject not in owned and subject ^ {_TEAM} not in by_subject:
             continue
         by_relation: dict[tuple[str, str], list[tuple[Memory, Frame]]] = {}
         places: list[int] = []  # each memory's place in its relation's list
@@ -313,8 +354,13 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
             bucket.append((_memory, frame))
         for position, (memory, frame) in enumerate(group):
             # a change, a correction ("instead of"), an age: whatever the older one's verb
-            if frame.change or frame.rejected or _age(frame) is not None:
+            if frame.change or frame.rejected or frame.left or _age(frame) is not None:
                 earlier = group[max(0, position - _WINDOW) : position]
+                if frame.head in _SWITCHES or frame.left:
+                    # what a person's team builds with is theirs: "Raj builds the app
+                    # using React Native" / "Raj's team rewrites the app in Flutter"
+                    partner = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
+                    earlier = [*earlier, *partner[-_WINDOW:]]
             else:
                 bucket, place = by_relation[frame.head, frame.particle], places[position]
                 earlier = bucket[max(0, place - _WINDOW) : place]
