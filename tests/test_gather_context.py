@@ -9,6 +9,7 @@ says it, not when its words are spread over other facts.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -350,6 +351,18 @@ def test_another_value_takes_the_place_of_its_memory_in_the_budget() -> None:
     update = _statement("Noor upgraded to an iPhone 15.", salience=4.0)
     kept, _ = compact([hike, update], len(hike.text), known, min_novelty=0.3)
     assert kept == [hike, update]
+
+
+def test_a_fact_with_a_slot_is_kept_before_the_budget_goes_to_the_rest() -> None:
+    """A short first session: "I'm Noor" must not lose its place to two salient details."""
+    name = replace(_statement("The user's name is Noor.", salience=3.0), key="user.name")
+    details = [
+        _statement("Noor trained a tokenizer on 40 GB of Lisbon court rulings.", salience=9.0),
+        _statement("Noor compared BERTimbau with XLM-R 560M on the Porto set.", salience=9.0),
+    ]
+    budget = sum(len(d.text) for d in details)
+    kept, over = compact([name, *details], budget, [], min_novelty=0.3)
+    assert kept[0] == name and len(over) == 1
 
 
 def test_the_same_value_said_again_in_other_words_is_a_repeat() -> None:

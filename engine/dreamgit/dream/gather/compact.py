@@ -2,9 +2,10 @@
 
 Sessions give many candidate statements; the rules' ``gather_chars_ratio``
 (about a tenth by default) caps the characters of new memory text, and the
-sessions of one run share that budget. Candidates are taken by salience per
-character, highest first (explicit statements a pattern recognised rank above
-the rest, instructions and corrections above small talk), and a candidate that
+sessions of one run share that budget. A fact that fills a slot (the user's name,
+where they live) is taken first, then candidates by salience per character, highest
+first (explicit statements a pattern recognised rank above the rest, instructions and
+corrections above small talk), and a candidate that
 repeats what memory says is left out; what does not fit is recorded, not kept.
 The candidates keep their order.
 """
@@ -104,7 +105,12 @@ def compact(
     for text in known:
         index.add(content_words(text))
     texts = set(said_before)
-    order = sorted(range(len(candidates)), key=lambda k: (-_density(candidates[k]), k))
+    # A fact with a slot ("The user's name is James", where they live) goes first: the
+    # rest of the budget is for what fills no slot.
+    order = sorted(
+        range(len(candidates)),
+        key=lambda k: (candidates[k].key is None, -_density(candidates[k]), k),
+    )
     used = 0
     kept: set[int] = set()
     for k in order:
