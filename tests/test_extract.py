@@ -63,6 +63,10 @@ POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
     ("I moved to Berlin.",
      [("The user lives in Berlin (moved there).", "facts", "high", "user.home", (None, "Berlin"),
        "moved")]),
+    # settling somewhere is living there now
+    ("I'm settling into Berlin.",
+     [("The user lives in Berlin (moved there).", "facts", "high", "user.home", (None, "Berlin"),
+       "moved")]),
     ("I moved from Lisbon to Berlin last month.",
      [("The user lives in Berlin (moved there from Lisbon).", "facts", "high", "user.home",
        ("Lisbon", "Berlin"), "moved")]),
@@ -72,6 +76,10 @@ POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
      [("The user works as a senior data engineer at Globex.", "facts", "high", "user.role", None,
        "role"),
       ("The user works at Globex.", "facts", "high", "user.employer", None, "employer")]),
+    # a role, and where the one who has it lives
+    ("I'm a data engineer based in Lisbon.",
+     [("The user works as a data engineer.", "facts", "high", "user.role", None, "role"),
+      ("The user lives in Lisbon.", "facts", "high", "user.home", None, "home")]),
     ("I left Initech in March.",
      [("The user no longer works at Initech.", "facts", "high", None, ("Initech", None),
        "left-employer")]),

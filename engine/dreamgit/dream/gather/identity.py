@@ -56,9 +56,11 @@ _TIMEZONE = re.compile(
     r"|i(?:'m|\s+am)\s+(?:in|on)\s+(?:the\s+)?(?P<tz2>(?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::?\d{2})?"
     r"|[A-Z]{2,5}|\w+/\w+)(?:\s+time\s*zone)?)$",
 )
+# "I moved to Lisbon", "I'm settling into SF": where the user lives now.
 _MOVED = re.compile(
-    rf"^(?:i|we)(?:'ve|\s+have)?{_SOFT}\s+(?:moved|relocated)(?:\s+(?:house|home|back))?"
-    rf"(?:\s+from\s+(?P<old>{PLACE}))?\s+to\s+(?P<new>{PLACE}){END}",
+    rf"^(?:i|we)(?:'ve|\s+have|'m|\s+am|'re|\s+are)?{_SOFT}\s+(?:(?:moved|relocated)"
+    rf"(?:\s+(?:house|home|back))?(?:\s+from\s+(?P<old>{PLACE}))?\s+to"
+    rf"|(?:settling|settled)\s+(?:into|in))\s+(?P<new>{PLACE}){END}",
     _I,
 )
 _HOME = re.compile(
@@ -83,6 +85,8 @@ _ROLE = re.compile(
     rf"(?:{_ROLE_NOUNS}))|i\s+work\s+as\s+(?:an?\s+)?(?P<role2>[^,;]{{2,40}}?)"
     rf"|my\s+(?:role|job\s+title|title|job|position)\s+is\s+(?:an?\s+)?"
     rf"(?P<role3>[^,;]{{2,40}}?))(?:\s+(?:at|for|with)\s+(?P<org>{ORG}))?"
+    # "I'm a software engineer based in New York City": the role, and where they live
+    rf"(?:\s+(?:based|living|located)\s+in\s+(?P<home>{PLACE}))?"
     r"(?=$|\s*[,;(.]|\s+(?:and|but|since|because|who|which|where|now)\b)",
     _I,
 )
@@ -227,6 +231,8 @@ def _work(clause: str, ctx: Context) -> list[Draft]:
     drafts.append(_identity(_role_text(role, m["org"]), "user.role", "role"))
     if m["org"]:
         drafts.append(_identity(f"Works at {m['org']}.", "user.employer", "employer"))
+    if m["home"]:
+        drafts.append(_identity(f"Lives in {m['home']}.", "user.home", "home"))
     return drafts
 
 
