@@ -365,6 +365,19 @@ def test_a_fact_with_a_slot_is_kept_before_the_budget_goes_to_the_rest() -> None
     assert kept[0] == name and len(over) == 1
 
 
+def test_an_ending_takes_the_place_of_what_it_ends_in_the_budget() -> None:
+    """ "Finished TAing" ends what memory says of the TA job: like a new value, it is kept
+    when the run's budget is spent; "never quit" and "ended up" end nothing."""
+    known = ["Noor is TAing for the intro stats class this term."]
+    hike = _statement("Noor hiked the Peneda trail with Rui on Saturday.", salience=9.0)
+    ended = _statement("Noor finished TAing.", salience=4.0)
+    kept, _ = compact([hike, ended], len(hike.text), known, min_novelty=0.3)
+    assert kept == [hike, ended]
+    for line in ("Noor will never quit TAing.", "Noor ended up TAing."):
+        kept, _ = compact([hike, _statement(line, 4.0)], len(hike.text), known, min_novelty=0.3)
+        assert kept == [hike]
+
+
 def test_the_same_value_said_again_in_other_words_is_a_repeat() -> None:
     again = _statement("These days Noor's favorite band is still Muse.")
     assert compact([again], 1000, ["Noor's favorite band is Muse."], min_novelty=0.3) == (

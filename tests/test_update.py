@@ -128,6 +128,7 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Ana quit nursing and they're now a teacher at Oak School.",
             "quit",
         ),
+        ("Noor is TAing for the intro stats class this term.", "Noor finished TAing.", "finish"),
         # a team's decision changes what its member builds with, and a tool left behind
         # ends what was said of it while in use
         (

@@ -125,9 +125,10 @@ def compact(
         size = len(candidate.text)
         shared, closest = index.closest(words)
         # another value for what a memory says: it takes that memory's place, not more
-        update = len(new) >= min_novelty * len(words) and _new_value(
-            candidate.text, words, closest - _subject_words(candidate.subject)
-        )
+        closest -= _subject_words(candidate.subject)
+        update = (
+            len(new) >= min_novelty * len(words) and _new_value(candidate.text, words, closest)
+        ) or _ends(candidate.text, words, closest)
         if used + size > budget_chars and kept and not update:
             continue
         news = _news(candidate, words, new, shared, min_novelty)
@@ -175,6 +176,19 @@ def _new_value(text: str, words: set[str], closest: set[str]) -> bool:
     values = (values & words) - _MONTHS
     replaced = closest - words  # the older value: "muse"
     return bool(values - closest) and len(words - values - closest) <= 1 and 0 < len(replaced) <= 2
+
+
+#: "finished", "quit", "no longer": a statement that ends what it names.
+_ENDING = re.compile(
+    r"\b(?<!never\s)(?<!not\s)(?:finished|quit|stopped|ended(?!\s+up)|no\s+longer|gave\s+up)\b",
+    re.I,
+)
+
+
+def _ends(text: str, words: set[str], closest: set[str]) -> bool:
+    """Whether ``text`` ends what the memory whose words are ``closest`` says: "finished
+    TAing" after "is TAing for the intro class". Nothing but its ending verb is new."""
+    return _ENDING.search(text) is not None and bool(words & closest) and len(words - closest) <= 1
 
 
 class _Overlaps:
