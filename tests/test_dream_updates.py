@@ -275,3 +275,21 @@ def test_a_tool_left_by_the_users_team_leaves_what_the_user_said_of_it(tmp_path:
         [("React Native", "Flutter"), ("Confluence's page tree", "Notion")],
     )
     fsck(repo)
+
+
+#: A user's role, then a promotion said in passing, in an abbreviation the role never used.
+USER_PROMOTED = [
+    "User: Hi, I'm Lea.\nAssistant: Hi Lea!\n"
+    "User: I'm a product manager at a fintech startup.\nAssistant: Noted.",
+    "User: Can you explain window functions?\nAssistant: Sure.",
+    "User: Thanks, that helped.\nAssistant: Anytime.",
+    "User: Also I got promoted to Senior PM! More meetings now.\nAssistant: Congrats!",
+]
+
+
+@pytest.mark.slow
+def test_a_promotion_is_the_users_role_now(tmp_path: Path) -> None:
+    """ "I got promoted to Senior PM" retires "works as a product manager": the same slot."""
+    repo = tmp_path / "mem"
+    _dream_chat(repo, USER_PROMOTED, [("product manager", "Senior PM")])
+    fsck(repo)

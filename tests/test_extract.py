@@ -80,6 +80,17 @@ POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
     ("I'm a data engineer based in Lisbon.",
      [("The user works as a data engineer.", "facts", "high", "user.role", None, "role"),
       ("The user lives in Lisbon.", "facts", "high", "user.home", None, "home")]),
+    # a role at a place not named
+    ("I'm a nurse at a small clinic in Porto.",
+     [("The user works as a nurse at a small clinic in Porto.", "facts", "high", "user.role",
+       None, "role")]),
+    # a promotion is the role held now
+    ("I just got promoted to Senior PM!",
+     [("The user works as a Senior PM (promoted).", "facts", "high", "user.role",
+       (None, "Senior PM"), "promoted")]),
+    # an adverb before the verb keeps the subject
+    ("I mostly use PyTorch for my models.",
+     [("The user mostly uses PyTorch for their models.", "tools", "normal", None, None, "use")]),
     ("I left Initech in March.",
      [("The user no longer works at Initech.", "facts", "high", None, ("Initech", None),
        "left-employer")]),

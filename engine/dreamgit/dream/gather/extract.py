@@ -72,7 +72,11 @@ _KIND_TOPICS = {
 _PATTERN_SALIENCE = 6.0
 _STATEMENT_CONFIDENCE = 0.8
 # A pattern's sentence that opens with its verb ("Lives in …", "No longer uses …").
-_VERB_FIRST = re.compile(r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants|Doesn't|Don't)$")
+# "Uses Vim", "Mostly uses PyTorch": a pattern's memory opens with its verb, or an adverb
+_VERB_FIRST = re.compile(
+    r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants|Doesn't|Don't|Mostly|Mainly"
+    r"|Usually|Often|Sometimes|Primarily|Also|Still|Currently|Generally|Typically|Rarely)$"
+)
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 
 

@@ -84,10 +84,19 @@ _ROLE = re.compile(
     rf"^(?:i(?:'m|\s+am){_SOFT}\s+(?:an?|the)\s+(?P<role>(?:[\w+#./-]+\s+){{0,4}}?"
     rf"(?:{_ROLE_NOUNS}))|i\s+work\s+as\s+(?:an?\s+)?(?P<role2>[^,;]{{2,40}}?)"
     rf"|my\s+(?:role|job\s+title|title|job|position)\s+is\s+(?:an?\s+)?"
-    rf"(?P<role3>[^,;]{{2,40}}?))(?:\s+(?:at|for|with)\s+(?P<org>{ORG}))?"
+    rf"(?P<role3>[^,;]{{2,40}}?))(?:\s+(?:at|for|with)\s+(?P<org>{ORG})"
+    # "… at a fintech startup": where, said without a name
+    r"|(?P<where>\s+(?:at|for)\s+an?\s+(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*){0,3}"
+    rf"(?:,?\s+in\s+{PLACE})?))?"
     # "I'm a software engineer based in New York City": the role, and where they live
     rf"(?:\s+(?:based|living|located)\s+in\s+(?P<home>{PLACE}))?"
     r"(?=$|\s*[,;(.]|\s+(?:and|but|since|because|who|which|where|now)\b)",
+    _I,
+)
+# "I got promoted to Senior PM": the role the user has now.
+_PROMOTED = re.compile(
+    rf"^i(?:'ve|\s+have)?{_SOFT}\s+(?:got|been|was)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
+    r"(?P<role>[^,;.!?]{2,40}?)(?=$|\s*[,;.!?]|\s+(?:at|in|on|by|after|last|this|today)\b)",
     _I,
 )
 _ALLERGY = re.compile(
@@ -228,12 +237,23 @@ def _work(clause: str, ctx: Context) -> list[Draft]:
     role: str = m["role"] or m["role2"] or m["role3"]
     if _DURATION.search(role):
         return []
-    drafts.append(_identity(_role_text(role, m["org"]), "user.role", "role"))
+    text = _role_text(role, m["org"])
+    if m["where"]:
+        text = f"{text.removesuffix('.')}{m['where']}."
+    drafts.append(_identity(text, "user.role", "role"))
     if m["org"]:
         drafts.append(_identity(f"Works at {m['org']}.", "user.employer", "employer"))
     if m["home"]:
         drafts.append(_identity(f"Lives in {m['home']}.", "user.home", "home"))
     return drafts
+
+
+def _promoted(clause: str, ctx: Context) -> list[Draft]:
+    m = _PROMOTED.match(clause)
+    if m is None:
+        return []
+    text = _role_text(m["role"], None).removesuffix(".") + " (promoted)."
+    return [_identity(text, "user.role", "promoted", change=(None, m["role"]))]
 
 
 def _allergy(clause: str, ctx: Context) -> list[Draft]:
@@ -254,5 +274,6 @@ IDENTITY_PATTERNS: tuple[Callable[[str, Context], list[Draft]], ...] = (
     _home,
     _left,
     _work,
+    _promoted,
     _allergy,
 )
