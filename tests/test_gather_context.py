@@ -57,6 +57,8 @@ def test_a_pronoun_object_with_where_or_how_long_is_a_fact(line: str, expected: 
         "Because my brother needed help.",
         "Since I was 17 or so.",
         "When we were kids.",
+        "Like 'this part adds the rows we summed above'.",
+        "Perfect, that's exactly what I needed.",
     ],
 )
 def test_what_only_makes_sense_beside_another_sentence_is_no_memory(line: str) -> None:

@@ -74,6 +74,9 @@ _NAMED_BY_PARTICIPLE = re.compile(
 )
 
 
+_EXAMPLE_AFTER_LIKE = re.compile(r"\s*[,'\"\u2018\u201c]|\s+(?:when|if)\b", _I)
+
+
 def _restore_subject(clause: str) -> str:
     """ "Got to see the old town" → "I got to see the old town"; "On 1 June 2023 took my
     pups to the park" → "On 1 June 2023 I took my pups to the park"."""
@@ -87,6 +90,8 @@ def _restore_subject(clause: str) -> str:
         return clause
     if _NAMED_BY_PARTICIPLE.match(clause):
         return clause
+    if low == "like" and _EXAMPLE_AFTER_LIKE.match(clause[len(first) :]):
+        return clause  # "Like 'this part sums the rows'": an example, not "I like"
     if low in _ADVERB_OPENERS and not _VERB_NEXT.match(clause[len(first) :]):
         return clause  # "Just last week, we found …": an adverb, and the subject follows
     verb = low if low not in _ADVERB_OPENERS else clause[len(first) :].split(maxsplit=1)[0]

@@ -328,8 +328,8 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if _FRAGMENT.match(low) and not _SUBJECT.search(low):
         return True  # "For love and to teach my kids": the answer to a question, not a fact
-    if _WHEN_ONLY.match(low):
-        return True
+    if _WHEN_ONLY.match(low) or re.match(r"like\s*['\"\u2018\u201c]", low):
+        return True  # "Since I was 17", "Like 'this part sums the rows'": no fact alone
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
     # "Twist your torso to one side": advice, or the listener's, said by another;

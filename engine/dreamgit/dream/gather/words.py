@@ -68,6 +68,8 @@ PEP_TALK = re.compile(
     r"|talk\s+to\s+you|catch\s+up|how\s+about\s+you|what\s+about\s+you|you're\s+welcome"
     r"|no\s+worries|no\s+problem|(?:couldn't|could\s+not|can't)\s+agree\s+more"
     r"|100%\s+agree|count\s+on\s+me|care\s+to\s+(?:fill|tell|share)|congrats|congratulations"
+    r"|(?:that's|that\s+is|this\s+is)\s+(?:exactly\s+|just\s+)?what\s+i\s+(?:needed|wanted"
+    r"|was\s+looking\s+for)"
     r"|kudos"
     r"|(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up))\b",
     _I,
