@@ -223,6 +223,26 @@ def test_when_the_last_chat_was_is_no_part_of_a_fact(line: str) -> None:
     assert said_by_noor(line) == ["Noor has been swimming more - a good way to clear their mind."]
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "Our spring priorities are: 1) the Porto shop, 2) the new website.",
+            "Noor's spring priorities are: 1) the Porto shop, 2) the new website.",
+        ),
+        (
+            "Already sold 30 of our 50 prints at the Porto fair.",
+            "Noor already sold 30 of their 50 prints at the Porto fair.",
+        ),
+        ("Finally finished the quilt for Rui.", "Noor finally finished the quilt for Rui."),
+    ],
+)
+def test_a_list_after_a_colon_and_an_adverb_before_the_verb_stay_with_the_fact(
+    line: str, expected: str
+) -> None:
+    assert said_by_noor(line) == [expected]
+
+
 def test_a_reaction_before_a_fact_leaves_the_fact() -> None:
     assert said_by_noor("Looks amazing, I love the colors in Porto.") == [
         "Looks amazing, Noor loves the colors in Porto."

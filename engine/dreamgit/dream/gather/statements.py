@@ -442,6 +442,9 @@ _PERSON_FIRST = re.compile(
 _LISTED = re.compile(r"^(?:my|our)\s+(?:own\s+)?[\w'-]+(?:\s+[\w'-]+)?$", _I)
 
 
+_ANNOUNCES_LIST = re.compile(r"\b(?:are|is|were|was|include|includes|including)$", _I)
+
+
 def _in_title(sentence: str, m: re.Match[str]) -> bool:
     """Whether the colon ``m`` is inside a title: "Animal Crossing: New Horizons", or
     between quotes ("Monster Hunter: World")."""
@@ -471,8 +474,14 @@ def _rejoin(sentence: str) -> list[str]:
             )
             # "… closer to a community and my faith": one more thing, not a new clause
             listed = weak and joiner.strip() in ("and", "or") and _LISTED.match(part)
+            # "Our priorities are: 1) the dashboard, 2) …": the list is what they are
+            announced = joiner.strip() == ":" and out and _ANNOUNCES_LIST.search(out[-1])
             if out and (
-                _REFERS_BACK.search(part) or _PRONOUN_SUBJECT.match(part) or subject or listed
+                _REFERS_BACK.search(part)
+                or _PRONOUN_SUBJECT.match(part)
+                or subject
+                or listed
+                or announced
             ):
                 out[-1] = f"{out[-1]}{joiner}{part}"
             elif not (weak and out):
