@@ -137,6 +137,11 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "flutter",
         ),
         (
+            "Tomas' team uses Horovod with PyTorch.",
+            "Tomas' team is switching from Horovod to FSDP.",
+            "switched from",
+        ),
+        (
             "Tomas is still fighting with Confluence's page tree.",
             "Tomas' team uses Notion for the docs (switched from Confluence).",
             "switched from",
@@ -219,6 +224,8 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "The user no longer uses Ansible.",
             "The user uses Docker for CI (switched from Ansible).",
         ),
+        # a place moved from is no tool left: the job held there stays
+        ("Leona works for Booking Holdings out of Hanoi.", "Leona moved from Hanoi to Portland."),
         # a rewrite in another tool says nothing of another thing's tool
         (
             "Tomas builds the booking app using React Native.",

@@ -214,7 +214,7 @@ def _why(old: Frame, new: Frame) -> str | None:
         if same is not None or not new.change:
             return same or _left(old, new)
     if new.change:
-        return _changed(old, new)
+        return _changed(old, new) or _left(old, new)
     # "is going to use XLM-R instead of MAML" after "is using … MAML as the backbone": what
     # the older one holds is what the newer one rejects, whatever the verb
     said = old.names | old.object
@@ -246,9 +246,18 @@ _DECIDED = re.compile(
     r"\s+to\s+(?P<verb>rewrite|port|rebuild|migrate|move|switch)\b",
     re.IGNORECASE,
 )
-# "uses Docusaurus (switched from GitBook)": what it was on before.
+# "uses Docusaurus (switched from GitBook)": the tool it was on before (a place one moved
+# from is the move's business: "moved from Hanoi" ends no job held there).
 _SWITCHED_FROM = re.compile(
-    r"\b(?:switched|moved|migrated|changed)\s+(?:away\s+)?from\s+(?P<old>[^,;.()]+)",
+    r"\b(?:switch|switched|switching|migrated|migrating)\s+"
+    r"(?:away\s+)?from\s+(?P<old>[^,;.()]+?)(?=\s+to\b|[,;.()]|$)",
+    re.IGNORECASE,
+)
+# "is migrating fully to GCP": a switch under way is the change ("is moving to Lisbon next
+# month" is a plan: where someone lives changes when they have moved).
+_UNDER_WAY = re.compile(
+    r"\b(?:is|are|am)\s+(?:now\s+|currently\s+|finally\s+)?(?P<verb>switch|migrat)ing"
+    r"(?=\s+(?:fully\s+|completely\s+|entirely\s+)?(?:over\s+)?to\b)",
     re.IGNORECASE,
 )
 # "Marco says the beta launch moved to 22 January": what is said is the fact.
@@ -265,6 +274,7 @@ def _as_fact(text: str) -> str:
         # "Ana says the newsletter hit 5,000": the one she speaks of is hers
         text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
     text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
+    text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
     return _AND_OTHERS.sub(r"\g<who>", text)
 
 
@@ -307,7 +317,7 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     if frame is not None and frame.head in _REWRITES:
         frame = replace(frame, change=True, event=False)  # "rewrote the app in Flutter"
     before = _SWITCHED_FROM.search(fact)
-    if frame is not None and before is not None and not frame.change:
+    if frame is not None and before is not None:
         left = frozenset(canonical_word(w.lower()) for w in before["old"].split())
         frame = replace(frame, left=left)
     frames = [frame]
