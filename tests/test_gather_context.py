@@ -400,6 +400,13 @@ def test_an_ending_takes_the_place_of_what_it_ends_in_the_budget() -> None:
         assert kept == [hike]
 
 
+def test_a_switch_from_one_known_tool_to_another_is_news() -> None:
+    """Both tools are in memory already; the switch between them is what is new."""
+    known = ["Noor's team uses Horovod with PyTorch.", "Noor says PyTorch's FSDP has caught up."]
+    switch = _statement("Noor's team is switching from Horovod to FSDP.")
+    assert compact([switch], 1000, known, min_novelty=0.32) == ([switch], [])
+
+
 def test_the_same_value_said_again_in_other_words_is_a_repeat() -> None:
     again = _statement("These days Noor's favorite band is still Muse.")
     assert compact([again], 1000, ["Noor's favorite band is Muse."], min_novelty=0.3) == (

@@ -246,9 +246,19 @@ def _subject_words(subject: str | None) -> set[str]:
     return {"user", *(w.lower().rstrip("s") for w in (subject or "").split())}
 
 
+#: "is switching from DeepSpeed to FSDP", "moved from Porto to Lisbon": a change, in words.
+_FROM_TO = re.compile(
+    r"\b(?:switch|migrat|mov|chang|upgrad|pivot)\w*\s+(?:\w+\s+){0,3}?from\s+\S.*?\s+to\s+\S", re.I
+)
+
+
 def _changes(candidate: Candidate) -> bool:
     """A correction or change restates a fact with a new value: never a mere repeat."""
-    return candidate.kind == "correction" or candidate.change is not None
+    return (
+        candidate.kind == "correction"
+        or candidate.change is not None
+        or _FROM_TO.search(candidate.text) is not None
+    )
 
 
 def _density(candidate: Candidate) -> float:
