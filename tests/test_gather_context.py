@@ -342,6 +342,13 @@ def test_words_spread_over_other_memories_are_still_news() -> None:
     assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
 
 
+def test_two_preferences_about_one_language_are_not_repeats() -> None:
+    """ "Prefers" and "Python" are all the two share: another preference, not a repeat."""
+    known = ["Noor prefers pytest over unittest for Python tests."]
+    fact = _statement("Noor prefers spaces over tabs in Python code.")
+    assert compact([fact], 1000, known, min_novelty=0.32) == ([fact], [])
+
+
 def test_a_statement_one_memory_mostly_says_is_a_repeat() -> None:
     known = ["Noor plays the cello in a string quartet on Sundays."]
     repeat = _statement("Noor plays cello in a quartet.")

@@ -2,8 +2,8 @@
 
 Sessions give many candidate statements; the rules' ``gather_chars_ratio``
 (about a tenth by default) caps the characters of new memory text, and the
-sessions of one run share that budget. A fact that fills a slot (the user's name,
-where they live) is taken first, then candidates by salience per character, highest
+sessions of one run share that budget. Who the user is (their name, where they live,
+their role) is taken first, then candidates by salience per character, highest
 first (explicit statements a pattern recognised rank above the rest, instructions and
 corrections above small talk), and a candidate that
 repeats what memory says is left out; what does not fit is recorded, not kept.
@@ -49,7 +49,7 @@ _GLUE = frozenset(
 _GLUE_VERBS = frozenset(
     str.split("""went going goe gone took taking take taken started starting start tried
     trying trie found finding find getting doing having making love loving loved enjoy
-    enjoying enjoyed like liking liked""")
+    enjoying enjoyed like liking liked prefer preferring preferred using used""")
 )
 #: "the week before 2 May 2022": the words around a date are part of it.
 _DATE_FRAME = re.compile(
@@ -105,11 +105,11 @@ def compact(
     for text in known:
         index.add(content_words(text))
     texts = set(said_before)
-    # A fact with a slot ("The user's name is James", where they live) goes first: the
-    # rest of the budget is for what fills no slot.
+    # Who the user is ("The user's name is James", where they live, their role) goes
+    # first: the rest of the budget is for everything else.
     order = sorted(
         range(len(candidates)),
-        key=lambda k: (candidates[k].key is None, -_density(candidates[k]), k),
+        key=lambda k: (not _about_user(candidates[k]), -_density(candidates[k]), k),
     )
     used = 0
     kept: set[int] = set()
@@ -250,6 +250,11 @@ def _subject_words(subject: str | None) -> set[str]:
 _FROM_TO = re.compile(
     r"\b(?:switch|migrat|mov|chang|upgrad|pivot)\w*\s+(?:\w+\s+){0,3}?from\s+\S.*?\s+to\s+\S", re.I
 )
+
+
+def _about_user(candidate: Candidate) -> bool:
+    """Whether ``candidate`` fills one of the user's own slots (``user.name``, ``user.home``)."""
+    return (candidate.key or "").startswith("user.")
 
 
 def _changes(candidate: Candidate) -> bool:
