@@ -136,6 +136,8 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Tomas' team made the decision to rewrite the app in Flutter.",
             "flutter",
         ),
+        ("Ana takes the Tuesday pottery class.", "Ana decided to drop the pottery class.", "quits"),
+        ("Ana's team runs everything on AWS.", "Ana's team is migrating fully to GCP.", "gcp"),
         (
             "Tomas' team uses Horovod with PyTorch.",
             "Tomas' team is switching from Horovod to FSDP.",
@@ -224,6 +226,8 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "The user no longer uses Ansible.",
             "The user uses Docker for CI (switched from Ansible).",
         ),
+        # a second cloud beside the first, unless the move is whole
+        ("Ana's team uses AWS for storage.", "Ana's team is migrating to GCP for analytics."),
         # a place moved from is no tool left: the job held there stays
         ("Leona works for Booking Holdings out of Hanoi.", "Leona moved from Hanoi to Portland."),
         # a rewrite in another tool says nothing of another thing's tool

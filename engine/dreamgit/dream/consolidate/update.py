@@ -84,13 +84,19 @@ def _show(words: Iterable[str]) -> str:
     return " ".join(sorted(words)) or "nothing"
 
 
-def _tool_kind(words: Iterable[str]) -> set[str]:
+def _tool_kind(words: Iterable[str], *, whole: bool = False) -> set[str]:
+    """The kinds of one-at-a-time tools ``words`` name; any kind when the move is ``whole``
+    ("migrating fully to GCP": a second cloud is no longer beside the first)."""
     kinds = set()
     for w in words:
         tool = lookup_tool(w)
-        if tool is not None and (tool.exclusive or "framework" in tool.category):
+        if tool is not None and (whole or tool.exclusive or "framework" in tool.category):
             kinds.add(tool.category)
     return kinds
+
+
+#: Words that make a move whole: nothing stays on the old tool.
+_WHOLE = frozenset({"fully", "completely", "entirely", "everything"})
 
 
 def _age(frame: Frame) -> str | None:
@@ -183,7 +189,8 @@ def _changed(old: Frame, new: Frame) -> str | None:
         return f"{new.relation_text}: {_show(old.names)} → {_show(new.names)}"
     # "switched to the Paris marathon" after "training for the Berlin marathon": the same
     # kind of thing (a tool of one kind, or a shared noun), another name
-    same_kind = _tool_kind(new.value) & _tool_kind(old.value) or (
+    whole = bool(new.words & _WHOLE)
+    same_kind = _tool_kind(new.value, whole=whole) & _tool_kind(old.value, whole=whole) or (
         (old.object - old.names) & (new.object - new.names) and old.names and new.names
     )
     switched = new.head in _SWITCHES and same_kind
@@ -246,6 +253,8 @@ _DECIDED = re.compile(
     r"\s+to\s+(?P<verb>rewrite|port|rebuild|migrate|move|switch)\b",
     re.IGNORECASE,
 )
+# "decided to drop the Switch version": an ending, said as a decision.
+_DROPS = re.compile(r"\b(?:decided\s+to|(?:is|are|am)\s+going\s+to)\s+drop\b", re.IGNORECASE)
 # "uses Docusaurus (switched from GitBook)": the tool it was on before (a place one moved
 # from is the move's business: "moved from Hanoi" ends no job held there).
 _SWITCHED_FROM = re.compile(
@@ -275,6 +284,7 @@ def _as_fact(text: str) -> str:
         text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
     text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
     text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
+    text = _DROPS.sub("quits", text)
     return _AND_OTHERS.sub(r"\g<who>", text)
 
 
