@@ -342,6 +342,18 @@ def test_words_spread_over_other_memories_are_still_news() -> None:
     assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
 
 
+def test_a_change_is_kept_before_details_and_the_value_it_replaces_is_no_repeat() -> None:
+    """ "Uses Horovod" then "is switching from Horovod to FSDP" in one run: the switch takes
+    the budget before a more salient detail, and the older value is still gathered (for
+    consolidation to supersede), not dropped as a repeat of the switch."""
+    old = _statement("Noor's team uses Horovod with PyTorch.", salience=6.0)
+    detail = _statement("Noor's team trains on 64 A100 GPUs in Lisbon.", salience=9.0)
+    switch = _statement("Noor's team is switching from Horovod to FSDP.", salience=3.0)
+    budget = len(old.text) + len(switch.text)
+    kept, over = compact([old, detail, switch], budget, [], min_novelty=0.32)
+    assert (kept, over) == ([old, switch], [detail])
+
+
 def test_two_preferences_about_one_language_are_not_repeats() -> None:
     """ "Prefers" and "Python" are all the two share: another preference, not a repeat."""
     known = ["Noor prefers pytest over unittest for Python tests."]

@@ -68,7 +68,7 @@ class Budgets:
     #: New memory text one session may give, as a share of its characters.
     gather_chars_ratio: float = 0.14
     #: ... but at least this many characters, so a short session can say what it says.
-    gather_min_chars: int = 200
+    gather_min_chars: int = 300
     #: Share of new content words a statement needs to take a place in that budget.
     gather_min_novelty: float = 0.32
 

@@ -106,10 +106,17 @@ def compact(
         index.add(content_words(text))
     texts = set(said_before)
     # Who the user is ("The user's name is James", where they live, their role) goes
-    # first: the rest of the budget is for everything else.
+    # first, then what changed ("switched from Flask to FastAPI"): the rest of the budget
+    # is for everything else. A change is always news, and the run's other statements
+    # are not checked against it: the older value it names ("uses Flask") is no repeat.
     order = sorted(
         range(len(candidates)),
-        key=lambda k: (not _about_user(candidates[k]), -_density(candidates[k]), k),
+        key=lambda k: (
+            not _about_user(candidates[k]),
+            not _changes(candidates[k]),
+            -_density(candidates[k]),
+            k,
+        ),
     )
     used = 0
     kept: set[int] = set()
@@ -134,7 +141,8 @@ def compact(
         news = _news(candidate, words, new, shared, min_novelty)
         if not news and not update:
             continue
-        index.add(words)
+        if not _changes(candidate):
+            index.add(words)
         texts.add(said)
         kept.add(k)
         used += 0 if update else size
@@ -246,9 +254,12 @@ def _subject_words(subject: str | None) -> set[str]:
     return {"user", *(w.lower().rstrip("s") for w in (subject or "").split())}
 
 
-#: "is switching from DeepSpeed to FSDP", "moved from Porto to Lisbon": a change, in words.
+#: "is switching from DeepSpeed to FSDP", "moved from Porto to Lisbon", "migrating fully to
+#: GCP": a change, in words.
 _FROM_TO = re.compile(
-    r"\b(?:switch|migrat|mov|chang|upgrad|pivot)\w*\s+(?:\w+\s+){0,3}?from\s+\S.*?\s+to\s+\S", re.I
+    r"\b(?:switch|migrat|mov|chang|upgrad|pivot)\w*\s+(?:\w+\s+){0,3}?from\s+\S.*?\s+to\s+\S"
+    r"|\b(?:switch|migrat)\w*\s+(?:\w+\s+){0,2}?to\s+\S",
+    re.I,
 )
 
 
