@@ -226,6 +226,11 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "The user no longer uses Ansible.",
             "The user uses Docker for CI (switched from Ansible).",
         ),
+        # what was made with a tool is still what it is when the tool changes
+        (
+            "Diego is working on a card game using Unity and C#.",
+            "Diego is switching from Unity to Godot.",
+        ),
         # a second cloud beside the first, unless the move is whole
         ("Ana's team uses AWS for storage.", "Ana's team is migrating to GCP for analytics."),
         # a place moved from is no tool left: the job held there stays

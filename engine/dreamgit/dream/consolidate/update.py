@@ -233,13 +233,21 @@ def _why(old: Frame, new: Frame) -> str | None:
 
 def _left(old: Frame, new: Frame) -> str | None:
     """ "uses Notion (switched from Confluence)" after "is fighting with Confluence's page
-    tree": what still held the tool it left, for the same purpose when both say one."""
+    tree": what still held the tool it left, for the same purpose when both say one. A
+    memory about something made with the tool ("is working on a deckbuilder using Unity")
+    is about that thing, and stays."""
     held = old.names | old.object
     if not new.left & held or old.negated or old.left & new.left:
+        return None
+    if _INSTRUMENT.search(old.value_text):
         return None
     if _purpose(old) and _purpose(new) and _purpose(old) != _purpose(new):
         return None
     return f"switched from {_show(new.left & held)}"
+
+
+#: "… a deckbuilder using Unity", "… the app built in Flutter": the tool is how, not what.
+_INSTRUMENT = re.compile(r"\b\w+\s+(?:using|built\s+(?:with|in)|written\s+in|made\s+with)\s+\S")
 
 
 def _purpose(frame: Frame) -> frozenset[str]:
