@@ -231,6 +231,10 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "Diego is working on a card game using Unity and C#.",
             "Diego is switching from Unity to Godot.",
         ),
+        (
+            "Diego is working on a card game using Unity and C#.",
+            "Diego writes GDScript instead of C#.",
+        ),
         # a second cloud beside the first, unless the move is whole
         ("Ana's team uses AWS for storage.", "Ana's team is migrating to GCP for analytics."),
         # a place moved from is no tool left: the job held there stays

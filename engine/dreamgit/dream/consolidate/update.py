@@ -227,6 +227,8 @@ def _why(old: Frame, new: Frame) -> str | None:
     said = old.names | old.object
     explicit = new.words & {"instead", "rather"}  # not any "not" in a sentence
     if explicit and new.rejected & said and (new.names | new.object) - new.rejected - said:
+        if _INSTRUMENT.search(old.value_text):
+            return None  # "a card game using C#" is still that game, whatever its language
         return f"correction: {_show(new.rejected & said)} is replaced"
     return _left(old, new)
 
@@ -247,7 +249,10 @@ def _left(old: Frame, new: Frame) -> str | None:
 
 
 #: "… a deckbuilder using Unity", "… the app built in Flutter": the tool is how, not what.
-_INSTRUMENT = re.compile(r"\b\w+\s+(?:using|built\s+(?:with|in)|written\s+in|made\s+with)\s+\S")
+_INSTRUMENT = re.compile(
+    r"\b(?!(?:is|are|am|was|were|be|been)\b)\w+\s+"
+    r"(?:using|built\s+(?:with|in)|written\s+in|made\s+with)\s+\S"
+)
 
 
 def _purpose(frame: Frame) -> frozenset[str]:
