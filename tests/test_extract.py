@@ -231,6 +231,7 @@ POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
 
 NEGATIVE: list[tuple[str, str]] = [
     ("question", "Do I prefer tabs?"),
+    ("a task asked politely", "Can you explain how attention works?"),
     ("a task, not a rule", "Write a function that parses the nginx log."),
     ("a task for me", "Write me a short poem about Lisbon."),
     ("a task, its verb unlisted", "Convert the CSV export to Parquet."),
@@ -290,6 +291,18 @@ STATEMENTS: list[tuple[str, str, str]] = [
         "plan",
     ),
     ("I'm on the payments team.", "The user is on the payments team.", "fact"),
+    # a standing order asked as a question; an adverb before "prefer"; "very much" is filler
+    (
+        "Can you keep explanations short and direct?",
+        "The user wants the agent to keep explanations short and direct.",
+        "instruction",
+    ),
+    (
+        "I really prefer short code examples.",
+        "The user really prefers short code examples.",
+        "preference",
+    ),
+    ("I'm very much a visual learner.", "The user is a visual learner.", "fact"),
 ]
 
 

@@ -342,6 +342,20 @@ def test_words_spread_over_other_memories_are_still_news() -> None:
     assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("The user wants the agent to keep explanations short.", "instruction"),
+        ("The user prefers when the agent gives them numbered lists.", "preference"),
+    ],
+)
+def test_how_the_user_wants_the_agent_to_work_is_kept_before_details(text: str, kind: str) -> None:
+    detail = _statement("The user trains on 64 A100 GPUs in Lisbon every night.", salience=9.0)
+    how = replace(_statement(text, salience=3.0), kind=kind)
+    kept, over = compact([detail, how], len(how.text), [], min_novelty=0.32)
+    assert (kept, over) == ([how], [detail])
+
+
 def test_a_change_is_kept_before_details_and_the_value_it_replaces_is_no_repeat() -> None:
     """ "Uses Horovod" then "is switching from Horovod to FSDP" in one run: the switch takes
     the budget before a more salient detail, and the older value is still gathered (for

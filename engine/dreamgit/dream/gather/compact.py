@@ -2,12 +2,12 @@
 
 Sessions give many candidate statements; the rules' ``gather_chars_ratio``
 (about a tenth by default) caps the characters of new memory text, and the
-sessions of one run share that budget. Who the user is (their name, where they live,
-their role) is taken first, then candidates by salience per character, highest
-first (explicit statements a pattern recognised rank above the rest, instructions and
-corrections above small talk), and a candidate that
-repeats what memory says is left out; what does not fit is recorded, not kept.
-The candidates keep their order.
+sessions of one run share that budget. Who the user is (their name, where they
+live, their role) and how they want the agent to work are taken first, then what
+changed, then the rest by salience per character, highest first (explicit
+statements a pattern recognised rank above the rest, corrections above small
+talk). A candidate that repeats what memory says is left out; what does not fit
+is recorded, not kept. The candidates keep their order.
 """
 
 from __future__ import annotations
@@ -105,10 +105,11 @@ def compact(
     for text in known:
         index.add(content_words(text))
     texts = set(said_before)
-    # Who the user is ("The user's name is James", where they live, their role) goes
-    # first, then what changed ("switched from Flask to FastAPI"): the rest of the budget
-    # is for everything else. A change is always news, and the run's other statements
-    # are not checked against it: the older value it names ("uses Flask") is no repeat.
+    # Who the user is ("The user's name is James", where they live, their role) and how
+    # they want the agent to work go first, then what changed ("switched from Flask to
+    # FastAPI"): the rest of the budget is for everything else. A change is always news,
+    # and the run's other statements are not checked against it: the older value it
+    # names ("uses Flask") is no repeat.
     order = sorted(
         range(len(candidates)),
         key=lambda k: (
@@ -264,8 +265,12 @@ _FROM_TO = re.compile(
 
 
 def _about_user(candidate: Candidate) -> bool:
-    """Whether ``candidate`` fills one of the user's own slots (``user.name``, ``user.home``)."""
-    return (candidate.key or "").startswith("user.")
+    """Whether ``candidate`` says who the user is (``user.name``, ``user.home``) or how they
+    want the agent to work ("keep explanations short")."""
+    if (candidate.key or "").startswith("user.") or candidate.kind == "instruction":
+        return True
+    # "… always prefers when the agent gives them numbered lists": how the agent should work
+    return candidate.kind == "preference" and "the agent" in candidate.text
 
 
 def _changes(candidate: Candidate) -> bool:

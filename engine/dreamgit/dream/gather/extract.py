@@ -75,7 +75,8 @@ _STATEMENT_CONFIDENCE = 0.8
 # "Uses Vim", "Mostly uses PyTorch": a pattern's memory opens with its verb, or an adverb
 _VERB_FIRST = re.compile(
     r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants|Doesn't|Don't|Mostly|Mainly"
-    r"|Usually|Often|Sometimes|Primarily|Also|Still|Currently|Generally|Typically|Rarely)$"
+    r"|Usually|Often|Sometimes|Primarily|Also|Still|Currently|Generally|Typically|Rarely|Really"
+    r"|Just|Definitely|Strongly|Totally)$"
 )
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 

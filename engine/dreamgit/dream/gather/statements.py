@@ -155,6 +155,12 @@ _STANDING = re.compile(
 )
 # Imperatives that set how the agent works from now on ("keep answers short", "don't use
 # emojis", "always run the linter"), as opposed to a task ("fix the bug", "delete it").
+# "Can you keep explanations short and direct?": a standing order, asked politely.
+_POLITE_ORDER = re.compile(
+    r"^(?:(?:also|and|so|oh),?\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?P<order>[a-z].*?)(?:,?\s+please)?\?$",
+    _I,
+)
 _STANDING_ORDER = re.compile(
     # "write commit messages in …" sets a rule; "write a function that …" is a task
     r"^(?:please\s+)?(?:don't|do\s+not|never|always|keep|use|avoid|prefer|reply|answer"
@@ -248,7 +254,7 @@ def _unquoted(text: str) -> str:
 # Words that only colour a statement ("I just really love it"), and a closing evaluation
 # (", which was so much fun"): a memory is shorter without them and says the same.
 _FILLER_WORDS = re.compile(
-    rf"\s+(?:really|just(?!\s+{JUST_DONE})"
+    rf"\s+(?:very\s+much(?=\s+(?:a|an|the)\s)|really|just(?!\s+{JUST_DONE})"
     r"|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good|great))|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
     r"|literally|basically|seriously|absolutely|truly|quite|very)(?=\s)",
     _I,
@@ -367,6 +373,9 @@ def clauses(
     follows = False  # the sentence before gave the last clause
     for sentence in _sentences(paragraph):
         sentence = _strip(sentence, others)
+        asked = _POLITE_ORDER.match(sentence) if to_agent else None
+        if asked is not None and _STANDING_ORDER.match(asked["order"]):
+            sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
         if sentence.endswith("?"):
             parts = _declarative_parts(sentence)
         else:
