@@ -232,6 +232,7 @@ POSITIVE: list[tuple[str, list[tuple[object, ...]]]] = [
 NEGATIVE: list[tuple[str, str]] = [
     ("question", "Do I prefer tabs?"),
     ("a task asked politely", "Can you explain how attention works?"),
+    ("a passing mishap", "I had a terrible commute, the tram broke down again."),
     ("a task, not a rule", "Write a function that parses the nginx log."),
     ("a task for me", "Write me a short poem about Lisbon."),
     ("a task, its verb unlisted", "Convert the CSV export to Parquet."),
@@ -303,6 +304,12 @@ STATEMENTS: list[tuple[str, str, str]] = [
         "preference",
     ),
     ("I'm very much a visual learner.", "The user is a visual learner.", "fact"),
+    # what the user did, its "I" unsaid, is no task for the agent
+    (
+        "Got the model down to 25M params.",
+        "The user got the model down to 25M params.",
+        "event",
+    ),
 ]
 
 

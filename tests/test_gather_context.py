@@ -58,6 +58,7 @@ def test_a_pronoun_object_with_where_or_how_long_is_a_fact(line: str, expected: 
         "Since I was 17 or so.",
         "When we were kids.",
         "Like 'this part adds the rows we summed above'.",
+        "Had a rough commute today, it rained all day in Porto.",
         "Perfect, that's exactly what I needed.",
     ],
 )

@@ -76,7 +76,8 @@ _STATEMENT_CONFIDENCE = 0.8
 _VERB_FIRST = re.compile(
     r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants|Doesn't|Don't|Mostly|Mainly"
     r"|Usually|Often|Sometimes|Primarily|Also|Still|Currently|Generally|Typically|Rarely|Really"
-    r"|Just|Definitely|Strongly|Totally)$"
+    r"|Just|Definitely|Strongly|Totally|Had|Got|Went|Made|Took|Saw|Met|Bought|Found|Did|Won|Lost"
+    r"|Ran|Wrote|Began|Built|Spent|Sold|Gave)$"
 )
 _NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 

@@ -178,7 +178,10 @@ _TASK_SHAPE = re.compile(
     r"|then|maybe|once|when|while|if|because|as|than|per|via|plus|around|between|behind|across"
     r"|along|among|against|inside|outside|toward|towards|upon|what|which|who|how|why|where"
     r"|thanks|sorry|hey|hi|hello|yes|no|ok|okay|sure|well|oh|half|most|some|any|each|every"
-    r"|none|one|here|there|now|today|yesterday|tomorrow)\b)[a-z]+\s+"
+    r"|none|one|here|there|now|today|yesterday|tomorrow)\b)"
+    # "Got the model down to 25M params": what the user did, its "I" unsaid
+    r"(?![a-z]{2,}ed\s|(?:got|went|had|made|took|saw|met|bought|found|did|won|lost|ran|wrote"
+    r"|began|built|spent|sold|ate|gave|brought|thought|felt|heard)\s)[a-z]+\s+"
     r"(?:a|an|the|this|that|these|those|each|every|some|all)\s",
     _I,
 )
@@ -312,6 +315,12 @@ def _tighten(text: str) -> str:
 # A reply that only makes sense beside the question before it.
 _FRAGMENT = re.compile(r"^(?:for|because|cause|'cause|to|with|like|by|from|mostly|probably)\b", _I)
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
+# "Had a rough commute today", "I had the worst flight back": a passing mishap.
+_BAD_DAY = re.compile(
+    r"^(?:i\s+|we\s+)?(?:just\s+)?had\s+(?:a|an|the|such\s+a)\s+(?:\w+\s+)?(?:rough|terrible|bad|awful"
+    r"|horrible|long|crazy|hectic|tough|stressful|worst|brutal|exhausting|nightmare)\s+"
+    r"(?:\w+\s+)?(?:day|morning|afternoon|evening|night|commute|flight|drive|week|shift|ride)\b"
+)
 # "Since I was 17 or so", "When we were kids": when, with no clause it is the time of.
 _WHEN_ONLY = re.compile(
     r"^(?:ever\s+)?(?:since|when|whenever|while|once|until|till|after|before|although|though)"
@@ -334,6 +343,8 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if _FRAGMENT.match(low) and not _SUBJECT.search(low):
         return True  # "For love and to teach my kids": the answer to a question, not a fact
+    if _BAD_DAY.match(low):
+        return True  # "Had a rough commute today": how a day went, gone tomorrow
     if _WHEN_ONLY.match(low) or re.match(r"like\s*['\"\u2018\u201c]", low):
         return True  # "Since I was 17", "Like 'this part sums the rows'": no fact alone
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
