@@ -236,6 +236,11 @@ def test_when_the_last_chat_was_is_no_part_of_a_fact(line: str) -> None:
             "Noor already sold 30 of their 50 prints at the Porto fair.",
         ),
         ("Finally finished the quilt for Rui.", "Noor finally finished the quilt for Rui."),
+        (
+            "Currently training for the Porto marathon.",
+            "Noor is currently training for the Porto marathon.",
+        ),
+        ("Mostly painted landscapes this year.", "Noor mostly painted landscapes in 2029."),
     ],
 )
 def test_a_list_after_a_colon_and_an_adverb_before_the_verb_stay_with_the_fact(
@@ -419,6 +424,14 @@ def test_a_fact_with_a_slot_is_kept_before_the_budget_goes_to_the_rest() -> None
     budget = sum(len(d.text) for d in details)
     kept, over = compact([name, *details], budget, [], min_novelty=0.3)
     assert kept[0] == name and len(over) == 1
+
+
+def test_a_number_said_to_hold_now_is_news_not_a_repeat() -> None:
+    """ "Now covering 200 endpoints across 4 products" shares its nouns with the memory of
+    150 across 3: it is the new count, kept for consolidation to retire the old one."""
+    known = ["Noor owns the API docs — about 150 endpoints across 3 products."]
+    now = _statement("Noor is now covering 200 endpoints across 4 products.")
+    assert compact([now], 1000, known, min_novelty=0.32) == ([now], [])
 
 
 def test_an_ending_takes_the_place_of_what_it_ends_in_the_budget() -> None:

@@ -50,7 +50,9 @@ def _lower_first(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith("The ") else name
 
 
-_ADVERB_OPENERS = frozenset({"just", "still", "also", "really", "already", "finally", "recently"})
+_ADVERB_OPENERS = frozenset(
+    str.split("just still also really already finally recently currently mostly usually mainly")
+)
 # After "just": a verb ("just got back"), not a time or a subject ("just last week, we").
 _VERB_NEXT = re.compile(
     r"\s+(?!(?:last|this|next|yesterday|today|now|then|a|an|the|my|our|we|i|like|in|on|at"

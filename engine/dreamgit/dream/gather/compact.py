@@ -273,12 +273,17 @@ def _about_user(candidate: Candidate) -> bool:
     return candidate.kind == "preference" and "the agent" in candidate.text
 
 
+#: "is now covering 200 endpoints", "currently at 11 people": a number said to hold now.
+_NOW_NUMBER = re.compile(r"\b(?:now|currently)\b(?=.*\d)|\d.*\b(?:now|currently)\b", re.I)
+
+
 def _changes(candidate: Candidate) -> bool:
     """A correction or change restates a fact with a new value: never a mere repeat."""
     return (
         candidate.kind == "correction"
         or candidate.change is not None
         or _FROM_TO.search(candidate.text) is not None
+        or _NOW_NUMBER.search(candidate.text) is not None
     )
 
 

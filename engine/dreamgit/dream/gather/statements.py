@@ -313,7 +313,10 @@ def _tighten(text: str) -> str:
 
 
 # A reply that only makes sense beside the question before it.
-_FRAGMENT = re.compile(r"^(?:for|because|cause|'cause|to|with|like|by|from|mostly|probably)\b", _I)
+_FRAGMENT = re.compile(
+    r"^(?:for|because|cause|'cause|to|with|like|by|from|mostly(?!\s+\w+(?:ing|ed)\b)|probably)\b",
+    _I,
+)
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
 # "Had a rough commute today", "I had the worst flight back": a passing mishap.
 _BAD_DAY = re.compile(

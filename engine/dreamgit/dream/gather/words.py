@@ -112,7 +112,7 @@ _BARE_OPENERS = frozenset(
     gonna wanna gotta been can't cannot just still also really wish want need feel felt
     miss missed like liked started finished tried learned visited joined spent
     decided did didn't don't won lost ran read wrote began built used am was will would
-    could should already finally recently""")
+    could should already finally recently currently mostly usually mainly""")
 )
 
 
