@@ -129,6 +129,7 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "quit",
         ),
         ("Noor is TAing for the intro stats class this term.", "Noor finished TAing.", "finish"),
+        ("Noor is currently supporting 20 languages.", "Noor expanded to 50 languages.", "20 → 50"),
         # a team's decision changes what its member builds with, and a tool left behind
         # ends what was said of it while in use
         (

@@ -56,7 +56,7 @@ PRONOUN_USER = _set("i me myself user")
 CHANGE_VERBS = _set(
     "move switch change migrate upgrade downgrade reschedule postpone push delay update grow"
     " increase decrease drop rise reach become replace relocate transfer shift bump raise lower"
-    " cut extend advance climb fall hit leave quit sell finish stop"
+    " cut extend advance climb fall hit leave quit sell finish stop expand shrink"
 )
 _VERBS = CHANGE_VERBS | _set(
     """accept add adopt advise agree aim allow answer appear apply approve arrange arrive ask
