@@ -310,10 +310,23 @@ def test_me_in_a_compound_word_is_not_the_speaker() -> None:
         "Ines: Twist your torso to one side and use your hand on your knee for support.",
         "Ines: Have faith in yourself and keep writing those poems.",
         "Ines: Appreciate your kind words about the garden.",
+        "Ines: Mix it up with different herbs and spices.",
+        "Ines: Capture the calm that baking brings.",
     ],
 )
 def test_advice_to_the_listener_is_no_one_s_fact(line: str) -> None:
     assert chat(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("Ines: Practice is key at Padaria Sol.", "Practice is key at Padaria Sol."),
+        ("Ines: Let's bake at Padaria Sol on Friday!", None),
+    ],
+)
+def test_a_noun_that_is_also_a_verb_is_no_advice(line: str, memory: str | None) -> None:
+    assert chat(line) == ([memory] if memory else [])
 
 
 @pytest.mark.parametrize(

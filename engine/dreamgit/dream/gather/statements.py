@@ -99,8 +99,12 @@ _QUESTION_OPEN = re.compile(
 )
 _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b", _I)
 _SECOND_OPEN = re.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I)
+# "Mix it up with sauces", "Capture the joy": advice; "Practice is key", "Share prices
+# fell": a noun, said of.
 _IMPERATIVE = re.compile(
-    rf"^(?:please\s+)?(?:(?:don't|do\s+not|never|always)\s+\w+|(?:{ADVICE_VERBS})\b)", _I
+    rf"^(?:please\s+)?(?:(?:don't|do\s+not|never|always)\s+\w+|(?:{ADVICE_VERBS})\b"
+    r"(?!\s+(?:is|was|are|were|has|have|had|can|will|makes|helps|prices|sessions?)\b))",
+    _I,
 )
 _HYPOTHETICAL = re.compile(
     r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you|i\s+guess|i\s+suppose"

@@ -41,7 +41,8 @@ ADVICE_VERBS = "|".join(
     read open close commit push test deploy name sign pay bring enjoy hang stay
     believe trust focus drink eat rest relax enjoy cherish embrace celebrate go
     reach chase pursue find hold breathe ignore delete remove mark fix update create rename
-    move edit change refactor install build merge revert""")
+    move edit change refactor install build merge revert mix capture turn savor savour share
+    spread hug listen learn practice practise watch grab explore visit""")
 )
 
 #: A whole utterance of chat glue.
