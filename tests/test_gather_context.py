@@ -192,6 +192,7 @@ def test_congratulating_the_listener_is_pep_talk(line: str) -> None:
         "Seems like a fun trip to Porto with your kids.",
         "Glad the physio is helping!",
         "Fingers crossed the weather holds for Porto.",
+        "Glad we can be on this trip to Porto together.",
     ],
 )
 def test_a_reaction_to_what_was_just_said_is_no_fact(line: str) -> None:
@@ -218,6 +219,9 @@ def test_a_time_clause_with_its_own_clause_is_kept(line: str, expected: str) -> 
         "Been swimming more since our last chat - a good way to clear my mind.",
         "Since we last talked, I've been swimming more - a good way to clear my mind.",
         "Since speaking last, I've been swimming more - a good way to clear my mind.",
+        "Haven't talked in a few days, wanted to let you know I've been swimming more - a good"
+        " way to clear my mind.",
+        "As you know, I've been swimming more - a good way to clear my mind.",
     ],
 )
 def test_when_the_last_chat_was_is_no_part_of_a_fact(line: str) -> None:

@@ -61,6 +61,10 @@ _CATCH_UP = (
     r"since\s+(?:we|i)\s+(?:last\s+)?(?:spoke|talked|talk|chatted|chat|caught\s+up|met)"
     r"(?:\s+last)?|since\s+(?:our\s+|the\s+)?last\s+(?:chat|talk|conversation|time)"
     r"|since\s+(?:speaking|talking|chatting)\s+last"
+    # "Haven't talked in a few days, wanted to let you know …": the news is what follows
+    r"|(?:we\s+)?haven't\s+(?:talked|chatted|spoken|caught\s+up)\s+in\s+(?:a\s+)?(?:few|couple"
+    r"(?:\s+of)?|while|ages|\w+)(?:\s+(?:days|weeks|months))?"
+    r"|(?:i\s+)?wanted\s+to\s+let\s+you\s+know(?:\s+that)?|as\s+you\s+know"
 )
 _CATCH_UP_INSIDE = re.compile(rf",?\s+(?:{_CATCH_UP})\b", _I)
 # "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject;
@@ -363,6 +367,8 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if announces_only(low):
         return True  # "Something awesome happened on Friday": the news is in what follows
+    if _GLAD.match(low):
+        return True
     if _REACTION.match(low) and not FIRST_PERSON.search(low):
         return True  # "Sounds like a plan", "Glad the therapy is helping": about what was just said
     return bool(_SIGNPOST.match(low))
@@ -374,6 +380,8 @@ _REACTION = re.compile(
     r"|nice|lovely|interesting|exciting|delicious|yummy|tasty|wonderful|beautiful|incredible)"
     r"|(?:so\s+)?glad|fingers\s+crossed)\b"
 )
+# "Glad we can be on this trip together", "Glad you liked it": glad of the moment.
+_GLAD = re.compile(r"^(?:(?:i'm|i\s+am)\s+)?(?:so\s+)?glad,?\s+(?:we|you|they|it|that|to|all)\b")
 
 
 def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
