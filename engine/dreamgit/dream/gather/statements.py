@@ -380,8 +380,9 @@ _REACTION = re.compile(
     r"|nice|lovely|interesting|exciting|delicious|yummy|tasty|wonderful|beautiful|incredible)"
     r"|(?:so\s+)?glad|fingers\s+crossed)\b"
 )
-# "Glad we can be on this trip together", "Glad you liked it": glad of the moment.
-_GLAD = re.compile(r"^(?:(?:i'm|i\s+am)\s+)?(?:so\s+)?glad,?\s+(?:we|you|they|it|that|to|all)\b")
+# "Glad we can be on this trip together", "Glad you liked it": glad of the moment ("I'm
+# glad we both love hiking" says what they love).
+_GLAD = re.compile(r"^(?:so\s+)?glad,?\s+(?:we|you|they|it|that|to|all)\b")
 
 
 def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
