@@ -447,3 +447,37 @@ def test_a_name_opening_a_sentence_is_still_a_name() -> None:
     assert salience(clause, "fact", dated=False, common=common_words(clause)) > salience(
         "Someone handles the frontend", "fact", dated=False
     )
+
+
+# ------------------------------------------------------------- short answers --
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "memory"),
+    [
+        (
+            "Olu: How long have you been married?",
+            "Ines: 5 years already! We met in Ljubljana.",
+            "Ines has been married for 5 years already.",
+        ),
+        (
+            "Olu: Wow. How long have you been making pottery?",
+            "Ines: Since I was 17 or so.",
+            "Ines has been making pottery since they were 17 or so.",
+        ),
+        (
+            "Olu: How often do you swim with your sister?",
+            "Ines: Thanks, Olu! Three times a week.",
+            "Ines swims with their sister three times a week.",
+        ),
+    ],
+)
+def test_a_bare_time_answers_how_long_or_how_often(question: str, answer: str, memory: str) -> None:
+    """ "How long have you been married?" — "5 years already!": the answer says what."""
+    assert chat(question, answer)[0] == memory
+
+
+def test_an_answer_that_says_its_own_verb_is_left_as_it_is() -> None:
+    assert chat("Olu: How long have you been painting?", "Ines: I started in 2020.") == [
+        "Ines started in 2020."
+    ]

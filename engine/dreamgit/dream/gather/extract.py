@@ -29,6 +29,7 @@ from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.dream.gather.salience import common_words, salience
+from dreamgit.dream.gather.short_answers import answered
 from dreamgit.dream.gather.statements import (
     Clause,
     addressed_to_listener,
@@ -197,6 +198,13 @@ def _asked_about(turns: list[tuple[str, list[str]]], turn: int) -> Asked | None:
     return named_thing(list(sentences(turns[turn - 1][1][-1]))[-1])
 
 
+def _question_before(turns: list[tuple[str, list[str]]], turn: int) -> str | None:
+    """The question someone else ended the turn before with, if they did."""
+    if not _asked(turns, turn):
+        return None
+    return list(sentences(turns[turn - 1][1][-1]))[-1]
+
+
 def extract_candidates(
     text: str,
     *,
@@ -247,11 +255,17 @@ def extract_candidates(
         last: tuple[Clause, int] | None = None
         # What the question just before named: "it" in the next sentence may stand for it.
         thing = _asked_about(turns, turn)
+        # "How long have you been painting?": a bare "Seven years now!" answers it
+        question = _question_before(turns, turn)
         person: str | None = None  # the one person the sentence before named
         when: str | None = None  # the time the sentence before only told how it went
         for paragraph in paragraphs:
             for sentence in sentences(paragraph):
                 budget -= len(sentence)
+                if question is not None:
+                    sentence = answered(question, sentence) or sentence
+                    if not chatter(sentence, others):
+                        question = None  # only the first thing said can be the answer
                 if thing is not None:
                     sentence = with_antecedent(sentence, thing)
                 if person is not None:
