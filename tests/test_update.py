@@ -129,6 +129,17 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "quit",
         ),
         ("Noor is TAing for the intro stats class this term.", "Noor finished TAing.", "finish"),
+        # a thing one has, then that thing's date moved
+        (
+            "Priya has a big board meeting on 30 January 2026.",
+            "Priya says the board meeting got pushed to 15 February 2026.",
+            "15 february",
+        ),
+        (
+            "The user has a beta launch on 15 January 2026.",
+            "The user's beta launch moved to 22 January 2026.",
+            "15 → 22",
+        ),
         ("Noor is currently supporting 20 languages.", "Noor expanded to 50 languages.", "20 → 50"),
         # a team's decision changes what its member builds with, and a tool left behind
         # ends what was said of it while in use
@@ -238,6 +249,9 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         ),
         # a second cloud beside the first, unless the move is whole
         ("Ana's team uses AWS for storage.", "Ana's team is migrating to GCP for analytics."),
+        # another thing's date, or a person's move, moves no appointment
+        ("Ana has a dentist appointment on 10 May.", "Ana's yoga class moved to 3 June."),
+        ("Ana has a dentist appointment on 10 May.", "Ana's sister moved to Lisbon on 3 June."),
         # a place moved from is no tool left: the job held there stays
         ("Leona works for Booking Holdings out of Hanoi.", "Leona moved from Hanoi to Portland."),
         # a rewrite in another tool says nothing of another thing's tool

@@ -180,8 +180,14 @@ def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
         if after.low in AUXILIARIES:
             return False
         after_base = verb_base(after.low) if after.kind == "word" and not after.capital else None
-        if after_base is not None and after_base != after.low and verb_base(t.low) == t.low:
-            return False  # "the beta launch moved": a bare noun before an inflected verb
+        # "the beta launch moved", "the board meeting got pushed": a noun before the verb
+        moved = t.low.endswith("ing") and after_base in CHANGE_VERBS | {"get"}
+        if (
+            after_base is not None
+            and after_base != after.low
+            and (verb_base(t.low) == t.low or moved)
+        ):
+            return False
         if k == start and after.low == "of":
             return False
     return True

@@ -23,7 +23,7 @@ memories of one group is looked at for each memory.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
@@ -295,6 +295,7 @@ def _as_fact(text: str) -> str:
     if m is not None:
         # "Ana says the newsletter hit 5,000": the one she speaks of is hers
         text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
+    text = _PUSHED.sub("moved to", text)
     text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
     text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
     text = _DROPS.sub("quits", text)
@@ -350,6 +351,40 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
         tail = parse_frame(rest[:1].upper() + rest[1:])
         frames.append(None if tail is None else replace(tail, change=True))
     return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
+
+
+# "got pushed to 15 February", "was postponed to …": the thing moved to that date.
+_PUSHED = re.compile(
+    r"\b(?:got|was|has\s+been|is|just\s+got)\s+(?:pushed|postponed|delayed|rescheduled|moved)"
+    r"(?:\s+back)?\s+to\b",
+    re.IGNORECASE,
+)
+#: Change verbs that move when a thing happens ("was pushed to 15 February").
+_DATE_MOVES = _canon("push postpone delay reschedule move shift")
+
+
+def _moved_dates(
+    by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]],
+) -> Iterator[tuple[Memory, Memory, str]]:
+    """ "Priya's board meeting was pushed to 15 February" after "Priya has a big board
+    meeting on 30 January": the thing is the newer one's subject and the older one's object,
+    both of one owner."""
+    for subject, group in by_subject.items():
+        for memory, frame in group:
+            if not (frame.change and frame.head in _DATE_MOVES and frame.dates):
+                continue
+            for owner in (frozenset({w}) for w in sorted(subject) if frozenset({w}) in by_subject):
+                thing = subject - owner
+                for old, old_frame in by_subject[owner][-_WINDOW:]:
+                    was, now = old_frame.numbers | old_frame.dates, frame.numbers | frame.dates
+                    if old.created >= memory.created or old_frame.event or not old_frame.dates:
+                        continue
+                    if thing and thing <= old_frame.object and was != now:
+                        yield (
+                            old,
+                            memory,
+                            f"{frame.relation_text}: {_show(was - now)} → {_show(now - was)}",
+                        )
 
 
 def find_updates(memories: Sequence[Memory]) -> list[Update]:
@@ -416,6 +451,8 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
             if held and old.created < memory.created and old_frame.object & role:
                 before = _show(old_frame.object)
                 updates[old.id] = Update(old.id, memory.id, f"promoted: {before} → {_show(role)}")
+    for old, new, reason in _moved_dates(by_subject):
+        updates[old.id] = Update(old.id, new.id, reason)
     # Later memories come later in the loop: the newest replacement is the one kept. A
     # replacement that is itself replaced hands on to its own successor (created times
     # only grow along a chain, so it ends), and every update names a survivor.
