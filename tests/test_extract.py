@@ -233,6 +233,7 @@ NEGATIVE: list[tuple[str, str]] = [
     ("question", "Do I prefer tabs?"),
     ("a task asked politely", "Can you explain how attention works?"),
     ("a passing mishap", "I had a terrible commute, the tram broke down again."),
+    ("leaving the chat", "Sorry, I need to step away now."),
     ("a task, not a rule", "Write a function that parses the nginx log."),
     ("a task for me", "Write me a short poem about Lisbon."),
     ("a task, its verb unlisted", "Convert the CSV export to Parquet."),

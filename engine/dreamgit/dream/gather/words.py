@@ -84,7 +84,11 @@ TRANSIENT = re.compile(
     r"|nervous|great|good|fine|ok|okay|awesome|amazing|down|blue|meh|off|moody|sore|cold"
     r"|hot|lazy|pumped|grateful|thankful|lucky|blessed)"
     r"(?:\s+(?:today|now|right\s+now|tonight|this\s+morning|at\s+the\s+moment|lately))?"
-    r"(?:\s+(?:haha|lol))?$",
+    r"(?:\s+(?:haha|lol))?$"
+    # "Sorry, I need to step away", "I gotta run": leaving the chat now
+    r"|^(?:sorry,?\s+)?(?:i\s+(?:need|have)\s+to|i\s+gotta|i\s+must|gotta)\s+(?:step\s+away|go|run"
+    r"|head\s+out|leave|jump\s+off|log\s+off|sign\s+off)(?:\s+(?:now|soon|for\s+a\s+bit|for\s+a"
+    r"\s+minute))?$",
     _I,
 )
 
