@@ -27,8 +27,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
+from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.signature import signature
-from dreamgit.dream.gather.attribution import possessive
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
@@ -260,14 +260,6 @@ def _purpose(frame: Frame) -> frozenset[str]:
     return frozenset(w for prep, words in frame.phrases if prep == "for" for w in words)
 
 
-# "made the decision to rewrite the app in Flutter": the rewrite is the fact.
-_DECIDED = re.compile(
-    r"\b(?:(?:made|took)\s+the\s+decision|decided|(?:is|are)\s+(?:now\s+)?(?:going|planning))"
-    r"\s+to\s+(?P<verb>rewrite|port|rebuild|migrate|move|switch)\b",
-    re.IGNORECASE,
-)
-# "decided to drop the Switch version": an ending, said as a decision.
-_DROPS = re.compile(r"\b(?:decided\s+to|(?:is|are|am)\s+going\s+to)\s+drop\b", re.IGNORECASE)
 # "uses Docusaurus (switched from GitBook)": the tool it was on before (a place one moved
 # from is the move's business: "moved from Hanoi" ends no job held there).
 _SWITCHED_FROM = re.compile(
@@ -275,33 +267,6 @@ _SWITCHED_FROM = re.compile(
     r"(?:away\s+)?from\s+(?P<old>[^,;.()]+?)(?=\s+to\b|[,;.()]|$)",
     re.IGNORECASE,
 )
-# "is migrating fully to GCP": a switch under way is the change ("is moving to Lisbon next
-# month" is a plan: where someone lives changes when they have moved).
-_UNDER_WAY = re.compile(
-    r"\b(?:is|are|am)\s+(?:now\s+|currently\s+|finally\s+)?(?P<verb>switch|migrat)ing"
-    r"(?=\s+(?:fully\s+|completely\s+|entirely\s+)?(?:over\s+)?to\b)",
-    re.IGNORECASE,
-)
-# "Marco says the beta launch moved to 22 January": what is said is the fact.
-_SAYS = re.compile(r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+says\s+(?P<said>\S.*)$")
-# "Ana and others moved to Lisbon": said as "we", it moves Ana too.
-_AND_OTHERS = re.compile(r"^(?P<who>[A-Z][\w'-]*)\s+and\s+others\b")
-
-
-def _as_fact(text: str) -> str:
-    """The statement ``text`` makes about its subject: a reported remark's content ("the
-    beta launch is on 15 January"), "Ana and others moved …" as Ana's move."""
-    m = _SAYS.match(text)
-    if m is not None:
-        # "Ana says the newsletter hit 5,000": the one she speaks of is hers
-        text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
-    text = _PUSHED.sub("moved to", text)
-    text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
-    text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
-    text = _DROPS.sub("quits", text)
-    return _AND_OTHERS.sub(r"\g<who>", text)
-
-
 # "David got promoted to Staff Engineer by 22 February": the role he holds now.
 _PROMOTED = re.compile(
     r"\b(?:got|was|has\s+been|have\s+been)\s+(?:just\s+)?promoted\s+to\s+(?:an?\s+|the\s+)?"
@@ -332,9 +297,10 @@ _NOW_END = re.compile(r"\b(?:now|currently|these\s+days)[.!]?$", re.IGNORECASE)
 
 
 def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
-    """What a memory's ``fact`` (its :func:`_as_fact`, framed as ``sentence``) says of its
-    subject to compare: the sentence (a change when it ends in "now"), and the frame of a
-    closing "so now …" clause (a change by what it says)."""
+    """What a memory's ``fact`` (its :func:`as_fact`, framed as ``sentence``) says of its
+    subject to compare: the sentence (a change when it ends in "now", or a rewrite), the
+    tool it says was left, and the frame of a closing "so now …" clause (a change by what
+    it says)."""
     frame = sentence
     if frame is not None and _NOW_END.search(fact.strip()):
         frame = replace(frame, change=True)
@@ -353,12 +319,6 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
 
 
-# "got pushed to 15 February", "was postponed to …": the thing moved to that date.
-_PUSHED = re.compile(
-    r"\b(?:got|was|has\s+been|is|just\s+got)\s+(?:pushed|postponed|delayed|rescheduled|moved)"
-    r"(?:\s+back)?\s+to\b",
-    re.IGNORECASE,
-)
 #: Change verbs that move when a thing happens ("was pushed to 15 February").
 _DATE_MOVES = _canon("push postpone delay reschedule move shift")
 
@@ -397,7 +357,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
     for memory in sorted(memories, key=_order):
-        fact = _as_fact(memory.text)
+        fact = as_fact(memory.text)
         sentence = parse_frame(fact)
         for frame in _frames(fact, sentence):
             by_subject.setdefault(frame.subject, []).append((memory, frame))

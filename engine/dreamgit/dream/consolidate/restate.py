@@ -1,0 +1,57 @@
+"""What a memory sentence states, in the words the frame reader compares.
+
+A memory may report a remark ("Marco says the beta launch moved to 22 January"), speak
+for a group ("Ana and others moved to Lisbon") or say a change in a roundabout way ("made
+the decision to rewrite the app in Flutter", "got pushed to 15 February", "is migrating
+fully to GCP"). :func:`as_fact` rewrites such a sentence into the plain statement it
+makes, for ``update.py`` to read; the memory itself is never changed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dreamgit.dream.gather.attribution import possessive
+
+__all__ = ["as_fact"]
+
+# "made the decision to rewrite the app in Flutter": the rewrite is the fact.
+_DECIDED = re.compile(
+    r"\b(?:(?:made|took)\s+the\s+decision|decided|(?:is|are)\s+(?:now\s+)?(?:going|planning))"
+    r"\s+to\s+(?P<verb>rewrite|port|rebuild|migrate|move|switch)\b",
+    re.IGNORECASE,
+)
+# "decided to drop the Switch version": an ending, said as a decision.
+_DROPS = re.compile(r"\b(?:decided\s+to|(?:is|are|am)\s+going\s+to)\s+drop\b", re.IGNORECASE)
+# "is migrating fully to GCP": a switch under way is the change ("is moving to Lisbon next
+# month" is a plan: where someone lives changes when they have moved).
+_UNDER_WAY = re.compile(
+    r"\b(?:is|are|am)\s+(?:now\s+|currently\s+|finally\s+)?(?P<verb>switch|migrat)ing"
+    r"(?=\s+(?:fully\s+|completely\s+|entirely\s+)?(?:over\s+)?to\b)",
+    re.IGNORECASE,
+)
+# "Marco says the beta launch moved to 22 January": what is said is the fact.
+_SAYS = re.compile(r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+says\s+(?P<said>\S.*)$")
+# "Ana and others moved to Lisbon": said as "we", it moves Ana too.
+_AND_OTHERS = re.compile(r"^(?P<who>[A-Z][\w'-]*)\s+and\s+others\b")
+# "got pushed to 15 February", "was postponed to …": the thing moved to that date.
+_PUSHED = re.compile(
+    r"\b(?:got|was|has\s+been|is|just\s+got)\s+(?:pushed|postponed|delayed|rescheduled|moved)"
+    r"(?:\s+back)?\s+to\b",
+    re.IGNORECASE,
+)
+
+
+def as_fact(text: str) -> str:
+    """The statement a memory's ``text`` makes about its subject: a reported remark's
+    content ("the beta launch is on 15 January"), "Ana and others moved …" as Ana's move,
+    a decision to switch as the switch, a date pushed as the thing moved."""
+    m = _SAYS.match(text)
+    if m is not None:
+        # "Ana says the newsletter hit 5,000": the one she speaks of is hers
+        text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
+    text = _PUSHED.sub("moved to", text)
+    text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
+    text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
+    text = _DROPS.sub("quits", text)
+    return _AND_OTHERS.sub(r"\g<who>", text)
