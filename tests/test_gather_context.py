@@ -438,6 +438,13 @@ def test_a_number_said_to_hold_now_is_news_not_a_repeat() -> None:
     assert compact([now], 1000, known, min_novelty=0.32) == ([now], [])
 
 
+def test_a_length_of_time_said_with_now_is_no_change() -> None:
+    """ "For 3 years now" is how long, not a new count: said again, it is a repeat."""
+    known = ["Noor has been playing the cello for 3 years now."]
+    again = _statement("Noor has been playing the cello for 3 years now, in Porto.")
+    assert compact([again], 1000, known, min_novelty=0.32) == ([], [again])
+
+
 def test_an_ending_takes_the_place_of_what_it_ends_in_the_budget() -> None:
     """ "Finished TAing" ends what memory says of the TA job: like a new value, it is kept
     when the run's budget is spent; "never quit" and "ended up" end nothing."""
