@@ -458,6 +458,16 @@ def test_an_ending_takes_the_place_of_what_it_ends_in_the_budget() -> None:
         assert kept == [hike]
 
 
+@pytest.mark.parametrize(
+    "text", ["Noor decided to drop the Switch version.", "Noor is migrating fully to GCP."]
+)
+def test_a_decision_to_drop_or_a_whole_move_is_a_change_kept_before_details(text: str) -> None:
+    detail = _statement("Noor trains on 64 A100 GPUs in Lisbon every night.", salience=9.0)
+    change = _statement(text, salience=3.0)
+    kept, over = compact([detail, change], len(change.text), [], min_novelty=0.32)
+    assert (kept, over) == ([change], [detail])
+
+
 def test_a_switch_from_one_known_tool_to_another_is_news() -> None:
     """Both tools are in memory already; the switch between them is what is new."""
     known = ["Noor's team uses Horovod with PyTorch.", "Noor says PyTorch's FSDP has caught up."]

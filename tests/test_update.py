@@ -129,6 +129,12 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "quit",
         ),
         ("Noor is TAing for the intro stats class this term.", "Noor finished TAing.", "finish"),
+        # a part of what one makes, dropped
+        (
+            "Yuki's game targets PC and Nintendo Switch.",
+            "Yuki decided to drop the Switch version.",
+            "switch",
+        ),
         # a thing one has, then that thing's date moved
         (
             "Priya has a big board meeting on 30 January 2026.",
@@ -249,6 +255,8 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         ),
         # a second cloud beside the first, unless the move is whole
         ("Ana's team uses AWS for storage.", "Ana's team is migrating to GCP for analytics."),
+        # leaving a place ends nothing of another person's
+        ("Ana's sister lives in Lisbon.", "Ana left Lisbon in May."),
         # another thing's date, or a person's move, moves no appointment
         ("Ana has a dentist appointment on 10 May.", "Ana's yoga class moved to 3 June."),
         ("Ana has a dentist appointment on 10 May.", "Ana's sister moved to Lisbon on 3 June."),

@@ -54,6 +54,11 @@ _LEAVES = _canon("leave quit sell finish stop")
 _FEELINGS = _canon("love like enjoy prefer hate adore miss admire recommend")
 #: Change verbs that say which tool is used now.
 _SWITCHES = _canon("switch migrate change move upgrade downgrade replace rewrite port rebuild")
+#: What someone makes, whose parts they may drop: "the game targets PC and Switch".
+_ARTIFACTS = _canon(
+    "game app product site website project book album paper thesis course platform service"
+    " startup company shop store blog podcast channel newsletter"
+)
 #: A person's team: what tools it uses are that person's too.
 _TEAM = "team"
 #: Verbs that put a thing on another tool: a change of what it is built with.
@@ -398,10 +403,16 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
                 reason = _why(old_frame, frame)
                 if reason is not None:
                     updates[old.id] = Update(old.id, memory.id, reason)
-            # what the subject owns changes only by a new version of it
-            theirs = owned.get(subject, []) if frame.head in _SWITCHES else []
+            # what the subject owns changes only by a new version of it, and what the
+            # subject makes loses what they quit ("decided to drop the Switch version")
+            theirs = owned.get(subject, []) if frame.head in _SWITCHES | _LEAVES else []
             for old, old_frame in [x for x in theirs if x[0].created < memory.created][-_WINDOW:]:
-                reason = _new_version(old_frame, frame)
+                if frame.head in _SWITCHES:
+                    reason = _new_version(old_frame, frame)
+                elif old_frame.subject - subject <= _ARTIFACTS:
+                    reason = _changed(old_frame, frame)
+                else:
+                    reason = None  # "Ana quit Instagram" ends nothing of Ana's sister
                 if reason is not None:
                     updates[old.id] = Update(old.id, memory.id, reason)
     # a promotion retires the role said before it when they share a word ("engineer")

@@ -256,10 +256,11 @@ def _subject_words(subject: str | None) -> set[str]:
 
 
 #: "is switching from DeepSpeed to FSDP", "moved from Porto to Lisbon", "migrating fully to
-#: GCP": a change, in words.
+#: GCP", "decided to drop the Switch version": a change, in words.
 _FROM_TO = re.compile(
     r"\b(?:switch|migrat|mov|chang|upgrad|pivot)\w*\s+(?:\w+\s+){0,3}?from\s+\S.*?\s+to\s+\S"
-    r"|\b(?:switch|migrat)\w*\s+(?:\w+\s+){0,2}?to\s+\S",
+    r"|\b(?:switch|migrat)\w*\s+(?:\w+\s+){0,2}?to\s+\S"
+    r"|\bdecided\s+to\s+(?:drop|quit|stop|cancel)\b",
     re.I,
 )
 
