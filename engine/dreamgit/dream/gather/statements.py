@@ -163,6 +163,19 @@ _STANDING = re.compile(
 )
 # Imperatives that set how the agent works from now on ("keep answers short", "don't use
 # emojis", "always run the linter"), as opposed to a task ("fix the bug", "delete it").
+# "Total beginner here.", "Long-time Rust dev here!": who the speaker is, said in passing.
+_SELF_HERE = re.compile(
+    r"^(?:(?:a|an)\s+)?(?P<who>(?:[a-z][\w+#-]*\s+){0,3}(?:beginner|newbie|newcomer|novice"
+    r"|dev|developer|engineer|designer|student|teacher|nurse|parent|mom|dad|writer|lurker"
+    r"|researcher|scientist|manager|founder|user|fan))\s+here[.!]*$",
+    _I,
+)
+
+
+def _article(words: str) -> str:
+    return "an" if words[:1].lower() in "aeiou" else "a"
+
+
 # "Can you keep explanations short and direct?": a standing order, asked politely.
 _POLITE_ORDER = re.compile(
     r"^(?:(?:also|and|so|oh),?\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
@@ -403,6 +416,10 @@ def clauses(
         asked = _POLITE_ORDER.match(sentence) if to_agent else None
         if asked is not None and _STANDING_ORDER.match(asked["order"]):
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
+        here = _SELF_HERE.match(sentence)
+        if here is not None:
+            who = here["who"][:1].lower() + here["who"][1:]
+            sentence = f"I'm {_article(who)} {who}."  # "Total beginner here": who I am
         if sentence.endswith("?"):
             parts = _declarative_parts(sentence)
         else:
