@@ -481,3 +481,7 @@ def test_an_answer_that_says_its_own_verb_is_left_as_it_is() -> None:
     assert chat("Olu: How long have you been painting?", "Ines: I started in 2020.") == [
         "Ines started in 2020."
     ]
+
+
+def test_for_that_is_no_length_of_time_answers_nothing() -> None:
+    assert chat("Olu: How long have you been married?", "Ines: For sure, it was a great day.") == []

@@ -35,7 +35,9 @@ _UNIT = r"(?:years?|months?|weeks?|days?|hours?|decades?)"
 _LENGTH = re.compile(
     rf"^(?:(?:about|around|almost|nearly|over|just|only|roughly)\s+)?{_COUNT}\s+{_UNIT}"
     r"(?:\s+(?:now|already|so\s+far|or\s+so|and\s+counting))*$"
-    r"|^(?:since|for)\s+\S.{0,40}$",
+    r"|^since\s+\S.{0,40}$"
+    rf"|^for\s+(?:(?:about|around|almost|nearly|over)\s+)?(?:{_COUNT}\s+{_UNIT}|a\s+while|ages"
+    r"|years|months|a\s+long\s+time)\b.{0,30}$",
     _I,
 )
 # "Three times a week", "Every Sunday", "Once a month, usually", "Daily".
