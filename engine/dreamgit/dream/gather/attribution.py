@@ -15,7 +15,12 @@ import re
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate
-from dreamgit.dream.gather.words import ADVICE_VERBS, RELATIVES, opens_without_subject
+from dreamgit.dream.gather.words import (
+    ADVERB_OPENERS,
+    ADVICE_VERBS,
+    RELATIVES,
+    opens_without_subject,
+)
 
 __all__ = ["Voice", "attribute", "instruction", "possessive"]
 
@@ -50,9 +55,6 @@ def _lower_first(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith("The ") else name
 
 
-_ADVERB_OPENERS = frozenset(
-    str.split("just still also really already finally recently currently mostly usually mainly")
-)
 # After "just": a verb ("just got back"), not a time or a subject ("just last week, we").
 _VERB_NEXT = re.compile(
     r"\s+(?!(?:last|this|next|yesterday|today|now|then|a|an|the|my|our|we|i|like|in|on|at"
@@ -94,9 +96,9 @@ def _restore_subject(clause: str) -> str:
         return clause
     if low == "like" and _EXAMPLE_AFTER_LIKE.match(clause[len(first) :]):
         return clause  # "Like 'this part sums the rows'": an example, not "I like"
-    if low in _ADVERB_OPENERS and not _VERB_NEXT.match(clause[len(first) :]):
+    if low in ADVERB_OPENERS and not _VERB_NEXT.match(clause[len(first) :]):
         return clause  # "Just last week, we found …": an adverb, and the subject follows
-    verb = low if low not in _ADVERB_OPENERS else clause[len(first) :].split(maxsplit=1)[0]
+    verb = low if low not in ADVERB_OPENERS else clause[len(first) :].split(maxsplit=1)[0]
     if low == "been":
         subject = "I've"  # "Been reading …": "I've been reading …"
     elif GERUND.match(verb.lower()):

@@ -18,7 +18,6 @@ from functools import partial
 
 from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
 from dreamgit.dream.gather.antecedents import (
-    Asked,
     named_person,
     named_thing,
     with_antecedent,
@@ -191,13 +190,6 @@ def _asked(turns: list[tuple[str, list[str]]], turn: int) -> bool:
     return turns[turn - 1][1][-1].rstrip().endswith("?")
 
 
-def _asked_about(turns: list[tuple[str, list[str]]], turn: int) -> Asked | None:
-    """The thing named by the question someone else ended the turn before with."""
-    if not _asked(turns, turn):
-        return None
-    return named_thing(list(sentences(turns[turn - 1][1][-1]))[-1])
-
-
 def _question_before(turns: list[tuple[str, list[str]]], turn: int) -> str | None:
     """The question someone else ended the turn before with, if they did."""
     if not _asked(turns, turn):
@@ -253,10 +245,11 @@ def extract_candidates(
         budget = MAX_TURN_CHARS
         # The last statement of the sentence before, and where its memory is in ``out``.
         last: tuple[Clause, int] | None = None
-        # What the question just before named: "it" in the next sentence may stand for it.
-        thing = _asked_about(turns, turn)
-        # "How long have you been painting?": a bare "Seven years now!" answers it
+        # The question someone else just asked: "How long have you been painting?" makes a
+        # bare "Seven years now!" an answer, and "it" in the next sentence may stand for
+        # the thing it named.
         question = _question_before(turns, turn)
+        thing = None if question is None else named_thing(question)
         person: str | None = None  # the one person the sentence before named
         when: str | None = None  # the time the sentence before only told how it went
         for paragraph in paragraphs:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "ADVERB_OPENERS",
     "ADVICE_VERBS",
     "BACKCHANNEL",
     "EVALUATIVE",
@@ -111,13 +112,18 @@ RELATIVES = "|".join(
     cat cats pet pets puppy""")
 )
 
+#: Adverbs that may open a clause whose "I" went unsaid ("Just got back", "Mostly painted
+#: landscapes"); the verb comes after them.
+ADVERB_OPENERS = frozenset(
+    str.split("just still also really already finally recently currently mostly usually mainly")
+)
 #: Words that open a clause whose subject "I" went unsaid ("Got to see the old town").
-_BARE_OPENERS = frozenset(
+_BARE_OPENERS = ADVERB_OPENERS | frozenset(
     str.split("""got went had made took checked saw met bought found love loved hope think guess
-    gonna wanna gotta been can't cannot just still also really wish want need feel felt
+    gonna wanna gotta been can't cannot wish want need feel felt
     miss missed like liked started finished tried learned visited joined spent
     decided did didn't don't won lost ran read wrote began built used am was will would
-    could should already finally recently currently mostly usually mainly""")
+    could should""")
 )
 
 
