@@ -52,6 +52,8 @@ _REJECT = frozenset({"not", "rather", "instead"})
 #: What "prefers X to Y" may say instead of "over".
 _COMPARE = frozenset({"to", "over", "than"})
 _INDEFINITE = frozenset({"a", "an", "another", "some", "one"})
+#: Verbs after which an "-ing" word is a noun: "the board meeting got pushed", "… moved".
+_MOVED_BY = CHANGE_VERBS | {"get"}
 
 
 class _Tok(NamedTuple):
@@ -181,7 +183,7 @@ def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
             return False
         after_base = verb_base(after.low) if after.kind == "word" and not after.capital else None
         # "the beta launch moved", "the board meeting got pushed": a noun before the verb
-        moved = t.low.endswith("ing") and after_base in CHANGE_VERBS | {"get"}
+        moved = t.low.endswith("ing") and after_base in _MOVED_BY
         if (
             after_base is not None
             and after_base != after.low

@@ -54,6 +54,8 @@ _LEAVES = _canon("leave quit sell finish stop")
 _FEELINGS = _canon("love like enjoy prefer hate adore miss admire recommend")
 #: Change verbs that say which tool is used now.
 _SWITCHES = _canon("switch migrate change move upgrade downgrade replace rewrite port rebuild")
+#: Change verbs that may change what a subject owns or makes.
+_OWNED_CHANGES = _SWITCHES | _LEAVES
 #: What someone makes, whose parts they may drop: "the game targets PC and Switch".
 _ARTIFACTS = _canon(
     "game app product site website project book album paper thesis course platform service"
@@ -405,7 +407,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
                     updates[old.id] = Update(old.id, memory.id, reason)
             # what the subject owns changes only by a new version of it, and what the
             # subject makes loses what they quit ("decided to drop the Switch version")
-            theirs = owned.get(subject, []) if frame.head in _SWITCHES | _LEAVES else []
+            theirs = owned.get(subject, []) if frame.head in _OWNED_CHANGES else []
             for old, old_frame in [x for x in theirs if x[0].created < memory.created][-_WINDOW:]:
                 if frame.head in _SWITCHES:
                     reason = _new_version(old_frame, frame)

@@ -110,21 +110,18 @@ def compact(
     # FastAPI"): the rest of the budget is for everything else. A change is always news,
     # and the run's other statements are not checked against it: the older value it
     # names ("uses Flask") is no repeat.
+    changes = [_changes(c) for c in candidates]
     order = sorted(
         range(len(candidates)),
-        key=lambda k: (
-            not _about_user(candidates[k]),
-            not _changes(candidates[k]),
-            -_density(candidates[k]),
-            k,
-        ),
+        key=lambda k: (not _about_user(candidates[k]), not changes[k], -_density(candidates[k]), k),
     )
     used = 0
     kept: set[int] = set()
     for k in order:
         candidate = candidates[k]
         # Whom it is about is no news: "Dana" or "user" is in every memory about Dana.
-        words = content_words(candidate.text) - _subject_words(candidate.subject)
+        subject = _subject_words(candidate.subject)
+        words = content_words(candidate.text) - subject
         said = normalized(candidate.text, (candidate.subject,))
         new = index.new(words)
         if not new and said in texts:
@@ -133,16 +130,16 @@ def compact(
         size = len(candidate.text)
         shared, closest = index.closest(words)
         # another value for what a memory says: it takes that memory's place, not more
-        closest -= _subject_words(candidate.subject)
+        closest -= subject
         update = (
             len(new) >= min_novelty * len(words) and _new_value(candidate.text, words, closest)
         ) or _ends(candidate.text, words, closest)
         if used + size > budget_chars and kept and not update:
             continue
-        news = _news(candidate, words, new, shared, min_novelty)
+        news = changes[k] or _news(candidate, words, new, shared, min_novelty)
         if not news and not update:
             continue
-        if not _changes(candidate):
+        if not changes[k]:
             index.add(words)
         texts.add(said)
         kept.add(k)
@@ -159,8 +156,8 @@ _REPEAT_SHARE = 0.35
 def _news(
     candidate: Candidate, words: set[str], new: set[str], shared: int, min_novelty: float
 ) -> bool:
-    """Whether a statement is news; a keyed fact, a change or a correction always is."""
-    if candidate.key is not None or _changes(candidate):
+    """Whether a statement that changes nothing is news; a keyed fact always is."""
+    if candidate.key is not None:
         return True
     if not words:
         return False  # "tried making one", "loved the experience": nothing to tell
