@@ -146,3 +146,72 @@ def test_seasons_get_their_year(said: str, day: tuple[int, int, int], written: s
         f"I took it {written}",
         True,
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("Last August I ran a half marathon", "in August 2022 I ran a half marathon"),
+        ("I visited Oslo last December", "I visited Oslo in December 2022"),
+        ("this past April we moved", "in April 2023 we moved"),
+        ("Last May was hectic", "May 2022 was hectic"),  # said in May: the May before
+        ("we fly out next March", "we fly out in March 2024"),
+        ("the course starts this June", "the course starts in June 2023"),
+    ],
+)
+def test_a_named_month_before_or_after_gets_its_year(said: str, written: str) -> None:
+    """ "last August" in a session of 8 May 2023 is August 2022; "next March" March 2024."""
+    assert resolve_dates(said, SESSION) == (written, True)
+
+
+def test_may_as_a_verb_is_no_month() -> None:
+    assert resolve_dates("this may be the week", SESSION) == ("this may be the week", False)
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("we've been together for three years", "we've been together since 2020"),
+        ("I've had her for two years now.", "I've had her since 2021."),
+        ("Been playing it for a month now", "Been playing it since April 2023"),
+        (
+            "I've been painting for about four months now",
+            "I've been painting since about January 2023",
+        ),
+        ("She's been a nurse for over 10 years", "She's been a nurse since before 2013"),
+        ("I've used Django for 6 years", "I've used Django since 2017"),
+    ],
+)
+def test_how_long_something_has_held_becomes_when_it_began(said: str, written: str) -> None:
+    """ "for three years now" is true on the day it is said; the memory says the year it
+    began, which stays true when it is read a year later."""
+    assert resolve_dates(said, SESSION) == (written, True)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I lived in Paris for 3 years",  # over: no "have", no "now"
+        "I've signed up for 2 years",  # a term, not how long it has held
+        "I've won it for 3 years in a row",
+        "I've been learning Dart for the past month",
+    ],
+)
+def test_a_length_of_time_that_does_not_reach_today_stays(said: str) -> None:
+    assert resolve_dates(said, SESSION) == (said, False)
+
+
+def test_what_was_done_after_a_past_time_is_dated_by_it() -> None:
+    """ "Last weekend I did something new. I ran a 5K for the shelter.": the run was that
+    weekend; a sentence that says when itself, or a habit, takes nothing from it."""
+    text = (
+        "Ines: Last weekend I did something new for me. I ran a 5K for the animal shelter. "
+        "I always run on Sundays anyway.\nOmar: Amazing!\n"
+        "Ines: I painted a mural last month. I sold it to a cafe in Porto.\nOmar: Cool.\n"
+        "Ines: Yesterday I was tired. My sister visited me in 2019.\nOmar: Oh.\n"
+    )
+    memories = [c.text for c in extract_candidates(text, session_id="s", created=SESSION)]
+    assert "Ines ran a 5K for the animal shelter on the weekend before 8 May 2023." in memories
+    assert "Ines sold it to a cafe in Porto in April 2023." in memories
+    assert not [m for m in memories if "Sundays" in m and "2023" in m]
+    assert not [m for m in memories if "2019" in m and "May 2023" in m]

@@ -3,8 +3,10 @@
 A memory is read weeks after its session, so "yesterday" must become the day it
 meant: in a session of Monday 8 May 2023, "yesterday" is "on 7 May 2023", "last
 Friday" "on 5 May 2023", "last week" "in the week before 8 May 2023", "next
-month" "in June 2023", "last year" "in 2022", "three years ago" "in 2020"; a day
-without its year ("Jan 15") gets the year its sentence means. A phrase that names no
+month" "in June 2023", "last August" "in August 2022", "last year" "in 2022", "three
+years ago" "in 2020"; how long something has held ("together for three years now")
+becomes when it began ("since 2020"); a day without its year ("Jan 15") gets the year
+its sentence means. A phrase that names no
 day exactly keeps its vagueness but gains an anchor. Dates
 are written the way people read them ("5 May 2023"), never as a bare weekday.
 
@@ -53,6 +55,8 @@ _DAY = (
     r"|sunday|sun"
 )
 _PART = r"morning|afternoon|evening|night"
+# "last August", "next March" ("May" only capitalised: "this may be")
+_MONTH_NAMES = "|".join(m.lower() for m in _MONTHS if m != "May") + "|(?-i:May)"
 
 _PHRASE = re.compile(
     rf"\b(?:"
@@ -67,7 +71,8 @@ _PHRASE = re.compile(
     rf"|in\s+(?P<infut>{_COUNT})\s+(?P<infutunit>days?|weeks?|months?|years?)"
     # "for the past month", "the last week of July": a span, not a day to date
     rf"|(?<!\bthe\s)(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
-    rf"(?P<relunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall|{_DAY})"
+    rf"(?P<relunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall|{_DAY}"
+    rf"|{_MONTH_NAMES})"
     rf"|(?:on\s+)?(?P<lastday>{_DAY})\s+(?P<lastdayrel>last\s+week|this\s+week|next\s+week)"
     rf"|on\s+(?P<bareday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     rf"(?!\s+(?:last|this|next)\b)(?!s)"
@@ -136,10 +141,26 @@ def _relative(rel: str, unit: str, today: date) -> str:
     if unit == "month":
         shift = -1 if past else 1 if future else 0
         return f"in {_month_text(today.year, today.month + shift)}"
+    if unit in _MONTH_NUMBERS:
+        return f"in {_named_month(_MONTH_NUMBERS[unit], -1 if past else 1 if future else 0, today)}"
     if unit in _SEASONS or unit == "winter":
         return _season(unit, -1 if past else 1 if future else 0, today)
     shift = -1 if past else 1 if future else 0
     return f"in {today.year + shift}"
+
+
+_MONTH_NUMBERS = {m.lower(): k for k, m in enumerate(_MONTHS, 1)}
+
+
+def _named_month(month: int, shift: int, today: date) -> str:
+    """ "last August" on 8 May 2023 → "August 2022"; "next March" → "March 2024"; "this
+    June" → "June 2023"."""
+    year = today.year
+    if shift < 0 and month >= today.month:
+        year -= 1
+    elif shift > 0 and month <= today.month:
+        year += 1
+    return _month_text(year, month)
 
 
 #: The months a season starts and ends in (as the northern half of the world counts them).
@@ -362,12 +383,45 @@ def _with_year(m: re.Match[str], today: date) -> str:
     return day_text(min(options, key=lambda d: abs((d - today).days)))
 
 
+# "I've been playing for four months now", "we've been together for three years": how
+# long something has held, which a memory read later must say as when it began.
+_HELD_FOR = re.compile(
+    r"\bfor\s+(?:(?P<about>about|around|almost|nearly|roughly|close\s+to|just\s+under|under)"
+    r"\s+|(?P<over>over|more\s+than|just\s+over)\s+)?"
+    r"(?P<n>\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"\s+(?P<unit>years?|months?)(?P<now>,?\s+(?:now|already))?"
+    r"(?!\s+(?:in\s+a\s+row|straight|running|ago|old|from|after|before|later)\b)(?![\w-])",
+    re.IGNORECASE,
+)
+_PERFECT = re.compile(
+    r"(?:'ve|\bhave|'s|\bhas)\s+(?:\w+\s+){0,2}?(?:been|had|known|lived|owned|used|worked"
+    r"|played|studied|taught|practi[cs]ed|run|done|dated|volunteered|coached)\b",
+    re.IGNORECASE,
+)
+
+
+def _held_since(m: re.Match[str], today: date) -> str:
+    """ "for three years now" said in May 2023 → "since 2020"; "for about four months" →
+    "since about January 2023"; only in a sentence that says it still holds."""
+    if not m["now"] and not _PERFECT.search(m.string, 0, m.start()):
+        return m.group()
+    n = _count(m["n"])
+    if m["unit"].lower().startswith("year"):
+        start = str(today.year - n)
+    else:
+        start = _month_text(today.year, today.month - n)
+    how = "about " if m["about"] else "before " if m["over"] else ""
+    return f"since {how}{start}"
+
+
 def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     """``text`` with its relative dates written absolutely, and whether it had any."""
     today = when.date()
     text = _JUST_WHEN.sub("", text)
     text, years = _MONTH_DAY.subn(lambda m: _with_year(m, today), text)
-    changed = years > 0
+    held = _HELD_FOR.sub(lambda m: _held_since(m, today), text)
+    changed = years > 0 or held != text
+    text = held
 
     def sub(m: re.Match[str]) -> str:
         nonlocal changed

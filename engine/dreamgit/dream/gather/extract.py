@@ -35,7 +35,9 @@ from dreamgit.dream.gather.statements import (
     chatter,
     clauses,
     continuation,
+    narrated_then,
     spoken,
+    time_set,
     time_told,
 )
 from dreamgit.dream.gather.transcript import speaker_paragraphs
@@ -252,6 +254,7 @@ def extract_candidates(
         thing = None if question is None else named_thing(question)
         person: str | None = None  # the one person the sentence before named
         when: str | None = None  # the time the sentence before only told how it went
+        then: str | None = None  # the past time the sentences before set ("last weekend")
         for paragraph in paragraphs:
             for sentence in sentences(paragraph):
                 budget -= len(sentence)
@@ -266,9 +269,15 @@ def extract_candidates(
                 if when is not None and not DATE_WORDS.search(sentence):
                     # "Last night was a blast. We jammed till two": that night
                     sentence = f"{sentence.rstrip(' .!')} {when}."
+                elif then is not None and narrated_then(sentence):
+                    # "Last weekend I did something new. I ran a 5K": that weekend
+                    sentence = f"{sentence.rstrip(' .!')} {then}."
+                else:
+                    then = None
                 thing = named_thing(sentence)
                 person = named_person(spoken(sentence), common, people)
                 when = time_told(sentence)
+                then = time_set(sentence) or then
                 if (speaker, sentence) in seen:
                     continue
                 seen.add((speaker, sentence))
