@@ -242,7 +242,7 @@ def test_when_the_last_chat_was_is_no_part_of_a_fact(line: str) -> None:
         ("Finally finished the quilt for Rui.", "Noor finally finished the quilt for Rui."),
         (
             "Currently training for the Porto marathon.",
-            "Noor is currently training for the Porto marathon.",
+            "Noor is currently training for the Porto marathon as of 9 March 2029.",
         ),
         ("Mostly painted landscapes this year.", "Noor mostly painted landscapes in 2029."),
     ],
@@ -435,6 +435,14 @@ def test_a_number_said_to_hold_now_is_news_not_a_repeat() -> None:
     150 across 3: it is the new count, kept for consolidation to retire the old one."""
     known = ["Noor owns the API docs — about 150 endpoints across 3 products."]
     now = _statement("Noor is now covering 200 endpoints across 4 products.")
+    assert compact([now], 1000, known, min_novelty=0.32) == ([now], [])
+
+
+def test_a_number_said_to_hold_currently_is_news_not_a_repeat() -> None:
+    """ "Currently at 11 people" is written with the day it held ("as of …"): still the
+    new count of the team that memory says had 9."""
+    known = ["Noor's team is at 9 people after the spring hires."]
+    now = _statement("Noor's team is at 11 people as of 9 March 2029.")
     assert compact([now], 1000, known, min_novelty=0.32) == ([now], [])
 
 

@@ -215,3 +215,31 @@ def test_what_was_done_after_a_past_time_is_dated_by_it() -> None:
     assert "Ines sold it to a cafe in Porto in April 2023." in memories
     assert not [m for m in memories if "Sundays" in m and "2023" in m]
     assert not [m for m in memories if "2019" in m and "May 2023" in m]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        (
+            "I'm currently interning at an engineering firm",
+            "I'm interning at an engineering firm as of 8 May 2023",
+        ),
+        (
+            "These days I mostly cook at home, it's cheaper",
+            "I mostly cook at home as of 8 May 2023, it's cheaper",
+        ),
+        ("I'm reading Dune right now.", "I'm reading Dune as of 8 May 2023"),
+        ("Lately I've been into pottery", "I've been into pottery as of 8 May 2023"),
+        ("I recently joined a running club", "I joined a running club by 8 May 2023"),
+        ("Recently, I sold my old bike", "I sold my old bike by 8 May 2023"),
+    ],
+)
+def test_now_and_recently_say_the_day_they_were_said(said: str, written: str) -> None:
+    """ "currently", "these days", "recently" are relative to the session like "today": a
+    memory read a year later says the day they held on or happened by."""
+    assert resolve_dates(said, SESSION) == (written, True)
+
+
+def test_now_beside_a_date_or_a_plan_adds_no_day() -> None:
+    for said in ("I'm currently planning a trip next month", "I will be busy right now"):
+        assert " as of " not in resolve_dates(said, SESSION)[0]

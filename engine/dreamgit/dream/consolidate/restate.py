@@ -42,15 +42,20 @@ _PUSHED = re.compile(
 )
 
 
+# "… is Arctic Monkeys as of 25 March 2025": when it was said, not part of what is said.
+_AS_OF = re.compile(r"\s+as\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b")
+
+
 def as_fact(text: str) -> str:
     """The statement a memory's ``text`` makes about its subject: a reported remark's
     content ("the beta launch is on 15 January"), "Ana and others moved …" as Ana's move,
-    a decision to switch as the switch, a date pushed as the thing moved."""
+    a decision to switch as the switch, a date pushed as the thing moved, without the day
+    it was said to hold ("as of 25 March 2025")."""
     m = _SAYS.match(text)
     if m is not None:
         # "Ana says the newsletter hit 5,000": the one she speaks of is hers
         text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
-    text = _PUSHED.sub("moved to", text)
+    text = _AS_OF.sub("", _PUSHED.sub("moved to", text))
     text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
     text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
     text = _DROPS.sub("quits", text)

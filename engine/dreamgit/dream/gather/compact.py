@@ -271,11 +271,12 @@ def _about_user(candidate: Candidate) -> bool:
     return candidate.kind == "preference" and "the agent" in candidate.text
 
 
-#: "is now covering 200 endpoints", "currently at 11 people", "is at 6 people now": a count
-#: said to hold now (not a length of time: "for 3 years now").
+#: "is now covering 200 endpoints", "at 11 people as of 8 May 2023" (said "currently"), "is
+#: at 6 people now": a count said to hold now (not a length of time: "for 3 years now").
 _NOW_NUMBER = re.compile(
     r"\b(?:now|currently)\s+(?:[a-z]+\s+){0,3}?\d"
-    r"|\d[\d,.]*\s+(?!(?:years?|months?|weeks?|days?|hours?|minutes?)\b)[a-z]+\s+now\b",
+    r"|\d[\d,.]*\s+(?!(?:years?|months?|weeks?|days?|hours?|minutes?)\b)[a-z]+\s+now\b"
+    r"|\bat\s+\d[\d,.]*\s+[a-z]+\s+as\s+of\s+\d",
     re.I,
 )
 

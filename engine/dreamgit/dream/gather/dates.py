@@ -4,11 +4,12 @@ A memory is read weeks after its session, so "yesterday" must become the day it
 meant: in a session of Monday 8 May 2023, "yesterday" is "on 7 May 2023", "last
 Friday" "on 5 May 2023", "last week" "in the week before 8 May 2023", "next
 month" "in June 2023", "last August" "in August 2022", "last year" "in 2022", "three
-years ago" "in 2020"; how long something has held ("together for three years now")
+years ago" "in 2020", "I'm currently interning" "… as of 8 May 2023", "I recently
+joined" "… by 8 May 2023"; how long something has held ("together for three years now")
 becomes when it began ("since 2020"); a day without its year ("Jan 15") gets the year
-its sentence means. A phrase that names no
-day exactly keeps its vagueness but gains an anchor. Dates
-are written the way people read them ("5 May 2023"), never as a bare weekday.
+its sentence means. A phrase that names no day exactly keeps its vagueness but gains an
+anchor. Dates are written the way people read them ("5 May 2023"), never as a bare
+weekday.
 
 A small table of phrases rather than a general date parser: the phrases people
 use for the past and near future of a conversation are few, and a table resolves
@@ -309,8 +310,17 @@ JUST_DONE = (
     r"(?:(?![a-z]*eed\b)[a-z]+ed|got|went|made|bought|began|found|left|won|lost|met|took|had|saw|sold"
     r"|wrote|read|ran|built|came|became)\b"
 )
-# "just" before something done: it happened by the day it is said.
-_JUST_DONE = re.compile(rf"(?<=\s)just\s+(?={JUST_DONE})", re.IGNORECASE)
+# "just" or "recently" before something done: it happened by the day it is said.
+_JUST_DONE = re.compile(
+    rf"(?<=\s)(?:just|recently)\s+(?={JUST_DONE})|^recently,?\s+(?=\S)",
+    re.IGNORECASE,
+)
+_SUBJECT_NEXT = re.compile(r"(?:i|i'm|i've|we|we're|we've|my|our|he|she|they|it)\b", re.IGNORECASE)
+# "I'm currently interning at …", "these days I mostly cook": true as of the day it is said.
+_AS_OF = re.compile(
+    r"(?:,\s*)?\b(?:currently|right\s+now|at\s+the\s+moment|these\s+days|nowadays|lately)\b,?\s*",
+    re.IGNORECASE,
+)
 
 
 # "I've always just stayed away", "I'll just need it": a habit or a plan, nothing done.
@@ -443,6 +453,17 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
         end = _CLAUSE_END.search(out, m.end())
         cut = end.start() if end is not None else len(out.rstrip(" .!"))
         out = f"{out[: m.start()]}{out[m.end() : cut]} by {day_text(today)}{out[cut:]}"
+        out = out.rstrip(" .!")
+        changed = True
+    elif (m := _AS_OF.search(out)) and not DATE_WORDS.search(out) and not _FUTURE.search(out):
+        end = _CLAUSE_END.search(out, m.end())
+        cut = end.start() if end is not None else len(out.rstrip(" .!"))
+        # the word goes where the day is said, but not when it opens a clause whose "I"
+        # went unsaid ("Currently training for …"): it tells who speaks
+        subject = _SUBJECT_NEXT.match(out, m.end()) is not None
+        start = m.end() if m.start() or subject else 0
+        head, rest = out[: m.start()].rstrip(), out[start:cut].strip()
+        out = f"{head} {rest}".strip() + f" as of {day_text(today)}{out[cut:]}"
         out = out.rstrip(" .!")
         changed = True
     return out, changed
