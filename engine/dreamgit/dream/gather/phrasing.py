@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from dreamgit.dream.gather.dates import day_text
 from dreamgit.dream.gather.lexicon import canonical_spelling
+from dreamgit.dream.gather.words import IRREGULAR_PAST
 
 __all__ = ["GERUND", "absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
 
@@ -39,16 +40,6 @@ _IRREGULAR = {
     "'ll": "will", "'d": "would", "aren't": "isn't", "haven't": "hasn't",
     "gonna": "is going to", "wanna": "wants to", "gotta": "has to",
 }  # fmt: skip
-_PAST = frozenset(
-    str.split(
-        """went left got made chose took bought began built wrote set quit put read ran
-    gave found kept lost met paid said sent spent thought told understood won
-    became brought came felt heard knew meant did saw had was were got drove flew
-    grew held sang swam taught sold ate drank fell forgot rode shook stood struck
-    threw woke wore broke caught chose dug fought hid hung led lit rang rose sat
-    slept spoke stuck swore tore hit cut let shut upset bet"""
-    )
-)
 # Pronouns after the subject: the user becomes "they", the agent "the agent".
 _PRONOUNS = {
     "i'm": "they're", "i've": "they've", "i'll": "they'll", "i'd": "they'd",
@@ -90,11 +81,17 @@ def conjugate(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _KEEP or low in _PAST or _past_form(low) or low.endswith("n't") or not low.isalpha():
+    if (
+        low in _KEEP
+        or low in IRREGULAR_PAST
+        or _past_form(low)
+        or low.endswith("n't")
+        or not low.isalpha()
+    ):
         return verb
     if GERUND.match(low):
         return verb  # "creating" is no verb after "I" ("bring" and "sing" are)
-    if _PREFIX.match(low) and _PREFIX.sub("", low) in _PAST:
+    if _PREFIX.match(low) and _PREFIX.sub("", low) in IRREGULAR_PAST:
         return verb  # "retook", "overslept": a past tense with a prefix
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from dreamgit.dream.gather.words import EVALUATIVE, RELATIVES, content_terms
+from dreamgit.dream.gather.words import EVALUATIVE, PAST_VERB, RELATIVES, content_terms
 
 __all__ = [
     "FIRST_PERSON",
@@ -115,12 +115,7 @@ _KINDS = (
         ),
     ),
 )
-_PAST = re.compile(
-    r"\b(?:\w{3,}ed|went|got|made|took|bought|began|built|wrote|ran|gave|found|met|won|lost"
-    r"|saw|did|had|was|were|came|left|read|spent|started|joined|visited|attended|finished"
-    r"|became|brought|felt|heard|sold|taught|told|drove|flew|grew|held|kept|sang|swam)\b",
-    _I,
-)
+_PAST = re.compile(rf"\b{PAST_VERB}", _I)
 
 
 def kind_of(clause: str, *, instruction: bool) -> str:

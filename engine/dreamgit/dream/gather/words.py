@@ -14,6 +14,8 @@ __all__ = [
     "ADVICE_VERBS",
     "BACKCHANNEL",
     "EVALUATIVE",
+    "IRREGULAR_PAST",
+    "PAST_VERB",
     "PEP_TALK",
     "RELATIVES",
     "SENTENCE_END",
@@ -101,6 +103,23 @@ EVALUATIVE = re.compile(
     r"|a\s+blast|the\s+best|meaningful|helpful|inspirational|empowering|tiring)\b",
     _I,
 )
+
+#: Past forms that do not end in "-ed": "went", "took", "wrote".
+IRREGULAR_PAST = frozenset(
+    str.split("""went left got made chose took bought began built wrote set quit put read ran
+    gave found kept lost met paid said sent spent thought told understood won
+    became brought came felt heard knew meant did saw had was were drove flew
+    grew held sang swam taught sold ate drank fell forgot rode shook stood struck
+    threw woke wore broke caught dug fought hid hung led lit rang rose sat
+    slept spoke stuck swore tore hit cut let shut upset bet""")
+)
+#: A verb in the past, as a regular expression: "-ed" or one of :data:`IRREGULAR_PAST`.
+PAST_VERB = (
+    r"(?:(?!(?:need|seed|feed|speed|indeed|bleed|breed|exceed|proceed|succeed)\b)[a-z]{2,}ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b"
+)
+
 
 #: Kin and close relations ("my sister", "our dog"): relationship statements.
 RELATIVES = "|".join(
