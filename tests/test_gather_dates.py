@@ -243,3 +243,9 @@ def test_now_and_recently_say_the_day_they_were_said(said: str, written: str) ->
 def test_now_beside_a_date_or_a_plan_adds_no_day() -> None:
     for said in ("I'm currently planning a trip next month", "I will be busy right now"):
         assert " as of " not in resolve_dates(said, SESSION)[0]
+
+
+def test_the_day_something_was_done_by_goes_after_a_number_not_into_it() -> None:
+    """The comma of "5,000" ends no clause: the day goes after the whole count."""
+    written = resolve_dates("The newsletter just hit 5,000 subscribers, wow", SESSION)
+    assert written == ("The newsletter hit 5,000 subscribers by 8 May 2023, wow", True)

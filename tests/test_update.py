@@ -166,6 +166,17 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Tomas' team uses Notion for the docs (switched from Confluence).",
             "switched from",
         ),
+        # the day a value was said to hold, or to be reached by, is no part of it
+        (
+            "Ana's favorite band is Muse.",
+            "Ana's favorite band is Arctic Monkeys as of 25 March 2026.",
+            "arctic monkey",
+        ),
+        (
+            "Ana's newsletter has 3,000 subscribers.",
+            "Ana's newsletter hit 5,000 subscribers by 20 March 2026.",
+            "3000 → 5000",
+        ),
     ],
 )
 def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:

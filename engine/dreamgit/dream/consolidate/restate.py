@@ -42,8 +42,20 @@ _PUSHED = re.compile(
 )
 
 
-# "… is Arctic Monkeys as of 25 March 2025": when it was said, not part of what is said.
+# "… is Arctic Monkeys as of 25 March 2025", "… hit 5,000 subscribers by 20 March 2025":
+# the day it was said to hold or be done by, not part of what is said; but in "must ship
+# by 12 May 2025" the day is the deadline itself.
 _AS_OF = re.compile(r"\s+as\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b")
+_DONE_BY = re.compile(r"\s+by\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b")
+_AHEAD = re.compile(
+    r"\b(?:will|'ll|must|need|needs|due|going\s+to|has\s+to|have\s+to|should|deadline)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_day_said(text: str) -> str:
+    text = _AS_OF.sub("", text)
+    return text if _AHEAD.search(text) else _DONE_BY.sub("", text)
 
 
 def as_fact(text: str) -> str:
@@ -55,7 +67,7 @@ def as_fact(text: str) -> str:
     if m is not None:
         # "Ana says the newsletter hit 5,000": the one she speaks of is hers
         text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
-    text = _AS_OF.sub("", _PUSHED.sub("moved to", text))
+    text = _without_day_said(_PUSHED.sub("moved to", text))
     text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
     text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
     text = _DROPS.sub("quits", text)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from dreamgit.dream.gather.words import PAST_VERB
+
 __all__ = ["DATE_WORDS", "JUST_DONE", "day_text", "resolve_dates"]
 
 _MONTHS = [
@@ -231,11 +233,7 @@ def _ahead(n: int, unit: str, today: date) -> str:
 _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|next)\b", re.IGNORECASE)
 
 
-_DONE = re.compile(
-    r"\b(?:[a-z]+ed|went|came|got|had|was|were|did|made|took|saw|met|left|bought|ran|won|lost"
-    r"|spent|found|gave|held|drove|flew|sold|wrote|read)\b",
-    re.IGNORECASE,
-)
+_DONE = re.compile(rf"\b{PAST_VERB}", re.IGNORECASE)
 
 
 def _nearest(weekday: int, today: date, future: object) -> date:
@@ -306,9 +304,7 @@ def _replace(m: re.Match[str], today: date) -> str:
 #: A verb of something done ("got", "finished"), not of a thought ("wanted", "felt").
 JUST_DONE = (
     r"(?!(?:wanted|needed|thought|figured|meant|felt|wondered|hoped|loved|liked|wished"
-    r"|realized|realised|noticed|remembered)\b)"
-    r"(?:(?![a-z]*eed\b)[a-z]+ed|got|went|made|bought|began|found|left|won|lost|met|took|had|saw|sold"
-    r"|wrote|read|ran|built|came|became)\b"
+    r"|realized|realised|noticed|remembered|knew|understood|said|was|were|did)\b)" + PAST_VERB
 )
 # "just" or "recently" before something done: it happened by the day it is said.
 _JUST_DONE = re.compile(
@@ -327,7 +323,8 @@ _AS_OF = re.compile(
 _HABIT = re.compile(
     r"\b(?:always|never|usually|often|sometimes|every|will|'ll|would|gonna)\b", re.IGNORECASE
 )
-_CLAUSE_END = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]\s)")
+# where a clause ends: not at the comma inside a number ("5,000")
+_CLAUSE_END = re.compile(r"\s*(?:,(?!\d)|[;:]|\s[-\u2013\u2014]\s)")
 
 
 # "Just yesterday I joined": "just" says how near the day is, which its date now says.
