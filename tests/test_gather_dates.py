@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from dreamgit.dream.gather.dates import day_text, resolve_dates
+from dreamgit.dream.gather.dates import day_text, past_times, resolve_dates
 from dreamgit.dream.gather.extract import extract_candidates
 
 # Monday 8 May 2023, early afternoon.
@@ -249,3 +249,8 @@ def test_the_day_something_was_done_by_goes_after_a_number_not_into_it() -> None
     """The comma of "5,000" ends no clause: the day goes after the whole count."""
     written = resolve_dates("The newsletter just hit 5,000 subscribers, wow", SESSION)
     assert written == ("The newsletter hit 5,000 subscribers by 8 May 2023, wow", True)
+
+
+def test_past_times_are_the_phrases_that_name_a_day_gone_by() -> None:
+    said = "Yesterday was fine, two weeks ago I ran, last August too; next week we fly, then rest"
+    assert past_times(said) == ["yesterday", "two weeks ago", "last august"]

@@ -23,7 +23,7 @@ from datetime import date, datetime, timedelta
 
 from dreamgit.dream.gather.words import PAST_VERB
 
-__all__ = ["DATE_WORDS", "JUST_DONE", "day_text", "resolve_dates"]
+__all__ = ["DATE_WORDS", "JUST_DONE", "day_text", "past_times", "resolve_dates"]
 
 _MONTHS = [
     "January",
@@ -419,6 +419,17 @@ def _held_since(m: re.Match[str], today: date) -> str:
         start = _month_text(today.year, today.month - n)
     how = "about " if m["about"] else "before " if m["over"] else ""
     return f"since {how}{start}"
+
+
+def past_times(text: str) -> list[str]:
+    """The relative phrases of ``text`` that name a time before the day it is said
+    ("yesterday", "last weekend", "two weeks ago", "this past Friday"), as said."""
+    found = []
+    for m in _PHRASE.finditer(text):
+        rel = " ".join((m["rel"] or "").lower().split())
+        if m["yest"] or m["lastnight"] or m["dby"] or m["ago"] or rel in ("last", "this past"):
+            found.append(" ".join(m.group().lower().split()))
+    return found
 
 
 def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE
+from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE, past_times
 from dreamgit.dream.gather.pointers import announces_only, shown
 from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
 from dreamgit.dream.gather.words import (
@@ -324,15 +324,6 @@ def time_told(sentence: str) -> str | None:
     return None if m is None else m["time"].lower()
 
 
-# "Last weekend I did something new" / "Yesterday, we went to the lake": a past time a
-# sentence sets, which the next things it narrates share.
-_PAST_TIME = re.compile(
-    r"\b(?P<time>yesterday|last\s+night|the\s+day\s+before\s+yesterday"
-    r"|(?:last|this\s+past)\s+(?:week(?:end)?|month|summer|winter|spring|fall|autumn"
-    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|(?:a|one|two|three|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)\s+ago)\b",
-    _I,
-)
 # "I participated in …", "We also went …", "My sister and I drove …": what was done next.
 _NARRATES = re.compile(
     r"^(?:(?:then|and|so|also|afterwards|after\s+that),?\s+)?"
@@ -345,10 +336,10 @@ _NOT_ONCE = re.compile(r"\b(?:always|never|usually|often|every|used\s+to|since)\
 def time_set(sentence: str) -> str | None:
     """ "Last weekend I did something new.": the past time the sentence sets, which the
     sentences narrating what was done then (:func:`narrated_then`) share."""
-    found = _PAST_TIME.findall(sentence)
+    found = past_times(sentence)
     if len(found) != 1 or _NOT_ONCE.search(sentence):
         return None
-    return " ".join(found[0].lower().split())
+    return found[0]
 
 
 def narrated_then(sentence: str) -> bool:
