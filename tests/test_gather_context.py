@@ -188,6 +188,25 @@ def test_congratulating_the_listener_is_pep_talk(line: str) -> None:
 @pytest.mark.parametrize(
     "line",
     [
+        "I hope your knee heals soon.",
+        "So sorry to hear the Lisbon job fell through.",
+        "I'll keep you posted on the Porto gallery.",
+        "I'll let you know if I need help with the props.",
+        "I was wondering if you have any tips for the Douro trail.",
+        "I'll always be here to support you and give you that boost.",
+        "I'm sure the producers will love your Porto screenplay.",
+        "Fill me in on the details when you have them.",
+    ],
+)
+def test_wishes_and_promises_to_keep_the_listener_posted_are_chat(line: str) -> None:
+    """What is said to keep a chat going ("I'll keep you posted", "hope your knee heals")
+    is no fact about either person."""
+    assert said_by_noor(line) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
         "Sounds like a plan!",
         "Seems like a fun trip to Porto with your kids.",
         "Glad the physio is helping!",

@@ -65,7 +65,7 @@ BACKCHANNEL = frozenset(
 PEP_TALK = re.compile(
     r"\b(?:proud\s+of\s+you|here\s+for\s+you|happy\s+for\s+you|glad\s+for\s+you|thank\s+you"
     r"|thanks|good\s+luck|you\s+got\s+this|you've\s+got\s+this|keep\s+it\s+up|keep\s+going"
-    r"|hang\s+in\s+there|i\s+hope\s+you|i'm\s+sure\s+you|i\s+bet\s+you|rooting\s+for\s+you"
+    r"|hang\s+in\s+there|i\s+hope\s+you|i\s+bet\s+you|rooting\s+for\s+you"
     r"|believe\s+in\s+you|means\s+a\s+lot|appreciate\s+(?:it|you|that)|glad\s+(?:you|to\s+hear)"
     r"|good\s+to\s+(?:see|hear|chat|talk)|great\s+to\s+(?:see|hear|chat|talk)|nice\s+to"
     r"\s+(?:see|hear|chat|talk)|can't\s+wait\s+to\s+(?:see|hear)|let\s+me\s+know"
@@ -74,7 +74,12 @@ PEP_TALK = re.compile(
     r"|100%\s+agree|count\s+on\s+me|care\s+to\s+(?:fill|tell|share)|congrats|congratulations"
     r"|(?:that's|that\s+is|this\s+is)\s+(?:exactly\s+|just\s+)?what\s+i\s+(?:needed|wanted"
     r"|was\s+looking\s+for)"
-    r"|kudos"
+    r"|kudos|(?:sorry|sad)\s+to\s+hear|hope\s+(?:your|you're|you've|you\s+(?:feel|get|had|have|are))"
+    r"|(?:keep|kept)\s+you\s+(?:posted|updated|in\s+the\s+loop)|let\s+you\s+know"
+    r"|(?:was|were)\s+wondering\s+if\s+you"
+    r"|(?:be\s+)?(?:here|there)\s+to\s+(?:support|cheer|help)\s+you"
+    r"|(?:i'm|i\s+am)\s+sure\s+(?:\w+\s+){0,5}?(?:you|your)\b"
+    r"|fill\s+me\s+in|keep\s+me\s+(?:posted|updated)"
     r"|(?:we|i)\s+last\s+(?:spoke|talked|chatted|caught\s+up))\b",
     _I,
 )
