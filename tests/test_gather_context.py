@@ -597,3 +597,16 @@ def test_a_new_short_noun_is_news() -> None:
     known = ["Noor has a dog named Rex and a parrot."]
     fact = _statement("Noor has a cat named Tom.")
     assert compact([fact], 1000, known, min_novelty=0.3) == ([fact], [])
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("I repainted the Porto studio, speaking of.", "Noor repainted the Porto studio."),
+        ("I loved Braga, if you know what I mean.", "Noor loved Braga."),
+        ("We stayed in Nuuk a week, if you know.", "Noor and others stayed in Nuuk a week."),
+    ],
+)
+def test_a_closing_aside_is_no_part_of_the_fact(line: str, expected: str) -> None:
+    """ "…, speaking of", "…, if you know": asides that close a sentence, never its end."""
+    assert said_by_noor(line) == [expected]

@@ -91,7 +91,8 @@ _LEAD = re.compile(
     _I,
 )
 _TRAIL = re.compile(
-    r"(?:[\s,;:-]+(?:haha+|hahaha|lol|lmao|hehe|:\)|:d|;\)|you\s+know|eh|right|though|too"
+    r"(?:[\s,;:-]+(?:haha+|hahaha|lol|lmao|hehe|:\)|:d|;\)|(?:if\s+)?you\s+know(?:\s+what\s+i"
+    r"\s+mean)?|eh|right|though|too|speaking\s+of"
     r"|for\s+sure|tbh|honestly|(?:and\s+)?all\s+(?:of\s+)?that|and\s+stuff|and\s+so\s+on"
     r"|(?:and\s+)?(?:things|stuff)\s+like\s+that"
     r"|etc))+[\s.!?…]*$",
