@@ -151,6 +151,34 @@ def test_the_one_person_a_sentence_names(sentence: str, person: str | None) -> N
     assert named_person(sentence, frozenset({"music"}), ("Ines", "Olu")) == person
 
 
+@pytest.mark.parametrize(
+    ("question", "answer", "memory"),
+    [
+        (
+            "Olu: Do you have any pictures of the new beds?",
+            "Ines: Sure! Here's a pic of them. Super cozy and comfy.",
+            "Ines says the new beds are cozy and comfy.",
+        ),
+        (
+            "Olu: How was the concert at Hot Five?",
+            "Ines: Loud, sweaty and wonderful!",
+            "Ines says the concert was loud, sweaty and wonderful.",
+        ),
+    ],
+)
+def test_a_bare_description_after_a_question_describes_what_it_named(
+    question: str, answer: str, memory: str
+) -> None:
+    """ "Super cozy and comfy." alone names nothing; after a question about the new beds
+    it describes them."""
+    assert memory in chat(question, answer)
+
+
+@pytest.mark.parametrize("answer", ["Ines: Nice.", "Ines: Sure, totally!", "Ines: Yes and no."])
+def test_a_reaction_to_a_question_describes_nothing(answer: str) -> None:
+    assert not [m for m in chat("Olu: How was the concert at Hot Five?", answer) if "concert" in m]
+
+
 def test_only_an_opening_he_or_she_is_replaced() -> None:
     assert with_person("She's a nurse in Porto.", "Aino") == "Aino's a nurse in Porto."
     assert with_person("I told her about it.", "Aino") == "I told her about it."

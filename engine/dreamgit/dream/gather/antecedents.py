@@ -5,7 +5,9 @@ alone, the answer says nothing of yoga. The question named a thing ("that yoga
 routine"); when the sentence right after it uses "it", "that" or "them" as its
 object, the thing goes in its place: "I've been doing the yoga routine for 3 years".
 Only the object after a verb is replaced, only once, and only by a phrase of the
-same number ("them" wants a plural). When in doubt nothing changes.
+same number ("them" wants a plural). A bare description right after such a question
+("Super cozy and comfy.", asked about the new beds) describes that thing. When in doubt
+nothing changes.
 """
 
 from __future__ import annotations
@@ -13,7 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Asked", "named_person", "named_thing", "with_antecedent", "with_person"]
+__all__ = [
+    "Asked",
+    "described",
+    "named_person",
+    "named_thing",
+    "with_antecedent",
+    "with_person",
+]
 
 _I = re.IGNORECASE
 
@@ -61,6 +70,8 @@ _IS = re.compile(
     r"^(?P<pronoun>it|that|they)(?P<verb>'s|'re|\s+is|\s+was|\s+are|\s+were)\s+(?=\S)", _I
 )
 _COPULA = {"'s": "is", "'re": "are"}
+# "How was the concert?", "Did you like the book?": asked of what was.
+_ASKED_PAST = re.compile(r"\b(?:was|were|did)\b", _I)
 _PERSPECTIVE = {"your": "my", "my": "your", "our": "your", "that": "the", "this": "the",
                 "these": "the", "those": "the", "the": "the"}  # fmt: skip
 
@@ -74,6 +85,38 @@ class Asked:
     #: The verb the thing was the object of ("playing" the violin): an answer that says
     #: the verb with no object ("I've been playing for a year") means the thing.
     verb: str | None = None
+    #: "How was the concert?": the tense a description of the thing takes.
+    past: bool = False
+
+
+# "Super cozy and comfy", "So good, really rich": words that describe, with no verb and
+# no subject; said right after a question about a thing, they describe that thing.
+_DEGREE = r"(?:(?:super|so|really|very|pretty|quite|totally|absolutely|incredibly|kinda)\s+)?"
+_DESCRIPTION = re.compile(
+    rf"^{_DEGREE}(?P<first>[a-z][a-z-]+)(?:(?:,\s*|\s+and\s+|\s*&\s*){_DEGREE}[a-z][a-z-]+){{0,3}}$",
+    _I,
+)
+# Words that answer or react, not describe: "Sure!", "Yes", "Thanks", "Totally".
+_NOT_DESCRIPTION = frozenset(
+    str.split("""sure yes yeah yep yup no nope ok okay thanks thank totally definitely
+    absolutely maybe perhaps probably haha lol wow oh right true exactly indeed of course
+    same agreed nah hey hi hello well anyway also yours mine""")
+)
+
+
+def described(sentence: str, asked: Asked) -> str | None:
+    """ "Super cozy and comfy." after "Do you have pictures of the new beds?": "The new
+    beds are super cozy and comfy."; None when the sentence is no bare description."""
+    text = sentence.strip().rstrip(".!… ")
+    m = _DESCRIPTION.match(text)
+    words = set(re.findall(r"[a-z']+", text.lower()))
+    # one word alone ("Nice.", "Amazing!") is a reaction to the question, not a description
+    if m is None or len(text.split()) < 2 or words & _NOT_DESCRIPTION or words & _NOT_WORD:
+        return None
+    thing = asked.thing
+    plural = thing.lower().endswith("s") and not thing.lower().endswith("ss")
+    verb = ("were" if plural else "was") if asked.past else ("are" if plural else "is")
+    return f"{thing[:1].upper()}{thing[1:]} {verb} {text[:1].lower()}{text[1:]}."
 
 
 def named_thing(question: str) -> Asked | None:
@@ -94,7 +137,11 @@ def named_thing(question: str) -> Asked | None:
         thing = _thing(match)
         if thing is not None:
             before = _VERB_BEFORE.search(question, 0, match.start())
-            found = Asked(thing, verb=before["verb"].lower() if before else None)
+            found = Asked(
+                thing,
+                verb=before["verb"].lower() if before else None,
+                past=_ASKED_PAST.search(question) is not None,
+            )
     return found
 
 

@@ -18,6 +18,7 @@ from functools import partial
 
 from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
 from dreamgit.dream.gather.antecedents import (
+    described,
     named_person,
     named_thing,
     with_antecedent,
@@ -252,6 +253,7 @@ def extract_candidates(
         # the thing it named.
         question = _question_before(turns, turn)
         thing = None if question is None else named_thing(question)
+        asked = thing  # what the question named, for a bare description of it in the turn
         person: str | None = None  # the one person the sentence before named
         when: str | None = None  # the time the sentence before only told how it went
         then: str | None = None  # the past time the sentences before set ("last weekend")
@@ -262,6 +264,8 @@ def extract_candidates(
                     sentence = answered(question, sentence) or sentence
                     if not chatter(sentence, others):
                         question = None  # only the first thing said can be the answer
+                if asked is not None and (description := described(spoken(sentence), asked)):
+                    sentence, asked = description, None  # "Super cozy and comfy."
                 if thing is not None:
                     sentence = with_antecedent(sentence, thing)
                 if person is not None:
