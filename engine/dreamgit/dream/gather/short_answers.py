@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from dreamgit.dream.gather.statements import without_lead
+
 __all__ = ["answered"]
 
 _I = re.IGNORECASE
@@ -48,7 +50,6 @@ _FREQUENCY = re.compile(
     _I,
 )
 _SPEAKER = {"you": "me", "your": "my", "yours": "mine", "yourself": "myself"}
-_LEAD = re.compile(r"^(?:(?:yeah|yes|yep|yup|oh|well|hmm|um|so|haha|lol|wow)[,!.]?\s+)+", _I)
 
 
 def _spoken_by_answerer(phrase: str) -> str:
@@ -61,7 +62,7 @@ def answered(question: str, answer: str) -> str | None:
     """``answer`` said with what ``question`` asked ("I've been married for 5 years
     already"), when it is a bare length of time or frequency after "how long"/"how
     often"; else None."""
-    text = _LEAD.sub("", answer.strip()).rstrip(".!… ")
+    text = without_lead(answer.strip()).rstrip(".!… ")
     m = _HOW_LONG.match(question.strip())
     if m is not None and _LENGTH.match(text):
         when = text[:1].lower() + text[1:]

@@ -42,6 +42,7 @@ __all__ = [
     "spoken",
     "time_set",
     "time_told",
+    "without_lead",
 ]
 
 _I = re.IGNORECASE
@@ -253,6 +254,11 @@ def _declarative_parts(sentence: str) -> list[str]:
             break
         kept.append(part)
     return kept
+
+
+def without_lead(text: str) -> str:
+    """``text`` without the greetings, interjections and glue that open it ("Yeah, so …")."""
+    return _LEAD.sub("", text)
 
 
 def _strip(text: str, others: tuple[str, ...]) -> str:
