@@ -174,6 +174,27 @@ def test_a_bare_description_after_a_question_describes_what_it_named(
     assert memory in chat(question, answer)
 
 
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        (
+            "Ines: Deadline is June 15th for the grant.",
+            "Ines' deadline is 15 June 2029 for the grant.",
+        ),
+        ("Ines: Budget is tight this quarter.", "Ines' budget is tight this quarter."),
+        ("Ines: Flight's at 6 tomorrow.", "Ines' flight's at 6 on 15 May 2029."),
+    ],
+)
+def test_a_thing_of_ones_own_said_without_my_is_the_speakers(line: str, memory: str) -> None:
+    """ "Deadline is June 15th" said of one's plans is the speaker's deadline, not a
+    sentence about someone named Deadline."""
+    assert chat(line) == [memory]
+
+
+def test_a_bare_noun_that_is_no_thing_of_ones_own_stays_general() -> None:
+    assert chat("Ines: Music is my life.") == ["Music is Ines' life."]
+
+
 @pytest.mark.parametrize("answer", ["Ines: Nice.", "Ines: Sure, totally!", "Ines: Yes and no."])
 def test_a_reaction_to_a_question_describes_nothing(answer: str) -> None:
     assert not [m for m in chat("Olu: How was the concert at Hot Five?", answer) if "concert" in m]

@@ -18,6 +18,7 @@ from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate
 from dreamgit.dream.gather.words import (
     ADVERB_OPENERS,
     ADVICE_VERBS,
+    OWNED_SLOTS,
     RELATIVES,
     opens_without_subject,
 )
@@ -117,6 +118,10 @@ def attribute(clause: str, voice: Voice) -> str:
     """
     clause = _restore_subject(clause)
     text = _rewrite(clause, voice)
+    owned = _OWNED.match(text)
+    if owned is not None and owned["slot"].lower() in OWNED_SLOTS:
+        # "Deadline is 15 June 2025": the speaker's deadline
+        return f"{possessive(voice.subject)} {text[0].lower()}{text[1:]}"
     if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
         return text
     first = text.split(" ", 1)[0]
@@ -142,6 +147,8 @@ def instruction(clause: str, voice: Voice) -> str:
     return f"{voice.subject} wants {voice.listener} {body}."
 
 
+# "Deadline is …", "Flight's at 6": a bare noun, no determiner, and its verb.
+_OWNED = re.compile(r"^(?P<slot>[A-Z][a-z]+)(?:\s+(?:is|was|moved|got|has\s+been)\b|'s\s)")
 _COMMON_OPENER = re.compile(
     r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
     r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe"

@@ -15,6 +15,7 @@ __all__ = [
     "BACKCHANNEL",
     "EVALUATIVE",
     "IRREGULAR_PAST",
+    "OWNED_SLOTS",
     "PAST_VERB",
     "PEP_TALK",
     "RELATIVES",
@@ -123,6 +124,15 @@ PAST_VERB = (
     r"(?:(?!(?:need|seed|feed|speed|indeed|bleed|breed|exceed|proceed|succeed)\b)[a-z]{2,}ed|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\b"
+)
+
+
+#: Things of one's own a person names without "my" ("Deadline is June 15th", "Budget is
+#: tight", "Flight's at 6"): said by someone about their plans, they are theirs.
+OWNED_SLOTS = frozenset(
+    str.split("""deadline budget launch release flight appointment meeting interview exam
+    salary rent commute stack lease contract shift schedule goal target birthday wedding
+    anniversary surgery checkup demo presentation standup""")
 )
 
 
