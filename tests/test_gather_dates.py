@@ -254,3 +254,24 @@ def test_the_day_something_was_done_by_goes_after_a_number_not_into_it() -> None
 def test_past_times_are_the_phrases_that_name_a_day_gone_by() -> None:
     said = "Yesterday was fine, two weeks ago I ran, last August too; next week we fly, then rest"
     assert past_times(said) == ["yesterday", "two weeks ago", "last august"]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("The launch moved to Friday", "The launch moved to 12 May 2023"),
+        ("The demo got pushed back to Monday", "The demo got pushed back to 15 May 2023"),
+        ("I'm away until Thursday", "I'm away until 11 May 2023"),
+    ],
+)
+def test_a_weekday_something_moved_to_is_the_next_one(said: str, written: str) -> None:
+    """ "moved to Friday" in a session of Monday 8 May 2023 is Friday 12 May: a memory read
+    the week after must not say a bare weekday."""
+    assert resolve_dates(said, SESSION) == (written, True)
+
+
+def test_moving_to_a_weekly_day_is_no_date() -> None:
+    assert resolve_dates("We moved standup to Fridays", SESSION) == (
+        "We moved standup to Fridays",
+        False,
+    )

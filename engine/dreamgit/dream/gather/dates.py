@@ -77,6 +77,10 @@ _PHRASE = re.compile(
     rf"(?P<relunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall|{_DAY}"
     rf"|{_MONTH_NAMES})"
     rf"|(?:on\s+)?(?P<lastday>{_DAY})\s+(?P<lastdayrel>last\s+week|this\s+week|next\s+week)"
+    # "moved to Friday", "pushed back to Monday", "until Thursday": the next such day
+    rf"|(?P<toward>(?:moved|pushed|postponed|delayed|rescheduled|shifted)(?:\s+back)?\s+to"
+    rf"|until|till)\s+(?P<nextday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    rf"(?!\s+(?:last|this|next)\b)(?!s)"
     rf"|on\s+(?P<bareday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     rf"(?!\s+(?:last|this|next)\b)(?!s)"
     rf"|on\s+the\s+(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?!\s+(?:of|floor|time|century))"
@@ -287,6 +291,9 @@ def _replace(m: re.Match[str], today: date) -> str:
         return _ahead(_count(g["infut"]), g["infutunit"], today)
     if g["rel"]:
         return _relative(g["rel"], g["relunit"], today)
+    if g["nextday"]:
+        day = day_text(_nearest(_weekday(g["nextday"]), today, future=True))
+        return f"{' '.join(g['toward'].split())} {day}"
     if g["bareday"]:
         future = _FUTURE.search(m.string)
         if not future and not _DONE.search(m.string):
