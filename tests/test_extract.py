@@ -563,3 +563,12 @@ def test_slug_of_text_without_words_is_still_valid() -> None:
     """A text with no content words still gets a usable slug."""
     assert suggest_slug("!!!") == "memory"
     assert suggest_slug("The user.") == "the"
+
+
+def test_a_pattern_said_of_now_says_the_day_it_held() -> None:
+    """ "I'm currently using Python 3.11" is what held on the session's day, as every
+    statement with "currently" says; a keyed fact keeps its canonical words."""
+    texts = [c.text for c in extract("I'm currently using Python 3.11 for the billing API.")]
+    assert texts == ["The user is using Python 3.11 for the billing API as of 20 November 2026."]
+    moved = [c.text for c in extract("I currently live in Lisbon.") if c.key == "user.home"]
+    assert moved and "as of" not in moved[0]

@@ -118,10 +118,14 @@ def _pattern_candidates(
         if c.change is not None and kind == "fact":
             kind = "correction"
         about = "The user" if c.key == "user.name" else subject
+        text = _about(c.text, about)
+        if c.key is None:  # "is currently using Python 3.11": as of the session's day
+            dated = resolve_dates(text, created)[0]
+            text = dated if dated.endswith((".", "!", "?", ")")) else f"{dated}."
         out.append(
             replace(
                 c,
-                text=_about(c.text, about),
+                text=text,
                 kind=kind,
                 salience=_PATTERN_SALIENCE,
                 speaker="user",
