@@ -610,3 +610,13 @@ def test_a_new_short_noun_is_news() -> None:
 def test_a_closing_aside_is_no_part_of_the_fact(line: str, expected: str) -> None:
     """ "…, speaking of", "…, if you know": asides that close a sentence, never its end."""
     assert said_by_noor(line) == [expected]
+
+
+def test_after_change_of_plans_a_suggestion_is_what_was_decided() -> None:
+    """ "Change of plans — Prof. Mendes thinks we should pivot …": the speaker tells what
+    was decided; without the announcement the same sentence is only someone's opinion."""
+    decided = said_by_noor(
+        "Change of plans — Prof. Mendes thinks we should pivot from ACL to EMNLP instead."
+    )
+    assert decided == ["Noor and others are going to pivot from ACL to EMNLP instead."]
+    assert said_by_noor("Prof. Mendes thinks we should pivot from ACL to EMNLP instead.") == []

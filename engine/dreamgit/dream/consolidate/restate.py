@@ -18,7 +18,7 @@ __all__ = ["as_fact"]
 # "made the decision to rewrite the app in Flutter": the rewrite is the fact.
 _DECIDED = re.compile(
     r"\b(?:(?:made|took)\s+the\s+decision|decided|(?:is|are)\s+(?:now\s+)?(?:going|planning))"
-    r"\s+to\s+(?P<verb>rewrite|port|rebuild|migrate|move|switch)\b",
+    r"\s+to\s+(?P<verb>rewrite|port|rebuild|migrate|move|switch|pivot)\b",
     re.IGNORECASE,
 )
 # "decided to drop the Switch version": an ending, said as a decision.

@@ -449,8 +449,18 @@ def clauses(
     """The declarative clauses of one paragraph of a person's turn."""
     out: list[Clause] = []
     follows = False  # the sentence before gave the last clause
+    plans_changed = False  # "Change of plans —": what is suggested next is decided
     for sentence in _sentences(paragraph):
         sentence = _strip(sentence, others)
+        if _PLANS_CHANGED.match(sentence):
+            rest = _PLANS_CHANGED.sub("", sentence)
+            plans_changed, sentence = True, rest[:1].upper() + rest[1:]
+            if not sentence:
+                continue
+        if plans_changed:
+            # "Prof. Zhang thinks we should pivot to EMNLP": after "change of plans", done
+            sentence = _SUGGESTED.sub(lambda m: f"{m['who']} {_GOING[m['who'].lower()]} ", sentence)
+            plans_changed = False
         asked = _POLITE_ORDER.match(sentence) if to_agent else None
         if asked is not None and _STANDING_ORDER.match(asked["order"]):
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
@@ -481,6 +491,19 @@ def clauses(
             out.append(Clause(text, kind_of(text, instruction=imperative), imperative))
         follows = len(out) > before
     return out
+
+
+# "Change of plans —", "Plans changed:": the next suggestion is what was decided.
+_PLANS_CHANGED = re.compile(
+    r"^(?:change\s+of\s+plans?|plans?\s+(?:have\s+)?changed|new\s+plan)\b[\s,:;.!\u2013\u2014-]*",
+    _I,
+)
+# "Prof. Zhang thinks we should pivot …", "the client wants us to …" is not read here
+_SUGGESTED = re.compile(
+    r"^(?:[A-Z][\w.'-]*\s+){1,3}(?:thinks|says|wants|suggested|suggests|decided|agreed)\s+"
+    r"(?:that\s+)?(?P<who>we|I)\s+(?:should|will|need\s+to|have\s+to|must)\s+"
+)
+_GOING = {"we": "are going to", "i": "am going to"}
 
 
 # "She's called Coco", "It has a red roof": a sentence that goes on about what the one
