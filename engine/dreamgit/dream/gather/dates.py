@@ -439,6 +439,17 @@ def past_times(text: str) -> list[str]:
     return found
 
 
+def _anchored(text: str, word: re.Match[str], rest: int, anchor: str) -> str:
+    """``text`` with ``anchor`` ("by 8 May 2023") where the clause holding the relative
+    ``word`` ("just", "currently") ends, the text going on at ``rest`` (after the word
+    to drop it, at it to keep it): "I just reorganized my shelf, honestly" → "I
+    reorganized my shelf by 8 May 2023, honestly"."""
+    end = _CLAUSE_END.search(text, word.end())
+    cut = end.start() if end is not None else len(text.rstrip(" .!"))
+    head, said = text[: word.start()].rstrip(), text[rest:cut].strip()
+    return (f"{head} {said}".strip() + f" {anchor}{text[cut:]}").rstrip(" .!")
+
+
 def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     """``text`` with its relative dates written absolutely, and whether it had any."""
     today = when.date()
@@ -463,22 +474,14 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
         # "sushi for tonight": "for the night of …", not "for on the night of …"
         out = re.sub(r"\b(for|until|till|by|from|since)\s+(?:on|in)\s+", r"\1 ", out, flags=re.I)
     elif (m := _JUST_DONE.search(out)) and not DATE_WORDS.search(out) and not _HABIT.search(out):
-        # "I just got accepted": done by the day it was said; the day is the anchor, said
-        # where what was done ends ("I just reorganized my shelf by …, speaking of")
-        end = _CLAUSE_END.search(out, m.end())
-        cut = end.start() if end is not None else len(out.rstrip(" .!"))
-        out = f"{out[: m.start()]}{out[m.end() : cut]} by {day_text(today)}{out[cut:]}"
-        out = out.rstrip(" .!")
-        changed = True
+        # "I just got accepted": done by the day it was said
+        out, changed = _anchored(out, m, m.end(), f"by {day_text(today)}"), True
     elif (m := _AS_OF.search(out)) and not DATE_WORDS.search(out) and not _FUTURE.search(out):
-        end = _CLAUSE_END.search(out, m.end())
-        cut = end.start() if end is not None else len(out.rstrip(" .!"))
-        # the word goes where the day is said, but not when it opens a clause whose "I"
-        # went unsaid ("Currently training for …"): it tells who speaks
-        subject = _SUBJECT_NEXT.match(out, m.end()) is not None
-        start = m.end() if m.start() or subject else 0
-        head, rest = out[: m.start()].rstrip(), out[start:cut].strip()
-        out = f"{head} {rest}".strip() + f" as of {day_text(today)}{out[cut:]}"
-        out = out.rstrip(" .!")
-        changed = True
+        # "I'm currently interning at …": true as of that day. The word stays when it opens
+        # a clause whose "I" went unsaid ("Currently training for …"): it tells who speaks
+        keep = m.start() == 0 and _SUBJECT_NEXT.match(out, m.end()) is None
+        out, changed = (
+            _anchored(out, m, m.start() if keep else m.end(), f"as of {day_text(today)}"),
+            True,
+        )
     return out, changed
