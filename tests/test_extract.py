@@ -307,6 +307,7 @@ STATEMENTS: list[tuple[str, str, str]] = [
     ("I'm very much a visual learner.", "The user is a visual learner.", "fact"),
     ("Total beginner here.", "The user is a total beginner.", "fact"),
     ("Long-time Rust dev here!", "The user is a long-time Rust dev.", "fact"),
+    ("ML newbie here.", "The user is an ML newbie.", "fact"),  # read letter by letter
     # what the user did, its "I" unsaid, is no task for the agent
     (
         "Got the model down to 25M params.",

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from dreamgit.dream.gather.common import END, NAME, ORG, PLACE, Context, Draft, dangling, tool_of
 from dreamgit.dream.gather.phrasing import swap_pronouns
+from dreamgit.dream.gather.words import indefinite_article
 
 __all__ = ["IDENTITY_PATTERNS"]
 
@@ -214,11 +215,7 @@ def _left(clause: str, ctx: Context) -> list[Draft]:
 def _role_text(role: str, org: str | None) -> str:
     role = role.strip()
     if not re.match(r"(?:an?|the)\s", role, _I):
-        first = role.split(" ", 1)[0]
-        # an acronym is read letter by letter: "a UI designer", "an ML engineer"
-        acronym = len(first) > 1 and first.isupper()
-        vowel = first[:1] in "AEFHILMNORSX" if acronym else first[:1].lower() in "aeiou"
-        role = ("an " if vowel else "a ") + role
+        role = f"{indefinite_article(role)} {role}"
     return f"Works as {role}" + (f" at {org}." if org else ".")
 
 

@@ -29,6 +29,7 @@ from dreamgit.dream.gather.words import (
     PEP_TALK,
     SENTENCE_END,
     TRANSIENT,
+    indefinite_article,
     opens_without_subject,
 )
 
@@ -174,10 +175,6 @@ _SELF_HERE = re.compile(
     r"|researcher|scientist|manager|founder|user|fan))\s+here[.!]*$",
     _I,
 )
-
-
-def _article(words: str) -> str:
-    return "an" if words[:1].lower() in "aeiou" else "a"
 
 
 # "Can you keep explanations short and direct?": a standing order, asked politely.
@@ -466,8 +463,10 @@ def clauses(
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
         here = _SELF_HERE.match(sentence)
         if here is not None:
-            who = here["who"][:1].lower() + here["who"][1:]
-            sentence = f"I'm {_article(who)} {who}."  # "Total beginner here": who I am
+            who, first = here["who"], here["who"].split(" ", 1)[0]
+            if len(first) < 2 or not first.isupper():  # "ML newbie" keeps its acronym
+                who = who[:1].lower() + who[1:]
+            sentence = f"I'm {indefinite_article(who)} {who}."  # "Total beginner here": who I am
         if sentence.endswith("?"):
             parts = _declarative_parts(sentence)
         else:

@@ -22,6 +22,7 @@ __all__ = [
     "SENTENCE_END",
     "TRANSIENT",
     "content_terms",
+    "indefinite_article",
     "opens_without_subject",
 ]
 
@@ -159,6 +160,15 @@ _BARE_OPENERS = ADVERB_OPENERS | frozenset(
     decided did didn't don't won lost ran read wrote began built used am was will would
     could should""")
 )
+
+
+def indefinite_article(words: str) -> str:
+    """ "a" or "an" before ``words`` as they are read: "an editor", "a UI designer", "an ML
+    engineer" (an acronym is read letter by letter)."""
+    first = words.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return "an" if first[:1] in "AEFHILMNORSX" else "a"
+    return "an" if first[:1].lower() in "aeiou" else "a"
 
 
 def opens_without_subject(word: str) -> bool:
