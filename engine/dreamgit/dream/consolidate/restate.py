@@ -45,8 +45,7 @@ _PUSHED = re.compile(
 # "… is Arctic Monkeys as of 25 March 2025", "… hit 5,000 subscribers by 20 March 2025":
 # the day it was said to hold or be done by, not part of what is said; but in "must ship
 # by 12 May 2025" the day is the deadline itself.
-_AS_OF = re.compile(r"\s+as\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b")
-_DONE_BY = re.compile(r"\s+by\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b")
+_DAY_SAID = re.compile(r"\s+(?P<how>as\s+of|by)\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b")
 _AHEAD = re.compile(
     r"\b(?:will|'ll|must|need|needs|due|going\s+to|has\s+to|have\s+to|should|deadline)\b",
     re.IGNORECASE,
@@ -54,8 +53,8 @@ _AHEAD = re.compile(
 
 
 def _without_day_said(text: str) -> str:
-    text = _AS_OF.sub("", text)
-    return text if _AHEAD.search(text) else _DONE_BY.sub("", text)
+    deadline = _AHEAD.search(text) is not None
+    return _DAY_SAID.sub(lambda m: m.group() if deadline and m["how"] == "by" else "", text)
 
 
 def as_fact(text: str) -> str:

@@ -93,7 +93,7 @@ class Asked:
 # no subject; said right after a question about a thing, they describe that thing.
 _DEGREE = r"(?:(?:super|so|really|very|pretty|quite|totally|absolutely|incredibly|kinda)\s+)?"
 _DESCRIPTION = re.compile(
-    rf"^{_DEGREE}(?P<first>[a-z][a-z-]+)(?:(?:,\s*|\s+and\s+|\s*&\s*){_DEGREE}[a-z][a-z-]+){{0,3}}$",
+    rf"^{_DEGREE}[a-z][a-z-]+(?:(?:,\s*|\s+and\s+|\s*&\s*){_DEGREE}[a-z][a-z-]+){{0,3}}$",
     _I,
 )
 # Words that answer or react, not describe: "Sure!", "Yes", "Thanks", "Totally".
@@ -108,10 +108,11 @@ def described(sentence: str, asked: Asked) -> str | None:
     """ "Super cozy and comfy." after "Do you have pictures of the new beds?": "The new
     beds are super cozy and comfy."; None when the sentence is no bare description."""
     text = sentence.strip().rstrip(".!… ")
-    m = _DESCRIPTION.match(text)
     words = set(re.findall(r"[a-z']+", text.lower()))
     # one word alone ("Nice.", "Amazing!") is a reaction to the question, not a description
-    if m is None or len(text.split()) < 2 or words & _NOT_DESCRIPTION or words & _NOT_WORD:
+    if not _DESCRIPTION.match(text) or len(text.split()) < 2:
+        return None
+    if words & _NOT_DESCRIPTION or words & _NOT_WORD:
         return None
     thing = asked.thing
     plural = thing.lower().endswith("s") and not thing.lower().endswith("ss")

@@ -28,6 +28,7 @@ from dreamgit.dream.gather.attribution import Voice, attribute, instruction, pos
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
 from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
 from dreamgit.dream.gather.short_answers import answered
 from dreamgit.dream.gather.statements import (
@@ -120,8 +121,8 @@ def _pattern_candidates(
         about = "The user" if c.key == "user.name" else subject
         text = _about(c.text, about)
         if c.key is None:  # "is currently using Python 3.11": as of the session's day
-            dated = resolve_dates(text, created)[0]
-            text = dated if dated.endswith((".", "!", "?", ")")) else f"{dated}."
+            dated, changed = resolve_dates(text, created)
+            text = finish(dated) if changed else text
         out.append(
             replace(
                 c,
