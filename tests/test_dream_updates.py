@@ -7,14 +7,11 @@ memories an agent wrote on one day and sessions logged on another, then `dreamgi
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from clikit import active, dreamgit
 from gitcheck import fsck
 
 #: (older memory, newer memory, a word only the newer one holds) for each kind of value.
@@ -49,24 +46,8 @@ KEPT = [
 ]
 
 
-def _dreamgit(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
-    found = shutil.which("dreamgit", path=str(Path(sys.executable).parent))
-    command = [found] if found else [sys.executable, "-m", "dreamgit"]
-    env = dict(os.environ, DREAMGIT_REPO=str(repo))
-    done = subprocess.run(
-        [*command, "--now", now, *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def _texts(repo: Path, now: str) -> list[str]:
-    return [m["text"] for m in json.loads(_dreamgit(repo, now, "memories", "--json"))]
+    return [m["text"] for m in active(repo, now)]
 
 
 @pytest.mark.slow
@@ -75,18 +56,18 @@ def test_each_changed_value_leaves_one_current_memory_and_restore_brings_back_th
 ) -> None:
     """Numbers, dates, places, versions, tools, corrections, "no longer": newest wins."""
     repo = tmp_path / "mem"
-    _dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
+    dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
     old_ids = {}
     for old, _new, _word in CHANGES:
-        old_ids[old] = _dreamgit(repo, "2026-01-05T10:00:00Z", "add", old, "--topic", "facts")
+        old_ids[old] = dreamgit(repo, "2026-01-05T10:00:00Z", "add", old, "--topic", "facts")
     for text in KEPT[::2]:
-        _dreamgit(repo, "2026-01-05T10:00:00Z", "add", text, "--topic", "facts")
+        dreamgit(repo, "2026-01-05T10:00:00Z", "add", text, "--topic", "facts")
     for _old, new, _word in CHANGES:
-        _dreamgit(repo, "2026-01-12T10:00:00Z", "add", new, "--topic", "facts")
+        dreamgit(repo, "2026-01-12T10:00:00Z", "add", new, "--topic", "facts")
     for text in KEPT[1::2]:
-        _dreamgit(repo, "2026-01-12T10:00:00Z", "add", text, "--topic", "facts")
-    review = json.loads(_dreamgit(repo, "2026-01-13T09:00:00Z", "review", "--force", "--json"))
-    out = _dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
+        dreamgit(repo, "2026-01-12T10:00:00Z", "add", text, "--topic", "facts")
+    review = json.loads(dreamgit(repo, "2026-01-13T09:00:00Z", "review", "--force", "--json"))
+    out = dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
     assert out.count("supersede-newer-value") == len(CHANGES)
     planned = [op["summary"] for op in review["ops"] if op["phase"] == "consolidate"]
     assert planned and all(summary in out for summary in planned)  # review == run
@@ -96,7 +77,7 @@ def test_each_changed_value_leaves_one_current_memory_and_restore_brings_back_th
         assert [t for t in texts if word in t] == [new]  # exactly one holds the current one
     assert all(text in texts for text in KEPT)
     for old, _new, _word in CHANGES:
-        _dreamgit(repo, "2026-01-14T09:00:00Z", "restore", old_ids[old].strip())
+        dreamgit(repo, "2026-01-14T09:00:00Z", "restore", old_ids[old].strip())
     texts = _texts(repo, "2026-01-14T09:00:00Z")
     assert all(old in texts for old, _new, _word in CHANGES)
     fsck(repo)
@@ -108,26 +89,26 @@ def test_a_tool_switched_in_a_later_session_supersedes_the_earlier_sessions_tool
 ) -> None:
     """Sessions a week apart: the later one's tool replaces the earlier one's, restorable."""
     repo = tmp_path / "mem"
-    _dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
-    _dreamgit(
+    dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
+    dreamgit(
         repo, "2026-01-05T10:00:00Z", "log", stdin="User: We use Flask for the web services.\n"
     )
-    _dreamgit(repo, "2026-01-06T09:00:00Z", "run", "--force")
-    before = json.loads(_dreamgit(repo, "2026-01-06T09:00:00Z", "memories", "--json"))
+    dreamgit(repo, "2026-01-06T09:00:00Z", "run", "--force")
+    before = json.loads(dreamgit(repo, "2026-01-06T09:00:00Z", "memories", "--json"))
     flask = [m for m in before if "Flask" in m["text"]]
     assert len(flask) == 1
-    _dreamgit(
+    dreamgit(
         repo,
         "2026-01-12T10:00:00Z",
         "log",
         stdin="User: We switched to Django for the web services.\n",
     )
-    out = _dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
+    out = dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
     assert "supersede" in out
     texts = _texts(repo, "2026-01-13T09:00:00Z")
     assert not [t for t in texts if "Flask" in t]
     assert len([t for t in texts if "Django" in t]) == 1
-    _dreamgit(repo, "2026-01-14T09:00:00Z", "restore", flask[0]["id"])
+    dreamgit(repo, "2026-01-14T09:00:00Z", "restore", flask[0]["id"])
     assert [t for t in _texts(repo, "2026-01-14T09:00:00Z") if "Flask" in t] == [flask[0]["text"]]
     fsck(repo)
 
@@ -178,13 +159,13 @@ CHAT_TURNS_CHANGES = [
 def _dream_chat(repo: Path, chat: list[str], changes: list[tuple[str, str]]) -> None:
     """Log ``chat`` a session every five days, dream every third session and after the
     last; then no active memory holds a stale value and one holds each current value."""
-    _dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
     for k, session in enumerate(chat, start=1):
         day = f"2025-03-{k * 5:02d}"
-        _dreamgit(repo, f"{day}T10:00:00Z", "log", stdin=session + "\n")
+        dreamgit(repo, f"{day}T10:00:00Z", "log", stdin=session + "\n")
         if k % 3 == 0 or k == len(chat):
-            _dreamgit(repo, f"{day}T11:00:00Z", "run", "--force")
-    current = json.loads(_dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
+            dreamgit(repo, f"{day}T11:00:00Z", "run", "--force")
+    current = json.loads(dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
     texts = [m["text"] for m in current]
     for stale, fresh in changes:
         assert not [t for t in texts if stale in t], (stale, texts)
@@ -200,11 +181,11 @@ def test_values_that_change_in_a_chat_leave_one_current_memory_each(tmp_path: Pa
     repo = tmp_path / "mem"
     _dream_chat(repo, CHAT, CHAT_CHANGES)
     before = json.loads(
-        _dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json", "--as-of", "2025-03-20")
+        dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json", "--as-of", "2025-03-20")
     )
     muse = [m for m in before if "Muse" in m["text"]]
     assert len(muse) == 1
-    _dreamgit(repo, "2025-03-27T09:00:00Z", "restore", muse[0]["id"])
+    dreamgit(repo, "2025-03-27T09:00:00Z", "restore", muse[0]["id"])
     assert any("Muse" in t for t in _texts(repo, "2025-03-27T09:00:00Z"))
     fsck(repo)
 
@@ -218,7 +199,7 @@ def test_a_value_changed_by_another_verb_leaves_one_current_memory(tmp_path: Pat
     repo = tmp_path / "mem"
     _dream_chat(repo, CHAT_TURNS, CHAT_TURNS_CHANGES)
     before = json.loads(
-        _dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json", "--as-of", "2025-03-16")
+        dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json", "--as-of", "2025-03-16")
     )
     assert any("iPhone 12" in m["text"] for m in before)
     fsck(repo)
@@ -245,7 +226,7 @@ def test_where_a_user_lives_and_works_changes_while_their_name_stays(tmp_path: P
         USER_MOVES,
         [("Porto", "Lisbon"), ("Mercy Hospital", "a teacher at Oak School")],
     )
-    current = json.loads(_dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
+    current = json.loads(dreamgit(repo, "2025-03-26T09:00:00Z", "memories", "--json"))
     assert [m["text"] for m in current if m["topic"] == "identity"] == ["The user's name is Marta."]
     fsck(repo)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.api import DreamEngine
+from dreamgit.dream import notes
 from dreamgit.store.repo import MemoryRepo
 
 MONDAY = datetime(2027, 1, 4, 9, 30, tzinfo=UTC)
@@ -40,7 +41,8 @@ def dream_sessions(tmp_path: Path, sessions: list[str], start: datetime) -> list
         engine.log_session(text)
         if k % 3 == 0 or k == len(sessions):
             engine.dream(force=k == len(sessions))
-    return sorted(m.text for m in engine.memories())
+    # a session note holds several statements: each is read as the memory it stands for
+    return sorted(s for m in engine.memories() for s in notes.facts(m) or [m.text])
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,14 @@ from typing import TypedDict
 
 from dreamgit.ids import slugify
 
-__all__ = ["TOPICS", "Candidate", "MemoryFields", "candidate_memory_fields", "suggest_slug"]
+__all__ = [
+    "TOPICS",
+    "Candidate",
+    "MemoryFields",
+    "candidate_memory_fields",
+    "description_of",
+    "suggest_slug",
+]
 
 #: The topics gathering files candidates under.
 TOPICS: tuple[str, ...] = (
@@ -137,7 +144,8 @@ def _name(text: str) -> str:
     return "-".join(words)
 
 
-def _description(text: str) -> str:
+def description_of(text: str) -> str:
+    """A memory's one-line description: its text on one line, at most 150 characters."""
     line = " ".join(text.split()).rstrip(".")
     if len(line) <= _MAX_DESCRIPTION:
         return line
@@ -148,8 +156,9 @@ def _description(text: str) -> str:
 
 
 def _predicate(c: Candidate) -> str:
-    """The text without its subject ("Dana uses FastAPI." → "uses FastAPI.")."""
-    for lead in (c.subject + "'s ", c.subject + "' ", c.subject + " "):
+    """The text without its subject ("Dana uses FastAPI." → "uses FastAPI."; a session
+    note "Dana — went to …" → "went to …")."""
+    for lead in (c.subject + "'s ", c.subject + "' ", c.subject + " ", c.subject + " \u2014 "):
         if c.subject and c.text.startswith(lead) and len(c.text) > len(lead) + 3:
             return c.text[len(lead) :]
     return c.text
@@ -162,7 +171,7 @@ def candidate_memory_fields(c: Candidate) -> MemoryFields:
         slug=suggest_slug(_predicate(c)),
         text=c.text,
         name=_name(_predicate(c)),
-        description=_description(c.text),
+        description=description_of(c.text),
         type=c.type,
         priority=c.priority,
         key=c.key,

@@ -11,6 +11,10 @@ merge when a pair rule with ``action: merge`` holds; the finder's guards
 already refused opposite polarity and different numbers, dates, names and keys.
 Protected and core memories are never removed or rewritten; what was skipped
 for that is listed as a decision.
+
+A session note (``notes.py``) is read statement by statement: a newer value retires
+the statement, and the note is rewritten without it (op ``replace``); notes never
+merge, and a note that states a newer value supersedes like any memory.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from dreamgit.dream import notes
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import (
     DupItem,
@@ -87,8 +92,8 @@ def plan_consolidate(
     result = ConsolidateResult()
     ops, decisions = result.ops, result.decisions
     _supersede_by_key(ws, ruleset, now, budget, ops, decisions)
-    result.unsettled = _supersede_by_change(ws, ruleset, budget, fresh, ops, decisions)
-    _supersede_by_value(ws, ruleset, budget, ops, decisions)
+    result.unsettled = _supersede_by_change(ws, ruleset, now, budget, fresh, ops, decisions)
+    _supersede_by_value(ws, ruleset, now, budget, ops, decisions)
     _merge_duplicates(ws, ruleset, now, budget, threshold, ops, decisions)
     return result
 
@@ -186,6 +191,7 @@ def _supersede_by_key(
 def _supersede_by_change(
     ws: WorkingSet,
     ruleset: RuleSet,
+    now: datetime,
     budget: Budget,
     fresh: Sequence[tuple[Memory, Candidate]],
     ops: list[Operation],
@@ -201,26 +207,27 @@ def _supersede_by_change(
     if not any(c.change for _, c in live):
         return unsettled
     new_ids = {m.id for m, _ in live}
-    existing = [m for m in ws.active.values() if m.id not in new_ids]
+    existing, parts = notes.as_statements(m for m in ws.active.values() if m.id not in new_ids)
     plan = find_change_supersessions([c for _, c in live], existing, protected=ruleset.is_protected)
+    retired = _NoteStatements(parts)
     for item in plan.supersessions:
         if item.kind != "change" or not isinstance(item.new, int):
             continue  # same-key supersession is the pair rules' job
         old_id = item.old_id if item.old_id is not None else live[item.old_index or 0][0].id
-        old, new = ws.active.get(old_id), ws.active.get(live[item.new][0].id)
-        if old is None or new is None or old.id == new.id:
+        new = ws.active.get(live[item.new][0].id)
+        reason = f"Change statement: {item.reason}"
+        if new is None or retired.take(old_id, new.id, reason):
+            continue
+        old = ws.active.get(old_id)
+        if old is None or old.id == new.id:
             continue
         done = _supersede(
-            ws,
-            old,
-            new,
-            rule="supersede-by-change",
-            reason=f"Change statement: {item.reason}",
-            budget=budget,
-            ops=ops,
+            ws, old, new, rule="supersede-by-change", reason=reason, budget=budget, ops=ops
         )
         if not done:
             unsettled.add(live[item.new][1].session_id)
+    deferred = retired.apply(ws, ruleset, "supersede-by-change", now, budget, ops, decisions)
+    unsettled.update(c.session_id for m, c in live if m.id in deferred)
     for skipped in plan.skipped:
         decisions.append(
             {
@@ -236,29 +243,106 @@ def _supersede_by_change(
 def _supersede_by_value(
     ws: WorkingSet,
     ruleset: RuleSet,
+    now: datetime,
     budget: Budget,
     ops: list[Operation],
     decisions: list[Decision],
 ) -> None:
     """A newer value of one subject and relation retires the older memory (``update.py``)."""
-    for update in find_updates(list(ws.active.values())):
-        old, new = ws.active.get(update.old), ws.active.get(update.new)
-        if old is None or new is None or ruleset.is_protected(new):
+    statements, parts = notes.as_statements(ws.active.values())
+    retired = _NoteStatements(parts)
+    for update in find_updates(statements):
+        old_id, new_id = parts.get(update.old, (update.old, 0))[0], retired.note_of(update.new)
+        old, new = ws.active.get(old_id), ws.active.get(new_id)
+        if old is None or new is None or old.id == new.id or ruleset.is_protected(new):
             continue
         if old.key and new.key and old.key != new.key:
             continue  # two slots the user named apart
+        reason = (
+            f"Newer value of the same subject and relation ({update.reason}); "
+            f"decided by time order: {new.id} is newer than {old.id}"
+        )
+        if retired.take(update.old, new.id, reason):
+            continue
         if _protected_skip(ruleset, old, "supersession", decisions):
             continue
         _supersede(
-            ws,
-            old,
-            new,
-            rule="supersede-newer-value",
-            reason=f"Newer value of the same subject and relation ({update.reason}); "
-            f"decided by time order: {new.id} is newer than {old.id}",
-            budget=budget,
-            ops=ops,
+            ws, old, new, rule="supersede-newer-value", reason=reason, budget=budget, ops=ops
         )
+    retired.apply(ws, ruleset, "supersede-newer-value", now, budget, ops, decisions)
+
+
+class _NoteStatements:
+    """Statements of session notes that newer memories retire, applied one note at a time."""
+
+    def __init__(self, parts: dict[str, tuple[str, int]]) -> None:
+        self.parts = parts
+        self.retired: dict[str, dict[int, tuple[str, str]]] = {}
+
+    def note_of(self, name: str) -> str:
+        """The memory a name of :func:`notes.as_statements` stands for."""
+        return self.parts.get(name, (name, 0))[0]
+
+    def take(self, name: str, by: str, reason: str) -> bool:
+        """Record that ``by`` retires the statement ``name``; False when ``name`` is a
+        whole memory (the caller supersedes it)."""
+        if name not in self.parts:
+            return False
+        note, k = self.parts[name]
+        if note != by:
+            self.retired.setdefault(note, {}).setdefault(k, (by, reason))
+        return True
+
+    def apply(
+        self,
+        ws: WorkingSet,
+        ruleset: RuleSet,
+        rule: str,
+        now: datetime,
+        budget: Budget,
+        ops: list[Operation],
+        decisions: list[Decision],
+    ) -> list[str]:
+        """Rewrite each note without its retired statements; the memories whose
+        retirements the limits deferred."""
+        deferred: list[str] = []
+        for note_id in sorted(self.retired):
+            note, retired = ws.active.get(note_id), self.retired[note_id]
+            if note is None or _protected_skip(ruleset, note, "supersession", decisions):
+                continue
+            by = sorted({new for new, _reason in retired.values()})
+            reasons = "; ".join(reason for _new, reason in retired.values())
+            rest = notes.without(note, set(retired))
+            if rest is None:  # every statement retired: the note goes, as a memory would
+                live = [ws.active[i] for i in by if i in ws.active]
+                newest = max(live, key=_newest, default=None)
+                if newest is not None and not _supersede(
+                    ws, note, newest, rule=rule, reason=reasons, budget=budget, ops=ops
+                ):
+                    deferred.extend(by)
+                continue
+            revised = replace(rest, updated=max(note.updated, now))
+            op = Operation(
+                op="replace",
+                phase="consolidate",
+                rule=rule,
+                memories=[note.id, *by],
+                summary=f"replace: {note.id} without {len(retired)} superseded statement(s)",
+                changes={},
+                before=[snap(note)],
+                after=[snap(revised)],
+                detail=f"{reasons}. The note as it was stays in history.",
+            )
+            if not budget.admit(op):
+                deferred.extend(by)
+                continue
+            op.changes = ws.file_for_update(note, revised)
+            ops.append(op)
+        return deferred
+
+
+def _newest(memory: Memory) -> tuple[datetime, str]:
+    return (memory.created, memory.id)
 
 
 #: Merge passes per run: a later pass joins what an earlier merge brought together
@@ -278,7 +362,10 @@ def _merge_duplicates(
     survivors: set[str] | None = None  # None: the first pass looks at every group
     skipped: list[Decision] = []
     for _ in range(MERGE_PASSES):
-        ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
+        ordered = sorted(
+            (m for m in ws.active.values() if not notes.is_note(m)),
+            key=lambda m: (m.created, m.id),
+        )
         items = [DupItem.from_memory(m) for m in ordered]
         merged_now: set[str] = set()
         pairs = find_duplicate_pairs(items, threshold=threshold)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from dreamgit.dream import notes
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.dream.gather.compact import compact, known_user_name, normalized
@@ -180,7 +181,9 @@ def _candidates(
     for candidate in proposed:
         by_session.setdefault(candidate.session_id, []).append(candidate)
     user_name = known_user_name(ws.active.values())
-    known = [memory.text for memory in ws.active.values()]
+    # A note's statements are known one by one: "brother works at Apple now" is news
+    # beside a note that says "brother works at Google" among other things.
+    known = [text for memory in ws.active.values() for text in notes.facts(memory) or [memory.text]]
     said = {normalized(memory.text, (user_name,)) for memory in ws.active.values()}
     ordered = sorted(sessions, key=lambda s: (s.created, s.id))
     admitted: list[Candidate] = []
@@ -212,7 +215,7 @@ def _candidates(
             }
         )
     by_origin: dict[str, list[Candidate]] = {}
-    for candidate in kept:
+    for candidate in notes.join(kept):
         by_origin.setdefault(candidate.session_id, []).append(candidate)
     for session in ordered:
         proposals = [
@@ -289,10 +292,12 @@ def _known_duplicates(
     """For each new memory, the active (or earlier new) memory it repeats, if any.
 
     One pass of the duplicate finder over the topics the new memories are in,
-    with the known memories first so they are preferred as twins.
+    with the known memories first so they are preferred as twins. A session note is
+    no one's twin, nor has one: it holds several statements.
     """
+    fresh = [m for m in fresh if not notes.is_note(m)]
     topics = {m.topic for m in fresh}
-    known = [m for m in ws.active.values() if m.topic in topics]
+    known = [m for m in ws.active.values() if m.topic in topics and not notes.is_note(m)]
     user_name = user_name or known_user_name([*known, *fresh])
     items = [_user_view(m, user_name) for m in [*known, *fresh]]
     position = {item.id: k for k, item in enumerate(items)}

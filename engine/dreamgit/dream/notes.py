@@ -1,0 +1,187 @@
+"""Session notes: what one session said of one person, kept as one memory.
+
+A chat gives many short statements about each person in it: "Ana went to a pottery
+class by 3 May 2024", "Ana is planning a trip to Lisbon", "Ana adopted a cat". Kept
+one memory each, they fill the memory with one name per line, and every search for Ana
+finds all of them. A note keeps a session's statements of that kind about one person
+together, the person named once::
+
+    Ana — went to a pottery class by 3 May 2024; is planning a trip to Lisbon; adopted a cat.
+
+Events, plans and statements about people are joined, at most :data:`MAX_CHARS` of them,
+each without the name when it opens with it; so are the likes of someone in a chat
+between people. The user's own preferences (how the agent should work), instructions,
+other facts, keyed facts, change statements and the model's proposals stay memories of
+their own: they are read on their own, and a note is for what happened and who is who.
+
+A note is still read statement by statement: supersession sees each one as the
+sentence it was (:func:`facts`), and when a newer statement retires one, the note is
+rewritten without it (:func:`without`); the note as it was stays in history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from dreamgit.dream.candidate import Candidate, description_of
+from dreamgit.model import Memory
+
+__all__ = [
+    "JOINED_TOPICS",
+    "MAX_CHARS",
+    "TAG",
+    "as_statements",
+    "facts",
+    "is_note",
+    "join",
+    "without",
+]
+
+#: The tag a note carries: what marks a memory as a note to read statement by statement.
+TAG = "session-note"
+#: The topics whose statements a note joins.
+JOINED_TOPICS = frozenset({"events", "plans", "people"})
+#: A topic joined only for a person in a chat, not for the agent's user (speaker "user"),
+#: whose preferences say how the agent should work.
+_PEOPLES_OWN = frozenset({"preferences"})
+#: The longest note: a few statements, one item when the agent searches its memory.
+MAX_CHARS = 300
+_LEAD_END = " \u2014 "
+_BETWEEN = "; "
+
+
+def _lead(candidate: Candidate) -> str:
+    return candidate.subject or candidate.speaker
+
+
+def _joinable(candidate: Candidate) -> bool:
+    """Whether ``candidate`` may go into a note: a plain statement of a joined topic about
+    someone, that reads back unambiguously (no ";" or " — ", a capital first)."""
+    lead, text = _lead(candidate), candidate.text
+    return (
+        (
+            candidate.topic in JOINED_TOPICS
+            or (candidate.topic in _PEOPLES_OWN and candidate.speaker != "user")
+        )
+        and candidate.key is None
+        and candidate.change is None
+        and candidate.pattern != "llm"
+        and bool(lead)
+        and _LEAD_END not in lead
+        and text[:1].isupper()
+        and ";" not in text
+        and _LEAD_END not in text
+    )
+
+
+def _part(candidate: Candidate) -> str:
+    """The statement as a note holds it: without the person's name when it opens with it
+    and goes on with a verb in lower case ("went to …"), else whole."""
+    lead, text = _lead(candidate), candidate.text.rstrip(" .!")
+    rest = text[len(lead) + 1 :] if text.startswith(lead + " ") else ""
+    if rest[:1].islower() and not rest.startswith(("and ", "or ")):
+        return rest
+    return text
+
+
+def _note(group: Sequence[Candidate]) -> Candidate:
+    """The note of two or more statements about one person from one session."""
+    first = group[0]
+    text = _lead(first) + _LEAD_END + _BETWEEN.join(map(_part, group)) + "."
+    return replace(
+        first,
+        text=text,
+        tags=tuple(sorted({TAG, *(t for c in group for t in c.tags)})),
+        confidence=min(c.confidence for c in group),
+        salience=max(c.salience for c in group),
+        pattern="note",
+    )
+
+
+def join(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """``candidates`` with each session's joinable statements about one person as notes of
+    at most :data:`MAX_CHARS` characters, in the order the first of each was found. A
+    statement alone stays as it was."""
+    groups: dict[tuple[str, str], list[list[Candidate]]] = {}
+    order: list[Candidate | tuple[str, str]] = []
+    for candidate in candidates:
+        if not _joinable(candidate):
+            order.append(candidate)
+            continue
+        key = (candidate.session_id, _lead(candidate))
+        if key not in groups:
+            groups[key] = [[]]
+            order.append(key)
+        chunk = groups[key][-1]
+        length = len(key[1]) + len(_LEAD_END) + sum(len(_part(c)) + 2 for c in chunk)
+        if chunk and length + len(_part(candidate)) + 1 > MAX_CHARS:
+            chunk = []
+            groups[key].append(chunk)
+        chunk.append(candidate)
+    out: list[Candidate] = []
+    for item in order:
+        if isinstance(item, Candidate):
+            out.append(item)
+        else:
+            out.extend(chunk[0] if len(chunk) == 1 else _note(chunk) for chunk in groups[item])
+    return out
+
+
+def is_note(memory: Memory) -> bool:
+    """Whether ``memory`` is a session note (and reads as one)."""
+    return TAG in memory.tags and _LEAD_END in memory.text
+
+
+def _split(memory: Memory) -> tuple[str, list[str]]:
+    lead, _, rest = memory.text.partition(_LEAD_END)
+    return lead, rest.strip().rstrip(".").split(_BETWEEN)
+
+
+def facts(memory: Memory) -> list[str]:
+    """A note's statements as the sentences they were ("Ana adopted a cat."); ``[]`` for a
+    memory that is not a note."""
+    if not is_note(memory):
+        return []
+    lead, parts = _split(memory)
+    return [_sentence(lead, part) for part in parts]
+
+
+def _sentence(lead: str, part: str) -> str:
+    return f"{part}." if part[:1].isupper() else f"{lead} {part}."
+
+
+def without(memory: Memory, drop: set[int]) -> Memory | None:
+    """The note ``memory`` without its statements numbered ``drop`` (from 0, as
+    :func:`facts` lists them); one statement left is a plain memory again. None when
+    nothing would be left."""
+    lead, parts = _split(memory)
+    kept = [part for k, part in enumerate(parts) if k not in drop]
+    if not kept:
+        return None
+    if len(kept) == 1:
+        text, tags = _sentence(lead, kept[0]), tuple(t for t in memory.tags if t != TAG)
+    else:
+        text, tags = lead + _LEAD_END + _BETWEEN.join(kept) + ".", memory.tags
+    return replace(memory, text=text, description=description_of(text), tags=tags)
+
+
+#: How a statement of a note is named while supersession reads it: "<note id>#<k>".
+_PART = "#"
+
+
+def as_statements(memories: Iterable[Memory]) -> tuple[list[Memory], dict[str, tuple[str, int]]]:
+    """``memories`` with each note read as its statements, each a memory of its own named
+    ``<note id>#<k>``; and for each such name, the note's id and the statement's number."""
+    out: list[Memory] = []
+    parts: dict[str, tuple[str, int]] = {}
+    for memory in memories:
+        sentences = facts(memory)
+        if not sentences:
+            out.append(memory)
+            continue
+        for k, sentence in enumerate(sentences):
+            name = f"{memory.id}{_PART}{k}"
+            parts[name] = (memory.id, k)
+            out.append(replace(memory, id=name, text=sentence, tags=()))
+    return out, parts

@@ -1,0 +1,246 @@
+"""Session notes: a session's events, plans and people about one person as one memory.
+
+The joining is checked on candidates; the rest on real repositories through the
+installed command: a note is read statement by statement, so a newer value retires
+the one statement it replaces (the note is rewritten, the old text stays in history and
+`revert` brings it back), and what a note says is not gathered again.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+from clikit import active, dreamgit
+from dreamgit.dream import notes
+from dreamgit.dream.candidate import Candidate
+from dreamgit.model import Memory
+from gitcheck import fsck
+
+WHEN = datetime(2031, 3, 4, 10, 0, tzinfo=UTC)
+
+
+def _candidate(
+    text: str, *, topic: str = "events", session: str = "s-1", **kw: object
+) -> Candidate:
+    lead = text.split()[0].removesuffix("'s").removesuffix("'")
+    fields: dict[str, object] = {
+        "text": text,
+        "topic": topic,
+        "priority": "normal",
+        "type": "user",
+        "tags": (),
+        "key": None,
+        "confidence": 0.8,
+        "session_id": session,
+        "created": WHEN,
+        "change": None,
+        "pattern": "statement-event",
+        "speaker": lead,
+        "subject": lead,
+    }
+    fields.update(kw)
+    return Candidate(**fields)  # type: ignore[arg-type]
+
+
+def _memory(candidate: Candidate) -> Memory:
+    return Memory(
+        id="m-note",
+        topic=candidate.topic,
+        slug="note",
+        text=candidate.text,
+        created=WHEN,
+        updated=WHEN,
+        tags=candidate.tags,
+    )
+
+
+def test_one_persons_statements_of_one_session_become_one_note() -> None:
+    """Events, plans and people of one session about Noor join; the name is said once, a
+    statement that does not open with it is kept whole."""
+    joined = notes.join(
+        [
+            _candidate("Noor went to a glass-blowing workshop on 1 March 2031."),
+            _candidate("Noor is planning a trip to Oaxaca in May.", topic="plans"),
+            _candidate("Noor's cousin Idris is a ferry pilot.", topic="people", subject="Noor"),
+        ]
+    )
+    assert [c.text for c in joined] == [
+        "Noor \u2014 went to a glass-blowing workshop on 1 March 2031; is planning a trip to"
+        " Oaxaca in May; Noor's cousin Idris is a ferry pilot."
+    ]
+    assert notes.TAG in joined[0].tags
+    assert notes.facts(_memory(joined[0])) == [
+        "Noor went to a glass-blowing workshop on 1 March 2031.",
+        "Noor is planning a trip to Oaxaca in May.",
+        "Noor's cousin Idris is a ferry pilot.",
+    ]
+
+
+def test_a_persons_likes_join_their_note_but_the_users_preferences_stand_alone() -> None:
+    """What someone in a chat likes is a fact about them; what the agent's user prefers
+    says how the agent should work, and stays a memory of its own."""
+    chat = notes.join(
+        [
+            _candidate("Noor went rowing on 2 March 2031."),
+            _candidate("Noor loves slow cinema.", topic="preferences", type="feedback"),
+        ]
+    )
+    assert [c.text for c in chat] == ["Noor \u2014 went rowing on 2 March 2031; loves slow cinema."]
+    user = [
+        _candidate("The user went rowing on 2 March 2031.", speaker="user", subject="The user"),
+        _candidate(
+            "The user prefers pytest to unittest.",
+            topic="preferences",
+            type="feedback",
+            speaker="user",
+            subject="The user",
+        ),
+        _candidate(
+            "The user is planning a trip.", topic="plans", speaker="user", subject="The user"
+        ),
+    ]
+    assert [c.text for c in notes.join(user)] == [
+        "The user \u2014 went rowing on 2 March 2031; is planning a trip.",
+        "The user prefers pytest to unittest.",
+    ]
+
+
+def test_what_a_note_never_joins() -> None:
+    """Another session, another person, a fact, a keyed fact, a change statement, a
+    model's proposal, a statement alone: each stays the memory it was."""
+    alone = [
+        _candidate("Noor went rowing on 2 March 2031.", session="s-2"),
+        _candidate("Tariq went rowing on 2 March 2031."),
+        _candidate("Noor is a ferry pilot.", topic="facts"),
+        _candidate("Noor lives in Tromso.", key="user.home"),
+        _candidate("Noor moved to Bergen.", change=("Tromso", "Bergen")),
+        _candidate("Noor went sailing on 3 March 2031.", pattern="llm"),
+        _candidate("Noor went skiing; it snowed.", session="s-3"),
+        _candidate("Noor went skating on 3 March 2031.", session="s-3"),
+    ]
+    assert [c.text for c in notes.join(alone)] == [c.text for c in alone]
+
+
+def test_a_note_stays_short() -> None:
+    """Past MAX_CHARS a second note begins."""
+    many = [_candidate(f"Noor visited gallery number {k} on 1 March 2031.") for k in range(12)]
+    joined = notes.join(many)
+    assert len(joined) > 1
+    assert all(len(c.text) <= notes.MAX_CHARS for c in joined)
+    statements = [s for c in joined for s in notes.facts(_memory(c)) or [c.text]]
+    assert statements == [c.text for c in many]
+
+
+def test_a_note_without_statements() -> None:
+    """Dropping statements rewrites the note; one left is a plain memory; none is None."""
+    note = _memory(
+        notes.join(
+            [
+                _candidate("Noor went rowing on 2 March 2031."),
+                _candidate("Noor is planning a trip to Oaxaca.", topic="plans"),
+                _candidate("Noor's team has 4 people.", topic="people", subject="Noor"),
+            ]
+        )[0]
+    )
+    two = notes.without(note, {1})
+    assert two is not None and notes.is_note(two)
+    assert two.text == "Noor \u2014 went rowing on 2 March 2031; Noor's team has 4 people."
+    one = notes.without(note, {0, 1})
+    assert one is not None and not notes.is_note(one) and notes.TAG not in one.tags
+    assert one.text == "Noor's team has 4 people."
+    assert notes.without(note, {0, 1, 2}) is None
+
+
+FIRST = (
+    "Noor: Hey Tariq!\n"
+    "Tariq: Hi Noor, what's new?\n"
+    "Noor: I'm dating a guy named Elias. My brother works at Vattenfall. Our team has 5 people.\n"
+    "Tariq: Cool.\n"
+    "Noor: I'm going to Oaxaca in June.\n"
+)
+LATER = (
+    "Noor: Hey Tariq!\n"
+    "Tariq: Hi Noor, what's new?\n"
+    "Noor: My brother works at Statkraft now. Our team has 7 people now.\n"
+    "Tariq: Wow, congrats.\n"
+)
+
+
+def test_a_newer_value_retires_one_statement_of_a_note(tmp_path: Path) -> None:
+    """The note keeps what still holds; exactly one active memory holds each current value,
+    none a stale one; the note as it was is in its history, and reverting the operation
+    brings the stale statements back."""
+    repo = tmp_path / "mem"
+    day1, day2, day3 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z", "2031-06-21T10:00:00Z"
+    dreamgit(repo, day1, "init", str(repo))
+    dreamgit(repo, day1, "log", stdin=FIRST)
+    dreamgit(repo, day1, "run", "--force")
+    [note] = active(repo, day1)
+    assert note["text"].startswith("Noor \u2014 is dating a guy named Elias;")
+    assert "Vattenfall" in note["text"] and "5 people" in note["text"]
+
+    dreamgit(repo, day2, "log", stdin=LATER)
+    run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
+    texts = [m["text"] for m in active(repo, day2)]
+    for current in ("Statkraft", "7 people", "Elias", "Oaxaca"):
+        assert sum(current in t for t in texts) == 1, (current, texts)
+    assert not any("Vattenfall" in t or "5 people" in t for t in texts), texts
+    history = dreamgit(repo, day2, "show", note["id"], "--history")
+    assert "Vattenfall" in history
+
+    replaced = [op for op in run["ops"] if op["op"] == "replace"]
+    assert [op["memories"][0] for op in replaced] == [note["id"]]
+    dreamgit(repo, day3, "revert", run["run_id"], "--op", str(replaced[0]["n"]))
+    texts = [m["text"] for m in active(repo, day3)]
+    assert any("Vattenfall" in t and "5 people" in t for t in texts), texts
+    fsck(repo)
+
+
+def test_a_core_note_is_never_rewritten(tmp_path: Path) -> None:
+    """A person made the note core with a plain commit: the newer values are kept beside
+    it, the note stays as it was, and the run says why."""
+    repo = tmp_path / "mem"
+    day1, day2 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z"
+    dreamgit(repo, day1, "init", str(repo))
+    dreamgit(repo, day1, "log", stdin=FIRST)
+    dreamgit(repo, day1, "run", "--force")
+    [note] = active(repo, day1)
+    marker = f"id: {note['id']}"
+    path = next(p for p in repo.rglob("*.md") if marker in p.read_text(encoding="utf-8"))
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("priority: normal", "priority: core"),
+        encoding="utf-8",
+    )
+    git = ["git", "-C", str(repo), "-c", "user.name=P", "-c", "user.email=p@example.org"]
+    subprocess.run([*git, "commit", "-qam", "keep this note"], check=True)
+
+    dreamgit(repo, day2, "log", stdin=LATER)
+    run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
+    texts = [m["text"] for m in active(repo, day2)]
+    assert note["text"] in texts
+    assert any("Statkraft" in t for t in texts)
+    assert not [op for op in run["ops"] if op["op"] == "replace"]
+    assert any(f"{note['id']} is protected" in d["reason"] for d in run["decisions"])
+    fsck(repo)
+
+
+def test_what_a_note_says_is_not_gathered_again(tmp_path: Path) -> None:
+    """A statement of a note said again in a later session is known: no second memory."""
+    repo = tmp_path / "mem"
+    day1, day2 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z"
+    dreamgit(repo, day1, "init", str(repo))
+    dreamgit(repo, day1, "log", stdin=FIRST)
+    dreamgit(repo, day1, "run", "--force")
+    again = (
+        "Noor: Hey Tariq!\n"
+        "Tariq: Hi Noor, what's new?\n"
+        "Noor: I'm dating a guy named Elias.\n"
+        "Tariq: Cool.\n"
+    )
+    dreamgit(repo, day2, "log", stdin=again)
+    dreamgit(repo, day2, "run", "--force")
+    texts = [m["text"] for m in active(repo, day2)]
+    assert sum("Elias" in t for t in texts) == 1, texts
