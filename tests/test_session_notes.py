@@ -58,8 +58,8 @@ def _memory(candidate: Candidate) -> Memory:
 
 
 def test_one_persons_statements_of_one_session_become_one_note() -> None:
-    """Events, plans and people of one session about Noor join; the name is said once, a
-    statement that does not open with it is kept whole."""
+    """Events, plans and people of one session about Noor join; the name is said once
+    ("their cousin" for "Noor's cousin"), and reads back as the statements were."""
     joined = notes.join(
         [
             _candidate("Noor went to a glass-blowing workshop on 1 March 2031."),
@@ -69,7 +69,7 @@ def test_one_persons_statements_of_one_session_become_one_note() -> None:
     )
     assert [c.text for c in joined] == [
         "Noor \u2014 went to a glass-blowing workshop on 1 March 2031; is planning a trip to"
-        " Oaxaca in May; Noor's cousin Idris is a ferry pilot."
+        " Oaxaca in May; their cousin Idris is a ferry pilot."
     ]
     assert notes.TAG in joined[0].tags
     assert notes.facts(_memory(joined[0])) == [
@@ -147,7 +147,7 @@ def test_a_note_without_statements() -> None:
     )
     two = notes.without(note, {1})
     assert two is not None and notes.is_note(two)
-    assert two.text == "Noor \u2014 went rowing on 2 March 2031; Noor's team has 4 people."
+    assert two.text == "Noor \u2014 went rowing on 2 March 2031; their team has 4 people."
     one = notes.without(note, {0, 1})
     assert one is not None and not notes.is_note(one) and notes.TAG not in one.tags
     assert one.text == "Noor's team has 4 people."

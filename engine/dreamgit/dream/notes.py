@@ -8,11 +8,12 @@ together, the person named once::
 
     Ana — went to a pottery class by 3 May 2024; is planning a trip to Lisbon; adopted a cat.
 
-Events, plans and statements about people are joined, at most :data:`MAX_CHARS` of them,
-each without the name when it opens with it; so are the likes of someone in a chat
-between people. The user's own preferences (how the agent should work), instructions,
-other facts, keyed facts, change statements and the model's proposals stay memories of
-their own: they are read on their own, and a note is for what happened and who is who.
+Events, plans and statements about people are joined, at most :data:`MAX_CHARS` of
+them, each without the name when it opens with it ("their sister" for "Ana's sister");
+so are the likes of someone in a chat between people. The user's own preferences (how
+the agent should work), instructions, other facts, keyed facts, change statements and
+the model's proposals stay memories of their own: they are read on their own, and a
+note is for what happened and who is who.
 
 A note is still read statement by statement: supersession sees each one as the
 sentence it was (:func:`facts`), and when a newer statement retires one, the note is
@@ -77,12 +78,22 @@ def _joinable(candidate: Candidate) -> bool:
 
 def _part(candidate: Candidate) -> str:
     """The statement as a note holds it: without the person's name when it opens with it
-    and goes on with a verb in lower case ("went to …"), else whole."""
+    and goes on in lower case ("went to …"; "their sister …" for "Ana's sister …"), else
+    whole."""
     lead, text = _lead(candidate), candidate.text.rstrip(" .!")
-    rest = text[len(lead) + 1 :] if text.startswith(lead + " ") else ""
-    if rest[:1].islower() and not rest.startswith(("and ", "or ")):
-        return rest
+    for said, written in ((lead + " ", ""), (_possessive(lead) + " ", _THEIR)):
+        rest = text[len(said) :] if text.startswith(said) else ""
+        if rest[:1].islower() and not rest.startswith(("and ", "or ")):
+            return written + rest
     return text
+
+
+#: What a note writes for the person's name as a possessive ("their sister Lena …").
+_THEIR = "their "
+
+
+def _possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
 
 
 def _note(group: Sequence[Candidate]) -> Candidate:
@@ -148,7 +159,11 @@ def facts(memory: Memory) -> list[str]:
 
 
 def _sentence(lead: str, part: str) -> str:
-    return f"{part}." if part[:1].isupper() else f"{lead} {part}."
+    if part[:1].isupper():
+        return f"{part}."
+    if part.startswith(_THEIR):
+        return f"{_possessive(lead)} {part[len(_THEIR) :]}."
+    return f"{lead} {part}."
 
 
 def without(memory: Memory, drop: set[int]) -> Memory | None:
