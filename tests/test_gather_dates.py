@@ -232,6 +232,16 @@ def test_what_was_done_after_a_past_time_is_dated_by_it() -> None:
         ("Lately I've been into pottery", "I've been into pottery as of 8 May 2023"),
         ("I recently joined a running club", "I joined a running club by 8 May 2023"),
         ("Recently, I sold my old bike", "I sold my old bike by 8 May 2023"),
+        ("I got into bouldering recently.", "I got into bouldering by 8 May 2023"),
+        (
+            "I've been baking sourdough recently and it's fun",
+            "I've been baking sourdough as of 8 May 2023 and it's fun",
+        ),
+        (
+            "I've recently been reading a lot, mostly sci-fi.",
+            "I've been reading a lot as of 8 May 2023, mostly sci-fi",
+        ),
+        ("Work has been hectic recently.", "Work has been hectic as of 8 May 2023"),
     ],
 )
 def test_now_and_recently_say_the_day_they_were_said(said: str, written: str) -> None:

@@ -325,6 +325,14 @@ _AS_OF = re.compile(
     re.IGNORECASE,
 )
 
+# "I got into photography recently", "I've been painting a lot recently": "recently"
+# anywhere else, after what was done (by that day) or what has been going on (as of it).
+_RECENTLY = re.compile(
+    r"(?:,\s*)?\brecently\b(?P<ends>(?=\s*(?:[,.;:!?]|$|(?:and|but|so)\b)))?\s*", re.IGNORECASE
+)
+_GOING_ON = re.compile(r"\b(?:has|have|had|'ve|been|am|is|are|'m|'s|'re)\b", re.IGNORECASE)
+_DONE = re.compile(rf"\b{JUST_DONE}", re.IGNORECASE)
+
 
 # "I've always just stayed away", "I'll just need it": a habit or a plan, nothing done.
 _HABIT = re.compile(
@@ -476,6 +484,17 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     elif (m := _JUST_DONE.search(out)) and not DATE_WORDS.search(out) and not _HABIT.search(out):
         # "I just got accepted": done by the day it was said
         out, changed = _anchored(out, m, m.end(), f"by {day_text(today)}"), True
+    elif (m := _RECENTLY.search(out)) and not DATE_WORDS.search(out) and not _HABIT.search(out):
+        before = out[: m.start()]
+        done = _DONE.search(before) is not None and _GOING_ON.search(before) is None
+        anchor = f"{'by' if done else 'as of'} {day_text(today)}"
+        if m["ends"] is not None:  # "learning guitar recently and …": the day takes its place
+            rest = out[m.end() :]
+            glue = "" if rest[:1] in tuple(",.;:!?") else " "
+            out = f"{before.rstrip()} {anchor}{glue}{rest}".rstrip(" .!")
+        else:
+            out = _anchored(out, m, m.end(), anchor)
+        changed = True
     elif (m := _AS_OF.search(out)) and not DATE_WORDS.search(out) and not _FUTURE.search(out):
         # "I'm currently interning at …": true as of that day. The word stays when it opens
         # a clause whose "I" went unsaid ("Currently training for …"): it tells who speaks
