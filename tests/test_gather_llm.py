@@ -119,3 +119,38 @@ def test_a_proposed_new_value_supersedes_the_old_one(tmp_path: Path) -> None:
     (added,) = [op for op in record["ops"] if op["op"] == "add" and op["source"] == "llm"]
     (superseded,) = [op for op in record["ops"] if op["op"] == "supersede"]
     assert superseded["memories"] == [added["memories"][0], old.id]
+
+
+def test_a_proposal_that_repeats_a_statement_of_a_session_note_is_no_second_memory(
+    tmp_path: Path,
+) -> None:
+    """The extractor joins Ines's events into a note; the model proposes one of them again:
+    it reinforces the note instead of standing beside it."""
+    repo = MemoryRepo.init(tmp_path / "m", now=MONDAY)
+    chat = (
+        "Ines: Hi Omar!\nOmar: Hey Ines, what's new?\n"
+        "Ines: I went to a pottery class on Saturday. I'm planning a trip to Porto in June.\n"
+        "Omar: Nice.\n"
+    )
+    session = operations.log_session(repo, chat, now=MONDAY)
+    model = ScriptedAdapter(
+        {
+            "model": "m",
+            "responses": [
+                text(
+                    answer(
+                        add(
+                            "",
+                            session.id,
+                            text="Ines went to a pottery class on Saturday.",
+                            topic="events",
+                        )
+                    )
+                )
+            ],
+        }
+    )
+    dream(repo, now=MONDAY.replace(hour=12), force=True, llm=model)
+    texts = [m.text for m in repo.memories(now=MONDAY.replace(hour=12))]
+    assert sum("pottery" in t for t in texts) == 1, texts
+    assert any(" \u2014 " in t and "Porto" in t for t in texts), texts

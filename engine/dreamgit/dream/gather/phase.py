@@ -293,20 +293,22 @@ def _known_duplicates(
 
     One pass of the duplicate finder over the topics the new memories are in,
     with the known memories first so they are preferred as twins. A session note is
-    no one's twin, nor has one: it holds several statements.
+    read statement by statement: a memory that repeats one of its statements has the
+    note as its twin, and a note itself is never folded into another memory.
     """
-    fresh = [m for m in fresh if not notes.is_note(m)]
     topics = {m.topic for m in fresh}
-    known = [m for m in ws.active.values() if m.topic in topics and not notes.is_note(m)]
+    known = [m for m in ws.active.values() if m.topic in topics]
     user_name = user_name or known_user_name([*known, *fresh])
-    items = [_user_view(m, user_name) for m in [*known, *fresh]]
+    statements, parts = notes.as_statements([*known, *fresh])
+    items = [_user_view(m, user_name) for m in statements]
     position = {item.id: k for k, item in enumerate(items)}
-    fresh_ids = {m.id for m in fresh}
+    fresh_ids = {m.id for m in fresh if not notes.is_note(m)}
     twins: dict[str, str] = {}
     for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
         earlier, later = (a, b) if position[a] < position[b] else (b, a)
         if later in fresh_ids and later not in twins:
-            twins[later] = twins.get(earlier, earlier)
+            twin = parts.get(earlier, (earlier, 0))[0]
+            twins[later] = twins.get(twin, twin)
     return twins
 
 
