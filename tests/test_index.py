@@ -52,6 +52,17 @@ def test_index_is_marker_then_topic_heading_then_link_and_hook() -> None:
     assert result.omitted == ()
 
 
+def test_a_session_note_is_titled_by_its_person_and_first_statement() -> None:
+    """The rest of the note follows the title, not the note again."""
+    text = "Noor \u2014 went rowing on 2 March 2031; is planning a trip; their cousin is a pilot."
+    m = mem("m-1", "events", text=text, description=text, tags=("session-note",))
+    (line,) = [x for x in render([m]).text.splitlines() if x.startswith("- [")]
+    assert line == (
+        "- [Noor \u2014 went rowing on 2 March 2031](memories/events/slug-m-1.md)"
+        " \u2014 is planning a trip; their cousin is a pilot"
+    )
+
+
 def test_marker_is_the_exact_generated_line() -> None:
     """The first line is the marker the rest of dreamgit recognises as generated."""
     assert GENERATED_MARKER == (

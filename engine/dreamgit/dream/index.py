@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dreamgit.dream import notes
 from dreamgit.model import Memory, priority_rank
 
 __all__ = ["GENERATED_MARKER", "IndexResult", "default_order", "is_generated", "render_index"]
@@ -120,8 +121,11 @@ def _more_cost(count: int) -> tuple[int, int]:
 
 def _entry_line(memory: Memory, limit: int) -> str:
     """``- [Title](path) — hook`` within ``limit`` characters, cutting the hook first."""
-    title, from_text = _title(memory)
-    hook = _hook(memory, title, goes_on=from_text)
+    if notes.is_note(memory):
+        title, hook = notes.headline(memory)
+    else:
+        title, from_text = _title(memory)
+        hook = _hook(memory, title, goes_on=from_text)
     link_chars = len("- []()") + len(memory.path)
     title_text = _fit(title, limit - link_chars, _escape_title)
     line = f"- [{title_text}]({memory.path})"

@@ -34,6 +34,7 @@ __all__ = [
     "TAG",
     "as_statements",
     "facts",
+    "headline",
     "is_note",
     "join",
     "without",
@@ -164,6 +165,13 @@ def _sentence(lead: str, part: str) -> str:
     if part.startswith(_THEIR):
         return f"{_possessive(lead)} {part[len(_THEIR) :]}."
     return f"{lead} {part}."
+
+
+def headline(memory: Memory) -> tuple[str, str]:
+    """A note as an index line shows it: its person and first statement as the title
+    ("Ana — went rowing on 2 March 2031"), the other statements as what follows."""
+    lead, parts = _split(memory)
+    return lead + _LEAD_END + parts[0], _BETWEEN.join(parts[1:])
 
 
 def without(memory: Memory, drop: set[int]) -> Memory | None:
