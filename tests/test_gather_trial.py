@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.api import DreamEngine
-from dreamgit.dream import notes
+from dreamgit.dream import session_notes
 from dreamgit.store.repo import MemoryRepo
 
 MONDAY = datetime(2027, 1, 4, 9, 30, tzinfo=UTC)
@@ -42,7 +42,7 @@ def dream_sessions(tmp_path: Path, sessions: list[str], start: datetime) -> list
         if k % 3 == 0 or k == len(sessions):
             engine.dream(force=k == len(sessions))
     # a session note holds several statements: each is read as the memory it stands for
-    return sorted(s for m in engine.memories() for s in notes.facts(m) or [m.text])
+    return sorted(s for m in engine.memories() for s in session_notes.facts(m) or [m.text])
 
 
 @pytest.fixture(scope="module")

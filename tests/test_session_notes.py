@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from clikit import active, dreamgit
-from dreamgit.dream import notes
+from dreamgit.dream import session_notes
 from dreamgit.dream.candidate import Candidate
 from dreamgit.model import Memory
 from gitcheck import fsck
@@ -60,7 +60,7 @@ def _memory(candidate: Candidate) -> Memory:
 def test_one_persons_statements_of_one_session_become_one_note() -> None:
     """Events, plans and people of one session about Noor join; the name is said once
     ("their cousin" for "Noor's cousin"), and reads back as the statements were."""
-    joined = notes.join(
+    joined = session_notes.join(
         [
             _candidate("Noor went to a glass-blowing workshop on 1 March 2031."),
             _candidate("Noor is planning a trip to Oaxaca in May.", topic="plans"),
@@ -71,8 +71,8 @@ def test_one_persons_statements_of_one_session_become_one_note() -> None:
         "Noor \u2014 went to a glass-blowing workshop on 1 March 2031; is planning a trip to"
         " Oaxaca in May; their cousin Idris is a ferry pilot."
     ]
-    assert notes.TAG in joined[0].tags
-    assert notes.facts(_memory(joined[0])) == [
+    assert session_notes.TAG in joined[0].tags
+    assert session_notes.facts(_memory(joined[0])) == [
         "Noor went to a glass-blowing workshop on 1 March 2031.",
         "Noor is planning a trip to Oaxaca in May.",
         "Noor's cousin Idris is a ferry pilot.",
@@ -82,7 +82,7 @@ def test_one_persons_statements_of_one_session_become_one_note() -> None:
 def test_a_persons_likes_join_their_note_but_the_users_preferences_stand_alone() -> None:
     """What someone in a chat likes is a fact about them; what the agent's user prefers
     says how the agent should work, and stays a memory of its own."""
-    chat = notes.join(
+    chat = session_notes.join(
         [
             _candidate("Noor went rowing on 2 March 2031."),
             _candidate("Noor loves slow cinema.", topic="preferences", type="feedback"),
@@ -102,7 +102,7 @@ def test_a_persons_likes_join_their_note_but_the_users_preferences_stand_alone()
             "The user is planning a trip.", topic="plans", speaker="user", subject="The user"
         ),
     ]
-    assert [c.text for c in notes.join(user)] == [
+    assert [c.text for c in session_notes.join(user)] == [
         "The user \u2014 went rowing on 2 March 2031; is planning a trip.",
         "The user prefers pytest to unittest.",
     ]
@@ -121,23 +121,23 @@ def test_what_a_note_never_joins() -> None:
         _candidate("Noor went skiing; it snowed.", session="s-3"),
         _candidate("Noor went skating on 3 March 2031.", session="s-3"),
     ]
-    assert [c.text for c in notes.join(alone)] == [c.text for c in alone]
+    assert [c.text for c in session_notes.join(alone)] == [c.text for c in alone]
 
 
 def test_a_note_stays_short() -> None:
     """Past MAX_CHARS a second note begins."""
     many = [_candidate(f"Noor visited gallery number {k} on 1 March 2031.") for k in range(12)]
-    joined = notes.join(many)
+    joined = session_notes.join(many)
     assert len(joined) > 1
-    assert all(len(c.text) <= notes.MAX_CHARS for c in joined)
-    statements = [s for c in joined for s in notes.facts(_memory(c)) or [c.text]]
+    assert all(len(c.text) <= session_notes.MAX_CHARS for c in joined)
+    statements = [s for c in joined for s in session_notes.facts(_memory(c)) or [c.text]]
     assert statements == [c.text for c in many]
 
 
 def test_a_note_without_statements() -> None:
     """Dropping statements rewrites the note; one left is a plain memory; none is None."""
     note = _memory(
-        notes.join(
+        session_notes.join(
             [
                 _candidate("Noor went rowing on 2 March 2031."),
                 _candidate("Noor is planning a trip to Oaxaca.", topic="plans"),
@@ -145,13 +145,13 @@ def test_a_note_without_statements() -> None:
             ]
         )[0]
     )
-    two = notes.without(note, {1})
-    assert two is not None and notes.is_note(two)
+    two = session_notes.without(note, {1})
+    assert two is not None and session_notes.is_note(two)
     assert two.text == "Noor \u2014 went rowing on 2 March 2031; their team has 4 people."
-    one = notes.without(note, {0, 1})
-    assert one is not None and not notes.is_note(one) and notes.TAG not in one.tags
+    one = session_notes.without(note, {0, 1})
+    assert one is not None and not session_notes.is_note(one) and session_notes.TAG not in one.tags
     assert one.text == "Noor's team has 4 people."
-    assert notes.without(note, {0, 1, 2}) is None
+    assert session_notes.without(note, {0, 1, 2}) is None
 
 
 FIRST = (

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dreamgit.dream import notes
+from dreamgit.dream import session_notes
 from dreamgit.model import Memory, priority_rank
 
 __all__ = ["GENERATED_MARKER", "IndexResult", "default_order", "is_generated", "render_index"]
@@ -121,8 +121,8 @@ def _more_cost(count: int) -> tuple[int, int]:
 
 def _entry_line(memory: Memory, limit: int) -> str:
     """``- [Title](path) — hook`` within ``limit`` characters, cutting the hook first."""
-    if notes.is_note(memory):
-        title, hook = notes.headline(memory)
+    if session_notes.is_note(memory):
+        title, hook = session_notes.headline(memory)
     else:
         title, from_text = _title(memory)
         hook = _hook(memory, title, goes_on=from_text)

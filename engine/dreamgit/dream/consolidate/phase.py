@@ -12,7 +12,7 @@ already refused opposite polarity and different numbers, dates, names and keys.
 Protected and core memories are never removed or rewritten; what was skipped
 for that is listed as a decision.
 
-A session note (``notes.py``) is read statement by statement: a newer value retires
+A session note (``session_notes.py``) is read statement by statement: a newer value retires
 the statement, and the note is rewritten without it (op ``replace``); notes never
 merge, and a note that states a newer value supersedes like any memory.
 """
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from dreamgit.dream import notes
+from dreamgit.dream import session_notes
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import (
     DupItem,
@@ -207,7 +207,8 @@ def _supersede_by_change(
     if not any(c.change for _, c in live):
         return unsettled
     new_ids = {m.id for m, _ in live}
-    existing, parts = notes.as_statements(m for m in ws.active.values() if m.id not in new_ids)
+    older = (m for m in ws.active.values() if m.id not in new_ids)
+    existing, parts = session_notes.as_statements(older)
     plan = find_change_supersessions([c for _, c in live], existing, protected=ruleset.is_protected)
     retired = _NoteStatements(parts)
     for item in plan.supersessions:
@@ -249,7 +250,7 @@ def _supersede_by_value(
     decisions: list[Decision],
 ) -> None:
     """A newer value of one subject and relation retires the older memory (``update.py``)."""
-    statements, parts = notes.as_statements(ws.active.values())
+    statements, parts = session_notes.as_statements(ws.active.values())
     retired = _NoteStatements(parts)
     for update in find_updates(statements):
         old_id, new_id = parts.get(update.old, (update.old, 0))[0], retired.note_of(update.new)
@@ -280,7 +281,7 @@ class _NoteStatements:
         self.retired: dict[str, dict[int, tuple[str, str]]] = {}
 
     def note_of(self, name: str) -> str:
-        """The memory a name of :func:`notes.as_statements` stands for."""
+        """The memory a name of :func:`session_notes.as_statements` stands for."""
         return self.parts.get(name, (name, 0))[0]
 
     def take(self, name: str, by: str, reason: str) -> bool:
@@ -312,7 +313,7 @@ class _NoteStatements:
                 continue
             by = sorted({new for new, _reason in retired.values()})
             reasons = "; ".join(reason for _new, reason in retired.values())
-            rest = notes.without(note, set(retired))
+            rest = session_notes.without(note, set(retired))
             if rest is None:  # every statement retired: the note goes, as a memory would
                 live = [ws.active[i] for i in by if i in ws.active]
                 newest = max(live, key=_newest, default=None)
@@ -363,7 +364,7 @@ def _merge_duplicates(
     skipped: list[Decision] = []
     for _ in range(MERGE_PASSES):
         ordered = sorted(
-            (m for m in ws.active.values() if not notes.is_note(m)),
+            (m for m in ws.active.values() if not session_notes.is_note(m)),
             key=lambda m: (m.created, m.id),
         )
         items = [DupItem.from_memory(m) for m in ordered]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from dreamgit.dream import notes
+from dreamgit.dream import session_notes
 from dreamgit.dream.candidate import Candidate, candidate_memory_fields
 from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.dream.gather.compact import compact, known_user_name, normalized
@@ -183,7 +183,11 @@ def _candidates(
     user_name = known_user_name(ws.active.values())
     # A note's statements are known one by one: "brother works at Apple now" is news
     # beside a note that says "brother works at Google" among other things.
-    known = [text for memory in ws.active.values() for text in notes.facts(memory) or [memory.text]]
+    known = [
+        text
+        for memory in ws.active.values()
+        for text in session_notes.facts(memory) or [memory.text]
+    ]
     said = {normalized(memory.text, (user_name,)) for memory in ws.active.values()}
     ordered = sorted(sessions, key=lambda s: (s.created, s.id))
     admitted: list[Candidate] = []
@@ -215,7 +219,7 @@ def _candidates(
             }
         )
     by_origin: dict[str, list[Candidate]] = {}
-    for candidate in notes.join(kept):
+    for candidate in session_notes.join(kept):
         by_origin.setdefault(candidate.session_id, []).append(candidate)
     for session in ordered:
         proposals = [
@@ -299,10 +303,10 @@ def _known_duplicates(
     topics = {m.topic for m in fresh}
     known = [m for m in ws.active.values() if m.topic in topics]
     user_name = user_name or known_user_name([*known, *fresh])
-    statements, parts = notes.as_statements([*known, *fresh])
+    statements, parts = session_notes.as_statements([*known, *fresh])
     items = [_user_view(m, user_name) for m in statements]
     position = {item.id: k for k, item in enumerate(items)}
-    fresh_ids = {m.id for m in fresh if not notes.is_note(m)}
+    fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
     twins: dict[str, str] = {}
     for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
         earlier, later = (a, b) if position[a] < position[b] else (b, a)
