@@ -49,6 +49,7 @@ SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
         ("I will fly out on the 25th", "I will fly out on 25 May 2023"),
         ("we'll meet on the 2nd", "we'll meet on 2 June 2023"),
         ("a few days ago", "a few days before 8 May 2023"),
+        ("I watched a film the other day", "I watched a film a few days before 8 May 2023"),
         ("on Monday next week", "on 15 May 2023"),
     ],
 )
@@ -264,6 +265,7 @@ def test_the_day_something_was_done_by_goes_after_a_number_not_into_it() -> None
 def test_past_times_are_the_phrases_that_name_a_day_gone_by() -> None:
     said = "Yesterday was fine, two weeks ago I ran, last August too; next week we fly, then rest"
     assert past_times(said) == ["yesterday", "two weeks ago", "last august"]
+    assert past_times("The other day I ran into Tomas.") == ["the other day"]
 
 
 @pytest.mark.parametrize(
@@ -285,3 +287,15 @@ def test_moving_to_a_weekly_day_is_no_date() -> None:
         "We moved standup to Fridays",
         False,
     )
+
+
+def test_a_sentence_with_a_day_of_its_own_takes_no_day_from_the_one_before() -> None:
+    """ "The other day" sets a time for what follows, but a sentence that names its own
+    ("… the other day, it was gripping") keeps only that one."""
+    text = (
+        "Ines: Hi Omar!\nOmar: Hey Ines, what's new?\n"
+        "Ines: The other day I ran into my old teacher. I watched a film the other day, it was"
+        " gripping.\nOmar: Cool.\n"
+    )
+    memories = [c.text for c in extract_candidates(text, session_id="s", created=SESSION)]
+    assert "Ines watched a film a few days before 8 May 2023, it was gripping." in memories

@@ -71,6 +71,7 @@ _PHRASE = re.compile(
     rf"|(?P<tonight>tonight)"
     rf"|this\s+(?P<thispart>{_PART})"
     rf"|(?P<ago>{_COUNT})\s+(?P<agounit>days?|weeks?|weekends?|months?|years?)\s+ago"
+    rf"|(?P<otherday>the\s+other\s+day)"
     rf"|in\s+(?P<infut>{_COUNT})\s+(?P<infutunit>days?|weeks?|months?|years?)"
     # "for the past month", "the last week of July": a span, not a day to date
     rf"|(?<!\bthe\s)(?P<rel>last|this\s+past|past|this|next|this\s+coming|coming)\s+"
@@ -90,7 +91,7 @@ _PHRASE = re.compile(
 #: Words that mark a clause as dated (absolute or relative): salience reads it.
 DATE_WORDS = re.compile(
     rf"\b(?:{'|'.join(_MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d"
-    rf"|\d{{4}}|yesterday|today|tonight|tomorrow|ago|last\s+\w+"
+    rf"|\d{{4}}|yesterday|today|tonight|tomorrow|ago|the\s+other\s+day|last\s+\w+"
     rf"|next\s+\w+|this\s+(?:week|weekend|month|year)|{_DAY})\b",
     re.IGNORECASE,
 )
@@ -285,6 +286,8 @@ def _replace(m: re.Match[str], today: date) -> str:
         if "few" in g["ago"].lower() or "couple" in g["ago"].lower():
             return f"{g['ago']} {g['agounit']} before {day_text(today)}"
         return _ago(_count(g["ago"]), g["agounit"], today)
+    if g["otherday"]:  # "the other day": a few days ago
+        return f"a few days before {day_text(today)}"
     if g["infut"]:
         if _DURATION_BEFORE.search(m.string[max(0, m.start() - 40) : m.start()]):
             return m.group()  # "it wasn't built in a day", "done in two weeks": how long
@@ -442,7 +445,8 @@ def past_times(text: str) -> list[str]:
     found = []
     for m in _PHRASE.finditer(text):
         rel = " ".join((m["rel"] or "").lower().split())
-        if m["yest"] or m["lastnight"] or m["dby"] or m["ago"] or rel in ("last", "this past"):
+        gone = m["yest"] or m["lastnight"] or m["dby"] or m["ago"] or m["otherday"]
+        if gone or rel in ("last", "this past"):
             found.append(" ".join(m.group().lower().split()))
     return found
 
