@@ -356,3 +356,11 @@ def test_mistake_is_reported_with_its_location_and_caret(text: str, rendered: st
     """The one error of each broken config renders exactly as pinned."""
     errors = check_ruleset(text, filename="config.yaml")
     assert [e.render() for e in errors] == [rendered]
+
+
+def test_a_character_that_is_not_text_is_a_rule_error_at_its_place() -> None:
+    """A lone surrogate (a string no file can hold) is reported where it stands."""
+    errors = check_ruleset("version: 1\ngate: \ud800\n", filename="config.yaml")
+    assert [(e.line, e.column, e.reason) for e in errors] == [
+        (2, 7, "character U+D800 is not valid Unicode text")
+    ]

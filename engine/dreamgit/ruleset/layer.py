@@ -148,6 +148,14 @@ def read_layer(filename: str, text: str) -> Layer:
 
 def _load_yaml(source: Source) -> Any:
     try:
+        source.text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: a string, not text from a file
+        before = source.text[: exc.start]
+        at = (before.count("\n"), exc.start - (before.rfind("\n") + 1))
+        bad = f"U+{ord(source.text[exc.start]):04X}"
+        source.report(f"character {bad} is not valid Unicode text", at, hint="delete it")
+        return None
+    try:
         frontmatter.check_no_aliases(source.text, path=source.filename, line_offset=0)
     except MemoryFileError as exc:
         source.report(exc.reason, (exc.line or 0, 0), hint=exc.hint)
