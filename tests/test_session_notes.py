@@ -12,6 +12,7 @@ import json
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from clikit import active, dreamgit
 from dreamgit.dream import session_notes
@@ -169,16 +170,22 @@ LATER = (
 )
 
 
+def _first_note(repo: Path, day: str) -> dict[str, Any]:
+    """A new repository that has dreamt over FIRST: its one memory, Noor's note."""
+    dreamgit(repo, day, "init", str(repo))
+    dreamgit(repo, day, "log", stdin=FIRST)
+    dreamgit(repo, day, "run", "--force")
+    [note] = active(repo, day)
+    return note
+
+
 def test_a_newer_value_retires_one_statement_of_a_note(tmp_path: Path) -> None:
     """The note keeps what still holds; exactly one active memory holds each current value,
     none a stale one; the note as it was is in its history, and reverting the operation
     brings the stale statements back."""
     repo = tmp_path / "mem"
     day1, day2, day3 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z", "2031-06-21T10:00:00Z"
-    dreamgit(repo, day1, "init", str(repo))
-    dreamgit(repo, day1, "log", stdin=FIRST)
-    dreamgit(repo, day1, "run", "--force")
-    [note] = active(repo, day1)
+    note = _first_note(repo, day1)
     assert note["text"].startswith("Noor \u2014 is dating a guy named Elias;")
     assert "Vattenfall" in note["text"] and "5 people" in note["text"]
 
@@ -204,10 +211,7 @@ def test_a_core_note_is_never_rewritten(tmp_path: Path) -> None:
     it, the note stays as it was, and the run says why."""
     repo = tmp_path / "mem"
     day1, day2 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z"
-    dreamgit(repo, day1, "init", str(repo))
-    dreamgit(repo, day1, "log", stdin=FIRST)
-    dreamgit(repo, day1, "run", "--force")
-    [note] = active(repo, day1)
+    note = _first_note(repo, day1)
     marker = f"id: {note['id']}"
     path = next(p for p in repo.rglob("*.md") if marker in p.read_text(encoding="utf-8"))
     path.write_text(
@@ -231,9 +235,7 @@ def test_what_a_note_says_is_not_gathered_again(tmp_path: Path) -> None:
     """A statement of a note said again in a later session is known: no second memory."""
     repo = tmp_path / "mem"
     day1, day2 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z"
-    dreamgit(repo, day1, "init", str(repo))
-    dreamgit(repo, day1, "log", stdin=FIRST)
-    dreamgit(repo, day1, "run", "--force")
+    _first_note(repo, day1)
     again = (
         "Noor: Hey Tariq!\n"
         "Tariq: Hi Noor, what's new?\n"
@@ -244,3 +246,22 @@ def test_what_a_note_says_is_not_gathered_again(tmp_path: Path) -> None:
     dreamgit(repo, day2, "run", "--force")
     texts = [m["text"] for m in active(repo, day2)]
     assert sum("Elias" in t for t in texts) == 1, texts
+
+
+def test_a_memory_that_repeats_a_statement_of_a_note_is_absorbed_by_it(tmp_path: Path) -> None:
+    """An agent (or a person) writes what a note already says: the dream keeps the note,
+    with both sources, and the repeat leaves the active set (restore brings it back)."""
+    repo = tmp_path / "mem"
+    day1, day2, day3 = "2031-05-03T10:00:00Z", "2031-05-04T10:00:00Z", "2031-05-05T10:00:00Z"
+    note = _first_note(repo, day1)
+    repeat = dreamgit(
+        repo, day2, "add", "Noor is dating a guy named Elias.", "--topic", note["topic"]
+    ).strip()
+    run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
+    texts = [m["text"] for m in active(repo, day2)]
+    assert texts == [note["text"]]
+    (merged,) = [op for op in run["ops"] if op["op"] == "merge"]
+    assert merged["memories"] == [note["id"], repeat]
+    dreamgit(repo, day3, "restore", repeat)
+    assert "Noor is dating a guy named Elias." in [m["text"] for m in active(repo, day3)]
+    fsck(repo)

@@ -95,6 +95,7 @@ def plan_consolidate(
     result.unsettled = _supersede_by_change(ws, ruleset, now, budget, fresh, ops, decisions)
     _supersede_by_value(ws, ruleset, now, budget, ops, decisions)
     _merge_duplicates(ws, ruleset, now, budget, threshold, ops, decisions)
+    _absorb_into_notes(ws, ruleset, now, budget, threshold, ops, decisions)
     return result
 
 
@@ -390,6 +391,59 @@ def _merge_duplicates(
         if decision["reason"] not in seen:
             seen.add(decision["reason"])
             decisions.append(decision)
+
+
+def _absorb_into_notes(
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    now: datetime,
+    budget: Budget,
+    threshold: float,
+    ops: list[Operation],
+    decisions: list[Decision],
+) -> None:
+    """A memory that says again what a statement of a session note says (an agent or a
+    person wrote it) is absorbed by the note: one merge, the note's text kept, the sources
+    of both. The finder's guards and the merge rules decide, statement against memory."""
+    ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
+    statements, parts = session_notes.as_statements(ordered)
+    if not parts:
+        return
+    seen = {m.id: m for m in statements}
+    items = [DupItem.from_memory(m) for m in statements]
+    for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
+        if (a in parts) == (b in parts):
+            continue  # two memories (the other merges' work) or two statements
+        statement, other_id = (a, b) if a in parts else (b, a)
+        note, other = ws.active.get(parts[statement][0]), ws.active.get(other_id)
+        if note is None or other is None or session_notes.is_note(other):
+            continue
+        rule = _first_rule(ruleset.consolidate, "merge", seen[statement], other, now, decisions)
+        if rule is None or _protected_skip(ruleset, other, "merge", decisions):
+            continue
+        if ruleset.is_protected(note):
+            continue  # a protected note is never rewritten, not even its sources
+        merged = replace(
+            note,
+            sources=tuple(sorted({*note.sources, *other.sources})),
+            tags=tuple(sorted({*note.tags, *other.tags})),
+            updated=max(note.updated, other.updated),
+        )
+        op = Operation(
+            op="merge",
+            phase="consolidate",
+            rule=rule.name,
+            memories=[note.id, other.id],
+            summary=f"merge: {other.id} into the session note {note.id}",
+            changes={},
+            before=[snap(note), snap(other)],
+            after=[snap(merged)],
+            detail="It says again what the note says; it stays in history "
+            f"(dreamgit restore {other.id}).",
+        )
+        if budget.admit(op):
+            op.changes = {**ws.file_for_removal(other), **ws.file_for_update(note, merged)}
+            ops.append(op)
 
 
 def _merge_group(
