@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from dreamgit.dream.candidate import Candidate, description_of
+from dreamgit.dream.gather.attribution import possessive
 from dreamgit.model import Memory
 
 __all__ = [
@@ -82,7 +83,7 @@ def _part(candidate: Candidate) -> str:
     and goes on in lower case ("went to …"; "their sister …" for "Ana's sister …"), else
     whole."""
     lead, text = _lead(candidate), candidate.text.rstrip(" .!")
-    for said, written in ((lead + " ", ""), (_possessive(lead) + " ", _THEIR)):
+    for said, written in ((lead + " ", ""), (possessive(lead) + " ", _THEIR)):
         rest = text[len(said) :] if text.startswith(said) else ""
         if rest[:1].islower() and not rest.startswith(("and ", "or ")):
             return written + rest
@@ -91,10 +92,6 @@ def _part(candidate: Candidate) -> str:
 
 #: What a note writes for the person's name as a possessive ("their sister Lena …").
 _THEIR = "their "
-
-
-def _possessive(name: str) -> str:
-    return name + ("'" if name.endswith("s") else "'s")
 
 
 def _note(group: Sequence[Candidate]) -> Candidate:
@@ -163,7 +160,7 @@ def _sentence(lead: str, part: str) -> str:
     if part[:1].isupper():
         return f"{part}."
     if part.startswith(_THEIR):
-        return f"{_possessive(lead)} {part[len(_THEIR) :]}."
+        return f"{possessive(lead)} {part[len(_THEIR) :]}."
     return f"{lead} {part}."
 
 
