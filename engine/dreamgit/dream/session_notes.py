@@ -38,6 +38,7 @@ __all__ = [
     "headline",
     "is_note",
     "join",
+    "memory_of",
     "without",
 ]
 
@@ -205,3 +206,9 @@ def as_statements(memories: Iterable[Memory]) -> tuple[list[Memory], dict[str, t
             parts[name] = (memory.id, k)
             out.append(replace(memory, id=name, text=sentence, tags=()))
     return out, parts
+
+
+def memory_of(name: str, parts: dict[str, tuple[str, int]]) -> str:
+    """The memory a name of :func:`as_statements` stands for: the note of a statement,
+    else the memory itself."""
+    return parts[name][0] if name in parts else name

@@ -254,8 +254,8 @@ def _supersede_by_value(
     statements, parts = session_notes.as_statements(ws.active.values())
     retired = _NoteStatements(parts)
     for update in find_updates(statements):
-        old_id, new_id = parts.get(update.old, (update.old, 0))[0], retired.note_of(update.new)
-        old, new = ws.active.get(old_id), ws.active.get(new_id)
+        old = ws.active.get(session_notes.memory_of(update.old, parts))
+        new = ws.active.get(session_notes.memory_of(update.new, parts))
         if old is None or new is None or old.id == new.id or ruleset.is_protected(new):
             continue
         if old.key and new.key and old.key != new.key:
@@ -280,10 +280,6 @@ class _NoteStatements:
     def __init__(self, parts: dict[str, tuple[str, int]]) -> None:
         self.parts = parts
         self.retired: dict[str, dict[int, tuple[str, str]]] = {}
-
-    def note_of(self, name: str) -> str:
-        """The memory a name of :func:`session_notes.as_statements` stands for."""
-        return self.parts.get(name, (name, 0))[0]
 
     def take(self, name: str, by: str, reason: str) -> bool:
         """Record that ``by`` retires the statement ``name``; False when ``name`` is a
@@ -415,7 +411,8 @@ def _absorb_into_notes(
         if (a in parts) == (b in parts):
             continue  # two memories (the other merges' work) or two statements
         statement, other_id = (a, b) if a in parts else (b, a)
-        note, other = ws.active.get(parts[statement][0]), ws.active.get(other_id)
+        note = ws.active.get(session_notes.memory_of(statement, parts))
+        other = ws.active.get(other_id)
         if note is None or other is None or session_notes.is_note(other):
             continue
         rule = _first_rule(ruleset.consolidate, "merge", seen[statement], other, now, decisions)

@@ -311,7 +311,7 @@ def _known_duplicates(
     for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
         earlier, later = (a, b) if position[a] < position[b] else (b, a)
         if later in fresh_ids and later not in twins:
-            twin = parts.get(earlier, (earlier, 0))[0]
+            twin = session_notes.memory_of(earlier, parts)
             twins[later] = twins.get(twin, twin)
     return twins
 
