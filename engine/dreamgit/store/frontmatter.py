@@ -137,10 +137,7 @@ def check_no_aliases(raw: str, *, path: str, line_offset: int = 1) -> None:
     """
     if "*" not in raw:  # no alias without an asterisk: the common case costs one scan
         return
-    try:
-        loader = _FastLoader(raw)
-    except UnicodeError:  # not text YAML can read: the parse that follows says so
-        return
+    loader = _FastLoader(raw)
     try:
         while loader.check_event():
             event = loader.get_event()
