@@ -494,7 +494,7 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
         anchor = f"{'by' if done else 'as of'} {day_text(today)}"
         if m["ends"] is not None:  # "learning guitar recently and …": the day takes its place
             rest = out[m.end() :]
-            glue = "" if rest[:1] in tuple(",.;:!?") else " "
+            glue = "" if rest.startswith((",", ".", ";", ":", "!", "?")) else " "
             out = f"{before.rstrip()} {anchor}{glue}{rest}".rstrip(" .!")
         else:
             out = _anchored(out, m, m.end(), anchor)
