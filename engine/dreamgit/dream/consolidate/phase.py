@@ -13,8 +13,9 @@ Protected and core memories are never removed or rewritten; what was skipped
 for that is listed as a decision.
 
 A session note (``session_notes.py``) is read statement by statement: a newer value retires
-the statement, and the note is rewritten without it (op ``replace``); notes never
-merge, and a note that states a newer value supersedes like any memory.
+the statement, and the note is rewritten without it (op ``replace``); notes never merge
+with each other but absorb a memory that repeats one of their statements, and a note
+that states a newer value supersedes like any memory.
 """
 
 from __future__ import annotations
