@@ -258,7 +258,8 @@ NEGATIVE: list[tuple[str, str]] = [
     ("one-off task", "I need you to fix the login bug."),
     ("vague habit", "I always forget the syntax for this."),
     ("index line", "- [Prefers pytest](memories/preferences/prefers-pytest.md) — pytest"),
-    ("long sentence", "I prefer " + "very " * 150 + "long things."),
+    # past the longest run-on request read (800 characters), a sentence is skipped unread
+    ("long sentence", "I prefer " + "very " * 200 + "long things."),
 ]
 
 

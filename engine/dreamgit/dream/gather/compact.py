@@ -90,15 +90,16 @@ def compact(
     *,
     min_novelty: float = 0.0,
     said_before: Iterable[str] = (),
-) -> tuple[list[Candidate], list[Candidate]]:
-    """(kept, left out): the most salient candidates within ``budget_chars`` characters.
+) -> tuple[list[Candidate], list[Candidate], list[Candidate]]:
+    """(kept, over budget, repeats): the most salient candidates within ``budget_chars``
+    characters, those the budget had no room for, and those that say what is known.
 
     ``known`` holds the texts memory already has. A candidate repeats what is known,
     and is left out so that the budget goes to new facts, when one known text or
     kept candidate holds most of its content words, or when memory as a whole holds
     all but ``min_novelty`` of them. A candidate that says again exactly what a
     memory says (``said_before``, texts as :func:`normalized` gives them) or what a
-    kept candidate says is kept outside the budget: it reinforces. Both lists keep
+    kept candidate says is kept outside the budget: it reinforces. The lists keep
     the candidates' order.
     """
     index = _Overlaps()
@@ -117,6 +118,7 @@ def compact(
     )
     used = 0
     kept: set[int] = set()
+    repeats: set[int] = set()
     for k in order:
         candidate = candidates[k]
         # Whom it is about is no news: "Dana" or "user" is in every memory about Dana.
@@ -134,10 +136,11 @@ def compact(
         update = (
             len(new) >= min_novelty * len(words) and _new_value(candidate.text, words, closest)
         ) or _ends(candidate.text, words, closest)
-        if used + size > budget_chars and kept and not update:
-            continue
         news = changes[k] or _news(candidate, words, new, shared, min_novelty)
         if not news and not update:
+            repeats.add(k)
+            continue
+        if used + size > budget_chars and kept and not update:
             continue
         if not changes[k]:
             index.add(words)
@@ -145,12 +148,14 @@ def compact(
         kept.add(k)
         used += 0 if update else size
     inside = [c for k, c in enumerate(candidates) if k in kept]
-    outside = [c for k, c in enumerate(candidates) if k not in kept]
-    return inside, outside
+    over = [c for k, c in enumerate(candidates) if k not in kept and k not in repeats]
+    return inside, over, [c for k, c in enumerate(candidates) if k in repeats]
 
 
 #: A statement is a repeat when one memory holds more than this share of its words.
 _REPEAT_SHARE = 0.35
+#: … and a rule or preference of the user's when one memory holds more than this share.
+_RULE_REPEAT_SHARE = 0.7
 
 
 def _news(
@@ -161,6 +166,11 @@ def _news(
         return True
     if not words:
         return False  # "tried making one", "loved the experience": nothing to tell
+    if _about_user(candidate):
+        # how the user wants the agent to work shares its topic's words with facts about
+        # that topic ("include status codes" beside "the API returns 404 status codes"):
+        # it repeats only what says most of it, and another of its words is news enough
+        return shared <= _RULE_REPEAT_SHARE * len(words)
     return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
 
 
@@ -267,6 +277,8 @@ def _about_user(candidate: Candidate) -> bool:
     want the agent to work ("keep explanations short")."""
     if (candidate.key or "").startswith("user.") or candidate.kind == "instruction":
         return True
+    if candidate.kind == "preference" and candidate.speaker == "user":
+        return True  # an agent's user's preference shapes how the agent works for them
     # "… always prefers when the agent gives them numbered lists": how the agent should work
     return candidate.kind == "preference" and "the agent" in candidate.text
 

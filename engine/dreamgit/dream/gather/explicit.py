@@ -27,7 +27,7 @@ from dreamgit.dream.gather.phrasing import NEAR_DATE, third_person
 from dreamgit.dream.gather.words import SENTENCE_END
 from dreamgit.model import priority_rank
 
-__all__ = ["MAX_TEXT", "dedupe", "explicit_candidates", "sentences"]
+__all__ = ["MAX_SENTENCE", "MAX_TEXT", "dedupe", "explicit_candidates", "sentences"]
 
 #: Longer sentences are skipped: memory statements are short.
 MAX_SENTENCE = 400
@@ -195,16 +195,17 @@ def _clean(sentence: str) -> str:
     return " ".join(text.split())
 
 
-def sentences(paragraph: str) -> Iterator[str]:
-    """The sentences of ``paragraph``; a greeting alone ("Hey!") stays with the sentence
-    after it, so that "Hey! I'm Sarah." introduces someone."""
+def sentences(paragraph: str, longest: int = MAX_SENTENCE) -> Iterator[str]:
+    """The sentences of ``paragraph`` of at most ``longest`` characters; a greeting alone
+    ("Hey!") stays with the sentence after it, so that "Hey! I'm Sarah." introduces
+    someone."""
     greeting = ""
     for sentence in _SENTENCE_SPLIT.split(paragraph):
         if _GREETING.fullmatch(sentence.strip()):
             greeting += sentence.strip() + " "
             continue
         sentence, greeting = greeting + sentence, ""
-        if len(sentence) <= MAX_SENTENCE:
+        if len(sentence) <= longest:
             yield sentence
     if greeting:
         yield greeting.strip()

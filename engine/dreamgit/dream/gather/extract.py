@@ -26,7 +26,13 @@ from dreamgit.dream.gather.antecedents import (
 )
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
-from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
+from dreamgit.dream.gather.explicit import (
+    MAX_SENTENCE,
+    MAX_TEXT,
+    dedupe,
+    explicit_candidates,
+    sentences,
+)
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
@@ -71,6 +77,7 @@ _KIND_TOPICS = {
     "event": "events",
     "plan": "plans",
     "relationship": "people",
+    "momentary": "notes",
 }
 #: Explicit statements a pattern recognised rank above any general statement.
 _PATTERN_SALIENCE = 6.0
@@ -116,6 +123,8 @@ def _pattern_candidates(
     out = []
     for c in found:
         kind = "correction" if c.pattern.startswith("correction+") else _PATTERN_KINDS[c.topic]
+        if c.pattern == "instruction":
+            kind = "instruction"  # "Never push to main": how the agent is to work
         if c.change is not None and kind == "fact":
             kind = "correction"
         about = "The user" if c.key == "user.name" else subject
@@ -135,6 +144,9 @@ def _pattern_candidates(
         )
     return out, subject
 
+
+#: The longest sentence of an agent's user that is read (clause by clause).
+_LONGEST_REQUEST = 800
 
 #: Content words a statement needs besides the names of who speaks and who listens;
 #: one more when it is said to the listener ("I'm excited to tell you"): chat, mostly.
@@ -262,8 +274,11 @@ def extract_candidates(
         person: str | None = None  # the one person the sentence before named
         when: str | None = None  # the time the sentence before only told how it went
         then: str | None = None  # the past time the sentences before set ("last weekend")
+        # An agent's user writes requests as one long run-on sentence ("I'm trying to …,
+        # so I prefer …, how can I …"): its clauses are read, the patterns only in short ones
+        longest = _LONGEST_REQUEST if is_user else MAX_SENTENCE
         for paragraph in paragraphs:
-            for sentence in sentences(paragraph):
+            for sentence in sentences(paragraph, longest):
                 budget -= len(sentence)
                 if question is not None:
                     sentence = answered(question, sentence) or sentence
@@ -293,7 +308,7 @@ def extract_candidates(
                 if chatter(sentence, others):
                     continue
                 found: list[Candidate] = []
-                if is_user:
+                if is_user and len(sentence) <= MAX_SENTENCE:
                     found, subject = _pattern_candidates(
                         sentence, subject, session_id, created, learn_name=user_name is None
                     )

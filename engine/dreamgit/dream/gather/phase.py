@@ -200,23 +200,23 @@ def _candidates(
         admitted.extend(c for c in extracted if _admitted(ws, ruleset, c, now, result))
     # One budget for the run's sessions: a session full of facts may take what a session
     # of small talk leaves, and the run keeps its most salient statements.
-    kept, over = compact(
+    kept, over, repeats = compact(
         admitted,
         sum(_session_budget(ruleset, session) for session in ordered),
         known,
         min_novelty=ruleset.budgets.gather_min_novelty,
         said_before=said,
     )
-    for candidate in over:
-        result.decisions.append(
+    for reason, left_out in ((_OVER_BUDGET, over), (_REPEATS, repeats)):
+        result.decisions.extend(
             {
                 "phase": "gather",
                 "candidate": candidate.text,
                 "accepted": False,
-                "reason": "over the run's gather budget (gather_chars_ratio), or"
-                " repeats what memory holds",
+                "reason": reason,
                 "session": candidate.session_id,
             }
+            for candidate in left_out
         )
     by_origin: dict[str, list[Candidate]] = {}
     for candidate in session_notes.join(kept):
@@ -241,6 +241,10 @@ def _candidates(
             seen.add(memory.id)
             found.append((memory, candidate))
     return found
+
+
+_OVER_BUDGET = "over the run's gather budget (gather_chars_ratio): more salient statements took it"
+_REPEATS = "repeats what memory holds (gather_min_novelty): most of its words are known"
 
 
 def _session_budget(ruleset: RuleSet, session: Session) -> float:

@@ -34,6 +34,7 @@ KINDS: tuple[str, ...] = (
     "event",
     "plan",
     "relationship",
+    "momentary",
 )
 
 _I = re.IGNORECASE

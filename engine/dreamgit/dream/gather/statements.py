@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE, past_times
+from dreamgit.dream.gather.momentary import STANDING, lifted_preferences, momentary, one_off
 from dreamgit.dream.gather.pointers import announces_only, shown
 from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
 from dreamgit.dream.gather.words import (
@@ -163,9 +164,6 @@ _SIGNPOST = re.compile(
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they|he's|she's|they're|him|her)\b", _I)
 # "I need you to fix the bug": a one-off request, unless it says always / never / from now on.
 _REQUEST = re.compile(r"^(?:i\s+(?:need|want)|can\s+you|could\s+you)\s+you\s+to\b", _I)
-_STANDING = re.compile(
-    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default)\b", _I
-)
 # Imperatives that set how the agent works from now on ("keep answers short", "don't use
 # emojis", "always run the linter"), as opposed to a task ("fix the bug", "delete it").
 # "Total beginner here.", "Long-time Rust dev here!": who the speaker is, said in passing.
@@ -370,7 +368,7 @@ def _tighten(text: str) -> str:
 
 # A reply that only makes sense beside the question before it.
 _FRAGMENT = re.compile(
-    r"^(?:for|because|cause|'cause|to|with|like|by|from|mostly(?!\s+\w+(?:ing|ed)\b)|probably)\b",
+    r"^(?:for|because|cause|'cause|to|with|like|by|from(?!\s+now\s+on)|mostly(?!\s+\w+(?:ing|ed)\b)|probably)\b",
     _I,
 )
 _SUBJECT = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
@@ -388,9 +386,14 @@ _WHEN_ONLY = re.compile(
 )
 
 
+_QUOTED = re.compile(r'"[^"]{3,200}"')
+
+
 def _dropped(clause: str, *, to_agent: bool) -> bool:
     """True for what states nothing about anyone: chat glue, moods, pep talk, advice."""
-    low = clause.lower().rstrip(".!")
+    # a quoted question or wish is what is spoken of, not the speaker's own hypothesis:
+    # 'never ask me "Would you like to proceed?"'
+    low = _QUOTED.sub('"…"', clause.lower()).rstrip(".!")
     words = low.split()
     if len(words) < 3 or low in BACKCHANNEL:
         return True
@@ -398,7 +401,7 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if _hypothetical(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
         return True
-    if _REPORTED.search(low) or (_REQUEST.match(low) and not _STANDING.search(low)):
+    if _REPORTED.search(low) or (_REQUEST.match(low) and not STANDING.search(low)):
         return True
     if _FRAGMENT.match(low) and not _SUBJECT.search(low):
         return True  # "For love and to teach my kids": the answer to a question, not a fact
@@ -461,6 +464,17 @@ def clauses(
         asked = _POLITE_ORDER.match(sentence) if to_agent else None
         if asked is not None and _STANDING_ORDER.match(asked["order"]):
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
+        if to_agent:
+            sentence = _STANDING_FROM_NOW.sub(_from_now_on, _PLEASE.sub("Please ", sentence))
+            # "I'm trying to keep it small, so I prefer X, can you …": the preference
+            # outlives the request; what comes before it is read on as usual
+            lifted = lifted_preferences(sentence)
+            out.extend(Clause(found.text, "preference") for found in lifted)
+            if lifted:
+                head = sentence[: lifted[0].start].rstrip(" ,;:-")
+                sentence = re.sub(r"[\s,]+(?:so|and|but|which\s+is\s+why)$", "", head, flags=_I)
+                if not sentence:
+                    continue
         here = _SELF_HERE.match(sentence)
         if here is not None:
             who, first = here["who"], here["who"].split(" ", 1)[0]
@@ -485,11 +499,31 @@ def clauses(
                 or re.match(r"(?:please|let's|let\s+us)\b", text, _I)
                 or _TASK_SHAPE.match(text)
             )
-            if imperative and not (_STANDING_ORDER.match(text) or _STANDING.search(text)):
+            if imperative and not (_STANDING_ORDER.match(text) or STANDING.search(text)):
                 continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
-            out.append(Clause(text, kind_of(text, instruction=imperative), imperative))
+            if imperative and one_off(text):
+                continue  # "don't stop until the tests pass": a rule for this task only
+            kind = kind_of(text, instruction=imperative)
+            if to_agent and not imperative and momentary(text) is not None:
+                kind = "momentary"  # a task, a doubt, a need of this session
+            out.append(Clause(text, kind, imperative))
         follows = len(out) > before
     return out
+
+
+# "pls always use uv": please, shortened.
+_PLEASE = re.compile(r"^(?:pls|plz|plse|pleas)\b\.?\s*", _I)
+# "From now on, never ask me …": the rule, then since when.
+_STANDING_FROM_NOW = re.compile(
+    r"^(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|henceforth)\s*,?\s+"
+    r"(?P<rule>(?:please\s+)?(?:always|never|don't|do\s+not)\b.+?)(?P<end>[.!]*)$",
+    _I,
+)
+
+
+def _from_now_on(m: re.Match[str]) -> str:
+    rule = m["rule"]
+    return f"{rule[:1].upper()}{rule[1:]} from now on{m['end']}"
 
 
 # "Change of plans —", "Plans changed:": the next suggestion is what was decided.

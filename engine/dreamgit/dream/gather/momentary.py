@@ -1,0 +1,252 @@
+"""Durable or of the moment: what an agent's user says that outlives the session.
+
+A user talking to a coding agent mostly says what they are doing right now: "I'm
+trying to wire up the login form", "I'm not sure why the build fails", "I need the
+parser to accept tabs". Those are tasks of the moment; kept, they fill memory with
+yesterday's work. What outlives the session is a preference, a rule, a project fact,
+a decision or a correction — and those are often said *inside* a request: "I'm
+trying to keep the app small, so I prefer plain modules over frameworks, can you
+…?" keeps the preference and its reason, and drops the task.
+
+:func:`momentary` says why a clause of an agent's user is of the moment (or None);
+:func:`lifted_preferences` finds the preferences said inside one sentence of a
+request, each with the reason given for it. Both read English; text in other
+languages is left to the other extractors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["STANDING", "Lifted", "code_fragment", "lifted_preferences", "momentary", "one_off"]
+
+_I = re.IGNORECASE
+
+# The speaker and a form of "be" / "have" before what they are doing: "I'm", "we've been".
+_WHO = (
+    r"^(?:(?:so|and|but|also|now|right\s+now|currently|today|honestly|basically),?\s+)?"
+    r"(?:i|we)(?:'m|'re|'ve|\s+am|\s+are|\s+have|\s+was|\s+were)?(?:\s+been)?"
+    r"(?:\s+(?:also|still|currently|now|kinda|kind\s+of|just|really|already|actually|a\s+bit"
+    r"|a\s+little|pretty|so|quite|totally|completely|recently))*\s+"
+)
+#: What someone is in the middle of, unsure of, or needs now: (why, pattern after "I'm").
+_FRAMES: tuple[tuple[str, str], ...] = (
+    ("attempt", r"(?:trying|attempting)\b"),
+    (
+        "trouble",
+        r"(?:struggling|stuck|fighting|wrestling|battling"
+        r"|having\s+(?:some\s+|a\s+lot\s+of\s+|real\s+)?(?:trouble|issues?|problems?|difficult(?:y|ies)"
+        r"|a\s+(?:hard|tough)\s+time)|getting\s+(?:an?\s+|the\s+|this\s+|these\s+|some\s+)?"
+        r"(?:[\w-]+\s+){0,3}(?:errors?|exceptions?|warnings?|failures?|issues?)"
+        r"|running\s+into|hitting|seeing\s+(?:an?\s+|this\s+|the\s+)?(?:\w+\s+)?(?:errors?|issues?)"
+        r"|can't\s+(?:seem|figure|get|find|make)|cannot\s+(?:seem|figure|get|find|make)"
+        r"|couldn't|unable\s+to|staring)\b",
+    ),
+    (
+        "doubt",
+        r"(?:not\s+(?:sure|certain|clear)|unsure|uncertain|wondering|curious|confused|worried"
+        r"|concerned|afraid|puzzled|lost|overwhelmed|nervous|anxious"
+        r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder)\b",
+    ),
+    (
+        "need",
+        r"(?:need(?:ed)?\s+(?:to|help|some|a|an|your)|want(?:ed)?\s+to|would\s+like\s+to"
+        r"|'d\s+like\s+to|wanna|hoping\s+to|hope\s+to|looking\s+(?:for|to|into|at)"
+        r"|planning\s+to\s+(?:add|implement|build|write|create|fix|set\s+up|use)"
+        r"|about\s+to|going\s+to\s+(?:try|need|have\s+to|implement|add|write|fix))\b",
+    ),
+    (
+        "report",
+        r"(?:tried|tested|noticed|managed|got\s+(?:this|an?|the|some|it)|written\s+(?:this|some|a)"
+        r"|wrote\s+(?:this|some|a)|pasted|attached|included|shared|showed|shown|ran|run"
+        r"|come\s+up\s+with|put\s+together|added\s+(?:this|some|a)|made\s+(?:some|a\s+few)"
+        r"|checked|verified|double-checked|looked\s+at|gone\s+through|went\s+through"
+        r"|(?:got|have)\s+(?:this|the\s+following|a\s+few|some)\s+(?:code|error|function|script"
+        r"|snippet|output|question|questions|issue|problem|bug|class|query|config))\b",
+    ),
+)
+_MOMENT = tuple((why, re.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
+# A request or a pointer at what follows, without its "I": "Here's my code", "Any ideas".
+_ASIDE = re.compile(
+    r"^(?:here(?:'s|\s+is|\s+are)|below\s+is|this\s+is\s+(?:my|the|what)|any\s+(?:ideas|help"
+    r"|suggestions|thoughts|tips|advice)|help\s+me|please\s+help|thanks|thank\s+you)\b",
+    _I,
+)
+# What a clause of the moment may still carry that outlives it: a standing rule ("I want
+# it to always …"), a value that changed ("… which has grown to 165 commits").
+_RULE_OR_LIKING = re.compile(
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|prefer|prefers"
+    r"|preferred|rather|favou?rite)\b",
+    _I,
+)
+_NEW_VALUE = re.compile(
+    r"\b(?:(?:has|have|had)\s+(?:now\s+|recently\s+|just\s+|since\s+)?(?:been\s+)?"
+    r"(?:improved|increased|grown|risen|dropped|fallen|reached|gone\s+(?:up|down)|climbed"
+    r"|decreased|moved|changed|shifted|rescheduled|extended|adjusted|updated|expanded"
+    r"|reduced|raised|lowered|bumped|pushed(?:\s+back)?)"
+    r"|(?:is|are)\s+now|now\s+(?:at|has|have|is|are|stands\s+at)|reached|up\s+to|down\s+to"
+    r"|(?:moved|rescheduled|pushed|changed|switched|bumped|extended|adjusted)\s+(?:\w+\s+){0,3}?to)"
+    r"\s+(?:\w+\s+){0,3}?[$€£]?\d",
+    _I,
+)
+
+
+#: Frames that are of the moment only when nothing concrete is said inside them: "I'm
+#: trying to move the API to Litestar 2.x" still tells what the project runs on.
+_UNLESS_CONCRETE = frozenset({"attempt", "need"})
+# A name (not the sentence's first word), a number, a file, a version, code.
+_CONCRETE = re.compile(
+    r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'&.+#-]*[a-z0-9]|\b[A-Z]{2,}\b|\d|`"
+    r"|\b[\w-]+\.(?:py|js|ts|tsx|json|ya?ml|toml|md|sql|go|rs|rb|java|sh|cfg|ini|lock)\b"
+)
+
+
+# Code, not prose: "int) -> int that multiplies", "self.items = []", "def load(path)".
+_CODE = re.compile(
+    r"->|=>|::|[{};]\s*$|[{}]|\w\(\S*\)|\)\s*(?:->|:|\.)|^[^\w\"'(]"
+    r"|\b(?:def|class|import|return|const|let|var|function|async|await|lambda)\s+\w"
+    r"|\w\s*[=!<>]=\s*\w|\w\s=\s[\w\[{(\"']"
+)
+# A rule for this task only: "don't stop until the tests pass", "skip the docs for now".
+_ONE_OFF = re.compile(
+    r"\b(?:until|till|for\s+now|this\s+time|right\s+now|today|tonight|first|yet"
+    r"|for\s+this\s+(?:task|session|pr|change|one|file|branch)|in\s+this\s+(?:pr|file|branch))\b",
+    _I,
+)
+#: Words that make an imperative a standing rule: "always", "never", "from now on".
+STANDING = re.compile(
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default)\b", _I
+)
+
+
+def code_fragment(clause: str) -> bool:
+    """Whether ``clause`` is a piece of code rather than prose (backquoted names aside)."""
+    return _CODE.search(re.sub(r"`[^`]*`", "x", clause.strip())) is not None
+
+
+def one_off(instruction: str) -> bool:
+    """Whether an imperative is for the task at hand ("don't stop until the suite passes")
+    rather than a standing rule ("never push to main", "always run the linter first")."""
+    return _ONE_OFF.search(instruction) is not None and STANDING.search(instruction) is None
+
+
+def momentary(clause: str) -> str | None:
+    """Why ``clause``, said by an agent's user, is of the moment: "trouble" (stuck, an
+    error), "doubt" (not sure, wondering), "report" (tried, ran), "aside" (here is my
+    code), and "attempt" (trying to) or "need" (wants to, needs help) when they name
+    nothing concrete; None when it may outlive the session. A clause that sets a
+    standing rule or preference, or says a value changed, is never of the moment,
+    whatever frames it."""
+    text = clause.strip()
+    if code_fragment(text):
+        return "code"
+    if _RULE_OR_LIKING.search(text) or _NEW_VALUE.search(text):
+        return None
+    if _ASIDE.match(text):
+        return "aside"
+    for why, pattern in _MOMENT:
+        m = pattern.match(text)
+        if m is not None:
+            if why in _UNLESS_CONCRETE and _CONCRETE.search(text, m.end()):
+                return None
+            return why
+    return None
+
+
+@dataclass(frozen=True)
+class Lifted:
+    """A preference said inside a request, and where it stood in the sentence."""
+
+    text: str  # "I prefer plain modules over frameworks, to keep the app small"
+    start: int  # where the preference (or the aim it took) begins in the sentence
+
+
+# "I prefer", "we'd rather", "I really prefer", "I generally prefer using".
+_PREFER = re.compile(
+    r"\b(?P<who>i|we)\s*(?:(?:really|generally|usually|always|strongly|much|also|still"
+    r"|definitely|personally)\s+)*(?P<verb>(?<=\s)prefer|(?:'d|\s+would)\s+(?:much\s+)?"
+    r"(?:rather|prefer))\b",
+    _I,
+)
+# Where the request resumes after a preference: ", can you …", ", how do I …", "but …".
+_REQUEST_RESUMES = re.compile(
+    r"(?:,\s*|\s+[-\u2013\u2014]\s+)(?=(?:so\s+|and\s+)?(?:can|could|would|will|how|what"
+    r"|which|where|why|should|do|does|is|are|any|please|help|maybe|but|however|though"
+    r"|although|while|yet|i'm\s+not|i\s+am\s+not|i\s+(?:need|want|was\s+wondering|wonder"
+    r"|have|had|think|don't|just)|it\s+seems|let\s+me)\b)"
+    r"|\s+(?=(?:but|however|although|though|yet)\b|(?:can|could|would|will)\s+you\b"
+    r"|how\s+(?:do|can|should|would)\s+(?:i|we)\b)"
+    r"|[?!;]|\.(?:\s|$)",
+    _I,
+)
+# "I'm trying to keep my app small, so I prefer …": the aim the preference serves.
+_AIM = re.compile(
+    r"(?:^|[,.;]\s*)(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
+    r"(?:trying|aiming|hoping|looking|working|wanting)\s+to\s+(?P<aim>(?:[^,;.?!]|\.(?=\d)){6,120}?)"
+    r",?\s+(?:so|and\s+so|which\s+is\s+why|that's\s+why)\s*,?\s*$",
+    _I,
+)
+# A reason the preference already gives: "… due to its docs", "… to keep it small".
+_HAS_REASON = re.compile(
+    r"\b(?:because|since|as|due\s+to|so\s+that|in\s+order\s+to|to\s+(?:keep|avoid|make|save"
+    r"|reduce|stay|get|ensure|maintain|minimi[sz]e|maximi[sz]e|improve|better|fully|grasp"
+    r"|understand)|for\s+(?:better|its|their|the\s+sake))\b",
+    _I,
+)
+_MAX_PREFERENCE = 240
+# ", you know,", ", like I mentioned": talk around the preference, not part of it.
+_ASIDES = re.compile(
+    r"(?P<open>,?)\s+(?:you\s+know|i\s+mean|(?:like|as)\s+(?:i|you|we)(?:'ve)?\s+(?:mentioned"
+    r"|said|noted|told\s+you)(?:\s+(?:before|earlier))?)\b(?P<close>,?)",
+    _I,
+)
+
+
+def _without_asides(text: str) -> str:
+    """``text`` without ", you know," and the like; the commas around one become one."""
+    return _ASIDES.sub(lambda m: "," if m["open"] and m["close"] else "", text)
+
+
+def lifted_preferences(sentence: str) -> list[Lifted]:
+    """The preferences said inside one sentence of a request, each cut where the
+    request resumes and given the aim the sentence states for it ("I'm trying to keep
+    the bundle small, so I prefer X" → "I prefer X, to keep the bundle small")."""
+    out: list[Lifted] = []
+    for m in _PREFER.finditer(sentence):
+        if out and m.start() < out[-1].start + len(out[-1].text):
+            continue
+        rest = sentence[m.end() :]
+        # "I prefer it over Foundation": what "it" is, the sentence named before
+        end = _REQUEST_RESUMES.search(rest, 3)
+        body = rest[: end.start() if end else len(rest)].strip(" ,;:-")
+        if len(body.split()) < 2 or len(body) > _MAX_PREFERENCE:
+            continue
+        body = _without_asides(body).strip(" ,")
+        verb = m["verb"].lower()
+        verb = "prefer" if verb.endswith("prefer") else "would rather"
+        text = f"{m['who'].capitalize()} {verb} {body}"
+        if re.match(r"(?:it|that|this|them)\b", body, _I):
+            named = _object_before(sentence[: m.start()])
+            if named is None:
+                continue
+            text = f"{m['who'].capitalize()} {verb} {named}{body[body.find(' ') :]}"
+        start = m.start()
+        aim = _AIM.search(sentence[:start])
+        if aim is not None and not _HAS_REASON.search(body):
+            text = f"{text}, to {aim['aim'].strip()}"
+            start = aim.start()  # the aim is said with the preference, not on its own
+        out.append(Lifted(text, start))
+    return out
+
+
+# "… using Bootstrap 5.3.0 and I prefer it": the thing named just before "and I prefer it".
+_OBJECT = re.compile(
+    r"\b(?:using|use|with|on|chose|picked|adopted|trying)\s+(?P<thing>(?:[A-Z][\w.+#-]*"
+    r"(?:\s+v?\d[\w.]*)?(?:\s+[A-Z][\w.+#-]*)?))\s*,?\s*(?:and|but|so)?\s*$"
+)
+
+
+def _object_before(head: str) -> str | None:
+    m = _OBJECT.search(head)
+    return None if m is None else m["thing"]

@@ -1,0 +1,133 @@
+"""Durable or of the moment: an agent's user's tasks are left, their preferences lifted."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.gather.momentary import code_fragment, lifted_preferences, momentary, one_off
+
+_WHEN = datetime(2031, 4, 2, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("clause", "why"),
+    [
+        ("I'm trying to wire the upload form to the storage bucket", "attempt"),
+        ("I'm kinda stuck on the pagination of the orders table", "trouble"),
+        ("I'm getting a weird timeout error from the Celery worker", "trouble"),
+        ("I can't seem to get the fixtures to load", "trouble"),
+        ("I'm not sure how to split the settings module", "doubt"),
+        ("I was wondering whether the cache helps at all", "doubt"),
+        ("I want to make sure the migration is reversible", "need"),
+        ("I need help with the signup email", "need"),
+        ("I've tried pinning the resolver to an older release", "report"),
+        ("Here's the traceback from the last run", "aside"),
+    ],
+)
+def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
+    clause: str, why: str
+) -> None:
+    assert momentary(clause) == why
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "We deploy the billing service to Fly.io",
+        "I've decided to go with Litestar for the new API",
+        "I work at a small logistics company in Porto",
+        "I'm building an inventory tool for my uncle's bakery",
+        "I want the answers to always show the shell command first",
+        "I'm trying to trim the build, which has now grown to 340 MB",
+        "I prefer tabs over spaces",
+        "I'm trying to move the API from Flask to Litestar 2.4",
+        "I need the exports to stay compatible with Excel 2016",
+    ],
+)
+def test_a_fact_decision_rule_changed_value_or_named_tool_is_not_momentary(clause: str) -> None:
+    assert momentary(clause) is None
+
+
+def test_a_preference_inside_a_request_is_lifted_with_the_aim_it_serves() -> None:
+    sentence = (
+        "I'm trying to keep the daemon small enough for a router, so I prefer hand-rolled"
+        " parsers over a parsing library, can you show me a tokenizer?"
+    )
+    assert [found.text for found in lifted_preferences(sentence)] == [
+        "I prefer hand-rolled parsers over a parsing library,"
+        " to keep the daemon small enough for a router"
+    ]
+
+
+def test_a_preference_with_its_own_reason_keeps_it_and_drops_the_request() -> None:
+    sentence = (
+        "I'm starting the docs site with Zola and I prefer it over Hugo because its"
+        " templates are simpler, could you sketch the config?"
+    )
+    assert [found.text for found in lifted_preferences(sentence)] == [
+        "I prefer Zola over Hugo because its templates are simpler"
+    ]
+
+
+def test_a_preference_of_a_pronoun_nobody_named_is_not_lifted() -> None:
+    assert lifted_preferences("Honestly I prefer it, but can you check the logs?") == []
+
+
+def _texts(transcript: str) -> list[tuple[str, str]]:
+    found = extract_candidates(transcript, session_id="s-20310402-a1b2c3", created=_WHEN)
+    return [(c.kind, c.text) for c in found]
+
+
+def test_an_agent_session_keeps_the_preference_and_marks_the_task_momentary() -> None:
+    """The task the request is about is marked momentary (the default rules drop it);
+    the preference said inside it becomes a statement of its own."""
+    found = _texts(
+        "User: I'm trying to keep the CLI quick to start, so I prefer plain argparse over"
+        " click, how would I add subcommands? I'm not sure how to lay out the modules.\n\n"
+        "Assistant: Use subparsers.\n"
+    )
+    assert (
+        "preference",
+        "The user prefers plain argparse over click, to keep the CLI quick to start.",
+    ) in found
+    assert all(kind == "momentary" for kind, text in found if "not sure" in text)
+    assert not any(kind != "momentary" and "trying" in text for kind, text in found)
+
+
+def test_in_a_chat_between_people_nothing_is_momentary() -> None:
+    """ "I'm trying to get into climbing" is news between friends: only an agent's user's
+    tasks are of the moment."""
+    found = _texts(
+        "Noor: I'm trying to get into climbing at the gym near the river.\n"
+        "Rui: Oh nice, which gym?\n"
+        "Noor: The one by the old market, I go on Tuesdays.\n"
+        "Rui: Cool.\n"
+    )
+    assert found and all(kind != "momentary" for kind, _ in found)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["Str) -> str that reverses the words", "self.cache = {}", "def export(rows, path)"],
+)
+def test_a_piece_of_code_is_momentary(clause: str) -> None:
+    assert momentary(clause) == "code"
+
+
+@pytest.mark.parametrize(
+    "clause", ["We pin `ruff` in the dev extra", "I prefer tabs (not spaces) in Makefiles"]
+)
+def test_prose_with_a_backquoted_name_or_an_aside_is_not_code(clause: str) -> None:
+    assert not code_fragment(clause)
+
+
+def test_a_rule_for_this_task_only_is_not_kept_and_a_standing_rule_is() -> None:
+    found = _texts(
+        "User: Don't stop until every handler is ported and the suite passes. Never commit"
+        " generated files.\n\nAssistant: Understood.\n"
+    )
+    assert found == [("instruction", "The user wants the agent to never commit generated files.")]
+    assert one_off("Skip the changelog for now") and not one_off("Always update the changelog")
