@@ -131,3 +131,22 @@ def test_a_rule_for_this_task_only_is_not_kept_and_a_standing_rule_is() -> None:
     )
     assert found == [("instruction", "The user wants the agent to never commit generated files.")]
     assert one_off("Skip the changelog for now") and not one_off("Always update the changelog")
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Use ruff, not flake8: flake8 missed the unused imports twice.",
+            "The user wants the agent to use ruff, not flake8 \u2014 flake8 missed the unused"
+            " imports twice.",
+        ),
+        (
+            "Never rebase the release branch because the tags point into it.",
+            "The user wants the agent to never rebase the release branch because the tags"
+            " point into it.",
+        ),
+    ],
+)
+def test_a_standing_rule_keeps_the_reason_given_for_it(said: str, kept: str) -> None:
+    assert _texts(f"User: {said}\n\nAssistant: Noted.\n") == [("instruction", kept)]

@@ -363,7 +363,11 @@ def _tighten(text: str) -> str:
     if m is not None:
         text = f"{m['rest'].rstrip(' .!')} {m['time'].lower()}"
     text = _EVALUATION_TAIL.sub("", text)
-    return _FILLER_WORDS.sub("", text)
+    return _FILLER_WORDS.sub("", _YOU_KNOW.sub("", text))
+
+
+# "I prefer short bursts, you know, half an hour": talk, not what was said.
+_YOU_KNOW = re.compile(r",?\s+you\s+know,(?=\s)", _I)
 
 
 # A reply that only makes sense beside the question before it.
@@ -475,6 +479,11 @@ def clauses(
                 sentence = re.sub(r"[\s,]+(?:so|and|but|which\s+is\s+why)$", "", head, flags=_I)
                 if not sentence:
                     continue
+            ruled = _rule_with_reason(sentence)
+            if ruled is not None:
+                out.append(ruled)  # "Use uv, not pip: pip broke the lockfile": with its reason
+                follows = False
+                continue
         here = _SELF_HERE.match(sentence)
         if here is not None:
             who, first = here["who"], here["who"].split(" ", 1)[0]
@@ -509,6 +518,30 @@ def clauses(
             out.append(Clause(text, kind, imperative))
         follows = len(out) > before
     return out
+
+
+# "Use uv, not pip: pip broke the lockfile", "Never force-push because CI reads the tags".
+_RULE_REASON = re.compile(
+    r"^(?P<rule>[^:;\u2014]{4,200}?)(?P<sep>\s*:\s+|\s+[-\u2013\u2014]\s+"
+    r"|,?\s+(?:because|since|as)\s+)(?P<why>[^;:]{8,240}?)[.!\u2026 ]*$",
+    _I,
+)
+
+
+def _rule_with_reason(sentence: str) -> Clause | None:
+    """A standing rule said to the agent with the reason for it, as one instruction."""
+    m = _RULE_REASON.match(sentence)
+    if m is None:
+        return None
+    rule, why = _LEAD.sub("", m["rule"].strip()), m["why"].strip()
+    standing = _STANDING_ORDER.match(rule) or STANDING.search(rule)
+    if not (_IMPERATIVE.match(rule) and standing) or one_off(rule):
+        return None
+    if len(why.split()) < 3 or _QUESTION_OPEN.match(why) or _IMPERATIVE.match(why):
+        return None
+    sep = m["sep"].strip(" ,")
+    joiner = " \u2014 " if sep in (":", "-", "\u2013", "\u2014") else f" {sep.lower()} "
+    return Clause(f"{rule}{joiner}{why}", "instruction", True)
 
 
 # "pls always use uv": please, shortened.
