@@ -25,6 +25,9 @@ _WHEN = datetime(2031, 4, 2, 9, 0, tzinfo=UTC)
         ("I need help with the signup email", "need"),
         ("I've tried pinning the resolver to an older release", "report"),
         ("Here's the traceback from the last run", "aside"),
+        ("The integration tests are still failing on the runner", "status"),
+        ("It works now", "status"),
+        ("Same error as before", "status"),
     ],
 )
 def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
@@ -45,6 +48,9 @@ def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
         "I prefer tabs over spaces",
         "I'm trying to move the API from Flask to Litestar 2.4",
         "I need the exports to stay compatible with Excel 2016",
+        "The staging database listens on port 5433",
+        "Our API is rate limited to 100 requests a minute",
+        "I want to build a small web app that tracks the shared groceries of our flat",
     ],
 )
 def test_a_fact_decision_rule_changed_value_or_named_tool_is_not_momentary(clause: str) -> None:

@@ -67,6 +67,16 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     ),
 )
 _MOMENT = tuple((why, re.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
+# How the work stands right now: "the tests are still failing", "it works now", "same error".
+_STATUS = re.compile(
+    r"^(?:(?:the|this|that|it|these|those|my|our|your)\b(?:\s+[\w.-]+){0,3}\s+"
+    r"(?:is|are|was|were|keeps?|kept|still|now|seems?\s+to\s+be)\s+(?:still\s+|now\s+|also\s+)?"
+    r"(?:failing|broken|crashing|not\s+working|working(?:\s+now)?|erroring|throwing|hanging"
+    r"|passing|red|green|flaky|fixed|done|timing\s+out|stuck|wrong|missing|empty|undefined|null)"
+    r"|(?:it|that|this)\s+(?:works|worked|didn't\s+work|doesn't\s+work|fails|failed|broke)"
+    r"|(?:still|again)\s+(?:getting|failing|broken|the\s+same)|same\s+(?:error|issue|problem))\b",
+    _I,
+)
 # A request or a pointer at what follows, without its "I": "Here's my code", "Any ideas".
 _ASIDE = re.compile(
     r"^(?:here(?:'s|\s+is|\s+are)|below\s+is|this\s+is\s+(?:my|the|what)|any\s+(?:ideas|help"
@@ -131,13 +141,24 @@ def one_off(instruction: str) -> bool:
     return _ONE_OFF.search(instruction) is not None and STANDING.search(instruction) is None
 
 
+# "I want to build a small app that tracks my expenses": what the project is, not a task.
+_PROJECT_GOAL = re.compile(
+    r"\b(?:create|build|develop|make|write|start|launch|set\s+up)\s+(?:a|an|my|our|the)\s+"
+    r"(?:[\w-]+\s+){0,4}?(?:app|application|web\s*app|website|site|tool|service|library|game"
+    r"|bot|platform|system|project|tracker|dashboard|portfolio|api|cli|plugin|extension"
+    r"|startup|business|course|book|thesis)\b",
+    _I,
+)
+
+
 def momentary(clause: str) -> str | None:
     """Why ``clause``, said by an agent's user, is of the moment: "trouble" (stuck, an
-    error), "doubt" (not sure, wondering), "report" (tried, ran), "aside" (here is my
-    code), and "attempt" (trying to) or "need" (wants to, needs help) when they name
-    nothing concrete; None when it may outlive the session. A clause that sets a
-    standing rule or preference, or says a value changed, is never of the moment,
-    whatever frames it."""
+    error), "status" (the tests still fail, it works now), "doubt" (not sure, wondering),
+    "report" (tried, ran), "aside" (here is my code), "code" (a fragment of it), and
+    "attempt" (trying to) or "need" (wants to, needs help) when they name nothing
+    concrete nor the project itself; None when it may outlive the session. A clause
+    that sets a standing rule or preference, or says a value changed, is never of the
+    moment, whatever frames it."""
     text = clause.strip()
     if code_fragment(text):
         return "code"
@@ -145,10 +166,14 @@ def momentary(clause: str) -> str | None:
         return None
     if _ASIDE.match(text):
         return "aside"
+    if _STATUS.match(text):
+        return "status"
     for why, pattern in _MOMENT:
         m = pattern.match(text)
         if m is not None:
-            if why in _UNLESS_CONCRETE and _CONCRETE.search(text, m.end()):
+            if why in _UNLESS_CONCRETE and (
+                _CONCRETE.search(text, m.end()) or _PROJECT_GOAL.search(text, m.end())
+            ):
                 return None
             return why
     return None

@@ -363,11 +363,7 @@ def _tighten(text: str) -> str:
     if m is not None:
         text = f"{m['rest'].rstrip(' .!')} {m['time'].lower()}"
     text = _EVALUATION_TAIL.sub("", text)
-    return _FILLER_WORDS.sub("", _YOU_KNOW.sub("", text))
-
-
-# "I prefer short bursts, you know, half an hour": talk, not what was said.
-_YOU_KNOW = re.compile(r",?\s+you\s+know,(?=\s)", _I)
+    return _FILLER_WORDS.sub("", text)
 
 
 # A reply that only makes sense beside the question before it.
