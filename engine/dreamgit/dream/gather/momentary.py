@@ -32,7 +32,6 @@ _WHO = (
 )
 #: What someone is in the middle of, unsure of, or needs now: (why, pattern after "I'm").
 _FRAMES: tuple[tuple[str, str], ...] = (
-    ("attempt", r"(?:trying|attempting)\b"),
     (
         "trouble",
         r"(?:struggling|stuck|fighting|wrestling|battling"
@@ -45,10 +44,14 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     ),
     (
         "doubt",
-        r"(?:not\s+(?:sure|certain|clear)|unsure|uncertain|wondering|curious|confused|worried"
+        r"(?:(?:trying|struggling|attempting)\s+to\s+(?:understand|figure\s+out|grasp|make\s+sense"
+        r"|wrap\s+my\s+head|get\s+my\s+head|learn\s+how|work\s+out\s+(?:how|why|what))"
+        r"|getting\s+(?:a\s+bit\s+|really\s+|kinda\s+)?(?:confused|lost|frustrated|overwhelmed)"
+        r"|not\s+(?:sure|certain|clear)|unsure|uncertain|wondering|curious|confused|worried"
         r"|concerned|afraid|puzzled|lost|overwhelmed|nervous|anxious"
         r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder)\b",
     ),
+    ("attempt", r"(?:trying|attempting)\b"),
     (
         "need",
         r"(?:need(?:ed)?\s+(?:to|help|some|a|an|your)|want(?:ed)?\s+to|would\s+like\s+to"
@@ -107,7 +110,7 @@ _NEW_VALUE = re.compile(
 _UNLESS_CONCRETE = frozenset({"attempt", "need"})
 # A name (not the sentence's first word), a number, a file, a version, code.
 _CONCRETE = re.compile(
-    r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'&.+#-]*[a-z0-9]|\b[A-Z]{2,}\b|\d|`"
+    r"(?<!^)(?<![.!?]\s)\b(?!I(?:'[a-z]+)?\b)[A-Z][\w'&.+#-]*[a-z0-9]|\b[A-Z]{2,}\b|\d|`"
     r"|\b[\w-]+\.(?:py|js|ts|tsx|json|ya?ml|toml|md|sql|go|rs|rb|java|sh|cfg|ini|lock)\b"
 )
 
