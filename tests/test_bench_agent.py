@@ -218,3 +218,26 @@ def test_the_bench_replays_two_nights_through_the_installed_command(tmp_path: Pa
     listed = (tmp_path / "out" / "memories.md").read_text().count("\n- `m-")
     assert listed == figures["memories"]
     assert (tmp_path / "out" / "sample.md").read_text().count(". [ ] `m-") == min(3, listed)
+
+
+def test_prose_after_a_fenced_terminal_run_is_the_assistants_not_the_tools() -> None:
+    """Fences pair by CommonMark's rule, so the sentence after the output is prose."""
+    text = (
+        "_**User**_\n\npush it\n\n---\n\n_**Assistant**_\n\n```bash\ngit push\n```\n\n"
+        "````\nremote: done\n```\nstill output\n````\n\nThe branch is now on the remote.\n"
+    )
+    turns = read_specstory(text)
+    assert [t.role for t in turns] == ["user", "tool", "tool", "assistant"]
+    assert turns[-1].text.strip() == "The branch is now on the remote."
+
+
+def test_a_line_label_of_the_session_taken_for_a_speaker_is_an_unknown_speaker() -> None:
+    """'### Rule: x' in a reply makes 'Rule updated …' someone who never spoke."""
+    turns = [Turn("assistant", "### Rule: keep-tests-green\nRun the suite before pushing.")]
+    assert "unknown-speaker" in _judged("Rule updated the suite before pushing.", turns)[1]
+    assert "unknown-speaker" not in _judged("The user updated the suite config.", turns)[1]
+
+
+def test_an_apology_is_a_pleasantry_of_the_moment() -> None:
+    """Nothing durable in an apology or an admitted slip."""
+    assert _judged("The user apologizes for the oversight.", [])[2] == "pleasantry-or-slip"

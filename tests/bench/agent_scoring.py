@@ -70,6 +70,7 @@ HARNESS_SHAPES: dict[str, re.Pattern[str]] = {
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _ATTRIBUTED = re.compile(r"^(?P<who>[^\s—].{0,40}?)(?: says:?| —| -) (?P<rest>.+)$", re.S)
 _OTHERS = re.compile(r"^(?P<who>[A-Z]\w+) and others\b")
+_LINE_LABEL = re.compile(r"^[ \t>*_#-]*([A-Z]\w*(?: [A-Z]?\w+)?)\**:", re.M)
 _SPEAKERS = frozenset({"the user", "user", "the agent", "the assistant", "the user's team"})
 # A sentence that starts mid-way: markup or punctuation, a joining word, or (after
 # "X says") a verb with no subject; a lower-case start after "X —" or with no attribution.
@@ -120,9 +121,12 @@ _MOMENT = re.compile(
     r"trying to|wants? to|wanted to|asked|needs? to|next step|in progress|todo|"
     r"commit(?:s|ted)?|push(?:ed)?|fix(?:ed|es|ing)?|check(?:ed|s|ing)?|look(?:ed|ing)? at|"
     r"updat(?:e|ed|es|ing)|add(?:ed|s)?|creat(?:e|ed|es|ing)|implement(?:ed|s|ing)?|done|"
-    r"finished|passing|failing|broke|now|sees?|saw|noticed|seems?)\b",
+    r"finished|passing|failing|broke|now|sees?|saw|noticed|seems?|(?:is|are|am) \w+ing)\b",
     re.I,
 )
+_PLEASANTRY = re.compile(r"\b(?:apolog\w*|sorry|thanks?|thank you|oversight|mistake)\b", re.I)
+# What the agent did or is doing: "The agent modified …", "The assistant is editing …".
+_AGENT_DID = re.compile(r"^(?:The agent|The assistant)\b(?:'s)?", re.I)
 _DROP = _set(
     """
     the a an user user's users agent agent's says said i me my we our us you your they
@@ -154,9 +158,12 @@ def _grams(text: str) -> set[tuple[str, ...]]:
 
 @dataclass
 class WordSources:
-    """The word triples of one or more sessions, by the role that wrote them."""
+    """The word triples of one or more sessions by the role that wrote them, and the
+    ``Word:`` labels that start their lines (a reader taking those for speakers invents
+    people named "Usage" or "Rule")."""
 
     by_role: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)
+    line_labels: set[str] = field(default_factory=set)
 
     def role_of(self, text: str) -> str:
         """Who wrote most of ``text``: a role, ``mixed``, or ``unknown`` (too short)."""
@@ -166,9 +173,13 @@ class WordSources:
         shares = {role: len(grams & found) / len(grams) for role, found in self.by_role.items()}
         if shares.get("user", 0.0) >= 0.5:
             return "user"
-        best = max(shares, key=lambda role: shares[role], default="")
-        if best and shares[best] >= 0.5 and shares.get("user", 0.0) < 0.3:
-            return best
+        if shares.get("user", 0.0) >= 0.3:
+            return "mixed"
+        # Words in both an assistant's prose and a tool block (an edit it described, a
+        # message it committed) are the assistant's: a tool only when nobody wrote them.
+        for role in ("assistant", "tool", "harness"):
+            if shares.get(role, 0.0) >= 0.5:
+                return role
         return "mixed"
 
 
@@ -177,6 +188,8 @@ def word_sources(turns: Iterable[Turn]) -> WordSources:
     found = WordSources()
     for turn in turns:
         found.by_role.setdefault(turn.role, set()).update(_grams(turn.text))
+        found.line_labels.update(_LINE_LABEL.findall(turn.text))
+    found.line_labels -= {"User", "Assistant", "Human", "AI"}
     return found
 
 
@@ -219,12 +232,21 @@ def _has_verb(words: list[str]) -> bool:
     return False
 
 
-def garbled_reasons(text: str, source: str, speakers: frozenset[str] = _SPEAKERS) -> list[str]:
+def garbled_reasons(
+    text: str,
+    source: str,
+    speakers: frozenset[str] = _SPEAKERS,
+    line_labels: Iterable[str] = (),
+) -> list[str]:
     """Why ``text`` reads as a fragment or as someone else's words; empty if it does not."""
     who, rest = _content(text)
     words = _words(rest)
     reasons = []
-    if who and who.lower() not in speakers:
+    named = any(
+        re.search(rf"\b{re.escape(label)}(?:'s)? (?:says|—|and others|\w+(?:s|ed))\b", text)
+        for label in line_labels
+    )
+    if (who and who.lower() not in speakers) or named:
         reasons.append("unknown-speaker")
     if source == "assistant":
         reasons.append("assistant-words")
@@ -249,7 +271,11 @@ def momentary_reason(text: str) -> str | None:
     words = _words(rest)
     if rest.rstrip().endswith("?") or (words and words[0] in _QUESTION_START and "?" in rest):
         return "question"
-    if _MOMENT.search(rest) and not _DURABLE.search(rest):
+    if _DURABLE.search(rest):
+        return None
+    if _PLEASANTRY.search(rest):
+        return "pleasantry-or-slip"
+    if _MOMENT.search(rest) or _AGENT_DID.match(text.strip()):
         return "task-or-status"
     return None
 
@@ -268,7 +294,7 @@ def judge(
         text=text,
         source=source,
         shapes=shapes,
-        garbled=garbled_reasons(text, source, speakers),
+        garbled=garbled_reasons(text, source, speakers, sources.line_labels),
         momentary=momentary_reason(text),
     )
 

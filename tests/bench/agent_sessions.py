@@ -24,12 +24,9 @@ from pathlib import Path
 __all__ = ["SessionFile", "Turn", "discover", "nights", "read_claude_jsonl", "read_specstory"]
 
 _SPECSTORY_TURN = re.compile(r"^_\*\*(User|Assistant|Agent)\b[^*\n]*\*\*_[ \t]*$", re.M)
-# What Cursor's tools wrote inside an assistant turn: their blocks, code and file reads.
-_SPECSTORY_TOOL = re.compile(
-    r"<details>.*?</details>|^[ \t]*```.*?^[ \t]*```[ \t]*$|"
-    r"^(?:Read file:|Cancelled|Model provided invalid arguments).*$",
-    re.S | re.M,
-)
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})(.*)$")
+# One-line tool reports Cursor writes inside an assistant turn.
+_TOOL_LINE = re.compile(r"^(?:Read file:|Cancelled\s*$|Model provided invalid arguments)")
 _FILE_TIME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})")
 _HEADER_TIME = re.compile(r"\((\d{4})[-/](\d{1,2})[-/](\d{1,2})[ T](\d{1,2}):(\d{2})")
 # Text Claude Code writes into a user record that the person never typed.
@@ -73,16 +70,47 @@ def read_specstory(text: str) -> list[Turn]:
     return turns
 
 
+def _tool_lines(lines: list[str]) -> list[bool]:
+    """Which lines of an assistant turn a tool wrote: fenced blocks (a closing fence as
+    long as its opening, CommonMark's rule), ``<details>`` blocks, one-line reports."""
+    marks: list[bool] = []
+    fence = ""
+    details = False
+    for line in lines:
+        opened = _FENCE.match(line)
+        if fence:
+            marks.append(True)
+            if opened and opened[1][0] == fence[0] and len(opened[1]) >= len(fence):
+                fence = "" if not opened[2].strip() else fence
+        elif details:
+            marks.append(True)
+            details = "</details>" not in line
+        elif opened:
+            marks.append(True)
+            fence = opened[1]
+        elif line.lstrip().startswith("<details>"):
+            marks.append(True)
+            details = "</details>" not in line
+        else:
+            marks.append(bool(_TOOL_LINE.match(line)))
+    return marks
+
+
 def _assistant_turns(body: str) -> Iterable[Turn]:
     """An assistant turn's prose, and each tool block inside it as a ``tool`` turn."""
-    start = 0
-    for block in _SPECSTORY_TOOL.finditer(body):
-        if body[start : block.start()].strip():
-            yield Turn("assistant", body[start : block.start()])
-        yield Turn("tool", block.group())
-        start = block.end()
-    if body[start:].strip():
-        yield Turn("assistant", body[start:])
+    lines = body.splitlines()
+    run: list[str] = []
+    role = ""
+    for line, by_tool in zip(lines, _tool_lines(lines), strict=True):
+        now = "tool" if by_tool else "assistant"
+        if now != role and run:
+            if "".join(run).strip():
+                yield Turn(role, "\n".join(run))
+            run = []
+        role = now
+        run.append(line)
+    if run and "".join(run).strip():
+        yield Turn(role, "\n".join(run))
 
 
 def _blocks(content: object) -> Iterable[tuple[str, str]]:

@@ -24,7 +24,8 @@ worth keeping; and of the labelled durable statements, how many one memory holds
 
 ``--memory-root DIR`` keeps the repository (``DIR/repo``) and writes every memory with
 its automatic judgement to ``DIR/memories.md``, and ``--sample N`` (default 50) of them,
-drawn with a fixed seed, to ``DIR/sample.md`` for judging by hand.
+drawn with a fixed seed, to ``DIR/sample.md`` for judging by hand; ``--rejudge`` judges
+the memories such a folder holds again without replaying.
 """
 
 from __future__ import annotations
@@ -186,6 +187,9 @@ def main() -> None:
     parser.add_argument("--memory-root", type=Path, help="keep the repository and dumps here")
     parser.add_argument("--sample", type=int, default=50)
     parser.add_argument("--until", help="replay only nights up to this date (YYYY-MM-DD)")
+    parser.add_argument(
+        "--rejudge", action="store_true", help="judge the memories --memory-root already holds"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     sessions = discover(args.sessions)
@@ -200,11 +204,21 @@ def main() -> None:
         labels = {name: found for name, found in labels.items() if name not in missing}
     root = args.memory_root or Path(tempfile.mkdtemp(prefix="bench-agent-"))
     repo = root / "repo"
-    if repo.exists():
-        shutil.rmtree(repo)
-    root.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    logged, runs = replay(repo, sessions)
+    if args.rejudge:
+        if args.memory_root is None:
+            raise SystemExit("--rejudge needs --memory-root DIR of an earlier run")
+        by_path = {str(s.path): s for s in sessions}
+        saved = json.loads((root / "logged.json").read_text(encoding="utf-8"))
+        logged = {sid: by_path[path] for sid, path in saved["logged"].items() if path in by_path}
+        runs = int(saved["runs"])
+    else:
+        if repo.exists():
+            shutil.rmtree(repo)
+        root.mkdir(parents=True, exist_ok=True)
+        logged, runs = replay(repo, sessions)
+        saved = {"logged": {sid: str(s.path) for sid, s in logged.items()}, "runs": runs}
+        (root / "logged.json").write_text(json.dumps(saved, indent=1), encoding="utf-8")
     seconds = time.perf_counter() - started
     last = sessions[-1].when + timedelta(days=1)
     memories = json.loads(dreamgit(repo, _stamp(last), "memories", "--json"))
