@@ -82,6 +82,7 @@ SHAPE_EXAMPLES = {
     "ide-tags": "The user says <ide_opened_file> notes.txt",
     "compaction-summary": "The user says Primary Request: port the parser",
     "interrupted-marker": "[Request interrupted by user]",
+    "thinking-block": "Resultado says <think>I should commit first</think>",
     "claude-code-glyphs": "⎿ Wrote 12 lines to app.py",
     "specstory-tool-block": 'Expected says <summary>Searched codebase "cli"</summary>',
     "tool-file-read": "The user says Read file: src/app.ts",
@@ -241,3 +242,12 @@ def test_a_line_label_of_the_session_taken_for_a_speaker_is_an_unknown_speaker()
 def test_an_apology_is_a_pleasantry_of_the_moment() -> None:
     """Nothing durable in an apology or an admitted slip."""
     assert _judged("The user apologizes for the oversight.", [])[2] == "pleasantry-or-slip"
+
+
+def test_another_language_is_not_judged_by_english_patterns_but_a_forced_template_is() -> None:
+    """A Portuguese rule kept as said is not garbled; the same inside "X says" is."""
+    said = "Sempre rode os testes em paralelo, não em série."
+    assert _judged(said, [])[1] == [] and _judged(said, [])[2] is None
+    assert _judged(f"The user says {said}", [])[1] == ["forced-template"]
+    assert _judged("O usuário prefere rodar os testes com seis workers.", [])[1] == []
+    assert "forced-template" in _judged(f"Importante says {said}", [])[1]

@@ -58,12 +58,21 @@ def _command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "dreamgit"]
 
 
+class Refused(Exception):
+    """dreamgit said no (exit 1, a user-fixable error): its message."""
+
+
 def dreamgit(repo: Path, now: str, *args: str) -> str:
-    """Run the installed ``dreamgit --now NOW ARGS`` on ``repo``; its stdout."""
+    """Run the installed ``dreamgit --now NOW ARGS`` on ``repo``; its stdout.
+
+    A user-fixable refusal (exit 1) raises ``Refused``; any other failure stops the bench.
+    """
     env = dict(os.environ, DREAMGIT_REPO=str(repo))
     done = subprocess.run(
         [*_command(), "--now", now, *args], env=env, capture_output=True, text=True, check=False
     )
+    if done.returncode == 1:
+        raise Refused(done.stderr.strip().splitlines()[0] if done.stderr.strip() else "exit 1")
     if done.returncode != 0:
         raise SystemExit(f"dreamgit {' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
     return done.stdout
@@ -83,19 +92,32 @@ def log_session(repo: Path, session: SessionFile) -> list[str]:
         return dreamgit(repo, now, "log", "--from", "claude-code", alone).split()
 
 
-def replay(repo: Path, sessions: list[SessionFile]) -> tuple[dict[str, SessionFile], int]:
-    """Log and dream night by night; which session file each logged id came from, runs."""
+def replay(
+    repo: Path, sessions: list[SessionFile], refused: dict[str, str]
+) -> tuple[dict[str, SessionFile], int]:
+    """Log and dream night by night; which session file each logged id came from, runs.
+
+    A session dreamgit refuses to log is named in ``refused`` with its reason and left
+    out; the rest of the replay goes on.
+    """
     dreamgit(repo, _stamp(sessions[0].when), "init", str(repo))
     logged: dict[str, SessionFile] = {}
     runs = 0
     groups = nights(sessions)
     for number, night in enumerate(groups, start=1):
         for session in night:
-            logged.update(dict.fromkeys(log_session(repo, session), session))
+            try:
+                logged.update(dict.fromkeys(log_session(repo, session), session))
+            except Refused as refusal:
+                refused[session.path.name] = str(refusal)
+                print(f"refused, left out: {refusal}", file=sys.stderr)
         end = night[-1].when.replace(hour=23, minute=59, second=0)
         last = number == len(groups)
         args = ["run", "--json", *(["--force"] if last else [])]
-        record = json.loads(dreamgit(repo, _stamp(end), *args))
+        try:
+            record = json.loads(dreamgit(repo, _stamp(end), *args))
+        except Refused as refusal:
+            raise SystemExit(f"night {night[0].when.date()}: run refused: {refusal}") from None
         runs += 0 if record.get("skipped") else 1
         print(
             f"night {night[0].when.date()}: {len(night)} session(s), run "
@@ -103,6 +125,28 @@ def replay(repo: Path, sessions: list[SessionFile]) -> tuple[dict[str, SessionFi
             file=sys.stderr,
         )
     return logged, runs
+
+
+def replay_or_reload(
+    root: Path, sessions: list[SessionFile], *, rejudge: bool
+) -> tuple[dict[str, SessionFile], int, dict[str, str]]:
+    """Replay into ``root/repo`` and note what was logged in ``root/logged.json``; or, with
+    ``rejudge``, read that note of an earlier replay. (logged ids, dreams, refused files)."""
+    note = root / "logged.json"
+    if rejudge:
+        by_path = {str(s.path): s for s in sessions}
+        saved = json.loads(note.read_text(encoding="utf-8"))
+        logged = {sid: by_path[path] for sid, path in saved["logged"].items() if path in by_path}
+        return logged, int(saved["runs"]), dict(saved.get("refused", {}))
+    repo = root / "repo"
+    if repo.exists():
+        shutil.rmtree(repo)
+    root.mkdir(parents=True, exist_ok=True)
+    refused: dict[str, str] = {}
+    logged, runs = replay(repo, sessions, refused)
+    saved = {"logged": {sid: str(s.path) for sid, s in logged.items()}, "runs": runs}
+    note.write_text(json.dumps({**saved, "refused": refused}, indent=1), encoding="utf-8")
+    return logged, runs, refused
 
 
 def load_labels(path: Path) -> dict[str, list[dict[str, object]]]:
@@ -205,20 +249,9 @@ def main() -> None:
     root = args.memory_root or Path(tempfile.mkdtemp(prefix="bench-agent-"))
     repo = root / "repo"
     started = time.perf_counter()
-    if args.rejudge:
-        if args.memory_root is None:
-            raise SystemExit("--rejudge needs --memory-root DIR of an earlier run")
-        by_path = {str(s.path): s for s in sessions}
-        saved = json.loads((root / "logged.json").read_text(encoding="utf-8"))
-        logged = {sid: by_path[path] for sid, path in saved["logged"].items() if path in by_path}
-        runs = int(saved["runs"])
-    else:
-        if repo.exists():
-            shutil.rmtree(repo)
-        root.mkdir(parents=True, exist_ok=True)
-        logged, runs = replay(repo, sessions)
-        saved = {"logged": {sid: str(s.path) for sid, s in logged.items()}, "runs": runs}
-        (root / "logged.json").write_text(json.dumps(saved, indent=1), encoding="utf-8")
+    if args.rejudge and args.memory_root is None:
+        raise SystemExit("--rejudge needs --memory-root DIR of an earlier run")
+    logged, runs, refused = replay_or_reload(root, sessions, rejudge=args.rejudge)
     seconds = time.perf_counter() - started
     last = sessions[-1].when + timedelta(days=1)
     memories = json.loads(dreamgit(repo, _stamp(last), "memories", "--json"))
@@ -227,7 +260,7 @@ def main() -> None:
     worth = [j.text for j in judged if j.verdict == "worth"]
     figures = summarize(judged, kept, durable_kept(labels, worth))
     figures.update(
-        sessions=len(sessions), nights=len(nights(sessions)), runs=runs,
+        sessions=len(sessions), nights=len(nights(sessions)), runs=runs, refused=refused,
         replay_seconds=round(seconds, 1),
         durable_by_session={name: f"{sum(k)}/{len(k)}" for name, k in kept.items()},
     )  # fmt: skip
@@ -237,7 +270,8 @@ def main() -> None:
     else:
         kept_in = f"; memories judged in {root}" if args.memory_root else ""
         print(
-            f"{figures['sessions']} sessions, {figures['nights']} nights, {runs} dreams, "
+            f"{figures['sessions']} sessions ({len(refused)} refused by dreamgit log), "
+            f"{figures['nights']} nights, {runs} dreams, "
             f"{seconds:.0f} s{kept_in}"
         )
         print(table(figures, bool(labels)))
