@@ -218,7 +218,9 @@ def test_the_bench_replays_two_nights_through_the_installed_command(tmp_path: Pa
     assert figures["memories"] == sum(figures["counts"].values()) > 0
     listed = (tmp_path / "out" / "memories.md").read_text().count("\n- `m-")
     assert listed == figures["memories"]
-    assert (tmp_path / "out" / "sample.md").read_text().count(". [ ] `m-") == min(3, listed)
+    blind = (tmp_path / "out" / "sample.md").read_text()
+    assert blind.count(". [ ] `m-") == min(3, listed) and "**worth**" not in blind
+    assert (tmp_path / "out" / "sample-auto.md").read_text().count("`m-") == min(3, listed)
 
 
 def test_prose_after_a_fenced_terminal_run_is_the_assistants_not_the_tools() -> None:

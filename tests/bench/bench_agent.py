@@ -24,7 +24,8 @@ worth keeping; and of the labelled durable statements, how many one memory holds
 
 ``--memory-root DIR`` keeps the repository (``DIR/repo``) and writes every memory with
 its automatic judgement to ``DIR/memories.md``, and ``--sample N`` (default 50) of them,
-drawn with a fixed seed, to ``DIR/sample.md`` for judging by hand; ``--rejudge`` judges
+drawn with a fixed seed, to ``DIR/sample.md`` for judging by hand, blind (their automatic
+verdicts are in ``DIR/sample-auto.md``); ``--rejudge`` judges
 the memories such a folder holds again without replaying.
 """
 
@@ -184,10 +185,13 @@ def write_dumps(root: Path, judged: list[Judged], sample: int) -> None:
     drawn = random.Random(SEED).sample(judged, min(sample, len(judged)))
     (root / "sample.md").write_text(
         f"# {len(drawn)} memories drawn with seed {SEED}, to judge by hand\n\n"
-        "Write your own verdict (worth / momentary / harness / garbled) before each.\n\n"
-        + "\n".join(f"{k}. [ ] " + line(j)[2:] for k, j in enumerate(drawn, start=1))
-        + "\n",
+        "Write your verdict (worth / momentary / harness / garbled) in the brackets, then\n"
+        "compare with sample-auto.md, which holds the automatic ones.\n\n"
+        + "".join(f"{k}. [ ] `{j.id}` {j.text}\n" for k, j in enumerate(drawn, start=1)),
         encoding="utf-8",
+    )
+    (root / "sample-auto.md").write_text(
+        "".join(f"{k}. {line(j)[2:]}\n" for k, j in enumerate(drawn, start=1)), encoding="utf-8"
     )
 
 
@@ -261,7 +265,7 @@ def main() -> None:
     figures = summarize(judged, kept, durable_kept(labels, worth))
     figures.update(
         sessions=len(sessions), nights=len(nights(sessions)), runs=runs, refused=refused,
-        replay_seconds=round(seconds, 1),
+        replay_seconds=None if args.rejudge else round(seconds, 1),
         durable_by_session={name: f"{sum(k)}/{len(k)}" for name, k in kept.items()},
     )  # fmt: skip
     write_dumps(root, judged, args.sample)
