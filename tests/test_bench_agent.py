@@ -215,6 +215,7 @@ def test_the_bench_replays_two_nights_through_the_installed_command(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert (figures["sessions"], figures["nights"], figures["runs"]) == (3, 2, 1)
+    assert figures["logged"] == 3 and figures["refused"] == {}
     assert figures["memories"] == sum(figures["counts"].values()) > 0
     listed = (tmp_path / "out" / "memories.md").read_text().count("\n- `m-")
     assert listed == figures["memories"]
@@ -253,3 +254,33 @@ def test_another_language_is_not_judged_by_english_patterns_but_a_forced_templat
     assert _judged(f"The user says {said}", [])[1] == ["forced-template"]
     assert _judged("O usuário prefere rodar os testes com seis workers.", [])[1] == []
     assert "forced-template" in _judged(f"Importante says {said}", [])[1]
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCH / "bench_agent.py"), *args],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def test_a_session_dreamgit_refuses_is_named_and_the_replay_goes_on(tmp_path: Path) -> None:
+    """A transcript over the size a session may hold is left out, with dreamgit's reason."""
+    _write_sessions(tmp_path / "s")
+    big = tmp_path / "s" / "2031-03-04_12-00-huge.md"
+    big.write_text(SPECSTORY + ("_**User**_\n\n" + "lorem ipsum dolor " * 40 + "\n\n") * 3000)
+    done = _bench(str(tmp_path / "s"), "--no-labels", "--json")
+    assert done.returncode == 0, done.stderr
+    assert "refused, left out: error:" in done.stderr and "2031-03-04_12-00-huge.md" in done.stderr
+    figures = json.loads(done.stdout)
+    assert list(figures["refused"]) == ["2031-03-04_12-00-huge.md"] and figures["logged"] == 3
+
+
+def test_the_bench_says_what_is_missing(tmp_path: Path) -> None:
+    """An empty folder, and --rejudge with nothing to rejudge, stop with a clear message."""
+    (tmp_path / "empty").mkdir()
+    done = _bench(str(tmp_path / "empty"))
+    assert done.returncode == 1
+    assert done.stderr.strip().endswith("empty: no SpecStory .md or Claude Code .jsonl sessions")
+    _write_sessions(tmp_path / "s")
+    done = _bench(str(tmp_path / "s"), "--rejudge")
+    assert done.stderr.strip() == "--rejudge needs --memory-root DIR of an earlier run"

@@ -240,6 +240,8 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.rejudge and args.memory_root is None:
+        raise SystemExit("--rejudge needs --memory-root DIR of an earlier run")
     sessions = discover(args.sessions)
     if args.until:
         sessions = [s for s in sessions if s.when.date().isoformat() <= args.until]
@@ -253,8 +255,6 @@ def main() -> None:
     root = args.memory_root or Path(tempfile.mkdtemp(prefix="bench-agent-"))
     repo = root / "repo"
     started = time.perf_counter()
-    if args.rejudge and args.memory_root is None:
-        raise SystemExit("--rejudge needs --memory-root DIR of an earlier run")
     logged, runs, refused = replay_or_reload(root, sessions, rejudge=args.rejudge)
     seconds = time.perf_counter() - started
     last = sessions[-1].when + timedelta(days=1)
@@ -265,6 +265,7 @@ def main() -> None:
     figures = summarize(judged, kept, durable_kept(labels, worth))
     figures.update(
         sessions=len(sessions), nights=len(nights(sessions)), runs=runs, refused=refused,
+        logged=len({s.path for s in logged.values()}),
         replay_seconds=None if args.rejudge else round(seconds, 1),
         durable_by_session={name: f"{sum(k)}/{len(k)}" for name, k in kept.items()},
     )  # fmt: skip
