@@ -48,6 +48,7 @@ def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
         "I'm building an inventory tool for my uncle's bakery",
         "I want the answers to always show the shell command first",
         "I'm trying to trim the build, which has now grown to 340 MB",
+        "I'm trying to understand how my lap time improved from 52 to 47 seconds",
         "I prefer tabs over spaces",
         "I'm trying to move the API from Flask to Litestar 2.4",
         "I need the exports to stay compatible with Excel 2016",

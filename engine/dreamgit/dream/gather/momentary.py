@@ -98,6 +98,8 @@ _NEW_VALUE = re.compile(
     r"(?:improved|increased|grown|risen|dropped|fallen|reached|gone\s+(?:up|down)|climbed"
     r"|decreased|moved|changed|shifted|rescheduled|extended|adjusted|updated|expanded"
     r"|reduced|raised|lowered|bumped|pushed(?:\s+back)?)"
+    r"|(?:improved|increased|grew|rose|dropped|fell|went\s+(?:up|down)|climbed|decreased|jumped)"
+    r"\s+(?:\w+\s+){0,2}?from\s+\S+\s+to"
     r"|(?:is|are)\s+now|now\s+(?:at|has|have|is|are|stands\s+at)|reached|up\s+to|down\s+to"
     r"|(?:moved|rescheduled|pushed|changed|switched|bumped|extended|adjusted)\s+(?:\w+\s+){0,3}?to)"
     r"\s+(?:\w+\s+){0,3}?[$€£]?\d",
