@@ -15,8 +15,10 @@ from dreamgit.cli.state import CliState, pass_state
 from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
-from dreamgit.store import operations
+from dreamgit.store import agentlog, operations
 from dreamgit.store.formats import FORMAT_NAMES
+from dreamgit.store.formats.agent_files import AGENT_KINDS, read_agent_folder, read_agent_text
+from dreamgit.store.formats.turns import render_turns
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import check_transcript, read_transcript
 
@@ -115,9 +117,10 @@ def _is_memory_repo(path: Path) -> bool:
 @click.option(
     "--from",
     "origin",
-    type=click.Choice(["claude-code"]),
+    type=click.Choice(AGENT_KINDS),
     default=None,
-    help="Read an agent's own session files from the folder TEXT names (Claude Code's *.jsonl).",
+    help="Read an agent's own session files from the PATH given as TEXT: Claude Code's "
+    "or Codex's *.jsonl folder, SpecStory's .specstory/history/, Aider's chat history.",
 )
 @json_option
 @pass_state
@@ -126,13 +129,15 @@ def log(
     text: str | None,
     file: Path | None,
     summary: str,
-    tags: tuple[str],
+    tags: tuple[str, ...],
     origin: str | None,
     as_json: bool,
 ) -> None:
     """Record a session transcript (TEXT, --file, or stdin); prints its id.
 
-    With --from claude-code DIR, logs every Claude Code session under DIR not logged yet.
+    A Claude Code or Codex JSONL session, a SpecStory export or an Aider history is
+    recognised and read by role. With --from KIND PATH, logs every session of that
+    agent under PATH not logged yet, and the new turns of a session that grew.
     """
     if origin is not None:
         _log_from(state, origin, text)
@@ -145,12 +150,16 @@ def log(
                 transcript = read_transcript(stream, source=str(file))
         except OSError as exc:
             raise UserError(f"{file}: cannot read: {exc.strerror}") from None
+        source = str(file)
     elif text is not None:
         transcript = check_transcript(text.encode("utf-8", "surrogateescape"), source="TEXT")
+        source = "TEXT"
     else:
         if sys.stdin.isatty():
             raise click.UsageError("give the transcript as TEXT, --file F, or on stdin (a pipe)")
         transcript = read_transcript(sys.stdin.buffer, source="stdin")
+        source = "stdin"
+    transcript, tags = _by_role(transcript, source, tags)
     repo = open_repo(state)
     session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
     if as_json:
@@ -159,20 +168,41 @@ def log(
     click.echo(session.id)
 
 
-def _log_from(state: CliState, origin: str, folder: str | None) -> None:
-    from dreamgit.store.formats.claude_sessions import read_claude_sessions
-
-    if folder is None:
-        raise click.UsageError(f"--from {origin} needs the folder of its session files")
-    sessions, problems = read_claude_sessions(Path(folder).expanduser())
+def _by_role(transcript: str, source: str, tags: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """An agent's session file as marked turns (and its agent as a tag); other text as is."""
+    read = read_agent_text(transcript, label=source)
+    if read is None:
+        return transcript, tags
+    sessions, problems = read
     for problem in problems:
         warn(problem)
+    turns = [turn for session in sessions for turn in session.turns]
+    if not turns:
+        raise UserError(
+            f"{source}: no turn of a user or an assistant in this session file",
+            hint="nothing to log: it holds only the harness's and tools' records",
+        )
+    kind = sessions[0].kind
+    return render_turns(turns), tags if kind in tags else (*tags, kind)
+
+
+def _log_from(state: CliState, origin: str, folder: str | None) -> None:
+    if folder is None:
+        raise click.UsageError(f"--from {origin} needs the folder of its session files")
     repo = open_repo(state)
-    logged = operations.log_claude_sessions(repo, sessions, now=state.now())
-    for session in logged:
+    logged = agentlog.logged_progress(repo, origin) if origin == "claude-code" else None
+    sessions, problems = read_agent_folder(origin, Path(folder).expanduser(), logged)
+    for problem in problems:
+        warn(problem)
+    done = agentlog.log_agent_sessions(repo, sessions, now=state.now())
+    for session in done.sessions:
         click.echo(session.id)
-    skipped = len(sessions) - len(logged)
-    click.echo(f"logged {len(logged)} Claude Code session(s); {skipped} already logged", err=True)
+    name = {"claude-code": "Claude Code", "codex": "Codex", "specstory": "SpecStory"}
+    click.echo(
+        f"logged {len(done.sessions)} {name.get(origin, 'Aider')} session(s); "
+        f"{done.unchanged} already logged",
+        err=True,
+    )
 
 
 @click.command()
