@@ -144,7 +144,7 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
             other[name] = other.get(name, 0) + 1
     people = {n for n, c in counts.items() if c >= 2}
     chat = {n for n, c in other.items() if c >= 2}
-    if chat and 2 * sum(other[n] + counts.get(n, 0) for n in chat | people) >= said:
+    if chat and 2 * sum(other.get(n, 0) + counts.get(n, 0) for n in chat | people) >= said:
         people |= chat
     if people:
         people |= prose
