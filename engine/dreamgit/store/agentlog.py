@@ -24,10 +24,19 @@ from dreamgit.store.formats.turns import AgentSession
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import render_session
 
-__all__ = ["Logged", "log_agent_sessions", "logged_progress"]
+__all__ = ["Logged", "agent_name", "log_agent_sessions", "logged_progress"]
 
-_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "specstory": "SpecStory"}
-_NAMES["aider"] = "Aider"
+_NAMES = {
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "specstory": "SpecStory",
+    "aider": "Aider",
+}
+
+
+def agent_name(kind: str) -> str:
+    """The agent's name as messages write it ("Claude Code" for ``claude-code``)."""
+    return _NAMES.get(kind, kind)
 
 
 @dataclass(frozen=True)
@@ -95,7 +104,7 @@ def log_agent_sessions(
         return changes
 
     def message() -> str:
-        kinds = sorted({_NAMES.get(s.kind, s.kind) for s in sessions}) or ["agent"]
+        kinds = sorted({agent_name(s.kind) for s in sessions}) or ["agent"]
         listing = ", ".join(s.id for s in result)
         return (
             f"log: {len(result)} {'/'.join(kinds)} session(s)\n\n"
@@ -112,7 +121,7 @@ def _new_part(
     """The session file for what ``found`` holds that is new; None when nothing is."""
     if not found.turns:
         return None
-    name = _NAMES.get(found.kind, found.kind)
+    name = agent_name(found.kind)
     if found.start == 0:
         created = found.created or now
         ident = session_id(created, found.kind, found.id)
