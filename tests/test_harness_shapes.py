@@ -45,6 +45,7 @@ SAMPLES = {
     "hook-feedback": "Stop hook feedback:\nSECRET check failed",
     "interrupted": "[Request interrupted by user for tool use SECRET]",
     "tool-output-line": "  ⎿  SECRET tool output",
+    "stack-frame": "    at SECRET (/src/tasks.ts:81:23)",
     "terminal-status": "  ⏵⏵ accept edits on (shift+tab to cycle) SECRET",
 }
 

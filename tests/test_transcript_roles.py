@@ -104,3 +104,22 @@ def test_lower_case_labels_in_prose_are_not_people() -> None:
         "We met on Thursday.",
     ]
     assert people_speaking(lines) == frozenset()
+
+
+def test_harness_text_in_a_plain_users_turn_is_not_their_words() -> None:
+    """A pasted reminder or private note in a ``User:`` paragraph is left out there too."""
+    text = (
+        "User: <system-reminder>CLAUDE.md says use uv.</system-reminder> I use pip.\n"
+        "<private>my PIN is 4321</private>\n\nAssistant: ok\n"
+    )
+    assert speaker_paragraphs(text)[0] == ("user", ["I use pip."])
+
+
+def test_labels_opening_paragraphs_of_an_assistants_reply_stay_in_it() -> None:
+    """ "Task:" and "Situation:" paragraphs an assistant wrote are its text, never people."""
+    text = (
+        "User: Give me two interview answers.\n\n"
+        "Assistant: Here they are.\n\nSituation: a late release.\nTask: ship it.\n\n"
+        "Situation: a flaky test.\nTask: fix it.\n\nUser: Thanks, I use the STAR method.\n"
+    )
+    assert _speakers(text) == ["user", "agent", "user"]

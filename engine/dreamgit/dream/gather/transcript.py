@@ -166,25 +166,21 @@ def _classify(
 ) -> list[_Line]:
     """Lines with code, comments and generated text removed, each with its speaker marker.
 
-    ``speakers`` says which lines may open a turn: "any"; "paragraph" (a user/assistant
-    transcript: a person's name only at the start of a paragraph, so ``Author:`` and
-    ``Rule:`` lines inside a turn stay in it); "none" (a marked turn).
+    ``speakers`` says which lines may open a turn: "any"; "roles" (a user/assistant
+    transcript: only the user's and the agent's names, so ``Author:``, ``Rule:`` or
+    ``Task:`` lines inside a turn stay in it); "none" (a marked turn).
     """
     out: list[_Line] = []
     fence = ""
     in_comment = in_generated = False
-    prev_blank = after_blank = True
+    prev_blank = True
     for raw in lines:
         line = raw.rstrip()
         marker = (
-            _speaker_of(line, people)
+            _speaker_of(line, people if speakers == "any" else frozenset())
             if not fence and not in_comment and speakers != "none"
             else None
         )
-        person = marker is not None and marker[0] not in ("user", "agent")
-        if person and speakers == "paragraph" and not after_blank:
-            marker = None
-        after_blank = not line.strip()
         if marker is not None and in_generated and not _GEN_CLOSE.search(line):
             in_generated = False  # an unclosed generated block ends with its turn
         if in_generated:
@@ -293,10 +289,12 @@ def speaker_paragraphs(text: str) -> list[tuple[str, list[str]]]:
     if TURN_MARK.search(text):
         return _marked_turns(lines)
     roles = any(_speaker_of(line) is not None for line in lines)  # users' and agents' names
-    people = people_speaking(lines)
+    people = frozenset() if roles else people_speaking(lines)
     out: list[tuple[str, list[str]]] = []
-    speakers = "paragraph" if roles else "any"
+    speakers = "roles" if roles else "any"
     for speaker, turn in _turns(_classify(lines, people, speakers=speakers)):
+        if speaker in ("", "user"):
+            turn = strip_harness("\n".join(turn)).text.splitlines()
         # In unmarked text a quote is kept (there is no one else to quote);
         # inside a marked turn it is pasted material and skipped.
         paragraphs = [p for p in _paragraphs(turn, keep_quotes=speaker == "") if p.strip()]

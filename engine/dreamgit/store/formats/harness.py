@@ -109,6 +109,12 @@ SHAPES: tuple[Shape, ...] = (
         "terminal lines of a tool's output or the agent's status",
     ),
     Shape(
+        "stack-frame",
+        "line",
+        r"[ \t]+(?:at [^\n]*:\d+:\d+\)?|File \"[^\"\n]+\", line \d+[^\n]*)",
+        "a stack trace's frame lines in pasted tool output",
+    ),
+    Shape(
         "terminal-status",
         "line",
         r"[^\n]*(?:\(esc to interrupt|esc to interrupt\)|⏵⏵ |\? for shortcuts|[╭╰│][─ >])[^\n]*",
