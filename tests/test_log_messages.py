@@ -68,3 +68,27 @@ def test_log_from_each_agent_says_how_many_it_logged(tmp_path: Path) -> None:
     assert first.stderr == "logged 1 SpecStory session(s); 0 already logged\n"
     second = ok(root, "log", "--from", "specstory", str(history))
     assert second.stderr == "logged 0 SpecStory session(s); 1 already logged\n"
+
+
+def test_log_file_recognises_a_claude_code_session_and_keeps_its_turns_marked(
+    tmp_path: Path,
+) -> None:
+    """``log --file`` of a JSONL session: marked turns, the agent as a tag, no harness text."""
+    root = tmp_path / "mem"
+    ok(root, "init", str(root), now=T0)
+    path = tmp_path / "0b8f.jsonl"
+    records = [
+        {"type": "user", "uuid": "u1", "sessionId": "0b8f", "timestamp": "2026-03-01T09:00:00Z",
+         "message": {"role": "user", "content": "<bash-stdout>SECRET</bash-stdout>We use Go."}},
+        {"type": "assistant", "uuid": "u2", "sessionId": "0b8f",
+         "message": {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]}},
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    ident = ok(root, "log", "--file", str(path)).stdout.strip()
+    session = next((root / "sessions").rglob(f"{ident}.md")).read_text(encoding="utf-8")
+    assert "  tags: [claude-code]\n" in session
+    assert (
+        "<!-- dreamgit:turn role=user source=claude-code at=2026-03-01T09:00:00Z -->\nWe use Go.\n"
+    ) in session
+    assert "<!-- dreamgit:turn role=assistant source=claude-code -->\nNoted.\n" in session
+    assert "SECRET" not in session
