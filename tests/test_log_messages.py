@@ -9,7 +9,7 @@ import pytest
 
 from dreamgit.errors import UserError
 from dreamgit.store.formats.agent_files import read_agent_folder
-from formatkit import T0
+from formatkit import T0, git
 from test_format_claude import ok, run
 
 
@@ -92,3 +92,31 @@ def test_log_file_recognises_a_claude_code_session_and_keeps_its_turns_marked(
     ) in session
     assert "<!-- dreamgit:turn role=assistant source=claude-code -->\nNoted.\n" in session
     assert "SECRET" not in session
+
+
+def _claude_line(number: int, text: str) -> str:
+    message = {"role": "user", "content": text}
+    record = {"type": "user", "uuid": f"u{number}", "sessionId": "5e55", "message": message,
+              "timestamp": f"2026-03-0{number}T09:00:00Z"}  # fmt: skip
+    return json.dumps(record) + "\n"
+
+
+def test_a_session_logged_before_offsets_were_kept_goes_on_from_its_end(tmp_path: Path) -> None:
+    """No offset recorded (an older dreamgit): nothing is logged twice; later turns are part 2."""
+    root = tmp_path / "mem"
+    ok(root, "init", str(root), now=T0)
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    path = folder / "5e55.jsonl"
+    path.write_text(_claude_line(1, "I use Neovim."), encoding="utf-8")
+    assert len(ok(root, "log", "--from", "claude-code", str(folder)).stdout.split()) == 1
+    git(root, "rm", "-q", ".dreamgit/logged.json")
+    git(root, "commit", "-qm", "as an older dreamgit left it")
+    again = ok(root, "log", "--from", "claude-code", str(folder))
+    assert again.stdout == "" and "1 already logged" in again.stderr
+    with path.open("a", encoding="utf-8") as grown:
+        grown.write(_claude_line(2, "I switched to Helix."))
+    (ident,) = ok(root, "log", "--from", "claude-code", str(folder)).stdout.split()
+    part = next((root / "sessions").rglob(f"{ident}.md")).read_text(encoding="utf-8")
+    assert "summary: Claude Code session 5e55, part 2" in part
+    assert "Helix" in part and "Neovim" not in part

@@ -93,12 +93,11 @@ def log_agent_sessions(
                 result.append(session)
                 changes[session.path] = render_session(session).encode("utf-8")
             if found.key and found.end:
-                parts = int(entry.get("parts", 1)) if isinstance(entry, dict) else 0
-                kept[found.key] = {
-                    "offset": found.end,
-                    "last": found.last,
-                    "parts": parts + (session is not None),
-                }
+                if isinstance(entry, dict):
+                    parts = int(entry.get("parts", 1)) + (session is not None)
+                else:  # its first part: logged now, or by a dreamgit that kept no offsets
+                    parts = 1 if found.turns else 0
+                kept[found.key] = {"offset": found.end, "last": found.last, "parts": parts}
         if any(state.values()):
             changes[layout.LOGGED] = (json.dumps(state, indent=1, sort_keys=True) + "\n").encode()
         return changes

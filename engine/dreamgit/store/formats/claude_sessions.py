@@ -181,7 +181,7 @@ def read_claude_data(
         number += 1
         complete = raw.endswith(b"\n")
         if raw.strip():
-            if not complete and _uuid_of(raw) is None and not _parses(raw):
+            if not complete and not _parses(raw):
                 break  # still being written: read it next time
             record = json_record(raw, at=f"{label}:{number}", problems=problems)
             if record is not None:
