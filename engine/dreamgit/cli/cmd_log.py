@@ -99,7 +99,7 @@ def _log_from(state: CliState, origin: str, folder: str | None) -> None:
     if folder is None:
         raise click.UsageError(f"--from {origin} needs the folder of its session files")
     repo = open_repo(state)
-    logged = agentlog.logged_progress(repo, origin) if origin == "claude-code" else None
+    logged = agentlog.logged_progress(repo, origin)
     sessions, problems = read_agent_folder(origin, Path(folder).expanduser(), logged)
     for problem in problems:
         warn(problem)

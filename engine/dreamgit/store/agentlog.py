@@ -19,8 +19,7 @@ from typing import Any
 from dreamgit.ids import session_id
 from dreamgit.model import Session
 from dreamgit.store import layout
-from dreamgit.store.formats.claude_sessions import Progress
-from dreamgit.store.formats.turns import AgentSession
+from dreamgit.store.formats.turns import AgentSession, Progress
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import render_session
 

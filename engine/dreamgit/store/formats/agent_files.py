@@ -15,7 +15,6 @@ from typing import Any
 
 from dreamgit.store.formats.aider import is_aider, read_aider, read_aider_sessions
 from dreamgit.store.formats.claude_sessions import (
-    Progress,
     is_claude_session,
     read_claude_data,
     read_claude_sessions,
@@ -26,7 +25,7 @@ from dreamgit.store.formats.codex_sessions import (
     read_codex_sessions,
 )
 from dreamgit.store.formats.specstory import is_specstory, read_specstory, read_specstory_sessions
-from dreamgit.store.formats.turns import AgentSession
+from dreamgit.store.formats.turns import AgentSession, Progress, read_on
 
 __all__ = ["AGENT_KINDS", "read_agent_folder", "read_agent_text"]
 
@@ -37,14 +36,23 @@ AGENT_KINDS = ("claude-code", "codex", "specstory", "aider")
 def read_agent_folder(
     kind: str, path: Path, logged: Mapping[str, Progress] | None = None
 ) -> tuple[list[AgentSession], list[str]]:
-    """The sessions an agent's folder (or Aider's history file) holds, and the problems met."""
+    """The sessions an agent's folder (or Aider's history file) holds, each from where
+    ``logged`` (by file key) says it was logged to, and the problems met."""
     if kind == "claude-code":
         return read_claude_sessions(path, logged)
     if kind == "codex":
-        return read_codex_sessions(path)
-    if kind == "specstory":
-        return read_specstory_sessions(path)
-    return read_aider_sessions(path)
+        found, problems = read_codex_sessions(path)
+    elif kind == "specstory":
+        found, problems = read_specstory_sessions(path)
+    else:
+        found, problems = read_aider_sessions(path)
+    logged = logged or {}
+    kept = []
+    for session in found:
+        session.key = session.key or session.id
+        if read_on(session, logged.get(session.key), problems):
+            kept.append(session)
+    return kept, problems
 
 
 def _first_records(text: str) -> list[dict[str, Any]]:

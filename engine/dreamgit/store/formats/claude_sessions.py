@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn, json_record
+from dreamgit.store.formats.turns import AgentSession, Progress, Turn, json_record
 
 __all__ = [
-    "Progress",
     "classify_record",
     "is_claude_session",
     "read_claude_data",
@@ -37,14 +35,6 @@ __all__ = [
 
 KIND = "claude-code"
 _ROLES = {"user": "user", "assistant": "assistant"}
-
-
-@dataclass(frozen=True)
-class Progress:
-    """How far a session file was logged: the byte offset and the last record's id."""
-
-    offset: int
-    last: str | None
 
 
 def is_claude_session(records: Sequence[Mapping[str, Any]]) -> bool:

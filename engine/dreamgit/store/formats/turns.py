@@ -10,6 +10,7 @@ Roles are ``user`` and ``assistant``; harness text never becomes a turn.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -21,9 +22,11 @@ __all__ = [
     "ROLES",
     "TURN_MARK",
     "AgentSession",
+    "Progress",
     "Turn",
     "json_record",
     "parse_mark",
+    "read_on",
     "render_turns",
 ]
 
@@ -101,3 +104,37 @@ def json_record(raw: str | bytes, *, at: str, problems: list[str]) -> dict[str, 
         problems.append(f"{at}: not a JSON object; skipped")
         return None
     return record
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a session file was logged: where (a byte offset in a Claude Code file, a
+    number of turns elsewhere) and the last record's id (for turns, a digest of its text)."""
+
+    offset: int
+    last: str | None
+
+
+def _digest(turn: Turn) -> str:
+    return hashlib.sha1(f"{turn.role}\n{turn.text}".encode()).hexdigest()[:16]
+
+
+def read_on(session: AgentSession, progress: Progress | None, problems: list[str]) -> bool:
+    """Keep only the turns after ``progress`` in ``session``, counted in turns.
+
+    For sources rewritten or appended as a session goes on (SpecStory, Codex, Aider):
+    the turn logged last must still be where it was. Returns False (and says why in
+    ``problems``) when it is not: the session changed and is not logged again.
+    """
+    turns = session.turns
+    start, last = (progress.offset, progress.last) if progress is not None else (0, None)
+    if start and (start > len(turns) or _digest(turns[start - 1]) != last):
+        problems.append(
+            f"{session.label}: changed since it was logged (the last turn logged is not "
+            "where it was); not logged again"
+        )
+        return False
+    session.turns = turns[start:]
+    session.start, session.end = start, len(turns)
+    session.last = _digest(turns[-1]) if turns else None
+    return True
