@@ -208,7 +208,12 @@ def test_log_from_claude_code_logs_each_session_once_with_its_time(tmp_path: Pat
     assert f"warning: {bad}:3: not a JSON line (JSONDecodeError); skipped" in first.stderr
     assert "logged 2 Claude Code session(s); 0 already logged" in first.stderr
     session = MemoryRepo.open(root).read_text(f"sessions/2026/11/08/{ids[0]}.md") or ""
-    assert "User: I moved to Porto last month.\n\nAssistant: Noted.\n" in session
+    assert (
+        "<!-- dreamgit:turn role=user source=claude-code at=2026-11-08T10:00:00Z -->\n"
+        "I moved to Porto last month.\n\n"
+        "<!-- dreamgit:turn role=assistant source=claude-code at=2026-11-08T10:00:05Z -->\n"
+        "Noted.\n"
+    ) in session
     assert "created: 2026-11-08T10:00:00Z" in session
     assert "secret tool output" not in session and "Bash" not in session
     tip = git(root, "rev-parse", "master")

@@ -28,7 +28,7 @@ __all__ = ["cli", "main"]
 #: so `dreamgit log` does not pay for loading the rules engine or the LLM layer.
 COMMANDS: dict[str, str] = {
     "init": "dreamgit.cli.cmd_memory:init",
-    "log": "dreamgit.cli.cmd_memory:log",
+    "log": "dreamgit.cli.cmd_log:log",
     "add": "dreamgit.cli.cmd_memory:add",
     "show": "dreamgit.cli.cmd_memory:show",
     "memories": "dreamgit.cli.cmd_memory:memories",

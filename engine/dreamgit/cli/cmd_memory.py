@@ -1,8 +1,7 @@
-"""Everyday commands: init, log, add, show, memories, topics, forget, status."""
+"""Everyday commands: init, add, show, memories, topics, forget, status."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +17,6 @@ from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import check_transcript, read_transcript
 
 
 def open_repo(state: CliState) -> MemoryRepo:
@@ -105,74 +103,6 @@ def _is_memory_repo(path: Path) -> bool:
     except NotARepositoryError:
         return False
     return True
-
-
-@click.command()
-@click.argument("text", required=False)
-@click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), help="Read it.")
-@click.option("--summary", default="", help="A one-line summary of the session.")
-@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
-@click.option(
-    "--from",
-    "origin",
-    type=click.Choice(["claude-code"]),
-    default=None,
-    help="Read an agent's own session files from the folder TEXT names (Claude Code's *.jsonl).",
-)
-@json_option
-@pass_state
-def log(
-    state: CliState,
-    text: str | None,
-    file: Path | None,
-    summary: str,
-    tags: tuple[str],
-    origin: str | None,
-    as_json: bool,
-) -> None:
-    """Record a session transcript (TEXT, --file, or stdin); prints its id.
-
-    With --from claude-code DIR, logs every Claude Code session under DIR not logged yet.
-    """
-    if origin is not None:
-        _log_from(state, origin, text)
-        return
-    if text is not None and file is not None:
-        raise click.UsageError("give the transcript as TEXT or --file, not both")
-    if file is not None:
-        try:
-            with file.open("rb") as stream:
-                transcript = read_transcript(stream, source=str(file))
-        except OSError as exc:
-            raise UserError(f"{file}: cannot read: {exc.strerror}") from None
-    elif text is not None:
-        transcript = check_transcript(text.encode("utf-8", "surrogateescape"), source="TEXT")
-    else:
-        if sys.stdin.isatty():
-            raise click.UsageError("give the transcript as TEXT, --file F, or on stdin (a pipe)")
-        transcript = read_transcript(sys.stdin.buffer, source="stdin")
-    repo = open_repo(state)
-    session = operations.log_session(repo, transcript, now=state.now(), summary=summary, tags=tags)
-    if as_json:
-        emit_json({"id": session.id, "path": session.path, "chars": len(session.text)})
-        return
-    click.echo(session.id)
-
-
-def _log_from(state: CliState, origin: str, folder: str | None) -> None:
-    from dreamgit.store.formats.claude_sessions import read_claude_sessions
-
-    if folder is None:
-        raise click.UsageError(f"--from {origin} needs the folder of its session files")
-    sessions, problems = read_claude_sessions(Path(folder).expanduser())
-    for problem in problems:
-        warn(problem)
-    repo = open_repo(state)
-    logged = operations.log_claude_sessions(repo, sessions, now=state.now())
-    for session in logged:
-        click.echo(session.id)
-    skipped = len(sessions) - len(logged)
-    click.echo(f"logged {len(logged)} Claude Code session(s); {skipped} already logged", err=True)
 
 
 @click.command()

@@ -8,6 +8,7 @@ __all__ = [
     "DIARY",
     "EMPTY_INDEX",
     "INDEX",
+    "LOGGED",
     "MAIN",
     "MEMORIES",
     "NOTES",
@@ -31,6 +32,8 @@ PROMPTS = ".dreamgit/prompts/"
 RECALL_SIGNALS = ".dreamgit/recalls/"
 #: Each memory's recall counters, as the dreams folded them.
 RECALL_COUNTERS = ".dreamgit/recall-counters.json"
+#: How far each agent session file was logged (byte offset, last record id), per agent.
+LOGGED = ".dreamgit/logged.json"
 DREAM_BRANCH_PREFIX = "dream/"
 
 #: Paths an agent writes by hand; uncommitted edits there are committed as "agent edits".

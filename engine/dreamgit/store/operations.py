@@ -16,7 +16,6 @@ from dreamgit.ids import check_name, memory_id, session_id, slugify
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
 from dreamgit.store import layout
 from dreamgit.store.formats import Source, Texts
-from dreamgit.store.formats.claude_sessions import ClaudeSession
 from dreamgit.store.memoryfile import (
     decode_text,
     memory_from_record,
@@ -34,7 +33,6 @@ __all__ = [
     "add_memory",
     "forget",
     "import_memories",
-    "log_claude_sessions",
     "log_session",
     "restore",
     "restore_version",
@@ -305,46 +303,6 @@ def restore_version(
     message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
     repo.commit_main(message, build, now=now)
     return Restored(restored[0], found, tuple(versions))
-
-
-def log_claude_sessions(
-    repo: MemoryRepo, sessions: Sequence[ClaudeSession], *, now: datetime
-) -> list[Session]:
-    """Log the Claude Code sessions not logged yet, in one commit; returns the new ones.
-
-    A session's id follows from Claude Code's own session id and its first time,
-    so a session logged once is recognised on every later call and skipped.
-    """
-    result: list[Session] = []
-
-    def build(tip: str | None) -> dict[str, bytes | None]:
-        taken = repo.session_paths(tip)
-        result.clear()
-        changes: dict[str, bytes | None] = {}
-        for found in sessions:
-            created = found.created or now
-            ident = session_id(created, "claude-code", found.id)
-            if ident in taken:
-                continue
-            session = Session(
-                ident,
-                created,
-                found.text,
-                summary=f"Claude Code session {found.id}",
-                tags=("claude-code",),
-            )
-            result.append(session)
-            changes[session.path] = render_session(session).encode("utf-8")
-        return changes
-
-    def message() -> str:
-        listing = ", ".join(s.id for s in result)
-        return (
-            f"log: {len(result)} Claude Code session(s)\n\nDream-Op: log\nDream-Session: {listing}"
-        )
-
-    repo.commit_main(message, build, now=now)
-    return list(result)
 
 
 def import_memories(

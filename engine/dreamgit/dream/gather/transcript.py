@@ -1,6 +1,11 @@
 """Which words of a session transcript are the user's own, as paragraphs of prose.
 
-A transcript is markdown. When speakers are marked ("User:", "**assistant**:",
+A session read from an agent's structured files (Claude Code, Codex, SpecStory,
+Aider) carries a marker line per turn naming its role (``<!-- dreamgit:turn
+role=user … -->``, :mod:`dreamgit.store.formats.turns`): the roles come from those
+lines only, so inside a marked turn no ``Name:`` line, heading or quote ever starts
+a new speaker, and harness text left in a user's turn is removed again. Any other
+transcript is markdown. When speakers are marked ("User:", "**assistant**:",
 "## Human", "You said:", Claude Code's "> prompt" / "⏺ reply") only the user's
 turns count: an assistant saying "I prefer ..." states no preference of the
 user's. When nothing is marked, every line counts. Never counted: fenced and
@@ -19,6 +24,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dreamgit.store.formats.harness import strip_harness
+from dreamgit.store.formats.turns import TURN_MARK, parse_mark
+
 __all__ = ["people_speaking", "speaker_paragraphs", "user_paragraphs"]
 
 _USER_NAMES = frozenset({"user", "human", "me", "you", "you said", "user said", "customer"})
@@ -31,9 +39,12 @@ _AGENT_NAMES = frozenset(
     }
 )  # fmt: skip
 # "Name:" with the colon inside or outside bold ("**User:**", "**User**:", "[user]:").
+# A name starts with a letter of any script or an emoji; digits, spaces and emoji follow.
+_EMOJI = "\U0001f300-\U0001faff\u2600-\u27bf\ufe0f\u200d"
+_NAME = rf"(?:[^\W\d_]|[{_EMOJI}])(?:[\w .'-]|[{_EMOJI}]){{0,24}}?"
 _SPEAKER = re.compile(
-    r"^[ \t]{0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__|\[)?[ \t]*"
-    r"(?P<name>[A-Za-z][A-Za-z0-9 ._-]{0,24}?)[ \t]*"
+    r"^[ \t]{0,3}(?P<heading>#{1,6}[ \t]*)?(?:\*\*|__|\[)?[ \t]*"
+    rf"(?P<name>{_NAME})[ \t]*"
     r"(?::[ \t]*(?:\*\*|__|\])|(?:\*\*|__|\])?[ \t]*:)[ \t]*(?P<rest>.*)$"
 )
 # "## User" alone on its line.
@@ -60,7 +71,10 @@ class _Line:
 
 
 def _speaker_of(line: str, people: frozenset[str] = frozenset()) -> tuple[str, str] | None:
-    """("user"|"agent"|a person's name, rest of line) when the line opens a speaker's turn."""
+    """("user"|"agent"|a person's name, rest of line) when the line opens a speaker's turn.
+
+    A person's name never opens a turn from a heading ("### Rule: creating-tasks").
+    """
     head = line[:80]
     m = _SPEAKER.match(head) or _SPEAKER_HEADING.match(head)
     if m is None:
@@ -72,9 +86,14 @@ def _speaker_of(line: str, people: frozenset[str] = frozenset()) -> tuple[str, s
         return "user", rest
     if name in _AGENT_NAMES:
         return "agent", rest
-    if written in people:
-        return written, rest
+    if written in people and not m.groupdict().get("heading"):
+        return _display(written), rest
     return None
+
+
+def _display(name: str) -> str:
+    """A person's name as memories write it: "sam" and "ana maría" capitalised."""
+    return name.title() if name == name.lower() and name != name.upper() else name
 
 
 #: Words that open "Label: text" lines without naming a speaker.
@@ -84,7 +103,14 @@ _NOT_PEOPLE = frozenset(
     important reminder context goal goals problem solution status title description
     speakers conversation session topic agenda action""")
 )
+#: Lower-case labels that open lines of logs and commit lists, never a person.
+_LABELS = frozenset(
+    str.split("""http https ftp file mailto feat fix chore docs refactor test tests ci build perf
+    style revert info debug warn fatal trace hint usage key value name type id url path""")
+)
 _PERSON = re.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}\Z")
+# Any other name: one to three words of letters, digits or emoji ("sam", "bob2", "🦊 kit").
+_ANY_NAME = re.compile(rf"(?:[^\W_]|[{_EMOJI}'.-])+(?: (?:[^\W_]|[{_EMOJI}'.-])+){{0,2}}\Z")
 _FIRST_NAME = re.compile(r"[A-Z][a-z]+\Z")
 
 
@@ -92,12 +118,19 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
     """The people of a chat: names that open at least two lines as ``Name: text``, and,
     in a chat that has one such person, a first name that opens one line of prose
     ("Priya: I'm in for Saturday, I'll bring the cake") — someone who spoke once, whose
-    words would otherwise run into the turn before."""
+    words would otherwise run into the turn before.
+
+    A name written otherwise than capitalised ("sam", "bob2", an emoji) counts only in
+    a text that is a chat: such names open at least half of its lines.
+    """
     counts: dict[str, int] = {}
+    other: dict[str, int] = {}
     prose: set[str] = set()
+    said = 0
     for line in lines:
+        said += bool(line.strip())
         m = _SPEAKER.match(line[:80])
-        if m is None or not m.group("rest"):
+        if m is None or not m.group("rest") or m.group("heading"):
             continue
         name = " ".join(m.group("name").split())
         low = name.lower()
@@ -107,7 +140,12 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
             counts[name] = counts.get(name, 0) + 1
             if _FIRST_NAME.match(name) and len(line[m.start("rest") :].split()) >= 4:
                 prose.add(name)
+        elif _ANY_NAME.match(name) and low not in _LABELS:
+            other[name] = other.get(name, 0) + 1
     people = {n for n, c in counts.items() if c >= 2}
+    chat = {n for n, c in other.items() if c >= 2}
+    if chat and 2 * sum(other.get(n, 0) + counts.get(n, 0) for n in chat | people) >= said:
+        people |= chat
     if people:
         people |= prose
     return frozenset(people)
@@ -123,15 +161,26 @@ def _front_matter_end(lines: list[str]) -> int:
     return 0
 
 
-def _classify(lines: list[str], people: frozenset[str] = frozenset()) -> list[_Line]:
-    """Lines with code, comments and generated text removed, each with its speaker marker."""
+def _classify(
+    lines: list[str], people: frozenset[str] = frozenset(), *, speakers: str = "any"
+) -> list[_Line]:
+    """Lines with code, comments and generated text removed, each with its speaker marker.
+
+    ``speakers`` says which lines may open a turn: "any"; "roles" (a user/assistant
+    transcript: only the user's and the agent's names, so ``Author:``, ``Rule:`` or
+    ``Task:`` lines inside a turn stay in it); "none" (a marked turn).
+    """
     out: list[_Line] = []
     fence = ""
     in_comment = in_generated = False
     prev_blank = True
     for raw in lines:
         line = raw.rstrip()
-        marker = _speaker_of(line, people) if not fence and not in_comment else None
+        marker = (
+            _speaker_of(line, people if speakers == "any" else frozenset())
+            if not fence and not in_comment and speakers != "none"
+            else None
+        )
         if marker is not None and in_generated and not _GEN_CLOSE.search(line):
             in_generated = False  # an unclosed generated block ends with its turn
         if in_generated:
@@ -237,11 +286,42 @@ def speaker_paragraphs(text: str) -> list[tuple[str, list[str]]]:
         return [(who, ps) for who, ps in turns if ps]
     lines = text.splitlines()
     lines = lines[_front_matter_end(lines) :]
+    if TURN_MARK.search(text):
+        return _marked_turns(lines)
+    roles = any(_speaker_of(line) is not None for line in lines)  # users' and agents' names
+    people = frozenset() if roles else people_speaking(lines)
     out: list[tuple[str, list[str]]] = []
-    for speaker, turn in _turns(_classify(lines, people_speaking(lines))):
+    speakers = "roles" if roles else "any"
+    for speaker, turn in _turns(_classify(lines, people, speakers=speakers)):
+        if speaker in ("", "user"):
+            turn = strip_harness("\n".join(turn)).text.splitlines()
         # In unmarked text a quote is kept (there is no one else to quote);
         # inside a marked turn it is pasted material and skipped.
         paragraphs = [p for p in _paragraphs(turn, keep_quotes=speaker == "") if p.strip()]
+        if paragraphs:
+            out.append((speaker, paragraphs))
+    return out
+
+
+_MARKED_ROLES = {"user": "user", "assistant": "agent"}
+
+
+def _marked_turns(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """(speaker, paragraphs) per marked turn: roles from the marker lines only."""
+    turns: list[tuple[str, list[str]]] = [("none", [])]
+    for line in lines:
+        role = parse_mark(line)
+        if role is None:
+            turns[-1][1].append(line)
+        else:
+            turns.append((_MARKED_ROLES.get(role, "none"), []))
+    out = []
+    for speaker, body in turns:
+        if speaker == "user":
+            body = strip_harness("\n".join(body)).text.splitlines()
+        classified = _classify(body, speakers="none")
+        said = [p for p in _paragraphs([c.text for c in classified], keep_quotes=False)]
+        paragraphs = [p for p in said if p.strip()]
         if paragraphs:
             out.append((speaker, paragraphs))
     return out

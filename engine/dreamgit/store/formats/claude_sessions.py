@@ -1,111 +1,217 @@
-"""Claude Code session files (``<session-id>.jsonl``) as ``User:``/``Assistant:`` turns.
+"""Claude Code session files (``<session-id>.jsonl``) read by role, from their structure.
 
-Each line of a Claude Code session file is one JSON event. User and assistant
-messages carry their text either as a string or as a list of content blocks;
-only ``text`` blocks count (tool calls, tool results, thinking and meta messages
-are skipped). A line that is not JSON is reported with its file and line, and
-the rest of the file is still read.
+Each line of a Claude Code session file is one JSON record. :func:`classify_record`
+decides from the record's structure alone whether it is a turn and whose: only
+``user`` and ``assistant`` records carry turns; a subagent's records
+(``isSidechain``), harness messages (``isMeta``), compaction summaries
+(``isCompactSummary``), API errors, tool results (``toolUseResult``, ``tool_result``
+blocks) and tool calls or thinking never do; inside a user's text every harness
+shape of :mod:`~dreamgit.store.formats.harness` is removed and the user's own words
+around it kept. A file is read from a byte offset on: a session that grew after it
+was logged is read again from where the last read stopped, checked by the id of the
+last record read. A line that is not JSON is reported with its file and line, and the
+rest of the file is still read; a last line still being written is left for later.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
+from dreamgit.store.formats.harness import strip_harness
+from dreamgit.store.formats.turns import AgentSession, Progress, Turn, json_record
 
-__all__ = ["ClaudeSession", "read_claude_sessions"]
+__all__ = [
+    "classify_record",
+    "is_claude_session",
+    "read_claude_data",
+    "read_claude_file",
+    "read_claude_sessions",
+]
 
-_SPEAKERS = {"user": "User", "assistant": "Assistant"}
-#: Text Claude Code itself puts in a user turn (slash commands and their output).
-_NOT_SAID = ("<command-", "<local-command-", "Caveat: The messages below")
-
-
-@dataclass
-class ClaudeSession:
-    """One Claude Code session: its id, first time, and the turns as text."""
-
-    id: str
-    source: str
-    created: datetime | None = None
-    turns: list[str] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        """The transcript: one ``User:`` or ``Assistant:`` paragraph per message."""
-        return "\n\n".join(self.turns) + "\n"
+KIND = "claude-code"
+_ROLES = {"user": "user", "assistant": "assistant"}
 
 
-def _text_of(content: Any) -> str:
+def is_claude_session(records: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the first records of a JSONL file are a Claude Code session's."""
+    return any(
+        isinstance(r.get("type"), str) and ("sessionId" in r or "leafUuid" in r or "uuid" in r)
+        for r in records
+    )
+
+
+def _text_blocks(content: Any) -> str | None:
+    """The text of a message's content; None when it holds a tool result."""
     if isinstance(content, str):
-        return "" if content.lstrip().startswith(_NOT_SAID) else content.strip()
-    if isinstance(content, list):
-        parts = [
-            str(block.get("text", "")).strip()
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
-        ]
-        return "\n\n".join(p for p in parts if p and not p.startswith(_NOT_SAID))
-    return ""
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "tool_result":
+            return None
+        if block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+    return "\n\n".join(p for p in parts if p.strip())
 
 
-def _read_file(path: Path, label: str, problems: list[str]) -> ClaudeSession | None:
+def classify_record(record: Mapping[str, Any]) -> tuple[str | None, str]:
+    """``(role, text)`` of a record that is a turn; ``(None, why)`` for any other.
+
+    The role is ``user`` or ``assistant``; the text has every harness shape removed.
+    """
+    role = _ROLES.get(str(record.get("type")))
+    message = record.get("message")
+    if role is None or not isinstance(message, dict):
+        return None, f"a {record.get('type')!s} record, not a message"
+    for flag, why in (
+        ("isSidechain", "a subagent's conversation"),
+        ("isCompactSummary", "a compaction summary"),
+        ("isMeta", "a message of the harness"),
+        ("isApiErrorMessage", "an API error"),
+        ("toolUseResult", "a tool result"),
+    ):
+        if record.get(flag):
+            return None, why
+    text = _text_blocks(message.get("content"))
+    if text is None:
+        return None, "a tool result"
+    kept = strip_harness(text).text
+    if not kept:
+        return None, "harness text only" if text.strip() else "no text"
+    return role, kept
+
+
+def _time_of(record: Mapping[str, Any]) -> Any:
+    stamp = record.get("timestamp")
+    if not isinstance(stamp, str) or not stamp:
+        return None
+    try:
+        return parse_time(stamp, what="timestamp")
+    except UserError:
+        return None
+
+
+def _resume_at(data: bytes, progress: Progress | None) -> int | None:
+    """Where to go on reading; None when the file no longer holds what was logged."""
+    if progress is None or progress.offset == 0:
+        return 0
+    offset = progress.offset
+    if offset <= len(data) and data[offset - 1 : offset] == b"\n":
+        previous = data[data.rfind(b"\n", 0, offset - 1) + 1 : offset]
+        if progress.last is None or _uuid_of(previous) == progress.last:
+            return offset
+    if progress.last is None:
+        return None
+    at = 0
+    for line in data.splitlines(keepends=True):  # the offset moved: find the record by id
+        at += len(line)
+        if _uuid_of(line) == progress.last:
+            return at
+    return None
+
+
+def _uuid_of(line: bytes) -> str | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    found = record.get("uuid") if isinstance(record, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _parses(line: bytes) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def read_claude_file(
+    path: Path, label: str, problems: list[str], progress: Progress | None = None
+) -> AgentSession | None:
+    """The turns of one session file after ``progress`` (all of it when None).
+
+    Returns None when the file cannot be read or no longer holds the last record
+    logged (reported in ``problems``); a session with no new turns is returned with
+    no turns, so that how far it was read can still be kept.
+    """
     try:
         data = path.read_bytes()
     except OSError as exc:
         problems.append(f"{label}: cannot read: {exc.strerror}")
         return None
-    session = ClaudeSession(id=path.stem, source=label)
-    for number, raw in enumerate(data.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            event = json.loads(raw)
-        except ValueError as exc:
-            problems.append(
-                f"{label}:{number}: not a JSON line ({exc.__class__.__name__}); skipped"
-            )
-            continue
-        if not isinstance(event, dict):
-            problems.append(f"{label}:{number}: not a JSON object; skipped")
-            continue
-        if isinstance(event.get("sessionId"), str) and event["sessionId"]:
-            session.id = event["sessionId"]
-        message = event.get("message")
-        speaker = _SPEAKERS.get(str(event.get("type")))
-        if speaker is None or not isinstance(message, dict) or event.get("isMeta"):
-            continue
-        text = _text_of(message.get("content"))
-        if not text:
-            continue
-        if session.created is None and event.get("timestamp"):
-            try:
-                session.created = parse_time(str(event["timestamp"]), what="timestamp")
-            except UserError:
-                problems.append(f"{label}:{number}: timestamp is not a time; skipped")
-        session.turns.append(f"{speaker}: {text}")
-    return session if session.turns else None
+    return read_claude_data(data, key=path.stem, label=label, problems=problems, progress=progress)
 
 
-def read_claude_sessions(folder: Path) -> tuple[list[ClaudeSession], list[str]]:
-    """Every session with text under ``folder`` (oldest first), and the problems met."""
+def read_claude_data(
+    data: bytes, *, key: str, label: str, problems: list[str], progress: Progress | None = None
+) -> AgentSession | None:
+    """The turns of a session file's bytes after ``progress``; see :func:`read_claude_file`."""
+    start = _resume_at(data, progress)
+    if start is None:
+        problems.append(
+            f"{label}: changed since it was logged (the last record logged is gone); "
+            "not logged again"
+        )
+        return None
+    session = AgentSession(KIND, key, label, key, start=start, end=start)
+    session.last = progress.last if progress is not None else None
+    number = data.count(b"\n", 0, start)
+    at = start
+    for raw in data[start:].splitlines(keepends=True):
+        number += 1
+        complete = raw.endswith(b"\n")
+        if raw.strip():
+            if not complete and not _parses(raw):
+                break  # still being written: read it next time
+            record = json_record(raw, at=f"{label}:{number}", problems=problems)
+            if record is not None:
+                _take(session, record)
+        at += len(raw)
+        session.end = at
+    return session
+
+
+def _take(session: AgentSession, record: Mapping[str, Any]) -> None:
+    if isinstance(record.get("sessionId"), str) and record["sessionId"]:
+        session.id = record["sessionId"]
+    if isinstance(record.get("uuid"), str):
+        session.last = record["uuid"]
+    role, text = classify_record(record)
+    if role is None:
+        return
+    when = _time_of(record)
+    if session.created is None:
+        session.created = when
+    session.turns.append(Turn(role, KIND, text, when))
+
+
+def read_claude_sessions(
+    folder: Path, logged: Mapping[str, Progress] | None = None
+) -> tuple[list[AgentSession], list[str]]:
+    """Every session under ``folder`` (oldest first), each from where ``logged`` says
+    its file was read to (keyed by file name without ``.jsonl``), and the problems met."""
     if not folder.is_dir():
         raise UserError(
             f"{folder}: no such directory",
             hint="give the folder of Claude Code's session files, "
             "e.g. ~/.claude/projects/<project>/",
         )
+    logged = logged or {}
     problems: list[str] = []
-    found: list[ClaudeSession] = []
-    files: Iterable[Path] = sorted(folder.rglob("*.jsonl"))
-    for path in files:
-        session = _read_file(path, str(path), problems)
-        if session is not None:
+    found: list[AgentSession] = []
+    for path in sorted(folder.rglob("*.jsonl")):
+        session = read_claude_file(path, str(path), problems, logged.get(path.stem))
+        if session is not None and (session.turns or path.stem in logged):
             found.append(session)
     found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
     return found, problems

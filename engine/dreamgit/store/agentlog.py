@@ -1,0 +1,134 @@
+"""Log the sessions read from an agent's own files, each once, and resumed ones as they grow.
+
+``log --from claude-code DIR`` (and codex, specstory, aider) commits the sessions not
+logged yet in one commit. A session's id follows from the agent's own session id and
+its first time, so a session logged once is recognised on every later call. How far
+each file was read (byte offset and last record id) is kept in ``.dreamgit/logged.json``
+in the same commit: when a session file grew after it was logged (a resumed Claude
+Code session), only its new turns are logged, as a new part of that session.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from dreamgit.ids import session_id
+from dreamgit.model import Session
+from dreamgit.store import layout
+from dreamgit.store.formats.turns import AgentSession, Progress
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sessionfile import render_session
+
+__all__ = ["Logged", "agent_name", "log_agent_sessions", "logged_progress"]
+
+_NAMES = {
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "specstory": "SpecStory",
+    "aider": "Aider",
+}
+
+
+def agent_name(kind: str) -> str:
+    """The agent's name as messages write it ("Claude Code" for ``claude-code``)."""
+    return _NAMES.get(kind, kind)
+
+
+@dataclass(frozen=True)
+class Logged:
+    """What a call logged: the new session files, and the sessions with nothing new."""
+
+    sessions: tuple[Session, ...]
+    unchanged: int
+
+
+def _state(repo: MemoryRepo, tip: str | None) -> dict[str, Any]:
+    raw = repo.store.read_path(tip, layout.LOGGED)
+    try:
+        doc = json.loads(raw) if raw else {}
+    except ValueError:
+        doc = {}  # a broken record only costs a re-read: sessions are never logged twice
+    return doc if isinstance(doc, dict) else {}
+
+
+def logged_progress(repo: MemoryRepo, kind: str) -> dict[str, Progress]:
+    """How far each of an agent's session files was logged, by file key."""
+    found = _state(repo, repo.tip()).get(kind)
+    out: dict[str, Progress] = {}
+    for key, entry in (found or {}).items():
+        if isinstance(entry, dict) and isinstance(entry.get("offset"), int):
+            last = entry.get("last")
+            out[str(key)] = Progress(entry["offset"], last if isinstance(last, str) else None)
+    return out
+
+
+def log_agent_sessions(
+    repo: MemoryRepo, sessions: Sequence[AgentSession], *, now: datetime
+) -> Logged:
+    """Log the sessions (or their new parts) not logged yet, in one commit."""
+    result: list[Session] = []
+    unchanged = [0]
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        taken = repo.session_paths(tip)
+        state = _state(repo, tip)
+        result.clear()
+        unchanged[0] = 0
+        changes: dict[str, bytes | None] = {}
+        for found in sessions:
+            kept = state.setdefault(found.kind, {})
+            entry = kept.get(found.key) if found.key else None
+            if isinstance(entry, dict) and entry.get("offset") != found.start:
+                unchanged[0] += 1  # another writer logged this part meanwhile
+                continue
+            session = _new_part(found, entry, taken, now)
+            if session is None:
+                unchanged[0] += 1
+            else:
+                result.append(session)
+                changes[session.path] = render_session(session).encode("utf-8")
+            if found.key and found.end:
+                if isinstance(entry, dict):
+                    parts = int(entry.get("parts", 1)) + (session is not None)
+                else:  # its first part: logged now, or by a dreamgit that kept no offsets
+                    parts = 1 if found.turns else 0
+                kept[found.key] = {"offset": found.end, "last": found.last, "parts": parts}
+        if any(state.values()):
+            changes[layout.LOGGED] = (json.dumps(state, indent=1, sort_keys=True) + "\n").encode()
+        return changes
+
+    def message() -> str:
+        kinds = sorted({agent_name(s.kind) for s in sessions}) or ["agent"]
+        listing = ", ".join(s.id for s in result)
+        return (
+            f"log: {len(result)} {'/'.join(kinds)} session(s)\n\n"
+            f"Dream-Op: log\nDream-Session: {listing}"
+        )
+
+    repo.commit_main(message, build, now=now)
+    return Logged(tuple(result), unchanged[0])
+
+
+def _new_part(
+    found: AgentSession, entry: object, taken: dict[str, str], now: datetime
+) -> Session | None:
+    """The session file for what ``found`` holds that is new; None when nothing is."""
+    if not found.turns:
+        return None
+    name = agent_name(found.kind)
+    if found.start == 0:
+        created = found.created or now
+        ident = session_id(created, found.kind, found.id)
+        summary = f"{name} session {found.id}"
+    else:
+        created = found.turns[0].at or now
+        ident = session_id(created, found.kind, found.id, str(found.start))
+        part = int(entry.get("parts", 1)) + 1 if isinstance(entry, dict) else 2
+        summary = f"{name} session {found.id}, part {part}"
+    if ident in taken:
+        return None
+    return Session(ident, created, found.text, summary=summary, tags=(found.kind,))

@@ -1,0 +1,140 @@
+"""Turns read from an agent's structured session, and how a session file keeps them.
+
+A reader of a structured source (Claude Code or Codex JSONL, a SpecStory or Aider
+export) knows who wrote each message. The session file keeps that knowledge: each
+turn opens with one marker line, ``<!-- dreamgit:turn role=user source=claude-code
+at=2026-11-20T10:04:00Z -->``, and the gather phase reads the roles from those lines
+only: inside a marked turn no ``Name:`` line, heading or quote starts a new speaker.
+Roles are ``user`` and ``assistant``; harness text never becomes a turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from dreamgit.clock import format_time
+
+__all__ = [
+    "ROLES",
+    "TURN_MARK",
+    "AgentSession",
+    "Progress",
+    "Turn",
+    "json_record",
+    "parse_mark",
+    "read_on",
+    "render_turns",
+]
+
+ROLES = ("user", "assistant")
+
+#: A turn marker line of a session file (see the module docstring).
+TURN_MARK = re.compile(
+    r"^<!-- dreamgit:turn role=(?P<role>[a-z]+) source=(?P<source>[a-z0-9._-]+)"
+    r"(?: at=(?P<at>\S+))? -->[ \t]*$",
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of a session: who wrote it, read from where, when, and its text."""
+
+    role: str
+    source: str
+    text: str
+    at: datetime | None = None
+
+
+def _mark(turn: Turn) -> str:
+    at = f" at={format_time(turn.at)}" if turn.at is not None else ""
+    return f"<!-- dreamgit:turn role={turn.role} source={turn.source}{at} -->"
+
+
+def render_turns(turns: list[Turn]) -> str:
+    """The transcript of a session file: a marker line, then the text, for each turn."""
+    return "".join(f"{_mark(turn)}\n{turn.text.strip()}\n\n" for turn in turns)
+
+
+def parse_mark(line: str) -> str | None:
+    """The role a turn marker line names, or None when the line is not a marker."""
+    found = TURN_MARK.match(line)
+    return found["role"] if found else None
+
+
+@dataclass
+class AgentSession:
+    """One session read from an agent's own files, or the part of it not logged yet.
+
+    ``kind`` names the agent (``claude-code``, ``codex``, ``specstory``, ``aider``);
+    ``id`` is the agent's own session id. A reader that reads files incrementally
+    sets ``start`` and ``end`` (byte offsets of what this read covered) and ``last``
+    (the id of the last record read), which the next read checks before it goes on;
+    ``key`` names the file those offsets belong to (its name, without the folder).
+    """
+
+    kind: str
+    id: str
+    label: str
+    key: str = ""
+    created: datetime | None = None
+    turns: list[Turn] = field(default_factory=list)
+    start: int = 0
+    end: int = 0
+    last: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The session file's transcript: one marked turn per message."""
+        return render_turns(self.turns)
+
+
+def json_record(raw: str | bytes, *, at: str, problems: list[str]) -> dict[str, object] | None:
+    """One JSONL line as an object; anything else is reported at ``at`` (file:line), skipped."""
+    try:
+        record = json.loads(raw)
+    except ValueError as exc:
+        problems.append(f"{at}: not a JSON line ({exc.__class__.__name__}); skipped")
+        return None
+    if not isinstance(record, dict):
+        problems.append(f"{at}: not a JSON object; skipped")
+        return None
+    return record
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a session file was logged: where (a byte offset in a Claude Code file, a
+    number of turns elsewhere) and the last record's id (for turns, a digest of its text)."""
+
+    offset: int
+    last: str | None
+
+
+def _digest(turn: Turn) -> str:
+    return hashlib.sha1(f"{turn.role}\n{turn.text}".encode()).hexdigest()[:16]
+
+
+def read_on(session: AgentSession, progress: Progress | None, problems: list[str]) -> bool:
+    """Keep only the turns after ``progress`` in ``session``, counted in turns.
+
+    For sources rewritten or appended as a session goes on (SpecStory, Codex, Aider):
+    the turn logged last must still be where it was. Returns False (and says why in
+    ``problems``) when it is not: the session changed and is not logged again.
+    """
+    turns = session.turns
+    start, last = (progress.offset, progress.last) if progress is not None else (0, None)
+    if start and (start > len(turns) or _digest(turns[start - 1]) != last):
+        problems.append(
+            f"{session.label}: changed since it was logged (the last turn logged is not "
+            "where it was); not logged again"
+        )
+        return False
+    session.turns = turns[start:]
+    session.start, session.end = start, len(turns)
+    session.last = _digest(turns[-1]) if turns else None
+    return True
