@@ -160,3 +160,20 @@ def test_a_rule_for_this_task_only_is_not_kept_and_a_standing_rule_is() -> None:
 )
 def test_a_standing_rule_keeps_the_reason_given_for_it(said: str, kept: str) -> None:
     assert _texts(f"User: {said}\n\nAssistant: Noted.\n") == [("instruction", kept)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "lets add a flag for the dry run.",
+        "now go ahead and add a command that prints the plan.",
+        "continue working on the importer, pulling the latest main first.",
+    ],
+)
+def test_a_request_to_the_agent_in_any_casing_is_not_a_fact(said: str) -> None:
+    assert _texts(f"User: {said}\n\nAssistant: On it.\n") == []
+
+
+def test_what_the_agent_just_did_is_feedback_of_the_moment() -> None:
+    assert momentary("You edited the generated client, not the template") == "feedback"
+    assert momentary("You should always edit the template, never the generated client") is None

@@ -70,6 +70,8 @@ _FRAMES: tuple[tuple[str, str], ...] = (
     ),
 )
 _MOMENT = tuple((why, re.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
+# What the agent just did or must do now: "you edited the wrong file", "you need to rerun it".
+_TO_THE_AGENT = re.compile(r"^(?:you|you've|you're|you'd|you'll|u)\b", _I)
 # How the work stands right now: "the tests are still failing", "it works now", "same error".
 _STATUS = re.compile(
     r"^(?:(?:the|this|that|it|these|those|my|our|your)\b(?:\s+[\w.-]+){0,3}\s+"
@@ -131,7 +133,9 @@ _ONE_OFF = re.compile(
 )
 #: Words that make an imperative a standing rule: "always", "never", "from now on".
 STANDING = re.compile(
-    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default)\b", _I
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|next\s+time"
+    r"|in\s+(?:the\s+)?future|going\s+forward)\b",
+    _I,
 )
 
 
@@ -159,7 +163,8 @@ _PROJECT_GOAL = re.compile(
 def momentary(clause: str) -> str | None:
     """Why ``clause``, said by an agent's user, is of the moment: "trouble" (stuck, an
     error), "status" (the tests still fail, it works now), "doubt" (not sure, wondering),
-    "report" (tried, ran), "aside" (here is my code), "code" (a fragment of it), and
+    "report" (tried, ran), "aside" (here is my code), "code" (a fragment of it),
+    "feedback" (on what the agent just did: "you edited the wrong file"), and
     "attempt" (trying to) or "need" (wants to, needs help) when they name nothing
     concrete nor the project itself; None when it may outlive the session. A clause
     that sets a standing rule or preference, or says a value changed, is never of the
@@ -171,6 +176,8 @@ def momentary(clause: str) -> str | None:
         return None
     if _ASIDE.match(text):
         return "aside"
+    if _TO_THE_AGENT.match(text):
+        return "feedback"  # on the agent's work of this session; a standing rule says always
     if _STATUS.match(text):
         return "status"
     for why, pattern in _MOMENT:

@@ -28,6 +28,7 @@ from dreamgit.dream.gather.words import (
     BACKCHANNEL,
     EVALUATIVE,
     PEP_TALK,
+    REQUEST_VERBS,
     SENTENCE_END,
     TRANSIENT,
     indefinite_article,
@@ -501,8 +502,9 @@ def clauses(
                 continue
             imperative = to_agent and bool(
                 _IMPERATIVE.match(text)
-                or re.match(r"(?:please|let's|let\s+us)\b", text, _I)
+                or re.match(r"(?:please|let's|lets|let\s+us)\b", text, _I)
                 or _TASK_SHAPE.match(text)
+                or _AGENT_REQUEST.match(text)
             )
             if imperative and not (_STANDING_ORDER.match(text) or STANDING.search(text)):
                 continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
@@ -540,6 +542,13 @@ def _rule_with_reason(sentence: str) -> Clause | None:
     return Clause(f"{rule}{joiner}{why}", "instruction", True)
 
 
+# "Now go ahead and add tests", "continue with task 8", "next, review the plan": a request.
+_AGENT_REQUEST = re.compile(
+    r"^(?:(?:now|next|then|first|finally|ok|okay|alright|great|perfect|good|also|and|so)[,\s]+)*"
+    rf"(?:go\s+ahead\s+and\s+)?(?:{ADVICE_VERBS}|{REQUEST_VERBS})\b"
+    r"(?!\s+(?:is|was|are|were|has|have|had|can|will|makes|helps)\b)",
+    _I,
+)
 # "pls always use uv": please, shortened.
 _PLEASE = re.compile(r"^(?:pls|plz|plse|pleas)\b\.?\s*", _I)
 # "From now on, never ask me …": the rule, then since when.

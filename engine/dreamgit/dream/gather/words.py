@@ -50,6 +50,16 @@ ADVICE_VERBS = "|".join(
     spread hug listen learn practice practise watch grab explore visit""")
 )
 
+#: Verbs that open a request to an agent ("continue with task 8", "now go ahead and add
+#: tests", "lets review the plan"), besides the advice verbs.
+REQUEST_VERBS = "|".join(
+    str.split("""continue proceed implement review investigate debug document verify ensure
+    figure analyze analyse generate draft prepare plan design compare simulate provide list
+    describe clean split extract convert migrate port replace rewrite restore retry rerun
+    revisit resume finish complete address handle clarify confirm double-check walk print
+    search grep lint refactor improve optimize optimise tweak adjust set wire hook drop""")
+)
+
 #: A whole utterance of chat glue.
 BACKCHANNEL = frozenset(
     [
