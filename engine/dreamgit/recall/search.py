@@ -104,8 +104,12 @@ def recall(
     scope: str | None = None,
     record: bool | None = None,
     settings: Settings | None = None,
+    at: str | None = None,
 ) -> RecallResult:
-    """The active memories that answer ``query``; see the module docstring."""
+    """The active memories that answer ``query``; see the module docstring.
+
+    ``at`` answers from another commit than the main tip (a dream branch's, for tests).
+    """
     if not query.strip():
         raise UserError("the recall query is empty", hint="give some words to look for")
     if top_k is not None and top_k < 1:
@@ -114,7 +118,7 @@ def recall(
         raise UserError(f"--chars must be at least 1, not {chars}", hint="e.g. --chars 1500")
     settings = settings or load_settings(repo)
     limit = top_k if top_k is not None else (None if chars is not None else settings.recall.top_k)
-    tip = repo.tip()
+    tip = at if at is not None else repo.tip()
     # The memories and their counters, not the whole tree: a logged session or a
     # batch of signals leaves the index as it was.
     store = repo.store

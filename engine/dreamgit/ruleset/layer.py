@@ -97,6 +97,7 @@ TOP_KEYS = (
     "recall",
     "promotion",
     "health",
+    "tests",
 )
 
 
@@ -238,10 +239,11 @@ class _Reader:
                 self._rules(key, value, pos)
             elif key == "author":
                 self._author(value, pos)
-            elif key in ("llm", "recall", "promotion", "health") and not isinstance(
+            elif key in ("llm", "recall", "promotion", "health", "tests") and not isinstance(
                 value, dict | None
             ):
-                # recall:, promotion: and health: are read and checked by recall/settings.py.
+                # recall:, promotion: and health: are read and checked by recall/settings.py,
+                # tests: by report/gate.py.
                 self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
 
     # -- scalars -------------------------------------------------------------------

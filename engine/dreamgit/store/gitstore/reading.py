@@ -128,6 +128,23 @@ class Reader(StoreBase):
         _walk(tree, f"{folder}/" if folder else "", found)
         return {path: blob for path, blob in found.items() if path.startswith(prefix)}
 
+    def folder_sizes(self, commit: str | None, folder: str, suffix: str = "") -> dict[str, int]:
+        """Each sub-folder of ``folder`` at ``commit`` → how many files directly in it end
+        with ``suffix``; reads only those folders (a report's memories per topic per run)."""
+        if commit is None:
+            return {}
+        tree = self._repo[commit].peel(pygit2.Commit).tree
+        if folder not in tree or (tree / folder).type_str != "tree":
+            return {}
+        sizes: dict[str, int] = {}
+        for entry in (tree / folder).peel(pygit2.Tree):
+            if entry.type_str == "tree" and entry.name:
+                sub = entry.peel(pygit2.Tree)
+                sizes[entry.name] = sum(
+                    e.type_str == "blob" and (e.name or "").endswith(suffix) for e in sub
+                )
+        return sizes
+
     def read(self, blob_id: str) -> bytes:
         """The bytes of a blob."""
         return bytes(self._repo[blob_id].peel(pygit2.Blob).data)
