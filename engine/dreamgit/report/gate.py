@@ -19,24 +19,26 @@ from dreamgit.errors import ConfigError
 from dreamgit.history.runrecords import read_runs
 from dreamgit.report.memtests import superseded_ids
 from dreamgit.report.testrun import Suite, collect_tests, run_tests
+from dreamgit.ruleset.layer import TEST_GATES
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
 from dreamgit.store.config import read_config
 from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["GATE_MODES", "gate_mode", "memory_gate"]
-
-#: What ``tests: {gate: …}`` may say.
-GATE_MODES = ("block", "advisory", "off")
+__all__ = ["gate_mode", "memory_gate"]
 
 
 def gate_mode(repo: MemoryRepo, at: str | None) -> str:
-    """The configured gate at ``at``: ``block`` (default), ``advisory`` or ``off``."""
+    """The configured gate at ``at``: ``block`` (default), ``advisory`` or ``off``.
+
+    The rule loader has checked the value (``ruleset.layer``) before any dream starts;
+    a value it could not have seen is still refused here rather than guessed.
+    """
     section = read_config(repo.read_text(layout.CONFIG, at)).get("tests") or {}
     mode = section.get("gate", "block") if isinstance(section, dict) else None
-    if mode not in GATE_MODES:
+    if mode not in TEST_GATES:
         raise ConfigError(
-            f"{layout.CONFIG}: tests.gate must be one of {', '.join(GATE_MODES)}, not {mode!r}",
+            f"{layout.CONFIG}: tests.gate must be one of {', '.join(TEST_GATES)}, not {mode!r}",
             hint="e.g. `tests: {gate: advisory}` to report broken tests without holding the merge",
         )
     return str(mode)
