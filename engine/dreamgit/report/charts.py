@@ -47,10 +47,10 @@ _STYLE = Style(
     opacity_hover="1",
     colors=PALETTE,
     font_family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-    title_font_size=18,
-    legend_font_size=13,
-    label_font_size=12,
-    major_label_font_size=12,
+    title_font_size=16,
+    legend_font_size=14,
+    label_font_size=13,
+    major_label_font_size=13,
 )
 _SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -92,11 +92,12 @@ def _config(title: str, *, x_labels: Sequence[str] | None = None) -> dict[str, A
         "style": _STYLE,
         "js": [],
         "disable_xml_declaration": True,
-        "width": 720,
-        "height": 360,
+        # Narrow, so the text stays legible when a phone shrinks the chart to its width.
+        "width": 480,
+        "height": 320,
         "legend_at_bottom": True,
-        "legend_at_bottom_columns": 3,
-        "x_label_rotation": 30 if x_labels and len(x_labels) > 6 else 0,
+        "legend_at_bottom_columns": 2,
+        "x_label_rotation": 30 if x_labels and len(x_labels) > 3 else 0,
         "show_minor_x_labels": True,
         "truncate_label": 24,
         "print_values": False,
@@ -125,7 +126,7 @@ def _topics(points: list[RunPoint]) -> Chart:
     every = sorted({t for p in points for t in p.topics})
     ranked = sorted(every, key=lambda t: (-latest.get(t, 0), t))
     named, rest = ranked[:MAX_TOPICS], ranked[MAX_TOPICS:]
-    chart = pygal.StackedBar(**_config(title, x_labels=_labels(points)))
+    chart = pygal.StackedBar(**{**_config(title, x_labels=_labels(points)), "height": 400})
     chart.x_labels = _labels(points)
     for topic in named:
         chart.add(topic, [p.topics.get(topic, 0) for p in points])
@@ -186,6 +187,8 @@ def _recalled(recalled: list[tuple[str, str, int]]) -> Chart:
     chart = pygal.HorizontalBar(**_config(title), show_legend=False)
     chart.x_labels = [_short(text) for _, text, _ in recalled]
     chart.add("recalls", [count for _, _, count in recalled])
+    top = max(count for _, _, count in recalled)
+    chart.y_labels = list(range(0, top + 1, max(1, top // 5)))  # whole recalls, not 0.1s
     rows = [[ident, text, count] for ident, text, count in recalled]
     return _finish("recalled", chart, title, ["memory", "text", "recalls"], rows)
 
