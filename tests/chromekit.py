@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +120,7 @@ def open_browser(binary: str, profile: Path) -> Iterator[Browser]:
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        preexec_fn=wire,  # noqa: PLW1509 - only dup2, before exec
+        preexec_fn=wire,  # only dup2, before exec: safe in a forked child
         close_fds=False,
     )
     os.close(commands_read)
@@ -132,10 +132,8 @@ def open_browser(binary: str, profile: Path) -> Iterator[Browser]:
         browser.session = attached["sessionId"]
         yield browser
     finally:
-        try:
+        with suppress(RuntimeError, TimeoutError, OSError):
             browser.send("Browser.close", timeout=5)
-        except (RuntimeError, TimeoutError, OSError):
-            pass
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:

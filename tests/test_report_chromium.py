@@ -111,4 +111,3 @@ def test_report_page_in_chromium(tmp_path: Path, dark: bool) -> None:
         assert [int(n) for n in row[1:]] == [run["counts"].get(k, 0) for k in kinds]
     assert seen["background"] == ("rgb(18, 18, 18)" if dark else "rgb(255, 255, 255)")
     assert seen["wide"] is False
-
