@@ -118,3 +118,16 @@ def test_the_api_dream_runs_the_gate_too(tmp_path: Path, merge: bool) -> None:
     assert result.merged is False
     assert result["tests"]["held"] is True
     assert dream_branches(repo) == [result["branch"]]
+
+
+def test_gate_mode_refuses_a_value_the_rule_loader_did_not_see(tmp_path: Path) -> None:
+    """With `--rules FILE` the config's own rules are not loaded: the gate checks its value."""
+    from dreamgit.errors import ConfigError
+    from dreamgit.report.gate import gate_mode
+
+    repo = editor_repo(tmp_path / "mem", config="extends: default\ntests: {gate: maybe}\n")
+    with pytest.raises(ConfigError) as raised:
+        gate_mode(repo, repo.tip())
+    assert raised.value.message == (
+        ".dreamgit/config.yaml: tests.gate must be one of block, advisory, off, not 'maybe'"
+    )

@@ -2,6 +2,7 @@
 
 The suite is the union of the tests at main and at the branch's tip, so a test the
 dream would derive away (a protected memory merged out of existence) still runs.
+It runs on the branch; the tests that fail there run on main too.
 Only a supersession test whose new value the dream itself superseded again is left
 out: the newer supersession brings its own test. A test that passes on main and
 fails on the branch is *broken*; with ``tests: {gate: block}`` (the default) a run
@@ -70,8 +71,10 @@ def memory_gate(
     ]
     suite = Suite([*on_branch.tests, *kept], on_branch.problems)
     main_names = {t.name for t in on_main.tests}
-    before = run_tests(repo, Suite([t for t in suite.tests if t.name in main_names]), base, now=now)
     after = run_tests(repo, suite, tip, now=now)
+    # Only a test failing on the branch can be broken: only those run on main too.
+    failing = {r.test.name for r in after.failed} & main_names
+    before = run_tests(repo, Suite([t for t in suite.tests if t.name in failing]), base, now=now)
     passed_before = {r.test.name for r in before.results if r.passed}
     broken = [
         {"name": r.test.name, "why": r.why()} for r in after.failed if r.test.name in passed_before

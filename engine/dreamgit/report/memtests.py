@@ -11,8 +11,10 @@ People write them in ``.dreamgit/tests.yaml``::
 dreamgit derives more on its own, from the memory at a revision: each protected,
 ``core`` or ``high`` memory must stay recallable by its own key words, and each
 supersession a run recorded (``supersede`` or ``replace``) must answer with the new
-value and not the old. A broken file, or a broken entry in it, is a problem named by
-file and line; the other tests still run.
+value and not the old; at most :data:`MAX_DERIVED` of each kind, the most important
+and newest first, so a large repository's gate stays within a second or two. A
+broken file, or a broken entry in it, is a problem named by file and line; the other
+tests still run.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ TESTS_PATH = ".dreamgit/tests.yaml"
 KEY_WORDS = 6
 #: Priorities whose memories get a derived test even outside the protected ones.
 _KEPT_PRIORITIES = ("core", "high")
+#: Derived tests of each kind at most: each is one recall, and a gate runs them twice.
+#: ``core`` memories come first, then protected topics, then ``high``; newest first within.
+MAX_DERIVED = 50
 #: Operations whose before → after is a supersession.
 _SUPERSESSIONS = ("supersede", "replace")
 _HINT = "each test is a mapping with `query:` and `expect:` (and optionally `not:`, `name:`)"
@@ -175,9 +180,9 @@ def derived_tests(
 ) -> list[MemoryTest]:
     """Tests that follow from the memory itself; see the module docstring."""
     tests: dict[str, MemoryTest] = {}
-    for memory in memories:
-        if not (rules.is_protected(memory) or memory.priority in _KEPT_PRIORITIES):
-            continue
+    kept = [m for m in memories if rules.is_protected(m) or m.priority in _KEPT_PRIORITIES]
+    kept.sort(key=lambda m: (_rank(m, rules), -m.updated.timestamp(), m.id))
+    for memory in kept[:MAX_DERIVED]:
         words = key_words(memory.text)
         if words:
             name = f"{memory.id} stays recallable ({memory.priority}, {memory.topic})"
@@ -185,12 +190,21 @@ def derived_tests(
             tests[name] = MemoryTest(name, query, tuple(words), (), "protected", memory.id)
     active = {m.id for m in memories}
     retired = superseded_ids(records)
-    for record in records:
+    found: list[MemoryTest] = []
+    for record in reversed(records):  # newest runs first
         for op in record.get("ops") or []:
             test = _supersession_test(op, active, retired)
-            if test is not None:
-                tests.setdefault(test.name, test)
+            if test is not None and len(found) < MAX_DERIVED:
+                found.append(test)
+    for test in found:
+        tests.setdefault(test.name, test)
     return list(tests.values())
+
+
+def _rank(memory: Memory, rules: RuleSet) -> int:
+    if memory.priority == "core":
+        return 0
+    return 1 if rules.is_protected(memory) else 2
 
 
 def superseded_ids(records: list[dict[str, Any]]) -> set[str]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from dreamgit.errors import UserError
 from dreamgit.history.runrecords import read_runs
-from dreamgit.recall.search import recall
+from dreamgit.recall.search import indexed_memories, recall
 from dreamgit.recall.settings import load_settings
 from dreamgit.report.memtests import (
     TESTS_PATH,
@@ -112,7 +112,7 @@ def collect_tests(
     (``records``: the records at ``at``, when the caller has them with one not yet written)."""
     written, problems = parse_tests(repo.read_text(TESTS_PATH, at))
     rules = rules if rules is not None else repo_ruleset(repo)
-    memories = repo.snapshot(now=now, at=at).memories
+    memories = indexed_memories(repo, now=now, at=at)  # what recall reads: one parse
     records = records if records is not None else read_runs(repo.store, at)
     derived = derived_tests(memories, records, rules)
     names = {t.name for t in written}
