@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
-from dreamgit.report.memtests import add_test_text, parse_tests
+from dreamgit.model import Memory
+from dreamgit.report.memtests import MAX_DERIVED, add_test_text, derived_tests, parse_tests
 from dreamgit.report.tokens import estimate_tokens
+from dreamgit.ruleset.load import load_ruleset
 
 
 def test_written_tests_read_query_expect_not_and_name() -> None:
@@ -104,3 +108,43 @@ def test_adding_to_a_broken_file_refuses_instead_of_overwriting_it() -> None:
 def test_token_estimate_is_utf8_bytes_over_four_rounded_up(text: str, tokens: int) -> None:
     """The documented rule: one token per four bytes of UTF-8, rounded up."""
     assert estimate_tokens(text) == tokens
+
+
+def _memory(n: int, priority: str, topic: str = "facts", text: str = "") -> Memory:
+    when = datetime(2026, 11, 1, tzinfo=UTC) + timedelta(hours=n)
+    words = text or f"Ada keeps fact number {n} about gardens"
+    return Memory(f"m-{n:08d}", topic, f"s{n}", words, when, when, priority=priority)
+
+
+def test_derived_tests_keep_core_first_and_at_most_fifty() -> None:
+    """Core memories come first, then protected topics, then high; no more than the cap;
+    normal memories get none."""
+    rules = load_ruleset(None)
+    memories = [_memory(n, "high") for n in range(60)]
+    memories += [_memory(100, "core"), _memory(101, "normal", "identity"), _memory(102, "normal")]
+    tests = derived_tests(memories, [], rules)
+    assert len(tests) == MAX_DERIVED == 50
+    assert [t.memory for t in tests[:2]] == ["m-00000100", "m-00000101"]
+    assert "m-00000102" not in {t.memory for t in tests}
+    assert tests[0].query == "ada keeps fact number 100 gardens"
+    assert tests[0].expect == ("ada", "keeps", "fact", "number", "100", "gardens")
+
+
+def test_a_supersession_expects_the_new_value_and_forbids_the_old_text() -> None:
+    """The new memory's new words are expected; the old memory's text must not come back
+    (its words alone cannot be forbidden: the new text may name them, "from Neovim")."""
+    new = _memory(1, "normal", text="Ada uses Helix (switched from Neovim).")
+    op = {
+        "op": "supersede",
+        "before": [
+            {"id": "m-old", "text": "Ada uses Neovim as her editor."},
+            {"id": new.id, "text": new.text},
+        ],
+        "after": [{"id": new.id, "text": new.text}],
+    }
+    (test,) = derived_tests([new], [{"ops": [op]}], load_ruleset(None))
+    assert test.name == f"{new.id} supersedes m-old"
+    assert test.expect == ("helix", "switched")
+    assert test.forbid == ("Ada uses Neovim as her editor.",)
+    superseded_again = {"ops": [{**op, "before": [{"id": new.id}], "after": [{"id": "m-x"}]}]}
+    assert derived_tests([new], [{"ops": [op]}, superseded_again], load_ruleset(None)) == []
