@@ -8,6 +8,7 @@ an empty profile and everything that could reach the network switched off.
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import select
@@ -112,8 +113,13 @@ def open_browser(binary: str, profile: Path) -> Iterator[Browser]:
     replies_read, replies_write = os.pipe()
 
     def wire() -> None:  # runs in the child: the protocol's descriptors are 3 and 4
-        os.dup2(commands_read, 3)
-        os.dup2(replies_write, 4)
+        # Copied above 4 first, so neither pipe end is overwritten or left close-on-exec
+        # when os.pipe() itself handed out 3 or 4.
+        commands, replies = (
+            fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_read, replies_write)
+        )
+        os.dup2(commands, 3)
+        os.dup2(replies, 4)
 
     process = subprocess.Popen(
         [binary, *FLAGS, f"--user-data-dir={profile}", "about:blank"],

@@ -27,16 +27,22 @@ _TABLE = (
 )
 
 
-def _load(tmp_path: Path, *, dark: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The demo's report opened in Chromium; ``history --json`` and what the page showed."""
-    repo, when = demo_after_runs(tmp_path / "demo")
-    page = tmp_path / "report.html"
+@pytest.fixture(scope="module")
+def report_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    """The demo's report after four dreams, and ``history --json`` beside it."""
+    root = tmp_path_factory.mktemp("chromium")
+    repo, when = demo_after_runs(root / "demo")
+    page = root / "report.html"
     written = invoke(repo, "report", "--html", str(page), now=when)
     assert written.exit_code == 0, written.output
-    history = json.loads(invoke(repo, "history", "--json", now=when).stdout)
+    return page, json.loads(invoke(repo, "history", "--json", now=when).stdout)
+
+
+def _load(page: Path, profile: Path, *, dark: bool) -> dict[str, Any]:
+    """What Chromium showed of ``page``, on a phone, in the light or dark scheme."""
     assert BINARY is not None
     seen: dict[str, Any] = {}
-    with open_browser(BINARY, tmp_path / "profile") as browser:
+    with open_browser(BINARY, profile) as browser:
         for domain in ("Page", "Runtime", "Log", "Network"):
             browser.send(f"{domain}.enable")
         browser.send("Emulation.setDeviceMetricsOverride", **PHONE)
@@ -47,7 +53,7 @@ def _load(tmp_path: Path, *, dark: bool) -> tuple[list[dict[str, Any]], dict[str
         )
         browser.send("Page.navigate", url=page.as_uri())
         browser.wait_for("Page.loadEventFired")
-        seen["shot"] = tmp_path / f"report-{scheme}.png"
+        seen["shot"] = profile.parent / f"report-{scheme}.png"
         browser.screenshot(seen["shot"])
         tree = browser.send("Accessibility.getFullAXTree")["nodes"]
         seen["images"] = [
@@ -60,7 +66,7 @@ def _load(tmp_path: Path, *, dark: bool) -> tuple[list[dict[str, Any]], dict[str
         seen["background"] = browser.evaluate("getComputedStyle(document.body).backgroundColor")
         seen["wide"] = browser.evaluate("document.documentElement.scrollWidth > innerWidth")
         seen["events"] = list(browser.events)
-    return history, seen
+    return seen
 
 
 def _problems(events: list[dict[str, Any]]) -> list[str]:
@@ -78,11 +84,14 @@ def _problems(events: list[dict[str, Any]]) -> list[str]:
 
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_report_page_in_chromium(tmp_path: Path, dark: bool) -> None:
+def test_report_page_in_chromium(
+    report_page: tuple[Path, list[dict[str, Any]]], tmp_path: Path, dark: bool
+) -> None:
     """Screenshot taken; no console error; no request but the page itself; each chart an
     image named by its title; the numbers are history's; dark mode is dark; no sideways
     scrolling on a phone."""
-    history, seen = _load(tmp_path, dark=dark)
+    page, history = report_page
+    seen = _load(page, tmp_path / "profile", dark=dark)
     shot: Path = seen["shot"]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
     assert _problems(seen["events"]) == []
