@@ -13,10 +13,19 @@ from typing import Any
 
 def dreamgit(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
     """Run ``dreamgit --now NOW ARGS`` on ``repo``; its stdout (it must succeed)."""
+    done = dreamgit_process(repo, now, *args, stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def dreamgit_process(
+    repo: Path, now: str, *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``dreamgit --now NOW ARGS`` on ``repo``, whatever its exit status."""
     found = shutil.which("dreamgit", path=str(Path(sys.executable).parent))
     command = [found] if found else [sys.executable, "-m", "dreamgit"]
     env = dict(os.environ, DREAMGIT_REPO=str(repo))
-    done = subprocess.run(
+    return subprocess.run(
         [*command, "--now", now, *args],
         env=env,
         input=stdin,
@@ -24,8 +33,6 @@ def dreamgit(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
         text=True,
         check=False,
     )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def active(repo: Path, now: str) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.run import dream
 from dreamgit.errors import ConflictError
 from dreamgit.history.mainmerge import merge_branch
+from dreamgit.report.gate import memory_gate
 from dreamgit.store import layout, operations
 from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo
@@ -67,7 +68,8 @@ def twin(factory: pytest.TempPathFactory) -> Twin:
     """The uninterrupted dream over the fixture, computed once per session."""
     if not _TWIN:
         repo = fixture_copy(factory, factory.mktemp("twin") / "mem")
-        record = dream(repo, now=DREAM_AT, force=True)
+        # The command line's dream: with the memory-test gate, whose verdict the record keeps.
+        record = dream(repo, now=DREAM_AT, force=True, check=memory_gate)
         tip = repo.tip()
         assert tip is not None and record["merged"]
         _TWIN.append(Twin(tip, tree_of(repo), memory_files(repo), record))

@@ -148,6 +148,8 @@ def test_recall_command_prints_json_with_ids_scores_and_texts(engine: DreamEngin
     assert set(top) >= {"id", "score", "relevance", "text", "group", "path"}
     assert top["text"].startswith("Lives in Lisbon")
     assert doc["recorded"] is True
+    answer = "\n".join(r["text"] for r in doc["results"])
+    assert doc["tokens"] == -(-len(answer.encode("utf-8")) // 4)  # bytes / 4, rounded up
 
 
 def test_recall_command_text_output_and_no_match(engine: DreamEngine) -> None:

@@ -138,11 +138,15 @@ class DreamEngine:
         """Run a dream cycle; returns the run record (what ``run --json`` prints).
 
         A dream the gate skips is not an error: check ``result.skipped`` and
-        ``result.reason`` (or pass ``force=True`` to dream anyway).
+        ``result.reason`` (or pass ``force=True`` to dream anyway). A dream that breaks
+        a memory test that passes on main is left for review: ``result["tests"]["held"]``.
         """
         from dreamgit.dream.run import dream
+        from dreamgit.report.gate import memory_gate
 
-        record = dream(self.repo, now=self.now(), force=force, merge=merge, llm=self.llm)
+        record = dream(
+            self.repo, now=self.now(), force=force, merge=merge, llm=self.llm, check=memory_gate
+        )
         return DreamResult(record)
 
     def review(self, *, force: bool = False) -> DreamResult:

@@ -22,6 +22,7 @@ __all__ = [
     "RuleError",
     "SecretFoundError",
     "TemplateError",
+    "TestsBrokeError",
     "UserError",
 ]
 
@@ -140,3 +141,10 @@ class ProviderError(DreamgitError):
     """The LLM provider failed (time-out, 5xx, 429 past the retries); a scheduler may retry."""
 
     exit_code = 4
+
+
+class TestsBrokeError(DreamgitError):
+    """A dream broke memory tests that passed on main: it was left for review, not merged."""
+
+    __test__ = False  # pytest: not a test class
+    exit_code = 5

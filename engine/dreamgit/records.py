@@ -99,3 +99,6 @@ class RunRecord(TypedDict):
     health: NotRequired[dict[str, Any]]
     #: Older sessions read again because health was low.
     reread: NotRequired[list[str]]
+    #: The memory tests on the branch before it merged (report/gate.py): passed, failed,
+    #: new, broken (passed on main, fail here), held (left for review because of them).
+    tests: NotRequired[dict[str, Any]]

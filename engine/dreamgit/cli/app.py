@@ -2,7 +2,7 @@
 
 Exit codes: 0 success, 1 a user-fixable error, 2 usage, 3 an internal error
 (with a crash log whose path is printed), 4 an LLM provider failure that a
-scheduler may retry.
+scheduler may retry, 5 a dream left for review because it broke memory tests.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ COMMANDS: dict[str, str] = {
     "recall": "dreamgit.cli.cmd_recall:recall",
     "promote": "dreamgit.cli.cmd_recall:promote",
     "mcp": "dreamgit.cli.cmd_recall:mcp",
+    "test": "dreamgit.cli.cmd_test:test",
+    "report": "dreamgit.cli.cmd_report:report",
 }
 
 

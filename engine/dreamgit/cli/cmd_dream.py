@@ -11,7 +11,7 @@ from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.progress import progress_reporter
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.errors import DreamgitError
+from dreamgit.errors import DreamgitError, TestsBrokeError
 from dreamgit.records import RunRecord
 
 rules_option = click.option(
@@ -47,6 +47,7 @@ def _dream(
 ) -> RunRecord:
     # The dream machinery (rules, extraction) loads here, not when the CLI starts.
     from dreamgit.dream.run import dream
+    from dreamgit.report.gate import memory_gate
     from dreamgit.ruleset.repo_rules import ruleset_option_value
 
     repo = open_repo(state)
@@ -62,6 +63,7 @@ def _dream(
             llm=None if no_llm else llm,
             use_config_llm=not no_llm,
             progress=progress,
+            check=memory_gate,
             **options,
         )
 
@@ -138,11 +140,13 @@ def run(
     # What the run did is told (and its summary written) before pushing: a push that
     # fails must not hide a run that already happened, perhaps already merged.
     if summary is not None:
-        from dreamgit.history.summary import render_summary
+        from dreamgit.report.markdown import run_summary
 
-        summary.write_text(render_summary(record), encoding="utf-8")
+        body = run_summary(open_repo(state), record, now=state.now())
+        summary.write_text(body, encoding="utf-8")
     if not as_json:
         print_ops(record)
+        print_tests(record)
         if branch:
             state_text = "merged into main" if record["merged"] else "left for review"
             click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
@@ -151,6 +155,7 @@ def run(
     if not remote:
         if as_json:
             emit_json(record)
+        _raise_if_held(record)
         return
     # A merged run's branch is gone: what it changed is on main, so main is pushed.
     target = open_repo(state).branch if record["merged"] else branch
@@ -164,6 +169,32 @@ def run(
         click.echo(f"pushed {target} to {remote}")
     if failure is not None:
         raise failure
+    _raise_if_held(record)
+
+
+def print_tests(record: RunRecord) -> None:
+    """The memory tests' line of a run, and each test it broke."""
+    tests = record.get("tests")
+    if not tests:
+        return
+    click.echo(
+        f"memory tests ({tests['gate']}): {tests['passed']} passed, {tests['failed']} failed, "
+        f"{tests['new']} new"
+    )
+    for broken in tests["broken"]:
+        click.echo(f"  broke: {broken['name']} — {broken['why']}")
+
+
+def _raise_if_held(record: RunRecord) -> None:
+    tests = record.get("tests") or {}
+    if tests.get("held"):
+        names = ", ".join(repr(b["name"]) for b in tests["broken"])
+        raise TestsBrokeError(
+            f"dream {record['run_id']} broke memory tests that pass on main ({names}): "
+            f"left for review on {record['branch']}",
+            hint="if the change is right, fix the tests and `dreamgit merge RUN`; "
+            "else `dreamgit discard RUN`",
+        )
 
 
 def _push(state: CliState, branch: str, remote: str) -> DreamgitError | None:
@@ -226,5 +257,7 @@ def compact(
     record = _dream(state, rules, llm, no_llm, as_json=as_json, gather=False, merge=not no_merge)
     if as_json:
         emit_json(record)
-        return
-    print_ops(record)
+    else:
+        print_ops(record)
+        print_tests(record)
+    _raise_if_held(record)

@@ -156,13 +156,28 @@ def _counts(run: RunInfo) -> str:
     return ", ".join(f"{op} {n}" for op, n in run.counts.items()) or "-"
 
 
+def _tests(run: RunInfo) -> str:
+    """``5 ok, 1 FAIL`` for a run's memory tests; ``-`` when it ran none."""
+    tests = run.tests
+    if tests is None:
+        return "-"
+    return (
+        f"{tests['passed']} ok, {tests['failed']} FAIL"
+        if tests["failed"]
+        else f"{tests['passed']} ok"
+    )
+
+
 def _print_runs(runs: list[RunInfo]) -> None:
     if not runs:
         click.echo("no dream runs yet")
         return
-    click.echo(f"{'run':<22} {'date':<20} {'status':<15} operations")
+    click.echo(f"{'run':<22} {'date':<20} {'status':<15} {'tests':<13} operations")
     for run in runs:
-        line = f"{run.run_id:<22} {run.date or '?':<20} {run.status:<15} {_counts(run)}"
+        line = (
+            f"{run.run_id:<22} {run.date or '?':<20} {run.status:<15} {_tests(run):<13} "
+            f"{_counts(run)}"
+        )
         if run.reverted and run.status != "reverted":
             line += f"; reverted: {', '.join(str(n) for n in sorted(run.reverted))}"
         click.echo(line)

@@ -48,7 +48,10 @@ def recall(
         record=False if no_record else None,
     )
     if as_json:
-        emit_json(result.to_dict())
+        from dreamgit.report.tokens import estimate_tokens
+
+        answer = "\n".join(h.memory.text for h in result.hits)
+        emit_json({**result.to_dict(), "tokens": estimate_tokens(answer)})
         return
     if not result.hits:
         click.echo("no memory matches", err=True)

@@ -48,6 +48,9 @@ def render_diary_entry(record: Mapping[str, Any]) -> str:
         return "\n".join([*out, f"Skipped: {reason}", ""])
     ops: list[Mapping[str, Any]] = list(record.get("ops") or [])
     out += [_status(record, ops), ""]
+    tests = record.get("tests")
+    if isinstance(tests, Mapping):
+        out += [_tests_line(tests), ""]
     if ops:
         out += [_op_line(i, op) for i, op in enumerate(ops, start=1)]
         out.append("")
@@ -137,6 +140,19 @@ def _status(record: Mapping[str, Any], ops: list[Mapping[str, Any]]) -> str:
         listing = ", ".join(f"{op} {n}" for op, n in counts)
         parts.append(f"{_count(sum(n for _, n in counts), 'operation')}: {listing}")
     return " · ".join(parts)
+
+
+def _tests_line(tests: Mapping[str, Any]) -> str:
+    """``Memory tests: 5 passed, 1 failed, 2 new · broke: `editor` (missing 'helix')``."""
+    line = (
+        f"Memory tests ({_plain(tests.get('gate'))}): {tests.get('passed', 0)} passed, "
+        f"{tests.get('failed', 0)} failed, {tests.get('new', 0)} new"
+    )
+    broken = [b for b in tests.get("broken") or [] if isinstance(b, Mapping)]
+    if broken:
+        listed = "; ".join(f"`{_plain(b.get('name'))}` ({_plain(b.get('why'))})" for b in broken)
+        line += f" · broke: {listed}"
+    return line
 
 
 def _branch(item: Any) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from functools import partial
+from typing import Any, Protocol
 
 from dreamgit import faults
 from dreamgit.clock import format_time
@@ -44,7 +45,19 @@ from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.secrets import findings_trailers, scrub
 
-__all__ = ["dream"]
+__all__ = ["MemoryCheck", "dream"]
+
+
+class MemoryCheck(Protocol):
+    """The memory tests' verdict on a dream branch before it merges (``report.gate``).
+
+    None when no tests run; else a mapping whose ``held`` says the run must be left
+    for review. The check lives above the dream, so the caller hands it in.
+    """
+
+    def __call__(
+        self, repo: MemoryRepo, *, base: str | None, tip: str, record: RunRecord, now: datetime
+    ) -> dict[str, Any] | None: ...
 
 
 def dream(
@@ -59,12 +72,14 @@ def dream(
     llm: LLMAdapter | str | None = None,
     use_config_llm: bool = True,
     progress: Progress = silent,
+    check: MemoryCheck | None = None,
 ) -> RunRecord:
     """Run (or with ``apply=False`` only plan) one dream; returns the run record.
 
     ``llm`` names an adapter (or is one); without it the config's ``llm:`` is
     used unless ``use_config_llm`` is False, and without that the dream is
-    deterministic. ``progress`` is told each phase as it starts.
+    deterministic. ``progress`` is told each phase as it starts. ``check`` runs
+    the memory tests on the branch before the diary: a run it holds is not merged.
     """
     repo.require_initialised()
     run = partial(
@@ -79,6 +94,7 @@ def dream(
         llm=llm,
         use_config_llm=use_config_llm,
         progress=progress,
+        check=check,
     )
     if repo.indexer is not None:
         return run()
@@ -101,6 +117,7 @@ def _dream(
     llm: LLMAdapter | str | None,
     use_config_llm: bool,
     progress: Progress,
+    check: MemoryCheck | None,
 ) -> RunRecord:
     rules = ruleset if ruleset is not None else repo_ruleset(repo)
     model = open_llm(repo, rules, llm, use_config=use_config_llm)
@@ -143,7 +160,9 @@ def _dream(
             record = _record(plan, run_id=None, now=now, commits=[], applied=True, merge=merge)
         else:
             replaced = [b for b in open_branches if b.replaceable]
-            record = _apply(repo, plan, now=now, merge=merge, replaces=replaced, progress=progress)
+            record = _apply(
+                repo, plan, now=now, merge=merge, replaces=replaced, progress=progress, check=check
+            )
             for branch in replaced:
                 repo.store.delete_branch(branch.name, expected=branch.tip)
         return {**record, "resumed": resumed, "recall": recall}
@@ -357,6 +376,7 @@ def _apply(
     merge: bool,
     replaces: list[OpenBranch],
     progress: Progress,
+    check: MemoryCheck | None = None,
 ) -> RunRecord:
     store = repo.store
     run_id = _new_run_id(repo, plan, now)
@@ -395,6 +415,17 @@ def _apply(
     record = _record(plan, run_id=run_id, now=now, commits=commits, applied=True, merge=merge)
     if replaces:
         record["replaced"] = [{"branch": b.name, "tip": b.tip} for b in replaces]
+    if check is not None:
+        progress("running the memory tests")
+    verdict = (
+        check(repo, base=plan.base, tip=parent or "", record=record, now=now) if check else None
+    )
+    if verdict is not None:
+        record["tests"] = verdict
+        if verdict.get("held"):  # a broken test: left for review, whatever was asked
+            merge = False
+            record["merge_requested"] = False
+            record["reason"] = f"left for review: {plural(len(verdict['broken']), 'test')} broke"
     diary = _diary_op(repo, plan, record, at=parent, now=now)
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))

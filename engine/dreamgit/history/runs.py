@@ -88,6 +88,23 @@ class RunInfo:
             "memories_after": self.record.get("memories_after"),
             "branch": self.branch,
             "reverted_ops": sorted(self.reverted),
+            "tests": self.tests,
+        }
+
+    @property
+    def tests(self) -> dict[str, Any] | None:
+        """The memory tests on the run's branch before it merged: passed, failed, new, broken
+        names, held; None for a run that ran none."""
+        tests = self.record.get("tests")
+        if not isinstance(tests, dict):
+            return None
+        broken = [b.get("name") for b in tests.get("broken") or [] if isinstance(b, dict)]
+        return {
+            "passed": tests.get("passed", 0),
+            "failed": tests.get("failed", 0),
+            "new": tests.get("new", 0),
+            "broken": broken,
+            "held": bool(tests.get("held")),
         }
 
 

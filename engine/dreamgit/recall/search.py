@@ -20,7 +20,7 @@ import numpy as np
 from dreamgit.clock import format_time
 from dreamgit.errors import UserError
 from dreamgit.model import Memory
-from dreamgit.recall.index import cached_index, terms
+from dreamgit.recall.index import RecallIndex, cached_index, terms
 from dreamgit.recall.settings import Settings, load_settings
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store import layout
@@ -28,7 +28,7 @@ from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import spool_signal
 from dreamgit.textsim import similarity
 
-__all__ = ["Hit", "RecallResult", "query_hash", "recall"]
+__all__ = ["Hit", "RecallResult", "indexed_memories", "query_hash", "recall"]
 
 #: BM25 candidates the weighting looks at, per result asked for (at least 50).
 _CANDIDATES_PER_RESULT = 8
@@ -104,8 +104,12 @@ def recall(
     scope: str | None = None,
     record: bool | None = None,
     settings: Settings | None = None,
+    at: str | None = None,
 ) -> RecallResult:
-    """The active memories that answer ``query``; see the module docstring."""
+    """The active memories that answer ``query``; see the module docstring.
+
+    ``at`` answers from another commit than the main tip (a dream branch's, for tests).
+    """
     if not query.strip():
         raise UserError("the recall query is empty", hint="give some words to look for")
     if top_k is not None and top_k < 1:
@@ -114,20 +118,7 @@ def recall(
         raise UserError(f"--chars must be at least 1, not {chars}", hint="e.g. --chars 1500")
     settings = settings or load_settings(repo)
     limit = top_k if top_k is not None else (None if chars is not None else settings.recall.top_k)
-    tip = repo.tip()
-    # The memories and their counters, not the whole tree: a logged session or a
-    # batch of signals leaves the index as it was.
-    store = repo.store
-    memories = (
-        store.entry_id(tip, layout.MEMORIES.rstrip("/"))
-        if repo.format.name == "dreamgit"
-        else store.tree_id(tip)  # another agent's layout: any change may be a memory's
-    )
-    key = (str(store.git_dir), f"{memories}:{store.entry_id(tip, layout.RECALL_COUNTERS)}")
-    index = cached_index(key)
-    if index is None:
-        index = cached_index(key, repo.snapshot(now=now, at=tip).memories)
-    assert index is not None
+    index = _index_at(repo, at if at is not None else repo.tip(), now)
     q_terms = terms(query)
     scores = index.scores(q_terms)
     wanted = max(50, _CANDIDATES_PER_RESULT * (limit or 8))
@@ -144,6 +135,28 @@ def recall(
         }
         spool_signal(repo.store.git_dir, signal, now=now)
     return RecallResult(query, kept, bool(should_record), now)
+
+
+def indexed_memories(repo: MemoryRepo, *, now: datetime, at: str | None) -> list[Memory]:
+    """The active memories at ``at`` as recall holds them (cached with its index)."""
+    return _index_at(repo, at, now).memories
+
+
+def _index_at(repo: MemoryRepo, tip: str | None, now: datetime) -> RecallIndex:
+    # The memories and their counters, not the whole tree: a logged session or a
+    # batch of signals leaves the index as it was.
+    store = repo.store
+    memories = (
+        store.entry_id(tip, layout.MEMORIES.rstrip("/"))
+        if repo.format.name == "dreamgit"
+        else store.tree_id(tip)  # another agent's layout: any change may be a memory's
+    )
+    key = (str(store.git_dir), f"{memories}:{store.entry_id(tip, layout.RECALL_COUNTERS)}")
+    index = cached_index(key)
+    if index is None:
+        index = cached_index(key, repo.snapshot(now=now, at=tip).memories)
+    assert index is not None
+    return index
 
 
 def _top(scores: np.ndarray[Any, Any], wanted: int) -> list[int]:

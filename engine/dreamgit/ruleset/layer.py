@@ -77,6 +77,9 @@ KNOBS: dict[str, dict[str, str]] = {
     },
     "index": {"order": "order"},
 }
+#: What ``tests: {gate: …}`` may say: hold a run that broke a test, only report it, or
+#: run no tests.
+TEST_GATES = ("block", "advisory", "off")
 TOP_KEYS = (
     "version",
     "extends",
@@ -97,6 +100,7 @@ TOP_KEYS = (
     "recall",
     "promotion",
     "health",
+    "tests",
 )
 
 
@@ -238,11 +242,30 @@ class _Reader:
                 self._rules(key, value, pos)
             elif key == "author":
                 self._author(value, pos)
+            elif key == "tests":
+                self._tests(value, pos)
             elif key in ("llm", "recall", "promotion", "health") and not isinstance(
                 value, dict | None
             ):
                 # recall:, promotion: and health: are read and checked by recall/settings.py.
                 self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
+
+    def _tests(self, value: object, pos: tuple[int, int]) -> None:
+        """``tests: {gate: block | advisory | off}``, read by report/gate.py."""
+        if value is None:
+            return
+        if not isinstance(value, CommentedMap):
+            self.src.report(f"tests: must be a mapping, not {_kind(value)}", pos)
+            return
+        for key in value:
+            line, col = value.lc.key(key)
+            if key != "gate":
+                self.src.report(f"tests: unknown key '{key}' (only gate:)", (line, col))
+            elif value[key] not in TEST_GATES:
+                self.src.report(
+                    f"tests.gate: must be one of {', '.join(TEST_GATES)}, not {value[key]!r}",
+                    value.lc.value(key),
+                )
 
     # -- scalars -------------------------------------------------------------------
 

@@ -16,6 +16,12 @@ from dreamgit.store.gitstore.values import EMPTY_TREE, Change, CommitInfo
 __all__ = ["Reader"]
 
 
+#: Files per folder by the folder's tree id: a tree id names its content, so a folder
+#: no run changed is counted once however many runs a report looks at.
+_FOLDER_SIZES: dict[tuple[str, str], int] = {}
+_KEEP_FOLDER_SIZES = 100_000
+
+
 def _walk(tree: pygit2.Tree, prefix: str, found: dict[str, str]) -> None:
     for entry in tree:
         if entry.type_str == "tree":
@@ -127,6 +133,28 @@ class Reader(StoreBase):
         found: dict[str, str] = {}
         _walk(tree, f"{folder}/" if folder else "", found)
         return {path: blob for path, blob in found.items() if path.startswith(prefix)}
+
+    def folder_sizes(self, commit: str | None, folder: str, suffix: str = "") -> dict[str, int]:
+        """Each sub-folder of ``folder`` at ``commit`` → how many files directly in it end
+        with ``suffix``; reads only those folders (a report's memories per topic per run)."""
+        if commit is None:
+            return {}
+        tree = self._repo[commit].peel(pygit2.Commit).tree
+        if folder not in tree or (tree / folder).type_str != "tree":
+            return {}
+        sizes: dict[str, int] = {}
+        for entry in (tree / folder).peel(pygit2.Tree):
+            if entry.type_str == "tree" and entry.name:
+                key = (str(entry.id), suffix)
+                if key not in _FOLDER_SIZES:
+                    sub = entry.peel(pygit2.Tree)
+                    if len(_FOLDER_SIZES) > _KEEP_FOLDER_SIZES:
+                        _FOLDER_SIZES.clear()
+                    _FOLDER_SIZES[key] = sum(
+                        e.type_str == "blob" and (e.name or "").endswith(suffix) for e in sub
+                    )
+                sizes[entry.name] = _FOLDER_SIZES[key]
+        return sizes
 
     def read(self, blob_id: str) -> bytes:
         """The bytes of a blob."""

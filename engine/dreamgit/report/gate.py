@@ -1,0 +1,91 @@
+"""The test gate of a dream: the memory tests on its branch against main, before it merges.
+
+The suite is the union of the tests at main and at the branch's tip, so a test the
+dream would derive away (a protected memory merged out of existence) still runs.
+It runs on the branch; the tests that fail there run on main too.
+Only a supersession test whose new value the dream itself superseded again is left
+out: the newer supersession brings its own test. A test that passes on main and
+fails on the branch is *broken*; with ``tests: {gate: block}`` (the default) a run
+that broke one is not merged but left for review, naming it. ``advisory`` records
+and reports the results and merges anyway; ``off`` runs no tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from dreamgit.errors import ConfigError
+from dreamgit.history.runrecords import read_runs
+from dreamgit.report.memtests import superseded_ids
+from dreamgit.report.testrun import Suite, collect_tests, run_tests
+from dreamgit.ruleset.layer import TEST_GATES
+from dreamgit.ruleset.repo_rules import repo_ruleset
+from dreamgit.store import layout
+from dreamgit.store.config import read_config
+from dreamgit.store.repo import MemoryRepo
+
+__all__ = ["gate_mode", "memory_gate"]
+
+
+def gate_mode(repo: MemoryRepo, at: str | None) -> str:
+    """The configured gate at ``at``: ``block`` (default), ``advisory`` or ``off``.
+
+    The rule loader has checked the value (``ruleset.layer``) before any dream starts;
+    a value it could not have seen is still refused here rather than guessed.
+    """
+    section = read_config(repo.read_text(layout.CONFIG, at)).get("tests") or {}
+    mode = section.get("gate", "block") if isinstance(section, dict) else None
+    if mode not in TEST_GATES:
+        raise ConfigError(
+            f"{layout.CONFIG}: tests.gate must be one of {', '.join(TEST_GATES)}, not {mode!r}",
+            hint="e.g. `tests: {gate: advisory}` to report broken tests without holding the merge",
+        )
+    return str(mode)
+
+
+def memory_gate(
+    repo: MemoryRepo, *, base: str | None, tip: str, record: Mapping[str, Any], now: datetime
+) -> dict[str, Any] | None:
+    """The tests' verdict on a dream branch, as its run record keeps it; None when off.
+
+    ``record`` is the run's record, not yet committed: its supersessions count.
+
+    ``{"gate", "passed", "failed", "new", "broken": [{name, why}], "held"}``:
+    ``held`` is True when the run must be left for review.
+    """
+    mode = gate_mode(repo, base)
+    if mode == "off":
+        return None
+    rules = repo_ruleset(repo)
+    on_main = collect_tests(repo, base, now=now, rules=rules)
+    records = [*read_runs(repo.store, tip), dict(record)]
+    on_branch = collect_tests(repo, tip, now=now, rules=rules, records=records)
+    superseded = superseded_ids(records)
+    names = {t.name for t in on_branch.tests}
+    kept = [
+        t
+        for t in on_main.tests
+        if t.name not in names and not (t.origin == "supersession" and t.memory in superseded)
+    ]
+    suite = Suite([*on_branch.tests, *kept], on_branch.problems)
+    main_names = {t.name for t in on_main.tests}
+    after = run_tests(repo, suite, tip, now=now)
+    # Only a test failing on the branch can be broken: only those run on main too.
+    failing = {r.test.name for r in after.failed} & main_names
+    before = run_tests(repo, Suite([t for t in suite.tests if t.name in failing]), base, now=now)
+    passed_before = {r.test.name for r in before.results if r.passed}
+    broken = [
+        {"name": r.test.name, "why": r.why()} for r in after.failed if r.test.name in passed_before
+    ]
+    return {
+        "gate": mode,
+        "passed": len(after.results) - len(after.failed),
+        "failed": len(after.failed),
+        "new": len(names - main_names),
+        "broken": broken,
+        "failing": [{"name": r.test.name, "why": r.why()} for r in after.failed],
+        "problems": after.problems,
+        "held": mode == "block" and bool(broken),
+    }
