@@ -177,3 +177,18 @@ def test_a_request_to_the_agent_in_any_casing_is_not_a_fact(said: str) -> None:
 def test_what_the_agent_just_did_is_feedback_of_the_moment() -> None:
     assert momentary("You edited the generated client, not the template") == "feedback"
     assert momentary("You should always edit the template, never the generated client") is None
+
+
+def test_a_rule_said_after_when_it_holds_is_an_instruction_and_a_memory_is_not() -> None:
+    assert _texts(
+        "User: when parsing CSV exports, never trust the header row.\n\nAssistant: ok\n"
+    ) == [
+        (
+            "instruction",
+            "The user wants the agent not to trust the header row when parsing CSV exports.",
+        )
+    ]
+    assert all(
+        kind != "instruction"
+        for kind, _ in _texts("User: When I was small, we always went to the coast.\n")
+    )

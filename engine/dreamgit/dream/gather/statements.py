@@ -467,6 +467,7 @@ def clauses(
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
         if to_agent:
             sentence = _STANDING_FROM_NOW.sub(_from_now_on, _PLEASE.sub("Please ", sentence))
+            sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
             # "I'm trying to keep it small, so I prefer X, can you …": the preference
             # outlives the request; what comes before it is read on as usual
             lifted = lifted_preferences(sentence)
@@ -549,6 +550,20 @@ _AGENT_REQUEST = re.compile(
     r"(?!\s+(?:is|was|are|were|has|have|had|can|will|makes|helps)\b)",
     _I,
 )
+# "When working with JSON, never use grep": the rule, then when it holds.
+_CONDITION_FIRST = re.compile(
+    r"^(?P<when>(?:when|whenever|if|for)\s+[^,]{3,120}),\s+(?P<rule>(?:please\s+)?(?:always"
+    r"|never|don't|do\s+not)\s+(?!(?:[a-z]+ed|went|was|were|had|did|got|made|took|came)\b)"
+    r"[^?]+?)(?P<end>[.!]*)$",
+    _I,
+)
+
+
+def _rule_first(m: re.Match[str]) -> str:
+    rule, when = m["rule"], m["when"]
+    return f"{rule[:1].upper()}{rule[1:]} {when[:1].lower()}{when[1:]}{m['end']}"
+
+
 # "pls always use uv": please, shortened.
 _PLEASE = re.compile(r"^(?:pls|plz|plse|pleas)\b\.?\s*", _I)
 # "From now on, never ask me …": the rule, then since when.
