@@ -5,9 +5,11 @@ dream would derive away (a protected memory merged out of existence) still runs.
 It runs on the branch; the tests that fail there run on main too.
 Only a supersession test whose new value the dream itself superseded again is left
 out: the newer supersession brings its own test. A test that passes on main and
-fails on the branch is *broken*; with ``tests: {gate: block}`` (the default) a run
-that broke one is not merged but left for review, naming it. ``advisory`` records
-and reports the results and merges anyway; ``off`` runs no tests.
+fails on the branch is *broken* (a memory that must stay recallable only when the run
+changed it: outranked by newer memories, it is listed as failing, not broken); with
+``tests: {gate: block}`` (the default) a run that broke one is not merged but left for
+review, naming it. ``advisory`` records and reports the results and merges anyway;
+``off`` runs no tests.
 """
 
 from __future__ import annotations
@@ -76,8 +78,11 @@ def memory_gate(
     failing = {r.test.name for r in after.failed} & main_names
     before = run_tests(repo, Suite([t for t in suite.tests if t.name in failing]), base, now=now)
     passed_before = {r.test.name for r in before.results if r.passed}
+    touched = _touched(record)
     broken = [
-        {"name": r.test.name, "why": r.why()} for r in after.failed if r.test.name in passed_before
+        {"name": r.test.name, "why": r.why()}
+        for r in after.failed
+        if r.test.name in passed_before and _the_runs_doing(r.test.origin, r.test.memory, touched)
     ]
     return {
         "gate": mode,
@@ -89,3 +94,29 @@ def memory_gate(
         "problems": after.problems,
         "held": mode == "block" and bool(broken),
     }
+
+
+def _touched(record: Mapping[str, Any]) -> set[str]:
+    """The memories whose text the run's operations changed, or that they retired (a
+    reinforcement adds a source and leaves the text as it was)."""
+    touched: set[str] = set()
+    for op in record.get("ops") or []:
+        if not isinstance(op, Mapping):
+            continue
+        snaps = [s for s in op.get("after") or [] if isinstance(s, Mapping)]
+        after = {s.get("id"): s.get("text") for s in snaps}
+        for before in op.get("before") or []:
+            if isinstance(before, Mapping) and after.get(before.get("id")) != before.get("text"):
+                touched.add(str(before.get("id")))
+    return touched
+
+
+def _the_runs_doing(origin: str, memory: str | None, touched: set[str]) -> bool:
+    """Whether a test that fails on the branch failed through what the run did.
+
+    A memory that must stay recallable and that the run left as it was can only have
+    been outranked by newer memories about the same things: that is the store growing,
+    reported among the failing tests, not a consolidation that broke it (holding such
+    a run would hold every later night's too). Written and supersession tests, and a
+    memory the run changed, count whatever the cause."""
+    return origin != "protected" or memory is None or memory in touched
