@@ -366,6 +366,8 @@ def status(state: CliState, as_json: bool) -> None:
 
     repo = MemoryRepo.open(state.path)
     report = repo_status(repo, now=state.now())
+    for problem in report["problems"]:
+        warn(problem)
     if as_json:
         emit_json(report)
         return

@@ -15,6 +15,7 @@ from dreamgit.errors import NotFoundError, UserError
 from dreamgit.ids import check_name, memory_id, session_id, slugify
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
 from dreamgit.store import layout
+from dreamgit.store.format_versions import format_at_commit, format_versions
 from dreamgit.store.formats import Source, Texts
 from dreamgit.store.formats.claude_sessions import ClaudeSession
 from dreamgit.store.memoryfile import (
@@ -197,7 +198,7 @@ def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memor
         texts = Texts(lambda p: repo.read_text(p, tip))
         changes: dict[str, bytes | None] = {}
         for memory in gone:
-            changes.update(texts.put(fmt.remove(texts, memory)))
+            changes.update(texts.put(fmt.forget(texts, memory)))
         return changes
 
     listing = ", ".join(dict.fromkeys(ids))
@@ -260,14 +261,11 @@ def restore_version(
             if chosen
             else "nothing to restore",
         )
-    if repo.format.name != "dreamgit":
-        raise UserError(
-            f"restore of one memory is not available in the {repo.format.name} format yet",
-            hint="undo the run or operation that removed it: `dreamgit revert RUN [--op N]`",
-        )
-    versions = removed_versions(repo, ident, now=now)
+    native = repo.format.name == "dreamgit"
+    versions = (removed_versions if native else format_versions)(repo, ident, now=now)
     if commit is not None:
-        found = at_commit(repo, ident, commit, now=now, removed=versions)
+        pick = at_commit if native else format_at_commit
+        found = pick(repo, ident, commit, now=now, removed=versions)
     elif not versions:
         raise NotFoundError(
             f"memory {ident} was never in this repository's history",
@@ -283,6 +281,9 @@ def restore_version(
             f"{len(versions)} removed version(s), numbered from 1",
             hint=f"`dreamgit show {ident} --history` lists them",
         )
+    if not native:
+        memory = _restore_in_format(repo, found, now=now)
+        return Restored(memory, found, tuple(versions))
     restored: list[Memory] = []
 
     def build(at: str | None) -> dict[str, bytes | None]:
@@ -305,6 +306,29 @@ def restore_version(
     message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
     repo.commit_main(message, build, now=now)
     return Restored(restored[0], found, tuple(versions))
+
+
+def _restore_in_format(repo: MemoryRepo, found: Version, *, now: datetime) -> Memory:
+    """Bring ``found`` back where another agent's format keeps it; returns it as read back."""
+    ident = found.memory.id
+    restored: list[Memory] = []
+
+    def build(at: str | None) -> dict[str, bytes | None]:
+        texts = Texts(lambda p: repo.read_text(p, at))
+        held = Texts(lambda p: repo.read_text(p, found.held_in))
+        changes = repo.format.restore(texts, found.memory, held)
+        restored[:] = [m for m in _scan(repo, at, changes, now) if m.id == ident][:1]
+        if not restored:
+            raise UserError(
+                f"memory {ident} does not read back from {found.path} after the restore",
+                hint=f"bring it back by hand from commit {found.held_in[:12]}: "
+                f"`git show {found.held_in[:12]}:{found.path}`",
+            )
+        return _encoded(changes)
+
+    message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
+    repo.commit_main(message, build, now=now)
+    return restored[0]
 
 
 def log_claude_sessions(

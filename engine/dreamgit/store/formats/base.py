@@ -123,6 +123,16 @@ class MemoryFormat:
         """The changes that take a memory out of the active set."""
         return {memory.path: None}
 
+    def forget(self, texts: Texts, memory: Memory) -> Changes:
+        """The changes a person's ``forget`` makes: the memory leaves the active set, and
+        whatever else the format keeps about it (a line of its index) goes with it."""
+        return self.remove(texts, memory)
+
+    def restore(self, texts: Texts, memory: Memory, held: Texts) -> Changes:
+        """The changes that bring ``memory`` back as ``held`` (the files of a commit that
+        had it) kept it, where it stood, with the format's index true for it."""
+        raise NotImplementedError  # the native restore lives in store.operations
+
     def budgets(self) -> list[Budget]:
         """The per-file limits the agent enforces (none for the native layout)."""
         return []

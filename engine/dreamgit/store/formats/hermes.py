@@ -21,7 +21,14 @@ from dreamgit.errors import ConfigError, MemoryFileError
 from dreamgit.ids import memory_id, slugify
 from dreamgit.model import Memory
 from dreamgit.store.formats.base import Budget, Changes, MemoryFormat, Source, Texts
-from dreamgit.store.formats.sidecar import dump_sidecar, fields_from, meta_of, read_sidecar
+from dreamgit.store.formats.reinsert import reinsert
+from dreamgit.store.formats.sidecar import (
+    dump_sidecar,
+    fields_from,
+    meta_of,
+    read_sidecar,
+    restored_meta,
+)
 
 __all__ = ["SEPARATOR", "HermesFormat", "split_entries"]
 
@@ -188,6 +195,17 @@ class HermesFormat(MemoryFormat):
             entries.remove(memory.text)
         return {memory.file: _join(entries, trailing), **self._meta(texts, drop=memory.id)}
 
+    def restore(self, texts: Texts, memory: Memory, held: Texts) -> Changes:
+        """The entry back between the entries around it, and its sidecar fields."""
+        old, old_trailing = self._entries(held, memory.file)
+        now, trailing = self._entries(texts, memory.file)
+        mine = {k for k, entry in enumerate(old) if entry == memory.text}
+        entries = reinsert(old, now, mine)
+        return {
+            memory.file: _join(entries, trailing if now else old_trailing),
+            **restored_meta(texts.get(SIDECAR), held.get(SIDECAR), memory.id, SIDECAR),
+        }
+
     def budgets(self) -> list[Budget]:
         """One character budget per file."""
         return [Budget(file, chars=limit) for file, limit in self.limits.items()]
@@ -201,10 +219,13 @@ class HermesFormat(MemoryFormat):
         return [e.text for e in entries], trailing
 
     def _meta(self, texts: Texts, *, put: Memory | None = None, drop: str = "") -> Changes:
-        meta = read_sidecar(texts.get(SIDECAR), path=SIDECAR)
+        text = texts.get(SIDECAR)
+        meta = read_sidecar(text, path=SIDECAR)
         meta.pop(drop, None)
         if put is not None:
             meta[put.id] = meta_of(put, _sha(put.file, _clean(put.text)))
+        if not meta and text is None:
+            return {}  # nothing to remember yet: no sidecar in the agent's folder
         return {SIDECAR: dump_sidecar(meta)}
 
 
