@@ -13,9 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mcp.client.session import ClientSession
 
 from clikit import dreamgit
 from formatkit import claude_folder_on_master, git, hermes_folder, openclaw_workspace
+from mcpkit import drive, payload
 
 pytestmark = pytest.mark.slow
 
@@ -108,3 +110,28 @@ def test_restore_of_a_claude_file_whose_name_is_taken_says_what_to_do(tmp_path: 
         "back under its name\n"
         f"hint: rename or forget that file, then restore {memory['id']} again\n"
     )
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_the_same_through_mcp_tools(tmp_path: Path, layout: str) -> None:
+    """MCP forget → status and recall still answer → restore, latest then version 1."""
+    make, text, file = LAYOUTS[layout]
+    root = tmp_path / layout
+    make(root)
+    dreamgit(root, NOW, "init", str(root))
+    before = _agent_files(root)
+    ident = _find(root, text)["id"]
+
+    async def body(s: ClientSession) -> None:
+        for args in ({}, {"version": 1}):
+            gone = payload(await s.call_tool("forget", {"ids": [ident]}))
+            assert gone == {"dry_run": False, "forgotten": [ident]}
+            assert _agent_files(root) != before
+            assert payload(await s.call_tool("status", {}))["format"] == layout
+            payload(await s.call_tool("recall", {"query": "pnpm"}))
+            back = payload(await s.call_tool("restore", {"memory_id": ident, **args}))
+            assert (back["id"], back["path"]) == (ident, file)
+            assert _agent_files(root) == before
+
+    drive(root, NOW, body)
+    assert (root.parent / "server.log").read_text() == ""

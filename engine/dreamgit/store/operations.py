@@ -37,6 +37,7 @@ __all__ = [
     "import_memories",
     "log_claude_sessions",
     "log_session",
+    "reinforce",
     "restore",
     "restore_version",
     "unique_slug",
@@ -177,6 +178,53 @@ def add_memory(
 
     repo.commit_main(message, build, now=now)
     return made[0]
+
+
+def reinforce(repo: MemoryRepo, ident: str, *, now: datetime, tags: Sequence[str] = ()) -> Memory:
+    """Say again what active memory ``ident`` says: it is updated now and gains ``tags``,
+    in one commit; no second memory is made. Returns it as it reads back."""
+    for tag in tags:
+        check_name(tag, what="tag")
+    done: list[Memory] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        known = repo.snapshot(now=now, at=tip).by_id().get(ident)
+        if known is None:
+            raise NotFoundError(
+                f"no active memory with id {ident}", hint="list ids with `dreamgit memories`"
+            )
+        new = replace(
+            known, updated=max(known.updated, now), tags=tuple(sorted({*known.tags, *tags}))
+        )
+        texts = Texts(lambda p: repo.read_text(p, tip))
+        changes: dict[str, str | None]
+        if repo.format.name == "dreamgit":
+            changes = {
+                known.path: rewrite_memory(texts.get(known.path) or "", new, path=known.path)
+            }
+        else:
+            changes = repo.format.update(texts, known, new)
+        done[:] = [next((m for m in _scan_any(repo, tip, changes, now) if m.id == ident), new)]
+        return _encoded(changes)
+
+    message = f"reinforce: {ident} said again\n\nDream-Op: reinforce\nDream-Memory: {ident}"
+    repo.commit_main(message, build, now=now)
+    return done[0]
+
+
+def _scan_any(
+    repo: MemoryRepo, tip: str | None, changes: Mapping[str, str | None], now: datetime
+) -> list[Memory]:
+    """The memories at ``tip`` with ``changes`` on top, in any format."""
+    if repo.format.name != "dreamgit":
+        return _scan(repo, tip, changes, now)
+    found = []
+    for path, text in changes.items():
+        if text is not None and path.startswith(layout.MEMORIES):
+            found.append(
+                memory_from_record(parse_memory_record(text, path=path), path=path, now=now)
+            )
+    return found
 
 
 def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memory]:
