@@ -245,11 +245,11 @@ def test_a_credential_in_an_adopted_file_is_redacted_in_git_and_kept_on_disk(
     root.mkdir()
     (root / "deploy.md").write_bytes(data)
     result = ok(root, "init", str(root), now=T0)
-    assert result.stdout.endswith(
+    assert (
         "; 0 file(s) kept byte for byte, 1 committed with a credential as "
         "[REDACTED:<kind>] (deploy.md; the file on disk is unchanged)\n"
-        f"initialised memory repository in {root}\n"
-    )
+    ) in result.stdout
+    assert result.stdout.endswith(f"\ninitialised memory repository in {root}\n")
     assert (root / "deploy.md").read_bytes() == data
     assert token not in git(root, "show", "HEAD:deploy.md")
 
@@ -289,3 +289,32 @@ def test_a_file_without_front_matter_is_reported_in_full_with_its_hint(tmp_path:
         " name, description and type)\n"
         "hint: add the front matter, or move the file out of the memory folder\n"
     ) in result.stderr
+
+
+def test_init_in_an_empty_claude_code_memory_folder_uses_claude_codes_format(
+    tmp_path: Path,
+) -> None:
+    """~/.claude/projects/<p>/memory/ with nothing in it yet is still Claude Code's."""
+    root = tmp_path / "home" / ".claude" / "projects" / "-home-ada-app" / "memory"
+    root.mkdir(parents=True)
+    result = ok(root, "init", str(root), now=T0)
+    assert result.stdout.startswith(
+        "found a Claude Code auto memory folder (empty): using Claude Code auto memory"
+    )
+    assert "format: claude-code\n" in (root / ".dreamgit" / "config.yaml").read_text()
+    assert not (root / "memories").exists() and not (root / "MEMORY.md").exists()
+    ok(root, "add", "Uses pnpm for every JavaScript project.", "--topic", "project")
+    assert [p.name for p in root.glob("*.md")] == ["uses-pnpm-every-javascript-project.md"]
+
+
+def test_init_says_what_it_will_do_to_each_file(tmp_path: Path) -> None:
+    """One line per role, naming the files: the index, the topic files."""
+    root = tmp_path / "memory"
+    claude_folder_on_master(root)
+    lines = ok(root, "init", str(root), now=T0).stdout.splitlines()
+    assert lines[1:3] == [
+        "  MEMORY.md: the index Claude Code loads: your lines kept as written, a dream adds "
+        "its own in a fenced block and drops lines to files it removes",
+        "  api-errors.md, pnpm-only.md, prefer-pnpm.md and 1 more: a memory: kept byte for "
+        "byte until a dream merges, supersedes or prunes it (history keeps every version)",
+    ]

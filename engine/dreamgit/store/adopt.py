@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from dreamgit.errors import UserError
 from dreamgit.store import layout
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
-from dreamgit.store.formats import FORMAT_NAMES, detect, get_format
+from dreamgit.store.formats import FORMAT_NAMES, MemoryFormat, detect, get_format
 from dreamgit.store.gitstore import GitStore
 
 __all__ = [
@@ -66,7 +66,7 @@ def describe(
     check_format(wanted)
     files = store.files(tip)
     readers = {p: (lambda b=blob: store.read(b)) for p, blob in files.items()}
-    detected, found = detect(readers)
+    detected, found = detect(readers, store.workdir)
     chosen = wanted or detected
     title = get_format({"format": chosen}).title
     if wanted is not None and wanted != detected and detected != "dreamgit":
@@ -78,7 +78,21 @@ def describe(
             f"({', '.join(sorted(redacted))}; the file on disk is unchanged)"
         )
     message = f"{found}: using {title} on branch {branch}{kept}"
-    return Adopted(chosen, detected, branch, message, len(files))
+    roles = _roles(get_format({"format": chosen}), sorted(files))
+    return Adopted(chosen, detected, branch, "\n".join([message, *roles]), len(files))
+
+
+def _roles(fmt: MemoryFormat, paths: list[str]) -> list[str]:
+    """One line per thing dreamgit will do, naming the files it does it to (a few, then a count)."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        if not path.startswith(".dreamgit/"):
+            groups.setdefault(fmt.role(path), []).append(path)
+    lines = []
+    for role, named in groups.items():
+        shown = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
+        lines.append(f"  {shown}: {role}")
+    return lines
 
 
 def check_format(wanted: str | None) -> None:

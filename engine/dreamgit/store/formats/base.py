@@ -99,6 +99,14 @@ class MemoryFormat:
         """True when ``path`` holds memories in this format."""
         return path.startswith("memories/") and path.endswith(".md")
 
+    def role(self, path: str) -> str:
+        """What dreamgit does with ``path`` in this format, in a few words for ``init``."""
+        if self.memory_path(path):
+            return "a memory: rewritten only by dreams and your commands, every version in git"
+        if path.startswith("sessions/"):
+            return "a session: evidence a dream reads, never changed"
+        return "not memory: left as it is"
+
     def count(self, source: Source) -> int:
         """How many memories the commit holds, as cheaply as the format allows."""
         return sum(1 for p in source.files if self.memory_path(p))

@@ -70,6 +70,20 @@ class ClaudeCodeFormat(MemoryFormat):
         """Top-level ``*.md`` files and ``team/*.md``, except the index and known non-memories."""
         return bool(_MEMORY_FILE.match(path)) and path not in _NOT_MEMORY
 
+    def role(self, path: str) -> str:
+        """The index, a topic file, or a file dreamgit leaves alone."""
+        if path == INDEX:
+            return (
+                "the index Claude Code loads: your lines kept as written, a dream adds its "
+                "own in a fenced block and drops lines to files it removes"
+            )
+        if self.memory_path(path):
+            return (
+                "a memory: kept byte for byte until a dream merges, supersedes or prunes it "
+                "(history keeps every version)"
+            )
+        return "not memory: left as it is"
+
     def scan(self, source: Source, *, now: datetime) -> tuple[list[Memory], list[MemoryFileError]]:
         """Read every topic file; a file without front matter is an error naming it."""
         memories: list[Memory] = []

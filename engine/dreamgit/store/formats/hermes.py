@@ -130,6 +130,15 @@ class HermesFormat(MemoryFormat):
         """``MEMORY.md`` and ``USER.md``."""
         return path in (MEMORY, USER)
 
+    def role(self, path: str) -> str:
+        """Each file's entries, and its budget."""
+        if path in self.limits:
+            return (
+                "entries separated by §, one memory each: a dream rewrites entries in place, "
+                f"within {self.limits[path]:,} characters"
+            )
+        return super().role(path)
+
     def count(self, source: Source) -> int:
         """Entries in both files."""
         total = 0

@@ -134,6 +134,20 @@ class OpenClawFormat(MemoryFormat):
         """``MEMORY.md`` and the daily notes (their Light Sleep candidates)."""
         return path == MEMORY or _DATED.match(path) is not None
 
+    def role(self, path: str) -> str:
+        """Curated memory, daily notes, or a file dreamgit leaves alone."""
+        if path == MEMORY:
+            return (
+                "curated memory: never changed by a dream, except promoted entries added in "
+                "a fenced block"
+            )
+        if _DATED.match(path):
+            return (
+                "a daily note: evidence a dream reads; it adds Light Sleep and REM Sleep "
+                "blocks below your text, which stays as written"
+            )
+        return "not memory: left as it is"
+
     def count(self, source: Source) -> int:
         """Curated entries plus staged candidates."""
         return len(self.scan(source, now=utcnow())[0])
