@@ -137,8 +137,8 @@ def test_an_index_line_to_a_missing_file_is_a_warning_naming_the_line(tmp_path: 
         result = run(root, *command)
         assert result.exit_code == 0, result.output
         assert (
-            "warning: MEMORY.md:9: links to gone.md, which is not in the memory folder\n"
-            "hint: remove line 9 from MEMORY.md, or bring gone.md back (`git log -- gone.md` "
+            "warning: MEMORY.md:14: links to gone.md, which is not in the memory folder\n"
+            "hint: remove line 14 from MEMORY.md, or bring gone.md back (`git log -- gone.md` "
             "names the commit that removed it; `dreamgit restore ID` brings a memory back)\n"
         ) in result.stderr, command
 
@@ -304,7 +304,9 @@ def test_init_in_an_empty_claude_code_memory_folder_uses_claude_codes_format(
     assert "format: claude-code\n" in (root / ".dreamgit" / "config.yaml").read_text()
     assert not (root / "memories").exists() and not (root / "MEMORY.md").exists()
     ok(root, "add", "Uses pnpm for every JavaScript project.", "--topic", "project")
-    assert [p.name for p in root.glob("*.md")] == ["uses-pnpm-every-javascript-project.md"]
+    names = sorted(p.name for p in root.glob("*.md"))
+    assert names == ["MEMORY.md", "uses-pnpm-every-javascript-project.md"]
+    assert "(uses-pnpm-every-javascript-project.md)" in (root / "MEMORY.md").read_text()
 
 
 def test_init_says_what_it_will_do_to_each_file(tmp_path: Path) -> None:

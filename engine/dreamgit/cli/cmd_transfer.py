@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -11,6 +12,7 @@ from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
+from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.transfer import EXCHANGE, export_files, read_export
 
 _KINDS = click.Choice([*EXCHANGE, *FORMAT_NAMES])
@@ -28,7 +30,7 @@ _KINDS = click.Choice([*EXCHANGE, *FORMAT_NAMES])
 def export(state: CliState, kind: str, out: Path | None) -> None:
     """Write the active memories as JSON, JSON Lines, Markdown, or an agent's files."""
     repo = open_repo(state)
-    memories = repo.memories(now=state.now())
+    memories = repo.memories(now=_export_time(state, repo))
     files = export_files(memories, kind)
     if out is None:
         if kind not in EXCHANGE:
@@ -44,6 +46,15 @@ def export(state: CliState, kind: str, out: Path | None) -> None:
     click.echo(f"exported {len(memories)} memories as {kind} to {out}")
 
 
+def _export_time(state: CliState, repo: MemoryRepo) -> datetime:
+    """--now, else the time of main's tip: a memory with no recorded times (a hand-written
+    file) exports with that one, so the same repository exports the same bytes."""
+    fixed, tip = state.fixed_now(), repo.tip()
+    if fixed is not None or tip is None:
+        return fixed or state.now()
+    return datetime.fromtimestamp(repo.store.commit_info(tip).time, UTC)
+
+
 @click.command("import")
 @click.option("--from", "kind", type=_KINDS, required=True, help="What PATH holds.")
 @click.argument("path", type=click.Path(path_type=Path))
@@ -52,9 +63,7 @@ def import_(state: CliState, kind: str, path: Path) -> None:
     """Add the memories of an export (or another agent's folder) to this repository."""
     repo = open_repo(state)
     memories = read_export(kind, path, now=state.now())
-    added = operations.import_memories(
-        repo, memories, origin=f"{kind} {path.name}", now=state.now()
-    )
+    added = operations.import_memories(repo, memories, origin=kind, now=state.now())
     for memory in added:
         click.echo(memory.id)
     click.echo(

@@ -92,6 +92,7 @@ class Committer(RepoReader):
         now: datetime,
     ) -> str:
         """``tree`` with MEMORY.md rendered for its memories (see ``store.indexing``)."""
+        fmt = self.format
         return tree_with_index(
             self.store,
             self.indexer,
@@ -100,6 +101,8 @@ class Committer(RepoReader):
             parents=parents,
             who=self.identity(),
             when=now,
+            index_path=fmt.index_path if fmt.index_style else "",
+            is_memory=fmt.memory_path,
         )
 
     def _retry(self, step: Callable[[str | None], str | None]) -> str | None:
