@@ -26,7 +26,17 @@ def open_repo(state: CliState) -> MemoryRepo:
     repo = MemoryRepo.open(state.path)
     repo.require_initialised()
     repo.indexer = _indexer(repo, state.now())
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(lambda: _report_left_out(repo))
     return repo
+
+
+def _report_left_out(repo: MemoryRepo) -> None:
+    """Name the edited files a write left uncommitted because they do not read."""
+    for problem in repo.left_out:
+        hint = f"\nhint: {problem.hint}" if problem.hint else ""
+        warn(f"{problem.message}; left uncommitted, as written, until it reads{hint}")
 
 
 def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:

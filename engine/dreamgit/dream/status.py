@@ -105,7 +105,9 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     tip = repo.tip()
     files = repo.store.files(tip)
     fmt = repo.format
-    snapshot = repo.snapshot(now=now, at=tip)
+    # The work tree as the next write will commit it: fixed files read as fixed, and
+    # files that do not read are named, not counted.
+    snapshot = repo.snapshot(now=now, at=repo.preview_agent_edits(now))
     if fmt.name == "dreamgit":
         memory_paths = [p for p in files if fmt.memory_path(p)]
         topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
@@ -138,6 +140,6 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "head": tip,
         "recall_tracking": recall_tracking(repo, tip),
         "health": health_report(repo, rules, snapshot.memories, at=tip, now=now),
-        "problems": [problem.render() for problem in snapshot.broken],
+        "problems": [problem.render() for problem in [*snapshot.broken, *repo.left_out]],
         **dream_branches(repo),
     }

@@ -4,7 +4,9 @@ Where main is checked out, an agent edits memory files in place. Before dreamgit
 writes, those edits are committed (credentials found in them are redacted in the
 files too, unless the agent changed them meanwhile); after it writes, the files are
 brought from the commit they last showed, which a marker in the git directory
-remembers, to the new tip, so that a hand edit is never overwritten.
+remembers, to the new tip, so that a hand edit is never overwritten. An edited
+memory file that does not read (bad front matter, a daily note named for no date)
+is left out of that commit and reported; it waits in the work tree until fixed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ import os
 from collections.abc import Mapping
 from datetime import datetime
 
+from dreamgit.errors import MemoryFileError, MemoryFileWarning
+from dreamgit.store import layout
 from dreamgit.store.committer import Committer
+from dreamgit.store.formats import Source
 from dreamgit.store.secrets import scrub
 
 __all__ = ["Checkout"]
@@ -21,6 +26,9 @@ __all__ = ["Checkout"]
 
 class Checkout(Committer):
     """Writing where main is checked out: agent edits committed first, the files following."""
+
+    #: Edited files the last look at the work tree left out because they do not read.
+    left_out: list[MemoryFileError] = []  # noqa: RUF012 - replaced, never mutated
 
     def _redact_worktree(
         self,
@@ -76,6 +84,41 @@ class Checkout(Committer):
         self._mark_shown(old_tip)
         self._follow_worktree(fallback=old_tip)
 
+    def readable_edits(self, now: datetime) -> dict[str, bytes | None]:
+        """The uncommitted agent edits, less the memory files the format cannot read.
+
+        A file left out stays in the work tree as the agent wrote it, is named in
+        :attr:`left_out` (with the line and the fix), and is looked at again by the
+        next write: once fixed, it is committed like any other edit.
+        """
+        edits = self.store.worktree_edits(self.format.agent_paths)
+        self.left_out = self._unreadable(edits, now) if edits else []
+        bad = {problem.path for problem in self.left_out}
+        return {p: d for p, d in edits.items() if p not in bad}
+
+    def _unreadable(
+        self, edits: Mapping[str, bytes | None], now: datetime
+    ) -> list[MemoryFileError]:
+        """The edited files that do not read: what committing them would break."""
+        files = dict(self.store.files(self.tip()))
+        for path, data in edits.items():
+            if data is None:
+                files.pop(path, None)
+            else:
+                files[path] = self.store.write_blob(data)
+        fmt = self.format
+        if fmt.name == "dreamgit":
+            ours = {p: b for p, b in files.items() if p.startswith(layout.MEMORIES)}
+            broken = self._files.read(ours, now=now)[1]
+        else:
+            source = Source(files=files, read_blob=self.store.read, record=self._files.record)
+            broken = fmt.scan(source, now=now)[1]
+        return [
+            problem
+            for problem in broken
+            if problem.path in edits and not isinstance(problem, MemoryFileWarning)
+        ]
+
     def preview_agent_edits(self, now: datetime) -> str | None:
         """Main's tip with the uncommitted agent edits on top, as an unreferenced commit.
 
@@ -85,7 +128,7 @@ class Checkout(Committer):
         tip = self.tip()
         if self.store.checked_out_branch() != self.branch:
             return tip
-        edits = self.store.worktree_edits(self.format.agent_paths)
+        edits = self.readable_edits(now)
         if not edits:
             return tip
         tree = self.store.build_tree(tip, edits)
@@ -98,7 +141,7 @@ class Checkout(Committer):
         )
 
     def _commit_agent_edits(self, now: datetime) -> None:
-        edits = self.store.worktree_edits(self.format.agent_paths)
+        edits = self.readable_edits(now)
         if not edits:
             return
         scrubbed, found = scrub(edits, self.secrets_mode())
