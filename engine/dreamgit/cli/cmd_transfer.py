@@ -8,8 +8,10 @@ from pathlib import Path
 import click
 
 from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.render import warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
+from dreamgit.model import Memory
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
@@ -31,7 +33,13 @@ def export(state: CliState, kind: str, out: Path | None) -> None:
     """Write the active memories as JSON, JSON Lines, Markdown, or an agent's files."""
     repo = open_repo(state)
     memories = repo.memories(now=_export_time(state, repo))
-    files = export_files(memories, kind)
+    left_out: list[Memory] = []
+    files = export_files(memories, kind, left_out=left_out)
+    if left_out:
+        warn(
+            f"left out {len(left_out)} of {len(memories)} memories that {kind}'s budgets "
+            f"cannot hold (lowest priority first): {', '.join(m.id for m in left_out)}"
+        )
     if out is None:
         if kind not in EXCHANGE:
             raise click.UsageError(f"--format {kind} writes a folder: give --out DIR")
@@ -43,7 +51,7 @@ def export(state: CliState, kind: str, out: Path | None) -> None:
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    click.echo(f"exported {len(memories)} memories as {kind} to {out}")
+    click.echo(f"exported {len(memories) - len(left_out)} memories as {kind} to {out}")
 
 
 def _export_time(state: CliState, repo: MemoryRepo) -> datetime:

@@ -41,8 +41,13 @@ class Adopted:
 
 
 def uncommitted_files(store: GitStore) -> dict[str, bytes | None]:
-    """Every file in the work tree that the branch does not hold as it is (none when bare)."""
-    return {p: d for p, d in store.worktree_edits(("",)).items() if d is not None}
+    """Every file in the work tree that the branch does not hold as it is (none when bare),
+    except an agent's lock files (Hermes' ``MEMORY.md.lock``)."""
+    return {
+        p: d
+        for p, d in store.worktree_edits(("",)).items()
+        if d is not None and not p.endswith(".md.lock")
+    }
 
 
 def redacted_paths(message: str) -> set[str]:

@@ -12,13 +12,15 @@ is left out of that commit and reported; it waits in the work tree until fixed.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 
 from dreamgit.errors import MemoryFileError, MemoryFileWarning
 from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.formats import Source
+from dreamgit.store.locks import exclusive
 from dreamgit.store.secrets import scrub
 
 __all__ = ["Checkout"]
@@ -62,8 +64,33 @@ class Checkout(Committer):
         tip = self.tip()
         if tip is None or shown == tip:
             return
-        self.store.sync_worktree(shown, tip)
+        with self._agent_locks():
+            self.store.sync_worktree(shown, tip)
         self._mark_shown(tip)
+
+    @contextmanager
+    def _agent_locks(self) -> Iterator[None]:
+        """Hold the lock files the agent takes while it writes its own files (Hermes)."""
+        workdir, names = self.store.workdir, self.format.lock_files
+        with ExitStack() as stack:
+            if workdir is not None and names:
+                self._exclude(names)
+                for name in names:
+                    stack.enter_context(exclusive(workdir / name))
+            yield
+
+    def _exclude(self, names: tuple[str, ...]) -> None:
+        """List lock files in ``.git/info/exclude``, so ``git status`` never shows them."""
+        exclude = self.store.git_dir / "info" / "exclude"
+        try:
+            listed = exclude.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            listed = ""
+        missing = [f"/{n}" for n in names if f"/{n}" not in listed.splitlines()]
+        if missing:
+            exclude.parent.mkdir(parents=True, exist_ok=True)
+            head = listed if not listed or listed.endswith("\n") else listed + "\n"
+            exclude.write_text(head + "\n".join(missing) + "\n", encoding="utf-8")
 
     def _mark_shown(self, commit: str) -> None:
         """Remember which commit the work tree's files show (the base of the next sync)."""
@@ -91,7 +118,12 @@ class Checkout(Committer):
         :attr:`left_out` (with the line and the fix), and is looked at again by the
         next write: once fixed, it is committed like any other edit.
         """
-        edits = self.store.worktree_edits(self.format.agent_paths)
+        locks = self.format.lock_files
+        edits = {
+            p: d
+            for p, d in self.store.worktree_edits(self.format.agent_paths).items()
+            if p not in locks
+        }
         self.left_out = self._unreadable(edits, now) if edits else []
         bad = {problem.path for problem in self.left_out}
         return {p: d for p, d in edits.items() if p not in bad}

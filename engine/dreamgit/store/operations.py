@@ -160,7 +160,15 @@ def add_memory(
         fmt = repo.format
         if fmt.name != "dreamgit":
             placed = fmt.place(memory, set(repo.store.files(tip)))
-            changes = fmt.add(Texts(lambda p: repo.read_text(p, tip)), placed)
+            texts = Texts(lambda p: repo.read_text(p, tip))
+            changes = fmt.add(texts, placed)
+            texts.put(changes)
+            over = fmt.overflow(texts, changes)
+            if over is not None:
+                raise UserError(
+                    f"not added: {over}",
+                    hint="forget or shorten one of its entries first (`dreamgit memories`)",
+                )
             made[:] = [next(m for m in _scan(repo, tip, changes, now) if m.id == placed.id)]
             return _encoded(changes)
         content = render_memory(memory)

@@ -10,7 +10,7 @@ rewrites that file and its sidecar under ``.dreamgit/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -94,6 +94,9 @@ class MemoryFormat:
     shared_files = False
     #: Where promotion puts a staged memory ("" where every memory is durable already).
     durable_path = ""
+    #: Lock files the agent takes while it writes its files; dreamgit takes them too
+    #: while it writes the work tree, and never commits them.
+    lock_files: tuple[str, ...] = ()
 
     def memory_path(self, path: str) -> bool:
         """True when ``path`` holds memories in this format."""
@@ -144,6 +147,18 @@ class MemoryFormat:
     def budgets(self) -> list[Budget]:
         """The per-file limits the agent enforces (none for the native layout)."""
         return []
+
+    def overflow(self, texts: Texts, paths: Iterable[str]) -> str | None:
+        """What is over its budget among ``paths`` as ``texts`` hold them, or None."""
+        for budget in self.budgets():
+            if budget.path in paths and budget.chars is not None:
+                used = self.usage(texts, budget)
+                if used > budget.chars:
+                    return (
+                        f"{budget.path} would hold {used:,} characters, over the "
+                        f"{budget.chars:,} its agent loads"
+                    )
+        return None
 
     def usage(self, texts: Texts, budget: Budget) -> int:
         """How much of ``budget`` the file uses now."""

@@ -36,7 +36,10 @@ SEPARATOR = "\n§\n"
 MEMORY, USER = "MEMORY.md", "USER.md"
 SIDECAR = ".dreamgit/hermes.json"
 DEFAULT_LIMITS = {MEMORY: 2200, USER: 1375}
-_USER_TOPICS = frozenset({"user", "identity", "preferences", "people"})
+#: Topics of what the agent knows about the user (USER.md); the rest goes to MEMORY.md.
+_USER_TOPICS = frozenset(
+    {"user", "identity", "preferences", "people", "facts", "tools", "instructions"}
+)
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,8 @@ class HermesFormat(MemoryFormat):
     strict = True
     sidecar_path = SIDECAR
     shared_files = True
+    #: Hermes writes each file under an fcntl lock on ``<file>.lock`` beside it.
+    lock_files = (f"{MEMORY}.lock", f"{USER}.lock")
 
     def __init__(self, limits: Mapping[str, int] | None = None) -> None:
         self.limits = dict(DEFAULT_LIMITS if limits is None else limits)
