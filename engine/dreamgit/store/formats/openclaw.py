@@ -85,8 +85,16 @@ def _block_items(text: str, fence: tuple[str, str]) -> list[str]:
     return [_BULLET.sub("", ln).strip() for ln in lines[found[0] : found[1]] if _BULLET.match(ln)]
 
 
+def _crlf(text: str) -> bool:
+    """Whether every line of ``text`` ends with CRLF (a file written on Windows)."""
+    return "\r\n" in text and "\n" not in text.replace("\r\n", "")
+
+
 def _with_block(text: str, fence: tuple[str, str], body: list[str]) -> str:
-    """``text`` with the block's body replaced (appended when absent, removed when empty)."""
+    """``text`` with the block's body replaced (appended when absent, removed when empty),
+    in the file's own line endings."""
+    if _crlf(text):
+        return _with_block(text.replace("\r\n", "\n"), fence, body).replace("\n", "\r\n")
     lines = text.split("\n")
     found = _find_block(lines, fence)
     block = [fence[0], fence[1], *body, CLOSE] if body else []
@@ -261,15 +269,11 @@ class OpenClawFormat(MemoryFormat):
         """Move a staged candidate into MEMORY.md's promoted fence: the only way it changes."""
         changes = self.remove(texts, memory)
         curated = texts.get(MEMORY) or ""
-        lines = curated.split("\n")
-        start = next((k for k, ln in enumerate(lines) if ln.strip() == PROMOTED), None)
-        entry = f"- {_flat(memory.text)}"
-        if start is None:
-            head = curated if curated.endswith("\n") or not curated else curated + "\n"
-            changes[MEMORY] = f"{head}\n{PROMOTED}\n{entry}\n{CLOSE}\n"
+        if _crlf(curated):
+            promoted = _promoted(curated.replace("\r\n", "\n"), memory)
+            changes[MEMORY] = promoted.replace("\n", "\r\n")
         else:
-            end = next(j for j in range(start + 1, len(lines)) if lines[j].strip() == CLOSE)
-            changes[MEMORY] = "\n".join([*lines[:end], entry, *lines[end:]])
+            changes[MEMORY] = _promoted(curated, memory)
         return changes
 
     def reflection(self, texts: Texts, entry: str, now: datetime) -> Changes:
@@ -310,6 +314,18 @@ class _Curated:
     text: str
     #: Indexes into ``text.split("\n")`` of the file.
     lines: tuple[int, ...]
+
+
+def _promoted(curated: str, memory: Memory) -> str:
+    """MEMORY.md (LF endings) with ``memory`` added to the promoted fence."""
+    lines = curated.split("\n")
+    start = next((k for k, ln in enumerate(lines) if ln.strip() == PROMOTED), None)
+    entry = f"- {_flat(memory.text)}"
+    if start is None:
+        head = curated if curated.endswith("\n") or not curated else curated + "\n"
+        return f"{head}\n{PROMOTED}\n{entry}\n{CLOSE}\n"
+    end = next(j for j in range(start + 1, len(lines)) if lines[j].strip() == CLOSE)
+    return "\n".join([*lines[:end], entry, *lines[end:]])
 
 
 def _curated_entries(text: str) -> list[_Curated]:
