@@ -643,3 +643,15 @@ def test_log_from_a_terminal_without_text_is_a_usage_error(repo: Path) -> None:
         os.close(follower)
     assert done.returncode == 2
     assert "Error: give the transcript as TEXT, --file F, or on stdin (a pipe)\n" in done.stderr
+
+
+def test_memories_columns_line_up(repo: Path) -> None:
+    """The text column starts at the same place on every line, whatever the slug's length."""
+    run(repo, "add", "Short", "--topic", "a")
+    run(repo, "add", "A much longer memory with a long slug", "--topic", "preferences")
+    lines = run(repo, "memories").stdout.splitlines()
+    assert len(lines) == 2
+    assert (
+        len({line.index("Short") if "Short" in line else line.index("A much") for line in lines})
+        == 1
+    )

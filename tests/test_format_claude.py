@@ -47,7 +47,10 @@ def test_init_adopts_a_claude_folder_on_master_byte_for_byte(tmp_path: Path) -> 
     root = tmp_path / "memory"
     files = claude_folder_on_master(root)
     result = ok(root, "init", str(root), now=T0)
-    assert "found Claude Code auto memory (4 topic files and a MEMORY.md index)" in result.stdout
+    assert result.stdout.startswith(
+        "found Claude Code auto memory (4 topic files and a MEMORY.md index): using that "
+        "format on branch master; 5 file(s) kept byte for byte\n"
+    )
     assert "on branch master" in result.stdout
     assert git(root, "branch", "--list").split() == ["*", "master"]  # no orphan main
     adopt = git(root, "log", "--format=%H", "--grep=Dream-Op: adopt", "master").split()

@@ -279,8 +279,10 @@ def memories(state: CliState, topic: str | None, as_of: str | None, as_json: boo
     if as_json:
         emit_json([m.to_dict() for m in found])
         return
+    width = max((len(f"{m.topic}/{m.slug}") for m in found), default=0)
     for m in found:
-        click.echo(f"{m.id}  {m.priority:<9} {m.topic}/{m.slug}  {one_line(m.text)}")
+        where = f"{m.topic}/{m.slug}"
+        click.echo(f"{m.id}  {m.priority:<9} {where:<{width}}  {one_line(m.text)}")
 
 
 def _as_of(repo: MemoryRepo, state: CliState, as_of: str | None) -> tuple[str | None, datetime]:

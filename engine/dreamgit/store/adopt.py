@@ -82,7 +82,8 @@ def describe(
             f", {len(redacted)} committed with a credential as [REDACTED:<kind>] "
             f"({', '.join(sorted(redacted))}; the file on disk is unchanged)"
         )
-    message = f"{found}: using {title} on branch {branch}{kept}"
+    using = "using that format" if chosen == detected and files else f"using {title}"
+    message = f"{found}: {using} on branch {branch}{kept}"
     roles = _roles(get_format({"format": chosen}), sorted(files))
     return Adopted(chosen, detected, branch, "\n".join([message, *roles]), len(files))
 
