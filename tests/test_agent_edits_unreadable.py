@@ -47,3 +47,19 @@ def test_status_reads_the_fix_in_the_work_tree_not_the_committed_copy(tmp_path: 
     assert status.stderr == ""
     ok(root, "add", "Ships on Fridays.", "--topic", "project")
     assert git(root, "show", "master:broken.md") == FIXED
+
+
+def test_agent_edits_are_authored_by_the_person_and_committed_by_dreamgit(
+    tmp_path: Path,
+) -> None:
+    """A hand edit carries git's user.name as author; dreamgit is only the committer."""
+    root = _adopted(tmp_path)
+    git(root, "config", "user.name", "Ada Lovelace")
+    git(root, "config", "user.email", "ada@example.com")
+    (root / "good.md").write_text(FIXED, encoding="utf-8")
+    ok(root, "add", "Ships on Fridays.", "--topic", "project")
+    edits = git(root, "log", "--format=%an <%ae>|%cn|%s", "master")
+    line = next(
+        row for row in edits.splitlines() if row.endswith("|agent edits: 1 file(s) changed by hand")
+    )
+    assert line.startswith("Ada Lovelace <ada@example.com>|dreamgit|")

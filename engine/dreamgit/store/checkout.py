@@ -184,7 +184,11 @@ class Checkout(Committer):
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
             "Dream-Op: agent-edits"
         )
-        committed = self._retry(self._commit_step(message, lambda _tip: edits, now=now))
+        # The person who edited the files wrote them: their git identity is the author,
+        # dreamgit only the committer.
+        author = self.store.git_identity()
+        step = self._commit_step(message, lambda _tip: edits, now=now, author=author)
+        committed = self._retry(step)
         if committed is not None:
             # The files already show this commit: the next sync starts from it, or the
             # edited files would look changed by hand again and be left in place.
