@@ -25,7 +25,7 @@ from dreamgit.integrations.mcp_server import StrictServer, mcp_error
 from dreamgit.integrations.remember import remember as remember_text
 from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
 from dreamgit.recall.search import recall as do_recall
-from dreamgit.store import operations
+from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["register_tools"]
@@ -342,7 +342,7 @@ def _forget(server: StrictServer, tools: _Tools) -> None:
 def _restore(server: StrictServer, tools: _Tools) -> None:
     def restore(memory_id: MemoryId, version: Version = None) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            done = operations.restore_version(
+            done = restoring.restore_version(
                 tools.repo, memory_id, now=tools.clock(), version=version
             )
             return {**done.memory.to_dict(), "version": done.version.number}

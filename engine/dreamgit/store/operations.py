@@ -1,25 +1,23 @@
-"""The everyday writes: log a session, add, forget and restore a memory.
+"""The everyday writes: log a session, add, reinforce, forget and import memories.
 
 Each is exactly one commit on main, made by compare-and-swap, whose message
 names the operation and carries ``Dream-Op`` / ``Dream-Memory`` trailers so the
-history can be searched (``restore`` finds what ``forget`` removed that way).
+history can be searched (``store.restoring`` finds what ``forget`` removed that way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.ids import check_name, memory_id, session_id, slugify
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
 from dreamgit.store import layout
-from dreamgit.store.format_versions import format_at_commit, format_versions
 from dreamgit.store.formats import Source, Texts
 from dreamgit.store.formats.claude_sessions import ClaudeSession
 from dreamgit.store.memoryfile import (
-    decode_text,
     memory_from_record,
     parse_memory_record,
     render_memory,
@@ -28,18 +26,16 @@ from dreamgit.store.memoryfile import (
 from dreamgit.store.repo import MemoryRepo, require_text
 from dreamgit.store.sessionfile import render_session
 from dreamgit.store.transfer import unplaced
-from dreamgit.store.versions import Version, at_commit, removed_versions
 
 __all__ = [
-    "Restored",
     "add_memory",
+    "encoded",
     "forget",
     "import_memories",
     "log_claude_sessions",
     "log_session",
     "reinforce",
-    "restore",
-    "restore_version",
+    "scan_with",
     "unique_slug",
 ]
 
@@ -77,11 +73,11 @@ def log_session(
     return result[0]
 
 
-def _encoded(changes: Mapping[str, str | None]) -> dict[str, bytes | None]:
+def encoded(changes: Mapping[str, str | None]) -> dict[str, bytes | None]:
     return {p: None if t is None else t.encode("utf-8") for p, t in changes.items()}
 
 
-def _scan(
+def scan_with(
     repo: MemoryRepo, tip: str | None, changes: Mapping[str, str | None], now: datetime
 ) -> list[Memory]:
     """The memories a format reads from ``tip`` with ``changes`` written on top."""
@@ -169,8 +165,8 @@ def add_memory(
                     f"not added: {over}",
                     hint="forget or shorten one of its entries first (`dreamgit memories`)",
                 )
-            made[:] = [next(m for m in _scan(repo, tip, changes, now) if m.id == placed.id)]
-            return _encoded(changes)
+            made[:] = [next(m for m in scan_with(repo, tip, changes, now) if m.id == placed.id)]
+            return encoded(changes)
         content = render_memory(memory)
         # Return the memory as it reads back (the file fills in the description).
         record = parse_memory_record(content, path=memory.path)
@@ -213,7 +209,7 @@ def reinforce(repo: MemoryRepo, ident: str, *, now: datetime, tags: Sequence[str
         else:
             changes = repo.format.update(texts, known, new)
         done[:] = [next((m for m in _scan_any(repo, tip, changes, now) if m.id == ident), new)]
-        return _encoded(changes)
+        return encoded(changes)
 
     message = f"reinforce: {ident} said again\n\nDream-Op: reinforce\nDream-Memory: {ident}"
     repo.commit_main(message, build, now=now)
@@ -225,7 +221,7 @@ def _scan_any(
 ) -> list[Memory]:
     """The memories at ``tip`` with ``changes`` on top, in any format."""
     if repo.format.name != "dreamgit":
-        return _scan(repo, tip, changes, now)
+        return scan_with(repo, tip, changes, now)
     found = []
     for path, text in changes.items():
         if text is not None and path.startswith(layout.MEMORIES):
@@ -261,130 +257,6 @@ def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memor
     message = f"forget: {listing}\n\nDream-Op: forget\nDream-Memory: {listing}"
     repo.commit_main(message, build, now=now)
     return gone
-
-
-@dataclass(frozen=True)
-class Restored:
-    """What ``restore`` brought back, and which of the versions history holds it was."""
-
-    memory: Memory
-    version: Version
-    #: Every version a removal left in history, oldest first (see ``store.versions``).
-    versions: tuple[Version, ...]
-
-    @property
-    def others(self) -> list[Version]:
-        """The removed versions whose file differs from the one restored."""
-        return [v for v in self.versions if v.data != self.version.data]
-
-
-def restore(
-    repo: MemoryRepo,
-    ident: str,
-    *,
-    now: datetime,
-    version: int | None = None,
-    commit: str | None = None,
-) -> Memory:
-    """Bring a forgotten, pruned or superseded memory back, byte for byte.
-
-    Without ``version`` or ``commit`` the latest removed version comes back; see
-    :func:`restore_version` for the choice and what it reports.
-    """
-    return restore_version(repo, ident, now=now, version=version, commit=commit).memory
-
-
-def restore_version(
-    repo: MemoryRepo,
-    ident: str,
-    *,
-    now: datetime,
-    version: int | None = None,
-    commit: str | None = None,
-) -> Restored:
-    """Bring back version ``version`` of ``ident`` (1 = oldest removal), the version
-    ``commit``'s tree holds, or else the latest removed one."""
-    if version is not None and commit is not None:
-        raise UserError(
-            "restore takes --version or --commit, not both",
-            hint=f"`dreamgit show {ident} --history` lists both for each version",
-        )
-    if ident in repo.snapshot(now=now).by_id():
-        chosen = version is not None or commit is not None
-        raise UserError(
-            f"memory {ident} is already active",
-            hint=f"to bring back another version: `dreamgit forget {ident}`, then restore it"
-            if chosen
-            else "nothing to restore",
-        )
-    native = repo.format.name == "dreamgit"
-    versions = (removed_versions if native else format_versions)(repo, ident, now=now)
-    if commit is not None:
-        pick = at_commit if native else format_at_commit
-        found = pick(repo, ident, commit, now=now, removed=versions)
-    elif not versions:
-        raise NotFoundError(
-            f"memory {ident} was never in this repository's history",
-            hint="check the id with `git log --grep` or `dreamgit history`",
-        )
-    elif version is None:
-        found = versions[-1]
-    elif 1 <= version <= len(versions):
-        found = versions[version - 1]
-    else:
-        raise NotFoundError(
-            f"memory {ident} has no version {version}: history holds "
-            f"{len(versions)} removed version(s), numbered from 1",
-            hint=f"`dreamgit show {ident} --history` lists them",
-        )
-    if not native:
-        memory = _restore_in_format(repo, found, now=now)
-        return Restored(memory, found, tuple(versions))
-    restored: list[Memory] = []
-
-    def build(at: str | None) -> dict[str, bytes | None]:
-        target = found.path
-        existing = repo.store.files(at, layout.MEMORIES)
-        if target in existing:
-            topic, slug = target[len(layout.MEMORIES) :].removesuffix(".md").split("/")
-            taken = {p.rsplit("/", 1)[1].removesuffix(".md") for p in existing if topic in p}
-            target = f"{layout.MEMORIES}{topic}/{unique_slug(slug, taken)}.md"
-        text = decode_text(found.data, path=target)
-        memory = memory_from_record(parse_memory_record(text, path=target), path=target, now=now)
-        data = found.data
-        if memory.valid_to is not None or memory.superseded_by:
-            # Restored, it is true again: the end a retired version records no longer holds.
-            memory = replace(memory, valid_to=None, superseded_by=())
-            data = rewrite_memory(text, memory, path=target).encode()
-        restored[:] = [memory]
-        return {target: data}
-
-    message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
-    repo.commit_main(message, build, now=now)
-    return Restored(restored[0], found, tuple(versions))
-
-
-def _restore_in_format(repo: MemoryRepo, found: Version, *, now: datetime) -> Memory:
-    """Bring ``found`` back where another agent's format keeps it; returns it as read back."""
-    ident = found.memory.id
-    restored: list[Memory] = []
-
-    def build(at: str | None) -> dict[str, bytes | None]:
-        texts = Texts(lambda p: repo.read_text(p, at))
-        held = Texts(lambda p: repo.read_text(p, found.held_in))
-        changes = repo.format.restore(texts, found.memory, held)
-        restored[:] = [m for m in _scan(repo, at, changes, now) if m.id == ident][:1]
-        if not restored:
-            raise UserError(
-                f"memory {ident} does not read back from {found.path} after the restore",
-                hint=f"bring it back by hand from commit {found.held_in[:12]}: "
-                f"`git show {found.held_in[:12]}:{found.path}`",
-            )
-        return _encoded(changes)
-
-    message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
-    repo.commit_main(message, build, now=now)
-    return restored[0]
 
 
 def log_claude_sessions(
