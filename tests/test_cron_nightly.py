@@ -6,7 +6,11 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from clikit import dreamgit
+from dreamgit.errors import ConfigError, UserError
+from dreamgit.integrations import cron
 
 NOW = "2026-11-14T03:17:00Z"
 
@@ -73,3 +77,21 @@ def test_the_config_log_list_goes_into_the_job(tmp_path: Path) -> None:
                         "PATH": "/usr/bin:/bin"})  # fmt: skip
     entry = dreamgit(repo, NOW, "install-cron", "--print")
     assert f" log --from claude-code {projects}; " in entry
+
+
+def test_a_bad_log_list_or_agent_is_refused_with_the_fix() -> None:
+    """The config's log: list is checked item by item; only known agents are logged."""
+    with pytest.raises(ConfigError) as caught:
+        cron.configured_sources({"log": "claude-code"})
+    assert caught.value.message == (
+        ".dreamgit/config.yaml: log must be a list of {from: ORIGIN, path: FOLDER}"
+    )
+    with pytest.raises(ConfigError) as caught:
+        cron.configured_sources({"log": [{"from": "claude-code", "path": "/x"}, {"from": 1}]})
+    assert caught.value.message == ".dreamgit/config.yaml: log item 2 needs from: and path:"
+    assert caught.value.hint == "e.g. - {from: claude-code, path: ~/.claude/projects/-home-me-app}"
+    with pytest.raises(UserError) as refused:
+        cron.nightly_command(Path("/tmp/memory"), [("cursor", "/x")])
+    assert refused.value.render() == (
+        "cannot log sessions from 'cursor'\nhint: log from one of: claude-code"
+    )

