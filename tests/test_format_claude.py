@@ -249,12 +249,15 @@ def test_a_credential_in_an_adopted_file_is_redacted_in_git_and_kept_on_disk(
     (root / "deploy.md").write_bytes(data)
     result = ok(root, "init", str(root), now=T0)
     assert (
-        "; 0 file(s) kept byte for byte, 1 committed with a credential as "
-        "[REDACTED:<kind>] (deploy.md; the file on disk is unchanged)\n"
+        "; 0 file(s) kept byte for byte, 1 committed with its credential replaced "
+        "(deploy.md: [REDACTED:github-token]); the file on disk keeps it until dreamgit's "
+        "next write redacts it there too\n"
     ) in result.stdout
     assert result.stdout.endswith(f"\ninitialised memory repository in {root}\n")
     assert (root / "deploy.md").read_bytes() == data
     assert token not in git(root, "show", "HEAD:deploy.md")
+    ok(root, "log", "a session", now=T0)  # the next write: the file on disk is redacted too
+    assert token not in (root / "deploy.md").read_text(encoding="utf-8")
 
 
 def test_team_memories_merge_only_among_themselves(tmp_path: Path) -> None:

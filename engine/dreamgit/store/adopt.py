@@ -9,6 +9,7 @@ Nothing is rewritten and nothing is deleted; files git ignores stay untouched.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from dreamgit.errors import UserError
@@ -50,12 +51,16 @@ def uncommitted_files(store: GitStore) -> dict[str, bytes | None]:
     }
 
 
-def redacted_paths(message: str) -> set[str]:
-    """Files a commit's ``Dream-Redacted: path:line (kind)`` trailers name."""
-    found = set()
+def redacted_paths(message: str) -> dict[str, list[str]]:
+    """Files a commit's ``Dream-Redacted: path:line (kind)`` trailers name, with the
+    kinds of credential each held."""
+    found: dict[str, list[str]] = {}
     for line in message.splitlines():
         if line.startswith("Dream-Redacted: "):
-            found.add(line.removeprefix("Dream-Redacted: ").rsplit(" (", 1)[0].rsplit(":", 1)[0])
+            where, _, kind = line.removeprefix("Dream-Redacted: ").rpartition(" (")
+            kinds = found.setdefault(where.rsplit(":", 1)[0], [])
+            if kind.rstrip(")") not in kinds:
+                kinds.append(kind.rstrip(")"))
     return found
 
 
@@ -65,7 +70,7 @@ def describe(
     branch: str,
     wanted: str | None,
     *,
-    redacted: frozenset[str] | set[str] = frozenset(),
+    redacted: Mapping[str, list[str]] | None = None,
 ) -> Adopted:
     """Detect the format of the files at ``tip`` and check it against the one asked for."""
     check_format(wanted)
@@ -76,11 +81,16 @@ def describe(
     title = get_format({"format": chosen}).title
     if wanted is not None and wanted != detected and detected != "dreamgit":
         found += f"; --format {wanted} asked for {title} instead"
+    redacted = redacted or {}
     kept = f"; {len(files) - len(redacted)} file(s) kept byte for byte" if files else ""
     if redacted:
+        listing = ", ".join(
+            f"{path}: " + ", ".join(f"[REDACTED:{kind}]" for kind in kinds)
+            for path, kinds in sorted(redacted.items())
+        )
         kept += (
-            f", {len(redacted)} committed with a credential as [REDACTED:<kind>] "
-            f"({', '.join(sorted(redacted))}; the file on disk is unchanged)"
+            f", {len(redacted)} committed with its credential replaced ({listing}); the "
+            "file on disk keeps it until dreamgit's next write redacts it there too"
         )
     using = "using that format" if chosen == detected and files else f"using {title}"
     message = f"{found}: {using} on branch {branch}{kept}"
