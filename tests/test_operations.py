@@ -244,9 +244,7 @@ def test_empty_texts_are_refused(repo: MemoryRepo, text: str) -> None:
     assert session.value.render() == "session is empty\nhint: give some text for the session"
     with pytest.raises(UserError) as memory:
         operations.add_memory(repo, text, topic="t", now=NOW)
-    assert memory.value.render() == (
-        "memory text is empty\nhint: give some text for the memory text"
-    )
+    assert memory.value.render() == "memory is empty\nhint: give some text for the memory"
     assert repo.tip() == tip
 
 

@@ -42,7 +42,7 @@ def remember(
     type: str = "user",
 ) -> Remembered:
     """Add ``text`` as a memory, or reinforce the active memory that says it already."""
-    require_text(text, what="memory text")
+    require_text(text, what="memory")
     shape = instruction_shape(text)
     if shape is not None:
         raise UserError(

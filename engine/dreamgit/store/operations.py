@@ -114,7 +114,7 @@ def add_memory(
     description: str = "",
 ) -> Memory:
     """Add one memory by hand; returns it with its id and path."""
-    require_text(text, what="memory text")
+    require_text(text, what="memory")
     check_name(topic, what="topic")
     for tag in tags:
         check_name(tag, what="tag")
