@@ -132,13 +132,15 @@ class Checkout(Committer):
         self, edits: Mapping[str, bytes | None], now: datetime
     ) -> list[MemoryFileError]:
         """The edited files that do not read: what committing them would break."""
+        fmt = self.format
+        if not any(d is not None and fmt.memory_path(p) for p, d in edits.items()):
+            return []  # sessions only, or deletions: nothing a reader could trip on
         files = dict(self.store.files(self.tip()))
         for path, data in edits.items():
             if data is None:
                 files.pop(path, None)
             else:
                 files[path] = self.store.write_blob(data)
-        fmt = self.format
         if fmt.name == "dreamgit":
             ours = {p: b for p, b in files.items() if p.startswith(layout.MEMORIES)}
             broken = self._files.read(ours, now=now)[1]
