@@ -355,11 +355,24 @@ def test_broken_memory_file_is_a_warning_and_the_rest_are_listed(repo: Path) -> 
     assert _tip(repo) == tip
 
 
+def _git_commit(repo: Path, message: str) -> None:
+    """Commit everything in the work tree with git itself, as a person would."""
+    who = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(repo), *who, "commit", "-qm", message], check=True)
+
+
 def test_binary_file_under_memories_is_a_warning(repo: Path) -> None:
     """A binary file committed under memories/ is reported and skipped."""
     (repo / "memories/img").mkdir(parents=True)
     (repo / "memories/img/photo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    run(repo, "add", "A fact", "--topic", "t")  # commits the file as an agent edit
+    added = run(repo, "add", "A fact", "--topic", "t")  # leaves the file out: it does not read
+    assert added.stderr == (
+        "warning: memories/img/photo.md: is a binary file, not Markdown text; left "
+        "uncommitted, as written, until it reads\n"
+        "hint: move it out of memories/ (memories are Markdown files)\n"
+    )
+    _git_commit(repo, "the photo, by hand")
     tip = _tip(repo)
     result = run(repo, "memories")
     assert result.exit_code == 0
@@ -378,7 +391,8 @@ def test_duplicate_ids_and_unknown_priority_are_warnings(repo: Path) -> None:
     (repo / "memories/b").mkdir()
     (repo / "memories/b/copy.md").write_text(original)
     (repo / "memories/b/odd.md").write_text("---\ndream:\n  priority: urgent\n---\nodd\n")
-    run(repo, "log", "commit those")
+    assert "left uncommitted" in run(repo, "log", "leaves those out").stderr
+    _git_commit(repo, "those two, by hand")
     result = run(repo, "memories", "--json")
     assert [m["id"] for m in json.loads(result.stdout)] == [ident]
     assert result.stderr == (
@@ -629,3 +643,15 @@ def test_log_from_a_terminal_without_text_is_a_usage_error(repo: Path) -> None:
         os.close(follower)
     assert done.returncode == 2
     assert "Error: give the transcript as TEXT, --file F, or on stdin (a pipe)\n" in done.stderr
+
+
+def test_memories_columns_line_up(repo: Path) -> None:
+    """The text column starts at the same place on every line, whatever the slug's length."""
+    run(repo, "add", "Short", "--topic", "a")
+    run(repo, "add", "A much longer memory with a long slug", "--topic", "preferences")
+    lines = run(repo, "memories").stdout.splitlines()
+    assert len(lines) == 2
+    assert (
+        len({line.index("Short") if "Short" in line else line.index("A much") for line in lines})
+        == 1
+    )

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import subprocess
+import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from dreamgit.errors import MemoryFileError
-from dreamgit.store.formats.hermes import SEPARATOR, split_entries
+from dreamgit.model import Memory
+from dreamgit.store.formats.hermes import SEPARATOR, HermesFormat, split_entries
 from formatkit import T0, git, hashed, hermes_folder, tree_bytes
 from test_format_claude import ok, run
 
@@ -181,3 +185,75 @@ def test_a_hermes_setting_that_is_not_a_mapping_is_a_config_error() -> None:
     with pytest.raises(ConfigError) as info:
         HermesFormat.from_config({"hermes": 5})
     assert info.value.render() == ".dreamgit/config.yaml: hermes must be a mapping"
+
+
+def test_dreamgit_waits_for_hermes_lock_before_writing_its_files(tmp_path: Path) -> None:
+    """While Hermes holds MEMORY.md.lock, a forget commits but leaves the file alone."""
+    root = tmp_path / "memories"
+    hermes_folder(root)
+    ok(root, "init", str(root), now=T0)
+    before = (root / "MEMORY.md").read_bytes()
+    ident = json.loads(ok(root, "memories", "--json").stdout)[0]["id"]
+    with open(root / "MEMORY.md.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        forget = subprocess.Popen(
+            ["dreamgit", "--repo", str(root), "--now", "2026-11-12T10:00:00Z", "forget", ident],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(2)
+        assert forget.poll() is None  # waiting for Hermes
+        assert (root / "MEMORY.md").read_bytes() == before
+    assert forget.wait(timeout=60) == 0
+    assert (root / "MEMORY.md").read_bytes() != before
+    assert git(root, "status", "--porcelain") == ""
+
+
+def test_a_gathered_fact_about_the_user_goes_to_user_md() -> None:
+    """Facts, tools and preferences of the user are USER.md's; project facts MEMORY.md's."""
+    fmt = HermesFormat()
+    placed = {
+        topic: fmt.place(
+            Memory(id="m-x", topic=topic, slug="x", text="x", created=T0, updated=T0), set()
+        ).file
+        for topic in ("facts", "tools", "preferences", "projects", "decisions")
+    }
+    assert placed == {
+        "facts": "USER.md",
+        "tools": "USER.md",
+        "preferences": "USER.md",
+        "projects": "MEMORY.md",
+        "decisions": "MEMORY.md",
+    }
+
+
+def test_hermes_budgets_hold_on_add_and_on_export(tmp_path: Path) -> None:
+    """An add over USER.md's budget is refused; an export leaves out what does not fit."""
+    root = tmp_path / "memories"
+    hermes_folder(root)
+    (root / ".dreamgit").mkdir()
+    ok(root, "init", str(root), now=T0)
+    config = root / ".dreamgit" / "config.yaml"
+    config.write_text(config.read_text() + "hermes:\n  user_char_limit: 120\n")
+    git(root, "commit", "-qam", "a small USER.md")
+    long = "Prefers answers that open with the conclusion and then give the reasons."
+    refused = run(root, "add", long, "--topic", "preferences")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "error: not added: USER.md would hold 144 characters, over the 120 its agent loads\n"
+        "hint: forget or shorten one of its entries first (`dreamgit memories`)\n"
+    )
+    native = tmp_path / "native"
+    ok(native, "init", str(native), now=T0)
+    for n in range(30):
+        ok(native, "add", f"Prefers option {n} of thirty for the weekly report layout.",
+           "--topic", "preferences", "--priority", "high" if n < 3 else "low")  # fmt: skip
+    out = tmp_path / "out"
+    exported = ok(native, "export", "--format", "hermes", "--out", str(out))
+    kept = split_entries((out / "USER.md").read_text(), path="USER.md")[0]
+    assert len(SEPARATOR.join(e.text for e in kept)) <= 1375
+    assert {f"Prefers option {n} of thirty" for n in range(3)} <= {e.text[:26] for e in kept}
+    assert exported.stderr.startswith(
+        f"warning: left out {30 - len(kept)} of 30 memories that hermes's budgets cannot hold"
+    )
+    assert exported.stdout == f"exported {len(kept)} memories as hermes to {out}\n"

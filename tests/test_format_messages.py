@@ -63,8 +63,8 @@ def test_log_from_without_a_folder_is_a_usage_error(tmp_path: Path) -> None:
     assert "--from claude-code needs the folder of its session files" in result.stderr
 
 
-def test_restore_in_another_format_points_at_revert(tmp_path: Path) -> None:
-    """restore works on dreamgit's own layout; elsewhere it says what to do instead."""
+def test_restore_of_an_id_never_removed_in_another_format_says_so(tmp_path: Path) -> None:
+    """restore works in every format; an id history never removed gets the same answer."""
     root = tmp_path / "mem"
     root.mkdir()
     (root / "MEMORY.md").write_text("One fact\n§\nAnother fact\n", encoding="utf-8")
@@ -72,8 +72,8 @@ def test_restore_in_another_format_points_at_revert(tmp_path: Path) -> None:
     result = run(root, "restore", "m-aaaaaaaa")
     assert result.exit_code == 1
     assert result.stderr == (
-        "error: restore of one memory is not available in the hermes format yet\n"
-        "hint: undo the run or operation that removed it: `dreamgit revert RUN [--op N]`\n"
+        "error: memory m-aaaaaaaa was never in this repository's history\n"
+        "hint: check the id with `git log --grep` or `dreamgit history`\n"
     )
 
 

@@ -112,3 +112,21 @@ def test_a_note_named_with_a_date_that_is_not_a_date_is_an_error(tmp_path: Path)
         in result.stderr
     )
     assert git(root, "rev-parse", "HEAD") == tip
+
+
+def test_a_crlf_note_keeps_crlf_when_a_dream_writes_its_blocks(tmp_path: Path) -> None:
+    """A note written on Windows gets its Light/REM blocks in CRLF too: no mixed endings."""
+    root = tmp_path / "workspace"
+    openclaw_workspace(root)
+    note = root / "memory" / "2026-11-09.md"
+    own = note.read_bytes().replace(b"\n", b"\r\n")
+    note.write_bytes(own)
+    ok(root, "init", str(root), now=T0)
+    ok(root, "run", "--force")
+    for path in sorted((root / "memory").glob("*.md")):
+        data = path.read_bytes()
+        if path == note:
+            assert data.startswith(own) and len(data) > len(own)
+            assert b"\n" not in data.replace(b"\r\n", b""), "mixed line endings"
+        else:
+            assert b"\r\n" not in data

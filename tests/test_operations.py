@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.errors import NotFoundError, UserError
-from dreamgit.store import operations
+from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import parse_session
 from gitcheck import NOW, fsck, git, subjects, tree_files
@@ -34,7 +34,7 @@ def test_each_operation_is_one_commit_naming_it(repo: MemoryRepo) -> None:
     assert subjects(path)[0] == f"add: {memory.id} preferences/prefers-pytest"
     operations.forget(repo, [memory.id], now=NOW)
     assert subjects(path)[0] == f"forget: {memory.id}"
-    operations.restore(repo, memory.id, now=NOW)
+    restoring.restore(repo, memory.id, now=NOW)
     assert subjects(path)[0] == f"restore: {memory.id}"
     assert len(subjects(path)) == 5
     trailers = git(path, "log", "--format=%(trailers:key=Dream-Op,valueonly)", "main").split()
@@ -83,7 +83,7 @@ def test_forget_then_restore_gives_back_the_same_bytes(repo: MemoryRepo) -> None
     before = repo.store.read_path(repo.tip(), memory.path)
     operations.forget(repo, [memory.id], now=NOW + timedelta(hours=1))
     assert repo.store.read_path(repo.tip(), memory.path) is None
-    restored = operations.restore(repo, memory.id, now=NOW + timedelta(hours=2))
+    restored = restoring.restore(repo, memory.id, now=NOW + timedelta(hours=2))
     assert restored == memory
     assert repo.store.read_path(repo.tip(), memory.path) == before
 
@@ -94,7 +94,7 @@ def test_restore_to_a_taken_path_picks_a_free_slug(repo: MemoryRepo) -> None:
     operations.forget(repo, [first.id], now=NOW)
     other = operations.add_memory(repo, "Likes tea!", topic="food", now=NOW)
     assert other.path == first.path
-    restored = operations.restore(repo, first.id, now=NOW)
+    restored = restoring.restore(repo, first.id, now=NOW)
     assert restored.path == "memories/food/likes-tea-2.md"
     assert {m.id for m in repo.memories(now=NOW)} == {first.id, other.id}
 
@@ -126,10 +126,10 @@ def test_restore_errors_are_clear(repo: MemoryRepo) -> None:
     a = operations.add_memory(repo, "Fact a", topic="t", now=NOW)
     tip = repo.tip()
     with pytest.raises(UserError) as active:
-        operations.restore(repo, a.id, now=NOW)
+        restoring.restore(repo, a.id, now=NOW)
     assert active.value.render() == f"memory {a.id} is already active\nhint: nothing to restore"
     with pytest.raises(NotFoundError) as never:
-        operations.restore(repo, "m-zzzzzzzz", now=NOW)
+        restoring.restore(repo, "m-zzzzzzzz", now=NOW)
     assert never.value.render() == (
         "memory m-zzzzzzzz was never in this repository's history\n"
         "hint: check the id with `git log --grep` or `dreamgit history`"
@@ -244,9 +244,7 @@ def test_empty_texts_are_refused(repo: MemoryRepo, text: str) -> None:
     assert session.value.render() == "session is empty\nhint: give some text for the session"
     with pytest.raises(UserError) as memory:
         operations.add_memory(repo, text, topic="t", now=NOW)
-    assert memory.value.render() == (
-        "memory text is empty\nhint: give some text for the memory text"
-    )
+    assert memory.value.render() == "memory is empty\nhint: give some text for the memory"
     assert repo.tip() == tip
 
 
@@ -258,7 +256,7 @@ def test_same_commands_at_same_now_give_same_commits(tmp_path: Path) -> None:
         operations.log_session(repo, "Switched from Flask to FastAPI.", now=NOW)
         m = operations.add_memory(repo, "Uses FastAPI", topic="stack", now=NOW, tags=["web"])
         operations.forget(repo, [m.id], now=NOW)
-        operations.restore(repo, m.id, now=NOW)
+        restoring.restore(repo, m.id, now=NOW)
         tips.append(git(tmp_path / name, "log", "--format=%H", "main"))
     assert tips[0] == tips[1]
     assert len(tips[0].split()) == 5

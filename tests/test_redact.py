@@ -13,7 +13,7 @@ from dreamgit import faults
 from dreamgit.errors import ConcurrentUpdateError, NotFoundError, UserError
 from dreamgit.history import redact as redact_module
 from dreamgit.history.redact import redact
-from dreamgit.store import layout, operations
+from dreamgit.store import layout, operations, restoring
 from dreamgit.store.repo import MemoryRepo
 from dreamkit import DREAM_AT, T0, git, invoke, set_config, spawn
 
@@ -109,7 +109,7 @@ def test_redacting_a_memory_removes_every_version_and_its_lines_elsewhere(tmp_pa
         repo, "Sees Dr Okafor every Thursday at noon.", topic="health", now=T0
     )
     operations.forget(repo, [gone.id], now=T0 + timedelta(hours=1))
-    operations.restore(repo, gone.id, now=T0 + timedelta(hours=2))
+    restoring.restore(repo, gone.id, now=T0 + timedelta(hours=2))
     result = invoke(repo, "redact", gone.id, now=DREAM_AT)
     assert result.exit_code == 0, result.output
     assert "Okafor" not in git(repo, "log", "--all", "-p")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit.store import operations
+from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, fsck, git, subjects
 
@@ -154,7 +154,7 @@ def test_memory_deleted_by_hand_can_be_restored(repo: MemoryRepo) -> None:
     file.unlink()
     operations.log_session(repo, "commits the deletion", now=NOW)
     assert repo.memories(now=NOW) == []
-    restored = operations.restore(repo, memory.id, now=NOW)
+    restored = restoring.restore(repo, memory.id, now=NOW)
     assert restored.text == "Temporary, edited"
     assert file.read_bytes() == last
 
@@ -259,6 +259,6 @@ def test_memory_whose_last_version_was_broken_then_deleted_can_be_restored(
     operations.log_session(repo, "commits the broken edit", now=NOW)
     file.unlink()
     operations.log_session(repo, "commits the deletion", now=NOW)
-    restored = operations.restore(repo, memory.id, now=NOW)
+    restored = restoring.restore(repo, memory.id, now=NOW)
     assert restored.text == "Good version"
     assert file.read_bytes() == good

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from dreamgit.cli import cli
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.transfer import EXCHANGE
-from formatkit import LATER, T0
+from formatkit import LATER, T0, git
 from test_format_claude import ok, run
 
 SEEDS = (
@@ -86,3 +89,40 @@ def test_imports_of_the_wrong_shape_say_what_was_expected(tmp_path: Path) -> Non
     with pytest.raises(MemoryFileError) as caught:
         read_export("markdown", markdown, now=T0)
     assert caught.value.render() == f"{markdown}:2: memory metadata is not JSON"
+
+
+def test_export_is_the_same_bytes_twice_and_keeps_hand_written_tags(tmp_path: Path) -> None:
+    """A hand-written Claude Code file (no times, top-level tags): two exports agree."""
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "deploy.md").write_text(
+        "---\nname: deploy\ndescription: how we deploy\ntype: project\n"
+        "tags: [deploy, argo]\n---\nDeploys go through Argo CD.\n",
+        encoding="utf-8",
+    )
+    ok(root, "init", str(root), now=T0)
+    exports = []
+    for _ in range(2):  # on the running clock, a second apart
+        done = CliRunner().invoke(cli, ["--repo", str(root), "export", "--format", "json"])
+        assert done.exit_code == 0, done.output
+        exports.append(done.stdout)
+        time.sleep(1.1)
+    first, second = exports
+    assert first == second
+    assert json.loads(first)[0]["tags"] == ["deploy", "argo"]
+
+
+def test_import_into_claude_code_writes_the_index_and_says_from_what(tmp_path: Path) -> None:
+    """The imported files are listed in MEMORY.md in the import's own commit."""
+    source = tmp_path / "source"
+    ok(source, "init", str(source), now=T0)
+    ok(source, "add", "Prefers dark roast coffee.", "--topic", "food", now=T0)
+    document = tmp_path / "export.json"
+    document.write_text(ok(source, "export", "--format", "json").stdout, encoding="utf-8")
+    target = tmp_path / "claude"
+    ok(target, "init", str(target), "--format", "claude-code", now=T0)
+    ok(target, "import", "--from", "json", str(document))
+    log = git(target, "log", "-1", "--format=%s", "--name-only").split()
+    assert " ".join(log[:5]) == "import: 1 memories from json"
+    assert "MEMORY.md" in log
+    assert "Prefers dark roast coffee" in (target / "MEMORY.md").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.model import Memory
-from dreamgit.store import operations
+from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.versions import removed_versions
 from gitcheck import NOW, fsck, git
@@ -65,7 +65,7 @@ def test_restore_version_one_brings_back_the_first_version_byte_for_byte(
 ) -> None:
     """--version 1 restores the first version, priority and tag included."""
     first, first_bytes, _, _ = _reused(repo)
-    done = operations.restore_version(repo, first.id, now=NOW + 4 * HOUR, version=1)
+    done = restoring.restore_version(repo, first.id, now=NOW + 4 * HOUR, version=1)
     assert (done.memory.priority, done.memory.tags) == ("high", ("medical",))
     assert done.memory == first
     assert repo.store.read_path(repo.tip(), first.path) == first_bytes
@@ -76,7 +76,7 @@ def test_restore_version_one_brings_back_the_first_version_byte_for_byte(
 def test_restore_without_a_version_is_the_latest_and_names_the_others(repo: MemoryRepo) -> None:
     """No version asked: the latest comes back (as before) and the older one is reported."""
     first, first_bytes, second, second_bytes = _reused(repo)
-    done = operations.restore_version(repo, first.id, now=NOW + 4 * HOUR)
+    done = restoring.restore_version(repo, first.id, now=NOW + 4 * HOUR)
     assert done.memory == second
     assert repo.store.read_path(repo.tip(), first.path) == second_bytes
     assert done.version.number == 2
@@ -87,9 +87,9 @@ def test_the_same_bytes_removed_twice_are_not_different_versions(repo: MemoryRep
     """forget, restore, forget: two versions with the same file, so no other to report."""
     memory = operations.add_memory(repo, TEXT, topic="health", now=NOW)
     operations.forget(repo, [memory.id], now=NOW + HOUR)
-    operations.restore(repo, memory.id, now=NOW + 2 * HOUR)
+    restoring.restore(repo, memory.id, now=NOW + 2 * HOUR)
     operations.forget(repo, [memory.id], now=NOW + 3 * HOUR)
-    done = operations.restore_version(repo, memory.id, now=NOW + 4 * HOUR)
+    done = restoring.restore_version(repo, memory.id, now=NOW + 4 * HOUR)
     assert (done.version.number, len(done.versions), done.others) == (2, 2, [])
 
 
@@ -97,7 +97,7 @@ def test_restore_commit_brings_back_what_that_commit_holds(repo: MemoryRepo) -> 
     """--commit REV restores the file REV's tree holds, numbered like its removal."""
     first, first_bytes, _, _ = _reused(repo)
     added = git(_path(repo), "log", "--format=%H", "--grep=^add:", "main").split()[-1]
-    done = operations.restore_version(repo, first.id, now=NOW + 4 * HOUR, commit=added[:10])
+    done = restoring.restore_version(repo, first.id, now=NOW + 4 * HOUR, commit=added[:10])
     assert done.memory == first
     assert (done.version.number, done.version.held_in) == (1, added)
     assert repo.store.read_path(repo.tip(), first.path) == first_bytes
@@ -110,7 +110,7 @@ def test_a_commit_or_version_that_does_not_hold_the_memory_is_a_clear_error(
     first, _, _, _ = _reused(repo)
     tip = repo.tip()
     with pytest.raises(NotFoundError) as missing:
-        operations.restore(repo, first.id, now=NOW, version=3)
+        restoring.restore(repo, first.id, now=NOW, version=3)
     assert missing.value.render() == (
         f"memory {first.id} has no version 3: history holds 2 removed version(s), "
         "numbered from 1\n"
@@ -118,21 +118,21 @@ def test_a_commit_or_version_that_does_not_hold_the_memory_is_a_clear_error(
     )
     init = git(_path(repo), "rev-list", "--max-parents=0", "main").strip()
     with pytest.raises(NotFoundError) as empty:
-        operations.restore(repo, first.id, now=NOW, commit=init)
+        restoring.restore(repo, first.id, now=NOW, commit=init)
     assert empty.value.render() == (
         f"commit {init[:12]} does not hold memory {first.id}\n"
         f"hint: a commit where `dreamgit show {first.id} --history` shows its text holds it; "
         "the commit that removed it does not"
     )
     with pytest.raises(NotFoundError) as unknown:
-        operations.restore(repo, first.id, now=NOW, commit="no-such-branch")
+        restoring.restore(repo, first.id, now=NOW, commit="no-such-branch")
     assert unknown.value.render() == (
         "no commit named 'no-such-branch' in this repository\n"
         "hint: give a commit id, a branch or main~N; "
         f"`dreamgit show {first.id} --history` lists the commits that hold it"
     )
     with pytest.raises(UserError) as both:
-        operations.restore(repo, first.id, now=NOW, version=1, commit="main")
+        restoring.restore(repo, first.id, now=NOW, version=1, commit="main")
     assert str(both.value) == "restore takes --version or --commit, not both"
     assert repo.tip() == tip
 
@@ -140,13 +140,13 @@ def test_a_commit_or_version_that_does_not_hold_the_memory_is_a_clear_error(
 def test_an_active_id_is_refused_and_says_how_to_pick_another_version(repo: MemoryRepo) -> None:
     """Asking for a version of an active memory keeps the old error, with the way on."""
     first, _, _, _ = _reused(repo)
-    operations.restore(repo, first.id, now=NOW + 4 * HOUR)
+    restoring.restore(repo, first.id, now=NOW + 4 * HOUR)
     tip = repo.tip()
     with pytest.raises(UserError) as plain:
-        operations.restore(repo, first.id, now=NOW)
+        restoring.restore(repo, first.id, now=NOW)
     assert plain.value.render() == f"memory {first.id} is already active\nhint: nothing to restore"
     with pytest.raises(UserError) as chosen:
-        operations.restore(repo, first.id, now=NOW, version=1)
+        restoring.restore(repo, first.id, now=NOW, version=1)
     assert chosen.value.render() == (
         f"memory {first.id} is already active\n"
         f"hint: to bring back another version: `dreamgit forget {first.id}`, then restore it"
@@ -177,5 +177,5 @@ def test_plain_git_deletes_count_once_and_a_move_is_not_a_removal(tmp_path: Path
     git(path, "-c", "user.name=x", "-c", "user.email=x@y", "merge", "-q", "--no-ff", "side")
     versions = removed_versions(repo, memory.id, now=NOW)
     assert [(v.number, v.path) for v in versions] == [(1, "memories/health/moved.md")]
-    restored = operations.restore(repo, memory.id, now=NOW)
+    restored = restoring.restore(repo, memory.id, now=NOW)
     assert restored.path == "memories/health/moved.md"

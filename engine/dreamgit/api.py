@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from dreamgit.clock import utcnow
 from dreamgit.dream.reindex import index_bytes as _index_bytes
 from dreamgit.model import Memory, Session
-from dreamgit.store import operations
+from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class DreamEngine:
     ) -> Memory:
         """Bring a memory back from history: the latest removed version, version N
         (1 = the oldest removal), or the one commit ``commit`` holds."""
-        return operations.restore(
+        return restoring.restore(
             self.repo, memory_id, now=self.now(), version=version, commit=commit
         )
 

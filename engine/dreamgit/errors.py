@@ -16,6 +16,7 @@ __all__ = [
     "DreamgitError",
     "DslError",
     "MemoryFileError",
+    "MemoryFileWarning",
     "NotARepositoryError",
     "NotFoundError",
     "ProviderError",
@@ -73,6 +74,11 @@ class MemoryFileError(UserError):
         self.path = path
         self.line = line
         self.reason = message
+
+
+class MemoryFileWarning(MemoryFileError):
+    """A problem in a memory folder that leaves every memory readable (an index line
+    pointing at a file that is gone): reported with its fix, never a reason to stop."""
 
 
 class SourceError(UserError):

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dreamgit.store import operations
+from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.versions import removed_versions
 
@@ -74,8 +74,8 @@ def main() -> None:
         print(f"built {args.n + 4} commits in {time.perf_counter() - start:.1f} s")
         figures = {
             "removed_versions": lambda r: removed_versions(r, ident, now=NOW),
-            "restore (latest)": lambda r: operations.restore(r, ident, now=NOW),
-            "restore --version 1": lambda r: operations.restore(r, ident, now=NOW, version=1),
+            "restore (latest)": lambda r: restoring.restore(r, ident, now=NOW),
+            "restore --version 1": lambda r: restoring.restore(r, ident, now=NOW, version=1),
         }
         for name, action in figures.items():
             print(f"{name:<22} {timed(source, action, args.repeat):8.1f} ms")

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import click
 
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.errors import UserError
+from dreamgit.errors import NotARepositoryError, UserError
 from dreamgit.integrations import cron
+from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["install_cron"]
 
@@ -30,12 +32,27 @@ DEFAULT_SCHEDULE = "17 3 * * *"
 )
 @click.option("--print", "print_only", is_flag=True, help="Print the entry; change nothing.")
 @click.option("--remove", is_flag=True, help="Remove this repository's entry instead.")
+@click.option(
+    "--log-from",
+    "log_from",
+    type=(click.Choice(cron.LOG_ORIGINS), click.Path(file_okay=False)),
+    multiple=True,
+    metavar="AGENT PATH",
+    help="First log the sessions of AGENT under PATH (claude-code: a project's folder of "
+    "*.jsonl), then dream. Repeatable; adds to the config's log: list.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
 @pass_state
 def install_cron(
-    state: CliState, schedule: str, print_only: bool, remove: bool, as_json: bool
+    state: CliState,
+    schedule: str,
+    print_only: bool,
+    remove: bool,
+    log_from: tuple[tuple[str, str], ...],
+    as_json: bool,
 ) -> None:
-    """Run `dreamgit run` on this repository from your crontab (idempotent).
+    """Run `dreamgit run` on this repository from your crontab (idempotent), after
+    logging the agent sessions --log-from and the config's `log:` list name.
 
     Cron starts jobs with an almost empty environment: an LLM adapter that needs an
     API key must find it in the repository's configuration, not in your shell.
@@ -56,8 +73,9 @@ def install_cron(
         )
         return
     log = cron.default_log_path(repo, env=os.environ)
+    sources = [*_configured(repo), *log_from]
     entry = cron.crontab_line(
-        schedule=schedule, repo=repo, command=cron.dream_command(repo), log=log
+        schedule=schedule, repo=repo, command=cron.nightly_command(repo, sources), log=log
     )
     if print_only:
         _report(as_json, {"entry": entry, "log": str(log)}, entry)
@@ -71,6 +89,15 @@ def install_cron(
         {"installed": True, "changed": changed, "entry": entry, "log": str(log)},
         f"{verdict}:\n{entry}\nlog: {log}",
     )
+
+
+def _configured(repo: Path) -> list[tuple[str, str]]:
+    """The config's ``log:`` list, when ``repo`` is a memory repository already."""
+    try:
+        memory = MemoryRepo.open(repo)
+    except NotARepositoryError:
+        return []
+    return cron.configured_sources(memory.config())
 
 
 def _report(as_json: bool, data: dict[str, object], text: str) -> None:

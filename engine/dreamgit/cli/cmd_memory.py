@@ -24,7 +24,17 @@ def open_repo(state: CliState) -> MemoryRepo:
     repo = MemoryRepo.open(state.path)
     repo.require_initialised()
     repo.indexer = _indexer(repo, state.now())
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(lambda: _report_left_out(repo))
     return repo
+
+
+def _report_left_out(repo: MemoryRepo) -> None:
+    """Name the edited files a write left uncommitted because they do not read."""
+    for problem in repo.left_out:
+        hint = f"\nhint: {problem.hint}" if problem.hint else ""
+        warn(f"{problem.message}; left uncommitted, as written, until it reads{hint}")
 
 
 def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
@@ -199,8 +209,10 @@ def memories(state: CliState, topic: str | None, as_of: str | None, as_json: boo
     if as_json:
         emit_json([m.to_dict() for m in found])
         return
+    width = max((len(f"{m.topic}/{m.slug}") for m in found), default=0)
     for m in found:
-        click.echo(f"{m.id}  {m.priority:<9} {m.topic}/{m.slug}  {one_line(m.text)}")
+        where = f"{m.topic}/{m.slug}"
+        click.echo(f"{m.id}  {m.priority:<9} {where:<{width}}  {one_line(m.text)}")
 
 
 def _as_of(repo: MemoryRepo, state: CliState, as_of: str | None) -> tuple[str | None, datetime]:
@@ -296,6 +308,8 @@ def status(state: CliState, as_json: bool) -> None:
 
     repo = MemoryRepo.open(state.path)
     report = repo_status(repo, now=state.now())
+    for problem in report["problems"]:
+        warn(problem)
     if as_json:
         emit_json(report)
         return

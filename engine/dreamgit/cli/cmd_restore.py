@@ -12,7 +12,7 @@ import click
 from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.store import operations
+from dreamgit.store import restoring
 
 
 @click.command()
@@ -46,7 +46,7 @@ def restore(
     if version is not None and commit is not None:
         raise click.UsageError("give --version or --commit, not both")
     repo = open_repo(state)
-    done = operations.restore_version(
+    done = restoring.restore_version(
         repo, memory_id, now=state.now(), version=version, commit=commit
     )
     memory, chosen, total = done.memory, done.version, len(done.versions)

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from dreamgit.dream.index import is_generated, render_index
+from dreamgit.dream.index import (
+    CLAUDE_INDEX_LINES,
+    is_generated,
+    render_agent_index,
+    render_index,
+)
 from dreamgit.dream.ordering import index_key
 from dreamgit.errors import DreamgitError
 from dreamgit.ruleset import load_ruleset
@@ -31,8 +36,10 @@ def index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None
     and any format but dreamgit's own (another agent's index is left to dreams).
     """
     fmt = repo.format
+    if fmt.index_style == "claude-code":
+        return _agent_index_bytes(repo, commit, now=now)
     if fmt.index_style != "dreamgit" or fmt.index_path != layout.INDEX:
-        return None  # other agents' indexes are theirs; a dream updates them in its own way
+        return None  # no index, or one dreamgit does not know how to keep
     current = repo.read_text(layout.INDEX, commit)
     if current is not None and not is_generated(current):
         return None
@@ -48,6 +55,30 @@ def index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None
     except DreamgitError:
         return None
     if current == result.text:
+        return None
+    return result.text.encode("utf-8")
+
+
+def _agent_index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None:
+    """Claude Code's MEMORY.md with the memories no line lists added in dreamgit's fence,
+    as a dream would write it; the person's lines are kept as written."""
+    fmt = repo.format
+    current = repo.read_text(fmt.index_path, commit)
+    limit = next((b for b in fmt.budgets() if b.path == fmt.index_path), None)
+    try:
+        rules = load_ruleset(repo.read_text(layout.CONFIG, commit), filename=layout.CONFIG)
+        result = render_agent_index(
+            current,
+            repo.snapshot(now=now, at=commit).memories,
+            order=index_key(rules, now),
+            index_line_chars=rules.budgets.index_line_chars,
+            gone=set(),
+            max_lines=(limit.lines if limit else None) or CLAUDE_INDEX_LINES,
+            max_bytes=(limit.chars if limit else None) or rules.budgets.index_chars,
+        )
+    except DreamgitError:
+        return None
+    if (current or "") == result.text:
         return None
     return result.text.encode("utf-8")
 

@@ -105,11 +105,14 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     tip = repo.tip()
     files = repo.store.files(tip)
     fmt = repo.format
+    # The work tree as the next write will commit it: fixed files read as fixed, and
+    # files that do not read are named, not counted.
+    snapshot = repo.snapshot(now=now, at=repo.preview_agent_edits(now))
     if fmt.name == "dreamgit":
         memory_paths = [p for p in files if fmt.memory_path(p)]
         topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
     else:
-        topics = sorted({m.topic for m in repo.snapshot(now=now, at=tip).memories})
+        topics = sorted({m.topic for m in snapshot.memories})
     sessions = (
         list(repo.session_paths(tip))
         if fmt.name != "dreamgit"
@@ -136,8 +139,7 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "reason": reason,
         "head": tip,
         "recall_tracking": recall_tracking(repo, tip),
-        "health": health_report(
-            repo, rules, repo.snapshot(now=now, at=tip).memories, at=tip, now=now
-        ),
+        "health": health_report(repo, rules, snapshot.memories, at=tip, now=now),
+        "problems": [problem.render() for problem in [*snapshot.broken, *repo.left_out]],
         **dream_branches(repo),
     }

@@ -5,7 +5,9 @@ job under it. Installing again finds the marker and replaces the job instead of 
 a second one, so changing the schedule is just installing again; every other line of
 the crontab is left exactly as it was. Cron runs with a bare environment, so the job
 names everything absolutely: it changes into the repository, calls the dreamgit that
-installed it, and appends its output to a log beside the repository's git data. The
+installed it (first logging the agents' session folders given with ``--log-from`` or
+in the config's ``log:`` list, then dreaming), and appends its output to a log beside
+the repository's git data. The
 text transformations are pure; only :func:`read_crontab` and :func:`write_crontab`
 touch the system, through the ``crontab`` program.
 """
@@ -17,17 +19,20 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from dreamgit.errors import UserError
+from dreamgit.errors import ConfigError, UserError
 
 __all__ = [
+    "LOG_ORIGINS",
+    "configured_sources",
     "crontab_line",
     "default_log_path",
     "dream_command",
     "install",
     "marker",
+    "nightly_command",
     "read_crontab",
     "uninstall",
     "validate_schedule",
@@ -77,13 +82,69 @@ def dream_command(repo: Path, *, argv0: str | None = None) -> str:
     The installed ``dreamgit`` script when that is what runs now, else the current
     interpreter with ``-m dreamgit``: both absolute, since cron's PATH is minimal.
     """
+    return shlex.join([*_program(argv0), "--repo", str(_absolute(repo)), "run"])
+
+
+def _program(argv0: str | None) -> list[str]:
+    """This very dreamgit, named absolutely (cron's PATH is minimal)."""
     script = Path(argv0 if argv0 is not None else sys.argv[0])
     if script.name in ("dreamgit", "dreamgit.exe") and script.exists():
         # Absolute but not resolved: a pipx-style symlink outlives the venv it points into.
-        program = [os.path.abspath(script)]
-    else:
-        program = [str(Path(sys.executable).absolute()), "-m", "dreamgit"]
-    return shlex.join([*program, "--repo", str(_absolute(repo)), "run"])
+        return [os.path.abspath(script)]
+    return [str(Path(sys.executable).absolute()), "-m", "dreamgit"]
+
+
+#: The agents whose session folders ``log --from`` reads.
+LOG_ORIGINS = ("claude-code",)
+
+
+def nightly_command(
+    repo: Path, sources: Sequence[tuple[str, str]], *, argv0: str | None = None
+) -> str:
+    """Shell text that logs each ``(origin, folder)`` of ``sources``, then dreams.
+
+    A failed log step does not stop the dream (what was logged before is worth a
+    dream); both write to the same log, one after the other.
+    """
+    dream = dream_command(repo, argv0=argv0)
+    if not sources:
+        return dream
+    steps = []
+    for origin, folder in sources:
+        if origin not in LOG_ORIGINS:
+            raise UserError(
+                f"cannot log sessions from {origin!r}",
+                hint="log from one of: " + ", ".join(LOG_ORIGINS),
+            )
+        where = str(Path(folder).expanduser().absolute())
+        repo_path = str(_absolute(repo))
+        steps.append(
+            shlex.join([*_program(argv0), "--repo", repo_path, "log", "--from", origin, where])
+        )
+    return "{ " + "; ".join([*steps, dream]) + "; }"
+
+
+def configured_sources(config: Mapping[str, object]) -> list[tuple[str, str]]:
+    """The ``log:`` list of the config: ``[{from: claude-code, path: FOLDER}, …]``."""
+    entries = config.get("log") or []
+    if not isinstance(entries, list):
+        raise ConfigError(
+            ".dreamgit/config.yaml: log must be a list of {from: ORIGIN, path: FOLDER}",
+            hint="e.g. log: [{from: claude-code, path: ~/.claude/projects/-home-me-app}]",
+        )
+    found = []
+    for number, entry in enumerate(entries, start=1):
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("from"), str)
+            and isinstance(entry.get("path"), str)
+        ):
+            raise ConfigError(
+                f".dreamgit/config.yaml: log item {number} needs from: and path:",
+                hint="e.g. - {from: claude-code, path: ~/.claude/projects/-home-me-app}",
+            )
+        found.append((entry["from"], entry["path"]))
+    return found
 
 
 def default_log_path(repo: Path, *, env: Mapping[str, str]) -> Path:

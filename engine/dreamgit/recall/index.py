@@ -10,6 +10,7 @@ process answers every query from memory until a memory or a counter changes
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -21,6 +22,10 @@ from dreamgit.model import Memory
 from dreamgit.textsim import tokenize
 
 __all__ = ["RecallIndex", "cached_index", "terms"]
+
+# bm25s sets its own logger to DEBUG, so every index build would print "Building
+# index from tokens" wherever logging is configured (the MCP server's stderr).
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 #: How many indexes one process keeps (one per repository and tree).
 _KEEP = 4

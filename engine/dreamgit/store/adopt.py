@@ -9,12 +9,13 @@ Nothing is rewritten and nothing is deleted; files git ignores stay untouched.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from dreamgit.errors import UserError
 from dreamgit.store import layout
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
-from dreamgit.store.formats import FORMAT_NAMES, detect, get_format
+from dreamgit.store.formats import FORMAT_NAMES, MemoryFormat, detect, get_format
 from dreamgit.store.gitstore import GitStore
 
 __all__ = [
@@ -41,16 +42,25 @@ class Adopted:
 
 
 def uncommitted_files(store: GitStore) -> dict[str, bytes | None]:
-    """Every file in the work tree that the branch does not hold as it is (none when bare)."""
-    return {p: d for p, d in store.worktree_edits(("",)).items() if d is not None}
+    """Every file in the work tree that the branch does not hold as it is (none when bare),
+    except an agent's lock files (Hermes' ``MEMORY.md.lock``)."""
+    return {
+        p: d
+        for p, d in store.worktree_edits(("",)).items()
+        if d is not None and not p.endswith(".md.lock")
+    }
 
 
-def redacted_paths(message: str) -> set[str]:
-    """Files a commit's ``Dream-Redacted: path:line (kind)`` trailers name."""
-    found = set()
+def redacted_paths(message: str) -> dict[str, list[str]]:
+    """Files a commit's ``Dream-Redacted: path:line (kind)`` trailers name, with the
+    kinds of credential each held."""
+    found: dict[str, list[str]] = {}
     for line in message.splitlines():
         if line.startswith("Dream-Redacted: "):
-            found.add(line.removeprefix("Dream-Redacted: ").rsplit(" (", 1)[0].rsplit(":", 1)[0])
+            where, _, kind = line.removeprefix("Dream-Redacted: ").rpartition(" (")
+            kinds = found.setdefault(where.rsplit(":", 1)[0], [])
+            if kind.rstrip(")") not in kinds:
+                kinds.append(kind.rstrip(")"))
     return found
 
 
@@ -60,25 +70,45 @@ def describe(
     branch: str,
     wanted: str | None,
     *,
-    redacted: frozenset[str] | set[str] = frozenset(),
+    redacted: Mapping[str, list[str]] | None = None,
 ) -> Adopted:
     """Detect the format of the files at ``tip`` and check it against the one asked for."""
     check_format(wanted)
     files = store.files(tip)
     readers = {p: (lambda b=blob: store.read(b)) for p, blob in files.items()}
-    detected, found = detect(readers)
+    detected, found = detect(readers, store.workdir)
     chosen = wanted or detected
     title = get_format({"format": chosen}).title
     if wanted is not None and wanted != detected and detected != "dreamgit":
         found += f"; --format {wanted} asked for {title} instead"
+    redacted = redacted or {}
     kept = f"; {len(files) - len(redacted)} file(s) kept byte for byte" if files else ""
     if redacted:
-        kept += (
-            f", {len(redacted)} committed with a credential as [REDACTED:<kind>] "
-            f"({', '.join(sorted(redacted))}; the file on disk is unchanged)"
+        listing = ", ".join(
+            f"{path}: " + ", ".join(f"[REDACTED:{kind}]" for kind in kinds)
+            for path, kinds in sorted(redacted.items())
         )
-    message = f"{found}: using {title} on branch {branch}{kept}"
-    return Adopted(chosen, detected, branch, message, len(files))
+        kept += (
+            f", {len(redacted)} committed with its credential replaced ({listing}); the "
+            "file on disk keeps it until dreamgit's next write redacts it there too"
+        )
+    using = "using that format" if chosen == detected and files else f"using {title}"
+    message = f"{found}: {using} on branch {branch}{kept}"
+    roles = _roles(get_format({"format": chosen}), sorted(files))
+    return Adopted(chosen, detected, branch, "\n".join([message, *roles]), len(files))
+
+
+def _roles(fmt: MemoryFormat, paths: list[str]) -> list[str]:
+    """One line per thing dreamgit will do, naming the files it does it to (a few, then a count)."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        if not path.startswith(".dreamgit/"):
+            groups.setdefault(fmt.role(path), []).append(path)
+    lines = []
+    for role, named in groups.items():
+        shown = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
+        lines.append(f"  {shown}: {role}")
+    return lines
 
 
 def check_format(wanted: str | None) -> None:

@@ -4,16 +4,23 @@ Where main is checked out, an agent edits memory files in place. Before dreamgit
 writes, those edits are committed (credentials found in them are redacted in the
 files too, unless the agent changed them meanwhile); after it writes, the files are
 brought from the commit they last showed, which a marker in the git directory
-remembers, to the new tip, so that a hand edit is never overwritten.
+remembers, to the new tip, so that a hand edit is never overwritten. An edited
+memory file that does not read (bad front matter, a daily note named for no date)
+is left out of that commit and reported; it waits in the work tree until fixed.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 
+from dreamgit.errors import MemoryFileError, MemoryFileWarning
+from dreamgit.store import layout
 from dreamgit.store.committer import Committer
+from dreamgit.store.formats import Source
+from dreamgit.store.locks import exclusive
 from dreamgit.store.secrets import scrub
 
 __all__ = ["Checkout"]
@@ -21,6 +28,9 @@ __all__ = ["Checkout"]
 
 class Checkout(Committer):
     """Writing where main is checked out: agent edits committed first, the files following."""
+
+    #: Edited files the last look at the work tree left out because they do not read.
+    left_out: list[MemoryFileError] = []  # noqa: RUF012 - replaced, never mutated
 
     def _redact_worktree(
         self,
@@ -54,8 +64,33 @@ class Checkout(Committer):
         tip = self.tip()
         if tip is None or shown == tip:
             return
-        self.store.sync_worktree(shown, tip)
+        with self._agent_locks():
+            self.store.sync_worktree(shown, tip)
         self._mark_shown(tip)
+
+    @contextmanager
+    def _agent_locks(self) -> Iterator[None]:
+        """Hold the lock files the agent takes while it writes its own files (Hermes)."""
+        workdir, names = self.store.workdir, self.format.lock_files
+        with ExitStack() as stack:
+            if workdir is not None and names:
+                self._exclude(names)
+                for name in names:
+                    stack.enter_context(exclusive(workdir / name))
+            yield
+
+    def _exclude(self, names: tuple[str, ...]) -> None:
+        """List lock files in ``.git/info/exclude``, so ``git status`` never shows them."""
+        exclude = self.store.git_dir / "info" / "exclude"
+        try:
+            listed = exclude.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            listed = ""
+        missing = [f"/{n}" for n in names if f"/{n}" not in listed.splitlines()]
+        if missing:
+            exclude.parent.mkdir(parents=True, exist_ok=True)
+            head = listed if not listed or listed.endswith("\n") else listed + "\n"
+            exclude.write_text(head + "\n".join(missing) + "\n", encoding="utf-8")
 
     def _mark_shown(self, commit: str) -> None:
         """Remember which commit the work tree's files show (the base of the next sync)."""
@@ -76,6 +111,48 @@ class Checkout(Committer):
         self._mark_shown(old_tip)
         self._follow_worktree(fallback=old_tip)
 
+    def readable_edits(self, now: datetime) -> dict[str, bytes | None]:
+        """The uncommitted agent edits, less the memory files the format cannot read.
+
+        A file left out stays in the work tree as the agent wrote it, is named in
+        :attr:`left_out` (with the line and the fix), and is looked at again by the
+        next write: once fixed, it is committed like any other edit.
+        """
+        locks = self.format.lock_files
+        edits = {
+            p: d
+            for p, d in self.store.worktree_edits(self.format.agent_paths).items()
+            if p not in locks
+        }
+        self.left_out = self._unreadable(edits, now) if edits else []
+        bad = {problem.path for problem in self.left_out}
+        return {p: d for p, d in edits.items() if p not in bad}
+
+    def _unreadable(
+        self, edits: Mapping[str, bytes | None], now: datetime
+    ) -> list[MemoryFileError]:
+        """The edited files that do not read: what committing them would break."""
+        fmt = self.format
+        if not any(d is not None and fmt.memory_path(p) for p, d in edits.items()):
+            return []  # sessions only, or deletions: nothing a reader could trip on
+        files = dict(self.store.files(self.tip()))
+        for path, data in edits.items():
+            if data is None:
+                files.pop(path, None)
+            else:
+                files[path] = self.store.write_blob(data)
+        if fmt.name == "dreamgit":
+            ours = {p: b for p, b in files.items() if p.startswith(layout.MEMORIES)}
+            broken = self._files.read(ours, now=now)[1]
+        else:
+            source = Source(files=files, read_blob=self.store.read, record=self._files.record)
+            broken = fmt.scan(source, now=now)[1]
+        return [
+            problem
+            for problem in broken
+            if problem.path in edits and not isinstance(problem, MemoryFileWarning)
+        ]
+
     def preview_agent_edits(self, now: datetime) -> str | None:
         """Main's tip with the uncommitted agent edits on top, as an unreferenced commit.
 
@@ -85,7 +162,7 @@ class Checkout(Committer):
         tip = self.tip()
         if self.store.checked_out_branch() != self.branch:
             return tip
-        edits = self.store.worktree_edits(self.format.agent_paths)
+        edits = self.readable_edits(now)
         if not edits:
             return tip
         tree = self.store.build_tree(tip, edits)
@@ -98,7 +175,7 @@ class Checkout(Committer):
         )
 
     def _commit_agent_edits(self, now: datetime) -> None:
-        edits = self.store.worktree_edits(self.format.agent_paths)
+        edits = self.readable_edits(now)
         if not edits:
             return
         scrubbed, found = scrub(edits, self.secrets_mode())
@@ -109,7 +186,11 @@ class Checkout(Committer):
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
             "Dream-Op: agent-edits"
         )
-        committed = self._retry(self._commit_step(message, lambda _tip: edits, now=now))
+        # The person who edited the files wrote them: their git identity is the author,
+        # dreamgit only the committer.
+        author = self.store.git_identity()
+        step = self._commit_step(message, lambda _tip: edits, now=now, author=author)
+        committed = self._retry(step)
         if committed is not None:
             # The files already show this commit: the next sync starts from it, or the
             # edited files would look changed by hand again and be left in place.

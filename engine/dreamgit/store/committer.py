@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from dreamgit.errors import ConcurrentUpdateError
-from dreamgit.store.gitstore import StaleTipError
+from dreamgit.store.gitstore import Identity, StaleTipError
 from dreamgit.store.indexing import tree_with_index
 from dreamgit.store.locks import exclusive
 from dreamgit.store.reader import RepoReader
@@ -61,6 +61,7 @@ class Committer(RepoReader):
         build: Callable[[str | None], Mapping[str, bytes | None]],
         *,
         now: datetime,
+        author: Identity | None = None,
     ) -> Callable[[str | None], str | None]:
         def step(tip: str | None) -> str | None:
             changes = build(tip)
@@ -79,6 +80,7 @@ class Committer(RepoReader):
                 message=with_trailers(text, findings_trailers(found)),
                 who=self.identity(),
                 when=now,
+                author=author,
             )
 
         return step
@@ -92,6 +94,7 @@ class Committer(RepoReader):
         now: datetime,
     ) -> str:
         """``tree`` with MEMORY.md rendered for its memories (see ``store.indexing``)."""
+        fmt = self.format
         return tree_with_index(
             self.store,
             self.indexer,
@@ -100,6 +103,8 @@ class Committer(RepoReader):
             parents=parents,
             who=self.identity(),
             when=now,
+            index_path=fmt.index_path if fmt.index_style else "",
+            is_memory=fmt.memory_path,
         )
 
     def _retry(self, step: Callable[[str | None], str | None]) -> str | None:

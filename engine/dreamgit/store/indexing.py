@@ -28,18 +28,19 @@ def tree_with_index(
     parents: Sequence[str],
     who: Identity,
     when: datetime,
+    index_path: str = layout.INDEX,
+    is_memory: Callable[[str], bool] = lambda path: path.startswith(layout.MEMORIES),
 ) -> str:
     """``tree`` with MEMORY.md rewritten for the memories in it, when there is an indexer.
 
-    Skipped when ``changes`` touch no memory file, or write MEMORY.md themselves
-    (an agent's own edit of the index is kept as it is). ``parents`` are the
-    commit's to be, so the renderer reads the memories at a commit of this tree.
+    Skipped when ``changes`` touch no memory file (``is_memory``: the format's), or
+    write the index themselves (an agent's own edit of the index is kept as it is).
+    ``parents`` are the commit's to be, so the renderer reads the memories at a commit
+    of this tree.
     """
-    if indexer is None:
+    if indexer is None or not index_path:
         return tree
-    if changes is not None and (
-        layout.INDEX in changes or not any(p.startswith(layout.MEMORIES) for p in changes)
-    ):
+    if changes is not None and (index_path in changes or not any(map(is_memory, changes))):
         return tree
     probe = store.commit_unreferenced(
         parents=list(parents),
@@ -49,4 +50,4 @@ def tree_with_index(
         when=when,
     )
     index = indexer(probe)
-    return tree if index is None else store.build_tree(probe, {layout.INDEX: index})
+    return tree if index is None else store.build_tree(probe, {index_path: index})

@@ -126,6 +126,10 @@ def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
             record[field] = _time(dream.get(field))
         for field in ("tags", "sources", "supersedes", "superseded_by"):
             record[field] = _strings(dream.get(field))
+        field = "tags"
+        if "tags" not in dream and meta.get("tags") is not None:
+            # Hand-written files (Claude Code's among them) keep tags at the top level.
+            record["tags"] = _strings(meta.get("tags"))
         field = "confidence"
         record["confidence"] = float(record["confidence"])
         field = "recalls"

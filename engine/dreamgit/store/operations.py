@@ -1,14 +1,14 @@
-"""The everyday writes: log a session, add, forget and restore a memory.
+"""The everyday writes: log a session, add, reinforce, forget and import memories.
 
 Each is exactly one commit on main, made by compare-and-swap, whose message
 names the operation and carries ``Dream-Op`` / ``Dream-Memory`` trailers so the
-history can be searched (``restore`` finds what ``forget`` removed that way).
+history can be searched (``store.restoring`` finds what ``forget`` removed that way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 
 from dreamgit.errors import NotFoundError, UserError
@@ -17,7 +17,6 @@ from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
 from dreamgit.store import layout
 from dreamgit.store.formats import Source, Texts
 from dreamgit.store.memoryfile import (
-    decode_text,
     memory_from_record,
     parse_memory_record,
     render_memory,
@@ -26,16 +25,15 @@ from dreamgit.store.memoryfile import (
 from dreamgit.store.repo import MemoryRepo, require_text
 from dreamgit.store.sessionfile import render_session
 from dreamgit.store.transfer import unplaced
-from dreamgit.store.versions import Version, at_commit, removed_versions
 
 __all__ = [
-    "Restored",
     "add_memory",
+    "encoded",
     "forget",
     "import_memories",
     "log_session",
-    "restore",
-    "restore_version",
+    "reinforce",
+    "scan_with",
     "unique_slug",
 ]
 
@@ -73,11 +71,11 @@ def log_session(
     return result[0]
 
 
-def _encoded(changes: Mapping[str, str | None]) -> dict[str, bytes | None]:
+def encoded(changes: Mapping[str, str | None]) -> dict[str, bytes | None]:
     return {p: None if t is None else t.encode("utf-8") for p, t in changes.items()}
 
 
-def _scan(
+def scan_with(
     repo: MemoryRepo, tip: str | None, changes: Mapping[str, str | None], now: datetime
 ) -> list[Memory]:
     """The memories a format reads from ``tip`` with ``changes`` written on top."""
@@ -114,7 +112,7 @@ def add_memory(
     description: str = "",
 ) -> Memory:
     """Add one memory by hand; returns it with its id and path."""
-    require_text(text, what="memory text")
+    require_text(text, what="memory")
     check_name(topic, what="topic")
     for tag in tags:
         check_name(tag, what="tag")
@@ -156,9 +154,17 @@ def add_memory(
         fmt = repo.format
         if fmt.name != "dreamgit":
             placed = fmt.place(memory, set(repo.store.files(tip)))
-            changes = fmt.add(Texts(lambda p: repo.read_text(p, tip)), placed)
-            made[:] = [next(m for m in _scan(repo, tip, changes, now) if m.id == placed.id)]
-            return _encoded(changes)
+            texts = Texts(lambda p: repo.read_text(p, tip))
+            changes = fmt.add(texts, placed)
+            texts.put(changes)
+            over = fmt.overflow(texts, changes)
+            if over is not None:
+                raise UserError(
+                    f"not added: {over}",
+                    hint="forget or shorten one of its entries first (`dreamgit memories`)",
+                )
+            made[:] = [next(m for m in scan_with(repo, tip, changes, now) if m.id == placed.id)]
+            return encoded(changes)
         content = render_memory(memory)
         # Return the memory as it reads back (the file fills in the description).
         record = parse_memory_record(content, path=memory.path)
@@ -174,6 +180,53 @@ def add_memory(
 
     repo.commit_main(message, build, now=now)
     return made[0]
+
+
+def reinforce(repo: MemoryRepo, ident: str, *, now: datetime, tags: Sequence[str] = ()) -> Memory:
+    """Say again what active memory ``ident`` says: it is updated now and gains ``tags``,
+    in one commit; no second memory is made. Returns it as it reads back."""
+    for tag in tags:
+        check_name(tag, what="tag")
+    done: list[Memory] = []
+
+    def build(tip: str | None) -> dict[str, bytes | None]:
+        known = repo.snapshot(now=now, at=tip).by_id().get(ident)
+        if known is None:
+            raise NotFoundError(
+                f"no active memory with id {ident}", hint="list ids with `dreamgit memories`"
+            )
+        new = replace(
+            known, updated=max(known.updated, now), tags=tuple(sorted({*known.tags, *tags}))
+        )
+        texts = Texts(lambda p: repo.read_text(p, tip))
+        changes: dict[str, str | None]
+        if repo.format.name == "dreamgit":
+            changes = {
+                known.path: rewrite_memory(texts.get(known.path) or "", new, path=known.path)
+            }
+        else:
+            changes = repo.format.update(texts, known, new)
+        done[:] = [next((m for m in _scan_any(repo, tip, changes, now) if m.id == ident), new)]
+        return encoded(changes)
+
+    message = f"reinforce: {ident} said again\n\nDream-Op: reinforce\nDream-Memory: {ident}"
+    repo.commit_main(message, build, now=now)
+    return done[0]
+
+
+def _scan_any(
+    repo: MemoryRepo, tip: str | None, changes: Mapping[str, str | None], now: datetime
+) -> list[Memory]:
+    """The memories at ``tip`` with ``changes`` on top, in any format."""
+    if repo.format.name != "dreamgit":
+        return scan_with(repo, tip, changes, now)
+    found = []
+    for path, text in changes.items():
+        if text is not None and path.startswith(layout.MEMORIES):
+            found.append(
+                memory_from_record(parse_memory_record(text, path=path), path=path, now=now)
+            )
+    return found
 
 
 def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memory]:
@@ -195,114 +248,13 @@ def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memor
         texts = Texts(lambda p: repo.read_text(p, tip))
         changes: dict[str, bytes | None] = {}
         for memory in gone:
-            changes.update(texts.put(fmt.remove(texts, memory)))
+            changes.update(texts.put(fmt.forget(texts, memory)))
         return changes
 
     listing = ", ".join(dict.fromkeys(ids))
     message = f"forget: {listing}\n\nDream-Op: forget\nDream-Memory: {listing}"
     repo.commit_main(message, build, now=now)
     return gone
-
-
-@dataclass(frozen=True)
-class Restored:
-    """What ``restore`` brought back, and which of the versions history holds it was."""
-
-    memory: Memory
-    version: Version
-    #: Every version a removal left in history, oldest first (see ``store.versions``).
-    versions: tuple[Version, ...]
-
-    @property
-    def others(self) -> list[Version]:
-        """The removed versions whose file differs from the one restored."""
-        return [v for v in self.versions if v.data != self.version.data]
-
-
-def restore(
-    repo: MemoryRepo,
-    ident: str,
-    *,
-    now: datetime,
-    version: int | None = None,
-    commit: str | None = None,
-) -> Memory:
-    """Bring a forgotten, pruned or superseded memory back, byte for byte.
-
-    Without ``version`` or ``commit`` the latest removed version comes back; see
-    :func:`restore_version` for the choice and what it reports.
-    """
-    return restore_version(repo, ident, now=now, version=version, commit=commit).memory
-
-
-def restore_version(
-    repo: MemoryRepo,
-    ident: str,
-    *,
-    now: datetime,
-    version: int | None = None,
-    commit: str | None = None,
-) -> Restored:
-    """Bring back version ``version`` of ``ident`` (1 = oldest removal), the version
-    ``commit``'s tree holds, or else the latest removed one."""
-    if version is not None and commit is not None:
-        raise UserError(
-            "restore takes --version or --commit, not both",
-            hint=f"`dreamgit show {ident} --history` lists both for each version",
-        )
-    if ident in repo.snapshot(now=now).by_id():
-        chosen = version is not None or commit is not None
-        raise UserError(
-            f"memory {ident} is already active",
-            hint=f"to bring back another version: `dreamgit forget {ident}`, then restore it"
-            if chosen
-            else "nothing to restore",
-        )
-    if repo.format.name != "dreamgit":
-        raise UserError(
-            f"restore of one memory is not available in the {repo.format.name} format yet",
-            hint="undo the run or operation that removed it: `dreamgit revert RUN [--op N]`",
-        )
-    versions = removed_versions(repo, ident, now=now)
-    if commit is not None:
-        found = at_commit(repo, ident, commit, now=now, removed=versions)
-    elif not versions:
-        raise NotFoundError(
-            f"memory {ident} was never in this repository's history",
-            hint="check the id with `git log --grep` or `dreamgit history`",
-        )
-    elif version is None:
-        found = versions[-1]
-    elif 1 <= version <= len(versions):
-        found = versions[version - 1]
-    else:
-        raise NotFoundError(
-            f"memory {ident} has no version {version}: history holds "
-            f"{len(versions)} removed version(s), numbered from 1",
-            hint=f"`dreamgit show {ident} --history` lists them",
-        )
-    restored: list[Memory] = []
-
-    def build(at: str | None) -> dict[str, bytes | None]:
-        target = found.path
-        existing = repo.store.files(at, layout.MEMORIES)
-        if target in existing:
-            topic, slug = target[len(layout.MEMORIES) :].removesuffix(".md").split("/")
-            taken = {p.rsplit("/", 1)[1].removesuffix(".md") for p in existing if topic in p}
-            target = f"{layout.MEMORIES}{topic}/{unique_slug(slug, taken)}.md"
-        text = decode_text(found.data, path=target)
-        memory = memory_from_record(parse_memory_record(text, path=target), path=target, now=now)
-        data = found.data
-        if memory.valid_to is not None or memory.superseded_by:
-            # Restored, it is true again: the end a retired version records no longer holds.
-            memory = replace(memory, valid_to=None, superseded_by=())
-            data = rewrite_memory(text, memory, path=target).encode()
-        restored[:] = [memory]
-        return {target: data}
-
-    message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
-    repo.commit_main(message, build, now=now)
-    return Restored(restored[0], found, tuple(versions))
 
 
 def import_memories(

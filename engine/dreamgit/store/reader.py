@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.clock import utcnow
-from dreamgit.errors import MemoryFileError, NotFoundError
+from dreamgit.errors import MemoryFileError, MemoryFileWarning, NotFoundError
 from dreamgit.model import Memory, RecallStats
 from dreamgit.store import layout, signals
 from dreamgit.store.adopt import Adopted
@@ -122,8 +122,9 @@ class RepoReader:
         if fmt.name != "dreamgit":
             found, problems = fmt.scan(self.source(commit), now=now)
             self._files.save()
-            if fmt.strict and problems:
-                raise problems[0]
+            fatal = [p for p in problems if not isinstance(p, MemoryFileWarning)]
+            if fmt.strict and fatal:
+                raise fatal[0]
             return Snapshot(commit, self._overlay_recalls(found, commit), problems)
         memories, broken = self._files.read(self.store.files(commit, layout.MEMORIES), now=now)
         return Snapshot(commit, self._overlay_recalls(memories, commit), broken)

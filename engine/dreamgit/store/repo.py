@@ -93,7 +93,7 @@ class MemoryRepo(Checkout, RecallFlusher):
                 adopted = repo._retry(repo._commit_step(message, lambda _tip: found, now=now))
                 if worktree:  # the files are already there: only git's index follows
                     repo._follow_worktree(fallback=before)
-        redacted = redacted_paths(store.commit_info(adopted).message) if adopted else set()
+        redacted = redacted_paths(store.commit_info(adopted).message) if adopted else {}
         repo.adopted = describe(store, repo.tip(), repo.branch, format, redacted=redacted)
         files: dict[str, bytes | None] = {
             layout.CONFIG: config_text(repo.adopted.format, repo.branch).encode("utf-8")

@@ -22,7 +22,7 @@ from typing import Any
 from dreamgit.clock import parse_time
 from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.ids import NAME_PATTERN, slugify
-from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, priority_rank
 from dreamgit.store.formats import FORMAT_NAMES, MemoryFormat, Source, Texts, get_format
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
 
@@ -105,14 +105,26 @@ def export_text(memories: Iterable[Memory], kind: str) -> str:
     return "\n".join(out)
 
 
-def to_files(memories: Iterable[Memory], fmt: MemoryFormat) -> dict[str, str]:
-    """The files a fresh folder of format ``fmt`` holds for ``memories``."""
+def to_files(
+    memories: Iterable[Memory], fmt: MemoryFormat, *, left_out: list[Memory] | None = None
+) -> dict[str, str]:
+    """The files a fresh folder of format ``fmt`` holds for ``memories``.
+
+    A memory that would push a file over the budget its agent loads (Hermes'
+    characters) is not written; it goes to ``left_out`` instead.
+    """
     texts = Texts(lambda _path: None)
     written: dict[str, str | None] = {}
     taken: set[str] = set()
     for memory in memories:
         placed = fmt.place(unplaced(memory), taken)
         changes = fmt.add(texts, placed)
+        trial = Texts(texts.get)
+        trial.put(changes)
+        if fmt.overflow(trial, changes) is not None:
+            if left_out is not None:
+                left_out.append(memory)
+            continue
         texts.put(changes)
         written.update(changes)
         taken.add(placed.path)
@@ -125,16 +137,20 @@ def unplaced(memory: Memory) -> Memory:
     return replace(memory, file="", slug=slug)
 
 
-def export_files(memories: list[Memory], kind: str) -> dict[str, str]:
-    """Files of an export: one document for an exchange format, a folder for an agent's."""
+def export_files(
+    memories: list[Memory], kind: str, *, left_out: list[Memory] | None = None
+) -> dict[str, str]:
+    """Files of an export: one document for an exchange format, a folder for an agent's
+    (what its budgets cannot hold goes to ``left_out``, best kept first)."""
     if kind in EXCHANGE:
         name = {"json": "memories.json", "jsonl": "memories.jsonl", "markdown": "memories.md"}
         return {name[kind]: export_text(memories, kind)}
-    files = to_files(memories, get_format({"format": kind}))
+    ranked = sorted(memories, key=lambda m: (-priority_rank(m.priority), m.id))
+    files = to_files(ranked, get_format({"format": kind}), left_out=left_out)
     if kind == "claude-code":
         files["MEMORY.md"] = "".join(
             f"- [{m.name or m.slug}]({path}) — {m.description or m.text[:80]}\n"
-            for path, m in _placed(memories, get_format({"format": kind}))
+            for path, m in _placed(ranked, get_format({"format": kind}))
         )
     return files
 

@@ -22,7 +22,14 @@ from dreamgit.store.gitstore import Change, CommitInfo
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
 from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["Version", "at_commit", "removed_versions", "retired"]
+__all__ = [
+    "Version",
+    "at_commit",
+    "names_others",
+    "removed_versions",
+    "resolve_revision",
+    "retired",
+]
 
 #: Trailers of commits that name every memory (or session) they touch.
 _NAMING_TRAILERS = ("\nDream-Memory: ", "\nDream-Session: ")
@@ -60,7 +67,7 @@ def removed_versions(repo: MemoryRepo, ident: str, *, now: datetime) -> list[Ver
     for info in repo.store.walk(tip):
         if len(info.parents) != 1:
             continue
-        if ident not in info.message and any(t in info.message for t in _NAMING_TRAILERS):
+        if names_others(info.message, ident):
             continue
         removal = _removal(repo, info, ident, now=now)
         if removal is not None:
@@ -98,14 +105,7 @@ def at_commit(
     repo: MemoryRepo, ident: str, revision: str, *, now: datetime, removed: list[Version]
 ) -> Version:
     """The version of ``ident`` that ``revision``'s tree holds, numbered as in ``removed``."""
-    try:
-        commit = repo.store.resolve(revision)
-    except (KeyError, ValueError):
-        raise NotFoundError(
-            f"no commit named {revision!r} in this repository",
-            hint="give a commit id, a branch or main~N; "
-            f"`dreamgit show {ident} --history` lists the commits that hold it",
-        ) from None
+    commit = resolve_revision(repo, ident, revision)
     for path, blob in repo.store.files(commit, layout.MEMORIES).items():
         data = repo.store.read(blob)
         if ident.encode("utf-8") not in data and memory_id("path", path) != ident:
@@ -119,6 +119,23 @@ def at_commit(
         hint=f"a commit where `dreamgit show {ident} --history` shows its text holds it; "
         "the commit that removed it does not",
     )
+
+
+def resolve_revision(repo: MemoryRepo, ident: str, revision: str) -> str:
+    """The commit ``revision`` names, or NotFoundError saying how to name one of ``ident``."""
+    try:
+        return repo.store.resolve(revision)
+    except (KeyError, ValueError):
+        raise NotFoundError(
+            f"no commit named {revision!r} in this repository",
+            hint="give a commit id, a branch or main~N; "
+            f"`dreamgit show {ident} --history` lists the commits that hold it",
+        ) from None
+
+
+def names_others(message: str, ident: str) -> bool:
+    """Whether a commit message names the memories it touches, and ``ident`` is not one."""
+    return ident not in message and any(t in message for t in _NAMING_TRAILERS)
 
 
 def _removal(

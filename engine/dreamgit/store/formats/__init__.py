@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from pathlib import PurePath
 from typing import Any
 
 from dreamgit.errors import ConfigError
@@ -52,10 +53,14 @@ def get_format(config: Mapping[str, Any]) -> MemoryFormat:
     )
 
 
-def detect(paths: Mapping[str, Callable[[], bytes]]) -> tuple[str, str]:
+def detect(
+    paths: Mapping[str, Callable[[], bytes]], folder: PurePath | None = None
+) -> tuple[str, str]:
     """The format a folder's files look like, and a sentence saying what was found.
 
-    ``paths`` maps each file (relative, ``/``-separated) to a reader of its bytes.
+    ``paths`` maps each file (relative, ``/``-separated) to a reader of its bytes;
+    ``folder`` is where they are: Claude Code's own ``~/.claude/projects/<p>/memory/``
+    is its auto memory even while it is empty.
     """
     memory_md = paths["MEMORY.md"]() if "MEMORY.md" in paths else b""
     if "memories/" in {p[:9] for p in paths}:
@@ -72,12 +77,25 @@ def detect(paths: Mapping[str, Callable[[], bytes]]) -> tuple[str, str]:
         for p in paths
         if ClaudeCodeFormat().memory_path(p) and paths[p]().lstrip(b"\xef\xbb\xbf")[:3] == b"---"
     ]
+    index = " and a MEMORY.md index" if "MEMORY.md" in paths else ""
     if topic_files:
-        index = " and a MEMORY.md index" if "MEMORY.md" in paths else ""
         return (
             "claude-code",
             f"found Claude Code auto memory ({len(topic_files)} topic files{index})",
         )
+    if folder is not None and _is_claude_memory_folder(folder):
+        what = f"{len(paths)} file(s){index}" if paths else "empty"
+        return "claude-code", f"found a Claude Code auto memory folder ({what})"
     if paths:
         return "dreamgit", f"found {len(paths)} file(s) in no agent's memory format"
     return "dreamgit", "found an empty folder"
+
+
+def _is_claude_memory_folder(folder: PurePath) -> bool:
+    """``…/.claude/projects/<project>/memory``: where Claude Code keeps a project's memory."""
+    parts = folder.parts
+    return len(parts) >= 4 and (parts[-4], parts[-3], parts[-1]) == (
+        ".claude",
+        "projects",
+        "memory",
+    )

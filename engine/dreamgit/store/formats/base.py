@@ -10,7 +10,7 @@ rewrites that file and its sidecar under ``.dreamgit/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -94,10 +94,21 @@ class MemoryFormat:
     shared_files = False
     #: Where promotion puts a staged memory ("" where every memory is durable already).
     durable_path = ""
+    #: Lock files the agent takes while it writes its files; dreamgit takes them too
+    #: while it writes the work tree, and never commits them.
+    lock_files: tuple[str, ...] = ()
 
     def memory_path(self, path: str) -> bool:
         """True when ``path`` holds memories in this format."""
         return path.startswith("memories/") and path.endswith(".md")
+
+    def role(self, path: str) -> str:
+        """What dreamgit does with ``path`` in this format, in a few words for ``init``."""
+        if self.memory_path(path):
+            return "a memory: rewritten only by dreams and your commands, every version in git"
+        if path.startswith("sessions/"):
+            return "a session: evidence a dream reads, never changed"
+        return "not memory: left as it is"
 
     def count(self, source: Source) -> int:
         """How many memories the commit holds, as cheaply as the format allows."""
@@ -123,9 +134,31 @@ class MemoryFormat:
         """The changes that take a memory out of the active set."""
         return {memory.path: None}
 
+    def forget(self, texts: Texts, memory: Memory) -> Changes:
+        """The changes a person's ``forget`` makes: the memory leaves the active set, and
+        whatever else the format keeps about it (a line of its index) goes with it."""
+        return self.remove(texts, memory)
+
+    def restore(self, texts: Texts, memory: Memory, held: Texts) -> Changes:
+        """The changes that bring ``memory`` back as ``held`` (the files of a commit that
+        had it) kept it, where it stood, with the format's index true for it."""
+        raise NotImplementedError  # the native restore lives in store.operations
+
     def budgets(self) -> list[Budget]:
         """The per-file limits the agent enforces (none for the native layout)."""
         return []
+
+    def overflow(self, texts: Texts, paths: Iterable[str]) -> str | None:
+        """What is over its budget among ``paths`` as ``texts`` hold them, or None."""
+        for budget in self.budgets():
+            if budget.path in paths and budget.chars is not None:
+                used = self.usage(texts, budget)
+                if used > budget.chars:
+                    return (
+                        f"{budget.path} would hold {used:,} characters, over the "
+                        f"{budget.chars:,} its agent loads"
+                    )
+        return None
 
     def usage(self, texts: Texts, budget: Budget) -> int:
         """How much of ``budget`` the file uses now."""

@@ -16,10 +16,11 @@ from dataclasses import replace
 from datetime import datetime
 
 from dreamgit.clock import parse_time
-from dreamgit.errors import MemoryFileError
+from dreamgit.errors import MemoryFileError, MemoryFileWarning
 from dreamgit.ids import memory_id, slugify
 from dreamgit.model import Memory
-from dreamgit.store.formats.base import Budget, MemoryFormat, Source
+from dreamgit.store.formats.base import Budget, Changes, MemoryFormat, Source, Texts
+from dreamgit.store.formats.reinsert import reinsert
 
 __all__ = ["INDEX_BYTES", "INDEX_LINES", "ClaudeCodeFormat", "index_links"]
 
@@ -37,14 +38,21 @@ def index_links(text: str) -> list[tuple[int, str]]:
     """Every ``- [Title](target)`` line of an index: (line number, target), local targets only."""
     found = []
     for number, line in enumerate(text.splitlines(), start=1):
-        match = _LINK.match(line)
-        if match is None:
-            continue
-        target = match["target"].strip("<>").split("#", 1)[0]
-        if not target or "://" in target or target.startswith(("mailto:", "/")):
-            continue
-        found.append((number, target.removeprefix("./")))
+        target = _link_target(line)
+        if target is not None:
+            found.append((number, target))
     return found
+
+
+def _link_target(line: str) -> str | None:
+    """The local file an index line links to, or None."""
+    match = _LINK.match(line)
+    if match is None:
+        return None
+    target = match["target"].strip("<>").split("#", 1)[0]
+    if not target or "://" in target or target.startswith(("mailto:", "/")):
+        return None
+    return target.removeprefix("./")
 
 
 class ClaudeCodeFormat(MemoryFormat):
@@ -61,6 +69,20 @@ class ClaudeCodeFormat(MemoryFormat):
     def memory_path(self, path: str) -> bool:
         """Top-level ``*.md`` files and ``team/*.md``, except the index and known non-memories."""
         return bool(_MEMORY_FILE.match(path)) and path not in _NOT_MEMORY
+
+    def role(self, path: str) -> str:
+        """The index, a topic file, or a file dreamgit leaves alone."""
+        if path == INDEX:
+            return (
+                "the index Claude Code loads: your lines kept as written, a dream adds its "
+                "own in a fenced block and drops lines to files it removes"
+            )
+        if self.memory_path(path):
+            return (
+                "a memory: kept byte for byte until a dream merges, supersedes or prunes it "
+                "(history keeps every version)"
+            )
+        return "not memory: left as it is"
 
     def scan(self, source: Source, *, now: datetime) -> tuple[list[Memory], list[MemoryFileError]]:
         """Read every topic file; a file without front matter is an error naming it."""
@@ -135,11 +157,13 @@ class ClaudeCodeFormat(MemoryFormat):
         if text is None:
             return []
         return [
-            MemoryFileError(
+            MemoryFileWarning(
                 INDEX,
                 f"links to {target}, which is not in the memory folder",
                 line=line,
-                hint=f"restore {target}, or remove the line from {INDEX}",
+                hint=f"remove line {line} from {INDEX}, or bring {target} back "
+                f"(`git log -- {target}` names the commit that removed it; "
+                "`dreamgit restore ID` brings a memory back)",
             )
             for line, target in index_links(text)
             if target not in source.files
@@ -153,6 +177,36 @@ class ClaudeCodeFormat(MemoryFormat):
             n += 1
             slug = f"{base[:44]}-{n}"
         return replace(memory, slug=slug, file=f"{slug}.md")
+
+    def forget(self, texts: Texts, memory: Memory) -> Changes:
+        """The file leaves, and so do the index lines that link to it (none is left dead)."""
+        changes = self.remove(texts, memory)
+        index = texts.get(INDEX)
+        if index is not None:
+            lines = index.splitlines(keepends=True)
+            kept = [ln for ln in lines if _link_target(ln) != memory.file]
+            if len(kept) != len(lines):
+                changes[INDEX] = "".join(kept)
+        return changes
+
+    def restore(self, texts: Texts, memory: Memory, held: Texts) -> Changes:
+        """The file as it was, and its index lines back between the lines around them."""
+        if texts.get(memory.file) is not None:
+            raise MemoryFileError(
+                memory.file,
+                f"is in use by another file, so {memory.id} cannot come back under its name",
+                hint=f"rename or forget that file, then restore {memory.id} again",
+            )
+        changes: Changes = {memory.file: held.get(memory.file)}
+        old_index = held.get(INDEX)
+        if old_index is None:
+            return changes
+        old_lines = old_index.splitlines(keepends=True)
+        mine = {k for k, ln in enumerate(old_lines) if _link_target(ln) == memory.file}
+        if mine:
+            now_lines = (texts.get(INDEX) or "").splitlines(keepends=True)
+            changes[INDEX] = "".join(reinsert(old_lines, now_lines, mine))
+        return changes
 
     def budgets(self) -> list[Budget]:
         """The index Claude Code loads: 200 lines, about 25 KB."""

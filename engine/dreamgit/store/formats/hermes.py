@@ -21,7 +21,14 @@ from dreamgit.errors import ConfigError, MemoryFileError
 from dreamgit.ids import memory_id, slugify
 from dreamgit.model import Memory
 from dreamgit.store.formats.base import Budget, Changes, MemoryFormat, Source, Texts
-from dreamgit.store.formats.sidecar import dump_sidecar, fields_from, meta_of, read_sidecar
+from dreamgit.store.formats.reinsert import reinsert
+from dreamgit.store.formats.sidecar import (
+    dump_sidecar,
+    fields_from,
+    meta_of,
+    read_sidecar,
+    restored_meta,
+)
 
 __all__ = ["SEPARATOR", "HermesFormat", "split_entries"]
 
@@ -29,7 +36,10 @@ SEPARATOR = "\n§\n"
 MEMORY, USER = "MEMORY.md", "USER.md"
 SIDECAR = ".dreamgit/hermes.json"
 DEFAULT_LIMITS = {MEMORY: 2200, USER: 1375}
-_USER_TOPICS = frozenset({"user", "identity", "preferences", "people"})
+#: Topics of what the agent knows about the user (USER.md); the rest goes to MEMORY.md.
+_USER_TOPICS = frozenset(
+    {"user", "identity", "preferences", "people", "facts", "tools", "instructions"}
+)
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,8 @@ class HermesFormat(MemoryFormat):
     strict = True
     sidecar_path = SIDECAR
     shared_files = True
+    #: Hermes writes each file under an fcntl lock on ``<file>.lock`` beside it.
+    lock_files = (f"{MEMORY}.lock", f"{USER}.lock")
 
     def __init__(self, limits: Mapping[str, int] | None = None) -> None:
         self.limits = dict(DEFAULT_LIMITS if limits is None else limits)
@@ -122,6 +134,15 @@ class HermesFormat(MemoryFormat):
     def memory_path(self, path: str) -> bool:
         """``MEMORY.md`` and ``USER.md``."""
         return path in (MEMORY, USER)
+
+    def role(self, path: str) -> str:
+        """Each file's entries, and its budget."""
+        if path in self.limits:
+            return (
+                "entries separated by §, one memory each: a dream rewrites entries in place, "
+                f"within {self.limits[path]:,} characters"
+            )
+        return super().role(path)
 
     def count(self, source: Source) -> int:
         """Entries in both files."""
@@ -188,6 +209,17 @@ class HermesFormat(MemoryFormat):
             entries.remove(memory.text)
         return {memory.file: _join(entries, trailing), **self._meta(texts, drop=memory.id)}
 
+    def restore(self, texts: Texts, memory: Memory, held: Texts) -> Changes:
+        """The entry back between the entries around it, and its sidecar fields."""
+        old, old_trailing = self._entries(held, memory.file)
+        now, trailing = self._entries(texts, memory.file)
+        mine = {k for k, entry in enumerate(old) if entry == memory.text}
+        entries = reinsert(old, now, mine)
+        return {
+            memory.file: _join(entries, trailing if now else old_trailing),
+            **restored_meta(texts.get(SIDECAR), held.get(SIDECAR), memory.id, SIDECAR),
+        }
+
     def budgets(self) -> list[Budget]:
         """One character budget per file."""
         return [Budget(file, chars=limit) for file, limit in self.limits.items()]
@@ -201,10 +233,13 @@ class HermesFormat(MemoryFormat):
         return [e.text for e in entries], trailing
 
     def _meta(self, texts: Texts, *, put: Memory | None = None, drop: str = "") -> Changes:
-        meta = read_sidecar(texts.get(SIDECAR), path=SIDECAR)
+        text = texts.get(SIDECAR)
+        meta = read_sidecar(text, path=SIDECAR)
         meta.pop(drop, None)
         if put is not None:
             meta[put.id] = meta_of(put, _sha(put.file, _clean(put.text)))
+        if not meta and text is None:
+            return {}  # nothing to remember yet: no sidecar in the agent's folder
         return {SIDECAR: dump_sidecar(meta)}
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
 from dreamgit.clock import utcnow
@@ -23,7 +23,14 @@ from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id, session_id, slugify
 from dreamgit.model import Memory, Session
 from dreamgit.store.formats.base import Budget, Changes, MemoryFormat, Source, Texts
-from dreamgit.store.formats.sidecar import dump_sidecar, fields_from, meta_of, read_sidecar
+from dreamgit.store.formats.reinsert import reinsert
+from dreamgit.store.formats.sidecar import (
+    dump_sidecar,
+    fields_from,
+    meta_of,
+    read_sidecar,
+    restored_meta,
+)
 
 __all__ = ["LIGHT", "REM", "OpenClawFormat", "note_date"]
 
@@ -78,8 +85,16 @@ def _block_items(text: str, fence: tuple[str, str]) -> list[str]:
     return [_BULLET.sub("", ln).strip() for ln in lines[found[0] : found[1]] if _BULLET.match(ln)]
 
 
+def _crlf(text: str) -> bool:
+    """Whether every line of ``text`` ends with CRLF (a file written on Windows)."""
+    return "\r\n" in text and "\n" not in text.replace("\r\n", "")
+
+
 def _with_block(text: str, fence: tuple[str, str], body: list[str]) -> str:
-    """``text`` with the block's body replaced (appended when absent, removed when empty)."""
+    """``text`` with the block's body replaced (appended when absent, removed when empty),
+    in the file's own line endings."""
+    if _crlf(text):
+        return _with_block(text.replace("\r\n", "\n"), fence, body).replace("\n", "\r\n")
     lines = text.split("\n")
     found = _find_block(lines, fence)
     block = [fence[0], fence[1], *body, CLOSE] if body else []
@@ -126,6 +141,20 @@ class OpenClawFormat(MemoryFormat):
     def memory_path(self, path: str) -> bool:
         """``MEMORY.md`` and the daily notes (their Light Sleep candidates)."""
         return path == MEMORY or _DATED.match(path) is not None
+
+    def role(self, path: str) -> str:
+        """Curated memory, daily notes, or a file dreamgit leaves alone."""
+        if path == MEMORY:
+            return (
+                "curated memory: never changed by a dream, except promoted entries added in "
+                "a fenced block"
+            )
+        if _DATED.match(path):
+            return (
+                "a daily note: evidence a dream reads; it adds Light Sleep and REM Sleep "
+                "blocks below your text, which stays as written"
+            )
+        return "not memory: left as it is"
 
     def count(self, source: Source) -> int:
         """Curated entries plus staged candidates."""
@@ -215,19 +244,36 @@ class OpenClawFormat(MemoryFormat):
         items = [i for i in _block_items(texts.get(memory.file) or "", LIGHT) if i != memory.text]
         return self._write(texts, memory.file, items, drop=memory.id)
 
+    def forget(self, texts: Texts, memory: Memory) -> Changes:
+        """A person may forget a curated entry too: its lines leave MEMORY.md."""
+        if memory.file != MEMORY:
+            return self.remove(texts, memory)
+        curated = texts.get(MEMORY) or ""
+        gone = _lines_of(curated, memory.id)
+        lines = curated.split("\n")
+        return {MEMORY: "\n".join(ln for k, ln in enumerate(lines) if k not in gone)}
+
+    def restore(self, texts: Texts, memory: Memory, held: Texts) -> Changes:
+        """A curated entry's lines, or a candidate's bullet, back between their neighbours."""
+        if memory.file == MEMORY:
+            old = held.get(MEMORY) or ""
+            now = (texts.get(MEMORY) or "").split("\n")
+            return {MEMORY: "\n".join(reinsert(old.split("\n"), now, _lines_of(old, memory.id)))}
+        old_items = _block_items(held.get(memory.file) or "", LIGHT)
+        mine = {k for k, item in enumerate(old_items) if item == memory.text}
+        items = reinsert(old_items, _block_items(texts.get(memory.file) or "", LIGHT), mine)
+        changes = self._write(texts, memory.file, items)
+        return {**changes, **restored_meta(changes[SIDECAR], held.get(SIDECAR), memory.id, SIDECAR)}
+
     def promote(self, texts: Texts, memory: Memory) -> Changes:
         """Move a staged candidate into MEMORY.md's promoted fence: the only way it changes."""
         changes = self.remove(texts, memory)
         curated = texts.get(MEMORY) or ""
-        lines = curated.split("\n")
-        start = next((k for k, ln in enumerate(lines) if ln.strip() == PROMOTED), None)
-        entry = f"- {_flat(memory.text)}"
-        if start is None:
-            head = curated if curated.endswith("\n") or not curated else curated + "\n"
-            changes[MEMORY] = f"{head}\n{PROMOTED}\n{entry}\n{CLOSE}\n"
+        if _crlf(curated):
+            promoted = _promoted(curated.replace("\r\n", "\n"), memory)
+            changes[MEMORY] = promoted.replace("\n", "\r\n")
         else:
-            end = next(j for j in range(start + 1, len(lines)) if lines[j].strip() == CLOSE)
-            changes[MEMORY] = "\n".join([*lines[:end], entry, *lines[end:]])
+            changes[MEMORY] = _promoted(curated, memory)
         return changes
 
     def reflection(self, texts: Texts, entry: str, now: datetime) -> Changes:
@@ -259,48 +305,79 @@ class OpenClawFormat(MemoryFormat):
         }
 
 
-def _curated(text: str, now: datetime) -> list[Memory]:
+@dataclass(frozen=True)
+class _Curated:
+    """One entry of MEMORY.md: its id, heading topic, text, and the lines it spans."""
+
+    id: str
+    topic: str
+    text: str
+    #: Indexes into ``text.split("\n")`` of the file.
+    lines: tuple[int, ...]
+
+
+def _promoted(curated: str, memory: Memory) -> str:
+    """MEMORY.md (LF endings) with ``memory`` added to the promoted fence."""
+    lines = curated.split("\n")
+    start = next((k for k, ln in enumerate(lines) if ln.strip() == PROMOTED), None)
+    entry = f"- {_flat(memory.text)}"
+    if start is None:
+        head = curated if curated.endswith("\n") or not curated else curated + "\n"
+        return f"{head}\n{PROMOTED}\n{entry}\n{CLOSE}\n"
+    end = next(j for j in range(start + 1, len(lines)) if lines[j].strip() == CLOSE)
+    return "\n".join([*lines[:end], entry, *lines[end:]])
+
+
+def _curated_entries(text: str) -> list[_Curated]:
     """MEMORY.md's entries: bullets and paragraphs, each under its heading's topic."""
-    memories: list[Memory] = []
-    topic, current = "memory", list[str]()
-    entries: list[tuple[str, str]] = []
+    topic, current, spans = "memory", list[str](), list[int]()
+    entries: list[tuple[str, str, tuple[int, ...]]] = []
 
     def flush() -> None:
         if current:
-            entries.append((topic, " ".join(current)))
+            entries.append((topic, " ".join(current), tuple(spans)))
             current.clear()
+            spans.clear()
 
-    for line in text.split("\n"):
+    for number, line in enumerate(text.split("\n")):
         stripped = line.strip()
-        if stripped.startswith("<!--"):
+        if stripped.startswith(("<!--", "#")) or not stripped:
             flush()
-            continue
-        if stripped.startswith("#"):
-            flush()
-            topic = slugify(stripped.lstrip("#")) or "memory"
-            continue
-        if not stripped:
-            flush()
+            if stripped.startswith("#"):
+                topic = slugify(stripped.lstrip("#")) or "memory"
             continue
         if _BULLET.match(line):
             flush()
-            current.append(_BULLET.sub("", line).strip())
-            continue
+            stripped = _BULLET.sub("", line).strip()
         current.append(stripped)
+        spans.append(number)
     flush()
     seen: dict[str, int] = {}
-    for topic_name, entry in entries:
+    found = []
+    for topic_name, entry, lines in entries:
         seen[entry] = seen.get(entry, 0) + 1
-        memories.append(
-            Memory(
-                id=memory_id("openclaw", MEMORY, entry, str(seen[entry])),
-                topic=topic_name,
-                slug=slugify(entry),
-                text=entry,
-                created=now,
-                updated=now,
-                priority="core",
-                file=MEMORY,
-            )
+        ident = memory_id("openclaw", MEMORY, entry, str(seen[entry]))
+        found.append(_Curated(ident, topic_name, entry, lines))
+    return found
+
+
+def _curated(text: str, now: datetime) -> list[Memory]:
+    """MEMORY.md's entries as core memories (no dream merges, supersedes or prunes them)."""
+    return [
+        Memory(
+            id=entry.id,
+            topic=entry.topic,
+            slug=slugify(entry.text),
+            text=entry.text,
+            created=now,
+            updated=now,
+            priority="core",
+            file=MEMORY,
         )
-    return memories
+        for entry in _curated_entries(text)
+    ]
+
+
+def _lines_of(text: str, ident: str) -> set[int]:
+    """The lines (of ``text.split("\n")``) of MEMORY.md's entry ``ident``."""
+    return {n for e in _curated_entries(text) if e.id == ident for n in e.lines}

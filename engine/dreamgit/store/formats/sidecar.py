@@ -17,7 +17,7 @@ from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
 
-__all__ = ["dump_sidecar", "fields_from", "meta_of", "read_sidecar"]
+__all__ = ["dump_sidecar", "fields_from", "meta_of", "read_sidecar", "restored_meta"]
 
 
 def read_sidecar(text: str | None, *, path: str) -> dict[str, dict[str, Any]]:
@@ -85,3 +85,13 @@ def fields_from(meta: Mapping[str, Any], now: datetime) -> dict[str, Any]:
 
 def _time(meta: Mapping[str, Any], name: str) -> datetime | None:
     return parse_time(meta[name], what=name) if meta.get(name) else None
+
+
+def restored_meta(now: str | None, held: str | None, ident: str, path: str) -> dict[str, str]:
+    """The sidecar change that brings ``ident``'s entry back as ``held`` had it, true
+    again (no end of validity, nothing superseding it); none when there is nothing to keep."""
+    meta = read_sidecar(now, path=path)
+    entry = read_sidecar(held, path=path).get(ident)
+    if entry is not None:
+        meta[ident] = {k: v for k, v in entry.items() if k not in ("valid_to", "superseded_by")}
+    return {path: dump_sidecar(meta)} if meta or now is not None else {}

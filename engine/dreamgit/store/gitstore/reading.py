@@ -11,7 +11,7 @@ import pygit2
 from pygit2.enums import SortMode
 
 from dreamgit.store.gitstore.base import StoreBase
-from dreamgit.store.gitstore.values import EMPTY_TREE, Change, CommitInfo
+from dreamgit.store.gitstore.values import EMPTY_TREE, Change, CommitInfo, Identity
 
 __all__ = ["Reader"]
 
@@ -85,6 +85,15 @@ class Reader(StoreBase):
             if name.startswith(prefix):
                 found[name] = str(self._repo.references[name].peel(pygit2.Commit).id)
         return dict(sorted(found.items()))
+
+    def git_identity(self) -> Identity | None:
+        """``user.name`` and ``user.email`` of git's configuration, when both are set."""
+        config = self._repo.config
+        try:
+            name, email = config["user.name"], config["user.email"]
+        except KeyError:
+            return None
+        return Identity(str(name), str(email)) if name and email else None
 
     def head_branch(self) -> str | None:
         """The branch HEAD names (born or not, bare or not), or None when HEAD is detached."""

@@ -58,13 +58,18 @@ class RefWriter(IndexStager):
         message: str,
         who: Identity,
         when: datetime,
+        author: Identity | None = None,
     ) -> str:
         """Commit ``tree`` on ``branch`` if its tip is still ``parents[0]`` (else StaleTipError).
 
         A branch that does not exist yet is created when ``parents`` is empty or
-        names the commit it should start from.
+        names the commit it should start from. ``who`` commits; ``author`` (default
+        ``who``) wrote the change.
         """
         sig = pygit2.Signature(who.name, who.email, int(when.timestamp()), 0)
+        wrote = sig
+        if author is not None:
+            wrote = pygit2.Signature(author.name, author.email, int(when.timestamp()), 0)
         ref = f"refs/heads/{branch}"
         seen: LockSeen = {}
         for _ in retry_on_lock(f"commit on {branch}"):
@@ -75,18 +80,18 @@ class RefWriter(IndexStager):
             try:
                 if current is None and parents:
                     oid = self._repo.create_commit(
-                        None, sig, sig, message, pygit2.Oid(hex=tree), parents
+                        None, wrote, sig, message, pygit2.Oid(hex=tree), parents
                     )
                     self._create_ref(ref, str(oid))
                     return str(oid)
                 if self._index_lock_depth and branch == self.checked_out_branch():
                     oid = self._repo.create_commit(
-                        None, sig, sig, message, pygit2.Oid(hex=tree), parents
+                        None, wrote, sig, message, pygit2.Oid(hex=tree), parents
                     )
                     self.move_branch(branch, new=str(oid), expected=current, message=message)
                     return str(oid)
                 oid = self._repo.create_commit(
-                    ref, sig, sig, message, pygit2.Oid(hex=tree), parents
+                    ref, wrote, sig, message, pygit2.Oid(hex=tree), parents
                 )
                 return str(oid)
             except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:

@@ -1,0 +1,41 @@
+"""`dreamgit mcp` as a subprocess of the installed command, driven by the official SDK client."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+
+def drive(repo: Path, now: str, body: Callable[[ClientSession], Awaitable[None]]) -> None:
+    """Serve ``repo`` at ``now`` and run ``body`` against it; stderr goes to ``server.log``
+    beside the repository."""
+    command = shutil.which("dreamgit", path=str(Path(sys.executable).parent))
+    args = ["--repo", str(repo), "--now", now, "mcp"]
+    if command is None:  # not installed as a script: the module is the same command
+        command, args = sys.executable, ["-m", "dreamgit", *args]
+    params = StdioServerParameters(command=command, args=args)
+
+    async def main() -> None:
+        with open(repo.parent / "server.log", "w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as streams,
+                ClientSession(*streams) as session,
+            ):
+                await session.initialize()
+                await body(session)
+
+    anyio.run(main)
+
+
+def payload(result: Any) -> Any:
+    """A successful tool result's JSON."""
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text)
