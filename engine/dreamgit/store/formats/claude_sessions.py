@@ -9,7 +9,8 @@ blocks) and tool calls or thinking never do; inside a user's text every harness
 shape of :mod:`~dreamgit.store.formats.harness` is removed and the user's own words
 around it kept. A file is read from a byte offset on: a session that grew after it
 was logged is read again from where the last read stopped, checked by the id of the
-last record read. A line that is not JSON is reported with its file and line, and the
+last record read; a session resumed into a new file is read from after the history it
+copied. A line that is not JSON is reported with its file and line, and the
 rest of the file is still read; a last line still being written is left for later.
 """
 
@@ -136,7 +137,11 @@ def _parses(line: bytes) -> bool:
 
 
 def read_claude_file(
-    path: Path, label: str, problems: list[str], progress: Progress | None = None
+    path: Path,
+    label: str,
+    problems: list[str],
+    progress: Progress | None = None,
+    copied: frozenset[str] = frozenset(),
 ) -> AgentSession | None:
     """The turns of one session file after ``progress`` (all of it when None).
 
@@ -149,13 +154,26 @@ def read_claude_file(
     except OSError as exc:
         problems.append(f"{label}: cannot read: {exc.strerror}")
         return None
-    return read_claude_data(data, key=path.stem, label=label, problems=problems, progress=progress)
+    return read_claude_data(
+        data, key=path.stem, label=label, problems=problems, progress=progress, copied=copied
+    )
 
 
 def read_claude_data(
-    data: bytes, *, key: str, label: str, problems: list[str], progress: Progress | None = None
+    data: bytes,
+    *,
+    key: str,
+    label: str,
+    problems: list[str],
+    progress: Progress | None = None,
+    copied: frozenset[str] = frozenset(),
 ) -> AgentSession | None:
-    """The turns of a session file's bytes after ``progress``; see :func:`read_claude_file`."""
+    """The turns of a session file's bytes after ``progress``; see :func:`read_claude_file`.
+
+    ``copied`` holds the ids of the records other files were logged up to: a session
+    resumed into a new file starts with a copy of its history, and what comes up to
+    such a record was logged with the file it was copied from.
+    """
     start = _resume_at(data, progress)
     if start is None:
         problems.append(
@@ -176,6 +194,9 @@ def read_claude_data(
             record = json_record(raw, at=f"{label}:{number}", problems=problems)
             if record is not None:
                 _take(session, record)
+                if record.get("uuid") in copied:
+                    session.turns.clear()
+                    session.created = None
         at += len(raw)
         session.end = at
     return session
@@ -209,8 +230,11 @@ def read_claude_sessions(
     logged = logged or {}
     problems: list[str] = []
     found: list[AgentSession] = []
+    copied = frozenset(progress.last for progress in logged.values() if progress.last)
     for path in sorted(folder.rglob("*.jsonl")):
-        session = read_claude_file(path, str(path), problems, logged.get(path.stem))
+        progress = logged.get(path.stem)
+        seen = copied if progress is None else frozenset()
+        session = read_claude_file(path, str(path), problems, progress, seen)
         if session is not None and (session.turns or path.stem in logged):
             found.append(session)
     found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
