@@ -18,6 +18,10 @@ from test_format_claude import ok, run
     [
         ("codex", "give the folder of Codex's rollouts, e.g. ~/.codex/sessions/"),
         ("specstory", "give the folder of SpecStory's exports, e.g. .specstory/history/"),
+        (
+            "openclaw",
+            "give the folder of OpenClaw's transcripts, e.g. ~/.openclaw/agents/main/sessions/",
+        ),
     ],
 )
 def test_a_missing_folder_says_what_to_give(tmp_path: Path, kind: str, hint: str) -> None:
@@ -144,3 +148,12 @@ def test_a_specstory_export_that_grew_logs_only_its_new_turns(tmp_path: Path) ->
         f"warning: {export}: changed since it was logged (the last turn logged is not where "
         "it was); not logged again\nlogged 0 SpecStory session(s); 0 already logged\n"
     )
+
+
+def test_a_file_that_is_not_utf8_is_named_and_the_rest_read(tmp_path: Path) -> None:
+    """One bad export does not stop the others."""
+    (tmp_path / "a.md").write_bytes(b"_**User**_\n\ncaf\xe9\n")
+    (tmp_path / "b.md").write_text("_**User**_\n\nWe use Go.\n", encoding="utf-8")
+    found, problems = read_agent_folder("specstory", tmp_path)
+    assert [s.id for s in found] == ["b"]
+    assert problems == [f"{tmp_path / 'a.md'}: not UTF-8 text (offset 15); skipped"]

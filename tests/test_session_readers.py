@@ -227,3 +227,26 @@ def test_a_session_resumed_into_a_new_file_skips_the_history_it_copied(tmp_path:
         ("s1", []),
         ("s2", ["I switched to Helix."]),
     ]
+
+
+def test_openclaw_transcript_gives_user_and_assistant_turns_only() -> None:
+    """The session header names it; tool results, tool calls and thinking are not turns."""
+    lines = [
+        {"type": "session", "id": "oc-1", "timestamp": "2026-03-07T07:00:00Z", "cwd": "/w"},
+        {"type": "model_change", "model": "x"},
+        {"type": "message", "id": "a", "timestamp": "2026-03-07T07:00:01Z",
+         "message": {"role": "user", "content": [{"type": "text", "text": "Brief me at 06:45."}]}},
+        {"type": "message", "id": "b", "message": {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "SECRET"}, {"type": "toolCall", "name": "cron"},
+            {"type": "text", "text": "Done: 06:45 every day."}]}},
+        {"type": "message", "id": "c",
+         "message": {"role": "toolResult", "content": [{"type": "text", "text": "SECRET"}]}},
+    ]  # fmt: skip
+    read = read_agent_text("\n".join(json.dumps(line) for line in lines), label="oc-1.jsonl")
+    assert read is not None
+    (session,), problems = read
+    assert problems == [] and session.kind == "openclaw" and session.id == "oc-1"
+    assert _turns(session) == [
+        ("user", "Brief me at 06:45."),
+        ("assistant", "Done: 06:45 every day."),
+    ]

@@ -30,6 +30,7 @@ _NAMES = {
     "codex": "Codex",
     "specstory": "SpecStory",
     "aider": "Aider",
+    "openclaw": "OpenClaw",
 }
 
 

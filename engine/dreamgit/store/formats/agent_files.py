@@ -1,7 +1,7 @@
 """Which agent wrote a session file, and its turns: one entry point for every reader.
 
-``log --from KIND PATH`` reads an agent's folder (Claude Code and Codex JSONL,
-SpecStory exports, Aider's history); ``log --file`` and stdin recognise the same
+``log --from KIND PATH`` reads an agent's folder (Claude Code, Codex and OpenClaw
+JSONL, SpecStory exports, Aider's history); ``log --file`` and stdin recognise the same
 sources from the text itself, never from the file's name alone, and fall back to
 the text as it is (a plain ``User:`` / ``Assistant:`` or ``Name:`` transcript).
 """
@@ -24,13 +24,18 @@ from dreamgit.store.formats.codex_sessions import (
     read_codex_rollout,
     read_codex_sessions,
 )
+from dreamgit.store.formats.openclaw_sessions import (
+    is_openclaw_session,
+    read_openclaw_session,
+    read_openclaw_sessions,
+)
 from dreamgit.store.formats.specstory import is_specstory, read_specstory, read_specstory_sessions
 from dreamgit.store.formats.turns import AgentSession, Progress, read_on
 
 __all__ = ["AGENT_KINDS", "read_agent_folder", "read_agent_text"]
 
 #: The agents whose own session files ``log --from`` reads.
-AGENT_KINDS = ("claude-code", "codex", "specstory", "aider")
+AGENT_KINDS = ("claude-code", "codex", "specstory", "aider", "openclaw")
 
 
 def read_agent_folder(
@@ -44,6 +49,8 @@ def read_agent_folder(
         found, problems = read_codex_sessions(path)
     elif kind == "specstory":
         found, problems = read_specstory_sessions(path)
+    elif kind == "openclaw":
+        found, problems = read_openclaw_sessions(path)
     else:
         found, problems = read_aider_sessions(path)
     logged = logged or {}
@@ -72,6 +79,8 @@ def read_agent_text(text: str, *, label: str) -> tuple[list[AgentSession], list[
     problems: list[str] = []
     if text.lstrip().startswith("{"):
         records = _first_records(text)
+        if is_openclaw_session(records):
+            return [read_openclaw_session(text, label=label, problems=problems)], problems
         if is_codex_rollout(records):
             return [read_codex_rollout(text, label=label, problems=problems)], problems
         if is_claude_session(records):

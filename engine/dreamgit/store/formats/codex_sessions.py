@@ -18,12 +18,13 @@ from typing import Any
 from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn, json_record
+from dreamgit.store.formats.turns import AgentSession, Turn, json_record, read_folder, text_of
 
 __all__ = ["is_codex_rollout", "read_codex_rollout", "read_codex_sessions"]
 
 KIND = "codex"
 _ROLES = {"user": "user", "assistant": "assistant"}
+_TEXT_BLOCKS = ("input_text", "output_text", "text")
 _ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 
 
@@ -42,19 +43,6 @@ def _time(value: object) -> Any:
         return parse_time(value, what="timestamp") if isinstance(value, str) else None
     except UserError:
         return None
-
-
-def _message_text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts = [
-        str(block.get("text", ""))
-        for block in content
-        if isinstance(block, dict) and block.get("type") in ("input_text", "output_text", "text")
-    ]
-    return "\n\n".join(p for p in parts if p.strip())
 
 
 def read_codex_rollout(data: str, *, label: str, problems: list[str]) -> AgentSession:
@@ -79,7 +67,7 @@ def read_codex_rollout(data: str, *, label: str, problems: list[str]) -> AgentSe
         role = _ROLES.get(str(payload.get("role")))
         if payload.get("type") != "message" or role is None:
             continue
-        text = strip_harness(_message_text(payload.get("content"))).text
+        text = strip_harness(text_of(payload.get("content"), _TEXT_BLOCKS)).text
         if text:
             when = _time(record.get("timestamp"))
             session.created = session.created or when
@@ -89,21 +77,9 @@ def read_codex_rollout(data: str, *, label: str, problems: list[str]) -> AgentSe
 
 def read_codex_sessions(folder: Path) -> tuple[list[AgentSession], list[str]]:
     """Every rollout with turns under ``folder`` (oldest first), and the problems met."""
-    if not folder.is_dir():
-        raise UserError(
-            f"{folder}: no such directory",
-            hint="give the folder of Codex's rollouts, e.g. ~/.codex/sessions/",
-        )
-    problems: list[str] = []
-    found = []
-    for path in sorted(folder.rglob("*.jsonl")):
-        try:
-            data = path.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            problems.append(f"{path}: cannot read: {exc.strerror}")
-            continue
-        session = read_codex_rollout(data, label=str(path), problems=problems)
-        if session.turns:
-            found.append(session)
-    found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
-    return found, problems
+    return read_folder(
+        folder,
+        "*.jsonl",
+        lambda text, label, problems: read_codex_rollout(text, label=label, problems=problems),
+        hint="give the folder of Codex's rollouts, e.g. ~/.codex/sessions/",
+    )

@@ -18,7 +18,7 @@ from pathlib import Path
 from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn
+from dreamgit.store.formats.turns import AgentSession, Turn, read_folder
 
 __all__ = ["is_specstory", "read_specstory", "read_specstory_sessions"]
 
@@ -86,23 +86,9 @@ def read_specstory(text: str, *, label: str) -> AgentSession:
 
 def read_specstory_sessions(folder: Path) -> tuple[list[AgentSession], list[str]]:
     """Every export with turns under ``folder`` (oldest first), and the problems met."""
-    if not folder.is_dir():
-        raise UserError(
-            f"{folder}: no such directory",
-            hint="give the folder of SpecStory's exports, e.g. .specstory/history/",
-        )
-    problems: list[str] = []
-    found = []
-    for path in sorted(folder.rglob("*.md")):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}")
-            continue
-        if not is_specstory(text):
-            continue
-        session = read_specstory(text, label=str(path))
-        if session.turns:
-            found.append(session)
-    found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
-    return found, problems
+    return read_folder(
+        folder,
+        "*.md",
+        lambda text, label, _: read_specstory(text, label=label) if is_specstory(text) else None,
+        hint="give the folder of SpecStory's exports, e.g. .specstory/history/",
+    )

@@ -13,10 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from dreamgit.clock import format_time
+from dreamgit.errors import UserError
 
 __all__ = [
     "ROLES",
@@ -26,8 +29,10 @@ __all__ = [
     "Turn",
     "json_record",
     "parse_mark",
+    "read_folder",
     "read_on",
     "render_turns",
+    "text_of",
 ]
 
 ROLES = ("user", "assistant")
@@ -138,3 +143,46 @@ def read_on(session: AgentSession, progress: Progress | None, problems: list[str
     session.start, session.end = start, len(turns)
     session.last = _digest(turns[-1]) if turns else None
     return True
+
+
+def read_folder(
+    folder: Path,
+    pattern: str,
+    read: Callable[[str, str, list[str]], AgentSession | None],
+    *,
+    hint: str,
+) -> tuple[list[AgentSession], list[str]]:
+    """``read(text, label, problems)`` on every file matching ``pattern`` under ``folder``:
+    the sessions with turns, oldest first, and the problems met (``hint`` says which
+    folder to give when it does not exist)."""
+    if not folder.is_dir():
+        raise UserError(f"{folder}: no such directory", hint=hint)
+    problems: list[str] = []
+    found = []
+    for path in sorted(folder.rglob(pattern)):
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except OSError as exc:
+            problems.append(f"{path}: cannot read: {exc.strerror}")
+            continue
+        except UnicodeDecodeError as exc:
+            problems.append(f"{path}: not UTF-8 text (offset {exc.start}); skipped")
+            continue
+        session = read(text, str(path), problems)
+        if session is not None and session.turns:
+            found.append(session)
+    found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
+    return found, problems
+
+
+def text_of(content: object, kinds: tuple[str, ...] = ("text",)) -> str:
+    """A message's text: a string as it is, or the blocks of the given types, joined."""
+    if isinstance(content, str):
+        return content
+    blocks = content if isinstance(content, list) else []
+    parts = [
+        str(block.get("text", ""))
+        for block in blocks
+        if isinstance(block, dict) and block.get("type") in kinds
+    ]
+    return "\n\n".join(p for p in parts if p.strip())
