@@ -21,10 +21,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Progress, Turn, json_record
+from dreamgit.store.formats.turns import AgentSession, Progress, json_record, time_of
 
 __all__ = [
     "classify_record",
@@ -88,16 +87,6 @@ def classify_record(record: Mapping[str, Any]) -> tuple[str | None, str]:
     if not kept:
         return None, "harness text only" if text.strip() else "no text"
     return role, kept
-
-
-def _time_of(record: Mapping[str, Any]) -> Any:
-    stamp = record.get("timestamp")
-    if not isinstance(stamp, str) or not stamp:
-        return None
-    try:
-        return parse_time(stamp, what="timestamp")
-    except UserError:
-        return None
 
 
 def _resume_at(data: bytes, progress: Progress | None) -> int | None:
@@ -210,10 +199,7 @@ def _take(session: AgentSession, record: Mapping[str, Any]) -> None:
     role, text = classify_record(record)
     if role is None:
         return
-    when = _time_of(record)
-    if session.created is None:
-        session.created = when
-    session.turns.append(Turn(role, KIND, text, when))
+    session.add(role, text, time_of(record.get("timestamp")))
 
 
 def read_claude_sessions(

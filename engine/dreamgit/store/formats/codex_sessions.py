@@ -15,10 +15,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dreamgit.clock import parse_time
-from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn, json_record, read_folder, text_of
+from dreamgit.store.formats.turns import (
+    AgentSession,
+    json_records,
+    read_folder,
+    text_of,
+    time_of,
+)
 
 __all__ = ["is_codex_rollout", "read_codex_rollout", "read_codex_sessions"]
 
@@ -38,29 +42,17 @@ def is_codex_rollout(records: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-def _time(value: object) -> Any:
-    try:
-        return parse_time(value, what="timestamp") if isinstance(value, str) else None
-    except UserError:
-        return None
-
-
 def read_codex_rollout(data: str, *, label: str, problems: list[str]) -> AgentSession:
     """The turns of one rollout's text; bad lines are reported with ``label`` and line."""
     session = AgentSession(KIND, Path(label).stem, label)
-    for number, raw in enumerate(data.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        record = json_record(raw, at=f"{label}:{number}", problems=problems)
-        if record is None:
-            continue
+    for number, record in enumerate(json_records(data, label=label, problems=problems), 1):
         payload = record.get("payload") if record.get("type") in _ENVELOPES else record
         if not isinstance(payload, dict):
             continue
         if record.get("type") == "session_meta" or (number == 1 and "type" not in record):
             if isinstance(payload.get("id"), str):
                 session.id = payload["id"]
-            session.created = session.created or _time(payload.get("timestamp"))
+            session.created = session.created or time_of(payload.get("timestamp"))
             continue
         if record.get("type") not in (None, "response_item", "message"):
             continue
@@ -69,9 +61,7 @@ def read_codex_rollout(data: str, *, label: str, problems: list[str]) -> AgentSe
             continue
         text = strip_harness(text_of(payload.get("content"), _TEXT_BLOCKS)).text
         if text:
-            when = _time(record.get("timestamp"))
-            session.created = session.created or when
-            session.turns.append(Turn(role, KIND, text, when))
+            session.add(role, text, time_of(record.get("timestamp")))
     return session
 
 

@@ -13,10 +13,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dreamgit.clock import parse_time
-from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn, json_record, read_folder, text_of
+from dreamgit.store.formats.turns import (
+    AgentSession,
+    json_records,
+    read_folder,
+    text_of,
+    time_of,
+)
 
 __all__ = ["is_openclaw_session", "read_openclaw_session", "read_openclaw_sessions"]
 
@@ -31,25 +35,13 @@ def is_openclaw_session(records: Sequence[Mapping[str, Any]]) -> bool:
     )
 
 
-def _time(value: object) -> Any:
-    try:
-        return parse_time(value, what="timestamp") if isinstance(value, str) else None
-    except UserError:
-        return None
-
-
 def read_openclaw_session(data: str, *, label: str, problems: list[str]) -> AgentSession:
     """The turns of one transcript's text; bad lines are reported with ``label`` and line."""
     session = AgentSession(KIND, Path(label).stem, label)
-    for number, raw in enumerate(data.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        record = json_record(raw, at=f"{label}:{number}", problems=problems)
-        if record is None:
-            continue
+    for record in json_records(data, label=label, problems=problems):
         if record.get("type") == "session":
             session.id = str(record.get("id") or session.id)
-            session.created = session.created or _time(record.get("timestamp"))
+            session.created = session.created or time_of(record.get("timestamp"))
             continue
         message = record.get("message")
         if record.get("type") != "message" or not isinstance(message, dict):
@@ -57,9 +49,7 @@ def read_openclaw_session(data: str, *, label: str, problems: list[str]) -> Agen
         role = _ROLES.get(str(message.get("role")))
         text = strip_harness(text_of(message.get("content"))).text if role else ""
         if role and text:
-            when = _time(record.get("timestamp"))
-            session.created = session.created or when
-            session.turns.append(Turn(role, KIND, text, when))
+            session.add(role, text, time_of(record.get("timestamp")))
     return session
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from dreamgit.clock import format_time
+from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import UserError
 
 __all__ = [
@@ -28,11 +28,13 @@ __all__ = [
     "Progress",
     "Turn",
     "json_record",
+    "json_records",
     "parse_mark",
     "read_folder",
     "read_on",
     "render_turns",
     "text_of",
+    "time_of",
 ]
 
 ROLES = ("user", "assistant")
@@ -96,6 +98,11 @@ class AgentSession:
     def text(self) -> str:
         """The session file's transcript: one marked turn per message."""
         return render_turns(self.turns)
+
+    def add(self, role: str, text: str, at: datetime | None) -> None:
+        """Append a turn of this agent's; the first turn's time is the session's if unset."""
+        self.created = self.created or at
+        self.turns.append(Turn(role, self.kind, text, at))
 
 
 def json_record(raw: str | bytes, *, at: str, problems: list[str]) -> dict[str, object] | None:
@@ -186,3 +193,20 @@ def text_of(content: object, kinds: tuple[str, ...] = ("text",)) -> str:
         if isinstance(block, dict) and block.get("type") in kinds
     ]
     return "\n\n".join(p for p in parts if p.strip())
+
+
+def json_records(data: str, *, label: str, problems: list[str]) -> Iterator[dict[str, object]]:
+    """The objects of a JSONL text in order; other lines are reported as ``label:line``."""
+    for number, raw in enumerate(data.splitlines(), start=1):
+        if raw.strip():
+            record = json_record(raw, at=f"{label}:{number}", problems=problems)
+            if record is not None:
+                yield record
+
+
+def time_of(value: object) -> datetime | None:
+    """A record's ISO-8601 time, or None when it has none or it is not a time."""
+    try:
+        return parse_time(value, what="timestamp") if isinstance(value, str) else None
+    except UserError:
+        return None
