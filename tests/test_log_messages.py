@@ -157,3 +157,24 @@ def test_a_file_that_is_not_utf8_is_named_and_the_rest_read(tmp_path: Path) -> N
     found, problems = read_agent_folder("specstory", tmp_path)
     assert [s.id for s in found] == ["b"]
     assert problems == [f"{tmp_path / 'a.md'}: not UTF-8 text (offset 15); skipped"]
+
+
+def test_a_claude_session_file_larger_than_a_session_logs_its_turns(tmp_path: Path) -> None:
+    """Tool output makes JSONL files big: read by role, what is left must fit, not the file."""
+    root = tmp_path / "mem"
+    ok(root, "init", str(root), now=T0)
+    big = tmp_path / "big.jsonl"
+    output = {"type": "user", "uuid": "u2", "sessionId": "b", "toolUseResult": {"stdout": "x"},
+              "message": {"role": "user", "content": [{"type": "tool_result",
+                                                       "content": "x" * 3_000_000}]}}  # fmt: skip
+    big.write_text(_claude_line(1, "We use Go.") + json.dumps(output) + "\n", encoding="utf-8")
+    ident = ok(root, "log", "--file", str(big)).stdout.strip()
+    assert "We use Go." in next((root / "sessions").rglob(f"{ident}.md")).read_text("utf-8")
+    plain = tmp_path / "big.json"
+    plain.write_text('{"a": "' + "y" * 3_000_000 + '"}\n', encoding="utf-8")
+    result = run(root, "log", "--file", str(plain))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {plain}: session is 2.9 MB, more than the 2 MB a session may hold\n"
+        "hint: split the transcript into several sessions, or log a summary of it\n",
+    )
