@@ -250,3 +250,23 @@ def test_openclaw_transcript_gives_user_and_assistant_turns_only() -> None:
         ("user", "Brief me at 06:45."),
         ("assistant", "Done: 06:45 every day."),
     ]
+
+
+def test_an_assistant_reply_split_around_tool_calls_is_one_turn(tmp_path: Path) -> None:
+    """Claude Code writes a record per content block: the reply's texts make one turn."""
+
+    def assistant(number: int, block: dict[str, Any]) -> str:
+        message = {"role": "assistant", "content": [block]}
+        return json.dumps({"type": "assistant", "uuid": f"a{number}", "message": message}) + "\n"
+
+    path = tmp_path / "s1.jsonl"
+    path.write_text(
+        _claude(1, "Fix the build.")
+        + assistant(2, {"type": "text", "text": "Looking."})
+        + assistant(3, {"type": "tool_use", "name": "Bash", "input": {}})
+        + assistant(4, {"type": "text", "text": "Fixed."}),
+        encoding="utf-8",
+    )
+    session = read_claude_file(path, "s1.jsonl", [])
+    assert session is not None
+    assert _turns(session) == [("user", "Fix the build."), ("assistant", "Looking.\n\nFixed.")]

@@ -18,7 +18,7 @@ from pathlib import Path
 from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn, read_folder
+from dreamgit.store.formats.turns import AgentSession, read_folder
 
 __all__ = ["is_specstory", "read_specstory", "read_specstory_sessions"]
 
@@ -75,12 +75,7 @@ def read_specstory(text: str, *, label: str) -> AgentSession:
             body = strip_harness(body).text
         if not body:
             continue
-        when = _stamp(header["rest"])
-        if session.turns and session.turns[-1].role == role and role == "assistant":
-            last = session.turns.pop()  # one agent reply split over many headers
-            session.turns.append(Turn(role, KIND, f"{last.text}\n\n{body}", last.at))
-            continue
-        session.turns.append(Turn(role, KIND, body, when))
+        session.add(role, body, _stamp(header["rest"]))
     return session
 
 

@@ -100,9 +100,17 @@ class AgentSession:
         return render_turns(self.turns)
 
     def add(self, role: str, text: str, at: datetime | None) -> None:
-        """Append a turn of this agent's; the first turn's time is the session's if unset."""
+        """Append a turn of this agent's; the first turn's time is the session's if unset.
+
+        An assistant's reply written as several records (one per text block, between
+        tool calls) is one turn.
+        """
         self.created = self.created or at
-        self.turns.append(Turn(role, self.kind, text, at))
+        last = self.turns[-1] if self.turns else None
+        if last is not None and last.role == role == "assistant":
+            self.turns[-1] = Turn(role, self.kind, f"{last.text}\n\n{text}", last.at)
+        else:
+            self.turns.append(Turn(role, self.kind, text, at))
 
 
 def json_record(raw: str | bytes, *, at: str, problems: list[str]) -> dict[str, object] | None:
