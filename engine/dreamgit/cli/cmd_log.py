@@ -15,11 +15,10 @@ from dreamgit.store import agentlog, operations
 from dreamgit.store.agentlog import agent_name
 from dreamgit.store.formats.agent_files import (
     AGENT_KINDS,
+    by_role,
     may_be_agent_file,
     read_agent_folder,
-    read_agent_text,
 )
-from dreamgit.store.formats.turns import render_turns
 from dreamgit.store.sessionfile import check_size, check_transcript, read_transcript
 
 
@@ -84,20 +83,12 @@ def log(
 
 def _by_role(transcript: str, source: str, tags: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """An agent's session file as marked turns (and its agent as a tag); other text as is."""
-    read = read_agent_text(transcript, label=source)
-    if read is None:
-        return check_size(transcript, source=source), tags
-    sessions, problems = read
-    for problem in problems:
+    read = by_role(transcript, source=source)
+    for problem in read.problems:
         warn(problem)
-    turns = [turn for session in sessions for turn in session.turns]
-    if not turns:
-        raise UserError(
-            f"{source}: no turn of a user or an assistant in this session file",
-            hint="nothing to log: it holds only the harness's and tools' records",
-        )
-    kind = sessions[0].kind
-    return check_size(render_turns(turns), source=source), tags if kind in tags else (*tags, kind)
+    if read.kind is not None and read.kind not in tags:
+        tags = (*tags, read.kind)
+    return check_size(read.text, source=source), tags
 
 
 def _log_from(state: CliState, origin: str, folder: str | None) -> None:
