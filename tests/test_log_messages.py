@@ -178,3 +178,23 @@ def test_a_claude_session_file_larger_than_a_session_logs_its_turns(tmp_path: Pa
         f"error: {plain}: session is 2.9 MB, more than the 2 MB a session may hold\n"
         "hint: split the transcript into several sessions, or log a summary of it\n",
     )
+
+
+def test_turns_larger_than_one_session_go_on_in_the_next_part(tmp_path: Path) -> None:
+    """A long session is split between turns, each part within the 2 MB a dream reads."""
+    root = tmp_path / "mem"
+    ok(root, "init", str(root), now=T0)
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    long = "I like long notes. " * 48_000  # about 0.9 MB a turn
+    (folder / "5e55.jsonl").write_text(
+        "".join(_claude_line(n, f"{n}: {long}") for n in (1, 2, 3)), encoding="utf-8"
+    )
+    result = ok(root, "log", "--from", "claude-code", str(folder))
+    first, second = result.stdout.split()
+    assert result.stderr == "logged 2 Claude Code session(s); 0 already logged\n"
+    texts = [next((root / "sessions").rglob(f"{i}.md")).read_text("utf-8") for i in (first, second)]
+    assert "summary: Claude Code session 5e55\n" in texts[0]
+    assert "summary: Claude Code session 5e55, part 2\n" in texts[1]
+    assert [t.count("dreamgit:turn") for t in texts] == [2, 1]
+    assert all(len(t.encode()) <= 2 * 1024 * 1024 + 200 for t in texts)
