@@ -198,3 +198,22 @@ def test_turns_larger_than_one_session_go_on_in_the_next_part(tmp_path: Path) ->
     assert "summary: Claude Code session 5e55, part 2\n" in texts[1]
     assert [t.count("dreamgit:turn") for t in texts] == [2, 1]
     assert all(len(t.encode()) <= 2 * 1024 * 1024 + 200 for t in texts)
+
+
+def test_log_from_one_session_file_reads_just_that_file_and_goes_on_from_it(
+    tmp_path: Path,
+) -> None:
+    """A hook names the one transcript it is about: it is logged, then read on as it grows."""
+    root = tmp_path / "mem"
+    ok(root, "init", str(root), now=T0)
+    path = tmp_path / "5e55.jsonl"
+    path.write_text(_claude_line(1, "I use Neovim."), encoding="utf-8")
+    (tmp_path / "other.jsonl").write_text(_claude_line(1, "Not this one."), encoding="utf-8")
+    assert len(ok(root, "log", "--from", "claude-code", str(path)).stdout.split()) == 1
+    with path.open("a", encoding="utf-8") as grown:
+        grown.write(_claude_line(2, "I switched to Helix."))
+    (ident,) = ok(root, "log", "--from", "claude-code", str(path)).stdout.split()
+    part = next((root / "sessions").rglob(f"{ident}.md")).read_text(encoding="utf-8")
+    assert "Helix" in part and "Neovim" not in part
+    stored = [p.read_text("utf-8") for p in (root / "sessions").rglob("*.md")]
+    assert len(stored) == 2 and not any("Not this one" in text for text in stored)

@@ -21,9 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Progress, json_record, time_of
+from dreamgit.store.formats.turns import AgentSession, Progress, files_under, json_record, time_of
 
 __all__ = [
     "classify_record",
@@ -205,19 +204,19 @@ def _take(session: AgentSession, record: Mapping[str, Any]) -> None:
 def read_claude_sessions(
     folder: Path, logged: Mapping[str, Progress] | None = None
 ) -> tuple[list[AgentSession], list[str]]:
-    """Every session under ``folder`` (oldest first), each from where ``logged`` says
-    its file was read to (keyed by file name without ``.jsonl``), and the problems met."""
-    if not folder.is_dir():
-        raise UserError(
-            f"{folder}: no such directory",
-            hint="give the folder of Claude Code's session files, "
-            "e.g. ~/.claude/projects/<project>/",
-        )
+    """Every session under ``folder`` (or in the one file it names), oldest first, each
+    from where ``logged`` says its file was read to (keyed by file name without
+    ``.jsonl``), and the problems met."""
+    files = files_under(
+        folder,
+        "*.jsonl",
+        hint="give the folder of Claude Code's session files, e.g. ~/.claude/projects/<project>/",
+    )
     logged = logged or {}
     problems: list[str] = []
     found: list[AgentSession] = []
     copied = frozenset(progress.last for progress in logged.values() if progress.last)
-    for path in sorted(folder.rglob("*.jsonl")):
+    for path in files:
         progress = logged.get(path.stem)
         seen = copied if progress is None else frozenset()
         session = read_claude_file(path, str(path), problems, progress, seen)

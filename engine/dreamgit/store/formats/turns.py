@@ -27,6 +27,7 @@ __all__ = [
     "AgentSession",
     "Progress",
     "Turn",
+    "files_under",
     "json_record",
     "json_records",
     "parse_mark",
@@ -170,11 +171,9 @@ def read_folder(
     """``read(text, label, problems)`` on every file matching ``pattern`` under ``folder``:
     the sessions with turns, oldest first, and the problems met (``hint`` says which
     folder to give when it does not exist)."""
-    if not folder.is_dir():
-        raise UserError(f"{folder}: no such directory", hint=hint)
     problems: list[str] = []
     found = []
-    for path in sorted(folder.rglob(pattern)):
+    for path in files_under(folder, pattern, hint=hint):
         try:
             text = path.read_bytes().decode("utf-8")
         except OSError as exc:
@@ -218,3 +217,13 @@ def time_of(value: object) -> datetime | None:
         return parse_time(value, what="timestamp") if isinstance(value, str) else None
     except UserError:
         return None
+
+
+def files_under(path: Path, pattern: str, *, hint: str) -> list[Path]:
+    """The files matching ``pattern`` under a folder, in order, or the one file ``path``
+    names (a hook gives the one session it is about); a UserError when neither exists."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise UserError(f"{path}: no such directory", hint=hint)
+    return sorted(path.rglob(pattern))
