@@ -13,6 +13,13 @@ from formatkit import T0, git
 from test_format_claude import ok, run
 
 
+def _memory(tmp_path: Path) -> Path:
+    """A new memory repository under ``tmp_path``."""
+    root = tmp_path / "mem"
+    ok(root, "init", str(root), now=T0)
+    return root
+
+
 @pytest.mark.parametrize(
     ("kind", "hint"),
     [
@@ -45,8 +52,7 @@ def test_a_session_file_with_only_harness_records_logs_nothing_and_says_so(
     tmp_path: Path,
 ) -> None:
     """A Claude Code file of tool results and reminders has no turn: exit 1, nothing logged."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     path = tmp_path / "only-harness.jsonl"
     message = {"role": "user", "content": "<system-reminder>x</system-reminder>"}
     record = {"type": "user", "uuid": "u1", "sessionId": "s", "isMeta": True, "message": message}
@@ -61,8 +67,7 @@ def test_a_session_file_with_only_harness_records_logs_nothing_and_says_so(
 
 def test_log_from_each_agent_says_how_many_it_logged(tmp_path: Path) -> None:
     """The count line names the agent; a second call finds them logged."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     history = tmp_path / ".specstory" / "history"
     history.mkdir(parents=True)
     (history / "2026-03-02_09-15-x.md").write_text(
@@ -78,8 +83,7 @@ def test_log_file_recognises_a_claude_code_session_and_keeps_its_turns_marked(
     tmp_path: Path,
 ) -> None:
     """``log --file`` of a JSONL session: marked turns, the agent as a tag, no harness text."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     path = tmp_path / "0b8f.jsonl"
     records = [
         {"type": "user", "uuid": "u1", "sessionId": "0b8f", "timestamp": "2026-03-01T09:00:00Z",
@@ -107,8 +111,7 @@ def _claude_line(number: int, text: str) -> str:
 
 def test_a_session_logged_before_offsets_were_kept_goes_on_from_its_end(tmp_path: Path) -> None:
     """No offset recorded (an older dreamgit): nothing is logged twice; later turns are part 2."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     folder = tmp_path / "projects"
     folder.mkdir()
     path = folder / "5e55.jsonl"
@@ -128,8 +131,7 @@ def test_a_session_logged_before_offsets_were_kept_goes_on_from_its_end(tmp_path
 
 def test_a_specstory_export_that_grew_logs_only_its_new_turns(tmp_path: Path) -> None:
     """SpecStory rewrites the export as the chat goes on: the next log takes the new turns."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     history = tmp_path / "history"
     history.mkdir()
     export = history / "2026-03-02_09-15-x.md"
@@ -161,8 +163,7 @@ def test_a_file_that_is_not_utf8_is_named_and_the_rest_read(tmp_path: Path) -> N
 
 def test_a_claude_session_file_larger_than_a_session_logs_its_turns(tmp_path: Path) -> None:
     """Tool output makes JSONL files big: read by role, what is left must fit, not the file."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     big = tmp_path / "big.jsonl"
     output = {"type": "user", "uuid": "u2", "sessionId": "b", "toolUseResult": {"stdout": "x"},
               "message": {"role": "user", "content": [{"type": "tool_result",
@@ -182,8 +183,7 @@ def test_a_claude_session_file_larger_than_a_session_logs_its_turns(tmp_path: Pa
 
 def test_turns_larger_than_one_session_go_on_in_the_next_part(tmp_path: Path) -> None:
     """A long session is split between turns, each part within the 2 MB a dream reads."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     folder = tmp_path / "projects"
     folder.mkdir()
     long = "I like long notes. " * 48_000  # about 0.9 MB a turn
@@ -204,8 +204,7 @@ def test_log_from_one_session_file_reads_just_that_file_and_goes_on_from_it(
     tmp_path: Path,
 ) -> None:
     """A hook names the one transcript it is about: it is logged, then read on as it grows."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     path = tmp_path / "5e55.jsonl"
     path.write_text(_claude_line(1, "I use Neovim."), encoding="utf-8")
     (tmp_path / "other.jsonl").write_text(_claude_line(1, "Not this one."), encoding="utf-8")
