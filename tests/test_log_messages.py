@@ -6,7 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from dreamgit.cli import cli
+from dreamgit.clock import format_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.agent_files import read_agent_folder
 from formatkit import T0, git
@@ -216,3 +219,16 @@ def test_log_from_one_session_file_reads_just_that_file_and_goes_on_from_it(
     assert "Helix" in part and "Neovim" not in part
     stored = [p.read_text("utf-8") for p in (root / "sessions").rglob("*.md")]
     assert len(stored) == 2 and not any("Not this one" in text for text in stored)
+
+
+def test_an_agents_file_on_stdin_is_read_by_role_too(tmp_path: Path) -> None:
+    """A pipe is recognised from its content like a file: an Aider history here."""
+    root = _memory(tmp_path)
+    history = "# aider chat started at 2026-03-04 10:00:00\n\n#### We pin Python 3.12.\n\nOk.\n"
+    result = CliRunner().invoke(
+        cli, ["--repo", str(root), "--now", format_time(T0), "log"], input=history
+    )
+    assert result.exit_code == 0, result.output
+    stored = next((root / "sessions").rglob(f"{result.stdout.strip()}.md")).read_text("utf-8")
+    assert "<!-- dreamgit:turn role=user source=aider -->\nWe pin Python 3.12.\n" in stored
+    assert "  tags: [aider]\n" in stored
