@@ -6,11 +6,21 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from dreamgit.cli import cli
+from dreamgit.clock import format_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.agent_files import read_agent_folder
 from formatkit import T0, git
 from test_format_claude import ok, run
+
+
+def _memory(tmp_path: Path) -> Path:
+    """A new memory repository under ``tmp_path``."""
+    root = tmp_path / "mem"
+    ok(root, "init", str(root), now=T0)
+    return root
 
 
 @pytest.mark.parametrize(
@@ -18,6 +28,10 @@ from test_format_claude import ok, run
     [
         ("codex", "give the folder of Codex's rollouts, e.g. ~/.codex/sessions/"),
         ("specstory", "give the folder of SpecStory's exports, e.g. .specstory/history/"),
+        (
+            "openclaw",
+            "give the folder of OpenClaw's transcripts, e.g. ~/.openclaw/agents/main/sessions/",
+        ),
     ],
 )
 def test_a_missing_folder_says_what_to_give(tmp_path: Path, kind: str, hint: str) -> None:
@@ -41,8 +55,7 @@ def test_a_session_file_with_only_harness_records_logs_nothing_and_says_so(
     tmp_path: Path,
 ) -> None:
     """A Claude Code file of tool results and reminders has no turn: exit 1, nothing logged."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     path = tmp_path / "only-harness.jsonl"
     message = {"role": "user", "content": "<system-reminder>x</system-reminder>"}
     record = {"type": "user", "uuid": "u1", "sessionId": "s", "isMeta": True, "message": message}
@@ -57,8 +70,7 @@ def test_a_session_file_with_only_harness_records_logs_nothing_and_says_so(
 
 def test_log_from_each_agent_says_how_many_it_logged(tmp_path: Path) -> None:
     """The count line names the agent; a second call finds them logged."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     history = tmp_path / ".specstory" / "history"
     history.mkdir(parents=True)
     (history / "2026-03-02_09-15-x.md").write_text(
@@ -74,8 +86,7 @@ def test_log_file_recognises_a_claude_code_session_and_keeps_its_turns_marked(
     tmp_path: Path,
 ) -> None:
     """``log --file`` of a JSONL session: marked turns, the agent as a tag, no harness text."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     path = tmp_path / "0b8f.jsonl"
     records = [
         {"type": "user", "uuid": "u1", "sessionId": "0b8f", "timestamp": "2026-03-01T09:00:00Z",
@@ -103,8 +114,7 @@ def _claude_line(number: int, text: str) -> str:
 
 def test_a_session_logged_before_offsets_were_kept_goes_on_from_its_end(tmp_path: Path) -> None:
     """No offset recorded (an older dreamgit): nothing is logged twice; later turns are part 2."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     folder = tmp_path / "projects"
     folder.mkdir()
     path = folder / "5e55.jsonl"
@@ -124,8 +134,7 @@ def test_a_session_logged_before_offsets_were_kept_goes_on_from_its_end(tmp_path
 
 def test_a_specstory_export_that_grew_logs_only_its_new_turns(tmp_path: Path) -> None:
     """SpecStory rewrites the export as the chat goes on: the next log takes the new turns."""
-    root = tmp_path / "mem"
-    ok(root, "init", str(root), now=T0)
+    root = _memory(tmp_path)
     history = tmp_path / "history"
     history.mkdir()
     export = history / "2026-03-02_09-15-x.md"
@@ -144,3 +153,82 @@ def test_a_specstory_export_that_grew_logs_only_its_new_turns(tmp_path: Path) ->
         f"warning: {export}: changed since it was logged (the last turn logged is not where "
         "it was); not logged again\nlogged 0 SpecStory session(s); 0 already logged\n"
     )
+
+
+def test_a_file_that_is_not_utf8_is_named_and_the_rest_read(tmp_path: Path) -> None:
+    """One bad export does not stop the others."""
+    (tmp_path / "a.md").write_bytes(b"_**User**_\n\ncaf\xe9\n")
+    (tmp_path / "b.md").write_text("_**User**_\n\nWe use Go.\n", encoding="utf-8")
+    found, problems = read_agent_folder("specstory", tmp_path)
+    assert [s.id for s in found] == ["b"]
+    assert problems == [f"{tmp_path / 'a.md'}: not UTF-8 text (offset 15); skipped"]
+
+
+def test_a_claude_session_file_larger_than_a_session_logs_its_turns(tmp_path: Path) -> None:
+    """Tool output makes JSONL files big: read by role, what is left must fit, not the file."""
+    root = _memory(tmp_path)
+    big = tmp_path / "big.jsonl"
+    output = {"type": "user", "uuid": "u2", "sessionId": "b", "toolUseResult": {"stdout": "x"},
+              "message": {"role": "user", "content": [{"type": "tool_result",
+                                                       "content": "x" * 3_000_000}]}}  # fmt: skip
+    big.write_text(_claude_line(1, "We use Go.") + json.dumps(output) + "\n", encoding="utf-8")
+    ident = ok(root, "log", "--file", str(big)).stdout.strip()
+    assert "We use Go." in next((root / "sessions").rglob(f"{ident}.md")).read_text("utf-8")
+    plain = tmp_path / "big.json"
+    plain.write_text('{"a": "' + "y" * 3_000_000 + '"}\n', encoding="utf-8")
+    result = run(root, "log", "--file", str(plain))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {plain}: session is 2.9 MB, more than the 2 MB a session may hold\n"
+        "hint: split the transcript into several sessions, or log a summary of it\n",
+    )
+
+
+def test_turns_larger_than_one_session_go_on_in_the_next_part(tmp_path: Path) -> None:
+    """A long session is split between turns, each part within the 2 MB a dream reads."""
+    root = _memory(tmp_path)
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    long = "I like long notes. " * 48_000  # about 0.9 MB a turn
+    (folder / "5e55.jsonl").write_text(
+        "".join(_claude_line(n, f"{n}: {long}") for n in (1, 2, 3)), encoding="utf-8"
+    )
+    result = ok(root, "log", "--from", "claude-code", str(folder))
+    first, second = result.stdout.split()
+    assert result.stderr == "logged 2 Claude Code session(s); 0 already logged\n"
+    texts = [next((root / "sessions").rglob(f"{i}.md")).read_text("utf-8") for i in (first, second)]
+    assert "summary: Claude Code session 5e55\n" in texts[0]
+    assert "summary: Claude Code session 5e55, part 2\n" in texts[1]
+    assert [t.count("dreamgit:turn") for t in texts] == [2, 1]
+    assert all(len(t.encode()) <= 2 * 1024 * 1024 + 200 for t in texts)
+
+
+def test_log_from_one_session_file_reads_just_that_file_and_goes_on_from_it(
+    tmp_path: Path,
+) -> None:
+    """A hook names the one transcript it is about: it is logged, then read on as it grows."""
+    root = _memory(tmp_path)
+    path = tmp_path / "5e55.jsonl"
+    path.write_text(_claude_line(1, "I use Neovim."), encoding="utf-8")
+    (tmp_path / "other.jsonl").write_text(_claude_line(1, "Not this one."), encoding="utf-8")
+    assert len(ok(root, "log", "--from", "claude-code", str(path)).stdout.split()) == 1
+    with path.open("a", encoding="utf-8") as grown:
+        grown.write(_claude_line(2, "I switched to Helix."))
+    (ident,) = ok(root, "log", "--from", "claude-code", str(path)).stdout.split()
+    part = next((root / "sessions").rglob(f"{ident}.md")).read_text(encoding="utf-8")
+    assert "Helix" in part and "Neovim" not in part
+    stored = [p.read_text("utf-8") for p in (root / "sessions").rglob("*.md")]
+    assert len(stored) == 2 and not any("Not this one" in text for text in stored)
+
+
+def test_an_agents_file_on_stdin_is_read_by_role_too(tmp_path: Path) -> None:
+    """A pipe is recognised from its content like a file: an Aider history here."""
+    root = _memory(tmp_path)
+    history = "# aider chat started at 2026-03-04 10:00:00\n\n#### We pin Python 3.12.\n\nOk.\n"
+    result = CliRunner().invoke(
+        cli, ["--repo", str(root), "--now", format_time(T0), "log"], input=history
+    )
+    assert result.exit_code == 0, result.output
+    stored = next((root / "sessions").rglob(f"{result.stdout.strip()}.md")).read_text("utf-8")
+    assert "<!-- dreamgit:turn role=user source=aider -->\nWe pin Python 3.12.\n" in stored
+    assert "  tags: [aider]\n" in stored

@@ -13,9 +13,13 @@ from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
 from dreamgit.store import agentlog, operations
 from dreamgit.store.agentlog import agent_name
-from dreamgit.store.formats.agent_files import AGENT_KINDS, read_agent_folder, read_agent_text
-from dreamgit.store.formats.turns import render_turns
-from dreamgit.store.sessionfile import check_transcript, read_transcript
+from dreamgit.store.formats.agent_files import (
+    AGENT_KINDS,
+    by_role,
+    may_be_agent_file,
+    read_agent_folder,
+)
+from dreamgit.store.sessionfile import check_size, check_transcript, read_transcript
 
 
 @click.command()
@@ -56,7 +60,7 @@ def log(
     if file is not None:
         try:
             with file.open("rb") as stream:
-                transcript = read_transcript(stream, source=str(file))
+                transcript = read_transcript(stream, source=str(file), larger=may_be_agent_file)
         except OSError as exc:
             raise UserError(f"{file}: cannot read: {exc.strerror}") from None
         source = str(file)
@@ -66,7 +70,7 @@ def log(
     else:
         if sys.stdin.isatty():
             raise click.UsageError("give the transcript as TEXT, --file F, or on stdin (a pipe)")
-        transcript = read_transcript(sys.stdin.buffer, source="stdin")
+        transcript = read_transcript(sys.stdin.buffer, source="stdin", larger=may_be_agent_file)
         source = "stdin"
     transcript, tags = _by_role(transcript, source, tags)
     repo = open_repo(state)
@@ -79,20 +83,12 @@ def log(
 
 def _by_role(transcript: str, source: str, tags: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """An agent's session file as marked turns (and its agent as a tag); other text as is."""
-    read = read_agent_text(transcript, label=source)
-    if read is None:
-        return transcript, tags
-    sessions, problems = read
-    for problem in problems:
+    read = by_role(transcript, source=source)
+    for problem in read.problems:
         warn(problem)
-    turns = [turn for session in sessions for turn in session.turns]
-    if not turns:
-        raise UserError(
-            f"{source}: no turn of a user or an assistant in this session file",
-            hint="nothing to log: it holds only the harness's and tools' records",
-        )
-    kind = sessions[0].kind
-    return render_turns(turns), tags if kind in tags else (*tags, kind)
+    if read.kind is not None and read.kind not in tags:
+        tags = (*tags, read.kind)
+    return check_size(read.text, source=source), tags
 
 
 def _log_from(state: CliState, origin: str, folder: str | None) -> None:

@@ -19,9 +19,9 @@ from typing import Any
 from dreamgit.ids import session_id
 from dreamgit.model import Session
 from dreamgit.store import layout
-from dreamgit.store.formats.turns import AgentSession, Progress
+from dreamgit.store.formats.turns import AgentSession, Progress, Turn, render_turns
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sessionfile import render_session
+from dreamgit.store.sessionfile import MAX_SESSION_BYTES, render_session
 
 __all__ = ["Logged", "agent_name", "log_agent_sessions", "logged_progress"]
 
@@ -30,6 +30,7 @@ _NAMES = {
     "codex": "Codex",
     "specstory": "SpecStory",
     "aider": "Aider",
+    "openclaw": "OpenClaw",
 }
 
 
@@ -85,17 +86,17 @@ def log_agent_sessions(
             if isinstance(entry, dict) and entry.get("offset") != found.start:
                 unchanged[0] += 1  # another writer logged this part meanwhile
                 continue
-            session = _new_part(found, entry, taken, now)
-            if session is None:
+            new = _new_parts(found, entry, taken, now)
+            if not new:
                 unchanged[0] += 1
-            else:
+            for session in new:
                 result.append(session)
                 changes[session.path] = render_session(session).encode("utf-8")
             if found.key and found.end:
                 if isinstance(entry, dict):
-                    parts = int(entry.get("parts", 1)) + (session is not None)
-                else:  # its first part: logged now, or by a dreamgit that kept no offsets
-                    parts = 1 if found.turns else 0
+                    parts = int(entry.get("parts", 1)) + len(new)
+                else:  # logged now, or by a dreamgit that kept no offsets
+                    parts = max(len(new), 1) if found.turns else 0
                 kept[found.key] = {"offset": found.end, "last": found.last, "parts": parts}
         if any(state.values()):
             changes[layout.LOGGED] = (json.dumps(state, indent=1, sort_keys=True) + "\n").encode()
@@ -113,22 +114,43 @@ def log_agent_sessions(
     return Logged(tuple(result), unchanged[0])
 
 
-def _new_part(
+def _new_parts(
     found: AgentSession, entry: object, taken: dict[str, str], now: datetime
-) -> Session | None:
-    """The session file for what ``found`` holds that is new; None when nothing is."""
-    if not found.turns:
-        return None
+) -> list[Session]:
+    """The session files for what ``found`` holds that is new (none when nothing is).
+
+    Turns that would not fit one session file (:data:`MAX_SESSION_BYTES`) go on in the
+    next part, so that a dream never meets a session larger than it reads.
+    """
     name = agent_name(found.kind)
-    if found.start == 0:
-        created = found.created or now
-        ident = session_id(created, found.kind, found.id)
-        summary = f"{name} session {found.id}"
-    else:
-        created = found.turns[0].at or now
-        ident = session_id(created, found.kind, found.id, str(found.start))
-        part = int(entry.get("parts", 1)) + 1 if isinstance(entry, dict) else 2
-        summary = f"{name} session {found.id}, part {part}"
-    if ident in taken:
-        return None
-    return Session(ident, created, found.text, summary=summary, tags=(found.kind,))
+    parts = int(entry.get("parts", 1)) if isinstance(entry, dict) else 0
+    out: list[Session] = []
+    for n, turns in enumerate(_chunks(found.turns)):
+        if found.start == 0 and n == 0:
+            created = found.created or now
+            ident = session_id(created, found.kind, found.id)
+            summary = f"{name} session {found.id}"
+        else:
+            created = turns[0].at or now
+            where = str(found.start) if n == 0 else f"{found.start}+{n}"
+            ident = session_id(created, found.kind, found.id, where)
+            summary = f"{name} session {found.id}, part {parts + len(out) + 1}"
+        if ident in taken:
+            continue
+        text = render_turns(turns)
+        out.append(Session(ident, created, text, summary=summary, tags=(found.kind,)))
+    return out
+
+
+def _chunks(turns: list[Turn]) -> list[list[Turn]]:
+    """The turns in runs that each fit a session file (a turn alone is never split)."""
+    out: list[list[Turn]] = []
+    size = 0
+    for turn in turns:
+        length = len(render_turns([turn]).encode("utf-8", "surrogateescape"))
+        if not out or size + length > MAX_SESSION_BYTES:
+            out.append([])
+            size = 0
+        out[-1].append(turn)
+        size += length
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Callable
 from datetime import datetime
 from typing import BinaryIO
 
@@ -19,7 +20,9 @@ from dreamgit.model import Session
 from dreamgit.store import frontmatter
 
 __all__ = [
+    "MAX_AGENT_FILE_BYTES",
     "MAX_SESSION_BYTES",
+    "check_size",
     "check_transcript",
     "decode_session",
     "parse_session",
@@ -30,26 +33,37 @@ __all__ = [
 
 #: Larger transcripts are refused: a dream reads every pending session whole.
 MAX_SESSION_BYTES = 2 * 1024 * 1024
+#: An agent's own session file may be larger: its tool output is left out when it is
+#: read by role, and what is left must fit :data:`MAX_SESSION_BYTES`.
+MAX_AGENT_FILE_BYTES = 64 * 1024 * 1024
 
 _PATH = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/(s-[0-9]{8}-[0-9a-f]{6})\.md\Z")
 
 
-def read_transcript(stream: BinaryIO, *, source: str) -> str:
+def read_transcript(
+    stream: BinaryIO, *, source: str, larger: Callable[[bytes], bool] | None = None
+) -> str:
     """Read and check a transcript from a file or pipe, never more than the limit allows.
 
     At most one byte past :data:`MAX_SESSION_BYTES` is read, so an endless input
-    (``/dev/zero``, ``yes |``) is refused as too large instead of filling memory.
+    (``/dev/zero``, ``yes |``) is refused as too large instead of filling memory; when
+    ``larger(first bytes)`` says the input is an agent's own session file, reading goes
+    on to :data:`MAX_AGENT_FILE_BYTES` (its turns must fit a session when read by role).
     """
+    limit = MAX_SESSION_BYTES
     chunks, size = [], 0
-    while size <= MAX_SESSION_BYTES:
-        chunk = stream.read(MAX_SESSION_BYTES + 1 - size)
+    while size <= limit:
+        chunk = stream.read(limit + 1 - size)
         if not chunk:
             break
         chunks.append(chunk)
         size += len(chunk)
-    if size > MAX_SESSION_BYTES:
-        raise _too_large(_known_size(stream), source)
-    return check_transcript(b"".join(chunks), source=source)
+        at_first_limit = size > limit and limit == MAX_SESSION_BYTES
+        if at_first_limit and larger is not None and larger(chunks[0]):
+            limit = MAX_AGENT_FILE_BYTES
+    if size > limit:
+        raise _too_large(_known_size(stream), source, limit)
+    return check_transcript(b"".join(chunks), source=source, limit=limit)
 
 
 def _known_size(stream: BinaryIO) -> int | None:
@@ -61,19 +75,27 @@ def _known_size(stream: BinaryIO) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def _too_large(size: int | None, source: str) -> UserError:
-    limit = f"the {MAX_SESSION_BYTES // 1024 // 1024} MB a session may hold"
+def _too_large(size: int | None, source: str, limit: int = MAX_SESSION_BYTES) -> UserError:
+    most = f"the {limit // 1024 // 1024} MB a session may hold"
     what = f"{size / 1024 / 1024:.1f} MB, more than" if size is not None else "more than"
     return UserError(
-        f"{source}: session is {what} {limit}",
+        f"{source}: session is {what} {most}",
         hint="split the transcript into several sessions, or log a summary of it",
     )
 
 
-def check_transcript(data: bytes, *, source: str) -> str:
+def check_size(text: str, *, source: str) -> str:
+    """``text`` when it fits a session file (:data:`MAX_SESSION_BYTES`); else a UserError."""
+    size = len(text.encode("utf-8", "surrogateescape"))
+    if size > MAX_SESSION_BYTES:
+        raise _too_large(size, source)
+    return text
+
+
+def check_transcript(data: bytes, *, source: str, limit: int = MAX_SESSION_BYTES) -> str:
     """Decode and check a transcript; ``source`` names where it came from for messages."""
-    if len(data) > MAX_SESSION_BYTES:
-        raise _too_large(len(data), source)
+    if len(data) > limit:
+        raise _too_large(len(data), source, limit)
     if b"\x00" in data:
         raise UserError(f"{source}: session is binary data, not text", hint="log text only")
     try:

@@ -1,6 +1,6 @@
 """Which words of a session transcript are the user's own, as paragraphs of prose.
 
-A session read from an agent's structured files (Claude Code, Codex, SpecStory,
+A session read from an agent's structured files (Claude Code, Codex, OpenClaw, SpecStory,
 Aider) carries a marker line per turn naming its role (``<!-- dreamgit:turn
 role=user … -->``, :mod:`dreamgit.store.formats.turns`): the roles come from those
 lines only, so inside a marked turn no ``Name:`` line, heading or quote ever starts

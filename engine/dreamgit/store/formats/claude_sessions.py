@@ -9,7 +9,8 @@ blocks) and tool calls or thinking never do; inside a user's text every harness
 shape of :mod:`~dreamgit.store.formats.harness` is removed and the user's own words
 around it kept. A file is read from a byte offset on: a session that grew after it
 was logged is read again from where the last read stopped, checked by the id of the
-last record read. A line that is not JSON is reported with its file and line, and the
+last record read; a session resumed into a new file is read from after the history it
+copied. A line that is not JSON is reported with its file and line, and the
 rest of the file is still read; a last line still being written is left for later.
 """
 
@@ -20,10 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dreamgit.clock import parse_time
-from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Progress, Turn, json_record
+from dreamgit.store.formats.turns import AgentSession, Progress, files_under, json_record, time_of
 
 __all__ = [
     "classify_record",
@@ -89,16 +88,6 @@ def classify_record(record: Mapping[str, Any]) -> tuple[str | None, str]:
     return role, kept
 
 
-def _time_of(record: Mapping[str, Any]) -> Any:
-    stamp = record.get("timestamp")
-    if not isinstance(stamp, str) or not stamp:
-        return None
-    try:
-        return parse_time(stamp, what="timestamp")
-    except UserError:
-        return None
-
-
 def _resume_at(data: bytes, progress: Progress | None) -> int | None:
     """Where to go on reading; None when the file no longer holds what was logged."""
     if progress is None or progress.offset == 0:
@@ -136,7 +125,11 @@ def _parses(line: bytes) -> bool:
 
 
 def read_claude_file(
-    path: Path, label: str, problems: list[str], progress: Progress | None = None
+    path: Path,
+    label: str,
+    problems: list[str],
+    progress: Progress | None = None,
+    copied: frozenset[str] = frozenset(),
 ) -> AgentSession | None:
     """The turns of one session file after ``progress`` (all of it when None).
 
@@ -149,13 +142,26 @@ def read_claude_file(
     except OSError as exc:
         problems.append(f"{label}: cannot read: {exc.strerror}")
         return None
-    return read_claude_data(data, key=path.stem, label=label, problems=problems, progress=progress)
+    return read_claude_data(
+        data, key=path.stem, label=label, problems=problems, progress=progress, copied=copied
+    )
 
 
 def read_claude_data(
-    data: bytes, *, key: str, label: str, problems: list[str], progress: Progress | None = None
+    data: bytes,
+    *,
+    key: str,
+    label: str,
+    problems: list[str],
+    progress: Progress | None = None,
+    copied: frozenset[str] = frozenset(),
 ) -> AgentSession | None:
-    """The turns of a session file's bytes after ``progress``; see :func:`read_claude_file`."""
+    """The turns of a session file's bytes after ``progress``; see :func:`read_claude_file`.
+
+    ``copied`` holds the ids of the records other files were logged up to: a session
+    resumed into a new file starts with a copy of its history, and what comes up to
+    such a record was logged with the file it was copied from.
+    """
     start = _resume_at(data, progress)
     if start is None:
         problems.append(
@@ -176,6 +182,9 @@ def read_claude_data(
             record = json_record(raw, at=f"{label}:{number}", problems=problems)
             if record is not None:
                 _take(session, record)
+                if record.get("uuid") in copied:
+                    session.turns.clear()
+                    session.created = None
         at += len(raw)
         session.end = at
     return session
@@ -189,28 +198,28 @@ def _take(session: AgentSession, record: Mapping[str, Any]) -> None:
     role, text = classify_record(record)
     if role is None:
         return
-    when = _time_of(record)
-    if session.created is None:
-        session.created = when
-    session.turns.append(Turn(role, KIND, text, when))
+    session.add(role, text, time_of(record.get("timestamp")))
 
 
 def read_claude_sessions(
     folder: Path, logged: Mapping[str, Progress] | None = None
 ) -> tuple[list[AgentSession], list[str]]:
-    """Every session under ``folder`` (oldest first), each from where ``logged`` says
-    its file was read to (keyed by file name without ``.jsonl``), and the problems met."""
-    if not folder.is_dir():
-        raise UserError(
-            f"{folder}: no such directory",
-            hint="give the folder of Claude Code's session files, "
-            "e.g. ~/.claude/projects/<project>/",
-        )
+    """Every session under ``folder`` (or in the one file it names), oldest first, each
+    from where ``logged`` says its file was read to (keyed by file name without
+    ``.jsonl``), and the problems met."""
+    files = files_under(
+        folder,
+        "*.jsonl",
+        hint="give the folder of Claude Code's session files, e.g. ~/.claude/projects/<project>/",
+    )
     logged = logged or {}
     problems: list[str] = []
     found: list[AgentSession] = []
-    for path in sorted(folder.rglob("*.jsonl")):
-        session = read_claude_file(path, str(path), problems, logged.get(path.stem))
+    copied = frozenset(progress.last for progress in logged.values() if progress.last)
+    for path in files:
+        progress = logged.get(path.stem)
+        seen = copied if progress is None else frozenset()
+        session = read_claude_file(path, str(path), problems, progress, seen)
         if session is not None and (session.turns or path.stem in logged):
             found.append(session)
     found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))

@@ -15,15 +15,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dreamgit.clock import parse_time
-from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn, json_record
+from dreamgit.store.formats.turns import (
+    AgentSession,
+    json_records,
+    read_folder,
+    text_of,
+    time_of,
+)
 
 __all__ = ["is_codex_rollout", "read_codex_rollout", "read_codex_sessions"]
 
 KIND = "codex"
 _ROLES = {"user": "user", "assistant": "assistant"}
+_TEXT_BLOCKS = ("input_text", "output_text", "text")
 _ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 
 
@@ -37,73 +42,34 @@ def is_codex_rollout(records: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-def _time(value: object) -> Any:
-    try:
-        return parse_time(value, what="timestamp") if isinstance(value, str) else None
-    except UserError:
-        return None
-
-
-def _message_text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts = [
-        str(block.get("text", ""))
-        for block in content
-        if isinstance(block, dict) and block.get("type") in ("input_text", "output_text", "text")
-    ]
-    return "\n\n".join(p for p in parts if p.strip())
-
-
 def read_codex_rollout(data: str, *, label: str, problems: list[str]) -> AgentSession:
     """The turns of one rollout's text; bad lines are reported with ``label`` and line."""
     session = AgentSession(KIND, Path(label).stem, label)
-    for number, raw in enumerate(data.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        record = json_record(raw, at=f"{label}:{number}", problems=problems)
-        if record is None:
-            continue
+    for number, record in enumerate(json_records(data, label=label, problems=problems), 1):
         payload = record.get("payload") if record.get("type") in _ENVELOPES else record
         if not isinstance(payload, dict):
             continue
         if record.get("type") == "session_meta" or (number == 1 and "type" not in record):
             if isinstance(payload.get("id"), str):
                 session.id = payload["id"]
-            session.created = session.created or _time(payload.get("timestamp"))
+            session.created = session.created or time_of(payload.get("timestamp"))
             continue
         if record.get("type") not in (None, "response_item", "message"):
             continue
         role = _ROLES.get(str(payload.get("role")))
         if payload.get("type") != "message" or role is None:
             continue
-        text = strip_harness(_message_text(payload.get("content"))).text
+        text = strip_harness(text_of(payload.get("content"), _TEXT_BLOCKS)).text
         if text:
-            when = _time(record.get("timestamp"))
-            session.created = session.created or when
-            session.turns.append(Turn(role, KIND, text, when))
+            session.add(role, text, time_of(record.get("timestamp")))
     return session
 
 
 def read_codex_sessions(folder: Path) -> tuple[list[AgentSession], list[str]]:
     """Every rollout with turns under ``folder`` (oldest first), and the problems met."""
-    if not folder.is_dir():
-        raise UserError(
-            f"{folder}: no such directory",
-            hint="give the folder of Codex's rollouts, e.g. ~/.codex/sessions/",
-        )
-    problems: list[str] = []
-    found = []
-    for path in sorted(folder.rglob("*.jsonl")):
-        try:
-            data = path.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            problems.append(f"{path}: cannot read: {exc.strerror}")
-            continue
-        session = read_codex_rollout(data, label=str(path), problems=problems)
-        if session.turns:
-            found.append(session)
-    found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
-    return found, problems
+    return read_folder(
+        folder,
+        "*.jsonl",
+        lambda text, label, problems: read_codex_rollout(text, label=label, problems=problems),
+        hint="give the folder of Codex's rollouts, e.g. ~/.codex/sessions/",
+    )

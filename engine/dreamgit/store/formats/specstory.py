@@ -18,7 +18,7 @@ from pathlib import Path
 from dreamgit.clock import parse_time
 from dreamgit.errors import UserError
 from dreamgit.store.formats.harness import strip_harness
-from dreamgit.store.formats.turns import AgentSession, Turn
+from dreamgit.store.formats.turns import AgentSession, read_folder
 
 __all__ = ["is_specstory", "read_specstory", "read_specstory_sessions"]
 
@@ -75,34 +75,15 @@ def read_specstory(text: str, *, label: str) -> AgentSession:
             body = strip_harness(body).text
         if not body:
             continue
-        when = _stamp(header["rest"])
-        if session.turns and session.turns[-1].role == role and role == "assistant":
-            last = session.turns.pop()  # one agent reply split over many headers
-            session.turns.append(Turn(role, KIND, f"{last.text}\n\n{body}", last.at))
-            continue
-        session.turns.append(Turn(role, KIND, body, when))
+        session.add(role, body, _stamp(header["rest"]))
     return session
 
 
 def read_specstory_sessions(folder: Path) -> tuple[list[AgentSession], list[str]]:
     """Every export with turns under ``folder`` (oldest first), and the problems met."""
-    if not folder.is_dir():
-        raise UserError(
-            f"{folder}: no such directory",
-            hint="give the folder of SpecStory's exports, e.g. .specstory/history/",
-        )
-    problems: list[str] = []
-    found = []
-    for path in sorted(folder.rglob("*.md")):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}")
-            continue
-        if not is_specstory(text):
-            continue
-        session = read_specstory(text, label=str(path))
-        if session.turns:
-            found.append(session)
-    found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
-    return found, problems
+    return read_folder(
+        folder,
+        "*.md",
+        lambda text, label, _: read_specstory(text, label=label) if is_specstory(text) else None,
+        hint="give the folder of SpecStory's exports, e.g. .specstory/history/",
+    )

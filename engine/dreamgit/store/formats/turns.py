@@ -13,10 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
-from dreamgit.clock import format_time
+from dreamgit.clock import format_time, parse_time
+from dreamgit.errors import UserError
 
 __all__ = [
     "ROLES",
@@ -24,10 +27,15 @@ __all__ = [
     "AgentSession",
     "Progress",
     "Turn",
+    "files_under",
     "json_record",
+    "json_records",
     "parse_mark",
+    "read_folder",
     "read_on",
     "render_turns",
+    "text_of",
+    "time_of",
 ]
 
 ROLES = ("user", "assistant")
@@ -92,6 +100,19 @@ class AgentSession:
         """The session file's transcript: one marked turn per message."""
         return render_turns(self.turns)
 
+    def add(self, role: str, text: str, at: datetime | None) -> None:
+        """Append a turn of this agent's; the first turn's time is the session's if unset.
+
+        An assistant's reply written as several records (one per text block, between
+        tool calls) is one turn.
+        """
+        self.created = self.created or at
+        last = self.turns[-1] if self.turns else None
+        if last is not None and last.role == role == "assistant":
+            self.turns[-1] = Turn(role, self.kind, f"{last.text}\n\n{text}", last.at)
+        else:
+            self.turns.append(Turn(role, self.kind, text, at))
+
 
 def json_record(raw: str | bytes, *, at: str, problems: list[str]) -> dict[str, object] | None:
     """One JSONL line as an object; anything else is reported at ``at`` (file:line), skipped."""
@@ -138,3 +159,71 @@ def read_on(session: AgentSession, progress: Progress | None, problems: list[str
     session.start, session.end = start, len(turns)
     session.last = _digest(turns[-1]) if turns else None
     return True
+
+
+def read_folder(
+    folder: Path,
+    pattern: str,
+    read: Callable[[str, str, list[str]], AgentSession | None],
+    *,
+    hint: str,
+) -> tuple[list[AgentSession], list[str]]:
+    """``read(text, label, problems)`` on every file matching ``pattern`` under ``folder``:
+    the sessions with turns, oldest first, and the problems met (``hint`` says which
+    folder to give when it does not exist)."""
+    problems: list[str] = []
+    found = []
+    for path in files_under(folder, pattern, hint=hint):
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except OSError as exc:
+            problems.append(f"{path}: cannot read: {exc.strerror}")
+            continue
+        except UnicodeDecodeError as exc:
+            problems.append(f"{path}: not UTF-8 text (offset {exc.start}); skipped")
+            continue
+        session = read(text, str(path), problems)
+        if session is not None and session.turns:
+            found.append(session)
+    found.sort(key=lambda s: (s.created.timestamp() if s.created else 0.0, s.id))
+    return found, problems
+
+
+def text_of(content: object, kinds: tuple[str, ...] = ("text",)) -> str:
+    """A message's text: a string as it is, or the blocks of the given types, joined."""
+    if isinstance(content, str):
+        return content
+    blocks = content if isinstance(content, list) else []
+    parts = [
+        str(block.get("text", ""))
+        for block in blocks
+        if isinstance(block, dict) and block.get("type") in kinds
+    ]
+    return "\n\n".join(p for p in parts if p.strip())
+
+
+def json_records(data: str, *, label: str, problems: list[str]) -> Iterator[dict[str, object]]:
+    """The objects of a JSONL text in order; other lines are reported as ``label:line``."""
+    for number, raw in enumerate(data.splitlines(), start=1):
+        if raw.strip():
+            record = json_record(raw, at=f"{label}:{number}", problems=problems)
+            if record is not None:
+                yield record
+
+
+def time_of(value: object) -> datetime | None:
+    """A record's ISO-8601 time, or None when it has none or it is not a time."""
+    try:
+        return parse_time(value, what="timestamp") if isinstance(value, str) else None
+    except UserError:
+        return None
+
+
+def files_under(path: Path, pattern: str, *, hint: str) -> list[Path]:
+    """The files matching ``pattern`` under a folder, in order, or the one file ``path``
+    names (a hook gives the one session it is about); a UserError when neither exists."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise UserError(f"{path}: no such directory", hint=hint)
+    return sorted(path.rglob(pattern))
