@@ -352,12 +352,16 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
         frames.append(None if tail is None else replace(tail, change=True))
     for clause in _CLAUSES.split(fact)[1:]:
         later = parse_frame(clause[:1].upper() + clause[1:])
-        if later is not None and _NOW_END.search(clause.strip()):
+        if later is None or later.subject & _STAND_INS:
+            continue  # "…, he is 8 years old": whom "he" means is the sentence's business
+        if _NOW_END.search(clause.strip()):
             later = replace(later, change=True)
         frames.append(later)
     return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
 
 
+#: Subjects that stand for someone or something named before them.
+_STAND_INS = frozenset({"he", "she", "they", "it", "this", "that", "we", "you", "him", "her"})
 # "Releases are cut from the release branch; code freeze is on Friday": each clause is a
 # statement of its own ("…, and the code freeze is at 16:00" too).
 _CLAUSES = re.compile(
