@@ -99,6 +99,8 @@ def plan_prune(
         if ruleset.is_protected(memory):
             continue
         statements, _parts = session_notes.as_statements([memory])
+        # each statement is read with its note's fields ('session-note' in tags included)
+        statements = [replace(s, tags=memory.tags) for s in statements]
         held = {k: rule for k, s in enumerate(statements) if (rule := first_rule(s)) is not None}
         if not held:
             continue
