@@ -287,6 +287,8 @@ def test_a_memory_becomes_a_duplicate_item() -> None:
     [
         ("Prefers pytest to unittest.", "Prefers pytest over unittest for Python tests."),
         ("The billing api uses Redis.", "The billing api uses Redis for the session cache."),
+        # the shorter one's relation and value are a phrase of the longer one
+        ("The user works at Northwind.", "The user works as a data engineer at Northwind."),
     ],
 )
 def test_a_note_that_only_adds_a_qualifier_is_found_as_a_restatement(a: str, b: str) -> None:
@@ -302,6 +304,11 @@ def test_a_note_that_only_adds_a_qualifier_is_found_as_a_restatement(a: str, b: 
         ("Prefers pytest to unittest.", "Prefers unittest over pytest for Python tests."),
         ("Prefers pytest to unittest.", "Does not prefer pytest to unittest for Python tests."),
         ("The billing api uses Redis.", "The search worker uses Redis for the session cache."),
+        ("The user works at Northwind.", "The user works as a data engineer at Southwind."),
+        ("The user works at Northwind.", "Priya works as a data engineer at Northwind."),
+        ("The user works at Northwind.", "The user no longer works as an analyst at Northwind."),
+        ("The user works at Northwind.", "The user lives as a tenant at Northwind."),
+        ("The user works at Northwind.", "The user worked as an intern at Northwind in 2019."),
     ],
 )
 def test_a_changed_qualifier_number_direction_or_polarity_is_no_restatement(a: str, b: str) -> None:

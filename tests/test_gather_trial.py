@@ -54,8 +54,7 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     "expected",
     [
         "The user's name is Marco.",
-        "Marco works as a backend lead at Ledgerly.",
-        "Marco works at Ledgerly.",
+        "Marco works as a backend lead at Ledgerly.",  # "works at Ledgerly" merged into it
         "Marco is in Berlin, so CET.",
         "Marco wants the agent to keep answers short.",
         "Marco's team is on Python 3.11, not 3.12.",
@@ -67,6 +66,11 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 def test_each_sentence_of_the_trial_gives_its_memory(week: list[str], expected: str) -> None:
     """Name and role, place, instructions, versions, a teammate, a preference in a question."""
     assert expected in week
+
+
+def test_the_employer_said_alone_merges_into_the_role_that_names_it(week: list[str]) -> None:
+    """ "backend lead at Ledgerly" says where Marco works: one memory, not two."""
+    assert [t for t in week if "Ledgerly" in t] == ["Marco works as a backend lead at Ledgerly."]
 
 
 def test_an_instruction_said_twice_is_one_memory(week: list[str]) -> None:

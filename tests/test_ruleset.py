@@ -208,6 +208,7 @@ def test_new_rules_are_appended_and_disable_removes_by_name() -> None:
     )
     assert [r.name for r in rs.prune] == [
         "expire-ephemeral",
+        "expire-past-plans",
         "drop-scratch",
     ]
     assert "skip-unsure" not in [r.name for r in rs.gather]
@@ -385,6 +386,8 @@ def test_memory_env_holds_every_documented_name() -> None:
         "supersedes",
         "valid_from",
         "superseded",
+        "since_day",
+        "recurs",
         "recall",
         "recalls_recorded",
     }

@@ -177,6 +177,34 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Ana's newsletter hit 5,000 subscribers by 20 March 2026.",
             "3000 → 5000",
         ),
+        # an ending retires what it negates, whatever else the older one says of it
+        ("The user has a dog named Rex.", "Actually the user no longer has a dog.", "no longer"),
+        ("The user uses Poetry for packaging.", "The user doesn't use Poetry anymore.", "poetry"),
+        ("The user is vegetarian.", "The user is not vegetarian anymore.", "no longer"),
+        # the user's own remark is the fact; when a change happened is not its value
+        (
+            "The user says the staging database listens on port 5433.",
+            "The user says the staging database moved to port 6543 on the night of 4 March 2026.",
+            "5433 → 6543",
+        ),
+        # a change said of "it": the latest value with the same noun ("port")
+        (
+            "The staging database listens on port 5433.",
+            "Correction: it moved to port 6543.",
+            "6543",
+        ),
+        # a place moved from: where the subject lived or worked there
+        (
+            "Works in Berlin, timezone Europe/Berlin",
+            "The user lives in Lisbon (moved there from Berlin).",
+            "moved from berlin",
+        ),
+        # each clause of a memory written by hand is read
+        (
+            "Releases are cut from the release branch; the code freeze starts at 14:00.",
+            "The code freeze now starts at 16:00.",
+            "14:00 → 16:00",
+        ),
     ],
 )
 def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str) -> None:
@@ -278,6 +306,22 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "Tomas builds the booking app using React Native.",
             "Tomas' team made the decision to rewrite the billing service in Go.",
         ),
+        # an ending of another thing, or of the thing for another purpose
+        ("The user has a dog named Rex.", "The user no longer has a cat."),
+        ("The user uses Poetry for work.", "The user no longer uses Poetry for hobby projects."),
+        # a move ends where the mover was, not another person's place or a liking
+        (
+            "The user's sister lives in Berlin.",
+            "The user lives in Lisbon (moved there from Berlin).",
+        ),
+        ("The user loves Berlin.", "The user lives in Lisbon (moved there from Berlin)."),
+        # "it" changes a value with the same noun only
+        ("The user has 2 cats.", "Correction: it moved to port 6543."),
+        # "won't" in a clause is no correction's rejected side
+        (
+            "The user is worried that they met Michael at a festival on 15 January 2024.",
+            "The user is worried that they won't be able to apply the skills on 12 April 2023.",
+        ),
     ],
 )
 def test_events_instances_other_subjects_and_restatements_are_not_superseded(
@@ -285,6 +329,19 @@ def test_events_instances_other_subjects_and_restatements_are_not_superseded(
 ) -> None:
     """Two poetry readings, two appointments, two tools of two kinds, two subjects: both stay."""
     assert _pairs(first, second) == []
+
+
+def test_an_ending_said_with_the_tool_in_use_leaves_the_tool_in_use() -> None:
+    """ "I no longer use Poetry; I use uv now": said in one breath (one time), the ending
+    leaves for the tool of that kind in use, and the older "uses Poetry" with it."""
+    older, ending, current = _memories(
+        "The user uses Poetry for packaging.",
+        "The user no longer uses Poetry.",
+        "The user uses uv now.",
+    )
+    ending = Memory(**{**ending.__dict__, "created": current.created})
+    got = {(u.old, u.new) for u in find_updates([older, ending, current])}
+    assert got == {(older.id, current.id), (ending.id, current.id)}
 
 
 def test_a_chain_of_values_ends_at_the_newest() -> None:

@@ -9,9 +9,11 @@ pruned. Pruned memories stay in history: ``dreamgit restore ID``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from dreamgit.dream import session_notes
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -39,6 +41,35 @@ def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) 
     return op
 
 
+def _prune_statements(
+    ws: WorkingSet, note: Memory, held: dict[int, Rule], now: datetime, budget: Budget
+) -> Operation | None:
+    """The session note ``note`` rewritten without the statements a prune rule holds for
+    ("went rowing on 2 March; is planning a trip on 9 March": the plan goes once its day
+    is over); the note as it was stays in history."""
+    rest = session_notes.without(note, set(held))
+    if rest is None:
+        return None
+    revised = replace(rest, updated=max(note.updated, now))
+    names = sorted({rule.name for rule in held.values()})
+    why = "; ".join(sorted({f"Rule {r.name}: {r.when.text}" for r in held.values()}))
+    op = Operation(
+        op="replace",
+        phase="prune",
+        rule=names[0],
+        memories=[note.id],
+        summary=f"replace: {note.id} without {len(held)} statement(s) a prune rule retires",
+        changes={},
+        before=[snap(note)],
+        after=[snap(revised)],
+        detail=f"{why}. The note as it was stays in history.",
+    )
+    if not budget.admit(op):
+        return None
+    op.changes = ws.file_for_update(note, revised)
+    return op
+
+
 def reads_recall_signals(rule: Rule) -> bool:
     """Whether a rule reads recorded recall signals (``recall.*``)."""
     return any(name == "recall" or name.startswith("recall.") for name in rule.when.names)
@@ -59,16 +90,27 @@ def plan_prune(
     """
     ops: list[Operation] = []
     rules = [r for r in ruleset.prune if recalls_recorded or not reads_recall_signals(r)]
+
+    def first_rule(memory: Memory) -> Rule | None:
+        env = memory_env(memory, now, recalls_recorded=recalls_recorded)
+        return next((rule for rule in rules if rule.when.evaluate(env)), None)
+
     for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
         if ruleset.is_protected(memory):
             continue
-        env = memory_env(memory, now, recalls_recorded=recalls_recorded)
-        for rule in rules:
-            if rule.when.evaluate(env):
-                op = _prune(ws, memory, rule.name, f"Rule {rule.name}: {rule.when.text}", budget)
-                if op is not None:
-                    ops.append(op)
-                break
+        statements, _parts = session_notes.as_statements([memory])
+        # each statement is read with its note's fields ('session-note' in tags included)
+        statements = [replace(s, tags=memory.tags) for s in statements]
+        held = {k: rule for k, s in enumerate(statements) if (rule := first_rule(s)) is not None}
+        if not held:
+            continue
+        if len(held) < len(statements):  # a note: only the statements a rule holds for go
+            op = _prune_statements(ws, memory, held, now, budget)
+        else:
+            rule = held[0] if len(held) == 1 else first_rule(memory) or held[0]
+            op = _prune(ws, memory, rule.name, f"Rule {rule.name}: {rule.when.text}", budget)
+        if op is not None:
+            ops.append(op)
     key = rank_key(ruleset, now)
     per_topic = ruleset.budgets.max_per_topic
     topics: dict[str, list[Memory]] = {}

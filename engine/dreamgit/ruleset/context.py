@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from dreamgit.dsl import Priority, Schema
 from dreamgit.dsl.types import BOOL, DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
 from dreamgit.model import Memory, RecallStats
+from dreamgit.ruleset.days import recurs, since_day
 from dreamgit.textsim import STOP_WORDS
 
 __all__ = [
@@ -68,6 +69,8 @@ MEMORY_FIELDS: dict[str, Type] = {
     "supersedes": list_of(STRING),
     "valid_from": DURATION,
     "superseded": BOOL,
+    "since_day": DURATION,
+    "recurs": BOOL,
     "recall": record(RECALL_FIELDS),
     "recalls_recorded": BOOL,
 }
@@ -146,6 +149,9 @@ def memory_env(
         # How long what it says has held (like ``age``: a duration up to ``now``).
         "valid_from": now - memory.valid_since,
         "superseded": memory.valid_to is not None or bool(memory.superseded_by),
+        # A plan's day: how long ago the day it names ended (zero if none, or not over).
+        "since_day": since_day(memory.text, memory.created, now),
+        "recurs": recurs(memory.text),
         "recall": recall_env(memory, now),
         "recalls_recorded": recalls_recorded,
     }

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from dreamgit.dream.consolidate.frame import parse_frame
-from dreamgit.dream.consolidate.guards import extends, merge_allowed
+from dreamgit.dream.consolidate.guards import extends, merge_allowed, subsumes
 from dreamgit.model import Memory
 from dreamgit.textsim import dice, features
 
@@ -153,14 +153,17 @@ def find_contained_pairs(items: Sequence[DupItem]) -> list[tuple[str, str, float
     """Pairs ``(earlier_id, later_id, similarity)`` where one note is the other plus a
     qualifier ("Prefers pytest to unittest" / "Prefers pytest over unittest for Python
     tests"): :func:`~dreamgit.dream.consolidate.guards.extends` holds (same subject,
-    relation, object, numbers, dates and polarity; only whole qualifier phrases added).
+    relation, object, numbers, dates and polarity; only whole qualifier phrases added),
+    or one holds the other's relation and object as a phrase ("works at Northwind" /
+    "works as a data engineer at Northwind": :func:`~dreamgit.dream.consolidate.guards.
+    subsumes`), whatever their keys: the longer one answers both slots.
     Memories are grouped by topic, subject, relation and object first (a hash map), so
     only notes of one group are ever compared.
     """
     _check_ids(items)
     groups: dict[tuple[object, ...], list[int]] = {}
-    for i, item in enumerate(items):
-        frame = parse_frame(item.text)
+    frames = [parse_frame(item.text) for item in items]
+    for i, (item, frame) in enumerate(zip(items, frames, strict=True)):
         if frame is not None and frame.object:
             key = (item.topic, frame.subject, frame.head, frame.particle, frame.object)
             groups.setdefault(key, []).append(i)
@@ -172,6 +175,16 @@ def find_contained_pairs(items: Sequence[DupItem]) -> list[tuple[str, str, float
                 continue
             if extends(a.text, b.text) or extends(b.text, a.text):
                 found.add((i, j))
+    # "works as a data engineer at Northwind" holds "works at Northwind" as a phrase
+    for i, (item, frame) in enumerate(zip(items, frames, strict=True)):
+        if frame is None:
+            continue
+        for particle, words in sorted(frame.phrases, key=lambda p: (p[0], sorted(p[1]))):
+            key = (item.topic, frame.subject, frame.head, particle, words)
+            for j in groups.get(key, ())[:_MAX_GROUP]:
+                # the longer one answers the shorter's slot too: its key may differ
+                if subsumes(item.text, items[j].text):
+                    found.add((min(i, j), max(i, j)))
     return [
         (items[a].id, items[b].id, dice(features(items[a].text), features(items[b].text)))
         for a, b in sorted(found)

@@ -52,6 +52,8 @@ _REJECT = frozenset({"not", "rather", "instead"})
 #: What "prefers X to Y" may say instead of "over".
 _COMPARE = frozenset({"to", "over", "than"})
 _INDEFINITE = frozenset({"a", "an", "another", "some", "one"})
+#: Words of a value that say when it holds, not what it is ("… now", "… anymore").
+_NOT_VALUE = frozenset({"and", "or", "'s", "also", "now", "currently", "anymore"})
 #: Verbs after which an "-ing" word is a noun: "the board meeting got pushed", "… moved".
 _MOVED_BY = CHANGE_VERBS | {"get"}
 
@@ -88,6 +90,9 @@ class Frame:
     relation_text: str  #: the verb group and its preposition as written ("is tested with")
     #: The tool the sentence says its subject left ("uses Notion (switched from Confluence)").
     left: frozenset[str] = frozenset()
+    #: The place the sentence says its subject moved from ("lives in Lisbon (moved there
+    #: from Berlin)").
+    moved_from: frozenset[str] = frozenset()
 
     @property
     def relation(self) -> str:
@@ -260,12 +265,15 @@ def _value(
     segments: list[tuple[str, list[str]]] = [("", [])]
     rejected: list[str] = []
     rejecting = False
+    after_punct = False
     for t in toks:
         if t.kind == "punct":
             segments.append(("", []))
-            rejecting = False
+            rejecting, after_punct = False, True
             continue
-        if t.low in _REJECT:
+        opens = after_punct or t.low != "not"  # ", not 3.12"; not "won't be able to …"
+        after_punct = False
+        if t.low in _REJECT and opens:
             rejecting = True
             continue
         if t.low in ("than", "of") and rejecting:
@@ -278,7 +286,7 @@ def _value(
             comparing = head == "prefer" and t.low in _COMPARE
             segments.append(("over" if comparing else t.low, []))
             continue
-        if t.low in DETERMINERS or t.low in ("and", "or", "'s", "also", "now", "currently"):
+        if t.low in DETERMINERS or t.low in _NOT_VALUE:
             continue  # "down to 165 pounds now" qualifies the value as "down to 180 pounds" did
         if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
             continue  # numbers and dates have guards of their own; "four" is "4" there
@@ -314,6 +322,8 @@ def parse_frame(text: str) -> Frame | None:
     end, head, negated, change, event, perfect = _verb_group(toks, j, guessed=guessed)
     if head == "go" and end < len(toks) and toks[end].low in ("up", "down"):
         change, event = True, False  # "the rent went up to $1,400": a new value
+    if negated and any(t.low == "anymore" for t in toks[end:]):
+        change = True  # "doesn't use Poetry anymore" says what ended, as "no longer" does
     passive = head != _BE and any(t.low in _BE_FORMS for t in toks[j:end])
     if not head:
         return None

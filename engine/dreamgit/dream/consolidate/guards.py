@@ -16,7 +16,7 @@ from dreamgit.dream.consolidate.signature import ANTONYMS, Signature, neighbours
 from dreamgit.dream.consolidate.verbs import RELATION_SYNONYMS
 from dreamgit.textsim import canonical_word
 
-__all__ = ["extends", "keys_compatible", "may_merge", "merge_allowed"]
+__all__ = ["extends", "keys_compatible", "may_merge", "merge_allowed", "subsumes"]
 
 
 def _show(values: frozenset[str] | set[str], sig: Signature) -> str:
@@ -255,10 +255,35 @@ def extends(longer: str, shorter: str) -> bool:
     )
     if not same or not fs.phrases < fl.phrases:
         return False
+    return _signatures_agree(longer, shorter)
+
+
+def _signatures_agree(longer: str, shorter: str) -> bool:
+    """The same numbers, dates and negations, and no comparison reversed."""
     sl, ss = signature(longer), signature(shorter)
     if (sl.numbers, sl.dates) != (ss.numbers, ss.dates) or sl.negations != ss.negations:
         return False
     return not (sl.directions and ss.directions and _reversed(sl, ss))
+
+
+def subsumes(longer: str, shorter: str) -> bool:
+    """Whether ``longer`` says what ``shorter`` says with more before it: the shorter's
+    relation and object are one of the longer's qualifier phrases ("works at Northwind" /
+    "works as a data engineer at Northwind"); the same subject, verb, polarity, numbers
+    and dates, and every other phrase of the shorter one in the longer one."""
+    fl, fs = parse_frame(longer), parse_frame(shorter)
+    if fl is None or fs is None or fl.event != fs.event or not fs.object:
+        return False
+    same = (fl.subject, fl.head, fl.negated, fl.rejected) == (
+        fs.subject,
+        fs.head,
+        fs.negated,
+        fs.rejected,
+    )
+    said = (fs.particle, fs.object)
+    if not same or said not in fl.phrases or not fs.phrases <= fl.phrases - {said}:
+        return False
+    return _signatures_agree(longer, shorter)
 
 
 def keys_compatible(a_key: str | None, b_key: str | None) -> bool:

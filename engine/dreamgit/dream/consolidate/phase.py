@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from dreamgit.dream import session_notes
 from dreamgit.dream.candidate import Candidate
@@ -32,7 +32,9 @@ from dreamgit.dream.consolidate.duplicates import (
     find_duplicate_pairs,
     group_duplicates,
 )
+from dreamgit.dream.consolidate.guards import subsumes
 from dreamgit.dream.consolidate.merge_text import merge_memories
+from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
 from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.limits import Budget
@@ -109,53 +111,6 @@ class ConsolidateResult:
     unsettled: set[str] = field(default_factory=set)
 
 
-def _supersede(
-    ws: WorkingSet,
-    old: Memory,
-    new: Memory,
-    *,
-    rule: str,
-    reason: str,
-    budget: Budget,
-    ops: list[Operation],
-) -> bool:
-    """Plan one supersession; False when the run's limits deferred it."""
-    # The newer value holds from when it was said; the older one's end is this commit.
-    successor = replace(
-        new, supersedes=tuple(sorted({*new.supersedes, old.id})), valid_from=new.valid_since
-    )
-    op = Operation(
-        op="supersede",
-        phase="consolidate",
-        rule=rule,
-        memories=[new.id, old.id],
-        summary=f"supersede: {old.id} by {new.id}",
-        changes={},
-        before=[snap(old), snap(new)],
-        after=[snap(successor)],
-        detail=f"{reason}. The superseded memory stays in history: dreamgit restore {old.id}",
-    )
-    if not budget.admit(op):
-        return False
-    op.changes = {**ws.file_for_removal(old), **ws.file_for_update(new, successor)}
-    ops.append(op)
-    return True
-
-
-def _protected_skip(ruleset: RuleSet, memory: Memory, what: str, decisions: list[Decision]) -> bool:
-    if ruleset.is_protected(memory):
-        decisions.append(
-            {
-                "phase": "consolidate",
-                "memories": [memory.id],
-                "accepted": False,
-                "reason": f"{what} skipped: {memory.id} is protected",
-            }
-        )
-        return True
-    return False
-
-
 def _supersede_by_key(
     ws: WorkingSet,
     ruleset: RuleSet,
@@ -175,11 +130,11 @@ def _supersede_by_key(
             if old.id not in ws.active or newest.id not in ws.active:
                 continue
             rule = _first_rule(ruleset.consolidate, "supersede", old, newest, now, decisions)
-            if rule is None or _protected_skip(ruleset, old, "supersession", decisions):
+            if rule is None or protected_skip(ruleset, old, "supersession", decisions):
                 continue
             if ruleset.is_protected(newest):
                 continue
-            _supersede(
+            supersede(
                 ws,
                 old,
                 ws.active[newest.id],
@@ -210,9 +165,9 @@ def _supersede_by_change(
         return unsettled
     new_ids = {m.id for m, _ in live}
     older = (m for m in ws.active.values() if m.id not in new_ids)
-    existing, parts = session_notes.as_statements(older)
+    existing, parts = session_notes.as_statements(_dated(m, now) for m in older)
     plan = find_change_supersessions([c for _, c in live], existing, protected=ruleset.is_protected)
-    retired = _NoteStatements(parts)
+    retired = NoteStatements(parts)
     for item in plan.supersessions:
         if item.kind != "change" or not isinstance(item.new, int):
             continue  # same-key supersession is the pair rules' job
@@ -224,7 +179,7 @@ def _supersede_by_change(
         old = ws.active.get(old_id)
         if old is None or old.id == new.id:
             continue
-        done = _supersede(
+        done = supersede(
             ws, old, new, rule="supersede-by-change", reason=reason, budget=budget, ops=ops
         )
         if not done:
@@ -253,8 +208,8 @@ def _supersede_by_value(
 ) -> None:
     """A newer value of one subject and relation retires the older memory (``update.py``)."""
     statements, parts = session_notes.as_statements(ws.active.values())
-    retired = _NoteStatements(parts)
-    for update in find_updates(statements):
+    retired = NoteStatements(parts)
+    for update in find_updates([_dated(m, now) for m in statements]):
         old = ws.active.get(session_notes.memory_of(update.old, parts))
         new = ws.active.get(session_notes.memory_of(update.new, parts))
         if old is None or new is None or old.id == new.id or ruleset.is_protected(new):
@@ -267,81 +222,23 @@ def _supersede_by_value(
         )
         if retired.take(update.old, new.id, reason):
             continue
-        if _protected_skip(ruleset, old, "supersession", decisions):
+        if protected_skip(ruleset, old, "supersession", decisions):
             continue
-        _supersede(
-            ws, old, new, rule="supersede-newer-value", reason=reason, budget=budget, ops=ops
-        )
+        supersede(ws, old, new, rule="supersede-newer-value", reason=reason, budget=budget, ops=ops)
     retired.apply(ws, ruleset, "supersede-newer-value", now, budget, ops, decisions)
 
 
-class _NoteStatements:
-    """Statements of session notes that newer memories retire, applied one note at a time."""
-
-    def __init__(self, parts: dict[str, tuple[str, int]]) -> None:
-        self.parts = parts
-        self.retired: dict[str, dict[int, tuple[str, str]]] = {}
-
-    def take(self, name: str, by: str, reason: str) -> bool:
-        """Record that ``by`` retires the statement ``name``; False when ``name`` is a
-        whole memory (the caller supersedes it)."""
-        if name not in self.parts:
-            return False
-        note, k = self.parts[name]
-        if note != by:
-            self.retired.setdefault(note, {}).setdefault(k, (by, reason))
-        return True
-
-    def apply(
-        self,
-        ws: WorkingSet,
-        ruleset: RuleSet,
-        rule: str,
-        now: datetime,
-        budget: Budget,
-        ops: list[Operation],
-        decisions: list[Decision],
-    ) -> list[str]:
-        """Rewrite each note without its retired statements; the memories whose
-        retirements the limits deferred."""
-        deferred: list[str] = []
-        for note_id in sorted(self.retired):
-            note, retired = ws.active.get(note_id), self.retired[note_id]
-            if note is None or _protected_skip(ruleset, note, "supersession", decisions):
-                continue
-            by = sorted({new for new, _reason in retired.values()})
-            reasons = "; ".join(reason for _new, reason in retired.values())
-            rest = session_notes.without(note, set(retired))
-            if rest is None:  # every statement retired: the note goes, as a memory would
-                live = [ws.active[i] for i in by if i in ws.active]
-                newest = max(live, key=_newest, default=None)
-                if newest is not None and not _supersede(
-                    ws, note, newest, rule=rule, reason=reasons, budget=budget, ops=ops
-                ):
-                    deferred.extend(by)
-                continue
-            revised = replace(rest, updated=max(note.updated, now))
-            op = Operation(
-                op="replace",
-                phase="consolidate",
-                rule=rule,
-                memories=[note.id, *by],
-                summary=f"replace: {note.id} without {len(retired)} superseded statement(s)",
-                changes={},
-                before=[snap(note)],
-                after=[snap(revised)],
-                detail=f"{reasons}. The note as it was stays in history.",
-            )
-            if not budget.admit(op):
-                deferred.extend(by)
-                continue
-            op.changes = ws.file_for_update(note, revised)
-            ops.append(op)
-        return deferred
+#: When an adopted entry whose files give no time was written, for time order: before
+#: anything dreamgit gathered or was told (the folder held it when it was adopted).
+_UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def _newest(memory: Memory) -> tuple[datetime, str]:
-    return (memory.created, memory.id)
+def _dated(memory: Memory, now: datetime) -> Memory:
+    """``memory`` as time order sees it: an entry of an adopted folder (Hermes, Claude Code
+    files without dreamgit's front matter) is read with ``now`` as its time, which would
+    make it newer than every session; it counts as older than all of them."""
+    unknown = memory.created >= now and not memory.sources
+    return replace(memory, created=_UNKNOWN_TIME) if unknown else memory
 
 
 #: Merge passes per run: a later pass joins what an earlier merge brought together
@@ -417,7 +314,7 @@ def _absorb_into_notes(
         if note is None or other is None or session_notes.is_note(other):
             continue
         rule = _first_rule(ruleset.consolidate, "merge", seen[statement], other, now, decisions)
-        if rule is None or _protected_skip(ruleset, other, "merge", decisions):
+        if rule is None or protected_skip(ruleset, other, "merge", decisions):
             continue
         if ruleset.is_protected(note):
             continue  # a protected note is never rewritten, not even its sources
@@ -461,7 +358,7 @@ def _merge_group(
     its word overlap is below the rules' similarity by construction.
     """
     group = [ws.active[i] for i in group_ids if i in ws.active]
-    protected = [m for m in group if _protected_skip(ruleset, m, "merge", decisions)]
+    protected = [m for m in group if protected_skip(ruleset, m, "merge", decisions)]
     if protected:  # every protected member is recorded, not only the first
         return None
     anchor = group[0]
@@ -478,6 +375,21 @@ def _merge_group(
     return _merge(ws, members, rule=name, now=now, budget=budget, ops=ops)
 
 
+def _keys_of_the_fuller(group: list[Memory]) -> list[Memory]:
+    """``group`` with the key of a member another member says more than dropped: "works as
+    a data engineer at Northwind" (``user.role``) answers "works at Northwind"'s slot
+    (``user.employer``) too, and the merged memory keeps the fuller one's key."""
+    keys = {m.key for m in group if m.key}
+    if len(keys) < 2:
+        return group
+    return [
+        replace(m, key=None)
+        if m.key and any(o.key != m.key and subsumes(o.text, m.text) for o in group)
+        else m
+        for m in group
+    ]
+
+
 def _merge(
     ws: WorkingSet,
     group: list[Memory],
@@ -487,7 +399,10 @@ def _merge(
     budget: Budget,
     ops: list[Operation],
 ) -> str | None:
-    fields = merge_memories(group, now=now)
+    keyed = _keys_of_the_fuller(group)
+    if len({m.key for m in keyed if m.key}) > 1:
+        return None  # two slots the user named apart
+    fields = merge_memories(keyed, now=now)
     survivor = ws.active[fields.id]
     representative = ws.active[fields.representative]
     merged = replace(

@@ -32,6 +32,17 @@ _UNDER_WAY = re.compile(
 )
 # "Marco says the beta launch moved to 22 January": what is said is the fact.
 _SAYS = re.compile(r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+says\s+(?P<said>\S.*)$")
+# "The user says the staging database listens on port 5433": the user's own remark is the
+# fact as said (what they call "the staging database" is what a hand-written memory calls it).
+_USER_SAYS = re.compile(r"^the\s+user\s+says\s+(?:that\s+)?(?P<said>\S.*)$", re.IGNORECASE)
+# "… moved to port 6543 on the night of 4 March 2026": when the change happened (a "last
+# night" made absolute), not the new value, which holds a number of its own.
+_CHANGED_WHEN = re.compile(
+    r"\b(?:moved|changed|switched|went|bumped|raised|lowered|increased|decreased|upgraded"
+    r"|downgraded)\s+(?:up\s+|down\s+|back\s+)?to\s+[^,;]*?\d[^,;]*?"
+    r"(?P<when>\s+(?:on|since|as\s+of)\s+(?:the\s+(?:morning|afternoon|evening|night)\s+of\s+)?"
+    r"\d{1,2}\s+[A-Z][a-z]+\s+\d{4})(?=[.!]?$|[,;])"
+)
 # "Ana and others moved to Lisbon": said as "we", it moves Ana too.
 _AND_OTHERS = re.compile(r"^(?P<who>[A-Z][\w'-]*)\s+and\s+others\b")
 # "got pushed to 15 February", "was postponed to …": the thing moved to that date.
@@ -62,11 +73,17 @@ def as_fact(text: str) -> str:
     content ("the beta launch is on 15 January"), "Ana and others moved …" as Ana's move,
     a decision to switch as the switch, a date pushed as the thing moved, without the day
     it was said to hold ("as of 25 March 2025")."""
+    m = _USER_SAYS.match(text)
+    if m is not None:
+        text = m["said"][:1].upper() + m["said"][1:]
     m = _SAYS.match(text)
     if m is not None:
         # "Ana says the newsletter hit 5,000": the one she speaks of is hers
         text = re.sub(r"^the\s+", possessive(m["who"]) + " ", m["said"], flags=re.IGNORECASE)
     text = _without_day_said(_PUSHED.sub("moved to", text))
+    when = _CHANGED_WHEN.search(text)
+    if when is not None:
+        text = text[: when.start("when")] + text[when.end("when") :]
     text = _DECIDED.sub(lambda m: m["verb"] + "s", text)
     text = _UNDER_WAY.sub(lambda m: m["verb"] + "es", text)
     text = _DROPS.sub("quits", text)

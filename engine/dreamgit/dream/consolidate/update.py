@@ -23,50 +23,53 @@ memories of one group is looked at for each memory.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.signature import signature
-from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.dream.consolidate.update_passes import (
+    WINDOW,
+    by_time,
+    canon_words,
+    moved_dates,
+    pronoun_changes,
+    replaced_endings,
+    show,
+    tool_kind,
+)
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
 __all__ = ["Update", "find_updates"]
 
-#: Earlier memories of one subject and relation looked at per memory (newest first).
-_WINDOW = 64
-
 
 #: Relations that hold one value at a time: another name or word is another value.
-def _canon(words: str) -> frozenset[str]:
-    return frozenset(map(canonical_word, str.split(words)))
-
-
-_SINGLE = frozenset({"be"}) | _canon("live reside stay base work relocate move marry")
+_SINGLE = frozenset({"be"}) | canon_words("live reside stay base work relocate move marry")
 #: Change verbs that say where someone lives now.
-_MOVES = _canon("move relocate")
-_PLACE_RELATIONS = frozenset({"be"}) | _canon("live reside stay base")
+_MOVES = canon_words("move relocate")
+_PLACE_RELATIONS = frozenset({"be"}) | canon_words("live reside stay base")
+_WORK = canonical_word("work")
 #: Change verbs that end a named thing someone had, did or was at ("left Stripe").
-_LEAVES = _canon("leave quit sell finish stop")
+_LEAVES = canon_words("leave quit sell finish stop")
 #: Relations an ending does not end: one still loves a book one finished.
-_FEELINGS = _canon("love like enjoy prefer hate adore miss admire recommend")
+_FEELINGS = canon_words("love like enjoy prefer hate adore miss admire recommend")
 #: Change verbs that say which tool is used now.
-_SWITCHES = _canon("switch migrate change move upgrade downgrade replace rewrite port rebuild")
+_SWITCHES = canon_words("switch migrate change move upgrade downgrade replace rewrite port rebuild")
 #: Change verbs that may change what a subject owns or makes.
 _OWNED_CHANGES = _SWITCHES | _LEAVES
 #: What someone makes, whose parts they may drop: "the game targets PC and Switch".
-_ARTIFACTS = _canon(
+_ARTIFACTS = canon_words(
     "game app product site website project book album paper thesis course platform service"
     " startup company shop store blog podcast channel newsletter"
 )
 #: A person's team: what tools it uses are that person's too.
 _TEAM = "team"
 #: Verbs that put a thing on another tool: a change of what it is built with.
-_REWRITES = _canon("rewrite port rebuild")
+_REWRITES = canon_words("rewrite port rebuild")
 #: Change verbs that end a role or a habit, named or not ("quit nursing", "stopped running").
-_ENDS_ROLE = _canon("quit stop")
+_ENDS_ROLE = canon_words("quit stop")
 # "is 29 years old", "is 30 now"; "turned 30" (not "turned 30 minutes late").
 _AGE_IS = re.compile(r"^(?P<n>[\w-]+)(?:\s+years?\s+old)?(?:\s+now)?$")
 _AGE_TURNED = re.compile(
@@ -81,25 +84,6 @@ class Update:
     old: str
     new: str
     reason: str
-
-
-def _order(m: Memory) -> tuple[str, str]:
-    return (m.created.isoformat(), m.id)
-
-
-def _show(words: Iterable[str]) -> str:
-    return " ".join(sorted(words)) or "nothing"
-
-
-def _tool_kind(words: Iterable[str], *, whole: bool = False) -> set[str]:
-    """The kinds of one-at-a-time tools ``words`` name; any kind when the move is ``whole``
-    ("migrating fully to GCP": a second cloud is no longer beside the first)."""
-    kinds = set()
-    for w in words:
-        tool = lookup_tool(w)
-        if tool is not None and (whole or tool.exclusive or "framework" in tool.category):
-            kinds.add(tool.category)
-    return kinds
 
 
 #: Words that make a move whole: nothing stays on the old tool.
@@ -136,7 +120,7 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
     new_numbers, new_dates = new.numbers - new.rejected, new.dates - new.rejected
     if new.rejected and (old.numbers | old.dates | old.names | old.object) & new.rejected:
         if (old.numbers, old.dates) != (new_numbers, new_dates) or not old.object <= new.object:
-            return f"correction: {_show(new.rejected)} is replaced"
+            return f"correction: {show(new.rejected)} is replaced"
         return None  # the correction says again what the older memory says
     if old.object == new.object and old.phrases != new.phrases:
         return None  # the same value, said with other qualifiers: a merge's business
@@ -150,14 +134,14 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
             return None  # more than one thing changed: another fact
         if not old.object or not new.object or old.clause or new.clause:
             return None  # "is what Atlas targets" / "... Orion targets": other subjects
-        if _holds_one(old, new) or _tool_kind(old.object) & _tool_kind(new.object):
-            return f"{new.relation}: {_show(old.object)} → {_show(new.object)}"
+        if _holds_one(old, new) or tool_kind(old.object) & tool_kind(new.object):
+            return f"{new.relation}: {show(old.object)} → {show(new.object)}"
         return None
     if old.negated != new.negated:
         return "no longer" if new.negated else "again"
     if old.numbers != new_numbers or old.dates != new_dates:
         before, after = old.numbers | old.dates, new_numbers | new_dates
-        return f"{new.relation}: {_show(before - after)} → {_show(after - before)}"
+        return f"{new.relation}: {show(before - after)} → {show(after - before)}"
     return None
 
 
@@ -168,10 +152,10 @@ def _changed(old: Frame, new: Frame) -> str | None:
     # (a month is no name: "left for a vacation by 6 November" / "finished a series by …")
     ended = (old.names - old.dates) & (new.names - new.dates)
     if new.head in _LEAVES and old.head not in _FEELINGS and ended:
-        return f"{new.relation_text}: {_show(ended)}"
+        return f"{new.relation_text}: {show(ended)}"
     # "quit nursing" after "works as a nurse": the role itself ends, named or not
     if new.head in _ENDS_ROLE and old.head not in _FEELINGS and old.object & new.object:
-        return f"{new.relation_text}: {_show(old.object & new.object)}"
+        return f"{new.relation_text}: {show(old.object & new.object)}"
     version = _new_version(old, new)
     if version is not None:
         return version
@@ -183,28 +167,44 @@ def _changed(old: Frame, new: Frame) -> str | None:
     slot = len(old.subject) > 1 and (not old.object or not new.object)
     overlap = slot or bool(old.object & new.object)
     if new.dates and old.dates and before != after and overlap:
-        return f"{new.relation_text}: {_show(before - after)} → {_show(after - before)}"
+        return f"{new.relation_text}: {show(before - after)} → {show(after - before)}"
     counts = new.numbers and old.numbers and not new.dates and not old.dates
     # "the team is now 7": a bare number for what held a number ("team is me plus 4")
     bare = not new.object and old.head == new.head == "be"
     same = old.object & new.object or old.value & new.value or bare
     if counts and new.numbers != old.numbers and same:
-        return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
-    where = old.head in _PLACE_RELATIONS and (old.head != "be" or old.particle == "in")
+        return f"{new.relation_text}: {show(old.numbers)} → {show(new.numbers)}"
+    where = _placed(old)
     moved = new.head in _MOVES and where and new.names and old.names
     if moved and not new.names & old.names:
-        return f"{new.relation_text}: {_show(old.names)} → {_show(new.names)}"
+        return f"{new.relation_text}: {show(old.names)} → {show(new.names)}"
     # "switched to the Paris marathon" after "training for the Berlin marathon": the same
     # kind of thing (a tool of one kind, or a shared noun), another name
     whole = bool(new.words & _WHOLE)
-    same_kind = _tool_kind(new.value, whole=whole) & _tool_kind(old.value, whole=whole) or (
+    same_kind = tool_kind(new.value, whole=whole) & tool_kind(old.value, whole=whole) or (
         (old.object - old.names) & (new.object - new.names) and old.names and new.names
     )
     switched = new.head in _SWITCHES and same_kind
     if switched and not new.value >= old.value:
-        return f"{new.relation_text}: {_show(old.value - new.value)} → " + _show(
+        return f"{new.relation_text}: {show(old.value - new.value)} → " + show(
             new.value - old.value
         )
+    return None
+
+
+def _placed(frame: Frame) -> bool:
+    """Whether ``frame`` says where its subject is: "lives in", "is in", "works in"."""
+    if frame.head in _PLACE_RELATIONS:
+        return frame.head != "be" or frame.particle == "in"
+    return frame.head == _WORK and frame.particle == "in"
+
+
+def _moved_away(old: Frame, new: Frame) -> str | None:
+    """ "lives in Lisbon (moved there from Berlin)" after "Works in Berlin, timezone
+    Europe/Berlin": where the subject was is the place it moved from."""
+    gone = new.moved_from & old.object & old.names
+    if gone and _placed(old) and not old.negated and not old.event:
+        return f"moved from {show(gone)}"
     return None
 
 
@@ -213,14 +213,32 @@ def _new_version(old: Frame, new: Frame) -> str | None:
     version ("an" or not)."""
     versions = old.numbers and new.numbers and old.numbers != new.numbers
     if new.head in _SWITCHES and versions and old.object & new.object and not new.dates:
-        return f"{new.relation_text}: {_show(old.numbers)} → {_show(new.numbers)}"
+        return f"{new.relation_text}: {show(old.numbers)} → {show(new.numbers)}"
     return None
+
+
+def _negates(old: Frame, new: Frame) -> str | None:
+    """ "no longer has a dog" after "has a dog named Rex", "doesn't use Poetry anymore"
+    after "uses Poetry for packaging": an ending said of what the older one holds, with
+    nothing the older one does not say (no other value, qualifier, number or date)."""
+    if not (new.negated and new.change) or old.negated or old.event:
+        return None
+    if (old.head, old.particle) != (new.head, new.particle) or not new.object:
+        return None
+    if not new.object <= old.object | old.names or not new.phrases <= old.phrases:
+        return None
+    if not (new.numbers <= old.numbers and new.dates <= old.dates):
+        return None
+    return f"no longer: {show(new.object)}"
 
 
 def _why(old: Frame, new: Frame) -> str | None:
     old_age, new_age = _age(old), _age(new)
     if old_age is not None and new_age is not None:
         return f"age: {old_age} → {new_age}" if old_age != new_age else None
+    ended = _negates(old, new) or _moved_away(old, new)
+    if ended is not None:
+        return ended
     if old.event or new.event:
         return None
     if (old.head, old.particle) == (new.head, new.particle):
@@ -236,7 +254,7 @@ def _why(old: Frame, new: Frame) -> str | None:
     if explicit and new.rejected & said and (new.names | new.object) - new.rejected - said:
         if _INSTRUMENT.search(old.value_text):
             return None  # "a card game using C#" is still that game, whatever its language
-        return f"correction: {_show(new.rejected & said)} is replaced"
+        return f"correction: {show(new.rejected & said)} is replaced"
     return _left(old, new)
 
 
@@ -252,7 +270,7 @@ def _left(old: Frame, new: Frame) -> str | None:
         return None
     if _purpose(old) and _purpose(new) and _purpose(old) != _purpose(new):
         return None
-    return f"switched from {_show(new.left & held)}"
+    return f"switched from {show(new.left & held)}"
 
 
 #: "… a deckbuilder using Unity", "… the app built in Flutter": the tool is how, not what.
@@ -273,6 +291,11 @@ _SWITCHED_FROM = re.compile(
     r"\b(?:switch|switched|switching|migrated|migrating)\s+"
     r"(?:away\s+)?from\s+(?P<old>[^,;.()]+?)(?=\s+to\b|[,;.()]|$)",
     re.IGNORECASE,
+)
+# "lives in Lisbon (moved there from Berlin)", "moved from Berlin to Lisbon": a named place.
+_MOVED_FROM = re.compile(
+    r"\b(?:moved|relocated)\s+(?:there\s+|here\s+|away\s+)?from\s+"
+    r"(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
 )
 # "David got promoted to Staff Engineer by 22 February": the role he holds now.
 _PROMOTED = re.compile(
@@ -317,41 +340,34 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     if frame is not None and before is not None:
         left = frozenset(canonical_word(w.lower()) for w in before["old"].split())
         frame = replace(frame, left=left)
+    away = _MOVED_FROM.search(fact)
+    if frame is not None and away is not None:
+        place = frozenset(canonical_word(w.lower()) for w in away["place"].split())
+        frame = replace(frame, moved_from=place)
     frames = [frame]
     m = _NOW_TAIL.search(fact)
     if m is not None:
         rest = m["rest"] or m["said"]
         tail = parse_frame(rest[:1].upper() + rest[1:])
         frames.append(None if tail is None else replace(tail, change=True))
+    for clause in _CLAUSES.split(fact)[1:]:
+        later = parse_frame(clause[:1].upper() + clause[1:])
+        if later is None or later.subject & _STAND_INS:
+            continue  # "…, he is 8 years old": whom "he" means is the sentence's business
+        if _NOW_END.search(clause.strip()):
+            later = replace(later, change=True)
+        frames.append(later)
     return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
 
 
-#: Change verbs that move when a thing happens ("was pushed to 15 February").
-_DATE_MOVES = _canon("push postpone delay reschedule move shift")
-
-
-def _moved_dates(
-    by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]],
-) -> Iterator[tuple[Memory, Memory, str]]:
-    """ "Priya's board meeting was pushed to 15 February" after "Priya has a big board
-    meeting on 30 January": the thing is the newer one's subject and the older one's object,
-    both of one owner."""
-    for subject, group in by_subject.items():
-        for memory, frame in group:
-            if not (frame.change and frame.head in _DATE_MOVES and frame.dates):
-                continue
-            for owner in (frozenset({w}) for w in sorted(subject) if frozenset({w}) in by_subject):
-                thing = subject - owner
-                for old, old_frame in by_subject[owner][-_WINDOW:]:
-                    was, now = old_frame.numbers | old_frame.dates, frame.numbers | frame.dates
-                    if old.created >= memory.created or old_frame.event or not old_frame.dates:
-                        continue
-                    if thing and thing <= old_frame.object and was != now:
-                        yield (
-                            old,
-                            memory,
-                            f"{frame.relation_text}: {_show(was - now)} → {_show(now - was)}",
-                        )
+#: Subjects that stand for someone or something named before them.
+_STAND_INS = frozenset({"he", "she", "they", "it", "this", "that", "we", "you", "him", "her"})
+# "Releases are cut from the release branch; code freeze is on Friday": each clause is a
+# statement of its own ("…, and the code freeze is at 16:00" too).
+_CLAUSES = re.compile(
+    r"\s*;\s+|(?<=[a-z0-9)])[.!]\s+(?=[A-Z])"
+    r"|,\s+(?:and|but)\s+(?=(?:the|our|my|their|its|his|her)\s)"
+)
 
 
 def find_updates(memories: Sequence[Memory]) -> list[Update]:
@@ -363,7 +379,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     """
     by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
     promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
-    for memory in sorted(memories, key=_order):
+    for memory in sorted(memories, key=by_time):
         fact = as_fact(memory.text)
         sentence = parse_frame(fact)
         for frame in _frames(fact, sentence):
@@ -389,16 +405,22 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
             bucket.append((_memory, frame))
         for position, (memory, frame) in enumerate(group):
             # a change, a correction ("instead of"), an age: whatever the older one's verb
-            if frame.change or frame.rejected or frame.left or _age(frame) is not None:
-                earlier = group[max(0, position - _WINDOW) : position]
+            if (
+                frame.change
+                or frame.rejected
+                or frame.left
+                or frame.moved_from
+                or (_age(frame) is not None)
+            ):
+                earlier = group[max(0, position - WINDOW) : position]
                 if frame.head in _SWITCHES or frame.left:
                     # what a person's team builds with is theirs: "Raj builds the app
                     # using React Native" / "Raj's team rewrites the app in Flutter"
                     partner = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
-                    earlier = [*earlier, *partner[-_WINDOW:]]
+                    earlier = [*earlier, *partner[-WINDOW:]]
             else:
                 bucket, place = by_relation[frame.head, frame.particle], places[position]
-                earlier = bucket[max(0, place - _WINDOW) : place]
+                earlier = bucket[max(0, place - WINDOW) : place]
             for old, old_frame in earlier:
                 if old.created >= memory.created:
                     continue
@@ -408,7 +430,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
             # what the subject owns changes only by a new version of it, and what the
             # subject makes loses what they quit ("decided to drop the Switch version")
             theirs = owned.get(subject, []) if frame.head in _OWNED_CHANGES else []
-            for old, old_frame in [x for x in theirs if x[0].created < memory.created][-_WINDOW:]:
+            for old, old_frame in [x for x in theirs if x[0].created < memory.created][-WINDOW:]:
                 if frame.head in _SWITCHES:
                     reason = _new_version(old_frame, frame)
                 elif old_frame.subject - subject <= _ARTIFACTS:
@@ -419,13 +441,17 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
                     updates[old.id] = Update(old.id, memory.id, reason)
     # a promotion retires the role said before it when they share a word ("engineer")
     for memory, event, role in promoted:
-        for old, old_frame in by_subject.get(event.subject, [])[-_WINDOW:]:
+        for old, old_frame in by_subject.get(event.subject, [])[-WINDOW:]:
             held = (old_frame.head, old_frame.particle) in _ROLE_RELATIONS
             if held and old.created < memory.created and old_frame.object & role:
-                before = _show(old_frame.object)
-                updates[old.id] = Update(old.id, memory.id, f"promoted: {before} → {_show(role)}")
-    for old, new, reason in _moved_dates(by_subject):
+                before = show(old_frame.object)
+                updates[old.id] = Update(old.id, memory.id, f"promoted: {before} → {show(role)}")
+    for old, new, reason in moved_dates(by_subject):
         updates[old.id] = Update(old.id, new.id, reason)
+    for old, new, reason in replaced_endings(by_subject):
+        updates.setdefault(old.id, Update(old.id, new.id, reason))
+    for old, new, reason in pronoun_changes(by_subject):
+        updates.setdefault(old.id, Update(old.id, new.id, reason))
     # Later memories come later in the loop: the newest replacement is the one kept. A
     # replacement that is itself replaced hands on to its own successor (created times
     # only grow along a chain, so it ends), and every update names a survivor.

@@ -265,6 +265,11 @@ def _agree(clause: str, pos: int) -> tuple[str, int]:
         if (word.lower() in ADVERBS or _ADVERB.match(word)) and len(words) < 3:
             words.append(word)
             continue
+        longer = re.match(r"\s+(longer)\b", clause[pos:])
+        if word.lower() == "no" and longer is not None and len(words) < 3:
+            words += [word, longer.group(1)]  # "I no longer have": "no" is not the verb
+            pos += longer.end()
+            continue
         words.append(conjugate(word))
         break
     return (" " + " ".join(words)) if words else "", pos

@@ -267,7 +267,10 @@ def _subject_words(subject: str | None) -> set[str]:
 _FROM_TO = re.compile(
     r"\b(?:switch|migrat|mov|chang|upgrad|pivot)\w*\s+(?:\w+\s+){0,3}?from\s+\S.*?\s+to\s+\S"
     r"|\b(?:switch|migrat)\w*\s+(?:\w+\s+){0,2}?to\s+\S"
-    r"|\bdecided\s+to\s+(?:drop|quit|stop|cancel)\b",
+    r"|\bdecided\s+to\s+(?:drop|quit|stop|cancel)\b"
+    # "moved the evening digest to 20:15", "pushed the launch to 5 June": a new number or day
+    r"|\b(?:mov|chang|push|postpon|reschedul|bump|rais|lower|increas|decreas|adjust|extend"
+    r"|shift)ed\s+(?:\w+\s+){0,4}?to\s+(?:\w+\s+){0,2}?[$\u20ac\u00a3]?\d",
     re.I,
 )
 

@@ -1,0 +1,162 @@
+"""Updates that cross subjects, and the helpers every update check shares.
+
+``update.py`` compares memories of one subject and relation. Some newer values reach
+further: "Priya's board meeting was pushed to 15 February" moves the date of "Priya has
+a big board meeting on 30 January" (the thing is the newer one's subject and the older
+one's object); "no longer uses Poetry" said beside "uses uv now" leaves for the tool in
+use; "Correction: it moved to port 6543" changes the latest value with the same noun,
+whoever it was said of. Each pass looks at a bounded number of earlier memories
+(:data:`WINDOW`), so the work grows with the number of memories.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+
+from dreamgit.dream.consolidate.frame import Frame
+from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.model import Memory
+from dreamgit.textsim import canonical_word
+
+__all__ = [
+    "WINDOW",
+    "by_time",
+    "canon_words",
+    "moved_dates",
+    "pronoun_changes",
+    "replaced_endings",
+    "show",
+    "tool_kind",
+]
+
+Groups = dict[frozenset[str], list[tuple[Memory, Frame]]]
+
+#: Earlier memories of one subject and relation looked at per memory (newest first).
+WINDOW = 64
+
+
+def canon_words(words: str) -> frozenset[str]:
+    """The canonical forms of space-separated words."""
+    return frozenset(map(canonical_word, str.split(words)))
+
+
+def by_time(m: Memory) -> tuple[str, str]:
+    """Time order of memories: created, then id."""
+    return (m.created.isoformat(), m.id)
+
+
+def show(words: Iterable[str]) -> str:
+    """Words for a reason, sorted; "nothing" for none."""
+    return " ".join(sorted(words)) or "nothing"
+
+
+def tool_kind(words: Iterable[str], *, whole: bool = False) -> set[str]:
+    """The kinds of one-at-a-time tools ``words`` name; any kind when the move is ``whole``
+    ("migrating fully to GCP": a second cloud is no longer beside the first)."""
+    kinds = set()
+    for w in words:
+        tool = lookup_tool(w)
+        if tool is not None and (whole or tool.exclusive or "framework" in tool.category):
+            kinds.add(tool.category)
+    return kinds
+
+
+#: Change verbs that move when a thing happens ("was pushed to 15 February").
+_DATE_MOVES = canon_words("push postpone delay reschedule move shift")
+
+
+def moved_dates(
+    by_subject: Groups,
+) -> Iterator[tuple[Memory, Memory, str]]:
+    """ "Priya's board meeting was pushed to 15 February" after "Priya has a big board
+    meeting on 30 January": the thing is the newer one's subject and the older one's object,
+    both of one owner."""
+    for subject, group in by_subject.items():
+        for memory, frame in group:
+            if not (frame.change and frame.head in _DATE_MOVES and frame.dates):
+                continue
+            for owner in (frozenset({w}) for w in sorted(subject) if frozenset({w}) in by_subject):
+                thing = subject - owner
+                for old, old_frame in by_subject[owner][-WINDOW:]:
+                    was, now = old_frame.numbers | old_frame.dates, frame.numbers | frame.dates
+                    if old.created >= memory.created or old_frame.event or not old_frame.dates:
+                        continue
+                    if thing and thing <= old_frame.object and was != now:
+                        yield (
+                            old,
+                            memory,
+                            f"{frame.relation_text}: {show(was - now)} → {show(now - was)}",
+                        )
+
+
+def replaced_endings(
+    by_subject: Groups,
+) -> Iterator[tuple[Memory, Memory, str]]:
+    """ "no longer uses Poetry" beside "uses uv now", said then or later: the tool of that
+    kind in use now says what the ending said, so the ending leaves (one memory for the
+    current value). Said in one breath, both have one time: the order does not matter."""
+    for group in by_subject.values():
+        endings = [(m, f) for m, f in group if f.negated and not f.event and f.object]
+        for old, old_frame in endings[-WINDOW:]:
+            kinds = tool_kind(old_frame.object)
+            if not kinds:
+                continue
+            for memory, frame in reversed(group[-WINDOW:]):
+                same = (frame.head, frame.particle) == (old_frame.head, old_frame.particle)
+                if not same or frame.negated or frame.event or memory.created < old.created:
+                    continue
+                if frame.object & old_frame.object or not kinds & tool_kind(frame.object):
+                    continue
+                yield (
+                    old,
+                    memory,
+                    f"{frame.relation_text}: {show(old_frame.object)} → " + show(frame.object),
+                )
+                break
+
+
+#: Subjects that stand for the thing last spoken of ("it moved to port 6543").
+_PRONOUNS = frozenset({frozenset({"it"}), frozenset({"this"}), frozenset({"that"})})
+
+
+def pronoun_changes(
+    by_subject: Groups,
+) -> Iterator[tuple[Memory, Memory, str]]:
+    """ "Correction: it moved to port 6543" after "the staging database listens on port
+    5433": a change said of "it" retires the latest earlier memory, of any subject, whose
+    value has the same noun with another number ("port 5433")."""
+    changes = [
+        (m, f)
+        for subject in _PRONOUNS
+        for m, f in by_subject.get(subject, ())
+        if (f.change or f.rejected) and f.numbers and f.object and not f.dates
+    ]
+    if not changes:
+        return
+    timeline = sorted(
+        (
+            (m, f)
+            for subject, group in by_subject.items()
+            if subject not in _PRONOUNS
+            for m, f in group
+        ),
+        key=lambda pair: by_time(pair[0]),
+    )
+    starts = [m.created for m, _f in timeline]
+    for memory, frame in changes:
+        end = bisect_left(starts, memory.created)
+        for old, old_frame in reversed(timeline[max(0, end - WINDOW) : end]):
+            if old_frame.event or old_frame.indefinite or not old_frame.numbers:
+                continue
+            if frame.object & old_frame.value and frame.numbers != old_frame.numbers:
+                yield (
+                    old,
+                    memory,
+                    (
+                        f"{frame.relation_text} ({show(old_frame.subject)}): "
+                        f"{show(old_frame.numbers - frame.numbers)} → "
+                        f"{show(frame.numbers - old_frame.numbers)}"
+                    ),
+                )
+                break
