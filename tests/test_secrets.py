@@ -27,7 +27,7 @@ SECRETS = [
     ("password", "redis://:Xk82jd9Wq1@cache.local:6379/0"),
     ("password", "mongodb+srv://app:Zq7Lp2Mx9Vb4@cluster0.mongodb.net/test"),
     ("jwt", "Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2hlcmU"),
-    ("secret", "password = 'Tr0ub4dor&3xyz'"),
+    ("password", "password = 'Tr0ub4dor&3xyz'"),
     ("secret", "api_key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
     ("secret", 'client_secret="q8W2e4R6t8Y0u2I4o6P8"'),
     ("sendgrid-key", f"SG.{ALNUM[:22]}.{ALNUM}{ALNUM[:11]}"),
@@ -103,12 +103,13 @@ def test_refuse_mode_names_file_and_line_and_commits_nothing() -> None:
     assert "secrets: {mode: redact}" in (caught.value.hint or "")
 
 
-def test_off_mode_and_binary_files_pass_through() -> None:
-    """``off`` scans nothing; bytes that are not UTF-8 are not memory text."""
+def test_off_mode_passes_through_and_bytes_that_are_not_utf8_are_scanned_too() -> None:
+    """``off`` scans nothing; in bytes that are not UTF-8 the key goes, every other byte stays."""
     data = {"a.md": b"AKIAZ7QWERTYUIOP4ASD", "b.bin": b"\xff\xfeAKIAZ7QWERTYUIOP4ASD"}
     assert scrub(data, "off") == (data, [])
     files, found = scrub(data, "redact")
-    assert files["b.bin"] == data["b.bin"] and [f.path for f in found] == ["a.md"]
+    assert files["b.bin"] == b"\xff\xfe[REDACTED:aws-key]"
+    assert [f.path for f in found] == ["a.md", "b.bin"]
 
 
 def test_mode_comes_from_config_and_a_bad_one_is_a_config_error() -> None:
