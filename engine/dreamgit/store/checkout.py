@@ -26,22 +26,25 @@ class Checkout(Committer):
         self,
         read: Mapping[str, bytes | None],
         scrubbed: Mapping[str, bytes | None],
-        paths: set[str],
+        moves: Mapping[str, str],
     ) -> None:
         """Write redacted agent files back in place, unless the agent changed them meanwhile."""
         workdir = self.store.workdir
         if workdir is None:
             return
-        for path in sorted(paths):
-            target, new = workdir / path, scrubbed[path]
+        for path, moved in sorted(moves.items()):
+            source = workdir / path
+            target, new = workdir / moved, scrubbed.get(moved)
             try:
-                if new is None or target.read_bytes() != read[path]:
+                if new is None or source.read_bytes() != read[path]:
                     continue
             except OSError:
                 continue
             tmp = target.with_name(f".{target.name}.{os.getpid()}.redact")
             tmp.write_bytes(new)
             os.replace(tmp, target)
+            if moved != path:  # a file named with a credential: committed under its new name
+                source.unlink(missing_ok=True)
 
     def _follow_worktree(self, *, fallback: str | None) -> None:
         """Bring the work tree from the commit it last showed (or ``fallback``) to the tip."""
@@ -88,6 +91,10 @@ class Checkout(Committer):
         edits = self.store.worktree_edits(self.format.agent_paths)
         if not edits:
             return tip
+        # Even unreferenced, the preview's blobs stay in the object store: scrubbed too
+        # (redacted where ``run`` would refuse: the plan then shows what would be left).
+        mode = self.secrets_mode()
+        edits, _found = scrub(edits, "redact" if mode == "refuse" else mode)
         tree = self.store.build_tree(tip, edits)
         return self.store.commit_unreferenced(
             parents=[tip] if tip else [],
@@ -101,8 +108,10 @@ class Checkout(Committer):
         edits = self.store.worktree_edits(self.format.agent_paths)
         if not edits:
             return
-        scrubbed, found = scrub(edits, self.secrets_mode())
-        self._redact_worktree(edits, scrubbed, {f.path for f in found})
+        scrubbed, found = scrub(edits, self.secrets_mode(), taken=self._taken_at(self.tip()))
+        moves = {f.path: f.path for f in found if not f.moved_to and f.path in edits}
+        moves.update({f.path: f.moved_to for f in found if f.moved_to})
+        self._redact_worktree(edits, scrubbed, moves)
         edits = scrubbed
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (

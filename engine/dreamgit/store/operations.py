@@ -25,6 +25,7 @@ from dreamgit.store.memoryfile import (
     rewrite_memory,
 )
 from dreamgit.store.repo import MemoryRepo, require_text
+from dreamgit.store.secrets import clean_input, refuse_secret_name
 from dreamgit.store.sessionfile import render_session
 from dreamgit.store.transfer import unplaced
 from dreamgit.store.versions import Version, at_commit, removed_versions
@@ -52,8 +53,10 @@ def log_session(
 ) -> Session:
     """Record a session transcript; returns it with its new id."""
     require_text(text, what="session")
+    mode = repo.secrets_mode()
     for tag in tags:
         check_name(tag, what="tag")
+        refuse_secret_name(tag, mode, what="tag")
     result: list[Session] = []
 
     def build(tip: str | None) -> dict[str, bytes | None]:
@@ -117,9 +120,12 @@ def add_memory(
 ) -> Memory:
     """Add one memory by hand; returns it with its id and path."""
     require_text(text, what="memory text")
+    mode = repo.secrets_mode()
     check_name(topic, what="topic")
+    refuse_secret_name(topic, mode, what="topic")
     for tag in tags:
         check_name(tag, what="tag")
+        refuse_secret_name(tag, mode, what="tag")
     if priority not in PRIORITIES:
         raise UserError(
             f"priority {priority!r} is not one of {', '.join(PRIORITIES)}",
@@ -130,7 +136,11 @@ def add_memory(
             f"type {type!r} is not one of {', '.join(MEMORY_TYPES)}",
             hint="pass --type with one of those names",
         )
-    body = text.strip()
+    # Redacted first: the slug, the name and the description are made from what is stored.
+    body = clean_input(text.strip(), mode, what="memory text")
+    key = clean_input(key, mode, what="key") if key else key
+    name = clean_input(name, mode, what="name") if name else name
+    description = clean_input(description, mode, what="description") if description else ""
     made: list[Memory] = []
 
     def build(tip: str | None) -> dict[str, bytes | None]:

@@ -138,8 +138,8 @@ _SECRET_WORD = (
 #: ``NAME = value`` / ``name: value``, where NAME ends in a secret word (``DB_PASSWORD``).
 ASSIGNMENT = re.compile(
     rf"(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_.-])*(?:(?P<pw>{_PASSWORD_WORD})|{_SECRET_WORD})"
-    r"(?![A-Za-z0-9])['\"]?\s*(?::=|=>|[:=])\s*['\"]?"
-    r"(?P<value>[^\s'\"`,;<>{}\[\]()]{4,})"
+    r"(?![A-Za-z0-9])(?:\\?['\"])?\s*(?::=|=>|[:=])\s*(?:\\?['\"])?"
+    r"(?P<value>[^\s'\"`,;<>{}\[\]()\\]{4,})"
 )
 
 #: Prose: "the wifi password is …", "with secret …", "Authorization: Bearer …".
@@ -166,13 +166,15 @@ def looks_innocent(token: str) -> bool:
 
 
 def high_entropy(value: str) -> bool:
-    """Reads as random: many distinct characters, a digit or symbol, ~3 bits per character."""
+    """Reads as random: many distinct characters, a digit or mixed case, ~3 bits a character."""
     if looks_innocent(value) or value.isalpha() or len(set(value)) < 6:
         return False
     counts = {c: value.count(c) for c in set(value)}
     entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
     has_digit = any(c.isdigit() for c in value)
-    return entropy >= 3.0 and (has_digit or not value.isalnum())
+    mixed = value.lower() != value and value.upper() != value
+    # A dotted or hyphenated name (python.test-runner) is a name, not a token.
+    return entropy >= 3.0 and (has_digit or mixed)
 
 
 def plausible_value(value: str, *, password: bool, prose: str | None) -> bool:

@@ -36,10 +36,13 @@ from dreamgit.store.secret_formats import (
 __all__ = [
     "MODES",
     "Finding",
+    "clean_input",
     "findings_trailers",
     "path_secrets",
+    "redact_bytes",
     "redact_text",
     "redact_value",
+    "refuse_secret_name",
     "safe_path",
     "scan_text",
     "scrub",
@@ -93,7 +96,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]")
 class Finding:
     """One secret: where (1-based line, offsets in the text) and what kind; never the secret.
 
-    ``line`` 0 means the secret was in the file's name, not in its text.
+    ``line`` 0 means the secret was in the file's name, not in its text: the file was
+    committed as ``moved_to`` instead.
     """
 
     path: str
@@ -101,6 +105,7 @@ class Finding:
     kind: str
     start: int
     end: int
+    moved_to: str = ""
 
     def where(self) -> str:
         """``path:line (kind)``, for messages and commit trailers."""
@@ -141,6 +146,13 @@ def redact_text(text: str, *, path: str = "") -> tuple[str, list[Finding]]:
     for hit in reversed(hits):
         text = f"{text[: hit.start]}[REDACTED:{hit.kind}]{text[hit.end :]}"
     return text, hits
+
+
+def redact_bytes(data: bytes) -> bytes:
+    """:func:`redact_text` for bytes; bytes that are not UTF-8 are kept around what goes."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    clean, hits = redact_text(text)
+    return clean.encode("utf-8", errors="surrogateescape") if hits else data
 
 
 def redact_value(value: Any) -> Any:
@@ -210,12 +222,12 @@ def scrub(
                     ".dreamgit/config.yaml to commit it as redacted-<kind>.md",
                 )
             target = safe_path(path, lambda p: p in out or p in changes or taken(p))
-            found.append(Finding(path, 0, named[0].kind, 0, 0))
+            found.append(Finding(path, 0, named[0].kind, 0, 0, moved_to=target))
         if data is None:
             out[target] = None
             continue
         text = data.decode("utf-8", errors="surrogateescape")
-        clean, hits = redact_text(text, path=safe_path(path) if target != path else path)
+        clean, hits = redact_text(text, path=target)
         if hits and mode == "refuse":
             first = hits[0]
             raise SecretFoundError(
@@ -238,17 +250,46 @@ def scrub_message(message: str, mode: str) -> str:
     return message if mode == "off" else redact_text(message)[0]
 
 
+def clean_input(text: str, mode: str, *, what: str) -> str:
+    """Text a person gave (a memory, a key), redacted before anything is made from it.
+
+    Slugs, titles and descriptions come from what this returns, so a credential
+    that a slug would lower-case (``akia…``) is gone before a slug is made.
+    """
+    if mode == "off":
+        return text
+    clean, hits = redact_text(text)
+    if hits and mode == "refuse":
+        raise SecretFoundError(
+            f"the {what} looks like a credential ({hits[0].kind}) on line {hits[0].line}; "
+            "nothing was committed",
+            hint="remove it, or set `secrets: {mode: redact}` in .dreamgit/config.yaml "
+            "to commit it as [REDACTED:<kind>]",
+        )
+    return clean
+
+
+def refuse_secret_name(value: str, mode: str, *, what: str) -> None:
+    """A topic or tag is a name in paths and front matter: one holding a credential is refused.
+
+    Redacting it would leave a name that no longer reads back as one, so it is refused
+    in every mode but ``off``; the message never repeats the value.
+    """
+    if mode != "off" and (hits := path_secrets(value)):
+        raise SecretFoundError(
+            f"the {what} looks like a credential ({hits[0].kind}); nothing was committed",
+            hint=f"choose a plain {what} such as `ops` or `deploy`",
+        )
+
+
 def findings_trailers(found: list[Finding]) -> str:
     """``Dream-Redacted:`` trailer lines for a commit message (empty when nothing was found)."""
-    lines = []
-    for f in found:
-        where = safe_path(f.path)
-        lines.append(
-            f"Dream-Redacted: {where} (file name, {f.kind})\n"
-            if f.line == 0
-            else f"Dream-Redacted: {where}:{f.line} ({f.kind})\n"
-        )
-    return "".join(lines)
+    return "".join(
+        f"Dream-Redacted: {f.moved_to} (file name, {f.kind})\n"
+        if f.line == 0
+        else f"Dream-Redacted: {f.where()}\n"
+        for f in found
+    )
 
 
 def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
