@@ -77,7 +77,7 @@ _RECIPES: list[tuple[str, Callable[[], str], str]] = [
         "app {}",
     ),
     (
-        "slack-token",
+        "slack-webhook",
         lambda: (
             "https://hooks.slack.com/services/"
             f"T{_r(UPPER + DIGITS, 8)}/B{_r(UPPER + DIGITS, 8)}/{_r(ALNUM, 24)}"

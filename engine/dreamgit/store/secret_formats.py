@@ -15,11 +15,14 @@ from __future__ import annotations
 import math
 import re
 
+import re2
+
 __all__ = [
     "ASSIGNMENT",
     "PRIVATE_KEY_BLOCK",
     "PROSE",
     "TOKEN_FORMATS",
+    "TOKEN_PREFILTER",
     "high_entropy",
     "looks_innocent",
     "plausible_value",
@@ -37,7 +40,7 @@ TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "aws-secret-key",
         re.compile(
-            r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[:=]\s*['\"]?"
+            r"(?i:aws.{0,20}?(?:secret|private).{0,20}?)[:=]\s*['\"]?"
             r"([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
     ),
@@ -118,6 +121,14 @@ TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("typeform-token", _token(r"tfp_[A-Za-z0-9_.=-]{59}")),
     ("firebase-key", _token(r"AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140}")),
     ("password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@\"'<>]*:([^\s:/@\"'<>]{4,})@")),
+)
+
+_LOOKAROUND = re.compile(r"\(\?<?[!=](?:\[[^\]]*\]|[^()\[\]])*\)")
+
+#: Any of the token formats, on RE2 (without their lookarounds, which RE2 lacks): one
+#: linear pass rules most lines out of all seventy formats at once.
+TOKEN_PREFILTER = re2.compile(
+    "|".join(f"(?:{_LOOKAROUND.sub('', pattern.pattern)})" for _, pattern in TOKEN_FORMATS)
 )
 
 #: A private key block, BEGIN to END; where the END line is missing, BEGIN and the

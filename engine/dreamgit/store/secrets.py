@@ -29,6 +29,7 @@ from dreamgit.store.secret_formats import (
     PRIVATE_KEY_BLOCK,
     PROSE,
     TOKEN_FORMATS,
+    TOKEN_PREFILTER,
     looks_innocent,
     plausible_value,
 )
@@ -80,6 +81,18 @@ _KINDS = {
     "Twilio API Key": "twilio-key",
 }
 
+#: The formats only detect-secrets knows; the rest ``secret_formats`` finds faster.
+_PLUGIN_KINDS = frozenset(
+    {
+        "Artifactory Credentials",
+        "Cloudant Credentials",
+        "Discord Bot Token",
+        "IBM COS HMAC Credentials",
+        "IBM Cloud IAM Key",
+        "SoftLayer Credentials",
+    }
+)
+
 #: A line can hold a credential only if it has a long token or a credential word; most
 #: memory lines have neither and skip the plugins (which cost most of a scan).
 _SUSPECT = re.compile(
@@ -87,6 +100,12 @@ _SUSPECT = re.compile(
     r"|sk_|://[^\s]*@",
     re.IGNORECASE,
 )
+
+#: What a line needs before those plugins can find anything in it (they cost most of a scan).
+_PLUGIN_HINT = re.compile(
+    r"AKC|AP[\dA-F]|(?i:cloudant|ibm|cos|hmac|softlayer|\bsl\b)|[MNO][A-Za-z\d_-]{23,25}\."
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: Around a matched secret value, the characters that still belong to the same token.
 _TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]")
@@ -295,7 +314,7 @@ def findings_trailers(found: list[Finding]) -> str:
 def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
     if not _SUSPECT.search(line):
         return
-    for plugin in _plugins():
+    for plugin in _plugins() if _PLUGIN_HINT.search(line) else ():
         for secret in plugin.analyze_line(filename="memory.md", line=line, line_number=0):
             value = secret.secret_value
             if not value or secret.type not in _KINDS or secret.type == "Secret Keyword":
@@ -306,7 +325,7 @@ def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
                 if not looks_innocent(line[begin:end]):
                     yield begin, end, _KINDS[secret.type]
                 start = line.find(value, start + len(value))
-    for kind, pattern in TOKEN_FORMATS:
+    for kind, pattern in TOKEN_FORMATS if _may_hold_token(line) else ():
         for match in pattern.finditer(line):
             begin, end = match.span(1 if match.groups() else 0)
             yield begin, end, kind
@@ -318,6 +337,13 @@ def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
                 begin = match.start("value")
                 end = begin + len(value.rstrip(".!?:"))
                 yield begin, end, "password" if match.group("pw") else "secret"
+
+
+def _may_hold_token(line: str) -> bool:
+    """Whether any token format could match (RE2 reads UTF-8: stray surrogates are masked)."""
+    if not line.isascii():
+        line = _SURROGATE.sub("\ufffd", line)
+    return TOKEN_PREFILTER.search(line) is not None
 
 
 def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[str, int, int]]:
@@ -352,8 +378,4 @@ def _plugins() -> tuple[Any, ...]:
 
     with default_settings():
         classes: dict[str, Any] = get_mapping_from_secret_type_to_class()
-        return tuple(
-            plugin()
-            for kind, plugin in classes.items()
-            if kind in _KINDS and kind != "Secret Keyword"  # the keyword rules here do it
-        )
+        return tuple(plugin() for kind, plugin in classes.items() if kind in _PLUGIN_KINDS)
