@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from dreamgit import faults
 from dreamgit.errors import ConcurrentUpdateError, UserError
 
 __all__ = [
@@ -150,7 +151,15 @@ def create_lock_file(lock: Path, action: str) -> int:
         except FileExistsError:
             break_stale_lock(OSError(), seen, lock)
             continue
-        os.write(fd, owner_line())
+        try:
+            faults.checkpoint("lock-file", path=lock)
+            os.write(fd, owner_line())
+        except OSError as exc:
+            # A lock without its owner line would look like git's own for ten minutes:
+            # one this process could not finish (a full disk) is not left behind.
+            os.close(fd)
+            lock.unlink(missing_ok=True)
+            raise OSError(exc.errno, exc.strerror, str(lock)) from None
         return fd
     raise AssertionError("unreachable")  # pragma: no cover
 
