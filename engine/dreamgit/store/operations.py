@@ -25,7 +25,7 @@ from dreamgit.store.memoryfile import (
     rewrite_memory,
 )
 from dreamgit.store.repo import MemoryRepo, require_text
-from dreamgit.store.secrets import clean_input, refuse_secret_name
+from dreamgit.store.secrets import clean_input, findings_trailers, marked, refuse_secret_name
 from dreamgit.store.sessionfile import render_session
 from dreamgit.store.transfer import unplaced
 from dreamgit.store.versions import Version, at_commit, removed_versions
@@ -137,11 +137,15 @@ def add_memory(
             hint="pass --type with one of those names",
         )
     # Redacted first: the slug, the name and the description are made from what is stored.
-    body = clean_input(text.strip(), mode, what="memory text")
-    key = clean_input(key, mode, what="key") if key else key
-    name = clean_input(name, mode, what="name") if name else name
-    description = clean_input(description, mode, what="description") if description else ""
+    where = f"{layout.MEMORIES}{topic}/(new memory)"
+    given = (text.strip(), key or "", name, description)
+    body = clean_input(given[0], mode, what="memory text", where=where)
+    key = clean_input(key, mode, what="key", where=where) if key else key
+    name = clean_input(name, mode, what="name", where=where) if name else name
+    description = clean_input(description, mode, what="description", where=where)
+    redacted = given != (body, key or "", name, description)
     made: list[Memory] = []
+    written: dict[str, bytes | None] = {}
 
     def build(tip: str | None) -> dict[str, bytes | None]:
         files = repo.store.files(tip, f"{layout.MEMORIES}{topic}/")
@@ -170,19 +174,24 @@ def add_memory(
             placed = fmt.place(memory, set(repo.store.files(tip)))
             changes = fmt.add(Texts(lambda p: repo.read_text(p, tip)), placed)
             made[:] = [next(m for m in _scan(repo, tip, changes, now) if m.id == placed.id)]
-            return _encoded(changes)
+            written.clear()
+            written.update(_encoded(changes))
+            return dict(written)
         content = render_memory(memory)
         # Return the memory as it reads back (the file fills in the description).
         record = parse_memory_record(content, path=memory.path)
         made[:] = [memory_from_record(record, path=memory.path, now=now)]
-        return {memory.path: content.encode("utf-8")}
+        written.clear()
+        written[memory.path] = content.encode("utf-8")
+        return dict(written)
 
     def message() -> str:
         memory = made[0]
+        trailers = findings_trailers(marked(written)) if redacted else ""
         return (
             f"add: {memory.id} {memory.path.removeprefix(layout.MEMORIES).removesuffix('.md')}\n\n"
-            f"Dream-Op: add\nDream-Memory: {memory.id}"
-        )
+            f"Dream-Op: add\nDream-Memory: {memory.id}\n{trailers}"
+        ).rstrip("\n")
 
     repo.commit_main(message, build, now=now)
     return made[0]

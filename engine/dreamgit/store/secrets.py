@@ -39,6 +39,7 @@ __all__ = [
     "Finding",
     "clean_input",
     "findings_trailers",
+    "marked",
     "path_secrets",
     "redact_bytes",
     "redact_text",
@@ -269,18 +270,19 @@ def scrub_message(message: str, mode: str) -> str:
     return message if mode == "off" else redact_text(message)[0]
 
 
-def clean_input(text: str, mode: str, *, what: str) -> str:
+def clean_input(text: str, mode: str, *, what: str, where: str) -> str:
     """Text a person gave (a memory, a key), redacted before anything is made from it.
 
     Slugs, titles and descriptions come from what this returns, so a credential
-    that a slug would lower-case (``akia…``) is gone before a slug is made.
+    that a slug would lower-case (``akia…``) is gone before a slug is made. ``where``
+    names the file to be for a refusal (never a name made from the text).
     """
     if mode == "off":
         return text
     clean, hits = redact_text(text)
     if hits and mode == "refuse":
         raise SecretFoundError(
-            f"the {what} looks like a credential ({hits[0].kind}) on line {hits[0].line}; "
+            f"{where}:{hits[0].line}: the {what} looks like a credential ({hits[0].kind}); "
             "nothing was committed",
             hint="remove it, or set `secrets: {mode: redact}` in .dreamgit/config.yaml "
             "to commit it as [REDACTED:<kind>]",
@@ -299,6 +301,20 @@ def refuse_secret_name(value: str, mode: str, *, what: str) -> None:
             f"the {what} looks like a credential ({hits[0].kind}); nothing was committed",
             hint=f"choose a plain {what} such as `ops` or `deploy`",
         )
+
+
+def marked(changes: Mapping[str, bytes | None]) -> list[Finding]:
+    """Where ``changes`` hold ``[REDACTED:<kind>]``: the trailers of text redacted before."""
+    found = []
+    for path, data in changes.items():
+        text = "" if data is None else data.decode("utf-8", errors="replace")
+        for match in _MARKER.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            found.append(Finding(path, line, match[1], match.start(), match.end()))
+    return found
+
+
+_MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 
 
 def findings_trailers(found: list[Finding]) -> str:
