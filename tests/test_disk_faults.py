@@ -141,3 +141,17 @@ def test_a_disk_that_really_fills_up_is_exit_1_and_the_next_write_succeeds(
     filler.unlink()
     assert run(repo, "add", "Likes green tea.", "--topic", "food").returncode == 0
     assert tip(repo) != before
+
+
+def test_a_lock_left_on_main_is_named_with_what_to_do(repo: Path) -> None:
+    """A 0-byte refs/heads/main.lock (a killed writer's, or git's) is named, not 'the branch'."""
+    lock = repo / ".git" / "refs" / "heads" / "main.lock"
+    lock.write_bytes(b"")
+    done = run(repo, "add", "Likes green tea.", "--topic", "food")
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"error: update of main: {lock} stayed locked by another process\n"
+        f"hint: a git command may be running; if none is, remove {lock} and retry\n",
+    )
+    lock.unlink()
+    assert run(repo, "add", "Likes green tea.", "--topic", "food").returncode == 0

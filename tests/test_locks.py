@@ -49,7 +49,7 @@ def test_a_branch_that_stays_locked_gives_up_with_a_clear_error(tmp_path: Path) 
         done.set()
         writer.join()
     assert caught.value.render() == (
-        "commit on main: the branch stayed locked by another writer\n"
-        "hint: retry; if no other dreamgit runs, remove a stale *.lock under the git directory"
+        f"commit on main: {lock} stayed locked by another process\n"
+        f"hint: a git command may be running; if none is, remove {lock} and retry"
     )
     assert repo.tip() == tip

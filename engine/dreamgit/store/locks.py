@@ -16,7 +16,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -67,11 +67,18 @@ def try_exclusive(path: Path, *, busy: str) -> Iterator[None]:
 # -- git's own lock files ------------------------------------------------------------
 
 
-def retry_on_lock(action: str, lock: Path | None = None) -> Iterator[int]:
-    """Attempt numbers with backoff; ref locks held by another writer clear quickly."""
+def retry_on_lock(
+    action: str, lock: Path | None = None, *, candidates: Sequence[Path] = ()
+) -> Iterator[int]:
+    """Attempt numbers with backoff; ref locks held by another writer clear quickly.
+
+    When they do not, the error names the lock file: ``lock``, or the first of
+    ``candidates`` (the refs' own ``.lock`` files) still there.
+    """
     for attempt in range(60):
         yield attempt
         time.sleep(min(0.005 * 2**attempt, 0.2))
+    lock = lock or next((c for c in candidates if c.exists()), None)
     if lock is not None:
         raise ConcurrentUpdateError(
             f"{action}: {lock} stayed locked by another process",
