@@ -235,5 +235,7 @@ def test_no_secret_survives_any_write_path_and_look_alikes_are_kept(tmp_path: Pa
     # The file named with a key is there under a safe name; every look-alike is kept.
     tree = git(repo, "ls-tree", "-r", "--name-only", "HEAD")
     assert "memories/ops/redacted-aws-key.md" in tree
+    messages = git(repo, "log", "--format=%B", "main")
+    assert "Dream-Redacted: memories/ops/redacted-aws-key.md (file name, aws-key)" in messages
     stored = json.loads(run(repo, "show", kept, "--json", now=LATER).stdout)["text"]
     assert [line for line in LOOK_ALIKES if line not in stored] == []

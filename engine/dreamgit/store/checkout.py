@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from dreamgit.store.committer import Committer
-from dreamgit.store.secrets import scrub
+from dreamgit.store.secrets import findings_trailers, scrub
 
 __all__ = ["Checkout"]
 
@@ -28,7 +28,11 @@ class Checkout(Committer):
         scrubbed: Mapping[str, bytes | None],
         moves: Mapping[str, str],
     ) -> None:
-        """Write redacted agent files back in place, unless the agent changed them meanwhile."""
+        """Write redacted agent files back in place, unless the agent changed them meanwhile.
+
+        ``moves`` maps each file to where it was committed: itself, or for a file
+        named with a credential its new name (the old file is removed).
+        """
         workdir = self.store.workdir
         if workdir is None:
             return
@@ -116,8 +120,8 @@ class Checkout(Committer):
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
-            "Dream-Op: agent-edits"
-        )
+            f"Dream-Op: agent-edits\n{findings_trailers(found)}"
+        ).rstrip("\n")
         committed = self._retry(self._commit_step(message, lambda _tip: edits, now=now))
         if committed is not None:
             # The files already show this commit: the next sync starts from it, or the
