@@ -121,3 +121,36 @@ def test_mode_comes_from_config_and_a_bad_one_is_a_config_error() -> None:
     assert str(caught.value) == (
         ".dreamgit/config.yaml: secrets.mode must be one of redact, refuse, off, not 'shout'"
     )
+
+
+def test_a_file_named_with_a_key_is_moved_and_the_trailer_names_the_new_path() -> None:
+    """The content is scanned under its new name; nothing of the key is left in any path."""
+    key = "AKIAZ7QWERTYUIOP4ASD"
+    files, found = scrub(
+        {f"memories/ops/{key}.md": b"note\n", "memories/ops/redacted-aws-key.md": b"x\n"},
+        "redact",
+        taken=lambda p: False,
+    )
+    assert sorted(files) == [
+        "memories/ops/redacted-aws-key-2.md",
+        "memories/ops/redacted-aws-key.md",
+    ]
+    assert findings_trailers(found) == (
+        "Dream-Redacted: memories/ops/redacted-aws-key-2.md (file name, aws-key)\n"
+    )
+
+
+def test_a_slug_that_lower_cased_a_key_is_still_found() -> None:
+    """``akia…`` in a slug is the key a slug made lower-case."""
+    files, _ = scrub({"memories/ops/deploy-akiaz7qwertyuiop4asd-key.md": b"x\n"}, "redact")
+    assert list(files) == ["memories/ops/redacted-aws-key.md"]
+
+
+def test_refuse_mode_refuses_a_file_named_with_a_key_without_repeating_it() -> None:
+    """The message names the folder and the kind, never the name."""
+    with pytest.raises(SecretFoundError) as caught:
+        scrub({"memories/ops/AKIAZ7QWERTYUIOP4ASD.md": b"note\n"}, "refuse")
+    assert str(caught.value) == (
+        "a file in memories/ops/ is named with what looks like a credential (aws-key); "
+        "nothing was committed"
+    )

@@ -234,10 +234,11 @@ def scrub(
     for path, data in changes.items():
         target = path
         if data is not None and (named := path_secrets(path)):
-            if mode == "refuse":
+            if mode == "refuse":  # the message names the folder, never the name itself
+                folder = path.rsplit("/", 1)[0] + "/" if "/" in path else "the top folder"
                 raise SecretFoundError(
-                    f"{path}: the file name looks like a credential ({named[0].kind}); "
-                    "nothing was committed",
+                    f"a file in {folder} is named with what looks like a credential "
+                    f"({named[0].kind}); nothing was committed",
                     hint="rename the file, or set `secrets: {mode: redact}` in "
                     ".dreamgit/config.yaml to commit it as redacted-<kind>.md",
                 )
