@@ -162,8 +162,11 @@ def test_no_secret_survives_any_write_path_and_look_alikes_are_kept(tmp_path: Pa
     key = SECRETS[5].value
     outputs.append(run(repo, "add", "The deploy slot.", "--topic", "keys", "--key", key).stdout)
     lowercase = next(s.value for s in SECRETS if s.kind == "databricks-token")
-    for option in ("--topic", "--tag"):
-        args = ["add", "A note.", "--topic", "ops", option, lowercase]
+    for args in (
+        ["add", "A note.", "--topic", "ops", "--topic", lowercase],
+        ["add", "A note.", "--topic", "ops", "--tag", lowercase],
+        ["log", "A session.", "--tag", lowercase],
+    ):
         refused = run(repo, *args, code=1)
         assert "looks like a credential (databricks-token); nothing was committed" in (
             refused.stderr
