@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.errors import ConcurrentUpdateError
+from dreamgit.store import locks
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
 
@@ -49,7 +50,21 @@ def test_a_branch_that_stays_locked_gives_up_with_a_clear_error(tmp_path: Path) 
         done.set()
         writer.join()
     assert caught.value.render() == (
-        "commit on main: the branch stayed locked by another writer\n"
-        "hint: retry; if no other dreamgit runs, remove a stale *.lock under the git directory"
+        f"commit on main: {lock} stayed locked by another process\n"
+        f"hint: a git command may be running; if none is, remove {lock} and retry"
     )
     assert repo.tip() == tip
+
+
+def test_a_lock_error_whose_file_is_gone_gives_up_naming_the_branch(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No lock file left to name (it came and went): the message says what was tried."""
+    monkeypatch.setattr(locks.time, "sleep", lambda _s: None)
+    with pytest.raises(ConcurrentUpdateError) as caught:
+        for _ in locks.retry_on_lock("update of main", candidates=[tmp_path / "main.lock"]):
+            pass
+    assert caught.value.render() == (
+        "update of main: the branch stayed locked by another writer\n"
+        "hint: retry; if no other dreamgit runs, remove a stale *.lock under the git directory"
+    )

@@ -27,7 +27,7 @@ SECRETS = [
     ("password", "redis://:Xk82jd9Wq1@cache.local:6379/0"),
     ("password", "mongodb+srv://app:Zq7Lp2Mx9Vb4@cluster0.mongodb.net/test"),
     ("jwt", "Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2hlcmU"),
-    ("secret", "password = 'Tr0ub4dor&3xyz'"),
+    ("password", "password = 'Tr0ub4dor&3xyz'"),
     ("secret", "api_key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
     ("secret", 'client_secret="q8W2e4R6t8Y0u2I4o6P8"'),
     ("sendgrid-key", f"SG.{ALNUM[:22]}.{ALNUM}{ALNUM[:11]}"),
@@ -103,12 +103,13 @@ def test_refuse_mode_names_file_and_line_and_commits_nothing() -> None:
     assert "secrets: {mode: redact}" in (caught.value.hint or "")
 
 
-def test_off_mode_and_binary_files_pass_through() -> None:
-    """``off`` scans nothing; bytes that are not UTF-8 are not memory text."""
+def test_off_mode_passes_through_and_bytes_that_are_not_utf8_are_scanned_too() -> None:
+    """``off`` scans nothing; in bytes that are not UTF-8 the key goes, every other byte stays."""
     data = {"a.md": b"AKIAZ7QWERTYUIOP4ASD", "b.bin": b"\xff\xfeAKIAZ7QWERTYUIOP4ASD"}
     assert scrub(data, "off") == (data, [])
     files, found = scrub(data, "redact")
-    assert files["b.bin"] == data["b.bin"] and [f.path for f in found] == ["a.md"]
+    assert files["b.bin"] == b"\xff\xfe[REDACTED:aws-key]"
+    assert [f.path for f in found] == ["a.md", "b.bin"]
 
 
 def test_mode_comes_from_config_and_a_bad_one_is_a_config_error() -> None:
@@ -119,4 +120,37 @@ def test_mode_comes_from_config_and_a_bad_one_is_a_config_error() -> None:
         secrets_mode({"secrets": {"mode": "shout"}})
     assert str(caught.value) == (
         ".dreamgit/config.yaml: secrets.mode must be one of redact, refuse, off, not 'shout'"
+    )
+
+
+def test_a_file_named_with_a_key_is_moved_and_the_trailer_names_the_new_path() -> None:
+    """The content is scanned under its new name; nothing of the key is left in any path."""
+    key = "AKIAZ7QWERTYUIOP4ASD"
+    files, found = scrub(
+        {f"memories/ops/{key}.md": b"note\n", "memories/ops/redacted-aws-key.md": b"x\n"},
+        "redact",
+        taken=lambda p: False,
+    )
+    assert sorted(files) == [
+        "memories/ops/redacted-aws-key-2.md",
+        "memories/ops/redacted-aws-key.md",
+    ]
+    assert findings_trailers(found) == (
+        "Dream-Redacted: memories/ops/redacted-aws-key-2.md (file name, aws-key)\n"
+    )
+
+
+def test_a_slug_that_lower_cased_a_key_is_still_found() -> None:
+    """``akia…`` in a slug is the key a slug made lower-case."""
+    files, _ = scrub({"memories/ops/deploy-akiaz7qwertyuiop4asd-key.md": b"x\n"}, "redact")
+    assert list(files) == ["memories/ops/redacted-aws-key.md"]
+
+
+def test_refuse_mode_refuses_a_file_named_with_a_key_without_repeating_it() -> None:
+    """The message names the folder and the kind, never the name."""
+    with pytest.raises(SecretFoundError) as caught:
+        scrub({"memories/ops/AKIAZ7QWERTYUIOP4ASD.md": b"note\n"}, "refuse")
+    assert str(caught.value) == (
+        "a file in memories/ops/ is named with what looks like a credential (aws-key); "
+        "nothing was committed"
     )

@@ -9,12 +9,15 @@ import click.
 
 from __future__ import annotations
 
+import errno
+
 __all__ = [
     "ConcurrentUpdateError",
     "ConfigError",
     "ConflictError",
     "DreamgitError",
     "DslError",
+    "EnvironmentProblem",
     "MemoryFileError",
     "MemoryFileWarning",
     "NotARepositoryError",
@@ -25,6 +28,7 @@ __all__ = [
     "TemplateError",
     "TestsBrokeError",
     "UserError",
+    "environment_problem",
 ]
 
 
@@ -154,3 +158,51 @@ class TestsBrokeError(DreamgitError):
 
     __test__ = False  # pytest: not a test class
     exit_code = 5
+
+
+class EnvironmentProblem(UserError):
+    """The disk is full, or the repository's files cannot be written: the user's to fix."""
+
+
+#: (errno values, words an error from libgit2 says instead, what it is, what to do).
+_PROBLEMS = (
+    (
+        (errno.ENOSPC, errno.EDQUOT),
+        ("no space left on device", "disk quota exceeded"),
+        "no space left on the device",
+        "free space on the disk that holds the repository (or raise the quota), "
+        "then run the command again; main was not changed",
+    ),
+    (
+        (errno.EROFS,),
+        ("read-only file system",),
+        "the file system is read-only",
+        "mount the repository's disk read-write, then run the command again; main was not changed",
+    ),
+    (
+        (errno.EACCES, errno.EPERM),
+        ("permission denied", "operation not permitted"),
+        "permission denied",
+        "make the git directory (objects/, refs/, index) writable by this user, "
+        "then run the command again; main was not changed",
+    ),
+)
+
+
+def environment_problem(exc: BaseException) -> EnvironmentProblem | None:
+    """A full disk or a read-only / unwritable repository as a user error; None otherwise.
+
+    An ``OSError`` says so by its errno; libgit2 only in its message, which names the
+    file it could not write.
+    """
+    code = getattr(exc, "errno", None)
+    text = str(exc)
+    lowered = text.lower()
+    for codes, words, what, hint in _PROBLEMS:
+        if code in codes or (not isinstance(exc, OSError) and any(w in lowered for w in words)):
+            if isinstance(exc, OSError):
+                detail = f"cannot write {exc.filename}" if exc.filename else str(exc.strerror)
+            else:
+                detail = text.strip().rstrip(".")
+            return EnvironmentProblem(f"{what}: {detail}", hint=hint)
+    return None

@@ -24,6 +24,7 @@ import jinja2
 from jinja2 import nodes
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.visitor import NodeTransformer
 
 from dreamgit.errors import DreamgitError, TemplateError
 
@@ -35,6 +36,12 @@ MAX_STEPS = 1_000_000
 #: Longest string or list a ``*`` in a template may make, and the largest power ``**``.
 MAX_PRODUCT = 1_000_000
 _MAX_POWER_BITS = 64 * 1024
+#: Longest value (string, list, mapping) any step of a template may build: ``~``, ``+``,
+#: a filter or a call. Checked before the step where its size is known in advance
+#: (``center(2000000000)``), after it otherwise; no single step can build more.
+MAX_VALUE = MAX_PRODUCT
+#: Longest output of one rendering: many bounded values still add up.
+MAX_OUTPUT = 10 * MAX_VALUE
 
 #: Where a repository keeps its overrides; used in messages and fake file names.
 OVERRIDE_DIR = ".dreamgit/prompts"
@@ -119,6 +126,7 @@ class _StepsExceeded(Exception):
 
 _STEPS: contextvars.ContextVar[list[int]] = contextvars.ContextVar("template_steps")
 _COUNTER = "dreamgit_loop_steps_"
+_CONCAT = "dreamgit_concat_"
 
 
 def _tick(count: int = 1) -> None:
@@ -138,13 +146,79 @@ def _counted(iterable: Iterable[Any]) -> Iterator[Any]:
         yield item
 
 
-class _BoundedSandbox(ImmutableSandboxedEnvironment):
-    """The immutable sandbox, counting every loop iteration and call against one budget."""
+def _sized(value: Any, what: str) -> Any:
+    """``value``, unless it is longer than :data:`MAX_VALUE`."""
+    if isinstance(value, str | list | tuple | dict) and len(value) > MAX_VALUE:
+        raise _StepsExceeded(f"{what} made a value of more than {MAX_VALUE:,} items")
+    return value
 
-    intercepted_binops = frozenset(["*", "**"])
+
+def _no_huge_numbers(args: Iterable[Any], what: str) -> None:
+    """Refuse a width or count that would build a huge value before it is built."""
+    for arg in args:
+        if isinstance(arg, int) and not isinstance(arg, bool) and abs(arg) > MAX_VALUE:
+            raise _StepsExceeded(f"{what} was given {arg:,}; at most {MAX_VALUE:,}")
+
+
+_WIDTH = re.compile(r"\d{7,}")
+
+
+def _no_huge_widths(fmt: str, what: str) -> None:
+    """Refuse a format string whose width or precision alone would make a huge value."""
+    if _WIDTH.search(fmt):
+        raise _StepsExceeded(f"{what} was given a format width over {MAX_VALUE:,}")
+
+
+def _concat(*parts: Any) -> str:
+    """``a ~ b``: joined, within :data:`MAX_VALUE`."""
+    _tick()
+    texts = [str(p) for p in parts]
+    if sum(len(t) for t in texts) > MAX_VALUE:
+        raise _StepsExceeded(f"'~' would make a value of more than {MAX_VALUE:,} items")
+    return "".join(texts)
+
+
+def _bounded_filter(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter whose numeric arguments and result are held within :data:`MAX_VALUE`."""
+
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        _tick()
+        _no_huge_numbers([*args, *kwargs.values()], f"the filter {name!r}")
+        if name == "format" and args and isinstance(args[0], str):
+            _no_huge_widths(args[0], "the filter 'format'")
+        return _sized(func(*args, **kwargs), f"the filter {name!r}")
+
+    # Jinja passes the context or environment to filters marked for it: keep the mark.
+    for mark in ("jinja_pass_arg",):
+        if hasattr(func, mark):
+            setattr(bounded, mark, getattr(func, mark))
+    return bounded
+
+
+class _ConcatCounter(NodeTransformer):
+    """Every ``a ~ b`` becomes a call of the bounded join."""
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        parts = [self.visit(part) for part in node.nodes]
+        return nodes.Call(
+            nodes.Name(_CONCAT, "load", lineno=node.lineno),
+            parts,
+            [],
+            None,
+            None,
+            lineno=node.lineno,
+        )
+
+
+class _BoundedSandbox(ImmutableSandboxedEnvironment):
+    """The immutable sandbox, counting every loop iteration and call against one budget,
+    and holding every value a step builds within :data:`MAX_VALUE`."""
+
+    intercepted_binops = frozenset(["*", "**", "+", "%"])
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
-        tree = super()._parse(source, name, filename)
+        tree = _ConcatCounter().visit(super()._parse(source, name, filename))
+        assert isinstance(tree, nodes.Template)
         # Every `for` iterates through a counter: nested loops cannot run unbounded.
         for loop in tree.find_all(nodes.For):
             loop.iter = nodes.Call(
@@ -159,10 +233,23 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
 
     def call(self, context: Context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
         _tick()
-        return super().call(context, obj, *args, **kwargs)
+        _no_huge_numbers([*args, *kwargs.values()], "a call")
+        # "….format()": the sandbox hands a wrapper of the bound method; find its string.
+        owner = getattr(getattr(obj, "__wrapped__", obj), "__self__", None)
+        if isinstance(owner, str):
+            _no_huge_widths(owner, "a call")
+        return _sized(super().call(context, obj, *args, **kwargs), "a call")
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
-        if operator == "*":
+        if operator == "%" and isinstance(left, str):
+            _no_huge_widths(left, "'%'")
+        elif operator == "+":
+            sequences = isinstance(left, str | list | tuple) and isinstance(
+                right, str | list | tuple
+            )
+            if sequences and len(left) + len(right) > MAX_VALUE:
+                raise _StepsExceeded(f"'+' would make a value of more than {MAX_VALUE:,} items")
+        elif operator == "*":
             for seq, times in ((left, right), (right, left)):
                 sized = isinstance(seq, str | list | tuple) and isinstance(times, int)
                 if sized and len(seq) * times > MAX_PRODUCT:
@@ -195,7 +282,9 @@ def _environment(overrides: Mapping[str, str] | None) -> ImmutableSandboxedEnvir
     env.filters["fence"] = fence
     env.filters["to_json"] = _to_json
     env.filters["quote"] = _quote
+    env.filters = {name: _bounded_filter(name, f) for name, f in env.filters.items()}
     env.globals[_COUNTER] = _counted
+    env.globals[_CONCAT] = _concat
     return env
 
 
@@ -220,7 +309,7 @@ def render(
     env = _environment(overrides) if overrides else _base_environment()
     budget = _STEPS.set([0])
     try:
-        return env.get_template(file).render(dict(context))
+        return _joined(env.get_template(file).generate(dict(context)))
     except _StepsExceeded as exc:
         raise TemplateError(
             f"{_failing_place(exc, file)}: {exc}",
@@ -257,6 +346,18 @@ def render(
         ) from None
     finally:
         _STEPS.reset(budget)
+
+
+def _joined(chunks: Iterable[str]) -> str:
+    """The rendering's output, stopped once it passes :data:`MAX_OUTPUT`."""
+    out: list[str] = []
+    size = 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_OUTPUT:
+            raise _StepsExceeded(f"the output passed {MAX_OUTPUT:,} characters")
+        out.append(chunk)
+    return "".join(out)
 
 
 def _display(filename: str | None, fallback: str) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from dreamgit.cli.state import CliState
-from dreamgit.errors import DreamgitError
+from dreamgit.errors import DreamgitError, environment_problem
 from dreamgit.version import __version__
 
 __all__ = ["cli", "main"]
@@ -89,6 +89,10 @@ class _Boundary(click.Group):
             click.echo(f"error: {exc.render()}", err=True)
             ctx.exit(exc.exit_code)
         except Exception as exc:
+            problem = environment_problem(exc)
+            if problem is not None:  # a full disk, a read-only store: not a crash
+                click.echo(f"error: {problem.render()}", err=True)
+                ctx.exit(problem.exit_code)
             if _debug(ctx):
                 raise
             path = _write_crash_log(exc)

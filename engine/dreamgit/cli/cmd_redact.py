@@ -27,7 +27,10 @@ ELSEWHERE = (
 @click.command()
 @click.argument("memory_id", metavar="[ID]", required=False)
 @click.option("--match", "match", metavar="TEXT", help="Redact this text wherever it appears.")
-@click.option("--regex", is_flag=True, help="Read --match as a regular expression.")
+@click.option("--regex", is_flag=True, help="Read --match as a regular expression (RE2).")
+@click.option(
+    "--case-sensitive", is_flag=True, help="Match case exactly (by default case is ignored)."
+)
 @click.option(
     "--dry-run", is_flag=True, help="List the commits and files affected; change nothing."
 )
@@ -39,6 +42,7 @@ def redact(
     memory_id: str | None,
     match: str | None,
     regex: bool,
+    case_sensitive: bool,
     dry_run: bool,
     gc: bool,
     as_json: bool,
@@ -46,7 +50,13 @@ def redact(
     """Rewrite history so a text (--match) or memory ID is gone from every managed branch."""
     repo = open_repo(state)
     report = redact_history(
-        repo, now=state.now(), match=match, regex=regex, memory=memory_id, dry_run=dry_run
+        repo,
+        now=state.now(),
+        match=match,
+        regex=regex,
+        memory=memory_id,
+        dry_run=dry_run,
+        case_sensitive=case_sensitive,
     )
     if gc and not dry_run and report.refs:
         collect_garbage(repo)
@@ -76,4 +86,7 @@ def _print(report: Redaction, *, gc: bool) -> None:
     click.echo("What this cannot reach, and what to do:")
     if not gc:
         click.echo(REFLOG)
+    for ref in report.unmanaged:
+        click.echo(f"- {ref.ref} is not dreamgit's to move and reaches the old history:")
+        click.echo(f"  `{ref.command}`;")
     click.echo(ELSEWHERE.format(branches=branches))

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from dreamgit.ids import slugify
+from dreamgit.store.secrets import redact_text
 
 __all__ = [
     "TOPICS",
@@ -166,12 +167,15 @@ def _predicate(c: Candidate) -> str:
 
 def candidate_memory_fields(c: Candidate) -> MemoryFields:
     """The Memory fields for ``c``: pass as ``Memory(id=..., created=..., updated=..., **f)``."""
+    # Names are made from the text as it will be stored: a credential the commit redacts
+    # must not live on, lower-cased, in the slug or the title.
+    said = redact_text(_predicate(c))[0]
     return MemoryFields(
         topic=c.topic,
-        slug=suggest_slug(_predicate(c)),
+        slug=suggest_slug(said),
         text=c.text,
-        name=_name(_predicate(c)),
-        description=description_of(c.text),
+        name=_name(said),
+        description=description_of(redact_text(c.text)[0]),
         type=c.type,
         priority=c.priority,
         key=c.key,

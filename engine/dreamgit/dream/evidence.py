@@ -10,7 +10,10 @@ is not itself an instruction to a model. A ``supersede`` must keep a newer memor
 than the ones it retires. A ``replace`` or ``merge`` keeps every number and name of
 the memories it rewrites, or gives ``sources`` and ``quote`` the same way, a quote
 that shares content words with the new text: a model does not turn "lives in
-Lisbon" into "lives in Porto" on its word alone. Refusals
+Lisbon" into "lives in Porto" on its word alone. A rewrite that says the opposite of a
+memory (a negation or an antonym on one side only: "likes hiking" → "hates hiking")
+needs the quote too, so a model that obeyed an injected session cannot flip a memory;
+and a replace counts against ``max_removals_per_run`` like a removal. Refusals
 are plain sentences for the run record.
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from dreamgit.dream.consolidate.signature import ANTONYMS, signature
 from dreamgit.llm.injection import instruction_shape
 from dreamgit.llm.proposals import Proposal
 from dreamgit.model import Memory, Session
@@ -77,13 +81,32 @@ def _kept_values(
     kept = {w.casefold().removesuffix("'s") for w in _WORD.findall(text)}
     before = {k: v for i in p.ids if i in known for k, v in _values(known[i].text).items()}
     lost = sorted((v for k, v in before.items() if k not in kept), key=str.casefold)
-    if not lost:
+    # A rewrite that turns a memory around ("likes hiking" → "hates hiking") is a new
+    # fact on the model's word: like a removal, it needs the session's own words.
+    flipped = [i for i in p.ids if i in known and _flipped(known[i].text, text)]
+    if not lost and not flipped:
         return None
     if p.sources and p.quote:
         return _quoted(p, known, sessions)
+    if lost:
+        return (
+            f"{p.op} drops {', '.join(lost)} of what it rewrites: keep them, or give sources"
+            " and quote (the session's own words that change them)"
+        )
     return (
-        f"{p.op} drops {', '.join(lost)} of what it rewrites: keep them, or give sources and"
-        " quote (the session's own words that change them)"
+        f"{p.op} turns {', '.join(flipped)} into its opposite: give sources and quote"
+        " (the session's own words that say so)"
+    )
+
+
+def _flipped(old: str, new: str) -> bool:
+    """Whether ``new`` says the opposite of ``old``: a negation or an antonym on one side only."""
+    sa, sb = signature(old), signature(new)
+    if len(sa.negations) % 2 != len(sb.negations) % 2:
+        return True
+    only_old, only_new = sa.antonyms - sb.antonyms, sb.antonyms - sa.antonyms
+    return any(
+        (p in only_old and q in only_new) or (q in only_old and p in only_new) for p, q in ANTONYMS
     )
 
 

@@ -43,7 +43,7 @@ from dreamgit.store.committer import with_trailers
 from dreamgit.store.formats import Texts
 from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.secrets import findings_trailers, scrub
+from dreamgit.store.secrets import Finding, findings_trailers, redact_value, scrub, scrub_message
 
 __all__ = ["MemoryCheck", "dream"]
 
@@ -337,7 +337,9 @@ def _record(
         record["health"] = plan.health
     if plan.reread:
         record["reread"] = plan.reread
-    return record
+    # Decisions hold every proposal verbatim, rejected ones too: nothing leaves unscanned.
+    clean: RunRecord = redact_value(record)
+    return clean
 
 
 def _diary_op(
@@ -389,16 +391,25 @@ def _apply(
 
     def commit(op: Operation) -> str:
         nonlocal parent
-        # The index, the diary and the run record only repeat memory and session text,
-        # which was scanned when it was committed; scanning them again costs seconds.
-        generated = op.op in GENERATED_OPS or op.op == "record"
-        changes, found = (op.changes, []) if generated else scrub(op.changes, mode)
+        # Generated text (index, diary) repeats memory text, which a hand-written file
+        # may have brought in unscanned: it is scanned too. The run record was redacted
+        # field by field when it was made (``_record``).
+        at = parent
+        taken = lambda path: at is not None and store.read_path(at, path) is not None  # noqa: E731
+        found: list[Finding] = []
+        if op.op == "record" or mode == "off":
+            changes = op.changes
+        else:
+            # Generated text is redacted even in refuse mode: what it repeats was refused already.
+            generated = op.op in GENERATED_OPS
+            changes, found = scrub(op.changes, "redact" if generated else mode, taken=taken)
         tree = store.build_tree(parent, changes)
+        message = scrub_message(operation_message(op, run_id=run_id), mode)
         parent = store.commit(
             branch,
             parents=[parent] if parent else [],
             tree=tree,
-            message=with_trailers(operation_message(op, run_id=run_id), findings_trailers(found)),
+            message=with_trailers(message, findings_trailers(found)),
             who=who,
             when=now,
         )

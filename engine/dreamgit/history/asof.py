@@ -9,24 +9,21 @@ is what an agent reading main then would have seen.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime, time
 
-from dreamgit.clock import parse_time
+from dreamgit.clock import before, parse_age, parse_time
 from dreamgit.errors import UserError
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["main_as_of", "parse_when"]
 
-_AGE = re.compile(r"^(\d+)\s*([mhdw])$")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-
 
 def parse_when(text: str, *, now: datetime, what: str = "--as-of") -> datetime:
     """A point in time from an ISO time, a date, or an age before ``now``."""
     raw = text.strip()
-    age = _AGE.match(raw)
-    if age:
-        return now - timedelta(**{_UNITS[age.group(2)]: int(age.group(1))})
+    age = parse_age(raw, what=what)
+    if age is not None:
+        return before(now, age, what=what, text=raw)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
         try:
             day = datetime.strptime(raw, "%Y-%m-%d").date()

@@ -23,11 +23,18 @@ import subprocess
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from dreamgit import faults
 from dreamgit.clock import format_time
+from dreamgit.dsl.regexsafe import PatternError, compile_pattern
 from dreamgit.errors import ConcurrentUpdateError, MemoryFileError, NotFoundError, UserError
+from dreamgit.history.redact_leftovers import (
+    PATH_LIKE,
+    Unmanaged,
+    drop_derived_copies,
+    unmanaged_refs,
+)
 from dreamgit.ids import memory_id
 from dreamgit.store import layout
 from dreamgit.store.gitstore import EMPTY_TREE, StaleTipError
@@ -37,6 +44,18 @@ from dreamgit.store.repo import MemoryRepo
 __all__ = ["REDACTED", "Redaction", "collect_garbage", "redact"]
 
 REDACTED = "[REDACTED]"
+
+
+class Pattern(Protocol):
+    """What redaction needs of a compiled pattern (Python's ``re``, or RE2 for ``--regex``)."""
+
+    def sub(self, repl: str, string: str, /) -> str: ...
+
+    def search(self, string: str, /) -> object: ...
+
+
+#: What the text becomes in a file or folder name (and in a path that names one).
+PATH_REDACTED = "redacted"
 REDACTIONS = ".dreamgit/redactions/"
 #: Refs besides the repository's own branch whose history dreamgit writes.
 MANAGED = ("refs/heads/dream/", "refs/heads/dreamgit-revert/", "refs/dreamgit/")
@@ -66,6 +85,8 @@ class Redaction:
     pairs: dict[str, str] = field(default_factory=dict)
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)
     record: str | None = None
+    #: Refs dreamgit does not move that still reach the old history.
+    unmanaged: list[Unmanaged] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The report as ``redact --json`` prints it."""
@@ -79,6 +100,7 @@ class Redaction:
             "rewritten": self.rewritten,
             "refs": {name: {"old": old, "new": new} for name, (old, new) in self.refs.items()},
             "record": self.record,
+            "unmanaged": [{"ref": u.ref, "command": u.command} for u in self.unmanaged],
         }
 
 
@@ -90,8 +112,13 @@ def redact(
     regex: bool = False,
     memory: str | None = None,
     dry_run: bool = False,
+    case_sensitive: bool = False,
 ) -> Redaction:
-    """Take ``match`` (a text, or with ``regex`` a pattern) or memory ``memory`` out of history."""
+    """Take ``match`` (a text, or with ``regex`` a pattern) or memory ``memory`` out of history.
+
+    Matching ignores case unless ``case_sensitive``: a slug lower-cases what it is made
+    from. File and folder names that hold the text are renamed too.
+    """
     repo.require_initialised()
     if (match is None) == (memory is None):
         raise UserError(
@@ -101,18 +128,22 @@ def redact(
     with repo.writers_turn():
         refs = _managed_refs(repo)
         order = _oldest_first(repo, refs.values())
+        pattern: Pattern
         if memory is not None:
             rule = "memory"
             versions, pattern = _memory_versions(repo, order, memory)
         else:
             assert match is not None
             rule = "regex" if regex else "match"
-            versions, pattern = frozenset(), _pattern(match, regex=regex)
+            versions = frozenset()
+            pattern = _pattern(match, regex=regex, case_sensitive=case_sensitive)
         report = Redaction(rule=rule, dry_run=dry_run)
         mapped = _rewrite(repo, order, pattern, versions, report)
         report.refs = {
             name: (old, mapped[old]) for name, old in refs.items() if mapped.get(old, old) != old
         }
+        changed = {old for old, new in mapped.items() if new != old}
+        report.unmanaged = unmanaged_refs(repo, refs, set(order), changed)
         if dry_run or not report.refs:
             return report
         faults.checkpoint("redact-before-refs")
@@ -126,6 +157,7 @@ def redact(
         main = refs.get(f"refs/heads/{repo.branch}")
         if main is not None:
             repo.follow_rewrite(main)
+        drop_derived_copies(repo, lambda text: _sub(pattern, text))
     report.record = _record(repo, report, now)
     return report
 
@@ -178,14 +210,16 @@ def _oldest_first(repo: MemoryRepo, tips: Iterable[str]) -> list[str]:
     return order
 
 
-def _pattern(text: str, *, regex: bool) -> re.Pattern[str]:
+def _pattern(text: str, *, regex: bool, case_sensitive: bool) -> Pattern:
     if not text.strip():
         raise UserError("--match needs some text", hint="give the text (or --regex pattern)")
+    flags = "" if case_sensitive else "(?i)"
     if not regex:
-        return re.compile(re.escape(text))
-    try:
-        return re.compile(text)
-    except re.error as exc:
+        return re.compile(flags + re.escape(text))
+    try:  # on RE2, like every pattern a user gives: linear time, no runaway backtracking
+        compiled: Pattern = compile_pattern(flags + text)
+        return compiled
+    except (re.error, PatternError) as exc:
         raise UserError(
             f"--match is not a valid regular expression: {exc}",
             hint="check the pattern, or drop --regex to match the text literally",
@@ -210,14 +244,20 @@ def _memory_versions(
             try:
                 record = parse_memory_record(decode_text(data, path=path), path=path)
                 ident = str(record["id"] or "") or memory_id("path", path)
-                body = str(record.get("text") or "")
+                said = [str(record.get(k) or "") for k in ("text", "name", "description")]
             except MemoryFileError:
-                ident, body = memory_id("path", path), data.decode("utf-8", errors="replace")
+                ident, said = memory_id("path", path), [data.decode("utf-8", errors="replace")]
             if ident != wanted:
                 continue
             versions.add(blob)
+            # Its name lives on in paths, subjects and index links: topic/slug and slug.
+            slug_path = path.removeprefix(layout.MEMORIES).removesuffix(".md")
+            said += [slug_path, slug_path.rsplit("/", 1)[-1]]
             lines.update(
-                line.strip() for line in body.splitlines() if len(line.strip()) >= MIN_LINE
+                line.strip()
+                for text in said
+                for line in text.splitlines()
+                if len(line.strip()) >= MIN_LINE
             )
     if not versions:
         raise NotFoundError(
@@ -226,13 +266,13 @@ def _memory_versions(
         )
     alternatives = sorted(lines, key=len, reverse=True)
     pattern = "|".join(re.escape(line) for line in alternatives) or r"(?!)"
-    return frozenset(versions), re.compile(pattern)
+    return frozenset(versions), re.compile(f"(?i){pattern}")
 
 
 def _rewrite(
     repo: MemoryRepo,
     order: list[str],
-    pattern: re.Pattern[str],
+    pattern: Pattern,
     remove: frozenset[str],  # blobs that are versions of a memory being redacted
     report: Redaction,
 ) -> dict[str, str]:
@@ -248,6 +288,11 @@ def _rewrite(
     memo: dict[str, tuple[str | None, bool]] = {}  # folder → (its rewrite, changed)
     holds: dict[str, bool] = {}  # folder → holds a blob to swap (dry runs write nothing)
     mapped: dict[str, str] = {}
+    names: dict[str, bool] = {}  # folder → a name under it holds the text
+
+    def rename(name: str) -> str:
+        return pattern.sub(PATH_REDACTED, name)
+
     for commit in order:
         tree = store.tree_id(commit)
         brought: list[str] = []
@@ -258,12 +303,13 @@ def _rewrite(
             if blob in remove:
                 swap[blob] = None
             else:
-                new = _replace(store.read(blob), pattern.sub)
+                new = _replace(store.read(blob), lambda text: _sub(pattern, text))
                 if new is False:
                     continue
                 assert isinstance(new, bytes)
                 swap[blob] = store.write_blob(new) if not report.dry_run else blob
             brought.append(path)
+        renamed = store.tree_names(tree, lambda name: pattern.search(name) is not None, names)
         info = store.commit_info(commit)
         message = pattern.sub(REDACTED, info.message)
         if brought or message != info.message:
@@ -272,11 +318,10 @@ def _rewrite(
             )
         parents = [mapped.get(p, p) for p in info.parents]
         if report.dry_run:
-            new_tree: str | None = (
-                f"changed:{tree}" if store.tree_holds(tree, swap, holds) else tree
-            )
+            changed = renamed or store.tree_holds(tree, swap, holds)
+            new_tree: str | None = f"changed:{tree}" if changed else tree
         else:
-            new_tree = store.rewrite_tree(tree, swap, memo)
+            new_tree = store.rewrite_tree(tree, swap, memo, rename)
         if new_tree == tree and message == info.message and parents == list(info.parents):
             mapped[commit] = commit
             continue
@@ -295,14 +340,20 @@ def _rewrite(
     return mapped
 
 
-def _replace(data: bytes, sub: Callable[[str, str], str]) -> bytes | bool:
-    """``data`` with every match redacted, or False when nothing matched (or it is not text)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    new = sub(REDACTED, text)
-    return False if new == text else new.encode("utf-8")
+def _replace(data: bytes, sub: Callable[[str], str]) -> bytes | bool:
+    """``data`` with every match redacted, or False when nothing matched.
+
+    Bytes that are not UTF-8 are searched too, and kept byte for byte around a match.
+    """
+    text = data.decode("utf-8", errors="surrogateescape")
+    new = sub(text)
+    return False if new == text else new.encode("utf-8", errors="surrogateescape")
+
+
+def _sub(pattern: Pattern, text: str) -> str:
+    """``text`` redacted; inside a path (an index link) the text becomes a name a path may hold."""
+    text = PATH_LIKE.sub(lambda m: pattern.sub(PATH_REDACTED, m.group(0)), text)
+    return pattern.sub(REDACTED, text)
 
 
 def _record(repo: MemoryRepo, report: Redaction, now: datetime) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dreamgit.store.secrets import redact_text
 from dreamgit.templating import render
 
 __all__ = ["render_summary"]
@@ -60,4 +61,6 @@ def render_summary(record: Mapping[str, Any], *, overrides: Mapping[str, str] | 
     for line in text.splitlines():
         if line.strip() or (lines and lines[-1].strip()):
             lines.append(line.rstrip())
-    return "\n".join(lines).strip() + "\n"
+    # The record was redacted when it was made; an override may print more of it, or a
+    # record from before redaction: the body is scanned as a whole once more.
+    return redact_text("\n".join(lines).strip() + "\n")[0]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dreamgit.llm.base import Completion, Message
+from dreamgit.store.secrets import redact_text, redact_value
 
 __all__ = ["AnswerCache"]
 
@@ -69,7 +70,9 @@ class AnswerCache:
         body = json.dumps(
             {
                 "v": _VERSION,
-                "text": completion.text,
+                # Nothing secret is kept in the git directory: a model that echoed a
+                # credential is cached redacted (what a commit would have made of it).
+                "text": _redacted(completion.text),
                 "model": completion.model,
                 "input_tokens": completion.input_tokens,
                 "output_tokens": completion.output_tokens,
@@ -84,3 +87,13 @@ class AnswerCache:
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
+
+
+def _redacted(text: str) -> str:
+    """An answer with credentials redacted; JSON is redacted value by value, so it still parses."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return redact_text(text)[0]
+    clean = redact_value(data)
+    return text if clean == data else json.dumps(clean, ensure_ascii=False)

@@ -75,7 +75,8 @@ MAX_PROPOSALS = 100
 MAX_TEXT = 2000
 MAX_REASON = 1000
 MAX_QUOTE = 500
-REMOVING_OPS = frozenset({"remove", "supersede"})
+#: Ops that take a memory (or its wording) away, capped by ``max_removals_per_run``.
+REMOVING_OPS = frozenset({"remove", "supersede", "replace"})
 
 
 class ProposalFormatError(ValueError):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from dreamgit import clock
 from dreamgit.dsl.regexsafe import PatternError, compile_pattern, search
 from dreamgit.errors import UserError
 from dreamgit.model import Memory
@@ -21,9 +22,6 @@ from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["ForgetFilter", "forget_matching", "parse_age", "select"]
-
-_AGE = re.compile(r"(\d+)\s*([mhdw])\Z")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
 @dataclass(frozen=True)
@@ -43,13 +41,13 @@ class ForgetFilter:
 
 def parse_age(text: str) -> timedelta:
     """``30d``, ``12h``, ``2w``, ``90m`` as a duration."""
-    m = _AGE.match(text.strip().lower())
-    if m is None:
+    age = clock.parse_age(text, what="--older-than")
+    if age is None:
         raise UserError(
             f"--older-than {text!r} is not a duration",
             hint="write a number and a unit: 90m, 12h, 30d or 2w",
         )
-    return timedelta(**{_UNITS[m.group(2)]: int(m.group(1))})
+    return age
 
 
 def select(memories: list[Memory], spec: ForgetFilter, *, now: datetime) -> list[Memory]:

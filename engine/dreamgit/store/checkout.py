@@ -21,7 +21,7 @@ from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.formats import Source
 from dreamgit.store.locks import exclusive
-from dreamgit.store.secrets import scrub
+from dreamgit.store.secrets import findings_trailers, scrub
 
 __all__ = ["Checkout"]
 
@@ -36,22 +36,29 @@ class Checkout(Committer):
         self,
         read: Mapping[str, bytes | None],
         scrubbed: Mapping[str, bytes | None],
-        paths: set[str],
+        moves: Mapping[str, str],
     ) -> None:
-        """Write redacted agent files back in place, unless the agent changed them meanwhile."""
+        """Write redacted agent files back in place, unless the agent changed them meanwhile.
+
+        ``moves`` maps each file to where it was committed: itself, or for a file
+        named with a credential its new name (the old file is removed).
+        """
         workdir = self.store.workdir
         if workdir is None:
             return
-        for path in sorted(paths):
-            target, new = workdir / path, scrubbed[path]
+        for path, moved in sorted(moves.items()):
+            source = workdir / path
+            target, new = workdir / moved, scrubbed.get(moved)
             try:
-                if new is None or target.read_bytes() != read[path]:
+                if new is None or source.read_bytes() != read[path]:
                     continue
             except OSError:
                 continue
             tmp = target.with_name(f".{target.name}.{os.getpid()}.redact")
             tmp.write_bytes(new)
             os.replace(tmp, target)
+            if moved != path:  # a file named with a credential: committed under its new name
+                source.unlink(missing_ok=True)
 
     def _follow_worktree(self, *, fallback: str | None) -> None:
         """Bring the work tree from the commit it last showed (or ``fallback``) to the tip."""
@@ -165,6 +172,10 @@ class Checkout(Committer):
         edits = self.readable_edits(now)
         if not edits:
             return tip
+        # Even unreferenced, the preview's blobs stay in the object store: scrubbed too
+        # (redacted where ``run`` would refuse: the plan then shows what would be left).
+        mode = self.secrets_mode()
+        edits, _found = scrub(edits, "redact" if mode == "refuse" else mode)
         tree = self.store.build_tree(tip, edits)
         return self.store.commit_unreferenced(
             parents=[tip] if tip else [],
@@ -178,14 +189,16 @@ class Checkout(Committer):
         edits = self.readable_edits(now)
         if not edits:
             return
-        scrubbed, found = scrub(edits, self.secrets_mode())
-        self._redact_worktree(edits, scrubbed, {f.path for f in found})
+        scrubbed, found = scrub(edits, self.secrets_mode(), taken=self._taken_at(self.tip()))
+        moves = {f.path: f.path for f in found if not f.moved_to and f.path in edits}
+        moves.update({f.path: f.moved_to for f in found if f.moved_to})
+        self._redact_worktree(edits, scrubbed, moves)
         edits = scrubbed
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
-            "Dream-Op: agent-edits"
-        )
+            f"Dream-Op: agent-edits\n{findings_trailers(found)}"
+        ).rstrip("\n")
         # The person who edited the files wrote them: their git identity is the author,
         # dreamgit only the committer.
         author = self.store.git_identity()

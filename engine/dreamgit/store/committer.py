@@ -20,7 +20,7 @@ from dreamgit.store.gitstore import Identity, StaleTipError
 from dreamgit.store.indexing import tree_with_index
 from dreamgit.store.locks import exclusive
 from dreamgit.store.reader import RepoReader
-from dreamgit.store.secrets import findings_trailers, scrub
+from dreamgit.store.secrets import findings_trailers, redact_bytes, scrub, scrub_message
 
 __all__ = ["Committer", "with_trailers"]
 
@@ -67,7 +67,8 @@ class Committer(RepoReader):
             changes = build(tip)
             if not changes:
                 return None
-            changes, found = scrub(changes, self.secrets_mode())
+            mode = self.secrets_mode()
+            changes, found = scrub(changes, mode, taken=self._taken_at(tip))
             tree = self.store.build_tree(tip, changes)
             tree = self.with_index(tree, changes, parents=[tip] if tip else [], now=now)
             if tip is not None and tree == self.store.tree_id(tip):
@@ -77,13 +78,17 @@ class Committer(RepoReader):
                 self.branch,
                 parents=[tip] if tip else [],
                 tree=tree,
-                message=with_trailers(text, findings_trailers(found)),
+                message=with_trailers(scrub_message(text, mode), findings_trailers(found)),
                 who=self.identity(),
                 when=now,
                 author=author,
             )
 
         return step
+
+    def _taken_at(self, tip: str | None) -> Callable[[str], bool]:
+        """Whether a path is a file at ``tip`` (where a file named with a secret must not go)."""
+        return lambda path: tip is not None and self.store.read_path(tip, path) is not None
 
     def with_index(
         self,
@@ -93,11 +98,23 @@ class Committer(RepoReader):
         parents: Sequence[str],
         now: datetime,
     ) -> str:
-        """``tree`` with MEMORY.md rendered for its memories (see ``store.indexing``)."""
+        """``tree`` with MEMORY.md rendered for its memories (see ``store.indexing``).
+
+        The index repeats titles and hooks of every memory, a hand-written one that
+        git took in unscanned included: it is redacted as it is rendered.
+        """
         fmt = self.format
+        indexer = self.indexer
+        if indexer is not None and self.secrets_mode() != "off":
+            render = indexer
+
+            def indexer(commit: str) -> bytes | None:
+                index = render(commit)
+                return None if index is None else redact_bytes(index)
+
         return tree_with_index(
             self.store,
-            self.indexer,
+            indexer,
             tree,
             changes=changes,
             parents=parents,

@@ -16,10 +16,11 @@ import os
 import re
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from dreamgit import faults
 from dreamgit.errors import ConcurrentUpdateError, UserError
 
 __all__ = [
@@ -66,11 +67,18 @@ def try_exclusive(path: Path, *, busy: str) -> Iterator[None]:
 # -- git's own lock files ------------------------------------------------------------
 
 
-def retry_on_lock(action: str, lock: Path | None = None) -> Iterator[int]:
-    """Attempt numbers with backoff; ref locks held by another writer clear quickly."""
+def retry_on_lock(
+    action: str, lock: Path | None = None, *, candidates: Sequence[Path] = ()
+) -> Iterator[int]:
+    """Attempt numbers with backoff; ref locks held by another writer clear quickly.
+
+    When they do not, the error names the lock file: ``lock``, or the first of
+    ``candidates`` (the refs' own ``.lock`` files) still there.
+    """
     for attempt in range(60):
         yield attempt
         time.sleep(min(0.005 * 2**attempt, 0.2))
+    lock = lock or next((c for c in candidates if c.exists()), None)
     if lock is not None:
         raise ConcurrentUpdateError(
             f"{action}: {lock} stayed locked by another process",
@@ -150,7 +158,15 @@ def create_lock_file(lock: Path, action: str) -> int:
         except FileExistsError:
             break_stale_lock(OSError(), seen, lock)
             continue
-        os.write(fd, owner_line())
+        try:
+            faults.checkpoint("lock-file", path=lock)
+            os.write(fd, owner_line())
+        except OSError as exc:
+            # A lock without its owner line would look like git's own for ten minutes:
+            # one this process could not finish (a full disk) is not left behind.
+            os.close(fd)
+            lock.unlink(missing_ok=True)
+            raise OSError(exc.errno, exc.strerror, str(lock)) from None
         return fd
     raise AssertionError("unreachable")  # pragma: no cover
 

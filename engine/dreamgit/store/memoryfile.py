@@ -96,6 +96,11 @@ def _strings(value: Any) -> list[str]:
     raise TypeError("must be a list")
 
 
+#: What a memory id read from a file may be: one word, as ``Dream-Memory`` trailers list ids.
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
 def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
     """Parse a memory file into a JSON-safe record; broken files raise MemoryFileError."""
     doc = frontmatter.parse(text, path=path)
@@ -156,8 +161,26 @@ def _check_record(record: dict[str, Any], *, path: str, raw: str | None) -> None
         record["type"] = "user"
     if record["id"] is not None:
         record["id"] = str(record["id"])
+        if not _SAFE_ID.match(record["id"]):
+            raise MemoryFileError(
+                path,
+                "dream.id: an id is one word of letters, digits, '.', '_' and '-' "
+                "(no spaces, line breaks or commas)",
+                line=_line_of(raw, "id"),
+                hint="give it an id like m-7f3k2q9d, or remove the line to have one made",
+            )
     if record["key"] is not None:
         record["key"] = str(record["key"])
+    # Values that commit trailers may repeat: one line each, or a forged trailer could follow.
+    for field in ("key", "tags", "sources", "supersedes", "superseded_by"):
+        values = record[field] if isinstance(record[field], list) else [record[field]]
+        if any(v is not None and _CONTROL.search(v) for v in values):
+            raise MemoryFileError(
+                path,
+                f"dream.{field}: a line break or control character is not allowed here",
+                line=_line_of(raw, field),
+                hint="keep each value on one line",
+            )
 
 
 def memory_from_record(record: Mapping[str, Any], *, path: str, now: datetime) -> Memory:

@@ -26,6 +26,10 @@ __all__ = ["MemoryFiles"]
 _FEW = 32
 
 
+#: Records cached before ids and trailer values were checked on read are parsed again.
+_RECORD_VERSION = 2
+
+
 class MemoryFiles:
     """Reads memory files (path → blob id) of a repository's git store."""
 
@@ -37,12 +41,13 @@ class MemoryFiles:
     def record(self, path: str, blob: str) -> dict[str, Any]:
         """The parsed record of one file; a broken file raises MemoryFileError (cached too)."""
         cached = self._records.get(blob)
-        if cached is None:
+        if cached is None or cached.get("v") != _RECORD_VERSION:
             try:
                 text = decode_text(self._store.read(blob), path=path)
-                cached = {"ok": parse_memory_record(text, path=path)}
+                cached = {"ok": parse_memory_record(text, path=path), "v": _RECORD_VERSION}
             except MemoryFileError as exc:
                 cached = {"error": exc.reason, "line": exc.line, "hint": exc.hint}
+                cached["v"] = _RECORD_VERSION
             self._records.put(blob, cached)
         if "ok" not in cached:
             raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])

@@ -23,6 +23,7 @@ from dreamgit.store.memoryfile import (
     rewrite_memory,
 )
 from dreamgit.store.repo import MemoryRepo, require_text
+from dreamgit.store.secrets import clean_input, findings_trailers, marked, refuse_secret_name
 from dreamgit.store.sessionfile import render_session
 from dreamgit.store.transfer import unplaced
 
@@ -48,8 +49,10 @@ def log_session(
 ) -> Session:
     """Record a session transcript; returns it with its new id."""
     require_text(text, what="session")
+    mode = repo.secrets_mode()
     for tag in tags:
         check_name(tag, what="tag")
+        refuse_secret_name(tag, mode, what="tag")
     result: list[Session] = []
 
     def build(tip: str | None) -> dict[str, bytes | None]:
@@ -113,9 +116,12 @@ def add_memory(
 ) -> Memory:
     """Add one memory by hand; returns it with its id and path."""
     require_text(text, what="memory")
+    mode = repo.secrets_mode()
     check_name(topic, what="topic")
+    refuse_secret_name(topic, mode, what="topic")
     for tag in tags:
         check_name(tag, what="tag")
+        refuse_secret_name(tag, mode, what="tag")
     if priority not in PRIORITIES:
         raise UserError(
             f"priority {priority!r} is not one of {', '.join(PRIORITIES)}",
@@ -126,8 +132,16 @@ def add_memory(
             f"type {type!r} is not one of {', '.join(MEMORY_TYPES)}",
             hint="pass --type with one of those names",
         )
-    body = text.strip()
+    # Redacted first: the slug, the name and the description are made from what is stored.
+    where = f"{layout.MEMORIES}{topic}/(new memory)"
+    given = (text.strip(), key or "", name, description)
+    body = clean_input(given[0], mode, what="memory text", where=where)
+    key = clean_input(key, mode, what="key", where=where) if key else key
+    name = clean_input(name, mode, what="name", where=where) if name else name
+    description = clean_input(description, mode, what="description", where=where)
+    redacted = given != (body, key or "", name, description)
     made: list[Memory] = []
+    written: dict[str, bytes | None] = {}
 
     def build(tip: str | None) -> dict[str, bytes | None]:
         files = repo.store.files(tip, f"{layout.MEMORIES}{topic}/")
@@ -164,19 +178,24 @@ def add_memory(
                     hint="forget or shorten one of its entries first (`dreamgit memories`)",
                 )
             made[:] = [next(m for m in scan_with(repo, tip, changes, now) if m.id == placed.id)]
-            return encoded(changes)
+            written.clear()
+            written.update(encoded(changes))
+            return dict(written)
         content = render_memory(memory)
         # Return the memory as it reads back (the file fills in the description).
         record = parse_memory_record(content, path=memory.path)
         made[:] = [memory_from_record(record, path=memory.path, now=now)]
-        return {memory.path: content.encode("utf-8")}
+        written.clear()
+        written[memory.path] = content.encode("utf-8")
+        return dict(written)
 
     def message() -> str:
         memory = made[0]
+        trailers = findings_trailers(marked(written)) if redacted else ""
         return (
             f"add: {memory.id} {memory.path.removeprefix(layout.MEMORIES).removesuffix('.md')}\n\n"
-            f"Dream-Op: add\nDream-Memory: {memory.id}"
-        )
+            f"Dream-Op: add\nDream-Memory: {memory.id}\n{trailers}"
+        ).rstrip("\n")
 
     repo.commit_main(message, build, now=now)
     return made[0]

@@ -1,30 +1,56 @@
-"""Credentials never enter memory: every text dreamgit commits is scanned first.
+"""Credentials never enter memory: every text dreamgit writes is scanned first.
 
-Known key formats and keyword assignments are found by detect-secrets' plugins
-(cloud keys, tokens, private key blocks, passwords in connection strings, JWTs);
-a few newer formats it does not know yet (model-provider keys, Google API keys,
-GitLab and Hugging Face tokens) and long high-entropy tokens after a secret-ish
-keyword are added here. Entropy alone never decides: hashes written in prose,
-UUIDs and version strings are ordinary memory.
+Known key formats are found by detect-secrets' plugins and by the issuers' own
+shapes in ``store.secret_formats`` (model-provider keys, npm, PyPI, Slack, Stripe,
+GitHub fine-grained, JWTs and ~60 more); values without a prefix by a keyword before
+them, in an assignment or in prose. Entropy alone never decides: hashes written in
+prose, UUIDs and version strings are ordinary memory. Private key blocks are
+redacted whole, and a file *named* with a credential is moved (:func:`safe_path`).
 
 ``scrub(changes, mode)`` takes a commit's files: in ``refuse`` mode a hit raises
 :class:`~dreamgit.errors.SecretFoundError` naming the file and line (nothing is
 committed); in ``redact`` mode each secret becomes ``[REDACTED:<kind>]`` and the
 findings are returned so the commit message can say so; ``off`` scans nothing.
+Generated text (messages, run records, summaries, replies) goes through
+:func:`redact_text` / :func:`redact_value`.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from dreamgit.errors import ConfigError, SecretFoundError
+from dreamgit.store.secret_formats import (
+    ASSIGNMENT,
+    PRIVATE_KEY_BLOCK,
+    PROSE,
+    TOKEN_FORMATS,
+    TOKEN_PREFILTER,
+    looks_innocent,
+    plausible_value,
+)
 
-__all__ = ["MODES", "Finding", "findings_trailers", "scan_text", "scrub", "secrets_mode"]
+__all__ = [
+    "MODES",
+    "Finding",
+    "clean_input",
+    "findings_trailers",
+    "marked",
+    "path_secrets",
+    "redact_bytes",
+    "redact_text",
+    "redact_value",
+    "refuse_secret_name",
+    "safe_path",
+    "scan_text",
+    "scrub",
+    "scrub_message",
+    "secrets_mode",
+]
 
 MODES = ("redact", "refuse", "off")
 DEFAULT_MODE = "redact"
@@ -47,7 +73,6 @@ _KINDS = {
     "OpenAI Token": "openai-key",
     "Private Key": "private-key",
     "PyPI Token": "pypi-token",
-    "Secret Keyword": "secret",
     "SendGrid API Key": "sendgrid-key",
     "Slack Token": "slack-token",
     "SoftLayer Credentials": "softlayer-key",
@@ -57,55 +82,50 @@ _KINDS = {
     "Twilio API Key": "twilio-key",
 }
 
-#: Formats detect-secrets 1.5 does not know, as (kind, pattern of the whole secret).
-_EXTRA = (
-    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}")),
-    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{32,}")),
-    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("github-token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}")),
-    ("gitlab-token", re.compile(r"\bglpat-[0-9A-Za-z_-]{20,}")),
-    ("password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:([^\s:/@]{4,})@")),
-    ("huggingface-token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
-    (
-        "aws-secret-key",
-        re.compile(
-            r"(?i)aws.{0,20}?(?:secret|private).{0,20}?[:=]\s*['\"]?"
-            r"([A-Za-z0-9/+=]{40})\b"
-        ),
-    ),
-    (
-        "secret",
-        re.compile(
-            r"(?i)\b(?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|client[_-]?secret|"
-            r"auth[_-]?token|access[_-]?token|token|passw(?:or)?d|pwd)\b\s*[:=]\s*['\"]?"
-            r"([A-Za-z0-9_\-+/=.!@#$%^&*]{8,})"
-        ),
-    ),
+#: The formats only detect-secrets knows; the rest ``secret_formats`` finds faster.
+_PLUGIN_KINDS = frozenset(
+    {
+        "Artifactory Credentials",
+        "Cloudant Credentials",
+        "Discord Bot Token",
+        "IBM COS HMAC Credentials",
+        "IBM Cloud IAM Key",
+        "SoftLayer Credentials",
+    }
 )
 
 #: A line can hold a credential only if it has a long token or a credential word; most
 #: memory lines have neither and skip the plugins (which cost most of a scan).
 _SUSPECT = re.compile(
-    r"[A-Za-z0-9_\-+/=.]{16,}|pass|pwd|secret|token|key|auth|cred|private|sk_|://[^\s]*@",
+    r"[A-Za-z0-9_\-+/=.]{16,}|pass|pwd|pin\b|secret|token|key|auth|cred|private|bearer|basic"
+    r"|sk_|://[^\s]*@",
     re.IGNORECASE,
 )
 
+#: What a line needs before those plugins can find anything in it (they cost most of a scan).
+_PLUGIN_HINT = re.compile(
+    r"AKC|AP[\dA-F]|(?i:cloudant|ibm|cos|hmac|softlayer|\bsl\b)|[MNO][A-Za-z\d_-]{23,25}\."
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 #: Around a matched secret value, the characters that still belong to the same token.
 _TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]")
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
-_VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9]+)*$")
-_ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # api_key_env: OPENAI_API_KEY
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One secret: where it is (1-based line) and what kind; never the secret itself."""
+    """One secret: where (1-based line, offsets in the text) and what kind; never the secret.
+
+    ``line`` 0 means the secret was in the file's name, not in its text: the file was
+    committed as ``moved_to`` instead.
+    """
 
     path: str
     line: int
     kind: str
     start: int
     end: int
+    moved_to: str = ""
 
     def where(self) -> str:
         """``path:line (kind)``, for messages and commit trailers."""
@@ -127,37 +147,109 @@ def secrets_mode(config: Mapping[str, Any]) -> str:
 
 
 def scan_text(text: str, *, path: str = "") -> list[Finding]:
-    """Every credential in ``text``, line by line, in order; overlapping hits merged."""
-    out: list[Finding] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        spans = sorted(_line_spans(line))
-        for kind, start, end in _merge(spans):
-            out.append(Finding(path, number, kind, start, end))
-    return out
+    """Every credential in ``text``, in order; overlapping hits merged, blocks whole."""
+    spans = [(m.start(), m.end(), "private-key") for m in PRIVATE_KEY_BLOCK.finditer(text)]
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        spans.extend((offset + s, offset + e, kind) for s, e, kind in _line_spans(body))
+        offset += len(line)
+    return [
+        Finding(path, text.count("\n", 0, start) + 1, kind, start, end)
+        for kind, start, end in _merge(spans)
+    ]
+
+
+def redact_text(text: str, *, path: str = "") -> tuple[str, list[Finding]]:
+    """``text`` with each credential replaced by ``[REDACTED:<kind>]``, and what was found."""
+    hits = scan_text(text, path=path)
+    for hit in reversed(hits):
+        text = f"{text[: hit.start]}[REDACTED:{hit.kind}]{text[hit.end :]}"
+    return text, hits
+
+
+def redact_bytes(data: bytes) -> bytes:
+    """:func:`redact_text` for bytes; bytes that are not UTF-8 are kept around what goes."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    clean, hits = redact_text(text)
+    return clean.encode("utf-8", errors="surrogateescape") if hits else data
+
+
+def redact_value(value: Any) -> Any:
+    """A JSON-like value (a run record) with every string in it redacted, keys included."""
+    if isinstance(value, str):
+        return redact_text(value)[0] if _SUSPECT.search(value) else value
+    if isinstance(value, Mapping):
+        return {redact_value(k): redact_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_value(item) for item in value]
+    return value
+
+
+def path_secrets(path: str) -> list[Finding]:
+    """Credentials in a path's names, also where a slug lower-cased them (``akia…``)."""
+    found: list[Finding] = []
+    for name in path.split("/"):
+        stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
+        for variant in dict.fromkeys((stem, stem.upper(), stem.replace("-", " "))):
+            found.extend(scan_text(variant, path=path))
+    return found
+
+
+def safe_path(path: str, taken: Callable[[str], bool] = lambda _p: False) -> str:
+    """``path`` with every name that holds a credential renamed ``redacted-<kind>[-N]``."""
+    if not path_secrets(path):
+        return path
+    names = path.split("/")
+    for i, name in enumerate(names):
+        hits = path_secrets(name)
+        if hits:
+            suffix = "." + name.rsplit(".", 1)[1] if "." in name[1:] else ""
+            names[i] = f"redacted-{hits[0].kind}{suffix}"
+    base = "/".join(names)
+    stem, dot, ext = base.rpartition(".") if "." in names[-1][1:] else (base, "", "")
+    candidate, n = base, 1
+    while taken(candidate):
+        n += 1
+        candidate = f"{stem}-{n}{dot}{ext}"
+    return candidate
 
 
 def scrub(
-    changes: Mapping[str, bytes | None], mode: str
+    changes: Mapping[str, bytes | None],
+    mode: str,
+    *,
+    taken: Callable[[str], bool] = lambda _p: False,
 ) -> tuple[dict[str, bytes | None], list[Finding]]:
     """A commit's files with secrets handled by ``mode``, and what was found.
 
-    Files that are not UTF-8 text are passed through: they are not memory text.
+    A file whose path names a credential is moved to :func:`safe_path` (``taken`` says
+    which paths already exist); bytes that are not UTF-8 are scanned too and kept
+    byte for byte around what is redacted.
     """
-    out = dict(changes)
+    out: dict[str, bytes | None] = {}
     if mode == "off":
-        return out, []
+        return dict(changes), []
     found: list[Finding] = []
     for path, data in changes.items():
+        target = path
+        if data is not None and (named := path_secrets(path)):
+            if mode == "refuse":  # the message names the folder, never the name itself
+                folder = path.rsplit("/", 1)[0] + "/" if "/" in path else "the top folder"
+                raise SecretFoundError(
+                    f"a file in {folder} is named with what looks like a credential "
+                    f"({named[0].kind}); nothing was committed",
+                    hint="rename the file, or set `secrets: {mode: redact}` in "
+                    ".dreamgit/config.yaml to commit it as redacted-<kind>.md",
+                )
+            target = safe_path(path, lambda p: p in out or p in changes or taken(p))
+            found.append(Finding(path, 0, named[0].kind, 0, 0, moved_to=target))
         if data is None:
+            out[target] = None
             continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        hits = scan_text(text, path=path)
-        if not hits:
-            continue
-        if mode == "refuse":
+        text = data.decode("utf-8", errors="surrogateescape")
+        clean, hits = redact_text(text, path=target)
+        if hits and mode == "refuse":
             first = hits[0]
             raise SecretFoundError(
                 f"{first.path}:{first.line}: looks like a credential ({first.kind}); "
@@ -166,52 +258,109 @@ def scrub(
                 "to commit it as [REDACTED:<kind>]",
             )
         found.extend(hits)
-        out[path] = _redact(text, hits).encode("utf-8")
+        out[target] = clean.encode("utf-8", errors="surrogateescape") if hits else data
     return out, found
+
+
+def scrub_message(message: str, mode: str) -> str:
+    """A commit message with credentials redacted (in every mode but ``off``).
+
+    The files were refused or redacted already; what remains is a name or a
+    summary made from them, so the message is redacted rather than refused.
+    """
+    return message if mode == "off" else redact_text(message)[0]
+
+
+def clean_input(text: str, mode: str, *, what: str, where: str) -> str:
+    """Text a person gave (a memory, a key), redacted before anything is made from it.
+
+    Slugs, titles and descriptions come from what this returns, so a credential
+    that a slug would lower-case (``akia…``) is gone before a slug is made. ``where``
+    names the file to be for a refusal (never a name made from the text).
+    """
+    if mode == "off":
+        return text
+    clean, hits = redact_text(text)
+    if hits and mode == "refuse":
+        raise SecretFoundError(
+            f"{where}:{hits[0].line}: the {what} looks like a credential ({hits[0].kind}); "
+            "nothing was committed",
+            hint="remove it, or set `secrets: {mode: redact}` in .dreamgit/config.yaml "
+            "to commit it as [REDACTED:<kind>]",
+        )
+    return clean
+
+
+def refuse_secret_name(value: str, mode: str, *, what: str) -> None:
+    """A topic or tag is a name in paths and front matter: one holding a credential is refused.
+
+    Redacting it would leave a name that no longer reads back as one, so it is refused
+    in every mode but ``off``; the message never repeats the value.
+    """
+    if mode != "off" and (hits := path_secrets(value)):
+        raise SecretFoundError(
+            f"the {what} looks like a credential ({hits[0].kind}); nothing was committed",
+            hint=f"choose a plain {what} such as `ops` or `deploy`",
+        )
+
+
+def marked(changes: Mapping[str, bytes | None]) -> list[Finding]:
+    """Where ``changes`` hold ``[REDACTED:<kind>]``: the trailers of text redacted before."""
+    found = []
+    for path, data in changes.items():
+        text = "" if data is None else data.decode("utf-8", errors="replace")
+        for match in _MARKER.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            found.append(Finding(path, line, match[1], match.start(), match.end()))
+    return found
+
+
+_MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 
 
 def findings_trailers(found: list[Finding]) -> str:
     """``Dream-Redacted:`` trailer lines for a commit message (empty when nothing was found)."""
-    return "".join(f"Dream-Redacted: {f.where()}\n" for f in found)
-
-
-def _redact(text: str, hits: list[Finding]) -> str:
-    lines = text.splitlines(keepends=True)
-    by_line: dict[int, list[Finding]] = {}
-    for hit in hits:
-        by_line.setdefault(hit.line, []).append(hit)
-    for number, line_hits in by_line.items():
-        line = lines[number - 1]
-        for hit in sorted(line_hits, key=lambda h: h.start, reverse=True):
-            line = f"{line[: hit.start]}[REDACTED:{hit.kind}]{line[hit.end :]}"
-        lines[number - 1] = line
-    return "".join(lines)
+    return "".join(
+        f"Dream-Redacted: {f.moved_to} (file name, {f.kind})\n"
+        if f.line == 0
+        else f"Dream-Redacted: {f.where()}\n"
+        for f in found
+    )
 
 
 def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
     if not _SUSPECT.search(line):
         return
-    for plugin in _plugins():
+    for plugin in _plugins() if _PLUGIN_HINT.search(line) else ():
         for secret in plugin.analyze_line(filename="memory.md", line=line, line_number=0):
             value = secret.secret_value
-            if not value or secret.type not in _KINDS:
+            if not value or secret.type not in _KINDS or secret.type == "Secret Keyword":
                 continue
             start = line.find(value)
             while start != -1:
                 begin, end = _widen(line, start, start + len(value))
-                keyword = secret.type == "Secret Keyword"
-                if not _looks_innocent(line[begin:end]) and (
-                    not keyword or _high_entropy(line[begin:end])
-                ):
+                if not looks_innocent(line[begin:end]):
                     yield begin, end, _KINDS[secret.type]
                 start = line.find(value, start + len(value))
-    for kind, pattern in _EXTRA:
+    for kind, pattern in TOKEN_FORMATS if _may_hold_token(line) else ():
         for match in pattern.finditer(line):
-            group = 1 if match.groups() else 0
-            begin, end = match.span(group)
-            if kind == "secret" and not _high_entropy(line[begin:end]):
-                continue
+            begin, end = match.span(1 if match.groups() else 0)
             yield begin, end, kind
+    for rule, prose in ((ASSIGNMENT, False), (PROSE, True)):
+        for match in rule.finditer(line):
+            value = match.group("value")
+            joined = match.groupdict().get("copula", "") if prose else None
+            if plausible_value(value, password=bool(match.group("pw")), prose=joined):
+                begin = match.start("value")
+                end = begin + len(value.rstrip(".!?:"))
+                yield begin, end, "password" if match.group("pw") else "secret"
+
+
+def _may_hold_token(line: str) -> bool:
+    """Whether any token format could match (RE2 reads UTF-8: stray surrogates are masked)."""
+    if not line.isascii():
+        line = _SURROGATE.sub("\ufffd", line)
+    return TOKEN_PREFILTER.search(line) is not None
 
 
 def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[str, int, int]]:
@@ -237,20 +386,6 @@ def _widen(line: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _looks_innocent(token: str) -> bool:
-    return bool(_UUID.match(token) or _VERSIONISH.match(token) or _ENV_NAME.match(token))
-
-
-def _high_entropy(value: str) -> bool:
-    """A value after ``password=``/``token:`` that is not a word, a UUID or a version."""
-    if _looks_innocent(value) or value.isalpha() or len(set(value)) < 6:
-        return False
-    counts = {c: value.count(c) for c in set(value)}
-    entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-    has_digit = any(c.isdigit() for c in value)
-    return entropy >= 3.0 and (has_digit or not value.isalnum())
-
-
 @functools.cache
 def _plugins() -> tuple[Any, ...]:
     """detect-secrets' format plugins (not its entropy plugins: they flag ordinary words)."""
@@ -260,4 +395,4 @@ def _plugins() -> tuple[Any, ...]:
 
     with default_settings():
         classes: dict[str, Any] = get_mapping_from_secret_type_to_class()
-        return tuple(plugin() for kind, plugin in classes.items() if kind in _KINDS)
+        return tuple(plugin() for kind, plugin in classes.items() if kind in _PLUGIN_KINDS)

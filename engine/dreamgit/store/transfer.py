@@ -25,6 +25,7 @@ from dreamgit.ids import NAME_PATTERN, slugify
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, priority_rank
 from dreamgit.store.formats import FORMAT_NAMES, MemoryFormat, Source, Texts, get_format
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
+from dreamgit.store.secrets import redact_text, safe_path
 
 __all__ = ["EXCHANGE", "export_files", "export_text", "read_export", "to_files", "unplaced"]
 
@@ -141,7 +142,18 @@ def export_files(
     memories: list[Memory], kind: str, *, left_out: list[Memory] | None = None
 ) -> dict[str, str]:
     """Files of an export: one document for an exchange format, a folder for an agent's
-    (what its budgets cannot hold goes to ``left_out``, best kept first)."""
+    (what its budgets cannot hold goes to ``left_out``, best kept first).
+
+    Names and texts are scanned like a commit: a hand-written memory file that git
+    took in unscanned leaves no credential in an export.
+    """
+    files = _export_files(memories, kind, left_out)
+    return {safe_path(path): redact_text(text)[0] for path, text in files.items()}
+
+
+def _export_files(
+    memories: list[Memory], kind: str, left_out: list[Memory] | None
+) -> dict[str, str]:
     if kind in EXCHANGE:
         name = {"json": "memories.json", "jsonl": "memories.jsonl", "markdown": "memories.md"}
         return {name[kind]: export_text(memories, kind)}

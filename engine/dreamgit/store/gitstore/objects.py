@@ -12,6 +12,7 @@ from datetime import datetime
 import pygit2
 from pygit2.enums import FileMode
 
+from dreamgit import faults
 from dreamgit.store.gitstore.base import StoreBase
 from dreamgit.store.gitstore.values import EMPTY_TREE, Identity
 
@@ -30,6 +31,7 @@ class ObjectWriter(StoreBase):
         # Only the folders on the changed paths are rewritten (tree builders), so the
         # cost follows the change, not the size of the repository.
         tree = None if base is None else self._repo[base].peel(pygit2.Commit).tree
+        faults.checkpoint("object-write", path=self.git_dir / "objects")
         return str(self._write_tree(tree, changes) or EMPTY_TREE)
 
     def _write_tree(

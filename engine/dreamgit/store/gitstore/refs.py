@@ -72,7 +72,7 @@ class RefWriter(IndexStager):
             wrote = pygit2.Signature(author.name, author.email, int(when.timestamp()), 0)
         ref = f"refs/heads/{branch}"
         seen: LockSeen = {}
-        for _ in retry_on_lock(f"commit on {branch}"):
+        for _ in retry_on_lock(f"commit on {branch}", candidates=[self.git_dir / f"{ref}.lock"]):
             current = self.tip(branch)
             expected = parents[0] if parents else None
             if current != expected and not (current is None and parents):
@@ -116,7 +116,7 @@ class RefWriter(IndexStager):
             self._create_ref(ref, new)
             return
         seen: LockSeen = {}
-        for _ in retry_on_lock(f"update of {branch}"):
+        for _ in retry_on_lock(f"update of {branch}", candidates=[self.git_dir / f"{ref}.lock"]):
             try:
                 with self._repo.transaction() as txn:
                     txn.lock_ref(ref)
@@ -134,7 +134,7 @@ class RefWriter(IndexStager):
         """Delete ``branch`` if it still points at ``expected``; True when deleted."""
         name = f"refs/heads/{branch}"
         seen: LockSeen = {}
-        for _ in retry_on_lock(f"deletion of {branch}"):
+        for _ in retry_on_lock(f"deletion of {branch}", candidates=[self.git_dir / f"{name}.lock"]):
             ref = self._repo.references.get(name)
             if ref is None or str(ref.target) != expected:
                 return False
@@ -155,7 +155,9 @@ class RefWriter(IndexStager):
         that moved one of them meanwhile makes the whole move fail and change nothing.
         """
         seen: LockSeen = {}
-        for _ in retry_on_lock("update of several refs"):
+        for _ in retry_on_lock(
+            "update of several refs", candidates=[self.git_dir / f"{n}.lock" for n in sorted(moves)]
+        ):
             try:
                 with self._repo.transaction() as txn:
                     for name in sorted(moves):

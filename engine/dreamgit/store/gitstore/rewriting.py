@@ -5,7 +5,7 @@ Memos keyed by tree id keep the cost to the distinct folders, not the history's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import pygit2
 
@@ -33,36 +33,54 @@ class HistoryRewriter(StoreBase):
                 yield f"{prefix}{entry.name}", str(entry.id)
 
     def rewrite_tree(
-        self, tree: str, swap: Mapping[str, str | None], memo: dict[str, tuple[str | None, bool]]
+        self,
+        tree: str,
+        swap: Mapping[str, str | None],
+        memo: dict[str, tuple[str | None, bool]],
+        rename: Callable[[str], str] | None = None,
     ) -> str | None:
         """``tree`` with each blob named in ``swap`` replaced (by a blob id) or removed (None).
 
-        Folders are rewritten once each (``memo``: old tree → new tree); a folder that
-        holds none of the blobs keeps its id. None when the tree ends up empty.
+        ``rename`` gives each file or folder name its new name (a name that would
+        clash with another in its folder gets ``-2``, ``-3``…). Folders are rewritten
+        once each (``memo``: old tree → new tree); a folder that holds none of the
+        blobs and no name to change keeps its id. None when the tree ends up empty.
         """
         if tree in memo:
             return memo[tree][0]
         old = self._repo[tree].peel(pygit2.Tree)
         builder = None
+        names = {str(entry.name) for entry in old}
         for entry in old:
-            oid = str(entry.id)
+            oid, name = str(entry.id), str(entry.name)
             if entry.type_str == "tree":
-                new = self.rewrite_tree(oid, swap, memo)
-            elif oid in swap:
-                new = swap[oid]
+                new = self.rewrite_tree(oid, swap, memo, rename)
             else:
-                continue
-            if new == oid:
+                new = swap.get(oid, oid)
+            moved = rename(name) if rename is not None else name
+            if new == oid and moved == name:
                 continue
             builder = builder or self._repo.TreeBuilder(old)
-            name = str(entry.name)
+            builder.remove(name)
             if new is None:
-                builder.remove(name)
-            else:
-                builder.insert(name, pygit2.Oid(hex=new), entry.filemode)
+                continue
+            if moved != name:
+                moved = _free_name(moved, names)
+                names.add(moved)
+            builder.insert(moved, pygit2.Oid(hex=new), entry.filemode)
         result = tree if builder is None else (str(builder.write()) if len(builder) else None)
         memo[tree] = (result, builder is not None)
         return result
+
+    def tree_names(self, tree: str, test: Callable[[str], bool], memo: dict[str, bool]) -> bool:
+        """Whether any file or folder name under ``tree`` passes ``test`` (folders once each)."""
+        if tree not in memo:
+            memo[tree] = any(
+                test(str(e.name))
+                or (e.type_str == "tree" and self.tree_names(str(e.id), test, memo))
+                for e in self._repo[tree].peel(pygit2.Tree)
+            )
+        return memo[tree]
 
     def tree_holds(self, tree: str, blobs: Mapping[str, object], memo: dict[str, bool]) -> bool:
         """Whether ``tree`` holds any of ``blobs`` at any depth (folders checked once each)."""
@@ -90,3 +108,13 @@ class HistoryRewriter(StoreBase):
             [pygit2.Oid(hex=p) for p in parents],
         )
         return str(oid)
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``stem-2.ext``, ``stem-3.ext``… whichever its folder does not hold."""
+    stem, dot, ext = name.rpartition(".") if "." in name[1:] else (name, "", "")
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{stem}-{n}{dot}{ext}"
+    return candidate

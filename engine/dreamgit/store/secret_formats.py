@@ -1,0 +1,236 @@
+"""What a credential looks like: token formats by prefix, private key blocks, keyword rules.
+
+The scanner (``store.secrets``) runs these over every text dreamgit writes. Token
+formats are the issuers' documented shapes (a fixed prefix and a fixed alphabet and
+length), so they are found with no context. Values without a prefix are found by a
+keyword before them: an assignment (``DB_PASSWORD=…``, ``client_secret: …``) or prose
+("the wifi password is …", "with secret …"), and then only when the value does not
+read as a word, a number, a version, a UUID or a path (see :func:`plausible_value`).
+A private key block is redacted whole, from its BEGIN line to its END line, also
+where it sits in a JSON string with ``\\n`` escapes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import re2
+
+__all__ = [
+    "ASSIGNMENT",
+    "PRIVATE_KEY_BLOCK",
+    "PROSE",
+    "TOKEN_FORMATS",
+    "TOKEN_PREFILTER",
+    "high_entropy",
+    "looks_innocent",
+    "plausible_value",
+]
+
+
+def _token(pattern: str) -> re.Pattern[str]:
+    """A token that no letter, digit or ``_`` may precede or follow."""
+    return re.compile(rf"(?<![A-Za-z0-9_]){pattern}(?![A-Za-z0-9_])")
+
+
+#: (kind, pattern of the whole secret, or of group 1 where context is needed).
+TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("aws-key", _token(r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}")),
+    (
+        "aws-secret-key",
+        re.compile(
+            r"(?i:aws.{0,20}?(?:secret|private).{0,20}?)[:=]\s*['\"]?"
+            r"([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
+    ),
+    ("github-token", _token(r"gh[pousr]_[A-Za-z0-9]{36,255}")),
+    ("github-token", _token(r"github_pat_[A-Za-z0-9_]{22,255}")),
+    (
+        "gitlab-token",
+        re.compile(r"(?<![A-Za-z0-9])gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ft)-[0-9A-Za-z_-]{20,}"),
+    ),
+    ("slack-token", re.compile(r"(?<![A-Za-z0-9])xox[abposre]-[0-9A-Za-z-]{10,}")),
+    ("slack-token", re.compile(r"(?<![A-Za-z0-9])xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}")),
+    ("slack-webhook", re.compile(r"hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/+]{20,}")),
+    ("stripe-key", _token(r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}")),
+    ("stripe-key", _token(r"whsec_[0-9A-Za-z]{24,}")),
+    ("anthropic-key", re.compile(r"(?<![A-Za-z0-9])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}")),
+    (
+        "openai-key",
+        re.compile(r"(?<![A-Za-z0-9])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}"),
+    ),
+    ("google-api-key", _token(r"AIza[0-9A-Za-z_-]{35}")),
+    ("google-oauth-token", _token(r"ya29\.[0-9A-Za-z_-]{30,}")),
+    ("google-client-secret", _token(r"GOCSPX-[0-9A-Za-z_-]{28}")),
+    ("huggingface-token", _token(r"(?:hf|api_org)_[A-Za-z0-9]{30,}")),
+    ("npm-token", _token(r"npm_[A-Za-z0-9]{36}")),
+    ("pypi-token", _token(r"pypi-AgE[IN][A-Za-z0-9_-]{50,}")),
+    ("jwt", _token(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}")),
+    ("sendgrid-key", _token(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")),
+    ("twilio-key", _token(r"SK[0-9a-fA-F]{32}")),
+    ("mailgun-key", _token(r"key-[0-9a-f]{32}")),
+    ("mailchimp-key", _token(r"[0-9a-f]{32}-us\d{1,2}")),
+    ("shopify-token", _token(r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}")),
+    ("digitalocean-token", _token(r"do[por]_v1_[a-f0-9]{64}")),
+    ("doppler-token", _token(r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}")),
+    ("linear-key", _token(r"lin_(?:api|oauth)_[A-Za-z0-9]{40}")),
+    ("notion-token", _token(r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,})")),
+    ("postman-key", _token(r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}")),
+    ("atlassian-token", _token(r"ATATT[A-Za-z0-9_=-]{60,}")),
+    ("bitbucket-token", _token(r"ATBB[A-Za-z0-9_=.-]{28,}")),
+    ("databricks-token", _token(r"dapi[a-f0-9]{32}(?:-\d)?")),
+    ("age-key", _token(r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}")),
+    ("vault-token", _token(r"hv[sb]\.[A-Za-z0-9_-]{24,}")),
+    ("figma-token", _token(r"figd_[A-Za-z0-9_-]{40,}")),
+    ("grafana-token", _token(r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}")),
+    ("grafana-token", re.compile(r"(?<![A-Za-z0-9])glc_[A-Za-z0-9+/]{32,}={0,2}")),
+    ("sentry-token", re.compile(r"(?<![A-Za-z0-9])sntry[su]_[A-Za-z0-9+/=_]{40,}")),
+    ("pulumi-token", _token(r"pul-[a-f0-9]{40}")),
+    ("terraform-token", _token(r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}")),
+    ("newrelic-key", _token(r"NRAK-[A-Z0-9]{27}")),
+    ("supabase-token", _token(r"sbp_[a-f0-9]{40}")),
+    ("flyio-token", _token(r"fo1_[A-Za-z0-9_-]{40,}")),
+    ("replicate-token", _token(r"r8_[A-Za-z0-9]{37}")),
+    ("groq-key", _token(r"gsk_[A-Za-z0-9]{48,}")),
+    ("xai-key", _token(r"xai-[A-Za-z0-9]{60,}")),
+    ("perplexity-key", _token(r"pplx-[A-Za-z0-9]{40,}")),
+    (
+        "tailscale-key",
+        _token(r"tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}"),
+    ),
+    ("1password-token", _token(r"ops_eyJ[A-Za-z0-9+/=_-]{60,}")),
+    ("docker-token", _token(r"dckr_pat_[A-Za-z0-9_-]{27,}")),
+    ("planetscale-token", _token(r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}")),
+    ("contentful-token", _token(r"CFPAT-[A-Za-z0-9_-]{43}")),
+    ("buildkite-token", _token(r"bkua_[a-f0-9]{40}")),
+    ("square-token", _token(r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,}")),
+    ("square-token", _token(r"EAAA[A-Za-z0-9_-]{60}")),
+    ("telegram-token", _token(r"\d{8,10}:AA[0-9A-Za-z_-]{33}")),
+    ("azure-key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)")),
+    ("azure-client-secret", _token(r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}")),
+    ("heroku-key", _token(r"HRKU-[A-Za-z0-9_-]{60}")),
+    ("alibaba-key", _token(r"LTAI[A-Za-z0-9]{20}")),
+    ("netlify-token", _token(r"nf[pc]_[A-Za-z0-9]{36,}")),
+    ("mapbox-token", _token(r"sk\.eyJ[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}")),
+    ("shippo-token", _token(r"shippo_(?:live|test)_[a-f0-9]{40}")),
+    ("easypost-key", _token(r"EZ[AT]K[a-zA-Z0-9]{54}")),
+    ("rubygems-key", _token(r"rubygems_[a-f0-9]{48}")),
+    ("clojars-token", _token(r"CLOJARS_[a-z0-9]{60}")),
+    ("crates-token", _token(r"cio[A-Za-z0-9]{32}")),
+    ("typeform-token", _token(r"tfp_[A-Za-z0-9_.=-]{59}")),
+    ("firebase-key", _token(r"AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140}")),
+    ("password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@\"'<>]*:([^\s:/@\"'<>]{4,})@")),
+)
+
+_LOOKAROUND = re.compile(r"\(\?<?[!=](?:\[[^\]]*\]|[^()\[\]])*\)")
+_COUNTED = re.compile(r"\{(\d+)(?:,(\d*))?\}\??")
+
+
+def _loosened(pattern: str) -> str:
+    """``pattern`` without lookarounds and with ``{n,m}`` as ``+`` (``*`` for 0): it matches
+    wherever the pattern does, and RE2 runs it as a small automaton."""
+    pattern = _LOOKAROUND.sub("", pattern)
+    return _COUNTED.sub(lambda m: "*" if m.group(1) == "0" else "+", pattern)
+
+
+def _prefilter() -> Any:
+    options = re2.Options()
+    options.never_capture = True
+    return re2.compile(
+        "|".join(f"(?:{_loosened(pattern.pattern)})" for _, pattern in TOKEN_FORMATS), options
+    )
+
+
+#: Any of the token formats, loosened, on RE2: one linear pass rules most lines out of
+#: all seventy formats at once (a line it passes is then matched format by format).
+TOKEN_PREFILTER = _prefilter()
+
+#: A private key block, BEGIN to END; where the END line is missing, BEGIN and the
+#: base64 lines after it. ``\\n`` lets the block sit in a JSON string.
+PRIVATE_KEY_BLOCK = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:[\s\S]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    r"|(?:(?:\r?\n|\\r?\\n|[ \t])+[A-Za-z0-9+/=:,-]{16,})*)"
+)
+
+_PASSWORD_WORD = r"pass(?:word|wd|phrase|code)?|pwd|pin"
+_SECRET_WORD = (
+    r"api[_-]?key|apikey|access[_-]?key|secret(?:[_-]?key)?|client[_-]?secret|"
+    r"(?:auth|access|refresh|bearer|session|api)[_-]?token|token|private[_-]?key|"
+    r"credentials?|signing[_-]?key|encryption[_-]?key|bearer|basic"
+)
+
+#: ``NAME = value`` / ``name: value``, where NAME ends in a secret word (``DB_PASSWORD``).
+ASSIGNMENT = re.compile(
+    rf"(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_.-])*(?:(?P<pw>{_PASSWORD_WORD})|{_SECRET_WORD})"
+    r"(?![A-Za-z0-9])(?:\\?['\"])?\s*(?::=|=>|[:=])\s*(?:\\?['\"])?"
+    r"(?P<value>[^\s'\"`,;<>{}\[\]()\\]{4,})"
+)
+
+#: Prose: "the wifi password is …", "with secret …", "Authorization: Bearer …".
+PROSE = re.compile(
+    rf"(?i)(?<![A-Za-z0-9_])(?:(?P<pw>{_PASSWORD_WORD})|{_SECRET_WORD}|key)"
+    r"(?P<copula>(?:\s*:|\s+(?:is|was|are|now|set\s+to|changed\s+to|reads))*)[ \t]+['\"“]?"
+    r"(?P<value>[^\s'\"”`,;<>{}\[\]()]{4,})"
+)
+
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+_VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9]+)*$")
+_ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # api_key_env: OPENAI_API_KEY
+_HEX_DIGEST = re.compile(r"^(?:[0-9a-f]{7,12}|[0-9a-f]{40}|[0-9a-f]{64})$")
+_REFERENCE = re.compile(r"^(?:\$|%|\{\{|<|\*{3}|\[REDACTED|https?://|/|~/|\.\.?/|[A-Za-z]:\\)")
+_CODE_REFERENCE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\)?)?$")  # os.environ
+_PLACEHOLDER = re.compile(
+    r"^(?:x+|\*+|\.+|-+|_+|none|null|nil|empty|unset|redacted|required)$", re.I
+)
+
+
+def looks_innocent(token: str) -> bool:
+    """A UUID, a version, an environment variable's name: never a secret by itself."""
+    return bool(_UUID.match(token) or _VERSIONISH.match(token) or _ENV_NAME.match(token))
+
+
+def high_entropy(value: str) -> bool:
+    """Reads as random: many distinct characters, a digit or mixed case, ~3 bits a character."""
+    if looks_innocent(value) or value.isalpha() or len(set(value)) < 6:
+        return False
+    counts = {c: value.count(c) for c in set(value)}
+    entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+    has_digit = any(c.isdigit() for c in value)
+    mixed = value.lower() != value and value.upper() != value
+    # A dotted or hyphenated name (python.test-runner) is a name, not a token.
+    return entropy >= 3.0 and (has_digit or mixed)
+
+
+def plausible_value(value: str, *, password: bool, prose: str | None) -> bool:
+    """Whether the word after a secret keyword is the secret itself.
+
+    ``prose`` is None for an assignment (``NAME=value``), else what joins keyword and
+    value ("is", ":" or nothing). A password may be short and plain (``hunter2!``),
+    so it needs a digit, a symbol or mixed case, or twelve characters; in prose a
+    plain word counts only after "is" (and not a state such as "expired"). A token
+    or key must read as random, and in prose have sixteen characters.
+    """
+    value = value.rstrip(".!?:")
+    if not value or _REFERENCE.match(value) or _PLACEHOLDER.match(value) or looks_innocent(value):
+        return False
+    if "://" in value or value.count("/") > 1 or _CODE_REFERENCE.match(value):
+        return False
+    if not password:
+        return len(value) >= (8 if prose is None else 16) and high_entropy(value)
+    if len(value) < (4 if prose is None else 6):
+        return False
+    mixed = value.lower() != value and value.upper() != value
+    if any(not c.isalpha() for c in value) or mixed:
+        return not value.isdigit() or prose is None
+    if prose is None:
+        return len(value) >= 8
+    return bool(prose.strip()) and not _STATE_WORD.search(value)
+
+
+#: "the password is expired / changing / stored / reusable": a state, not the password.
+_STATE_WORD = re.compile(
+    r"(?i)(?:ed|ing|ly|ble|ful|less|ous|ive|ent|ant)$|^(?:same|wrong|weak|strong|secure|different|unknown|correct|missing|optional)$"
+)
