@@ -404,3 +404,20 @@ def test_same_inputs_and_time_give_the_same_supersessions_and_commits(tmp_path: 
     first, second = _dreamed(tmp_path / "a"), _dreamed(tmp_path / "b")
     assert first == second
     assert sum("supersede" in summary for summary in first[1]) == 2
+
+
+def test_a_count_that_grew_retires_only_a_count_of_the_same_thing() -> None:
+    """ "The number of reviewers has increased to 7" shares only the word for its change
+    with "open to a bonus if a $2,000 increase is refused": another thing is counted."""
+    assert (
+        _pairs(
+            "The user wants the agent to suggest a bonus if a $2,000 increase is refused.",
+            "The user is updating the wiki and the number of reviewers has increased to 7.",
+        )
+        == []
+    )
+    old, new = (
+        "The user's newsletter has 4,000 subscribers.",
+        "The user's newsletter has now reached 5,000 subscribers.",
+    )
+    assert _pairs(old, new) == [(old, new, "has now reached: 4000 → 5000")]

@@ -171,7 +171,9 @@ def _changed(old: Frame, new: Frame) -> str | None:
     counts = new.numbers and old.numbers and not new.dates and not old.dates
     # "the team is now 7": a bare number for what held a number ("team is me plus 4")
     bare = not new.object and old.head == new.head == "be"
-    same = old.object & new.object or old.value & new.value or bare
+    # what the number counts, not the word for its change: "a $10,000 increase" and
+    # "mentees has increased to 7" count different things
+    same = (old.object & new.object or old.value & new.value) - _COUNT_CHANGES or bare
     if counts and new.numbers != old.numbers and same:
         return f"{new.relation_text}: {show(old.numbers)} → {show(new.numbers)}"
     where = _placed(old)
@@ -190,6 +192,16 @@ def _changed(old: Frame, new: Frame) -> str | None:
             new.value - old.value
         )
     return None
+
+
+#: Words that say a count changed, not what it counts.
+_COUNT_CHANGES = frozenset(
+    canonical_word(w)
+    for w in str.split("""increase increased decrease decreased grow grew grown rise rose
+    risen drop dropped fall fell fallen reach reached improve improved jump jumped climb
+    climbed reduce reduced raise raised lower lowered change changed update updated
+    bump bumped total number count""")
+)
 
 
 def _placed(frame: Frame) -> bool:
