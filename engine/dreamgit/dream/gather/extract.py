@@ -24,9 +24,11 @@ from dreamgit.dream.gather.antecedents import (
     with_antecedent,
     with_person,
 )
+from dreamgit.dream.gather.as_said import AsSaid
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT, dedupe, explicit_candidates, sentences
+from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
@@ -227,11 +229,12 @@ def extract_candidates(
     the same order. Never raises on any input string.
     """
     out: list[Candidate] = []
-    turns = speaker_paragraphs(text.translate(_TYPOGRAPHIC))
+    turns = speaker_paragraphs(spelled_out(text.translate(_TYPOGRAPHIC)))
     people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
     subject = user_name or "The user"
     seen: set[tuple[str, str]] = set()
     common = common_words(text)
+    said = AsSaid(turns, session_id, created)  # what is not English is kept as said
     for turn, (speaker, paragraphs) in enumerate(turns):
         if speaker in ("agent", "none"):
             continue
@@ -262,8 +265,11 @@ def extract_candidates(
         person: str | None = None  # the one person the sentence before named
         when: str | None = None  # the time the sentence before only told how it went
         then: str | None = None  # the past time the sentences before set ("last weekend")
+        who = speaker if not is_user else user_name or "user"
         for paragraph in paragraphs:
-            for sentence in sentences(paragraph):
+            for sentence in said.english(
+                paragraph, paragraphs, sentences, speaker=speaker or "user", who=who, turn=turn
+            ):
                 budget -= len(sentence)
                 if question is not None:
                     sentence = answered(question, sentence) or sentence
@@ -314,4 +320,4 @@ def extract_candidates(
                     if made is not None:
                         last = (clause, len(out))
                         out.append(replace(made, turn=turn))
-    return dedupe(out)
+    return dedupe([*out, *said.kept()])
