@@ -176,6 +176,21 @@ def test_a_session_keeps_a_few_sentences_as_said_those_with_values_first() -> No
     ]
 
 
+def test_an_agents_own_notes_keep_its_first_person() -> None:
+    """In an agent's daily note "I" is the agent: never "the user", no user's key."""
+    note = (
+        "## 10:15 - Upgrade\n"
+        "- Sam asked me to track the upgrade of the build runners.\n"
+        "- I prefer short status reports over long ones.\n"
+    )
+    assert _texts(note, author="agent") == [
+        "Sam asked the agent to track the upgrade of the build runners.",
+        "The agent prefers short status reports over long ones.",
+    ]
+    assert all("user" not in t for t in _texts(note, author="agent"))
+    assert "Sam asked the user to track the upgrade of the build runners." in _texts(note)
+
+
 @pytest.mark.parametrize(
     ("sentence", "text", "key"),
     [

@@ -1,12 +1,14 @@
 """Any language through the installed command: kept as said, with speaker and date.
 
 Sessions in German, Spanish and Chinese (sentences written for these tests) are logged
-on their own days and dreamed over with the default rules. Real git repositories, the
-real `dreamgit` process.
+on their own days and dreamed over with the default rules; an OpenClaw workspace's daily
+note, written by the agent in the first person, is dreamed over the same way. Real git
+repositories, the real `dreamgit` process.
 """
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from clikit import active, dreamgit
@@ -65,3 +67,26 @@ def test_german_spanish_and_chinese_statements_are_kept_as_said_with_speaker_and
     for _, _, sentence in SESSIONS:
         assert sentence.rstrip("。.") in index
     fsck(repo)
+
+
+def test_an_openclaw_daily_notes_first_person_stays_the_agents(tmp_path: Path) -> None:
+    """ "I" in the agent's own note is the agent: never "the user", no stray quotes."""
+    root = tmp_path / "workspace"
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text("# Memory\n\n- Priya runs the nightly builds.\n")
+    (root / "memory" / "2031-04-09.md").write_text(
+        "## 10:20 - Build farm\n"
+        "- Priya asked me to track the upgrade of the build runners to Ubuntu 24.04.\n"
+        "- I keep the upgrade checklist in the ops wiki.\n"
+    )
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    dreamgit(root, "2031-04-09T12:00:00Z", "init", str(root))
+    dreamgit(root, NOW, "run", "--force")
+    texts = [m["text"] for m in active(root, NOW)]
+    assert "Priya asked the agent to track the upgrade of the build runners to Ubuntu 24.04." in (
+        texts
+    )
+    assert not [t for t in texts if "the user" in t.lower() or '"' in t]
+    note = (root / "memory" / "2031-04-09.md").read_text(encoding="utf-8")
+    assert note.startswith("## 10:20 - Build farm\n- Priya asked me to track")
+    assert "Priya asked the agent to track the upgrade" in note

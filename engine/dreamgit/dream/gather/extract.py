@@ -213,6 +213,7 @@ def extract_candidates(
     session_id: str,
     created: datetime,
     user_name: str | None = None,
+    author: str = "user",
 ) -> list[Candidate]:
     """Candidate memories from what the people in ``text`` said about themselves.
 
@@ -223,7 +224,9 @@ def extract_candidates(
     changes…); every other declarative clause becomes a statement with a kind and
     a salience. Memories name whom they are about: the person's
     name, or for a user "The user" until ``user_name`` (or a name said in the
-    session) is known.
+    session) is known. ``author`` says who wrote the text's unmarked lines: the user,
+    or the agent in its own notes (an OpenClaw daily note), whose "I" stays the agent's
+    and meets no pattern about the user.
 
     Pure and deterministic: the same text, id and time give the same candidates in
     the same order. Never raises on any input string.
@@ -240,7 +243,10 @@ def extract_candidates(
             continue
         is_user = speaker in ("", "user")
         others = tuple(p for p in people if p != speaker)
-        if is_user:
+        if is_user and not speaker and author == "agent":  # the agent's notes: "I" is it
+            is_user, speaker = False, "agent"
+            voice = Voice("The agent", "the user", team=True, common=common)
+        elif is_user:
             voice = Voice(subject, "the agent", team=True, common=common)
         else:
             voice = Voice(speaker, others[0] if len(others) == 1 else "the others", common=common)
