@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
-from dreamgit.dream.gather.language import CJK, ENGLISH, UNKNOWN, Languages, cjk_sentences
+from dreamgit.dream.gather.language import (
+    CJK,
+    ENGLISH,
+    UNKNOWN,
+    Languages,
+    any_script_sentences,
+    script_language,
+)
 
 __all__ = ["MAX_PER_SESSION", "SALIENCE", "AsSaid", "keeps"]
 
@@ -106,7 +113,8 @@ class AsSaid:
         rules should read, split by ``split`` as they always were; every other sentence
         is set aside as said by ``speaker`` (written ``who``) in turn ``turn``."""
         language_of_turn = self._languages.turn(paragraphs)
-        for piece in cjk_sentences(paragraph) if _CJK.search(paragraph) else (paragraph,):
+        other_script = _CJK.search(paragraph) or script_language(paragraph)
+        for piece in any_script_sentences(paragraph) if other_script else (paragraph,):
             for sentence in split(piece):
                 language = self._languages.of(sentence, language_of_turn)
                 if language in (ENGLISH, UNKNOWN):

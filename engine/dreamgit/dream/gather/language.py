@@ -26,7 +26,7 @@ __all__ = [
     "UNKNOWN",
     "UPPER_LETTERS",
     "Languages",
-    "cjk_sentences",
+    "any_script_sentences",
     "cjk_terms",
     "detect",
     "script_language",
@@ -71,8 +71,9 @@ _AS_ENGLISH = {"sco": ENGLISH}
 #: sentence ("They're called Peruvian Lilies.") takes its turn's language.
 _SURE_WORDS = 6
 _WORD = re.compile(r"[^\W\d_]{2,}")
-#: Where a sentence of any script ends: Latin punctuation and a space, or a CJK stop.
-_SENTENCE_END = re.compile(r"(?<=[。！？．])\s*|(?<=[.!?\u2026])\s+")
+#: Where a sentence of any script ends: a CJK stop, or a stop and a space (Latin, the
+#: Armenian and Urdu full stops, the Devanagari danda).
+_SENTENCE_END = re.compile(r"(?<=[。！？．])\s*|(?<=[.!?\u2026\u0589\u06d4\u0964\u0965])\s+")
 
 
 def _script_of(char: str) -> str | None:
@@ -124,22 +125,22 @@ def cjk_terms(text: str) -> list[str]:
 
 
 def detect(text: str) -> str:
-    """The language code of ``text`` (``"en"``, ``"de"``, ``"zh"``, …) when its script
-    says it, or when it is long enough for the detector and the detector is sure of it;
-    else :data:`UNKNOWN` ("Hi, I'm Dana." is too short to be anything but a guess)."""
+    """The language code of ``text`` (``"en"``, ``"de"``, ``"zh"``, ``"ru"``, …) when
+    the detector is sure of it and the text is long enough, or in a script English
+    never uses (then the script's code, ``"Cyrl"``, when the detector is unsure); else
+    :data:`UNKNOWN` ("Hi, I'm Dana." is too short to be anything but a guess)."""
     by_script = script_language(text)
-    if by_script is not None:
-        return by_script
-    if len(_WORD.findall(text)) < _SURE_WORDS:
+    if by_script is None and len(_WORD.findall(text)) < _SURE_WORDS:
         return UNKNOWN
     try:
         reliable, _, found = pycld2.detect(text)
     except pycld2.error:  # text the detector cannot take (lone surrogates): not sure
-        return UNKNOWN
+        return by_script or UNKNOWN
     code = str(found[0][1])
-    if not reliable or code == "un" or code.startswith("xx-"):
-        return UNKNOWN  # "xx-Qaai": emoji and symbols, no language
-    return _AS_ENGLISH.get(code, code)
+    if not reliable or code in ("un", ENGLISH) or code.startswith("xx-"):
+        # "xx-Qaai": emoji and symbols; a script English never uses is never English
+        return by_script or (ENGLISH if reliable and code == ENGLISH else UNKNOWN)
+    return _AS_ENGLISH.get(code, code) if by_script is None else code
 
 
 class Languages:
@@ -172,9 +173,9 @@ class Languages:
         return language
 
 
-def cjk_sentences(text: str) -> Iterator[str]:
+def any_script_sentences(text: str) -> Iterator[str]:
     """The sentences of ``text`` in any script: a CJK full stop ends one with or without
-    a space after it ("记住：端口是8080。我们用 PostgreSQL 16。" is two)."""
+    a space after it ("记住：端口是8080。我们用 PostgreSQL 16。" is two), the danda with one."""
     for sentence in _SENTENCE_END.split(text):
         sentence = sentence.strip()
         if sentence:
