@@ -223,3 +223,13 @@ def test_pls_is_please(said: str) -> None:
     assert [(c.text, c.kind) for c in found] == [
         ("The user wants the agent to always use uv.", "preference")
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Wir treffen uns jeden Montag im Büro \ud800 und besprechen alles.", "\x00" * 40],
+)
+def test_text_the_detector_cannot_take_is_no_language_and_no_crash(text: str) -> None:
+    """A lone surrogate (a broken file) or control characters: unknown, never an error."""
+    assert detect(text) == ""
+    extract_candidates(f"User: {text}", session_id="s-1", created=WHEN)

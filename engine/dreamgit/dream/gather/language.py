@@ -134,7 +134,7 @@ def detect(text: str) -> str:
         return UNKNOWN
     try:
         reliable, _, found = pycld2.detect(text)
-    except pycld2.error:  # text the detector cannot take (lone surrogates): not sure
+    except (pycld2.error, UnicodeError):  # text the detector cannot take: not sure
         return by_script or UNKNOWN
     code = str(found[0][1])
     if not reliable or code in ("un", ENGLISH) or code.startswith("xx-"):
