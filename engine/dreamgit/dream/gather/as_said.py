@@ -91,6 +91,8 @@ class AsSaid:
     _languages: Languages = field(init=False)
     _found: list[_Said] = field(default_factory=list, init=False)
     _seen: set[tuple[str, str]] = field(default_factory=set, init=False)
+    #: Each turn's language, detected once (on first need) for all its paragraphs.
+    _turn_languages: dict[int, Callable[[], str]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._languages = Languages(self._said_by_people)
@@ -112,7 +114,9 @@ class AsSaid:
         """The sentences of ``paragraph`` (one of its turn's ``paragraphs``) the English
         rules should read, split by ``split`` as they always were; every other sentence
         is set aside as said by ``speaker`` (written ``who``) in turn ``turn``."""
-        language_of_turn = self._languages.turn(paragraphs)
+        if turn not in self._turn_languages:
+            self._turn_languages[turn] = self._languages.turn(paragraphs)
+        language_of_turn = self._turn_languages[turn]
         other_script = _CJK.search(paragraph) or script_language(paragraph)
         for piece in any_script_sentences(paragraph) if other_script else (paragraph,):
             for sentence in split(piece):
