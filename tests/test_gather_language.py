@@ -87,6 +87,7 @@ def test_sentences_end_at_cjk_full_stops_without_a_space() -> None:
         "Ja klar",
         "好的",
         "v2.3.1 -> v2.4.0 (2031-05-06)",
+        "0:0:Ҋ",
     ],
 )
 def test_questions_exclamations_code_and_fragments_are_not_kept(sentence: str) -> None:
@@ -233,3 +234,14 @@ def test_text_the_detector_cannot_take_is_no_language_and_no_crash(text: str) ->
     """A lone surrogate (a broken file) or control characters: unknown, never an error."""
     assert detect(text) == ""
     extract_candidates(f"User: {text}", session_id="s-1", created=WHEN)
+
+
+def test_a_sentence_kept_as_said_ends_with_a_full_stop_of_its_script() -> None:
+    """Typed without a stop, it gets the stop its script uses, as every memory has one."""
+    text = (
+        "User: 以后默认用 pnpm，请用中文回答\n\nUser: Wir deployen nur dienstags und donnerstags\n"
+    )
+    assert _texts(text) == [
+        "user \u2014 以后默认用 pnpm，请用中文回答。",
+        "user \u2014 Wir deployen nur dienstags und donnerstags.",
+    ]

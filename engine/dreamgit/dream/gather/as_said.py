@@ -27,6 +27,7 @@ from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
 from dreamgit.dream.gather.language import (
     CJK,
     ENGLISH,
+    FULL_STOPS,
     UNKNOWN,
     Languages,
     any_script_sentences,
@@ -42,14 +43,17 @@ SALIENCE = 2.0
 _CONFIDENCE = 0.6
 _TOPIC = "notes"
 _MAX_CHARS = 160
-#: The fewest words a sentence kept as said has (a CJK character counts two thirds).
+#: The fewest words a sentence kept as said has, a number among them at most one short
+#: of it (a CJK character counts two thirds of a word).
 _MIN_WORDS = 3
 _QUESTION = re.compile(r"[?？¿؟\u037e]\s*$|^\s*¿")
 _EXCLAIMED = re.compile(r"[!！¡]\s*$")
 # Code, markup, paths and commands: marks prose in any language rarely has.
 _CODE = re.compile(r"[`{}<>=$\\|]|\(\)|->|::|^\s*[#/.~]|\w/\w+/|\w\.\w+\(")
 _CJK = re.compile(f"[{CJK}]")
-_WORD = re.compile(f"[^\\W{CJK}]+")
+#: Words of the scripts that space them (two letters or more), and numbers.
+_WORD = re.compile(f"[^\\W\\d_{CJK}]{{2,}}")
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 # A value a statement carries: a number, or a name in Latin letters inside other text.
 _VALUE = re.compile(
     r"\d|[A-Za-z]{2,}(?=[^\x00-\x7f])|(?<=[^\x00-\x7f])\s?[A-Za-z]{2,}|(?<=\S\s)[A-Z]\w+"
@@ -64,10 +68,19 @@ def keeps(sentence: str) -> bool:
         return False
     if _CODE.search(text):
         return False
-    words = _WORD.findall(text)
-    if sum(map(len, words)) + len(_CJK.findall(text)) < 0.6 * len(text.replace(" ", "")):
+    words, numbers, cjk = _WORD.findall(text), _NUMBER.findall(text), len(_CJK.findall(text))
+    if sum(map(len, [*words, *numbers])) + cjk < 0.6 * len(text.replace(" ", "")):
         return False  # mostly symbols: a log line, a formula
-    return len(words) + len(_CJK.findall(text)) * 2 / 3 >= _MIN_WORDS
+    said = len(words) + cjk * 2 / 3  # words that say something, numbers aside
+    return said >= _MIN_WORDS - 1 and said + len(numbers) >= _MIN_WORDS
+
+
+def _stopped(sentence: str) -> str:
+    """``sentence`` ending with a full stop of its script, as every memory does."""
+    text = sentence.strip()
+    if text.endswith(FULL_STOPS):
+        return text
+    return text + ("。" if _CJK.match(text[-1]) else ".")
 
 
 @dataclass
@@ -126,7 +139,7 @@ class AsSaid:
                 elif (speaker, sentence) not in self._seen:
                     self._seen.add((speaker, sentence))
                     if keeps(sentence):
-                        self._found.append(_Said(sentence.strip(), language, speaker, who, turn))
+                        self._found.append(_Said(_stopped(sentence), language, speaker, who, turn))
 
     def kept(self) -> list[Candidate]:
         """The sentences kept as said, at most :data:`MAX_PER_SESSION`, in the order said."""

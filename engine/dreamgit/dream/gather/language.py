@@ -22,6 +22,7 @@ import pycld2
 __all__ = [
     "CJK",
     "ENGLISH",
+    "FULL_STOPS",
     "SPACED_LETTERS",
     "UNKNOWN",
     "UPPER_LETTERS",
@@ -71,6 +72,8 @@ _AS_ENGLISH = {"sco": ENGLISH}
 #: sentence ("They're called Peruvian Lilies.") takes its turn's language.
 _SURE_WORDS = 6
 _WORD = re.compile(r"[^\W\d_]{2,}")
+#: The full stops that end a statement, in the scripts this module splits.
+FULL_STOPS = (".", "。", "．", "\u0589", "\u06d4", "\u0964", "\u0965")
 #: Where a sentence of any script ends: a CJK stop, or a stop and a space (Latin, the
 #: Armenian and Urdu full stops, the Devanagari danda).
 _SENTENCE_END = re.compile(r"(?<=[。！？．])\s*|(?<=[.!?\u2026\u0589\u06d4\u0964\u0965])\s+")
