@@ -13,10 +13,22 @@ from typing import Any
 
 from dreamgit.clock import format_time
 
-__all__ = ["PRIORITIES", "Memory", "RecallStats", "Session", "plural", "priority_rank"]
+__all__ = [
+    "AGENT_WRITTEN",
+    "PRIORITIES",
+    "Memory",
+    "RecallStats",
+    "Session",
+    "plural",
+    "priority_rank",
+]
 
 #: Priorities from least to most durable. Their order is what rules compare.
 PRIORITIES: tuple[str, ...] = ("ephemeral", "low", "normal", "high", "core")
+
+#: The tag of a session the agent wrote itself (an OpenClaw daily note): its unmarked
+#: first person ("I", "me", "my") is the agent, never the user.
+AGENT_WRITTEN = "agent-written"
 
 #: Claude Code's memory types (``metadata.type``).
 MEMORY_TYPES: tuple[str, ...] = ("user", "feedback", "project", "reference")

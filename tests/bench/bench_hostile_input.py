@@ -21,6 +21,9 @@ TEXTS = {
     )
     + "\nUser: "
     + " ".join(f"lorem ipsum {i} dolor." for i in range(250_000)),
+    # One turn of many short paragraphs: the turn's language is detected once, not
+    # once a paragraph (that was quadratic).
+    "short-paragraphs": "User: " + "\n\n".join(f"Ok bien {i}." for i in range(20_000)),
 }
 
 

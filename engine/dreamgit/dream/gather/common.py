@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from dreamgit.dream.gather.language import UPPER_LETTERS
 from dreamgit.dream.gather.lexicon import Tool, find_tools, lookup_tool
 from dreamgit.dream.gather.phrasing import ADVERBS
 
@@ -50,7 +51,7 @@ SUBJ = (
 #: What may follow a captured name or place: the end, punctuation or a lower-case word
 #: (names and places are runs of capitalised words, so a lower-case word ends one).
 END = r"(?=$|\s*[,;(.!?]|\s+(?-i:[a-z0-9]))"
-_UP = r"[A-ZÀ-ÖØ-Þ]"
+_UP = f"[{UPPER_LETTERS}]"
 NAME = (
     rf"(?-i:{_UP}[\w'.-]*(?:\s+(?:{_UP}[\w'.-]*|de|da|van|von|der|del|la|le|di|du|bin|al))"
     r"{0,3})"
@@ -59,7 +60,7 @@ PLACE = (
     rf"(?-i:{_UP}[\w'.-]*(?:(?:\s+|,\s*|\s+(?:de|do|da|am|an der|upon|on|sur)\s+)"
     rf"{_UP}[\w'.-]*){{0,3}})"
 )
-ORG = rf"(?-i:[A-Z0-9À-ÖØ-Þ][\w&'.+-]*(?:\s+(?:{_UP}[\w&'.+-]*|&|of|and|for|the|de)){{0,4}})"
+ORG = rf"(?-i:[0-9{UPPER_LETTERS}][\w&'.+-]*(?:\s+(?:{_UP}[\w&'.+-]*|&|of|and|for|the|de)){{0,4}})"
 
 _PRONOUN_START = re.compile(
     r"^(?:it|its|it's|this|that|these|those|them|they|he|she|him|her|there|here|one|ones"

@@ -336,7 +336,7 @@ def _candidate(
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))  # any script: "记住" is a word
 
 
 def dedupe(candidates: list[Candidate]) -> list[Candidate]:

@@ -24,6 +24,7 @@ from dreamgit.dream.gather.antecedents import (
     with_antecedent,
     with_person,
 )
+from dreamgit.dream.gather.as_said import AsSaid
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import (
@@ -33,6 +34,7 @@ from dreamgit.dream.gather.explicit import (
     explicit_candidates,
     sentences,
 )
+from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
@@ -223,6 +225,7 @@ def extract_candidates(
     session_id: str,
     created: datetime,
     user_name: str | None = None,
+    author: str = "user",
 ) -> list[Candidate]:
     """Candidate memories from what the people in ``text`` said about themselves.
 
@@ -233,23 +236,29 @@ def extract_candidates(
     changes…); every other declarative clause becomes a statement with a kind and
     a salience. Memories name whom they are about: the person's
     name, or for a user "The user" until ``user_name`` (or a name said in the
-    session) is known.
+    session) is known. ``author`` says who wrote the text's unmarked lines: the user,
+    or the agent in its own notes (an OpenClaw daily note), whose "I" stays the agent's
+    and meets no pattern about the user.
 
     Pure and deterministic: the same text, id and time give the same candidates in
     the same order. Never raises on any input string.
     """
     out: list[Candidate] = []
-    turns = speaker_paragraphs(text.translate(_TYPOGRAPHIC))
+    turns = speaker_paragraphs(spelled_out(text.translate(_TYPOGRAPHIC)))
     people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
     subject = user_name or "The user"
     seen: set[tuple[str, str]] = set()
     common = common_words(text)
+    said = AsSaid(turns, session_id, created)  # what is not English is kept as said
     for turn, (speaker, paragraphs) in enumerate(turns):
         if speaker in ("agent", "none"):
             continue
         is_user = speaker in ("", "user")
         others = tuple(p for p in people if p != speaker)
-        if is_user:
+        if is_user and not speaker and author == "agent":  # the agent's notes: "I" is it
+            is_user, speaker = False, "agent"
+            voice = Voice("The agent", "the user", team=True, common=common)
+        elif is_user:
             voice = Voice(subject, "the agent", team=True, common=common)
         else:
             voice = Voice(speaker, others[0] if len(others) == 1 else "the others", common=common)
@@ -276,9 +285,12 @@ def extract_candidates(
         then: str | None = None  # the past time the sentences before set ("last weekend")
         # An agent's user writes requests as one long run-on sentence ("I'm trying to …,
         # so I prefer …, how can I …"): its clauses are read, the patterns only in short ones
-        longest = _LONGEST_REQUEST if is_user else MAX_SENTENCE
+        split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
+        who = speaker if not is_user else user_name or "user"
         for paragraph in paragraphs:
-            for sentence in sentences(paragraph, longest):
+            for sentence in said.english(
+                paragraph, paragraphs, split, speaker=speaker or "user", who=who, turn=turn
+            ):
                 budget -= len(sentence)
                 if question is not None:
                     sentence = answered(question, sentence) or sentence
@@ -329,4 +341,4 @@ def extract_candidates(
                     if made is not None:
                         last = (clause, len(out))
                         out.append(replace(made, turn=turn))
-    return dedupe(out)
+    return dedupe([*out, *said.kept()])

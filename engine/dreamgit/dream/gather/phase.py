@@ -25,7 +25,7 @@ from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
 from dreamgit.ids import memory_id
 from dreamgit.llm.injection import instruction_shape
-from dreamgit.model import Memory, Session
+from dreamgit.model import AGENT_WRITTEN, Memory, Session
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
@@ -193,7 +193,11 @@ def _candidates(
     admitted: list[Candidate] = []
     for session in ordered:
         extracted = extract_candidates(
-            session.text, session_id=session.id, created=session.created, user_name=user_name
+            session.text,
+            session_id=session.id,
+            created=session.created,
+            user_name=user_name,
+            author="agent" if AGENT_WRITTEN in session.tags else "user",
         )
         user_name = user_name or known_user_name(_as_memories(extracted))
         # The rules judge first, so the budget goes to what they would keep.

@@ -466,7 +466,7 @@ def clauses(
         if asked is not None and _STANDING_ORDER.match(asked["order"]):
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
         if to_agent:
-            sentence = _STANDING_FROM_NOW.sub(_from_now_on, _PLEASE.sub("Please ", sentence))
+            sentence = _STANDING_FROM_NOW.sub(_from_now_on, sentence)
             sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
             # "I'm trying to keep it small, so I prefer X, can you …": the preference
             # outlives the request; what comes before it is read on as usual
@@ -564,8 +564,6 @@ def _rule_first(m: re.Match[str]) -> str:
     return f"{rule[:1].upper()}{rule[1:]} {when[:1].lower()}{when[1:]}{m['end']}"
 
 
-# "pls always use uv": please, shortened.
-_PLEASE = re.compile(r"^(?:pls|plz|plse|pleas)\b\.?\s*", _I)
 # "From now on, never ask me …": the rule, then since when.
 _STANDING_FROM_NOW = re.compile(
     r"^(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|henceforth)\s*,?\s+"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from dreamgit.dream.gather.language import SPACED_LETTERS, cjk_terms
+
 __all__ = [
     "ADVERB_OPENERS",
     "ADVICE_VERBS",
@@ -194,11 +196,13 @@ _CONTENT = re.compile(
     r"|things|much|many|very|like|also|from|into|your|yours|it's|that's|gonna|wanna|always"
     r"|never|still|even|ever|make|made|feel|felt|know|think|thought|love|great|good|awesome"
     r"|amazing|super|pretty|totally|definitely|actually|lots|everything|anything|other"
-    r"|others|every|more|most|such|sure|yeah|thanks|time|times|right|well)\b)[a-z]{4,}\b",
+    r"|others|every|more|most|such|sure|yeah|thanks|time|times|right|well)\b)"
+    rf"[{SPACED_LETTERS}]{{4,}}\b",
     _I,
 )
 
 
 def content_terms(text: str) -> list[str]:
-    """The longer words of ``text`` that carry content (not chat glue)."""
-    return _CONTENT.findall(text)
+    """The longer words of ``text`` that carry content (not chat glue), in any script
+    that spaces its words ("Führerschein"), and the terms of its CJK text."""
+    return [*_CONTENT.findall(text), *cjk_terms(text)]

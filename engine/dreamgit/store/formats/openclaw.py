@@ -21,7 +21,7 @@ from datetime import UTC, date, datetime
 from dreamgit.clock import utcnow
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id, session_id, slugify
-from dreamgit.model import Memory, Session
+from dreamgit.model import AGENT_WRITTEN, Memory, Session
 from dreamgit.store.formats.base import Budget, Changes, MemoryFormat, Source, Texts
 from dreamgit.store.formats.reinsert import reinsert
 from dreamgit.store.formats.sidecar import (
@@ -212,12 +212,15 @@ class OpenClawFormat(MemoryFormat):
         return found
 
     def read_session(self, ident: str, path: str, text: str, fallback: datetime) -> Session:
-        """A daily note as evidence: its own text, at the start of its day."""
+        """A daily note as evidence: its own text, at the start of its day, written by the
+        agent (its "I" is the agent's)."""
         day = note_date(path)
         if day is None:
             return super().read_session(ident, path, text, fallback)
         moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
-        return Session(ident, moment, strip_blocks(text), summary=f"daily note {path}")
+        return Session(
+            ident, moment, strip_blocks(text), summary=f"daily note {path}", tags=(AGENT_WRITTEN,)
+        )
 
     def place(self, memory: Memory, taken: set[str]) -> Memory:
         """A new candidate is staged in the note of the day its evidence is from."""

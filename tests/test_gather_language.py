@@ -1,0 +1,247 @@
+"""Any script, any language: what gathering keeps of text the English rules do not read.
+
+Language and sentence ends first (:mod:`dreamgit.dream.gather.language`), then what the
+extractor makes of whole sessions: German, Spanish and Chinese sentences kept as said,
+English ones read by the rules as before, an agent's own notes kept as the agent's.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from dreamgit.dream.gather.as_said import MAX_PER_SESSION, SALIENCE, keeps
+from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.gather.language import (
+    Languages,
+    any_script_sentences,
+    detect,
+    script_language,
+)
+
+WHEN = datetime(2031, 5, 6, 9, 30, tzinfo=UTC)
+# Its Ukrainian letter looks like a Latin one, which ruff flags; here it is the point.
+UKRAINIAN = "Ми зберігаємо журнали тридцять днів і робимо резервні копії щоночі."  # noqa: RUF001
+
+
+def _texts(text: str, **kw: object) -> list[str]:
+    found = extract_candidates(text, session_id="s-1", created=WHEN, **kw)  # type: ignore[arg-type]
+    return [c.text for c in found]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Unser Build-Server steht im Keller und läuft seit Montag wieder.", "de"),
+        ("Mi hermana trabaja como veterinaria en Sevilla desde hace años.", "es"),
+        ("Nous déployons toujours le vendredi matin avant midi.", "fr"),
+        ("我们的数据库每天晚上两点备份。", "zh"),
+        ("部署之前先跑 lint 和 test。", "zh"),
+        ("明日の会議は十時からです。", "ja"),
+        ("우리 팀은 매주 금요일에 배포해요.", "ko"),
+        ("Мы храним логи тридцать дней.", "ru"),
+        (UKRAINIAN, "uk"),
+        ("Логи", "Cyrl"),
+        ("The nightly backup runs at two in the morning.", "en"),
+    ],
+)
+def test_a_sentence_is_detected_by_its_script_or_the_detector(text: str, code: str) -> None:
+    """Non-Latin scripts decide by their letters; Latin text by the detector."""
+    assert detect(text) == code
+
+
+def test_cjk_letters_outweigh_the_product_names_in_them() -> None:
+    """Latin product names inside Chinese leave it Chinese; a CJK word in English does not."""
+    assert script_language("启动 Billing Service 之前先跑 migrate。") == "zh"
+    assert script_language("I had ramen at 一蘭 in Shibuya last night.") is None
+
+
+def test_a_short_sentence_takes_its_turns_language() -> None:
+    """Too short to be sure alone, a sentence is in the language of the turn it is in."""
+    langs = Languages(lambda: "")
+    german = langs.turn(["Ich wohne seit zwei Jahren in Bremen und arbeite dort als Tischler."])
+    assert langs.of("Echt gut.", german) == "de"
+    english = langs.turn(["We moved the staging cluster to a new region last week, it went fine."])
+    assert langs.of("They're called Peruvian Lilies.", english) == "en"
+
+
+def test_sentences_end_at_cjk_full_stops_without_a_space() -> None:
+    """。！？ end a sentence with nothing after them; Latin stops need a space."""
+    text = "记住：发布分支叫 release。周五不部署！版本号是 v2.3.1."
+    assert list(any_script_sentences(text)) == [
+        "记住：发布分支叫 release。",
+        "周五不部署！",
+        "版本号是 v2.3.1.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "为什么构建又失败了？",
+        "¿Dónde está el archivo de configuración",
+        "Wo liegt die Konfiguration?",
+        "Super, danke!",
+        "`npm run build` schlägt fehl",
+        "Ja klar",
+        "好的",
+        "v2.3.1 -> v2.4.0 (2031-05-06)",
+        "0:0:Ҋ",
+    ],
+)
+def test_questions_exclamations_code_and_fragments_are_not_kept(sentence: str) -> None:
+    """Structure alone tells them: marks of a question or code, too few words."""
+    assert not keeps(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Ich arbeite als Tischlerin in Bremen.", "我们的数据库每天晚上两点备份。"],
+)
+def test_short_statements_are_kept(sentence: str) -> None:
+    """A short statement with a few words (or CJK characters) in it is kept."""
+    assert keeps(sentence)
+
+
+def test_german_spanish_and_chinese_are_kept_as_said_with_their_speaker() -> None:
+    """Word for word, the speaker first, never an English template around them."""
+    text = (
+        "User: Ich arbeite als Tischlerin in Bremen.\n"
+        "Assistant: Verstanden.\n"
+        "User: Mi perro se llama Pancho y tiene cuatro años.\n"
+        "Assistant: ¡Qué bonito!\n"
+        "User: 以后提交信息都用英文写。\n"
+    )
+    found = extract_candidates(text, session_id="s-1", created=WHEN)
+    assert [c.text for c in found] == [
+        "user \u2014 Ich arbeite als Tischlerin in Bremen.",
+        "user \u2014 Mi perro se llama Pancho y tiene cuatro años.",
+        "user \u2014 以后提交信息都用英文写。",
+    ]
+    assert {c.tags for c in found} == {
+        ("as-said", "lang-de"),
+        ("as-said", "lang-es"),
+        ("as-said", "lang-zh"),
+    }
+    assert {(c.key, c.salience, c.speaker, c.created) for c in found} == {
+        (None, SALIENCE, "user", WHEN)
+    }
+
+
+def test_a_person_in_a_chat_is_named_and_a_known_user_by_name() -> None:
+    """The speaker is the person who said it: their name, or the user's once known."""
+    chat = (
+        "Lena: Ich habe gestern meinen Führerschein bestanden.\n"
+        "Tomas: Glückwunsch, das ist toll!\n"
+        "Lena: Am Wochenende fahre ich zu meiner Schwester nach Kiel.\n"
+    )
+    assert _texts(chat) == [
+        "Lena \u2014 Ich habe gestern meinen Führerschein bestanden.",
+        "Lena \u2014 Am Wochenende fahre ich zu meiner Schwester nach Kiel.",
+    ]
+    assert _texts("User: Trabajo desde casa los lunes y los viernes.", user_name="Inés") == [
+        "Inés \u2014 Trabajo desde casa los lunes y los viernes."
+    ]
+
+
+def test_english_in_the_same_session_is_still_read_by_the_rules() -> None:
+    """The rules keep reading English; only the other language is set aside."""
+    text = (
+        "User: I live in Porto now. The office is a short walk from the river.\n"
+        "User: Wir deployen nur dienstags und donnerstags.\n"
+    )
+    found = extract_candidates(text, session_id="s-1", created=WHEN)
+    assert [(c.text, c.key) for c in found] == [
+        ("The user lives in Porto.", "user.home"),
+        ("The user says the office is a short walk from the river.", None),
+        ("user \u2014 Wir deployen nur dienstags und donnerstags.", None),
+    ]
+
+
+def test_the_assistants_words_are_never_kept() -> None:
+    """What the assistant says in any language is no one's statement."""
+    text = "User: 好的\nAssistant: 我已经把端口改成了九千零一。\n"
+    assert _texts(text) == []
+
+
+def test_a_session_keeps_a_few_sentences_as_said_those_with_values_first() -> None:
+    """Never a transcript: at most a few, a number or a Latin name carried first."""
+    text = "User: " + "".join(
+        [
+            "我今天心情一般般。",
+            "我们的测试服务器在三楼机房。",
+            "端口是 8080。",
+            "我们用 PostgreSQL。",
+            "数据库每天晚上备份一次。",
+            "部署前先跑 lint。",
+        ]
+    )
+    kept = _texts(text)
+    assert len(kept) == MAX_PER_SESSION
+    assert kept == [
+        "user \u2014 端口是 8080。",
+        "user \u2014 我们用 PostgreSQL。",
+        "user \u2014 部署前先跑 lint。",
+    ]
+
+
+def test_an_agents_own_notes_keep_its_first_person() -> None:
+    """In an agent's daily note "I" is the agent: never "the user", no user's key."""
+    note = (
+        "## 10:15 - Upgrade\n"
+        "- Sam asked me to track the upgrade of the build runners.\n"
+        "- I prefer short status reports over long ones.\n"
+    )
+    assert _texts(note, author="agent") == [
+        "Sam asked the agent to track the upgrade of the build runners.",
+        "The agent prefers short status reports over long ones.",
+    ]
+    assert all("user" not in t for t in _texts(note, author="agent"))
+    assert "Sam asked the user to track the upgrade of the build runners." in _texts(note)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "text", "key"),
+    [
+        ("I moved to Łódź in the spring.", "The user lives in Łódź (moved there).", "user.home"),
+        ("I live in Şişli now.", "The user lives in Şişli.", "user.home"),
+        ("I work at Škoda.", "The user works at Škoda.", "user.employer"),
+    ],
+)
+def test_english_rules_read_names_in_any_latin_capital(sentence: str, text: str, key: str) -> None:
+    """A place or employer opening with Ł, Ş or Š is a name as one opening with B is."""
+    found = extract_candidates(f"User: {sentence}", session_id="s-1", created=WHEN)
+    assert [(c.text, c.key) for c in found] == [(text, key)]
+
+
+@pytest.mark.parametrize(
+    "said", ["pls always use uv", "Plz always use uv.", "Please always use uv."]
+)
+def test_pls_is_please(said: str) -> None:
+    """A hurried "pls" asks as "please" does: how the user wants the agent to work."""
+    found = extract_candidates(f"User: {said}", session_id="s-1", created=WHEN)
+    assert [(c.text, c.kind) for c in found] == [
+        ("The user wants the agent to always use uv.", "preference")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Wir treffen uns jeden Montag im Büro \ud800 und besprechen alles.", "\x00" * 40],
+)
+def test_text_the_detector_cannot_take_is_no_language_and_no_crash(text: str) -> None:
+    """A lone surrogate (a broken file) or control characters: unknown, never an error."""
+    assert detect(text) == ""
+    extract_candidates(f"User: {text}", session_id="s-1", created=WHEN)
+
+
+def test_a_sentence_kept_as_said_ends_with_a_full_stop_of_its_script() -> None:
+    """Typed without a stop, it gets the stop its script uses, as every memory has one."""
+    text = (
+        "User: 以后默认用 pnpm，请用中文回答\n\nUser: Wir deployen nur dienstags und donnerstags\n"
+    )
+    assert _texts(text) == [
+        "user \u2014 以后默认用 pnpm，请用中文回答。",
+        "user \u2014 Wir deployen nur dienstags und donnerstags.",
+    ]

@@ -1,0 +1,92 @@
+"""Any language through the installed command: kept as said, with speaker and date.
+
+Sessions in German, Spanish and Chinese (sentences written for these tests) are logged
+on their own days and dreamed over with the default rules; an OpenClaw workspace's daily
+note, written by the agent in the first person, is dreamed over the same way. Real git
+repositories, the real `dreamgit` process.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from clikit import active, dreamgit
+from gitcheck import fsck
+
+NOW = "2031-04-12T08:00:00Z"
+SESSIONS = [
+    (
+        "2031-04-08T09:00:00Z",
+        "User: Ich arbeite seit März als Tischlerin in einer Werkstatt in Bremen.\n"
+        "Assistant: Das klingt nach einer schönen Arbeit.\n"
+        "User: Wie lange trocknet Eichenholz eigentlich?\n",
+        "Ich arbeite seit März als Tischlerin in einer Werkstatt in Bremen.",
+    ),
+    (
+        "2031-04-09T18:30:00Z",
+        "User: Me mudé a Valencia con mi pareja el otoño pasado.\n"
+        "Assistant: ¡Qué bien! ¿Te gusta la ciudad?\n"
+        "User: ¡Muchísimo!\n",
+        "Me mudé a Valencia con mi pareja el otoño pasado.",
+    ),
+    (
+        "2031-04-10T14:05:00Z",
+        "User: 以后默认用 pnpm，请用中文回答。\n"
+        "Assistant: 好的，我记住了。\n"
+        "User: 为什么锁文件又冲突了？\n",
+        "以后默认用 pnpm，请用中文回答。",
+    ),
+]
+
+
+def _repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "memory"
+    dreamgit(repo, SESSIONS[0][0], "init", str(repo))
+    for when, text, _ in SESSIONS:
+        dreamgit(repo, when, "log", stdin=text)
+    dreamgit(repo, NOW, "run", "--force")
+    return repo
+
+
+def test_german_spanish_and_chinese_statements_are_kept_as_said_with_speaker_and_date(
+    tmp_path: Path,
+) -> None:
+    """Each statement word for word, "user" first, on the day it was said; nothing else."""
+    repo = _repo(tmp_path)
+    memories = active(repo, NOW)
+    by_text = {m["text"]: m for m in memories}
+    for when, _, sentence in SESSIONS:
+        memory = by_text[f"user \u2014 {sentence}"]
+        assert memory["created"] == when
+        assert "as-said" in memory["tags"]
+        assert memory["key"] is None
+    assert len(memories) == len(SESSIONS)  # no question, no exclamation, no reply
+    assert not [m for m in memories if "The user" in m["text"]]
+    index = (repo / "MEMORY.md").read_text(encoding="utf-8")
+    for _, _, sentence in SESSIONS:
+        assert sentence.rstrip("。.") in index
+    fsck(repo)
+
+
+def test_an_openclaw_daily_notes_first_person_stays_the_agents(tmp_path: Path) -> None:
+    """ "I" in the agent's own note is the agent: never "the user", no stray quotes."""
+    root = tmp_path / "workspace"
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text("# Memory\n\n- Priya runs the nightly builds.\n")
+    (root / "memory" / "2031-04-09.md").write_text(
+        "## 10:20 - Build farm\n"
+        "- Priya asked me to track the upgrade of the build runners to Ubuntu 24.04.\n"
+        "- I keep the upgrade checklist in the ops wiki.\n"
+    )
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    dreamgit(root, "2031-04-09T12:00:00Z", "init", str(root))
+    dreamgit(root, NOW, "run", "--force")
+    texts = [m["text"] for m in active(root, NOW)]
+    assert "Priya asked the agent to track the upgrade of the build runners to Ubuntu 24.04." in (
+        texts
+    )
+    assert not [t for t in texts if "the user" in t.lower() or '"' in t]
+    note = (root / "memory" / "2031-04-09.md").read_text(encoding="utf-8")
+    assert note.startswith("## 10:20 - Build farm\n- Priya asked me to track")
+    assert "Priya asked the agent to track the upgrade" in note
