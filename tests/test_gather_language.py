@@ -222,7 +222,7 @@ def test_pls_is_please(said: str) -> None:
     """A hurried "pls" asks as "please" does: how the user wants the agent to work."""
     found = extract_candidates(f"User: {said}", session_id="s-1", created=WHEN)
     assert [(c.text, c.kind) for c in found] == [
-        ("The user wants the agent to always use uv.", "preference")
+        ("The user wants the agent to always use uv.", "instruction")
     ]
 
 

@@ -51,7 +51,7 @@ def test_check_a_bundled_file_outside_any_repository(tmp_path: Path) -> None:
     )
     code, out, _ = run(tmp_path / "nowhere", "check", str(target))
     assert code == 0
-    assert out == f"{target}: ok (5 gather, 2 consolidate, 2 prune rules)\n"
+    assert out == f"{target}: ok (6 gather, 2 consolidate, 3 prune rules)\n"
 
 
 def test_check_lists_every_error_and_exits_1() -> None:
@@ -93,7 +93,7 @@ def test_check_without_file_reads_the_repository_config(repo: MemoryRepo) -> Non
     """Without FILE, the config at the main tip is checked."""
     code, out, _ = run(path_of(repo), "check")
     assert code == 0
-    assert out == ".dreamgit/config.yaml: ok (5 gather, 2 consolidate, 2 prune rules)\n"
+    assert out == ".dreamgit/config.yaml: ok (6 gather, 2 consolidate, 3 prune rules)\n"
 
 
 def test_show_prints_the_effective_rules_as_loadable_yaml(repo: MemoryRepo) -> None:
@@ -116,6 +116,7 @@ def test_show_json(repo: MemoryRepo) -> None:
     assert [r["name"] for r in data["prune"]] == [
         "expire-ephemeral",
         "expire-low",
+        "expire-past-plans",
     ]
 
 

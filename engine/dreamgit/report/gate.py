@@ -3,8 +3,9 @@
 The suite is the union of the tests at main and at the branch's tip, so a test the
 dream would derive away (a protected memory merged out of existence) still runs.
 It runs on the branch; the tests that fail there run on main too.
-Only a supersession test whose new value the dream itself superseded again is left
-out: the newer supersession brings its own test. A test that passes on main and
+Left out: a supersession test whose new value the dream itself superseded again, and a
+recallability test of a memory the dream retired for a newer value; each newer
+supersession brings its own test. A test that passes on main and
 fails on the branch is *broken* (a memory that must stay recallable only when the run
 changed it: outranked by newer memories, it is listed as failing, not broken); with
 ``tests: {gate: block}`` (the default) a run that broke one is not merged but left for
@@ -66,10 +67,15 @@ def memory_gate(
     on_branch = collect_tests(repo, tip, now=now, rules=rules, records=records)
     superseded = superseded_ids(records)
     names = {t.name for t in on_branch.tests}
+    # a memory this run retired for a newer value is tested by that supersession's own
+    # test (the new value found, the old not); dreams never retire a protected one
+    retired_now = superseded_ids([dict(record)])
     kept = [
         t
         for t in on_main.tests
-        if t.name not in names and not (t.origin == "supersession" and t.memory in superseded)
+        if t.name not in names
+        and not (t.origin == "supersession" and t.memory in superseded)
+        and not (t.origin == "protected" and t.memory in retired_now)
     ]
     suite = Suite([*on_branch.tests, *kept], on_branch.problems)
     main_names = {t.name for t in on_main.tests}

@@ -21,7 +21,7 @@ from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.formats import Source
 from dreamgit.store.locks import exclusive
-from dreamgit.store.secrets import findings_trailers, scrub
+from dreamgit.store.secrets import findings_trailers, redact_bytes, scrub
 
 __all__ = ["Checkout"]
 
@@ -118,19 +118,26 @@ class Checkout(Committer):
         self._mark_shown(old_tip)
         self._follow_worktree(fallback=old_tip)
 
-    def readable_edits(self, now: datetime) -> dict[str, bytes | None]:
-        """The uncommitted agent edits, less the memory files the format cannot read.
+    def _worktree_edits(self) -> dict[str, bytes | None]:
+        """The uncommitted agent edits as the work tree has them (the agent's locks aside)."""
+        locks = self.format.lock_files
+        return {
+            p: d
+            for p, d in self.store.worktree_edits(self.format.agent_paths).items()
+            if p not in locks
+        }
+
+    def readable_edits(
+        self, now: datetime, edits: Mapping[str, bytes | None] | None = None
+    ) -> dict[str, bytes | None]:
+        """The uncommitted agent edits (or ``edits``, already scanned for secrets), less
+        the memory files the format cannot read.
 
         A file left out stays in the work tree as the agent wrote it, is named in
         :attr:`left_out` (with the line and the fix), and is looked at again by the
         next write: once fixed, it is committed like any other edit.
         """
-        locks = self.format.lock_files
-        edits = {
-            p: d
-            for p, d in self.store.worktree_edits(self.format.agent_paths).items()
-            if p not in locks
-        }
+        edits = dict(self._worktree_edits() if edits is None else edits)
         self.left_out = self._unreadable(edits, now) if edits else []
         bad = {problem.path for problem in self.left_out}
         return {p: d for p, d in edits.items() if p not in bad}
@@ -146,8 +153,9 @@ class Checkout(Committer):
         for path, data in edits.items():
             if data is None:
                 files.pop(path, None)
-            else:
-                files[path] = self.store.write_blob(data)
+            else:  # read from the object store: never an unscanned credential there
+                clean = data if self.secrets_mode() == "off" else redact_bytes(data)
+                files[path] = self.store.write_blob(clean)
         if fmt.name == "dreamgit":
             ours = {p: b for p, b in files.items() if p.startswith(layout.MEMORIES)}
             broken = self._files.read(ours, now=now)[1]
@@ -186,14 +194,19 @@ class Checkout(Committer):
         )
 
     def _commit_agent_edits(self, now: datetime) -> None:
-        edits = self.readable_edits(now)
+        raw = self._worktree_edits()
+        if not raw:
+            self.left_out = []
+            return
+        # Scanned first: a file named with a credential is moved to a safe name, and only
+        # then is it judged readable (its old name is no memory file path)
+        scrubbed, found = scrub(raw, self.secrets_mode(), taken=self._taken_at(self.tip()))
+        moves = {f.path: f.path for f in found if not f.moved_to and f.path in raw}
+        moves.update({f.path: f.moved_to for f in found if f.moved_to})
+        self._redact_worktree(raw, scrubbed, moves)
+        edits = self.readable_edits(now, scrubbed)
         if not edits:
             return
-        scrubbed, found = scrub(edits, self.secrets_mode(), taken=self._taken_at(self.tip()))
-        moves = {f.path: f.path for f in found if not f.moved_to and f.path in edits}
-        moves.update({f.path: f.moved_to for f in found if f.moved_to})
-        self._redact_worktree(edits, scrubbed, moves)
-        edits = scrubbed
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"

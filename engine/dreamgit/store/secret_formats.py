@@ -222,9 +222,13 @@ def plausible_value(value: str, *, password: bool, prose: str | None) -> bool:
         return len(value) >= (8 if prose is None else 16) and high_entropy(value)
     if len(value) < (4 if prose is None else 6):
         return False
-    mixed = value.lower() != value and value.upper() != value
-    if any(not c.isalpha() for c in value) or mixed:
+    if any(not c.isalpha() for c in value):
         return not value.isdigit() or prose is None
+    if value.lower() != value and value.upper() != value:  # mixed case
+        # "we pin Python 3.12", "pass Django the settings": a name after the word used as
+        # a verb; after "is" or ":" a capitalised word is the password ("… is Sunflower")
+        titled = value[:1].isupper() and value[1:].islower()
+        return not (titled and prose is not None and not prose.strip())
     if prose is None:
         return len(value) >= 8
     return bool(prose.strip()) and not _STATE_WORD.search(value)

@@ -134,8 +134,10 @@ def compact(
         # another value for what a memory says: it takes that memory's place, not more
         closest -= subject
         update = (
-            len(new) >= min_novelty * len(words) and _new_value(candidate.text, words, closest)
-        ) or _ends(candidate.text, words, closest)
+            (len(new) >= min_novelty * len(words) and _new_value(candidate.text, words, closest))
+            or _ends(candidate.text, words, closest)
+            or _new_count(candidate.text, closest)
+        )
         news = changes[k] or _news(candidate, words, new, shared, min_novelty)
         if not news and not update:
             repeats.add(k)
@@ -192,6 +194,24 @@ def _new_value(text: str, words: set[str], closest: set[str]) -> bool:
     values = (values & words) - _MONTHS
     replaced = closest - words  # the older value: "muse"
     return bool(values - closest) and len(words - values - closest) <= 1 and 0 < len(replaced) <= 2
+
+
+#: A count and what it counts: "52 sources", "1,200 calls", "7 women".
+_COUNT = re.compile(r"\b(\d[\d,.]*)\s*(%|[a-z][a-z-]+)", re.I)
+
+
+def _new_count(text: str, closest: set[str]) -> bool:
+    """Whether ``text`` gives another count of a thing the memory whose words are
+    ``closest`` counts: "added 52 sources to the Zotero library" after "… has 45
+    sources". The count is news; consolidation then retires the older one."""
+    held = {w for w in closest if w[:1].isdigit()}
+    if not held:
+        return False
+    for m in _COUNT.finditer(_DATE.sub(" ", text)):
+        number, noun = m.group(1).rstrip(".,"), m.group(2).lower().rstrip("s")
+        if number not in closest and noun in closest and held - {number}:
+            return True
+    return False
 
 
 #: "finished", "quit", "no longer": a statement that ends what it names.
