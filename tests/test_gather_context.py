@@ -622,3 +622,13 @@ def test_after_change_of_plans_a_suggestion_is_what_was_decided() -> None:
     )
     assert decided == ["Noor and others are going to pivot from ACL to EMNLP instead."]
     assert said_by_noor("Prof. Mendes thinks we should pivot from ACL to EMNLP instead.") == []
+
+
+def test_another_count_of_a_counted_thing_is_news_not_a_repeat() -> None:
+    """ "Installed 14 plugins" after "the editor has 9 plugins": the count is new, said
+    with another verb; the same count again, or a count of something else, is not."""
+    known = ["Noor's editor has 9 plugins, mostly for Rust."]
+    grown = _statement("Noor has installed 14 plugins in the editor.")
+    assert compact([grown], 1000, known, min_novelty=0.32)[:2] == ([grown], [])
+    again = _statement("Noor has 9 plugins in the editor.")
+    assert compact([again], 1000, known, min_novelty=0.32)[0] == []

@@ -171,8 +171,8 @@ def _changed(old: Frame, new: Frame) -> str | None:
     counts = new.numbers and old.numbers and not new.dates and not old.dates
     # "the team is now 7": a bare number for what held a number ("team is me plus 4")
     bare = not new.object and old.head == new.head == "be"
-    # what the number counts, not the word for its change: "a $10,000 increase" and
-    # "mentees has increased to 7" count different things
+    # what the number counts, not the word for its change: "a $2,000 raise" and "the
+    # reviewers have increased to 7" count different things
     same = (old.object & new.object or old.value & new.value) - _COUNT_CHANGES or bare
     if counts and new.numbers != old.numbers and same:
         return f"{new.relation_text}: {show(old.numbers)} → {show(new.numbers)}"

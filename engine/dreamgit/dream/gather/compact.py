@@ -170,7 +170,7 @@ def _news(
         return False  # "tried making one", "loved the experience": nothing to tell
     if _about_user(candidate):
         # how the user wants the agent to work shares its topic's words with facts about
-        # that topic ("include status codes" beside "the API returns 404 status codes"):
+        # that topic ("always show the exit code" beside "the build exits with code 3"):
         # it repeats only what says most of it, and another of its words is news enough
         return shared <= _RULE_REPEAT_SHARE * len(words)
     return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
@@ -196,14 +196,14 @@ def _new_value(text: str, words: set[str], closest: set[str]) -> bool:
     return bool(values - closest) and len(words - values - closest) <= 1 and 0 < len(replaced) <= 2
 
 
-#: A count and what it counts: "52 sources", "1,200 calls", "7 women".
+#: A count and what it counts: "14 plugins", "300 requests", "9 people".
 _COUNT = re.compile(r"\b(\d[\d,.]*)\s*(%|[a-z][a-z-]+)", re.I)
 
 
 def _new_count(text: str, closest: set[str]) -> bool:
     """Whether ``text`` gives another count of a thing the memory whose words are
-    ``closest`` counts: "added 52 sources to the Zotero library" after "… has 45
-    sources". The count is news; consolidation then retires the older one."""
+    ``closest`` counts: "installed 14 plugins in the editor" after "… has 9 plugins".
+    The count is news, not a repeat of the memory that holds the older one."""
     held = {w for w in closest if w[:1].isdigit()}
     if not held:
         return False
