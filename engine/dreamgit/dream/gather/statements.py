@@ -550,7 +550,7 @@ _AGENT_REQUEST = re.compile(
     r"(?!\s+(?:is|was|are|were|has|have|had|can|will|makes|helps)\b)",
     _I,
 )
-# "When working with JSON, never use grep": the rule, then when it holds.
+# "When parsing CSV exports, never trust the header row": the rule, then when it holds.
 _CONDITION_FIRST = re.compile(
     r"^(?P<when>(?:when|whenever|if|for)\s+[^,]{3,120}),\s+(?P<rule>(?:please\s+)?(?:always"
     r"|never|don't|do\s+not)\s+(?!(?:[a-z]+ed|went|was|were|had|did|got|made|took|came)\b)"
