@@ -137,25 +137,30 @@ class Checkout(Committer):
         :attr:`left_out` (with the line and the fix), and is looked at again by the
         next write: once fixed, it is committed like any other edit.
         """
+        scanned = edits is not None
         edits = dict(self._worktree_edits() if edits is None else edits)
-        self.left_out = self._unreadable(edits, now) if edits else []
+        self.left_out = self._unreadable(edits, now, scanned=scanned) if edits else []
         bad = {problem.path for problem in self.left_out}
         return {p: d for p, d in edits.items() if p not in bad}
 
     def _unreadable(
-        self, edits: Mapping[str, bytes | None], now: datetime
+        self, edits: Mapping[str, bytes | None], now: datetime, *, scanned: bool
     ) -> list[MemoryFileError]:
-        """The edited files that do not read: what committing them would break."""
+        """The edited files that do not read: what committing them would break.
+
+        ``scanned``: the edits were already scanned for secrets; else each is redacted
+        before it is written to the object store for reading."""
         fmt = self.format
         if not any(d is not None and fmt.memory_path(p) for p, d in edits.items()):
             return []  # sessions only, or deletions: nothing a reader could trip on
         files = dict(self.store.files(self.tip()))
+        # read from the object store: never an unscanned credential there
+        scan = not scanned and self.secrets_mode() != "off"
         for path, data in edits.items():
             if data is None:
                 files.pop(path, None)
-            else:  # read from the object store: never an unscanned credential there
-                clean = data if self.secrets_mode() == "off" else redact_bytes(data)
-                files[path] = self.store.write_blob(clean)
+            else:
+                files[path] = self.store.write_blob(redact_bytes(data) if scan else data)
         if fmt.name == "dreamgit":
             ours = {p: b for p, b in files.items() if p.startswith(layout.MEMORIES)}
             broken = self._files.read(ours, now=now)[1]
