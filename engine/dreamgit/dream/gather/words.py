@@ -53,13 +53,13 @@ ADVICE_VERBS = "|".join(
 )
 
 #: Verbs that open a request to an agent ("continue with task 8", "now go ahead and add
-#: tests", "lets review the plan"), besides the advice verbs.
+#: tests", "lets review the plan"), besides the advice verbs (not repeated here).
 REQUEST_VERBS = "|".join(
     str.split("""continue proceed implement review investigate debug document verify ensure
     figure analyze analyse generate draft prepare plan design compare simulate provide list
     describe clean split extract convert migrate port replace rewrite restore retry rerun
     revisit resume finish complete address handle clarify confirm double-check walk print
-    search grep lint refactor improve optimize optimise tweak adjust set wire hook drop""")
+    search grep lint improve optimize optimise tweak adjust set wire hook drop""")
 )
 
 #: A whole utterance of chat glue.
