@@ -58,6 +58,19 @@ def test_a_batch_committed_again_is_not_counted_twice(tmp_path: Path) -> None:
     assert repo.store.files(repo.tip(), layout.RECALL_SIGNALS) == {}
 
 
+def test_two_alike_recalls_flushed_apart_are_both_counted(tmp_path: Path) -> None:
+    """The same query in the same second, each committed by its own write: count 2, not 1."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    eng = DreamEngine(repo, now=NOW)
+    cat = eng.add_memory("Has two cats named Miso and Tofu", topic="pets")
+    eng.recall("cats", top_k=1)
+    eng.log_session("User: the first write carries the first recall.")
+    eng.recall("cats", top_k=1)
+    eng.log_session("User: the second write carries the second, alike to the byte.")
+    eng.dream()
+    assert _counters(repo) == {cat.id: 2}
+
+
 def test_a_writer_killed_after_committing_a_batch_leaves_no_double_count(
     tmp_path: Path,
 ) -> None:
@@ -70,7 +83,7 @@ def test_a_writer_killed_after_committing_a_batch_leaves_no_double_count(
     # What a writer does before it is killed: journal, then commit, but no clean-up.
     spooled = read_spool(repo.store.git_dir)
     lines = [data for _path, data in spooled]
-    name = batch_name(lines)
+    name = batch_name([p for p, _d in spooled], lines)
     begin_flush(repo.store.git_dir, name, [p for p, _d in spooled])
     path = layout.RECALL_SIGNALS + name
     repo.commit_main("recall: killed", lambda _t: {path: b"".join(lines)}, now=NOW)

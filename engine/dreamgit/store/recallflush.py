@@ -29,13 +29,13 @@ class RecallFlusher(Committer):
         spooled = signals.read_spool(git_dir)
         if not spooled:
             return
+        files = [spool_file for spool_file, _data in spooled]
         lines = [data for _path, data in spooled]
-        name = signals.batch_name(lines)
+        name = signals.batch_name(files, lines)
         message = (
             f"recall: {len(lines)} recall signal(s) recorded\n\n"
             f"Dream-Op: recall-signals\nDream-Signals: {len(lines)}"
         )
-        files = [spool_file for spool_file, _data in spooled]
         signals.begin_flush(git_dir, name, files)
         path = layout.RECALL_SIGNALS + name
         self._retry(self._commit_step(message, lambda _tip: {path: b"".join(lines)}, now=now))

@@ -121,9 +121,17 @@ def recover_flush(git_dir: Path, landed: Callable[[str], bool]) -> None:
         journal.unlink(missing_ok=True)
 
 
-def batch_name(lines: list[bytes]) -> str:
-    """The committed file name of a batch of signal lines: a hash of its content."""
-    return hashlib.sha1(b"".join(lines)).hexdigest()[:20] + ".jsonl"
+def batch_name(files: list[Path], lines: list[bytes]) -> str:
+    """The committed file name of a batch: a hash of its spool files' names and content.
+
+    The names count: two recalls of the same query in the same second spool the
+    same line, and a batch named by its content alone would fold as the other's
+    duplicate. A spool file's name (time, pid, random token) is this signal's own.
+    """
+    digest = hashlib.sha1()
+    for file, line in zip(files, lines, strict=True):
+        digest.update(file.name.encode() + b"\0" + line)
+    return digest.hexdigest()[:20] + ".jsonl"
 
 
 def stats_to_dict(stats: RecallStats) -> dict[str, Any]:
