@@ -18,13 +18,19 @@ __all__ = [
     "DreamgitError",
     "DslError",
     "EnvironmentProblem",
+    "InternalSignal",
+    "LockedError",
     "MemoryFileError",
     "MemoryFileWarning",
     "NotARepositoryError",
     "NotFoundError",
+    "PatternError",
+    "ProposalFormatError",
     "ProviderError",
     "RuleError",
+    "RuleFileError",
     "SecretFoundError",
+    "StaleTipError",
     "TemplateError",
     "TestsBrokeError",
     "UserError",
@@ -162,6 +168,43 @@ class TestsBrokeError(DreamgitError):
 
 class EnvironmentProblem(UserError):
     """The disk is full, or the repository's files cannot be written: the user's to fix."""
+
+
+class InternalSignal(DreamgitError):
+    """Raised and caught inside the library (a moved tip, a held lock, a refused redirect).
+
+    One that escapes to the command line is a bug: it gets the crash log an unexpected
+    exception gets, not the one-line message of a user error.
+    """
+
+
+class StaleTipError(InternalSignal):
+    """The branch moved since its tip was read: re-read, rebuild, retry."""
+
+
+class LockedError(InternalSignal):
+    """A git lock file is in the way of a ref move; ``lock`` is its path when git named it.
+
+    The store raises it where libgit2 reports a lock, so callers wait and retry by
+    type; :func:`dreamgit.store.locks.retry_on_lock` turns the last one into a
+    :class:`ConcurrentUpdateError`.
+    """
+
+    def __init__(self, message: str, *, lock: str | None = None) -> None:
+        super().__init__(message)
+        self.lock = lock
+
+
+class RuleFileError(UserError):
+    """A rule file that cannot be read; the message says why, never what it holds."""
+
+
+class PatternError(DreamgitError, ValueError):
+    """A rule pattern that does not compile, or uses what a linear-time engine cannot run."""
+
+
+class ProposalFormatError(DreamgitError, ValueError):
+    """A model's answer that does not follow the schema; the message says where and why."""
 
 
 #: (errno values, words an error from libgit2 says instead, what it is, what to do).

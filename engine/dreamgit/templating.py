@@ -26,7 +26,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
-from dreamgit.errors import DreamgitError, TemplateError
+from dreamgit.errors import DreamgitError, InternalSignal, TemplateError
 
 __all__ = ["MAX_STEPS", "available_templates", "fence", "render", "template_file"]
 
@@ -120,7 +120,7 @@ class _OverrideLoader(jinja2.BaseLoader):
         return sorted(self.sources)
 
 
-class _StepsExceeded(Exception):
+class _StepsExceeded(InternalSignal):
     """A rendering took more than :data:`MAX_STEPS` steps, or made a value too large."""
 
 

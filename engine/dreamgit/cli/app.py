@@ -14,11 +14,12 @@ import sys
 import traceback
 from datetime import datetime
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from dreamgit.cli.state import CliState
-from dreamgit.errors import DreamgitError, environment_problem
+from dreamgit.errors import DreamgitError, InternalSignal, environment_problem
 from dreamgit.version import __version__
 
 __all__ = ["cli", "main"]
@@ -84,6 +85,8 @@ class _Boundary(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(1)
         except DreamgitError as exc:
+            if isinstance(exc, InternalSignal):  # escaped from where it is caught: a bug
+                _crash(ctx, exc)
             if exc.exit_code == 3 and _debug(ctx):
                 raise
             click.echo(f"error: {exc.render()}", err=True)
@@ -93,11 +96,7 @@ class _Boundary(click.Group):
             if problem is not None:  # a full disk, a read-only store: not a crash
                 click.echo(f"error: {problem.render()}", err=True)
                 ctx.exit(problem.exit_code)
-            if _debug(ctx):
-                raise
-            path = _write_crash_log(exc)
-            click.echo(f"internal error: {exc!r}\ncrash log: {path}", err=True)
-            ctx.exit(3)
+            _crash(ctx, exc)
 
 
 def _debug(ctx: click.Context) -> bool:
@@ -124,6 +123,15 @@ def _debug(ctx: click.Context) -> bool:
 def cli(ctx: click.Context, repo: str, now: str | None, debug: bool) -> None:
     """Keep an AI agent's memory in git and consolidate it in dream cycles."""
     ctx.obj = CliState(repo_path=repo, now_text=now, debug=debug)
+
+
+def _crash(ctx: click.Context, exc: Exception) -> NoReturn:
+    """An internal error: re-raised under ``--debug``, else a crash log and exit 3."""
+    if _debug(ctx):
+        raise exc
+    path = _write_crash_log(exc)
+    click.echo(f"internal error: {exc!r}\ncrash log: {path}", err=True)
+    ctx.exit(3)
 
 
 def _write_crash_log(exc: BaseException) -> Path:

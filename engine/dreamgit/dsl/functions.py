@@ -18,19 +18,19 @@ from typing import Any
 
 from dreamgit import textsim
 from dreamgit.dsl.types import ANY, BOOL, NUMBER, STRING, Type
+from dreamgit.errors import InternalSignal
 
 __all__ = ["FUNCTIONS", "ArgumentTypeError", "Function"]
 
 _WORD = re.compile(r"\w+")
 
 
-class ArgumentTypeError(Exception):
+class ArgumentTypeError(InternalSignal):
     """An argument of the wrong static type; ``index`` is the argument's position."""
 
     def __init__(self, index: int, message: str) -> None:
         super().__init__(message)
         self.index = index
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ from typing import Any
 
 import re2
 
+from dreamgit.errors import PatternError
+
 __all__ = ["MAX_INPUT", "MAX_PATTERN", "Pattern", "PatternError", "compile_pattern", "search"]
 
 #: Longest pattern accepted, in characters.
@@ -46,10 +48,6 @@ _OPTIONS.log_errors = False  # RE2 would print its own copy of every error on st
 
 #: A compiled rule pattern (an RE2 regular expression).
 Pattern = Any
-
-
-class PatternError(ValueError):
-    """A pattern that does not compile, or uses what a linear-time engine cannot run."""
 
 
 def compile_pattern(pattern: str) -> Pattern:

@@ -28,7 +28,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from dreamgit.errors import ProviderError, UserError
+from dreamgit.errors import InternalSignal, ProviderError, UserError
 from dreamgit.llm.transport import Deadline, Opener, RedirectRefused, show_origin
 from dreamgit.version import __version__
 
@@ -43,7 +43,7 @@ _REASONS = {
 }
 
 
-class _Transient(Exception):
+class _Transient(InternalSignal):
     """A failure worth retrying that produced no HTTP status (time-out, dropped connection)."""
 
 

@@ -35,6 +35,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from dreamgit.errors import ProposalFormatError
 from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, priority_rank
 from dreamgit.records import Decision as RecordedDecision
@@ -77,10 +78,6 @@ MAX_REASON = 1000
 MAX_QUOTE = 500
 #: Ops that take a memory (or its wording) away, capped by ``max_removals_per_run``.
 REMOVING_OPS = frozenset({"remove", "supersede", "replace"})
-
-
-class ProposalFormatError(ValueError):
-    """An answer that does not follow the schema; the message says where and why."""
 
 
 @dataclass(frozen=True)

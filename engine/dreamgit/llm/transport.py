@@ -27,6 +27,8 @@ from functools import partial
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from dreamgit.errors import InternalSignal
+
 __all__ = ["Deadline", "Opener", "RedirectRefused", "origin", "show_origin"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -49,7 +51,7 @@ def show_origin(url: str) -> str:
     return f"{scheme}://{host}:{port}" if port else f"{scheme}://{host}"
 
 
-class RedirectRefused(Exception):
+class RedirectRefused(InternalSignal):
     """The server redirected the request to another origin; nothing was sent there."""
 
     def __init__(self, target: str, code: int) -> None:

@@ -15,11 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from dreamgit.errors import RuleFileError
+
 __all__ = ["FolderFiles", "RuleFile", "RuleFileError", "RuleFiles", "TreeFiles"]
-
-
-class RuleFileError(Exception):
-    """A rule file that cannot be read; the message says why, never what it holds."""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ __all__ = [
     "create_lock_file",
     "exclusive",
     "is_abandoned",
-    "is_lock_error",
     "retry_on_lock",
     "try_exclusive",
 ]
@@ -90,11 +89,6 @@ def retry_on_lock(
     )
 
 
-def is_lock_error(exc: Exception) -> bool:
-    """Whether a git error says a lock file is in the way."""
-    return "lock" in str(exc).lower()
-
-
 #: A lock file that stays the same this long while dreamgit holds the turn that guards
 #: it (a ref only dreamgit writes) was left by a writer that died: a live one holds a
 #: ref lock for milliseconds.
@@ -103,7 +97,6 @@ STALE_LOCK_SECONDS = 2.0
 #: broken only when it is this old: a person's ``git update-ref --stdin`` or an editor
 #: open on ``git commit`` holds one for as long as they like.
 GIT_LOCK_STALE_SECONDS = 600.0
-_LOCK_FILE = re.compile(r"'([^']+\.lock)'")
 _OWNER = re.compile(rb"^dreamgit pid=(\d+) host=(\S+)\n")
 LockSeen = dict[str, tuple[tuple[int, int], float]]
 
@@ -156,7 +149,7 @@ def create_lock_file(lock: Path, action: str) -> int:
         try:
             fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
-            break_stale_lock(OSError(), seen, lock)
+            break_stale_lock(lock, seen)
             continue
         try:
             faults.checkpoint("lock-file", path=lock)
@@ -171,10 +164,8 @@ def create_lock_file(lock: Path, action: str) -> int:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def break_stale_lock(
-    exc: Exception, seen: LockSeen, lock: Path | None = None, *, private: bool = False
-) -> None:
-    """Remove the lock file (``lock``, or the one ``exc`` names) when nobody can hold it.
+def break_stale_lock(lock: Path | None, seen: LockSeen, *, private: bool = False) -> None:
+    """Remove the lock file ``lock`` (None: git did not name one) when nobody can hold it.
 
     A lock naming a dead dreamgit process goes at once, one naming a live process
     never. One without an owner goes after it sat unchanged
@@ -183,10 +174,7 @@ def break_stale_lock(
     age passes :data:`GIT_LOCK_STALE_SECONDS` (git itself may be holding it).
     """
     if lock is None:
-        match = _LOCK_FILE.search(str(exc))
-        if match is None:
-            return
-        lock = Path(match[1])
+        return
     try:
         stat = lock.stat()
     except OSError:

@@ -8,20 +8,18 @@ writer is broken (see ``store.locks``) and the move retried.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 
 import pygit2
 
+from dreamgit.errors import LockedError
 from dreamgit.store.gitstore.staging import IndexStager
 from dreamgit.store.gitstore.values import Identity, StaleTipError
-from dreamgit.store.locks import (
-    LockSeen,
-    break_stale_lock,
-    is_abandoned,
-    is_lock_error,
-    retry_on_lock,
-)
+from dreamgit.store.locks import LockSeen, break_stale_lock, is_abandoned, retry_on_lock
 
 __all__ = ["RefWriter"]
 
@@ -44,6 +42,34 @@ def _is_moved_error(exc: Exception) -> bool:
         or "not the first parent" in text
         or "old reference value does not match" in text
     )
+
+
+#: The lock file a libgit2 error names ("failed to lock file '/repo/.git/refs/heads/x.lock'").
+_LOCK_FILE = re.compile(r"'([^']+\.lock)'")
+
+
+@contextmanager
+def _typed_git_errors(*, moved: str | None = None) -> Iterator[None]:
+    """libgit2 errors as the types callers act on: a held lock is a :class:`LockedError`.
+
+    libgit2's lock code (GIT_ELOCKED) does not reach Python, only its words, so they are
+    read here, once, where pygit2 is called. With ``moved`` (a branch), that branch having
+    moved under the commit is a :class:`StaleTipError`. Any other error passes unchanged.
+    """
+    try:
+        yield
+    except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:
+        if moved is not None and _is_moved_error(exc):
+            raise StaleTipError(moved) from None
+        text = str(exc)
+        if "lock" not in text.lower():
+            raise
+        named = _LOCK_FILE.search(text)
+        raise LockedError(text, lock=named[1] if named else None) from exc
+
+
+def _lock_path(exc: LockedError) -> Path | None:
+    return Path(exc.lock) if exc.lock else None
 
 
 class RefWriter(IndexStager):
@@ -78,29 +104,36 @@ class RefWriter(IndexStager):
             if current != expected and not (current is None and parents):
                 raise StaleTipError(branch)
             try:
-                if current is None and parents:
-                    oid = self._repo.create_commit(
-                        None, wrote, sig, message, pygit2.Oid(hex=tree), parents
+                with _typed_git_errors(moved=branch):
+                    return self._commit_at(
+                        branch, current, parents, tree, message, wrote=wrote, sig=sig
                     )
-                    self._create_ref(ref, str(oid))
-                    return str(oid)
-                if self._index_lock_depth and branch == self.checked_out_branch():
-                    oid = self._repo.create_commit(
-                        None, wrote, sig, message, pygit2.Oid(hex=tree), parents
-                    )
-                    self.move_branch(branch, new=str(oid), expected=current, message=message)
-                    return str(oid)
-                oid = self._repo.create_commit(
-                    ref, wrote, sig, message, pygit2.Oid(hex=tree), parents
-                )
-                return str(oid)
-            except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:
-                if _is_moved_error(exc):
-                    raise StaleTipError(branch) from None
-                if not is_lock_error(exc):
-                    raise
-                break_stale_lock(exc, seen, private=_private(ref))
+            except LockedError as exc:
+                break_stale_lock(_lock_path(exc), seen, private=_private(ref))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _commit_at(
+        self,
+        branch: str,
+        current: str | None,
+        parents: list[str],
+        tree: str,
+        message: str,
+        *,
+        wrote: pygit2.Signature,
+        sig: pygit2.Signature,
+    ) -> str:
+        ref = f"refs/heads/{branch}"
+        if current is None and parents:
+            oid = self._repo.create_commit(None, wrote, sig, message, pygit2.Oid(hex=tree), parents)
+            self._create_ref(ref, str(oid))
+            return str(oid)
+        if self._index_lock_depth and branch == self.checked_out_branch():
+            oid = self._repo.create_commit(None, wrote, sig, message, pygit2.Oid(hex=tree), parents)
+            self.move_branch(branch, new=str(oid), expected=current, message=message)
+            return str(oid)
+        oid = self._repo.create_commit(ref, wrote, sig, message, pygit2.Oid(hex=tree), parents)
+        return str(oid)
 
     def _create_ref(self, ref: str, target: str) -> None:
         try:
@@ -118,17 +151,15 @@ class RefWriter(IndexStager):
         seen: LockSeen = {}
         for _ in retry_on_lock(f"update of {branch}", candidates=[self.git_dir / f"{ref}.lock"]):
             try:
-                with self._repo.transaction() as txn:
+                with _typed_git_errors(), self._repo.transaction() as txn:
                     txn.lock_ref(ref)
                     current = self._repo.references.get(ref)
                     if current is None or str(current.target) != expected:
                         raise StaleTipError(branch)
                     txn.set_target(ref, pygit2.Oid(hex=new), message=message)
                 return
-            except pygit2.GitError as exc:
-                if not is_lock_error(exc):
-                    raise
-                break_stale_lock(exc, seen, private=_private(ref))
+            except LockedError as exc:
+                break_stale_lock(_lock_path(exc), seen, private=_private(ref))
 
     def delete_branch(self, branch: str, *, expected: str) -> bool:
         """Delete ``branch`` if it still points at ``expected``; True when deleted."""
@@ -139,13 +170,12 @@ class RefWriter(IndexStager):
             if ref is None or str(ref.target) != expected:
                 return False
             try:
-                ref.delete()
+                with _typed_git_errors():
+                    ref.delete()
                 return True
-            except (pygit2.GitError, OSError) as exc:
+            except LockedError as exc:
                 # A writer killed while it held the ref's lock left the lock file behind.
-                if not is_lock_error(exc):
-                    raise
-                break_stale_lock(exc, seen, private=_private(name))
+                break_stale_lock(_lock_path(exc), seen, private=_private(name))
         raise AssertionError("unreachable")  # pragma: no cover
 
     def move_refs(self, moves: Mapping[str, tuple[str, str]], *, message: str) -> None:
@@ -159,7 +189,7 @@ class RefWriter(IndexStager):
             "update of several refs", candidates=[self.git_dir / f"{n}.lock" for n in sorted(moves)]
         ):
             try:
-                with self._repo.transaction() as txn:
+                with _typed_git_errors(), self._repo.transaction() as txn:
                     for name in sorted(moves):
                         txn.lock_ref(name)
                     for name, (expected, _new) in moves.items():
@@ -169,10 +199,8 @@ class RefWriter(IndexStager):
                     for name, (_expected, new) in sorted(moves.items()):
                         txn.set_target(name, pygit2.Oid(hex=new), message=message)
                 return
-            except pygit2.GitError as exc:
-                if not is_lock_error(exc):
-                    raise
-                break_stale_lock(exc, seen)
+            except LockedError as exc:
+                break_stale_lock(_lock_path(exc), seen)
 
     def clear_stale_ref_locks(self, prefix: str) -> list[str]:
         """Remove lock files under a private ref folder (``refs/heads/dream/``) left by the dead.

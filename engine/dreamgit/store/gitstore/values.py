@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dreamgit.errors import StaleTipError
+
 __all__ = ["EMPTY_TREE", "Change", "CommitInfo", "Identity", "StaleTipError"]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-
-
-class StaleTipError(Exception):
-    """The branch moved since its tip was read: re-read, rebuild, retry."""
 
 
 @dataclass(frozen=True)
