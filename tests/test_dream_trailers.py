@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from dreamgit.history.trailers import parse_trailers
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.trailers import parse_trailers
 from dreamkit import DREAM_AT, fixture_copy, git, invoke, invoke_json
 
 KEYS = ("Dream-Run", "Dream-Phase", "Dream-Op", "Dream-Rule", "Dream-Memory", "Dream-Source")

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from dreamgit import faults
+from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.dream.diary import prepend_entry, render_diary_entry
 from dreamgit.dream.gate import evaluate_gate
@@ -253,9 +254,8 @@ def _finish_interrupted(repo: MemoryRepo, now: datetime) -> list[str]:
 
 
 def _merge_message(branch: str, run_id: str, n_ops: int) -> str:
-    return (
-        f"dream: merge {branch} ({n_ops} operations)\n\nDream-Run: {run_id}\nDream-Op: merge-run\n"
-    )
+    done = tr.trailers((tr.RUN, run_id), (tr.OP, "merge-run"))
+    return f"dream: merge {branch} ({n_ops} operations)\n\n{done}\n"
 
 
 def _gate(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dreamgit import trailers as tr
 from dreamgit.dream.workset import Operation
 
 __all__ = ["operation_message"]
@@ -9,16 +10,16 @@ __all__ = ["operation_message"]
 
 def operation_message(op: Operation, *, run_id: str) -> str:
     """``<subject>\\n\\n<detail>\\n\\nDream-Run: …`` with phase, op, rule, memory ids, source."""
-    trailers = [
-        f"Dream-Run: {run_id}",
-        f"Dream-Phase: {op.phase}",
-        f"Dream-Op: {op.op}",
-        f"Dream-Rule: {op.rule}",
+    pairs: list[tuple[str, object]] = [
+        (tr.RUN, run_id),
+        (tr.PHASE, op.phase),
+        (tr.OP, op.op),
+        (tr.RULE, op.rule),
     ]
     if op.memories:
-        trailers.append(f"Dream-Memory: {', '.join(op.memories)}")
-    trailers.append(f"Dream-Source: {op.source}")
+        pairs.append((tr.MEMORY, ", ".join(op.memories)))
+    pairs.append((tr.SOURCE, op.source))
     if op.model:
-        trailers.append(f"Dream-Model: {op.model}")
+        pairs.append((tr.MODEL, op.model))
     body = f"\n\n{op.detail.strip()}" if op.detail.strip() else ""
-    return f"{op.summary}{body}\n\n" + "\n".join(trailers) + "\n"
+    return f"{op.summary}{body}\n\n" + tr.trailers(*pairs) + "\n"

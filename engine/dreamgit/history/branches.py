@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.errors import UserError
 from dreamgit.history.runrecords import read_runs
 from dreamgit.history.runs import AWAITING, MERGED, REVERTED, UNMERGED, find_run
-from dreamgit.history.trailers import parse_trailers
 from dreamgit.store import layout
 from dreamgit.store.gitstore import CommitInfo
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.trailers import parse_trailers
 
 __all__ = [
     "DiscardOutcome",
@@ -64,7 +65,7 @@ def foreign_commits(
     for info in repo.store.walk(tip, first_parent=True):
         if info.id == base or (main is not None and repo.store.is_ancestor(info.id, main)):
             break
-        if parse_trailers(info.message).get("Dream-Run") != run_id or len(info.parents) > 1:
+        if parse_trailers(info.message).get(tr.RUN) != run_id or len(info.parents) > 1:
             found.append(info)
     return found
 

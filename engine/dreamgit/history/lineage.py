@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.errors import MemoryFileError, NotFoundError
-from dreamgit.history.trailers import parse_trailers
 from dreamgit.ids import memory_id
 from dreamgit.store import layout
 from dreamgit.store.gitstore import CommitInfo
 from dreamgit.store.memoryfile import decode_text, parse_memory_record
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.trailers import parse_trailers
 
 __all__ = ["Step", "lineage"]
 
@@ -117,16 +118,16 @@ def _events(repo: MemoryRepo, tip: str) -> list[_Event]:
     events = []
     for info in reversed(list(repo.store.walk(tip))):
         trailers = parse_trailers(info.message)
-        op = trailers.get("Dream-Op", "")
-        ids = tuple(i.strip() for i in trailers.get("Dream-Memory", "").split(",") if i.strip())
+        op = trailers.get(tr.OP, "")
+        ids = tuple(i.strip() for i in trailers.get(tr.MEMORY, "").split(",") if i.strip())
         paths: tuple[str, ...] = ()
         if op == "agent-edits":
             paths = tuple(
                 line.strip() for line in info.message.splitlines() if line.startswith("  ")
             )
         if ids or paths:
-            rule = trailers.get("Dream-Rule", op)
-            events.append(_Event(info, op, rule, trailers.get("Dream-Run", ""), ids, paths))
+            rule = trailers.get(tr.RULE, op)
+            events.append(_Event(info, op, rule, trailers.get(tr.RUN, ""), ids, paths))
     return events
 
 

@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from dreamgit import faults
+from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.dsl.regexsafe import PatternError, compile_pattern
 from dreamgit.errors import ConcurrentUpdateError, MemoryFileError, NotFoundError, UserError
@@ -370,7 +371,8 @@ def _record(repo: MemoryRepo, report: Redaction, now: datetime) -> str:
     body = (json.dumps(data, indent=2) + "\n").encode("utf-8")
     message = (
         f"redact: {report.rule} removed from {len(report.touched)} commit(s)\n\n"
-        f"Dream-Op: redact\nDream-Rule: redact-{report.rule}\n"
+        + tr.trailers((tr.OP, "redact"), (tr.RULE, f"redact-{report.rule}"))
+        + "\n"
     )
     repo.commit_main(message, lambda _tip: {path: body}, now=now)
     return path

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit import faults
+from dreamgit import trailers as tr
 from dreamgit.errors import ConflictError, UserError
 from dreamgit.history.runs import AWAITING, UNMERGED, RunInfo, find_run
 from dreamgit.store.repo import MemoryRepo
@@ -52,7 +53,8 @@ def revert_message(subject: str, commit: str, run_id: str) -> str:
     """git's revert message with the trailers ``history`` reads."""
     return (
         f'Revert "{subject}"\n\nThis reverts commit {commit}.\n\n'
-        f"Dream-Op: revert\nDream-Run: {run_id}\nDream-Reverts: {commit}\n"
+        + tr.trailers((tr.OP, "revert"), (tr.RUN, run_id), (tr.REVERTS, commit))
+        + "\n"
     )
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.errors import UserError
 from dreamgit.history.branches import foreign_commits
 from dreamgit.history.mainmerge import merge_branch
@@ -71,7 +72,8 @@ def merge_run(
     count = sum(1 for op in run.ops if op.get("op") != "diary")
     message = (
         f"dream: merge {run.branch} ({count} operations)\n\n"
-        f"Dream-Run: {run.run_id}\nDream-Op: merge-run\n"
+        + tr.trailers((tr.RUN, run.run_id), (tr.OP, "merge-run"))
+        + "\n"
     )
     base = run.record.get("base")
     finish = None
@@ -91,7 +93,8 @@ def merge_run(
         base=base if isinstance(base, str) else None,
         finish=finish,
         finish_message=f"diary: run {run.run_id} merged after review\n\n"
-        f"Dream-Run: {run.run_id}\nDream-Op: diary\n",
+        + tr.trailers((tr.RUN, run.run_id), (tr.OP, "diary"))
+        + "\n",
     )
     deleted = repo.store.delete_branch(run.branch, expected=run.branch_tip)
     return RunMergeOutcome(run.run_id, run.branch, outcome.how, repo.tip(), deleted)

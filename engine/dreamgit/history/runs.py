@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.history.runrecords import read_runs
-from dreamgit.history.trailers import parse_trailers
 from dreamgit.store import layout
 from dreamgit.store.gitstore import GitStore
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.trailers import parse_trailers
 
 __all__ = ["RunInfo", "find_run", "list_runs", "match_run", "revert_map"]
 
@@ -118,10 +119,10 @@ def revert_map(store: GitStore, main: str | None) -> dict[str, str]:
         return {}
     reverted_by: dict[str, str] = {}
     for info in store.walk(main):
-        if "reverts commit" not in info.message and "Dream-Reverts" not in info.message:
+        if "reverts commit" not in info.message and tr.REVERTS not in info.message:
             continue
         targets = set(_REVERTS.findall(info.message))
-        target = parse_trailers(info.message).get("Dream-Reverts")
+        target = parse_trailers(info.message).get(tr.REVERTS)
         if target:
             targets.add(target)
         for sha in targets:

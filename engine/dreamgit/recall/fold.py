@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.clock import format_time, parse_time
 from dreamgit.model import RecallStats
 from dreamgit.store import layout
@@ -126,7 +127,9 @@ def fold_signals(repo: MemoryRepo, *, now: datetime) -> FoldResult:
         return (
             f"recall: fold {result.signals} signal(s) into the counters of "
             f"{result.memories} memories\n\n"
-            f"Dream-Phase: recall\nDream-Op: recall-fold\nDream-Signals: {result.signals}"
+            + tr.trailers(
+                (tr.PHASE, "recall"), (tr.OP, "recall-fold"), (tr.SIGNALS, result.signals)
+            )
         )
 
     result.commit = repo.commit_main(message, build, now=now)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.errors import NotFoundError
 from dreamgit.model import Memory
 from dreamgit.recall.settings import Settings, load_settings
@@ -138,7 +139,12 @@ def _promote(repo: MemoryRepo, item: Explained, priority: str, *, now: datetime)
     message = (
         f"promote: {item.memory.id} to {priority} (score {item.score:.3f})\n\n"
         f"{signals}\n\n"
-        f"Dream-Phase: promote\nDream-Op: promote\nDream-Rule: promotion\n"
-        f"Dream-Memory: {item.memory.id}\nDream-Score: {item.score:.6f}"
+        + tr.trailers(
+            (tr.PHASE, "promote"),
+            (tr.OP, "promote"),
+            (tr.RULE, "promotion"),
+            (tr.MEMORY, item.memory.id),
+            (tr.SCORE, f"{item.score:.6f}"),
+        )
     )
     return repo.commit_main(message, build, now=now)

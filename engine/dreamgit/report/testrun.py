@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.errors import UserError
 from dreamgit.history.runrecords import read_runs
 from dreamgit.recall.search import indexed_memories, recall
@@ -158,7 +159,7 @@ def add_test(
             raise UserError(str(exc), hint=f"fix {TESTS_PATH} first; nothing was added") from None
         return {TESTS_PATH: text.encode("utf-8")}
 
-    message = f"test: add {query.strip()!r}\n\nDream-Op: test-add"
+    message = f"test: add {query.strip()!r}\n\n" + tr.trailers((tr.OP, "test-add"))
     repo.commit_main(message, build, now=now)
     tests, _ = parse_tests(repo.read_text(TESTS_PATH))
     return tests[-1]

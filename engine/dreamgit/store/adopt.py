@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from dreamgit import trailers as tr
 from dreamgit.errors import UserError
 from dreamgit.store import layout
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
@@ -56,8 +57,8 @@ def redacted_paths(message: str) -> dict[str, list[str]]:
     kinds of credential each held."""
     found: dict[str, list[str]] = {}
     for line in message.splitlines():
-        if line.startswith("Dream-Redacted: "):
-            where, _, kind = line.removeprefix("Dream-Redacted: ").rpartition(" (")
+        if line.startswith(f"{tr.REDACTED}: "):
+            where, _, kind = line.removeprefix(f"{tr.REDACTED}: ").rpartition(" (")
             kinds = found.setdefault(where.rsplit(":", 1)[0], [])
             if kind.rstrip(")") not in kinds:
                 kinds.append(kind.rstrip(")"))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.ids import session_id
 from dreamgit.model import Session
 from dreamgit.store import layout
@@ -105,9 +106,8 @@ def log_agent_sessions(
     def message() -> str:
         kinds = sorted({agent_name(s.kind) for s in sessions}) or ["agent"]
         listing = ", ".join(s.id for s in result)
-        return (
-            f"log: {len(result)} {'/'.join(kinds)} session(s)\n\n"
-            f"Dream-Op: log\nDream-Session: {listing}"
+        return f"log: {len(result)} {'/'.join(kinds)} session(s)\n\n" + tr.trailers(
+            (tr.OP, "log"), (tr.SESSION, listing)
         )
 
     repo.commit_main(message, build, now=now)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
 
+from dreamgit import trailers as tr
 from dreamgit.errors import MemoryFileError, MemoryFileWarning
 from dreamgit.store import layout
 from dreamgit.store.committer import Committer
@@ -215,7 +216,8 @@ class Checkout(Committer):
         listing = "\n".join(f"  {p}" for p in sorted(edits))
         message = (
             f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
-            f"Dream-Op: agent-edits\n{findings_trailers(found)}"
+            + tr.trailers((tr.OP, "agent-edits"))
+            + f"\n{findings_trailers(found)}"
         ).rstrip("\n")
         # The person who edited the files wrote them: their git identity is the author,
         # dreamgit only the committer.

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 
+from dreamgit import trailers as tr
 from dreamgit.errors import ConcurrentUpdateError
 from dreamgit.store.gitstore import Identity, StaleTipError
 from dreamgit.store.indexing import tree_with_index
@@ -143,5 +144,5 @@ def with_trailers(message: str, trailers: str) -> str:
         return message
     body = message.rstrip("\n")
     last = body.rsplit("\n\n", 1)[-1]
-    joined = "\n" if "\n\n" in body and last.startswith("Dream-") else "\n\n"
+    joined = "\n" if "\n\n" in body and last.startswith(tr.PREFIX) else "\n\n"
     return f"{body}{joined}{trailers}"

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from dreamgit import trailers as tr
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.ids import check_name, memory_id, session_id, slugify
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
@@ -68,7 +69,8 @@ def log_session(
         return {session.path: render_session(session).encode("utf-8")}
 
     def message() -> str:
-        return f"log: session {result[0].id}\n\nDream-Op: log\nDream-Session: {result[0].id}"
+        logged = tr.trailers((tr.OP, "log"), (tr.SESSION, result[0].id))
+        return f"log: session {result[0].id}\n\n{logged}"
 
     repo.commit_main(message, build, now=now)
     return result[0]
@@ -194,7 +196,8 @@ def add_memory(
         trailers = findings_trailers(marked(written)) if redacted else ""
         return (
             f"add: {memory.id} {memory.path.removeprefix(layout.MEMORIES).removesuffix('.md')}\n\n"
-            f"Dream-Op: add\nDream-Memory: {memory.id}\n{trailers}"
+            + tr.trailers((tr.OP, "add"), (tr.MEMORY, memory.id))
+            + f"\n{trailers}"
         ).rstrip("\n")
 
     repo.commit_main(message, build, now=now)
@@ -228,7 +231,8 @@ def reinforce(repo: MemoryRepo, ident: str, *, now: datetime, tags: Sequence[str
         done[:] = [next((m for m in _scan_any(repo, tip, changes, now) if m.id == ident), new)]
         return encoded(changes)
 
-    message = f"reinforce: {ident} said again\n\nDream-Op: reinforce\nDream-Memory: {ident}"
+    named = tr.trailers((tr.OP, "reinforce"), (tr.MEMORY, ident))
+    message = f"reinforce: {ident} said again\n\n{named}"
     repo.commit_main(message, build, now=now)
     return done[0]
 
@@ -271,7 +275,7 @@ def forget(repo: MemoryRepo, ids: Sequence[str], *, now: datetime) -> list[Memor
         return changes
 
     listing = ", ".join(dict.fromkeys(ids))
-    message = f"forget: {listing}\n\nDream-Op: forget\nDream-Memory: {listing}"
+    message = f"forget: {listing}\n\n" + tr.trailers((tr.OP, "forget"), (tr.MEMORY, listing))
     repo.commit_main(message, build, now=now)
     return gone
 
@@ -312,9 +316,8 @@ def import_memories(
 
     def message() -> str:
         listing = ", ".join(m.id for m in done)
-        return (
-            f"import: {len(done)} memories from {origin}\n\n"
-            f"Dream-Op: import\nDream-Memory: {listing}"
+        return f"import: {len(done)} memories from {origin}\n\n" + tr.trailers(
+            (tr.OP, "import"), (tr.MEMORY, listing)
         )
 
     repo.commit_main(message, build, now=now)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from dreamgit import trailers as tr
 from dreamgit.store import layout, signals
 from dreamgit.store.committer import Committer
 
@@ -32,9 +33,8 @@ class RecallFlusher(Committer):
         files = [spool_file for spool_file, _data in spooled]
         lines = [data for _path, data in spooled]
         name = signals.batch_name(files, lines)
-        message = (
-            f"recall: {len(lines)} recall signal(s) recorded\n\n"
-            f"Dream-Op: recall-signals\nDream-Signals: {len(lines)}"
+        message = f"recall: {len(lines)} recall signal(s) recorded\n\n" + tr.trailers(
+            (tr.OP, "recall-signals"), (tr.SIGNALS, len(lines))
         )
         signals.begin_flush(git_dir, name, files)
         path = layout.RECALL_SIGNALS + name

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 
+from dreamgit import trailers as tr
 from dreamgit.clock import utcnow
 from dreamgit.errors import NotARepositoryError, UserError
 from dreamgit.store import layout
@@ -88,7 +89,8 @@ class MemoryRepo(Checkout, RecallFlusher):
                 before = repo.tip()
                 listing = "\n".join(f"  {p}" for p in sorted(found))
                 message = (
-                    f"adopt: {len(found)} file(s) as they were\n\n{listing}\n\nDream-Op: adopt"
+                    f"adopt: {len(found)} file(s) as they were\n\n{listing}\n\n"
+                    + tr.trailers((tr.OP, "adopt"))
                 )
                 adopted = repo._retry(repo._commit_step(message, lambda _tip: found, now=now))
                 if worktree:  # the files are already there: only git's index follows
@@ -100,7 +102,7 @@ class MemoryRepo(Checkout, RecallFlusher):
         }
         if repo.adopted.format == "dreamgit" and repo.read_text(layout.INDEX) is None:
             files[layout.INDEX] = layout.EMPTY_INDEX.encode("utf-8")
-        message = "init: dreamgit memory repository\n\nDream-Op: init"
+        message = "init: dreamgit memory repository\n\n" + tr.trailers((tr.OP, "init"))
         repo.commit_main(message, lambda _tip: files, now=now)
         return repo
 

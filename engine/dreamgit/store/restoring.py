@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from dreamgit import trailers as tr
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.model import Memory
 from dreamgit.store import layout
@@ -125,7 +126,7 @@ def restore_version(
         restored[:] = [memory]
         return {target: data}
 
-    message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
+    message = f"restore: {ident}\n\n" + tr.trailers((tr.OP, "restore"), (tr.MEMORY, ident))
     repo.commit_main(message, build, now=now)
     return Restored(restored[0], found, tuple(versions))
 
@@ -143,6 +144,6 @@ def _restore_in_format(repo: MemoryRepo, found: Version, *, now: datetime) -> Me
         restored[:] = [next(back, found.memory)]
         return encoded(changes)
 
-    message = f"restore: {ident}\n\nDream-Op: restore\nDream-Memory: {ident}"
+    message = f"restore: {ident}\n\n" + tr.trailers((tr.OP, "restore"), (tr.MEMORY, ident))
     repo.commit_main(message, build, now=now)
     return restored[0]

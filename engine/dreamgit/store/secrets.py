@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dreamgit import trailers as tr
 from dreamgit.errors import ConfigError, SecretFoundError
 from dreamgit.store.secret_formats import (
     ASSIGNMENT,
@@ -321,9 +322,10 @@ _MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 def findings_trailers(found: list[Finding]) -> str:
     """``Dream-Redacted:`` trailer lines for a commit message (empty when nothing was found)."""
     return "".join(
-        f"Dream-Redacted: {f.moved_to} (file name, {f.kind})\n"
-        if f.line == 0
-        else f"Dream-Redacted: {f.where()}\n"
+        tr.trailers(
+            (tr.REDACTED, f"{f.moved_to} (file name, {f.kind})" if f.line == 0 else f.where())
+        )
+        + "\n"
         for f in found
     )
 

@@ -10,10 +10,10 @@ whose tree holds the memory (``restore --commit REV``).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from dreamgit import trailers as tr
 from dreamgit.errors import NotFoundError, UserError
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: Trailers of commits that name every memory (or session) they touch.
-_NAMING_TRAILERS = ("\nDream-Memory: ", "\nDream-Session: ")
+_NAMING_TRAILERS = (f"\n{tr.MEMORY}: ", f"\n{tr.SESSION}: ")
 
 
 @dataclass(frozen=True)
@@ -81,20 +81,16 @@ def removed_versions(repo: MemoryRepo, ident: str, *, now: datetime) -> list[Ver
     return versions
 
 
-_OP = re.compile(r"^Dream-Op: (\S+)$", re.M)
-_MEMORIES = re.compile(r"^Dream-Memory: (.+)$", re.M)
-
-
 def retired(memory: Memory, removal: CommitInfo) -> Memory:
     """``memory`` as the version ``removal`` retired: when a supersede or merge took it out,
     it stopped being true then (``valid_to``) and the memory that said so is its
     ``superseded_by``. The operation's one commit removes the file, so no file version
     carries these; history does."""
-    op = _OP.search(removal.message)
-    named = _MEMORIES.search(removal.message)
-    if op is None or named is None or op.group(1) not in ("supersede", "merge"):
+    op = tr.find_trailer(removal.message, tr.OP)
+    named = tr.find_trailer(removal.message, tr.MEMORY)
+    if named is None or op not in ("supersede", "merge"):
         return memory
-    successor, *others = [i.strip() for i in named.group(1).split(",")]
+    successor, *others = [i.strip() for i in named.split(",")]
     if memory.id not in others:
         return memory
     when = datetime.fromtimestamp(removal.time, UTC)
