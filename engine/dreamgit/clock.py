@@ -2,6 +2,8 @@
 
 ``--now`` and ``$DREAMGIT_NOW`` fix the clock so runs are reproducible; without
 them the wall clock is used. All times are UTC and written as ``...Z``.
+Durations are read here too, by one parser for the rule language (``90s``) and the
+flags (``forget --older-than 2w``, ``--as-of 36h``), so all of them accept the same.
 """
 
 from __future__ import annotations
@@ -11,10 +13,26 @@ from datetime import UTC, datetime, timedelta
 
 from dreamgit.errors import UserError
 
-__all__ = ["before", "format_time", "parse_age", "parse_time", "utcnow"]
+__all__ = [
+    "DURATION_UNITS",
+    "before",
+    "format_time",
+    "parse_age",
+    "parse_duration",
+    "parse_time",
+    "utcnow",
+]
 
-_AGE = re.compile(r"(\d+)\s*([mhdw])\Z")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+#: What a duration's unit may be, and how long one of it is.
+DURATION_UNITS = {
+    "ms": timedelta(milliseconds=1),
+    "s": timedelta(seconds=1),
+    "m": timedelta(minutes=1),
+    "h": timedelta(hours=1),
+    "d": timedelta(days=1),
+    "w": timedelta(weeks=1),
+}
+_DURATION = re.compile(r"(\d+)(\.\d+)?\s*(ms|s|m|h|d|w)\Z")
 
 
 def utcnow() -> datetime:
@@ -48,16 +66,26 @@ def format_time(value: datetime) -> str:
     return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}Z"
 
 
-def parse_age(text: str, *, what: str) -> timedelta | None:
-    """``90m``, ``12h``, ``30d``, ``2w`` as a duration; None for text of another shape.
+def parse_duration(text: str) -> timedelta | None:
+    """``500ms``, ``90s``, ``90m``, ``1.5h``, ``30d``, ``2w`` as a duration; None for another shape.
 
-    A number too large for a duration is the user's to fix, not a crash.
+    Case and a space before the unit do not matter. A number too large for a
+    duration raises OverflowError, which each caller words for where it was written.
     """
-    match = _AGE.match(text.strip().lower())
+    match = _DURATION.match(text.strip().lower())
     if match is None:
         return None
+    whole, fraction, unit = match.groups()
+    count: float = float(whole + fraction) if fraction else int(whole)
+    return DURATION_UNITS[unit] * count
+
+
+def parse_age(text: str, *, what: str) -> timedelta | None:
+    """A duration given to the flag ``what`` (see :func:`parse_duration`); None for text
+    of another shape. A number too large for a duration is the user's to fix, not a crash.
+    """
     try:
-        return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+        return parse_duration(text)
     except OverflowError:
         raise UserError(
             f"{what} {text.strip()!r} is too long: a duration is at most {timedelta.max.days} days",

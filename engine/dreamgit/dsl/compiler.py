@@ -11,13 +11,12 @@ access, imports or I/O are reachable from an expression.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from lark import Token, Tree
 
+from dreamgit.clock import parse_duration
 from dreamgit.dsl import ops, regexsafe
 from dreamgit.dsl.diagnostics import ExpressionError, did_you_mean
 from dreamgit.dsl.functions import FUNCTIONS, ArgumentTypeError
@@ -37,15 +36,6 @@ from dreamgit.dsl.types import (
 
 __all__ = ["Compiler"]
 
-_UNITS = {
-    "ms": timedelta(milliseconds=1),
-    "s": timedelta(seconds=1),
-    "m": timedelta(minutes=1),
-    "h": timedelta(hours=1),
-    "d": timedelta(days=1),
-    "w": timedelta(weeks=1),
-}
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d|w)")
 _ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t"}
 _PRIORITY_NAMES = ", ".join(p.name for p in Priority)
 
@@ -126,14 +116,13 @@ class Compiler:
     def _c_duration(self, tree: Tree[Token]) -> _Node:
         tok = tree.children[0]
         assert isinstance(tok, Token)
-        match = _DURATION.fullmatch(str(tok))
-        assert match is not None
         try:
-            value = _UNITS[match.group(2)] * float(match.group(1))
+            value = parse_duration(str(tok))
         except OverflowError:
             raise self.error(
                 f"duration '{tok}' is too large", tok.start_pos or 0, len(tok)
             ) from None
+        assert value is not None  # the grammar's DURATION token has the parser's shape
         return self._const(value, DURATION, tok.start_pos or 0, tok.end_pos or 0)
 
     def _c_string(self, tree: Tree[Token]) -> _Node:
