@@ -21,6 +21,7 @@ from dreamgit.errors import MemoryFileError, NotFoundError, UserError
 from dreamgit.history.runrecords import read_runs
 from dreamgit.history.summary import render_summary
 from dreamgit.llm.context import consolidate_context, supersede_context
+from dreamgit.llm.contract import answer_schema
 from dreamgit.llm.proposals import Thresholds
 from dreamgit.model import Memory, Session
 from dreamgit.store import layout
@@ -61,7 +62,12 @@ def list_prompts(state: CliState, as_json: bool) -> None:
 
 
 @prompts.command("show")
-@click.argument("name")
+@click.argument("name", required=False)
+@click.option(
+    "--schema",
+    is_flag=True,
+    help="Print the JSON Schema of the answer every prompt asks the model for, not a prompt.",
+)
 @click.option("--session", "session_ids", multiple=True, help="A session to gather from.")
 @click.option("--memory", "memory_ids", multiple=True, help="A memory to include (repeatable).")
 @click.option(
@@ -74,7 +80,8 @@ def list_prompts(state: CliState, as_json: bool) -> None:
 @pass_state
 def show(
     state: CliState,
-    name: str,
+    name: str | None,
+    schema: bool,
     session_ids: tuple[str, ...],
     memory_ids: tuple[str, ...],
     limit: int | None,
@@ -83,7 +90,16 @@ def show(
 
     gather is rendered exactly as a run sends it: one session per prompt, with
     the highest-ranked known memories (at most 200) and the rules' thresholds.
+    --schema prints the JSON Schema of the answer ({"proposals": [...]}) instead.
     """
+    if schema:
+        emit_json(answer_schema())
+        return
+    if name is None:
+        raise UserError(
+            "prompts show needs the NAME of a prompt",
+            hint="see `dreamgit prompts list`, or print the answer's schema with --schema",
+        )
     repo = _open(state)
     now = state.now()
     overrides = repo.list_dir(layout.PROMPTS)

@@ -21,7 +21,9 @@ is a memory type, ``priority`` a priority name, ``sources`` session ids and
 ``quote`` a passage of the session named in ``sources`` and
 ``null`` means absent. Anything else (an unknown field, a wrong type, a field the
 op does not take) makes the whole answer malformed, with a reason precise
-enough to send back in the one repair request. :func:`validate_proposals` then
+enough to send back in the one repair request. The contract itself is the pydantic
+models of :mod:`dreamgit.llm.contract` (and their JSON Schema); this module reads
+the JSON and turns each model into a :class:`Proposal`. :func:`validate_proposals` then
 applies the deterministic gates: ids must be among the memories sent, protected
 and core memories are never touched, instruction-shaped text is never stored,
 thresholds and per-run limits hold; the caller checks a removal's evidence.
@@ -36,8 +38,9 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from dreamgit.errors import ProposalFormatError
+from dreamgit.llm.contract import validate_answer
 from dreamgit.llm.injection import instruction_shape
-from dreamgit.model import MEMORY_TYPES, PRIORITIES, priority_rank
+from dreamgit.model import priority_rank
 from dreamgit.records import Decision as RecordedDecision
 
 __all__ = [
@@ -50,32 +53,7 @@ __all__ = [
     "validate_proposals",
 ]
 
-OPS = ("add", "merge", "replace", "remove", "supersede")
-_REQUIRED: dict[str, frozenset[str]] = {
-    "add": frozenset({"text", "topic", "confidence", "sources", "reason"}),
-    "merge": frozenset({"ids", "text", "confidence", "reason"}),
-    "replace": frozenset({"ids", "text", "confidence", "supersession_confidence", "reason"}),
-    "remove": frozenset({"ids", "supersession_confidence", "reason"}),
-    "supersede": frozenset({"ids", "by", "supersession_confidence", "reason"}),
-}
-_OPTIONAL: dict[str, frozenset[str]] = {
-    "add": frozenset({"type", "priority", "key"}),
-    "merge": frozenset(
-        {"topic", "type", "priority", "key", "supersession_confidence", "sources", "quote"}
-    ),
-    "replace": frozenset({"topic", "type", "priority", "key", "sources", "quote"}),
-    "remove": frozenset({"confidence", "by", "sources", "quote"}),
-    "supersede": frozenset({"confidence"}),
-}
-_ALL_FIELDS = frozenset({"op"}).union(*_REQUIRED.values(), *_OPTIONAL.values())
-_SUGGEST = {"score": "confidence", "id": "ids", "memory_ids": "ids", "source": "sources"}
-_TOPIC = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")
-_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}\Z")
 _FENCED = re.compile(r"```[A-Za-z]*[ \t]*\n(.*?)```", re.DOTALL)
-MAX_PROPOSALS = 100
-MAX_TEXT = 2000
-MAX_REASON = 1000
-MAX_QUOTE = 500
 #: Ops that take a memory (or its wording) away, capped by ``max_removals_per_run``.
 REMOVING_OPS = frozenset({"remove", "supersede", "replace"})
 
@@ -182,25 +160,13 @@ class RunLimits:
 
 
 def parse_proposals(text: str) -> list[Proposal]:
-    """Parse an answer into proposals, or raise ProposalFormatError saying what is wrong."""
-    data = _extract_json(text)
-    if not isinstance(data, dict):
-        raise ProposalFormatError(
-            f'expected a JSON object {{"proposals": [...]}}, got {_kind(data)}'
-        )
-    extra = sorted(set(data) - {"proposals"})
-    if extra:
-        raise ProposalFormatError(
-            f'unknown top-level field "{extra[0]}": only "proposals" is allowed'
-        )
-    if "proposals" not in data:
-        raise ProposalFormatError('missing top-level field "proposals"')
-    items = data["proposals"]
-    if not isinstance(items, list):
-        raise ProposalFormatError(f'"proposals" must be a list, got {_kind(items)}')
-    if len(items) > MAX_PROPOSALS:
-        raise ProposalFormatError(f"{len(items)} proposals; at most {MAX_PROPOSALS} are read")
-    return [_proposal(item, index) for index, item in enumerate(items)]
+    """Parse an answer into proposals, or raise ProposalFormatError saying what is wrong.
+
+    The JSON is read here (fenced or in prose, no duplicate fields, no NaN); what it
+    must hold is the contract's models (:mod:`dreamgit.llm.contract`).
+    """
+    models = validate_answer(_extract_json(text))
+    return [Proposal(**m.model_dump(exclude_none=True), index=i) for i, m in enumerate(models)]
 
 
 def _extract_json(text: str) -> Any:
@@ -238,130 +204,6 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_nan(name: str) -> Any:
     raise ProposalFormatError(f"{name} is not a number JSON allows")
-
-
-def _kind(value: object) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    for typ, name in names.items():
-        if isinstance(value, typ):
-            return name
-    return "a number" if isinstance(value, int | float) else type(value).__name__
-
-
-def _proposal(item: object, index: int) -> Proposal:
-    where = f"proposals[{index}]"
-    if not isinstance(item, dict):
-        raise ProposalFormatError(f"{where}: expected an object, got {_kind(item)}")
-    op = item.get("op")
-    if op not in OPS:
-        raise ProposalFormatError(
-            f"{where}.op: expected one of {', '.join(OPS)}, got {json.dumps(op)}"
-        )
-    for name in item:
-        if name not in _ALL_FIELDS:
-            tip = f' (did you mean "{_SUGGEST[name]}"?)' if name in _SUGGEST else ""
-            raise ProposalFormatError(f'{where}: unknown field "{name}"{tip}')
-    present = {k for k, v in item.items() if v is not None and k != "op"}
-    allowed = _REQUIRED[op] | _OPTIONAL[op]
-    for name in sorted(present - allowed):
-        raise ProposalFormatError(f'{where}: op {op} does not take "{name}"')
-    for name in sorted(_REQUIRED[op] - present):
-        raise ProposalFormatError(f'{where}: op {op} needs "{name}"')
-    values: dict[str, Any] = {"op": op, "index": index}
-    for name in sorted(present):
-        values[name] = _FIELD_CHECKS[name](item[name], f"{where}.{name}")
-    _check_arity(op, values, where)
-    return Proposal(**values)
-
-
-def _check_arity(op: str, values: Mapping[str, Any], where: str) -> None:
-    ids = values.get("ids", ())
-    if op == "merge" and len(ids) < 2:
-        raise ProposalFormatError(f"{where}.ids: merge needs two or more ids, got {len(ids)}")
-    if op == "replace" and len(ids) != 1:
-        raise ProposalFormatError(f"{where}.ids: replace takes exactly one id, got {len(ids)}")
-    if op in ("supersede", "remove") and values.get("by") in ids:
-        raise ProposalFormatError(f"{where}.by: {values['by']} cannot supersede itself")
-
-
-def _text(limit: int) -> Callable[[object, str], str]:
-    def check(value: object, where: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise ProposalFormatError(f"{where}: expected a non-empty string, got {_show(value)}")
-        if len(value) > limit:
-            raise ProposalFormatError(f"{where}: {len(value)} characters; at most {limit}")
-        return value.strip()
-
-    return check
-
-
-def _pattern(regex: re.Pattern[str], what: str) -> Callable[[object, str], str]:
-    def check(value: object, where: str) -> str:
-        if not isinstance(value, str) or not regex.match(value):
-            raise ProposalFormatError(f"{where}: expected {what}, got {_show(value)}")
-        return value
-
-    return check
-
-
-def _choice(options: Sequence[str]) -> Callable[[object, str], str]:
-    def check(value: object, where: str) -> str:
-        if value not in options:
-            raise ProposalFormatError(
-                f"{where}: expected one of {', '.join(options)}, got {_show(value)}"
-            )
-        return str(value)
-
-    return check
-
-
-def _score(value: object, where: str) -> float:
-    # NaN fails the range test too (every comparison with it is false).
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise ProposalFormatError(f"{where}: expected a number from 0 to 1, got {_show(value)}")
-    return float(value)
-
-
-def _id_list(value: object, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not value:
-        raise ProposalFormatError(f"{where}: expected a non-empty list of ids, got {_show(value)}")
-    out: list[str] = []
-    for position, item in enumerate(value):
-        if not isinstance(item, str) or not item.strip() or len(item) > 100:
-            raise ProposalFormatError(f"{where}[{position}]: expected an id, got {_show(item)}")
-        if item in out:
-            raise ProposalFormatError(f"{where}: {item} is listed twice")
-        out.append(item)
-    return tuple(out)
-
-
-def _one_id(value: object, where: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 100:
-        raise ProposalFormatError(f"{where}: expected an id, got {_show(value)}")
-    return value
-
-
-def _show(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-_FIELD_CHECKS: dict[str, Callable[[object, str], Any]] = {
-    "ids": _id_list,
-    "sources": _id_list,
-    "by": _one_id,
-    "text": _text(MAX_TEXT),
-    "quote": _text(MAX_QUOTE),
-    "reason": _text(MAX_REASON),
-    "topic": _pattern(_TOPIC, "a topic name such as preferences ([a-z0-9][a-z0-9_-]*)"),
-    "key": _pattern(_KEY, "a key such as python.test-runner"),
-    "type": _choice(MEMORY_TYPES),
-    "priority": _choice(PRIORITIES),
-    "confidence": _score,
-    "supersession_confidence": _score,
-}
 
 
 # --- the gates -------------------------------------------------------------------------
