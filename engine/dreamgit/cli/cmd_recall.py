@@ -7,6 +7,7 @@ import click
 from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
+from dreamgit.errors import UserError
 
 __all__ = ["mcp", "promote", "recall"]
 
@@ -114,7 +115,17 @@ def promote(
 @click.command()
 @pass_state
 def mcp(state: CliState) -> None:
-    """Serve this memory to MCP clients over stdio (recall, remember, forget, …)."""
-    from dreamgit.integrations.mcp import serve
+    """Serve this memory to MCP clients over stdio (recall, remember, forget, …).
 
+    Needs the optional extra: pip install 'dreamgit[mcp]'.
+    """
+    try:
+        from dreamgit.integrations.mcp import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        raise UserError(
+            "dreamgit mcp needs the MCP SDK, which is not installed",
+            hint="install the extra: pip install 'dreamgit[mcp]'",
+        ) from None
     serve(state.path, now=state.fixed_now())
