@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from dreamgit.clock import utcnow
 from dreamgit.dream.reindex import index_bytes as _index_bytes
 from dreamgit.model import Memory, Session
+from dreamgit.records import DreamResult
 from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 
@@ -23,42 +24,6 @@ if TYPE_CHECKING:
     from dreamgit.recall.search import RecallResult
 
 __all__ = ["DreamEngine", "DreamResult"]
-
-
-class DreamResult(dict[str, Any]):
-    """A run record (the dict ``run --json`` prints) with its verdict as attributes.
-
-    ``result.skipped`` is True when the gate said no dream was due, and
-    ``result.reason`` then says why (``gate not met (…): 1 new session(s), …``);
-    ``result.changed`` is True only when the dream made operations. Every key of
-    the record stays readable as ``result["ops"]``.
-    """
-
-    @property
-    def skipped(self) -> bool:
-        """True when no dream ran because the rules' gate did not hold."""
-        return bool(self.get("skipped"))
-
-    @property
-    def reason(self) -> str:
-        """Why the dream was skipped or did nothing; empty when it changed something."""
-        return str(self.get("reason") or "")
-
-    @property
-    def run_id(self) -> str | None:
-        """The run's id, None when nothing was committed."""
-        value = self.get("run_id")
-        return None if value is None else str(value)
-
-    @property
-    def merged(self) -> bool:
-        """True when the dream branch was merged into main."""
-        return bool(self.get("merged"))
-
-    @property
-    def changed(self) -> bool:
-        """True when the dream made at least one operation."""
-        return bool(self.get("ops"))
 
 
 class DreamEngine:
@@ -147,13 +112,14 @@ class DreamEngine:
         record = dream(
             self.repo, now=self.now(), force=force, merge=merge, llm=self.llm, check=memory_gate
         )
-        return DreamResult(record)
+        return DreamResult.from_record(record)
 
     def review(self, *, force: bool = False) -> DreamResult:
         """The operations a dream would apply now, without writing anything."""
         from dreamgit.dream.run import dream
 
-        return DreamResult(dream(self.repo, now=self.now(), force=force, apply=False, llm=self.llm))
+        record = dream(self.repo, now=self.now(), force=force, apply=False, llm=self.llm)
+        return DreamResult.from_record(record)
 
     def status(self) -> dict[str, Any]:
         """The status report (as ``status --json``)."""

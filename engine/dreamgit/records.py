@@ -5,14 +5,26 @@ A run record is written as JSON to ``.dreamgit/runs/<run-id>.json``, returned by
 TypedDicts are its one description, so mypy checks every writer and every
 reader of a fresh record against the same keys. Records read back from history
 (``history.runrecords``) may come from older versions or crashed runs: they stay
-plain dicts, read with ``.get``.
+plain dicts, read with ``.get``. :class:`DreamResult` is the typed face the API gives
+a fresh record.
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
-__all__ = ["Decision", "DeferredRecord", "MemorySnap", "OpRecord", "ReplacedBranch", "RunRecord"]
+__all__ = [
+    "Decision",
+    "DeferredRecord",
+    "DreamResult",
+    "MemorySnap",
+    "OpRecord",
+    "ReplacedBranch",
+    "RunRecord",
+]
 
 
 class MemorySnap(TypedDict):
@@ -102,3 +114,74 @@ class RunRecord(TypedDict):
     #: The memory tests on the branch before it merged (report/gate.py): passed, failed,
     #: new, broken (passed on main, fail here), held (left for review because of them).
     tests: NotRequired[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class DreamResult(Mapping[str, Any]):
+    """What ``DreamEngine.dream()`` returns: the run record's verdict as typed fields.
+
+    ``result.skipped`` is True when the gate said no dream was due, and
+    ``result.reason`` then says why (``gate not met (…): 1 new session(s), …``);
+    ``result.changed`` is True only when the dream made operations. :meth:`to_dict`
+    is the record itself, exactly what ``run --json`` prints, and every key of it
+    stays readable as ``result["ops"]`` (the result is a read-only mapping).
+    """
+
+    #: The run's id, None when nothing was committed.
+    run_id: str | None
+    #: The dream branch, None when none was made.
+    branch: str | None
+    #: The run's time, as ``2026-11-22T03:00:00Z``.
+    now: str
+    #: True when the operations were committed (False for a review).
+    applied: bool
+    #: True when the dream branch was merged into main.
+    merged: bool
+    #: True when no dream ran because the rules' gate did not hold.
+    skipped: bool
+    #: Why the dream was skipped or did nothing; empty when it changed something.
+    reason: str
+    memories_before: int
+    memories_after: int
+    #: The sessions the run read.
+    sessions: tuple[str, ...]
+    #: The operations, as the record lists them.
+    ops: tuple[OpRecord, ...]
+    _record: RunRecord = field(repr=False, compare=False)
+
+    @classmethod
+    def from_record(cls, record: RunRecord) -> DreamResult:
+        """The result of a run whose record is ``record`` (kept as it is for :meth:`to_dict`)."""
+        run_id = record.get("run_id")
+        return cls(
+            run_id=None if run_id is None else str(run_id),
+            branch=record.get("branch"),
+            now=record["now"],
+            applied=bool(record.get("applied")),
+            merged=bool(record.get("merged")),
+            skipped=bool(record.get("skipped")),
+            reason=str(record.get("reason") or ""),
+            memories_before=record["memories_before"],
+            memories_after=record["memories_after"],
+            sessions=tuple(record["sessions"]),
+            ops=tuple(record["ops"]),
+            _record=record,
+        )
+
+    @property
+    def changed(self) -> bool:
+        """True when the dream made at least one operation."""
+        return bool(self.ops)
+
+    def to_dict(self) -> RunRecord:
+        """The run record, as ``run --json`` prints it and ``.dreamgit/runs/`` keeps it."""
+        return copy.deepcopy(self._record)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._record[key]  # type: ignore[literal-required]  # any key, as a mapping
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._record)
+
+    def __len__(self) -> int:
+        return len(self._record)
