@@ -9,6 +9,6 @@ are the data the phases pass on, ``trailers`` writes each operation's commit mes
 ``llm_phase``/``llm_setup`` bring in a model's proposals. The subpackages ``gather`` and
 ``consolidate`` hold the two largest phases.
 
-May import: ``history``, ``llm``, ``recall``, ``ruleset``, ``store``, ``dsl``, ``templating``,
-``textsim`` and the kernel; never the API, ``integrations`` or ``cli``.
+May import: ``history``, ``llm``, ``recall``, ``ruleset``, ``store``, ``dsl``, ``textsim``
+and the kernel; never the API, ``integrations`` or ``cli``.
 """

@@ -6,7 +6,7 @@ or an adapter, and parses the answer strictly into proposals;
 Adapters are plugins found through the ``dreamgit.llm`` entry-point group
 (``registry.get_adapter``); the built-in ones are registered the same way.
 
-May import: ``templating`` and the kernel (errors, clock, model, version).
+May import: ``templating``, ``store`` (to redact what it caches) and the kernel.
 """
 
 from __future__ import annotations

@@ -2,6 +2,6 @@
 derived from protected memories and supersessions), the gate a dream passes before it
 merges, token estimates, and the run report in HTML and Markdown with its charts.
 
-May import: ``dream``, ``recall``, ``history``, ``store``, ``ruleset``, ``textsim`` and the
-kernel; never ``cli``, ``api`` or ``integrations``.
+May import: ``recall``, ``history``, ``store``, ``ruleset`` and the kernel; never ``cli``,
+``api`` or ``integrations``.
 """

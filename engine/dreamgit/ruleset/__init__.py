@@ -6,7 +6,7 @@ sets and overrides) → ``model`` (the ``RuleSet`` the dream reads, and its YAML
 every rule over one memory; ``files`` says where ``extends:`` may read (the repository,
 or a checked file's folder, never beyond); ``repo_rules`` loads a repository's own set.
 
-May import: ``dsl``, ``store`` and the kernel.
+May import: ``dsl``, ``store``, ``textsim`` and the kernel.
 """
 
 from __future__ import annotations
