@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import click
 import pytest
@@ -12,6 +14,8 @@ from click.testing import CliRunner
 
 from dreamgit.cli import cli
 from dreamgit.cli.commands import COMMANDS
+from dreamgit.store.repo import MemoryRepo
+from gitcheck import NOW
 
 
 def _loaded() -> dict[str, click.Command]:
@@ -20,7 +24,7 @@ def _loaded() -> dict[str, click.Command]:
     return {name: command for name, command in found.items() if command is not None}
 
 
-def _modules_after(args: list[str]) -> set[str]:
+def _modules_after(args: list[str], repo: Path | None = None) -> set[str]:
     """The package's modules a fresh interpreter holds after running ``dreamgit ARGS``."""
     script = textwrap.dedent(
         f"""
@@ -33,8 +37,9 @@ def _modules_after(args: list[str]) -> set[str]:
         print(" ".join(m for m in sys.modules if m.startswith("dreamgit")), file=sys.stderr)
         """
     )
+    env = dict(os.environ, DREAMGIT_REPO=str(repo)) if repo else None
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
     return set(done.stderr.split())
 
@@ -69,3 +74,12 @@ def test_help_loads_no_command_module() -> None:
     assert not {m for m in loaded if m.startswith("dreamgit.cli.cmd_")}
     engine = ("dreamgit.store", "dreamgit.dream", "dreamgit.ruleset", "dreamgit.recall")
     assert not {m for m in loaded if m.startswith(engine)}
+
+
+@pytest.mark.parametrize("args", [["add", "Likes oolong tea", "--topic", "food"], ["status"]])
+def test_everyday_commands_load_no_gathering(tmp_path: Path, args: list[str]) -> None:
+    """`add` and `status` rewrite or read the index without loading the gather phase."""
+    MemoryRepo.init(tmp_path / "mem", now=NOW)
+    loaded = _modules_after(args, repo=tmp_path / "mem")
+    assert "dreamgit.store.repo" in loaded
+    assert not {m for m in loaded if m.startswith("dreamgit.dream.gather")}
