@@ -1,4 +1,9 @@
-"""Test isolation: no developer's home, git config or clock leaks into a test."""
+"""Test isolation: no developer's home, git config or clock leaks into a test.
+
+Also the knobs that keep the suite fast: ``short_lock_wait`` shortens how long a
+writer waits on a stuck git lock (``$DREAMGIT_LOCK_WAIT``, in this process and in
+the installed command it starts) for the tests that wait one out on purpose.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ def isolated_environment(
     for name in (
         "DREAMGIT_REPO",
         "DREAMGIT_NOW",
+        "DREAMGIT_LOCK_WAIT",
         "GIT_AUTHOR_NAME",
         "GIT_AUTHOR_EMAIL",
         "GIT_COMMITTER_NAME",
@@ -42,3 +48,14 @@ def isolated_environment(
     finally:
         for level, value in saved.items():
             pygit2.settings.search_path[level] = value
+
+
+#: The wait on a stuck git lock in the tests that sit one out (the default is 11 s).
+SHORT_LOCK_WAIT = "0.3"
+
+
+@pytest.fixture
+def short_lock_wait(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Writers here and in started commands give up on a stuck git lock after 0.3 s."""
+    monkeypatch.setenv("DREAMGIT_LOCK_WAIT", SHORT_LOCK_WAIT)
+    return SHORT_LOCK_WAIT

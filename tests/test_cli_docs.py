@@ -112,3 +112,13 @@ def test_readme_walkthrough_dreams_and_its_run_can_be_reverted(tmp_path: Path) -
     )
     [run] = json.loads(history.stdout)
     assert run["status"] == "reverted" and run["counts"]["add"] >= 3
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """`.ci/run` installs and tests with the quick start's second command, as written."""
+    text = README.read_text(encoding="utf-8")
+    quick = text.split("# 2. install with the test extra, and run the tests\n")[1].split("\n")[0]
+    command = quick.split(" && ", 2)[2]  # after the venv is made and activated
+    assert command.startswith("pip install -e '.[test]' && python -m pytest")
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"\n{command}\n" in ci

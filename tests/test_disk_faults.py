@@ -143,6 +143,7 @@ def test_a_disk_that_really_fills_up_is_exit_1_and_the_next_write_succeeds(
     assert tip(repo) != before
 
 
+@pytest.mark.usefixtures("short_lock_wait")
 def test_a_lock_left_on_main_is_named_with_what_to_do(repo: Path) -> None:
     """A 0-byte refs/heads/main.lock (a killed writer's, or git's) is named, not 'the branch'."""
     lock = repo / ".git" / "refs" / "heads" / "main.lock"

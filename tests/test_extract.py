@@ -520,20 +520,30 @@ def test_statement_like_noise_gives_a_list(text: str) -> None:
         assert c.priority in PRIORITIES and len(c.text) <= 300
 
 
+#: The size of each hostile text here: ten turns' worth of MAX_TURN_CHARS, enough that work
+#: growing with its square would not finish; tests/bench/bench_hostile_input.py times the
+#: same shapes at five megabytes.
+HOSTILE_CHARS = 200_000
+
+
 @pytest.mark.parametrize(
     "big",
     [
-        "x" * 5_000_000,
-        "I " * 2_500_000,
-        ("I prefer " + "a" * 390 + ". ") * 12_500,
-        "\n".join(f"User: I use Tool{i} and prefer option{i} over other{i}." for i in range(2_000))
+        "x" * HOSTILE_CHARS,
+        "I " * (HOSTILE_CHARS // 2),
+        ("I prefer " + "a" * 390 + ". ") * (HOSTILE_CHARS // 400),
+        "\n".join(
+            f"User: I use Tool{i} and prefer option{i} over other{i}."
+            for i in range(HOSTILE_CHARS // 400)
+        )
         + "\nUser: "
-        + " ".join(f"lorem ipsum {i} dolor." for i in range(250_000)),
+        + " ".join(f"lorem ipsum {i} dolor." for i in range(HOSTILE_CHARS // 20)),
     ],
     ids=["one-line", "i-i-i", "long-sentences", "mixed"],
 )
-def test_five_megabytes_give_bounded_candidates(big: str) -> None:
-    """Five megabytes of hostile text extract to well-formed candidates (timed in the bench)."""
+def test_hostile_text_gives_bounded_candidates(big: str) -> None:
+    """A fifth of a megabyte of hostile text extracts to well-formed candidates, any shape."""
+    assert len(big) >= HOSTILE_CHARS
     for c in extract(big):
         assert c.priority in PRIORITIES and len(c.text) <= 300
 

@@ -186,6 +186,7 @@ def test_symlinked_topic_folder_is_never_written_through(repo: MemoryRepo, tmp_p
     assert list(elsewhere.iterdir()) == []
 
 
+@pytest.mark.usefixtures("short_lock_wait")
 def test_a_ref_lock_a_live_git_transaction_holds_is_never_broken(repo: MemoryRepo) -> None:
     """`git update-ref --stdin` holds main.lock: add waits, gives up saying so, lock intact."""
     from dreamgit.errors import ConcurrentUpdateError
@@ -230,6 +231,7 @@ def test_line_endings_converted_by_autocrlf_are_not_agent_edits(repo: MemoryRepo
     assert b"\r" not in (repo.store.read_path(repo.tip(), kept.path) or b"\r")
 
 
+@pytest.mark.usefixtures("short_lock_wait")
 def test_a_young_index_lock_without_owner_is_left_and_named(repo: MemoryRepo) -> None:
     """A fresh index.lock (a `git add` running) is never broken: the error names it."""
     from dreamgit.errors import ConcurrentUpdateError

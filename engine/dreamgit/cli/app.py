@@ -7,7 +7,7 @@ scheduler may retry, 5 a dream left for review because it broke memory tests.
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib
 import os
 import platform
 import sys
@@ -18,46 +18,12 @@ from typing import NoReturn
 
 import click
 
+from dreamgit.cli.commands import COMMANDS
 from dreamgit.cli.state import CliState
 from dreamgit.errors import DreamgitError, InternalSignal, environment_problem
 from dreamgit.version import __version__
 
 __all__ = ["cli", "main"]
-
-
-#: Every command and the module that defines it, imported only when the command runs,
-#: so `dreamgit log` does not pay for loading the rules engine or the LLM layer.
-COMMANDS: dict[str, str] = {
-    "init": "dreamgit.cli.cmd_memory:init",
-    "log": "dreamgit.cli.cmd_log:log",
-    "add": "dreamgit.cli.cmd_memory:add",
-    "show": "dreamgit.cli.cmd_memory:show",
-    "memories": "dreamgit.cli.cmd_memory:memories",
-    "topics": "dreamgit.cli.cmd_memory:topics",
-    "forget": "dreamgit.cli.cmd_memory:forget",
-    "restore": "dreamgit.cli.cmd_restore:restore",
-    "status": "dreamgit.cli.cmd_memory:status",
-    "run": "dreamgit.cli.cmd_dream:run",
-    "review": "dreamgit.cli.cmd_dream:review",
-    "compact": "dreamgit.cli.cmd_dream:compact",
-    "merge": "dreamgit.cli.cmd_git:merge",
-    "discard": "dreamgit.cli.cmd_git:discard",
-    "revert": "dreamgit.cli.cmd_git:revert",
-    "diff": "dreamgit.cli.cmd_git:diff",
-    "history": "dreamgit.cli.cmd_git:history",
-    "redact": "dreamgit.cli.cmd_redact:redact",
-    "rules": "dreamgit.cli.cmd_rules:rules",
-    "prompts": "dreamgit.cli.cmd_prompts:prompts",
-    "install-cron": "dreamgit.cli.cmd_cron:install_cron",
-    "export": "dreamgit.cli.cmd_transfer:export",
-    "import": "dreamgit.cli.cmd_transfer:import_",
-    "demo": "dreamgit.cli.cmd_demo:demo",
-    "recall": "dreamgit.cli.cmd_recall:recall",
-    "promote": "dreamgit.cli.cmd_recall:promote",
-    "mcp": "dreamgit.cli.cmd_recall:mcp",
-    "test": "dreamgit.cli.cmd_test:test",
-    "report": "dreamgit.cli.cmd_report:report",
-}
 
 
 class _Boundary(click.Group):
@@ -67,13 +33,24 @@ class _Boundary(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
             return None
-        module, attr = target.split(":")
+        module, attr = entry[0].split(":")
         command = getattr(importlib.import_module(module), attr)
         assert isinstance(command, click.Command)
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Click's own listing, from the table's summaries: loading each command to read its
+        # help would import the whole engine for `dreamgit --help`.
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [
+            (name, click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit))
+            for name in self.list_commands(ctx)
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -147,6 +124,8 @@ def _write_crash_log(exc: BaseException) -> Path:
 
 
 def _versions() -> str:
+    import importlib.metadata  # only a crash needs it: not paid at every start
+
     parts = [f"dreamgit {__version__}", f"python {platform.python_version()}"]
     # Distribution metadata, not `module.__version__` (deprecated in click 8.2+).
     for name in ("pygit2", "lark", "ruamel.yaml", "jinja2", "click", "deepdiff"):

@@ -12,6 +12,7 @@ killed writer left behind is recognised and removed.
 from __future__ import annotations
 
 import fcntl
+import itertools
 import os
 import re
 import socket
@@ -28,6 +29,7 @@ __all__ = [
     "create_lock_file",
     "exclusive",
     "is_abandoned",
+    "lock_wait_seconds",
     "retry_on_lock",
     "try_exclusive",
 ]
@@ -65,6 +67,33 @@ def try_exclusive(path: Path, *, busy: str) -> Iterator[None]:
 
 # -- git's own lock files ------------------------------------------------------------
 
+#: How long, in pauses summed, a writer waits for git's lock on a ref to clear before it
+#: gives up naming the lock: 60 attempts with the pauses below. A live writer holds a ref
+#: lock for milliseconds, so only a stuck one runs this out.
+LOCK_WAIT_SECONDS = 11.0
+#: The first pause between attempts; each one doubles it, up to the longest.
+LOCK_FIRST_PAUSE = 0.005
+LOCK_LONGEST_PAUSE = 0.2
+#: Sets another wait (in seconds): the tests that sit out a stuck lock shorten it.
+LOCK_WAIT_VARIABLE = "DREAMGIT_LOCK_WAIT"
+
+
+def lock_wait_seconds() -> float:
+    """:data:`LOCK_WAIT_SECONDS`, or the seconds ``$DREAMGIT_LOCK_WAIT`` gives."""
+    text = os.environ.get(LOCK_WAIT_VARIABLE, "").strip()
+    if not text:
+        return LOCK_WAIT_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise UserError(
+            f"${LOCK_WAIT_VARIABLE} is {text!r}, not a number of seconds",
+            hint="set it to a wait such as 11 (the default), or unset it",
+        )
+    return seconds
+
 
 def retry_on_lock(
     action: str, lock: Path | None = None, *, candidates: Sequence[Path] = ()
@@ -74,9 +103,14 @@ def retry_on_lock(
     When they do not, the error names the lock file: ``lock``, or the first of
     ``candidates`` (the refs' own ``.lock`` files) still there.
     """
-    for attempt in range(60):
+    budget, waited = lock_wait_seconds(), 0.0
+    for attempt in itertools.count():
         yield attempt
-        time.sleep(min(0.005 * 2**attempt, 0.2))
+        pause = min(LOCK_FIRST_PAUSE * 2**attempt, LOCK_LONGEST_PAUSE)
+        time.sleep(pause)
+        waited += pause
+        if waited >= budget:
+            break
     lock = lock or next((c for c in candidates if c.exists()), None)
     if lock is not None:
         raise ConcurrentUpdateError(
