@@ -48,6 +48,8 @@ COMMANDS: dict[str, str] = {
     "rules": "dreamgit.cli.cmd_rules:rules",
     "prompts": "dreamgit.cli.cmd_prompts:prompts",
     "install-cron": "dreamgit.cli.cmd_cron:install_cron",
+    "install-hooks": "dreamgit.cli.cmd_hooks:install_hooks",
+    "hook": "dreamgit.cli.cmd_hooks:hook",
     "export": "dreamgit.cli.cmd_transfer:export",
     "import": "dreamgit.cli.cmd_transfer:import_",
     "demo": "dreamgit.cli.cmd_demo:demo",
