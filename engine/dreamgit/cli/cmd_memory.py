@@ -58,6 +58,15 @@ def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
     "(into an existing memory repository too).",
 )
 @click.option(
+    "--log-from",
+    "log_from",
+    type=(click.Choice(["claude-code"]), str),
+    multiple=True,
+    metavar="AGENT PATH",
+    help="With --github: the workflow first logs AGENT's sessions committed under PATH "
+    "(inside the repository). Repeatable.",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMAT_NAMES),
@@ -71,6 +80,7 @@ def init(
     path: Path | None,
     bare: bool,
     github: bool,
+    log_from: tuple[tuple[str, str], ...],
     fmt: str | None,
     as_json: bool,
 ) -> None:
@@ -80,6 +90,12 @@ def init(
     added; running it again changes nothing, and a workflow someone edited is
     never overwritten.
     """
+    if log_from and not github:
+        raise click.UsageError("--log-from goes with --github (for cron: install-cron --log-from)")
+    if github:
+        from dreamgit.integrations.github import WORKFLOW_PATH, add_workflow, workflow_text
+
+        workflow_text(log_from=log_from)  # a bad --log-from stops before anything is written
     target = path or state.path
     existed = github and _is_memory_repo(target)
     lines = []
@@ -93,9 +109,7 @@ def init(
         lines.append(f"initialised memory repository in {target}")
     commit, workflow = None, None
     if github:
-        from dreamgit.integrations.github import WORKFLOW_PATH, add_workflow
-
-        commit = add_workflow(repo, now=state.now())
+        commit = add_workflow(repo, now=state.now(), log_from=log_from)
         workflow = "added" if commit else "already there"
         lines.append(f"{WORKFLOW_PATH}: {workflow}")
     if as_json:
