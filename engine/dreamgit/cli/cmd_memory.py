@@ -16,6 +16,7 @@ from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
+from dreamgit.store.layout import REVERT_SCRATCH
 from dreamgit.store.repo import MemoryRepo
 
 
@@ -31,7 +32,14 @@ def open_repo(state: CliState) -> MemoryRepo:
 
 
 def _report_left_out(repo: MemoryRepo) -> None:
-    """Name the edited files a write left uncommitted because they do not read."""
+    """Name the edited files a write left uncommitted because they do not read, and the
+    scratch branches of killed reverts it removed."""
+    for branch in repo.removed_leftovers:
+        run = branch.removeprefix(REVERT_SCRATCH)
+        warn(
+            f"removed branch {branch}, left by a revert of {run} that was stopped before it "
+            f"finished; main never had its commits (run `dreamgit revert {run}` again)"
+        )
     for problem in repo.left_out:
         hint = f"\nhint: {problem.hint}" if problem.hint else ""
         warn(f"{problem.message}; left uncommitted, as written, until it reads{hint}")

@@ -15,6 +15,7 @@ __all__ = [
     "PROMPTS",
     "RECALL_COUNTERS",
     "RECALL_SIGNALS",
+    "REVERT_SCRATCH",
     "RUNS",
     "SESSIONS",
 ]
@@ -30,6 +31,8 @@ RUNS = ".dreamgit/runs/"
 PROMPTS = ".dreamgit/prompts/"
 #: Recall signals committed from the local spool, waiting for a dream to fold them.
 RECALL_SIGNALS = ".dreamgit/recalls/"
+#: A revert's private scratch branches: ``dreamgit-revert/<run-id>``.
+REVERT_SCRATCH = "dreamgit-revert/"
 #: Each memory's recall counters, as the dreams folded them.
 RECALL_COUNTERS = ".dreamgit/recall-counters.json"
 #: How far each agent session file was logged (byte offset, last record id), per agent.
