@@ -16,7 +16,7 @@ from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
-from dreamgit.store.layout import REVERT_SCRATCH
+from dreamgit.store.layout import REVERT_SCRATCH, hooks_note
 from dreamgit.store.repo import MemoryRepo
 
 
@@ -34,6 +34,7 @@ def open_repo(state: CliState) -> MemoryRepo:
 def _report_left_out(repo: MemoryRepo) -> None:
     """Name the edited files a write left uncommitted because they do not read, and the
     scratch branches of killed reverts it removed."""
+    _note_hooks(repo)
     for branch in repo.removed_leftovers:
         run = branch.removeprefix(REVERT_SCRATCH)
         warn(
@@ -43,6 +44,18 @@ def _report_left_out(repo: MemoryRepo) -> None:
     for problem in repo.left_out:
         hint = f"\nhint: {problem.hint}" if problem.hint else ""
         warn(f"{problem.message}; left uncommitted, as written, until it reads{hint}")
+
+
+def _note_hooks(repo: MemoryRepo) -> None:
+    """Say once, after a command that committed, which git hooks its commits did not run."""
+    context = click.get_current_context(silent=True)
+    said = context.meta if context is not None else {}
+    if not repo.wrote or said.get("dreamgit.hooks-noted") or repo.config().get("hooks") == "quiet":
+        return
+    hooks = repo.store.commit_hooks()
+    if hooks:
+        warn(hooks_note(hooks))
+        said["dreamgit.hooks-noted"] = True
 
 
 def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
@@ -375,6 +388,8 @@ def status(state: CliState, as_json: bool) -> None:
             f"awaiting review:  {name} (accept: dreamgit merge {run_id}; "
             f"drop: dreamgit discard {run_id})"
         )
+    for refused in report["refused"]:
+        click.echo(f"refused dream:    {refused['branch']} (merge refused: {refused['reason']})")
     for name in report["running"]:
         click.echo(f"dreaming now:     {name}")
     for name in report["abandoned"]:

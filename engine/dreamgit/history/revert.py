@@ -21,7 +21,7 @@ from typing import Any
 
 from dreamgit import faults
 from dreamgit.errors import ConflictError, UserError
-from dreamgit.history.runs import AWAITING, UNMERGED, RunInfo, find_run
+from dreamgit.history.runs import AWAITING, REFUSED, UNMERGED, RunInfo, find_run
 from dreamgit.store.layout import REVERT_SCRATCH
 from dreamgit.store.repo import MemoryRepo
 
@@ -76,7 +76,7 @@ def _targets(run: RunInfo, op: int | None) -> list[dict[str, Any]]:
 
 def _check_revertible(repo: MemoryRepo, run: RunInfo, targets: list[dict[str, Any]]) -> None:
     if not run.on_main:
-        if run.status in (AWAITING, UNMERGED):
+        if run.status in (AWAITING, UNMERGED, REFUSED):
             hint = (
                 f"accept it with `dreamgit merge {run.run_id}`, or drop it with "
                 f"`dreamgit discard {run.run_id}`"

@@ -52,6 +52,8 @@ class Committer(RepoReader):
 
     #: Scratch branches of killed reverts this process removed (``revert_leftovers``).
     removed_leftovers: tuple[str, ...] = ()
+    #: Whether this process committed anything (the git-hooks note is said only then).
+    wrote: bool = False
 
     @contextmanager
     def writers_turn(self) -> Iterator[None]:

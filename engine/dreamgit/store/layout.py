@@ -18,6 +18,7 @@ __all__ = [
     "REVERT_SCRATCH",
     "RUNS",
     "SESSIONS",
+    "hooks_note",
 ]
 
 MAIN = "main"
@@ -46,3 +47,14 @@ EMPTY_INDEX = (
     "<!-- dreamgit:generated — rewritten by every dream; edit memories/ instead -->\n"
     "# Memory\n\n_No memories yet._\n"
 )
+
+
+def hooks_note(hooks: list[str]) -> str:
+    """What dreamgit says of the repository's commit hooks its commits did not run."""
+    names = " and ".join(hooks)
+    return (
+        f"this repository's {names} hook(s) did not run on dreamgit's commits: dreamgit "
+        "builds each commit in memory (as `git commit-tree` does), never from git's index, "
+        "which those hooks check; run your checks on the new commits yourself, or set "
+        "`hooks: quiet` in .dreamgit/config.yaml to stop this note"
+    )
