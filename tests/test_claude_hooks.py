@@ -181,7 +181,7 @@ def test_a_hook_on_a_broken_repository_exits_0_with_one_line(tmp_path: Path) -> 
     """A hook never blocks the agent: the failure is one line on stderr, stdout empty."""
     repo, project = _memory(tmp_path), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
-    (repo / ".git").rename(repo / "git-moved-away")
+    repo.rename(tmp_path / "moved-away")  # the hooks still name the old place
     for event in ("SessionStart", "SessionEnd"):
         done = _run_hook(project, event, {"transcript_path": str(tmp_path / "none.jsonl")})
         assert done.returncode == 0 and done.stdout == ""

@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import DreamgitError
 
@@ -37,6 +36,7 @@ def install_hooks(
     Merged into PROJECT/.claude/settings.json: the file's other settings and hooks
     are kept; installing again changes nothing; --uninstall removes only dreamgit's.
     """
+    from dreamgit.cli.cmd_memory import open_repo
     from dreamgit.integrations import claude_hooks
 
     if remove:
@@ -95,12 +95,21 @@ def _payload() -> dict[str, Any]:
 
 
 def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
-    from dreamgit.integrations import claude_hooks
-
-    repo = open_repo(state)
+    # Imported here, and only what each hook needs: a hook runs at every session start.
     if event == "session-start":
-        brief = claude_hooks.session_brief(repo)
+        from dreamgit.integrations.claude_hooks import session_brief, worktree_brief
+
+        brief = worktree_brief(state.path)
+        if brief is None:  # a bare repository: the committed index
+            from dreamgit.store.repo import MemoryRepo
+
+            repo = MemoryRepo.open(state.path)
+            repo.require_initialised()
+            brief = session_brief(repo)
         if brief:
             click.echo(brief)
         return
-    click.echo(claude_hooks.log_session(repo, payload, now=state.now()), err=True)
+    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.integrations.claude_hooks import log_session
+
+    click.echo(log_session(open_repo(state), payload, now=state.now()), err=True)

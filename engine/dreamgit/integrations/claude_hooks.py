@@ -21,11 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamgit.errors import UserError
-from dreamgit.store.agentlog import log_agent_path
-from dreamgit.store.repo import MemoryRepo
+
+if TYPE_CHECKING:
+    from dreamgit.store.repo import MemoryRepo
 
 __all__ = [
     "BRIEF_CHARS",
@@ -36,6 +37,7 @@ __all__ = [
     "log_session",
     "session_brief",
     "uninstall",
+    "worktree_brief",
 ]
 
 SETTINGS_PATH = Path(".claude") / "settings.json"
@@ -160,18 +162,38 @@ def _result(path: Path, settings: dict[str, Any], before: str | None) -> Setting
 
 
 def session_brief(repo: MemoryRepo, *, chars: int = BRIEF_CHARS) -> str:
-    """The memory index as a marked brief of at most ``chars`` characters; "" when empty.
+    """The committed memory index as a marked brief (see :func:`brief_of`)."""
+    tip = repo.tip()
+    index = repo.format.index_path or "MEMORY.md"
+    return brief_of(repo.read_text(index, at=tip) if tip else None, chars=chars)
+
+
+def worktree_brief(folder: Path, *, chars: int = BRIEF_CHARS) -> str | None:
+    """The brief from the work tree's MEMORY.md, or None where there is none to read.
+
+    The file an agent loads is the work tree's, which dreamgit keeps up to date; reading
+    it needs no git at all, so the hook at every session start stays cheap. None for a
+    bare repository or a folder that is not a memory repository: ask git then.
+    """
+    if not (folder / ".dreamgit" / "config.yaml").is_file():
+        return None
+    try:
+        text = (folder / "MEMORY.md").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return brief_of(text, chars=chars)
+
+
+def brief_of(index: str | None, *, chars: int = BRIEF_CHARS) -> str:
+    """An index as a marked brief of at most ``chars`` characters; "" when it lists nothing.
 
     Lines are kept whole, in the index's order; dreamgit's own marker lines are left
     out so the one marker around the brief is the only one (a nested closing marker
     would end it early).
     """
-    tip = repo.tip()
-    index = repo.format.index_path or "MEMORY.md"
-    text = repo.read_text(index, at=tip) if tip else None
     lines = [
         line
-        for line in (text or "").splitlines()
+        for line in (index or "").splitlines()
         if line.strip() and "dreamgit:generated" not in line
     ]
     room = chars - len(_OPEN) - len(_CLOSE) - 2
@@ -188,6 +210,9 @@ def session_brief(repo: MemoryRepo, *, chars: int = BRIEF_CHARS) -> str:
 
 def log_session(repo: MemoryRepo, payload: Mapping[str, Any], *, now: datetime) -> str:
     """Log the session file the hook input names (its new turns only); a line saying what."""
+    # Imported here: the session-start hook, run at every session, never needs it.
+    from dreamgit.store.agentlog import log_agent_path
+
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise UserError("the hook input names no transcript_path; nothing logged")
