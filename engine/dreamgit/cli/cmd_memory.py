@@ -169,15 +169,23 @@ def add(
     kind: str,
     as_json: bool,
 ) -> None:
-    """Add a memory by hand; prints its id."""
+    """Add a memory by hand; prints its id.
+
+    The same checks as MCP's remember: text that reads like an instruction to a model
+    is refused, and text an active memory already says reinforces that memory.
+    """
+    from dreamgit.integrations.remember import remember
+
     repo = open_repo(state)
-    memory = operations.add_memory(
+    done = remember(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
     )
     if as_json:
-        emit_json(memory.to_dict())
+        emit_json({**done.memory.to_dict(), "reinforced": done.reinforced})
         return
-    click.echo(memory.id)
+    if done.reinforced:
+        warn(f"{done.memory.id} already says this: reinforced it instead of adding a second one")
+    click.echo(done.memory.id)
 
 
 @click.command()
