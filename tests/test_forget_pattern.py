@@ -117,6 +117,15 @@ def test_errors_name_what_is_wrong(repo: MemoryRepo) -> None:
     assert code == 1 and err.startswith("error: forget takes ids or a pattern, not both\n")
 
 
+def test_a_bad_regex_is_placed_in_the_pattern_as_written(repo: MemoryRepo) -> None:
+    """The case-insensitive flag dreamgit adds does not shift the position reported."""
+    code, _out, err = _forget(repo, "--match", "ab(", "--regex")
+    assert code == 1 and err.startswith(
+        "error: --match 'ab(' is not a usable regular expression: bad regular expression: "
+        "missing ), unterminated subpattern at position 3\n"
+    )
+
+
 def test_json_lists_what_a_pattern_forgets(repo: MemoryRepo) -> None:
     """--json prints the ids and paths, as `forget ID --json` does."""
     code, out, _err = _forget(repo, "--match", "staging", "--dry-run", "--json")

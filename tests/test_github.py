@@ -326,6 +326,15 @@ def test_release_runs_on_version_tags_and_builds_without_publishing_rights() -> 
     )
 
 
+def test_release_runs_the_tests_before_it_builds_with_pinned_tools() -> None:
+    """The build waits for `bash .ci/run` (tests and linters); build and twine are pinned."""
+    jobs = load(RELEASE.read_text(encoding="utf-8"))["jobs"]
+    assert jobs["build"]["needs"] == "test"
+    assert jobs["test"]["steps"][-1]["run"] == "bash .ci/run"
+    scripts = "\n".join(s.get("run", "") for s in jobs["build"]["steps"])
+    assert re.search(r"pip install --quiet build==[\d.]+ twine==[\d.]+", scripts)
+
+
 def test_release_publishes_with_trusted_publishing_then_creates_the_github_release() -> None:
     """Only the publish job may mint an OIDC token; the release job attaches the built files."""
     jobs = load(RELEASE.read_text(encoding="utf-8"))["jobs"]
@@ -392,15 +401,13 @@ def test_the_version_has_one_source_that_packaging_reads() -> None:
     }
 
 
-def _package_spec(root: Path, ref: str | None) -> str:
+def _package_spec(root: Path, version: str | None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": os.environ["PATH"]}
-    if ref is not None:
-        env["ACTION_REF"] = ref
-    done = subprocess.run(
+    if version is not None:
+        env["DREAMGIT_VERSION"] = version
+    return subprocess.run(
         ["bash", str(PACKAGE_SPEC), str(root)], capture_output=True, text=True, env=env, check=False
     )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def _action_checkout(tmp_path: Path, ref: str) -> Path:
@@ -412,35 +419,56 @@ def _action_checkout(tmp_path: Path, ref: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("ref", "folder", "release"),
-    [
-        (f"v{__version__}", "main", True),
-        (None, f"v{__version__}", True),
-        ("", f"v{__version__}", True),
-        ("main", "main", False),
-        (None, "0123456789abcdef0123456789abcdef01234567", False),
-        ("v9.9.9", "v9.9.9", False),
-    ],
-    ids=["tag", "tag-from-path", "empty-ref-tag-path", "branch", "commit", "other-version"],
+    "folder",
+    [f"v{__version__}", "main", "0123456789abcdef0123456789abcdef01234567"],
+    ids=["tag", "branch", "commit"],
 )
-def test_action_installs_the_release_of_its_own_tag_else_its_checkout(
-    ref: str | None, folder: str, release: bool, tmp_path: Path
+@pytest.mark.parametrize("version", [None, ""], ids=["unset", "empty"])
+def test_action_installs_its_own_checkout_at_any_ref(
+    folder: str, version: str | None, tmp_path: Path
 ) -> None:
-    """At vX.Y.Z (the checkout's own version): dreamgit==X.Y.Z; anything else: the checkout."""
+    """A release tag installs the checkout too: a tag pinned before it is published works."""
     root = _action_checkout(tmp_path, folder)
-    expected = f"dreamgit=={__version__}" if release else str(root.resolve())
-    assert _package_spec(root, ref) == expected + "\n"
+    done = _package_spec(root, version)
+    assert done.returncode == 0 and done.stdout == f"{root.resolve()}\n"
+
+
+@pytest.mark.parametrize("version", ["0.1.0", "v0.1.0", "1.2.0rc1"])
+def test_action_installs_the_release_a_user_names(version: str, tmp_path: Path) -> None:
+    """`version:` names a released package, installed from the index."""
+    done = _package_spec(_action_checkout(tmp_path, "main"), version)
+    assert done.returncode == 0 and done.stdout == f"dreamgit=={version.removeprefix('v')}\n"
+
+
+def test_action_refuses_a_version_that_is_not_one(tmp_path: Path) -> None:
+    """Anything but a version (a path, a second requirement) stops the install."""
+    done = _package_spec(_action_checkout(tmp_path, "main"), "0.1 ; rm -rf /")
+    assert done.returncode == 1
+    assert done.stderr == "error: version '0.1 ; rm -rf /' is not a dreamgit version (e.g. 0.1.0)\n"
 
 
 def test_action_install_step_uses_the_package_spec_script() -> None:
-    """The install step passes github.action_ref through env and installs what the script says."""
+    """The install step passes `version:` through env and installs what the script says."""
     install = next(s for s in action_steps() if s.get("name") == "Install dreamgit")
-    assert install["env"] == {"ACTION_REF": "${{ github.action_ref }}"}
+    assert install["env"] == {"DREAMGIT_VERSION": "${{ inputs.version }}"}
     assert (
         'bash "$GITHUB_ACTION_PATH/package-spec.sh" "$GITHUB_ACTION_PATH/../../.."'
         in (install["run"])
     )
     assert 'pip install --quiet "$package"' in install["run"]
+
+
+def test_action_caches_pips_downloads_before_installing() -> None:
+    """pip's cache directory is restored, keyed by the Python and what is installed."""
+    steps = action_steps()
+    names = [s.get("name") for s in steps]
+    cache = next(s for s in steps if str(s.get("uses", "")).startswith("actions/cache@"))
+    assert names.index(cache["name"]) < names.index("Install dreamgit")
+    assert cache["with"]["path"] == "${{ steps.pip-cache.outputs.dir }}"
+    assert cache["with"]["key"] == "${{ steps.pip-cache.outputs.key }}"
+    find = next(s for s in steps if s.get("id") == "pip-cache")
+    assert "python -m pip cache dir" in find["run"]
+    assert "pyproject.toml" in find["run"] and "$DREAMGIT_VERSION" in find["run"]
 
 
 @pytest.mark.skipif(tool("shellcheck") is None, reason="shellcheck is not installed")
@@ -450,6 +478,87 @@ def test_package_spec_script_passes_shellcheck() -> None:
         [str(tool("shellcheck")), str(PACKAGE_SPEC)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.skipif(tool("actionlint") is None, reason="actionlint is not installed")
+def test_actionlint_passes_the_template_with_a_log_step(tmp_path: Path) -> None:
+    """`init --github --log-from` writes a `log-from:` input the action declares."""
+    pygit2.init_repository(str(tmp_path))
+    (tmp_path / ".github" / "actions" / "dream").mkdir(parents=True)
+    shutil.copy(ACTION, tmp_path / ".github" / "actions" / "dream" / "action.yml")
+    path = write_workflow(
+        tmp_path, action="./.github/actions/dream", log_from=[("claude-code", "sessions/claude")]
+    )
+    with_ = load(path.read_text(encoding="utf-8"))["jobs"]["dream"]["steps"][-1]["with"]
+    assert with_["log-from"] == "claude-code sessions/claude\n"
+    done = actionlint(tmp_path, WORKFLOW_PATH)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("folder", ["../elsewhere", "/home/me/.claude", "two words", ""])
+def test_workflow_refuses_a_log_folder_outside_the_repository(folder: str) -> None:
+    """The runner sees only the checkout: a folder outside it (or not one word) is refused."""
+    with pytest.raises(UserError) as caught:
+        workflow_text(log_from=[("claude-code", folder)])
+    assert caught.value.message == (
+        f"--log-from folder {folder!r} is not a path inside the memory repository"
+    )
+
+
+def test_action_logs_the_sessions_it_is_given_before_the_dream() -> None:
+    """The log step runs only with `log-from:`, before the dream, one `log --from` a line."""
+    steps = action_steps()
+    names = [s.get("name") for s in steps]
+    log = steps[names.index("Log agent sessions")]
+    assert names.index("Log agent sessions") < names.index("Dream")
+    assert log["if"] == "inputs.log-from != ''"
+    assert log["env"] == {"LOG_FROM": "${{ inputs.log-from }}"}
+
+
+@pytest.mark.skipif(tool("dreamgit") is None, reason="the dreamgit command is not installed")
+def test_action_log_step_logs_each_agent_folder(tmp_path: Path) -> None:
+    """The log step's script, run as the runner would, logs the Claude Code sessions once."""
+    import json as json_
+
+    from dreamgit.store.repo import MemoryRepo
+
+    work = tmp_path / "work"
+    MemoryRepo.init(work, now=datetime(2026, 11, 22, 3, 0, tzinfo=UTC))
+    folder = work / "sessions-in" / "claude"
+    folder.mkdir(parents=True)
+    record = {
+        "type": "user",
+        "uuid": "u-1",
+        "sessionId": "5e55a0b1-0000-4000-8000-0000000000c3",
+        "timestamp": "2026-11-21T10:00:00Z",
+        "message": {"role": "user", "content": "I switched the CI runners to arm64."},
+    }
+    (folder / "5e55a0b1-0000-4000-8000-0000000000c3.jsonl").write_text(
+        json_.dumps(record) + "\n", encoding="utf-8"
+    )
+    venv_bin = tmp_path / "temp" / "dreamgit-venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "dreamgit").symlink_to(str(tool("dreamgit")))
+    step = next(s for s in action_steps() if s.get("name") == "Log agent sessions")
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ["HOME"],
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.environ["GIT_CONFIG_GLOBAL"],
+        "RUNNER_TEMP": str(tmp_path / "temp"),
+        "DREAMGIT_NOW": "2026-11-22T03:17:00Z",
+        "LOG_FROM": "# agents\nclaude-code sessions-in/claude\n",
+    }
+    run = ["bash", "-c", step["run"]]
+    done = subprocess.run(run, cwd=work, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "logged 1 Claude Code session(s); 0 already logged" in done.stderr
+    again = subprocess.run(run, cwd=work, env=env, capture_output=True, text=True, check=False)
+    assert "logged 0 Claude Code session(s); 1 already logged" in again.stderr
+    env["LOG_FROM"] = "claude-code\n"
+    bad = subprocess.run(run, cwd=work, env=env, capture_output=True, text=True, check=False)
+    assert bad.returncode == 1
+    assert "::error::log-from: 'claude-code' has no folder" in bad.stdout
 
 
 # -- the action's dream step, run for real against a local remote --------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -334,3 +335,34 @@ def test_a_scratch_ref_lock_left_by_a_killed_revert_does_not_block_the_next(
     assert outcome.reverted
     assert not lock.exists()
     assert repo.store.branches("dreamgit-revert/") == {}
+
+
+def test_a_killed_revert_leaves_a_branch_the_next_write_removes(scenario: Scenario) -> None:
+    """Killed before main moved: its scratch branch goes at the next write, saying so."""
+    import os
+    import subprocess
+
+    from clikit import dreamgit_process
+
+    run_id = scenario.runs[0]["run_id"]
+    before = scenario.repo.tip()
+    env = dict(os.environ, DREAMGIT_FAULT="revert-ref-update", DREAMGIT_REPO=str(scenario.path))
+    killed = subprocess.run(
+        [sys.executable, "-m", "dreamgit", "revert", run_id], env=env, capture_output=True
+    )
+    assert killed.returncode == -9
+    left = scenario.repo.store.branches("dreamgit-revert/")
+    assert list(left) == [f"dreamgit-revert/{run_id}"] and scenario.repo.tip() == before
+    done = dreamgit_process(
+        scenario.path, NOW_TEXT, "add", "Uses zstd for backups", "--topic", "ops"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        f"warning: removed branch dreamgit-revert/{run_id}, left by a revert of {run_id} that "
+        f"was stopped before it finished; main never had its commits (run `dreamgit revert "
+        f"{run_id}` again)\n"
+    )
+    assert scenario.repo.store.branches("dreamgit-revert/") == {}
+    assert git(scenario.path, "rev-list", "--count", f"{before}..main").strip() == "1"
+    assert revert_run(scenario.repo, run_id, now=at(4)).reverted
+    fsck(scenario.path)

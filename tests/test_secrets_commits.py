@@ -102,3 +102,18 @@ def test_push_refuses_a_secret_a_plain_git_commit_brought_in(tmp_path: Path) -> 
     assert "notes.txt:1 (aws-key)" in result.stderr
     assert git(tmp_path / "remote.git", "for-each-ref") == ""
     assert layout.MAIN  # the local branches stay for a redact and a new push
+
+
+def test_with_scanning_off_memories_keep_the_text_but_run_records_are_redacted(
+    tmp_path: Path,
+) -> None:
+    """`secrets: off` stores memory text as written; the run record, dreamgit's own, is not."""
+    repo = MemoryRepo.init(tmp_path / "m", now=T0)
+    set_config(repo, OFF, now=T0)
+    operations.log_session(repo, f"User: Remember that the staging deploy uses key {KEY}.", now=T0)
+    record = dream(repo, now=DREAM_AT, force=True)
+    added = [op for op in record["ops"] if op["op"] == "add"]
+    assert added, record["decisions"]
+    assert any(KEY in m.text for m in repo.memories(now=DREAM_AT))
+    stored = repo.read_text(f"{layout.RUNS}{record['run_id']}.json")
+    assert stored is not None and KEY not in stored and "[REDACTED:aws-key]" in stored

@@ -102,6 +102,8 @@ class RunRecord(TypedDict):
     base: NotRequired[str | None]
     merge_requested: NotRequired[bool]
     merge: NotRequired[str]
+    refused: NotRequired[str]
+    hooks_skipped: NotRequired[list[str]]
     resumed: NotRequired[list[str]]
     replaced: NotRequired[list[ReplacedBranch]]
     llm: NotRequired[dict[str, Any]]

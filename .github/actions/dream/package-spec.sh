@@ -2,19 +2,18 @@
 # Which dreamgit the dream action installs, printed as a pip requirement.
 #
 # Usage: package-spec.sh ROOT   (ROOT: the action repository's checkout, three levels up)
-# When the action runs at a release tag (vX.Y.Z, the version in ROOT's version.py), the
-# released package of that version; from a branch, a commit or a local path, ROOT itself.
-# The ref comes from $ACTION_REF (github.action_ref, which can be empty in composite
-# actions), else from ROOT's folder name: the runner checks actions out as OWNER/REPO/REF.
+# The released package when $DREAMGIT_VERSION names one (the action's `version:` input);
+# otherwise ROOT itself, the checkout of the ref the workflow pinned: a tag, a branch or a
+# commit works the same, whether or not its release is on the package index yet.
 set -euo pipefail
 root="$(cd "$1" && pwd)"
-version="$(sed -n 's/^__version__ = "\([^"]*\)"$/\1/p' "$root/engine/dreamgit/version.py")"
-ref="${ACTION_REF:-}"
-if [[ -z "$ref" ]]; then
-  ref="$(basename "$root")"
-fi
-if [[ -n "$version" && "$ref" == "v$version" ]]; then
-  printf 'dreamgit==%s\n' "$version"
+version="${DREAMGIT_VERSION:-}"
+if [[ -n "$version" ]]; then
+  if [[ ! "$version" =~ ^v?[0-9]+(\.[0-9]+)*([a-z0-9.+-]*)$ ]]; then
+    echo "error: version '$version' is not a dreamgit version (e.g. 0.1.0)" >&2
+    exit 1
+  fi
+  printf 'dreamgit==%s\n' "${version#v}"
 else
   printf '%s\n' "$root"
 fi

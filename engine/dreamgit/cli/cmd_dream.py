@@ -148,7 +148,8 @@ def run(
         print_ops(record)
         print_tests(record)
         if branch:
-            state_text = "merged into main" if record["merged"] else "left for review"
+            main = open_repo(state).branch
+            state_text = f"merged into {main}" if record["merged"] else "left for review"
             click.echo(f"dream {record['run_id']}: {state_text} ({branch})")
         for replaced in record.get("replaced", []):
             click.echo(f"replaced {replaced['branch']}: its sessions are dreamed again in this run")

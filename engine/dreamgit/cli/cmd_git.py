@@ -34,13 +34,14 @@ def merge(state: CliState, run_id: str, as_json: bool) -> None:
     def diary(text: str, run: str, how: str) -> str | None:
         return mark_merged(text, run, how=_HOW[how], when=now)
 
-    outcome = merge_run(open_repo(state), run_id, now=now, diary=diary)
+    repo = open_repo(state)
+    outcome = merge_run(repo, run_id, now=now, diary=diary)
     if as_json:
         emit_json(outcome.to_json())
     elif outcome.how == "already":
-        click.echo(f"run {outcome.run_id} is already merged into main")
+        click.echo(f"run {outcome.run_id} is already merged into {repo.branch}")
     else:
-        click.echo(f"merged {outcome.branch} into main ({_HOW[outcome.how]})")
+        click.echo(f"merged {outcome.branch} into {repo.branch} ({_HOW[outcome.how]})")
 
 
 @click.command()

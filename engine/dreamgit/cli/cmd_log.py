@@ -17,7 +17,6 @@ from dreamgit.store.formats.agent_files import (
     AGENT_KINDS,
     by_role,
     may_be_agent_file,
-    read_agent_folder,
 )
 from dreamgit.store.sessionfile import check_size, check_transcript, read_transcript
 
@@ -95,11 +94,11 @@ def _log_from(state: CliState, origin: str, folder: str | None) -> None:
     if folder is None:
         raise click.UsageError(f"--from {origin} needs the folder of its session files")
     repo = open_repo(state)
-    logged = agentlog.logged_progress(repo, origin)
-    sessions, problems = read_agent_folder(origin, Path(folder).expanduser(), logged)
+    done, problems = agentlog.log_agent_path(
+        repo, origin, Path(folder).expanduser(), now=state.now()
+    )
     for problem in problems:
         warn(problem)
-    done = agentlog.log_agent_sessions(repo, sessions, now=state.now())
     for session in done.sessions:
         click.echo(session.id)
     click.echo(

@@ -16,6 +16,7 @@ from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
+from dreamgit.store.layout import REVERT_SCRATCH, hooks_note
 from dreamgit.store.repo import MemoryRepo
 
 
@@ -31,10 +32,30 @@ def open_repo(state: CliState) -> MemoryRepo:
 
 
 def _report_left_out(repo: MemoryRepo) -> None:
-    """Name the edited files a write left uncommitted because they do not read."""
+    """Name the edited files a write left uncommitted because they do not read, and the
+    scratch branches of killed reverts it removed."""
+    _note_hooks(repo)
+    for branch in repo.removed_leftovers:
+        run = branch.removeprefix(REVERT_SCRATCH)
+        warn(
+            f"removed branch {branch}, left by a revert of {run} that was stopped before it "
+            f"finished; main never had its commits (run `dreamgit revert {run}` again)"
+        )
     for problem in repo.left_out:
         hint = f"\nhint: {problem.hint}" if problem.hint else ""
         warn(f"{problem.message}; left uncommitted, as written, until it reads{hint}")
+
+
+def _note_hooks(repo: MemoryRepo) -> None:
+    """Say once, after a command that committed, which git hooks its commits did not run."""
+    context = click.get_current_context(silent=True)
+    said = context.meta if context is not None else {}
+    if not repo.wrote or said.get("dreamgit.hooks-noted") or repo.config().get("hooks") == "quiet":
+        return
+    hooks = repo.store.commit_hooks()
+    if hooks:
+        warn(hooks_note(hooks))
+        said["dreamgit.hooks-noted"] = True
 
 
 def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
@@ -58,6 +79,15 @@ def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
     "(into an existing memory repository too).",
 )
 @click.option(
+    "--log-from",
+    "log_from",
+    type=(click.Choice(["claude-code"]), str),
+    multiple=True,
+    metavar="AGENT PATH",
+    help="With --github: the workflow first logs AGENT's sessions committed under PATH "
+    "(inside the repository). Repeatable.",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMAT_NAMES),
@@ -71,6 +101,7 @@ def init(
     path: Path | None,
     bare: bool,
     github: bool,
+    log_from: tuple[tuple[str, str], ...],
     fmt: str | None,
     as_json: bool,
 ) -> None:
@@ -80,6 +111,12 @@ def init(
     added; running it again changes nothing, and a workflow someone edited is
     never overwritten.
     """
+    if log_from and not github:
+        raise click.UsageError("--log-from goes with --github (for cron: install-cron --log-from)")
+    if github:
+        from dreamgit.integrations.github import WORKFLOW_PATH, add_workflow, workflow_text
+
+        workflow_text(log_from=log_from)  # a bad --log-from stops before anything is written
     target = path or state.path
     existed = github and _is_memory_repo(target)
     lines = []
@@ -93,9 +130,7 @@ def init(
         lines.append(f"initialised memory repository in {target}")
     commit, workflow = None, None
     if github:
-        from dreamgit.integrations.github import WORKFLOW_PATH, add_workflow
-
-        commit = add_workflow(repo, now=state.now())
+        commit = add_workflow(repo, now=state.now(), log_from=log_from)
         workflow = "added" if commit else "already there"
         lines.append(f"{WORKFLOW_PATH}: {workflow}")
     if as_json:
@@ -134,15 +169,23 @@ def add(
     kind: str,
     as_json: bool,
 ) -> None:
-    """Add a memory by hand; prints its id."""
+    """Add a memory by hand; prints its id.
+
+    The same checks as MCP's remember: text that reads like an instruction to a model
+    is refused, and text an active memory already says reinforces that memory.
+    """
+    from dreamgit.integrations.remember import remember
+
     repo = open_repo(state)
-    memory = operations.add_memory(
+    done = remember(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
     )
     if as_json:
-        emit_json(memory.to_dict())
+        emit_json({**done.memory.to_dict(), "reinforced": done.reinforced})
         return
-    click.echo(memory.id)
+    if done.reinforced:
+        warn(f"{done.memory.id} already says this: reinforced it instead of adding a second one")
+    click.echo(done.memory.id)
 
 
 @click.command()
@@ -353,6 +396,8 @@ def status(state: CliState, as_json: bool) -> None:
             f"awaiting review:  {name} (accept: dreamgit merge {run_id}; "
             f"drop: dreamgit discard {run_id})"
         )
+    for refused in report["refused"]:
+        click.echo(f"refused dream:    {refused['branch']} (merge refused: {refused['reason']})")
     for name in report["running"]:
         click.echo(f"dreaming now:     {name}")
     for name in report["abandoned"]:

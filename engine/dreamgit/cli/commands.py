@@ -102,6 +102,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Run `dreamgit run` on this repository from your crontab (idempotent),"
         " after logging the agent sessions --log-from and the config's `log:` list name.",
     ),
+    "install-hooks": (
+        "dreamgit.cli.cmd_hooks:install_hooks",
+        "Install Claude Code hooks: SessionStart briefs from memory, SessionEnd logs the session.",
+    ),
+    "hook": (
+        "dreamgit.cli.cmd_hooks:hook",
+        "Run one installed hook: the hook's JSON input on stdin, as Claude Code gives it.",
+    ),
     "export": (
         "dreamgit.cli.cmd_transfer:export",
         "Write the active memories as JSON, JSON Lines, Markdown, or an agent's files.",

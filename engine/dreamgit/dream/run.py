@@ -11,6 +11,7 @@ either as it was or fully merged; the unfinished branch is reported by
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from datetime import datetime
 from functools import partial
 from typing import Any, Protocol
@@ -27,7 +28,7 @@ from dreamgit.dream.reindex import install_indexer
 from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
-from dreamgit.errors import ConflictError
+from dreamgit.errors import ConflictError, DreamgitError
 from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
@@ -42,6 +43,7 @@ from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
 from dreamgit.store.committer import with_trailers
 from dreamgit.store.formats import Texts
+from dreamgit.store.gitstore import StaleTipError
 from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.secrets import Finding, findings_trailers, redact_value, scrub, scrub_message
@@ -370,6 +372,18 @@ def _record_bytes(record: RunRecord) -> bytes:
     return (json.dumps(stored, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def _record_op(run_id: str, record: RunRecord, *, summary: str) -> Operation:
+    """The commit that writes (or rewrites) the run's record on its branch."""
+    return Operation(
+        op="record",
+        phase="record",
+        rule="record",
+        memories=[],
+        summary=summary,
+        changes={record_path(run_id): _record_bytes(record)},
+    )
+
+
 def _apply(
     repo: MemoryRepo,
     plan: Plan,
@@ -441,20 +455,25 @@ def _apply(
     commit(diary)
     record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
     record["counts"]["diary"] = 1
-    record_op = Operation(
-        op="record",
-        phase="record",
-        rule="record",
-        memories=[],
-        summary=f"record: dream {run_id}",
-        changes={record_path(run_id): _record_bytes(record)},
-    )
-    commit(record_op)
+    hooks = store.commit_hooks()
+    if hooks:  # said in the record too: the branch may be reviewed where no one saw the run
+        record["hooks_skipped"] = hooks
+    commit(_record_op(run_id, record, summary=f"record: dream {run_id}"))
+    repo.wrote = True
     faults.checkpoint("before-merge")
     if merge:
         progress("merging into main")
         message = _merge_message(branch, run_id, len(record["ops"]))
-        outcome = merge_branch(repo, branch, message=message, now=now, base=plan.base)
+        try:
+            outcome = merge_branch(repo, branch, message=message, now=now, base=plan.base)
+        except ConflictError as exc:
+            # Main was rewritten meanwhile (a redact) or a writer's change conflicts: the
+            # branch stays, and its record says the merge was refused and why.
+            record["refused"] = exc.message
+            # When the branch was rewritten too, `status` tells the refusal from its base.
+            with suppress(DreamgitError, StaleTipError):
+                commit(_record_op(run_id, record, summary=f"record: dream {run_id} (refused)"))
+            raise
         faults.checkpoint("after-merge")
         store.delete_branch(branch, expected=parent or "")
         record["merged"] = True

@@ -15,6 +15,7 @@ from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.health import health_report
 from dreamgit.history.branches import held_sessions
 from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
+from dreamgit.history.runs import refusal
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.store import layout
 from dreamgit.store.locks import is_held
@@ -37,23 +38,33 @@ def pending_sessions(repo: MemoryRepo, commit: str | None) -> dict[str, str]:
     return {i: p for i, p in repo.session_paths(commit).items() if i not in consumed}
 
 
-def dream_branches(repo: MemoryRepo) -> dict[str, list[str]]:
-    """Unmerged dream branches: awaiting review, abandoned (a crashed run), or running now."""
+def dream_branches(repo: MemoryRepo) -> dict[str, Any]:
+    """Unmerged dream branches: awaiting review, refused (its merge was, ``refused`` says
+    why), abandoned (a crashed run), or running now."""
     main = repo.tip()
     awaiting, abandoned, running = [], [], []
+    refused: list[dict[str, str]] = []
     dreaming = is_held(dream_lock_path(repo))
     for name, tip in repo.store.branches(layout.DREAM_BRANCH_PREFIX).items():
         if main is not None and repo.store.is_ancestor(tip, main):
             continue
         run_id = name.removeprefix(layout.DREAM_BRANCH_PREFIX)
         records = [r for r in read_runs(repo.store, tip) if r.get("run_id") == run_id]
-        if records and not records[0].get("merge_requested", True):
+        why = refusal(repo.store, records[0], main) if records else None
+        if why is not None:
+            refused.append({"branch": name, "reason": why})
+        elif records and not records[0].get("merge_requested", True):
             awaiting.append(name)
         elif dreaming and not records:
             running.append(name)
         else:
             abandoned.append(name)
-    return {"awaiting_review": awaiting, "abandoned": abandoned, "running": running}
+    return {
+        "awaiting_review": awaiting,
+        "refused": refused,
+        "abandoned": abandoned,
+        "running": running,
+    }
 
 
 def uncommitted_edits(repo: MemoryRepo) -> dict[str, int]:

@@ -17,7 +17,7 @@ from typing import Any
 from dreamgit import trailers as tr
 from dreamgit.errors import UserError
 from dreamgit.history.runrecords import read_runs
-from dreamgit.history.runs import AWAITING, MERGED, REVERTED, UNMERGED, find_run
+from dreamgit.history.runs import AWAITING, MERGED, REFUSED, REVERTED, UNMERGED, find_run
 from dreamgit.store import layout
 from dreamgit.store.gitstore import CommitInfo
 from dreamgit.store.repo import MemoryRepo
@@ -130,7 +130,7 @@ def discard_run(repo: MemoryRepo, ident: str) -> DiscardOutcome:
             f"`git branch -D {run.branch}` if that work may go",
         )
     sessions: tuple[str, ...] = ()
-    if run.status in (AWAITING, UNMERGED):
+    if run.status in (AWAITING, UNMERGED, REFUSED):
         sessions = tuple(str(s) for s in run.record.get("sessions", []))
     if not repo.store.delete_branch(run.branch, expected=run.branch_tip):
         # It moved meanwhile (a commit, a merge, a deletion): judge it again as it is now.

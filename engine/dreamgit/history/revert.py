@@ -4,10 +4,12 @@ Each operation commit named in the run's record is reverted newest first, each
 revert computed in memory on top of the previous one, starting from main's
 current tip, so later runs and agent writes stay. The commits are chained on a
 private scratch branch and main then moves once by compare-and-swap: either
-every revert lands or none does. A conflict changes no ref and no file and
-names the paths. The diary entry and the run record stay, as the audit trail
-(and so the run's sessions are not gathered again); the index is reverted too
-when that applies cleanly, else the next dream rewrites it.
+every revert lands or none does. A revert killed halfway leaves its scratch
+branch; the next command that writes removes it (see ``Committer.writers_turn``).
+A conflict changes no ref and no file and names the paths. The diary entry and
+the run record stay, as the audit trail (and so the run's sessions are not
+gathered again); the index is reverted too when that applies cleanly, else the
+next dream rewrites it.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from typing import Any
 from dreamgit import faults
 from dreamgit import trailers as tr
 from dreamgit.errors import ConflictError, UserError
-from dreamgit.history.runs import AWAITING, UNMERGED, RunInfo, find_run
+from dreamgit.history.runs import AWAITING, REFUSED, UNMERGED, RunInfo, find_run
+from dreamgit.store.layout import REVERT_SCRATCH
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["RevertOutcome", "revert_run"]
 
-SCRATCH_PREFIX = "dreamgit-revert/"
+SCRATCH_PREFIX = REVERT_SCRATCH
 
 
 @dataclass
@@ -75,7 +78,7 @@ def _targets(run: RunInfo, op: int | None) -> list[dict[str, Any]]:
 
 def _check_revertible(repo: MemoryRepo, run: RunInfo, targets: list[dict[str, Any]]) -> None:
     if not run.on_main:
-        if run.status in (AWAITING, UNMERGED):
+        if run.status in (AWAITING, UNMERGED, REFUSED):
             hint = (
                 f"accept it with `dreamgit merge {run.run_id}`, or drop it with "
                 f"`dreamgit discard {run.run_id}`"

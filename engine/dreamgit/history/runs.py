@@ -33,6 +33,7 @@ REVERTED = "reverted"
 UNMERGED = "unmerged"
 AWAITING = "awaiting review"
 ABANDONED = "abandoned"
+REFUSED = "refused"
 
 #: Operations whose commits only rewrite generated files (the diary, the index).
 GENERATED_OPS = frozenset({"diary", "index"})
@@ -166,7 +167,31 @@ def _merged_run(record: dict[str, Any], reverts: dict[str, str]) -> RunInfo:
     )
 
 
-def _branch_run(store: GitStore, name: str, tip: str) -> RunInfo:
+def refusal(store: GitStore, record: dict[str, Any], main: str | None) -> str | None:
+    """Why a finished run's merge was refused, or None when it was not (or not yet).
+
+    Its record says so when the run saw the refusal; a branch made from a main that was
+    rewritten since (a redact, a forced push) can never merge, whether or not the run
+    lived to write that down.
+    """
+    said = record.get("refused")
+    if said:
+        return str(said)
+    base = record.get("base")
+    if record.get("merge_requested", True) and isinstance(base, str) and main is not None:
+        try:
+            held = store.is_ancestor(base, main)
+        except Exception:  # the base commit itself is gone (collected after a redact)
+            held = False
+        if not held:
+            return (
+                f"main was rewritten since the dream began (it no longer holds {base[:12]}: "
+                "a redact or a forced push); nothing was merged"
+            )
+    return None
+
+
+def _branch_run(store: GitStore, name: str, tip: str, main: str | None) -> RunInfo:
     run_id = name.removeprefix(layout.DREAM_BRANCH_PREFIX)
     found = [r for r in read_runs(store, tip) if r.get("run_id") == run_id]
     if not found:
@@ -174,7 +199,12 @@ def _branch_run(store: GitStore, name: str, tip: str) -> RunInfo:
         when = format_time_of(store, tip)
         return RunInfo(run_id, ABANDONED, {"run_id": run_id, "now": when}, name, tip)
     record = found[0]
-    status = UNMERGED if record.get("merge_requested", True) else AWAITING
+    why = refusal(store, record, main)
+    if why is not None:
+        status = REFUSED
+        record = {**record, "refused": why}
+    else:
+        status = UNMERGED if record.get("merge_requested", True) else AWAITING
     return RunInfo(run_id, status, record, name, tip)
 
 
@@ -197,7 +227,7 @@ def list_runs(repo: MemoryRepo) -> list[RunInfo]:
             continue
         if main is not None and store.is_ancestor(tip, main):
             continue  # merged by hand, its record since removed: nothing to show
-        runs[run_id] = _branch_run(store, name, tip)
+        runs[run_id] = _branch_run(store, name, tip, main)
     return sorted(runs.values(), key=lambda r: (r.date or "", r.run_id), reverse=True)
 
 

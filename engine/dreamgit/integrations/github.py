@@ -12,9 +12,10 @@ a stricter pin, or ``./path`` for an action vendored into the memory repository.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from dreamgit.errors import UserError
@@ -31,6 +32,8 @@ DEFAULT_ACTION = f"{ACTION_REPOSITORY}/.github/actions/dream@v{__version__}"
 WORKFLOW_PATH = ".github/workflows/dream.yml"
 
 _PLACEHOLDER = "__DREAMGIT_ACTION__"
+_FORCE_LINE = "          force: ${{ inputs.force == true }}\n"
+_FOLDER = re.compile(r"^[A-Za-z0-9._/-]+$")
 _ACTION = re.compile(
     r"^(?:\./[A-Za-z0-9._/-]+"
     r"|[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?:/[A-Za-z0-9._/-]+)?@[A-Za-z0-9._/-]+)$"
@@ -41,21 +44,42 @@ _ACTION_HINT = (
 )
 
 
-def workflow_text(action: str = DEFAULT_ACTION) -> str:
-    """The workflow file, its ``uses:`` pointing at ``action``."""
+def workflow_text(action: str = DEFAULT_ACTION, log_from: Sequence[tuple[str, str]] = ()) -> str:
+    """The workflow file, its ``uses:`` pointing at ``action``, logging ``log_from`` first.
+
+    ``log_from`` holds ``(agent, folder)`` pairs, folders relative to the repository.
+    """
     if not _ACTION.match(action) or ".." in action.split("@", 1)[0].split("/"):
         raise UserError(f"{action!r} is not a GitHub action reference", hint=_ACTION_HINT)
     template = resources.files("dreamgit.github_templates").joinpath("dream.yml")
-    return template.read_text(encoding="utf-8").replace(_PLACEHOLDER, action)
+    text = template.read_text(encoding="utf-8").replace(_PLACEHOLDER, action)
+    if log_from:
+        lines = "".join(f"            {agent} {_folder(folder)}\n" for agent, folder in log_from)
+        text = text.replace(_FORCE_LINE, f"{_FORCE_LINE}          log-from: |\n{lines}", 1)
+    return text
 
 
-def write_workflow(target_dir: Path, *, action: str = DEFAULT_ACTION) -> Path:
+def _folder(folder: str) -> str:
+    """A session folder as the action reads it: one word, inside the repository."""
+    parts = PurePosixPath(folder).parts
+    if not folder or not _FOLDER.match(folder) or folder.startswith("/") or ".." in parts:
+        raise UserError(
+            f"--log-from folder {folder!r} is not a path inside the memory repository",
+            hint="give the folder the sessions are committed to, relative to the repository, "
+            "e.g. sessions/claude",
+        )
+    return folder
+
+
+def write_workflow(
+    target_dir: Path, *, action: str = DEFAULT_ACTION, log_from: Sequence[tuple[str, str]] = ()
+) -> Path:
     """Write the workflow under the work tree ``target_dir``; returns the file's path.
 
     Writing the same text again is a no-op; a different file already there (one the
     user edited) is never overwritten.
     """
-    text = workflow_text(action)
+    text = workflow_text(action, log_from)
     path = target_dir / WORKFLOW_PATH
     if path.exists():
         if path.read_text(encoding="utf-8") == text:
@@ -66,12 +90,18 @@ def write_workflow(target_dir: Path, *, action: str = DEFAULT_ACTION) -> Path:
     return path
 
 
-def add_workflow(repo: MemoryRepo, *, now: datetime, action: str = DEFAULT_ACTION) -> str | None:
+def add_workflow(
+    repo: MemoryRepo,
+    *,
+    now: datetime,
+    action: str = DEFAULT_ACTION,
+    log_from: Sequence[tuple[str, str]] = (),
+) -> str | None:
     """Commit the workflow on the main branch (bare repositories too); the commit or None.
 
     None when the same workflow is already committed; a different one is left alone.
     """
-    data = workflow_text(action).encode("utf-8")
+    data = workflow_text(action, log_from).encode("utf-8")
 
     def build(tip: str | None) -> dict[str, bytes | None]:
         existing = repo.read_text(WORKFLOW_PATH, at=tip) if tip else None

@@ -60,6 +60,7 @@ def select(memories: list[Memory], spec: ForgetFilter, *, now: datetime) -> list
     pattern = None
     if spec.match and spec.regex:
         try:
+            compile_pattern(spec.match)  # an error's position is in the pattern as written
             pattern = compile_pattern(f"(?i){spec.match}")
         except (re.error, PatternError) as exc:
             raise UserError(

@@ -101,7 +101,12 @@ TOP_KEYS = (
     "promotion",
     "health",
     "tests",
+    "hooks",
+    # Read and checked by store/secrets.py (secrets.mode), not by the rules.
+    "secrets",
 )
+#: What ``hooks:`` may say about the git hooks dreamgit's commits skip: a note, or quiet.
+HOOK_MODES = ("note", "quiet")
 
 
 @dataclass
@@ -244,6 +249,9 @@ class _Reader:
                 self._author(value, pos)
             elif key == "tests":
                 self._tests(value, pos)
+            elif key == "hooks" and value not in HOOK_MODES:
+                shown = ", ".join(HOOK_MODES)
+                self.src.report(f"hooks: must be one of {shown}, not {value!r}", pos)
             elif key in ("llm", "recall", "promotion", "health") and not isinstance(
                 value, dict | None
             ):

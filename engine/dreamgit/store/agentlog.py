@@ -14,17 +14,19 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from dreamgit import trailers as tr
 from dreamgit.ids import session_id
 from dreamgit.model import Session
 from dreamgit.store import layout
+from dreamgit.store.formats.agent_files import read_agent_folder
 from dreamgit.store.formats.turns import AgentSession, Progress, Turn, render_turns
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import MAX_SESSION_BYTES, render_session
 
-__all__ = ["Logged", "agent_name", "log_agent_sessions", "logged_progress"]
+__all__ = ["Logged", "agent_name", "log_agent_path", "log_agent_sessions", "logged_progress"]
 
 _NAMES = {
     "claude-code": "Claude Code",
@@ -112,6 +114,14 @@ def log_agent_sessions(
 
     repo.commit_main(message, build, now=now)
     return Logged(tuple(result), unchanged[0])
+
+
+def log_agent_path(
+    repo: MemoryRepo, kind: str, path: Path, *, now: datetime
+) -> tuple[Logged, list[str]]:
+    """Log what is new in an agent's session folder (or one session file), and the problems."""
+    sessions, problems = read_agent_folder(kind, path, logged_progress(repo, kind))
+    return log_agent_sessions(repo, sessions, now=now), problems
 
 
 def _new_parts(

@@ -19,6 +19,7 @@ from dreamgit import trailers as tr
 from dreamgit.errors import ConcurrentUpdateError
 from dreamgit.store.gitstore import Identity, StaleTipError
 from dreamgit.store.indexing import tree_with_index
+from dreamgit.store.layout import REVERT_SCRATCH
 from dreamgit.store.locks import exclusive
 from dreamgit.store.reader import RepoReader
 from dreamgit.store.secrets import findings_trailers, redact_bytes, scrub, scrub_message
@@ -50,11 +51,27 @@ class Committer(RepoReader):
         with self.store.index_locked():
             yield
 
+    #: Scratch branches of killed reverts this process removed (``revert_leftovers``).
+    removed_leftovers: tuple[str, ...] = ()
+    #: Whether this process committed anything (the git-hooks note is said only then).
+    wrote: bool = False
+
     @contextmanager
     def writers_turn(self) -> Iterator[None]:
-        """Hold the writers' turn: dreamgit's other writers of this repository wait meanwhile."""
+        """Hold the writers' turn: dreamgit's other writers of this repository wait meanwhile.
+
+        A revert builds its commits on a scratch branch only while it holds this turn,
+        so a scratch branch seen here was left by a revert that was killed: it is
+        removed (its commits never reached main, so nothing is lost).
+        """
         with exclusive(self.store.git_dir / "dreamgit" / "writers.lock"):
+            self._drop_revert_leftovers()
             yield
+
+    def _drop_revert_leftovers(self) -> None:
+        for branch, tip in self.store.branches(REVERT_SCRATCH).items():
+            if self.store.delete_branch(branch, expected=tip):
+                self.removed_leftovers = (*self.removed_leftovers, branch)
 
     def _commit_step(
         self,

@@ -165,6 +165,7 @@ class MemoryRepo(Checkout, RecallFlusher):
             before = self.tip()
             self._commit_spooled_recalls(now)
             new = self._retry(step)
+            self.wrote = self.wrote or new is not None
             if worktree:
                 self._follow_worktree(fallback=before)
             return new

@@ -5,7 +5,9 @@ Trees are walked once, never looked up path by path; diffs are libgit2's tree di
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pygit2
 from pygit2.enums import SortMode
@@ -85,6 +87,22 @@ class Reader(StoreBase):
             if name.startswith(prefix):
                 found[name] = str(self._repo.references[name].peel(pygit2.Commit).id)
         return dict(sorted(found.items()))
+
+    def commit_hooks(self) -> list[str]:
+        """The hooks ``git commit`` would run here that dreamgit does not (``pre-commit``,
+        ``commit-msg``): executable files in ``core.hooksPath`` or the git directory's hooks."""
+        try:
+            folder = Path(str(self._repo.config["core.hooksPath"])).expanduser()
+        except KeyError:
+            folder = self.git_dir / "hooks"
+        else:
+            if not folder.is_absolute():
+                folder = (self.workdir or self.git_dir) / folder
+        return [
+            name
+            for name in ("pre-commit", "commit-msg")
+            if (folder / name).is_file() and os.access(folder / name, os.X_OK)
+        ]
 
     def git_identity(self) -> Identity | None:
         """``user.name`` and ``user.email`` of git's configuration, when both are set."""

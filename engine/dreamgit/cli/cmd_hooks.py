@@ -1,0 +1,115 @@
+"""``install-hooks`` and ``hook``: Claude Code hooks that log sessions and brief new ones."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dreamgit.cli.state import CliState, pass_state
+from dreamgit.errors import DreamgitError
+
+__all__ = ["hook", "install_hooks"]
+
+
+@click.command("install-hooks")
+@click.argument("agent", type=click.Choice(["claude-code"]))
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default="the current directory",
+    help="The project whose .claude/settings.json gets the hooks.",
+)
+@click.option("--print", "print_only", is_flag=True, help="Print the settings; write nothing.")
+@click.option("--uninstall", "--remove", "remove", is_flag=True, help="Remove dreamgit's hooks.")
+@pass_state
+def install_hooks(
+    state: CliState, agent: str, project: Path, print_only: bool, remove: bool
+) -> None:
+    """Install Claude Code hooks: SessionStart briefs from memory, SessionEnd logs the session.
+
+    Merged into PROJECT/.claude/settings.json: the file's other settings and hooks
+    are kept; installing again changes nothing; --uninstall removes only dreamgit's.
+    """
+    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.integrations import claude_hooks
+
+    if remove:
+        result = claude_hooks.uninstall(project)
+    else:
+        open_repo(state)  # the hooks would fail on every session if it were not one
+        commands = claude_hooks.hook_commands(_program(), state.path.resolve())
+        result = claude_hooks.install(project, commands)
+    if print_only:
+        click.echo(result.text, nl=False)
+        return
+    claude_hooks.write(result)
+    if not result.changed:
+        said = "not there" if remove else "already installed"
+        click.echo(f"{result.path}: dreamgit's Claude Code hooks {said}; unchanged", err=True)
+    elif remove:
+        click.echo(f"{result.path}: removed dreamgit's Claude Code hooks", err=True)
+    else:
+        click.echo(
+            f"{result.path}: installed SessionStart (memory brief), SessionEnd and "
+            "PreCompact (log the session) hooks",
+            err=True,
+        )
+
+
+def _program() -> str:
+    """The dreamgit that runs now, by absolute path: a hook's PATH may not reach its venv."""
+    running = Path(sys.argv[0])
+    if running.name == "dreamgit" and running.exists():
+        return str(running.resolve())
+    return shutil.which("dreamgit") or "dreamgit"
+
+
+@click.command()
+@click.argument("agent", type=click.Choice(["claude-code"]))
+@click.argument("event", type=click.Choice(["session-start", "session-end"]))
+@pass_state
+def hook(state: CliState, agent: str, event: str) -> None:
+    """Run one installed hook: the hook's JSON input on stdin, as Claude Code gives it.
+
+    session-start prints the memory brief; session-end logs the session's new turns.
+    A hook never blocks the agent: any failure is one line on stderr and exit 0.
+    """
+    try:
+        _run_hook(state, event, _payload())
+    except DreamgitError as exc:
+        click.echo(f"dreamgit hook {event}: {exc.message}", err=True)
+    except Exception as exc:  # a hook must never stop the agent's session
+        click.echo(f"dreamgit hook {event}: skipped ({exc!r})", err=True)
+
+
+def _payload() -> dict[str, Any]:
+    text = "" if sys.stdin.isatty() else sys.stdin.read()
+    value = json.loads(text) if text.strip() else {}
+    return value if isinstance(value, dict) else {}
+
+
+def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
+    # Imported here, and only what each hook needs: a hook runs at every session start.
+    if event == "session-start":
+        from dreamgit.integrations.claude_hooks import session_brief, worktree_brief
+
+        brief = worktree_brief(state.path)
+        if brief is None:  # a bare repository: the committed index
+            from dreamgit.store.repo import MemoryRepo
+
+            repo = MemoryRepo.open(state.path)
+            repo.require_initialised()
+            brief = session_brief(repo)
+        if brief:
+            click.echo(brief)
+        return
+    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.integrations.claude_hooks import log_session
+
+    click.echo(log_session(open_repo(state), payload, now=state.now()), err=True)
