@@ -100,6 +100,7 @@ TOP_KEYS = (
     "recall",
     "promotion",
     "health",
+    "reflect",
     "tests",
 )
 
@@ -244,10 +245,11 @@ class _Reader:
                 self._author(value, pos)
             elif key == "tests":
                 self._tests(value, pos)
-            elif key in ("llm", "recall", "promotion", "health") and not isinstance(
+            elif key in ("llm", "recall", "promotion", "health", "reflect") and not isinstance(
                 value, dict | None
             ):
-                # recall:, promotion: and health: are read and checked by recall/settings.py.
+                # recall:, promotion:, health: and reflect: are read and checked by
+                # recall/settings.py (reflect's knobs by dream/reflect/settings.py).
                 self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
 
     def _tests(self, value: object, pos: tuple[int, int]) -> None:
