@@ -160,3 +160,10 @@ def test_revert_op_removes_a_reflection(repo: Path) -> None:
     assert (back["topic"], back["type"], back["tags"]) == ("facts", "user", [])
     dreamgit(repo, later, "revert", record["run_id"], "--op", str(theme_op["n"]))
     assert not (repo / "notes" / "2027-03-04.md").exists()
+
+
+def test_a_dream_with_no_new_session_reflects_nothing(repo: Path) -> None:
+    """The next day, nothing new read: no operation, so no commit, themes included."""
+    _run(repo, "run")
+    again = json.loads(dreamgit(repo, "2027-03-05T20:00:00Z", "run", "--force", "--json"))
+    assert again["ops"] == []

@@ -198,9 +198,10 @@ def plan_dream(
             llm, ws, ruleset, now=now, budget=budget, touched=touched, sessions=read
         )
         decisions += llm.decisions
-    progress("reflecting")
-    reflect = reflect_settings(settings.reflect)
-    ops += plan_reflect(ws, reflect, sessions=repo.session_paths(base), now=now)
+    if consumed:  # a dream with nothing new to read has nothing new to reflect on
+        progress("reflecting")
+        reflect = reflect_settings(settings.reflect)
+        ops += plan_reflect(ws, reflect, sessions=repo.session_paths(base), now=now)
     progress("pruning")
     tracked = recall_tracking(repo, base)["in_use"]
     ops += plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
