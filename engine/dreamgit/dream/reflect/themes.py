@@ -5,8 +5,9 @@ numbers and times are values, not concepts). It is a theme when memories sighted
 the window hold it in at least ``min_memories`` memories, on ``min_days`` distinct
 days, from ``min_sessions`` sessions. A concept held by more than ``max_share`` of the
 window's memories (beyond those ``min_memories``) is the background of the whole
-memory (the user, the agent, a chat partner's name), not a theme. Concepts held by
-exactly the same memories are one theme, named by up to three of its words.
+memory (the user, the agent, a chat partner's name), not a theme; and a concept must be
+at the core (the object, or a name) of one of its memories, not only in a qualifier.
+Concepts held by exactly the same memories are one theme, named by up to three words.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.frame import parse_frame
+from dreamgit.dream.consolidate.verbs import DATE_WORDS, verb_base
 from dreamgit.dream.reflect.settings import ReflectSettings
 from dreamgit.dream.reflect.sightings import Sighting
 from dreamgit.model import Memory
@@ -23,6 +25,16 @@ from dreamgit.textsim import tokenize
 __all__ = ["Theme", "find_themes"]
 
 _MIN_WORD = 3
+#: Words that name no subject of their own, however often they recur.
+GENERIC = frozenset(
+    " ".join(
+        (
+            "thing things way ways people person others other someone something everyone",
+            "everything lot lots kind kinds stuff time times day days week weeks month months",
+            "year years weekend today tonight before after great good nice new different",
+        )
+    ).split(" ")
+)
 _NAMED_BY = 3
 
 
@@ -55,23 +67,41 @@ class Theme:
         )
 
 
-def _concepts(text: str) -> dict[str, str]:
-    """Canonical concept → the word as first written (lower case unless a name).
+def _is_verb(low: str) -> bool:
+    """A verb form ("made", "wants", "inspiring"): a relation, never a theme."""
+    if verb_base(low):
+        return True
+    stem = low.removesuffix("ing")
+    return stem != low and bool(verb_base(stem) or verb_base(stem + "e"))
 
-    Where the sentence's frame can be read, only what it is about counts: its subject
-    and its value, not the relation ("says", "keeps") nor its dates.
+
+def _concepts(text: str) -> tuple[dict[str, str], frozenset[str]]:
+    """Canonical concept → the word as first written (lower case unless a name), and the
+    concepts at the sentence's core.
+
+    Verbs are relations, days and months are when, and a few words say nothing of what
+    (:data:`GENERIC`). Where the sentence's frame can be read, only what it is about
+    counts (its subject and value, not the relation, "says", "keeps"); its core is its
+    object and the names it holds, not a qualifier ("last week", "with others").
     """
     frame = parse_frame(text)
-    about = (frame.subject | frame.value) - {frame.head} - frame.dates if frame else None
+    about = (frame.subject | frame.value) - {frame.head} if frame else None
+    core: set[str] = set(frame.object) if frame else set()
     found: dict[str, str] = {}
     for token in tokenize(text):
+        low = token.text.lower()
         if token.stop or token.kind != "word" or len(token.norm) < _MIN_WORD:
+            continue
+        if low in DATE_WORDS or low in GENERIC or _is_verb(low):
             continue
         if about is not None and token.norm not in about:
             continue
-        shown = token.text if token.text[:1].isupper() and not token.start else token.text.lower()
-        found.setdefault(token.norm, shown)
-    return found
+        word = token.text.removesuffix("'s").removesuffix("\u2019s")
+        name = word[:1].isupper() and not token.start
+        if name:
+            core.add(token.norm)
+        found.setdefault(token.norm, word if name else word.lower())
+    return found, frozenset(core)
 
 
 def find_themes(
@@ -82,15 +112,18 @@ def find_themes(
     """The window's themes, most days first, at most ``settings.max_themes``."""
     holders: dict[str, list[str]] = {}
     shown: dict[str, str] = {}
+    central: set[str] = set()
     in_window = [m for m in memories if seen.get(m.id)]
     for memory in sorted(in_window, key=lambda m: m.id):
-        for norm, word in _concepts(memory.text).items():
+        concepts, core = _concepts(memory.text)
+        central |= core
+        for norm, word in concepts.items():
             holders.setdefault(norm, []).append(memory.id)
             shown.setdefault(norm, word)
     background = settings.theme_max_share * len(in_window) + settings.theme_memories
     groups: dict[tuple[str, ...], list[str]] = {}
     for norm, ids in holders.items():
-        if settings.theme_memories <= len(ids) <= background:
+        if norm in central and settings.theme_memories <= len(ids) <= background:
             groups.setdefault(tuple(ids), []).append(norm)
     themes = []
     for group, norms in groups.items():
