@@ -56,8 +56,11 @@ def plan_reflect(
 
 def _theme_op(ws: WorkingSet, theme: Theme, now: datetime) -> Operation | None:
     path = notes_path(now)
-    text = with_reflection(ws.texts.get(path), theme.render(), now)
-    if text is None:  # this day's notes hold it already
+    before = ws.texts.get(path) or ""
+    if f"- Theme: {theme.label} \u2014" in before:  # a dream earlier that day noted it
+        return None
+    text = with_reflection(before, theme.render(), now)
+    if text is None:
         return None
     return Operation(
         op="reflect",

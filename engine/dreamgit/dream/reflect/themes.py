@@ -6,7 +6,7 @@ the window hold it in at least ``min_memories`` memories, on ``min_days`` distin
 days, from ``min_sessions`` sessions. A concept held by more than ``max_share`` of the
 window's memories (beyond those ``min_memories``) is the background of the whole
 memory (the user, the agent, a chat partner's name), not a theme; and a concept must be
-at the core (the object, or a name) of one of its memories, not only in a qualifier.
+at the core (the object, or a name) of two of its memories, not only in a qualifier.
 Concepts held by exactly the same memories are one theme, named by up to three words.
 """
 
@@ -31,7 +31,7 @@ GENERIC = frozenset(
         (
             "thing things way ways people person others other someone something everyone",
             "everything lot lots kind kinds stuff time times day days week weeks month months",
-            "year years weekend today tonight before after great good nice new different",
+            "year years weekend today tonight before after great good nice new different sure",
         )
     ).split(" ")
 )
@@ -112,18 +112,20 @@ def find_themes(
     """The window's themes, most days first, at most ``settings.max_themes``."""
     holders: dict[str, list[str]] = {}
     shown: dict[str, str] = {}
-    central: set[str] = set()
+    central: dict[str, int] = {}
     in_window = [m for m in memories if seen.get(m.id)]
     for memory in sorted(in_window, key=lambda m: m.id):
         concepts, core = _concepts(memory.text)
-        central |= core
+        for norm in core:
+            central[norm] = central.get(norm, 0) + 1
         for norm, word in concepts.items():
             holders.setdefault(norm, []).append(memory.id)
             shown.setdefault(norm, word)
     background = settings.theme_max_share * len(in_window) + settings.theme_memories
     groups: dict[tuple[str, ...], list[str]] = {}
     for norm, ids in holders.items():
-        if norm in central and settings.theme_memories <= len(ids) <= background:
+        at_core = central.get(norm, 0) >= min(2, settings.theme_memories)
+        if at_core and settings.theme_memories <= len(ids) <= background:
             groups.setdefault(tuple(ids), []).append(norm)
     themes = []
     for group, norms in groups.items():
