@@ -1,7 +1,7 @@
 """The one planning function ``review``, ``run`` and ``compact`` share.
 
 It reads the main tip once, builds the working set, and runs the phases in
-order (gather → consolidate → prune → index), each seeing what the previous
+order (gather → consolidate → reflect → prune → index), each seeing what the previous
 planned. Nothing is written here; :mod:`dreamgit.dream.apply` commits the plan.
 """
 
@@ -27,11 +27,13 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
+from dreamgit.dream.reflect import plan_reflect
+from dreamgit.dream.reflect.settings import reflect_settings
 from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
-from dreamgit.model import Memory, Session, plural
+from dreamgit.model import Memory, Session, plural, priority_rank
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.recall.settings import load_settings
 from dreamgit.records import Decision
@@ -196,6 +198,10 @@ def plan_dream(
             llm, ws, ruleset, now=now, budget=budget, touched=touched, sessions=read
         )
         decisions += llm.decisions
+    if consumed:  # a dream with nothing new to read has nothing new to reflect on
+        progress("reflecting")
+        reflect = reflect_settings(settings.reflect)
+        ops += plan_reflect(ws, reflect, sessions=repo.session_paths(base), now=now)
     progress("pruning")
     tracked = recall_tracking(repo, base)["in_use"]
     ops += plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
@@ -219,12 +225,20 @@ def plan_dream(
 
 
 def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) -> list[Memory]:
-    """The memories ``MEMORY.md`` lists: short-term ones (the promotion candidates) enter
-    it only once promoted, unless the rules say ``promotion: {index_staged: true}``."""
+    """The memories ``MEMORY.md`` lists: short-term ones (the promotion candidates below
+    ``promote_to``) enter it only once promoted, unless the rules say
+    ``promotion: {index_staged: true}``. A durable memory that became a candidate for a
+    higher priority (a lasting truth) stays listed."""
     promotion = load_settings(repo).promotion
     if promotion.index_staged:
         return memories
-    return [m for m in memories if not promotion.candidates.evaluate(memory_env(m, now))]
+    durable = priority_rank(promotion.promote_to)
+    return [
+        m
+        for m in memories
+        if priority_rank(m.priority) >= durable
+        or not promotion.candidates.evaluate(memory_env(m, now))
+    ]
 
 
 def _index_op(

@@ -116,7 +116,8 @@ def apply_promotions(
     settings = load_settings(repo)
     done = []
     for item in plan_promotions(repo, now=now, limit=limit, settings=settings):
-        done.append((item, _promote(repo, item, settings.promotion.promote_to, now=now)))
+        target = settings.promotion.target(item.memory.tags)
+        done.append((item, _promote(repo, item, target, now=now)))
     return done
 
 

@@ -10,7 +10,7 @@ a mistake is a ConfigError naming the file and the key path.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
@@ -74,6 +74,14 @@ class PromotionSettings:
     limit: int
     #: Whether MEMORY.md lists candidates before they are promoted.
     index_staged: bool = False
+    #: A higher priority for candidates carrying a tag (``promote_tagged``: a lesson the
+    #: reflect phase proposed becomes ``high``), as (tag, priority) pairs.
+    tagged: tuple[tuple[str, str], ...] = ()
+
+    def target(self, tags: tuple[str, ...]) -> str:
+        """The priority a candidate with ``tags`` is promoted to: the highest that applies."""
+        found = [p for tag, p in self.tagged if tag in tags] + [self.promote_to]
+        return max(found, key=PRIORITIES.index)
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,9 @@ class Settings:
     recover_below: float = 0.5
     #: … at most this many per run (``health.recover_sessions``).
     recover_sessions: int = 3
+    #: The merged ``reflect:`` section as written; :mod:`dreamgit.dream.reflect.settings`
+    #: compiles it.
+    reflect: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 def _bundled(name: str) -> dict[str, Any] | None:
@@ -143,7 +154,7 @@ def _settings_from(config: dict[str, Any]) -> Settings:
         chain.append(doc)
     merged: dict[str, Any] = {}
     for layer in reversed(chain):
-        for section in ("recall", "promotion", "health"):
+        for section in ("recall", "promotion", "health", "reflect"):
             if isinstance(layer.get(section), dict):
                 merged[section] = _merge(merged.get(section, {}), layer[section])
     return _compile(merged)
@@ -173,6 +184,15 @@ def _compile(doc: dict[str, Any]) -> Settings:
     promote_to = str(pro.get("promote_to", "normal"))
     if promote_to not in PRIORITIES:
         raise _error(f"promotion.promote_to: {promote_to!r} is not one of {', '.join(PRIORITIES)}")
+    tagged = pro.get("promote_tagged") or {}
+    if not isinstance(tagged, dict):
+        raise _error("promotion.promote_tagged: must be a mapping of tag to priority")
+    for tag, priority in tagged.items():
+        if priority not in PRIORITIES:
+            raise _error(
+                f"promotion.promote_tagged.{tag}: {priority!r} is not one of "
+                f"{', '.join(PRIORITIES)}"
+            )
     promotion = PromotionSettings(
         candidates=_expr(
             pro.get("candidates", "priority <= low"), "promotion.candidates", SIGNAL_SCHEMA, BOOL
@@ -182,6 +202,7 @@ def _compile(doc: dict[str, Any]) -> Settings:
         promote_to=promote_to,
         limit=int(_number(pro.get("limit", 10), "promotion.limit")),
         index_staged=bool(pro.get("index_staged", False)),
+        tagged=tuple((str(t), str(p)) for t, p in tagged.items()),
     )
     tracked = rec.get("tracked")
     health = doc.get("health", {})
@@ -191,6 +212,7 @@ def _compile(doc: dict[str, Any]) -> Settings:
         tracked if isinstance(tracked, bool) else None,
         recover_below=_number(health.get("recover_below", 0.5), "health.recover_below"),
         recover_sessions=int(_number(health.get("recover_sessions", 3), "health.recover_sessions")),
+        reflect=doc.get("reflect", {}),
     )
 
 

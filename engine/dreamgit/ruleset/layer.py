@@ -100,6 +100,7 @@ TOP_KEYS = (
     "recall",
     "promotion",
     "health",
+    "reflect",
     "tests",
     "hooks",
     # Read and checked by store/secrets.py (secrets.mode), not by the rules.
@@ -252,10 +253,11 @@ class _Reader:
             elif key == "hooks" and value not in HOOK_MODES:
                 shown = ", ".join(HOOK_MODES)
                 self.src.report(f"hooks: must be one of {shown}, not {value!r}", pos)
-            elif key in ("llm", "recall", "promotion", "health") and not isinstance(
+            elif key in ("llm", "recall", "promotion", "health", "reflect") and not isinstance(
                 value, dict | None
             ):
-                # recall:, promotion: and health: are read and checked by recall/settings.py.
+                # recall:, promotion:, health: and reflect: are read and checked by
+                # recall/settings.py (reflect's knobs by dream/reflect/settings.py).
                 self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
 
     def _tests(self, value: object, pos: tuple[int, int]) -> None:

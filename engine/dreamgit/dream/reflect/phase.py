@@ -1,0 +1,122 @@
+"""Planning the reflect phase: gate, then themes, lessons and lasting truths as operations.
+
+Each reflection is one :class:`~dreamgit.dream.workset.Operation` (one commit, with
+trailers; ``review`` lists the same ones ``run`` commits): a theme adds a line to the
+day's notes, a lesson adds a staged ``instruction`` memory (an ``add``, counted
+against the run's limits), a lasting truth tags its memory ``lasting-truth``, which
+makes it a promotion candidate. The detail of each cites its evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime
+
+from dreamgit.dream.reflect.notes import notes_path, with_reflection
+from dreamgit.dream.reflect.recurring import LESSON, TRUTH, Recurring, find_recurring
+from dreamgit.dream.reflect.settings import ReflectSettings
+from dreamgit.dream.reflect.sightings import session_days, sightings
+from dreamgit.dream.reflect.themes import Theme, find_themes
+from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.model import Memory
+from dreamgit.store.operations import unique_slug
+
+__all__ = ["plan_reflect"]
+
+#: Lessons are instructions: where gathered instructions live.
+LESSON_TOPIC = "instructions"
+PHASE = "reflect"
+
+
+def plan_reflect(
+    ws: WorkingSet,
+    settings: ReflectSettings,
+    *,
+    sessions: Mapping[str, str],
+    now: datetime,
+) -> list[Operation]:
+    """The reflections the window holds, when the gate lets them (``sessions``: id → path)."""
+    if not settings.enabled or ws.format.name != "dreamgit":
+        return []  # other formats keep their own notes (OpenClaw's REM block: the diary)
+    days = session_days(sessions)
+    memories = sorted(ws.active.values(), key=lambda m: m.id)
+    seen = {m.id: sightings(m, days, now=now, window_days=settings.window_days) for m in memories}
+    window = {d: s for s, d in days.items() if (now.date() - d).days <= settings.window_days}
+    figures = {"days": len(set(window)), "sessions": len(window), "memories": len(memories)}
+    if not settings.gate.evaluate(figures):
+        return []
+    themes = find_themes(memories, seen, settings)
+    lessons, truths = find_recurring(memories, seen, settings)
+    ops = [op for t in themes if (op := _theme_op(ws, t, now)) is not None]
+    ops += [_lesson_op(ws, r) for r in lessons]
+    ops += [_truth_op(ws, r) for r in truths]
+    return ops
+
+
+def _theme_op(ws: WorkingSet, theme: Theme, now: datetime) -> Operation | None:
+    path = notes_path(now)
+    before = ws.texts.get(path) or ""
+    if f"- Theme: {theme.label} \u2014" in before:  # a dream earlier that day noted it
+        return None
+    text = with_reflection(before, theme.render(), now)
+    if text is None:
+        return None
+    return Operation(
+        op="reflect",
+        phase=PHASE,
+        rule="reflect-theme",
+        memories=[],
+        summary=f"reflect: theme '{theme.label}' in {path}",
+        changes=ws.texts.put({path: text}),
+        detail=f"{theme.render()}.\nSightings: " + "; ".join(s.render() for s in theme.sightings),
+    )
+
+
+def lesson_memory(recurring: Recurring, taken: set[str]) -> Memory:
+    """The correction as an ``instruction`` memory: same id, text and sources, tagged
+    ``lesson`` (a promotion candidate), moved to the instructions topic."""
+    said = recurring.memory
+    return replace(
+        said,
+        topic=LESSON_TOPIC,
+        slug=unique_slug(said.slug, taken),
+        type="feedback",
+        tags=(*said.tags, LESSON),
+        file="",
+    )
+
+
+def _lesson_op(ws: WorkingSet, recurring: Recurring) -> Operation:
+    said = recurring.memory
+    lesson = lesson_memory(recurring, ws.slugs(LESSON_TOPIC))
+    changes = ws.file_for_removal(said)
+    changes.update(ws.file_for_new(lesson))
+    return Operation(
+        op="reflect",
+        phase=PHASE,
+        rule="reflect-lesson",
+        memories=[said.id],
+        summary=f"reflect: lesson {said.id}, a correction said on {recurring.days} days, "
+        f"is an instruction ({lesson.path})",
+        changes=changes,
+        before=[snap(said)],
+        after=[snap(lesson)],
+        detail=recurring.evidence(),
+    )
+
+
+def _truth_op(ws: WorkingSet, recurring: Recurring) -> Operation:
+    old = recurring.memory
+    new = replace(old, tags=(*old.tags, TRUTH))
+    return Operation(
+        op="reflect",
+        phase=PHASE,
+        rule="reflect-lasting-truth",
+        memories=[old.id],
+        summary=f"reflect: {old.id} is a lasting truth (said on {recurring.days} days)",
+        changes=ws.file_for_update(old, new),
+        before=[snap(old)],
+        after=[snap(new)],
+        detail=recurring.evidence(),
+    )

@@ -1,0 +1,140 @@
+"""Themes: concepts that several memories, said on several days, keep returning to.
+
+A concept is a content word as the duplicate finder reads it (stemmed and folded;
+numbers and times are values, not concepts). It is a theme when memories sighted in
+the window hold it in at least ``min_memories`` memories, on ``min_days`` distinct
+days, from ``min_sessions`` sessions. A concept held by more than ``max_share`` of the
+window's memories (beyond those ``min_memories``) is the background of the whole
+memory (the user, the agent, a chat partner's name), not a theme; and a concept must be
+at the core (the object, or a name) of two of its memories, not only in a qualifier.
+Concepts held by exactly the same memories are one theme, named by up to three words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from dreamgit.dream.consolidate.frame import parse_frame
+from dreamgit.dream.consolidate.verbs import DATE_WORDS, verb_base
+from dreamgit.dream.reflect.settings import ReflectSettings
+from dreamgit.dream.reflect.sightings import Sighting
+from dreamgit.model import Memory
+from dreamgit.textsim import tokenize
+
+__all__ = ["Theme", "find_themes"]
+
+_MIN_WORD = 3
+#: Words that name no subject of their own, however often they recur.
+GENERIC = frozenset(
+    " ".join(
+        (
+            "thing things way ways people person others other someone something everyone",
+            "everything lot lots kind kinds stuff time times day days week weeks month months",
+            "year years weekend today tonight before after great good nice new different sure",
+        )
+    ).split(" ")
+)
+_NAMED_BY = 3
+
+
+@dataclass(frozen=True)
+class Theme:
+    """One theme: its words, the memories that hold it, and their sightings."""
+
+    words: tuple[str, ...]
+    memories: tuple[str, ...]
+    sightings: tuple[Sighting, ...]
+
+    @property
+    def label(self) -> str:
+        """The theme's name: its words, most widespread first."""
+        return ", ".join(self.words)
+
+    @property
+    def days(self) -> int:
+        """Distinct days the theme was said on."""
+        return len({s.day for s in self.sightings})
+
+    def render(self) -> str:
+        """The line the day's notes hold."""
+        first, last = self.sightings[0].day, self.sightings[-1].day
+        sessions = len({s.session for s in self.sightings})
+        return (
+            f"Theme: {self.label} \u2014 {len(self.memories)} memories on {self.days} days "
+            f"({first.isoformat()} to {last.isoformat()}), {sessions} sessions: "
+            f"{', '.join(self.memories)}"
+        )
+
+
+def _is_verb(low: str) -> bool:
+    """A verb form ("made", "wants", "inspiring"): a relation, never a theme."""
+    if verb_base(low):
+        return True
+    stem = low.removesuffix("ing")
+    return stem != low and bool(verb_base(stem) or verb_base(stem + "e"))
+
+
+def _concepts(text: str) -> tuple[dict[str, str], frozenset[str]]:
+    """Canonical concept → the word as first written (lower case unless a name), and the
+    concepts at the sentence's core.
+
+    Verbs are relations, days and months are when, and a few words say nothing of what
+    (:data:`GENERIC`). Where the sentence's frame can be read, only what it is about
+    counts (its subject and value, not the relation, "says", "keeps"); its core is its
+    object and the names it holds, not a qualifier ("last week", "with others").
+    """
+    frame = parse_frame(text)
+    about = (frame.subject | frame.value) - {frame.head} if frame else None
+    core: set[str] = set(frame.object) if frame else set()
+    found: dict[str, str] = {}
+    for token in tokenize(text):
+        low = token.text.lower()
+        if token.stop or token.kind != "word" or len(token.norm) < _MIN_WORD:
+            continue
+        if low in DATE_WORDS or low in GENERIC or _is_verb(low):
+            continue
+        if about is not None and token.norm not in about:
+            continue
+        word = token.text.removesuffix("'s").removesuffix("\u2019s")
+        name = word[:1].isupper() and not token.start
+        if name:
+            core.add(token.norm)
+        found.setdefault(token.norm, word if name else word.lower())
+    return found, frozenset(core)
+
+
+def find_themes(
+    memories: Sequence[Memory],
+    seen: Mapping[str, list[Sighting]],
+    settings: ReflectSettings,
+) -> list[Theme]:
+    """The window's themes, most days first, at most ``settings.max_themes``."""
+    holders: dict[str, list[str]] = {}
+    shown: dict[str, str] = {}
+    central: dict[str, int] = {}
+    in_window = [m for m in memories if seen.get(m.id)]
+    for memory in sorted(in_window, key=lambda m: m.id):
+        concepts, core = _concepts(memory.text)
+        for norm in core:
+            central[norm] = central.get(norm, 0) + 1
+        for norm, word in concepts.items():
+            holders.setdefault(norm, []).append(memory.id)
+            shown.setdefault(norm, word)
+    background = settings.theme_max_share * len(in_window) + settings.theme_memories
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for norm, ids in holders.items():
+        at_core = central.get(norm, 0) >= min(2, settings.theme_memories)
+        if at_core and settings.theme_memories <= len(ids) <= background:
+            groups.setdefault(tuple(ids), []).append(norm)
+    themes = []
+    for group, norms in groups.items():
+        sightings = tuple(sorted({s for i in group for s in seen[i]}))
+        days = len({s.day for s in sightings})
+        sessions = len({s.session for s in sightings})
+        if days < settings.theme_days or sessions < settings.theme_sessions:
+            continue
+        words = tuple(shown[n] for n in sorted(norms)[:_NAMED_BY])
+        themes.append(Theme(words, group, sightings))
+    themes.sort(key=lambda t: (-t.days, -len(t.memories), t.label))
+    return themes[: settings.max_themes]

@@ -1,0 +1,169 @@
+"""reflect, end to end with the installed command: themes, lasting truths and lessons.
+
+Four days of an agent's sessions, logged one a day and dreamt once: a fact said every
+day, a correction said on the last three, and two memories that share a concept. The
+dream proposes each reflection with its evidence as its own commit; nothing reaches
+MEMORY.md before promotion; ``review`` shows what ``run`` applies; ``revert --op``
+takes one back.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clikit import active, dreamgit
+
+DAYS = ("2027-03-01", "2027-03-02", "2027-03-03", "2027-03-04")
+DREAM = "2027-03-04T20:00:00Z"
+FACT = "Our nightly backups are copied to a storage bucket in Oslo."
+CORRECTION = "No, release notes go in docs/HISTORY.md, not in the README."
+THEME_A = "The invoicing service publishes its events to Kafka."
+THEME_B = "Our Kafka cluster keeps seven days of retention."
+
+
+def _session(day: int) -> str:
+    turns = ["User: Could you look at the failing job?", "Assistant: Looking at it now."]
+    turns += [f"User: {FACT}", "Assistant: Noted."]
+    if day >= 1:
+        turns += [f"User: {CORRECTION}", "Assistant: Sorry, fixed."]
+    turns += [f"User: {THEME_A if day % 2 == 0 else THEME_B}", "Assistant: Understood."]
+    return "\n".join(turns) + "\n"
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four days of sessions, none dreamt yet (made once; each test dreams a copy)."""
+    path = tmp_path_factory.mktemp("reflect") / "mem"
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    dreamgit(path, f"{DAYS[0]}T08:00:00Z", "init", str(path))
+    for day, when in enumerate(DAYS):
+        dreamgit(path, f"{when}T10:00:00Z", "log", stdin=_session(day))
+    return path
+
+
+@pytest.fixture
+def repo(logged: Path, tmp_path: Path) -> Path:
+    """A copy of the logged repository, work tree and git directory alike."""
+    return Path(shutil.copytree(logged, tmp_path / "mem", symlinks=True))
+
+
+def _run(repo: Path, *args: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(dreamgit(repo, DREAM, *args, "--force", "--json"))
+    return found
+
+
+def _reflections(record: dict[str, Any], rule: str) -> list[dict[str, Any]]:
+    return [op for op in record["ops"] if op["phase"] == "reflect" and op["rule"] == rule]
+
+
+def _by_text(repo: Path, now: str, part: str) -> dict[str, Any]:
+    return next(m for m in active(repo, now) if part in m["text"])
+
+
+def test_a_fact_said_on_four_days_is_a_lasting_truth_with_its_four_sightings(repo: Path) -> None:
+    """The memory is tagged lasting-truth; the commit cites its four days and sessions."""
+    record = _run(repo, "run")
+    (truth,) = _reflections(record, "reflect-lasting-truth")
+    fact = _by_text(repo, DREAM, "backups")
+    assert truth["memories"] == [fact["id"]]
+    assert "lasting-truth" in fact["tags"]
+    assert truth["detail"].startswith("Said on 4 days in 4 sessions: ")
+    for day in DAYS:
+        assert day in truth["detail"]
+    message = subprocess.run(
+        ["git", "-C", str(repo), "log", "-1", "--format=%B", truth["commit"]],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Dream-Phase: reflect\nDream-Op: reflect\nDream-Rule: reflect-lasting-truth" in message
+
+
+def test_a_theme_is_written_to_that_days_notes_and_never_to_memory_md(repo: Path) -> None:
+    """The Kafka memories make a theme line in notes/2027-03-04.md; MEMORY.md has none."""
+    record = _run(repo, "run")
+    themes = _reflections(record, "reflect-theme")
+    assert [t["summary"] for t in themes] == ["reflect: theme 'Kafka' in notes/2027-03-04.md"]
+    notes = (repo / "notes" / "2027-03-04.md").read_text()
+    assert notes.startswith("# Notes 2027-03-04\n\n## Reflections\n\n- Theme: Kafka \u2014 ")
+    assert "2 memories on 4 days (2027-03-01 to 2027-03-04), 4 sessions" in notes
+
+
+def test_a_correction_on_three_days_becomes_an_instruction_after_promotion(repo: Path) -> None:
+    """The correction moves to the instructions, tagged lesson; once promoted it is high."""
+    record = _run(repo, "run")
+    (lesson_op,) = _reflections(record, "reflect-lesson")
+    lesson = _by_text(repo, DREAM, "release notes")
+    assert lesson_op["memories"] == [lesson["id"]]
+    assert (lesson["topic"], lesson["type"], lesson["priority"]) == (
+        "instructions",
+        "feedback",
+        "normal",
+    )
+    assert "lesson" in lesson["tags"]
+    assert lesson_op["detail"].startswith("Said on 3 days in 3 sessions: 2027-03-02 (s-")
+    config = repo / ".dreamgit" / "config.yaml"
+    config.write_text(config.read_text() + 'promotion:\n  gates:\n    min-score: "score >= 0.5"\n')
+    who = ["-c", "user.name=Test", "-c", "user.email=test@example.org"]
+    subprocess.run(["git", "-C", str(repo), *who, "commit", "-qam", "gate"], check=True)
+    for day, query in (
+        ("05", "release notes"),
+        ("06", "where do release notes go"),
+        ("07", "notes README"),
+    ):
+        dreamgit(repo, f"2027-03-{day}T09:00:00Z", "recall", query)
+    dreamgit(repo, "2027-03-08T08:00:00Z", "run", "--force")  # folds the recall signals
+    promoted = dreamgit(repo, "2027-03-08T09:00:00Z", "promote", "--apply")
+    assert f"promoted {lesson['id']}" in promoted
+    dreamgit(repo, "2027-03-08T10:00:00Z", "run", "--force")
+    after = _by_text(repo, "2027-03-08T10:00:00Z", "release notes")
+    assert (after["id"], after["priority"]) == (lesson["id"], "high")
+    assert after["path"] in (repo / "MEMORY.md").read_text()
+
+
+def test_nothing_new_enters_memory_md_without_promotion(repo: Path) -> None:
+    """MEMORY.md lists the memories the sessions gave, one line each, and no reflection."""
+    _run(repo, "run")
+    index = (repo / "MEMORY.md").read_text()
+    listed = [line for line in index.splitlines() if line.startswith("- [")]
+    assert len(listed) == len(active(repo, DREAM)) == 4
+    assert "Theme" not in index and "said on" not in index
+
+
+def test_review_shows_the_reflections_exactly_as_run_applies_them(repo: Path) -> None:
+    """Same state and --now: review's reflect operations are run's, field by field."""
+    review = _run(repo, "review")
+    run = _run(repo, "run")
+    drop = lambda ops: [{k: v for k, v in op.items() if k != "commit"} for op in ops]  # noqa: E731
+    shown = [op for op in review["ops"] if op["phase"] == "reflect"]
+    applied = [op for op in run["ops"] if op["phase"] == "reflect"]
+    assert len(shown) == 3
+    assert drop(shown) == drop(applied)
+
+
+def test_revert_op_removes_a_reflection(repo: Path) -> None:
+    """Reverting the lesson's operation gives the correction back as it was (a fact, no
+    lesson tag); reverting the theme's takes its line away."""
+    record = _run(repo, "run")
+    (lesson_op,) = _reflections(record, "reflect-lesson")
+    (theme_op,) = _reflections(record, "reflect-theme")
+    later = "2027-03-05T08:00:00Z"
+    dreamgit(repo, later, "revert", record["run_id"], "--op", str(lesson_op["n"]))
+    back = _by_text(repo, later, "release notes")
+    assert back["id"] == lesson_op["memories"][0]
+    assert (back["topic"], back["type"], back["tags"]) == ("facts", "user", [])
+    dreamgit(repo, later, "revert", record["run_id"], "--op", str(theme_op["n"]))
+    assert not (repo / "notes" / "2027-03-04.md").exists()
+
+
+def test_a_dream_with_no_new_session_reflects_nothing(repo: Path) -> None:
+    """The next day, nothing new read: no operation, so no commit, themes included."""
+    _run(repo, "run")
+    again = json.loads(dreamgit(repo, "2027-03-05T20:00:00Z", "run", "--force", "--json"))
+    assert again["ops"] == []
