@@ -19,7 +19,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["STANDING", "Lifted", "code_fragment", "lifted_preferences", "momentary", "one_off"]
+__all__ = [
+    "STANDING",
+    "Lifted",
+    "code_fragment",
+    "lifted_preferences",
+    "momentary",
+    "one_off",
+    "serves_aim_before",
+]
 
 _I = re.IGNORECASE
 
@@ -245,15 +253,24 @@ def _without_asides(text: str) -> str:
     return _ASIDES.sub(lambda m: "," if m["open"] and m["close"] else "", text)
 
 
-def lifted_preferences(sentence: str) -> list[Lifted]:
+def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
     """The preferences said inside one sentence of a request, each cut where the
     request resumes and given the aim the sentence states for it ("I'm trying to keep
-    the bundle small, so I prefer X" → "I prefer X, to keep the bundle small")."""
+    the bundle small, so I prefer X" → "I prefer X, to keep the bundle small"), or else
+    the aim the sentence ``before`` it in the same turn opened with ("I'm trying to
+    cut the build time. I prefer X." → "I prefer X, to cut the build time")."""
     out: list[Lifted] = []
     for m in _PREFER.finditer(sentence):
         if out and m.start() < out[-1].start + len(out[-1].text):
             continue
         rest = sentence[m.end() :]
+        if _REQUEST_RESUMES.match(rest):
+            # "I'm considering X like I prefer, but …": what is preferred came before
+            liked = _LIKE_I_PREFER.search(sentence[: m.start()])
+            if liked is not None:
+                what = liked["what"].strip()
+                out.append(Lifted(f"{m['who'].capitalize()} prefer {what}", liked.start()))
+            continue
         # "I prefer it over Foundation": what "it" is, the sentence named before
         end = _REQUEST_RESUMES.search(rest, 3)
         body = rest[: end.start() if end else len(rest)].strip(" ,;:-")
@@ -273,8 +290,35 @@ def lifted_preferences(sentence: str) -> list[Lifted]:
         if aim is not None and not _HAS_REASON.search(body):
             text = f"{text}, to {aim['aim'].strip()}"
             start = aim.start()  # the aim is said with the preference, not on its own
+        elif not _HAS_REASON.search(body) and (opened := _AIM_OPENS.match(before)):
+            text = f"{text}, to {opened['aim'].strip()}"
         out.append(Lifted(text, start))
     return out
+
+
+def serves_aim_before(sentence: str, before: str) -> bool:
+    """Whether a preference said in ``sentence`` takes its aim from the sentence
+    ``before`` it ("I'm trying to cut the build time. I prefer X.")."""
+    if not before or _AIM_OPENS.match(before) is None:
+        return False
+    return lifted_preferences(sentence, before) != lifted_preferences(sentence)
+
+
+# "I'm trying to set up nightly backups to save disk, can you …?": the aim a turn opens
+# with, which a preference said in its next sentence serves.
+_AIM_OPENS = re.compile(
+    r"^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
+    r"(?:trying|aiming|hoping|working|wanting)\s+to\s+(?P<aim>(?:[^,;.?!]|\.(?=\d)){6,160}?)"
+    r"\s*(?:[,;.?!]|$)",
+    _I,
+)
+# "I'm considering moving the docs to a wiki like I prefer": the clause before "like I prefer".
+_LIKE_I_PREFER = re.compile(
+    r"(?:^|[,;]\s*)(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
+    r"(?:considering|thinking\s+(?:of|about)|planning\s+on|going\s+with|using|doing|keeping)"
+    r"\s+(?P<what>[^,;.?!]{4,160}?)\s*,?\s+(?:like|as)\s*$",
+    _I,
+)
 
 
 # "… using Bootstrap 5.3.0 and I prefer it": the thing named just before "and I prefer it".
