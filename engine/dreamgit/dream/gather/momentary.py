@@ -23,6 +23,7 @@ __all__ = [
     "STANDING",
     "Lifted",
     "code_fragment",
+    "dated_worry",
     "lifted_preferences",
     "momentary",
     "one_off",
@@ -120,6 +121,17 @@ _NEW_VALUE = re.compile(
 #: Frames that are of the moment only when nothing concrete is said inside them: "I'm
 #: trying to move the API to Litestar 2.x" still tells what the project runs on.
 _UNLESS_CONCRETE = frozenset({"attempt", "need"})
+#: Frames that are of the moment unless they say on what day something was or will be:
+#: "I'm worried about the review on March 3" still tells when the review is.
+_UNLESS_DATED = frozenset({"doubt", "trouble", "attempt", "need"})
+_MONTH = (
+    r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|november"
+    r"|december|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?)"
+)
+# "March 3", "Feb 10, 2031", "3 March": a day of the calendar.
+_CALENDAR_DATE = re.compile(
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+{_MONTH}\b", _I
+)
 # A name (not the sentence's first word), a number, a file, a version, code.
 _CONCRETE = re.compile(
     r"(?<!^)(?<![.!?]\s)\b(?!I(?:'[a-z]+)?\b)[A-Z][\w'&.+#-]*[a-z0-9]|\b[A-Z]{2,}\b|\d|`"
@@ -191,12 +203,32 @@ def momentary(clause: str) -> str | None:
     for why, pattern in _MOMENT:
         m = pattern.match(text)
         if m is not None:
+            if why in _UNLESS_DATED and _CALENDAR_DATE.search(text, m.end()):
+                return None  # "I'm worried about meeting my mentor on 10 May": a dated plan
             if why in _UNLESS_CONCRETE and (
                 _CONCRETE.search(text, m.end()) or _PROJECT_GOAL.search(text, m.end())
             ):
                 return None
             return why
     return None
+
+
+# "I'm worried that the launch moved to June 3": the worry is of the moment, what it is
+# about may not be.
+_WORRIED_THAT = re.compile(
+    _WHO + r"(?:worried|concerned|afraid|nervous|anxious)\s+that\s+(?P<said>(?:i|we)\b.+)$", _I
+)
+
+
+def dated_worry(clause: str) -> str | None:
+    """What a worry of the moment says happened or will happen on a calendar day ("I'm
+    worried that I booked the venue for May 4" → "I booked the venue for May 4"); else
+    None."""
+    m = _WORRIED_THAT.match(clause.strip())
+    if m is None or not _CALENDAR_DATE.search(m["said"]):
+        return None
+    said = m["said"]
+    return said if momentary(said) is None else None
 
 
 @dataclass(frozen=True)

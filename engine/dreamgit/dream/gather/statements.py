@@ -20,7 +20,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE, past_times
-from dreamgit.dream.gather.momentary import STANDING, lifted_preferences, momentary, one_off
+from dreamgit.dream.gather.momentary import (
+    STANDING,
+    dated_worry,
+    lifted_preferences,
+    momentary,
+    one_off,
+)
 from dreamgit.dream.gather.pointers import announces_only, shown
 from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
 from dreamgit.dream.gather.words import (
@@ -503,6 +509,8 @@ def clauses(
         had = len(out)
         for part in parts:
             text = shown(_tighten(_strip(part, others)))
+            if to_agent:
+                text = dated_worry(text) or text  # "I'm worried that I booked it for May 4"
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
                 continue
             imperative = to_agent and bool(
