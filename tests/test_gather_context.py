@@ -410,6 +410,19 @@ def test_a_statement_one_memory_mostly_says_is_a_repeat() -> None:
     assert compact([repeat], 1000, known, min_novelty=0.3) == ([], [], [repeat])
 
 
+def test_a_count_memory_has_nowhere_is_news_though_its_words_are_known() -> None:
+    """A long chat about one project knows its words; a new count of it is still news."""
+    known = ["Noor keeps the thesis references in a Zotero library, sorted by chapter."]
+    count = _statement("Noor has 61 references in the Zotero library for the thesis.")
+    assert compact([count], 1000, known, min_novelty=0.32)[:2] == ([count], [])
+
+
+def test_a_year_alone_does_not_make_a_repeat_news() -> None:
+    known = ["Noor keeps the thesis references in a Zotero library, sorted by chapter."]
+    repeat = _statement("Noor keeps thesis references in Zotero in 2031.")
+    assert compact([repeat], 1000, known, min_novelty=0.32) == ([], [], [repeat])
+
+
 @pytest.mark.parametrize(
     "newer",
     [

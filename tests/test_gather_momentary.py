@@ -86,6 +86,64 @@ def test_a_preference_of_a_pronoun_nobody_named_is_not_lifted() -> None:
     assert lifted_preferences("Honestly I prefer it, but can you check the logs?") == []
 
 
+def test_a_preference_without_a_reason_takes_the_aim_the_sentence_before_opened_with() -> None:
+    before = "I'm trying to cut the nightly build to ten minutes, can you look at the cache?"
+    assert [f.text for f in lifted_preferences("I prefer Bazel over Make", before)] == [
+        "I prefer Bazel over Make, to cut the nightly build to ten minutes"
+    ]
+    assert [f.text for f in lifted_preferences("I prefer Bazel over Make")] == [
+        "I prefer Bazel over Make"
+    ]
+
+
+def test_an_agent_session_keeps_the_aim_of_the_sentence_before_with_the_preference() -> None:
+    found = _texts(
+        "User: I'm trying to cut the nightly build to ten minutes, can you look at the"
+        " cache? I prefer Bazel over Make, so I want the fix to stay in Bazel.\n\n"
+        "Assistant: Let us look at the remote cache.\n"
+    )
+    assert (
+        "preference",
+        "The user prefers Bazel over Make, to cut the nightly build to ten minutes.",
+    ) in found
+
+
+def test_what_is_done_like_the_user_prefers_is_the_preference() -> None:
+    """ "… like I prefer, but …": the preference is the clause before, not what follows."""
+    found = _texts(
+        "User: I'm considering writing the changelog by hand like I prefer, but I'm not sure"
+        " it scales, can you help?\n\nAssistant: It can.\n"
+    )
+    assert ("preference", "The user prefers writing the changelog by hand.") in found
+    assert not any("prefers but" in text for _, text in found)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "I'm worried about the design review on March 3",
+        "I'm kinda stuck on the grant report due 14 June",
+        "I need to get the slides ready before Oct 2",
+    ],
+)
+def test_a_doubt_or_need_that_names_a_calendar_day_is_not_momentary(clause: str) -> None:
+    assert momentary(clause) is None
+
+
+def test_a_doubt_or_need_without_a_calendar_day_stays_momentary() -> None:
+    assert momentary("I'm worried about the design review") == "doubt"
+    assert momentary("I'm stuck on the March release") == "trouble"
+
+
+def test_a_dated_fact_said_as_a_worry_is_kept_without_the_worry() -> None:
+    found = _texts(
+        "User: I'm kinda worried that I signed the studio lease on March 28, and the"
+        " band might not make it, can you draft a message?\n\nAssistant: Sure.\n"
+    )
+    assert ("event", "The user signed the studio lease on 28 March 2031.") in found
+    assert not any("worried" in text for _, text in found)
+
+
 def _texts(transcript: str) -> list[tuple[str, str]]:
     found = extract_candidates(transcript, session_id="s-20310402-a1b2c3", created=_WHEN)
     return [(c.kind, c.text) for c in found]

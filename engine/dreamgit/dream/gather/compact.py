@@ -97,7 +97,8 @@ def compact(
     ``known`` holds the texts memory already has. A candidate repeats what is known,
     and is left out so that the budget goes to new facts, when one known text or
     kept candidate holds most of its content words, or when memory as a whole holds
-    all but ``min_novelty`` of them. A candidate that says again exactly what a
+    all but ``min_novelty`` of them; a count no known text holds is news all the
+    same (a long chat about one project knows its words). A candidate that says again exactly what a
     memory says (``said_before``, texts as :func:`normalized` gives them) or what a
     kept candidate says is kept outside the budget: it reinforces. The lists keep
     the candidates' order.
@@ -160,6 +161,10 @@ _REPEAT_SHARE = 0.35
 _RULE_REPEAT_SHARE = 0.7
 
 
+#: A number that counts or measures ("52", "4700", "12.99"), not a year or a date.
+_COUNTED = re.compile(r"(?!(?:19|20)\d\d$)\d[\d.,]*")
+
+
 def _news(
     candidate: Candidate, words: set[str], new: set[str], shared: int, min_novelty: float
 ) -> bool:
@@ -168,6 +173,8 @@ def _news(
         return True
     if not words:
         return False  # "tried making one", "loved the experience": nothing to tell
+    if any(_COUNTED.fullmatch(word) for word in new):
+        return True  # a number memory has nowhere is news, whatever words it shares
     if _about_user(candidate):
         # how the user wants the agent to work shares its topic's words with facts about
         # that topic ("always show the exit code" beside "the build exits with code 3"):

@@ -36,6 +36,7 @@ from dreamgit.dream.gather.explicit import (
 )
 from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.dream.gather.momentary import serves_aim_before
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
 from dreamgit.dream.gather.short_answers import answered
@@ -287,10 +288,12 @@ def extract_candidates(
         # so I prefer …, how can I …"): its clauses are read, the patterns only in short ones
         split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
         who = speaker if not is_user else user_name or "user"
+        prior = ""  # the sentence before in this turn: the aim a preference may serve
         for paragraph in paragraphs:
             for sentence in said.english(
                 paragraph, paragraphs, split, speaker=speaker or "user", who=who, turn=turn
             ):
+                before, prior = prior, sentence
                 budget -= len(sentence)
                 if question is not None:
                     sentence = answered(question, sentence) or sentence
@@ -320,7 +323,12 @@ def extract_candidates(
                 if chatter(sentence, others):
                     continue
                 found: list[Candidate] = []
-                if is_user and len(sentence) <= MAX_SENTENCE:
+                # a preference that serves the aim said just before is read with it
+                if (
+                    is_user
+                    and len(sentence) <= MAX_SENTENCE
+                    and not serves_aim_before(sentence, before)
+                ):
                     found, subject = _pattern_candidates(
                         sentence, subject, session_id, created, learn_name=user_name is None
                     )
@@ -336,7 +344,7 @@ def extract_candidates(
                     last = (joined, last[1])
                     continue
                 last = None
-                for clause in clauses(sentence, others=others, to_agent=is_user):
+                for clause in clauses(sentence, others=others, to_agent=is_user, before=before):
                     made = statement(clause, voice)
                     if made is not None:
                         last = (clause, len(out))

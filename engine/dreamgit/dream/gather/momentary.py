@@ -19,7 +19,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["STANDING", "Lifted", "code_fragment", "lifted_preferences", "momentary", "one_off"]
+__all__ = [
+    "STANDING",
+    "Lifted",
+    "code_fragment",
+    "dated_worry",
+    "lifted_preferences",
+    "momentary",
+    "one_off",
+    "serves_aim_before",
+]
 
 _I = re.IGNORECASE
 
@@ -112,6 +121,17 @@ _NEW_VALUE = re.compile(
 #: Frames that are of the moment only when nothing concrete is said inside them: "I'm
 #: trying to move the API to Litestar 2.x" still tells what the project runs on.
 _UNLESS_CONCRETE = frozenset({"attempt", "need"})
+#: Frames that are of the moment unless they say on what day something was or will be:
+#: "I'm worried about the review on March 3" still tells when the review is.
+_UNLESS_DATED = frozenset({"doubt", "trouble", "attempt", "need"})
+_MONTH = (
+    r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|november"
+    r"|december|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?)"
+)
+# "March 3", "Feb 10, 2031", "3 March": a day of the calendar.
+_CALENDAR_DATE = re.compile(
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+{_MONTH}\b", _I
+)
 # A name (not the sentence's first word), a number, a file, a version, code.
 _CONCRETE = re.compile(
     r"(?<!^)(?<![.!?]\s)\b(?!I(?:'[a-z]+)?\b)[A-Z][\w'&.+#-]*[a-z0-9]|\b[A-Z]{2,}\b|\d|`"
@@ -183,12 +203,32 @@ def momentary(clause: str) -> str | None:
     for why, pattern in _MOMENT:
         m = pattern.match(text)
         if m is not None:
+            if why in _UNLESS_DATED and _CALENDAR_DATE.search(text, m.end()):
+                return None  # "I'm worried about meeting my mentor on 10 May": a dated plan
             if why in _UNLESS_CONCRETE and (
                 _CONCRETE.search(text, m.end()) or _PROJECT_GOAL.search(text, m.end())
             ):
                 return None
             return why
     return None
+
+
+# "I'm worried that the launch moved to June 3": the worry is of the moment, what it is
+# about may not be.
+_WORRIED_THAT = re.compile(
+    _WHO + r"(?:worried|concerned|afraid|nervous|anxious)\s+that\s+(?P<said>(?:i|we)\b.+)$", _I
+)
+
+
+def dated_worry(clause: str) -> str | None:
+    """What a worry of the moment says happened or will happen on a calendar day ("I'm
+    worried that I booked the venue for May 4" → "I booked the venue for May 4"); else
+    None."""
+    m = _WORRIED_THAT.match(clause.strip())
+    if m is None or not _CALENDAR_DATE.search(m["said"]):
+        return None
+    said = m["said"]
+    return said if momentary(said) is None else None
 
 
 @dataclass(frozen=True)
@@ -245,15 +285,24 @@ def _without_asides(text: str) -> str:
     return _ASIDES.sub(lambda m: "," if m["open"] and m["close"] else "", text)
 
 
-def lifted_preferences(sentence: str) -> list[Lifted]:
+def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
     """The preferences said inside one sentence of a request, each cut where the
     request resumes and given the aim the sentence states for it ("I'm trying to keep
-    the bundle small, so I prefer X" → "I prefer X, to keep the bundle small")."""
+    the bundle small, so I prefer X" → "I prefer X, to keep the bundle small"), or else
+    the aim the sentence ``before`` it in the same turn opened with ("I'm trying to
+    cut the build time. I prefer X." → "I prefer X, to cut the build time")."""
     out: list[Lifted] = []
     for m in _PREFER.finditer(sentence):
         if out and m.start() < out[-1].start + len(out[-1].text):
             continue
         rest = sentence[m.end() :]
+        if _REQUEST_RESUMES.match(rest):
+            # "I'm considering X like I prefer, but …": what is preferred came before
+            liked = _LIKE_I_PREFER.search(sentence[: m.start()])
+            if liked is not None:
+                what = liked["what"].strip()
+                out.append(Lifted(f"{m['who'].capitalize()} prefer {what}", liked.start()))
+            continue
         # "I prefer it over Foundation": what "it" is, the sentence named before
         end = _REQUEST_RESUMES.search(rest, 3)
         body = rest[: end.start() if end else len(rest)].strip(" ,;:-")
@@ -273,8 +322,35 @@ def lifted_preferences(sentence: str) -> list[Lifted]:
         if aim is not None and not _HAS_REASON.search(body):
             text = f"{text}, to {aim['aim'].strip()}"
             start = aim.start()  # the aim is said with the preference, not on its own
+        elif not _HAS_REASON.search(body) and (opened := _AIM_OPENS.match(before)):
+            text = f"{text}, to {opened['aim'].strip()}"
         out.append(Lifted(text, start))
     return out
+
+
+def serves_aim_before(sentence: str, before: str) -> bool:
+    """Whether a preference said in ``sentence`` takes its aim from the sentence
+    ``before`` it ("I'm trying to cut the build time. I prefer X.")."""
+    if not before or _AIM_OPENS.match(before) is None:
+        return False
+    return lifted_preferences(sentence, before) != lifted_preferences(sentence)
+
+
+# "I'm trying to set up nightly backups to save disk, can you …?": the aim a turn opens
+# with, which a preference said in its next sentence serves.
+_AIM_OPENS = re.compile(
+    r"^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
+    r"(?:trying|aiming|hoping|working|wanting)\s+to\s+(?P<aim>(?:[^,;.?!]|\.(?=\d)){6,160}?)"
+    r"\s*(?:[,;.?!]|$)",
+    _I,
+)
+# "I'm considering moving the docs to a wiki like I prefer": the clause before "like I prefer".
+_LIKE_I_PREFER = re.compile(
+    r"(?:^|[,;]\s*)(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
+    r"(?:considering|thinking\s+(?:of|about)|planning\s+on|going\s+with|using|doing|keeping)"
+    r"\s+(?P<what>[^,;.?!]{4,160}?)\s*,?\s+(?:like|as)\s*$",
+    _I,
+)
 
 
 # "… using Bootstrap 5.3.0 and I prefer it": the thing named just before "and I prefer it".

@@ -20,7 +20,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE, past_times
-from dreamgit.dream.gather.momentary import STANDING, lifted_preferences, momentary, one_off
+from dreamgit.dream.gather.momentary import (
+    STANDING,
+    dated_worry,
+    lifted_preferences,
+    momentary,
+    one_off,
+)
 from dreamgit.dream.gather.pointers import announces_only, shown
 from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
 from dreamgit.dream.gather.words import (
@@ -445,13 +451,15 @@ def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:
 
 
 def clauses(
-    paragraph: str, *, others: tuple[str, ...] = (), to_agent: bool = False
+    paragraph: str, *, others: tuple[str, ...] = (), to_agent: bool = False, before: str = ""
 ) -> list[Clause]:
-    """The declarative clauses of one paragraph of a person's turn."""
+    """The declarative clauses of one paragraph of a person's turn; ``before`` is the
+    sentence of the turn said just before it, if any."""
     out: list[Clause] = []
     follows = False  # the sentence before gave the last clause
     plans_changed = False  # "Change of plans —": what is suggested next is decided
-    for sentence in _sentences(paragraph):
+    said = list(_sentences(paragraph))
+    for k, sentence in enumerate(said):
         sentence = _strip(sentence, others)
         if _PLANS_CHANGED.match(sentence):
             rest = _PLANS_CHANGED.sub("", sentence)
@@ -470,7 +478,9 @@ def clauses(
             sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
             # "I'm trying to keep it small, so I prefer X, can you …": the preference
             # outlives the request; what comes before it is read on as usual
-            lifted = lifted_preferences(sentence)
+            # the sentence before may give the aim: "I'm trying to … . I prefer X."
+            prior = _strip(said[k - 1], others) if k else before
+            lifted = lifted_preferences(sentence, prior)
             out.extend(Clause(found.text, "preference") for found in lifted)
             if lifted:
                 head = sentence[: lifted[0].start].rstrip(" ,;:-")
@@ -496,9 +506,11 @@ def clauses(
             if joined is not None:
                 out[-1] = joined
                 continue
-        before = len(out)
+        had = len(out)
         for part in parts:
             text = shown(_tighten(_strip(part, others)))
+            if to_agent:
+                text = dated_worry(text) or text  # "I'm worried that I booked it for May 4"
             if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
                 continue
             imperative = to_agent and bool(
@@ -515,7 +527,7 @@ def clauses(
             if to_agent and not imperative and momentary(text) is not None:
                 kind = "momentary"  # a task, a doubt, a need of this session
             out.append(Clause(text, kind, imperative))
-        follows = len(out) > before
+        follows = len(out) > had
     return out
 
 
