@@ -191,18 +191,14 @@ def _apply_diff(
     record: Callable[[str, str], dict[str, Any]],
 ) -> None:
     """Move the docs and postings from the files they hold to ``new``."""
-    old = dict(db.execute("SELECT path, blob FROM docs").fetchall())
-    gone = [p for p, blob in old.items() if new.get(p) != blob]
-    came = [p for p, blob in new.items() if old.get(p) != blob]
-    touched: set[str] = set()
-    for path in gone:
-        row = db.execute("SELECT id, active FROM docs WHERE path = ?", (path,)).fetchone()
-        if row[0] is not None:
-            touched.add(row[0])
-        if row[1]:
-            db.execute("DELETE FROM postings WHERE path = ?", (path,))
-        db.execute("DELETE FROM docs WHERE path = ?", (path,))
+    old = {p: (blob, ident, active) for p, blob, ident, active in db.execute(_ALL_DOCS)}
+    gone = [p for p, (blob, _, _) in old.items() if new.get(p) != blob]
+    came = [p for p, blob in new.items() if p not in old or old[p][0] != blob]
+    touched = {old[p][1] for p in gone if old[p][1] is not None}
+    db.executemany("DELETE FROM postings WHERE path = ?", [(p,) for p in gone if old[p][2]])
+    db.executemany("DELETE FROM docs WHERE path = ?", [(p,) for p in gone])
     rows: list[tuple[str, str, str | None, str | None, int, int]] = []
+    fresh: dict[str, list[str]] = {}
     for path in came:
         try:
             parsed = record(path, new[path])
@@ -210,28 +206,44 @@ def _apply_diff(
         except MemoryFileError:
             rows.append((path, new[path], None, None, 0, 0))
             continue
-        length = len(memory_terms(memory.text, memory.tags))
-        rows.append((path, new[path], memory.id, json.dumps(parsed), length, 0))
+        fresh[path] = memory_terms(memory.text, memory.tags)
+        rows.append((path, new[path], memory.id, json.dumps(parsed), len(fresh[path]), 0))
         touched.add(memory.id)
     db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)", rows)
-    for ident in sorted(touched):
-        _elect(db, ident)
+    _elect(db, touched, fresh)
 
 
-def _elect(db: sqlite3.Connection, ident: str) -> None:
-    """Of the files stating ``ident``, only the first by path is active and indexed."""
-    holders = db.execute(
-        "SELECT path, record, active FROM docs WHERE id = ? ORDER BY path", (ident,)
-    ).fetchall()
-    for rank, (path, text, active) in enumerate(holders):
-        if rank > 0 and active:
-            db.execute("DELETE FROM postings WHERE path = ?", (path,))
-            db.execute("UPDATE docs SET active = 0 WHERE path = ?", (path,))
-        elif rank == 0 and not active:
-            parsed = json.loads(text)
-            terms = memory_terms(parsed["text"], parsed["tags"])
-            db.executemany(
-                "INSERT INTO postings VALUES (?, ?, ?, ?)",
-                [(term, path, tf, len(terms)) for term, tf in Counter(terms).items()],
-            )
-            db.execute("UPDATE docs SET active = 1 WHERE path = ?", (path,))
+_ALL_DOCS = "SELECT path, blob, id, active FROM docs"
+
+
+def _elect(db: sqlite3.Connection, touched: set[str], fresh: dict[str, list[str]]) -> None:
+    """Of the files stating each id in ``touched``, only the first by path is active and
+    indexed (``fresh``: the terms of files just parsed, so they are not counted again)."""
+    holders: dict[str, list[tuple[str, str, int]]] = {}
+    wanted = sorted(touched)
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT id, path, record, active FROM docs WHERE id IN ({marks})"
+        for ident, path, text, active in db.execute(query, chunk):
+            holders.setdefault(ident, []).append((path, text, active))
+    off: list[tuple[str]] = []
+    on: list[tuple[str]] = []
+    postings: list[tuple[str, str, int, int]] = []
+    for found in holders.values():
+        found.sort()  # code-point order of str is the byte order of UTF-8: git's, SQLite's
+        for rank, (path, text, active) in enumerate(found):
+            if rank > 0 and active:
+                off.append((path,))
+            elif rank == 0 and not active:
+                if path in fresh:
+                    terms = fresh[path]
+                else:
+                    parsed = json.loads(text)
+                    terms = memory_terms(parsed["text"], parsed["tags"])
+                on.append((path,))
+                postings.extend((t, path, tf, len(terms)) for t, tf in Counter(terms).items())
+    db.executemany("DELETE FROM postings WHERE path = ?", off)
+    db.executemany("UPDATE docs SET active = 0 WHERE path = ?", off)
+    db.executemany("UPDATE docs SET active = 1 WHERE path = ?", on)
+    db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", postings)
