@@ -87,7 +87,7 @@ def _round(versions: list[Version], k: int) -> None:
         version.run("recall (warm)", "recall", query, "--no-record")
         version.run("status", "status")
         version.run("add", "add", f"Bench fact number {k}", "--topic", "bench")
-        version.run("recall after an add", "recall", query, "fact", "--no-record")
+        version.run("recall after an add", "recall", f"{query} fact", "--no-record")
 
 
 def _report(versions: list[Version], n: int) -> None:
