@@ -4,6 +4,7 @@ damaged or missing database; a move to a new tree is all or nothing."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from dreamgit.api import DreamEngine
 from dreamgit.errors import MemoryFileError
 from dreamgit.recall import index as recall_index
 from dreamgit.recall.search import indexed_memories, recall
-from dreamgit.store.derived import DerivedStore
+from dreamgit.store.derived import DerivedStore, index_terms
 from dreamgit.store.gitstore import Identity
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
@@ -187,3 +188,49 @@ def test_a_broken_record_is_kept_out_without_failing_the_move(tmp_path: Path) ->
 
     store.sync("t", lambda: {"memories/t/x.md": "b"}, broken)
     assert store.search("t", ["x"], lambda count, avg, postings: ["memories/t/x.md"]) == {}
+
+
+def _record(path: str, blob: str) -> dict[str, object]:
+    """A well-formed record whose text names its blob (so a tree's answers are its own)."""
+    fields = ("created", "updated", "name", "description", "type", "key", "confidence")
+    found: dict[str, object] = dict.fromkeys(fields, None)
+    found.update(id=f"m-{path}", text=f"shared {blob}", tags=[], priority="normal")
+    found.update(sources=[], supersedes=[], recalls=0)
+    return found
+
+
+def test_readers_never_see_half_a_move_while_writers_move_the_database(tmp_path: Path) -> None:
+    """Two writers move one database between two trees while a reader queries: every answer
+    it gets is wholly one tree's files."""
+    trees = {
+        "tree-a": {f"memories/t/{i}.md": f"a{i}" for i in range(40)},
+        "tree-b": {f"memories/t/{i}.md": f"b{i}" for i in range(20, 70)},
+    }
+    stop = threading.Event()
+
+    def write(tree: str) -> None:
+        store = DerivedStore(tmp_path)
+        while not stop.is_set():  # each move undoes the other writer's
+            store.sync(tree, lambda: trees[tree], _record)
+        store.close()
+
+    writers = [threading.Thread(target=write, args=(t,)) for t in trees]
+    for w in writers:
+        w.start()
+    reader, seen = DerivedStore(tmp_path), set[str]()
+    (term,) = index_terms("shared")
+    try:
+        for _ in range(200):
+            for tree, files in trees.items():
+                found = reader.search(
+                    tree, [term], lambda count, avg, postings: [p for p, *_ in postings[term]]
+                )
+                if found is not None:
+                    seen.add(tree)
+                    texts = {r["text"] for r in found.values()}
+                    assert texts == {f"shared {b}" for b in files.values()}
+    finally:
+        stop.set()
+        for w in writers:
+            w.join()
+    assert seen
