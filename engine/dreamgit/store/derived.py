@@ -73,12 +73,16 @@ class DerivedStore:
     def __init__(self, git_dir: Path) -> None:
         self.path = git_dir / "dreamgit" / "cache" / "derived.sqlite3"
         self._db: sqlite3.Connection | None = None
+        #: The tree this process last saw the database hold: a sync to it is skipped
+        #: (``search`` checks the tree in its own transaction and forgets it if moved).
+        self._held: str | None = None
 
     def close(self) -> None:
         """Close the connection (a later call opens it again)."""
         if self._db is not None:
             self._db.close()
             self._db = None
+        self._held = None
 
     def sync(
         self,
@@ -114,6 +118,7 @@ class DerivedStore:
         with _transaction(db, "BEGIN"):
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
+                self._held = None
                 return None
             postings = {
                 term: db.execute(
@@ -157,19 +162,30 @@ class DerivedStore:
         db = self._connect()
         with _transaction(db, "BEGIN IMMEDIATE"):
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-            if meta.get("tree") == tree and meta.get("schema") == SCHEMA:
-                return
-            if meta.get("schema") != SCHEMA:
-                db.execute("DELETE FROM docs")
-                db.execute("DELETE FROM postings")
-            _apply_diff(db, dict(files()), record)
-            count, total = db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM docs WHERE active = 1"
-            ).fetchone()
-            db.executemany(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                [("schema", SCHEMA), ("tree", tree), ("count", str(count)), ("total", str(total))],
-            )
+            if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
+                _move(db, tree, meta, files, record)
+        self._held = tree
+
+
+def _move(
+    db: sqlite3.Connection,
+    tree: str,
+    meta: dict[str, str],
+    files: Callable[[], Mapping[str, str]],
+    record: Callable[[str, str], dict[str, Any]],
+) -> None:
+    """Inside a write transaction: make the database hold ``tree``."""
+    if meta.get("schema") != SCHEMA:
+        db.execute("DELETE FROM docs")
+        db.execute("DELETE FROM postings")
+    _apply_diff(db, dict(files()), record)
+    count, total = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM docs WHERE active = 1"
+    ).fetchone()
+    db.executemany(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+        [("schema", SCHEMA), ("tree", tree), ("count", str(count)), ("total", str(total))],
+    )
 
 
 class _transaction:
