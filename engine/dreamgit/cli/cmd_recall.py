@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from dreamgit.cli.cmd_memory import open_repo
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
@@ -35,8 +34,12 @@ def recall(
 ) -> None:
     """The active memories that answer QUERY, best first (leaves a recall signal)."""
     from dreamgit.recall.search import recall as do_recall
+    from dreamgit.store.repo import MemoryRepo
 
-    repo = open_repo(state)
+    # Read-only: no MEMORY.md writer to set up, so the writing modules stay unimported
+    # (an agent's hook runs this on every prompt).
+    repo = MemoryRepo.open(state.path)
+    repo.require_initialised()
     result = do_recall(
         repo,
         query,
@@ -71,6 +74,7 @@ def promote(
     state: CliState, apply_: bool, limit: int | None, explain_id: str | None, as_json: bool
 ) -> None:
     """Promote short-term memories that recalls proved useful (OpenClaw's deep phase)."""
+    from dreamgit.cli.cmd_memory import open_repo
     from dreamgit.recall import promotion
 
     repo = open_repo(state)

@@ -1,67 +1,100 @@
-"""The BM25 index over the active memories, built once per tree and kept in the process.
+"""BM25 over the active memories: from the persisted index, or built in the process.
 
 A memory's terms are the canonical content words of its text and tags (the same
 words the duplicate finder compares: stemmed, folded, stop words dropped), so a
-query matches "prefers" to "preferred". The index is keyed by the tree id of
-``memories/`` and the blob id of the recall counters at the main tip: a warm
-process answers every query from memory until a memory or a counter changes
-(a logged session or a committed batch of signals changes neither).
+query matches "prefers" to "preferred". Scores are Lucene's BM25 (k1 1.5, b 0.75),
+computed by one function from postings (term → path, term frequency, length)
+whether they come from the derived store in the git directory (``store/derived.py``:
+a fresh process reads only the postings of the query's terms and the records of
+the best memories, never the memory files) or from an index built in the process
+from a snapshot (another agent's format, a database that cannot be used, or a
+process that already holds one). Both give the same answer: ties go by path.
+
+An index built in the process is keyed by the tree id of ``memories/`` and the
+blob id of the recall counters at the main tip, so a warm process answers every
+query from memory until a memory or a counter changes.
 """
 
 from __future__ import annotations
 
-import logging
-from collections import OrderedDict
+import heapq
+import math
+import sqlite3
+from collections import Counter, OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
-
-import bm25s
-import numpy as np
-import numpy.typing as npt
+from datetime import datetime
 
 from dreamgit.model import Memory
-from dreamgit.textsim import tokenize
+from dreamgit.store.derived import Posting, index_terms, memory_terms
+from dreamgit.store.memoryfile import memory_from_record
+from dreamgit.store.reader import with_recalls
+from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["RecallIndex", "cached_index", "terms"]
+__all__ = ["RecallIndex", "bm25_scores", "cached_index", "stored_candidates", "terms"]
 
-# bm25s sets its own logger to DEBUG, so every index build would print "Building
-# index from tokens" wherever logging is configured (the MCP server's stderr).
-logging.getLogger("bm25s").setLevel(logging.WARNING)
-
+#: BM25's term-frequency saturation and length normalisation (bm25s' and Lucene's).
+K1, B = 1.5, 0.75
 #: How many indexes one process keeps (one per repository and tree).
 _KEEP = 4
 _CACHE: OrderedDict[tuple[str, str], RecallIndex] = OrderedDict()
+#: Tries to read the persisted index while other processes move it to other trees.
+_TRIES = 3
+
+#: A memory and its BM25 score.
+Candidate = tuple[Memory, float]
+
+terms = index_terms
 
 
-def terms(text: str) -> list[str]:
-    """The index terms of a text, repeated as often as they occur."""
-    return [t.norm for t in tokenize(text) if not t.stop]
+def bm25_scores(
+    postings: Mapping[str, list[Posting]], query_terms: list[str], count: int, avg_len: float
+) -> dict[str, float]:
+    """Each matching path's BM25 score; a repeated query term counts each time."""
+    scores: dict[str, float] = {}
+    for term in query_terms:
+        found = postings.get(term)
+        if not found:
+            continue
+        df = len(found)
+        idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+        for path, tf, length in found:
+            tfc = tf / (K1 * ((1 - B) + B * length / avg_len) + tf)
+            scores[path] = scores.get(path, 0.0) + idf * tfc
+    return scores
+
+
+def best(scores: Mapping[str, float], wanted: int) -> list[str]:
+    """The ``wanted`` best-scoring paths with a score above zero, best first, ties by path."""
+    positive = ((-s, p) for p, s in scores.items() if s > 0)
+    return [p for _, p in heapq.nsmallest(wanted, positive)]
 
 
 @dataclass
 class RecallIndex:
-    """Active memories and a BM25 index over their terms."""
+    """Active memories by path and the postings of their terms."""
 
-    memories: list[Memory]
-    bm25: bm25s.BM25 | None
+    memories: dict[str, Memory]
+    postings: dict[str, list[Posting]]
+    avg_len: float
 
     @classmethod
     def build(cls, memories: list[Memory]) -> RecallIndex:
-        """Index ``memories`` (in the order given)."""
-        corpus = [terms(" ".join((m.text, *m.tags))) or ["\x00"] for m in memories]
-        if not corpus:
-            return cls(memories, None)
-        index = bm25s.BM25()
-        index.index(corpus, show_progress=False)
-        return cls(memories, index)
+        """Index ``memories``."""
+        postings: dict[str, list[Posting]] = {}
+        total = 0
+        for m in memories:
+            found = memory_terms(m.text, m.tags)
+            total += len(found)
+            for term, tf in Counter(found).items():
+                postings.setdefault(term, []).append((m.path, tf, len(found)))
+        avg = total / len(memories) if memories else 0.0
+        return cls({m.path: m for m in memories}, postings, avg)
 
-    def scores(self, query_terms: list[str]) -> npt.NDArray[np.float64]:
-        """BM25 score of every memory for the query terms (zeros when nothing matches)."""
-        if self.bm25 is None or not query_terms:
-            return np.zeros(len(self.memories))
-        known = [t for t in query_terms if t in self.bm25.vocab_dict]
-        if not known:
-            return np.zeros(len(self.memories))
-        return np.asarray(self.bm25.get_scores(known), dtype=np.float64)
+    def candidates(self, query_terms: list[str], wanted: int) -> list[Candidate]:
+        """The best ``wanted`` memories for the query terms and their scores."""
+        scores = bm25_scores(self.postings, query_terms, len(self.memories), self.avg_len)
+        return [(self.memories[p], scores[p]) for p in best(scores, wanted)]
 
 
 def cached_index(key: tuple[str, str], load: list[Memory] | None = None) -> RecallIndex | None:
@@ -77,3 +110,38 @@ def cached_index(key: tuple[str, str], load: list[Memory] | None = None) -> Reca
     while len(_CACHE) > _KEEP:
         _CACHE.popitem(last=False)
     return built
+
+
+def stored_candidates(
+    repo: MemoryRepo, at: str | None, query_terms: list[str], wanted: int, now: datetime
+) -> list[Candidate] | None:
+    """The best memories at ``at`` from the persisted index, or None when it cannot be used."""
+    for _ in range(_TRIES):
+        tree = repo.sync_derived(at)
+        if tree is None:
+            return None
+        ranked: dict[str, float] = {}
+
+        def choose(
+            count: int,
+            avg_len: float,
+            postings: dict[str, list[Posting]],
+            into: dict[str, float] = ranked,
+        ) -> list[str]:
+            scores = bm25_scores(postings, query_terms, count, avg_len)
+            into.update((p, scores[p]) for p in best(scores, wanted))
+            return list(into)
+
+        try:
+            records = repo.derived.search(tree, query_terms, choose)
+        except sqlite3.Error:
+            return None
+        if records is None:
+            continue  # another process moved it to another tree in between
+        counters = repo.recall_counters(at)
+        found = []
+        for path, score in ranked.items():
+            memory = memory_from_record(records[path], path=path, now=now)
+            found.append((with_recalls(memory, counters.get(memory.id)), score))
+        return found
+    return None

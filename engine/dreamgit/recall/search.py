@@ -15,12 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import numpy as np
-
 from dreamgit.clock import format_time
 from dreamgit.errors import UserError
 from dreamgit.model import Memory
-from dreamgit.recall.index import RecallIndex, cached_index, terms
+from dreamgit.recall.index import Candidate, RecallIndex, cached_index, stored_candidates, terms
 from dreamgit.recall.settings import Settings, load_settings
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store import layout
@@ -118,12 +116,10 @@ def recall(
         raise UserError(f"--chars must be at least 1, not {chars}", hint="e.g. --chars 1500")
     settings = settings or load_settings(repo)
     limit = top_k if top_k is not None else (None if chars is not None else settings.recall.top_k)
-    index = _index_at(repo, at if at is not None else repo.tip(), now)
     q_terms = terms(query)
-    scores = index.scores(q_terms)
     wanted = max(50, _CANDIDATES_PER_RESULT * (limit or 8))
-    order = _top(scores, wanted)
-    hits = _weigh(index.memories, scores, order, set(q_terms), settings, now)
+    found = _candidates(repo, at if at is not None else repo.tip(), q_terms, wanted, now)
+    hits = _weigh(found, set(q_terms), settings, now)
     hits = [h for h in hits if _matches(h.memory, topic, type, scope)]
     kept = _group_and_cut(hits, settings.recall.group_similarity, limit, chars)
     should_record = settings.recall.record if record is None else record
@@ -139,10 +135,24 @@ def recall(
 
 def indexed_memories(repo: MemoryRepo, *, now: datetime, at: str | None) -> list[Memory]:
     """The active memories at ``at`` as recall holds them (cached with its index)."""
-    return _index_at(repo, at, now).memories
+    return list(_index_at(repo, at, now).memories.values())
 
 
-def _index_at(repo: MemoryRepo, tip: str | None, now: datetime) -> RecallIndex:
+def _candidates(
+    repo: MemoryRepo, tip: str | None, q_terms: list[str], wanted: int, now: datetime
+) -> list[Candidate]:
+    """BM25's best memories: from an index this process holds, else the persisted one,
+    else one built here from the files."""
+    index = cached_index(_index_key(repo, tip))
+    if index is None:
+        found = stored_candidates(repo, tip, q_terms, wanted, now)
+        if found is not None:
+            return found
+        index = _index_at(repo, tip, now)
+    return index.candidates(q_terms, wanted)
+
+
+def _index_key(repo: MemoryRepo, tip: str | None) -> tuple[str, str]:
     # The memories and their counters, not the whole tree: a logged session or a
     # batch of signals leaves the index as it was.
     store = repo.store
@@ -151,7 +161,11 @@ def _index_at(repo: MemoryRepo, tip: str | None, now: datetime) -> RecallIndex:
         if repo.format.name == "dreamgit"
         else store.tree_id(tip)  # another agent's layout: any change may be a memory's
     )
-    key = (str(store.git_dir), f"{memories}:{store.entry_id(tip, layout.RECALL_COUNTERS)}")
+    return (str(store.git_dir), f"{memories}:{store.entry_id(tip, layout.RECALL_COUNTERS)}")
+
+
+def _index_at(repo: MemoryRepo, tip: str | None, now: datetime) -> RecallIndex:
+    key = _index_key(repo, tip)
     index = cached_index(key)
     if index is None:
         index = cached_index(key, repo.snapshot(now=now, at=tip).memories)
@@ -159,30 +173,14 @@ def _index_at(repo: MemoryRepo, tip: str | None, now: datetime) -> RecallIndex:
     return index
 
 
-def _top(scores: np.ndarray[Any, Any], wanted: int) -> list[int]:
-    """Indexes of the best-scoring memories with a score above zero, best first."""
-    positive = np.flatnonzero(scores > 0)
-    if len(positive) > wanted:
-        part = np.argpartition(-scores[positive], wanted)[:wanted]
-        positive = positive[part]
-    return sorted(positive.tolist(), key=lambda i: (-scores[i], i))
-
-
 def _weigh(
-    memories: list[Memory],
-    scores: np.ndarray[Any, Any],
-    order: list[int],
-    q_terms: set[str],
-    settings: Settings,
-    now: datetime,
+    found: list[Candidate], q_terms: set[str], settings: Settings, now: datetime
 ) -> list[Hit]:
-    if not order:
+    if not found:
         return []
-    best = float(scores[order[0]])
+    best = found[0][1]
     hits = []
-    for i in order:
-        memory = memories[i]
-        bm25 = float(scores[i])
+    for memory, bm25 in found:
         doc_terms = set(terms(" ".join((memory.text, *memory.tags))))
         coverage = len(q_terms & doc_terms) / len(q_terms) if q_terms else 0.0
         relevance = coverage * bm25 / best if best > 0 else 0.0

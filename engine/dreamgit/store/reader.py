@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,13 +22,14 @@ from dreamgit.model import Memory, RecallStats
 from dreamgit.store import layout, signals
 from dreamgit.store.adopt import Adopted
 from dreamgit.store.config import read_config
+from dreamgit.store.derived import DerivedStore
 from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.gitstore import GitStore, Identity
 from dreamgit.store.indexing import Indexer
 from dreamgit.store.memoryfiles import MemoryFiles
 from dreamgit.store.secrets import secrets_mode
 
-__all__ = ["RepoReader", "Snapshot"]
+__all__ = ["RepoReader", "Snapshot", "with_recalls"]
 
 DEFAULT_IDENTITY = Identity("dreamgit", "dreamgit@localhost")
 
@@ -60,6 +62,8 @@ class RepoReader:
         #: know the rules (the command line, the API, a dream), so that every commit
         #: changing memories carries the index that lists them.
         self.indexer: Indexer | None = None
+        #: Parsed records and the recall index of the last memories tree, persisted.
+        self.derived = DerivedStore(store.git_dir)
 
     def tip(self) -> str | None:
         """The main branch's current commit."""
@@ -133,7 +137,7 @@ class RepoReader:
         counters = self.recall_counters(commit)
         if not counters:
             return memories
-        return [_with_recalls(m, counters.get(m.id)) for m in memories]
+        return [with_recalls(m, counters.get(m.id)) for m in memories]
 
     def recall_counters(self, at: str | None = None) -> dict[str, RecallStats]:
         """Each memory's folded recall counters at ``at`` (default: the main tip)."""
@@ -154,6 +158,24 @@ class RepoReader:
         if self.format.name != "dreamgit":
             return {m.id for m in self.snapshot(now=utcnow(), at=at).memories}
         return self._files.ids(self.store.files(at, layout.MEMORIES))
+
+    def sync_derived(self, at: str | None) -> str | None:
+        """Move the derived store to the memory files at ``at``; the id it now holds
+        them under, or None when it cannot serve (another format, or a database that
+        cannot be opened or written: callers then read the files)."""
+        if self.format.name != "dreamgit":
+            return None
+        tree = self.store.entry_id(at, layout.MEMORIES.rstrip("/")) or "none"
+        try:
+            self.derived.sync(
+                tree, lambda: self.store.files(at, layout.MEMORIES), self._files.record
+            )
+        except (sqlite3.Error, OSError):
+            self.derived.close()
+            return None
+        finally:
+            self._files.save()
+        return tree
 
     def memories(self, *, now: datetime, topic: str | None = None) -> list[Memory]:
         """Active memories at the main tip, optionally of one topic, ordered by path."""
@@ -186,7 +208,7 @@ class RepoReader:
         return found
 
 
-def _with_recalls(memory: Memory, stats: RecallStats | None) -> Memory:
+def with_recalls(memory: Memory, stats: RecallStats | None) -> Memory:
     """``memory`` with its folded recall counters (front-matter recalls plus recorded ones)."""
     if stats is None:
         return memory

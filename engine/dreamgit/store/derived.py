@@ -1,0 +1,265 @@
+"""Derived state that persists: parsed memory records and the recall index, in SQLite.
+
+One database in the git directory (``dreamgit/cache/derived.sqlite3``) holds, for the
+memory files of the last tree it saw, each file's parsed record keyed by path and
+blob id, and the postings of the recall index (term → file, term frequency, length).
+``sync`` moves it to another tree by the diff between the files it holds and the
+new tree's, in one transaction, so a reader never sees half an update; ``meta``
+names the tree the state belongs to, and a reader answers only for that tree. WAL
+lets readers go on while a writer moves it. It is only a cache: a missing, stale,
+damaged or foreign-schema database is rebuilt from the files, and callers fall
+back to reading the files when the database cannot be used at all.
+
+Which files count follows ``MemoryFiles.read``: a broken file is kept out, and of
+files stating the same id only the first by path is active (git lists files in
+byte order of their paths, which is SQLite's ``ORDER BY path``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dreamgit.errors import MemoryFileError
+from dreamgit.store.memoryfile import memory_from_record
+from dreamgit.textsim import tokenize
+
+__all__ = ["Choose", "DerivedStore", "Posting", "index_terms", "memory_terms"]
+
+#: Bumped when a table's meaning changes: an older database is then rebuilt.
+SCHEMA = "1"
+#: What a memory without readable text indexes as (so every memory has a length).
+_EMPTY_DOC = "\x00"
+#: A fixed time to read records at when only their id, text and tags matter.
+_ANY_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+    path TEXT PRIMARY KEY, blob TEXT NOT NULL, id TEXT, record TEXT,
+    len INTEGER NOT NULL, active INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
+CREATE TABLE IF NOT EXISTS postings (
+    term TEXT NOT NULL, path TEXT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,
+    PRIMARY KEY (term, path)
+) WITHOUT ROWID;
+"""
+
+#: (path, term frequency, document length) of one term in one memory.
+Posting = tuple[str, int, int]
+#: Picks paths from (memories, mean length, postings of each query term).
+Choose = Callable[[int, float, dict[str, list[Posting]]], list[str]]
+
+
+def index_terms(text: str) -> list[str]:
+    """The index terms of a text, repeated as often as they occur."""
+    return [t.norm for t in tokenize(text) if not t.stop]
+
+
+def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
+    """What recall indexes of a memory: the terms of its text and tags (never empty)."""
+    return index_terms(" ".join((text, *tags))) or [_EMPTY_DOC]
+
+
+class DerivedStore:
+    """The derived-state database of one git directory."""
+
+    def __init__(self, git_dir: Path) -> None:
+        self.path = git_dir / "dreamgit" / "cache" / "derived.sqlite3"
+        self._db: sqlite3.Connection | None = None
+        #: The tree this process last saw the database hold: a sync to it is skipped
+        #: (``search`` checks the tree in its own transaction and forgets it if moved).
+        self._held: str | None = None
+
+    def close(self) -> None:
+        """Close the connection (a later call opens it again)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._held = None
+
+    def sync(
+        self,
+        tree: str,
+        files: Callable[[], Mapping[str, str]],
+        record: Callable[[str, str], dict[str, Any]],
+    ) -> None:
+        """Make the state that of ``tree`` (``files()``: its memory files, path → blob).
+
+        ``record(path, blob)`` parses one file (MemoryFileError when broken). A damaged
+        database is deleted and built again; other sqlite3 errors reach the caller.
+        """
+        try:
+            self._sync(tree, files, record)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            self.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._sync(tree, files, record)
+
+    def search(
+        self, tree: str, terms: Iterable[str], choose: Choose
+    ) -> dict[str, dict[str, Any]] | None:
+        """The records of the files ``choose`` picks from the postings of ``terms`` at
+        ``tree`` (path → record), or None when the state belongs to another tree.
+
+        ``choose(memories, mean length, postings of each term)`` returns paths; it runs
+        inside the same read transaction as the records' look-up, so both see one tree.
+        """
+        db = self._connect()
+        with _transaction(db, "BEGIN"):
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
+                self._held = None
+                return None
+            postings = {
+                term: db.execute(
+                    "SELECT path, tf, len FROM postings WHERE term = ?", (term,)
+                ).fetchall()
+                for term in set(terms)
+            }
+            count, total = int(meta["count"]), int(meta["total"])
+            paths = choose(count, total / count if count else 0.0, postings)
+            found: dict[str, dict[str, Any]] = {}
+            for start in range(0, len(paths), 500):
+                chunk = paths[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(
+                    f"SELECT path, record FROM docs WHERE active = 1 AND path IN ({marks})",
+                    chunk,
+                )
+                found.update((path, json.loads(text)) for path, text in rows)
+        return found
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")  # a cache: a lost commit is rebuilt
+                db.executescript(_TABLES)
+            except BaseException:
+                db.close()
+                raise
+            self._db = db
+        return self._db
+
+    def _sync(
+        self,
+        tree: str,
+        files: Callable[[], Mapping[str, str]],
+        record: Callable[[str, str], dict[str, Any]],
+    ) -> None:
+        db = self._connect()
+        with _transaction(db, "BEGIN IMMEDIATE"):
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
+                _move(db, tree, meta, files, record)
+        self._held = tree
+
+
+def _move(
+    db: sqlite3.Connection,
+    tree: str,
+    meta: dict[str, str],
+    files: Callable[[], Mapping[str, str]],
+    record: Callable[[str, str], dict[str, Any]],
+) -> None:
+    """Inside a write transaction: make the database hold ``tree``."""
+    if meta.get("schema") != SCHEMA:
+        db.execute("DELETE FROM docs")
+        db.execute("DELETE FROM postings")
+    _apply_diff(db, dict(files()), record)
+    count, total = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM docs WHERE active = 1"
+    ).fetchone()
+    db.executemany(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+        [("schema", SCHEMA), ("tree", tree), ("count", str(count)), ("total", str(total))],
+    )
+
+
+class _transaction:
+    """BEGIN … COMMIT, or ROLLBACK when the body raises."""
+
+    def __init__(self, db: sqlite3.Connection, begin: str) -> None:
+        self._db, self._begin = db, begin
+
+    def __enter__(self) -> None:
+        self._db.execute(self._begin)
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _apply_diff(
+    db: sqlite3.Connection,
+    new: dict[str, str],
+    record: Callable[[str, str], dict[str, Any]],
+) -> None:
+    """Move the docs and postings from the files they hold to ``new``."""
+    old = {p: (blob, ident, active) for p, blob, ident, active in db.execute(_ALL_DOCS)}
+    gone = [p for p, (blob, _, _) in old.items() if new.get(p) != blob]
+    came = [p for p, blob in new.items() if p not in old or old[p][0] != blob]
+    touched = {old[p][1] for p in gone if old[p][1] is not None}
+    db.executemany("DELETE FROM postings WHERE path = ?", [(p,) for p in gone if old[p][2]])
+    db.executemany("DELETE FROM docs WHERE path = ?", [(p,) for p in gone])
+    rows: list[tuple[str, str, str | None, str | None, int, int]] = []
+    fresh: dict[str, list[str]] = {}
+    for path in came:
+        try:
+            parsed = record(path, new[path])
+            memory = memory_from_record(parsed, path=path, now=_ANY_TIME)
+        except MemoryFileError:
+            rows.append((path, new[path], None, None, 0, 0))
+            continue
+        fresh[path] = memory_terms(memory.text, memory.tags)
+        rows.append((path, new[path], memory.id, json.dumps(parsed), len(fresh[path]), 0))
+        touched.add(memory.id)
+    db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)", rows)
+    _elect(db, touched, fresh)
+
+
+_ALL_DOCS = "SELECT path, blob, id, active FROM docs"
+
+
+def _elect(db: sqlite3.Connection, touched: set[str], fresh: dict[str, list[str]]) -> None:
+    """Of the files stating each id in ``touched``, only the first by path is active and
+    indexed (``fresh``: the terms of files just parsed, so they are not counted again)."""
+    holders: dict[str, list[tuple[str, str, int]]] = {}
+    wanted = sorted(touched)
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT id, path, record, active FROM docs WHERE id IN ({marks})"
+        for ident, path, text, active in db.execute(query, chunk):
+            holders.setdefault(ident, []).append((path, text, active))
+    off: list[tuple[str]] = []
+    on: list[tuple[str]] = []
+    postings: list[tuple[str, str, int, int]] = []
+    for found in holders.values():
+        found.sort()  # code-point order of str is the byte order of UTF-8: git's, SQLite's
+        for rank, (path, text, active) in enumerate(found):
+            if rank > 0 and active:
+                off.append((path,))
+            elif rank == 0 and not active:
+                if path in fresh:
+                    terms = fresh[path]
+                else:
+                    parsed = json.loads(text)
+                    terms = memory_terms(parsed["text"], parsed["tags"])
+                on.append((path,))
+                postings.extend((t, path, tf, len(terms)) for t, tf in Counter(terms).items())
+    db.executemany("DELETE FROM postings WHERE path = ?", off)
+    db.executemany("UPDATE docs SET active = 0 WHERE path = ?", off)
+    db.executemany("UPDATE docs SET active = 1 WHERE path = ?", on)
+    db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", postings)

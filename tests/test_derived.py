@@ -1,0 +1,236 @@
+"""The derived store: recall answers the same from it, from the files, and from a stale,
+damaged or missing database; a move to a new tree is all or nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from dreamgit.api import DreamEngine
+from dreamgit.errors import MemoryFileError
+from dreamgit.recall import index as recall_index
+from dreamgit.recall.search import indexed_memories, recall
+from dreamgit.store.derived import DerivedStore, index_terms
+from dreamgit.store.gitstore import Identity
+from dreamgit.store.repo import MemoryRepo
+from gitcheck import NOW
+
+FACTS = [
+    ("Prefers pytest over unittest for Python tests", "preferences"),
+    ("Runs pytest with coverage before every Python release", "tools"),
+    ("The deploy pipeline runs on GitHub Actions every night", "project"),
+    ("Prefers dark mode in every editor", "preferences"),
+    ("Prefers dark mode in every editor", "tools"),  # a tie that only the path breaks
+    ("Keeps Python tests next to the code they test", "project"),
+    ("Deploys to staging before production, never on Fridays", "project"),
+]
+QUERIES = ["python tests", "dark mode editor", "deploy staging", "pytest", "quantum chromodynamics"]
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> DreamEngine:
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    eng = DreamEngine(repo, now=NOW)
+    for text, topic in FACTS:
+        eng.add_memory(text, topic=topic)
+    return eng
+
+
+@pytest.fixture(autouse=True)
+def _no_index_in_the_process() -> None:
+    """Each test starts as a fresh process would: no recall index held in memory."""
+    recall_index._CACHE.clear()
+
+
+def _database(repo: MemoryRepo) -> Path:
+    return repo.store.git_dir / "dreamgit" / "cache" / "derived.sqlite3"
+
+
+def _answers(repo: MemoryRepo) -> list[list[tuple[str, float, float, list[str]]]]:
+    """Every query's hits (id, score, BM25, group) as recall gives them."""
+    return [
+        [
+            (h.memory.id, h.score, h.bm25, h.group)
+            for h in recall(repo, q, now=NOW, record=False, top_k=10).hits
+        ]
+        for q in QUERIES
+    ]
+
+
+def _from_the_files(repo: MemoryRepo) -> list[list[tuple[str, float, float, list[str]]]]:
+    """The same answers from an index built in the process from the files."""
+    recall_index._CACHE.clear()
+    indexed_memories(repo, now=NOW, at=repo.tip())
+    found = _answers(repo)
+    recall_index._CACHE.clear()
+    return found
+
+
+def _commit(repo: MemoryRepo, files: dict[str, bytes | None]) -> None:
+    tip = repo.tip()
+    tree = repo.store.build_tree(tip, files)
+    who = Identity("test", "test@localhost")
+    repo.store.commit("main", parents=[tip], tree=tree, message="edit", who=who, when=NOW)
+
+
+def test_recall_from_the_persisted_index_answers_as_the_files_do(engine: DreamEngine) -> None:
+    """A fresh recall builds the database and gives the answers an index of the files gives."""
+    repo = engine.repo
+    found = _answers(repo)
+    assert _database(repo).exists()
+    assert found == _from_the_files(repo)
+    assert len(found[1][0][3]) == 1  # the two dark-mode memories: one leads, by path
+    assert found[-1] == []
+
+
+def test_a_stale_database_follows_added_changed_and_removed_files(engine: DreamEngine) -> None:
+    """After adds, an edit and a removal the database moves to the new tree by the diff."""
+    repo = engine.repo
+    _answers(repo)
+    engine.add_memory("Prefers Python 3.12 for new tools", topic="preferences")
+    first = sorted(repo.store.files(repo.tip(), "memories/"))[0]
+    _commit(repo, {first: None})
+    recall_index._CACHE.clear()
+    assert _answers(repo) == _from_the_files(repo)
+    with sqlite3.connect(_database(repo)) as db:
+        paths = {p for (p,) in db.execute("SELECT path FROM docs")}
+    assert first not in paths and len(paths) == len(FACTS)
+
+
+def test_duplicate_ids_and_broken_files_count_as_the_snapshot_counts_them(
+    engine: DreamEngine,
+) -> None:
+    """A second file with a known id and a file that does not read are left out, as on read."""
+    repo = engine.repo
+    _answers(repo)
+    files = repo.store.files(repo.tip(), "memories/")
+    last = sorted(files)[-1]
+    copy = repo.store.read(files[last])
+    _commit(repo, {"memories/aaa/copy.md": copy, "memories/zzz/broken.md": b"---\n: [\n---\nx\n"})
+    recall_index._CACHE.clear()
+    with_copy = _answers(repo)
+    assert with_copy == _from_the_files(repo)
+    assert _active(repo, last) == {"memories/aaa/copy.md": 1, last: 0}
+    _commit(repo, {"memories/aaa/copy.md": None})
+    recall_index._CACHE.clear()
+    assert _answers(repo) == _from_the_files(repo)
+    assert _active(repo, last) == {last: 1}
+
+
+def _active(repo: MemoryRepo, path: str) -> dict[str, int]:
+    """Each file stating the id ``path`` states, and whether it is active in the database."""
+    with sqlite3.connect(_database(repo)) as db:
+        rows = db.execute(
+            "SELECT path, active FROM docs WHERE id = (SELECT id FROM docs WHERE path = ?)",
+            (path,),
+        )
+        return dict(rows.fetchall())
+
+
+@pytest.mark.parametrize("damage", [b"not a database at all" * 100, b""])
+def test_a_damaged_database_is_rebuilt(engine: DreamEngine, damage: bytes) -> None:
+    """Garbage or an empty file in place of the database: the same answers, a new database."""
+    repo = engine.repo
+    expected = _from_the_files(repo)
+    _database(repo).parent.mkdir(parents=True, exist_ok=True)
+    _database(repo).write_bytes(damage)
+    assert _answers(repo) == expected
+    with sqlite3.connect(_database(repo)) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("1",)
+
+
+def test_a_database_of_another_schema_is_rebuilt(engine: DreamEngine) -> None:
+    """A database an older dreamgit wrote is emptied and filled again."""
+    repo = engine.repo
+    expected = _answers(repo)
+    with sqlite3.connect(_database(repo)) as db:
+        db.execute("UPDATE meta SET value = '0' WHERE key = 'schema'")
+        db.execute("UPDATE postings SET tf = 99")
+    recall_index._CACHE.clear()
+    assert _answers(repo) == expected
+
+
+def test_a_failed_move_leaves_the_database_at_the_tree_it_held(tmp_path: Path) -> None:
+    """A parse that fails half-way through a move rolls the whole move back."""
+    store = DerivedStore(tmp_path)
+    record = {"id": "m-1", "text": "one fact", "tags": []}
+    ok = dict.fromkeys(
+        ("created", "updated", "name", "description", "type", "key", "confidence"), None
+    )
+    ok.update(record, priority="normal", sources=[], supersedes=[], recalls=0)
+    store.sync("tree-a", lambda: {"memories/t/a.md": "blob-a"}, lambda p, b: dict(ok))
+
+    def breaks(path: str, blob: str) -> dict[str, object]:
+        if blob == "blob-c":
+            raise KeyboardInterrupt  # the process dies mid-move
+        return dict(ok, id="m-2")
+
+    with pytest.raises(KeyboardInterrupt):
+        store.sync(
+            "tree-b", lambda: {"memories/t/b.md": "blob-b", "memories/t/c.md": "blob-c"}, breaks
+        )
+    assert store.search("tree-b", ["fact"], lambda *_: []) is None
+    held = store.search(
+        "tree-a", ["fact"], lambda count, avg, postings: [p for p, *_ in postings["fact"]]
+    )
+    assert held is not None and list(held) == ["memories/t/a.md"]
+
+
+def test_a_broken_record_is_kept_out_without_failing_the_move(tmp_path: Path) -> None:
+    """A file that does not parse is held as broken: no postings, not returned."""
+    store = DerivedStore(tmp_path)
+
+    def broken(path: str, blob: str) -> dict[str, object]:
+        raise MemoryFileError(path, "does not read")
+
+    store.sync("t", lambda: {"memories/t/x.md": "b"}, broken)
+    assert store.search("t", ["x"], lambda count, avg, postings: ["memories/t/x.md"]) == {}
+
+
+def _record(path: str, blob: str) -> dict[str, object]:
+    """A well-formed record whose text names its blob (so a tree's answers are its own)."""
+    fields = ("created", "updated", "name", "description", "type", "key", "confidence")
+    found: dict[str, object] = dict.fromkeys(fields, None)
+    found.update(id=f"m-{path}", text=f"shared {blob}", tags=[], priority="normal")
+    found.update(sources=[], supersedes=[], recalls=0)
+    return found
+
+
+def test_readers_never_see_half_a_move_while_writers_move_the_database(tmp_path: Path) -> None:
+    """Two writers move one database between two trees while a reader queries: every answer
+    it gets is wholly one tree's files."""
+    trees = {
+        "tree-a": {f"memories/t/{i}.md": f"a{i}" for i in range(40)},
+        "tree-b": {f"memories/t/{i}.md": f"b{i}" for i in range(20, 70)},
+    }
+    stop = threading.Event()
+
+    def write(tree: str) -> None:
+        store = DerivedStore(tmp_path)
+        while not stop.is_set():  # each move undoes the other writer's
+            store.sync(tree, lambda: trees[tree], _record)
+        store.close()
+
+    writers = [threading.Thread(target=write, args=(t,)) for t in trees]
+    for w in writers:
+        w.start()
+    reader, seen = DerivedStore(tmp_path), set[str]()
+    (term,) = index_terms("shared")
+    try:
+        for _ in range(200):
+            for tree, files in trees.items():
+                found = reader.search(
+                    tree, [term], lambda count, avg, postings: [p for p, *_ in postings[term]]
+                )
+                if found is not None:
+                    seen.add(tree)
+                    texts = {r["text"] for r in found.values()}
+                    assert texts == {f"shared {b}" for b in files.values()}
+    finally:
+        stop.set()
+        for w in writers:
+            w.join()
+    assert seen

@@ -1,0 +1,108 @@
+"""Every reader gives the same answer with the caches in the git directory, without
+them, with damaged ones and with ones left from an older tree."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from clikit import dreamgit
+from dreamgit.api import DreamEngine
+from dreamgit.cli import cli
+from dreamgit.recall import index as recall_index
+from dreamgit.store.repo import MemoryRepo
+from gitcheck import NOW, NOW_TEXT
+
+FACTS = [
+    ("Prefers pytest over unittest for Python tests", "preferences"),
+    ("The deploy pipeline runs on GitHub Actions every night", "project"),
+    ("Prefers dark mode in every editor", "preferences"),
+    ("Keeps Python tests next to the code they test", "project"),
+]
+READERS = [
+    ("memories", "--json"),
+    ("memories", "--as-of", NOW_TEXT, "--json"),
+    ("status", "--json"),
+    ("review", "--json"),
+    ("recall", "python tests", "--no-record", "--json"),
+    ("recall", "dark editor", "--top-k", "1", "--no-record"),
+]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A memory repository with a few memories and a session waiting for a dream."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    engine = DreamEngine(repo, now=NOW)
+    for text, topic in FACTS:
+        engine.add_memory(text, topic=topic)
+    engine.log_session("User: I switched the deploy pipeline to nightly staging runs.")
+    return tmp_path / "mem"
+
+
+def _read_all(repo: Path) -> list[str]:
+    """What every reader prints, each as a fresh process would (no index held in memory)."""
+    answers = []
+    for args in READERS:
+        recall_index._CACHE.clear()
+        out = CliRunner().invoke(cli, ["--repo", str(repo), "--now", NOW_TEXT, *args])
+        assert out.exit_code == 0, out.output
+        answers.append(out.stdout)
+    return answers
+
+
+def _cache(repo: Path) -> Path:
+    return MemoryRepo.open(repo).store.git_dir / "dreamgit" / "cache"
+
+
+def _damage(repo: Path) -> None:
+    for file in _cache(repo).iterdir():
+        file.write_bytes(b"\x00garbage" * 64)
+
+
+def _delete(repo: Path) -> None:
+    shutil.rmtree(_cache(repo))
+
+
+@pytest.mark.parametrize("spoil", [_delete, _damage], ids=["missing", "damaged"])
+def test_every_reader_answers_the_same_without_the_caches(
+    repo: Path, spoil: Callable[[Path], None]
+) -> None:
+    """memories, as-of, status, review and recall print the same with, without and with
+    damaged caches; the damaged ones are built again."""
+    cold = _read_all(repo)
+    assert (_cache(repo) / "derived.sqlite3").exists()
+    assert _read_all(repo) == cold
+    spoil(repo)
+    assert _read_all(repo) == cold
+    assert (_cache(repo) / "derived.sqlite3").read_bytes().startswith(b"SQLite format 3")
+
+
+def test_caches_left_from_an_older_tree_give_the_new_trees_answers(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Caches copied back from before a memory was added answer for the tree as it is."""
+    _read_all(repo)
+    shutil.copytree(_cache(repo), tmp_path / "old-cache")
+    DreamEngine(MemoryRepo.open(repo), now=NOW).add_memory(
+        "Prefers tabs in Python editors", topic="preferences"
+    )
+    fresh = _read_all(repo)
+    _delete(repo)
+    shutil.copytree(tmp_path / "old-cache", _cache(repo))
+    assert _read_all(repo) == fresh
+    assert "Prefers tabs in Python editors" in fresh[-2]
+
+
+def test_recall_as_a_process_answers_from_the_database_as_from_the_files(
+    repo: Path,
+) -> None:
+    """The installed command gives the same answer building the database and reading it."""
+    args = ("recall", "python tests", "--no-record", "--json")
+    building = dreamgit(repo, NOW_TEXT, *args)
+    assert dreamgit(repo, NOW_TEXT, *args) == building
+    assert building == _read_all(repo)[4]
