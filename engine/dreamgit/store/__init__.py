@@ -7,5 +7,6 @@ edits, writers taking turns; joined from ``reader``, ``committer``, ``checkout``
 ``sessionfile``), the parse cache, where things live (``layout``), the config file and
 the single-memory operations behind ``add``/``forget``/``restore``/``log``.
 
-May import: the kernel (errors, clock, ids, model, faults, version) and nothing above it.
+May import: the kernel (errors, clock, ids, model, faults, version) and ``textsim`` (the
+recall index's tokenizer, in derived.py), nothing above them.
 """
