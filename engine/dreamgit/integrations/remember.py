@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from dreamgit.errors import UserError
+from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import Memory
 from dreamgit.store import operations
@@ -50,13 +50,25 @@ def remember(
             hint="remember facts, preferences and decisions, not orders to the agent",
         )
     said = _said(text)
-    twin = next((m for m in repo.memories(now=now) if _said(m.text) == said), None)
+    twin = next((m for m in _readable(repo, now) if _said(m.text) == said), None)
     if twin is not None:
         return Remembered(operations.reinforce(repo, twin.id, now=now, tags=tags), True)
     memory = operations.add_memory(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=type, now=now
     )
     return Remembered(memory, False)
+
+
+def _readable(repo: MemoryRepo, now: datetime) -> list[Memory]:
+    """The active memories to look for a twin in; none when a committed file does not read.
+
+    A broken file elsewhere (reported by ``status``, left as it was) must not stop an
+    add: the repeat check is skipped then, and the memory is added as new.
+    """
+    try:
+        return repo.memories(now=now)
+    except MemoryFileError:
+        return []
 
 
 def _said(text: str) -> str:
