@@ -23,20 +23,24 @@ memories of one group is looked at for each memory.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from dreamgit.dream.consolidate.counts import count_changes
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.signature import signature
 from dreamgit.dream.consolidate.update_passes import (
+    PERIOD,
     WINDOW,
     by_time,
     canon_words,
+    indefinite,
     moved_dates,
+    overlap,
     pronoun_changes,
     replaced_endings,
+    same_thing,
     show,
     tool_kind,
 )
@@ -254,9 +258,9 @@ def _why(old: Frame, new: Frame) -> str | None:
     ended = _negates(old, new) or _moved_away(old, new)
     if ended is not None:
         return ended
-    if old.event or new.event or not _same_thing(old, new):
+    if old.event or new.event or not same_thing(old, new):
         return None
-    if old.period and new.period and not new.change and not _overlap(old, new):
+    if old.period and new.period and not new.change and not overlap(old, new):
         return None  # "is away from 3 to 9 June" and from 2 to 6 October: two absences
     if (old.head, old.particle) == (new.head, new.particle):
         same = _same_relation(old, new)
@@ -361,7 +365,7 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     if frame is not None and away is not None:
         place = frozenset(canonical_word(w.lower()) for w in away["place"].split())
         frame = replace(frame, moved_from=place)
-    if frame is not None and frame.dates and _PERIOD.search(fact):
+    if frame is not None and frame.dates and PERIOD.search(fact):
         frame = replace(frame, period=True)
     frames = [frame]
     m = _NOW_TAIL.search(fact)
@@ -371,7 +375,7 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
         frames.append(None if tail is None else replace(tail, change=True))
     for clause in _CLAUSES.split(fact)[1:]:
         later = parse_frame(clause[:1].upper() + clause[1:])
-        if later is None or later.subject & _STAND_INS or _indefinite(later):
+        if later is None or later.subject & _STAND_INS or indefinite(later):
             # "…, he is 8 years old", "…; a build takes 9 minutes": whom "he" or "a build"
             # means is the sentence's business (the first clause's project, not any build)
             continue
@@ -379,39 +383,6 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
             later = replace(later, change=True)
         frames.append(later)
     return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
-
-
-def _overlap(old: Frame, new: Frame) -> bool:
-    """Whether two spans of days share a month and a day: one span, corrected."""
-    return bool(old.dates & new.dates and old.numbers & new.numbers)
-
-
-def _indefinite(frame: Frame) -> bool:
-    """Whether the subject opens with "a" / "an": any one of its kind, not a named one."""
-    return frame.subject_text.split(" ", 1)[0] in ("a", "an")
-
-
-def _subject_words(frame: Frame) -> Counter[str]:
-    words = (w.removesuffix("'s") for w in frame.subject_text.split())
-    return Counter(w for w in words if w in frame.subject or canonical_word(w) in frame.subject)
-
-
-def _same_thing(old: Frame, new: Frame) -> bool:
-    """Whether two frames of one subject set name one thing: "the budget for Tidal Cloud"
-    and "the budget for Tidal" share their words but not their count ("Tidal Cloud" is
-    another project than "Tidal"); "the Atlas budget" and "the budget for Atlas" agree."""
-    if old.implicit or new.implicit or old.subject != new.subject:
-        return True
-    return _subject_words(old) == _subject_words(new)
-
-
-#: "is away from 3 to 9 June", "… between 14 and 17 February": a span of days.
-_PERIOD = re.compile(
-    r"\b(?:from|between)\s+(?:\w+\s+){0,2}?\d{1,2}(?:st|nd|rd|th)?\b.{0,24}?"
-    r"\b(?:to|and|until|through)\b"
-    r"|\b\d{1,2}(?:st|nd|rd|th)?\s*(?:to|until|through|-|\u2013)\s*(?:[A-Z][a-z]+\s+)?\d{1,2}\b"
-    r"|\b[A-Z][a-z]+\s+\d{1,2}\s+(?:to|until|through|-|\u2013)\s+[A-Z][a-z]+\s+\d{1,2}\b"
-)
 
 
 #: Subjects that stand for someone or something named before them.
@@ -505,6 +476,8 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     for old, new, reason in replaced_endings(by_subject):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     for old, new, reason in pronoun_changes(by_subject):
+        updates.setdefault(old.id, Update(old.id, new.id, reason))
+    for old, new, reason in count_changes(memories):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     # Later memories come later in the loop: the newest replacement is the one kept. A
     # replacement that is itself replaced hands on to its own successor (created times
