@@ -24,8 +24,8 @@ from test_update import _pairs
         ),
         (
             "The user has solved 8 dynamic programming puzzles so far.",
-            "The user is asking for harder ones, having raised it to 11 dynamic programming "
-            "puzzles.",
+            "The user is asking for harder ones, having raised the practice set to 11 dynamic "
+            "programming puzzles.",
             "8 → 11",
         ),
         (
@@ -64,6 +64,8 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
         ),
         # an addition, not the count
         ("The user has 2 cats.", "The user adopted 3 more cats."),
+        # a smaller count said with no word of change: another batch, not a new total
+        ("The user has completed 12 practice problems.", "The user solved 5 practice problems."),
         # two past actions, each with its own count
         ("The user ran 5 km.", "The user ran 10 km."),
         # a span of time is no count of anything

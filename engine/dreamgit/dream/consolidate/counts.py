@@ -59,6 +59,11 @@ _STOP |= _RELATIVES
 _CHANGES = frozenset(canonical_word(v) for v in CHANGE_VERBS) | {
     canonical_word(v) for v in ("adjust", "improve", "set", "boost", "expand", "scale")
 }
+#: Verbs that hold a count rather than do it once.
+_STATES = frozenset(
+    canonical_word(w)
+    for w in ("have", "be", "own", "hold", "contain", "include", "total", "keep", "run", "use")
+)
 #: Words for an amount of anything: what they count is said elsewhere.
 _AMOUNTS = frozenset(canonical_word(w) for w in ("number", "total", "count", "amount"))
 #: Counted words that are units of time or size: a count of them needs its setting.
@@ -108,6 +113,7 @@ class Quantity:
     qualifier: frozenset[str]  #: words of the phrase right after the counted noun
     owner: frozenset[str]  #: whose it is, said before it ("the budget for Vega is")
     changed: bool  #: said as a change or as the value now
+    verb: str  #: the nearest verb before it in its clause, canonical ("have", "install")
     increment: bool  #: "3 more": an addition, not a count
 
 
@@ -169,6 +175,18 @@ def _qualifier(toks: list[str], k: int) -> frozenset[str]:
         if _content(w):
             words.append(_canon(w))
     return frozenset(words)
+
+
+def _verb(clause: list[str]) -> str:
+    for w in reversed(clause):
+        if w in ("has", "have", "had"):
+            return canonical_word("have")
+        if w in ("is", "are", "was", "were", "am", "be", "been"):
+            return canonical_word("be")
+        base = verb_base(w)
+        if base is not None and w not in AUXILIARIES and w not in PREPOSITIONS:
+            return canonical_word(base)
+    return ""
 
 
 def _owner(clause: list[str]) -> frozenset[str]:
@@ -235,6 +253,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 before=frozenset(_canon(w) for w in toks[start:i] if _content(w)),
                 qualifier=_qualifier(toks, k),
                 owner=_owner(toks[start:i]),
+                verb=_verb(toks[start:i]),
                 changed=changed,
                 increment=any(w in _INCREMENT for w in near),
             )
@@ -296,6 +315,28 @@ def _own_names(said: _Said) -> frozenset[str]:
     return frozenset(n for n in said.names if lookup_tool(n) is None)
 
 
+def _other_act(old: Quantity, new: Quantity) -> bool:
+    """Counts said with two verbs of action: "logged 3,600 words" / "cut 1,200 words",
+    "solved 8 problems" / "completed 12 problems" count two batches. The same verb, a
+    count held ("has 9 plugins" / "installed 14 plugins") or a change that names what
+    changed ("increased the practice sessions to 12 problems") is one slot."""
+    if old.verb == new.verb or old.verb in _STATES or not old.counted:
+        return False
+    return not (new.changed and (new.setting or not new.counted))
+
+
+def _shrinks(old: Quantity, new: Quantity) -> bool:
+    """A count of things that fell with no word of change: "solved 5 problems" after
+    "completed 12 problems" is another batch, not a new total (a total that fell is said
+    so: "down to 5", "cut to 5", "now 5")."""
+    if new.changed or not new.counted:
+        return False
+    try:
+        return float(new.number) <= float(old.number)
+    except ValueError:
+        return False
+
+
 def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     """Guards on the two sentences: another subject (unless one setting names the thing:
     "the request timeout is 30 seconds" / "lowered the request timeout to 20 seconds"),
@@ -329,7 +370,14 @@ def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, 
                 if old.memory.id in done or old.memory.created >= new.memory.created:
                     continue
                 for p in old.quantities:
-                    if p.number == q.number or not _same_thing(p, q) or _apart(old, new, p, q):
+                    if (
+                        p.number == q.number
+                        or not _same_thing(p, q)
+                        or _shrinks(p, q)
+                        or _other_act(p, q)
+                    ):
+                        continue
+                    if _apart(old, new, p, q):
                         continue
                     if q.number in {x.number for x in old.quantities}:
                         continue  # the older one says the newer value too
