@@ -62,6 +62,8 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
             "the cloud budget for heron is 900 dollars.",
             "The cloud budget for Kestrel is 400 dollars.",
         ),
+        # one setting of two people
+        ("Noa Berg is a parent of 2 children.", "Ivo Berg is a parent of 3 children."),
         # an addition, not the count
         ("The user has 2 cats.", "The user adopted 3 more cats."),
         # a smaller count said with no word of change: another batch, not a new total

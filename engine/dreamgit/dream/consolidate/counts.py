@@ -337,11 +337,21 @@ def _shrinks(old: Quantity, new: Quantity) -> bool:
         return False
 
 
+def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
+    """ "The request timeout is 30 seconds" / "the user lowered the request timeout to 20
+    seconds": one subject is the user, the other's is the setting both name."""
+    if not p.setting or p.setting != q.setting:
+        return False
+    subjects = (old.frame.subject, new.frame.subject)
+    user = frozenset({"user"})
+    return any(a == user and b <= p.setting for a, b in (subjects, subjects[::-1]))
+
+
 def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     """Guards on the two sentences: another subject (unless one setting names the thing:
     "the request timeout is 30 seconds" / "lowered the request timeout to 20 seconds"),
     other names, two dated events, two past actions."""
-    if old.frame.subject != new.frame.subject and not (p.setting and p.setting == q.setting):
+    if old.frame.subject != new.frame.subject and not _setting_of_user(old, new, p, q):
         return True
     if old.names and new.names and old.names != new.names:
         return True  # "3 workers on Atlas" / "5 workers on Orion"; "Heron" / "Heron Cloud"
