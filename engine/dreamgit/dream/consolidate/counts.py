@@ -295,10 +295,12 @@ class _Said:
 
 
 def _said(memory: Memory) -> _Said | None:
+    if not _DIGIT.search(memory.text):
+        return None  # no count to read: most memories, and the cheap test comes first
     fact = as_fact(memory.text).replace(" \u2014 ", " ", 1)
-    frame = parse_frame(fact)
     found = quantities(fact)
-    if frame is None or not found:
+    frame = parse_frame(fact) if found else None
+    if frame is None:
         return None
     sig = signature(fact)
     names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates
@@ -306,6 +308,7 @@ def _said(memory: Memory) -> _Said | None:
     return _Said(memory, frame, found, names, sig.dates, words)
 
 
+_DIGIT = re.compile(r"\d")
 #: A capitalised word inside a sentence: a name ("Cloud spend for Heron Cloud").
 _NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
 
