@@ -7,6 +7,7 @@ memories an agent wrote on one day and sessions logged on another, then `dreamgi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -273,4 +274,36 @@ def test_a_promotion_is_the_users_role_now(tmp_path: Path) -> None:
     """ "I got promoted to Senior PM" retires "works as a product manager": the same slot."""
     repo = tmp_path / "mem"
     _dream_chat(repo, USER_PROMOTED, [("product manager", "Senior PM")])
+    fsck(repo)
+
+
+#: Counts said with other verbs than before, inside a request, and counts of other things.
+COUNT_CHAT = [
+    "User: I have 9 plugins in my editor.\nAssistant: Nice.\n"
+    "User: I have 12 unit tests for the parser.\nAssistant: Good start.",
+    "User: Can you explain what a dead letter queue is?\nAssistant: It holds failed messages.",
+    "User: I'm cleaning up my editor since I installed 14 plugins, which ones slow startup?\n"
+    "Assistant: Check the language servers.\n"
+    "User: I wrote 6 unit tests for the lexer.\nAssistant: Good.\n"
+    "User: We also added 4 servers to the cluster.\nAssistant: Good.",
+]
+
+
+@pytest.mark.slow
+def test_a_count_said_with_another_verb_supersedes_and_other_counts_stay(tmp_path: Path) -> None:
+    """ "I have 9 plugins" then, inside a request, "since I installed 14 plugins": one
+    current memory, the older count in history; tests of another module and servers are
+    other counted things, and the tests of the parser stay."""
+    repo = tmp_path / "mem"
+    _dream_chat(repo, COUNT_CHAT, [("9 plugins", "14 plugins")])
+    texts = _texts(repo, "2025-03-26T09:00:00Z")
+    for kept in ("12 unit tests for the parser", "6 unit tests for the lexer", "4 servers"):
+        assert len([t for t in texts if kept in t]) == 1, (kept, texts)
+    now = "2025-03-26T09:00:00Z"
+    newer = next(m["id"] for m in active(repo, now) if "14 plugins" in m["text"])
+    lineage = dreamgit(repo, now, "show", "--history", newer)
+    older = re.search(r"supersedes (m-\w+)", lineage)
+    assert older is not None, lineage
+    dreamgit(repo, now, "restore", older[1])
+    assert any("9 plugins" in t for t in _texts(repo, now))
     fsck(repo)

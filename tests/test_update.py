@@ -317,6 +317,23 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         ("The user loves Berlin.", "The user lives in Lisbon (moved there from Berlin)."),
         # "it" changes a value with the same noun only
         ("The user has 2 cats.", "Correction: it moved to port 6543."),
+        # a later clause about "a build" is about the first clause's project, not any build
+        (
+            "Builds for Heron run on Drone; a build takes about 12 minutes.",
+            "Builds for Kestrel run on Jenkins; a build takes about 20 minutes.",
+        ),
+        # "Heron Cloud" is another project than "Heron": the same words, not the same name
+        (
+            "The cloud budget for Heron Cloud is $900 a month.",
+            "The cloud budget for Heron is $400 a month.",
+        ),
+        # two spans of days away are two absences
+        ("Noor is on leave from 3 March to 7 March.", "Noor is on leave from 9 July to 14 July."),
+        # an ending of one store says nothing of another store's version
+        (
+            "Quokka keeps its logs in Elasticsearch 7.10.",
+            "Quokka no longer keeps its logs in Loki 2.9.",
+        ),
         # "won't" in a clause is no correction's rejected side
         (
             "The user is worried that they met Michael at a festival on 15 January 2024.",

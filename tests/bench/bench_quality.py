@@ -9,11 +9,12 @@ Usage::
 repository root, or to the folder above it for a worktree); it holds ``score_memory.py``
 and a prepared set (``locomo/``). For each conversation: a fresh memory repository;
 every session logged in file-name order with the clock set to the session's date (file
-name, else the ``# Date:`` header); a gated ``run`` after every third session and a
-forced run after the last, all with the bundled default rules and no LLM; then the text
-of every active memory written to ``MEMORY_ROOT/<conv>/<id>.md``. The shared scorer then
-scores that memory and the raw transcripts, and the figures are printed side by side per
-category and overall: hit@1500, present, size versus raw, copies per present answer.
+name, else the ``# Date:`` header; sessions of one date a second apart, in file order);
+a gated ``run`` after every third session and a forced run after the last, all with the
+bundled default rules and no LLM; then the text of every active memory written to
+``MEMORY_ROOT/<conv>/<id>.md``. The shared scorer then scores that memory and the raw
+transcripts, and the figures are printed side by side per category and overall: hit@1500,
+present, size versus raw, copies per present answer.
 Nothing of the set is copied anywhere: memories go to a temporary directory unless
 ``--memory-root`` names one; there, a conversation's ``*.md`` files from an earlier run are
 replaced, so the figures are this run's.
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +70,14 @@ def dream_conversation(conv_dir: str, out_dir: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="dreamgit-quality-") as tmp:
         repo = MemoryRepo.init(Path(tmp) / "memory")
         engine = DreamEngine(repo)
+        previous = datetime.min.replace(tzinfo=UTC)
         for k, path in enumerate(sessions, start=1):
             text = path.read_text(encoding="utf-8")
-            engine = DreamEngine(repo, now=session_time(path, text))
+            # sessions that share a date keep their file order, a second apart, as the
+            # set's protocol says: otherwise no newer value within a batch is newer
+            when = max(session_time(path, text), previous + timedelta(seconds=1))
+            previous = when
+            engine = DreamEngine(repo, now=when)
             engine.log_session(text)
             last = k == len(sessions)
             if last or k % RUN_EVERY == 0:

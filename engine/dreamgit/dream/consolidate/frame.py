@@ -93,6 +93,8 @@ class Frame:
     #: The place the sentence says its subject moved from ("lives in Lisbon (moved there
     #: from Berlin)").
     moved_from: frozenset[str] = frozenset()
+    #: The value is a span of days ("is away from 3 to 9 June"): one of many such spans.
+    period: bool = False
 
     @property
     def relation(self) -> str:

@@ -26,16 +26,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from dreamgit.dream.consolidate.counts import count_changes
 from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.signature import signature
 from dreamgit.dream.consolidate.update_passes import (
+    PERIOD,
     WINDOW,
     by_time,
     canon_words,
+    indefinite,
     moved_dates,
+    overlap,
     pronoun_changes,
     replaced_endings,
+    same_thing,
     show,
     tool_kind,
 )
@@ -169,6 +174,8 @@ def _changed(old: Frame, new: Frame) -> str | None:
     if new.dates and old.dates and before != after and overlap:
         return f"{new.relation_text}: {show(before - after)} → {show(after - before)}"
     counts = new.numbers and old.numbers and not new.dates and not old.dates
+    # "no longer keeps its data in Redis 7.2" ends Redis, not "… in MySQL 5.7"
+    counts = counts and not new.negated and not (old.names and new.names and old.names != new.names)
     # "the team is now 7": a bare number for what held a number ("team is me plus 4")
     bare = not new.object and old.head == new.head == "be"
     # what the number counts, not the word for its change: "a $2,000 raise" and "the
@@ -251,8 +258,10 @@ def _why(old: Frame, new: Frame) -> str | None:
     ended = _negates(old, new) or _moved_away(old, new)
     if ended is not None:
         return ended
-    if old.event or new.event:
+    if old.event or new.event or not same_thing(old, new):
         return None
+    if old.period and new.period and not new.change and not overlap(old, new):
+        return None  # "is away from 3 to 9 June" and from 2 to 6 October: two absences
     if (old.head, old.particle) == (new.head, new.particle):
         same = _same_relation(old, new)
         if same is not None or not new.change:
@@ -356,6 +365,8 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     if frame is not None and away is not None:
         place = frozenset(canonical_word(w.lower()) for w in away["place"].split())
         frame = replace(frame, moved_from=place)
+    if frame is not None and frame.dates and PERIOD.search(fact):
+        frame = replace(frame, period=True)
     frames = [frame]
     m = _NOW_TAIL.search(fact)
     if m is not None:
@@ -364,8 +375,10 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
         frames.append(None if tail is None else replace(tail, change=True))
     for clause in _CLAUSES.split(fact)[1:]:
         later = parse_frame(clause[:1].upper() + clause[1:])
-        if later is None or later.subject & _STAND_INS:
-            continue  # "…, he is 8 years old": whom "he" means is the sentence's business
+        if later is None or later.subject & _STAND_INS or indefinite(later):
+            # "…, he is 8 years old", "…; a build takes 9 minutes": whom "he" or "a build"
+            # means is the sentence's business (the first clause's project, not any build)
+            continue
         if _NOW_END.search(clause.strip()):
             later = replace(later, change=True)
         frames.append(later)
@@ -463,6 +476,8 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     for old, new, reason in replaced_endings(by_subject):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     for old, new, reason in pronoun_changes(by_subject):
+        updates.setdefault(old.id, Update(old.id, new.id, reason))
+    for old, new, reason in count_changes(memories):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     # Later memories come later in the loop: the newest replacement is the one kept. A
     # replacement that is itself replaced hands on to its own successor (created times

@@ -11,7 +11,9 @@ whoever it was said of. Each pass looks at a bounded number of earlier memories
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from dreamgit.dream.consolidate.frame import Frame
@@ -20,12 +22,16 @@ from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
 __all__ = [
+    "PERIOD",
     "WINDOW",
     "by_time",
     "canon_words",
+    "indefinite",
     "moved_dates",
+    "overlap",
     "pronoun_changes",
     "replaced_endings",
+    "same_thing",
     "show",
     "tool_kind",
 ]
@@ -160,3 +166,37 @@ def pronoun_changes(
                     ),
                 )
                 break
+
+
+def overlap(old: Frame, new: Frame) -> bool:
+    """Whether two spans of days share a month and a day: one span, corrected."""
+    return bool(old.dates & new.dates and old.numbers & new.numbers)
+
+
+def indefinite(frame: Frame) -> bool:
+    """Whether the subject opens with "a" / "an": any one of its kind, not a named one."""
+    return frame.subject_text.split(" ", 1)[0] in ("a", "an")
+
+
+def subject_words(frame: Frame) -> Counter[str]:
+    """The words of a subject as written, each as often as it is written."""
+    words = (w.removesuffix("'s") for w in frame.subject_text.split())
+    return Counter(w for w in words if w in frame.subject or canonical_word(w) in frame.subject)
+
+
+def same_thing(old: Frame, new: Frame) -> bool:
+    """Whether two frames of one subject set name one thing: "the budget for Tidal Cloud"
+    and "the budget for Tidal" share their words but not their count ("Tidal Cloud" is
+    another project than "Tidal"); "the Atlas budget" and "the budget for Atlas" agree."""
+    if old.implicit or new.implicit or old.subject != new.subject:
+        return True
+    return subject_words(old) == subject_words(new)
+
+
+#: "is away from 3 to 9 June", "… between 14 and 17 February": a span of days.
+PERIOD = re.compile(
+    r"\b(?:from|between)\s+(?:\w+\s+){0,2}?\d{1,2}(?:st|nd|rd|th)?\b.{0,24}?"
+    r"\b(?:to|and|until|through)\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s*(?:to|until|through|-|\u2013)\s*(?:[A-Z][a-z]+\s+)?\d{1,2}\b"
+    r"|\b[A-Z][a-z]+\s+\d{1,2}\s+(?:to|until|through|-|\u2013)\s+[A-Z][a-z]+\s+\d{1,2}\b"
+)

@@ -1,0 +1,400 @@
+"""Counts and settings: "has 9 plugins" and "installed 14 plugins" hold one slot.
+
+A chat states a newer count inside a task, with whatever verb the task needs ("I'm
+adjusting the job to the new limit of 500 rows"), so the subject-and-relation frame of
+``update.py`` never pairs it with the older count. :func:`quantities` reads every number
+of a sentence that counts something: the **counted** noun after it ("9 plugins", "3
+conditional probability problems"), the rate it is said per ("per day", "a week"), the
+**setting** it is the value of ("the daily quota of 1,200", "the page size is 50"), the
+phrase that says which ones ("workers *for the billing queue*") and whether it was said as
+a change ("bumped it to 5", "has now reached 165", "the new limit of"). :func:`count_changes`
+lets a newer count of the same counted thing retire the older one across verbs; the guards
+keep different things apart: another counted noun, another qualifier or name, a rate or a
+percentage against a plain count, an increment ("3 more"), two dated events, and two past
+actions that no change cue ties together ("ran 5 km", "ran 10 km").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from dreamgit.dream.consolidate.frame import Frame, parse_frame
+from dreamgit.dream.consolidate.restate import as_fact
+from dreamgit.dream.consolidate.signature import signature
+from dreamgit.dream.consolidate.update_passes import WINDOW, by_time
+from dreamgit.dream.consolidate.verbs import (
+    AUXILIARIES,
+    CHANGE_VERBS,
+    DATE_WORDS,
+    DETERMINERS,
+    GROUP_ADVERBS,
+    PREPOSITIONS,
+    verb_base,
+)
+from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.model import Memory
+from dreamgit.textsim import canonical_word
+
+__all__ = ["Quantity", "count_changes", "quantities"]
+
+_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?%?|[A-Za-z][\w'-]*|[,;:()]|[.!?](?=\s|$)")
+_NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
+_CONJUNCTIONS = frozenset({"and", "or", "but", "so", "while", "because"})
+#: "…, which has now reached 165": the number is the value of what stands before.
+_RELATIVES = frozenset({"which", "that", "who", ","})
+#: Who has the count, not what is counted.
+_PEOPLE = frozenset({"user", "i", "we", "you", "it", "they", "he", "she", "them", "me", "us"})
+#: Words that make a number an addition, not the count: "3 more", "another 2", "an extra 4".
+_INCREMENT = frozenset({"more", "extra", "additional", "another", "other", "further"})
+#: Words before a number that say it is the value now: "the new limit of", "a total of".
+_NOW_WORDS = frozenset({"now", "new", "total", "currently", "updated", "latest"})
+#: Words that say what a count is per: "per day", "a week", "each month".
+_RATE_OPENERS = frozenset({"per", "a", "an", "each", "every"})
+#: What links a setting to its value: "limit of 500", "size is 50", "timeout at 30".
+_LINKS = frozenset({"of", "is", "are", "was", "at", "to", "reached", "hit", "totals", "by"})
+_STOP = DETERMINERS | PREPOSITIONS | AUXILIARIES | GROUP_ADVERBS | _CONJUNCTIONS | _PEOPLE
+_STOP |= _RELATIVES
+_CHANGES = frozenset(canonical_word(v) for v in CHANGE_VERBS) | {
+    canonical_word(v) for v in ("adjust", "improve", "set", "boost", "expand", "scale")
+}
+#: Verbs that hold a count rather than do it once.
+_STATES = frozenset(
+    canonical_word(w)
+    for w in ("have", "be", "own", "hold", "contain", "include", "total", "keep", "run", "use")
+)
+#: Words for an amount of anything: what they count is said elsewhere.
+_AMOUNTS = frozenset(canonical_word(w) for w in ("number", "total", "count", "amount"))
+#: Counted words that are units of time or size: a count of them needs its setting.
+_UNITS = frozenset(
+    canonical_word(w)
+    for w in [
+        "minute",
+        "minutes",
+        "hour",
+        "hours",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "second",
+        "seconds",
+        "ms",
+        "percent",
+        "km",
+        "mile",
+        "miles",
+        "kg",
+        "pound",
+        "pounds",
+        "cm",
+        "mm",
+        "gb",
+        "mb",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One number of a sentence with what it counts and how it was said."""
+
+    number: str  #: the number as the signature writes it ("1200", "78")
+    counted: tuple[str, ...]  #: canonical words of the counted noun phrase, head last
+    rate: str  #: the word it is per ("day"), or ""
+    percent: bool
+    setting: frozenset[str]  #: the noun phrase it is the value of ("daily quota")
+    before: frozenset[str]  #: canonical content words of its clause before the number
+    qualifier: frozenset[str]  #: words of the phrase right after the counted noun
+    owner: frozenset[str]  #: whose it is, said before it ("the budget for Vega is")
+    changed: bool  #: said as a change or as the value now
+    verb: str  #: the nearest verb before it in its clause, canonical ("have", "install")
+    increment: bool  #: "3 more": an addition, not a count
+
+
+def _canon(word: str) -> str:
+    return canonical_word(verb_base(word) or word) if not word[:1].isdigit() else word
+
+
+def _is_verb_form(word: str) -> bool:
+    base = verb_base(word)
+    return base is not None and base != word and word.endswith(("ed", "ing"))
+
+
+def _content(word: str) -> bool:
+    return word[:1].isalpha() and word not in _STOP and word not in DATE_WORDS
+
+
+def _number(raw: str) -> str:
+    numbers = signature(raw.rstrip("%")).numbers
+    return next(iter(numbers)) if len(numbers) == 1 else raw.replace(",", "").rstrip("%")
+
+
+def _skip(toks: list[str], i: int) -> bool:
+    """Numbers that count nothing here: dates, times, versions, the old side of a range."""
+    before = toks[i - 1] if i else ""
+    after = toks[i + 1] if i + 1 < len(toks) else ""
+    if before in DATE_WORDS or after in DATE_WORDS or after in ("am", "pm", "a.m", "p.m"):
+        return True
+    if before == "from" or (before == "version" or before[:1] == "v"):
+        return True  # "from 60% to 85%": the old side is said as such
+    raw = toks[i]
+    return len(raw) == 4 and raw.startswith(("19", "20")) and not after[:1].isalpha()
+
+
+def _counted(toks: list[str], i: int) -> tuple[tuple[str, ...], int]:
+    words: list[str] = []
+    k = i + 1
+    while k < len(toks) and len(words) < 3:
+        w = toks[k]
+        if not _content(w) or (words and _is_verb_form(w)) or w in _INCREMENT:
+            break
+        words.append(_canon(w))
+        k += 1
+    return tuple(words), k
+
+
+def _rate(toks: list[str], k: int) -> str:
+    if k + 1 < len(toks) and toks[k] in _RATE_OPENERS and _content(toks[k + 1]):
+        return _canon(toks[k + 1])
+    return ""
+
+
+def _qualifier(toks: list[str], k: int) -> frozenset[str]:
+    if k >= len(toks) or toks[k] not in PREPOSITIONS or toks[k] in ("by", "per", "than"):
+        return frozenset()
+    words: list[str] = []
+    for w in toks[k + 1 : k + 6]:
+        if not w[:1].isalnum() or w in _CONJUNCTIONS or (words and w in PREPOSITIONS):
+            break
+        if _content(w):
+            words.append(_canon(w))
+    return frozenset(words)
+
+
+def _verb(clause: list[str]) -> str:
+    for w in reversed(clause):
+        if w in ("has", "have", "had"):
+            return canonical_word("have")
+        if w in ("is", "are", "was", "were", "am", "be", "been"):
+            return canonical_word("be")
+        base = verb_base(w)
+        if base is not None and w not in AUXILIARIES and w not in PREPOSITIONS:
+            return canonical_word(base)
+    return ""
+
+
+def _owner(clause: list[str]) -> frozenset[str]:
+    """The words after the last "for" / "into" of a clause: whose count or setting it is."""
+    at = max((k for k, w in enumerate(clause) if w in ("for", "into")), default=-1)
+    words: list[str] = []
+    for w in clause[at + 1 : at + 6] if at >= 0 else ():
+        if w in DETERMINERS:
+            continue
+        if not _content(w) or _is_verb_form(w) or len(words) == 3:
+            break
+        words.append(_canon(w))
+    return frozenset(words)
+
+
+def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool]:
+    """The noun phrase a number is the value of, and whether a change cue stands between."""
+    k, changed, linked = i - 1, False, False
+    while k >= start:
+        w = toks[k]
+        if w in _NOW_WORDS or _canon(w) in _CHANGES:
+            changed = True
+        elif w in _LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
+            linked = linked or w in _LINKS or w in AUXILIARIES
+        elif w not in _RELATIVES:
+            break
+        k -= 1
+    words: list[str] = []
+    while k >= start and len(words) < 3 and _content(toks[k]) and not _is_verb_form(toks[k]):
+        words.append(_canon(toks[k]))
+        k -= 1
+    # "bumped it to 5", "increased the sessions to 12": a change verb of the clause
+    changed = changed or any(_canon(w) in _CHANGES for w in toks[start:i])
+    return (frozenset(words) if linked or changed else frozenset()), changed
+
+
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """Every number of ``text`` that counts something or is a setting's value."""
+    toks = [t.lower().removesuffix("'s") for t in _TOKEN.findall(text)]
+    out: list[Quantity] = []
+    start = 0
+    for i, raw in enumerate(toks):
+        if raw in (";", ".", "!", "?", ":", "(", ")") or raw in _CONJUNCTIONS:
+            start = i + 1
+            continue
+        if not _NUMBER.match(raw) or _skip(toks, i):
+            continue
+        counted, k = _counted(toks, i)
+        if counted and counted[-1] in _CHANGES | _AMOUNTS:
+            counted = ()  # "a $2,000 increase", "a 5 total": the word of a change, no thing
+        setting, changed = _setting(toks, i, start)
+        if counted and counted[-1] in _UNITS and not setting:
+            continue  # "for 3 hours", "2 weeks ago": a span, not a count of anything
+        if not counted and not setting:
+            continue
+        near = toks[max(start, i - 2) : i] + toks[i + 1 : i + 2]
+        out.append(
+            Quantity(
+                number=_number(raw),
+                counted=counted,
+                rate=_rate(toks, k),
+                percent=raw.endswith("%") or "percent" in counted,
+                setting=setting,
+                before=frozenset(_canon(w) for w in toks[start:i] if _content(w)),
+                qualifier=_qualifier(toks, k),
+                owner=_owner(toks[start:i]),
+                verb=_verb(toks[start:i]),
+                changed=changed,
+                increment=any(w in _INCREMENT for w in near),
+            )
+        )
+    return tuple(out)
+
+
+def _same_thing(old: Quantity, new: Quantity) -> bool:
+    """Whether two quantities count one thing: the same counted words (or the older
+    count's noun named before a bare new value said as a change), the same rate, both or
+    neither a percentage, and no other qualifier."""
+    if old.percent != new.percent or old.increment or new.increment:
+        return False
+    if old.rate and new.rate and old.rate != new.rate:
+        return False
+    if old.owner and new.owner and old.owner != new.owner:
+        return False  # "the budget for Vega" / "the budget for Quill"
+    if old.qualifier and new.qualifier and old.qualifier != new.qualifier:
+        return False  # "5 workers for billing" / "3 workers for search"
+    if old.counted and new.counted:
+        if old.counted != new.counted:
+            return False
+        return old.counted[-1] not in _UNITS or bool(old.setting & new.setting)
+    if new.changed and old.counted and not new.counted:
+        return old.counted[-1] not in _UNITS and set(old.counted) <= new.before
+    if old.setting and new.setting and not old.counted and not new.counted:
+        return old.setting == new.setting
+    return False
+
+
+@dataclass(frozen=True)
+class _Said:
+    memory: Memory
+    frame: Frame
+    quantities: tuple[Quantity, ...]
+    names: frozenset[str]
+    dates: frozenset[str]
+    words: frozenset[str]  #: every word of the sentence, lower case
+
+
+def _said(memory: Memory) -> _Said | None:
+    if not _DIGIT.search(memory.text):
+        return None  # no count to read: most memories, and the cheap test comes first
+    fact = as_fact(memory.text).replace(" \u2014 ", " ", 1)
+    found = quantities(fact)
+    frame = parse_frame(fact) if found else None
+    if frame is None:
+        return None
+    sig = signature(fact)
+    names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates
+    words = frozenset(w.lower() for w in re.findall(r"[\w-]+", fact))
+    return _Said(memory, frame, found, names, sig.dates, words)
+
+
+_DIGIT = re.compile(r"\d")
+#: A capitalised word inside a sentence: a name ("Cloud spend for Heron Cloud").
+_NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
+
+
+def _own_names(said: _Said) -> frozenset[str]:
+    """Names that say whose count it is: not the tools it was done with ("on GitHub")."""
+    return frozenset(n for n in said.names if lookup_tool(n) is None)
+
+
+def _other_act(old: Quantity, new: Quantity) -> bool:
+    """Counts said with two verbs of action: "logged 3,600 words" / "cut 1,200 words",
+    "solved 8 problems" / "completed 12 problems" count two batches. The same verb, a
+    count held ("has 9 plugins" / "installed 14 plugins") or a change that names what
+    changed ("increased the practice sessions to 12 problems") is one slot."""
+    if old.verb == new.verb or old.verb in _STATES or not old.counted:
+        return False
+    return not (new.changed and (new.setting or not new.counted))
+
+
+def _shrinks(old: Quantity, new: Quantity) -> bool:
+    """A count of things that fell with no word of change: "solved 5 problems" after
+    "completed 12 problems" is another batch, not a new total (a total that fell is said
+    so: "down to 5", "cut to 5", "now 5")."""
+    if new.changed or not new.counted:
+        return False
+    try:
+        return float(new.number) <= float(old.number)
+    except ValueError:
+        return False
+
+
+def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
+    """ "The request timeout is 30 seconds" / "the user lowered the request timeout to 20
+    seconds": one subject is the user, the other's is the setting both name."""
+    if not p.setting or p.setting != q.setting:
+        return False
+    subjects = (old.frame.subject, new.frame.subject)
+    user = frozenset({"user"})
+    return any(a == user and b <= p.setting for a, b in (subjects, subjects[::-1]))
+
+
+def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
+    """Guards on the two sentences: another subject (unless one setting names the thing:
+    "the request timeout is 30 seconds" / "lowered the request timeout to 20 seconds"),
+    other names, two dated events, two past actions."""
+    if old.frame.subject != new.frame.subject and not _setting_of_user(old, new, p, q):
+        return True
+    if old.names and new.names and old.names != new.names:
+        return True  # "3 workers on Atlas" / "5 workers on Orion"; "Heron" / "Heron Cloud"
+    if new.names - old.words or _own_names(old) - new.words:
+        return True  # a name the other one does not hold, in lower case or not
+    if old.dates and new.dates and old.dates != new.dates:
+        return True  # two dated events, each with its own count
+    return old.frame.event and new.frame.event and not q.changed
+
+
+def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, str]]:
+    """(older, newer, reason) for each memory whose count a newer memory changes."""
+    said = [s for s in map(_said, sorted(memories, key=by_time)) if s is not None]
+    by_word: dict[str, list[int]] = {}
+    for n, s in enumerate(said):
+        for q in s.quantities:
+            for w in q.counted[-1:] or tuple(q.setting):
+                by_word.setdefault(w, []).append(n)
+    done: set[str] = set()
+    for n, new in enumerate(said):
+        for q in new.quantities:
+            words = set(q.counted[-1:]) | q.setting | (q.before if q.changed else set())
+            earlier = sorted({k for w in words for k in by_word.get(w, ()) if k < n})
+            for k in reversed(earlier[-WINDOW:]):
+                old = said[k]
+                if old.memory.id in done or old.memory.created >= new.memory.created:
+                    continue
+                for p in old.quantities:
+                    if (
+                        p.number == q.number
+                        or not _same_thing(p, q)
+                        or _shrinks(p, q)
+                        or _other_act(p, q)
+                    ):
+                        continue
+                    if _apart(old, new, p, q):
+                        continue
+                    if q.number in {x.number for x in old.quantities}:
+                        continue  # the older one says the newer value too
+                    done.add(old.memory.id)
+                    thing = " ".join(p.counted) or " ".join(sorted(p.setting))
+                    yield old.memory, new.memory, f"count of {thing}: {p.number} → {q.number}"
+                    break

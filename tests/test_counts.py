@@ -1,0 +1,91 @@
+"""Counts and settings hold one slot across verbs (dream/consolidate/counts.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dreamgit.dream.consolidate.counts import quantities
+from test_update import _pairs
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("The user has 9 plugins.", "The user installed 14 plugins.", "count of plugin: 9 → 14"),
+        (
+            "The user runs 3 workers.",
+            "The user bumped it to 5 workers.",
+            "3 → 5",
+        ),
+        (
+            "The user pushed the repository to GitHub with 150 commits.",
+            "The user is tidying the history of commits on main, which has now reached 170.",
+            "count of commit: 150 → 170",
+        ),
+        (
+            "The user has solved 8 dynamic programming puzzles so far.",
+            "The user is asking for harder ones, having raised the practice set to 11 dynamic "
+            "programming puzzles.",
+            "8 → 11",
+        ),
+        (
+            "The request timeout is 30 seconds.",
+            "The user lowered the request timeout to 20 seconds.",
+            "20",
+        ),
+    ],
+)
+def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
+    old: str, new: str, reason: str
+) -> None:
+    """Another verb, a change said inside a request, a bare "reached 170": one slot."""
+    pairs = _pairs(old, new)
+    assert len(pairs) == 1 and pairs[0][:2] == (old, new), pairs
+    assert reason in pairs[0][2]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # another counted noun
+        ("The user has 3 workers.", "The user has 5 servers."),
+        # the same noun, of another thing
+        (
+            "The user has 3 workers on the billing queue.",
+            "The user runs 5 workers on the mail queue.",
+        ),
+        (
+            "The cloud budget for Heron is 900 dollars.",
+            "The cloud budget for Kestrel is 400 dollars.",
+        ),
+        (
+            "the cloud budget for heron is 900 dollars.",
+            "The cloud budget for Kestrel is 400 dollars.",
+        ),
+        # one setting of two people
+        ("Noa Berg is a parent of 2 children.", "Ivo Berg is a parent of 3 children."),
+        # an addition, not the count
+        ("The user has 2 cats.", "The user adopted 3 more cats."),
+        # a smaller count said with no word of change: another batch, not a new total
+        ("The user has completed 12 practice problems.", "The user solved 5 practice problems."),
+        # two past actions, each with its own count
+        ("The user ran 5 km.", "The user ran 10 km."),
+        # a span of time is no count of anything
+        ("The user studied for 3 hours.", "The user practised scales for 2 hours."),
+        # a percentage and a plain count
+        ("The user has 40 flashcards.", "The user's recall of the flashcards is 85%."),
+        # the old side of a change is no new value
+        ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),
+    ],
+)
+def test_counts_of_other_things_never_supersede(first: str, second: str) -> None:
+    """Other counted nouns, other owners, additions, events, spans: both stay."""
+    assert _pairs(first, second) == []
+
+
+def test_a_count_reads_its_noun_rate_setting_and_change() -> None:
+    """ "the new daily limit of 1,200 calls per day": a setting, a counted noun, a rate."""
+    (q,) = quantities("The user set the new daily limit of 1,200 calls per day.")
+    assert (q.number, q.counted, q.rate, q.changed) == ("1200", ("call",), "day", True)
+    assert q.setting >= {"daily", "limit"}
+    assert quantities("The demo is on 14 March 2025 at 3 pm.") == ()
