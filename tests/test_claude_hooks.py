@@ -187,3 +187,35 @@ def test_a_hook_on_a_broken_repository_exits_0_with_one_line(tmp_path: Path) -> 
         assert done.returncode == 0 and done.stdout == ""
         assert len(done.stderr.splitlines()) == 1, done.stderr
         assert done.stderr.startswith("dreamgit hook session-")
+
+
+def test_settings_that_are_not_an_object_are_named_and_left_as_they_were(tmp_path: Path) -> None:
+    """A settings.json holding a list (or hooks that are not an object) is refused, untouched."""
+    repo, project = _memory(tmp_path), _project(tmp_path)
+    path = project / ".claude" / "settings.json"
+    path.write_text('{"hooks": ["not", "an", "object"]}\n', encoding="utf-8")
+    done = dreamgit_process(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    assert done.returncode == 1
+    assert f"{path}: the settings (and their 'hooks') must be JSON objects; left as it was" in (
+        done.stderr
+    )
+    assert path.read_text(encoding="utf-8") == '{"hooks": ["not", "an", "object"]}\n'
+
+
+def test_a_session_end_without_a_transcript_says_so_in_one_line(tmp_path: Path) -> None:
+    """Hook input naming no transcript: nothing logged, one line, exit 0 (never blocks)."""
+    repo, project = _memory(tmp_path), _project(tmp_path)
+    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    done = _run_hook(project, "SessionEnd", {"session_id": "s-1"})
+    assert done.returncode == 0 and done.stdout == ""
+    assert "the hook input names no transcript_path; nothing logged" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_init_log_from_without_github_is_a_usage_error(tmp_path: Path) -> None:
+    """`--log-from` belongs to the Action's job: alone, init says where it goes instead."""
+    target = tmp_path / "memory"
+    done = dreamgit_process(target, DAY, "init", str(target), "--log-from", "claude-code", "x")
+    assert done.returncode == 2
+    assert "--log-from goes with --github (for cron: install-cron --log-from)" in done.stderr
+    assert not target.exists()

@@ -9,6 +9,10 @@ for promotion, and a correction repeated on several days becomes a proposed
 from the structure the dream already has (each memory's sightings, its frame, recall
 signals) and gated by the ``reflect:`` rules; nothing enters ``MEMORY.md`` before the
 promotion rules let it.
+
+May import: ``dream``'s shared pieces (workset, session notes), ``dream.consolidate``'s
+frame and verbs (to read a correction and a concept), ``store``, ``dsl``, ``textsim`` and
+the kernel; never ``dream.gather`` or anything above ``dream``.
 """
 
 from __future__ import annotations
