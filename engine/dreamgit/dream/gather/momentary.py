@@ -91,7 +91,7 @@ _ASIDE = re.compile(
 # What a clause of the moment may still carry that outlives it: a standing rule ("I want
 # it to always …"), a value that changed ("… which has grown to 165 commits").
 _RULE_OR_LIKING = re.compile(
-    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|prefer|prefers"
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|prefer|prefers"
     r"|preferred|rather|favou?rite)\b",
     _I,
 )
@@ -133,7 +133,7 @@ _ONE_OFF = re.compile(
 )
 #: Words that make an imperative a standing rule: "always", "never", "from now on".
 STANDING = re.compile(
-    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|next\s+time"
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|next\s+time"
     r"|in\s+(?:the\s+)?future|going\s+forward)\b",
     _I,
 )

@@ -23,6 +23,7 @@ from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE, past_times
 from dreamgit.dream.gather.momentary import STANDING, lifted_preferences, momentary, one_off
 from dreamgit.dream.gather.pointers import announces_only, shown
 from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
+from dreamgit.dream.gather.specs import invariant_order, spec, without_note
 from dreamgit.dream.gather.words import (
     ADVICE_VERBS,
     BACKCHANNEL,
@@ -400,7 +401,9 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if PEP_TALK.search(low) or TRANSIENT.match(low) or _TIME_WAS_ONLY.match(low):
         return True
-    if _hypothetical(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
+    if _hypothetical(low) and not (to_agent and spec(low)):
+        return True  # "we should go hiking" is a guess; "each module should …" a spec
+    if _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
         return True
     if _REPORTED.search(low) or (_REQUEST.match(low) and not STANDING.search(low)):
         return True
@@ -466,6 +469,7 @@ def clauses(
         if asked is not None and _STANDING_ORDER.match(asked["order"]):
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
         if to_agent:
+            sentence = without_note(sentence)  # "note that X": X is what to keep
             sentence = _STANDING_FROM_NOW.sub(_from_now_on, sentence)
             sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
             # "I'm trying to keep it small, so I prefer X, can you …": the preference
@@ -507,12 +511,15 @@ def clauses(
                 or _TASK_SHAPE.match(text)
                 or _AGENT_REQUEST.match(text)
             )
-            if imperative and not (_STANDING_ORDER.match(text) or STANDING.search(text)):
+            standing = _STANDING_ORDER.match(text) or STANDING.search(text)
+            if imperative and not (standing or invariant_order(text)):
                 continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
             if imperative and one_off(text):
                 continue  # "don't stop until the tests pass": a rule for this task only
             kind = kind_of(text, instruction=imperative)
-            if to_agent and not imperative and momentary(text) is not None:
+            if to_agent and not imperative and spec(text):
+                kind = "instruction"  # how the project must be: a rule, said of a thing
+            elif to_agent and not imperative and momentary(text) is not None:
                 kind = "momentary"  # a task, a doubt, a need of this session
             out.append(Clause(text, kind, imperative))
         follows = len(out) > before
