@@ -119,9 +119,10 @@ _CONCRETE = re.compile(
 )
 
 
-# Code, not prose: "int) -> int that multiplies", "self.items = []", "def load(path)".
+# Code, not prose: "int) -> int that multiplies", "self.items = []", "def load(path)",
+# "12 | return rows" (a line pasted with its number).
 _CODE = re.compile(
-    r"->|=>|::|[{};]\s*$|[{}]|\w\(\S*\)|\)\s*(?:->|:|\.)|^[^\w\"'(]"
+    r"->|=>|::|[{};]\s*$|[{}]|\w\(\S*\)|\)\s*(?:->|:|\.)|^[^\w\"'(]|^\d+\s*\|"
     r"|\b(?:def|class|import|return|const|let|var|function|async|await|lambda)\s+\w"
     r"|\w\s*[=!<>]=\s*\w|\w\s=\s[\w\[{(\"']"
 )

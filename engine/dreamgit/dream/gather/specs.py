@@ -9,6 +9,8 @@ people, "should" is a guess or advice and is dropped; said to an agent about a t
 session. "Note that …" announces a statement the user wants known. "Make sure …" is
 a standing rule when it states an invariant (a negation or a quantifier: never, no,
 only, each, all), and a check of the moment otherwise ("make sure the tests pass").
+"Let's use X" / "let's go with X" is a choice made for the project, where "let's add a
+flag" is a task.
 
 Each function reads the structure of one clause (its subject, its modal, its
 opening), never a list of topics; all read English and leave other languages alone.
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["invariant_order", "spec", "without_note"]
+__all__ = ["choice", "invariant_order", "spec", "without_note"]
 
 _I = re.IGNORECASE
 
@@ -72,9 +74,32 @@ def without_note(sentence: str) -> str:
     return sentence if m is None else sentence[m.end() :]
 
 
+# "… and then merge": the order goes on to the next step of today's work.
+_NEXT_STEP = re.compile(r"\b(?:then|go\s+ahead|afterwards|after\s+that)\b", _I)
+
+
 def invariant_order(order: str) -> bool:
     """Whether an order opening with "make sure" / "ensure" / "be sure" states an
     invariant ("make sure no command prints debug output") rather than a check of the
-    moment ("make sure the build passes")."""
+    moment ("make sure the build passes", "make sure all is committed, then merge")."""
     m = _ENSURE.match(order)
-    return m is not None and _INVARIANT.search(order, m.end()) is not None
+    return (
+        m is not None
+        and _INVARIANT.search(order, m.end()) is not None
+        and _NEXT_STEP.search(order, m.end()) is None
+    )
+
+
+# "Let's use Postgres for the queue", "lets go with tabs": a choice, not a task.
+_CHOICE = re.compile(
+    r"^(?:(?:ok|okay|so|then|now),?\s+)?(?:let's|lets|let\s+us)\s+(?=(?:use|go\s+with|stick\s+with"
+    r"|switch\s+to|standardi[sz]e\s+on|keep\s+using|store|call\s+(?:it|them|the)|name)\b)",
+    _I,
+)
+
+
+def choice(order: str) -> str | None:
+    """The choice an order opening with "let's use / go with / store …" makes, without its
+    "let's" ("use Postgres for the queue"); None for any other order."""
+    m = _CHOICE.match(order)
+    return None if m is None else order[m.end() :]

@@ -23,7 +23,7 @@ from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE, past_times
 from dreamgit.dream.gather.momentary import STANDING, lifted_preferences, momentary, one_off
 from dreamgit.dream.gather.pointers import announces_only, shown
 from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
-from dreamgit.dream.gather.specs import invariant_order, spec, without_note
+from dreamgit.dream.gather.specs import choice, invariant_order, spec, without_note
 from dreamgit.dream.gather.words import (
     ADVICE_VERBS,
     BACKCHANNEL,
@@ -90,7 +90,9 @@ _LEAD = re.compile(
     r"|dang|darn|gosh|geez|jeez|yikes|whew|true(?=,)|man(?=,)|on\s+another\s+note|funny\s+thing"
     r"|speaking\s+of\s+which"
     r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
-    r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
+    # "Update: …" opens news; "update the changelog" is an order, its verb kept
+    r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|(?:quick\s+)?update(?=\s*[:,!.\u2013\u2014-])"
+    r"|actually(?=,)"
     rf"|{_CATCH_UP})\b"
     r"[\s,!.:;\u2013\u2014-]*)+",
     _I,
@@ -389,6 +391,11 @@ _WHEN_ONLY = re.compile(
 
 
 _QUOTED = re.compile(r'"[^"]{3,200}"')
+# A question typed without its mark: an auxiliary, then who or what it asks about.
+_ASKED_UNMARKED = re.compile(
+    r"^(?:did|do|does|can|could|would|will|is|are|was|were|have|has|had)\s+"
+    r"(?:you|i|we|it|there|this|that|they|these|those)\b"
+)
 
 
 def _dropped(clause: str, *, to_agent: bool) -> bool:
@@ -413,6 +420,8 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True  # "Had a rough commute today": how a day went, gone tomorrow
     if _WHEN_ONLY.match(low) or re.match(r"like\s*['\"\u2018\u201c]", low):
         return True  # "Since I was 17", "Like 'this part sums the rows'": no fact alone
+    if to_agent and _ASKED_UNMARKED.match(low):
+        return True  # "did you rebuild the index": a question without its mark
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
     # "Twist your torso to one side": advice, or the listener's, said by another;
@@ -511,6 +520,10 @@ def clauses(
                 or _TASK_SHAPE.match(text)
                 or _AGENT_REQUEST.match(text)
             )
+            chosen = choice(text) if to_agent else None
+            if chosen is not None:  # "let's use Postgres for the queue": a decision
+                out.append(Clause(f"I decided to {chosen}", "decision"))
+                continue
             standing = _STANDING_ORDER.match(text) or STANDING.search(text)
             if imperative and not (standing or invariant_order(text)):
                 continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
