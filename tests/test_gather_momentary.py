@@ -250,3 +250,23 @@ def test_a_rule_said_after_when_it_holds_is_an_instruction_and_a_memory_is_not()
         kind != "instruction"
         for kind, _ in _texts("User: When I was small, we always went to the coast.\n")
     )
+
+
+@pytest.mark.parametrize(
+    ("clause", "why"),
+    [
+        ("That's not true, the importer already skips empty rows", "feedback"),
+        ("this is not what I meant, the flag stays", "feedback"),
+        ("I meant the parser I mentioned earlier in this conversation", "conversation"),
+        ("As I said in my last message, the API is frozen", "conversation"),
+    ],
+)
+def test_a_rebuttal_of_the_agent_or_a_pointer_into_the_conversation_is_momentary(
+    clause: str, why: str
+) -> None:
+    assert momentary(clause) == why
+
+
+def test_a_rule_that_says_wrong_or_a_standing_wish_about_the_chat_is_not_momentary() -> None:
+    assert momentary("It's wrong to assume the cache is warm") is None
+    assert momentary("I always want answers in this chat kept short") is None

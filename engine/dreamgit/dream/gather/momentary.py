@@ -91,6 +91,18 @@ _STATUS = re.compile(
     r"|(?:still|again)\s+(?:getting|failing|broken|the\s+same)|same\s+(?:error|issue|problem))\b",
     _I,
 )
+# The agent's last answer judged: "that's not true", "this is wrong": about this session.
+_REBUTTAL = re.compile(
+    r"^(?:no,?\s+)?(?:that's|that\s+is|this\s+is|it's|it\s+is)\s+(?:not\s+(?:true|right|correct"
+    r"|what\s+i\s+(?:meant|asked))|wrong|incorrect)(?=\s*(?:[,.;:!\u2013\u2014-]|$))",
+    _I,
+)
+# The conversation itself: "as I said earlier in this conversation", "my last message".
+_THIS_TALK = re.compile(
+    r"\b(?:(?:this|the|our)\s+(?:conversation|chat|thread)|(?:my|your)\s+(?:last|previous"
+    r"|initial|earlier)\s+(?:message|request|reply|answer|prompt))\b",
+    _I,
+)
 # A request or a pointer at what follows, without its "I": "Here's my code", "Any ideas".
 _ASIDE = re.compile(
     r"^(?:here(?:'s|\s+is|\s+are)|below\s+is|this\s+is\s+(?:my|the|what)|any\s+(?:ideas|help"
@@ -100,7 +112,7 @@ _ASIDE = re.compile(
 # What a clause of the moment may still carry that outlives it: a standing rule ("I want
 # it to always …"), a value that changed ("… which has grown to 165 commits").
 _RULE_OR_LIKING = re.compile(
-    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|prefer|prefers"
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|prefer|prefers"
     r"|preferred|rather|favou?rite)\b",
     _I,
 )
@@ -139,9 +151,10 @@ _CONCRETE = re.compile(
 )
 
 
-# Code, not prose: "int) -> int that multiplies", "self.items = []", "def load(path)".
+# Code, not prose: "int) -> int that multiplies", "self.items = []", "def load(path)",
+# "12 | return rows" (a line pasted with its number).
 _CODE = re.compile(
-    r"->|=>|::|[{};]\s*$|[{}]|\w\(\S*\)|\)\s*(?:->|:|\.)|^[^\w\"'(]"
+    r"->|=>|::|[{};]\s*$|[{}]|\w\(\S*\)|\)\s*(?:->|:|\.)|^[^\w\"'(]|^\d+\s*\|"
     r"|\b(?:def|class|import|return|const|let|var|function|async|await|lambda)\s+\w"
     r"|\w\s*[=!<>]=\s*\w|\w\s=\s[\w\[{(\"']"
 )
@@ -153,7 +166,7 @@ _ONE_OFF = re.compile(
 )
 #: Words that make an imperative a standing rule: "always", "never", "from now on".
 STANDING = re.compile(
-    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|next\s+time"
+    r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|next\s+time"
     r"|in\s+(?:the\s+)?future|going\s+forward)\b",
     _I,
 )
@@ -184,7 +197,8 @@ def momentary(clause: str) -> str | None:
     """Why ``clause``, said by an agent's user, is of the moment: "trouble" (stuck, an
     error), "status" (the tests still fail, it works now), "doubt" (not sure, wondering),
     "report" (tried, ran), "aside" (here is my code), "code" (a fragment of it),
-    "feedback" (on what the agent just did: "you edited the wrong file"), and
+    "feedback" (on what the agent just did or said: "you edited the wrong file", "that's
+    not true"), "conversation" (it points back into this conversation), and
     "attempt" (trying to) or "need" (wants to, needs help) when they name nothing
     concrete nor the project itself; None when it may outlive the session. A clause
     that sets a standing rule or preference, or says a value changed, is never of the
@@ -196,8 +210,10 @@ def momentary(clause: str) -> str | None:
         return None
     if _ASIDE.match(text):
         return "aside"
-    if _TO_THE_AGENT.match(text):
+    if _TO_THE_AGENT.match(text) or _REBUTTAL.match(text):
         return "feedback"  # on the agent's work of this session; a standing rule says always
+    if _THIS_TALK.search(text):
+        return "conversation"  # points back into this session: gone with it
     if _STATUS.match(text):
         return "status"
     for why, pattern in _MOMENT:

@@ -29,6 +29,7 @@ from dreamgit.dream.gather.momentary import (
 )
 from dreamgit.dream.gather.pointers import announces_only, shown
 from dreamgit.dream.gather.salience import FIRST_PERSON, NUMBER, PROPER, TITLE, kind_of
+from dreamgit.dream.gather.specs import choice, invariant_order, spec, without_note
 from dreamgit.dream.gather.words import (
     ADVICE_VERBS,
     BACKCHANNEL,
@@ -95,7 +96,9 @@ _LEAD = re.compile(
     r"|dang|darn|gosh|geez|jeez|yikes|whew|true(?=,)|man(?=,)|on\s+another\s+note|funny\s+thing"
     r"|speaking\s+of\s+which"
     r"|alright|cool|great|awesome|nice|thanks|thank\s+you|thx|sorry|guess\s+what|you\s+know"
-    r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|quick\s+update|update|actually(?=,)"
+    # "Update: …" opens news; "update the changelog" is an order, its verb kept
+    r"|to\s+be\s+honest|tbh|plus|heads\s+up|fyi|(?:quick\s+)?update(?=\s*[:,!.\u2013\u2014-])"
+    r"|actually(?=,)"
     rf"|{_CATCH_UP})\b"
     r"[\s,!.:;\u2013\u2014-]*)+",
     _I,
@@ -394,6 +397,11 @@ _WHEN_ONLY = re.compile(
 
 
 _QUOTED = re.compile(r'"[^"]{3,200}"')
+# A question typed without its mark: an auxiliary, then who or what it asks about.
+_ASKED_UNMARKED = re.compile(
+    r"^(?:did|do|does|can|could|would|will|is|are|was|were|have|has|had)\s+"
+    r"(?:you|i|we|it|there|this|that|they|these|those)\b"
+)
 
 
 def _dropped(clause: str, *, to_agent: bool) -> bool:
@@ -406,7 +414,9 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True
     if PEP_TALK.search(low) or TRANSIENT.match(low) or _TIME_WAS_ONLY.match(low):
         return True
-    if _hypothetical(low) or _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
+    if _hypothetical(low) and not (to_agent and spec(low)):
+        return True  # "we should go hiking" is a guess; "each module should …" a spec
+    if _PRONOUN_OBJECT.search(low) or _PRONOUN_SUBJECT.match(low):
         return True
     if _REPORTED.search(low) or (_REQUEST.match(low) and not STANDING.search(low)):
         return True
@@ -416,6 +426,8 @@ def _dropped(clause: str, *, to_agent: bool) -> bool:
         return True  # "Had a rough commute today": how a day went, gone tomorrow
     if _WHEN_ONLY.match(low) or re.match(r"like\s*['\"\u2018\u201c]", low):
         return True  # "Since I was 17", "Like 'this part sums the rows'": no fact alone
+    if to_agent and _ASKED_UNMARKED.match(low):
+        return True  # "did you rebuild the index": a question without its mark
     if not to_agent and (_SECOND_OPEN.match(low) or _IMPERATIVE.match(low)):
         return True  # "You'd be a great counselor", "Don't forget to …": about the listener
     # "Twist your torso to one side": advice, or the listener's, said by another;
@@ -474,6 +486,7 @@ def clauses(
         if asked is not None and _STANDING_ORDER.match(asked["order"]):
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
         if to_agent:
+            sentence = without_note(sentence)  # "note that X": X is what to keep
             sentence = _STANDING_FROM_NOW.sub(_from_now_on, sentence)
             sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
             # "I'm trying to keep it small, so I prefer X, can you …": the preference
@@ -519,12 +532,19 @@ def clauses(
                 or _TASK_SHAPE.match(text)
                 or _AGENT_REQUEST.match(text)
             )
-            if imperative and not (_STANDING_ORDER.match(text) or STANDING.search(text)):
+            chosen = choice(text) if to_agent else None
+            if chosen is not None:  # "let's use Postgres for the queue": a decision
+                out.append(Clause(f"I decided to {chosen}", "decision"))
+                continue
+            standing = _STANDING_ORDER.match(text) or STANDING.search(text)
+            if imperative and not (standing or invariant_order(text)):
                 continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
             if imperative and one_off(text):
                 continue  # "don't stop until the tests pass": a rule for this task only
             kind = kind_of(text, instruction=imperative)
-            if to_agent and not imperative and momentary(text) is not None:
+            if to_agent and not imperative and spec(text):
+                kind = "instruction"  # how the project must be: a rule, said of a thing
+            elif to_agent and not imperative and momentary(text) is not None:
                 kind = "momentary"  # a task, a doubt, a need of this session
             out.append(Clause(text, kind, imperative))
         follows = len(out) > had
