@@ -486,25 +486,16 @@ def clauses(
         if asked is not None and _STANDING_ORDER.match(asked["order"]):
             sentence = asked["order"][:1].upper() + asked["order"][1:]  # "Keep it short"
         if to_agent:
-            sentence = without_note(sentence)  # "note that X": X is what to keep
-            sentence = _STANDING_FROM_NOW.sub(_from_now_on, sentence)
-            sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
-            # "I'm trying to keep it small, so I prefer X, can you …": the preference
-            # outlives the request; what comes before it is read on as usual
-            # the sentence before may give the aim: "I'm trying to … . I prefer X."
             prior = _strip(said[k - 1], others) if k else before
-            lifted = lifted_preferences(sentence, prior)
-            out.extend(Clause(found.text, "preference") for found in lifted)
-            if lifted:
-                head = sentence[: lifted[0].start].rstrip(" ,;:-")
-                sentence = re.sub(r"[\s,]+(?:so|and|but|which\s+is\s+why)$", "", head, flags=_I)
-                if not sentence:
-                    continue
-            ruled = _rule_with_reason(sentence)
+            left, lifted, ruled = _said_to_the_agent(sentence, prior)
+            out.extend(lifted)
+            if left is None:
+                continue
             if ruled is not None:
                 out.append(ruled)  # "Use uv, not pip: pip broke the lockfile": with its reason
                 follows = False
                 continue
+            sentence = left
         here = _SELF_HERE.match(sentence)
         if here is not None:
             who, first = here["who"], here["who"].split(" ", 1)[0]
@@ -521,34 +512,60 @@ def clauses(
                 continue
         had = len(out)
         for part in parts:
-            text = shown(_tighten(_strip(part, others)))
-            if to_agent:
-                text = dated_worry(text) or text  # "I'm worried that I booked it for May 4"
-            if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
-                continue
-            imperative = to_agent and bool(
-                _IMPERATIVE.match(text)
-                or re.match(r"(?:please|let's|lets|let\s+us)\b", text, _I)
-                or _TASK_SHAPE.match(text)
-                or _AGENT_REQUEST.match(text)
-            )
-            chosen = choice(text) if to_agent else None
-            if chosen is not None:  # "let's use Postgres for the queue": a decision
-                out.append(Clause(f"I decided to {chosen}", "decision"))
-                continue
-            standing = _STANDING_ORDER.match(text) or STANDING.search(text)
-            if imperative and not (standing or invariant_order(text)):
-                continue  # "fix the login bug", "let's talk": a task for now, not a standing rule
-            if imperative and one_off(text):
-                continue  # "don't stop until the tests pass": a rule for this task only
-            kind = kind_of(text, instruction=imperative)
-            if to_agent and not imperative and spec(text):
-                kind = "instruction"  # how the project must be: a rule, said of a thing
-            elif to_agent and not imperative and momentary(text) is not None:
-                kind = "momentary"  # a task, a doubt, a need of this session
-            out.append(Clause(text, kind, imperative))
+            found = _clause_of(part, others, to_agent=to_agent)
+            if found is not None:
+                out.append(found)
         follows = len(out) > had
     return out
+
+
+def _said_to_the_agent(sentence: str, prior: str) -> tuple[str | None, list[Clause], Clause | None]:
+    """What a sentence said to an agent holds before it is read as clauses: the rest of
+    it (None when nothing is left), the preferences lifted out of it, and a standing rule
+    said with its reason (which is then the whole sentence)."""
+    sentence = without_note(sentence)  # "note that X": X is what to keep
+    sentence = _STANDING_FROM_NOW.sub(_from_now_on, sentence)
+    sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
+    # "I'm trying to keep it small, so I prefer X, can you …": the preference outlives
+    # the request; what comes before it is read on as usual; the sentence before may
+    # give the aim: "I'm trying to … . I prefer X."
+    found = lifted_preferences(sentence, prior)
+    lifted = [Clause(each.text, "preference") for each in found]
+    if found:
+        head = sentence[: found[0].start].rstrip(" ,;:-")
+        sentence = re.sub(r"[\s,]+(?:so|and|but|which\s+is\s+why)$", "", head, flags=_I)
+        if not sentence:
+            return None, lifted, None
+    return sentence, lifted, _rule_with_reason(sentence)
+
+
+def _clause_of(part: str, others: tuple[str, ...], *, to_agent: bool) -> Clause | None:
+    """One part of a sentence as a clause with its kind, or None when it is not kept."""
+    text = shown(_tighten(_strip(part, others)))
+    if to_agent:
+        text = dated_worry(text) or text  # "I'm worried that I booked it for May 4"
+    if not text or len(text) > MAX_CLAUSE or _dropped(text, to_agent=to_agent):
+        return None
+    imperative = to_agent and bool(
+        _IMPERATIVE.match(text)
+        or re.match(r"(?:please|let's|lets|let\s+us)\b", text, _I)
+        or _TASK_SHAPE.match(text)
+        or _AGENT_REQUEST.match(text)
+    )
+    chosen = choice(text) if to_agent else None
+    if chosen is not None:  # "let's use Postgres for the queue": a decision
+        return Clause(f"I decided to {chosen}", "decision")
+    standing = _STANDING_ORDER.match(text) or STANDING.search(text)
+    if imperative and not (standing or invariant_order(text)):
+        return None  # "fix the login bug", "let's talk": a task for now, not a standing rule
+    if imperative and one_off(text):
+        return None  # "don't stop until the tests pass": a rule for this task only
+    kind = kind_of(text, instruction=imperative)
+    if to_agent and not imperative and spec(text):
+        kind = "instruction"  # how the project must be: a rule, said of a thing
+    elif to_agent and not imperative and momentary(text) is not None:
+        kind = "momentary"  # a task, a doubt, a need of this session
+    return Clause(text, kind, imperative)
 
 
 # "Use uv, not pip: pip broke the lockfile", "Never force-push because CI reads the tags".
