@@ -21,7 +21,6 @@ from dreamgit.history.runs import AWAITING, MERGED, REFUSED, REVERTED, UNMERGED,
 from dreamgit.store import layout
 from dreamgit.store.gitstore import CommitInfo
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.trailers import parse_trailers
 
 __all__ = [
     "DiscardOutcome",
@@ -65,7 +64,7 @@ def foreign_commits(
     for info in repo.store.walk(tip, first_parent=True):
         if info.id == base or (main is not None and repo.store.is_ancestor(info.id, main)):
             break
-        if parse_trailers(info.message).get(tr.RUN) != run_id or len(info.parents) > 1:
+        if tr.parse_trailers(info.message).get(tr.RUN) != run_id or len(info.parents) > 1:
             found.append(info)
     return found
 
