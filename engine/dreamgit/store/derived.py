@@ -98,7 +98,7 @@ class DerivedStore:
         try:
             self._sync(tree, files, record)
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            if _held_by_another(exc):
                 raise
             self.close()
             for suffix in ("", "-wal", "-shm"):
@@ -165,6 +165,12 @@ class DerivedStore:
             if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
                 _move(db, tree, meta, files, record)
         self._held = tree
+
+
+def _held_by_another(exc: sqlite3.DatabaseError) -> bool:
+    """Whether sqlite gave up waiting for another connection (busy or locked), by its code."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _move(
