@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -122,3 +123,16 @@ def test_editable_install_reads_rules_and_prompts_from_the_source_tree() -> None
         assert Path(str(files)).resolve() == folder.resolve()
         names = sorted(p.name for p in files.iterdir() if p.is_file() and fnmatch(p.name, pattern))
         assert names == _expected(package) and names
+
+
+def test_every_package_folder_is_listed_for_the_wheel() -> None:
+    """pyproject.toml lists each folder of engine/ that has an __init__.py (a missing one ships
+    a wheel that fails on first import of it, while the editable install still works)."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    listed = set(setuptools["setuptools"]["packages"]) - set(BUNDLED)
+    engine = ROOT / "engine"
+    folders = {
+        ".".join(init.parent.relative_to(engine).parts) for init in engine.rglob("__init__.py")
+    }
+    assert sorted(folders - listed) == [], "add these to [tool.setuptools] packages"
+    assert sorted(listed - folders) == [], "these listed packages have no folder"
