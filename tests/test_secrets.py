@@ -9,6 +9,7 @@ from dreamgit.store.secrets import findings_trailers, scan_text, scrub, secrets_
 
 # Synthetic credentials of each shape (built here from their documented formats; none is real).
 ALNUM = "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+HEX = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 SECRETS = [
     ("aws-key", "the deploy key is AKIAZ7QWERTYUIOP4ASD for prod"),
     ("aws-secret-key", "aws_secret_access_key = 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"),
@@ -33,6 +34,14 @@ SECRETS = [
     ("sendgrid-key", f"SG.{ALNUM[:22]}.{ALNUM}{ALNUM[:11]}"),
     ("npm-token", f"//registry.npmjs.org/:_authToken=npm_{ALNUM}abcd"),
     ("twilio-key", "twilio SK0123456789abcdef0123456789abcdef"),
+    ("artifactory-token", f"artifactory key AKCp8{ALNUM}{ALNUM[:20]} for the mirror"),
+    ("artifactory-token", f"artifactory password AP6{ALNUM[:12]} set"),
+    ("discord-token", f"bot token MTk{ALNUM[:21]}.Gx7Yq2.{ALNUM[:27]} in the env"),
+    ("ibm-key", f"cos_hmac secret_access_key: {HEX}{HEX[:16]}"),
+    ("ibm-key", f"ibm_cloud_iam_api_key = {ALNUM}Zq9_-x1Y2w3V"),
+    ("softlayer-key", f"softlayer_api_key = {HEX}{HEX}"),
+    ("cloudant-key", f"cloudant_password = {HEX}{HEX}"),
+    ("cloudant-key", f"https://acct:{HEX}{HEX}@acct.cloudant.com"),
 ]
 
 INNOCENT = [
@@ -60,6 +69,8 @@ INNOCENT = [
     "ISBN 978-3-16-148410-0 is the book she recommended.",
     '  "api_key_env": "OPENAI_API_KEY",',
     "token: ${{ secrets.GITHUB_TOKEN }}",
+    "They moved the APACHEKAFKA1 cluster and the APPROVALS queue.",
+    "The cost of the SLA key metrics was reviewed.",
 ]
 
 

@@ -35,6 +35,14 @@ def _token(pattern: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_]){pattern}(?![A-Za-z0-9_])")
 
 
+def _named(service: str, word: str, value: str) -> re.Pattern[str]:
+    """``<service>…<word>… = value``: a value (group 1) assigned to a name that says whose it is."""
+    return re.compile(
+        rf"(?i)\b(?:{service})[\w. -]{{0,40}}?(?:{word})\w*['\"]?\s*[:=]\s*['\"]?"
+        rf"({value})(?![A-Za-z0-9_-])"
+    )
+
+
 #: (kind, pattern of the whole secret, or of group 1 where context is needed).
 TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("aws-key", _token(r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}")),
@@ -121,6 +129,18 @@ TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("crates-token", _token(r"cio[A-Za-z0-9]{32}")),
     ("typeform-token", _token(r"tfp_[A-Za-z0-9_.=-]{59}")),
     ("firebase-key", _token(r"AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140}")),
+    # Artifactory: API keys start AKC; encrypted passwords AP and a hex digit (with a digit
+    # and a lower-case letter after it, so an upper-case word such as APACHEKAFKA is not one).
+    ("artifactory-token", _token(r"AKC[A-Za-z0-9]{10,}")),
+    ("artifactory-token", _token(r"AP[0-9A-F](?=\w*[0-9])(?=\w*[a-z])[A-Za-z0-9]{8,}")),
+    # Discord bot tokens: the base64 user id, a timestamp and an HMAC, joined by dots.
+    ("discord-token", _token(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")),
+    # IBM Cloud (IAM API keys, COS HMAC keys), SoftLayer and Cloudant keys have no prefix of
+    # their own: the service's name before the assignment says what the value is.
+    ("ibm-key", _named(r"ibm|cos|hmac", r"key|secret", r"[A-Za-z0-9_-]{40,64}")),
+    ("softlayer-key", _named(r"softlayer|sl", r"key", r"[a-z0-9]{64}")),
+    ("cloudant-key", _named(r"cloudant", r"pass(?:word)?|pwd|key|secret", r"[A-Za-z0-9]{24,64}")),
+    ("cloudant-key", re.compile(r"://[^\s:/@]+:([A-Za-z0-9]{24,64})@[A-Za-z0-9-]+\.cloudant\.com")),
     ("password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@\"'<>]*:([^\s:/@\"'<>]{4,})@")),
 )
 

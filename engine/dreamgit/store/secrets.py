@@ -1,10 +1,10 @@
 """Credentials never enter memory: every text dreamgit writes is scanned first.
 
-Known key formats are found by detect-secrets' plugins and by the issuers' own
-shapes in ``store.secret_formats`` (model-provider keys, npm, PyPI, Slack, Stripe,
-GitHub fine-grained, JWTs and ~60 more); values without a prefix by a keyword before
-them, in an assignment or in prose. Entropy alone never decides: hashes written in
-prose, UUIDs and version strings are ordinary memory. Private key blocks are
+Known key formats are found by the issuers' own shapes in ``store.secret_formats``
+(model-provider keys, npm, PyPI, Slack, Stripe, GitHub, JWTs, IBM Cloud and ~60 more);
+values without a prefix by a keyword before them, in an assignment or in prose.
+Entropy alone never decides: hashes written in prose, UUIDs and version strings are
+ordinary memory. Private key blocks are
 redacted whole, and a file *named* with a credential is moved (:func:`safe_path`).
 
 ``scrub(changes, mode)`` takes a commit's files: in ``refuse`` mode a hit raises
@@ -17,7 +17,6 @@ Generated text (messages, run records, summaries, replies) goes through
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -31,7 +30,6 @@ from dreamgit.store.secret_formats import (
     PROSE,
     TOKEN_FORMATS,
     TOKEN_PREFILTER,
-    looks_innocent,
     plausible_value,
 )
 
@@ -56,61 +54,15 @@ __all__ = [
 MODES = ("redact", "refuse", "off")
 DEFAULT_MODE = "redact"
 
-#: detect-secrets' type names → the short kind written into ``[REDACTED:<kind>]``.
-_KINDS = {
-    "AWS Access Key": "aws-key",
-    "Artifactory Credentials": "artifactory-token",
-    "Azure Storage Account access key": "azure-key",
-    "Basic Auth Credentials": "password",
-    "Cloudant Credentials": "cloudant-key",
-    "Discord Bot Token": "discord-token",
-    "GitHub Token": "github-token",
-    "GitLab Token": "gitlab-token",
-    "IBM COS HMAC Credentials": "ibm-key",
-    "IBM Cloud IAM Key": "ibm-key",
-    "JSON Web Token": "jwt",
-    "Mailchimp Access Key": "mailchimp-key",
-    "NPM tokens": "npm-token",
-    "OpenAI Token": "openai-key",
-    "Private Key": "private-key",
-    "PyPI Token": "pypi-token",
-    "SendGrid API Key": "sendgrid-key",
-    "Slack Token": "slack-token",
-    "SoftLayer Credentials": "softlayer-key",
-    "Square OAuth Secret": "square-secret",
-    "Stripe Access Key": "stripe-key",
-    "Telegram Bot Token": "telegram-token",
-    "Twilio API Key": "twilio-key",
-}
-
-#: The formats only detect-secrets knows; the rest ``secret_formats`` finds faster.
-_PLUGIN_KINDS = frozenset(
-    {
-        "Artifactory Credentials",
-        "Cloudant Credentials",
-        "Discord Bot Token",
-        "IBM COS HMAC Credentials",
-        "IBM Cloud IAM Key",
-        "SoftLayer Credentials",
-    }
-)
-
 #: A line can hold a credential only if it has a long token or a credential word; most
-#: memory lines have neither and skip the plugins (which cost most of a scan).
+#: memory lines have neither and skip the formats and keyword rules.
 _SUSPECT = re.compile(
     r"[A-Za-z0-9_\-+/=.]{16,}|pass|pwd|pin\b|secret|token|key|auth|cred|private|bearer|basic"
     r"|sk_|://[^\s]*@",
     re.IGNORECASE,
 )
 
-#: What a line needs before those plugins can find anything in it (they cost most of a scan).
-_PLUGIN_HINT = re.compile(
-    r"AKC|AP[\dA-F]|(?i:cloudant|ibm|cos|hmac|softlayer|\bsl\b)|[MNO][A-Za-z\d_-]{23,25}\."
-)
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-#: Around a matched secret value, the characters that still belong to the same token.
-_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]")
 
 
 @dataclass(frozen=True)
@@ -333,17 +285,6 @@ def findings_trailers(found: list[Finding]) -> str:
 def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
     if not _SUSPECT.search(line):
         return
-    for plugin in _plugins() if _PLUGIN_HINT.search(line) else ():
-        for secret in plugin.analyze_line(filename="memory.md", line=line, line_number=0):
-            value = secret.secret_value
-            if not value or secret.type not in _KINDS or secret.type == "Secret Keyword":
-                continue
-            start = line.find(value)
-            while start != -1:
-                begin, end = _widen(line, start, start + len(value))
-                if not looks_innocent(line[begin:end]):
-                    yield begin, end, _KINDS[secret.type]
-                start = line.find(value, start + len(value))
     for kind, pattern in TOKEN_FORMATS if _may_hold_token(line) else ():
         for match in pattern.finditer(line):
             begin, end = match.span(1 if match.groups() else 0)
@@ -375,26 +316,3 @@ def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[str, int, int]]:
         else:
             merged.append((kind, start, end))
     return merged
-
-
-def _widen(line: str, start: int, end: int) -> tuple[int, int]:
-    """Grow a captured part of a secret (``ghp`` of a GitHub token) to its whole token."""
-    while start > 0 and _TOKEN.match(line[start - 1]) and line[start - 1] not in "=/":
-        start -= 1
-    while end < len(line) and _TOKEN.match(line[end]):
-        end += 1
-    while end > start and line[end - 1] == ".":  # a sentence's full stop is not the key's
-        end -= 1
-    return start, end
-
-
-@functools.cache
-def _plugins() -> tuple[Any, ...]:
-    """detect-secrets' format plugins (not its entropy plugins: they flag ordinary words)."""
-    # Imported on first scan: detect-secrets loads every plugin module when imported.
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.settings import default_settings
-
-    with default_settings():
-        classes: dict[str, Any] = get_mapping_from_secret_type_to_class()
-        return tuple(plugin() for kind, plugin in classes.items() if kind in _PLUGIN_KINDS)
