@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from click.testing import CliRunner, Result
 
 from dreamgit.cli import cli
+from dreamgit.dream.reindex import renderer
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW_TEXT, fsck, git
 
 LINK = re.compile(r"\]\((memories/[^)]+)\)")
@@ -92,3 +96,20 @@ def test_an_index_written_by_hand_is_left_alone(tmp_path: Path) -> None:
     (repo / "MEMORY.md").write_text("# My own index\n", encoding="utf-8")
     _run(repo, "add", "Prefers green tea", "--topic", "prefs")
     assert git(repo, "show", "main:MEMORY.md") == "# My own index\n"
+
+
+def test_a_repository_opened_with_an_index_renderer_lists_what_a_write_adds(
+    tmp_path: Path,
+) -> None:
+    """The renderer is passed when the repository is opened; opened without one, a write
+    leaves MEMORY.md to the next dream."""
+    path = _repo(tmp_path)
+    now = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    plain = MemoryRepo.open(path)
+    assert plain.indexer is None
+    operations.add_memory(plain, "Keeps a sourdough starter", topic="food", now=now)
+    assert _listed(path) == set()
+    indexed = MemoryRepo.open(path, index=renderer(lambda: now))
+    added = operations.add_memory(indexed, "Bakes rye on Sundays", topic="food", now=now)
+    assert f"memories/food/{added.slug}.md" in _listed(path)
+    assert len(_listed(path)) == 2  # the index is rendered for all memories at the commit

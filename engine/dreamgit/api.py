@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.clock import utcnow
-from dreamgit.dream.reindex import index_bytes as _index_bytes
+from dreamgit.dream.reindex import renderer
 from dreamgit.model import Memory, Session
 from dreamgit.records import DreamResult
 from dreamgit.store import operations, restoring
@@ -43,13 +43,14 @@ class DreamEngine:
         now: datetime | None = None,
         llm: LLMAdapter | str | None = None,
     ) -> None:
-        if not isinstance(repo, MemoryRepo):
-            repo = MemoryRepo.open(repo)
-            repo.require_initialised()
-        self.repo = repo
         self._now = now
         # MEMORY.md follows add, forget and restore in the same commit.
-        repo.indexer = lambda commit: _index_bytes(self.repo, commit, now=self.now())
+        if isinstance(repo, MemoryRepo):
+            repo.render_index_with(renderer(self.now))
+        else:
+            repo = MemoryRepo.open(repo, index=renderer(self.now))
+            repo.require_initialised()
+        self.repo = repo
         self.llm = llm
 
     def now(self) -> datetime:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -17,14 +16,13 @@ from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.layout import REVERT_SCRATCH, hooks_note
-from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.repo import IndexRenderer, MemoryRepo
 
 
 def open_repo(state: CliState) -> MemoryRepo:
     """The memory repository named by --repo, checked to be one."""
-    repo = MemoryRepo.open(state.path)
+    repo = MemoryRepo.open(state.path, index=_render_index(state.now()))
     repo.require_initialised()
-    repo.indexer = _indexer(repo, state.now())
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(lambda: _report_left_out(repo))
@@ -58,10 +56,10 @@ def _note_hooks(repo: MemoryRepo) -> None:
         said["dreamgit.hooks-noted"] = True
 
 
-def _indexer(repo: MemoryRepo, now: datetime) -> Callable[[str], bytes | None]:
+def _render_index(now: datetime) -> IndexRenderer:
     """MEMORY.md follows every write that changes memories (loaded only when one does)."""
 
-    def render(commit: str) -> bytes | None:
+    def render(repo: MemoryRepo, commit: str) -> bytes | None:
         from dreamgit.dream.reindex import index_bytes
 
         return index_bytes(repo, commit, now=now)

@@ -3,14 +3,16 @@
 A dream rewrites the index as its last operation; ``add``, ``forget``,
 ``restore``, ``revert`` and the three-way merge of a dream branch change the
 active set too, and would otherwise leave the index listing removed files (or
-missing new ones) until the next dream. :func:`install_indexer` gives a
-repository the renderer those writes call, with the rules' index order and
-budgets as configured at the commit being written, so the index and the
-memories change in the same commit and read the same as a dream would write.
+missing new ones) until the next dream. :func:`renderer` is what those writes
+call, passed when the repository is opened (``MemoryRepo.open(path, index=…)``),
+with the rules' index order and budgets as configured at the commit being written,
+so the index and the memories change in the same commit and read the same as a
+dream would write.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from dreamgit.dream.index import (
@@ -23,9 +25,9 @@ from dreamgit.dream.ordering import index_key
 from dreamgit.errors import DreamgitError
 from dreamgit.ruleset import load_ruleset
 from dreamgit.store import layout
-from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.repo import IndexRenderer, MemoryRepo
 
-__all__ = ["index_bytes", "install_indexer"]
+__all__ = ["index_bytes", "renderer"]
 
 
 def index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None:
@@ -83,7 +85,6 @@ def _agent_index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes
     return result.text.encode("utf-8")
 
 
-def install_indexer(repo: MemoryRepo, *, now: datetime) -> MemoryRepo:
-    """Make every later write of ``repo`` that changes memories rewrite MEMORY.md too."""
-    repo.indexer = lambda commit: index_bytes(repo, commit, now=now)
-    return repo
+def renderer(now: Callable[[], datetime]) -> IndexRenderer:
+    """The MEMORY.md renderer a repository is opened with, ``now()`` read at each write."""
+    return lambda repo, commit: index_bytes(repo, commit, now=now())

@@ -24,7 +24,7 @@ from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
 from dreamgit.dream.plan import Plan, Progress, plan_dream, silent
-from dreamgit.dream.reindex import install_indexer
+from dreamgit.dream.reindex import renderer
 from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
@@ -101,11 +101,11 @@ def dream(
     )
     if repo.indexer is not None:
         return run()
-    install_indexer(repo, now=now)  # a merge with main's writes renders MEMORY.md anew
+    repo.render_index_with(renderer(lambda: now))  # a merge with main's writes renders it anew
     try:
         return run()
     finally:
-        repo.indexer = None
+        repo.render_index_with(None)
 
 
 def _dream(

@@ -23,7 +23,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
 from dreamgit.clock import utcnow
-from dreamgit.dream.reindex import index_bytes
+from dreamgit.dream.reindex import renderer
 from dreamgit.integrations.mcp_server import StrictServer
 from dreamgit.integrations.mcp_tools import register_tools
 from dreamgit.store import layout
@@ -40,13 +40,12 @@ def serve(path: Path, *, now: datetime | None = None) -> None:
 
 def build_server(path: Path, *, now: datetime | None = None) -> MCPServer[Any]:
     """The MCP server for the repository at ``path`` (``now`` fixes the clock)."""
-    repo = MemoryRepo.open(path)
-    repo.require_initialised()
 
     def clock() -> datetime:
         return now or utcnow()
 
-    repo.indexer = lambda commit: index_bytes(repo, commit, now=clock())
+    repo = MemoryRepo.open(path, index=renderer(clock))
+    repo.require_initialised()
     server = StrictServer(
         "dreamgit",
         version=__version__,

@@ -58,9 +58,9 @@ class RepoReader:
         self._counters: tuple[str | None, dict[str, RecallStats]] = (None, {})
         #: What ``init`` found in the folder and which format it chose (None after ``open``).
         self.adopted: Adopted | None = None
-        #: Renders MEMORY.md for a commit (None: already right). Set by the layers that
-        #: know the rules (the command line, the API, a dream), so that every commit
-        #: changing memories carries the index that lists them.
+        #: Renders MEMORY.md for a commit (None: already right). Given by the layers that
+        #: know the rules, when they open the repository (``MemoryRepo.open(index=…)``),
+        #: so that every commit changing memories carries the index that lists them.
         self.indexer: Indexer | None = None
         #: Parsed records and the recall index of the last memories tree, persisted.
         self.derived = DerivedStore(store.git_dir)

@@ -16,6 +16,7 @@ writing entry points that put the parts together.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -37,9 +38,13 @@ from dreamgit.store.gitstore import GitStore
 from dreamgit.store.reader import Snapshot
 from dreamgit.store.recallflush import RecallFlusher
 
-__all__ = ["MemoryRepo", "Snapshot"]
+__all__ = ["IndexRenderer", "MemoryRepo", "Snapshot"]
 
 Changes = dict[str, bytes | None]
+
+#: Renders MEMORY.md for the memories of a repository at a commit (None: already right).
+#: It needs the rules, so the layers that know them pass one in (``dream.reindex.renderer``).
+IndexRenderer = Callable[["MemoryRepo", str], bytes | None]
 
 
 class MemoryRepo(Checkout, RecallFlusher):
@@ -48,11 +53,21 @@ class MemoryRepo(Checkout, RecallFlusher):
     # -- opening -------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path) -> MemoryRepo:
-        """Open an existing memory repository, on the branch that holds its configuration."""
+    def open(cls, path: str | Path, *, index: IndexRenderer | None = None) -> MemoryRepo:
+        """Open an existing memory repository, on the branch that holds its configuration.
+
+        With ``index``, every write that changes memories rewrites MEMORY.md in the same
+        commit (see :meth:`render_index_with`).
+        """
         repo = cls(GitStore.open(Path(path)))
         repo.branch = configured_branch(repo.store)
+        repo.render_index_with(index)
         return repo
+
+    def render_index_with(self, index: IndexRenderer | None) -> None:
+        """Have every later write that changes memories rewrite MEMORY.md with ``index``
+        (None: writes leave MEMORY.md to the next dream)."""
+        self.indexer = None if index is None else functools.partial(index, self)
 
     @classmethod
     def init(
