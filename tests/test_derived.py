@@ -14,6 +14,7 @@ import pytest
 from dreamgit.api import DreamEngine
 from dreamgit.errors import MemoryFileError
 from dreamgit.recall import index as recall_index
+from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import indexed_memories, recall
 from dreamgit.store.derived import DerivedStore, index_terms
 from dreamgit.store.gitstore import Identity
@@ -56,7 +57,7 @@ def _answers(repo: MemoryRepo) -> list[list[tuple[str, float, float, list[str]]]
     return [
         [
             (h.memory.id, h.score, h.bm25, h.group)
-            for h in recall(repo, q, now=NOW, record=False, top_k=10).hits
+            for h in recall(repo, RecallQuery(q, record=False, top_k=10), now=NOW).hits
         ]
         for q in QUERIES
     ]

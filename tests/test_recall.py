@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from dreamgit.api import DreamEngine
 from dreamgit.cli import cli
 from dreamgit.errors import ConfigError, UserError
+from dreamgit.recall.query import RecallQuery
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import read_spool
@@ -211,3 +212,15 @@ def test_recall_works_on_another_agents_memory_format(tmp_path: Path) -> None:
     assert runner.invoke(cli, [*base, "run", "--force"]).exit_code == 0
     recalled = MemoryRepo.open(folder).get_memory(hit["id"], now=NOW)
     assert recalled.recall is not None and recalled.recall.count == 1
+
+
+def test_a_recall_query_value_answers_as_its_text_and_options_do(engine: DreamEngine) -> None:
+    """One RecallQuery carries recall's options down; options beside it are refused."""
+    ask = RecallQuery("prefers", topic="preferences", top_k=1, record=False)
+    by_value = engine.recall(ask)
+    by_options = engine.recall("prefers", topic="preferences", top_k=1, record=False)
+    assert [h.memory.id for h in by_value.hits] == [h.memory.id for h in by_options.hits]
+    assert len(by_value.hits) == 1 and by_value.hits[0].memory.topic == "preferences"
+    assert not by_value.recorded
+    with pytest.raises(TypeError, match="give recall's options in the RecallQuery"):
+        engine.recall(ask, top_k=3)

@@ -21,6 +21,7 @@ from dreamgit.store.repo import MemoryRepo
 if TYPE_CHECKING:
     from dreamgit.llm.base import LLMAdapter
     from dreamgit.recall.promotion import Explained
+    from dreamgit.recall.query import RecallQuery
     from dreamgit.recall.search import RecallResult
 
 __all__ = ["DreamEngine", "DreamResult"]
@@ -128,33 +129,20 @@ class DreamEngine:
 
         return repo_status(self.repo, now=self.now())
 
-    def recall(
-        self,
-        query: str,
-        *,
-        top_k: int | None = None,
-        chars: int | None = None,
-        topic: str | None = None,
-        type: str | None = None,
-        scope: str | None = None,
-        record: bool | None = None,
-    ) -> RecallResult:
+    def recall(self, query: str | RecallQuery, **options: Any) -> RecallResult:
         """Active memories that answer ``query``, weighted by the rules, grouped and cut to
         ``top_k`` items or ``chars`` characters; leaves a recall signal unless ``record``
-        is False (or the rules say ``recall: {record: false}``)."""
+        is False (or the rules say ``recall: {record: false}``). ``options`` are
+        :class:`~dreamgit.recall.query.RecallQuery`'s (``top_k``, ``chars``, ``topic``,
+        ``type``, ``scope``, ``record``), for a query given as text."""
+        from dreamgit.recall.query import RecallQuery
         from dreamgit.recall.search import recall
 
-        return recall(
-            self.repo,
-            query,
-            now=self.now(),
-            top_k=top_k,
-            chars=chars,
-            topic=topic,
-            type=type,
-            scope=scope,
-            record=record,
-        )
+        if isinstance(query, str):
+            query = RecallQuery(query, **options)
+        elif options:
+            raise TypeError("give recall's options in the RecallQuery, not beside it")
+        return recall(self.repo, query, now=self.now())
 
     def forget_matching(
         self,

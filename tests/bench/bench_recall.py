@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_foundation import NOW, WORDS, build_repository
 
 from dreamgit.recall.fold import fold_signals
+from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall
 from dreamgit.store.signals import spool_signal
 
@@ -46,13 +47,13 @@ def bench(n: int, repeat: int) -> None:
         repo = build_repository(Path(tmp) / "mem", n)
         print(f"N={n}: repository built in {time.perf_counter() - t0:.1f} s")
         t0 = time.perf_counter()
-        recall(repo, "python pytest", now=NOW, top_k=5)
+        recall(repo, RecallQuery("python pytest", top_k=5), now=NOW)
         print(f"  cold recall (read + index)      {_ms(time.perf_counter() - t0)}")
         warm = []
         for k in range(repeat):
             query = f"{WORDS[k % len(WORDS)]} {WORDS[(3 * k + 5) % len(WORDS)]} fact {k}"
             t0 = time.perf_counter()
-            hits = recall(repo, query, now=NOW + timedelta(seconds=k), chars=1500).hits
+            hits = recall(repo, RecallQuery(query, chars=1500), now=NOW + timedelta(seconds=k)).hits
             warm.append(time.perf_counter() - t0)
             assert hits
         print(

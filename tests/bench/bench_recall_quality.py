@@ -38,6 +38,7 @@ from typing import Any
 
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
+from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall
 from dreamgit.store.config import DEFAULT_CONFIG
 from dreamgit.store.gitstore import GitStore, Identity
@@ -93,7 +94,7 @@ def build_repo(path: Path, texts: list[str]) -> MemoryRepo:
 
 def _recall_text(repo: MemoryRepo, question: str, cli: bool) -> str:
     if not cli:
-        result = recall(repo, question, now=NOW, chars=BUDGET, record=False)
+        result = recall(repo, RecallQuery(question, chars=BUDGET, record=False), now=NOW)
         return "\n".join(h.memory.text for h in result.hits)
     out = subprocess.run(
         [

@@ -33,6 +33,7 @@ def recall(
     as_json: bool,
 ) -> None:
     """The active memories that answer QUERY, best first (leaves a recall signal)."""
+    from dreamgit.recall.query import RecallQuery
     from dreamgit.recall.search import recall as do_recall
     from dreamgit.store.repo import MemoryRepo
 
@@ -40,10 +41,8 @@ def recall(
     # (an agent's hook runs this on every prompt).
     repo = MemoryRepo.open(state.path)
     repo.require_initialised()
-    result = do_recall(
-        repo,
+    ask = RecallQuery(
         query,
-        now=state.now(),
         top_k=top_k,
         chars=chars,
         topic=topic,
@@ -51,6 +50,7 @@ def recall(
         scope=scope,
         record=False if no_record else None,
     )
+    result = do_recall(repo, ask, now=state.now())
     if as_json:
         from dreamgit.report.tokens import estimate_tokens
 

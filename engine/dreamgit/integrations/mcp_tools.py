@@ -24,6 +24,7 @@ from dreamgit.errors import DreamgitError, UserError
 from dreamgit.integrations.mcp_server import StrictServer, mcp_error
 from dreamgit.integrations.remember import remember as remember_text
 from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall as do_recall
 from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
@@ -241,13 +242,8 @@ def _recall(server: StrictServer, tools: _Tools) -> None:
         return guarded(
             lambda: do_recall(
                 tools.repo,
-                query,
+                RecallQuery(query, top_k=top_k, chars=chars, topic=topic, type=type, scope=scope),
                 now=tools.clock(),
-                top_k=top_k,
-                chars=chars,
-                topic=topic,
-                type=type,
-                scope=scope,
             ).to_dict()
         )
 

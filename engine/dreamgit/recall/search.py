@@ -19,6 +19,7 @@ from dreamgit.clock import format_time
 from dreamgit.errors import UserError
 from dreamgit.model import Memory
 from dreamgit.recall.index import Candidate, RecallIndex, cached_index, stored_candidates, terms
+from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.settings import Settings, load_settings
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store import layout
@@ -92,22 +93,17 @@ def query_hash(query: str) -> str:
 
 def recall(
     repo: MemoryRepo,
-    query: str,
+    ask: RecallQuery,
     *,
     now: datetime,
-    top_k: int | None = None,
-    chars: int | None = None,
-    topic: str | None = None,
-    type: str | None = None,
-    scope: str | None = None,
-    record: bool | None = None,
     settings: Settings | None = None,
     at: str | None = None,
 ) -> RecallResult:
-    """The active memories that answer ``query``; see the module docstring.
+    """The active memories that answer ``ask``; see the module docstring.
 
     ``at`` answers from another commit than the main tip (a dream branch's, for tests).
     """
+    query, top_k, chars = ask.text, ask.top_k, ask.chars
     if not query.strip():
         raise UserError("the recall query is empty", hint="give some words to look for")
     if top_k is not None and top_k < 1:
@@ -120,9 +116,9 @@ def recall(
     wanted = max(50, _CANDIDATES_PER_RESULT * (limit or 8))
     found = _candidates(repo, at if at is not None else repo.tip(), q_terms, wanted, now)
     hits = _weigh(found, set(q_terms), settings, now)
-    hits = [h for h in hits if _matches(h.memory, topic, type, scope)]
+    hits = [h for h in hits if _matches(h.memory, ask)]
     kept = _group_and_cut(hits, settings.recall.group_similarity, limit, chars)
-    should_record = settings.recall.record if record is None else record
+    should_record = settings.recall.record if ask.record is None else ask.record
     if should_record:  # a recall that found nothing counts too: it measures the hit rate
         signal = {
             "at": format_time(now),
@@ -191,11 +187,11 @@ def _weigh(
     return hits
 
 
-def _matches(memory: Memory, topic: str | None, type: str | None, scope: str | None) -> bool:
+def _matches(memory: Memory, ask: RecallQuery) -> bool:
     return (
-        (topic is None or memory.topic == topic)
-        and (type is None or memory.type == type)
-        and (scope is None or scope in memory.tags or memory.topic == scope)
+        (ask.topic is None or memory.topic == ask.topic)
+        and (ask.type is None or memory.type == ask.type)
+        and (ask.scope is None or ask.scope in memory.tags or memory.topic == ask.scope)
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from dreamgit import trailers as tr
 from dreamgit.errors import UserError
 from dreamgit.history.runrecords import read_runs
+from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import indexed_memories, recall
 from dreamgit.recall.settings import load_settings
 from dreamgit.report.memtests import (
@@ -125,7 +126,8 @@ def run_tests(repo: MemoryRepo, suite: Suite, at: str | None, *, now: datetime) 
     settings = load_settings(repo)
     results = []
     for test in suite.tests:
-        found = recall(repo, test.query, now=now, at=at, record=False, settings=settings)
+        ask = RecallQuery(test.query, record=False)
+        found = recall(repo, ask, now=now, at=at, settings=settings)
         answer = "\n".join(h.memory.text for h in found.hits)
         low = answer.lower()
         results.append(
