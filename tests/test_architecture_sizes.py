@@ -25,7 +25,6 @@ LONG_FUNCTIONS = {
     "dream/gather/phase.py:_candidates",
     "dream/plan.py:plan_dream",
     "dream/run.py:_apply",
-    "history/mainmerge.py:merge_branch",
     "store/operations.py:add_memory",
 }
 

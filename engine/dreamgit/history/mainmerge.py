@@ -59,14 +59,8 @@ def merge_branch(
     outcome: list[MergeOutcome] = []
 
     def step(main: str | None) -> str | None:
-        if base is not None and (main is None or not store.is_ancestor(base, main)):
-            raise ConflictError(
-                f"{repo.branch} was rewritten since {branch} was made from it "
-                f"(it no longer holds {base[:12]}); nothing was merged and the branch is kept",
-                paths=[],
-                hint=f"see what {branch} would bring back with `git log {repo.branch}..{branch}`; "
-                f"drop it with `{_discard(branch)}` and dream again on the new {repo.branch}",
-            )
+        if base is not None:
+            _refuse_if_rewritten(repo, branch, base=base, main=main)
         if main is not None and store.is_ancestor(tip, main):
             outcome[:] = [MergeOutcome("already", main)]
             return None
@@ -85,24 +79,7 @@ def merge_branch(
             store.move_branch(repo.branch, new=new, expected=main, message=message)
             outcome[:] = [MergeOutcome("fast-forward", new)]
             return new
-        tree, conflicts = store.merge(main, tip, ours_wins=_generated(repo, main))
-        if tree is not None:
-            # Both sides may have rewritten the index; it is rendered for the merged memories.
-            tree = repo.with_index(tree, None, parents=[main, tip], now=now)
-        if tree is None:
-            raise ConflictError(
-                f"{branch} conflicts with {repo.branch}; nothing was changed and the branch "
-                "is kept",
-                paths=conflicts,
-                hint=f"look at it with `git log {repo.branch}..{branch}`, then merge by hand "
-                f"or drop it with `{_discard(branch)}`",
-            )
-        if finish is not None:
-            probe = store.commit_unreferenced(
-                parents=[main, tip], tree=tree, message=message, who=repo.identity(), when=now
-            )
-            changes = finish(probe, "merge")
-            tree = store.build_tree(probe, changes) if changes else tree
+        tree = _merged_tree(repo, branch, main, tip, message=message, now=now, finish=finish)
         faults.checkpoint("merge-ref-update")
         new = store.commit(
             repo.branch,
@@ -117,6 +94,51 @@ def merge_branch(
 
     repo.advance_main(step, now=now)
     return outcome[0]
+
+
+def _refuse_if_rewritten(repo: MemoryRepo, branch: str, *, base: str, main: str | None) -> None:
+    """ConflictError when main no longer holds ``base``, the tip ``branch`` was made from."""
+    if main is not None and repo.store.is_ancestor(base, main):
+        return
+    raise ConflictError(
+        f"{repo.branch} was rewritten since {branch} was made from it "
+        f"(it no longer holds {base[:12]}); nothing was merged and the branch is kept",
+        paths=[],
+        hint=f"see what {branch} would bring back with `git log {repo.branch}..{branch}`; "
+        f"drop it with `{_discard(branch)}` and dream again on the new {repo.branch}",
+    )
+
+
+def _merged_tree(
+    repo: MemoryRepo,
+    branch: str,
+    main: str,
+    tip: str,
+    *,
+    message: str,
+    now: datetime,
+    finish: Finish | None,
+) -> str:
+    """The three-way merge of main and ``tip``, its index rendered and ``finish`` applied;
+    ConflictError (nothing changed) when it cannot be clean."""
+    store = repo.store
+    tree, conflicts = store.merge(main, tip, ours_wins=_generated(repo, main))
+    if tree is None:
+        raise ConflictError(
+            f"{branch} conflicts with {repo.branch}; nothing was changed and the branch is kept",
+            paths=conflicts,
+            hint=f"look at it with `git log {repo.branch}..{branch}`, then merge by hand "
+            f"or drop it with `{_discard(branch)}`",
+        )
+    # Both sides may have rewritten the index; it is rendered for the merged memories.
+    tree = repo.with_index(tree, None, parents=[main, tip], now=now)
+    if finish is not None:
+        probe = store.commit_unreferenced(
+            parents=[main, tip], tree=tree, message=message, who=repo.identity(), when=now
+        )
+        changes = finish(probe, "merge")
+        tree = store.build_tree(probe, changes) if changes else tree
+    return tree
 
 
 def _discard(branch: str) -> str:
