@@ -15,7 +15,7 @@ from typing import Any
 from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
-from dreamgit.dream.gather.phase import plan_gather
+from dreamgit.dream.gather.phase import GatherResult, plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
 from dreamgit.dream.index import (
     CLAUDE_INDEX_LINES,
@@ -35,7 +35,7 @@ from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, Session, plural, priority_rank
 from dreamgit.recall.fold import recall_tracking
-from dreamgit.recall.settings import load_settings
+from dreamgit.recall.settings import Settings, load_settings
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import memory_env
@@ -75,6 +75,95 @@ class Plan:
     def is_empty(self) -> bool:
         """True when the dream would change nothing (no operation, no session consumed)."""
         return not self.ops and not self.sessions
+
+
+def _health(
+    repo: MemoryRepo,
+    ruleset: RuleSet,
+    memories: list[Memory],
+    base: str | None,
+    now: datetime,
+    settings: Settings,
+    gather: bool,
+) -> tuple[dict[str, Any], list[str]]:
+    """Memory health, and the sessions a gathering dream reads again while it is low."""
+    health = health_report(repo, ruleset, memories, at=base, now=now)
+    if not gather:
+        return health, []
+    reread = recovery_sessions(
+        repo,
+        memories,
+        at=base,
+        health=health["score"],
+        below=settings.recover_below,
+        count=settings.recover_sessions,
+    )
+    return health, reread
+
+
+def _prune(
+    repo: MemoryRepo,
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    *,
+    base: str | None,
+    now: datetime,
+    budget: Budget,
+) -> list[Operation]:
+    """Pruning's operations, told whether recalls are recorded here (their signals count)."""
+    tracked = recall_tracking(repo, base)["in_use"]
+    return plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
+
+
+def _working_set(repo: MemoryRepo, memories: list[Memory], base: str | None) -> WorkingSet:
+    """The memories a dream changes, read at ``base`` (with every file, in another
+    agent's format, whose memories may sit anywhere)."""
+    fmt = repo.format
+    return WorkingSet(
+        memories,
+        lambda path: repo.read_text(path, base) or "",
+        fmt,
+        files=repo.store.files(base) if fmt.name != "dreamgit" else (),
+    )
+
+
+def _budget(ruleset: RuleSet) -> Budget:
+    """The run limits of ``ruleset``, as the budget every phase draws on."""
+    limits = ruleset.limits
+    return Budget(
+        limits.max_changes_per_run,
+        limits.max_adds_per_run,
+        limits.max_new_chars_per_run,
+        limits.max_removals_per_run,
+    )
+
+
+def _gather(
+    ws: WorkingSet,
+    sessions: list[Session],
+    ruleset: RuleSet,
+    now: datetime,
+    budget: Budget,
+    llm: LLMRun | None,
+) -> tuple[GatherResult, list[str]]:
+    """Gathering's plan, with the model's candidates when there is one, and the sessions it
+    consumed (not those the model has still to answer for)."""
+    proposed, waiting = (
+        llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
+        if llm is not None
+        else ([], set())
+    )
+    gathered = plan_gather(
+        ws,
+        sessions,
+        ruleset,
+        now=now,
+        budget=budget,
+        threshold=DEFAULT_THRESHOLD,  # the finder's floor; the merge rules decide among pairs
+        proposed=proposed,
+        model=llm.adapter.model if llm is not None else None,
+    )
+    return gathered, [s for s in gathered.consumed if s not in waiting]
 
 
 def _sessions(
@@ -121,42 +210,16 @@ def plan_dream(
     snapshot = repo.snapshot(now=now, at=base)
     # A memory some rule cannot evaluate is reported and left out; the rest dream on.
     memories, unusable = vet_memories(snapshot.memories, ruleset, now)
-    fmt = repo.format
-    ws = WorkingSet(
-        memories,
-        lambda path: repo.read_text(path, base) or "",
-        fmt,
-        files=repo.store.files(base) if fmt.name != "dreamgit" else (),
-    )
+    ws = _working_set(repo, memories, base)
     before_paths = set(ws.paths)
-    limits = ruleset.limits
-    budget = Budget(
-        limits.max_changes_per_run,
-        limits.max_adds_per_run,
-        limits.max_new_chars_per_run,
-        limits.max_removals_per_run,
-    )
-    # The finder's floor; the merge rules decide among the pairs it proposes.
-    threshold = DEFAULT_THRESHOLD
+    budget = _budget(ruleset)
     ops: list[Operation] = []
     decisions: list[Decision] = []
     consumed: list[str] = []
     broken = [*snapshot.broken, *unusable]
     fresh: list[tuple[Memory, Candidate]] = []
     settings = load_settings(repo)
-    health = health_report(repo, ruleset, snapshot.memories, at=base, now=now)
-    reread = (
-        recovery_sessions(
-            repo,
-            snapshot.memories,
-            at=base,
-            health=health["score"],
-            below=settings.recover_below,
-            count=settings.recover_sessions,
-        )
-        if gather
-        else []
-    )
+    health, reread = _health(repo, ruleset, snapshot.memories, base, now, settings, gather)
     read: list[Session] = []
     if gather:
         sessions, unreadable = _sessions(repo, base, now, exclude, reread)
@@ -166,28 +229,13 @@ def plan_dream(
             f"gathering from {plural(len(sessions), 'session')} "
             f"({plural(len(snapshot.memories), 'memory')} known)"
         )
-        proposed, waiting = (
-            llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
-            if llm is not None
-            else ([], set())
-        )
-        gathered = plan_gather(
-            ws,
-            sessions,
-            ruleset,
-            now=now,
-            budget=budget,
-            threshold=threshold,
-            proposed=proposed,
-            model=llm.adapter.model if llm is not None else None,
-        )
+        gathered, consumed = _gather(ws, sessions, ruleset, now, budget, llm)
         ops += gathered.ops
         decisions += gathered.decisions
-        consumed = [s for s in gathered.consumed if s not in waiting]
         fresh = gathered.fresh
     progress(f"consolidating {plural(len(ws.active), 'memory')}")
     consolidated = plan_consolidate(
-        ws, ruleset, now=now, budget=budget, threshold=threshold, fresh=fresh
+        ws, ruleset, now=now, budget=budget, threshold=DEFAULT_THRESHOLD, fresh=fresh
     )
     ops += consolidated.ops
     decisions += consolidated.decisions
@@ -203,8 +251,7 @@ def plan_dream(
         reflect = reflect_settings(settings.reflect)
         ops += plan_reflect(ws, reflect, sessions=repo.session_paths(base), now=now)
     progress("pruning")
-    tracked = recall_tracking(repo, base)["in_use"]
-    ops += plan_prune(ws, ruleset, now=now, budget=budget, recalls_recorded=tracked)
+    ops += _prune(repo, ws, ruleset, base=base, now=now, budget=budget)
     progress("writing the index")
     index = _index_op(repo, base, ws, ruleset, now, gone=before_paths - ws.paths)
     if index is not None and (ops or consumed or index.changes):
