@@ -20,19 +20,18 @@ from dreamgit import faults
 from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.dream.diary import prepend_entry, render_diary_entry
+from dreamgit.dream.dreambranch import DreamBranch
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
 from dreamgit.dream.plan import Plan, Progress, plan_dream, silent
 from dreamgit.dream.reindex import renderer
 from dreamgit.dream.status import dream_lock_path, gate_figures
-from dreamgit.dream.trailers import operation_message
 from dreamgit.dream.workset import Operation
 from dreamgit.errors import ConflictError, DreamgitError
 from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
-from dreamgit.history.runs import GENERATED_OPS
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.model import plural
@@ -41,12 +40,11 @@ from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
-from dreamgit.store.committer import with_trailers
 from dreamgit.store.formats import Texts
 from dreamgit.store.gitstore import StaleTipError
 from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.secrets import Finding, findings_trailers, redact_value, scrub, scrub_message
+from dreamgit.store.secrets import redact_value
 
 __all__ = ["MemoryCheck", "dream"]
 
@@ -394,40 +392,12 @@ def _apply(
     progress: Progress,
     check: MemoryCheck | None = None,
 ) -> RunRecord:
+    """Commit ``plan`` on its dream branch, test it, add diary and record, then merge."""
     store = repo.store
     run_id = _new_run_id(repo, plan, now)
-    branch = f"{layout.DREAM_BRANCH_PREFIX}{run_id}"
-    who = repo.identity()
-    parent = plan.base
+    dream_branch = DreamBranch(repo, run_id=run_id, base=plan.base, now=now)
+    commit, branch = dream_branch.commit, dream_branch.name
     commits: list[str | None] = []
-
-    mode = repo.secrets_mode()
-
-    def commit(op: Operation) -> str:
-        nonlocal parent
-        # Generated text (index, diary) repeats memory text, which a hand-written file
-        # may have brought in unscanned: it is scanned too. The run record was redacted
-        # field by field when it was made (``_record``).
-        at = parent
-        taken = lambda path: at is not None and store.read_path(at, path) is not None  # noqa: E731
-        found: list[Finding] = []
-        if op.op == "record" or mode == "off":
-            changes = op.changes
-        else:
-            # Generated text is redacted even in refuse mode: what it repeats was refused already.
-            generated = op.op in GENERATED_OPS
-            changes, found = scrub(op.changes, "redact" if generated else mode, taken=taken)
-        tree = store.build_tree(parent, changes)
-        message = scrub_message(operation_message(op, run_id=run_id), mode)
-        parent = store.commit(
-            branch,
-            parents=[parent] if parent else [],
-            tree=tree,
-            message=with_trailers(message, findings_trailers(found)),
-            who=who,
-            when=now,
-        )
-        return parent
 
     phase_done = ""
     progress(f"committing {plural(len(plan.ops), 'operation')} on {branch}")
@@ -443,7 +413,9 @@ def _apply(
     if check is not None:
         progress("running the memory tests")
     verdict = (
-        check(repo, base=plan.base, tip=parent or "", record=record, now=now) if check else None
+        check(repo, base=plan.base, tip=dream_branch.tip or "", record=record, now=now)
+        if check
+        else None
     )
     if verdict is not None:
         record["tests"] = verdict
@@ -451,9 +423,9 @@ def _apply(
             merge = False
             record["merge_requested"] = False
             record["reason"] = f"left for review: {plural(len(verdict['broken']), 'test')} broke"
-    diary = _diary_op(repo, plan, record, at=parent, now=now)
+    diary = _diary_op(repo, plan, record, at=dream_branch.tip, now=now)
     commit(diary)
-    record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=parent))
+    record["ops"].append(diary.to_json(n=len(record["ops"]) + 1, commit=dream_branch.tip))
     record["counts"]["diary"] = 1
     hooks = store.commit_hooks()
     if hooks:  # said in the record too: the branch may be reviewed where no one saw the run
@@ -475,7 +447,7 @@ def _apply(
                 commit(_record_op(run_id, record, summary=f"record: dream {run_id} (refused)"))
             raise
         faults.checkpoint("after-merge")
-        store.delete_branch(branch, expected=parent or "")
+        store.delete_branch(branch, expected=dream_branch.tip or "")
         record["merged"] = True
         record["merge"] = outcome.how
     return record
