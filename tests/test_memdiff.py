@@ -189,3 +189,13 @@ def test_diff_after_a_run_that_more_than_doubles_the_memories(tmp_path: Path) ->
     assert [m["id"] for m in data["added"]] == sorted(
         m.id for m in repo.snapshot(now=DREAM_AT).memories if m.text != "Prefers pytest."
     )
+
+
+def test_a_number_written_another_way_and_a_new_field_are_told_apart() -> None:
+    """confidence 1 against 1.0 is no change; a field only one side has is a change."""
+    before = {"m-1": {"id": "m-1", "path": "p", "confidence": 1, "tags": ["x", "y"]}}
+    after = {"m-1": {"id": "m-1", "path": "p", "confidence": 1.0, "tags": ["x", "y"], "key": "k"}}
+    assert compare(before, after)["changed"] == [
+        {"id": "m-1", "path": "p", "fields": {"key": {"old": None, "new": "k"}}}
+    ]
+    assert compare(before, before) == {"added": [], "removed": [], "changed": []}

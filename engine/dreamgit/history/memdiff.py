@@ -12,6 +12,7 @@ that changed with their old and new values.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -90,36 +91,46 @@ def memory_state(
 
 
 def compare(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Added, removed and changed memories between two states keyed by id.
+    """Added, removed and changed memories between two states keyed by id, read off one
+    DeepDiff of the two states.
 
-    Ids are matched as sets and each memory present on both sides is compared on
-    its own. A single DeepDiff over the two states is not safe here: when the
-    states share few ids it reports the whole state as one changed value (its
-    ``threshold_to_diff_deeper``), which names no memory at all.
+    ``threshold_to_diff_deeper=0`` makes DeepDiff name every memory and field however
+    few ids the states share (by default it would report the whole state as one changed
+    value); a number written as 1 on one side and 1.0 on the other is no change.
     """
-    added = [after[i] for i in sorted(after.keys() - before.keys())]
-    removed = [before[i] for i in sorted(before.keys() - after.keys())]
-    changed = []
-    for ident in sorted(before.keys() & after.keys()):
-        old, new = before[ident], after[ident]
-        touched = _changed_fields(old, new)
-        if touched:
-            fields = {f: {"old": old.get(f), "new": new.get(f)} for f in touched}
-            changed.append({"id": ident, "path": new["path"], "fields": fields})
-    return {"added": added, "removed": removed, "changed": changed}
-
-
-def _changed_fields(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """The top-level fields that differ between two versions of one memory."""
-    # threshold_to_diff_deeper=0: always name the fields, however many of them changed.
-    diff = DeepDiff(old, new, view="tree", threshold_to_diff_deeper=0)
-    names: set[str] = set()
-    for levels in diff.values():
+    diff = DeepDiff(
+        before,
+        after,
+        view="tree",
+        threshold_to_diff_deeper=0,
+        ignore_numeric_type_changes=True,
+    )
+    ids: dict[str, set[str]] = {"dictionary_item_added": set(), "dictionary_item_removed": set()}
+    fields: dict[str, set[str]] = defaultdict(set)
+    for kind, levels in diff.items():
         for level in levels:
-            path = level.path(output_format="list")
-            # An empty path is the memory as a whole; every field is then compared.
-            names.update([str(path[0])] if path else old.keys() | new.keys())
-    return sorted(n for n in names if old.get(n) != new.get(n))
+            path = [str(step) for step in level.path(output_format="list")]
+            if len(path) == 1 and kind in ids:  # a whole memory came or went
+                ids[kind].add(path[0])
+            elif len(path) == 1:  # a memory changed as a whole: name all its fields
+                fields[path[0]].update(before[path[0]].keys() | after[path[0]].keys())
+            else:  # a field of a memory on both sides, or something inside that field
+                fields[path[0]].add(path[1])
+    changed = [
+        {
+            "id": ident,
+            "path": after[ident]["path"],
+            "fields": {
+                f: {"old": before[ident].get(f), "new": after[ident].get(f)} for f in sorted(names)
+            },
+        }
+        for ident, names in sorted(fields.items())
+    ]
+    return {
+        "added": [after[i] for i in sorted(ids["dictionary_item_added"])],
+        "removed": [before[i] for i in sorted(ids["dictionary_item_removed"])],
+        "changed": changed,
+    }
 
 
 def run_after(run: RunInfo) -> str | None:
