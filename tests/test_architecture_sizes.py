@@ -23,7 +23,6 @@ LONG_FUNCTIONS = {
     "dream/consolidate/update.py:find_updates",  # threads ops/decisions lists
     "dream/gather/extract.py:extract_candidates",  # seven mutable locals per turn
     "dream/gather/phase.py:_candidates",
-    "store/operations.py:add_memory",
 }
 
 

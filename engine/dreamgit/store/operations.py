@@ -119,21 +119,7 @@ def add_memory(
     """Add one memory by hand; returns it with its id and path."""
     require_text(text, what="memory")
     mode = repo.secrets_mode()
-    check_name(topic, what="topic")
-    refuse_secret_name(topic, mode, what="topic")
-    for tag in tags:
-        check_name(tag, what="tag")
-        refuse_secret_name(tag, mode, what="tag")
-    if priority not in PRIORITIES:
-        raise UserError(
-            f"priority {priority!r} is not one of {', '.join(PRIORITIES)}",
-            hint="pass --priority with one of those names",
-        )
-    if type not in MEMORY_TYPES:
-        raise UserError(
-            f"type {type!r} is not one of {', '.join(MEMORY_TYPES)}",
-            hint="pass --type with one of those names",
-        )
+    _check_fields(topic, tags, priority=priority, type=type, mode=mode)
     # Redacted first: the slug, the name and the description are made from what is stored.
     where = f"{layout.MEMORIES}{topic}/(new memory)"
     given = (text.strip(), key or "", name, description)
@@ -167,21 +153,11 @@ def add_memory(
             key=key or None,
             tags=tuple(sorted(set(tags))),
         )
-        fmt = repo.format
-        if fmt.name != "dreamgit":
-            placed = fmt.place(memory, set(repo.store.files(tip)))
-            texts = Texts(lambda p: repo.read_text(p, tip))
-            changes = fmt.add(texts, placed)
-            texts.put(changes)
-            over = fmt.overflow(texts, changes)
-            if over is not None:
-                raise UserError(
-                    f"not added: {over}",
-                    hint="forget or shorten one of its entries first (`dreamgit memories`)",
-                )
-            made[:] = [next(m for m in scan_with(repo, tip, changes, now) if m.id == placed.id)]
+        if repo.format.name != "dreamgit":
+            added, changes = _add_in_format(repo, tip, memory, now=now)
+            made[:] = [added]
             written.clear()
-            written.update(encoded(changes))
+            written.update(changes)
             return dict(written)
         content = render_memory(memory)
         # Return the memory as it reads back (the file fills in the description).
@@ -202,6 +178,45 @@ def add_memory(
 
     repo.commit_main(message, build, now=now)
     return made[0]
+
+
+def _check_fields(topic: str, tags: Sequence[str], *, priority: str, type: str, mode: str) -> None:
+    """UserError when a new memory's topic, tags, priority or type cannot be used."""
+    check_name(topic, what="topic")
+    refuse_secret_name(topic, mode, what="topic")
+    for tag in tags:
+        check_name(tag, what="tag")
+        refuse_secret_name(tag, mode, what="tag")
+    if priority not in PRIORITIES:
+        raise UserError(
+            f"priority {priority!r} is not one of {', '.join(PRIORITIES)}",
+            hint="pass --priority with one of those names",
+        )
+    if type not in MEMORY_TYPES:
+        raise UserError(
+            f"type {type!r} is not one of {', '.join(MEMORY_TYPES)}",
+            hint="pass --type with one of those names",
+        )
+
+
+def _add_in_format(
+    repo: MemoryRepo, tip: str | None, memory: Memory, *, now: datetime
+) -> tuple[Memory, dict[str, bytes | None]]:
+    """``memory`` placed in another agent's format at ``tip``: as it reads back, and the
+    files that change; UserError when the format has no room for it."""
+    fmt = repo.format
+    placed = fmt.place(memory, set(repo.store.files(tip)))
+    texts = Texts(lambda p: repo.read_text(p, tip))
+    changes = fmt.add(texts, placed)
+    texts.put(changes)
+    over = fmt.overflow(texts, changes)
+    if over is not None:
+        raise UserError(
+            f"not added: {over}",
+            hint="forget or shorten one of its entries first (`dreamgit memories`)",
+        )
+    added = next(m for m in scan_with(repo, tip, changes, now) if m.id == placed.id)
+    return added, encoded(changes)
 
 
 def reinforce(repo: MemoryRepo, ident: str, *, now: datetime, tags: Sequence[str] = ()) -> Memory:
