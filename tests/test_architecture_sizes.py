@@ -15,7 +15,6 @@ MAX_FUNCTION_LINES = 80
 LONG_MODULES = {
     "dream/gather/statements.py",  # statement kinds; waits for the Extractor split
     "dream/gather/dates.py",  # relative dates; waits for the Extractor split
-    "ruleset/layer.py",  # rule layers: schema checks and merging in one
 }
 
 #: Functions over the limit on 2026-11-26, as ``path:name``; none may join.

@@ -23,8 +23,8 @@ from dreamgit.errors import ConfigError
 from dreamgit.history.runrecords import read_runs
 from dreamgit.report.memtests import superseded_ids
 from dreamgit.report.testrun import Suite, collect_tests, run_tests
-from dreamgit.ruleset.layer import TEST_GATES
 from dreamgit.ruleset.repo_rules import repo_ruleset
+from dreamgit.ruleset.vocabulary import TEST_GATES
 from dreamgit.store import layout
 from dreamgit.store.config import read_config
 from dreamgit.store.repo import MemoryRepo

@@ -1,7 +1,8 @@
 """Rule sets as data: YAML read into layers, merged along ``extends:``, compiled and frozen.
 
-``source`` (files and locations) → ``layer`` (one YAML file, checked) → ``merge`` (bundled
-sets and overrides) → ``model`` (the ``RuleSet`` the dream reads, and its YAML dump);
+``source`` (files and locations) → ``layer`` (one YAML file, checked against
+``vocabulary``, what a rule file may say) → ``merge`` (bundled sets and overrides) →
+``model`` (the ``RuleSet`` the dream reads, and its YAML dump);
 ``context`` gives the names expressions may use and their values; ``explain`` traces
 every rule over one memory; ``files`` says where ``extends:`` may read (the repository,
 or a checked file's folder, never beyond); ``repo_rules`` loads a repository's own set.

@@ -3,7 +3,8 @@
 A layer is what one file says: the keys it sets, its rules (possibly partial, as
 overrides of rules it inherits) and its compiled expressions. Every mistake is
 recorded in the file's :class:`Source` with its line and column and reading
-goes on, so ``rules check`` can list them all at once. Merging layers happens in
+goes on, so ``rules check`` can list them all at once. What a file may say (its
+keys, sections and knobs) is ``ruleset.vocabulary``; merging layers happens in
 ``ruleset.merge``.
 """
 
@@ -24,90 +25,25 @@ from dreamgit.errors import MemoryFileError
 from dreamgit.model import PRIORITIES
 from dreamgit.ruleset.context import CANDIDATE_SCHEMA, GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
 from dreamgit.ruleset.source import Location, Source
+from dreamgit.ruleset.vocabulary import (
+    ACTIONS,
+    HOOK_MODES,
+    KNOBS,
+    ORDER_FIELDS,
+    RULE_KEYS,
+    SECTIONS,
+    TEST_GATES,
+    TOP_KEYS,
+)
 from dreamgit.store import frontmatter
 from dreamgit.store.config import identity_problem
 
-__all__ = ["SECTIONS", "Layer", "RuleSpec", "read_layer"]
+__all__ = ["Layer", "RuleSpec", "read_layer"]
 
 #: Rule lists, in the order a dream applies them.
-SECTIONS = ("gather", "consolidate", "prune")
 _SECTION_SCHEMAS = {"gather": CANDIDATE_SCHEMA, "consolidate": PAIR_SCHEMA, "prune": MEMORY_SCHEMA}
-_ACTIONS = ("merge", "supersede")
-_RULE_KEYS = ("name", "when", "score", "description", "action")
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 _TOPIC = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
-ORDER_FIELDS = (
-    "priority",
-    "updated",
-    "created",
-    "recalls",
-    "confidence",
-    "rank",
-    "topic",
-    "name",
-    "chars",
-)
-
-# Knobs of the mapping sections: key -> (kind, description used in messages).
-KNOBS: dict[str, dict[str, str]] = {
-    "limits": {
-        "max_changes_per_run": "count",
-        "max_adds_per_run": "count",
-        "max_new_chars_per_run": "count",
-        "max_removals_per_run": "count",
-    },
-    "budgets": {
-        "max_memories": "positive",
-        "max_per_topic": "positive",
-        "index_chars": "positive",
-        "index_line_chars": "positive",
-        "gather_chars_ratio": "fraction",
-        "gather_min_chars": "count",
-        "gather_min_novelty": "fraction",
-    },
-    "protected": {"topics": "topics", "priorities": "priorities"},
-    "proposals": {
-        "add_min": "fraction",
-        "merge_min": "fraction",
-        "replace_min": "fraction",
-        "supersession_min": "fraction",
-        "remove_min": "fraction",
-        "max_priority": "priority",
-        "max_chars_per_run": "count",
-    },
-    "index": {"order": "order"},
-}
-#: What ``tests: {gate: …}`` may say: hold a run that broke a test, only report it, or
-#: run no tests.
-TEST_GATES = ("block", "advisory", "off")
-TOP_KEYS = (
-    "version",
-    "extends",
-    "disable",
-    "gate",
-    "limits",
-    "budgets",
-    "protected",
-    *SECTIONS,
-    "rank",
-    "index",
-    "proposals",
-    "author",
-    "llm",
-    "format",
-    "branch",
-    "hermes",
-    "recall",
-    "promotion",
-    "health",
-    "reflect",
-    "tests",
-    "hooks",
-    # Read and checked by store/secrets.py (secrets.mode), not by the rules.
-    "secrets",
-)
-#: What ``hooks:`` may say about the git hooks dreamgit's commits skip: a note, or quiet.
-HOOK_MODES = ("note", "quiet")
 
 
 @dataclass
@@ -483,10 +419,10 @@ class _Reader:
         label = f"{section}[{name}]" if isinstance(name, str) else f"{section}[{pos[0] + 1}]"
         broken = False
         for key in item:
-            if key not in _RULE_KEYS or (key == "action" and section != "consolidate"):
+            if key not in RULE_KEYS or (key == "action" and section != "consolidate"):
                 line, col = item.lc.key(key)
                 extra = " (only consolidate rules have an action)" if key == "action" else ""
-                allowed = [k for k in _RULE_KEYS if k != "action" or section == "consolidate"]
+                allowed = [k for k in RULE_KEYS if k != "action" or section == "consolidate"]
                 self.src.report(
                     f"{label}: unknown key '{key}'{did_you_mean(str(key), allowed)}{extra}",
                     (line, col),
@@ -512,7 +448,7 @@ class _Reader:
                 setattr(spec, key, compiled)
         if "action" in item:
             action = item["action"]
-            if action not in _ACTIONS:
+            if action not in ACTIONS:
                 self.src.report(
                     f"{label}.action: must be merge or supersede, not '{action}'",
                     item.lc.value("action"),

@@ -19,7 +19,7 @@ from dreamgit.dsl import Expression
 from dreamgit.dsl.diagnostics import did_you_mean
 from dreamgit.errors import RuleError
 from dreamgit.ruleset.files import RuleFileError, RuleFiles
-from dreamgit.ruleset.layer import KNOBS, SECTIONS, Layer, RuleSpec, read_layer
+from dreamgit.ruleset.layer import Layer, RuleSpec, read_layer
 from dreamgit.ruleset.model import (
     Budgets,
     Limits,
@@ -30,6 +30,7 @@ from dreamgit.ruleset.model import (
     RuleSet,
 )
 from dreamgit.ruleset.source import Location
+from dreamgit.ruleset.vocabulary import KNOBS, SECTIONS
 
 __all__ = ["bundled_names", "bundled_text", "merge"]
 
