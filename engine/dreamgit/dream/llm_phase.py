@@ -25,14 +25,14 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.evidence import evidence_refusal
 from dreamgit.dream.gather.compact import known_user_name
 from dreamgit.dream.gather.prompt_view import as_statement, session_turns
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet, snap
+from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.llm.ask import Answer, CharBudget, ask
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.llm.cache import AnswerCache

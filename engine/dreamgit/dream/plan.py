@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.gather.phase import plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
@@ -33,6 +31,8 @@ from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
+from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.duplicates import DEFAULT_THRESHOLD
 from dreamgit.model import Memory, Session, plural, priority_rank
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.recall.settings import load_settings

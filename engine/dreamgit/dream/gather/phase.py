@@ -16,13 +16,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.candidate import Candidate, candidate_memory_fields
-from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.dream.gather.compact import compact, known_user_name, normalized
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
+from dreamgit.extract.candidate import Candidate, candidate_memory_fields
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.ids import memory_id
 from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import AGENT_WRITTEN, Memory, Session
