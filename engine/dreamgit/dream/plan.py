@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.dream.consolidate.phase import plan_consolidate
+from dreamgit.dream.gather.choice import pick_extractors
 from dreamgit.dream.gather.phase import plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
 from dreamgit.dream.index import (
@@ -166,8 +167,11 @@ def plan_dream(
             f"gathering from {plural(len(sessions), 'session')} "
             f"({plural(len(snapshot.memories), 'memory')} known)"
         )
+        by_rules, by_model = pick_extractors(
+            sessions, repo.config().get("extract"), model=llm is not None
+        )
         proposed, waiting = (
-            llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
+            llm_candidates(llm, ws, by_model, ruleset, now=now, budget=budget)
             if llm is not None
             else ([], set())
         )
@@ -180,6 +184,7 @@ def plan_dream(
             threshold=threshold,
             proposed=proposed,
             model=llm.adapter.model if llm is not None else None,
+            model_only=frozenset(s.id for s in sessions) - {s.id for s in by_rules},
         )
         ops += gathered.ops
         decisions += gathered.decisions

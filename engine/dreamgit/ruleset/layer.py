@@ -105,9 +105,14 @@ TOP_KEYS = (
     "hooks",
     # Read and checked by store/secrets.py (secrets.mode), not by the rules.
     "secrets",
+    # Which extractor reads which session; read by dream/gather/choice.py.
+    "extract",
 )
 #: What ``hooks:`` may say about the git hooks dreamgit's commits skip: a note, or quiet.
 HOOK_MODES = ("note", "quiet")
+#: ``extract:`` values: the rules on every session (and the model too, when one is
+#: configured), or the model alone on sessions not in English.
+EXTRACT_MODES = ("both", "by-language")
 
 
 @dataclass
@@ -253,6 +258,9 @@ class _Reader:
             elif key == "hooks" and value not in HOOK_MODES:
                 shown = ", ".join(HOOK_MODES)
                 self.src.report(f"hooks: must be one of {shown}, not {value!r}", pos)
+            elif key == "extract" and value not in EXTRACT_MODES:
+                shown = ", ".join(EXTRACT_MODES)
+                self.src.report(f"extract: must be one of {shown}, not {value!r}", pos)
             elif key in ("llm", "recall", "promotion", "health", "reflect") and not isinstance(
                 value, dict | None
             ):

@@ -112,14 +112,17 @@ def plan_gather(
     threshold: float,
     proposed: Sequence[Candidate] = (),
     model: str | None = None,
+    model_only: frozenset[str] = frozenset(),
 ) -> GatherResult:
     """Plan the gather phase over ``sessions`` (oldest first) against the working set.
 
     ``proposed`` are candidates an LLM found (already judged by the rules); they
     meet the same gather rules, duplicate checks and limits as the extracted ones.
+    The English rules read every session but those in ``model_only`` (ids of sessions
+    in another language that the model alone reads, ``extract: by-language``).
     """
     result = GatherResult()
-    found = _candidates(ws, sessions, ruleset, now, result, proposed)
+    found = _candidates(ws, sessions, ruleset, now, result, proposed, model_only)
     known = _known_duplicates(
         ws, [memory for memory, _ in found], threshold, known_user_name(ws.active.values())
     )
@@ -171,6 +174,7 @@ def _candidates(
     now: datetime,
     result: GatherResult,
     proposed: Sequence[Candidate] = (),
+    model_only: frozenset[str] = frozenset(),
 ) -> list[tuple[Memory, Candidate]]:
     """Every candidate of every session, oldest session first, that no gather rule rejects.
 
@@ -193,6 +197,8 @@ def _candidates(
     ordered = sorted(sessions, key=lambda s: (s.created, s.id))
     admitted: list[Candidate] = []
     for session in ordered:
+        if session.id in model_only:
+            continue
         extracted = _RULES.extract(session, ExtractionContext(user_name=user_name)).candidates
         user_name = user_name or known_user_name(_as_memories(extracted))
         # The rules judge first, so the budget goes to what they would keep.
