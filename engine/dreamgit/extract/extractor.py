@@ -1,8 +1,9 @@
 """The one interface every extractor meets: a session's turns and context in, candidates out.
 
-Gathering asks each extractor it picked (``dream/plan.py``) about each new
+Gathering asks each extractor it picked (``dream/gather/choice.py``) about each new
 session, oldest first: the English rules (``dream/gather/rules_extractor.py``) and, with a
-model configured, the model under the pydantic contract (``dream/llm_extractor.py``). An
+model configured, the model under the pydantic contract (``LLMExtractor`` in
+``dream/llm_phase.py``). An
 extractor returns candidate statements; whether they become memories (gather rules,
 budget, duplicates, injection checks) is decided by gathering, the same for every
 extractor. An extractor that could not ask (over the run's model budget) says so, and
