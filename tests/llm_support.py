@@ -19,6 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from dreamgit.model import Memory, Session
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -148,6 +150,15 @@ def anthropic_reply(content: str, *, model: str = "claude-test") -> Reply:
             "usage": {"input_tokens": 13, "output_tokens": 5},
         }
     )
+
+
+def without_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loopback requests must not go to a proxy, nor carry a developer's real key."""
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("all_proxy", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
 
 
 @contextmanager

@@ -21,7 +21,6 @@ LONG_MODULES = {
 LONG_FUNCTIONS = {
     "dream/consolidate/update.py:find_updates",  # threads ops/decisions lists
     "dream/gather/extract.py:extract_candidates",  # seven mutable locals per turn
-    "dream/gather/phase.py:_candidates",
 }
 
 

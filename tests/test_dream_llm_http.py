@@ -37,7 +37,15 @@ from llm_dreamkit import (
     fixture,
     text,
 )
-from llm_support import Loopback, Reply, anthropic_reply, drip_server, loopback, openai_reply
+from llm_support import (
+    Loopback,
+    Reply,
+    anthropic_reply,
+    drip_server,
+    loopback,
+    openai_reply,
+    without_proxies,
+)
 
 #: Each provider: how it wraps an answer, the path it serves, the llm settings for its URL.
 PROVIDERS: dict[str, tuple[Callable[..., Reply], str, Callable[[str], dict[str, Any]]]] = {
@@ -57,12 +65,8 @@ MERGED = "Keeps the changelog in CHANGELOG.md at the repository root."
 
 @pytest.fixture(autouse=True)
 def _no_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Loopback requests must not go to a proxy, nor carry a developer's real key."""
-    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.delenv("all_proxy", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    """Loopback requests go to no proxy and carry no developer's key."""
+    without_proxies(monkeypatch)
 
 
 def script(fx: Fixture) -> list[dict[str, Any]]:

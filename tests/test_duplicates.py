@@ -1,4 +1,4 @@
-"""Tests for dreamgit.dream.consolidate.duplicates: finding near-duplicates and grouping them.
+"""Tests for dreamgit.extract.duplicates: finding near-duplicates and grouping them.
 
 The must-merge and must-not-merge pairs go through the public function the dream
 uses, :func:`find_duplicate_pairs` at its default threshold.
@@ -12,14 +12,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from dreamgit.dream.consolidate.duplicates import (
+from dreamgit.extract.duplicates import (
     DEFAULT_THRESHOLD,
     DupItem,
     find_contained_pairs,
     find_duplicate_pairs,
     group_duplicates,
 )
-from dreamgit.dream.consolidate.guards import merge_allowed
+from dreamgit.extract.guards import merge_allowed
 from dreamgit.model import Memory
 from dreamgit.textsim import features, similarity
 

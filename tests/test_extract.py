@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dreamgit.dream.candidate import TOPICS, Candidate, candidate_memory_fields, suggest_slug
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.language import FULL_STOPS
 from dreamgit.dream.gather.phase import rejecting_rule
+from dreamgit.extract.candidate import TOPICS, Candidate, candidate_memory_fields, suggest_slug
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
 from dreamgit.ruleset import load_bundled
 

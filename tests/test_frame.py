@@ -1,10 +1,10 @@
-"""A memory sentence read as subject, relation and value (dream/consolidate/frame.py)."""
+"""A memory sentence read as subject, relation and value (extract/frame.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from dreamgit.dream.consolidate.frame import parse_frame
+from dreamgit.extract.frame import parse_frame
 
 
 def _read(text: str) -> tuple[list[str], str, list[str]]:

@@ -16,10 +16,10 @@ import pytest
 
 from chatkit import FRIDAY, said_by_noor
 from dreamgit.api import DreamEngine
-from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.gather.compact import compact, content_words
 from dreamgit.dream.gather.dates import resolve_dates
 from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.extract.candidate import Candidate
 from dreamgit.store.repo import MemoryRepo
 
 

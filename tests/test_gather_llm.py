@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.gather.prompt_view import as_statement, session_turns
 from dreamgit.dream.run import dream
+from dreamgit.extract.candidate import Candidate
 from dreamgit.llm.scripted import ScriptedAdapter
 from dreamgit.model import Session
 from dreamgit.store import operations

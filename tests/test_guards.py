@@ -1,10 +1,10 @@
-"""Tests for dreamgit.dream.consolidate.guards: what vetoes a merge, and the reasons it gives."""
+"""Tests for dreamgit.extract.guards: what vetoes a merge, and the reasons it gives."""
 
 from __future__ import annotations
 
 import pytest
 
-from dreamgit.dream.consolidate.guards import keys_compatible, may_merge, merge_allowed
+from dreamgit.extract.guards import keys_compatible, may_merge, merge_allowed
 
 
 def refused(a: str, b: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from clikit import active, dreamgit
 from dreamgit.dream import session_notes
-from dreamgit.dream.candidate import Candidate
+from dreamgit.extract.candidate import Candidate
 from dreamgit.model import Memory
 from gitcheck import fsck
 

@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.consolidate.supersede import (
     SkippedSupersession,
     Supersession,
@@ -14,6 +13,7 @@ from dreamgit.dream.consolidate.supersede import (
     find_change_supersessions,
 )
 from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.extract.candidate import Candidate
 from dreamgit.model import Memory
 
 T0 = datetime(2026, 11, 10, 9, 0, tzinfo=UTC)

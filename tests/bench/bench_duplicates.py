@@ -34,7 +34,7 @@ from corpus import Corpus, generate
 
 from dreamgit import textsim
 from dreamgit.dream.consolidate import guards, signature
-from dreamgit.dream.consolidate.duplicates import (
+from dreamgit.extract.duplicates import (
     DEFAULT_THRESHOLD,
     DupItem,
     _candidates,

@@ -16,8 +16,8 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
-from dreamgit.dream.gather import lexicon as extract_lexicon
 from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.extract import lexicon as extract_lexicon
 from dreamgit.model import Memory
 
 T0 = datetime(2026, 11, 20, tzinfo=UTC)

@@ -15,9 +15,9 @@ import click
 
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.status import pending_sessions
 from dreamgit.errors import MemoryFileError, NotFoundError, UserError
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.history.runrecords import read_runs
 from dreamgit.history.summary import render_summary
 from dreamgit.llm.context import consolidate_context, supersede_context

@@ -4,11 +4,12 @@
 function that ``review``, ``run`` and ``compact`` share, ``gate`` decides whether a dream
 is due (``status`` gathers what it looks at), ``vet`` leaves out (and reports) a memory
 a rule cannot evaluate, ``limits`` caps a run, ``prune``,
-``index`` and ``diary`` are phases of their own, ``workset``/``candidate``/``ordering``
+``index`` and ``diary`` are phases of their own, ``workset``/``ordering``
 are the data the phases pass on, ``trailers`` writes each operation's commit message, and
 ``llm_phase``/``llm_setup`` bring in a model's proposals. The subpackages ``gather`` and
-``consolidate`` hold the two largest phases.
+``consolidate`` hold the two largest phases; what both read in a statement (candidates,
+frames, duplicates, the lexicon) is in ``extract`` below them.
 
-May import: ``history``, ``llm``, ``recall``, ``ruleset``, ``store``, ``dsl``, ``textsim``
-and the kernel; never the API, ``integrations`` or ``cli``.
+May import: ``extract``, ``history``, ``llm``, ``recall``, ``ruleset``, ``store``, ``dsl``,
+``textsim`` and the kernel; never the API, ``integrations`` or ``cli``.
 """

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from dreamgit.dream.consolidate.signature import ANTONYMS, signature
+from dreamgit.extract.signature import ANTONYMS, signature
 from dreamgit.llm.injection import instruction_shape
 from dreamgit.llm.proposals import Proposal
 from dreamgit.model import Memory, Session

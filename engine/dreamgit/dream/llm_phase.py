@@ -25,14 +25,15 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.dream.evidence import evidence_refusal
 from dreamgit.dream.gather.compact import known_user_name
 from dreamgit.dream.gather.prompt_view import as_statement, session_turns
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet, snap
+from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs, group_duplicates
+from dreamgit.extract.extractor import Extraction, ExtractionContext, Extractor
 from dreamgit.llm.ask import Answer, CharBudget, ask
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.llm.cache import AnswerCache
@@ -44,6 +45,7 @@ from dreamgit.ruleset import RuleSet
 
 __all__ = [
     "GROUP_SIMILARITY",
+    "LLMExtractor",
     "LLMRun",
     "gather_prompt_context",
     "known_for_gather",
@@ -190,6 +192,53 @@ def gather_prompt_context(
     return _dated(context, day)
 
 
+@dataclass
+class LLMExtractor:
+    """The model as an extractor: the gather prompt about one session, under the contract.
+
+    The answer is parsed by the pydantic contract (``llm/contract.py``); each proposal
+    is judged like every other (only ``add``, sources the session itself, thresholds,
+    the run's limits) and every verdict is a decision of the run. What passes comes
+    back as candidates in the rules' wording (speaker, dates); gathering then checks
+    them as it checks the rules' (injection-shaped text, gather rules, budget).
+    """
+
+    llm: LLMRun
+    ruleset: RuleSet
+    now: datetime
+    budget: Budget
+    name: str = "llm"
+
+    def extract(self, session: Session, context: ExtractionContext) -> Extraction:
+        """The candidates the model proposed for ``session``, or deferred if not asked."""
+        prompt = gather_prompt_context(
+            session,
+            context.known,
+            now=self.now,
+            thresholds=self.llm.thresholds,
+            max_adds=context.max_adds,
+        )
+        answer = self.llm.ask("gather", prompt, group=f"gather {session.id}")
+        if answer.status == "deferred":
+            self.llm.defer(answer, self.budget)
+            return Extraction(deferred=True)
+        accepted = self.llm.judge(
+            answer,
+            allowed_ops=frozenset({"add"}),
+            known={m.id: m for m in context.known},
+            ruleset=self.ruleset,
+            budget=self.budget,
+            sources={session.id},
+        )
+        subject = context.user_name or "The user"
+        return Extraction(
+            [
+                as_statement(_candidate(p, session), created=session.created, subject=subject)
+                for p in accepted
+            ]
+        )
+
+
 def llm_candidates(
     llm: LLMRun,
     ws: WorkingSet,
@@ -200,36 +249,20 @@ def llm_candidates(
     budget: Budget,
 ) -> tuple[list[Candidate], set[str]]:
     """Candidates the model found in each session; and the sessions whose prompt was deferred."""
+    extractor: Extractor = LLMExtractor(llm, ruleset, now, budget)
     known = known_for_gather(ws.active.values(), ruleset, now)
-    by_id = {m.id: m for m in known}
     found: list[Candidate] = []
     deferred: set[str] = set()
     for session in sorted(sessions, key=lambda s: (s.created, s.id)):
-        context = gather_prompt_context(
-            session,
-            known,
-            now=now,
-            thresholds=llm.thresholds,
+        context = ExtractionContext(
+            user_name=known_user_name(ws.active.values()),
+            known=known,
             max_adds=max(budget.max_adds - budget.adds, 0),
         )
-        answer = llm.ask("gather", context, group=f"gather {session.id}")
-        if answer.status == "deferred":
-            llm.defer(answer, budget)
+        extraction = extractor.extract(session, context)
+        if extraction.deferred:
             deferred.add(session.id)
-            continue
-        accepted = llm.judge(
-            answer,
-            allowed_ops=frozenset({"add"}),
-            known=by_id,
-            ruleset=ruleset,
-            budget=budget,
-            sources={session.id},
-        )
-        subject = known_user_name(ws.active.values()) or "The user"
-        found += [
-            as_statement(_candidate(p, session), created=session.created, subject=subject)
-            for p in accepted
-        ]
+        found += extraction.candidates
     return found, deferred
 
 

@@ -7,14 +7,13 @@ planned. Nothing is written here; :mod:`dreamgit.dream.apply` commits the plan.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.consolidate.duplicates import DEFAULT_THRESHOLD
 from dreamgit.dream.consolidate.phase import plan_consolidate
+from dreamgit.dream.gather.choice import pick_extractors
 from dreamgit.dream.gather.phase import GatherResult, plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
 from dreamgit.dream.index import (
@@ -33,6 +32,8 @@ from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
+from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.duplicates import DEFAULT_THRESHOLD
 from dreamgit.model import Memory, Session, plural, priority_rank
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.recall.settings import Settings, load_settings
@@ -145,11 +146,14 @@ def _gather(
     now: datetime,
     budget: Budget,
     llm: LLMRun | None,
+    config: Mapping[str, Any],
 ) -> tuple[GatherResult, list[str]]:
-    """Gathering's plan, with the model's candidates when there is one, and the sessions it
-    consumed (not those the model has still to answer for)."""
+    """Gathering's plan: each session read by the extractors the ``extract:`` setting picks
+    for it (the rules, the model, or both), and the sessions it consumed (not those the model
+    has still to answer for)."""
+    by_rules, by_model = pick_extractors(sessions, config.get("extract"), model=llm is not None)
     proposed, waiting = (
-        llm_candidates(llm, ws, sessions, ruleset, now=now, budget=budget)
+        llm_candidates(llm, ws, by_model, ruleset, now=now, budget=budget)
         if llm is not None
         else ([], set())
     )
@@ -162,6 +166,7 @@ def _gather(
         threshold=DEFAULT_THRESHOLD,  # the finder's floor; the merge rules decide among pairs
         proposed=proposed,
         model=llm.adapter.model if llm is not None else None,
+        model_only=frozenset(s.id for s in sessions) - {s.id for s in by_rules},
     )
     return gathered, [s for s in gathered.consumed if s not in waiting]
 
@@ -229,7 +234,7 @@ def plan_dream(
             f"gathering from {plural(len(sessions), 'session')} "
             f"({plural(len(snapshot.memories), 'memory')} known)"
         )
-        gathered, consumed = _gather(ws, sessions, ruleset, now, budget, llm)
+        gathered, consumed = _gather(ws, sessions, ruleset, now, budget, llm, repo.config())
         ops += gathered.ops
         decisions += gathered.decisions
         fresh = gathered.fresh

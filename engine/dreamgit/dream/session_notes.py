@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from dreamgit.dream.candidate import Candidate, description_of
+from dreamgit.extract.candidate import Candidate, description_of
+from dreamgit.extract.names import possessive
 from dreamgit.model import Memory
 
 __all__ = [
@@ -78,20 +79,12 @@ def _joinable(candidate: Candidate) -> bool:
     )
 
 
-def _possessive(name: str) -> str:
-    # Imported on use: MEMORY.md's index reads this module, and `add` or `status` need not
-    # load gathering's word and date tables with it.
-    from dreamgit.dream.gather.attribution import possessive
-
-    return possessive(name)
-
-
 def _part(candidate: Candidate) -> str:
     """The statement as a note holds it: without the person's name when it opens with it
     and goes on in lower case ("went to …"; "their sister …" for "Ana's sister …"), else
     whole."""
     lead, text = _lead(candidate), candidate.text.rstrip(" .!")
-    for said, written in ((lead + " ", ""), (_possessive(lead) + " ", _THEIR)):
+    for said, written in ((lead + " ", ""), (possessive(lead) + " ", _THEIR)):
         rest = text[len(said) :] if text.startswith(said) else ""
         if rest[:1].islower() and not rest.startswith(("and ", "or ")):
             return written + rest
@@ -168,7 +161,7 @@ def _sentence(lead: str, part: str) -> str:
     if part[:1].isupper():
         return f"{part}."
     if part.startswith(_THEIR):
-        return f"{_possessive(lead)} {part[len(_THEIR) :]}."
+        return f"{possessive(lead)} {part[len(_THEIR) :]}."
     return f"{lead} {part}."
 
 

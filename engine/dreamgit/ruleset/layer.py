@@ -27,6 +27,7 @@ from dreamgit.ruleset.context import CANDIDATE_SCHEMA, GATE_SCHEMA, MEMORY_SCHEM
 from dreamgit.ruleset.source import Location, Source
 from dreamgit.ruleset.vocabulary import (
     ACTIONS,
+    EXTRACT_MODES,
     HOOK_MODES,
     KNOBS,
     ORDER_FIELDS,
@@ -189,6 +190,9 @@ class _Reader:
             elif key == "hooks" and value not in HOOK_MODES:
                 shown = ", ".join(HOOK_MODES)
                 self.src.report(f"hooks: must be one of {shown}, not {value!r}", pos)
+            elif key == "extract" and value not in EXTRACT_MODES:
+                shown = ", ".join(EXTRACT_MODES)
+                self.src.report(f"extract: must be one of {shown}, not {value!r}", pos)
             elif key in ("llm", "recall", "promotion", "health", "reflect") and not isinstance(
                 value, dict | None
             ):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "ACTIONS",
+    "EXTRACT_MODES",
     "HOOK_MODES",
     "KNOBS",
     "ORDER_FIELDS",
@@ -90,6 +91,11 @@ TOP_KEYS = (
     "hooks",
     # Read and checked by store/secrets.py (secrets.mode), not by the rules.
     "secrets",
+    # Which extractor reads which session; read by dream/gather/choice.py.
+    "extract",
 )
 #: What ``hooks:`` may say about the git hooks dreamgit's commits skip: a note, or quiet.
 HOOK_MODES = ("note", "quiet")
+#: ``extract:`` values: the rules on every session (and the model too, when one is
+#: configured), or the model alone on sessions not in English.
+EXTRACT_MODES = ("both", "by-language")

@@ -20,11 +20,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.restate import as_fact
-from dreamgit.dream.consolidate.signature import signature
 from dreamgit.dream.consolidate.update_passes import WINDOW, by_time
-from dreamgit.dream.consolidate.verbs import (
+from dreamgit.extract.frame import Frame, parse_frame
+from dreamgit.extract.lexicon import lookup_tool
+from dreamgit.extract.signature import signature
+from dreamgit.extract.verbs import (
     AUXILIARIES,
     CHANGE_VERBS,
     DATE_WORDS,
@@ -33,7 +34,6 @@ from dreamgit.dream.consolidate.verbs import (
     PREPOSITIONS,
     verb_base,
 )
-from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 

@@ -25,14 +25,6 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.consolidate.duplicates import (
-    DupItem,
-    find_contained_pairs,
-    find_duplicate_pairs,
-    group_duplicates,
-)
-from dreamgit.dream.consolidate.guards import subsumes
 from dreamgit.dream.consolidate.merge_text import merge_memories
 from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
@@ -41,6 +33,14 @@ from dreamgit.dream.limits import Budget
 from dreamgit.dream.vet import evaluation_error
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
+from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.duplicates import (
+    DupItem,
+    find_contained_pairs,
+    find_duplicate_pairs,
+    group_duplicates,
+)
+from dreamgit.extract.guards import subsumes
 from dreamgit.model import Memory
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from dreamgit.dream.gather.attribution import possessive
+from dreamgit.extract.names import possessive
 
 __all__ = ["as_fact"]
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.gather.lexicon import lookup_tool, tool_aliases
+from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.lexicon import lookup_tool, tool_aliases
 from dreamgit.model import Memory
 
 __all__ = ["SkippedSupersession", "Supersession", "SupersessionPlan", "find_change_supersessions"]

@@ -27,9 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dreamgit.dream.consolidate.counts import count_changes
-from dreamgit.dream.consolidate.frame import Frame, parse_frame
 from dreamgit.dream.consolidate.restate import as_fact
-from dreamgit.dream.consolidate.signature import signature
 from dreamgit.dream.consolidate.update_passes import (
     PERIOD,
     WINDOW,
@@ -44,6 +42,8 @@ from dreamgit.dream.consolidate.update_passes import (
     show,
     tool_kind,
 )
+from dreamgit.extract.frame import Frame, parse_frame
+from dreamgit.extract.signature import signature
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 

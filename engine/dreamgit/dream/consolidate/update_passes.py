@@ -16,8 +16,8 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from dreamgit.dream.consolidate.frame import Frame
-from dreamgit.dream.gather.lexicon import lookup_tool
+from dreamgit.extract.frame import Frame
+from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 

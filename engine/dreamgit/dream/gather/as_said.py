@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
 from dreamgit.dream.gather.language import (
     CJK,
     ENGLISH,
@@ -33,6 +32,7 @@ from dreamgit.dream.gather.language import (
     any_script_sentences,
     script_language,
 )
+from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
 
 __all__ = ["MAX_PER_SESSION", "SALIENCE", "AsSaid", "keeps"]
 

@@ -22,8 +22,9 @@ from dreamgit.dream.gather.words import (
     RELATIVES,
     opens_without_subject,
 )
+from dreamgit.extract.names import possessive
 
-__all__ = ["Voice", "attribute", "instruction", "possessive"]
+__all__ = ["Voice", "attribute", "instruction"]
 
 _I = re.IGNORECASE
 _TOKEN = re.compile(
@@ -45,11 +46,6 @@ class Voice:
     team: bool = False
     #: Words the session writes in lower case: "Family" opening a remark is not a name.
     common: frozenset[str] = frozenset()
-
-
-def possessive(name: str) -> str:
-    """ "Priya" → "Priya's", "Tomas" → "Tomas'"."""
-    return name + ("'" if name.endswith("s") else "'s")
 
 
 def _lower_first(name: str) -> str:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dreamgit.dream.gather.language import UPPER_LETTERS
-from dreamgit.dream.gather.lexicon import Tool, find_tools, lookup_tool
 from dreamgit.dream.gather.phrasing import ADVERBS
+from dreamgit.extract.lexicon import Tool, find_tools, lookup_tool
 
 __all__ = ["Context", "Draft"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from dreamgit.dream.candidate import Candidate
 from dreamgit.dream.gather.words import content_terms
+from dreamgit.extract.candidate import Candidate
 from dreamgit.model import Memory
 from dreamgit.textsim import STOP_WORDS
 

@@ -19,12 +19,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 
-from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
 from dreamgit.dream.gather.common import Context, Draft, dangling
-from dreamgit.dream.gather.lexicon import find_tools, lookup_tool
 from dreamgit.dream.gather.patterns import PATTERNS
 from dreamgit.dream.gather.phrasing import NEAR_DATE, third_person
 from dreamgit.dream.gather.words import SENTENCE_END
+from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
+from dreamgit.extract.lexicon import find_tools, lookup_tool
 from dreamgit.model import priority_rank
 
 __all__ = ["MAX_SENTENCE", "MAX_TEXT", "dedupe", "explicit_candidates", "sentences"]

@@ -16,7 +16,6 @@ from dataclasses import replace
 from datetime import datetime
 from functools import partial
 
-from dreamgit.dream.candidate import TOPIC_TYPES, Candidate
 from dreamgit.dream.gather.antecedents import (
     described,
     named_person,
@@ -25,7 +24,7 @@ from dreamgit.dream.gather.antecedents import (
     with_person,
 )
 from dreamgit.dream.gather.as_said import AsSaid
-from dreamgit.dream.gather.attribution import Voice, attribute, instruction, possessive
+from dreamgit.dream.gather.attribution import Voice, attribute, instruction
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import (
     MAX_SENTENCE,
@@ -35,7 +34,6 @@ from dreamgit.dream.gather.explicit import (
     sentences,
 )
 from dreamgit.dream.gather.informal import spelled_out
-from dreamgit.dream.gather.lexicon import lookup_tool
 from dreamgit.dream.gather.momentary import serves_aim_before
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
@@ -52,6 +50,9 @@ from dreamgit.dream.gather.statements import (
     time_told,
 )
 from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
+from dreamgit.extract.lexicon import lookup_tool
+from dreamgit.extract.names import possessive
 from dreamgit.textsim import NOT, features
 
 __all__ = ["extract_candidates"]

@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 from dreamgit.dream.gather.common import SUBJ, Context, Draft, clean_term, dangling, tool_of
 from dreamgit.dream.gather.identity import IDENTITY_PATTERNS
-from dreamgit.dream.gather.lexicon import find_tools
 from dreamgit.dream.gather.phrasing import finish, swap_pronouns, third_person
 from dreamgit.dream.gather.tools import LATE_TOOL_PATTERNS, TOOL_PATTERNS
+from dreamgit.extract.lexicon import find_tools
 
 __all__ = ["PATTERNS", "Pattern"]
 

@@ -16,16 +16,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.candidate import Candidate, candidate_memory_fields
-from dreamgit.dream.consolidate.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.dream.gather.compact import compact, known_user_name, normalized
-from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.gather.rules_extractor import RulesExtractor
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
+from dreamgit.extract.candidate import Candidate, candidate_memory_fields
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.extract.extractor import ExtractionContext, Extractor
 from dreamgit.ids import memory_id
 from dreamgit.llm.injection import instruction_shape
-from dreamgit.model import AGENT_WRITTEN, Memory, Session
+from dreamgit.model import Memory, Session
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
@@ -111,14 +112,17 @@ def plan_gather(
     threshold: float,
     proposed: Sequence[Candidate] = (),
     model: str | None = None,
+    model_only: frozenset[str] = frozenset(),
 ) -> GatherResult:
     """Plan the gather phase over ``sessions`` (oldest first) against the working set.
 
     ``proposed`` are candidates an LLM found (already judged by the rules); they
     meet the same gather rules, duplicate checks and limits as the extracted ones.
+    The English rules read every session but those in ``model_only`` (ids of sessions
+    in another language that the model alone reads, ``extract: by-language``).
     """
     result = GatherResult()
-    found = _candidates(ws, sessions, ruleset, now, result, proposed)
+    found = _candidates(ws, sessions, ruleset, now, result, proposed, model_only)
     known = _known_duplicates(
         ws, [memory for memory, _ in found], threshold, known_user_name(ws.active.values())
     )
@@ -170,6 +174,7 @@ def _candidates(
     now: datetime,
     result: GatherResult,
     proposed: Sequence[Candidate] = (),
+    model_only: frozenset[str] = frozenset(),
 ) -> list[tuple[Memory, Candidate]]:
     """Every candidate of every session, oldest session first, that no gather rule rejects.
 
@@ -192,13 +197,9 @@ def _candidates(
     ordered = sorted(sessions, key=lambda s: (s.created, s.id))
     admitted: list[Candidate] = []
     for session in ordered:
-        extracted = extract_candidates(
-            session.text,
-            session_id=session.id,
-            created=session.created,
-            user_name=user_name,
-            author="agent" if AGENT_WRITTEN in session.tags else "user",
-        )
+        if session.id in model_only:
+            continue
+        extracted = _RULES.extract(session, ExtractionContext(user_name=user_name)).candidates
         user_name = user_name or known_user_name(_as_memories(extracted))
         # The rules judge first, so the budget goes to what they would keep.
         admitted.extend(c for c in extracted if _admitted(ws, ruleset, c, now, result))
@@ -246,6 +247,9 @@ def _candidates(
             found.append((memory, candidate))
     return found
 
+
+#: The English rules: every session meets them, with or without a model.
+_RULES: Extractor = RulesExtractor()
 
 _OVER_BUDGET = "over the run's gather budget (gather_chars_ratio): more salient statements took it"
 _REPEATS = "repeats what memory holds (gather_min_novelty): most of its words are known"

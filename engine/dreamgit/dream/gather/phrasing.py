@@ -14,8 +14,8 @@ import re
 from datetime import datetime, timedelta
 
 from dreamgit.dream.gather.dates import day_text
-from dreamgit.dream.gather.lexicon import canonical_spelling
 from dreamgit.dream.gather.words import IRREGULAR_PAST
+from dreamgit.extract.lexicon import canonical_spelling
 
 __all__ = ["GERUND", "absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.candidate import Candidate
-from dreamgit.dream.gather.attribution import possessive
 from dreamgit.dream.gather.dates import day_text, resolve_dates
 from dreamgit.dream.gather.salience import kind_of
 from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.names import possessive
 from dreamgit.model import Session
 
 __all__ = ["LLM_SALIENCE", "as_statement", "session_turns"]

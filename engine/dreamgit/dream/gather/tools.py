@@ -25,8 +25,8 @@ from dreamgit.dream.gather.common import (
     tool_like,
     tool_of,
 )
-from dreamgit.dream.gather.lexicon import find_tools, lookup_tool
 from dreamgit.dream.gather.phrasing import finish, swap_pronouns, third_person
+from dreamgit.extract.lexicon import find_tools, lookup_tool
 
 __all__ = ["LATE_TOOL_PATTERNS", "TOOL_PATTERNS"]
 

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.consolidate.frame import parse_frame
 from dreamgit.dream.reflect.settings import ReflectSettings
 from dreamgit.dream.reflect.sightings import Sighting
+from dreamgit.extract.frame import parse_frame
 from dreamgit.model import Memory, priority_rank
 
 __all__ = ["GENERATED_TAGS", "LESSON", "TRUTH", "Recurring", "find_recurring"]

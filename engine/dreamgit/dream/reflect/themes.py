@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from dreamgit.dream.consolidate.frame import parse_frame
-from dreamgit.dream.consolidate.verbs import DATE_WORDS, verb_base
 from dreamgit.dream.reflect.settings import ReflectSettings
 from dreamgit.dream.reflect.sightings import Sighting
+from dreamgit.extract.frame import parse_frame
+from dreamgit.extract.verbs import DATE_WORDS, verb_base
 from dreamgit.model import Memory
 from dreamgit.textsim import tokenize
 

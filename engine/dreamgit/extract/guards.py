@@ -11,9 +11,9 @@ only leaves a duplicate for the next dream.
 
 from __future__ import annotations
 
-from dreamgit.dream.consolidate.frame import Frame, parse_frame
-from dreamgit.dream.consolidate.signature import ANTONYMS, Signature, neighbours, shown, signature
-from dreamgit.dream.consolidate.verbs import RELATION_SYNONYMS
+from dreamgit.extract.frame import Frame, parse_frame
+from dreamgit.extract.signature import ANTONYMS, Signature, neighbours, shown, signature
+from dreamgit.extract.verbs import RELATION_SYNONYMS
 from dreamgit.textsim import canonical_word
 
 __all__ = ["extends", "keys_compatible", "may_merge", "merge_allowed", "subsumes"]

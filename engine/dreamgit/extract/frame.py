@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from dreamgit.dream.consolidate.signature import signature
-from dreamgit.dream.consolidate.verbs import (
+from dreamgit.extract.signature import signature
+from dreamgit.extract.verbs import (
     AUXILIARIES,
     CHANGE_VERBS,
     DATE_WORDS,

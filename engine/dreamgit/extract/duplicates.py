@@ -6,7 +6,7 @@ memories that share several of their rarest words are ever compared. The filter 
 exact, so no pair at or above the threshold is missed, and deterministic: no hashing,
 no sampling, no salted ``hash()``. Each candidate is scored with the measure of
 :func:`dreamgit.textsim.similarity` and must pass the guards of
-:mod:`dreamgit.dream.consolidate.guards`. The work grows with the number of memories plus the
+:mod:`dreamgit.extract.guards`. The work grows with the number of memories plus the
 number of pairs that really are similar, not with the number of all pairs.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from dreamgit.dream.consolidate.frame import parse_frame
-from dreamgit.dream.consolidate.guards import extends, merge_allowed, subsumes
+from dreamgit.extract.frame import parse_frame
+from dreamgit.extract.guards import extends, merge_allowed, subsumes
 from dreamgit.model import Memory
 from dreamgit.textsim import dice, features
 
@@ -152,10 +152,10 @@ def find_duplicate_pairs(
 def find_contained_pairs(items: Sequence[DupItem]) -> list[tuple[str, str, float]]:
     """Pairs ``(earlier_id, later_id, similarity)`` where one note is the other plus a
     qualifier ("Prefers pytest to unittest" / "Prefers pytest over unittest for Python
-    tests"): :func:`~dreamgit.dream.consolidate.guards.extends` holds (same subject,
+    tests"): :func:`~dreamgit.extract.guards.extends` holds (same subject,
     relation, object, numbers, dates and polarity; only whole qualifier phrases added),
     or one holds the other's relation and object as a phrase ("works at Northwind" /
-    "works as a data engineer at Northwind": :func:`~dreamgit.dream.consolidate.guards.
+    "works as a data engineer at Northwind": :func:`~dreamgit.extract.guards.
     subsumes`), whatever their keys: the longer one answers both slots.
     Memories are grouped by topic, subject, relation and object first (a hash map), so
     only notes of one group are ever compared.
