@@ -77,7 +77,10 @@ class MemoryFiles:
                 continue
             seen[memory.id] = path
             memories.append(memory)
-        self._records.save(keep=set(files.values()))
+        # Rewriting the whole cache for one new file (each add) costs more than parsing
+        # the few files a later process finds unsaved: a big cache waits for a few.
+        few = min(_FEW, max(1, len(self._records) // _FEW))
+        self._records.save(keep=set(files.values()), at_least=few)
         return memories, broken
 
     def ids(self, files: Mapping[str, str]) -> set[str]:
