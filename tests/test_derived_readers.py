@@ -154,3 +154,27 @@ def test_a_repeat_is_told_from_the_files_when_the_database_cannot_open(repo: Pat
     _delete(repo)
     (_cache(repo) / "derived.sqlite3").mkdir(parents=True)
     assert _remember_again(repo) == (first.id, True)
+
+
+def test_a_sync_after_one_write_parses_the_new_file_without_the_record_cache(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database follows one new memory by parsing that file alone: the record cache
+    of every memory (a second's JSON at 100,000) stays unread, and recall finds it."""
+    _read_all(repo)
+    added = DreamEngine(MemoryRepo.open(repo), now=NOW).add_memory(
+        "Prefers tabs in Python editors", topic="preferences"
+    )
+
+    def no_cache(*_: object) -> None:
+        raise AssertionError("the record cache was loaded")
+
+    monkeypatch.setattr("dreamgit.store.parsecache.ParseCache._load", no_cache)
+    fresh = MemoryRepo.open(repo)
+    assert fresh.sync_derived(fresh.tip()) is not None
+    monkeypatch.undo()
+    recall_index._CACHE.clear()
+    out = CliRunner().invoke(
+        cli, ["--repo", str(repo), "--now", NOW_TEXT, "recall", "tabs", "--no-record"]
+    )
+    assert out.stdout.startswith(f"{added.id}\t")
