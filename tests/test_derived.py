@@ -16,7 +16,7 @@ from dreamgit.errors import MemoryFileError
 from dreamgit.recall import index as recall_index
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import indexed_memories, recall
-from dreamgit.store.derived import DerivedStore, index_terms
+from dreamgit.store.derived import SCHEMA, DerivedStore, index_terms
 from dreamgit.store.gitstore import Identity
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
@@ -142,7 +142,7 @@ def test_a_damaged_database_is_rebuilt(engine: DreamEngine, damage: bytes) -> No
     _database(repo).write_bytes(damage)
     assert _answers(repo) == expected
     with sqlite3.connect(_database(repo)) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("1",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (SCHEMA,)
 
 
 def test_a_database_of_another_schema_is_rebuilt(engine: DreamEngine) -> None:

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from clikit import dreamgit
 from dreamgit.api import DreamEngine
 from dreamgit.cli import cli
+from dreamgit.model import Memory
 from dreamgit.recall import index as recall_index
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT
@@ -106,3 +107,74 @@ def test_recall_as_a_process_answers_from_the_database_as_from_the_files(
     building = dreamgit(repo, NOW_TEXT, *args)
     assert dreamgit(repo, NOW_TEXT, *args) == building
     assert building == _read_all(repo)[4]
+
+
+def _first_fact(repo: Path) -> Memory:
+    return next(m for m in MemoryRepo.open(repo).memories(now=NOW) if m.text == FACTS[0][0])
+
+
+def _remember_again(repo: Path) -> tuple[str, bool]:
+    """Remember the first fact again, worded apart in case and a final stop."""
+    from dreamgit.integrations.remember import remember
+
+    done = remember(MemoryRepo.open(repo), FACTS[0][0].upper() + ".", topic="x", now=NOW)
+    return done.memory.id, done.reinforced
+
+
+def test_a_repeat_is_told_from_the_derived_store_without_reading_every_memory(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``add``'s repeat check is one look-up in the database: no memory file is read."""
+    from dreamgit.integrations import remember as remember_module
+
+    first = _first_fact(repo)
+
+    def read_everything(*_: object) -> None:
+        raise AssertionError("the repeat check read every memory")
+
+    monkeypatch.setattr(remember_module, "_readable", read_everything)
+    assert _remember_again(repo) == (first.id, True)
+
+
+@pytest.mark.parametrize("spoil", [_delete, _damage], ids=["missing", "damaged"])
+def test_a_repeat_is_told_the_same_without_the_caches(
+    repo: Path, spoil: Callable[[Path], None]
+) -> None:
+    """With the database missing or damaged, the repeat reinforces the same memory."""
+    first = _first_fact(repo)
+    spoil(repo)
+    assert _remember_again(repo) == (first.id, True)
+    assert _remember_again(repo) == (first.id, True)
+
+
+def test_a_repeat_is_told_from_the_files_when_the_database_cannot_open(repo: Path) -> None:
+    """A database that cannot be opened (here: a folder in its place) leaves the check
+    to the memory files, with the same answer."""
+    first = _first_fact(repo)
+    _delete(repo)
+    (_cache(repo) / "derived.sqlite3").mkdir(parents=True)
+    assert _remember_again(repo) == (first.id, True)
+
+
+def test_a_sync_after_one_write_parses_the_new_file_without_the_record_cache(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database follows one new memory by parsing that file alone: the record cache
+    of every memory (a second's JSON at 100,000) stays unread, and recall finds it."""
+    _read_all(repo)
+    added = DreamEngine(MemoryRepo.open(repo), now=NOW).add_memory(
+        "Prefers tabs in Python editors", topic="preferences"
+    )
+
+    def no_cache(*_: object) -> None:
+        raise AssertionError("the record cache was loaded")
+
+    monkeypatch.setattr("dreamgit.store.parsecache.ParseCache._load", no_cache)
+    fresh = MemoryRepo.open(repo)
+    assert fresh.sync_derived(fresh.tip()) is not None
+    monkeypatch.undo()
+    recall_index._CACHE.clear()
+    out = CliRunner().invoke(
+        cli, ["--repo", str(repo), "--now", NOW_TEXT, "recall", "tabs", "--no-record"]
+    )
+    assert out.stdout.startswith(f"{added.id}\t")

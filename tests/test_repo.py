@@ -271,3 +271,17 @@ def test_a_change_that_never_catches_up_with_main_gives_up_clearly(repo: MemoryR
         "hint: other writers are very busy; run the command again"
     )
     assert repo.tip() == tip
+
+
+def test_a_big_parse_cache_is_not_rewritten_for_one_new_file(repo: MemoryRepo) -> None:
+    """Of 64 cached files, one changed one is parsed but the cache waits for more to save;
+    the next reader parses it again and answers the same."""
+    _put(repo, {f"memories/a/m{k}.md": f"Memory number {k}.\n".encode() for k in range(64)})
+    repo.snapshot(now=NOW)
+    cache = repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
+    saved = cache.read_bytes()
+    _put(repo, {"memories/a/m0.md": b"Memory number zero, changed.\n"})
+    first = repo.snapshot(now=NOW).memories
+    assert cache.read_bytes() == saved
+    assert MemoryRepo.open(repo.store.git_dir).snapshot(now=NOW).memories == first
+    assert "Memory number zero, changed." in [m.text for m in first]

@@ -10,16 +10,15 @@ is wrong and where: an unbalanced parenthesis, ``=`` for ``==``, a bad duration.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
-from pathlib import Path
 
 import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from dreamgit.dsl.diagnostics import ExpressionError
+from dreamgit.usercache import user_cache_folder
 
 __all__ = ["MAX_DEPTH", "MAX_LENGTH", "parse"]
 
@@ -71,11 +70,8 @@ def _parser() -> Lark:
 
 
 def _cache_file() -> str | None:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    folder = Path(base) / "dreamgit"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
+    folder = user_cache_folder()
+    if folder is None:
         return None  # a read-only home only costs the 45 ms of building the parser
     py = f"{sys.version_info[0]}{sys.version_info[1]}"
     return str(folder / f"grammar-lark{lark.__version__}-py{py}.cache")

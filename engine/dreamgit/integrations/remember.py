@@ -9,6 +9,7 @@ itself and MEMORY.md follows the write, as for every write on main.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +18,7 @@ from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import Memory
 from dreamgit.store import operations
+from dreamgit.store.derived import said_key
 from dreamgit.store.repo import MemoryRepo, require_text
 
 __all__ = ["Remembered", "remember"]
@@ -49,14 +51,31 @@ def remember(
             f"not stored: the text reads like an instruction to a model ({shape})",
             hint="remember facts, preferences and decisions, not orders to the agent",
         )
-    said = _said(text)
-    twin = next((m for m in _readable(repo, now) if _said(m.text) == said), None)
+    twin = _twin(repo, text, now)
     if twin is not None:
-        return Remembered(operations.reinforce(repo, twin.id, now=now, tags=tags), True)
+        return Remembered(operations.reinforce(repo, twin, now=now, tags=tags), True)
     memory = operations.add_memory(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=type, now=now
     )
     return Remembered(memory, False)
+
+
+def _twin(repo: MemoryRepo, text: str, now: datetime) -> str | None:
+    """The id of the active memory that says ``text`` already, if one does.
+
+    Asked of the derived store's index of what each memory says (one look-up, not a
+    read of every memory); the memory files answer when the store cannot.
+    """
+    tree = repo.sync_derived(repo.tip())
+    if tree is not None:
+        try:
+            found = repo.derived.saying(tree, text)
+        except sqlite3.Error:
+            found = None
+        if found is not None:
+            return found or None
+    said = said_key(text)
+    return next((m.id for m in _readable(repo, now) if said_key(m.text) == said), None)
 
 
 def _readable(repo: MemoryRepo, now: datetime) -> list[Memory]:
@@ -69,8 +88,3 @@ def _readable(repo: MemoryRepo, now: datetime) -> list[Memory]:
         return repo.memories(now=now)
     except MemoryFileError:
         return []
-
-
-def _said(text: str) -> str:
-    """What a text says, for telling a repeat: words only, case folded."""
-    return " ".join(text.casefold().split()).rstrip(".!")

@@ -12,7 +12,29 @@ May import: ``dsl``, ``store``, ``textsim`` and the kernel.
 
 from __future__ import annotations
 
-from dreamgit.ruleset.load import bundled_names, check_ruleset, load_bundled, load_ruleset
-from dreamgit.ruleset.model import Rule, RuleSet
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dreamgit.ruleset.load import bundled_names, check_ruleset, load_bundled, load_ruleset
+    from dreamgit.ruleset.model import Rule, RuleSet
 
 __all__ = ["Rule", "RuleSet", "bundled_names", "check_ruleset", "load_bundled", "load_ruleset"]
+
+#: Where each name lives: imported on first use, so a reader of ``ruleset.context``
+#: alone (recall's weighting) does not load the YAML reader and the merger.
+_HOMES = {
+    "Rule": "model",
+    "RuleSet": "model",
+    "bundled_names": "load",
+    "check_ruleset": "load",
+    "load_bundled": "load",
+    "load_ruleset": "load",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'dreamgit.ruleset' has no attribute {name!r}")
+    return getattr(import_module(f"dreamgit.ruleset.{home}"), name)

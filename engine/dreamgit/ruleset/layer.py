@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
@@ -36,6 +35,7 @@ from dreamgit.ruleset.vocabulary import (
     TEST_GATES,
     TOP_KEYS,
 )
+from dreamgit.ruleset.yamlcache import load_rules_yaml
 from dreamgit.store import frontmatter
 from dreamgit.store.config import identity_problem
 
@@ -107,9 +107,8 @@ def _load_yaml(source: Source) -> Any:
     except MemoryFileError as exc:
         source.report(exc.reason, (exc.line or 0, 0), hint=exc.hint)
         return None
-    yaml = YAML(typ="rt")
     try:
-        return yaml.load(source.text)
+        return load_rules_yaml(source.text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         if mark is not None and mark.line >= len(source.lines) and exc.context_mark is not None:

@@ -22,7 +22,6 @@ from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.formats import Source
 from dreamgit.store.locks import exclusive
-from dreamgit.store.secrets import findings_trailers, redact_bytes, scrub
 
 __all__ = ["Checkout"]
 
@@ -157,6 +156,8 @@ class Checkout(Committer):
         files = dict(self.store.files(self.tip()))
         # read from the object store: never an unscanned credential there
         scan = not scanned and self.secrets_mode() != "off"
+        from dreamgit.store.secrets import redact_bytes  # at the call: readers never need it
+
         for path, data in edits.items():
             if data is None:
                 files.pop(path, None)
@@ -188,6 +189,8 @@ class Checkout(Committer):
             return tip
         # Even unreferenced, the preview's blobs stay in the object store: scrubbed too
         # (redacted where ``run`` would refuse: the plan then shows what would be left).
+        from dreamgit.store.secrets import scrub  # at the call: readers never need it
+
         mode = self.secrets_mode()
         edits, _found = scrub(edits, "redact" if mode == "refuse" else mode)
         tree = self.store.build_tree(tip, edits)
@@ -204,6 +207,8 @@ class Checkout(Committer):
         if not raw:
             self.left_out = []
             return
+        from dreamgit.store.secrets import findings_trailers, scrub  # readers never need it
+
         # Scanned first: a file named with a credential is moved to a safe name, and only
         # then is it judged readable (its old name is no memory file path)
         scrubbed, found = scrub(raw, self.secrets_mode(), taken=self._taken_at(self.tip()))

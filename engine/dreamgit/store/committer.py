@@ -22,7 +22,6 @@ from dreamgit.store.indexing import tree_with_index
 from dreamgit.store.layout import REVERT_SCRATCH
 from dreamgit.store.locks import exclusive
 from dreamgit.store.reader import RepoReader
-from dreamgit.store.secrets import findings_trailers, redact_bytes, scrub, scrub_message
 
 __all__ = ["Committer", "with_trailers"]
 
@@ -81,6 +80,10 @@ class Committer(RepoReader):
         now: datetime,
         author: Identity | None = None,
     ) -> Callable[[str | None], str | None]:
+        # Imported at the call: compiling its patterns costs ~30 ms, which readers
+        # (recall from an agent's hook on every prompt) never need.
+        from dreamgit.store.secrets import findings_trailers, scrub, scrub_message
+
         def step(tip: str | None) -> str | None:
             changes = build(tip)
             if not changes:
@@ -124,6 +127,8 @@ class Committer(RepoReader):
         fmt = self.format
         indexer = self.indexer
         if indexer is not None and self.secrets_mode() != "off":
+            from dreamgit.store.secrets import redact_bytes
+
             render = indexer
 
             def indexer(commit: str) -> bytes | None:

@@ -29,10 +29,10 @@ from dreamgit.errors import MemoryFileError
 from dreamgit.store.memoryfile import memory_from_record
 from dreamgit.textsim import tokenize
 
-__all__ = ["Choose", "DerivedStore", "Posting", "index_terms", "memory_terms"]
+__all__ = ["Choose", "DerivedStore", "Posting", "index_terms", "memory_terms", "said_key"]
 
 #: Bumped when a table's meaning changes: an older database is then rebuilt.
-SCHEMA = "1"
+SCHEMA = "2"
 #: What a memory without readable text indexes as (so every memory has a length).
 _EMPTY_DOC = "\x00"
 #: A fixed time to read records at when only their id, text and tags matter.
@@ -42,9 +42,10 @@ _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS docs (
     path TEXT PRIMARY KEY, blob TEXT NOT NULL, id TEXT, record TEXT,
-    len INTEGER NOT NULL, active INTEGER NOT NULL
+    len INTEGER NOT NULL, active INTEGER NOT NULL, said TEXT
 );
 CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
+CREATE INDEX IF NOT EXISTS docs_by_said ON docs (said);
 CREATE TABLE IF NOT EXISTS postings (
     term TEXT NOT NULL, path TEXT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,
     PRIMARY KEY (term, path)
@@ -65,6 +66,11 @@ def index_terms(text: str) -> list[str]:
 def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
     """What recall indexes of a memory: the terms of its text and tags (never empty)."""
     return index_terms(" ".join((text, *tags))) or [_EMPTY_DOC]
+
+
+def said_key(text: str) -> str:
+    """What a text says, for telling a repeat: words only, case folded, no final stop."""
+    return " ".join(text.casefold().split()).rstrip(".!")
 
 
 class DerivedStore:
@@ -116,9 +122,8 @@ class DerivedStore:
         """
         db = self._connect()
         with _transaction(db, "BEGIN"):
-            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-            if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
-                self._held = None
+            meta = self._meta_of(db, tree)
+            if meta is None:
                 return None
             postings = {
                 term: db.execute(
@@ -138,6 +143,30 @@ class DerivedStore:
                 )
                 found.update((path, json.loads(text)) for path, text in rows)
         return found
+
+    def saying(self, tree: str, text: str) -> str | None:
+        """The id of the first active memory (by path) at ``tree`` whose text says
+        ``text`` (:func:`said_key`), "" when none does, or None when the state belongs
+        to another tree."""
+        db = self._connect()
+        with _transaction(db, "BEGIN"):
+            meta = self._meta_of(db, tree)
+            if meta is None:
+                return None
+            row = db.execute(
+                "SELECT id FROM docs WHERE said = ? AND active = 1 ORDER BY path LIMIT 1",
+                (said_key(text),),
+            ).fetchone()
+        return "" if row is None else str(row[0])
+
+    def _meta_of(self, db: sqlite3.Connection, tree: str) -> dict[str, str] | None:
+        """Inside a read transaction: the meta rows, or None (and the tree forgotten)
+        when the database holds another tree or schema."""
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
+            self._held = None
+            return None
+        return meta
 
     def _connect(self) -> sqlite3.Connection:
         if self._db is None:
@@ -219,19 +248,20 @@ def _apply_diff(
     touched = {old[p][1] for p in gone if old[p][1] is not None}
     db.executemany("DELETE FROM postings WHERE path = ?", [(p,) for p in gone if old[p][2]])
     db.executemany("DELETE FROM docs WHERE path = ?", [(p,) for p in gone])
-    rows: list[tuple[str, str, str | None, str | None, int, int]] = []
+    rows: list[tuple[str, str, str | None, str | None, int, int, str | None]] = []
     fresh: dict[str, list[str]] = {}
     for path in came:
         try:
             parsed = record(path, new[path])
             memory = memory_from_record(parsed, path=path, now=_ANY_TIME)
         except MemoryFileError:
-            rows.append((path, new[path], None, None, 0, 0))
+            rows.append((path, new[path], None, None, 0, 0, None))
             continue
         fresh[path] = memory_terms(memory.text, memory.tags)
-        rows.append((path, new[path], memory.id, json.dumps(parsed), len(fresh[path]), 0))
+        said = said_key(memory.text)
+        rows.append((path, new[path], memory.id, json.dumps(parsed), len(fresh[path]), 0, said))
         touched.add(memory.id)
-    db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
     _elect(db, touched, fresh)
 
 

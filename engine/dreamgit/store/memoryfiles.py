@@ -8,7 +8,7 @@ take a tenth of a second. A second, smaller cache holds only each file's id, so
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -38,8 +38,29 @@ class MemoryFiles:
         self._records = ParseCache(store.git_dir / "dreamgit" / "cache" / "memories.json")
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
 
-    def record(self, path: str, blob: str) -> dict[str, Any]:
-        """The parsed record of one file; a broken file raises MemoryFileError (cached too)."""
+    def record(self, path: str, blob: str, *, cached: bool = True) -> dict[str, Any]:
+        """The parsed record of one file; a broken file raises MemoryFileError (cached too).
+
+        ``cached=False`` parses without the record cache (which loading whole costs more
+        than parsing a few files) and keeps nothing.
+        """
+        if not cached:
+            return parse_memory_record(decode_text(self._store.read(blob), path=path), path=path)
+        return self._cached_record(path, blob)
+
+    def few_records(self) -> Callable[[str, str], dict[str, Any]]:
+        """A ``record`` for a caller that may parse few files or many: the first
+        ``_FEW`` are parsed directly, the rest through the record cache."""
+        count = 0
+
+        def record(path: str, blob: str) -> dict[str, Any]:
+            nonlocal count
+            count += 1
+            return self.record(path, blob, cached=count > _FEW)
+
+        return record
+
+    def _cached_record(self, path: str, blob: str) -> dict[str, Any]:
         cached = self._records.get(blob)
         if cached is None or cached.get("v") != _RECORD_VERSION:
             try:
@@ -77,7 +98,10 @@ class MemoryFiles:
                 continue
             seen[memory.id] = path
             memories.append(memory)
-        self._records.save(keep=set(files.values()))
+        # Rewriting the whole cache for one new file (each add) costs more than parsing
+        # the few files a later process finds unsaved: a big cache waits for a few.
+        few = min(_FEW, max(1, len(self._records) // _FEW))
+        self._records.save(keep=set(files.values()), at_least=few)
         return memories, broken
 
     def ids(self, files: Mapping[str, str]) -> set[str]:

@@ -32,6 +32,9 @@ class ParseCache:
                 self._entries = {}
         return self._entries
 
+    def __len__(self) -> int:
+        return len(self._load())
+
     def get(self, blob: str) -> Any:
         """The record cached for a blob, or None."""
         return self._load().get(blob)

@@ -27,7 +27,6 @@ from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.gitstore import GitStore, Identity
 from dreamgit.store.indexing import Indexer
 from dreamgit.store.memoryfiles import MemoryFiles
-from dreamgit.store.secrets import secrets_mode
 
 __all__ = ["RepoReader", "Snapshot", "with_recalls"]
 
@@ -107,6 +106,10 @@ class RepoReader:
 
     def secrets_mode(self) -> str:
         """How credentials in text about to be committed are handled (config ``secrets.mode``)."""
+        # Imported at the call: compiling its patterns costs ~30 ms, which readers (recall
+        # from an agent's hook on every prompt) never need.
+        from dreamgit.store.secrets import secrets_mode
+
         return secrets_mode(self.config())
 
     def identity(self) -> Identity:
@@ -167,8 +170,10 @@ class RepoReader:
             return None
         tree = self.store.entry_id(at, layout.MEMORIES.rstrip("/")) or "none"
         try:
+            # After a write, one or two files are new: parsed without loading the
+            # whole record cache (~0.1 s at 10,000 memories).
             self.derived.sync(
-                tree, lambda: self.store.files(at, layout.MEMORIES), self._files.record
+                tree, lambda: self.store.files(at, layout.MEMORIES), self._files.few_records()
             )
         except (sqlite3.Error, OSError):
             self.derived.close()
