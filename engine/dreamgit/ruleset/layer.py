@@ -103,9 +103,13 @@ TOP_KEYS = (
     "reflect",
     "tests",
     "hooks",
+    # Read and checked by integrations/claude_hooks.py (exclude:, recall-chars:).
+    "claude-hooks",
     # Read and checked by store/secrets.py (secrets.mode), not by the rules.
     "secrets",
 )
+#: Top-level sections that must be mappings, checked further by the modules that read them.
+_MAPPING_SECTIONS = ("llm", "recall", "promotion", "health", "reflect", "claude-hooks")
 #: What ``hooks:`` may say about the git hooks dreamgit's commits skip: a note, or quiet.
 HOOK_MODES = ("note", "quiet")
 
@@ -253,9 +257,7 @@ class _Reader:
             elif key == "hooks" and value not in HOOK_MODES:
                 shown = ", ".join(HOOK_MODES)
                 self.src.report(f"hooks: must be one of {shown}, not {value!r}", pos)
-            elif key in ("llm", "recall", "promotion", "health", "reflect") and not isinstance(
-                value, dict | None
-            ):
+            elif key in _MAPPING_SECTIONS and not isinstance(value, dict | None):
                 # recall:, promotion:, health: and reflect: are read and checked by
                 # recall/settings.py (reflect's knobs by dream/reflect/settings.py).
                 self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)
