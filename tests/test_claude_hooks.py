@@ -180,13 +180,18 @@ def test_session_end_logs_the_session_but_not_the_brief_in_it(tmp_path: Path) ->
 def test_a_hook_on_a_broken_repository_exits_0_with_one_line(tmp_path: Path) -> None:
     """A hook never blocks the agent: the failure is one line on stderr, stdout empty."""
     repo, project = _memory(tmp_path), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     repo.rename(tmp_path / "moved-away")  # the hooks still name the old place
-    for event in ("SessionStart", "SessionEnd"):
-        done = _run_hook(project, event, {"transcript_path": str(tmp_path / "none.jsonl")})
+    payload = {"transcript_path": str(tmp_path / "none.jsonl"), "prompt": "tabs"}
+    for event, step in (
+        ("SessionStart", "session-start"),
+        ("SessionEnd", "session-end"),
+        ("UserPromptSubmit", "prompt-submit"),
+    ):
+        done = _run_hook(project, event, payload)
         assert done.returncode == 0 and done.stdout == ""
         assert len(done.stderr.splitlines()) == 1, done.stderr
-        assert done.stderr.startswith("dreamgit hook session-")
+        assert done.stderr.startswith(f"dreamgit hook {step}: ")
 
 
 def test_settings_that_are_not_an_object_are_named_and_left_as_they_were(tmp_path: Path) -> None:

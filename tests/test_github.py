@@ -633,3 +633,71 @@ def test_action_dream_step_replaces_the_open_dream_branch_instead_of_piling_up(
         assert remote.split() == [out["branch"]]
         now = now.replace(day=now.day + 1)
     assert out["replaced"] == branches[0]
+
+
+# -- the Action's install step, offline -------------------------------------------------------
+
+_PYTHON_SHIM = """#!/bin/sh
+# `python` as the runner has it, except that a new venv also sees the test's packages
+# (a path entry only), so pip installs from the checkout with no index to reach. The
+# venv's bundled setuptools is older than the build needs (online, pip's isolated build
+# fetches a newer one): it goes, and the test's own is used.
+"$REAL_PYTHON" "$@" || exit $?
+if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
+  "$3/bin/python" -m pip uninstall --quiet --yes setuptools
+  site="$("$3/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+  printf '%s\\n' "$DEPS_PATH" > "$site/deps-from-test-env.pth"
+fi
+"""
+
+
+def _checkout_copy(dest: Path) -> Path:
+    """The files the Action's install step reads: the package and the action's folder."""
+    junk = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+    for folder in ("engine", "rules", "prompts", ".github/actions/dream"):
+        shutil.copytree(ROOT / folder, dest / folder, ignore=junk)
+    for file in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / file, dest / file)
+    return dest
+
+
+@pytest.mark.slow
+def test_action_install_step_installs_the_checkout_offline(tmp_path: Path) -> None:
+    """The step's own script, run as the runner runs it with no package index: the
+    checkout is built and installed into the step's venv, whose dreamgit is this one."""
+    import sysconfig
+
+    checkout = _checkout_copy(tmp_path / "checkout")
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "python").write_text(_PYTHON_SHIM, encoding="utf-8")
+    (shims / "python").chmod(0o755)
+    install = next(s for s in action_steps() if s.get("name") == "Install dreamgit")
+    env = {
+        **os.environ,
+        "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}",
+        "REAL_PYTHON": sys.executable,
+        "DEPS_PATH": sysconfig.get_path("purelib"),
+        "GITHUB_ACTION_PATH": str(checkout / ".github" / "actions" / "dream"),
+        "RUNNER_TEMP": str(tmp_path / "runner"),
+        "DREAMGIT_VERSION": "",
+        # No index to reach; the build uses the setuptools the venv sees (pip reads
+        # PIP_NO_BUILD_ISOLATION=0 as --no-build-isolation).
+        "PIP_NO_INDEX": "1",
+        "PIP_NO_BUILD_ISOLATION": "0",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
+    (tmp_path / "runner").mkdir()
+    done = subprocess.run(
+        ["bash", "-c", install["run"]], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"dreamgit, version {__version__}"
+    venv = tmp_path / "runner" / "dreamgit-venv"
+    where = subprocess.run(
+        [venv / "bin" / "python", "-c", "import dreamgit; print(dreamgit.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert where.startswith(str(venv)), where  # installed from the checkout, not the editable

@@ -7,6 +7,8 @@ of the installed command with the hook's JSON on stdin (wall clock, start-up inc
 
 - ``hook claude-code session-start``: prints the brief, from a clone's work tree
   (MEMORY.md read as a file, no git) and from the bare repository (the committed index);
+- ``hook claude-code prompt-submit``: recalls for a prompt some memories answer, and
+  for one none answer (the ``--recall`` hook, run at every prompt);
 - ``hook claude-code session-end``: logs a Claude Code session file of 40 turns, then
   again with nothing new (what a PreCompact after SessionEnd costs).
 
@@ -91,6 +93,10 @@ def main() -> None:
         began = time.perf_counter()
         subprocess.run([*_command(), "--version"], capture_output=True, check=True)
         version.append((time.perf_counter() - began) * 1000)
+    answered, unanswered = (
+        [_hook(clone, "prompt-submit", {"prompt": p}) for _ in range(args.repeat)]
+        for p in ("where are the release notes kept", "quantum chromodynamics lattice")
+    )
     transcript = {"transcript_path": str(_session(base, 40))}
     first = _hook(path, "session-end", transcript)
     again = [_hook(path, "session-end", transcript) for _ in range(args.repeat)]
@@ -98,6 +104,8 @@ def main() -> None:
     print(f"dreamgit --version (start-up)    {statistics.median(version):8.0f}")
     print(f"session-start (work tree)        {statistics.median(start):8.0f}")
     print(f"session-start (bare repository)  {statistics.median(bare):8.0f}")
+    print(f"prompt-submit (recall answers)   {statistics.median(answered):8.0f}")
+    print(f"prompt-submit (nothing answers)  {statistics.median(unanswered):8.0f}")
     print(f"session-end (logs 40 turns)      {first:8.0f}")
     print(f"session-end (nothing new)        {statistics.median(again):8.0f}")
     shutil.rmtree(base)

@@ -27,9 +27,14 @@ __all__ = ["hook", "install_hooks"]
 )
 @click.option("--print", "print_only", is_flag=True, help="Print the settings; write nothing.")
 @click.option("--uninstall", "--remove", "remove", is_flag=True, help="Remove dreamgit's hooks.")
+@click.option(
+    "--recall",
+    is_flag=True,
+    help="Also add a UserPromptSubmit hook: memories that answer each prompt (off by default).",
+)
 @pass_state
 def install_hooks(
-    state: CliState, agent: str, project: Path, print_only: bool, remove: bool
+    state: CliState, agent: str, project: Path, print_only: bool, remove: bool, recall: bool
 ) -> None:
     """Install Claude Code hooks: SessionStart briefs from memory, SessionEnd logs the session.
 
@@ -43,7 +48,7 @@ def install_hooks(
         result = claude_hooks.uninstall(project)
     else:
         open_repo(state)  # the hooks would fail on every session if it were not one
-        commands = claude_hooks.hook_commands(_program(), state.path.resolve())
+        commands = claude_hooks.hook_commands(_program(), state.path.resolve(), recall=recall)
         result = claude_hooks.install(project, commands)
     if print_only:
         click.echo(result.text, nl=False)
@@ -57,7 +62,8 @@ def install_hooks(
     else:
         click.echo(
             f"{result.path}: installed SessionStart (memory brief), SessionEnd and "
-            "PreCompact (log the session) hooks",
+            "PreCompact (log the session) hooks"
+            + (", and UserPromptSubmit (recall)" if recall else ""),
             err=True,
         )
 
@@ -72,12 +78,14 @@ def _program() -> str:
 
 @click.command()
 @click.argument("agent", type=click.Choice(["claude-code"]))
-@click.argument("event", type=click.Choice(["session-start", "session-end"]))
+@click.argument("event", type=click.Choice(["session-start", "session-end", "prompt-submit"]))
 @pass_state
 def hook(state: CliState, agent: str, event: str) -> None:
     """Run one installed hook: the hook's JSON input on stdin, as Claude Code gives it.
 
-    session-start prints the memory brief; session-end logs the session's new turns.
+    session-start prints the memory brief; session-end logs the session's new turns;
+    prompt-submit prints the memories that answer the prompt (nothing when none do).
+    A project excluded in the configuration (claude-hooks: exclude:) gets nothing.
     A hook never blocks the agent: any failure is one line on stderr and exit 0.
     """
     try:
@@ -94,8 +102,38 @@ def _payload() -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _config_text(folder: Path) -> str | None:
+    """The work tree's configuration, read as a file (a bare repository's: the committed one)."""
+    try:
+        return (folder / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        from dreamgit.store.repo import MemoryRepo
+
+        repo = MemoryRepo.open(folder)
+        tip = repo.tip()
+        return repo.read_text(".dreamgit/config.yaml", at=tip) if tip else None
+
+
 def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
     # Imported here, and only what each hook needs: a hook runs at every session start.
+    from dreamgit.integrations.claude_hooks import excluded, hook_settings
+
+    settings = hook_settings(_config_text(state.path))
+    cwd = payload.get("cwd")
+    if excluded(cwd if isinstance(cwd, str) else None, settings.exclude):
+        return  # the user left this project out: no brief, no recall, no logging
+    if event == "prompt-submit":
+        from dreamgit.cli.cmd_memory import open_repo
+        from dreamgit.integrations.claude_hooks import recall_brief
+
+        prompt = payload.get("prompt")
+        if isinstance(prompt, str):
+            said = recall_brief(
+                open_repo(state), prompt, now=state.now(), chars=settings.recall_chars
+            )
+            if said:
+                click.echo(said)
+        return
     if event == "session-start":
         from dreamgit.integrations.claude_hooks import session_brief, worktree_brief
 

@@ -1,19 +1,24 @@
 """Claude Code hooks that feed and read a memory repository, and their place in settings.json.
 
-``dreamgit install-hooks claude-code`` writes two kinds of hook into a project's
+``dreamgit install-hooks claude-code`` writes its hooks into a project's
 ``.claude/settings.json`` (merged with what is there; a user's own hooks are never
 touched): ``SessionStart`` runs ``dreamgit hook claude-code session-start``, whose
 stdout Claude Code adds to the session's context, and ``SessionEnd`` and
 ``PreCompact`` run ``dreamgit hook claude-code session-end``, which logs the session
 file named in the hook's JSON input (incrementally: a resumed session logs only its
-new turns). The brief is the memory index within a character cap, wrapped in the
-``<!-- dreamgit:generated … -->`` marker that every session reader drops, so a brief
-is never gathered back as the user's words. Our entries are recognised by their
-command, so installing twice changes nothing and ``--uninstall`` removes only them.
+new turns). With ``--recall``, ``UserPromptSubmit`` runs ``… prompt-submit``, which
+adds the memories that answer the prompt within ``claude-hooks: {recall-chars: N}``
+characters (nothing when none answer). Projects under ``claude-hooks: {exclude:
+[...]}`` get no brief, no recall and no logging. The brief is the memory index within
+a character cap; brief and recall are wrapped in the ``<!-- dreamgit:generated … -->``
+marker that every session reader drops, so they are never gathered back as the user's
+words. Our entries are recognised by their command, so installing twice changes
+nothing and ``--uninstall`` removes only them.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import shlex
@@ -30,11 +35,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BRIEF_CHARS",
+    "RECALL_CHARS",
     "SETTINGS_PATH",
+    "HookSettings",
     "Settings",
+    "excluded",
     "hook_commands",
+    "hook_settings",
     "install",
     "log_session",
+    "recall_brief",
     "session_brief",
     "uninstall",
     "worktree_brief",
@@ -53,14 +63,79 @@ _EVENTS = {
     "SessionEnd": "session-end",
     "PreCompact": "session-end",
 }
+#: The hook that recalls for every prompt: installed only when asked for (``--recall``).
+_RECALL_EVENT = {"UserPromptSubmit": "prompt-submit"}
+#: At most this many characters of recalled memory go with a prompt, unless configured.
+RECALL_CHARS = 1200
+#: The configuration section these hooks read (``hooks:`` is the git hooks' setting).
+_SECTION = "claude-hooks"
 _OPEN = "<!-- dreamgit:generated session brief — memory dreamgit keeps; never gathered -->"
+_RECALL_OPEN = "<!-- dreamgit:generated recalled memories — dreamgit's memory; never gathered -->"
 _CLOSE = "<!-- /dreamgit:generated -->"
 
 
-def hook_commands(program: str, repo: Path) -> dict[str, str]:
+def hook_commands(program: str, repo: Path, *, recall: bool = False) -> dict[str, str]:
     """The shell command each Claude Code event runs, by event name."""
     base = f"{shlex.quote(program)} --repo {shlex.quote(str(repo))}{_SIGNATURE}"
-    return {event: base + step for event, step in _EVENTS.items()}
+    events = {**_EVENTS, **_RECALL_EVENT} if recall else _EVENTS
+    return {event: base + step for event, step in events.items()}
+
+
+@dataclass(frozen=True)
+class HookSettings:
+    """What ``claude-hooks:`` in the configuration says: projects left out, recall's cap."""
+
+    exclude: tuple[str, ...] = ()
+    recall_chars: int = RECALL_CHARS
+
+
+def hook_settings(config_text: str | None) -> HookSettings:
+    """The ``claude-hooks:`` settings of a configuration text (defaults without one).
+
+    A configuration that never names the section is not parsed at all: the hooks run
+    at every session and prompt, and YAML is the dearest thing they would import.
+    """
+    if not config_text or _SECTION not in config_text:
+        return HookSettings()
+    from dreamgit.store.config import read_config
+
+    section = read_config(config_text).get(_SECTION) or {}
+    if not isinstance(section, dict):
+        raise UserError(
+            f".dreamgit/config.yaml: {_SECTION}: must be a mapping",
+            hint="e.g. claude-hooks: {exclude: [~/work/private], recall-chars: 1200}",
+        )
+    exclude = section.get("exclude") or []
+    chars = section.get("recall-chars", RECALL_CHARS)
+    if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
+        raise UserError(
+            f".dreamgit/config.yaml: {_SECTION}.exclude: must be a list of paths or globs",
+            hint="e.g. exclude: [~/work/private, /srv/*/secret]",
+        )
+    if isinstance(chars, bool) or not isinstance(chars, int) or chars < 1:
+        raise UserError(
+            f".dreamgit/config.yaml: {_SECTION}.recall-chars: must be a whole number above 0,"
+            f" not {chars!r}",
+            hint="e.g. recall-chars: 1200",
+        )
+    return HookSettings(tuple(exclude), chars)
+
+
+def excluded(project: str | None, patterns: tuple[str, ...]) -> bool:
+    """Whether the project folder is one of ``patterns`` or inside one (paths or globs)."""
+    if not project or not patterns:
+        return False
+    folder = Path(project).expanduser().resolve()
+    for pattern in patterns:
+        wanted = os.path.expanduser(pattern)
+        base = Path(wanted).resolve() if not any(c in wanted for c in "*?[") else None
+        if base is not None and (folder == base or base in folder.parents):
+            return True
+        if base is None and any(
+            fnmatch.fnmatchcase(str(p), wanted) for p in (folder, *folder.parents)
+        ):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -221,3 +296,26 @@ def log_session(repo: MemoryRepo, payload: Mapping[str, Any], *, now: datetime) 
     if problems:  # logged what reads; the first problem names the file and line
         said += f"; {len(problems)} problem(s), first: {problems[0]}"
     return said
+
+
+def recall_brief(repo: MemoryRepo, prompt: str, *, now: datetime, chars: int) -> str:
+    """The memories that answer ``prompt``, marked, within ``chars``; "" when none do."""
+    if not prompt.strip():
+        return ""
+    from dreamgit.recall.query import RecallQuery
+    from dreamgit.recall.search import recall
+
+    room = chars - len(_RECALL_OPEN) - len(_CLOSE) - 2
+    if room < 1:
+        return ""
+    found = recall(repo, RecallQuery(prompt, chars=room, record=False), now=now)
+    kept: list[str] = []
+    for hit in found.hits:
+        line = "- " + " ".join(hit.memory.text.split())
+        if len(line) + 1 > room:
+            continue
+        kept.append(line)
+        room -= len(line) + 1
+    if not kept:
+        return ""
+    return "\n".join([_RECALL_OPEN, *kept, _CLOSE])

@@ -29,6 +29,7 @@ from dreamgit.ruleset.vocabulary import (
     EXTRACT_MODES,
     HOOK_MODES,
     KNOBS,
+    MAPPING_SECTIONS,
     ORDER_FIELDS,
     RULE_KEYS,
     SECTIONS,
@@ -192,9 +193,7 @@ class _Reader:
             elif key == "extract" and value not in EXTRACT_MODES:
                 shown = ", ".join(EXTRACT_MODES)
                 self.src.report(f"extract: must be one of {shown}, not {value!r}", pos)
-            elif key in ("llm", "recall", "promotion", "health", "reflect") and not isinstance(
-                value, dict | None
-            ):
+            elif key in MAPPING_SECTIONS and not isinstance(value, dict | None):
                 # recall:, promotion:, health: and reflect: are read and checked by
                 # recall/settings.py (reflect's knobs by dream/reflect/settings.py).
                 self.src.report(f"{key}: must be a mapping, not {_kind(value)}", pos)

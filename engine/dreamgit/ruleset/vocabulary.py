@@ -12,6 +12,7 @@ __all__ = [
     "EXTRACT_MODES",
     "HOOK_MODES",
     "KNOBS",
+    "MAPPING_SECTIONS",
     "ORDER_FIELDS",
     "RULE_KEYS",
     "SECTIONS",
@@ -89,11 +90,15 @@ TOP_KEYS = (
     "reflect",
     "tests",
     "hooks",
+    # Read and checked by integrations/claude_hooks.py (exclude:, recall-chars:).
+    "claude-hooks",
     # Read and checked by store/secrets.py (secrets.mode), not by the rules.
     "secrets",
     # Which extractor reads which session; read by dream/gather/choice.py.
     "extract",
 )
+#: Top-level sections that must be mappings, checked further by the modules that read them.
+MAPPING_SECTIONS = ("llm", "recall", "promotion", "health", "reflect", "claude-hooks")
 #: What ``hooks:`` may say about the git hooks dreamgit's commits skip: a note, or quiet.
 HOOK_MODES = ("note", "quiet")
 #: ``extract:`` values: the rules on every session (and the model too, when one is
