@@ -33,6 +33,24 @@ from test_update import _pairs
             "The user lowered the request timeout to 20 seconds.",
             "20",
         ),
+        # a newer count said as the whole, after a count said while doing something
+        (
+            "The user is designing the photo grid with 6 tiles.",
+            "The user added two photos, so now they have a total of 8 tiles.",
+            "6 → 8",
+        ),
+        # what holds the count is one's subject and the other's "to their …"
+        (
+            "The user's reading list has 30 novels.",
+            "The user added 34 novels to their reading list.",
+            "count of novel: 30 → 34",
+        ),
+        # a capital after ";" opens a clause: no name to keep the two apart
+        (
+            "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",
+            "The user raised the tally to 9 flaky tests.",
+            "6 → 9",
+        ),
     ],
 )
 def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
@@ -74,6 +92,11 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
         ("The user studied for 3 hours.", "The user practised scales for 2 hours."),
         # a percentage and a plain count
         ("The user has 40 flashcards.", "The user's recall of the flashcards is 85%."),
+        # another holder of the same counted noun
+        (
+            "The user's reading list has 30 novels.",
+            "The user added 34 novels to their wish list.",
+        ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),
     ],
