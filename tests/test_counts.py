@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dreamgit.dream.consolidate.counts import quantities
-from test_update import _pairs
+from dreamgit.dream.consolidate.counts import count_changes, quantities
+from test_update import _memories, _pairs
 
 
 @pytest.mark.parametrize(
@@ -112,3 +112,13 @@ def test_a_count_reads_its_noun_rate_setting_and_change() -> None:
     assert (q.number, q.counted, q.rate, q.changed) == ("1200", ("call",), "day", True)
     assert q.setting >= {"daily", "limit"}
     assert quantities("The demo is on 14 March 2025 at 3 pm.") == ()
+
+
+def test_a_count_said_long_before_among_many_of_its_kind_is_still_found() -> None:
+    """In a chat about problems, the count of one kind of problem said long ago is found
+    past the last 64 other counts of problems."""
+    old = "The user has solved 8 graph colouring problems."
+    new = "The user raised the practice set to 11 graph colouring problems."
+    between = [f"The user wrote 4 problems for quiz round {k}." for k in range(80)]
+    found = count_changes(_memories(old, *between, new))
+    assert [(a.text, b.text) for a, b, _why in found] == [(old, new)]

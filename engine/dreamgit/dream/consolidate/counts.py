@@ -383,16 +383,23 @@ def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, 
     """(older, newer, reason) for each memory whose count a newer memory changes."""
     said = [s for s in map(_said, sorted(memories, key=by_time)) if s is not None]
     by_word: dict[str, list[int]] = {}
+    # the whole counted phrase too: in a chat about problems, "conditional probability
+    # problems" said long ago is found past the window of every other "problem"
+    by_phrase: dict[tuple[str, ...], list[int]] = {}
     for n, s in enumerate(said):
         for q in s.quantities:
             for w in q.counted[-1:] or tuple(q.setting):
                 by_word.setdefault(w, []).append(n)
+            if len(q.counted) > 1:
+                by_phrase.setdefault(q.counted, []).append(n)
     done: set[str] = set()
     for n, new in enumerate(said):
         for q in new.quantities:
             words = set(q.counted[-1:]) | q.setting | (q.before if q.changed else set())
-            earlier = sorted({k for w in words for k in by_word.get(w, ()) if k < n})
-            for k in reversed(earlier[-WINDOW:]):
+            near = sorted({k for w in words for k in by_word.get(w, ()) if k < n})[-WINDOW:]
+            same = [k for k in by_phrase.get(q.counted, ()) if k < n][-WINDOW:]
+            earlier = sorted({*near, *same})
+            for k in reversed(earlier):
                 old = said[k]
                 if old.memory.id in done or old.memory.created >= new.memory.created:
                     continue
