@@ -45,6 +45,12 @@ from test_update import _memories, _pairs
             "The user added 34 novels to their reading list.",
             "count of novel: 30 → 34",
         ),
+        # a name said as what it is done with is no owner
+        (
+            "The user is designing the photo grid with 6 tiles using Gridwise.",
+            "The user added two photos, so now they have a total of 8 tiles.",
+            "6 → 8",
+        ),
         # a capital after ";" opens a clause: no name to keep the two apart
         (
             "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",

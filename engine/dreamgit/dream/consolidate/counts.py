@@ -319,9 +319,15 @@ _DIGIT = re.compile(r"\d")
 _NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
 
 
+#: A name said as what something is done with: "… with 8 cards using Bootstrap".
+_INSTRUMENT = re.compile(r"\b(?:using|via)\s+(?P<name>[A-Z][\w-]*)")
+
+
 def _own_names(said: _Said) -> frozenset[str]:
-    """Names that say whose count it is: not the tools it was done with ("on GitHub")."""
-    return frozenset(n for n in said.names if lookup_tool(n) is None)
+    """Names that say whose count it is: not the tools it was done with ("on GitHub",
+    "using Bootstrap", whether the lexicon knows the tool or not)."""
+    used = {m["name"].lower() for m in _INSTRUMENT.finditer(said.memory.text)}
+    return frozenset(n for n in said.names if lookup_tool(n) is None and n not in used)
 
 
 def _other_act(old: Quantity, new: Quantity) -> bool:
