@@ -37,6 +37,12 @@ from dreamgit.dream.gather.updates_in_requests import values_in_request
             "I noticed the review moved to 12 June at 4:30 PM, can you adjust my plan?",
             ["The review moved to 12 June at 4:30 PM."],
         ),
+        # "it" is the speaker's thing named just before
+        (
+            "I'm trying to raise my monthly savings, and I just found out it was set to 400 "
+            "dollars, so how can I keep up?",
+            ["My monthly savings was set to 400 dollars."],
+        ),
     ],
 )
 def test_the_clause_that_states_a_value_is_lifted_out_of_a_request(

@@ -42,6 +42,10 @@ _CLAUSE_END = re.compile(
 # "… 4 demos to get more leads": a purpose after the value, not part of it ("moved to
 # 12 June", "increased to 9" say the value after "to").
 _PURPOSE = re.compile(r"\s+to\s+(?!(?:the|a|an|my|our|\d)\b)(?=[a-z]+\b)")
+# "… my weekly word count, and I just found out it was adjusted to …": "it" is the
+# speaker's thing named last before it.
+_IT = re.compile(r"^it(?:'s|\s+(?=(?:is|was|has|had|got)\b))", re.IGNORECASE)
+_THEIR_THING = re.compile(r"\bmy\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s*[,;]|$)")
 # The clause has a subject of its own: the speaker, or a thing of theirs or named.
 _OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'd|we|we've|my|our|the)\b", re.IGNORECASE)
 # A value: a number (a count, a percentage, a time, a date's day).
@@ -60,7 +64,9 @@ def values_in_request(sentence: str) -> list[str]:
     for m in _PRESENTS.finditer(sentence):
         rest = sentence[m.end() :]
         end = _CLAUSE_END.search(rest)
-        clause = rest[: end.start()] if end is not None else rest
+        clause = _with_thing(
+            rest[: end.start()] if end is not None else rest, sentence[: m.start()]
+        )
         digit = _VALUE.search(clause)
         if digit is None or _OWN_SUBJECT.match(clause) is None or len(clause) > _LONGEST:
             continue
@@ -69,3 +75,15 @@ def values_in_request(sentence: str) -> list[str]:
             clause = clause[: purpose.start()]
         out.append(clause[:1].upper() + clause[1:].rstrip(" .") + ".")
     return out
+
+
+def _with_thing(clause: str, before: str) -> str:
+    """ "it was adjusted to 40 pages" said after "my weekly reading goal, and …": the
+    clause with the thing "it" stands for, when the words before name one thing of the
+    speaker's last; else the clause as it is."""
+    it = _IT.match(clause)
+    things = list(_THEIR_THING.finditer(before.rstrip(" ,;").removesuffix(" and")))
+    if it is None or not things:
+        return clause
+    verb = "is " if it.group().lower() == "it's" else ""
+    return f"my {things[-1]['thing']} {verb}{clause[it.end() :].lstrip()}"
