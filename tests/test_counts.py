@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dreamgit.dream.consolidate.counts import quantities
-from test_update import _pairs
+from dreamgit.dream.consolidate.counts import count_changes, quantities
+from test_update import _memories, _pairs
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,30 @@ from test_update import _pairs
             "The request timeout is 30 seconds.",
             "The user lowered the request timeout to 20 seconds.",
             "20",
+        ),
+        # a newer count said as the whole, after a count said while doing something
+        (
+            "The user is designing the photo grid with 6 tiles.",
+            "The user added two photos, so now they have a total of 8 tiles.",
+            "6 → 8",
+        ),
+        # what holds the count is one's subject and the other's "to their …"
+        (
+            "The user's reading list has 30 novels.",
+            "The user added 34 novels to their reading list.",
+            "count of novel: 30 → 34",
+        ),
+        # a name said as what it is done with is no owner
+        (
+            "The user is designing the photo grid with 6 tiles using Gridwise.",
+            "The user added two photos, so now they have a total of 8 tiles.",
+            "6 → 8",
+        ),
+        # a capital after ";" opens a clause: no name to keep the two apart
+        (
+            "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",
+            "The user raised the tally to 9 flaky tests.",
+            "6 → 9",
         ),
     ],
 )
@@ -74,6 +98,11 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
         ("The user studied for 3 hours.", "The user practised scales for 2 hours."),
         # a percentage and a plain count
         ("The user has 40 flashcards.", "The user's recall of the flashcards is 85%."),
+        # another holder of the same counted noun
+        (
+            "The user's reading list has 30 novels.",
+            "The user added 34 novels to their wish list.",
+        ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),
     ],
@@ -89,3 +118,13 @@ def test_a_count_reads_its_noun_rate_setting_and_change() -> None:
     assert (q.number, q.counted, q.rate, q.changed) == ("1200", ("call",), "day", True)
     assert q.setting >= {"daily", "limit"}
     assert quantities("The demo is on 14 March 2025 at 3 pm.") == ()
+
+
+def test_a_count_said_long_before_among_many_of_its_kind_is_still_found() -> None:
+    """In a chat about problems, the count of one kind of problem said long ago is found
+    past the last 64 other counts of problems."""
+    old = "The user has solved 8 graph colouring problems."
+    new = "The user raised the practice set to 11 graph colouring problems."
+    between = [f"The user wrote 4 problems for quiz round {k}." for k in range(80)]
+    found = count_changes(_memories(old, *between, new))
+    assert [(a.text, b.text) for a, b, _why in found] == [(old, new)]

@@ -50,6 +50,9 @@ _PEOPLE = frozenset({"user", "i", "we", "you", "it", "they", "he", "she", "them"
 _INCREMENT = frozenset({"more", "extra", "additional", "another", "other", "further"})
 #: Words before a number that say it is the value now: "the new limit of", "a total of".
 _NOW_WORDS = frozenset({"now", "new", "total", "currently", "updated", "latest"})
+#: Words near a number that say it is the whole count now, whatever was done before it:
+#: "so now they have a total of 10 cards" after "building the gallery with 8 cards".
+_HELD_NOW = frozenset({"now", "total", "currently", "altogether"})
 #: Words that say what a count is per: "per day", "a week", "each month".
 _RATE_OPENERS = frozenset({"per", "a", "an", "each", "every"})
 #: What links a setting to its value: "limit of 500", "size is 50", "timeout at 30".
@@ -115,6 +118,7 @@ class Quantity:
     changed: bool  #: said as a change or as the value now
     verb: str  #: the nearest verb before it in its clause, canonical ("have", "install")
     increment: bool  #: "3 more": an addition, not a count
+    total: bool = False  #: said as the whole count now ("a total of 10", "now has 10")
 
 
 def _canon(word: str) -> str:
@@ -256,6 +260,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 verb=_verb(toks[start:i]),
                 changed=changed,
                 increment=any(w in _INCREMENT for w in near),
+                total=any(w in _HELD_NOW for w in toks[max(start, i - 4) : i]),
             )
         )
     return tuple(out)
@@ -303,7 +308,8 @@ def _said(memory: Memory) -> _Said | None:
     if frame is None:
         return None
     sig = signature(fact)
-    names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates
+    # a capital after ";" or ":" may open a clause ("; This one …"): no name
+    names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates - _STOP
     words = frozenset(w.lower() for w in re.findall(r"[\w-]+", fact))
     return _Said(memory, frame, found, names, sig.dates, words)
 
@@ -313,17 +319,24 @@ _DIGIT = re.compile(r"\d")
 _NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
 
 
+#: A name said as what something is done with: "… with 8 cards using Bootstrap".
+_INSTRUMENT = re.compile(r"\b(?:using|via)\s+(?P<name>[A-Z][\w-]*)")
+
+
 def _own_names(said: _Said) -> frozenset[str]:
-    """Names that say whose count it is: not the tools it was done with ("on GitHub")."""
-    return frozenset(n for n in said.names if lookup_tool(n) is None)
+    """Names that say whose count it is: not the tools it was done with ("on GitHub",
+    "using Bootstrap", whether the lexicon knows the tool or not)."""
+    used = {m["name"].lower() for m in _INSTRUMENT.finditer(said.memory.text)}
+    return frozenset(n for n in said.names if lookup_tool(n) is None and n not in used)
 
 
 def _other_act(old: Quantity, new: Quantity) -> bool:
     """Counts said with two verbs of action: "logged 3,600 words" / "cut 1,200 words",
     "solved 8 problems" / "completed 12 problems" count two batches. The same verb, a
-    count held ("has 9 plugins" / "installed 14 plugins") or a change that names what
-    changed ("increased the practice sessions to 12 problems") is one slot."""
-    if old.verb == new.verb or old.verb in _STATES or not old.counted:
+    count held ("has 9 plugins" / "installed 14 plugins"), a change that names what
+    changed ("increased the practice sessions to 12 problems") or a newer count said as
+    the whole ("now has a total of 10 cards") is one slot."""
+    if old.verb == new.verb or old.verb in _STATES or not old.counted or new.total:
         return False
     return not (new.changed and (new.setting or not new.counted))
 
@@ -342,11 +355,18 @@ def _shrinks(old: Quantity, new: Quantity) -> bool:
 
 def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     """ "The request timeout is 30 seconds" / "the user lowered the request timeout to 20
-    seconds": one subject is the user, the other's is the setting both name."""
+    seconds": one subject is the user, the other's is the setting both name. "The user's
+    recipe box holds 40 cards" / "the user put 46 cards in their recipe box": the thing
+    that holds the count is one's subject and the other's qualifier."""
+    user = frozenset({"user"})
+    pairs = ((old.frame.subject, new.frame.subject, p), (new.frame.subject, old.frame.subject, q))
+    for mine, theirs, count in pairs:
+        held_in = theirs - user
+        if mine == user and held_in and held_in <= count.qualifier | count.owner:
+            return True
     if not p.setting or p.setting != q.setting:
         return False
     subjects = (old.frame.subject, new.frame.subject)
-    user = frozenset({"user"})
     return any(a == user and b <= p.setting for a, b in (subjects, subjects[::-1]))
 
 
@@ -369,16 +389,23 @@ def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, 
     """(older, newer, reason) for each memory whose count a newer memory changes."""
     said = [s for s in map(_said, sorted(memories, key=by_time)) if s is not None]
     by_word: dict[str, list[int]] = {}
+    # the whole counted phrase too: in a chat about problems, "conditional probability
+    # problems" said long ago is found past the window of every other "problem"
+    by_phrase: dict[tuple[str, ...], list[int]] = {}
     for n, s in enumerate(said):
         for q in s.quantities:
             for w in q.counted[-1:] or tuple(q.setting):
                 by_word.setdefault(w, []).append(n)
+            if len(q.counted) > 1:
+                by_phrase.setdefault(q.counted, []).append(n)
     done: set[str] = set()
     for n, new in enumerate(said):
         for q in new.quantities:
             words = set(q.counted[-1:]) | q.setting | (q.before if q.changed else set())
-            earlier = sorted({k for w in words for k in by_word.get(w, ()) if k < n})
-            for k in reversed(earlier[-WINDOW:]):
+            near = sorted({k for w in words for k in by_word.get(w, ()) if k < n})[-WINDOW:]
+            same = [k for k in by_phrase.get(q.counted, ()) if k < n][-WINDOW:]
+            earlier = sorted({*near, *same})
+            for k in reversed(earlier):
                 old = said[k]
                 if old.memory.id in done or old.memory.created >= new.memory.created:
                     continue

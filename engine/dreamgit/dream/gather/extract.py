@@ -12,6 +12,7 @@ as a memory that names whom it is about (:mod:`.attribution`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
@@ -50,6 +51,7 @@ from dreamgit.dream.gather.statements import (
     time_told,
 )
 from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.dream.gather.updates_in_requests import values_in_request
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
 from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.extract.names import possessive
@@ -221,6 +223,29 @@ def _question_before(turns: list[tuple[str, list[str]]], turn: int) -> str | Non
     return list(sentences(turns[turn - 1][1][-1]))[-1]
 
 
+def _lifted(
+    sentence: str,
+    made: list[Candidate],
+    statement: Callable[[Clause, Voice], Candidate | None],
+    voice: Voice,
+    turn: int,
+) -> list[Candidate]:
+    """Candidates of the clauses that state a value inside a request ``sentence``
+    (:func:`values_in_request`), unless what the sentence already ``made`` says it."""
+    kept = " ".join(c.text for c in made)
+    out: list[Candidate] = []
+    for lifted in values_in_request(sentence):
+        value = _NUMBER.search(lifted)
+        if value is not None and value.group() in kept:
+            continue
+        found = (statement(clause, voice) for clause in clauses(lifted, to_agent=True))
+        out.extend(replace(c, turn=turn) for c in found if c is not None)
+    return out
+
+
+_NUMBER = re.compile(r"\d[\d,.:]*")
+
+
 def extract_candidates(
     text: str,
     *,
@@ -336,6 +361,8 @@ def extract_candidates(
                     voice = Voice(subject, "the agent", team=True, common=common)
                 if found or budget < 0:
                     out.extend(replace(c, turn=turn) for c in found)
+                    if is_user and found:  # a value said inside a request is the value now
+                        out.extend(_lifted(sentence, found, statement, voice, turn))
                     last = None
                     continue
                 joined = None if last is None else continuation(last[0], sentence, others=others)
@@ -345,9 +372,12 @@ def extract_candidates(
                     last = (joined, last[1])
                     continue
                 last = None
+                start = len(out)
                 for clause in clauses(sentence, others=others, to_agent=is_user, before=before):
                     made = statement(clause, voice)
                     if made is not None:
                         last = (clause, len(out))
                         out.append(replace(made, turn=turn))
+                if is_user:
+                    out.extend(_lifted(sentence, out[start:], statement, voice, turn))
     return dedupe([*out, *said.kept()])

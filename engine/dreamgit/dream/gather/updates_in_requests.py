@@ -1,0 +1,89 @@
+"""A value said inside a request is a statement of the current value.
+
+An agent's user says a newer value on the way to asking for something: "how can I
+build on the fact that I booked 4 demos?", "can you help me plan now that the review
+moved to 12 June?", "especially since my draft reached 3,200 words, …". The request
+itself is momentary, so nothing of it is kept, and the value with it is lost; the
+older value then stays the only one in memory. :func:`values_in_request` lifts the
+clause that states a value out of a request by its structure: a clause opened by a
+word that presents a fact ("the fact that", "now that", "since", "given that", "I
+noticed"), holding a number, with a subject of its own ("I", "my …", "the …"). The
+lifted clause is an ordinary sentence, read by the same statement rules as any other.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["values_in_request"]
+
+# A request, a question to the agent or the task of the moment ("I'm trying to …"): what
+# is asked is momentary, what it rests on may not be.
+_REQUEST = re.compile(
+    r"\?|\b(?:can|could|would|will)\s+you\b|\bhow\s+(?:can|do|should|would|could)\s+I\b"
+    r"|\bhow\s+I\s+(?:can|could|should)\b|\bhelp\s+me\b|\bremind\s+me\b"
+    r"|\bI(?:'m|\s+am)\s+trying\s+to\b|\bI\s+(?:want|need)\s+to\b",
+    re.IGNORECASE,
+)
+# Words that present what follows as a fact the request rests on.
+_PRESENTS = re.compile(
+    r"\b(?:the\s+fact\s+that|now\s+that|given\s+that|considering\s+that|seeing\s+as"
+    r"|(?:especially\s+)?since|(?:I\s+(?:just\s+|recently\s+)?(?:noticed|found\s+out|learned"
+    r"|realized|realised))(?:\s+that)?)\s+",
+    re.IGNORECASE,
+)
+# Where the presented clause ends: a stop (not the comma of "3,200" or the colon of
+# "4:30"), or the request or an aside taking over.
+_CLAUSE_END = re.compile(
+    r"\s*(?:[;?!]|[,:.](?!\d)|\s+(?:so|but|and\s+(?:how|what|can|could|I)|which|while"
+    r"|because|how|what)\b)",
+    re.IGNORECASE,
+)
+# "… 4 demos to get more leads": a purpose after the value, not part of it ("moved to
+# 12 June", "increased to 9" say the value after "to").
+_PURPOSE = re.compile(r"\s+to\s+(?!(?:the|a|an|my|our|\d)\b)(?=[a-z]+\b)")
+# "… my weekly word count, and I just found out it was adjusted to …": "it" is the
+# speaker's thing named last before it.
+_IT = re.compile(r"^it(?:'s|\s+(?=(?:is|was|has|had|got)\b))", re.IGNORECASE)
+_THEIR_THING = re.compile(r"\bmy\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s*[,;]|$)")
+# The clause has a subject of its own: the speaker, or a thing of theirs or named.
+_OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'd|we|we've|my|our|the)\b", re.IGNORECASE)
+# A value: a number (a count, a percentage, a time, a date's day).
+_VALUE = re.compile(r"\d")
+# Longest clause lifted: a value is said in a few words, not a paragraph.
+_LONGEST = 160
+
+
+def values_in_request(sentence: str) -> list[str]:
+    """The clauses of a request ``sentence`` that state a value, each as a sentence of
+    its own ("I booked 4 demos."), in the order said; nothing for a sentence that asks
+    for nothing."""
+    if _REQUEST.search(sentence) is None:
+        return []
+    out: list[str] = []
+    for m in _PRESENTS.finditer(sentence):
+        rest = sentence[m.end() :]
+        end = _CLAUSE_END.search(rest)
+        clause = _with_thing(
+            rest[: end.start()] if end is not None else rest, sentence[: m.start()]
+        )
+        digit = _VALUE.search(clause)
+        if digit is None or _OWN_SUBJECT.match(clause) is None or len(clause) > _LONGEST:
+            continue
+        purpose = _PURPOSE.search(clause, digit.end())
+        if purpose is not None:
+            clause = clause[: purpose.start()]
+        out.append(clause[:1].upper() + clause[1:].rstrip(" .") + ".")
+    return out
+
+
+def _with_thing(clause: str, before: str) -> str:
+    """ "it was adjusted to 40 pages" said after "my weekly reading goal, and …": the
+    clause with the thing "it" stands for, when the words before name one thing of the
+    speaker's last; else the clause as it is."""
+    it = _IT.match(clause)
+    things = list(_THEIR_THING.finditer(before.rstrip(" ,;").removesuffix(" and")))
+    if it is None or not things:
+        return clause
+    verb = "is " if it.group().lower() == "it's" else ""
+    return f"my {things[-1]['thing']} {verb}{clause[it.end() :].lstrip()}"

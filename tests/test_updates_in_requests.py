@@ -1,0 +1,110 @@
+"""A value said inside a request is the value now (dream/gather/updates_in_requests.py).
+
+The clause is lifted by its structure, then read like any other statement; end to end,
+through the installed command, the lifted value supersedes the older one and a value of
+another thing of a similar shape leaves the older one alone.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from clikit import active, dreamgit
+from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.gather.updates_in_requests import values_in_request
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lifted"),
+    [
+        (
+            "How can I build on the fact that I booked 4 demos to get more leads?",
+            ["I booked 4 demos."],
+        ),
+        (
+            "Can you help me plan my week now that my study time is 5 hours in total?",
+            ["My study time is 5 hours in total."],
+        ),
+        (
+            "I'm trying to tidy my essay, especially since my draft reached 3,200 words, "
+            "which is more than I planned.",
+            ["My draft reached 3,200 words."],
+        ),
+        (
+            "I noticed the review moved to 12 June at 4:30 PM, can you adjust my plan?",
+            ["The review moved to 12 June at 4:30 PM."],
+        ),
+        # "it" is the speaker's thing named just before
+        (
+            "I'm trying to raise my monthly savings, and I just found out it was set to 400 "
+            "dollars, so how can I keep up?",
+            ["My monthly savings was set to 400 dollars."],
+        ),
+    ],
+)
+def test_the_clause_that_states_a_value_is_lifted_out_of_a_request(
+    sentence: str, lifted: list[str]
+) -> None:
+    """ "the fact that", "now that", "since", "I noticed": the clause up to the request."""
+    assert values_in_request(sentence) == lifted
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # no request: the statement rules read it as it is
+        "I booked 4 demos since the fair.",
+        # no value in the clause
+        "Can you help me now that my manager is back?",
+        # no subject of its own: whom "it" means is not known here
+        "Can you remind me, since it's moved to 3 PM?",
+        # "since" of a time, not of a fact
+        "Since 2019 I have used Vim, can you suggest plugins?",
+    ],
+)
+def test_nothing_is_lifted_without_a_request_a_value_and_a_subject(sentence: str) -> None:
+    """A statement, a clause with no number, one said of "it", a "since" of a year."""
+    assert values_in_request(sentence) == []
+
+
+def test_a_lifted_value_becomes_the_users_statement() -> None:
+    """The request itself is momentary; the value it rests on is kept, once."""
+    found = extract_candidates(
+        "User: How can I build on the fact that I booked 4 demos to get more leads?",
+        session_id="s-1",
+        created=datetime(2025, 3, 5, tzinfo=UTC),
+    )
+    assert [c.text for c in found] == ["The user booked 4 demos."]
+
+
+CHAT = [
+    "User: I have booked 3 demos with hospital buyers.\nAssistant: Good start.\n"
+    "User: My reading list has 20 papers.\nAssistant: Nice.",
+    "User: Can you explain what a cold lead is?\nAssistant: Someone who has not engaged yet.",
+    "User: How can I build on the fact that I booked 6 demos with hospital buyers to get "
+    "more referrals?\nAssistant: Ask each buyer for one name.\n"
+    "User: Could you help me sort things now that my watch list has 12 films?\n"
+    "Assistant: Sort by length.",
+]
+
+
+@pytest.mark.slow
+def test_a_value_said_inside_a_request_supersedes_and_another_thing_stays(
+    tmp_path: Path,
+) -> None:
+    """ "… the fact that I booked 6 demos …" supersedes "booked 3 demos"; "my watch list
+    has 12 films" said the same way is another thing than "my reading list has 20
+    papers", which stays."""
+    repo = tmp_path / "mem"
+    dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    for k, session in enumerate(CHAT, start=1):
+        dreamgit(repo, f"2025-03-{k * 5:02d}T10:00:00Z", "log", stdin=session + "\n")
+    dreamgit(repo, "2025-03-16T11:00:00Z", "run", "--force")
+    texts = [m["text"] for m in active(repo, "2025-03-20T09:00:00Z")]
+    assert not [t for t in texts if "3 demos" in t], texts
+    assert len([t for t in texts if "6 demos" in t]) == 1, texts
+    assert len([t for t in texts if "20 papers" in t]) == 1, texts
+    assert len([t for t in texts if "12 films" in t]) == 1, texts
