@@ -58,7 +58,10 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|getting\s+(?:a\s+bit\s+|really\s+|kinda\s+)?(?:confused|lost|frustrated|overwhelmed)"
         r"|not\s+(?:sure|certain|clear)|unsure|uncertain|wondering|curious|confused|worried"
         r"|concerned|afraid|puzzled|lost|overwhelmed|nervous|anxious"
-        r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder)\b",
+        r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder"
+        # "I want to understand why the build slowed": a question of the hour, said as a want
+        r"|(?:want(?:ed)?|would\s+like)\s+to\s+(?:understand|know|find\s+out"
+        r"|figure\s+out)\s+(?:why|how|what|whether|if))\b",
     ),
     ("attempt", r"(?:trying|attempting)\b"),
     (
@@ -93,7 +96,8 @@ _STATUS = re.compile(
 )
 # The agent's last answer judged: "that's not true", "this is wrong": about this session.
 _REBUTTAL = re.compile(
-    r"^(?:no,?\s+)?(?:that's|that\s+is|this\s+is|it's|it\s+is)\s+(?:not\s+(?:true|right|correct"
+    r"^(?:no,?\s+)?(?:that's|that\s+(?:is|was)|this\s+(?:is|was)|it's|it\s+(?:is|was))\s+"
+    r"(?:not\s+(?:true|right|correct"
     r"|what\s+i\s+(?:meant|asked))|wrong|incorrect)(?=\s*(?:[,.;:!\u2013\u2014-]|$))",
     _I,
 )
@@ -115,6 +119,11 @@ _RULE_OR_LIKING = re.compile(
     r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|prefer|prefers"
     r"|preferred|rather|favou?rite)\b",
     _I,
+)
+# "… the domain module, not the CLI command": one way chosen over another, which says how
+# the work is done beyond this request.
+_CONTRAST = re.compile(
+    r",\s+(?:and\s+|but\s+)?not\s+(?:the|a|an|to|by|in|on|from|with|via)\s+\S", _I
 )
 _NEW_VALUE = re.compile(
     r"\b(?:(?:has|have|had)\s+(?:now\s+|recently\s+|just\s+|since\s+)?(?:been\s+)?"
@@ -202,7 +211,8 @@ def momentary(clause: str) -> str | None:
     "attempt" (trying to) or "need" (wants to, needs help) when they name nothing
     concrete nor the project itself; None when it may outlive the session. A clause
     that sets a standing rule or preference, or says a value changed, is never of the
-    moment, whatever frames it."""
+    moment, whatever frames it; nor is one that chooses one way over another ("…, not
+    the CLI command") unless it judges what the agent did."""
     text = clause.strip()
     if code_fragment(text):
         return "code"
@@ -212,6 +222,8 @@ def momentary(clause: str) -> str | None:
         return "aside"
     if _TO_THE_AGENT.match(text) or _REBUTTAL.match(text):
         return "feedback"  # on the agent's work of this session; a standing rule says always
+    if _CONTRAST.search(text):
+        return None  # one way over another: how the work is done, not what is done now
     if _THIS_TALK.search(text):
         return "conversation"  # points back into this session: gone with it
     if _STATUS.match(text):
