@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
+
 __all__ = [
     "STANDING",
     "Lifted",
@@ -101,6 +103,14 @@ _REBUTTAL = re.compile(
     r"|what\s+i\s+(?:meant|asked))|wrong|incorrect)(?=\s*(?:[,.;:!\u2013\u2014-]|$))",
     _I,
 )
+# "…, add a task for it", "…, then commit and push", "…, go ahead and call it that": a
+# sentence that ends in an order to the agent is a request of this session.
+_ORDER_AFTER = re.compile(
+    r",\s+(?:(?:and\s+)?then\s+|now\s+|so\s+)?(?:go\s+ahead\s+and\s+)?"
+    rf"(?:{ADVICE_VERBS}|{REQUEST_VERBS})\s+(?!(?:is|are|was|were|has|have)\b)[^,]*$",
+    _I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", _I)
 # The conversation itself: "as I said earlier in this conversation", "my last message".
 _THIS_TALK = re.compile(
     r"\b(?:(?:this|the|our)\s+(?:conversation|chat|thread)|(?:my|your)\s+(?:last|previous"
@@ -120,10 +130,11 @@ _RULE_OR_LIKING = re.compile(
     r"|preferred|rather|favou?rite)\b",
     _I,
 )
-# "… the domain module, not the CLI command": one way chosen over another, which says how
-# the work is done beyond this request.
+# "… the domain module, not the CLI command", "instead of X, use Y": one way chosen over
+# another, which says how the work is done beyond this request.
 _CONTRAST = re.compile(
-    r",\s+(?:and\s+|but\s+)?not\s+(?:the|a|an|to|by|in|on|from|with|via)\s+\S", _I
+    r",\s+(?:and\s+|but\s+)?not\s+(?:the|a|an|to|by|in|on|from|with|via)\s+\S|^instead\s+of\b",
+    _I,
 )
 _NEW_VALUE = re.compile(
     r"\b(?:(?:has|have|had)\s+(?:now\s+|recently\s+|just\s+|since\s+)?(?:been\s+)?"
@@ -207,7 +218,8 @@ def momentary(clause: str) -> str | None:
     error), "status" (the tests still fail, it works now), "doubt" (not sure, wondering),
     "report" (tried, ran), "aside" (here is my code), "code" (a fragment of it),
     "feedback" (on what the agent just did or said: "you edited the wrong file", "that's
-    not true"), "conversation" (it points back into this conversation), and
+    not true"), "request" (a sentence of no one's own that ends in an order: "the build
+    broke, add a task for it"), "conversation" (it points back into this conversation), and
     "attempt" (trying to) or "need" (wants to, needs help) when they name nothing
     concrete nor the project itself; None when it may outlive the session. A clause
     that sets a standing rule or preference, or says a value changed, is never of the
@@ -224,6 +236,8 @@ def momentary(clause: str) -> str | None:
         return "feedback"  # on the agent's work of this session; a standing rule says always
     if _CONTRAST.search(text):
         return None  # one way over another: how the work is done, not what is done now
+    if _ORDER_AFTER.search(text) and not _FIRST_PERSON.search(text):
+        return "request"  # "something broke, add a task for it": what to do now, and why
     if _THIS_TALK.search(text):
         return "conversation"  # points back into this session: gone with it
     if _STATUS.match(text):
