@@ -15,6 +15,12 @@ the agent should work), instructions, other facts, keyed facts, change statement
 the model's proposals stay memories of their own: they are read on their own, and a
 note is for what happened and who is who.
 
+In a session with a coding agent (read from the agent's own files, its turns marked),
+the user's statements are not joined: what the user did, saw and wanted there is the
+work of that hour, said in fragments of requests ("says the build broke; wants the
+flag renamed"), and a note of them reads as neither a person's story nor a rule. Each
+stays a statement of its own, judged on its own.
+
 A note is still read statement by statement: supersession sees each one as the
 sentence it was (:func:`facts`), and when a newer statement retires one, the note is
 rewritten without it (:func:`without`); the note as it was stays in history.
@@ -22,7 +28,7 @@ rewritten without it (:func:`without`); the note as it was stays in history.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import replace
 
 from dreamgit.extract.candidate import Candidate, description_of
@@ -109,14 +115,16 @@ def _note(group: Sequence[Candidate]) -> Candidate:
     )
 
 
-def join(candidates: Sequence[Candidate]) -> list[Candidate]:
+def join(candidates: Sequence[Candidate], at_work: Container[str] = ()) -> list[Candidate]:
     """``candidates`` with each session's joinable statements about one person as notes of
     at most :data:`MAX_CHARS` characters, in the order the first of each was found. A
-    statement alone stays as it was."""
+    statement alone stays as it was, and so does the user's in a session ``at_work``
+    (the ids of sessions with a coding agent)."""
     groups: dict[tuple[str, str], list[list[Candidate]]] = {}
     order: list[Candidate | tuple[str, str]] = []
     for candidate in candidates:
-        if not _joinable(candidate):
+        working = candidate.speaker == "user" and candidate.session_id in at_work
+        if working or not _joinable(candidate):
             order.append(candidate)
             continue
         key = (candidate.session_id, _lead(candidate))

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
+
 __all__ = [
     "STANDING",
     "Lifted",
@@ -58,7 +60,10 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|getting\s+(?:a\s+bit\s+|really\s+|kinda\s+)?(?:confused|lost|frustrated|overwhelmed)"
         r"|not\s+(?:sure|certain|clear)|unsure|uncertain|wondering|curious|confused|worried"
         r"|concerned|afraid|puzzled|lost|overwhelmed|nervous|anxious"
-        r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder)\b",
+        r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder"
+        # "I want to understand why the build slowed": a question of the hour, said as a want
+        r"|(?:want(?:ed)?|would\s+like)\s+to\s+(?:understand|know|find\s+out"
+        r"|figure\s+out)\s+(?:why|how|what|whether|if))\b",
     ),
     ("attempt", r"(?:trying|attempting)\b"),
     (
@@ -93,10 +98,19 @@ _STATUS = re.compile(
 )
 # The agent's last answer judged: "that's not true", "this is wrong": about this session.
 _REBUTTAL = re.compile(
-    r"^(?:no,?\s+)?(?:that's|that\s+is|this\s+is|it's|it\s+is)\s+(?:not\s+(?:true|right|correct"
+    r"^(?:no,?\s+)?(?:that's|that\s+(?:is|was)|this\s+(?:is|was)|it's|it\s+(?:is|was))\s+"
+    r"(?:not\s+(?:true|right|correct"
     r"|what\s+i\s+(?:meant|asked))|wrong|incorrect)(?=\s*(?:[,.;:!\u2013\u2014-]|$))",
     _I,
 )
+# "…, add a task for it", "…, then commit and push", "…, go ahead and call it that": a
+# sentence that ends in an order to the agent is a request of this session.
+_ORDER_AFTER = re.compile(
+    r",\s+(?:(?:and\s+)?then\s+|now\s+|so\s+)?(?:go\s+ahead\s+and\s+)?"
+    rf"(?:{ADVICE_VERBS}|{REQUEST_VERBS})\s+(?!(?:is|are|was|were|has|have)\b)[^,]*$",
+    _I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", _I)
 # The conversation itself: "as I said earlier in this conversation", "my last message".
 _THIS_TALK = re.compile(
     r"\b(?:(?:this|the|our)\s+(?:conversation|chat|thread)|(?:my|your)\s+(?:last|previous"
@@ -114,6 +128,12 @@ _ASIDE = re.compile(
 _RULE_OR_LIKING = re.compile(
     r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|prefer|prefers"
     r"|preferred|rather|favou?rite)\b",
+    _I,
+)
+# "… the domain module, not the CLI command", "instead of X, use Y": one way chosen over
+# another, which says how the work is done beyond this request.
+_CONTRAST = re.compile(
+    r",\s+(?:and\s+|but\s+)?not\s+(?:the|a|an|to|by|in|on|from|with|via)\s+\S|^instead\s+of\b",
     _I,
 )
 _NEW_VALUE = re.compile(
@@ -198,11 +218,13 @@ def momentary(clause: str) -> str | None:
     error), "status" (the tests still fail, it works now), "doubt" (not sure, wondering),
     "report" (tried, ran), "aside" (here is my code), "code" (a fragment of it),
     "feedback" (on what the agent just did or said: "you edited the wrong file", "that's
-    not true"), "conversation" (it points back into this conversation), and
+    not true"), "request" (a sentence of no one's own that ends in an order: "the build
+    broke, add a task for it"), "conversation" (it points back into this conversation), and
     "attempt" (trying to) or "need" (wants to, needs help) when they name nothing
     concrete nor the project itself; None when it may outlive the session. A clause
     that sets a standing rule or preference, or says a value changed, is never of the
-    moment, whatever frames it."""
+    moment, whatever frames it; nor is one that chooses one way over another ("…, not
+    the CLI command") unless it judges what the agent did."""
     text = clause.strip()
     if code_fragment(text):
         return "code"
@@ -212,6 +234,10 @@ def momentary(clause: str) -> str | None:
         return "aside"
     if _TO_THE_AGENT.match(text) or _REBUTTAL.match(text):
         return "feedback"  # on the agent's work of this session; a standing rule says always
+    if _CONTRAST.search(text):
+        return None  # one way over another: how the work is done, not what is done now
+    if _ORDER_AFTER.search(text) and not _FIRST_PERSON.search(text):
+        return "request"  # "something broke, add a task for it": what to do now, and why
     if _THIS_TALK.search(text):
         return "conversation"  # points back into this session: gone with it
     if _STATUS.match(text):

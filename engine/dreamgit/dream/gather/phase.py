@@ -30,6 +30,7 @@ from dreamgit.model import Memory, Session
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
+from dreamgit.store.formats.turns import TURN_MARK
 from dreamgit.store.operations import unique_slug
 
 __all__ = ["GatherResult", "plan_gather", "rejecting_rule"]
@@ -224,7 +225,8 @@ def _candidates(
             for candidate in left_out
         )
     by_origin: dict[str, list[Candidate]] = {}
-    for candidate in session_notes.join(kept):
+    at_work = {s.id for s in ordered if TURN_MARK.search(s.text)}  # an agent's own files
+    for candidate in session_notes.join(kept, at_work):
         by_origin.setdefault(candidate.session_id, []).append(candidate)
     for session in ordered:
         proposals = [

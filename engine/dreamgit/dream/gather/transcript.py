@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dreamgit.dream.gather.pasted import without_pasted
 from dreamgit.store.formats.harness import strip_harness
 from dreamgit.store.formats.turns import TURN_MARK, parse_mark
 
@@ -318,7 +319,7 @@ def _marked_turns(lines: list[str]) -> list[tuple[str, list[str]]]:
     out = []
     for speaker, body in turns:
         if speaker == "user":
-            body = strip_harness("\n".join(body)).text.splitlines()
+            body = without_pasted(strip_harness("\n".join(body)).text.splitlines())
         classified = _classify(body, speakers="none")
         said = [p for p in _paragraphs([c.text for c in classified], keep_quotes=False)]
         paragraphs = [p for p in said if p.strip()]

@@ -1,0 +1,93 @@
+"""Pasted documents and logs inside a user's turn: someone else's words, not the user's.
+
+A user of a coding agent pastes whole documents into a turn (a planning document of
+headings and ``Label: value`` items, a requirements list) and error pages or logs (a
+message, a call stack of ``function`` / ``path (line:col)`` lines). Read as the
+user's prose, every item becomes "The user says Framework: Express 4." What tells
+such a block from the user's own words is its shape, not its topic: it is cut into
+lines that are not sentences (headings, ``Label:`` items, lines with no sentence end
+that are not items of a list), and nowhere in it does the writer speak as "I" or
+"we" or say "please". A list of unlabelled items is the user's own ("- always squash
+before merging"), with or without a voice.
+
+:func:`without_pasted` drops such blocks (runs of lines between blank lines) from a
+user's turn, and the short blocks of fragments that sit beside them (the "1 of 1
+error" above a stack). It reads English for the voice; a
+block with no English in it is judged by its shape alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["without_pasted"]
+
+# The writer's own voice ("I", "we", "please"): the user speaking, not a document. An
+# error page says "you" too ("did you forget to run …"), so "you" is no mark of the user.
+_VOICE = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|we've|our|us|please|pls)\b",
+    re.IGNORECASE,
+)
+# A line that is a heading or a "Label: value" item: a document's line.
+_STRUCTURED = re.compile(
+    r"^\s*(?:#{1,6}\s|(?:[-*+]|\d+[.)])\s+[^:\s][^:]{0,40}:\s|[^:\s][^:]{0,40}:\s+\S)"
+)
+# A list item: the user's own list of rules ("- always use …") is one, unlabelled.
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+# How a sentence ends: a line ending otherwise is a fragment (a log line, a stack frame).
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]['\")\]]*\s*$")
+#: The fewest lines of a block judged by its shape.
+MIN_LINES = 3
+
+
+def _blocks(lines: list[str]) -> list[list[str]]:
+    """``lines`` cut at blank lines, each blank line a block of its own."""
+    out: list[list[str]] = []
+    for line in lines:
+        if not line.strip():
+            out.append([line])
+        elif out and out[-1][0].strip():
+            out[-1].append(line)
+        else:
+            out.append([line])
+    return out
+
+
+def _voiced(block: list[str]) -> bool:
+    return any(_VOICE.search(line) for line in block)
+
+
+def _fragment(line: str) -> bool:
+    """A line of a log or an error page: not a list item, and not ended as a sentence."""
+    return _ITEM.match(line) is None and _SENTENCE_END.search(line) is None
+
+
+def _shaped_alike(block: list[str]) -> bool:
+    """Whether every line of ``block`` is a heading, an item or a fragment, with no voice:
+    a short piece of the document beside it, where a question or a sentence is the user's."""
+    lines = [line for line in block if line.strip()]
+    return not _voiced(lines) and all(_STRUCTURED.match(x) or _fragment(x) for x in lines)
+
+
+def _document(block: list[str]) -> bool:
+    """Whether ``block`` is shaped as a pasted document or log: several lines, most of
+    them headings, items or fragments, and no voice of a writer anywhere."""
+    lines = [line for line in block if line.strip()]
+    if len(lines) < MIN_LINES or _voiced(lines):
+        return False
+    shaped = sum(1 for line in lines if _STRUCTURED.match(line) or _fragment(line))
+    return 2 * shaped >= len(lines)
+
+
+def without_pasted(lines: list[str]) -> list[str]:
+    """A user's turn ``lines`` without its pasted documents and logs (blank lines keep
+    the paragraphs apart); a block with the user's own voice is always kept."""
+    blocks = _blocks(lines)
+    text = [k for k, block in enumerate(blocks) if block[0].strip()]
+    pasted = {k for k in text if _document(blocks[k])}
+    # A block of fragments beside a pasted one belongs to it ("1 of 1 error").
+    for at, k in enumerate(text):
+        near = {text[at - 1] if at else -1, text[at + 1] if at + 1 < len(text) else -1}
+        if k not in pasted and near & pasted and _shaped_alike(blocks[k]):
+            pasted.add(k)
+    return [line for k, block in enumerate(blocks) if k not in pasted for line in block]

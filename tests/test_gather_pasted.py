@@ -1,0 +1,92 @@
+"""Pasted documents and logs in a user's turn are not read as the user's own words."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.gather.pasted import without_pasted
+from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.store.formats.turns import Turn, render_turns
+
+NOW = datetime(2027, 3, 1, 18, 0, tzinfo=UTC)
+
+PLAN = """Write these files for me, exactly as below.
+
+# Design notes for the Harbour booking site
+
+## Stack
+- Frontend: Svelte 5 with Vite
+- Database: SQLite (one file, backed up nightly)
+- Hosting: Fly.io, two regions
+
+## Look
+- Fonts: Nunito for headings, Inter for body
+- Colours: teal and sand
+
+I always want the database file outside the repository."""
+
+STACK_PAGE = """Unhandled Runtime Error
+Error: Booking lookup failed at fetchSlots
+Call Stack
+loadSlots
+src/routes/slots/+page.ts (41:7)
+renderPage
+node_modules/kit/dist/runtime.js (88:3)
+
+2 of 2 errors
+
+Can you see why the slots page breaks?"""
+
+
+def _user_text(turn: str) -> str:
+    text = render_turns([Turn("user", "cursor", turn)])
+    return " ".join(p for _, ps in speaker_paragraphs(text) for p in ps)
+
+
+def test_a_pasted_planning_document_is_not_the_users_words() -> None:
+    """Headings and ``Label: value`` items with no voice of their own are dropped; the
+    user's sentences around them stay."""
+    said = _user_text(PLAN)
+    assert "Svelte" not in said and "Nunito" not in said and "Fly.io" not in said
+    assert "Write these files for me" in said
+    assert "I always want the database file outside the repository." in said
+
+
+def test_a_pasted_error_page_and_its_short_lines_are_dropped() -> None:
+    """A stack of fragments is a log; "2 of 2 errors" beside it goes with it; the
+    question the user asks after it stays."""
+    said = _user_text(STACK_PAGE)
+    assert "fetchSlots" not in said and "2 of 2 errors" not in said
+    assert said == "Can you see why the slots page breaks?"
+
+
+def test_the_users_own_list_is_kept() -> None:
+    """A list the user writes in their own voice is theirs, whatever its shape."""
+    lines = ["Rules for this repo:", "- we deploy on Tuesdays", "- my branch names start with hb-"]
+    assert without_pasted(lines) == lines
+
+
+def test_a_short_block_is_never_judged_by_shape() -> None:
+    """Two lines are too few to tell a document from a note the user typed."""
+    lines = ["Port: 8443", "Region: north"]
+    assert without_pasted(lines) == lines
+
+
+def test_no_memory_comes_from_a_pasted_document() -> None:
+    """End to end through extraction: the pasted items give no candidate, the user's
+    own rule does."""
+    text = render_turns([Turn("user", "cursor", PLAN)])
+    found = [c.text for c in extract_candidates(text, session_id="s-1", created=NOW)]
+    assert not any("Svelte" in t or "Nunito" in t or "SQLite" in t for t in found)
+    assert any("database file outside the repository" in t for t in found)
+
+
+def test_a_list_of_rules_in_the_users_words_is_kept() -> None:
+    """Unlabelled items are the user's own list, voice or not."""
+    lines = [
+        "- always squash before merging",
+        "- name branches after the ticket",
+        "- keep the changelog in sync",
+    ]
+    assert without_pasted(lines) == lines
