@@ -82,6 +82,26 @@ def test_a_preference_with_its_own_reason_keeps_it_and_drops_the_request() -> No
     ]
 
 
+def test_a_preference_keeps_what_the_request_weighs_it_against() -> None:
+    sentence = (
+        "I prefer writing migrations by hand for the billing schema, but I'm not sure it"
+        " scales, can you list the trade-offs of doing them by hand versus an ORM autogenerator"
+        " for a team of four?"
+    )
+    assert [found.text for found in lifted_preferences(sentence)] == [
+        "I prefer writing migrations by hand for the billing schema over an ORM autogenerator"
+    ]
+
+
+def test_a_preference_that_names_its_alternative_or_reason_takes_none_from_the_request() -> None:
+    named = "I prefer Caddy over nginx here, can you compare it versus Traefik for TLS?"
+    reasoned = "I prefer Caddy because renewals are automatic, can you weigh it versus nginx?"
+    assert [found.text for found in lifted_preferences(named)] == ["I prefer Caddy over nginx here"]
+    assert [found.text for found in lifted_preferences(reasoned)] == [
+        "I prefer Caddy because renewals are automatic"
+    ]
+
+
 def test_a_preference_of_a_pronoun_nobody_named_is_not_lifted() -> None:
     assert lifted_preferences("Honestly I prefer it, but can you check the logs?") == []
 
