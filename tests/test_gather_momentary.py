@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
+from clikit import active, dreamgit
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.momentary import code_fragment, lifted_preferences, momentary, one_off
 
@@ -90,6 +92,26 @@ def test_a_preference_with_its_own_reason_keeps_it_and_drops_the_request() -> No
     ]
 
 
+def test_a_preference_keeps_what_the_request_weighs_it_against() -> None:
+    sentence = (
+        "I prefer writing migrations by hand for the billing schema, but I'm not sure it"
+        " scales, can you list the trade-offs of doing them by hand versus an ORM autogenerator"
+        " for a team of four?"
+    )
+    assert [found.text for found in lifted_preferences(sentence)] == [
+        "I prefer writing migrations by hand for the billing schema over an ORM autogenerator"
+    ]
+
+
+def test_a_preference_that_names_its_alternative_or_reason_takes_none_from_the_request() -> None:
+    named = "I prefer Caddy over nginx here, can you compare it versus Traefik for TLS?"
+    reasoned = "I prefer Caddy because renewals are automatic, can you weigh it versus nginx?"
+    assert [found.text for found in lifted_preferences(named)] == ["I prefer Caddy over nginx here"]
+    assert [found.text for found in lifted_preferences(reasoned)] == [
+        "I prefer Caddy because renewals are automatic"
+    ]
+
+
 def test_a_preference_of_a_pronoun_nobody_named_is_not_lifted() -> None:
     assert lifted_preferences("Honestly I prefer it, but can you check the logs?") == []
 
@@ -124,6 +146,40 @@ def test_what_is_done_like_the_user_prefers_is_the_preference() -> None:
     )
     assert ("preference", "The user prefers writing the changelog by hand.") in found
     assert not any("prefers but" in text for _, text in found)
+
+
+def test_an_agent_session_keeps_the_alternative_a_preference_is_weighed_against() -> None:
+    found = _texts(
+        "User: I prefer plotting the sensor data with gnuplot scripts, like I said, but I'm"
+        " not sure about sharing them, can you compare them versus a Jupyter notebook for"
+        " the lab?\n\nAssistant: Both can work.\n"
+    )
+    assert (
+        "preference",
+        "The user prefers plotting the sensor data with gnuplot scripts over a Jupyter notebook.",
+    ) in found
+
+
+def test_a_dream_keeps_a_preference_with_its_alternative_and_leaves_the_request(
+    tmp_path: Path,
+) -> None:
+    """End to end with the installed command: a preference said inside a request that
+    weighs it against another way is kept with that way; the request is not."""
+    repo = tmp_path / "mem"
+    dreamgit(repo, "2031-04-02T10:00:00Z", "init", str(repo))
+    session = (
+        "User: I prefer keeping the release notes in a single CHANGES file, but I'm not"
+        " sure it scales, can you weigh it versus per-package changelogs for the monorepo?"
+        "\n\nAssistant: A single file is simpler to read.\n"
+    )
+    dreamgit(repo, "2031-04-02T10:00:00Z", "log", stdin=session)
+    dreamgit(repo, "2031-04-02T23:00:00Z", "run", "--force")
+    texts = [m["text"] for m in active(repo, "2031-04-02T23:00:00Z")]
+    assert (
+        "The user prefers keeping the release notes in a single CHANGES file over per-package"
+        " changelogs." in texts
+    ), texts
+    assert not any("weigh" in t or "scales" in t for t in texts), texts
 
 
 @pytest.mark.parametrize(

@@ -348,6 +348,7 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
         # "I prefer it over Foundation": what "it" is, the sentence named before
         end = _REQUEST_RESUMES.search(rest, 3)
         body = rest[: end.start() if end else len(rest)].strip(" ,;:-")
+        request = rest[end.start() :] if end else ""
         if len(body.split()) < 2 or len(body) > _MAX_PREFERENCE:
             continue
         body = _without_asides(body).strip(" ,")
@@ -359,6 +360,9 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
             if named is None:
                 continue
             text = f"{m['who'].capitalize()} {verb} {named}{body[body.find(' ') :]}"
+        unweighed = not (_CONTRAST.search(body) or _HAS_REASON.search(body))
+        if unweighed and (other := _weighed_against(request)):
+            text = f"{text} over {other}"  # "… X versus hand edits?": what it is preferred to
         start = m.start()
         aim = _AIM.search(sentence[:start])
         if aim is not None and not _HAS_REASON.search(body):
@@ -368,6 +372,25 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
             text = f"{text}, to {opened['aim'].strip()}"
         out.append(Lifted(text, start))
     return out
+
+
+# "over", "rather than": the preference already says what it is preferred to.
+_CONTRAST = re.compile(r"\b(?:over|rather\s+than|instead\s+of|versus|vs\.?|than)\b", _I)
+# "… weigh using these tools versus hand edits": the request sets what the preferred thing
+# (named again as "these", "it", "them") is weighed against.
+_WEIGHED = re.compile(
+    r"\b(?:it|them|this|that|these|those)(?:\s+[\w-]+){0,2}\s+(?:versus|vs\.?|compared\s+(?:to|with)"
+    r"|instead\s+of|rather\s+than|as\s+opposed\s+to)\s+(?P<other>[\w+#.'-]+(?:\s+[\w+#.'-]+){0,4}?)"
+    r"(?=\s+(?:to|for|in|on|so|because|and|or|but|when|if|while)\b|\s*[,;:?!]|\.(?:\s|$)|$)",
+    _I,
+)
+
+
+def _weighed_against(request: str) -> str | None:
+    """What the request after a preference weighs the preferred thing against ("… the pros
+    and cons of these tools versus hand edits?" → "hand edits"), or None."""
+    m = _WEIGHED.search(request)
+    return None if m is None else m["other"]
 
 
 def serves_aim_before(sentence: str, before: str) -> bool:
