@@ -128,11 +128,15 @@ def test_a_correction_on_three_days_becomes_an_instruction_after_promotion(repo:
 
 
 def test_nothing_new_enters_memory_md_without_promotion(repo: Path) -> None:
-    """MEMORY.md lists the memories the sessions gave, one line each, and no reflection."""
+    """MEMORY.md lists the memories the sessions gave, one line each, and no reflection:
+    the lesson is staged (in its file, not listed) until promoted."""
     _run(repo, "run")
     index = (repo / "MEMORY.md").read_text()
     listed = [line for line in index.splitlines() if line.startswith("- [")]
-    assert len(listed) == len(active(repo, DREAM)) == 4
+    memories = active(repo, DREAM)
+    lesson = next(m for m in memories if "lesson" in m["tags"])
+    assert len(memories) == 4 and len(listed) == 3
+    assert lesson["path"] not in index and (repo / lesson["path"]).is_file()
     assert "Theme" not in index and "said on" not in index
 
 

@@ -27,6 +27,7 @@ from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.reflect import plan_reflect
+from dreamgit.dream.reflect.recurring import LESSON
 from dreamgit.dream.reflect.settings import reflect_settings
 from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
@@ -280,17 +281,19 @@ def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) ->
     """The memories ``MEMORY.md`` lists: short-term ones (the promotion candidates below
     ``promote_to``) enter it only once promoted, unless the rules say
     ``promotion: {index_staged: true}``. A durable memory that became a candidate for a
-    higher priority (a lasting truth) stays listed."""
+    higher priority (a lasting truth) stays listed; a lesson (a correction the reflect
+    phase made an instruction) is staged: listed only once promoted."""
     promotion = load_settings(repo).promotion
     if promotion.index_staged:
         return memories
     durable = priority_rank(promotion.promote_to)
-    return [
-        m
-        for m in memories
-        if priority_rank(m.priority) >= durable
-        or not promotion.candidates.evaluate(memory_env(m, now))
-    ]
+
+    def staged(m: Memory) -> bool:
+        if not promotion.candidates.evaluate(memory_env(m, now)):
+            return False
+        return priority_rank(m.priority) < durable or LESSON in m.tags
+
+    return [m for m in memories if not staged(m)]
 
 
 def _index_op(
