@@ -13,6 +13,7 @@ import pytest
 
 from dreamgit.api import DreamEngine
 from dreamgit.errors import MemoryFileError
+from dreamgit.integrations.remember import remember
 from dreamgit.recall import index as recall_index
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import indexed_memories, recall
@@ -243,3 +244,17 @@ def test_readers_never_see_half_a_move_while_writers_move_the_database(tmp_path:
         for w in writers:
             w.join()
     assert seen
+
+
+def test_a_repository_read_from_two_threads_answers_in_both(engine: DreamEngine) -> None:
+    """The MCP server answers each tool in a worker thread: a recall in one and a repeat check
+    in another use the one repository, and sqlite3 refuses a connection made in another
+    thread, so each thread gets its own."""
+    repo = engine.repo
+    found: list[object] = []
+    worker = threading.Thread(target=lambda: found.append(_answers(repo)))
+    worker.start()
+    worker.join()
+    assert found == [_answers(repo)]
+    again = remember(repo, FACTS[0][0], topic=FACTS[0][1], now=NOW)  # the repeat check
+    assert again.reinforced

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
@@ -78,16 +79,19 @@ class DerivedStore:
 
     def __init__(self, git_dir: Path) -> None:
         self.path = git_dir / "dreamgit" / "cache" / "derived.sqlite3"
-        self._db: sqlite3.Connection | None = None
+        #: One connection per thread: sqlite3 refuses a connection made in another thread, and
+        #: the MCP server answers its tools in worker threads.
+        self._local = threading.local()
         #: The tree this process last saw the database hold: a sync to it is skipped
         #: (``search`` checks the tree in its own transaction and forgets it if moved).
         self._held: str | None = None
 
     def close(self) -> None:
-        """Close the connection (a later call opens it again)."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        """Close this thread's connection (a later call opens it again)."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
         self._held = None
 
     def sync(
@@ -169,7 +173,8 @@ class DerivedStore:
         return meta
 
     def _connect(self) -> sqlite3.Connection:
-        if self._db is None:
+        found: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if found is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             try:
@@ -179,8 +184,8 @@ class DerivedStore:
             except BaseException:
                 db.close()
                 raise
-            self._db = db
-        return self._db
+            self._local.db = found = db
+        return found
 
     def _sync(
         self,
