@@ -132,7 +132,7 @@ _RULE_OR_LIKING = re.compile(
 )
 # "… the domain module, not the CLI command", "instead of X, use Y": one way chosen over
 # another, which says how the work is done beyond this request.
-_CONTRAST = re.compile(
+_ONE_WAY_OVER_ANOTHER = re.compile(
     r",\s+(?:and\s+|but\s+)?not\s+(?:the|a|an|to|by|in|on|from|with|via)\s+\S|^instead\s+of\b",
     _I,
 )
@@ -234,7 +234,7 @@ def momentary(clause: str) -> str | None:
         return "aside"
     if _TO_THE_AGENT.match(text) or _REBUTTAL.match(text):
         return "feedback"  # on the agent's work of this session; a standing rule says always
-    if _CONTRAST.search(text):
+    if _ONE_WAY_OVER_ANOTHER.search(text):
         return None  # one way over another: how the work is done, not what is done now
     if _ORDER_AFTER.search(text) and not _FIRST_PERSON.search(text):
         return "request"  # "something broke, add a task for it": what to do now, and why
@@ -360,7 +360,7 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
             if named is None:
                 continue
             text = f"{m['who'].capitalize()} {verb} {named}{body[body.find(' ') :]}"
-        unweighed = not (_CONTRAST.search(body) or _HAS_REASON.search(body))
+        unweighed = not (_NAMES_ITS_ALTERNATIVE.search(body) or _HAS_REASON.search(body))
         if unweighed and (other := _weighed_against(request)):
             text = f"{text} over {other}"  # "… X versus hand edits?": what it is preferred to
         start = m.start()
@@ -375,7 +375,9 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
 
 
 # "over", "rather than": the preference already says what it is preferred to.
-_CONTRAST = re.compile(r"\b(?:over|rather\s+than|instead\s+of|versus|vs\.?|than)\b", _I)
+_NAMES_ITS_ALTERNATIVE = re.compile(
+    r"\b(?:over|rather\s+than|instead\s+of|versus|vs\.?|than)\b", _I
+)
 # "… weigh using these tools versus hand edits": the request sets what the preferred thing
 # (named again as "these", "it", "them") is weighed against.
 _WEIGHED = re.compile(
