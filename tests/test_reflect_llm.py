@@ -11,13 +11,14 @@ at most ``reflect.llm.max_insights`` are read; ``review`` shows what ``run`` app
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import Seed, build_repo, spawn, where
+from dreamkit import DREAM_AT, Seed, build_repo, spawn, where
 from llm_dreamkit import answer, text
 from llm_support import Loopback, loopback, openai_reply, without_proxies
 
@@ -163,3 +164,17 @@ def test_prompts_show_reflect_renders_the_window_s_memories_with_their_sightings
     assert "docs/HISTORY.md" in done.stdout  # the correction the rules gathered
     assert all(f"in {s}" in done.stdout for s in _sessions(repo))
     assert "At most 3 proposals" in done.stdout
+
+
+def test_revert_op_removes_the_model_s_lesson(tmp_path: Path) -> None:
+    with loopback([], path=PATH) as server:
+        repo = _repo(tmp_path / "mem", server.url)
+        _serve(server, _lesson(_sessions(repo)[:2]))
+        record = _dream(repo)
+    (op,) = _lessons(record)
+    assert op["source"] == "llm" and op["model"] == "m"
+    later = DREAM_AT + timedelta(hours=1)
+    done = spawn(repo, "revert", record["run_id"], "--op", str(op["n"]), now=later)
+    assert done.returncode == 0, done.stderr
+    stored = "".join(p.read_text(encoding="utf-8") for p in where(repo).rglob("*.md"))
+    assert LESSON not in stored
