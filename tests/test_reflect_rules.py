@@ -50,7 +50,12 @@ def test_a_config_changes_one_knob_and_keeps_the_rest() -> None:
         (
             {"windows": 3},
             ".dreamgit/config.yaml: reflect: unknown key 'windows' (known: budget, enabled, "
-            "gate, lasting_truths, lessons, themes, window_days)",
+            "gate, lasting_truths, lessons, llm, themes, window_days)",
+        ),
+        (
+            {"llm": {"max_insights": -1}},
+            ".dreamgit/config.yaml: reflect.llm.max_insights: must be a number of at least 0, "
+            "not -1",
         ),
         (
             {"budget": "few"},

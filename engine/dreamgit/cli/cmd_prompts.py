@@ -86,7 +86,7 @@ def show(
     memory_ids: tuple[str, ...],
     limit: int | None,
 ) -> None:
-    """Render prompt NAME (gather, consolidate, supersede, system, repair, summary).
+    """Render prompt NAME (gather, consolidate, supersede, reflect, system, repair, summary).
 
     gather is rendered exactly as a run sends it: one session per prompt, with
     the highest-ranked known memories (at most 200) and the rules' thresholds.
@@ -176,10 +176,27 @@ def _context(
     if name == "supersede":
         newer, older = (chosen[0], chosen[1:]) if chosen else _supersede_pair(memories, limit)
         return supersede_context(newer, older, now=now, thresholds=thresholds)
+    if name == "reflect":
+        return _reflect_context(repo, memories, now, thresholds)
     if name == "repair":
         return {"error": 'proposals[0].confidence: expected a number from 0 to 1, got "high"'}
     # system and repository-only templates get no data of their own.
     return {}
+
+
+def _reflect_context(
+    repo: MemoryRepo, memories: list[Memory], now: datetime, thresholds: Thresholds
+) -> dict[str, Any]:
+    """The reflect prompt as a run sends it: the window's memories with their sightings."""
+    from dreamgit.dream.llm_reflect import reflect_prompt_context, window_sightings
+    from dreamgit.dream.reflect.settings import reflect_settings
+    from dreamgit.dream.reflect.sightings import session_days
+    from dreamgit.recall.settings import load_settings
+
+    settings = reflect_settings(load_settings(repo).reflect)
+    days = session_days(repo.session_paths(repo.tip()))
+    seen = window_sightings(memories, days, settings, now)
+    return reflect_prompt_context({m.id: m for m in memories}, seen, settings, thresholds, now)
 
 
 def _sessions(

@@ -47,6 +47,7 @@ __all__ = [
     "GROUP_SIMILARITY",
     "LLMExtractor",
     "LLMRun",
+    "day_of",
     "gather_prompt_context",
     "known_for_gather",
     "llm_candidates",
@@ -155,7 +156,7 @@ def _refusal(
     return None
 
 
-def _day(now: datetime) -> datetime:
+def day_of(now: datetime) -> datetime:
     """The start of the run's day (UTC): the time prompts are written at.
 
     Prompts show the day, not the minute, so a ``review`` and the ``run`` that
@@ -171,7 +172,7 @@ def _dated(context: dict[str, Any], day: datetime) -> dict[str, Any]:
 
 def known_for_gather(memories: Iterable[Memory], ruleset: RuleSet, now: datetime) -> list[Memory]:
     """The memories sent with every gather prompt: the highest-ranked, at most 200."""
-    return sorted(memories, key=rank_key(ruleset, _day(now)))[:KNOWN_IN_GATHER]
+    return sorted(memories, key=rank_key(ruleset, day_of(now)))[:KNOWN_IN_GATHER]
 
 
 def gather_prompt_context(
@@ -183,7 +184,7 @@ def gather_prompt_context(
     max_adds: int,
 ) -> dict[str, Any]:
     """The variables of the gather prompt a run sends for one session."""
-    day = _day(now)
+    day = day_of(now)
     context = gather_context(
         [session], list(known), now=day, thresholds=thresholds, max_adds=max_adds
     )
@@ -298,7 +299,7 @@ def llm_consolidate(
     can quote what a session said (see ``dream/evidence.py``).
     """
     by_session = {s.id: s for s in sessions}
-    day = _day(now)
+    day = day_of(now)
     ordered = sorted(ws.active.values(), key=lambda m: (m.created, m.id))
     items = [DupItem.from_memory(m) for m in ordered]
     pairs = find_duplicate_pairs(items, threshold=GROUP_SIMILARITY)

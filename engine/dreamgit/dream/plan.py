@@ -24,6 +24,7 @@ from dreamgit.dream.index import (
 )
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
+from dreamgit.dream.llm_reflect import llm_reflect
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.reflect import plan_reflect
@@ -251,11 +252,11 @@ def plan_dream(
         ops += llm_consolidate(
             llm, ws, ruleset, now=now, budget=budget, touched=touched, sessions=read
         )
-        decisions += llm.decisions
     if consumed:  # a dream with nothing new to read has nothing new to reflect on
         progress("reflecting")
-        reflect = reflect_settings(settings.reflect)
-        ops += plan_reflect(ws, reflect, sessions=repo.session_paths(base), now=now)
+        ops += _reflect(repo, base, ws, settings.reflect, ruleset, now=now, budget=budget, llm=llm)
+    if llm is not None:
+        decisions += llm.decisions
     progress("pruning")
     ops += _prune(repo, ws, ruleset, base=base, now=now, budget=budget)
     progress("writing the index")
@@ -275,6 +276,26 @@ def plan_dream(
         health=health,
         reread=[s for s in reread if s in consumed],
     )
+
+
+def _reflect(
+    repo: MemoryRepo,
+    base: str | None,
+    ws: WorkingSet,
+    section: dict[str, Any],
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    budget: Budget,
+    llm: LLMRun | None,
+) -> list[Operation]:
+    """The reflect phase: the rules' reflections, then the model's lessons when one is set."""
+    reflect = reflect_settings(section)
+    paths = repo.session_paths(base)
+    ops = plan_reflect(ws, reflect, sessions=paths, now=now)
+    if llm is not None:
+        ops += llm_reflect(llm, ws, reflect, ruleset, sessions=paths, now=now, budget=budget)
+    return ops
 
 
 def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) -> list[Memory]:

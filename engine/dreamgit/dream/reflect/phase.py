@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 
 from dreamgit.dream.reflect.notes import notes_path, with_reflection
 from dreamgit.dream.reflect.recurring import LESSON, TRUTH, Recurring, find_recurring
@@ -22,7 +22,7 @@ from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
 from dreamgit.store.operations import unique_slug
 
-__all__ = ["plan_reflect"]
+__all__ = ["gate_open", "plan_reflect"]
 
 #: Lessons are instructions: where gathered instructions live.
 LESSON_TOPIC = "instructions"
@@ -42,9 +42,7 @@ def plan_reflect(
     days = session_days(sessions)
     memories = sorted(ws.active.values(), key=lambda m: m.id)
     seen = {m.id: sightings(m, days, now=now, window_days=settings.window_days) for m in memories}
-    window = {d: s for s, d in days.items() if (now.date() - d).days <= settings.window_days}
-    figures = {"days": len(set(window)), "sessions": len(window), "memories": len(memories)}
-    if not settings.gate.evaluate(figures):
+    if not gate_open(settings, days, len(memories), now):
         return []
     themes = find_themes(memories, seen, settings)
     lessons, truths = find_recurring(memories, seen, settings)
@@ -52,6 +50,15 @@ def plan_reflect(
     ops += [_lesson_op(ws, r) for r in lessons]
     ops += [_truth_op(ws, r) for r in truths]
     return ops
+
+
+def gate_open(
+    settings: ReflectSettings, days: Mapping[str, date], memories: int, now: datetime
+) -> bool:
+    """Whether the reflect gate lets the window (``days``: session id → day) be reflected on."""
+    window = [d for d in days.values() if (now.date() - d).days <= settings.window_days]
+    figures = {"days": len(set(window)), "sessions": len(window), "memories": memories}
+    return bool(settings.gate.evaluate(figures))
 
 
 def _theme_op(ws: WorkingSet, theme: Theme, now: datetime) -> Operation | None:

@@ -33,6 +33,7 @@ _KNOBS: dict[str, dict[str, tuple[float, float]]] = {
     "lasting_truths": {"min_days": (3, 1), "min_sessions": (2, 1)},
     "lessons": {"min_days": (3, 1), "min_sessions": (2, 1)},
     "budget": {"max_themes": (3, 0), "max_lasting_truths": (5, 0), "max_lessons": (3, 0)},
+    "llm": {"max_insights": (0, 0)},
 }
 
 
@@ -55,6 +56,9 @@ class ReflectSettings:
     max_themes: int
     max_truths: int
     max_lessons: int
+    #: With an LLM configured: at most this many of the model's lessons are judged a run
+    #: (0, the default: the model is not asked to reflect, which costs nothing).
+    max_insights: int = 0
 
 
 def _error(message: str) -> ConfigError:
@@ -121,4 +125,5 @@ def reflect_settings(doc: dict[str, Any]) -> ReflectSettings:
         max_themes=int(n["reflect.budget.max_themes"]),
         max_truths=int(n["reflect.budget.max_lasting_truths"]),
         max_lessons=int(n["reflect.budget.max_lessons"]),
+        max_insights=int(n["reflect.llm.max_insights"]),
     )
