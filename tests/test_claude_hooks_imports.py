@@ -14,13 +14,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_claude_hooks import DAY, _memory
+from test_claude_hooks import DAY, SESSION, _memory, _record
 
 WRITE_PATH = ("dreamgit.cli.cmd_memory", "dreamgit.store.operations", "dreamgit.store.secrets")
 
 
 def _loaded(repo: Path, event: str, payload: dict[str, str]) -> tuple[str, set[str]]:
-    """The hook's stdout and the modules it imported."""
+    """The hook's stdout and stderr (less the import times) and the modules it imported."""
     argv = ["-X", "importtime", "-m", "dreamgit", "--repo", str(repo), "--now", DAY]
     done = subprocess.run(
         [sys.executable, *argv, "hook", "claude-code", event],
@@ -34,8 +34,9 @@ def _loaded(repo: Path, event: str, payload: dict[str, str]) -> tuple[str, set[s
         for line in done.stderr.splitlines()
         if line.startswith("import time:")
     }
-    assert "dreamgit hook" not in done.stderr  # no failure line
-    return done.stdout, modules
+    said = "\n".join(row for row in done.stderr.splitlines() if not row.startswith("import time:"))
+    assert not said.startswith("dreamgit hook"), said  # a hook's one failure line
+    return done.stdout + said, modules
 
 
 def test_the_prompt_hook_recalls_without_loading_the_write_path(tmp_path: Path) -> None:
@@ -53,4 +54,22 @@ def test_the_session_start_hook_in_a_work_tree_opens_no_git(tmp_path: Path) -> N
     said, modules = _loaded(repo, "session-start", {"source": "startup"})
     assert "Prefers tabs over spaces in Makefiles" in said
     assert "pygit2" not in modules
+    assert not modules & set(WRITE_PATH)
+
+
+def test_the_session_end_hook_with_nothing_new_loads_no_secret_scanner(tmp_path: Path) -> None:
+    """A second session-end (PreCompact after SessionEnd) logs nothing and scans nothing."""
+    repo = _memory(tmp_path)
+    transcript = tmp_path / f"{SESSION}.jsonl"
+    lines = [
+        _record(0, "user", "I keep the deploy keys in the vault."),
+        _record(1, "assistant", "Ok."),
+    ]
+    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    payload = {"transcript_path": str(transcript)}
+    said, _ = _loaded(repo, "session-end", payload)
+    assert f"logged 1 session part(s) of {SESSION}.jsonl" in said
+    said, modules = _loaded(repo, "session-end", payload)
+    assert f"logged 0 session part(s) of {SESSION}.jsonl" in said
+    assert "dreamgit.store.agentlog" in modules
     assert not modules & set(WRITE_PATH)

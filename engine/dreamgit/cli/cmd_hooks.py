@@ -44,7 +44,7 @@ def install_hooks(
     Merged into PROJECT/.claude/settings.json: the file's other settings and hooks
     are kept; installing again changes nothing; --uninstall removes only dreamgit's.
     """
-    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.cli.opening import open_repo
     from dreamgit.integrations import claude_hooks
 
     if remove:
@@ -164,7 +164,7 @@ def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
         if brief:
             click.echo(brief)
         return
-    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.cli.opening import open_repo
     from dreamgit.integrations.claude_hooks import log_session
 
     click.echo(log_session(open_repo(state), payload, now=state.now()), err=True)
