@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.opening import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.history.memdiff import MemoryDiff, memory_diff

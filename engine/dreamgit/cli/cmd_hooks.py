@@ -6,12 +6,15 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import DreamgitError
+
+if TYPE_CHECKING:
+    from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["hook", "install_hooks"]
 
@@ -41,7 +44,7 @@ def install_hooks(
     Merged into PROJECT/.claude/settings.json: the file's other settings and hooks
     are kept; installing again changes nothing; --uninstall removes only dreamgit's.
     """
-    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.cli.opening import open_repo
     from dreamgit.integrations import claude_hooks
 
     if remove:
@@ -102,35 +105,53 @@ def _payload() -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _config_text(folder: Path) -> str | None:
-    """The work tree's configuration, read as a file (a bare repository's: the committed one)."""
-    try:
-        return (folder / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        from dreamgit.store.repo import MemoryRepo
+class _Opened:
+    """The repository a hook reads, opened (and pygit2 imported) at most once, when needed.
 
-        repo = MemoryRepo.open(folder)
-        tip = repo.tip()
-        return repo.read_text(".dreamgit/config.yaml", at=tip) if tip else None
+    A work tree's configuration and MEMORY.md are read as files, so the session-start
+    hook there never opens git; a bare repository is opened once for both.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._repo: MemoryRepo | None = None
+
+    def repo(self) -> MemoryRepo:
+        """The memory repository, read-only use: no index renderer, checked initialised."""
+        if self._repo is None:
+            from dreamgit.store.repo import MemoryRepo
+
+            self._repo = MemoryRepo.open(self.folder)
+            self._repo.require_initialised()
+        return self._repo
+
+    def config_text(self) -> str | None:
+        """The work tree's configuration as a file (a bare repository's: the committed one)."""
+        try:
+            return (self.folder / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            repo = self.repo()
+            tip = repo.tip()
+            return repo.read_text(".dreamgit/config.yaml", at=tip) if tip else None
 
 
 def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
     # Imported here, and only what each hook needs: a hook runs at every session start.
     from dreamgit.integrations.claude_hooks import excluded, hook_settings
 
-    settings = hook_settings(_config_text(state.path))
+    opened = _Opened(state.path)
+    settings = hook_settings(opened.config_text())
     cwd = payload.get("cwd")
     if excluded(cwd if isinstance(cwd, str) else None, settings.exclude):
         return  # the user left this project out: no brief, no recall, no logging
     if event == "prompt-submit":
-        from dreamgit.cli.cmd_memory import open_repo
         from dreamgit.integrations.claude_hooks import recall_brief
 
         prompt = payload.get("prompt")
-        if isinstance(prompt, str):
-            said = recall_brief(
-                open_repo(state), prompt, now=state.now(), chars=settings.recall_chars
-            )
+        if isinstance(prompt, str) and prompt.strip():
+            # Recall here only reads (record=False): no index renderer, so none of the
+            # write path (cmd_memory, operations, the secret scanner) is imported.
+            said = recall_brief(opened.repo(), prompt, now=state.now(), chars=settings.recall_chars)
             if said:
                 click.echo(said)
         return
@@ -139,15 +160,11 @@ def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
 
         brief = worktree_brief(state.path)
         if brief is None:  # a bare repository: the committed index
-            from dreamgit.store.repo import MemoryRepo
-
-            repo = MemoryRepo.open(state.path)
-            repo.require_initialised()
-            brief = session_brief(repo)
+            brief = session_brief(opened.repo())
         if brief:
             click.echo(brief)
         return
-    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.cli.opening import open_repo
     from dreamgit.integrations.claude_hooks import log_session
 
     click.echo(log_session(open_repo(state), payload, now=state.now()), err=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from dreamgit.cli.history_view import one_line, print_lineage, removed_versions_of
+from dreamgit.cli.opening import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.clock import format_time, parse_time
@@ -15,56 +16,7 @@ from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
 from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
-from dreamgit.store.layout import REVERT_SCRATCH, hooks_note
-from dreamgit.store.repo import IndexRenderer, MemoryRepo
-
-
-def open_repo(state: CliState) -> MemoryRepo:
-    """The memory repository named by --repo, checked to be one."""
-    repo = MemoryRepo.open(state.path, index=_render_index(state.now()))
-    repo.require_initialised()
-    context = click.get_current_context(silent=True)
-    if context is not None:
-        context.call_on_close(lambda: _report_left_out(repo))
-    return repo
-
-
-def _report_left_out(repo: MemoryRepo) -> None:
-    """Name the edited files a write left uncommitted because they do not read, and the
-    scratch branches of killed reverts it removed."""
-    _note_hooks(repo)
-    for branch in repo.removed_leftovers:
-        run = branch.removeprefix(REVERT_SCRATCH)
-        warn(
-            f"removed branch {branch}, left by a revert of {run} that was stopped before it "
-            f"finished; main never had its commits (run `dreamgit revert {run}` again)"
-        )
-    for problem in repo.left_out:
-        hint = f"\nhint: {problem.hint}" if problem.hint else ""
-        warn(f"{problem.message}; left uncommitted, as written, until it reads{hint}")
-
-
-def _note_hooks(repo: MemoryRepo) -> None:
-    """Say once, after a command that committed, which git hooks its commits did not run."""
-    context = click.get_current_context(silent=True)
-    said = context.meta if context is not None else {}
-    if not repo.wrote or said.get("dreamgit.hooks-noted") or repo.config().get("hooks") == "quiet":
-        return
-    hooks = repo.store.commit_hooks()
-    if hooks:
-        warn(hooks_note(hooks))
-        said["dreamgit.hooks-noted"] = True
-
-
-def _render_index(now: datetime) -> IndexRenderer:
-    """MEMORY.md follows every write that changes memories (loaded only when one does)."""
-
-    def render(repo: MemoryRepo, commit: str) -> bytes | None:
-        from dreamgit.dream.reindex import index_bytes
-
-        return index_bytes(repo, commit, now=now)
-
-    return render
+from dreamgit.store.repo import MemoryRepo
 
 
 @click.command()

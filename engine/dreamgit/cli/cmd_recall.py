@@ -74,7 +74,7 @@ def promote(
     state: CliState, apply_: bool, limit: int | None, explain_id: str | None, as_json: bool
 ) -> None:
     """Promote short-term memories that recalls proved useful (OpenClaw's deep phase)."""
-    from dreamgit.cli.cmd_memory import open_repo
+    from dreamgit.cli.opening import open_repo
     from dreamgit.recall import promotion
 
     repo = open_repo(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.opening import open_repo
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.history.redact import Redaction, collect_garbage

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.opening import open_repo
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 

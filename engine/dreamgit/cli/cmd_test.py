@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from dreamgit.cli.cmd_memory import open_repo
+from dreamgit.cli.opening import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError

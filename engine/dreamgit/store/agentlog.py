@@ -80,6 +80,7 @@ def log_agent_sessions(
     def build(tip: str | None) -> dict[str, bytes | None]:
         taken = repo.session_paths(tip)
         state = _state(repo, tip)
+        before = _filled(state)
         result.clear()
         unchanged[0] = 0
         changes: dict[str, bytes | None] = {}
@@ -101,7 +102,7 @@ def log_agent_sessions(
                 else:  # logged now, or by a dreamgit that kept no offsets
                     parts = max(len(new), 1) if found.turns else 0
                 kept[found.key] = {"offset": found.end, "last": found.last, "parts": parts}
-        if any(state.values()):
+        if any(state.values()) and _filled(state) != before:  # else nothing to commit
             changes[layout.LOGGED] = (json.dumps(state, indent=1, sort_keys=True) + "\n").encode()
         return changes
 
@@ -114,6 +115,11 @@ def log_agent_sessions(
 
     repo.commit_main(message, build, now=now)
     return Logged(tuple(result), unchanged[0])
+
+
+def _filled(state: dict[str, Any]) -> str:
+    """The logging state as comparable text, agents with no file logged left out."""
+    return json.dumps({kind: files for kind, files in state.items() if files}, sort_keys=True)
 
 
 def log_agent_path(

@@ -80,14 +80,15 @@ class Committer(RepoReader):
         now: datetime,
         author: Identity | None = None,
     ) -> Callable[[str | None], str | None]:
-        # Imported at the call: compiling its patterns costs ~30 ms, which readers
-        # (recall from an agent's hook on every prompt) never need.
-        from dreamgit.store.secrets import findings_trailers, scrub, scrub_message
-
         def step(tip: str | None) -> str | None:
             changes = build(tip)
             if not changes:
                 return None
+            # Imported once there is something to commit: compiling its patterns costs
+            # ~100 ms, which readers (recall from an agent's hook on every prompt) and a
+            # write with nothing new (the session-end hook after PreCompact) never need.
+            from dreamgit.store.secrets import findings_trailers, scrub, scrub_message
+
             mode = self.secrets_mode()
             changes, found = scrub(changes, mode, taken=self._taken_at(tip))
             tree = self.store.build_tree(tip, changes)

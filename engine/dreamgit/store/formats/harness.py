@@ -13,6 +13,7 @@ them from a message and keeps the user's own words around them. Text inside
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -134,7 +135,13 @@ def _compile(shape: Shape) -> re.Pattern[str]:
     return re.compile(rf"^{shape.pattern}$", re.MULTILINE)
 
 
-_COMPILED = tuple((shape, _compile(shape)) for shape in SHAPES)
+@functools.cache
+def _compiled() -> tuple[tuple[Shape, re.Pattern[str]], ...]:
+    """Every shape's pattern, compiled at the first strip: the package imports this module
+    on every command (through the formats), most of which never read a transcript."""
+    return tuple((shape, _compile(shape)) for shape in SHAPES)
+
+
 _BLANKS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
@@ -149,7 +156,7 @@ class Stripped:
 def strip_harness(text: str) -> Stripped:
     """``text`` without any harness shape; what is left is the user's own words."""
     found: list[str] = []
-    for shape, pattern in _COMPILED:
+    for shape, pattern in _compiled():
         if shape.kind == "message":
             if pattern.match(text):
                 return Stripped("", (*found, shape.name))
