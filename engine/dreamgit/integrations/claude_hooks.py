@@ -271,16 +271,7 @@ def brief_of(index: str | None, *, chars: int = BRIEF_CHARS) -> str:
         for line in (index or "").splitlines()
         if line.strip() and "dreamgit:generated" not in line
     ]
-    room = chars - len(_OPEN) - len(_CLOSE) - 2
-    kept: list[str] = []
-    for line in lines:
-        if len(line) + 1 > room:
-            break
-        kept.append(line)
-        room -= len(line) + 1
-    if not kept:
-        return ""
-    return "\n".join([_OPEN, *kept, _CLOSE])
+    return _marked(_OPEN, lines, chars, past_a_long_line=False)
 
 
 def log_session(repo: MemoryRepo, payload: Mapping[str, Any], *, now: datetime) -> str:
@@ -305,17 +296,33 @@ def recall_brief(repo: MemoryRepo, prompt: str, *, now: datetime, chars: int) ->
     from dreamgit.recall.query import RecallQuery
     from dreamgit.recall.search import recall
 
-    room = chars - len(_RECALL_OPEN) - len(_CLOSE) - 2
+    room = _room(_RECALL_OPEN, chars)
     if room < 1:
         return ""
     found = recall(repo, RecallQuery(prompt, chars=room, record=False), now=now)
+    lines = ["- " + " ".join(hit.memory.text.split()) for hit in found.hits]
+    return _marked(_RECALL_OPEN, lines, chars, past_a_long_line=True)
+
+
+def _room(opening: str, chars: int) -> int:
+    """What ``chars`` leaves for lines between ``opening`` and the closing marker."""
+    return chars - len(opening) - len(_CLOSE) - 2
+
+
+def _marked(opening: str, lines: list[str], chars: int, *, past_a_long_line: bool) -> str:
+    """Whole ``lines`` between ``opening`` and the closing marker, within ``chars``; ""
+    when none fits. A line that does not fit ends the list, or with ``past_a_long_line``
+    is passed over for the shorter ones after it (recall's hits: each stands alone; an
+    index's lines are read in order)."""
+    room = _room(opening, chars)
     kept: list[str] = []
-    for hit in found.hits:
-        line = "- " + " ".join(hit.memory.text.split())
+    for line in lines:
         if len(line) + 1 > room:
-            continue
+            if past_a_long_line:
+                continue
+            break
         kept.append(line)
         room -= len(line) + 1
     if not kept:
         return ""
-    return "\n".join([_RECALL_OPEN, *kept, _CLOSE])
+    return "\n".join([opening, *kept, _CLOSE])
