@@ -87,7 +87,7 @@ def test_cycle_finder_reports_a_circle() -> None:
 
 def test_only_gitstore_imports_pygit2(graph: grimp.ImportGraph) -> None:
     """Every git object goes through ``store.gitstore``: only its modules import pygit2."""
-    package = "dreamgit.store.gitstore"
+    package = "dreamgit.gitstore"
     importers = graph.find_modules_that_directly_import("pygit2")
     outside = {m for m in importers if m != package and not m.startswith(f"{package}.")}
     assert importers

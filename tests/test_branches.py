@@ -12,10 +12,10 @@ from click.testing import CliRunner, Result
 from dreamgit.cli import cli
 from dreamgit.dream.run import dream
 from dreamgit.errors import UserError
+from dreamgit.gitstore import Identity
 from dreamgit.history.branches import discard_run, held_sessions, review_branches
 from dreamgit.history.runmerge import merge_run
 from dreamgit.store import operations
-from dreamgit.store.gitstore import Identity
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, git
 

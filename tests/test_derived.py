@@ -13,12 +13,12 @@ import pytest
 
 from dreamgit.api import DreamEngine
 from dreamgit.errors import MemoryFileError
+from dreamgit.gitstore import Identity
 from dreamgit.integrations.remember import remember
 from dreamgit.recall import index as recall_index
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import indexed_memories, recall
 from dreamgit.store.derived import SCHEMA, DerivedStore, index_terms
-from dreamgit.store.gitstore import Identity
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
 

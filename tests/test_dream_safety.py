@@ -23,10 +23,10 @@ import pytest
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.run import dream
 from dreamgit.errors import ConflictError
+from dreamgit.gitstore.locks import try_exclusive
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.report.gate import memory_gate
 from dreamgit.store import layout, operations
-from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo
 from dreamkit import (
     DREAM_AT,

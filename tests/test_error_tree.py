@@ -22,8 +22,8 @@ from dreamgit.errors import (
     StaleTipError,
     UserError,
 )
-from dreamgit.store.gitstore import GitStore, Identity
-from dreamgit.store.gitstore.refs import _typed_git_errors
+from dreamgit.gitstore import GitStore, Identity
+from dreamgit.gitstore.refs import _typed_git_errors
 from gitcheck import NOW
 
 WHO = Identity("Agent Smith", "agent@example.com")

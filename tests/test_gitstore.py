@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.errors import NotARepositoryError
-from dreamgit.store.gitstore import EMPTY_TREE, Change, GitStore, Identity, StaleTipError
+from dreamgit.gitstore import EMPTY_TREE, Change, GitStore, Identity, StaleTipError
 from gitcheck import NOW, fsck, git, subjects
 
 WHO = Identity("Agent Smith", "agent@example.com")
@@ -209,7 +209,7 @@ def test_lock_left_by_a_dead_writer_is_broken(
 ) -> None:
     """A ref lock file older than git's stale age is a crashed writer's: removed, commit lands."""
     # main.lock has no owner (git may hold it): only its age counts; pretend a long one passed.
-    monkeypatch.setattr("dreamgit.store.locks.GIT_LOCK_STALE_SECONDS", 0.2)
+    monkeypatch.setattr("dreamgit.gitstore.locks.GIT_LOCK_STALE_SECONDS", 0.2)
     store = GitStore.init(tmp_path / "r", bare=True)
     first = _commit(store, {"a.md": b"1"}, "first")
     lock = tmp_path / "r/refs/heads/main.lock"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.errors import ConcurrentUpdateError, UserError
-from dreamgit.store import locks
+from dreamgit.gitstore import locks
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
 

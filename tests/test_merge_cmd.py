@@ -13,11 +13,11 @@ from click.testing import CliRunner
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
 from dreamgit.cli import cli
 from dreamgit.errors import ConflictError, UserError
+from dreamgit.gitstore import Identity
 from dreamgit.history.branches import discard_run
 from dreamgit.history.runmerge import merge_run
 from dreamgit.history.runs import find_run
 from dreamgit.store import operations
-from dreamgit.store.gitstore import Identity
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT, fsck, git
 from runs_support import at, dream_at, touched_paths

@@ -133,7 +133,7 @@ def test_parse_cache_parses_each_blob_once(
         calls.append(path)
         return real(text, path=path)
 
-    monkeypatch.setattr("dreamgit.store.memoryfiles.parse_memory_record", counting)
+    monkeypatch.setattr("dreamgit.store.memorycache.parse_memory_record", counting)
     again = MemoryRepo.open(repo.store.git_dir).snapshot(now=NOW)
     assert calls == []
     assert again.memories == first.memories
@@ -215,7 +215,7 @@ def test_memory_ids_match_the_snapshot_and_come_from_a_small_cache(
         calls.append(path)
         return real(text, path=path)
 
-    monkeypatch.setattr("dreamgit.store.memoryfiles.parse_memory_record", counting)
+    monkeypatch.setattr("dreamgit.store.memorycache.parse_memory_record", counting)
     assert MemoryRepo.open(repo.store.git_dir).memory_ids(tip) == ids
     assert calls == []
 

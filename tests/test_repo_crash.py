@@ -57,9 +57,9 @@ def test_writer_killed_at_random_moments_never_breaks_main(
 ) -> None:
     """20 SIGKILLs at seeded random moments: main stays a sound commit and writing goes on."""
     # A lock the killed writer left is broken by the next command; wait less for it here.
-    monkeypatch.setattr("dreamgit.store.locks.STALE_LOCK_SECONDS", 0.3)
+    monkeypatch.setattr("dreamgit.gitstore.locks.STALE_LOCK_SECONDS", 0.3)
     # A ref lock has no owner (libgit2 makes it), so it counts as git's: pretend time passed.
-    monkeypatch.setattr("dreamgit.store.locks.GIT_LOCK_STALE_SECONDS", 0.3)
+    monkeypatch.setattr("dreamgit.gitstore.locks.GIT_LOCK_STALE_SECONDS", 0.3)
     path = tmp_path / "mem"
     MemoryRepo.init(path, bare=bare, now=NOW)
     rng = random.Random(20261122)

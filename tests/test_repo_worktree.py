@@ -110,7 +110,7 @@ def test_other_branch_checked_out_leaves_work_tree_alone(repo: MemoryRepo) -> No
 
 def test_writer_that_died_before_updating_files_is_caught_up(repo: MemoryRepo) -> None:
     """A commit whose work-tree update never ran is not mistaken for hand edits later."""
-    from dreamgit.store.gitstore import Identity
+    from dreamgit.gitstore import Identity
 
     kept = operations.add_memory(repo, "Keep me", topic="t", now=NOW)
     gone = operations.add_memory(repo, "Forget me", topic="t", now=NOW)
@@ -135,7 +135,7 @@ def test_index_lock_left_by_a_dead_writer_is_broken(
     repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A .git/index.lock left long ago does not stop the work tree from following main."""
-    monkeypatch.setattr("dreamgit.store.locks.GIT_LOCK_STALE_SECONDS", 0.2)
+    monkeypatch.setattr("dreamgit.gitstore.locks.GIT_LOCK_STALE_SECONDS", 0.2)
     lock = repo.store.git_dir / "index.lock"
     lock.write_text("")
     memory = operations.add_memory(repo, "After a crash", topic="t", now=NOW)

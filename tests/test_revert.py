@@ -14,10 +14,10 @@ from deepdiff import DeepDiff
 import dreamgit.cli.cmd_git  # noqa: F401 - registers merge, revert, diff, history
 from dreamgit.cli import cli
 from dreamgit.errors import ConflictError, NotFoundError, UserError
+from dreamgit.gitstore import GitStore, Identity
 from dreamgit.history.revert import revert_run
 from dreamgit.history.runs import find_run
 from dreamgit.store import operations
-from dreamgit.store.gitstore import GitStore, Identity
 from gitcheck import NOW_TEXT, fsck, git, subjects
 from runs_support import Scenario, at, cached_three_runs, dream_at, state_of, touched_paths
 
@@ -326,7 +326,7 @@ def test_a_scratch_ref_lock_left_by_a_killed_revert_does_not_block_the_next(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A killed revert left its scratch ref and the ref's lock: the next revert clears both."""
-    monkeypatch.setattr("dreamgit.store.locks.STALE_LOCK_SECONDS", 0.1)
+    monkeypatch.setattr("dreamgit.gitstore.locks.STALE_LOCK_SECONDS", 0.1)
     repo, run_id = scenario.repo, scenario.runs[0]["run_id"]
     git(scenario.path, "update-ref", f"refs/heads/dreamgit-revert/{run_id}", "main")
     lock = repo.store.git_dir / "refs" / "heads" / "dreamgit-revert" / f"{run_id}.lock"

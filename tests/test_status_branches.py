@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from dreamgit.cli import cli
 from dreamgit.dream.status import dream_lock_path
-from dreamgit.store.gitstore import Identity
-from dreamgit.store.locks import exclusive
+from dreamgit.gitstore import Identity
+from dreamgit.gitstore.locks import exclusive
 from dreamgit.store.repo import MemoryRepo
 
 NOW = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)

@@ -186,7 +186,7 @@ class LockedError(InternalSignal):
     """A git lock file is in the way of a ref move; ``lock`` is its path when git named it.
 
     The store raises it where libgit2 reports a lock, so callers wait and retry by
-    type; :func:`dreamgit.store.locks.retry_on_lock` turns the last one into a
+    type; :func:`dreamgit.gitstore.locks.retry_on_lock` turns the last one into a
     :class:`ConcurrentUpdateError`.
     """
 

@@ -28,10 +28,10 @@ from corpus import generate
 
 from dreamgit.clock import parse_time
 from dreamgit.dream.run import dream
+from dreamgit.gitstore import GitStore, Identity
 from dreamgit.ids import session_id
 from dreamgit.model import Session
 from dreamgit.store.adopt import config_text
-from dreamgit.store.gitstore import GitStore, Identity
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import render_session
 

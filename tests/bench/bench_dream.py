@@ -45,6 +45,7 @@ from dreamgit.clock import parse_time
 from dreamgit.dream import plan as plan_module
 from dreamgit.dream import run as run_module
 from dreamgit.dream.run import dream
+from dreamgit.gitstore import GitStore, Identity
 from dreamgit.ids import session_id
 from dreamgit.model import (
     Memory,
@@ -52,7 +53,6 @@ from dreamgit.model import (
 )
 from dreamgit.ruleset import load_ruleset
 from dreamgit.store.config import DEFAULT_CONFIG
-from dreamgit.store.gitstore import GitStore, Identity
 from dreamgit.store.layout import EMPTY_INDEX
 from dreamgit.store.memoryfile import render_memory
 from dreamgit.store.repo import MemoryRepo

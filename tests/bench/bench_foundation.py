@@ -33,10 +33,10 @@ from pathlib import Path
 
 from dreamgit.clock import format_time
 from dreamgit.dream.status import repo_status
+from dreamgit.gitstore import GitStore, Identity
 from dreamgit.ids import memory_id, session_id
 from dreamgit.store import operations
 from dreamgit.store.config import DEFAULT_CONFIG
-from dreamgit.store.gitstore import GitStore, Identity
 from dreamgit.store.layout import EMPTY_INDEX
 from dreamgit.store.repo import MemoryRepo
 

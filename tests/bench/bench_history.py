@@ -30,11 +30,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_foundation import NOW, build_repository
 
+from dreamgit.gitstore import Identity
 from dreamgit.history.asof import main_as_of
 from dreamgit.history.lineage import lineage
 from dreamgit.history.redact import redact
 from dreamgit.store import layout
-from dreamgit.store.gitstore import Identity
 from dreamgit.store.repo import MemoryRepo
 
 PLANTED = "Vera's passport number is X1234567"

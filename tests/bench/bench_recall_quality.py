@@ -36,12 +36,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from dreamgit.gitstore import GitStore, Identity
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall
 from dreamgit.store.config import DEFAULT_CONFIG
-from dreamgit.store.gitstore import GitStore, Identity
 from dreamgit.store.layout import EMPTY_INDEX
 from dreamgit.store.memoryfile import render_memory
 from dreamgit.store.repo import MemoryRepo

@@ -29,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_foundation import NOW, build_repository
 
 from dreamgit.clock import format_time
+from dreamgit.gitstore import Identity
 from dreamgit.ids import memory_id
 from dreamgit.report.build import build_report
 from dreamgit.report.gate import memory_gate
 from dreamgit.report.html import render_html
 from dreamgit.report.markdown import render_markdown
 from dreamgit.report.testrun import collect_tests, run_tests
-from dreamgit.store.gitstore import Identity
 from dreamgit.store.repo import MemoryRepo
 
 _TESTS = "tests:\n" + "".join(

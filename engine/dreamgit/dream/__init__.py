@@ -10,6 +10,6 @@ are the data the phases pass on, ``trailers`` writes each operation's commit mes
 ``consolidate`` hold the two largest phases; what both read in a statement (candidates,
 frames, duplicates, the lexicon) is in ``extract`` below them.
 
-May import: ``extract``, ``history``, ``llm``, ``recall``, ``ruleset``, ``store``, ``dsl``,
-``textsim`` and the kernel; never the API, ``integrations`` or ``cli``.
+May import: ``extract``, ``history``, ``llm``, ``recall``, ``ruleset``, ``store``,
+``gitstore``, ``dsl``, ``textsim`` and the kernel; never the API, ``integrations`` or ``cli``.
 """

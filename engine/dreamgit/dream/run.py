@@ -29,6 +29,8 @@ from dreamgit.dream.reindex import renderer
 from dreamgit.dream.status import dream_lock_path, gate_figures
 from dreamgit.dream.workset import Operation
 from dreamgit.errors import ConflictError, DreamgitError
+from dreamgit.gitstore import StaleTipError
+from dreamgit.gitstore.locks import try_exclusive
 from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
@@ -41,8 +43,6 @@ from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
 from dreamgit.store.formats import Texts
-from dreamgit.store.gitstore import StaleTipError
-from dreamgit.store.locks import try_exclusive
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.secrets import redact_value
 

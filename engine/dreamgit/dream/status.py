@@ -13,12 +13,12 @@ from typing import Any
 from dreamgit.clock import format_time
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.health import health_report
+from dreamgit.gitstore.locks import is_held
 from dreamgit.history.branches import held_sessions
 from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
 from dreamgit.history.runs import refusal
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.store import layout
-from dreamgit.store.locks import is_held
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import session_id_from_path
 

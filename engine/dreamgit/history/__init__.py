@@ -2,5 +2,5 @@
 merging a reviewed run into main, reverting a run or one operation, pushing, summaries,
 and the ``Dream-*`` trailers every dreamgit commit carries.
 
-May import: ``store``, ``templating``, ``dsl`` and the kernel; never ``dream``.
+May import: ``store``, ``gitstore``, ``templating``, ``dsl`` and the kernel; never ``dream``.
 """

@@ -16,10 +16,10 @@ from typing import Any
 
 from dreamgit import trailers as tr
 from dreamgit.errors import UserError
+from dreamgit.gitstore import CommitInfo
 from dreamgit.history.runrecords import read_runs
 from dreamgit.history.runs import AWAITING, MERGED, REFUSED, REVERTED, UNMERGED, find_run
 from dreamgit.store import layout
-from dreamgit.store.gitstore import CommitInfo
 from dreamgit.store.repo import MemoryRepo
 
 __all__ = [

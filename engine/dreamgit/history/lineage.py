@@ -17,9 +17,9 @@ from typing import Any
 from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.errors import MemoryFileError, NotFoundError
+from dreamgit.gitstore import CommitInfo
 from dreamgit.ids import memory_id
 from dreamgit.store import layout
-from dreamgit.store.gitstore import CommitInfo
 from dreamgit.store.memoryfile import decode_text, parse_memory_record
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.trailers import parse_trailers

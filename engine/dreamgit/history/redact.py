@@ -30,6 +30,7 @@ from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.dsl.regexsafe import PatternError, compile_pattern
 from dreamgit.errors import ConcurrentUpdateError, MemoryFileError, NotFoundError, UserError
+from dreamgit.gitstore import EMPTY_TREE, StaleTipError
 from dreamgit.history.redact_leftovers import (
     PATH_LIKE,
     Unmanaged,
@@ -38,7 +39,6 @@ from dreamgit.history.redact_leftovers import (
 )
 from dreamgit.ids import memory_id
 from dreamgit.store import layout
-from dreamgit.store.gitstore import EMPTY_TREE, StaleTipError
 from dreamgit.store.memoryfile import decode_text, parse_memory_record
 from dreamgit.store.repo import MemoryRepo
 

@@ -12,8 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.clock import parse_time
+from dreamgit.gitstore import GitStore
 from dreamgit.store import layout
-from dreamgit.store.gitstore import GitStore
 
 __all__ = ["consumed_sessions", "last_run_time", "read_runs", "record_path"]
 

@@ -20,9 +20,9 @@ from typing import Any
 from dreamgit import trailers as tr
 from dreamgit.clock import format_time
 from dreamgit.errors import NotFoundError, UserError
+from dreamgit.gitstore import GitStore
 from dreamgit.history.runrecords import read_runs
 from dreamgit.store import layout
-from dreamgit.store.gitstore import GitStore
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.trailers import parse_trailers
 

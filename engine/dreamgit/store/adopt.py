@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from dreamgit import trailers as tr
 from dreamgit.errors import UserError
+from dreamgit.gitstore import GitStore
 from dreamgit.store import layout
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
 from dreamgit.store.formats import FORMAT_NAMES, MemoryFormat, detect, get_format
-from dreamgit.store.gitstore import GitStore
 
 __all__ = [
     "Adopted",

@@ -18,10 +18,10 @@ from datetime import datetime
 
 from dreamgit import trailers as tr
 from dreamgit.errors import MemoryFileError, MemoryFileWarning
+from dreamgit.gitstore.locks import exclusive
 from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.formats import Source
-from dreamgit.store.locks import exclusive
 
 __all__ = ["Checkout"]
 

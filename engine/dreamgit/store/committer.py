@@ -17,10 +17,10 @@ from datetime import datetime
 
 from dreamgit import trailers as tr
 from dreamgit.errors import ConcurrentUpdateError
-from dreamgit.store.gitstore import Identity, StaleTipError
+from dreamgit.gitstore import Identity, StaleTipError
+from dreamgit.gitstore.locks import exclusive
 from dreamgit.store.indexing import tree_with_index
 from dreamgit.store.layout import REVERT_SCRATCH
-from dreamgit.store.locks import exclusive
 from dreamgit.store.reader import RepoReader
 
 __all__ = ["Committer", "with_trailers"]

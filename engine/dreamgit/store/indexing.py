@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
+from dreamgit.gitstore import GitStore, Identity
 from dreamgit.store import layout
-from dreamgit.store.gitstore import GitStore, Identity
 
 __all__ = ["Indexer", "tree_with_index"]
 

@@ -18,15 +18,15 @@ from typing import Any
 
 from dreamgit.clock import utcnow
 from dreamgit.errors import MemoryFileError, MemoryFileWarning, NotFoundError
+from dreamgit.gitstore import GitStore, Identity
 from dreamgit.model import Memory, RecallStats
 from dreamgit.store import layout, signals
 from dreamgit.store.adopt import Adopted
 from dreamgit.store.config import read_config
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.formats import MemoryFormat, Source, get_format
-from dreamgit.store.gitstore import GitStore, Identity
 from dreamgit.store.indexing import Indexer
-from dreamgit.store.memoryfiles import MemoryFiles
+from dreamgit.store.memorycache import MemoryFiles
 
 __all__ = ["RepoReader", "Snapshot", "with_recalls"]
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from dreamgit import trailers as tr
 from dreamgit.clock import utcnow
 from dreamgit.errors import NotARepositoryError, UserError
+from dreamgit.gitstore import GitStore
 from dreamgit.store import layout
 from dreamgit.store.adopt import (
     check_format,
@@ -34,7 +35,6 @@ from dreamgit.store.adopt import (
     uncommitted_files,
 )
 from dreamgit.store.checkout import Checkout
-from dreamgit.store.gitstore import GitStore
 from dreamgit.store.reader import Snapshot
 from dreamgit.store.recallflush import RecallFlusher
 

@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 
 from dreamgit import trailers as tr
 from dreamgit.errors import NotFoundError, UserError
+from dreamgit.gitstore import Change, CommitInfo
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
 from dreamgit.store import layout
-from dreamgit.store.gitstore import Change, CommitInfo
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
 from dreamgit.store.repo import MemoryRepo
 

@@ -13,14 +13,14 @@ ref names yet), ``rewriting`` (what rewriting history needs), ``merging``, ``sta
 (git's ``index.lock`` and the index shown before a branch moves), ``refs`` (moving refs
 by compare-and-swap) and ``worktree``; ``values`` holds the records they hand out.
 
-May import: pygit2, ``errors`` and ``store.locks``; nothing else of the store.
+May import: pygit2 and the kernel; never ``store``, the porcelain above it.
 """
 
 from __future__ import annotations
 
-from dreamgit.store.gitstore.store import GitStore
-from dreamgit.store.gitstore.values import EMPTY_TREE as EMPTY_TREE
-from dreamgit.store.gitstore.values import Change, CommitInfo, Identity, StaleTipError
+from dreamgit.gitstore.store import GitStore
+from dreamgit.gitstore.values import EMPTY_TREE as EMPTY_TREE
+from dreamgit.gitstore.values import Change, CommitInfo, Identity, StaleTipError
 
 __all__ = [
     "Change",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import FileStatus
 
-from dreamgit.store.gitstore.staging import IndexStager
+from dreamgit.gitstore.staging import IndexStager
 
 __all__ = ["WorkTree"]
 

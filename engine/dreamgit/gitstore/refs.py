@@ -17,9 +17,9 @@ from pathlib import Path
 import pygit2
 
 from dreamgit.errors import LockedError
-from dreamgit.store.gitstore.staging import IndexStager
-from dreamgit.store.gitstore.values import Identity, StaleTipError
-from dreamgit.store.locks import LockSeen, break_stale_lock, is_abandoned, retry_on_lock
+from dreamgit.gitstore.locks import LockSeen, break_stale_lock, is_abandoned, retry_on_lock
+from dreamgit.gitstore.staging import IndexStager
+from dreamgit.gitstore.values import Identity, StaleTipError
 
 __all__ = ["RefWriter"]
 

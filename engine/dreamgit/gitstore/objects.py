@@ -13,8 +13,8 @@ import pygit2
 from pygit2.enums import FileMode
 
 from dreamgit import faults
-from dreamgit.store.gitstore.base import StoreBase
-from dreamgit.store.gitstore.values import EMPTY_TREE, Identity
+from dreamgit.gitstore.base import StoreBase
+from dreamgit.gitstore.values import EMPTY_TREE, Identity
 
 __all__ = ["ObjectWriter"]
 

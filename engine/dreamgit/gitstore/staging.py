@@ -15,8 +15,8 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import FileMode
 
-from dreamgit.store.gitstore.reading import Reader
-from dreamgit.store.locks import create_lock_file
+from dreamgit.gitstore.locks import create_lock_file
+from dreamgit.gitstore.reading import Reader
 
 __all__ = ["IndexStager"]
 

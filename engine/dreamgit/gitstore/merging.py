@@ -5,8 +5,8 @@ from __future__ import annotations
 import pygit2
 from pygit2.enums import MergeFlag
 
-from dreamgit.store.gitstore.base import StoreBase
-from dreamgit.store.gitstore.values import EMPTY_TREE
+from dreamgit.gitstore.base import StoreBase
+from dreamgit.gitstore.values import EMPTY_TREE
 
 __all__ = ["Merger"]
 

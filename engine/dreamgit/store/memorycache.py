@@ -13,9 +13,9 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.errors import MemoryFileError
+from dreamgit.gitstore import GitStore
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
-from dreamgit.store.gitstore import GitStore
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
 from dreamgit.store.parsecache import ParseCache
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import SortMode
 
-from dreamgit.store.gitstore.base import StoreBase
-from dreamgit.store.gitstore.values import EMPTY_TREE, Change, CommitInfo, Identity
+from dreamgit.gitstore.base import StoreBase
+from dreamgit.gitstore.values import EMPTY_TREE, Change, CommitInfo, Identity
 
 __all__ = ["Reader"]
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import pygit2
 
 from dreamgit.errors import NotARepositoryError
-from dreamgit.store.gitstore.merging import Merger
-from dreamgit.store.gitstore.objects import ObjectWriter
-from dreamgit.store.gitstore.refs import RefWriter
-from dreamgit.store.gitstore.rewriting import HistoryRewriter
-from dreamgit.store.gitstore.worktree import WorkTree
+from dreamgit.gitstore.merging import Merger
+from dreamgit.gitstore.objects import ObjectWriter
+from dreamgit.gitstore.refs import RefWriter
+from dreamgit.gitstore.rewriting import HistoryRewriter
+from dreamgit.gitstore.worktree import WorkTree
 
 __all__ = ["GitStore"]
 

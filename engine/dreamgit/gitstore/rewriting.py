@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import pygit2
 
-from dreamgit.store.gitstore.base import StoreBase
+from dreamgit.gitstore.base import StoreBase
 
 __all__ = ["HistoryRewriter"]
 
