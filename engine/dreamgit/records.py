@@ -6,14 +6,14 @@ TypedDicts are its one description, so mypy checks every writer and every
 reader of a fresh record against the same keys. Records read back from history
 (``history.runrecords``) may come from older versions or crashed runs: they stay
 plain dicts, read with ``.get``. :class:`DreamResult` is the typed face the API gives
-a fresh record.
+a fresh record: each of its fields is a required key of ``RunRecord``, copied by name.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, NotRequired, TypedDict
 
 __all__ = [
@@ -153,22 +153,16 @@ class DreamResult(Mapping[str, Any]):
 
     @classmethod
     def from_record(cls, record: RunRecord) -> DreamResult:
-        """The result of a run whose record is ``record`` (kept as it is for :meth:`to_dict`)."""
-        run_id = record.get("run_id")
-        return cls(
-            run_id=None if run_id is None else str(run_id),
-            branch=record.get("branch"),
-            now=record["now"],
-            applied=bool(record.get("applied")),
-            merged=bool(record.get("merged")),
-            skipped=bool(record.get("skipped")),
-            reason=str(record.get("reason") or ""),
-            memories_before=record["memories_before"],
-            memories_after=record["memories_after"],
-            sessions=tuple(record["sessions"]),
-            ops=tuple(record["ops"]),
-            _record=record,
-        )
+        """The result of a run whose record is ``record`` (kept as it is for :meth:`to_dict`).
+
+        Each field is the record's key of its name; a list becomes a tuple, the result
+        being frozen. The fields are the record's own (``tests/test_dream_result.py``
+        checks each is a ``RunRecord`` key of the same type), so none is listed twice here.
+        """
+        keys: Mapping[str, Any] = record
+        values: dict[str, Any] = {name: keys[name] for name in _FIELDS}
+        values.update((name, tuple(values[name])) for name in _TUPLES)
+        return cls(**values, _record=record)
 
     @property
     def changed(self) -> bool:
@@ -187,3 +181,9 @@ class DreamResult(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._record)
+
+
+#: The result's fields that copy a key of the run record (all but the record itself).
+_FIELDS = tuple(f.name for f in fields(DreamResult) if f.name != "_record")
+#: Of those, the ones the record holds as a list and the frozen result as a tuple.
+_TUPLES = frozenset(f.name for f in fields(DreamResult) if str(f.type).startswith("tuple["))
