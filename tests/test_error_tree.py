@@ -81,6 +81,29 @@ def test_a_held_ref_lock_is_a_locked_error_naming_the_lock_file(tmp_path: Path) 
     assert Path(caught.value.lock) == lock
 
 
+def test_a_held_lock_in_a_ref_transaction_is_a_locked_error(tmp_path: Path) -> None:
+    """pygit2's transactions report the lock as a GitError of libgit2's OS class: LockedError."""
+    store, _tip = _store_with_a_commit(tmp_path)
+    lock = store.git_dir / "refs" / "heads" / "main.lock"
+    lock.write_text("held\n")
+    repo = pygit2.Repository(str(store.git_dir))
+    with pytest.raises(LockedError) as caught, _typed_git_errors(), repo.transaction() as txn:
+        txn.lock_ref("refs/heads/main")
+    assert isinstance(caught.value.__cause__, pygit2.GitError)
+    assert caught.value.lock is not None and Path(caught.value.lock) == lock
+
+
+def test_an_error_that_speaks_of_a_lock_but_is_none_passes_through(tmp_path: Path) -> None:
+    """libgit2's "cannot lock ref 'x', there are refs beneath that folder" is a name clash, not a
+    held lock: it keeps its type instead of being waited on as contention."""
+    store, tip = _store_with_a_commit(tmp_path)
+    repo = pygit2.Repository(str(store.git_dir))
+    repo.references.create("refs/heads/topic/one", pygit2.Oid(hex=tip))
+    with pytest.raises(pygit2.GitError, match="cannot lock ref") as caught, _typed_git_errors():
+        repo.references.create("refs/heads/topic", pygit2.Oid(hex=tip), force=True)
+    assert not isinstance(caught.value, LockedError)
+
+
 def test_other_git_errors_pass_through_unchanged(tmp_path: Path) -> None:
     """A git error that is not about a lock keeps its own type."""
     store, tip = _store_with_a_commit(tmp_path)

@@ -3,7 +3,7 @@
 A commit names its expected parent, so libgit2 refuses the ref update when the branch
 moved: the compare-and-swap every writer relies on. Other ref moves go through a
 reference transaction that re-reads the ref under its lock. A lock file left by a dead
-writer is broken (see ``store.locks``) and the move retried.
+writer is broken (see ``gitstore.locks``) and the move retried.
 """
 
 from __future__ import annotations
@@ -47,25 +47,40 @@ def _is_moved_error(exc: Exception) -> bool:
 #: The lock file a libgit2 error names ("failed to lock file '/repo/.git/refs/heads/x.lock'").
 _LOCK_FILE = re.compile(r"'([^']+\.lock)'")
 
+#: libgit2's class for a failed system call (``GIT_ERROR_OS`` of ``git_error_t``).
+_GIT_ERROR_OS = 2
+
+
+def _lock_in_the_way(exc: Exception) -> str | None:
+    """The lock file that kept libgit2 from a ref or the index, or None for any other error.
+
+    libgit2 returns GIT_ELOCKED when it cannot create a lock file, and pygit2 keeps only
+    the error's class: an ``OSError`` from its C calls, a ``GitError`` whose
+    ``error_class`` is GIT_ERROR_OS from its cffi calls (transactions). That class, with
+    the lock file libgit2 names, is the lock; an error of another class that speaks of a
+    lock ("cannot lock ref 'x', there are refs beneath that folder") is not one.
+    """
+    failed_call = isinstance(exc, OSError) or getattr(exc, "error_class", None) == _GIT_ERROR_OS
+    named = _LOCK_FILE.search(str(exc)) if failed_call else None
+    return named[1] if named else None
+
 
 @contextmanager
 def _typed_git_errors(*, moved: str | None = None) -> Iterator[None]:
     """libgit2 errors as the types callers act on: a held lock is a :class:`LockedError`.
 
-    libgit2's lock code (GIT_ELOCKED) does not reach Python, only its words, so they are
-    read here, once, where pygit2 is called. With ``moved`` (a branch), that branch having
-    moved under the commit is a :class:`StaleTipError`. Any other error passes unchanged.
+    With ``moved`` (a branch), that branch having moved under the commit is a
+    :class:`StaleTipError`. Any other error passes unchanged.
     """
     try:
         yield
     except (pygit2.GitError, pygit2.AlreadyExistsError, OSError) as exc:
         if moved is not None and _is_moved_error(exc):
             raise StaleTipError(moved) from None
-        text = str(exc)
-        if "lock" not in text.lower():
+        lock = _lock_in_the_way(exc)
+        if lock is None:
             raise
-        named = _LOCK_FILE.search(text)
-        raise LockedError(text, lock=named[1] if named else None) from exc
+        raise LockedError(str(exc), lock=lock) from exc
 
 
 def _lock_path(exc: LockedError) -> Path | None:
