@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -231,13 +232,18 @@ class Drip:
 
 @contextmanager
 def drip_server(
-    body: bytes, *, interval: float, headers_too: bool = False, status: int = 200
+    body: bytes,
+    *,
+    interval: float,
+    headers_too: bool = False,
+    status: int = 200,
+    tls: ssl.SSLContext | None = None,
 ) -> Iterator[Drip]:
     """Serve ``body`` one byte every ``interval`` seconds (the status line too if asked).
 
     Every byte arrives well inside a per-read time-out, so only a deadline on the
     whole request stops it; ``sent`` tells how far the server got before the
-    client hung up.
+    client hung up. With ``tls`` (a server context), it serves HTTPS as ``localhost``.
     """
     state = Drip(url="")
     lock = threading.Lock()
@@ -272,6 +278,9 @@ def drip_server(
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
+        state.url = f"https://localhost:{server.server_address[1]}"
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
     )

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 import socket
+import ssl
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -327,6 +331,44 @@ def test_a_server_dripping_one_byte_at_a_time_is_cut_off_at_the_request_deadline
         assert info.value.message == f"openai: {host} failed after 1 attempt: timed out after 0.4 s"
         assert server.requests == 1
         assert server.sent < len(body)  # the client hung up; it did not read the answer out
+
+
+def _tls_context(folder: Path, monkeypatch: pytest.MonkeyPatch) -> ssl.SSLContext:
+    """A server context for ``localhost`` with a certificate made here, which the client
+    trusts through ``SSL_CERT_FILE`` (as a user's own certificate store would)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
+            *("-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"),
+            *("-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_a_tls_server_dripping_one_byte_at_a_time_is_cut_off_at_the_request_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over HTTPS too the deadline watches the connection's socket: llm.timeout bounds it all."""
+    body = _answer_bytes()
+    context = _tls_context(tmp_path, monkeypatch)
+    with drip_server(body, interval=0.03, tls=context) as server:
+        adapter = OpenAIAdapter(
+            {"model": "m", "base_url": server.url + "/v1", "timeout": 0.4, "retries": 0}
+        )
+        with pytest.raises(ProviderError) as info:
+            adapter.complete(MESSAGES, max_tokens=10)
+        host = server.url.removeprefix("https://")
+        assert info.value.message == f"openai: {host} failed after 1 attempt: timed out after 0.4 s"
+        assert server.requests == 1
+        assert 0 < server.sent < len(body)  # TLS held; the client hung up mid-answer
 
 
 def test_the_run_timeout_bounds_all_requests_and_retries_together() -> None:

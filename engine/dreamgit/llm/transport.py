@@ -99,6 +99,12 @@ def _shut(sock: socket.socket) -> None:
 
 
 class _WatchedHTTP(http.client.HTTPConnection):
+    """A connection whose socket the request's deadline watches once it is connected.
+
+    ``_WatchedHTTPS`` puts it before ``HTTPSConnection``, so ``connect`` runs that one's
+    (with TLS) and then hands the socket to the deadline: one class for both schemes.
+    """
+
     def __init__(self, deadline: Callable[[], Deadline | None], *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._deadline = deadline
@@ -110,16 +116,8 @@ class _WatchedHTTP(http.client.HTTPConnection):
             current.watch(self.sock)
 
 
-class _WatchedHTTPS(http.client.HTTPSConnection):
-    def __init__(self, deadline: Callable[[], Deadline | None], *args: Any, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self._deadline = deadline
-
-    def connect(self) -> None:
-        super().connect()
-        current = self._deadline()
-        if current is not None and self.sock is not None:
-            current.watch(self.sock)
+class _WatchedHTTPS(_WatchedHTTP, http.client.HTTPSConnection):
+    """The watched connection over TLS."""
 
 
 class _Handlers:
