@@ -1,4 +1,4 @@
-"""Everything dreamgit asks of git, and the only package that imports pygit2.
+"""The plumbing: everything dreamgit asks of git, and the only package that imports pygit2.
 
 Commits are built in memory (tree builders, never the work tree's index) and
 written with an expected parent: libgit2 refuses the ref update when the
@@ -12,6 +12,9 @@ repository and where it lives), ``reading``, ``objects`` (blobs, trees and commi
 ref names yet), ``rewriting`` (what rewriting history needs), ``merging``, ``staging``
 (git's ``index.lock`` and the index shown before a branch moves), ``refs`` (moving refs
 by compare-and-swap) and ``worktree``; ``values`` holds the records they hand out.
+``locks`` holds dreamgit's advisory locks in the git directory (writers taking turns, one
+dream at a time) and the waiting on git's own lock files. The porcelain, ``store``, builds
+memories on this package and is never imported by it.
 
 May import: pygit2 and the kernel; never ``store``, the porcelain above it.
 """
