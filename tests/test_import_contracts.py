@@ -80,3 +80,15 @@ def test_extraction_importing_the_dream_breaks_the_layers(
         "Layers",
         "extract imports only what its 'May import' line names",
     ]
+
+
+def test_the_plumbing_importing_the_porcelain_breaks_the_layers(
+    contracts: list[dict[str, Any]],
+) -> None:
+    """gitstore (git objects, refs, locks) sits below store (memories): an import from the
+    plumbing up into the porcelain breaks the layers and gitstore's "May import" line."""
+    found = broken(contracts, ("dreamgit.gitstore.refs", "dreamgit.store.layout"))
+    assert [name.split(":")[0] for name in found] == [
+        "Layers",
+        "gitstore imports only what its 'May import' line names",
+    ]
