@@ -4,6 +4,8 @@ does not name fails, and so does one it names but never imports (a line that dri
 The line is also the import-linter contract: pyproject.toml holds, for each package, a
 `forbidden` contract of every other top-level part of dreamgit its line does not name, and
 a test checks the two agree, so `lint-imports` enforces exactly what the docstring says.
+When a line changes, `python tests/test_architecture_may_import.py` prints every contract as
+pyproject.toml should hold it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -207,3 +210,31 @@ def _toml(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     return f'"{value}"'
+
+
+def contract_toml(contract: dict[str, Any]) -> str:
+    """A contract as pyproject.toml writes it (the forbidden modules wrapped at 100)."""
+    modules = ", ".join(f'"{m}"' for m in contract["forbidden_modules"])
+    wrapped = textwrap.indent(textwrap.fill(modules, 96, break_on_hyphens=False), "    ")
+    return (
+        "[[tool.importlinter.contracts]]\n"
+        f'name = "{contract["name"]}"\n'
+        f'type = "{contract["type"]}"\n'
+        f'source_modules = ["{contract["source_modules"][0]}"]\n'
+        f"forbidden_modules = [\n{wrapped},\n]\n"
+        f"allow_indirect_imports = {_toml(contract['allow_indirect_imports'])}\n"
+    )
+
+
+def test_the_printed_contracts_read_back_as_the_lines_say() -> None:
+    """What the script prints for pyproject.toml is, read as TOML, each line's contract."""
+    parts = top_level_parts(ENGINE)
+    for name in PACKAGES:
+        expected = contract_for(name, _docstring(name), parts)
+        printed = tomllib.loads(contract_toml(expected))["tool"]["importlinter"]["contracts"]
+        assert printed == [expected], name
+
+
+if __name__ == "__main__":
+    for package in PACKAGES:
+        print(contract_toml(contract_for(package, _docstring(package), top_level_parts(ENGINE))))
