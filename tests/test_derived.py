@@ -139,6 +139,7 @@ def test_a_damaged_database_is_rebuilt(engine: DreamEngine, damage: bytes) -> No
     """Garbage or an empty file in place of the database: the same answers, a new database."""
     repo = engine.repo
     expected = _from_the_files(repo)
+    repo.derived.close()  # damaged by someone else: not under this process's open connection
     _database(repo).parent.mkdir(parents=True, exist_ok=True)
     _database(repo).write_bytes(damage)
     assert _answers(repo) == expected

@@ -14,7 +14,6 @@ from dreamgit.cli.state import CliState, pass_state
 from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
-from dreamgit.store import operations
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
 
@@ -269,6 +268,8 @@ def forget(
     if ids and dry_run:
         gone = [repo.get_memory(ident, now=state.now()) for ident in ids]
     elif ids:
+        from dreamgit.store import operations  # the secret scanner: only for a write
+
         gone = operations.forget(repo, ids, now=state.now())
     else:
         from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age

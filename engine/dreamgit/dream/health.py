@@ -23,12 +23,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.prune import reads_recall_signals
 from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.ruleset import RuleSet
-from dreamgit.ruleset.context import concept_words, memory_env
+from dreamgit.ruleset.context import LazyMemoryEnv, concept_words, reads_recall_signals
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import parse_totals
@@ -68,7 +67,7 @@ def health_report(
         if candidates:
             stale = 0
             for m in candidates:
-                env = memory_env(m, now, recalls_recorded=tracked)
+                env = LazyMemoryEnv(m, now, recalls_recorded=tracked)
                 stale += any(r.when.evaluate(env) for r in prunable)
             parts["stale"] = 1 - stale / len(candidates)
     index = repo.read_text(layout.INDEX, at) or ""

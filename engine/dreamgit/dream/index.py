@@ -13,14 +13,24 @@ input, byte for byte, so a dream that changes nothing rewrites nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from dreamgit.dream import session_notes
 from dreamgit.model import Memory, priority_rank
 
-__all__ = ["GENERATED_MARKER", "IndexResult", "default_order", "is_generated", "render_index"]
+__all__ = [
+    "GENERATED_MARKER",
+    "IndexEntry",
+    "IndexResult",
+    "default_order",
+    "fill_index",
+    "index_entry",
+    "index_text",
+    "is_generated",
+    "render_index",
+]
 
 #: First line of every file dreamgit generates; gathering never reads such files as evidence.
 GENERATED_MARKER = "<!-- dreamgit:generated — rewritten by every dream; edit memories/ instead -->"
@@ -76,34 +86,70 @@ def render_index(
     if index_chars < 1 or index_line_chars < 1 or max_lines < 1:
         raise ValueError("index budgets must be positive")
     ranked = sorted(memories, key=lambda m: (order(m), m.id))
+    lines = (index_entry(m, index_line_chars) for m in ranked)  # made only while they fit
+    listed = fill_index(lines, total=len(ranked), index_chars=index_chars, max_lines=max_lines)
+    omitted = tuple(m.id for m in ranked[len(listed) :])
+    text = index_text(listed, omitted=len(omitted))
+    return IndexResult(text, tuple(e.id for e in listed), omitted)
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One memory as the index lists it: its id, its topic and its line."""
+
+    id: str
+    topic: str
+    line: str
+
+
+def index_entry(memory: Memory, index_line_chars: int) -> IndexEntry:
+    """The line ``memory`` gets in MEMORY.md (within ``index_line_chars``)."""
+    return IndexEntry(memory.id, memory.topic, _entry_line(memory, index_line_chars))
+
+
+def fill_index(
+    ranked: Iterable[IndexEntry], *, total: int, index_chars: int, max_lines: int
+) -> list[IndexEntry]:
+    """The first entries of ``ranked`` (best first) that fit the budgets, ``total`` being
+    how many memories the order holds in all (those left out cost a "more" line).
+
+    The list stops before the first entry that does not fit. Given only the first
+    entries of the order, it is what the whole order gives whenever it stops before
+    their end (so a caller that knows the best few can tell, by the length).
+    """
     chars = len(GENERATED_MARKER) + 1
     lines = 1
-    groups: dict[str, list[str]] = {}
-    included: list[str] = []
-    for position, memory in enumerate(ranked):
-        entry = _entry_line(memory, index_line_chars)
-        add_chars = len(entry) + 1
+    topics: set[str] = set()
+    listed: list[IndexEntry] = []
+    for position, entry in enumerate(ranked):
+        add_chars = len(entry.line) + 1
         add_lines = 1
-        if memory.topic not in groups:
-            add_chars += len(_heading(memory.topic)) + 2  # the blank line before it, too
+        if entry.topic not in topics:
+            add_chars += len(_heading(entry.topic)) + 2  # the blank line before it, too
             add_lines += 2
-        left = len(ranked) - position - 1
-        tail_chars, tail_lines = _more_cost(left)
+        tail_chars, tail_lines = _more_cost(total - position - 1)
         if chars + add_chars + tail_chars > index_chars or lines + add_lines + tail_lines > (
             max_lines
         ):
             break
         chars += add_chars
         lines += add_lines
-        groups.setdefault(memory.topic, []).append(entry)
-        included.append(memory.id)
-    omitted = tuple(m.id for m in ranked[len(included) :])
+        topics.add(entry.topic)
+        listed.append(entry)
+    return listed
+
+
+def index_text(listed: Sequence[IndexEntry], *, omitted: int) -> str:
+    """MEMORY.md listing ``listed`` (best first) grouped by topic, and how many are not."""
+    groups: dict[str, list[str]] = {}
+    for entry in listed:  # dicts keep insertion order: a topic's best memory places it
+        groups.setdefault(entry.topic, []).append(entry.line)
     out = [GENERATED_MARKER]
-    for topic, entries in groups.items():  # dicts keep insertion order: best memory first
-        out += ["", _heading(topic), *entries]
+    for topic, lines in groups.items():
+        out += ["", _heading(topic), *lines]
     if omitted:
-        out += ["", _more_line(len(omitted))]
-    return IndexResult("\n".join(out) + "\n", tuple(included), omitted)
+        out += ["", _more_line(omitted)]
+    return "\n".join(out) + "\n"
 
 
 def _heading(topic: str) -> str:

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from dreamgit.model import Memory, priority_rank
+from dreamgit.dream.placing import PLAIN_ORDER_FIELDS
+from dreamgit.model import Memory
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import memory_env
 
@@ -29,14 +30,11 @@ def rank_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[float,
 
 
 def _field(name: str, ruleset: RuleSet, now: datetime) -> Callable[[Memory], Any]:
-    if name == "priority":
-        return lambda m: priority_rank(m.priority)
-    if name in ("updated", "created"):
-        return lambda m: getattr(m, name).timestamp()
+    plain = PLAIN_ORDER_FIELDS.get(name)
+    if plain is not None:  # the same values the index cut keeps (``dream.placing``)
+        return plain
     if name == "rank":
         return lambda m: -rank_key(ruleset, now)(m)[0]
-    if name == "chars":
-        return lambda m: len(m.text)
     return lambda m: getattr(m, name)
 
 

@@ -19,9 +19,9 @@ from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
 from dreamgit.ruleset import Rule, RuleSet
-from dreamgit.ruleset.context import memory_env
+from dreamgit.ruleset.context import memory_env, reads_recall_signals
 
-__all__ = ["plan_prune", "reads_recall_signals"]
+__all__ = ["plan_prune"]
 
 
 def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) -> Operation | None:
@@ -68,11 +68,6 @@ def _prune_statements(
         return None
     op.changes = ws.file_for_update(note, revised)
     return op
-
-
-def reads_recall_signals(rule: Rule) -> bool:
-    """Whether a rule reads recorded recall signals (``recall.*``)."""
-    return any(name == "recall" or name.startswith("recall.") for name in rule.when.names)
 
 
 def plan_prune(

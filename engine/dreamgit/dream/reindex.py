@@ -15,15 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from dreamgit.dream.index import (
-    CLAUDE_INDEX_LINES,
-    is_generated,
-    render_agent_index,
-    render_index,
-)
-from dreamgit.dream.ordering import index_key
+from dreamgit.dream.index import CLAUDE_INDEX_LINES, is_generated, render_agent_index, render_index
+from dreamgit.dream.placing import place_added, remember_cut
 from dreamgit.errors import DreamgitError
-from dreamgit.ruleset import load_ruleset
 from dreamgit.store import layout
 from dreamgit.store.repo import IndexRenderer, MemoryRepo
 
@@ -45,20 +39,41 @@ def index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None
     current = repo.read_text(layout.INDEX, commit)
     if current is not None and not is_generated(current):
         return None
+    text = place_added(repo, commit, now=now) or _render_whole(repo, commit, now=now)
+    if text is None or current == text:
+        return None
+    return text.encode("utf-8")
+
+
+def _render_whole(repo: MemoryRepo, commit: str, *, now: datetime) -> str | None:
+    """MEMORY.md from every memory at ``commit``, and where it cut the order kept for the
+    next add; None when the rules do not load."""
+    from dreamgit.dream.ordering import index_key  # the rules engine: only when ranking all
+    from dreamgit.ruleset import load_ruleset
+
     try:
         rules = load_ruleset(repo.read_text(layout.CONFIG, commit), filename=layout.CONFIG)
         memories = repo.snapshot(now=now, at=commit).memories
+        budgets = rules.budgets
         result = render_index(
             memories,
             order=index_key(rules, now),
-            index_chars=rules.budgets.index_chars,
-            index_line_chars=rules.budgets.index_line_chars,
+            index_chars=budgets.index_chars,
+            index_line_chars=budgets.index_line_chars,
         )
     except DreamgitError:
         return None
-    if current == result.text:
-        return None
-    return result.text.encode("utf-8")
+    remember_cut(
+        repo,
+        commit,
+        memories,
+        result,
+        order=[(k.field, k.descending) for k in rules.index_order],
+        index_chars=budgets.index_chars,
+        index_line_chars=budgets.index_line_chars,
+        now=now,
+    )
+    return result.text
 
 
 def _agent_index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes | None:
@@ -67,6 +82,9 @@ def _agent_index_bytes(repo: MemoryRepo, commit: str, *, now: datetime) -> bytes
     fmt = repo.format
     current = repo.read_text(fmt.index_path, commit)
     limit = next((b for b in fmt.budgets() if b.path == fmt.index_path), None)
+    from dreamgit.dream.ordering import index_key
+    from dreamgit.ruleset import load_ruleset
+
     try:
         rules = load_ruleset(repo.read_text(layout.CONFIG, commit), filename=layout.CONFIG)
         result = render_agent_index(

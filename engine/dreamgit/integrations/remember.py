@@ -9,7 +9,6 @@ itself and MEMORY.md follows the write, as for every write on main.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -66,14 +65,9 @@ def _twin(repo: MemoryRepo, text: str, now: datetime) -> str | None:
     Asked of the derived store's index of what each memory says (one look-up, not a
     read of every memory); the memory files answer when the store cannot.
     """
-    tree = repo.sync_derived(repo.tip())
-    if tree is not None:
-        try:
-            found = repo.derived.saying(tree, text)
-        except sqlite3.Error:
-            found = None
-        if found is not None:
-            return found or None
+    found = repo.ask_derived(repo.tip(), lambda derived, tree: derived.saying(tree, text))
+    if found is not None:
+        return found or None
     said = said_key(text)
     return next((m.id for m in _readable(repo, now) if said_key(m.text) == said), None)
 

@@ -11,7 +11,9 @@ and reuse it for every rule: evaluation is then a few dict lookups.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from dreamgit.dsl import Priority, Schema
 from dreamgit.dsl.types import BOOL, DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
@@ -19,15 +21,20 @@ from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.days import recurs, since_day
 from dreamgit.textsim import STOP_WORDS
 
+if TYPE_CHECKING:  # rule files need ruamel, which a reader of these names does not
+    from dreamgit.ruleset.model import Rule
+
 __all__ = [
     "CANDIDATE_DEFAULTS",
     "CANDIDATE_SCHEMA",
     "GATE_SCHEMA",
     "MEMORY_SCHEMA",
     "PAIR_SCHEMA",
+    "LazyMemoryEnv",
     "gate_env",
     "memory_env",
     "pair_env",
+    "reads_recall_signals",
 ]
 
 #: Hours since the last dream when there has never been one: larger than any gate.
@@ -129,32 +136,62 @@ def memory_env(
 ) -> dict[str, object]:
     """The names a memory rule sees for ``memory`` at ``now``; ``recalls_recorded`` says
     whether this repository records recalls (only then do ``recall.*`` mean anything)."""
-    return {
-        "id": memory.id,
-        "topic": memory.topic,
-        "priority": Priority.__members__.get(memory.priority, Priority.normal),
-        "key": memory.key or "",
-        "tags": memory.tags,
-        "type": memory.type,
-        "text": memory.text,
-        "name": memory.name,
-        "description": memory.description,
-        "chars": len(memory.text),
-        "age": now - memory.created,
-        "idle": now - memory.updated,
-        "recalls": memory.recalls,
-        "confidence": memory.confidence,
-        "sources": memory.sources,
-        "supersedes": memory.supersedes,
-        # How long what it says has held (like ``age``: a duration up to ``now``).
-        "valid_from": now - memory.valid_since,
-        "superseded": memory.valid_to is not None or bool(memory.superseded_by),
-        # A plan's day: how long ago the day it names ended (zero if none, or not over).
-        "since_day": since_day(memory.text, memory.created, now),
-        "recurs": recurs(memory.text),
-        "recall": recall_env(memory, now),
-        "recalls_recorded": recalls_recorded,
-    }
+    return {name: value(memory, now, recalls_recorded) for name, value in _MEMORY_NAMES.items()}
+
+
+class LazyMemoryEnv(Mapping[str, object]):
+    """:func:`memory_env` computed name by name as a rule reads it: a condition that
+    fails on ``priority`` never reads a date out of the text (``since_day``)."""
+
+    __slots__ = ("_memory", "_now", "_recorded", "_values")
+
+    def __init__(self, memory: Memory, now: datetime, *, recalls_recorded: bool = False) -> None:
+        self._memory, self._now, self._recorded = memory, now, recalls_recorded
+        self._values: dict[str, object] = {}
+
+    def __getitem__(self, name: str) -> object:
+        if name not in self._values:
+            self._values[name] = _MEMORY_NAMES[name](self._memory, self._now, self._recorded)
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_MEMORY_NAMES)
+
+    def __len__(self) -> int:
+        return len(_MEMORY_NAMES)
+
+
+def reads_recall_signals(rule: Rule) -> bool:
+    """Whether a rule reads recorded recall signals (``recall.*``)."""
+    return any(name == "recall" or name.startswith("recall.") for name in rule.when.names)
+
+
+_MEMORY_NAMES: dict[str, Callable[[Memory, datetime, bool], object]] = {
+    "id": lambda m, now, recorded: m.id,
+    "topic": lambda m, now, recorded: m.topic,
+    "priority": lambda m, now, recorded: Priority.__members__.get(m.priority, Priority.normal),
+    "key": lambda m, now, recorded: m.key or "",
+    "tags": lambda m, now, recorded: m.tags,
+    "type": lambda m, now, recorded: m.type,
+    "text": lambda m, now, recorded: m.text,
+    "name": lambda m, now, recorded: m.name,
+    "description": lambda m, now, recorded: m.description,
+    "chars": lambda m, now, recorded: len(m.text),
+    "age": lambda m, now, recorded: now - m.created,
+    "idle": lambda m, now, recorded: now - m.updated,
+    "recalls": lambda m, now, recorded: m.recalls,
+    "confidence": lambda m, now, recorded: m.confidence,
+    "sources": lambda m, now, recorded: m.sources,
+    "supersedes": lambda m, now, recorded: m.supersedes,
+    # How long what it says has held (like ``age``: a duration up to ``now``).
+    "valid_from": lambda m, now, recorded: now - m.valid_since,
+    "superseded": lambda m, now, recorded: m.valid_to is not None or bool(m.superseded_by),
+    # A plan's day: how long ago the day it names ended (zero if none, or not over).
+    "since_day": lambda m, now, recorded: since_day(m.text, m.created, now),
+    "recurs": lambda m, now, recorded: recurs(m.text),
+    "recall": lambda m, now, recorded: recall_env(m, now),
+    "recalls_recorded": lambda m, now, recorded: recorded,
+}
 
 
 _WORD = re.compile(r"[^\W_]{3,}")

@@ -163,6 +163,16 @@ class DerivedStore:
             ).fetchone()
         return "" if row is None else str(row[0])
 
+    def states(self, tree: str, ident: str) -> bool | None:
+        """Whether a readable memory file at ``tree`` states id ``ident`` (active or not),
+        or None when the state belongs to another tree."""
+        db = self._connect()
+        with _transaction(db, "BEGIN"):
+            if self._meta_of(db, tree) is None:
+                return None
+            row = db.execute("SELECT 1 FROM docs WHERE id = ? LIMIT 1", (ident,)).fetchone()
+        return row is not None
+
     def _meta_of(self, db: sqlite3.Connection, tree: str) -> dict[str, str] | None:
         """Inside a read transaction: the meta rows, or None (and the tree forgotten)
         when the database holds another tree or schema."""

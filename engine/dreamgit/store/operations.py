@@ -134,9 +134,8 @@ def add_memory(
     def build(tip: str | None) -> dict[str, bytes | None]:
         files = repo.store.files(tip, f"{layout.MEMORIES}{topic}/")
         taken_slugs = {p.rsplit("/", 1)[1].removesuffix(".md") for p in files}
-        ids = repo.memory_ids(tip)
         salt = 0
-        while (ident := memory_id(topic, body, str(salt))) in ids:
+        while repo.id_taken(ident := memory_id(topic, body, str(salt)), tip):
             salt += 1
         slug = unique_slug(slugify(name or body), taken_slugs)
         memory = Memory(

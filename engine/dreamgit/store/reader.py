@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from dreamgit.clock import utcnow
 from dreamgit.errors import MemoryFileError, MemoryFileWarning, NotFoundError
@@ -29,6 +30,8 @@ from dreamgit.store.indexing import Indexer
 from dreamgit.store.memorycache import MemoryFiles
 
 __all__ = ["RepoReader", "Snapshot", "with_recalls"]
+
+T = TypeVar("T")
 
 DEFAULT_IDENTITY = Identity("dreamgit", "dreamgit@localhost")
 
@@ -161,6 +164,23 @@ class RepoReader:
         if self.format.name != "dreamgit":
             return {m.id for m in self.snapshot(now=utcnow(), at=at).memories}
         return self._files.ids(self.store.files(at, layout.MEMORIES))
+
+    def id_taken(self, ident: str, at: str | None) -> bool:
+        """Whether a readable memory file at ``at`` states id ``ident``: asked of the derived
+        store (one look-up), else of the files (:meth:`memory_ids`)."""
+        found = self.ask_derived(at, lambda derived, tree: derived.states(tree, ident))
+        return ident in self.memory_ids(at) if found is None else found
+
+    def ask_derived(self, at: str | None, ask: Callable[[DerivedStore, str], T | None]) -> T | None:
+        """``ask(derived store, tree)`` with the store moved to the memory files at ``at``;
+        None when the store cannot answer (callers then read the files)."""
+        tree = self.sync_derived(at)
+        if tree is None:
+            return None
+        try:
+            return ask(self.derived, tree)
+        except sqlite3.Error:
+            return None
 
     def sync_derived(self, at: str | None) -> str | None:
         """Move the derived store to the memory files at ``at``; the id it now holds
