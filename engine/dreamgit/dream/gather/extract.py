@@ -26,6 +26,7 @@ from dreamgit.dream.gather.antecedents import (
 )
 from dreamgit.dream.gather.as_said import AsSaid
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction
+from dreamgit.dream.gather.clause import Clause, continuation
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import (
     MAX_SENTENCE,
@@ -36,20 +37,13 @@ from dreamgit.dream.gather.explicit import (
 )
 from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.momentary import serves_aim_before
+from dreamgit.dream.gather.narrated_time import narrated_then, time_set, time_told
+from dreamgit.dream.gather.not_facts import addressed_to_listener, chatter
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
+from dreamgit.dream.gather.sentence_split import spoken
 from dreamgit.dream.gather.short_answers import answered
-from dreamgit.dream.gather.statements import (
-    Clause,
-    addressed_to_listener,
-    chatter,
-    clauses,
-    continuation,
-    narrated_then,
-    spoken,
-    time_set,
-    time_told,
-)
+from dreamgit.dream.gather.statements import clauses
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.dream.gather.updates_in_requests import values_in_request
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
