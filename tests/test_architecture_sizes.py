@@ -16,7 +16,6 @@ LONG_MODULES: set[str] = set()
 
 #: Functions over the limit on 2026-11-26, as ``path:name``; none may join.
 LONG_FUNCTIONS = {
-    "dream/consolidate/update.py:find_updates",  # threads ops/decisions lists
     "dream/gather/extract.py:extract_candidates",  # seven mutable locals per turn
 }
 
