@@ -11,17 +11,11 @@ ENGINE = Path(__file__).resolve().parent.parent / "engine" / "dreamgit"
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 
-#: Modules over the limit on 2026-11-26, to split (issue 30); none may join.
-LONG_MODULES = {
-    "dream/gather/statements.py",  # statement kinds; waits for the Extractor split
-    "dream/gather/dates.py",  # relative dates; waits for the Extractor split
-}
+#: Modules over the limit on 2026-11-26, to split (issue 30); none may join (all split now).
+LONG_MODULES: set[str] = set()
 
-#: Functions over the limit on 2026-11-26, as ``path:name``; none may join.
-LONG_FUNCTIONS = {
-    "dream/consolidate/update.py:find_updates",  # threads ops/decisions lists
-    "dream/gather/extract.py:extract_candidates",  # seven mutable locals per turn
-}
+#: Functions over the limit on 2026-11-26, as ``path:name``; none may join (all split now).
+LONG_FUNCTIONS: set[str] = set()
 
 
 def module_sizes(root: Path) -> dict[str, int]:

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from dreamgit.dream.gather.dates import day_text, past_times, resolve_dates
+from dreamgit.dream.gather.calendar_words import day_text
+from dreamgit.dream.gather.dates import past_times, resolve_dates
 from dreamgit.dream.gather.extract import extract_candidates
 
 # Monday 8 May 2023, early afternoon.

@@ -24,16 +24,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.counts import count_changes
-from dreamgit.dream.consolidate.restate import as_fact
+from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, frames_by_subject
 from dreamgit.dream.consolidate.update_passes import (
-    PERIOD,
     WINDOW,
-    by_time,
     canon_words,
-    indefinite,
     moved_dates,
     overlap,
     pronoun_changes,
@@ -42,8 +39,7 @@ from dreamgit.dream.consolidate.update_passes import (
     show,
     tool_kind,
 )
-from dreamgit.extract.frame import Frame, parse_frame
-from dreamgit.extract.signature import signature
+from dreamgit.extract.frame import Frame
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
@@ -71,15 +67,8 @@ _ARTIFACTS = canon_words(
 )
 #: A person's team: what tools it uses are that person's too.
 _TEAM = "team"
-#: Verbs that put a thing on another tool: a change of what it is built with.
-_REWRITES = canon_words("rewrite port rebuild")
 #: Change verbs that end a role or a habit, named or not ("quit nursing", "stopped running").
 _ENDS_ROLE = canon_words("quit stop")
-# "is 29 years old", "is 30 now"; "turned 30" (not "turned 30 minutes late").
-_AGE_IS = re.compile(r"^(?P<n>[\w-]+)(?:\s+years?\s+old)?(?:\s+now)?$")
-_AGE_TURNED = re.compile(
-    r"^(?P<n>[\w-]+)\b(?!\s+(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b)"
-)
 
 
 @dataclass(frozen=True)
@@ -93,15 +82,6 @@ class Update:
 
 #: Words that make a move whole: nothing stays on the old tool.
 _WHOLE = frozenset({"fully", "completely", "entirely", "everything"})
-
-
-def _age(frame: Frame) -> str | None:
-    """The age a frame gives its subject ("is 29 years old", "turned 30"), else None."""
-    if frame.particle or frame.head not in ("be", "turn"):
-        return None
-    m = (_AGE_IS if frame.head == "be" else _AGE_TURNED).match(frame.value_text)
-    numbers = signature(m["n"]).numbers if m is not None else frozenset()
-    return next(iter(numbers)) if len(numbers) == 1 else None
 
 
 def _holds_one(old: Frame, new: Frame) -> bool:
@@ -252,7 +232,7 @@ def _negates(old: Frame, new: Frame) -> str | None:
 
 
 def _why(old: Frame, new: Frame) -> str | None:
-    old_age, new_age = _age(old), _age(new)
+    old_age, new_age = age(old), age(new)
     if old_age is not None and new_age is not None:
         return f"age: {old_age} → {new_age}" if old_age != new_age else None
     ended = _negates(old, new) or _moved_away(old, new)
@@ -306,95 +286,6 @@ def _purpose(frame: Frame) -> frozenset[str]:
     return frozenset(w for prep, words in frame.phrases if prep == "for" for w in words)
 
 
-# "uses Docusaurus (switched from GitBook)": the tool it was on before (a place one moved
-# from is the move's business: "moved from Hanoi" ends no job held there).
-_SWITCHED_FROM = re.compile(
-    r"\b(?:switch|switched|switching|migrated|migrating)\s+"
-    r"(?:away\s+)?from\s+(?P<old>[^,;.()]+?)(?=\s+to\b|[,;.()]|$)",
-    re.IGNORECASE,
-)
-# "lives in Lisbon (moved there from Berlin)", "moved from Berlin to Lisbon": a named place.
-_MOVED_FROM = re.compile(
-    r"\b(?:moved|relocated)\s+(?:there\s+|here\s+|away\s+)?from\s+"
-    r"(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
-)
-# "David got promoted to Staff Engineer by 22 February": the role he holds now.
-_PROMOTED = re.compile(
-    r"\b(?:got|was|has\s+been|have\s+been)\s+(?:just\s+)?promoted\s+to\s+(?:an?\s+|the\s+)?"
-    r"(?P<role>[^,;.]+?)(?:\s+(?:by|on|in|at|after|because|for|based)\b.*)?[.!]?$",
-    re.IGNORECASE,
-)
-#: What a role is said with: "is a senior DevOps engineer", "works as a nurse".
-_ROLE_RELATIONS = frozenset({("be", ""), ("work", "as")})
-
-
-def _promotion(fact: str) -> frozenset[str]:
-    """The words of the role ``fact`` says its subject was promoted to, else nothing."""
-    m = _PROMOTED.search(fact)
-    if m is None:
-        return frozenset()
-    return frozenset(canonical_word(w.lower()) for w in m["role"].split())
-
-
-# "… had their third baby, so now Ana has three kids": what holds now, said at the end.
-_NOW_TAIL = re.compile(
-    r"[,;]\s+(?:so\s+|and\s+)?(?:now\s+(?P<rest>(?:[A-Z]\S*|the\s+user)\s+\S.*)"
-    r"|(?P<said>(?:(?:the|my|our|their)\s+)?[a-z]+\s+(?:is|are|has|have)\s+now\s+\S.*))$"
-)
-
-
-# "… is at 11 people now": a value said to hold now is a change, wherever "now" stands.
-_NOW_END = re.compile(r"\b(?:now|currently|these\s+days)[.!]?$", re.IGNORECASE)
-
-
-def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
-    """What a memory's ``fact`` (its :func:`as_fact`, framed as ``sentence``) says of its
-    subject to compare: the sentence (a change when it ends in "now", or a rewrite), the
-    tool it says was left, and the frame of a closing "so now …" clause (a change by what
-    it says)."""
-    frame = sentence
-    if frame is not None and _NOW_END.search(fact.strip()):
-        frame = replace(frame, change=True)
-    if frame is not None and frame.head in _REWRITES:
-        frame = replace(frame, change=True, event=False)  # "rewrote the app in Flutter"
-    before = _SWITCHED_FROM.search(fact)
-    if frame is not None and before is not None:
-        left = frozenset(canonical_word(w.lower()) for w in before["old"].split())
-        frame = replace(frame, left=left)
-    away = _MOVED_FROM.search(fact)
-    if frame is not None and away is not None:
-        place = frozenset(canonical_word(w.lower()) for w in away["place"].split())
-        frame = replace(frame, moved_from=place)
-    if frame is not None and frame.dates and PERIOD.search(fact):
-        frame = replace(frame, period=True)
-    frames = [frame]
-    m = _NOW_TAIL.search(fact)
-    if m is not None:
-        rest = m["rest"] or m["said"]
-        tail = parse_frame(rest[:1].upper() + rest[1:])
-        frames.append(None if tail is None else replace(tail, change=True))
-    for clause in _CLAUSES.split(fact)[1:]:
-        later = parse_frame(clause[:1].upper() + clause[1:])
-        if later is None or later.subject & _STAND_INS or indefinite(later):
-            # "…, he is 8 years old", "…; a build takes 9 minutes": whom "he" or "a build"
-            # means is the sentence's business (the first clause's project, not any build)
-            continue
-        if _NOW_END.search(clause.strip()):
-            later = replace(later, change=True)
-        frames.append(later)
-    return [f for f in frames if f is not None and (not f.event or _age(f) is not None)]
-
-
-#: Subjects that stand for someone or something named before them.
-_STAND_INS = frozenset({"he", "she", "they", "it", "this", "that", "we", "you", "him", "her"})
-# "Releases are cut from the release branch; code freeze is on Friday": each clause is a
-# statement of its own ("…, and the code freeze is at 16:00" too).
-_CLAUSES = re.compile(
-    r"\s*;\s+|(?<=[a-z0-9)])[.!]\s+(?=[A-Z])"
-    r"|,\s+(?:and|but)\s+(?=(?:the|our|my|their|its|his|her)\s)"
-)
-
-
 def find_updates(memories: Sequence[Memory]) -> list[Update]:
     """Which memories a newer one about the same subject and relation supersedes.
 
@@ -402,75 +293,12 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     value; when that one is replaced in turn, the update names the last of the chain,
     so every ``new`` stays active. Same input, same output, in a stable order.
     """
-    by_subject: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
-    promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
-    for memory in sorted(memories, key=by_time):
-        fact = as_fact(memory.text)
-        sentence = parse_frame(fact)
-        for frame in _frames(fact, sentence):
-            by_subject.setdefault(frame.subject, []).append((memory, frame))
-        role = _promotion(fact)
-        if role and sentence is not None:
-            promoted.append((memory, sentence, role))
-    # "Ana's phone" is Ana's: "Ana upgraded to an iPhone 15" may change what it is
-    owned: dict[frozenset[str], list[tuple[Memory, Frame]]] = {}
-    for subject, group in by_subject.items():
-        for word in subject if len(subject) > 1 else ():
-            owned.setdefault(subject - {word}, []).extend(group)
+    by_subject, promoted = frames_by_subject(memories)
+    owned = _owned_by(by_subject)
     updates: dict[str, Update] = {}
     for subject in sorted(by_subject, key=sorted):
-        group = by_subject[subject]
-        if len(group) < 2 and subject not in owned and subject ^ {_TEAM} not in by_subject:
-            continue
-        by_relation: dict[tuple[str, str], list[tuple[Memory, Frame]]] = {}
-        places: list[int] = []  # each memory's place in its relation's list
-        for _memory, frame in group:
-            bucket = by_relation.setdefault((frame.head, frame.particle), [])
-            places.append(len(bucket))
-            bucket.append((_memory, frame))
-        for position, (memory, frame) in enumerate(group):
-            # a change, a correction ("instead of"), an age: whatever the older one's verb
-            if (
-                frame.change
-                or frame.rejected
-                or frame.left
-                or frame.moved_from
-                or (_age(frame) is not None)
-            ):
-                earlier = group[max(0, position - WINDOW) : position]
-                if frame.head in _SWITCHES or frame.left:
-                    # what a person's team builds with is theirs: "Raj builds the app
-                    # using React Native" / "Raj's team rewrites the app in Flutter"
-                    partner = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
-                    earlier = [*earlier, *partner[-WINDOW:]]
-            else:
-                bucket, place = by_relation[frame.head, frame.particle], places[position]
-                earlier = bucket[max(0, place - WINDOW) : place]
-            for old, old_frame in earlier:
-                if old.created >= memory.created:
-                    continue
-                reason = _why(old_frame, frame)
-                if reason is not None:
-                    updates[old.id] = Update(old.id, memory.id, reason)
-            # what the subject owns changes only by a new version of it, and what the
-            # subject makes loses what they quit ("decided to drop the Switch version")
-            theirs = owned.get(subject, []) if frame.head in _OWNED_CHANGES else []
-            for old, old_frame in [x for x in theirs if x[0].created < memory.created][-WINDOW:]:
-                if frame.head in _SWITCHES:
-                    reason = _new_version(old_frame, frame)
-                elif old_frame.subject - subject <= _ARTIFACTS:
-                    reason = _changed(old_frame, frame)
-                else:
-                    reason = None  # "Ana quit Instagram" ends nothing of Ana's sister
-                if reason is not None:
-                    updates[old.id] = Update(old.id, memory.id, reason)
-    # a promotion retires the role said before it when they share a word ("engineer")
-    for memory, event, role in promoted:
-        for old, old_frame in by_subject.get(event.subject, [])[-WINDOW:]:
-            held = (old_frame.head, old_frame.particle) in _ROLE_RELATIONS
-            if held and old.created < memory.created and old_frame.object & role:
-                before = show(old_frame.object)
-                updates[old.id] = Update(old.id, memory.id, f"promoted: {before} → {show(role)}")
+        updates.update((u.old, u) for u in _subject_updates(subject, by_subject, owned))
+    updates.update((u.old, u) for u in _promotions(promoted, by_subject))
     for old, new, reason in moved_dates(by_subject):
         updates[old.id] = Update(old.id, new.id, reason)
     for old, new, reason in replaced_endings(by_subject):
@@ -479,9 +307,97 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     for old, new, reason in count_changes(memories):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
-    # Later memories come later in the loop: the newest replacement is the one kept. A
-    # replacement that is itself replaced hands on to its own successor (created times
-    # only grow along a chain, so it ends), and every update names a survivor.
+    return _to_survivors(updates)
+
+
+def _owned_by(by_subject: dict[frozenset[str], Framed]) -> dict[frozenset[str], Framed]:
+    """What each subject owns: "Ana's phone" is Ana's, and "Ana upgraded to an iPhone 15"
+    may change what it is."""
+    owned: dict[frozenset[str], Framed] = {}
+    for subject, group in by_subject.items():
+        for word in subject if len(subject) > 1 else ():
+            owned.setdefault(subject - {word}, []).extend(group)
+    return owned
+
+
+def _subject_updates(
+    subject: frozenset[str],
+    by_subject: dict[frozenset[str], Framed],
+    owned: dict[frozenset[str], Framed],
+) -> list[Update]:
+    """The updates among one subject's memories and what it owns, in the order found (a
+    later one for the same old memory wins)."""
+    found: list[Update] = []
+    group = by_subject[subject]
+    if len(group) < 2 and subject not in owned and subject ^ {_TEAM} not in by_subject:
+        return found
+    by_relation: dict[tuple[str, str], Framed] = {}
+    places: list[int] = []  # each memory's place in its relation's list
+    for _memory, frame in group:
+        bucket = by_relation.setdefault((frame.head, frame.particle), [])
+        places.append(len(bucket))
+        bucket.append((_memory, frame))
+    for position, (memory, frame) in enumerate(group):
+        # a change, a correction ("instead of"), an age: whatever the older one's verb
+        if (
+            frame.change
+            or frame.rejected
+            or frame.left
+            or frame.moved_from
+            or (age(frame) is not None)
+        ):
+            earlier = group[max(0, position - WINDOW) : position]
+            if frame.head in _SWITCHES or frame.left:
+                # what a person's team builds with is theirs: "Raj builds the app
+                # using React Native" / "Raj's team rewrites the app in Flutter"
+                partner = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
+                earlier = [*earlier, *partner[-WINDOW:]]
+        else:
+            bucket, place = by_relation[frame.head, frame.particle], places[position]
+            earlier = bucket[max(0, place - WINDOW) : place]
+        for old, old_frame in earlier:
+            if old.created >= memory.created:
+                continue
+            reason = _why(old_frame, frame)
+            if reason is not None:
+                found.append(Update(old.id, memory.id, reason))
+        # what the subject owns changes only by a new version of it, and what the
+        # subject makes loses what they quit ("decided to drop the Switch version")
+        theirs = owned.get(subject, []) if frame.head in _OWNED_CHANGES else []
+        for old, old_frame in [x for x in theirs if x[0].created < memory.created][-WINDOW:]:
+            if frame.head in _SWITCHES:
+                reason = _new_version(old_frame, frame)
+            elif old_frame.subject - subject <= _ARTIFACTS:
+                reason = _changed(old_frame, frame)
+            else:
+                reason = None  # "Ana quit Instagram" ends nothing of Ana's sister
+            if reason is not None:
+                found.append(Update(old.id, memory.id, reason))
+    return found
+
+
+def _promotions(
+    promoted: list[tuple[Memory, Frame, frozenset[str]]],
+    by_subject: dict[frozenset[str], Framed],
+) -> list[Update]:
+    """A promotion retires the role said before it when they share a word ("engineer")."""
+    found: list[Update] = []
+    for memory, event, role in promoted:
+        for old, old_frame in by_subject.get(event.subject, [])[-WINDOW:]:
+            held = (old_frame.head, old_frame.particle) in ROLE_RELATIONS
+            if held and old.created < memory.created and old_frame.object & role:
+                before = show(old_frame.object)
+                found.append(Update(old.id, memory.id, f"promoted: {before} → {show(role)}"))
+    return found
+
+
+def _to_survivors(updates: dict[str, Update]) -> list[Update]:
+    """Each update named by the last of its chain, in a stable order.
+
+    Later memories come later in the loop: the newest replacement is the one kept. A
+    replacement that is itself replaced hands on to its own successor (created times
+    only grow along a chain, so it ends), and every update names a survivor.
+    """
     resolved = []
     for update in updates.values():
         last = update.new

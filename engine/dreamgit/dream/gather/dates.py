@@ -16,39 +16,22 @@ use for the past and near future of a conversation are few, and a table resolves
 them in microseconds, with no locale data to load.
 """
 
-from __future__ import annotations
-
 import re
 from datetime import date, datetime, timedelta
 
+from dreamgit.dream.gather.calendar_words import (
+    MONTHS,
+    WEEKDAYS,
+    counted,
+    day_text,
+    month_text,
+    weekday_number,
+)
 from dreamgit.dream.gather.words import PAST_VERB
+from dreamgit.dream.gather.yearless import HELD_FOR, MONTH_DAY, held_since, with_year
 
-__all__ = ["DATE_WORDS", "JUST_DONE", "day_text", "past_times", "resolve_dates"]
+__all__ = ["DATE_WORDS", "JUST_DONE", "past_times", "resolve_dates"]
 
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-_WEEKDAYS = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2,
-    "thursday": 3, "thurs": 3, "thu": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
-    "sunday": 6, "sun": 6,
-}  # fmt: skip
-_NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2,
-    "a couple of": 2, "few": 3, "a few": 3,
-}  # fmt: skip
 _COUNT = (
     r"\d{1,2}|a\s+couple\s+of|couple\s+of|a\s+few|few|an?|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|eleven|twelve"
@@ -59,7 +42,7 @@ _DAY = (
 )
 _PART = r"morning|afternoon|evening|night"
 # "last August", "next March" ("May" only capitalised: "this may be")
-_MONTH_NAMES = "|".join(m.lower() for m in _MONTHS if m != "May") + "|(?-i:May)"
+_MONTH_NAMES = "|".join(m.lower() for m in MONTHS if m != "May") + "|(?-i:May)"
 
 _PHRASE = re.compile(
     rf"\b(?:"
@@ -90,33 +73,11 @@ _PHRASE = re.compile(
 )
 #: Words that mark a clause as dated (absolute or relative): salience reads it.
 DATE_WORDS = re.compile(
-    rf"\b(?:{'|'.join(_MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d"
+    rf"\b(?:{'|'.join(MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d"
     rf"|\d{{4}}|yesterday|today|tonight|tomorrow|ago|the\s+other\s+day|last\s+\w+"
     rf"|next\s+\w+|this\s+(?:week|weekend|month|year)|{_DAY})\b",
     re.IGNORECASE,
 )
-
-
-def day_text(day: date) -> str:
-    """A day as people write it: "5 May 2023"."""
-    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
-
-
-def _month_text(year: int, month: int) -> str:
-    while month < 1:
-        year, month = year - 1, month + 12
-    while month > 12:
-        year, month = year + 1, month - 12
-    return f"{_MONTHS[month - 1]} {year}"
-
-
-def _count(word: str) -> int:
-    word = " ".join(word.lower().split())
-    return int(word) if word.isdigit() else _NUMBERS.get(word, 1)
-
-
-def _weekday(word: str) -> int:
-    return _WEEKDAYS[word.lower().rstrip(".")]
 
 
 def _relative(rel: str, unit: str, today: date) -> str:
@@ -124,8 +85,8 @@ def _relative(rel: str, unit: str, today: date) -> str:
     unit = unit.lower().rstrip(".")
     past = rel in ("last", "this past", "past")
     future = rel in ("next", "this coming", "coming")
-    if unit in _WEEKDAYS:
-        wanted = _weekday(unit)
+    if unit in WEEKDAYS:
+        wanted = weekday_number(unit)
         if past:
             back = (today.weekday() - wanted) % 7 or 7
             return f"on {day_text(today - timedelta(days=back))}"
@@ -148,7 +109,7 @@ def _relative(rel: str, unit: str, today: date) -> str:
         return f"on the weekend of {day_text(saturday)}"
     if unit == "month":
         shift = -1 if past else 1 if future else 0
-        return f"in {_month_text(today.year, today.month + shift)}"
+        return f"in {month_text(today.year, today.month + shift)}"
     if unit in _MONTH_NUMBERS:
         return f"in {_named_month(_MONTH_NUMBERS[unit], -1 if past else 1 if future else 0, today)}"
     if unit in _SEASONS or unit == "winter":
@@ -157,7 +118,7 @@ def _relative(rel: str, unit: str, today: date) -> str:
     return f"in {today.year + shift}"
 
 
-_MONTH_NUMBERS = {m.lower(): k for k, m in enumerate(_MONTHS, 1)}
+_MONTH_NUMBERS = {m.lower(): k for k, m in enumerate(MONTHS, 1)}
 
 
 def _named_month(month: int, shift: int, today: date) -> str:
@@ -168,7 +129,7 @@ def _named_month(month: int, shift: int, today: date) -> str:
         year -= 1
     elif shift > 0 and month <= today.month:
         year += 1
-    return _month_text(year, month)
+    return month_text(year, month)
 
 
 #: The months a season starts and ends in (as the northern half of the world counts them).
@@ -212,7 +173,7 @@ def _ago(n: int, unit: str, today: date) -> str:
         saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
         return f"on the weekend of {day_text(saturday - timedelta(weeks=n - 1))}"
     if unit == "month":
-        return f"in {_month_text(today.year, today.month - n)}"
+        return f"in {month_text(today.year, today.month - n)}"
     return f"in {today.year - n}"
 
 
@@ -231,7 +192,7 @@ def _ahead(n: int, unit: str, today: date) -> str:
     if unit == "week":
         return f"in the week of {day_text(today + timedelta(weeks=n))}"
     if unit == "month":
-        return f"in {_month_text(today.year, today.month + n)}"
+        return f"in {month_text(today.year, today.month + n)}"
     return f"in {today.year + n}"
 
 
@@ -285,27 +246,27 @@ def _replace(m: re.Match[str], today: date) -> str:
     if g["ago"]:
         if "few" in g["ago"].lower() or "couple" in g["ago"].lower():
             return f"{g['ago']} {g['agounit']} before {day_text(today)}"
-        return _ago(_count(g["ago"]), g["agounit"], today)
+        return _ago(counted(g["ago"]), g["agounit"], today)
     if g["otherday"]:  # "the other day": a few days ago
         return f"a few days before {day_text(today)}"
     if g["infut"]:
         if _DURATION_BEFORE.search(m.string[max(0, m.start() - 40) : m.start()]):
             return m.group()  # "it wasn't built in a day", "done in two weeks": how long
-        return _ahead(_count(g["infut"]), g["infutunit"], today)
+        return _ahead(counted(g["infut"]), g["infutunit"], today)
     if g["rel"]:
         return _relative(g["rel"], g["relunit"], today)
     if g["nextday"]:
-        day = day_text(_nearest(_weekday(g["nextday"]), today, future=True))
+        day = day_text(_nearest(weekday_number(g["nextday"]), today, future=True))
         return f"{' '.join(g['toward'].split())} {day}"
     if g["bareday"]:
         future = _FUTURE.search(m.string)
         if not future and not _DONE.search(m.string):
             return m.group()  # "I play tennis on Sunday": a habit, not a day
-        return f"on {day_text(_nearest(_weekday(g['bareday']), today, future))}"
+        return f"on {day_text(_nearest(weekday_number(g['bareday']), today, future))}"
     if g["nth"]:
         written = _day_of_month(int(g["nth"]), today, _FUTURE.search(m.string) is not None)
         return m.group() if written is None else written
-    wanted = _weekday(g["lastday"])
+    wanted = weekday_number(g["lastday"])
     monday = today - timedelta(days=today.weekday())
     shift = {"last week": -7, "this week": 0, "next week": 7}[" ".join(g["lastdayrel"].split())]
     return f"on {day_text(monday + timedelta(days=shift + wanted))}"
@@ -354,91 +315,6 @@ _JUST_WHEN = re.compile(
 _IS_NEXT = re.compile(r"\s+(?:is|was|will\s+be|has\s+been)\b|'s\b", re.IGNORECASE)
 
 
-# "Jan 15", "July 20th", "the 3rd of March": a day of a month, the year unsaid (not the
-# holiday "the 4th of July").
-_MONTH_NAME = (
-    r"(?P<{g}>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
-    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
-_ORDINAL = r"(?P<{g}>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
-_NO_YEAR = r"(?!,?\s*\d{{4}}\b|[\w:/.-]\w)"
-_MONTH_DAY = re.compile(
-    r"\b(?:"
-    + _MONTH_NAME.format(g="m1")
-    + r"\s+"
-    + _ORDINAL.format(g="d1")
-    + _NO_YEAR.format()
-    + r"|(?:the\s+)?(?<![\d.,:/])(?!4th\s+of\s+July)"
-    + _ORDINAL.format(g="d2")
-    + r"\s+(?:of\s+)?"
-    + _MONTH_NAME.format(g="m2")
-    + _NO_YEAR.format()
-    + r")"
-)
-
-
-_AHEAD = re.compile(
-    r"\b(?:will|'ll|going\s+to|gonna|plan|plans|planning|next|upcoming|coming\s+up|due"
-    r"|deadline|until|till|moved\s+to|pushed\s+(?:back\s+)?to|is\s+on|are\s+on|starts?\s+on)\b",
-    re.IGNORECASE,
-)
-_BEHIND = re.compile(r"\b(?:was|were|went|did|had|ago|last|\w{3,}ed)\b", re.IGNORECASE)
-
-
-def _with_year(m: re.Match[str], today: date) -> str:
-    """The day ``m`` names, in the year its sentence means: ahead of ``today`` when the
-    sentence looks ahead ("the launch is on Jan 15"), behind it when it tells what was,
-    else the nearest."""
-    name = (m["m1"] or m["m2"])[:3].lower()
-    month = next(k for k, full in enumerate(_MONTHS, 1) if full[:3].lower() == name)
-    day = int(m["d1"] or m["d2"])
-    options = []
-    for year in (today.year - 1, today.year, today.year + 1):
-        try:
-            options.append(date(year, month, day))
-        except ValueError:  # 30 February
-            continue
-    sentence = m.string
-    if _AHEAD.search(sentence):
-        options = [d for d in options if d >= today - timedelta(days=1)] or options
-    elif _BEHIND.search(sentence):
-        options = [d for d in options if d <= today + timedelta(days=1)] or options
-    if not options:
-        return m.group()
-    return day_text(min(options, key=lambda d: abs((d - today).days)))
-
-
-# "I've been playing for four months now", "we've been together for three years": how
-# long something has held, which a memory read later must say as when it began.
-_HELD_FOR = re.compile(
-    r"\bfor\s+(?:(?P<about>about|around|almost|nearly|roughly|close\s+to|just\s+under|under)"
-    r"\s+|(?P<over>over|more\s+than|just\s+over)\s+)?"
-    r"(?P<n>\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-    r"\s+(?P<unit>years?|months?)(?P<now>,?\s+(?:now|already))?"
-    r"(?!\s+(?:in\s+a\s+row|straight|running|ago|old|from|after|before|later)\b)(?![\w-])",
-    re.IGNORECASE,
-)
-_PERFECT = re.compile(
-    r"(?:'ve|\bhave|'s|\bhas)\s+(?:\w+\s+){0,2}?(?:been|had|known|lived|owned|used|worked"
-    r"|played|studied|taught|practi[cs]ed|run|done|dated|volunteered|coached)\b",
-    re.IGNORECASE,
-)
-
-
-def _held_since(m: re.Match[str], today: date) -> str:
-    """ "for three years now" said in May 2023 → "since 2020"; "for about four months" →
-    "since about January 2023"; only in a sentence that says it still holds."""
-    if not m["now"] and not _PERFECT.search(m.string, 0, m.start()):
-        return m.group()
-    n = _count(m["n"])
-    if m["unit"].lower().startswith("year"):
-        start = str(today.year - n)
-    else:
-        start = _month_text(today.year, today.month - n)
-    how = "about " if m["about"] else "before " if m["over"] else ""
-    return f"since {how}{start}"
-
-
 def past_times(text: str) -> list[str]:
     """The relative phrases of ``text`` that name a time before the day it is said
     ("yesterday", "last weekend", "two weeks ago", "this past Friday"), as said."""
@@ -466,8 +342,8 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
     """``text`` with its relative dates written absolutely, and whether it had any."""
     today = when.date()
     text = _JUST_WHEN.sub("", text)
-    text, years = _MONTH_DAY.subn(lambda m: _with_year(m, today), text)
-    held = _HELD_FOR.sub(lambda m: _held_since(m, today), text)
+    text, years = MONTH_DAY.subn(lambda m: with_year(m, today), text)
+    held = HELD_FOR.sub(lambda m: held_since(m, today), text)
     changed = years > 0 or held != text
     text = held
 

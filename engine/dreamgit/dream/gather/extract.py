@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
 
 from dreamgit.dream.gather.antecedents import (
+    Asked,
     described,
     named_person,
     named_thing,
@@ -26,6 +27,7 @@ from dreamgit.dream.gather.antecedents import (
 )
 from dreamgit.dream.gather.as_said import AsSaid
 from dreamgit.dream.gather.attribution import Voice, attribute, instruction
+from dreamgit.dream.gather.clause import Clause, continuation
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import (
     MAX_SENTENCE,
@@ -36,20 +38,13 @@ from dreamgit.dream.gather.explicit import (
 )
 from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.momentary import serves_aim_before
+from dreamgit.dream.gather.narrated_time import narrated_then, time_set, time_told
+from dreamgit.dream.gather.not_facts import addressed_to_listener, chatter
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.salience import common_words, salience
+from dreamgit.dream.gather.sentence_split import spoken
 from dreamgit.dream.gather.short_answers import answered
-from dreamgit.dream.gather.statements import (
-    Clause,
-    addressed_to_listener,
-    chatter,
-    clauses,
-    continuation,
-    narrated_then,
-    spoken,
-    time_set,
-    time_told,
-)
+from dreamgit.dream.gather.statements import clauses
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.dream.gather.updates_in_requests import values_in_request
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
@@ -270,114 +265,188 @@ def extract_candidates(
     Pure and deterministic: the same text, id and time give the same candidates in
     the same order. Never raises on any input string.
     """
-    out: list[Candidate] = []
     turns = speaker_paragraphs(spelled_out(text.translate(_TYPOGRAPHIC)))
-    people = tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE))
+    session = _Session(
+        turns=turns,
+        people=tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE)),
+        common=common_words(text),
+        said=AsSaid(turns, session_id, created),  # what is not English is kept as said
+        session_id=session_id,
+        created=created,
+        user_name=user_name,
+        author=author,
+    )
+    out: list[Candidate] = []
     subject = user_name or "The user"
-    seen: set[tuple[str, str]] = set()
-    common = common_words(text)
-    said = AsSaid(turns, session_id, created)  # what is not English is kept as said
     for turn, (speaker, paragraphs) in enumerate(turns):
         if speaker in ("agent", "none"):
             continue
-        is_user = speaker in ("", "user")
-        others = tuple(p for p in people if p != speaker)
-        if is_user and not speaker and author == "agent":  # the agent's notes: "I" is it
-            is_user, speaker = False, "agent"
-            voice = Voice("The agent", "the user", team=True, common=common)
-        elif is_user:
-            voice = Voice(subject, "the agent", team=True, common=common)
-        else:
-            voice = Voice(speaker, others[0] if len(others) == 1 else "the others", common=common)
-        # the voice is passed at each call: a name said in this turn names what follows
-        statement = partial(
-            _statement_candidate,
-            speaker=speaker or "user",
-            session_id=session_id,
-            created=created,
-            reply=_asked(turns, turn),
-            common=common,
-        )
-        budget = MAX_TURN_CHARS
-        # The last statement of the sentence before, and where its memory is in ``out``.
-        last: tuple[Clause, int] | None = None
-        # The question someone else just asked: "How long have you been painting?" makes a
-        # bare "Seven years now!" an answer, and "it" in the next sentence may stand for
-        # the thing it named.
+        found, subject = _turn_candidates(session, turn, speaker, paragraphs, subject)
+        out.extend(found)
+    return dedupe([*out, *session.said.kept()])
+
+
+@dataclass
+class _Session:
+    """What every turn of a session is read with; ``seen`` grows with the sentences read."""
+
+    turns: list[tuple[str, list[str]]]
+    people: tuple[str, ...]
+    common: frozenset[str]
+    said: AsSaid
+    session_id: str
+    created: datetime
+    user_name: str | None
+    author: str
+    seen: set[tuple[str, str]] = field(default_factory=set)
+
+
+def _voice(
+    session: _Session, speaker: str, others: tuple[str, ...], subject: str
+) -> tuple[bool, str, Voice]:
+    """Whether a turn is the user's, who speaks it, and the voice its memories are in."""
+    common = session.common
+    is_user = speaker in ("", "user")
+    if is_user and not speaker and session.author == "agent":  # the agent's notes: "I" is it
+        return False, "agent", Voice("The agent", "the user", team=True, common=common)
+    if is_user:
+        return True, speaker, Voice(subject, "the agent", team=True, common=common)
+    return (
+        False,
+        speaker,
+        Voice(speaker, others[0] if len(others) == 1 else "the others", common=common),
+    )
+
+
+def _turn_candidates(
+    session: _Session, turn: int, speaker: str, paragraphs: list[str], subject: str
+) -> tuple[list[Candidate], str]:
+    """The candidates of one person's turn, and whom the user's memories name after it."""
+    out: list[Candidate] = []
+    seen, common, created, session_id = (
+        session.seen,
+        session.common,
+        session.created,
+        session.session_id,
+    )
+    others = tuple(p for p in session.people if p != speaker)
+    is_user, speaker, voice = _voice(session, speaker, others, subject)
+    # the voice is passed at each call: a name said in this turn names what follows
+    statement = partial(
+        _statement_candidate,
+        speaker=speaker or "user",
+        session_id=session_id,
+        created=created,
+        reply=_asked(session.turns, turn),
+        common=common,
+    )
+    budget = MAX_TURN_CHARS
+    # The last statement of the sentence before, and where its memory is in ``out``.
+    last: tuple[Clause, int] | None = None
+    context = _Before.at(session.turns, turn)
+    # An agent's user writes requests as one long run-on sentence ("I'm trying to …,
+    # so I prefer …, how can I …"): its clauses are read, the patterns only in short ones
+    split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
+    who = speaker if not is_user else session.user_name or "user"
+    prior = ""  # the sentence before in this turn: the aim a preference may serve
+    for paragraph in paragraphs:
+        for sentence in session.said.english(
+            paragraph, paragraphs, split, speaker=speaker or "user", who=who, turn=turn
+        ):
+            before, prior = prior, sentence
+            budget -= len(sentence)
+            sentence = context.read(sentence, others, common, session.people)
+            if (speaker, sentence) in seen:
+                continue
+            seen.add((speaker, sentence))
+            if chatter(sentence, others):
+                continue
+            found: list[Candidate] = []
+            # a preference that serves the aim said just before is read with it
+            if (
+                is_user
+                and len(sentence) <= MAX_SENTENCE
+                and not serves_aim_before(sentence, before)
+            ):
+                found, subject = _pattern_candidates(
+                    sentence, subject, session_id, created, learn_name=session.user_name is None
+                )
+                voice = Voice(subject, "the agent", team=True, common=common)
+            if found or budget < 0:
+                out.extend(replace(c, turn=turn) for c in found)
+                if is_user and found:  # a value said inside a request is the value now
+                    out.extend(_lifted(sentence, found, statement, voice, turn))
+                last = None
+                continue
+            joined = None if last is None else continuation(last[0], sentence, others=others)
+            made = None if joined is None else statement(joined, voice)
+            if last is not None and joined is not None and made is not None:
+                out[last[1]] = replace(made, turn=turn)  # with what this sentence adds
+                last = (joined, last[1])
+                continue
+            last = None
+            start = len(out)
+            for clause in clauses(sentence, others=others, to_agent=is_user, before=before):
+                made = statement(clause, voice)
+                if made is not None:
+                    last = (clause, len(out))
+                    out.append(replace(made, turn=turn))
+            if is_user:
+                out.extend(_lifted(sentence, out[start:], statement, voice, turn))
+    return out, subject
+
+
+@dataclass
+class _Before:
+    """What the sentences before in a turn leave for the next one to read.
+
+    The question someone else just asked: "How long have you been painting?" makes a
+    bare "Seven years now!" an answer, and "it" in the next sentence may stand for the
+    thing it named.
+    """
+
+    question: str | None
+    thing: Asked | None
+    asked: Asked | None  # what the question named, for a bare description of it in the turn
+    person: str | None = None  # the one person the sentence before named
+    when: str | None = None  # the time the sentence before only told how it went
+    then: str | None = None  # the past time the sentences before set ("last weekend")
+
+    @classmethod
+    def at(cls, turns: list[tuple[str, list[str]]], turn: int) -> _Before:
+        """What the turn before leaves for the first sentence of ``turn``."""
         question = _question_before(turns, turn)
         thing = None if question is None else named_thing(question)
-        asked = thing  # what the question named, for a bare description of it in the turn
-        person: str | None = None  # the one person the sentence before named
-        when: str | None = None  # the time the sentence before only told how it went
-        then: str | None = None  # the past time the sentences before set ("last weekend")
-        # An agent's user writes requests as one long run-on sentence ("I'm trying to …,
-        # so I prefer …, how can I …"): its clauses are read, the patterns only in short ones
-        split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
-        who = speaker if not is_user else user_name or "user"
-        prior = ""  # the sentence before in this turn: the aim a preference may serve
-        for paragraph in paragraphs:
-            for sentence in said.english(
-                paragraph, paragraphs, split, speaker=speaker or "user", who=who, turn=turn
-            ):
-                before, prior = prior, sentence
-                budget -= len(sentence)
-                if question is not None:
-                    sentence = answered(question, sentence) or sentence
-                    if not chatter(sentence, others):
-                        question = None  # only the first thing said can be the answer
-                if asked is not None and (description := described(spoken(sentence), asked)):
-                    sentence, asked = description, None  # "Super cozy and comfy."
-                if thing is not None:
-                    sentence = with_antecedent(sentence, thing)
-                if person is not None:
-                    sentence = with_person(sentence, person)
-                if when is not None and not DATE_WORDS.search(sentence):
-                    # "Last night was a blast. We jammed till two": that night
-                    sentence = f"{sentence.rstrip(' .!')} {when}."
-                elif then is not None and narrated_then(sentence):
-                    # "Last weekend I did something new. I ran a 5K": that weekend
-                    sentence = f"{sentence.rstrip(' .!')} {then}."
-                else:
-                    then = None
-                thing = named_thing(sentence)
-                person = named_person(spoken(sentence), common, people)
-                when = time_told(sentence)
-                then = time_set(sentence) or then
-                if (speaker, sentence) in seen:
-                    continue
-                seen.add((speaker, sentence))
-                if chatter(sentence, others):
-                    continue
-                found: list[Candidate] = []
-                # a preference that serves the aim said just before is read with it
-                if (
-                    is_user
-                    and len(sentence) <= MAX_SENTENCE
-                    and not serves_aim_before(sentence, before)
-                ):
-                    found, subject = _pattern_candidates(
-                        sentence, subject, session_id, created, learn_name=user_name is None
-                    )
-                    voice = Voice(subject, "the agent", team=True, common=common)
-                if found or budget < 0:
-                    out.extend(replace(c, turn=turn) for c in found)
-                    if is_user and found:  # a value said inside a request is the value now
-                        out.extend(_lifted(sentence, found, statement, voice, turn))
-                    last = None
-                    continue
-                joined = None if last is None else continuation(last[0], sentence, others=others)
-                made = None if joined is None else statement(joined, voice)
-                if last is not None and joined is not None and made is not None:
-                    out[last[1]] = replace(made, turn=turn)  # with what this sentence adds
-                    last = (joined, last[1])
-                    continue
-                last = None
-                start = len(out)
-                for clause in clauses(sentence, others=others, to_agent=is_user, before=before):
-                    made = statement(clause, voice)
-                    if made is not None:
-                        last = (clause, len(out))
-                        out.append(replace(made, turn=turn))
-                if is_user:
-                    out.extend(_lifted(sentence, out[start:], statement, voice, turn))
-    return dedupe([*out, *said.kept()])
+        return cls(question, thing, thing)
+
+    def read(
+        self,
+        sentence: str,
+        others: tuple[str, ...],
+        common: frozenset[str],
+        people: tuple[str, ...],
+    ) -> str:
+        """``sentence`` read with what came before it; what it leaves for the next one."""
+        if self.question is not None:
+            sentence = answered(self.question, sentence) or sentence
+            if not chatter(sentence, others):
+                self.question = None  # only the first thing said can be the answer
+        if self.asked is not None and (description := described(spoken(sentence), self.asked)):
+            sentence, self.asked = description, None  # "Super cozy and comfy."
+        if self.thing is not None:
+            sentence = with_antecedent(sentence, self.thing)
+        if self.person is not None:
+            sentence = with_person(sentence, self.person)
+        if self.when is not None and not DATE_WORDS.search(sentence):
+            # "Last night was a blast. We jammed till two": that night
+            sentence = f"{sentence.rstrip(' .!')} {self.when}."
+        elif self.then is not None and narrated_then(sentence):
+            # "Last weekend I did something new. I ran a 5K": that weekend
+            sentence = f"{sentence.rstrip(' .!')} {self.then}."
+        else:
+            self.then = None
+        self.thing = named_thing(sentence)
+        self.person = named_person(spoken(sentence), common, people)
+        self.when = time_told(sentence)
+        self.then = time_set(sentence) or self.then
+        return sentence

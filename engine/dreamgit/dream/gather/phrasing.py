@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from dreamgit.dream.gather.dates import day_text
+from dreamgit.dream.gather.calendar_words import day_text
 from dreamgit.dream.gather.words import IRREGULAR_PAST
 from dreamgit.extract.lexicon import canonical_spelling
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.gather.dates import day_text, resolve_dates
+from dreamgit.dream.gather.calendar_words import day_text
+from dreamgit.dream.gather.dates import resolve_dates
 from dreamgit.dream.gather.salience import kind_of
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.extract.candidate import Candidate

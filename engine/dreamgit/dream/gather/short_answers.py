@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from dreamgit.dream.gather.statements import without_lead
+from dreamgit.dream.gather.sentence_split import without_lead
 
 __all__ = ["answered"]
 

@@ -1,0 +1,105 @@
+"""Dates said without their year: a day of a month, and how long something has held.
+
+"Jan 15" gets the year its sentence means: ahead of the session's day when the sentence
+looks ahead, behind it when it tells what was, else the nearest (:func:`with_year`).
+"For three years now" said in May 2023 becomes when it began, "since 2020"
+(:func:`held_since`), but only in a sentence that says it still holds.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from dreamgit.dream.gather.calendar_words import MONTHS, counted, day_text, month_text
+
+__all__ = [
+    "HELD_FOR",
+    "MONTH_DAY",
+    "held_since",
+    "with_year",
+]
+
+# "Jan 15", "July 20th", "the 3rd of March": a day of a month, the year unsaid (not the
+# holiday "the 4th of July").
+_MONTH_NAME = (
+    r"(?P<{g}>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_ORDINAL = r"(?P<{g}>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
+_NO_YEAR = r"(?!,?\s*\d{{4}}\b|[\w:/.-]\w)"
+MONTH_DAY = re.compile(
+    r"\b(?:"
+    + _MONTH_NAME.format(g="m1")
+    + r"\s+"
+    + _ORDINAL.format(g="d1")
+    + _NO_YEAR.format()
+    + r"|(?:the\s+)?(?<![\d.,:/])(?!4th\s+of\s+July)"
+    + _ORDINAL.format(g="d2")
+    + r"\s+(?:of\s+)?"
+    + _MONTH_NAME.format(g="m2")
+    + _NO_YEAR.format()
+    + r")"
+)
+
+
+_AHEAD = re.compile(
+    r"\b(?:will|'ll|going\s+to|gonna|plan|plans|planning|next|upcoming|coming\s+up|due"
+    r"|deadline|until|till|moved\s+to|pushed\s+(?:back\s+)?to|is\s+on|are\s+on|starts?\s+on)\b",
+    re.IGNORECASE,
+)
+_BEHIND = re.compile(r"\b(?:was|were|went|did|had|ago|last|\w{3,}ed)\b", re.IGNORECASE)
+
+
+def with_year(m: re.Match[str], today: date) -> str:
+    """The day ``m`` names, in the year its sentence means: ahead of ``today`` when the
+    sentence looks ahead ("the launch is on Jan 15"), behind it when it tells what was,
+    else the nearest."""
+    name = (m["m1"] or m["m2"])[:3].lower()
+    month = next(k for k, full in enumerate(MONTHS, 1) if full[:3].lower() == name)
+    day = int(m["d1"] or m["d2"])
+    options = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            options.append(date(year, month, day))
+        except ValueError:  # 30 February
+            continue
+    sentence = m.string
+    if _AHEAD.search(sentence):
+        options = [d for d in options if d >= today - timedelta(days=1)] or options
+    elif _BEHIND.search(sentence):
+        options = [d for d in options if d <= today + timedelta(days=1)] or options
+    if not options:
+        return m.group()
+    return day_text(min(options, key=lambda d: abs((d - today).days)))
+
+
+# "I've been playing for four months now", "we've been together for three years": how
+# long something has held, which a memory read later must say as when it began.
+HELD_FOR = re.compile(
+    r"\bfor\s+(?:(?P<about>about|around|almost|nearly|roughly|close\s+to|just\s+under|under)"
+    r"\s+|(?P<over>over|more\s+than|just\s+over)\s+)?"
+    r"(?P<n>\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"\s+(?P<unit>years?|months?)(?P<now>,?\s+(?:now|already))?"
+    r"(?!\s+(?:in\s+a\s+row|straight|running|ago|old|from|after|before|later)\b)(?![\w-])",
+    re.IGNORECASE,
+)
+_PERFECT = re.compile(
+    r"(?:'ve|\bhave|'s|\bhas)\s+(?:\w+\s+){0,2}?(?:been|had|known|lived|owned|used|worked"
+    r"|played|studied|taught|practi[cs]ed|run|done|dated|volunteered|coached)\b",
+    re.IGNORECASE,
+)
+
+
+def held_since(m: re.Match[str], today: date) -> str:
+    """ "for three years now" said in May 2023 → "since 2020"; "for about four months" →
+    "since about January 2023"; only in a sentence that says it still holds."""
+    if not m["now"] and not _PERFECT.search(m.string, 0, m.start()):
+        return m.group()
+    n = counted(m["n"])
+    if m["unit"].lower().startswith("year"):
+        start = str(today.year - n)
+    else:
+        start = month_text(today.year, today.month - n)
+    how = "about " if m["about"] else "before " if m["over"] else ""
+    return f"since {how}{start}"
