@@ -87,5 +87,3 @@ def _index_at(repo: MemoryRepo, tip: str | None, now: datetime) -> RecallIndex:
         index = cached_index(key, repo.snapshot(now=now, at=tip).memories)
     assert index is not None
     return index
-
-

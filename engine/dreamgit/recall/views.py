@@ -136,9 +136,7 @@ def _has_counters(db: sqlite3.Connection, blob: str) -> bool:
     return found.fetchone() is not None
 
 
-def _counter_rows(
-    blob: str, counters: dict[str, RecallStats]
-) -> list[tuple[str, str, str]] | None:
+def _counter_rows(blob: str, counters: dict[str, RecallStats]) -> list[tuple[str, str, str]] | None:
     """One row per memory, or None when a memory's counters would not read back the same."""
     rows = []
     for ident, stats in counters.items():
