@@ -124,23 +124,20 @@ def test_packed_refs_are_read(tmp_path: Path) -> None:
     assert _cached(folder, ask) == full
 
 
-def test_a_detached_head_takes_the_full_path(tmp_path: Path) -> None:
-    """HEAD naming a commit, not a branch, is a doubt: None."""
+@pytest.mark.parametrize(
+    "move",
+    [("checkout", "-q", "--detach"), ("checkout", "-q", "-b", "elsewhere")],
+    ids=["detached HEAD", "another branch at the same commit"],
+)
+def test_head_away_from_the_recalled_branch_takes_the_full_path(
+    tmp_path: Path, move: tuple[str, ...]
+) -> None:
+    """HEAD naming a commit, or a branch the view was not read on, is a doubt: None."""
     folder = tmp_path / "mem"
     repo = _repo(folder)
     ask = RecallQuery("staging cluster", record=False)
     _full(repo, ask)
-    _git(folder, "checkout", "-q", "--detach")
-    assert _cached(folder, ask) is None
-
-
-def test_another_branch_at_the_same_commit_takes_the_full_path(tmp_path: Path) -> None:
-    """The view says which branch it was read on; HEAD on another branch is a doubt."""
-    folder = tmp_path / "mem"
-    repo = _repo(folder)
-    ask = RecallQuery("staging cluster", record=False)
-    _full(repo, ask)
-    _git(folder, "checkout", "-q", "-b", "elsewhere")
+    _git(folder, *move)
     assert _cached(folder, ask) is None
 
 
