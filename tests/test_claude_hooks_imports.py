@@ -48,6 +48,18 @@ def test_the_prompt_hook_recalls_without_loading_the_write_path(tmp_path: Path) 
     assert not modules & set(WRITE_PATH)
 
 
+def test_the_prompt_hook_opens_no_git_once_a_recall_kept_the_commit(tmp_path: Path) -> None:
+    """The second prompt at the same commit is answered from the derived store alone, alike."""
+    repo = _memory(tmp_path)
+    payload = {"prompt": "tabs in Makefiles"}
+    first, first_modules = _loaded(repo, "prompt-submit", payload)
+    second, modules = _loaded(repo, "prompt-submit", payload)
+    assert second == first and "Prefers tabs over spaces in Makefiles" in second
+    assert "pygit2" in first_modules
+    assert "pygit2" not in modules and "dreamgit.recall.cached" in modules
+    assert not modules & set(WRITE_PATH)
+
+
 def test_the_session_start_hook_in_a_work_tree_opens_no_git(tmp_path: Path) -> None:
     """session-start reads MEMORY.md as a file: neither pygit2 nor the write path loads."""
     repo = _memory(tmp_path)

@@ -12,6 +12,10 @@ of the installed command with the hook's JSON on stdin (wall clock, start-up inc
 - ``hook claude-code session-end``: logs a Claude Code session file of 40 turns, then
   again with nothing new (what a PreCompact after SessionEnd costs).
 
+Each line gives the wall clock and the CPU time of the process (user + system; steadier
+than the wall clock on a shared machine). Run it with another version's Python to time
+that version (``/other/.venv/bin/python tests/bench/bench_hooks.py``).
+
 Target (issue 26): each hook under 300 ms at 10,000 memories. Medians in milliseconds.
 """
 
@@ -19,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,16 +45,29 @@ def _command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "dreamgit"]
 
 
-def _hook(path: Path, event: str, payload: dict[str, str]) -> float:
-    """Milliseconds one hook process takes, its input on stdin."""
-    argv = [*_command(), "--repo", str(path), "--now", format_time(NOW), "hook", "claude-code"]
+def _timed(argv: list[str], stdin: str = "") -> tuple[float, float, str]:
+    """Wall and CPU milliseconds (user + system) of one process, and its stderr."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(
-        [*argv, event], input=json.dumps(payload), capture_output=True, text=True, check=True
-    )
-    took = (time.perf_counter() - start) * 1000
-    assert "skipped" not in done.stderr, done.stderr
-    return took
+    done = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=True)
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return wall, cpu, done.stderr
+
+
+def _hook(path: Path, event: str, payload: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU milliseconds one hook process takes, its input on stdin."""
+    argv = [*_command(), "--repo", str(path), "--now", format_time(NOW), "hook", "claude-code"]
+    wall, cpu, said = _timed([*argv, event], json.dumps(payload))
+    assert "skipped" not in said, said
+    return wall, cpu
+
+
+def _median(runs: list[tuple[float, float]]) -> str:
+    """Median wall / median CPU, in milliseconds."""
+    walls, cpus = zip(*runs, strict=True)
+    return f"{statistics.median(walls):6.0f} / {statistics.median(cpus):4.0f}"
 
 
 def _session(folder: Path, turns: int) -> Path:
@@ -88,11 +107,7 @@ def main() -> None:
     subprocess.run(["git", "clone", "-q", str(path), str(clone)], check=True)
     start = [_hook(clone, "session-start", {"source": "startup"}) for _ in range(args.repeat)]
     bare = [_hook(path, "session-start", {"source": "startup"}) for _ in range(args.repeat)]
-    version = []
-    for _ in range(args.repeat):
-        began = time.perf_counter()
-        subprocess.run([*_command(), "--version"], capture_output=True, check=True)
-        version.append((time.perf_counter() - began) * 1000)
+    version = [_timed([*_command(), "--version"])[:2] for _ in range(args.repeat)]
     answered, unanswered = (
         [_hook(clone, "prompt-submit", {"prompt": p}) for _ in range(args.repeat)]
         for p in ("where are the release notes kept", "quantum chromodynamics lattice")
@@ -100,14 +115,15 @@ def main() -> None:
     transcript = {"transcript_path": str(_session(base, 40))}
     first = _hook(path, "session-end", transcript)
     again = [_hook(path, "session-end", transcript) for _ in range(args.repeat)]
-    print(f"{args.n} memories; median ms of {args.repeat} runs; target 300")
-    print(f"dreamgit --version (start-up)    {statistics.median(version):8.0f}")
-    print(f"session-start (work tree)        {statistics.median(start):8.0f}")
-    print(f"session-start (bare repository)  {statistics.median(bare):8.0f}")
-    print(f"prompt-submit (recall answers)   {statistics.median(answered):8.0f}")
-    print(f"prompt-submit (nothing answers)  {statistics.median(unanswered):8.0f}")
-    print(f"session-end (logs 40 turns)      {first:8.0f}")
-    print(f"session-end (nothing new)        {statistics.median(again):8.0f}")
+    print(f"{args.n} memories; median wall / CPU ms of {args.repeat} runs; target 300 wall")
+    print(f"dreamgit --version (start-up)    {_median(version)}")
+    print(f"session-start (work tree)        {_median(start)}")
+    print(f"session-start (bare repository)  {_median(bare)}")
+    print(f"prompt-submit (recall answers)   {_median(answered)}")
+    print(f"prompt-submit (nothing answers)  {_median(unanswered)}")
+    print(f"session-end (logs 40 turns)      {_median([first])}")
+    print(f"session-end (nothing new)        {_median(again)}")
+    print(f"load {os.getloadavg()[0]:.1f}")
     shutil.rmtree(base)
 
 

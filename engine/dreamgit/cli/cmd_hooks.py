@@ -149,9 +149,16 @@ def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
 
         prompt = payload.get("prompt")
         if isinstance(prompt, str) and prompt.strip():
-            # Recall here only reads (record=False): no index renderer, so none of the
-            # write path (cmd_memory, operations, the secret scanner) is imported.
-            said = recall_brief(opened.repo(), prompt, now=state.now(), chars=settings.recall_chars)
+            # Read-only (record=False), from the derived store when it holds HEAD's commit:
+            # no git opened then; else the repository without an index renderer, so none
+            # of the write path (cmd_memory, operations, the secret scanner) is imported.
+            said = recall_brief(
+                state.path,
+                prompt,
+                now=state.now(),
+                chars=settings.recall_chars,
+                repo=opened.repo,
+            )
             if said:
                 click.echo(said)
         return

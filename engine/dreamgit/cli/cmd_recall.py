@@ -33,14 +33,9 @@ def recall(
     as_json: bool,
 ) -> None:
     """The active memories that answer QUERY, best first (leaves a recall signal)."""
+    from dreamgit.recall.cached import cached_recall
     from dreamgit.recall.query import RecallQuery
-    from dreamgit.recall.search import recall as do_recall
-    from dreamgit.store.repo import MemoryRepo
 
-    # Read-only: no MEMORY.md writer to set up, so the writing modules stay unimported
-    # (an agent's hook runs this on every prompt).
-    repo = MemoryRepo.open(state.path)
-    repo.require_initialised()
     ask = RecallQuery(
         query,
         top_k=top_k,
@@ -50,7 +45,17 @@ def recall(
         scope=scope,
         record=False if no_record else None,
     )
-    result = do_recall(repo, ask, now=state.now())
+    # An agent's hook runs this on every prompt: answered from the derived store when it
+    # holds HEAD's commit (no git opened), else through the repository, read-only (no
+    # MEMORY.md writer to set up, so the writing modules stay unimported).
+    result = cached_recall(state.path, ask, now=state.now())
+    if result is None:
+        from dreamgit.recall.search import recall as do_recall
+        from dreamgit.store.repo import MemoryRepo
+
+        repo = MemoryRepo.open(state.path)
+        repo.require_initialised()
+        result = do_recall(repo, ask, now=state.now())
     if as_json:
         from dreamgit.report.tokens import estimate_tokens
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lark import Token, Tree
-
 from dreamgit.clock import parse_duration
 from dreamgit.dsl import ops, regexsafe
 from dreamgit.dsl.diagnostics import ExpressionError, did_you_mean
 from dreamgit.dsl.functions import FUNCTIONS, ArgumentTypeError
 from dreamgit.dsl.ops import Env, Fn
+from dreamgit.dsl.syntax import Leaf, Node
 from dreamgit.dsl.types import (
     ANY,
     BOOL,
@@ -60,10 +59,12 @@ class Compiler:
         #: Source text of every name and call read, with its closure, for traces.
         self.probes: dict[str, Fn] = {}
 
-    def compile(self, tree: Tree[Token] | Token) -> _Node:
+    def compile(self, tree: Node | Leaf | None) -> _Node:
         """Compile a (sub)tree."""
-        if isinstance(tree, Token):  # pragma: no cover - the grammar wraps every token
+        if isinstance(tree, Leaf):  # pragma: no cover - the grammar wraps every token
             raise self.error(f"unexpected '{tree}'", tree.start_pos or 0, len(tree))
+        if tree is None:  # pragma: no cover - only list and call parts are optional
+            raise self.error("a part of the expression is missing", 0, len(self.text))
         method = getattr(self, f"_c_{tree.data.rstrip('_')}")
         node: _Node = method(tree)
         return node
@@ -76,9 +77,8 @@ class Compiler:
 
     # -- helpers ---------------------------------------------------------------
 
-    def _span(self, tree: Tree[Token]) -> tuple[int, int]:
-        meta = tree.meta
-        return getattr(meta, "start_pos", 0), getattr(meta, "end_pos", len(self.text))
+    def _span(self, tree: Node) -> tuple[int, int]:
+        return tree.start, tree.end
 
     def _const(self, value: Any, type_: Type, start: int, end: int) -> _Node:
         return _Node(lambda env: value, type_, start, end, const=True, value=value)
@@ -107,15 +107,15 @@ class Compiler:
 
     # -- literals ----------------------------------------------------------------
 
-    def _c_number(self, tree: Tree[Token]) -> _Node:
+    def _c_number(self, tree: Node) -> _Node:
         tok = tree.children[0]
-        assert isinstance(tok, Token)
+        assert isinstance(tok, Leaf)
         value: float = float(tok) if "." in tok else int(tok)
         return self._const(value, NUMBER, tok.start_pos or 0, tok.end_pos or 0)
 
-    def _c_duration(self, tree: Tree[Token]) -> _Node:
+    def _c_duration(self, tree: Node) -> _Node:
         tok = tree.children[0]
-        assert isinstance(tok, Token)
+        assert isinstance(tok, Leaf)
         try:
             value = parse_duration(str(tok))
         except OverflowError:
@@ -125,18 +125,18 @@ class Compiler:
         assert value is not None  # the grammar's DURATION token has the parser's shape
         return self._const(value, DURATION, tok.start_pos or 0, tok.end_pos or 0)
 
-    def _c_string(self, tree: Tree[Token]) -> _Node:
+    def _c_string(self, tree: Node) -> _Node:
         tok = tree.children[0]
-        assert isinstance(tok, Token)
+        assert isinstance(tok, Leaf)
         return self._const(_unquote(str(tok)), STRING, tok.start_pos or 0, tok.end_pos or 0)
 
-    def _c_true(self, tree: Tree[Token]) -> _Node:
+    def _c_true(self, tree: Node) -> _Node:
         return self._const(True, BOOL, *self._span(tree))
 
-    def _c_false(self, tree: Tree[Token]) -> _Node:
+    def _c_false(self, tree: Node) -> _Node:
         return self._const(False, BOOL, *self._span(tree))
 
-    def _c_list(self, tree: Tree[Token]) -> _Node:
+    def _c_list(self, tree: Node) -> _Node:
         start, end = self._span(tree)
         items = [self.compile(c) for c in tree.children if c is not None]
         elem = ANY
@@ -155,7 +155,7 @@ class Compiler:
 
     # -- names and calls ---------------------------------------------------------
 
-    def _c_name(self, tree: Tree[Token]) -> _Node:
+    def _c_name(self, tree: Node) -> _Node:
         parts = [str(t) for t in tree.children]
         dotted = ".".join(parts)
         start, end = self._span(tree)
@@ -205,9 +205,9 @@ class Compiler:
         suggestion = did_you_mean(head, candidates)
         return self.error(f"unknown name '{dotted}'{suggestion}", start, end - start)
 
-    def _c_call(self, tree: Tree[Token]) -> _Node:
+    def _c_call(self, tree: Node) -> _Node:
         name_tok = tree.children[0]
-        assert isinstance(name_tok, Token)
+        assert isinstance(name_tok, Leaf)
         start, end = self._span(tree)
         name = str(name_tok)
         func = FUNCTIONS.get(name)
@@ -217,7 +217,7 @@ class Compiler:
                 raise self.error(f"'{name}' is not a function", where, len(name))
             suggestion = did_you_mean(name, FUNCTIONS)
             raise self.error(f"unknown function '{name}'{suggestion}", where, len(name))
-        args = [self.compile(c) for c in tree.children[1:] if isinstance(c, Tree)]
+        args = [self.compile(c) for c in tree.children[1:] if isinstance(c, Node)]
         if len(args) < func.min_args or (func.max_args is not None and len(args) > func.max_args):
             raise self.error(
                 f"{func.signature} takes {_arity(func.min_args, func.max_args)}, not {len(args)}",
@@ -247,7 +247,7 @@ class Compiler:
 
     # -- operators ---------------------------------------------------------------
 
-    def _c_neg(self, tree: Tree[Token]) -> _Node:
+    def _c_neg(self, tree: Node) -> _Node:
         start, end = self._span(tree)
         operand = self.compile(tree.children[1])
         if operand.type.kind not in ("number", "duration", "any"):
@@ -255,20 +255,20 @@ class Compiler:
         inner = operand.fn
         return self._fold(_Node(lambda env: -inner(env), operand.type, start, end), [operand])
 
-    def _c_not(self, tree: Tree[Token]) -> _Node:
+    def _c_not(self, tree: Node) -> _Node:
         start, end = self._span(tree)
         operand = self.compile(tree.children[0])
         self._need_bool(operand, "'not'")
         inner = operand.fn
         return self._fold(_Node(lambda env: not inner(env), BOOL, start, end), [operand])
 
-    def _c_and(self, tree: Tree[Token]) -> _Node:
+    def _c_and(self, tree: Node) -> _Node:
         return self._chain(tree, conjunction=True)
 
-    def _c_or(self, tree: Tree[Token]) -> _Node:
+    def _c_or(self, tree: Node) -> _Node:
         return self._chain(tree, conjunction=False)
 
-    def _chain(self, tree: Tree[Token], *, conjunction: bool) -> _Node:
+    def _chain(self, tree: Node, *, conjunction: bool) -> _Node:
         start, end = self._span(tree)
         parts = [self.compile(c) for c in tree.children]
         for part in parts:
@@ -276,7 +276,7 @@ class Compiler:
         fn = ops.chain_fn([p.fn for p in parts], conjunction=conjunction)
         return self._fold(_Node(fn, BOOL, start, end), parts)
 
-    def _c_compare(self, tree: Tree[Token]) -> _Node:
+    def _c_compare(self, tree: Node) -> _Node:
         left_tree, op_tok, right_tree = tree.children
         start, end = self._span(tree)
         op = str(op_tok)
@@ -326,13 +326,13 @@ class Compiler:
             )
         return self._const(Priority[name], PRIORITY, node.start, node.end)
 
-    def _c_in(self, tree: Tree[Token]) -> _Node:
+    def _c_in(self, tree: Node) -> _Node:
         return self._membership(tree, negate=False)
 
-    def _c_not_in(self, tree: Tree[Token]) -> _Node:
+    def _c_not_in(self, tree: Node) -> _Node:
         return self._membership(tree, negate=True)
 
-    def _membership(self, tree: Tree[Token], *, negate: bool) -> _Node:
+    def _membership(self, tree: Node, *, negate: bool) -> _Node:
         start, end = self._span(tree)
         item = self.compile(tree.children[0])
         container = self.compile(tree.children[1])
@@ -364,7 +364,7 @@ class Compiler:
         fn = ops.in_fn(item.fn, container.fn, negate=negate, const=const)
         return self._fold(_Node(fn, BOOL, start, end), [item, container])
 
-    def _c_matches(self, tree: Tree[Token]) -> _Node:
+    def _c_matches(self, tree: Node) -> _Node:
         start, end = self._span(tree)
         subject = self.compile(tree.children[0])
         pattern = self.compile(tree.children[1])
@@ -388,7 +388,7 @@ class Compiler:
         fn: Fn = lambda env: regexsafe.search(compiled, text_fn(env))  # noqa: E731
         return self._fold(_Node(fn, BOOL, start, end), [subject])
 
-    def _c_arith(self, tree: Tree[Token]) -> _Node:
+    def _c_arith(self, tree: Node) -> _Node:
         children = tree.children
         node = self.compile(children[0])
         start = node.start

@@ -15,7 +15,7 @@ from typing import Any
 from dreamgit.dsl.compiler import Compiler
 from dreamgit.dsl.diagnostics import ExpressionError
 from dreamgit.dsl.ops import Fn
-from dreamgit.dsl.parser import parse
+from dreamgit.dsl.treecache import parsed
 from dreamgit.dsl.types import Schema, Type
 
 __all__ = ["Expression", "Trace", "compile_expression"]
@@ -70,7 +70,7 @@ def compile_expression(text: str, schema: Schema, *, want: Type | None = None) -
 
     Raises :class:`ExpressionError` (a ``DslError``) with the offending part underlined.
     """
-    tree = parse(text)
+    tree = parsed(text)
     compiler = Compiler(text, schema)
     node = compiler.compile(tree)
     if want is not None and node.type.kind not in (want.kind, "any"):

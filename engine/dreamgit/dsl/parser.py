@@ -18,6 +18,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from dreamgit.dsl.diagnostics import ExpressionError
+from dreamgit.dsl.syntax import Leaf, Node
 from dreamgit.usercache import user_cache_folder
 
 __all__ = ["MAX_DEPTH", "MAX_LENGTH", "parse"]
@@ -77,8 +78,9 @@ def _cache_file() -> str | None:
     return str(folder / f"grammar-lark{lark.__version__}-py{py}.cache")
 
 
-def parse(text: str) -> Tree[Token]:
-    """Parse one expression into a lark tree, or raise :class:`ExpressionError`."""
+def parse(text: str) -> Node:
+    """Parse one expression into a tree of :mod:`dreamgit.dsl.syntax`, or raise
+    :class:`ExpressionError`."""
     if not text.strip():
         raise ExpressionError("the expression is empty", text, 0)
     if len(text) > MAX_LENGTH:
@@ -92,7 +94,23 @@ def parse(text: str) -> Tree[Token]:
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text) from None
     _check_depth(tree, text)
-    return tree
+    return _plain(tree, text)
+
+
+def _plain(tree: Tree[Token], text: str) -> Node:
+    """lark's tree as :class:`Node` and :class:`Leaf` objects (spans as the compiler reads
+    them: a node lark gave no position spans the whole text)."""
+
+    def child(part: Tree[Token] | Token | None) -> Node | Leaf | None:
+        if part is None:
+            return None
+        if isinstance(part, Token):
+            return Leaf(str(part), part.type, part.start_pos or 0, part.end_pos or 0)
+        return _plain(part, text)
+
+    meta = tree.meta
+    start, end = getattr(meta, "start_pos", 0), getattr(meta, "end_pos", len(text))
+    return Node(str(tree.data), [child(c) for c in tree.children], start, end)
 
 
 def _check_depth(tree: Tree[Token], text: str) -> None:

@@ -22,7 +22,7 @@ import fnmatch
 import json
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -289,17 +289,28 @@ def log_session(repo: MemoryRepo, payload: Mapping[str, Any], *, now: datetime) 
     return said
 
 
-def recall_brief(repo: MemoryRepo, prompt: str, *, now: datetime, chars: int) -> str:
-    """The memories that answer ``prompt``, marked, within ``chars``; "" when none do."""
+def recall_brief(
+    folder: Path, prompt: str, *, now: datetime, chars: int, repo: Callable[[], MemoryRepo]
+) -> str:
+    """The memories that answer ``prompt``, marked, within ``chars``; "" when none do.
+
+    Answered from the derived store when it holds HEAD's commit (no git opened: this
+    runs at every prompt), else through ``repo()``, the repository at ``folder``.
+    """
     if not prompt.strip():
         return ""
+    from dreamgit.recall.cached import cached_recall
     from dreamgit.recall.query import RecallQuery
-    from dreamgit.recall.search import recall
 
     room = _room(_RECALL_OPEN, chars)
     if room < 1:
         return ""
-    found = recall(repo, RecallQuery(prompt, chars=room, record=False), now=now)
+    ask = RecallQuery(prompt, chars=room, record=False)
+    found = cached_recall(folder, ask, now=now)
+    if found is None:
+        from dreamgit.recall.search import recall
+
+        found = recall(repo(), ask, now=now)
     lines = ["- " + " ".join(hit.memory.text.split()) for hit in found.hits]
     return _marked(_RECALL_OPEN, lines, chars, past_a_long_line=True)
 

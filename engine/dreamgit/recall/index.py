@@ -24,14 +24,25 @@ from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
-from dreamgit.model import Memory
-from dreamgit.store.derived import Posting, index_terms, memory_terms
+from dreamgit.model import Memory, RecallStats
+from dreamgit.store.derived import DerivedStore, Posting, index_terms, memory_terms
 from dreamgit.store.memoryfile import memory_from_record
-from dreamgit.store.reader import with_recalls
-from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.signals import with_recalls
 
-__all__ = ["RecallIndex", "bm25_scores", "cached_index", "stored_candidates", "terms"]
+if TYPE_CHECKING:
+    from dreamgit.store.repo import MemoryRepo
+
+__all__ = [
+    "RecallIndex",
+    "as_candidates",
+    "bm25_scores",
+    "cached_index",
+    "search_stored",
+    "stored_candidates",
+    "terms",
+]
 
 #: BM25's term-frequency saturation and length normalisation (bm25s' and Lucene's).
 K1, B = 1.5, 0.75
@@ -114,34 +125,56 @@ def cached_index(key: tuple[str, str], load: list[Memory] | None = None) -> Reca
 
 def stored_candidates(
     repo: MemoryRepo, at: str | None, query_terms: list[str], wanted: int, now: datetime
-) -> list[Candidate] | None:
-    """The best memories at ``at`` from the persisted index, or None when it cannot be used."""
+) -> tuple[list[Candidate], str] | None:
+    """The best memories at ``at`` from the persisted index and the id it holds them
+    under, or None when it cannot be used."""
     for _ in range(_TRIES):
         tree = repo.sync_derived(at)
         if tree is None:
             return None
-        ranked: dict[str, float] = {}
-
-        def choose(
-            count: int,
-            avg_len: float,
-            postings: dict[str, list[Posting]],
-            into: dict[str, float] = ranked,
-        ) -> list[str]:
-            scores = bm25_scores(postings, query_terms, count, avg_len)
-            into.update((p, scores[p]) for p in best(scores, wanted))
-            return list(into)
-
         try:
-            records = repo.derived.search(tree, query_terms, choose)
+            found = search_stored(repo.derived, tree, query_terms, wanted)
         except sqlite3.Error:
             return None
-        if records is None:
+        if found is None:
             continue  # another process moved it to another tree in between
-        counters = repo.recall_counters(at)
-        found = []
-        for path, score in ranked.items():
-            memory = memory_from_record(records[path], path=path, now=now)
-            found.append((with_recalls(memory, counters.get(memory.id)), score))
-        return found
+        return as_candidates(found, repo.recall_counters(at), now), tree
     return None
+
+
+#: A memory file's path, its parsed record and its BM25 score.
+StoredHit = tuple[str, dict[str, Any], float]
+
+
+def search_stored(
+    derived: DerivedStore, tree: str, query_terms: list[str], wanted: int
+) -> list[StoredHit] | None:
+    """BM25's ``wanted`` best at ``tree`` from the derived store, best first, or None when
+    it holds another tree. Raises sqlite3.Error when it cannot be read."""
+    ranked: dict[str, float] = {}
+
+    def choose(
+        count: int,
+        avg_len: float,
+        postings: dict[str, list[Posting]],
+        into: dict[str, float] = ranked,
+    ) -> list[str]:
+        scores = bm25_scores(postings, query_terms, count, avg_len)
+        into.update((p, scores[p]) for p in best(scores, wanted))
+        return list(into)
+
+    records = derived.search(tree, query_terms, choose)
+    if records is None:
+        return None
+    return [(path, records[path], score) for path, score in ranked.items()]
+
+
+def as_candidates(
+    found: list[StoredHit], counters: Mapping[str, RecallStats], now: datetime
+) -> list[Candidate]:
+    """Stored hits as memories read at ``now``, with their recall counters folded in."""
+    out = []
+    for path, record, score in found:
+        memory = memory_from_record(record, path=path, now=now)
+        out.append((with_recalls(memory, counters.get(memory.id)), score))
+    return out

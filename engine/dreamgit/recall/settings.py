@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
 from dreamgit.dsl.types import BOOL, NUMBER
@@ -20,10 +20,19 @@ from dreamgit.errors import ConfigError
 from dreamgit.model import PRIORITIES
 from dreamgit.ruleset.context import MEMORY_FIELDS
 from dreamgit.store import layout
-from dreamgit.store.config import read_config
-from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["PromotionSettings", "RecallSettings", "Settings", "load_settings", "settings_from"]
+if TYPE_CHECKING:
+    from dreamgit.store.repo import MemoryRepo
+
+__all__ = [
+    "PromotionSettings",
+    "RecallSettings",
+    "Settings",
+    "compiled_sections",
+    "load_settings",
+    "merged_sections",
+    "settings_from",
+]
 
 #: What the recall weighting sees: a memory's names plus the query's relevance.
 WEIGHT_SCHEMA = Schema(
@@ -106,6 +115,8 @@ def _bundled(name: str) -> dict[str, Any] | None:
     resource = files("dreamgit.rules") / f"{name}.yaml"
     if not resource.is_file():
         return None
+    from dreamgit.store.config import read_config  # ruamel: not for a cached recall
+
     return read_config(resource.read_text(encoding="utf-8"))
 
 
@@ -124,22 +135,46 @@ def load_settings(repo: MemoryRepo) -> Settings:
     return settings_from(repo.config())
 
 
+_MERGED: dict[str, dict[str, Any]] = {}
 _COMPILED: dict[str, Settings] = {}
+#: Distinct configs (and merged sections) a process keeps compiled.
+_KEEP = 16
 
 
 def settings_from(config: dict[str, Any]) -> Settings:
     """Settings from a parsed config (its ``extends`` chain of bundled sets first);
     compiled once per distinct config in a process."""
+    return compiled_sections(merged_sections(config))
+
+
+def merged_sections(config: dict[str, Any]) -> dict[str, Any]:
+    """The ``recall:``, ``promotion:``, ``health:`` and ``reflect:`` sections of a parsed
+    config merged over its bundled sets: plain data, all that :func:`compiled_sections`
+    reads (kept per commit by ``recall.views``, so a later process reads no YAML)."""
     key = json.dumps(config, sort_keys=True, default=str)
-    found = _COMPILED.get(key)
+    found = _MERGED.get(key)
     if found is None:
-        found = _COMPILED[key] = _settings_from(config)
-        if len(_COMPILED) > 16:
-            _COMPILED.pop(next(iter(_COMPILED)))
+        found = _MERGED[key] = _merged(config)
+        _forget_oldest(_MERGED)
     return found
 
 
-def _settings_from(config: dict[str, Any]) -> Settings:
+def compiled_sections(doc: dict[str, Any]) -> Settings:
+    """Settings from merged sections; compiled once per distinct sections in a process."""
+    key = json.dumps(doc, sort_keys=True, default=str)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = _compile(doc)
+        _forget_oldest(_COMPILED)
+    return found
+
+
+def _forget_oldest(cache: dict[str, Any]) -> None:
+    if len(cache) > _KEEP:
+        cache.pop(next(iter(cache)))
+
+
+def _merged(config: dict[str, Any]) -> dict[str, Any]:
     chain = [config]
     seen: set[str] = set()
     name = config.get("extends", "default") if config else "default"
@@ -157,7 +192,7 @@ def _settings_from(config: dict[str, Any]) -> Settings:
         for section in ("recall", "promotion", "health", "reflect"):
             if isinstance(layer.get(section), dict):
                 merged[section] = _merge(merged.get(section, {}), layer[section])
-    return _compile(merged)
+    return merged
 
 
 def _compile(doc: dict[str, Any]) -> Settings:

@@ -22,7 +22,6 @@ from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.ids import NAME_PATTERN, memory_id
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
-from dreamgit.store import frontmatter
 
 __all__ = [
     "decode_text",
@@ -103,6 +102,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
 def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
     """Parse a memory file into a JSON-safe record; broken files raise MemoryFileError."""
+    from dreamgit.store import frontmatter  # ruamel: not for readers of parsed records
+
     doc = frontmatter.parse(text, path=path)
     meta = doc.meta
     dream = meta.get("dream") or {}
@@ -245,6 +246,8 @@ def _dream_block(memory: Memory) -> dict[str, Any]:
 
 def render_memory(memory: Memory) -> str:
     """The text of a new memory file."""
+    from dreamgit.store import frontmatter
+
     meta = {
         "name": memory.name or memory.slug,
         "description": memory.description or _first_line(memory.text),
@@ -256,6 +259,7 @@ def render_memory(memory: Memory) -> str:
 
 def rewrite_memory(old_text: str, memory: Memory, *, path: str) -> str:
     """Rewrite an existing file for ``memory``: our keys updated, everything else kept."""
+    from dreamgit.store import frontmatter
 
     def edit(data: Any) -> None:
         data["name"] = memory.name or data.get("name") or memory.slug

@@ -9,7 +9,6 @@ repositories read the same. The writing parts of ``MemoryRepo`` build on this cl
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sqlite3
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from dreamgit.store.derived import DerivedStore
 from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.indexing import Indexer
 from dreamgit.store.memorycache import MemoryFiles
+from dreamgit.store.signals import with_recalls
 
 __all__ = ["RepoReader", "Snapshot", "with_recalls"]
 
@@ -231,10 +231,3 @@ class RepoReader:
         if self.format.name != "dreamgit":
             found.update(self.format.evidence(self.source(commit)))
         return found
-
-
-def with_recalls(memory: Memory, stats: RecallStats | None) -> Memory:
-    """``memory`` with its folded recall counters (front-matter recalls plus recorded ones)."""
-    if stats is None:
-        return memory
-    return dataclasses.replace(memory, recall=stats, recalls=memory.recalls + stats.count)

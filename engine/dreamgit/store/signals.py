@@ -22,6 +22,7 @@ rather than committed twice. Every signal is counted exactly once.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dreamgit.clock import format_time, parse_time
-from dreamgit.model import RecallStats
+from dreamgit.model import Memory, RecallStats
 
 __all__ = [
     "batch_name",
@@ -46,6 +47,7 @@ __all__ = [
     "spool_signal",
     "stats_from_dict",
     "stats_to_dict",
+    "with_recalls",
 ]
 
 
@@ -191,3 +193,10 @@ def parse_totals(text: str | None) -> dict[str, int]:
             if isinstance(value, int) and not isinstance(value, bool):
                 totals[key] = value
     return totals
+
+
+def with_recalls(memory: Memory, stats: RecallStats | None) -> Memory:
+    """``memory`` with its folded recall counters (front-matter recalls plus recorded ones)."""
+    if stats is None:
+        return memory
+    return dataclasses.replace(memory, recall=stats, recalls=memory.recalls + stats.count)
