@@ -49,11 +49,13 @@ def plan_reflect(
     recent = _window(days, settings, now)
     window = [ws.texts.get(sessions[s]) or "" for s in sorted(recent)]
     themes = find_themes(memories, seen, settings, people=people_words(window, memories))
-    # a theme is noted once in a window: the notes of its days (and today's) are read
+    # the budget's strongest themes, each noted once in a window: a theme in the notes of
+    # the window's days (or today's) is not noted again, and no weaker one takes its place
     noted = [ws.texts.get(notes_path(day)) or "" for day in sorted({*recent.values(), now.date()})]
-    fresh = [t for t in themes if not any(t.line_start in n for n in noted)]
+    strongest = themes[: settings.max_themes]
+    fresh = [t for t in strongest if not any(t.line_start in n for n in noted)]
     lessons, truths = find_recurring(memories, seen, settings)
-    ops = [op for t in fresh[: settings.max_themes] if (op := _theme_op(ws, t, now)) is not None]
+    ops = [op for t in fresh if (op := _theme_op(ws, t, now)) is not None]
     ops += [_lesson_op(ws, r) for r in lessons]
     ops += [_truth_op(ws, r) for r in truths]
     return ops
