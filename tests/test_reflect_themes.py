@@ -91,3 +91,18 @@ def test_a_word_of_degree_is_never_a_theme() -> None:
     ]
     memories += _others()
     assert _themes(memories, frozenset({_norm("Dana")})) == []
+
+
+def test_each_clause_of_a_session_note_is_read_as_a_statement() -> None:
+    """Coffee is the object of one clause in each of three notes: a theme."""
+    notes = [
+        "Dana \u2014 had coffee with a neighbour; is moving to a new flat in June 2027.",
+        "Dana \u2014 their sister is a nurse; had coffee at the station.",
+        "Dana \u2014 had coffee before the exam; their bike was stolen.",
+    ]
+    memories = [
+        replace(_memory(k + 1, text, DAYS[k]), tags=("session-note",))
+        for k, text in enumerate(notes)
+    ]
+    memories += _others()
+    assert _themes(memories, frozenset({_norm("Dana")})) == ["coffee"]
