@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, date, datetime
 
+from dreamgit.dream.reflect.notes import with_reflection
 from dreamgit.dream.reflect.people import people_words
 from dreamgit.dream.reflect.settings import reflect_settings
-from dreamgit.dream.reflect.sightings import session_days, sightings, window_start
-from dreamgit.dream.reflect.themes import find_themes
+from dreamgit.dream.reflect.sightings import Sighting, session_days, sightings, window_start
+from dreamgit.dream.reflect.themes import find_themes, noted_concepts
 from dreamgit.model import Memory
 from dreamgit.recall.settings import settings_from
 from dreamgit.textsim import tokenize
@@ -36,11 +37,14 @@ def _norm(word: str) -> str:
     return token.norm
 
 
-def _themes(memories: list[Memory], people: frozenset[str]) -> list[str]:
+def _seen(memories: list[Memory]) -> dict[str, list[Sighting]]:
     days = {s: date(int(s[2:6]), int(s[6:8]), int(s[8:10])) for m in memories for s in m.sources}
     since = window_start(days, NOW, SETTINGS.window_days)
-    seen = {m.id: sightings(m, days, since=since, now=NOW) for m in memories}
-    return [t.label for t in find_themes(memories, seen, SETTINGS, people=people)]
+    return {m.id: sightings(m, days, since=since, now=NOW) for m in memories}
+
+
+def _themes(memories: list[Memory], people: frozenset[str]) -> list[str]:
+    return [t.label for t in find_themes(memories, _seen(memories), SETTINGS, people=people)]
 
 
 def test_the_people_who_speak_in_the_sessions_are_never_a_theme() -> None:
@@ -106,3 +110,23 @@ def test_each_clause_of_a_session_note_is_read_as_a_statement() -> None:
     ]
     memories += _others()
     assert _themes(memories, frozenset({_norm("Dana")})) == ["coffee"]
+
+
+def test_a_theme_noted_in_the_window_is_read_back_by_its_words() -> None:
+    """The notes' theme lines give their words back; a theme sharing one is not new."""
+    notes = with_reflection(None, "Theme: Kiln, glazes \u2014 3 memories on 3 days", NOW) or ""
+    notes += "- Theme: a line someone wrote without the dash\n"
+    done = noted_concepts([notes, "# Someone's own notes\n\nglazes are drying\n"])
+    assert done == {_norm("kiln"), _norm("glazes")}
+    memories = [
+        _memory(1, "At the fair, Priya sold a glaze to Tomas.", DAYS[0]),
+        _memory(2, "At the market, Priya bought a glaze with Tomas.", DAYS[1]),
+        _memory(3, "At home, Priya mixed a glaze with Tomas.", DAYS[2]),
+    ]
+    (theme,) = find_themes(
+        memories + _others(),
+        _seen(memories + _others()),
+        SETTINGS,
+        people=people_words([CHAT], memories),
+    )
+    assert theme.label == "glaze" and theme.concepts & done

@@ -18,7 +18,7 @@ from dreamgit.dream.reflect.people import people_words
 from dreamgit.dream.reflect.recurring import LESSON, TRUTH, Recurring, find_recurring
 from dreamgit.dream.reflect.settings import ReflectSettings
 from dreamgit.dream.reflect.sightings import session_days, sightings, window_start
-from dreamgit.dream.reflect.themes import Theme, find_themes
+from dreamgit.dream.reflect.themes import Theme, find_themes, noted_concepts
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
 from dreamgit.store.operations import unique_slug
@@ -49,11 +49,16 @@ def plan_reflect(
     recent = _window(days, settings, now)
     window = [ws.texts.get(sessions[s]) or "" for s in sorted(recent)]
     themes = find_themes(memories, seen, settings, people=people_words(window, memories))
-    # the budget's strongest themes, each noted once in a window: a theme in the notes of
-    # the window's days (or today's) is not noted again, and no weaker one takes its place
-    noted = [ws.texts.get(notes_path(day)) or "" for day in sorted({*recent.values(), now.date()})]
-    strongest = themes[: settings.max_themes]
-    fresh = [t for t in strongest if not any(t.line_start in n for n in noted)]
+    # the budget's strongest themes, each noted once in a window: a theme sharing a word
+    # with one in the notes of the window's days (or today's), or with a stronger one of
+    # this run, is not noted, and no weaker one takes its place
+    days_noted = sorted({*recent.values(), now.date()})
+    done = noted_concepts(ws.texts.get(notes_path(day)) or "" for day in days_noted)
+    fresh = []
+    for theme in themes[: settings.max_themes]:
+        if not theme.concepts & done:
+            fresh.append(theme)
+            done |= theme.concepts
     lessons, truths = find_recurring(memories, seen, settings)
     ops = [op for t in fresh if (op := _theme_op(ws, t, now)) is not None]
     ops += [_lesson_op(ws, r) for r in lessons]

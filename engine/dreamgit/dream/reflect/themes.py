@@ -13,7 +13,8 @@ up to three words."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamgit.dream import session_notes
@@ -24,7 +25,7 @@ from dreamgit.extract.verbs import DATE_WORDS, verb_base
 from dreamgit.model import Memory
 from dreamgit.textsim import NOT, tokenize
 
-__all__ = ["Theme", "find_themes"]
+__all__ = ["Theme", "find_themes", "noted_concepts"]
 
 _MIN_WORD = 3
 #: Words that name no subject of their own, however often they recur.
@@ -40,6 +41,8 @@ GENERIC = frozenset(
     ).split(" ")
 )
 _NAMED_BY = 3
+#: A theme's line in the day's notes, as :meth:`Theme.render` writes it.
+_NOTED = re.compile(r"^- Theme: (.+?) \u2014 ", re.M)
 
 
 @dataclass(frozen=True)
@@ -61,9 +64,9 @@ class Theme:
         return len({s.day for s in self.sightings})
 
     @property
-    def line_start(self) -> str:
-        """How its line in the notes begins: a theme is noted once in a window."""
-        return f"- Theme: {self.label} \u2014"
+    def concepts(self) -> frozenset[str]:
+        """The canonical words of its name, as :func:`noted_concepts` reads them back."""
+        return _label_concepts(self.label)
 
     def render(self) -> str:
         """The line the day's notes hold."""
@@ -74,6 +77,16 @@ class Theme:
             f"({first.isoformat()} to {last.isoformat()}), {sessions} sessions: "
             f"{', '.join(self.memories)}"
         )
+
+
+def _label_concepts(label: str) -> frozenset[str]:
+    return frozenset(t.norm for t in tokenize(label) if t.kind == "word" and not t.stop)
+
+
+def noted_concepts(notes: Iterable[str]) -> set[str]:
+    """The concepts of the themes the ``notes`` already hold (a theme shares none of them
+    to be noted again in the window: "Harry" after "Harry, Potter")."""
+    return {c for text in notes for m in _NOTED.finditer(text) for c in _label_concepts(m[1])}
 
 
 def _is_verb(low: str) -> bool:
