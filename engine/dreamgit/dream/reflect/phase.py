@@ -49,16 +49,8 @@ def plan_reflect(
     recent = _window(days, settings, now)
     window = [ws.texts.get(sessions[s]) or "" for s in sorted(recent)]
     themes = find_themes(memories, seen, settings, people=people_words(window, memories))
-    # the budget's strongest themes, each noted once in a window: a theme sharing a word
-    # with one in the notes of the window's days (or today's), or with a stronger one of
-    # this run, is not noted, and no weaker one takes its place
-    days_noted = sorted({*recent.values(), now.date()})
-    done = noted_concepts(ws.texts.get(notes_path(day)) or "" for day in days_noted)
-    fresh = []
-    for theme in themes[: settings.max_themes]:
-        if not theme.concepts & done:
-            fresh.append(theme)
-            done |= theme.concepts
+    notes = [ws.texts.get(notes_path(d)) or "" for d in sorted({*recent.values(), now.date()})]
+    fresh = _not_yet_noted(themes[: settings.max_themes], notes)
     lessons, truths = find_recurring(memories, seen, settings)
     ops = [op for t in fresh if (op := _theme_op(ws, t, now)) is not None]
     ops += [_lesson_op(ws, r) for r in lessons]
@@ -79,6 +71,19 @@ def _window(days: Mapping[str, date], settings: ReflectSettings, now: datetime) 
     """The window's sessions (id → day): those of the last ``window_days`` days with sessions."""
     since = window_start(days, now, settings.window_days)
     return {s: d for s, d in days.items() if since is not None and since <= d <= now.date()}
+
+
+def _not_yet_noted(strongest: list[Theme], notes: list[str]) -> list[Theme]:
+    """The budget's strongest themes, each noted once in a window: one that shares a word
+    with a theme in the window's notes, or with a stronger one of this run, is left out,
+    and no weaker theme takes its place."""
+    done = noted_concepts(notes)
+    fresh = []
+    for theme in strongest:
+        if not theme.concepts & done:
+            fresh.append(theme)
+            done |= theme.concepts
+    return fresh
 
 
 def _theme_op(ws: WorkingSet, theme: Theme, now: datetime) -> Operation | None:
