@@ -171,3 +171,16 @@ def test_a_dream_with_no_new_session_reflects_nothing(repo: Path) -> None:
     _run(repo, "run")
     again = json.loads(dreamgit(repo, "2027-03-05T20:00:00Z", "run", "--force", "--json"))
     assert again["ops"] == []
+
+
+def test_a_theme_is_noted_once_in_a_window_not_again_the_next_day(repo: Path) -> None:
+    """A new session the next day opens the gate again; Kafka, noted yesterday, is not
+    noted again, and no notes file is made for the day."""
+    _run(repo, "run")
+    next_day = "2027-03-05T20:00:00Z"
+    kafka_again = f"User: {THEME_A}\nAssistant: Noted.\nUser: {FACT}\nAssistant: Sure.\n"
+    dreamgit(repo, "2027-03-05T10:00:00Z", "log", stdin=kafka_again)
+    again = json.loads(dreamgit(repo, next_day, "run", "--force", "--json"))
+    assert again["ops"], "the new session was read"
+    assert _reflections(again, "reflect-theme") == []
+    assert not (repo / "notes" / "2027-03-05.md").exists()

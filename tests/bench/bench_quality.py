@@ -4,6 +4,7 @@ Usage::
 
     python tests/bench/bench_quality.py [--eval-dir DIR] [--memory-root DIR]
                                         [--conversations ID ...] [--jobs 1|2]
+                                        [--reflect on|off|list]
 
 ``--eval-dir`` is the development set (default ``../shared/eval-dev`` relative to the
 repository root, or to the folder above it for a worktree); it holds ``score_memory.py``
@@ -21,6 +22,12 @@ replaced, so the figures are this run's.
 
 Conversations run in-process through the Python API; ``--jobs 2`` runs two at a time
 (never more: the machine's cores are shared).
+
+``--reflect off`` turns the reflect phase off (``reflect: {enabled: false}`` in each
+repository's config), to compare; ``--reflect list`` keeps it on and prints every
+reflection the runs committed, one id a line (``<conv>/<rule>/<memory or theme>``), and
+writes them with their evidence to ``MEMORY_ROOT/<conv>/reflections.json`` (not read by
+the scorer; the session ids there map to the set's file names), for labelling by hand.
 """
 
 from __future__ import annotations
@@ -60,15 +67,30 @@ def session_time(path: Path, text: str) -> datetime:
     return datetime(*parts[:5], tzinfo=UTC)  # type: ignore[misc]  # five ints
 
 
-def dream_conversation(conv_dir: str, out_dir: str) -> dict[str, Any]:
+def reflection_id(conv: str, op: dict[str, Any]) -> str:
+    """A reflection's id, the same from run to run: conversation, rule, memory or theme."""
+    about = ",".join(op["memories"]) or op["summary"].split("'")[1]
+    return f"{conv}/{op['rule']}/{about}"
+
+
+def dream_conversation(conv_dir: str, out_dir: str, reflect: str = "on") -> dict[str, Any]:
     """Log one conversation's sessions and dream as the protocol says; write its memories."""
     from dreamgit import DreamEngine, MemoryRepo
 
     sessions = sorted(Path(conv_dir, "sessions").glob("*.txt"))
     started = time.perf_counter()
     runs = 0
+    reflections: list[dict[str, Any]] = []
+    logged: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="dreamgit-quality-") as tmp:
         repo = MemoryRepo.init(Path(tmp) / "memory")
+        if reflect == "off":
+            config = (repo.read_text(".dreamgit/config.yaml") or "") + "reflect: {enabled: false}\n"
+            repo.commit_main(
+                "bench: reflect off",
+                lambda _tip: {".dreamgit/config.yaml": config.encode()},
+                now=datetime.now(UTC),
+            )
         engine = DreamEngine(repo)
         previous = datetime.min.replace(tzinfo=UTC)
         for k, path in enumerate(sessions, start=1):
@@ -78,11 +100,17 @@ def dream_conversation(conv_dir: str, out_dir: str) -> dict[str, Any]:
             when = max(session_time(path, text), previous + timedelta(seconds=1))
             previous = when
             engine = DreamEngine(repo, now=when)
-            engine.log_session(text)
+            logged[engine.log_session(text).id] = path.name
             last = k == len(sessions)
             if last or k % RUN_EVERY == 0:
                 record = engine.dream(force=last)
                 runs += not record.get("skipped")
+                conv = Path(conv_dir).name
+                reflections += [
+                    {"id": reflection_id(conv, op), "run": record.run_id, **op}
+                    for op in record.ops
+                    if op["phase"] == "reflect"
+                ]
         memories = engine.memories()
     target = Path(out_dir, Path(conv_dir).name)
     target.mkdir(parents=True, exist_ok=True)
@@ -90,7 +118,11 @@ def dream_conversation(conv_dir: str, out_dir: str) -> dict[str, Any]:
         stale.unlink()
     for memory in memories:
         (target / f"{memory.id}.md").write_text(memory.text + "\n", encoding="utf-8")
+    if reflect == "list":
+        listing = {"reflections": reflections, "sessions": logged}
+        (target / "reflections.json").write_text(json.dumps(listing, indent=1), encoding="utf-8")
     return {
+        "reflections": [r["id"] for r in reflections],
         "conversation": Path(conv_dir).name,
         "sessions": len(sessions),
         "runs": runs,
@@ -143,6 +175,7 @@ def main() -> None:
     parser.add_argument("--conversations", nargs="*", default=[])
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
     parser.add_argument("--json", action="store_true", help="print the reports as JSON too")
+    parser.add_argument("--reflect", choices=("on", "off", "list"), default="on")
     args = parser.parse_args()
     prepared = args.eval_dir / args.set
     scorer = args.eval_dir / "score_memory.py"
@@ -155,10 +188,11 @@ def main() -> None:
         root = args.memory_root or Path(tmp)
         started = time.perf_counter()
         if args.jobs == 1:
-            rows = [dream_conversation(str(c), str(root)) for c in convs]
+            rows = [dream_conversation(str(c), str(root), args.reflect) for c in convs]
         else:
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                rows = list(pool.map(dream_conversation, map(str, convs), [str(root)] * len(convs)))
+                more = [str(root)] * len(convs), [args.reflect] * len(convs)
+                rows = list(pool.map(dream_conversation, map(str, convs), *more))
         elapsed = time.perf_counter() - started
         for row in rows:
             print(
@@ -166,6 +200,9 @@ def main() -> None:
                 f"{row['memories']} memories, {row['seconds']} s"
             )
         print(f"dreams: {elapsed:.1f} s for {len(rows)} conversations\n")
+        if args.reflect == "list":
+            listed = [i for row in rows for i in row["reflections"]]
+            print(f"reflections: {len(listed)}", *listed, "", sep="\n")
         ids = [c.name for c in convs] if args.conversations else []
         memory = score(scorer, prepared, ["--memory", str(root)], ids)
     raw = score(scorer, prepared, ["--raw"], ids)

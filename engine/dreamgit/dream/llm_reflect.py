@@ -22,7 +22,7 @@ from dreamgit.dream.llm_phase import LLMRun, day_of
 from dreamgit.dream.reflect.phase import LESSON_TOPIC, PHASE, gate_open
 from dreamgit.dream.reflect.recurring import LESSON
 from dreamgit.dream.reflect.settings import ReflectSettings
-from dreamgit.dream.reflect.sightings import Sighting, session_days, sightings
+from dreamgit.dream.reflect.sightings import Sighting, session_days, sightings, window_start
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.extract.candidate import Candidate, candidate_memory_fields
 from dreamgit.ids import memory_id
@@ -87,10 +87,11 @@ def window_sightings(
     memories: Iterable[Memory], days: Mapping[str, date], settings: ReflectSettings, now: datetime
 ) -> dict[str, list[Sighting]]:
     """Memory id → its sightings in the reflect window, for each memory seen there."""
+    since = window_start(days, now, settings.window_days)
     return {
         m.id: found
         for m in sorted(memories, key=lambda m: m.id)
-        if (found := sightings(m, days, now=now, window_days=settings.window_days))
+        if (found := sightings(m, days, since=since, now=now))
     }
 
 

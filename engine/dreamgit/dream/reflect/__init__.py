@@ -10,9 +10,10 @@ from the structure the dream already has (each memory's sightings, its frame, re
 signals) and gated by the ``reflect:`` rules; nothing enters ``MEMORY.md`` before the
 promotion rules let it.
 
-May import: ``dream``'s shared pieces (workset, session notes), ``dream.consolidate``'s
+May import: ``dream``'s shared pieces (workset, session notes), ``dream.gather``'s
+transcript reader and the user's known name (who speaks in a session), ``extract``'s
 frame and verbs (to read a correction and a concept), ``store``, ``dsl``, ``textsim`` and
-the kernel; never ``dream.gather`` or anything above ``dream``.
+the kernel; never anything above ``dream``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ read back as evidence for memories.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from dreamgit.store import layout
 
@@ -17,9 +17,9 @@ __all__ = ["HEADING", "notes_path", "with_reflection"]
 HEADING = "## Reflections"
 
 
-def notes_path(now: datetime) -> str:
-    """The day's notes file: ``notes/YYYY-MM-DD.md``."""
-    return f"{layout.NOTES}{now:%Y-%m-%d}.md"
+def notes_path(day: date) -> str:
+    """The day's notes file: ``notes/YYYY-MM-DD.md`` (``day`` a date or a time)."""
+    return f"{layout.NOTES}{day:%Y-%m-%d}.md"
 
 
 def with_reflection(text: str | None, line: str, now: datetime) -> str | None:

@@ -14,10 +14,11 @@ from dataclasses import replace
 from datetime import date, datetime
 
 from dreamgit.dream.reflect.notes import notes_path, with_reflection
+from dreamgit.dream.reflect.people import people_words
 from dreamgit.dream.reflect.recurring import LESSON, TRUTH, Recurring, find_recurring
 from dreamgit.dream.reflect.settings import ReflectSettings
-from dreamgit.dream.reflect.sightings import session_days, sightings
-from dreamgit.dream.reflect.themes import Theme, find_themes
+from dreamgit.dream.reflect.sightings import session_days, sightings, window_start
+from dreamgit.dream.reflect.themes import Theme, find_themes, noted_concepts
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
 from dreamgit.store.operations import unique_slug
@@ -41,12 +42,17 @@ def plan_reflect(
         return []  # other formats keep their own notes (OpenClaw's REM block: the diary)
     days = session_days(sessions)
     memories = sorted(ws.active.values(), key=lambda m: m.id)
-    seen = {m.id: sightings(m, days, now=now, window_days=settings.window_days) for m in memories}
+    since = window_start(days, now, settings.window_days)
+    seen = {m.id: sightings(m, days, since=since, now=now) for m in memories}
     if not gate_open(settings, days, len(memories), now):
         return []
-    themes = find_themes(memories, seen, settings)
+    recent = _window(days, settings, now)
+    window = [ws.texts.get(sessions[s]) or "" for s in sorted(recent)]
+    themes = find_themes(memories, seen, settings, people=people_words(window, memories))
+    notes = [ws.texts.get(notes_path(d)) or "" for d in sorted({*recent.values(), now.date()})]
+    fresh = _not_yet_noted(themes[: settings.max_themes], notes)
     lessons, truths = find_recurring(memories, seen, settings)
-    ops = [op for t in themes if (op := _theme_op(ws, t, now)) is not None]
+    ops = [op for t in fresh if (op := _theme_op(ws, t, now)) is not None]
     ops += [_lesson_op(ws, r) for r in lessons]
     ops += [_truth_op(ws, r) for r in truths]
     return ops
@@ -56,17 +62,33 @@ def gate_open(
     settings: ReflectSettings, days: Mapping[str, date], memories: int, now: datetime
 ) -> bool:
     """Whether the reflect gate lets the window (``days``: session id → day) be reflected on."""
-    window = [d for d in days.values() if (now.date() - d).days <= settings.window_days]
-    figures = {"days": len(set(window)), "sessions": len(window), "memories": memories}
+    window = _window(days, settings, now)
+    figures = {"days": len(set(window.values())), "sessions": len(window), "memories": memories}
     return bool(settings.gate.evaluate(figures))
+
+
+def _window(days: Mapping[str, date], settings: ReflectSettings, now: datetime) -> dict[str, date]:
+    """The window's sessions (id → day): those of the last ``window_days`` days with sessions."""
+    since = window_start(days, now, settings.window_days)
+    return {s: d for s, d in days.items() if since is not None and since <= d <= now.date()}
+
+
+def _not_yet_noted(strongest: list[Theme], notes: list[str]) -> list[Theme]:
+    """The budget's strongest themes, each noted once in a window: one that shares a word
+    with a theme in the window's notes, or with a stronger one of this run, is left out,
+    and no weaker theme takes its place."""
+    done = noted_concepts(notes)
+    fresh = []
+    for theme in strongest:
+        if not theme.concepts & done:
+            fresh.append(theme)
+            done |= theme.concepts
+    return fresh
 
 
 def _theme_op(ws: WorkingSet, theme: Theme, now: datetime) -> Operation | None:
     path = notes_path(now)
-    before = ws.texts.get(path) or ""
-    if f"- Theme: {theme.label} \u2014" in before:  # a dream earlier that day noted it
-        return None
-    text = with_reflection(before, theme.render(), now)
+    text = with_reflection(ws.texts.get(path) or "", theme.render(), now)
     if text is None:
         return None
     return Operation(

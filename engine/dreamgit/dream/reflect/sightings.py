@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from dreamgit.model import Memory
 
-__all__ = ["Sighting", "session_days", "sightings"]
+__all__ = ["Sighting", "session_days", "sightings", "window_start"]
 
 _ID_DAY = re.compile(r"^s-(\d{4})(\d{2})(\d{2})-")
 _PATH_DAY = re.compile(r"(\d{4})[/-](\d{2})[/-](\d{2})(?:/|\.md$|-)")
@@ -53,11 +53,23 @@ def session_days(paths: Mapping[str, str]) -> dict[str, date]:
     return found
 
 
+def window_start(days: Mapping[str, date], now: datetime, window_days: int) -> date | None:
+    """The reflect window's first day: the earliest of the last ``window_days`` days that
+    have sessions, up to ``now`` (None: no session yet).
+
+    Days with sessions, not calendar days: a user who pauses for a month comes back to
+    the same window, and a chat whose sessions are weeks apart is not read one at a time.
+    """
+    active = sorted({d for d in days.values() if d <= now.date()})
+    return active[-window_days:][0] if active else None
+
+
 def sightings(
-    memory: Memory, days: Mapping[str, date], *, now: datetime, window_days: int
+    memory: Memory, days: Mapping[str, date], *, since: date | None, now: datetime
 ) -> list[Sighting]:
-    """The memory's sightings within the last ``window_days`` days before ``now``, oldest first."""
-    since = now.date() - timedelta(days=window_days)
+    """The memory's sightings from ``since`` (the window's first day) to ``now``, oldest first."""
+    if since is None:
+        return []
     seen = {
         Sighting(days[s], s) for s in memory.sources if s in days and since <= days[s] <= now.date()
     }
