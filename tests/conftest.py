@@ -6,7 +6,8 @@ the installed command it starts) for the tests that wait one out on purpose; the
 user's cache folder (``$XDG_CACHE_HOME``: lark's parser tables, parsed rule files) is
 one per worker, not one per test, so that neither a test nor each command it starts
 parses the bundled rules again (``empty_user_cache`` gives the tests of that cache
-their own).
+their own); ``templates`` makes a repository several end-to-end tests start from once
+a worker and gives each test a copy (``clikit.RepositoryTemplates``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import pygit2
 import pytest
 from pygit2.enums import ConfigLevel
 
+from clikit import RepositoryTemplates
+
 
 @pytest.fixture(scope="session")
 def worker_user_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -25,6 +28,12 @@ def worker_user_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     and deleting them changes no answer (``dreamgit.usercache``), so sharing it saves
     each test the cold start (about 0.4 s of CPU a test that runs the command)."""
     return tmp_path_factory.mktemp("user-cache")
+
+
+@pytest.fixture(scope="session")
+def templates(tmp_path_factory: pytest.TempPathFactory) -> RepositoryTemplates:
+    """Repositories made once a worker, copied for each test that starts from one."""
+    return RepositoryTemplates(tmp_path_factory.mktemp("templates"))
 
 
 @pytest.fixture(autouse=True)
