@@ -3,6 +3,8 @@ repositories end-to-end tests share as templates (made once a worker, copied for
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import os
 import shutil
@@ -50,8 +52,8 @@ class RepositoryTemplates:
 
     ``copy(build, dest)`` runs ``build(path)`` the first time it is asked for (inside
     that test, so under its isolated home; ``build`` must depend on nothing else) and
-    keeps what it made; every call gets its own copy at ``dest`` and what ``build``
-    returned. A copy is the repository as the commands left it, the derived cache in
+    keeps what it made (by the name of ``build``, or of the function a partial calls);
+    every call gets its own copy at ``dest`` and what ``build`` returned. A copy is the repository as the commands left it, the derived cache in
     its git directory included: a test changes its copy, never the template.
     """
 
@@ -61,12 +63,13 @@ class RepositoryTemplates:
 
     def copy(self, build: Callable[[Path], T], dest: Path) -> T:
         """A fresh copy at ``dest`` of what ``build`` made; what it returned."""
-        name = f"{build.__module__}.{build.__qualname__}"
+        made_by = build.func if isinstance(build, functools.partial) else build
+        name = f"{made_by.__module__}.{made_by.__qualname__}"
         if name not in self._made:
-            made = self._root / f"t{len(self._made)}" / "repo"
+            made = self._root / name / "repo"
             made.parent.mkdir(parents=True)
             self._made[name] = (made, build(made))
         source, result = self._made[name]
         shutil.copytree(source, dest, symlinks=True)
-        found: T = result
+        found: T = copy.deepcopy(result)  # a test may change what it was given
         return found
