@@ -147,6 +147,7 @@ for i in range(count):
 )
 
 
+@pytest.mark.slow  # four racing processes, the git writers three `git` runs a commit
 def test_plain_git_commits_racing_dreamgit_writers_lose_nothing(tmp_path: Path) -> None:
     """2 dreamgit writers (adds) and 2 `git commit` writers (commits): all on main."""
     path = tmp_path / "mem"
