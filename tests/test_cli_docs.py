@@ -64,6 +64,7 @@ def _walkthrough() -> list[str]:
     return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
 
 
+@pytest.mark.slow  # the README's walkthrough as written: a dozen commands, a dream, a revert
 def test_readme_walkthrough_dreams_and_its_run_can_be_reverted(tmp_path: Path) -> None:
     """Following "Using it" as written (the installed command, a fresh HOME) ends in a dream."""
     import json

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from clikit import RepositoryTemplates, active, dreamgit
 from dreamgit.dream import session_notes
 from dreamgit.extract.candidate import Candidate
@@ -328,21 +330,23 @@ Noted.
 """
 
 
-def test_no_note_of_the_user_comes_from_a_coding_agents_session(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["work", "chat"])
+def test_no_note_of_the_user_comes_from_a_coding_agents_session(tmp_path: Path, kind: str) -> None:
     """Through the installed command: the same turn logged as a SpecStory export gives the
-    user's statements one by one, and as a plain chat one note."""
+    user's statements one by one, and as a plain chat one note (one test each)."""
     day = "2031-05-03T10:00:00Z"
     export = tmp_path / "history" / "2031-05-02_09-00-fixtures.md"
     export.parent.mkdir()
     export.write_text(WORK, encoding="utf-8")
-    texts = {}
-    for kind, args in (("work", ["--file", str(export)]), ("chat", [])):
-        repo = tmp_path / kind
-        dreamgit(repo, day, "init", str(repo))
-        chat = "User: " + WORK.split("_**User**_")[1].split("---")[0].strip() + "\n"
-        dreamgit(repo, day, "log", *args, stdin=None if args else chat)
-        dreamgit(repo, day, "run", "--force")
-        texts[kind] = [m["text"] for m in active(repo, day)]
-    assert any(t.startswith("The user \u2014 ") for t in texts["chat"]), texts
-    assert not any("\u2014" in t for t in texts["work"]), texts
-    assert any("fixtures" in t for t in texts["work"]), texts
+    args = {"work": ["--file", str(export)], "chat": []}[kind]
+    repo = tmp_path / kind
+    dreamgit(repo, day, "init", str(repo))
+    chat = "User: " + WORK.split("_**User**_")[1].split("---")[0].strip() + "\n"
+    dreamgit(repo, day, "log", *args, stdin=None if args else chat)
+    dreamgit(repo, day, "run", "--force")
+    texts = {kind: [m["text"] for m in active(repo, day)]}
+    if kind == "chat":
+        assert any(t.startswith("The user \u2014 ") for t in texts["chat"]), texts
+    else:
+        assert not any("\u2014" in t for t in texts["work"]), texts
+        assert any("fixtures" in t for t in texts["work"]), texts
