@@ -52,9 +52,10 @@ class RepositoryTemplates:
 
     ``copy(build, dest)`` runs ``build(path)`` the first time it is asked for (inside
     that test, so under its isolated home; ``build`` must depend on nothing else) and
-    keeps what it made (by the name of ``build``, or of the function a partial calls);
-    every call gets its own copy at ``dest`` and what ``build`` returned. A copy is the repository as the commands left it, the derived cache in
-    its git directory included: a test changes its copy, never the template.
+    keeps what it made, by the name of ``build`` (or of the function a partial calls).
+    Every call gets its own copy at ``dest`` and a copy of what ``build`` returned. A
+    copy is the repository as the commands left it, the derived cache in its git
+    directory included: a test changes its copy, never the template.
     """
 
     def __init__(self, root: Path) -> None:
@@ -67,6 +68,7 @@ class RepositoryTemplates:
         name = f"{made_by.__module__}.{made_by.__qualname__}"
         if name not in self._made:
             made = self._root / name / "repo"
+            shutil.rmtree(made.parent, ignore_errors=True)  # what a build that failed left
             made.parent.mkdir(parents=True)
             self._made[name] = (made, build(made))
         source, result = self._made[name]
