@@ -1,14 +1,20 @@
-"""The installed command as a process, on a repository named by ``DREAMGIT_REPO``."""
+"""The installed command as a process, on a repository named by ``DREAMGIT_REPO``, and the
+repositories end-to-end tests share as templates (made once a worker, copied for each test)."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def dreamgit(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
@@ -39,3 +45,33 @@ def active(repo: Path, now: str) -> list[dict[str, Any]]:
     """The active memories as ``memories --json`` lists them."""
     found: list[dict[str, Any]] = json.loads(dreamgit(repo, now, "memories", "--json"))
     return found
+
+
+class RepositoryTemplates:
+    """Repositories that several end-to-end tests start from, made once and copied.
+
+    ``copy(build, dest)`` runs ``build(path)`` the first time it is asked for (inside
+    that test, so under its isolated home; ``build`` must depend on nothing else) and
+    keeps what it made, by the name of ``build`` (or of the function a partial calls).
+    Every call gets its own copy at ``dest`` and a copy of what ``build`` returned. A
+    copy is the repository as the commands left it, the derived cache in its git
+    directory included: a test changes its copy, never the template.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._made: dict[str, tuple[Path, Any]] = {}
+
+    def copy(self, build: Callable[[Path], T], dest: Path) -> T:
+        """A fresh copy at ``dest`` of what ``build`` made; what it returned."""
+        made_by = build.func if isinstance(build, functools.partial) else build
+        name = f"{made_by.__module__}.{made_by.__qualname__}"
+        if name not in self._made:
+            made = self._root / name / "repo"
+            shutil.rmtree(made.parent, ignore_errors=True)  # what a build that failed left
+            made.parent.mkdir(parents=True)
+            self._made[name] = (made, build(made))
+        source, result = self._made[name]
+        shutil.copytree(source, dest, symlinks=True)
+        found: T = copy.deepcopy(result)  # a test may change what it was given
+        return found

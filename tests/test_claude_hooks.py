@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from clikit import dreamgit, dreamgit_process
+from clikit import RepositoryTemplates, dreamgit, dreamgit_process
 from dreamgit.integrations.claude_hooks import session_brief
 from dreamgit.store.repo import MemoryRepo
 
@@ -32,11 +32,15 @@ def _project(tmp_path: Path) -> Path:
     return project
 
 
-def _memory(tmp_path: Path) -> Path:
-    repo = tmp_path / "mem"
+def _one_memory(repo: Path) -> None:
     dreamgit(repo, DAY, "init", str(repo))
     dreamgit(repo, DAY, "add", "Prefers tabs over spaces in Makefiles", "--topic", "prefs")
-    return repo
+
+
+def _memory(tmp_path: Path, templates: RepositoryTemplates) -> Path:
+    """A copy of a repository that holds one memory (made once)."""
+    templates.copy(_one_memory, tmp_path / "mem")
+    return tmp_path / "mem"
 
 
 def _settings(project: Path) -> dict[str, Any]:
@@ -76,9 +80,11 @@ def _record(number: int, role: str, content: Any) -> str:
     )
 
 
-def test_install_keeps_the_users_hooks_and_is_idempotent(tmp_path: Path) -> None:
+def test_install_keeps_the_users_hooks_and_is_idempotent(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """The user's hook and settings stay; a second install writes the same bytes."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     done = dreamgit_process(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     assert done.returncode == 0, done.stderr
     assert "installed SessionStart (memory brief), SessionEnd and PreCompact" in done.stderr
@@ -93,9 +99,11 @@ def test_install_keeps_the_users_hooks_and_is_idempotent(tmp_path: Path) -> None
     assert (project / ".claude" / "settings.json").read_bytes() == first
 
 
-def test_uninstall_leaves_only_the_users_hook(tmp_path: Path) -> None:
+def test_uninstall_leaves_only_the_users_hook(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """--uninstall takes out every entry of ours and nothing of the user's."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     done = dreamgit_process(
         repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--uninstall"
@@ -104,9 +112,9 @@ def test_uninstall_leaves_only_the_users_hook(tmp_path: Path) -> None:
     assert _settings(project) == {"model": "opus", "hooks": {"SessionStart": [USER_HOOK]}}
 
 
-def test_print_writes_nothing(tmp_path: Path) -> None:
+def test_print_writes_nothing(tmp_path: Path, templates: RepositoryTemplates) -> None:
     """--print shows the merged settings and leaves the file as it was."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     before = (project / ".claude" / "settings.json").read_bytes()
     shown = json.loads(
         dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--print")
@@ -115,9 +123,11 @@ def test_print_writes_nothing(tmp_path: Path) -> None:
     assert (project / ".claude" / "settings.json").read_bytes() == before
 
 
-def test_a_broken_settings_file_is_named_and_left_as_it_was(tmp_path: Path) -> None:
+def test_a_broken_settings_file_is_named_and_left_as_it_was(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Invalid JSON: exit 1 with file, line and column; the file is not rewritten."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     path = project / ".claude" / "settings.json"
     path.write_text('{\n  "hooks": {,\n}\n', encoding="utf-8")
     done = dreamgit_process(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
@@ -126,9 +136,11 @@ def test_a_broken_settings_file_is_named_and_left_as_it_was(tmp_path: Path) -> N
     assert path.read_text(encoding="utf-8") == '{\n  "hooks": {,\n}\n'
 
 
-def test_session_start_prints_the_marked_brief(tmp_path: Path) -> None:
+def test_session_start_prints_the_marked_brief(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """The SessionStart hook prints the index between dreamgit:generated markers."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     payload = {"hook_event_name": "SessionStart", "source": "startup"}
     done = _run_hook(project, "SessionStart", payload)
@@ -140,9 +152,11 @@ def test_session_start_prints_the_marked_brief(tmp_path: Path) -> None:
     assert sum("dreamgit:generated" in line for line in lines) == 2
 
 
-def test_the_brief_keeps_whole_lines_within_its_cap(tmp_path: Path) -> None:
+def test_the_brief_keeps_whole_lines_within_its_cap(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A cap smaller than the index keeps whole lines and never passes the cap."""
-    repo = _memory(tmp_path)
+    repo = _memory(tmp_path, templates)
     for number in range(3):
         text = f"Build step {number} runs the linter before the packager"
         dreamgit(repo, DAY, "add", text, "--topic", "build")
@@ -152,9 +166,11 @@ def test_the_brief_keeps_whole_lines_within_its_cap(tmp_path: Path) -> None:
     assert set(capped.splitlines()) < set(full.splitlines())
 
 
-def test_session_end_logs_the_session_but_not_the_brief_in_it(tmp_path: Path) -> None:
+def test_session_end_logs_the_session_but_not_the_brief_in_it(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """The brief injected at start comes back in the transcript; only the user's words log."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     brief = _run_hook(project, "SessionStart", {"source": "startup"}).stdout
     transcript = tmp_path / "projects" / f"{SESSION}.jsonl"
@@ -177,9 +193,11 @@ def test_session_end_logs_the_session_but_not_the_brief_in_it(tmp_path: Path) ->
     assert len(list((repo / "sessions").rglob("*.md"))) == 1
 
 
-def test_a_hook_on_a_broken_repository_exits_0_with_one_line(tmp_path: Path) -> None:
+def test_a_hook_on_a_broken_repository_exits_0_with_one_line(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A hook never blocks the agent: the failure is one line on stderr, stdout empty."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     repo.rename(tmp_path / "moved-away")  # the hooks still name the old place
     payload = {"transcript_path": str(tmp_path / "none.jsonl"), "prompt": "tabs"}
@@ -194,9 +212,11 @@ def test_a_hook_on_a_broken_repository_exits_0_with_one_line(tmp_path: Path) -> 
         assert done.stderr.startswith(f"dreamgit hook {step}: ")
 
 
-def test_settings_that_are_not_an_object_are_named_and_left_as_they_were(tmp_path: Path) -> None:
+def test_settings_that_are_not_an_object_are_named_and_left_as_they_were(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A settings.json holding a list (or hooks that are not an object) is refused, untouched."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     path = project / ".claude" / "settings.json"
     path.write_text('{"hooks": ["not", "an", "object"]}\n', encoding="utf-8")
     done = dreamgit_process(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
@@ -207,9 +227,11 @@ def test_settings_that_are_not_an_object_are_named_and_left_as_they_were(tmp_pat
     assert path.read_text(encoding="utf-8") == '{"hooks": ["not", "an", "object"]}\n'
 
 
-def test_a_session_end_without_a_transcript_says_so_in_one_line(tmp_path: Path) -> None:
+def test_a_session_end_without_a_transcript_says_so_in_one_line(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Hook input naming no transcript: nothing logged, one line, exit 0 (never blocks)."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     done = _run_hook(project, "SessionEnd", {"session_id": "s-1"})
     assert done.returncode == 0 and done.stdout == ""

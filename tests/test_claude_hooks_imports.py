@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from clikit import RepositoryTemplates
 from test_claude_hooks import DAY, SESSION, _memory, _record
 
 WRITE_PATH = ("dreamgit.cli.cmd_memory", "dreamgit.store.operations", "dreamgit.store.secrets")
@@ -39,18 +40,22 @@ def _loaded(repo: Path, event: str, payload: dict[str, str]) -> tuple[str, set[s
     return done.stdout + said, modules
 
 
-def test_the_prompt_hook_recalls_without_loading_the_write_path(tmp_path: Path) -> None:
+def test_the_prompt_hook_recalls_without_loading_the_write_path(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """prompt-submit answers from memory yet never imports the modules only writes need."""
-    repo = _memory(tmp_path)
+    repo = _memory(tmp_path, templates)
     said, modules = _loaded(repo, "prompt-submit", {"prompt": "tabs in Makefiles"})
     assert "Prefers tabs over spaces in Makefiles" in said
     assert "dreamgit.recall.search" in modules
     assert not modules & set(WRITE_PATH)
 
 
-def test_the_prompt_hook_opens_no_git_once_a_recall_kept_the_commit(tmp_path: Path) -> None:
+def test_the_prompt_hook_opens_no_git_once_a_recall_kept_the_commit(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """The second prompt at the same commit is answered from the derived store alone, alike."""
-    repo = _memory(tmp_path)
+    repo = _memory(tmp_path, templates)
     payload = {"prompt": "tabs in Makefiles"}
     first, first_modules = _loaded(repo, "prompt-submit", payload)
     second, modules = _loaded(repo, "prompt-submit", payload)
@@ -60,18 +65,22 @@ def test_the_prompt_hook_opens_no_git_once_a_recall_kept_the_commit(tmp_path: Pa
     assert not modules & set(WRITE_PATH)
 
 
-def test_the_session_start_hook_in_a_work_tree_opens_no_git(tmp_path: Path) -> None:
+def test_the_session_start_hook_in_a_work_tree_opens_no_git(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """session-start reads MEMORY.md as a file: neither pygit2 nor the write path loads."""
-    repo = _memory(tmp_path)
+    repo = _memory(tmp_path, templates)
     said, modules = _loaded(repo, "session-start", {"source": "startup"})
     assert "Prefers tabs over spaces in Makefiles" in said
     assert "pygit2" not in modules
     assert not modules & set(WRITE_PATH)
 
 
-def test_the_session_end_hook_with_nothing_new_loads_no_secret_scanner(tmp_path: Path) -> None:
+def test_the_session_end_hook_with_nothing_new_loads_no_secret_scanner(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A second session-end (PreCompact after SessionEnd) logs nothing and scans nothing."""
-    repo = _memory(tmp_path)
+    repo = _memory(tmp_path, templates)
     transcript = tmp_path / f"{SESSION}.jsonl"
     lines = [
         _record(0, "user", "I keep the deploy keys in the vault."),

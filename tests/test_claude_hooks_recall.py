@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clikit import dreamgit
+from clikit import RepositoryTemplates, dreamgit
 from test_claude_hooks import DAY, SESSION, _memory, _project, _record, _run_hook, _settings
 
 
@@ -21,9 +21,11 @@ def _configure(repo: Path, section: str) -> None:
     config.write_text(config.read_text(encoding="utf-8") + section, encoding="utf-8")
 
 
-def test_the_prompt_hook_is_off_by_default_and_installed_with_recall(tmp_path: Path) -> None:
+def test_the_prompt_hook_is_off_by_default_and_installed_with_recall(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Without --recall no UserPromptSubmit hook is written; with it, one is, idempotently."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     assert "UserPromptSubmit" not in _settings(project)["hooks"]
     for _ in range(2):
@@ -32,9 +34,11 @@ def test_the_prompt_hook_is_off_by_default_and_installed_with_recall(tmp_path: P
     assert group["hooks"][0]["command"].endswith(" hook claude-code prompt-submit")
 
 
-def test_the_prompt_hook_prints_marked_memories_within_its_cap(tmp_path: Path) -> None:
+def test_the_prompt_hook_prints_marked_memories_within_its_cap(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Memories that answer the prompt come back marked, whole, within recall-chars."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     for number in range(6):
         text = f"The staging database {number} is restored from the nightly snapshot at dawn"
         dreamgit(repo, DAY, "add", text, "--topic", "ops")
@@ -52,18 +56,22 @@ def test_the_prompt_hook_prints_marked_memories_within_its_cap(tmp_path: Path) -
     assert len(lines) < 2 + 6  # the cap left some of the six out
 
 
-def test_the_prompt_hook_prints_nothing_when_nothing_answers(tmp_path: Path) -> None:
+def test_the_prompt_hook_prints_nothing_when_nothing_answers(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A prompt no memory answers (or an empty one) adds nothing to the agent's context."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     for prompt in ("quantum chromodynamics lattice", "   "):
         done = _run_hook(project, "UserPromptSubmit", {"prompt": prompt})
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
-def test_recalled_memories_in_a_transcript_are_never_logged(tmp_path: Path) -> None:
+def test_recalled_memories_in_a_transcript_are_never_logged(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """What the prompt hook added comes back in the session; only the user's words log."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     added = _run_hook(project, "UserPromptSubmit", {"prompt": "tabs in Makefiles"}).stdout
     assert "Prefers tabs over spaces" in added
@@ -79,9 +87,11 @@ def test_recalled_memories_in_a_transcript_are_never_logged(tmp_path: Path) -> N
     assert "tabs over spaces" not in text and "dreamgit:generated" not in text
 
 
-def test_an_excluded_project_gets_no_brief_no_recall_and_no_logging(tmp_path: Path) -> None:
+def test_an_excluded_project_gets_no_brief_no_recall_and_no_logging(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Every hook does nothing, silently, for a project under claude-hooks: exclude:."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     transcript = tmp_path / "projects" / f"{SESSION}.jsonl"
     transcript.parent.mkdir()
@@ -105,9 +115,11 @@ def test_an_excluded_project_gets_no_brief_no_recall_and_no_logging(tmp_path: Pa
     assert "Prefers tabs over spaces" in other.stdout
 
 
-def test_a_bad_exclude_setting_is_one_line_naming_the_key(tmp_path: Path) -> None:
+def test_a_bad_exclude_setting_is_one_line_naming_the_key(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A wrong claude-hooks setting never blocks the agent: one line saying what to write."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     _configure(repo, "claude-hooks:\n  exclude: ~/private\n")
     done = _run_hook(project, "SessionStart", {"source": "startup", "cwd": str(project)})

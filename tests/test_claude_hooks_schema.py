@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from clikit import dreamgit
+from clikit import RepositoryTemplates, dreamgit
 from test_claude_hooks import DAY, _memory, _project, _settings
 
 _EVENTS = [
@@ -73,9 +73,11 @@ def _check(settings: object) -> None:
 
 
 @pytest.mark.parametrize("recall", [False, True])
-def test_installed_hooks_pass_the_settings_schema(tmp_path: Path, recall: bool) -> None:
+def test_installed_hooks_pass_the_settings_schema(
+    tmp_path: Path, templates: RepositoryTemplates, recall: bool
+) -> None:
     """The written settings.json, the user's hook and setting included, is schema-valid."""
-    repo, project = _memory(tmp_path), _project(tmp_path)
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
     extra = ["--recall"] if recall else []
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), *extra)
     settings = _settings(project)

@@ -64,6 +64,7 @@ def _walkthrough() -> list[str]:
     return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
 
 
+@pytest.mark.slow  # the README's walkthrough as written: a dozen commands, a dream, a revert
 def test_readme_walkthrough_dreams_and_its_run_can_be_reverted(tmp_path: Path) -> None:
     """Following "Using it" as written (the installed command, a fresh HOME) ends in a dream."""
     import json
@@ -122,3 +123,13 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert command.startswith("pip install -e '.[test]' && python -m pytest")
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert f"\n{command}\n" in ci
+
+
+def test_ci_runs_the_slow_tests_the_readme_command_leaves_out() -> None:
+    """The quick start deselects `slow`; `.ci/run` runs exactly those after it."""
+    text = README.read_text(encoding="utf-8")
+    quick = text.split("# 2. install with the test extra, and run the tests\n")[1].split("\n")[0]
+    assert quick.endswith('python -m pytest -n auto -m "not slow"')
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    after = ci[next(i for i, line in enumerate(ci) if line.endswith(quick.split(" && ")[-1])) :]
+    assert "python -m pytest -n auto -m slow" in after

@@ -144,16 +144,26 @@ def test_show_summary_of_a_merged_run_says_merged(repo_path: Path) -> None:
     assert "waiting for review" not in out
 
 
-def test_show_gather_is_exactly_the_first_prompt_a_run_sends(tmp_path: Path) -> None:
-    """Same session (one per prompt), the same 200 highest-ranked memories, the same text."""
+#: The cap on the memories a gather prompt knows, shortened here: the test then writes a few
+#: more than the cap, not 205 commits.
+KNOWN_IN_GATHER = 12
+
+
+def test_show_gather_is_exactly_the_first_prompt_a_run_sends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same session (one per prompt), the same highest-ranked memories up to the cap, the
+    same text."""
     import re
 
+    from dreamgit.dream import llm_phase
     from dreamgit.dream.run import dream
     from dreamgit.llm.scripted import ScriptedAdapter
 
+    monkeypatch.setattr(llm_phase, "KNOWN_IN_GATHER", KNOWN_IN_GATHER)
     path = tmp_path / "mem"
     repo = MemoryRepo.init(path, now=NOW)
-    for n in range(205):
+    for n in range(KNOWN_IN_GATHER + 5):
         operations.add_memory(
             repo,
             f"Fact number {n} about project {n}.",
@@ -169,7 +179,7 @@ def test_show_gather_is_exactly_the_first_prompt_a_run_sends(tmp_path: Path) -> 
     sent = [r.messages[-1].content for r in model.requests]
     assert len(sent) == 2
     assert out.rstrip("\n") == sent[0].rstrip("\n")
-    assert len(set(re.findall(r"\bm-[a-z0-9]{8}\b", out))) == 200
+    assert len(set(re.findall(r"\bm-[a-z0-9]{8}\b", out))) == KNOWN_IN_GATHER
     code, two, _ = _run(path, "show", "gather", "--limit", "2")
     assert two.count("===== gather prompt ") == 2
     assert sent[1].rstrip("\n") in two

@@ -194,6 +194,7 @@ def test_dreamgit_waits_for_hermes_lock_before_writing_its_files(tmp_path: Path)
     ok(root, "init", str(root), now=T0)
     before = (root / "MEMORY.md").read_bytes()
     ident = json.loads(ok(root, "memories", "--json").stdout)[0]["id"]
+    tip = git(root, "rev-parse", "main")
     with open(root / "MEMORY.md.lock", "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         forget = subprocess.Popen(
@@ -201,7 +202,13 @@ def test_dreamgit_waits_for_hermes_lock_before_writing_its_files(tmp_path: Path)
             stdout=subprocess.PIPE,
             text=True,
         )
-        time.sleep(2)
+        # The forget commits first, then waits for the lock to write MEMORY.md: once main
+        # has moved it is waiting (a fixed sleep either wasted seconds or raced the start).
+        deadline = time.monotonic() + 60
+        while git(root, "rev-parse", "main") == tip and forget.poll() is None:
+            assert time.monotonic() < deadline, "the forget never committed"
+            time.sleep(0.02)
+        time.sleep(0.2)  # room to write the file, were it not waiting
         assert forget.poll() is None  # waiting for Hermes
         assert (root / "MEMORY.md").read_bytes() == before
     assert forget.wait(timeout=60) == 0

@@ -9,15 +9,15 @@ takes one back.
 
 from __future__ import annotations
 
+import functools
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import RepositoryTemplates, active, dreamgit
 
 DAYS = ("2027-03-01", "2027-03-02", "2027-03-03", "2027-03-04")
 DREAM = "2027-03-04T20:00:00Z"
@@ -36,21 +36,32 @@ def _session(day: int) -> str:
     return "\n".join(turns) + "\n"
 
 
-@pytest.fixture(scope="module")
-def logged(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Four days of sessions, none dreamt yet (made once; each test dreams a copy)."""
-    path = tmp_path_factory.mktemp("reflect") / "mem"
+def _logged(path: Path) -> None:
+    """Four days of sessions, none dreamt yet."""
     subprocess.run(["git", "init", "-q", str(path)], check=True)
     dreamgit(path, f"{DAYS[0]}T08:00:00Z", "init", str(path))
     for day, when in enumerate(DAYS):
         dreamgit(path, f"{when}T10:00:00Z", "log", stdin=_session(day))
-    return path
+
+
+def _dreamt(path: Path, templates: RepositoryTemplates) -> dict[str, Any]:
+    """The four days dreamt once: the run's record."""
+    templates.copy(_logged, path)
+    return _run(path, "run")
 
 
 @pytest.fixture
-def repo(logged: Path, tmp_path: Path) -> Path:
-    """A copy of the logged repository, work tree and git directory alike."""
-    return Path(shutil.copytree(logged, tmp_path / "mem", symlinks=True))
+def repo(templates: RepositoryTemplates, tmp_path: Path) -> Path:
+    """A copy of the logged repository (made once), work tree and git directory alike."""
+    templates.copy(_logged, tmp_path / "mem")
+    return tmp_path / "mem"
+
+
+@pytest.fixture
+def dreamt(templates: RepositoryTemplates, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A copy of the logged repository after ``run`` (dreamt once), and the run's record."""
+    record = templates.copy(functools.partial(_dreamt, templates=templates), tmp_path / "mem")
+    return tmp_path / "mem", record
 
 
 def _run(repo: Path, *args: str) -> dict[str, Any]:
@@ -66,9 +77,11 @@ def _by_text(repo: Path, now: str, part: str) -> dict[str, Any]:
     return next(m for m in active(repo, now) if part in m["text"])
 
 
-def test_a_fact_said_on_four_days_is_a_lasting_truth_with_its_four_sightings(repo: Path) -> None:
+def test_a_fact_said_on_four_days_is_a_lasting_truth_with_its_four_sightings(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
     """The memory is tagged lasting-truth; the commit cites its four days and sessions."""
-    record = _run(repo, "run")
+    repo, record = dreamt
     (truth,) = _reflections(record, "reflect-lasting-truth")
     fact = _by_text(repo, DREAM, "backups")
     assert truth["memories"] == [fact["id"]]
@@ -85,9 +98,11 @@ def test_a_fact_said_on_four_days_is_a_lasting_truth_with_its_four_sightings(rep
     assert "Dream-Phase: reflect\nDream-Op: reflect\nDream-Rule: reflect-lasting-truth" in message
 
 
-def test_a_theme_is_written_to_that_days_notes_and_never_to_memory_md(repo: Path) -> None:
+def test_a_theme_is_written_to_that_days_notes_and_never_to_memory_md(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
     """The Kafka memories make a theme line in notes/2027-03-04.md; MEMORY.md has none."""
-    record = _run(repo, "run")
+    repo, record = dreamt
     themes = _reflections(record, "reflect-theme")
     assert [t["summary"] for t in themes] == ["reflect: theme 'Kafka' in notes/2027-03-04.md"]
     notes = (repo / "notes" / "2027-03-04.md").read_text()
@@ -95,9 +110,11 @@ def test_a_theme_is_written_to_that_days_notes_and_never_to_memory_md(repo: Path
     assert "2 memories on 4 days (2027-03-01 to 2027-03-04), 4 sessions" in notes
 
 
-def test_a_correction_on_three_days_becomes_an_instruction_after_promotion(repo: Path) -> None:
+def test_a_correction_on_three_days_becomes_an_instruction_after_promotion(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
     """The correction moves to the instructions, tagged lesson; once promoted it is high."""
-    record = _run(repo, "run")
+    repo, record = dreamt
     (lesson_op,) = _reflections(record, "reflect-lesson")
     lesson = _by_text(repo, DREAM, "release notes")
     assert lesson_op["memories"] == [lesson["id"]]
@@ -127,10 +144,12 @@ def test_a_correction_on_three_days_becomes_an_instruction_after_promotion(repo:
     assert after["path"] in (repo / "MEMORY.md").read_text()
 
 
-def test_nothing_new_enters_memory_md_without_promotion(repo: Path) -> None:
+def test_nothing_new_enters_memory_md_without_promotion(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
     """MEMORY.md lists the memories the sessions gave, one line each, and no reflection:
     the lesson is staged (in its file, not listed) until promoted."""
-    _run(repo, "run")
+    repo, _ = dreamt
     index = (repo / "MEMORY.md").read_text()
     listed = [line for line in index.splitlines() if line.startswith("- [")]
     memories = active(repo, DREAM)
@@ -151,10 +170,12 @@ def test_review_shows_the_reflections_exactly_as_run_applies_them(repo: Path) ->
     assert drop(shown) == drop(applied)
 
 
-def test_revert_op_removes_a_reflection(repo: Path) -> None:
+def test_revert_op_removes_a_reflection(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
     """Reverting the lesson's operation gives the correction back as it was (a fact, no
     lesson tag); reverting the theme's takes its line away."""
-    record = _run(repo, "run")
+    repo, record = dreamt
     (lesson_op,) = _reflections(record, "reflect-lesson")
     (theme_op,) = _reflections(record, "reflect-theme")
     later = "2027-03-05T08:00:00Z"
@@ -166,9 +187,11 @@ def test_revert_op_removes_a_reflection(repo: Path) -> None:
     assert not (repo / "notes" / "2027-03-04.md").exists()
 
 
-def test_a_dream_with_no_new_session_reflects_nothing(repo: Path) -> None:
+def test_a_dream_with_no_new_session_reflects_nothing(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
     """The next day, nothing new read: no operation, so no commit, themes included."""
-    _run(repo, "run")
+    repo, _ = dreamt
     again = json.loads(dreamgit(repo, "2027-03-05T20:00:00Z", "run", "--force", "--json"))
     assert again["ops"] == []
 

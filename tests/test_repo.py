@@ -246,15 +246,22 @@ def test_author_that_would_break_a_commit_is_a_config_error(
     assert repo.tip() == tip
 
 
-def test_a_change_that_never_catches_up_with_main_gives_up_clearly(repo: MemoryRepo) -> None:
-    """A step always built on a commit main has left behind: bounded retries, then an error."""
+def test_a_change_that_never_catches_up_with_main_gives_up_clearly(
+    repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step always built on a commit main has left behind: bounded retries (shortened here
+    from committer.COMMIT_ATTEMPTS), then an error."""
     from dreamgit.errors import ConcurrentUpdateError
+    from dreamgit.store import committer
 
+    monkeypatch.setattr(committer, "COMMIT_ATTEMPTS", 6)
     old = repo.tip()
     _put(repo, {"notes.txt": b"main moved on\n"})
     tip = repo.tip()
+    attempts = []
 
     def stale_step(_tip: str | None) -> str | None:
+        attempts.append(_tip)
         return repo.store.commit(
             "main",
             parents=[old] if old else [],
@@ -271,6 +278,7 @@ def test_a_change_that_never_catches_up_with_main_gives_up_clearly(repo: MemoryR
         "hint: other writers are very busy; run the command again"
     )
     assert repo.tip() == tip
+    assert len(attempts) == 6
 
 
 def test_a_big_parse_cache_is_not_rewritten_for_one_new_file(repo: MemoryRepo) -> None:

@@ -1,7 +1,16 @@
-"""Several processes writing one memory repository at once lose nothing."""
+"""Several processes writing one memory repository at once lose nothing.
+
+The writers wait at a start line (:data:`START_LINE`) until every one of them has
+imported and opened the repository, so their writes overlap from the first: without
+it the later starters would mostly write after the first had finished, and only many
+writes each made a race likely. With it a few tens of writes each race as much, and
+each test checks that the writers' commits did interleave on main.
+"""
 
 from __future__ import annotations
 
+import itertools
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,26 +20,48 @@ import pytest
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, fsck, git, tree_files
 
-WORKER = """
+#: Sessions and memories each of the four writers into a bare repository adds.
+BARE_WRITES = 15
+#: Memories each dreamgit writer adds, and commits each plain `git commit` writer makes,
+#: when the two kinds race on a checked-out main.
+ADDS_PER_WRITER, COMMITS_PER_WRITER = 40, 25
+
+#: Run by each writer after its imports: it says it is ready, then waits for the others.
+START_LINE = """
+import time
+from pathlib import Path as _Path
+
+def wait_for_the_others(folder, name, writers):
+    _Path(folder, f"ready-{name}").touch()
+    deadline = time.monotonic() + 120
+    while len(list(_Path(folder).glob("ready-*"))) < writers and time.monotonic() < deadline:
+        time.sleep(0.005)
+"""
+
+WORKER = (
+    START_LINE
+    + """
 import sys
 from datetime import UTC, datetime, timedelta
 from dreamgit.store import operations
 from dreamgit.store.repo import MemoryRepo
 
-path, worker, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+path, worker, count, writers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 repo = MemoryRepo.open(path)
 start = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
+wait_for_the_others(_Path(path).parent, f"w{worker}", writers)
 for i in range(count):
     now = start + timedelta(seconds=i)
     operations.log_session(repo, f"worker {worker} session {i}", now=now)
     operations.add_memory(repo, f"worker {worker} fact {i}", topic=f"w{worker}", now=now)
 """
+)
 
 
 def _run_writers(path: Path, workers: int, count: int) -> None:
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(path), str(w), str(count)],
+            [sys.executable, "-c", WORKER, str(path), str(w), str(count), str(workers)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -49,16 +80,25 @@ def _check_everything_present(repo: MemoryRepo, path: Path, workers: int, count:
     assert texts == sorted(f"worker {w} fact {i}" for w in range(workers) for i in range(count))
     assert int(git(path, "rev-list", "--count", "main")) == 1 + 2 * workers * count
     assert int(git(path, "rev-list", "--count", "--merges", "main")) == 0
+    assert _turns(path, r"^memories/w(\d+)/") >= workers  # they raced: main is no file of runs
     fsck(path)
+
+
+def _turns(path: Path, pattern: str) -> int:
+    """How often main's history passes from one writer to another (first parent, oldest
+    first), the writer read from the first path each commit adds."""
+    names = git(path, "log", "--reverse", "--format=", "--name-only", "--diff-filter=A", "main")
+    writers = [found.group(1) for line in names.splitlines() if (found := re.match(pattern, line))]
+    return sum(1 for a, b in itertools.pairwise(writers) if a != b)
 
 
 @pytest.mark.slow
 def test_four_writers_into_a_bare_repository_lose_nothing(tmp_path: Path) -> None:
-    """4 processes x (50 sessions + 50 memories) give 200 + 200 files and 401 commits."""
+    """4 processes x (sessions + memories) give every file and one commit each."""
     path = tmp_path / "mem.git"
     repo = MemoryRepo.init(path, bare=True, now=NOW)
-    _run_writers(path, workers=4, count=50)
-    _check_everything_present(repo, path, workers=4, count=50)
+    _run_writers(path, workers=4, count=BARE_WRITES)
+    _check_everything_present(repo, path, workers=4, count=BARE_WRITES)
 
 
 @pytest.mark.slow
@@ -75,11 +115,14 @@ def test_four_writers_into_a_checked_out_work_tree_keep_it_clean(tmp_path: Path)
     assert not [s for s in subjects if s.startswith("agent edits")]
 
 
-GIT_COMMITTER = """
+GIT_COMMITTER = (
+    START_LINE
+    + """
 import fcntl, subprocess, sys
 from pathlib import Path
 
-path, worker, count = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+path, worker, count, writers = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), 4
+wait_for_the_others(path.parent, f"g{worker}", writers)
 
 
 def git(*args):
@@ -101,15 +144,17 @@ for i in range(count):
             git("add", name)
             git("commit", "-q", "-m", f"plain git {worker} {i}")
 """
+)
 
 
+@pytest.mark.slow  # four racing processes, the git writers three `git` runs a commit
 def test_plain_git_commits_racing_dreamgit_writers_lose_nothing(tmp_path: Path) -> None:
-    """2 dreamgit writers (300 adds) and 2 `git commit` writers (200 commits): all on main."""
+    """2 dreamgit writers (adds) and 2 `git commit` writers (commits): all on main."""
     path = tmp_path / "mem"
     repo = MemoryRepo.init(path, now=NOW)
     git(path, "config", "user.name", "Someone")
     git(path, "config", "user.email", "someone@example.com")
-    adds, commits = 150, 100
+    adds, commits = ADDS_PER_WRITER, COMMITS_PER_WRITER
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", ADDER, str(path), str(w), str(adds)],
@@ -133,13 +178,16 @@ def test_plain_git_commits_racing_dreamgit_writers_lose_nothing(tmp_path: Path) 
     files = set(tree_files(path))
     manual = {f"manual/g{w}-{i}.txt" for w in range(2) for i in range(commits)}
     assert manual - files == set()
+    assert _turns(path, r"^(manual|memories)/") >= 2  # dreamgit's and git's commits interleave
     texts = {m.text for m in repo.memories(now=NOW)}
     assert {f"worker {w} fact {i}" for w in range(2) for i in range(adds)} - texts == set()
     assert git(path, "status", "--porcelain") == ""
     fsck(path)
 
 
-ADDER = """
+ADDER = (
+    START_LINE
+    + """
 import sys
 from datetime import UTC, datetime, timedelta
 from dreamgit.store import operations
@@ -148,6 +196,8 @@ from dreamgit.store.repo import MemoryRepo
 path, worker, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 repo = MemoryRepo.open(path)
 start = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
+wait_for_the_others(_Path(path).parent, f"a{worker}", 4)
 for i in range(count):
     operations.add_memory(repo, f"worker {worker} fact {i}", topic=f"w{worker}", now=start)
 """
+)

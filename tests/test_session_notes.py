@@ -14,7 +14,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from clikit import active, dreamgit
+import pytest
+
+from clikit import RepositoryTemplates, active, dreamgit
 from dreamgit.dream import session_notes
 from dreamgit.extract.candidate import Candidate
 from dreamgit.model import Memory
@@ -170,22 +172,34 @@ LATER = (
 )
 
 
-def _first_note(repo: Path, day: str) -> dict[str, Any]:
+#: The day FIRST is logged and dreamt over.
+FIRST_DAY = "2031-05-03T10:00:00Z"
+
+
+def _dreamt_over_first(repo: Path) -> dict[str, Any]:
     """A new repository that has dreamt over FIRST: its one memory, Noor's note."""
-    dreamgit(repo, day, "init", str(repo))
-    dreamgit(repo, day, "log", stdin=FIRST)
-    dreamgit(repo, day, "run", "--force")
-    [note] = active(repo, day)
+    dreamgit(repo, FIRST_DAY, "init", str(repo))
+    dreamgit(repo, FIRST_DAY, "log", stdin=FIRST)
+    dreamgit(repo, FIRST_DAY, "run", "--force")
+    [note] = active(repo, FIRST_DAY)
     return note
 
 
-def test_a_newer_value_retires_one_statement_of_a_note(tmp_path: Path) -> None:
+def _first_note(templates: RepositoryTemplates, repo: Path, day: str) -> dict[str, Any]:
+    """A copy at ``repo`` of the repository that dreamt over FIRST on ``day``; its note."""
+    assert day == FIRST_DAY
+    return templates.copy(_dreamt_over_first, repo)
+
+
+def test_a_newer_value_retires_one_statement_of_a_note(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """The note keeps what still holds; exactly one active memory holds each current value,
     none a stale one; the note as it was is in its history, and reverting the operation
     brings the stale statements back."""
     repo = tmp_path / "mem"
     day1, day2, day3 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z", "2031-06-21T10:00:00Z"
-    note = _first_note(repo, day1)
+    note = _first_note(templates, repo, day1)
     assert note["text"].startswith("Noor \u2014 is dating a guy named Elias;")
     assert "Vattenfall" in note["text"] and "5 people" in note["text"]
 
@@ -206,12 +220,12 @@ def test_a_newer_value_retires_one_statement_of_a_note(tmp_path: Path) -> None:
     fsck(repo)
 
 
-def test_a_core_note_is_never_rewritten(tmp_path: Path) -> None:
+def test_a_core_note_is_never_rewritten(tmp_path: Path, templates: RepositoryTemplates) -> None:
     """A person made the note core with a plain commit: the newer values are kept beside
     it, the note stays as it was, and the run says why."""
     repo = tmp_path / "mem"
     day1, day2 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z"
-    note = _first_note(repo, day1)
+    note = _first_note(templates, repo, day1)
     marker = f"id: {note['id']}"
     path = next(p for p in repo.rglob("*.md") if marker in p.read_text(encoding="utf-8"))
     path.write_text(
@@ -231,11 +245,13 @@ def test_a_core_note_is_never_rewritten(tmp_path: Path) -> None:
     fsck(repo)
 
 
-def test_what_a_note_says_is_not_gathered_again(tmp_path: Path) -> None:
+def test_what_a_note_says_is_not_gathered_again(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A statement of a note said again in a later session is known: no second memory."""
     repo = tmp_path / "mem"
     day1, day2 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z"
-    _first_note(repo, day1)
+    _first_note(templates, repo, day1)
     again = (
         "Noor: Hey Tariq!\n"
         "Tariq: Hi Noor, what's new?\n"
@@ -248,12 +264,14 @@ def test_what_a_note_says_is_not_gathered_again(tmp_path: Path) -> None:
     assert sum("Elias" in t for t in texts) == 1, texts
 
 
-def test_a_memory_that_repeats_a_statement_of_a_note_is_absorbed_by_it(tmp_path: Path) -> None:
+def test_a_memory_that_repeats_a_statement_of_a_note_is_absorbed_by_it(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """An agent (or a person) writes what a note already says: the dream keeps the note,
     with both sources, and the repeat leaves the active set (restore brings it back)."""
     repo = tmp_path / "mem"
     day1, day2, day3 = "2031-05-03T10:00:00Z", "2031-05-04T10:00:00Z", "2031-05-05T10:00:00Z"
-    note = _first_note(repo, day1)
+    note = _first_note(templates, repo, day1)
     repeat = dreamgit(
         repo, day2, "add", "Noor is dating a guy named Elias.", "--topic", note["topic"]
     ).strip()
@@ -312,21 +330,23 @@ Noted.
 """
 
 
-def test_no_note_of_the_user_comes_from_a_coding_agents_session(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["work", "chat"])
+def test_no_note_of_the_user_comes_from_a_coding_agents_session(tmp_path: Path, kind: str) -> None:
     """Through the installed command: the same turn logged as a SpecStory export gives the
-    user's statements one by one, and as a plain chat one note."""
+    user's statements one by one, and as a plain chat one note (one test each)."""
     day = "2031-05-03T10:00:00Z"
     export = tmp_path / "history" / "2031-05-02_09-00-fixtures.md"
     export.parent.mkdir()
     export.write_text(WORK, encoding="utf-8")
-    texts = {}
-    for kind, args in (("work", ["--file", str(export)]), ("chat", [])):
-        repo = tmp_path / kind
-        dreamgit(repo, day, "init", str(repo))
-        chat = "User: " + WORK.split("_**User**_")[1].split("---")[0].strip() + "\n"
-        dreamgit(repo, day, "log", *args, stdin=None if args else chat)
-        dreamgit(repo, day, "run", "--force")
-        texts[kind] = [m["text"] for m in active(repo, day)]
-    assert any(t.startswith("The user \u2014 ") for t in texts["chat"]), texts
-    assert not any("\u2014" in t for t in texts["work"]), texts
-    assert any("fixtures" in t for t in texts["work"]), texts
+    args = {"work": ["--file", str(export)], "chat": []}[kind]
+    repo = tmp_path / kind
+    dreamgit(repo, day, "init", str(repo))
+    chat = "User: " + WORK.split("_**User**_")[1].split("---")[0].strip() + "\n"
+    dreamgit(repo, day, "log", *args, stdin=None if args else chat)
+    dreamgit(repo, day, "run", "--force")
+    texts = {kind: [m["text"] for m in active(repo, day)]}
+    if kind == "chat":
+        assert any(t.startswith("The user \u2014 ") for t in texts["chat"]), texts
+    else:
+        assert not any("\u2014" in t for t in texts["work"]), texts
+        assert any("fixtures" in t for t in texts["work"]), texts

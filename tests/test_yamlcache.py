@@ -17,6 +17,9 @@ from dreamgit.ruleset.merge import bundled_text
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT
 
+# Each test starts from a cache folder of its own, empty (the suite's is shared by a worker).
+pytestmark = pytest.mark.usefixtures("empty_user_cache")
+
 RULES = """\
 extends: default
 prune:

@@ -26,6 +26,12 @@ from dreamgit.store.reader import RepoReader
 __all__ = ["Committer", "with_trailers"]
 
 
+#: How often a commit is built again on the branch's new tip before the writer gives up
+#: (ConcurrentUpdateError); with the short pauses between attempts, seconds of a busy branch.
+#: The test of giving up shortens it.
+COMMIT_ATTEMPTS = 200
+
+
 class Committer(RepoReader):
     """A memory repository's writers' turn and its compare-and-swap commits on main."""
 
@@ -150,7 +156,7 @@ class Committer(RepoReader):
 
     def _retry(self, step: Callable[[str | None], str | None]) -> str | None:
         jitter = random.Random(os.getpid())
-        for attempt in range(200):
+        for attempt in range(COMMIT_ATTEMPTS):
             try:
                 return step(self.tip())
             except StaleTipError:
