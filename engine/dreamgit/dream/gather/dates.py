@@ -199,9 +199,6 @@ def _ahead(n: int, unit: str, today: date) -> str:
 _FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|next)\b", re.IGNORECASE)
 
 
-_DONE = re.compile(rf"\b{PAST_VERB}", re.IGNORECASE)
-
-
 def _nearest(weekday: int, today: date, future: object) -> date:
     """ "On Friday": the last one before today, or in a sentence about what will be,
     the next one after it."""

@@ -1,0 +1,40 @@
+"""Every module-level name in engine/ is bound once. Two merges in a row had two branches each
+add a pattern under one name to one module (`_CONTRAST` in gather/momentary.py, `_DONE` in
+gather/dates.py): Python keeps the later one silently, and every function that read the name
+got the other pattern."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine" / "dreamgit"
+
+
+def names_bound_twice(source: str) -> list[str]:
+    """Names a module's top level binds more than once (assignments, functions, classes)."""
+    bound: Counter[str] = Counter()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound[node.name] += 1
+        elif isinstance(node, ast.Assign):
+            bound.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and node.value and isinstance(node.target, ast.Name):
+            bound[node.target.id] += 1
+    return sorted(name for name, count in bound.items() if count > 1)
+
+
+def test_no_module_binds_a_name_twice() -> None:
+    twice = {
+        str(path.relative_to(ENGINE)): names
+        for path in sorted(ENGINE.rglob("*.py"))
+        if (names := names_bound_twice(path.read_text(encoding="utf-8")))
+    }
+    assert twice == {}, "rename one of them: the later binding hides the earlier"
+
+
+def test_a_pattern_bound_twice_is_seen() -> None:
+    source = "import re\n_DONE = re.compile('a')\n\ndef f(): ...\n\n_DONE = re.compile('b')\n"
+    assert names_bound_twice(source) == ["_DONE"]
+    assert names_bound_twice("X = 1\nY = 2\n") == []
