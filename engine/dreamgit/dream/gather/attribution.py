@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate
+from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate, verbatim_spans
 from dreamgit.dream.gather.words import (
     ADVERB_OPENERS,
     ADVICE_VERBS,
@@ -185,9 +185,6 @@ _YOU = {"you": "", "you're": " is", "you've": " has", "you'd": " would", "you'll
         "you are": " is", "you were": " was", "you have": " has", "yourself": ""}  # fmt: skip
 
 
-_QUOTED = re.compile(r'"[^"]{1,300}"')
-
-
 def _rewrite(clause: str, voice: Voice) -> str:
     """The pronouns of ``clause`` replaced by the people they stand for."""
     said: set[str] = set()  # "i" once the speaker is named, "we" once their group is
@@ -197,10 +194,10 @@ def _rewrite(clause: str, voice: Voice) -> str:
     # ("we just had our third baby")
     team = voice.team and _KIN.search(clause) is None
     group = possessive(voice.subject) + " team" if team else f"{voice.subject} and others"
-    quoted = [q.span() for q in _QUOTED.finditer(clause)]
+    kept = verbatim_spans(clause)
     for m in _TOKEN.finditer(clause):
-        if any(start < m.start() < end for start, end in quoted):
-            continue  # 'never ask me "Would you like to …?"': the words quoted stay as said
+        if any(start <= m.start() < end for start, end in kept):
+            continue  # 'never ask me "Would you like to …?"', "/home/me": stay as written
         word = " ".join(m.group().lower().split())
         out.append(clause[pos : m.start()])
         pos = m.end()

@@ -17,7 +17,15 @@ from dreamgit.dream.gather.calendar_words import day_text
 from dreamgit.dream.gather.words import IRREGULAR_PAST
 from dreamgit.extract.lexicon import canonical_spelling
 
-__all__ = ["GERUND", "absolute_dates", "conjugate", "finish", "swap_pronouns", "third_person"]
+__all__ = [
+    "GERUND",
+    "absolute_dates",
+    "conjugate",
+    "finish",
+    "swap_pronouns",
+    "third_person",
+    "verbatim_spans",
+]
 
 ADVERBS: frozenset[str] = frozenset(
     str.split(
@@ -131,8 +139,23 @@ def _subject(clause: str) -> tuple[str, str]:
     return subject + " ".join(head) + " ", " ".join(tail)
 
 
+#: Words a rewrite leaves as written: a quotation ('never ask me "Shall I go on?"') and
+#: a path or address (``/home/me/dotfiles``, ``C:\\Users\\me``), where "me" is a name.
+_VERBATIM = re.compile(r'"[^"]{1,300}"|\u201c[^\u201d]{1,300}\u201d|[^\s"]*[/\\][^\s"]*')
+
+
+def verbatim_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` quotes someone or names a path: no pronoun in there is rewritten."""
+    return [m.span() for m in _VERBATIM.finditer(text)]
+
+
 def swap_pronouns(text: str) -> str:
+    """``text`` with the user's pronouns as "they" and the agent's as "the agent"."""
+    kept = verbatim_spans(text)
+
     def swap(m: re.Match[str]) -> str:
+        if any(start <= m.start() < end for start, end in kept):
+            return m.group()
         word = " ".join(m.group().lower().split())
         if word == "us" and m.group() != "us":
             return m.group()  # "US", the country
