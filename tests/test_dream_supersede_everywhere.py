@@ -111,7 +111,8 @@ def test_a_claude_code_memory_file_written_by_hand_is_superseded_by_a_newer_valu
     tmp_path: Path,
 ) -> None:
     """A Claude Code memory file of two clauses ("…; the code freeze starts at 14:00"):
-    each clause has a frame, so "the code freeze now starts at 16:00" retires the file."""
+    each clause has a frame, so "the code freeze now starts at 16:00" retires the file,
+    and ``restore`` brings the file back as it was."""
     repo = tmp_path / "memory"
     repo.mkdir()
     (repo / "MEMORY.md").write_text("- [Release process](release.md) — how we release\n")
@@ -120,6 +121,8 @@ def test_a_claude_code_memory_file_written_by_hand_is_superseded_by_a_newer_valu
         "---\nReleases are cut from the release branch; the code freeze starts at 14:00.\n"
     )
     dreamgit(repo, "2026-05-01T08:00:00Z", "init", "--format", "claude-code", str(repo))
+    written = (repo / "release.md").read_bytes()
+    old = next(m for m in active(repo, "2026-05-01T08:00:00Z") if "freeze" in m["text"])
     dreamgit(
         repo,
         "2026-05-08T09:00:00Z",
@@ -133,6 +136,9 @@ def test_a_claude_code_memory_file_written_by_hand_is_superseded_by_a_newer_valu
         "The user says the code freeze now starts at 16:00."
     ]
     assert not (repo / "release.md").exists()
+    dreamgit(repo, "2026-05-10T09:00:00Z", "restore", old["id"])
+    assert (repo / "release.md").read_bytes() == written
+    assert any("14:00" in t for t in _texts(repo, "2026-05-10T09:00:00Z"))
     fsck(repo)
 
 

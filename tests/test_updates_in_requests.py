@@ -43,6 +43,20 @@ from dreamgit.dream.gather.updates_in_requests import values_in_request
             "dollars, so how can I keep up?",
             ["My monthly savings was set to 400 dollars."],
         ),
+        # a setting named as new, its value after it or before its word
+        (
+            "I'm trying to reshape my board to reflect the new launch deadline of June 7, "
+            "2026, but I'm stuck.",
+            ["The launch deadline is now June 7, 2026."],
+        ),
+        (
+            "I'm worried I won't meet the new June 12 deadline, can you help me plan?",
+            ["The deadline is now June 12."],
+        ),
+        (
+            "Can you update the job to the new nightly quota of 2,500 rows per run?",
+            ["The nightly quota is now 2,500 rows per run."],
+        ),
     ],
 )
 def test_the_clause_that_states_a_value_is_lifted_out_of_a_request(
@@ -63,10 +77,13 @@ def test_the_clause_that_states_a_value_is_lifted_out_of_a_request(
         "Can you remind me, since it's moved to 3 PM?",
         # "since" of a time, not of a fact
         "Since 2019 I have used Vim, can you suggest plugins?",
+        # new things counted, not a setting's value
+        "Can you help me show off the new 3 sketches I drew?",
     ],
 )
 def test_nothing_is_lifted_without_a_request_a_value_and_a_subject(sentence: str) -> None:
-    """A statement, a clause with no number, one said of "it", a "since" of a year."""
+    """A statement, a clause with no number, one said of "it", a "since" of a year, a
+    count of new things."""
     assert values_in_request(sentence) == []
 
 
@@ -108,3 +125,57 @@ def test_a_value_said_inside_a_request_supersedes_and_another_thing_stays(
     assert len([t for t in texts if "6 demos" in t]) == 1, texts
     assert len([t for t in texts if "20 papers" in t]) == 1, texts
     assert len([t for t in texts if "12 films" in t]) == 1, texts
+
+
+def test_a_lifted_value_says_what_it_is_of_beside_the_sentence_said_of_it() -> None:
+    """ "I just found out it was adjusted to 2,350 pages": the sentence as said does not
+    say what "it" is, so the lifted clause that does is kept beside it."""
+    found = extract_candidates(
+        "User: I'm trying to raise my monthly page count, and I just found out it was "
+        "adjusted to 2,350 pages, so how can I keep up?",
+        session_id="s-1",
+        created=datetime(2025, 3, 5, tzinfo=UTC),
+    )
+    assert "The user's monthly page count was adjusted to 2,350 pages." in [c.text for c in found]
+
+
+def test_a_value_said_in_may_is_a_statement_not_a_maybe() -> None:
+    """ "reached 3,700 words by May 13": the month, not the modal "may"."""
+    found = extract_candidates(
+        "User: I want to polish my thesis, especially since my draft reached 3,700 words "
+        "by May 13, which is more than planned. Can you help?",
+        session_id="s-1",
+        created=datetime(2025, 5, 20, tzinfo=UTC),
+    )
+    assert [c.text for c in found if "3,700" in c.text]
+
+
+SETTINGS_CHAT = [
+    "User: The launch deadline is June 2, 2026.\nAssistant: Noted.\n"
+    "User: My page count target is 1,800 pages a month.\nAssistant: Noted.",
+    "User: I'm trying to rework my board to reflect the new launch deadline of June 9, "
+    "2026, but I'm stuck.\nAssistant: Move the polish tasks.\n"
+    "User: I'm trying to keep up, and I just found out my page count target was adjusted "
+    "to 2,100 pages, so how can I plan my weeks?\nAssistant: About 500 pages a week.\n"
+    "User: Can you help me show off the new 4 sketches I drew for the gallery?\n"
+    "Assistant: Put them first.",
+]
+
+
+@pytest.mark.slow
+def test_a_new_setting_named_inside_a_request_supersedes_the_older_value(
+    tmp_path: Path,
+) -> None:
+    """ "to reflect the new launch deadline of June 9" retires "the launch deadline is
+    June 2"; "found out my page count target was adjusted to 2,100" retires 1,800; new
+    sketches counted inside a request are no deadline and no target."""
+    repo = tmp_path / "mem"
+    dreamgit(repo, "2026-03-01T09:00:00Z", "init", str(repo))
+    for k, session in enumerate(SETTINGS_CHAT, start=1):
+        dreamgit(repo, f"2026-03-{k * 5:02d}T10:00:00Z", "log", stdin=session + "\n")
+    dreamgit(repo, "2026-03-16T11:00:00Z", "run", "--force")
+    texts = [m["text"] for m in active(repo, "2026-03-20T09:00:00Z")]
+    assert not [t for t in texts if "2 June" in t or "June 2," in t], texts
+    assert [t for t in texts if "9 June" in t or "June 9" in t], texts
+    assert not [t for t in texts if "1,800" in t], texts
+    assert [t for t in texts if "2,100" in t], texts

@@ -226,19 +226,29 @@ def _lifted(
     turn: int,
 ) -> list[Candidate]:
     """Candidates of the clauses that state a value inside a request ``sentence``
-    (:func:`values_in_request`), unless what the sentence already ``made`` says it."""
-    kept = " ".join(c.text for c in made)
+    (:func:`values_in_request`), unless what the sentence already ``made`` says it all
+    (a made "found out it was adjusted to 1,350" does not say what was adjusted, and
+    "is trying to rework the board for the new deadline of 9 June" says it inside a task)."""
+    kept = [features(c.text) for c in made]
     out: list[Candidate] = []
     for lifted in values_in_request(sentence):
-        value = _NUMBER.search(lifted)
-        if value is not None and value.group() in kept:
-            continue
         found = (statement(clause, voice) for clause in clauses(lifted, to_agent=True))
-        out.extend(replace(c, turn=turn) for c in found if c is not None)
+        for c in found:
+            said = features(c.text) if c is not None else frozenset()
+            if c is not None and not any(_says_it(other, said) for other in kept):
+                kept.append(said)
+                out.append(replace(c, turn=turn))
     return out
 
 
-_NUMBER = re.compile(r"\d[\d,.:]*")
+def _says_it(made: frozenset[str], lifted: frozenset[str]) -> bool:
+    """Whether a made candidate's words say what a lifted one does, and little more (a
+    task around the value is more)."""
+    return lifted <= made and len(made - lifted) <= _AROUND_A_VALUE
+
+
+#: Words a sentence may hold beside a lifted value's and still be the same statement.
+_AROUND_A_VALUE = 2
 
 
 def extract_candidates(

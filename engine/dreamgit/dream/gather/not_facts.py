@@ -68,9 +68,16 @@ _HABITUAL = re.compile(
 )
 
 
+# The month, not the modal: "reached 4,700 words on may 13", "in early may", "13 may".
+_MONTH_MAY = re.compile(
+    r"\b(?:(?:in|on|by|since|until|till|of|from|through|early|late|mid|last|next|this)\s+may"
+    r"|may\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may)\b"
+)
+
+
 def hypothetical(low: str) -> bool:
     """Whether a clause says what might be rather than what is or was."""
-    if _HYPOTHETICAL.search(low):
+    if _HYPOTHETICAL.search(_MONTH_MAY.sub(" ", low)):
         return True
     return _WOULD.search(low) is not None and _HABITUAL.search(low) is None
 

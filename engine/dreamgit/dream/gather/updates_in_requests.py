@@ -52,6 +52,27 @@ _OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'd|we|we've|my|our|the)\b", re.IGNOR
 _VALUE = re.compile(r"\d")
 # Longest clause lifted: a value is said in a few words, not a paragraph.
 _LONGEST = 160
+# What a value may hold besides words: "1,200", "4:30", "April 5, 2024" (a year after a comma).
+_VALUE_TEXT = r"(?:[^,;:?!.]|[,.:](?=\d)|,\s(?=\d{4}\b))"
+# Where a value named inside a request ends: a stop, or the request or an aside taking over.
+_VALUE_END = (
+    r"(?=\s*(?:,(?!\d|\s\d{4}\b)|[;?!]|[:.](?!\d)|$)|\s+(?:but|and|so|which|while|because|to|for|can|could"
+    r"|how|what|when|if)\b)"
+)
+# "to reflect the new sprint deadline of 5 April", "the new daily quota of 1,200 calls per
+# day": a setting named as new, with its value after it.
+_NEW_SETTING_OF = re.compile(
+    r"\bthe\s+new\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+(?:of|is|at)\s+"
+    rf"(?P<value>{_VALUE_TEXT}*?\d{_VALUE_TEXT}*?){_VALUE_END}",
+    re.IGNORECASE,
+)
+# "the new April 25 deadline", "the new 1,500 limit": the value before the setting's word (a
+# plural is a count of new things, "the new 3 cards", not a setting).
+_NEW_VALUE_SETTING = re.compile(
+    r"\bthe\s+new\s+(?P<value>(?:[A-Z][a-z]+\s+)?\d[\d,.:]*(?:\s*(?:am|pm|%))?)\s+"
+    r"(?P<thing>[a-z][\w-]*(?<![^s]s)(?:\s+[a-z][\w-]*(?<![^s]s))?)"
+    r"(?=\s*(?:[,;?!.]|$)|\s+(?:and|but|so|for|to|that|which|can|could|is|was|of)\b)",
+)
 
 
 def values_in_request(sentence: str) -> list[str]:
@@ -74,7 +95,23 @@ def values_in_request(sentence: str) -> list[str]:
         if purpose is not None:
             clause = clause[: purpose.start()]
         out.append(clause[:1].upper() + clause[1:].rstrip(" .") + ".")
-    return out
+    return out + _new_settings(sentence)
+
+
+def _new_settings(sentence: str) -> list[str]:
+    """ "the new sprint deadline of 5 April", "the new April 25 deadline" inside a request:
+    the setting and its value now ("The sprint deadline is now 5 April."), in the
+    order said."""
+    found = [
+        (m.start(), m["thing"], m["value"])
+        for pattern in (_NEW_SETTING_OF, _NEW_VALUE_SETTING)
+        for m in pattern.finditer(sentence)
+    ]
+    return [
+        f"The {thing.lower()} is now {value.strip()}."
+        for _start, thing, value in sorted(found)
+        if len(thing) + len(value) < _LONGEST
+    ]
 
 
 def _with_thing(clause: str, before: str) -> str:
