@@ -24,9 +24,8 @@ from dreamgit.dream.gather.said_in_requests import said_in_request
     ("sentence", "lifted"),
     [
         (
-            "write a short README explaining that the harness is a research prototype "
-            "built on shell scripts.",
-            ["The harness is a research prototype built on shell scripts."],
+            "write a short README explaining that the harness runs nightly on the build farm.",
+            ["The harness runs nightly on the build farm."],
         ),
         (
             "also lets be sure to mention that code reviewers skim long docs, so keep them short.",
@@ -64,13 +63,12 @@ def test_a_report_of_the_session_or_no_request_lifts_nothing(sentence: str) -> N
 def test_a_lifted_assertion_becomes_the_users_statement_and_the_request_does_not() -> None:
     """The request is a task of the moment; what it asserts is kept, once."""
     found = extract_candidates(
-        "User: write a short README explaining that the harness is a research prototype "
-        "built on shell scripts.",
+        "User: write a short README explaining that the harness runs nightly on the build farm.",
         session_id="s-1",
         created=datetime(2025, 3, 5, tzinfo=UTC),
     )
     texts = [c.text for c in found]
-    assert len([t for t in texts if "research prototype" in t]) == 1, texts
+    assert len([t for t in texts if "build farm" in t]) == 1, texts
     assert not [t for t in texts if "README" in t], texts
 
 
