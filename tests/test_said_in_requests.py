@@ -40,6 +40,11 @@ from dreamgit.dream.gather.said_in_requests import said_in_request
             "Can you document that the staging database runs on port 5433?",
             ["The staging database runs on port 5433."],
         ),
+        # a subject written as code is a name: kept as written, without its marks
+        (
+            "Can you document that `pgbouncer` sits in front of the primary database?",
+            ["pgbouncer sits in front of the primary database."],
+        ),
     ],
 )
 def test_what_a_request_asks_to_write_as_true_is_lifted(sentence: str, lifted: list[str]) -> None:

@@ -1,7 +1,7 @@
 """What a request asks the agent to write down is a statement of the user's own.
 
-An agent's user states how the project is while asking for a document: "write a README
-explaining that the tool is an experiment", "add a line to the guide saying that
+An agent's user states how the project is while asking for a document: "write a guide
+explaining that staging resets every Sunday", "add a line to the guide saying that
 releases go out on Fridays", "let's be sure to mention that reviewers read slowly". The
 request itself is a task of the moment and is not kept, and what it asserts was lost
 with it. :func:`said_in_request` lifts that assertion by its structure: a request (an
@@ -46,13 +46,15 @@ _CLAUSE_END = re.compile(
 _NO_SUBJECT = re.compile(
     r"^(?:you|you're|you've|your|it|it's|this|that|these|those|there|here|we've|i've)\b", _I
 )
+# A subject written as code ("`pgbouncer` sits in front …"): a name, kept as written.
+_CODE_NAME = re.compile(r"^`([^`\s]{1,60})`")
 _SHORTEST_WORDS = 4
 _LONGEST = 240
 
 
 def said_in_request(sentence: str) -> list[str]:
     """The clauses a request ``sentence`` asks to be written as true, each as a sentence
-    of its own ("The tool is an experiment."), in the order said; nothing for a
+    of its own ("Staging resets every Sunday."), in the order said; nothing for a
     sentence that requests nothing or says nothing that way."""
     if not _is_request(sentence):
         return []
@@ -68,6 +70,10 @@ def said_in_request(sentence: str) -> list[str]:
             or IMPERATIVE.match(clause)
             or QUESTION_OPEN.match(clause)
         ):
+            continue
+        named = _CODE_NAME.match(clause)
+        if named is not None:  # "`pgbouncer` sits …": a name as written, its marks dropped
+            out.append(named[1] + clause[named.end() :].rstrip(" .") + ".")
             continue
         out.append(clause[:1].upper() + clause[1:].rstrip(" .") + ".")
     return out
