@@ -127,6 +127,22 @@ def test_lets_use_is_a_decision_and_lets_add_a_task() -> None:
     assert found == [("decision", "The user decided to go with Postgres for the job queue.")]
 
 
+def test_a_choice_said_after_what_it_is_for_is_a_decision_for_that() -> None:
+    """ "for the X, let's use Y" makes the choice for X; a hedge after it is not part of
+    it, and a task said after a frame stays a task."""
+    assert choice("for the audit log, lets use append-only files, unless you object") == (
+        "use append-only files for the audit log"
+    )
+    assert choice("for the release, lets add a flag") is None
+    found = _texts(
+        "User: For the audit log, let's go with append-only files, unless you see a problem."
+        "\n\nAssistant: ok\n"
+    )
+    assert found == [
+        ("decision", "The user decided to go with append-only files for the audit log.")
+    ]
+
+
 def test_an_order_to_update_keeps_its_verb_and_stays_a_task() -> None:
     """ "update the changelog …" was read as news opened by "Update" and kept as a fact
     about the changelog; it is a task of the moment."""

@@ -41,6 +41,7 @@ from dreamgit.dream.gather.momentary import serves_aim_before
 from dreamgit.dream.gather.narrated_time import narrated_then, time_set, time_told
 from dreamgit.dream.gather.not_facts import addressed_to_listener, chatter
 from dreamgit.dream.gather.phrasing import finish
+from dreamgit.dream.gather.said_in_requests import said_in_request
 from dreamgit.dream.gather.salience import common_words, salience
 from dreamgit.dream.gather.sentence_split import spoken
 from dreamgit.dream.gather.short_answers import answered
@@ -225,13 +226,14 @@ def _lifted(
     voice: Voice,
     turn: int,
 ) -> list[Candidate]:
-    """Candidates of the clauses that state a value inside a request ``sentence``
-    (:func:`values_in_request`), unless what the sentence already ``made`` says it all
+    """Candidates of the clauses a request ``sentence`` states in passing: a value
+    (:func:`values_in_request`) or what it asks to be written as true
+    (:func:`said_in_request`), unless what the sentence already ``made`` says it all
     (a made "found out it was adjusted to 1,350" does not say what was adjusted, and
     "is trying to rework the board for the new deadline of 9 June" says it inside a task)."""
     kept = [features(c.text) for c in made]
     out: list[Candidate] = []
-    for lifted in values_in_request(sentence):
+    for lifted in [*values_in_request(sentence), *said_in_request(sentence)]:
         found = (statement(clause, voice) for clause in clauses(lifted, to_agent=True))
         for c in found:
             said = features(c.text) if c is not None else frozenset()

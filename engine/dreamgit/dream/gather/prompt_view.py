@@ -30,7 +30,8 @@ _LABELS = {"user": "User", "agent": "Assistant", "": "User", "none": "Note"}
 def session_turns(session: Session) -> dict[str, Any]:
     """``{"date", "turns": [{"speaker", "text"}]}`` of a session, for the gather prompt."""
     turns = [
-        {"speaker": _LABELS.get(speaker, speaker), "text": " ".join(paragraphs)}
+        # a person's turn whole, its lines as written: a list of bullets stays a list
+        {"speaker": _LABELS.get(speaker, speaker), "text": "\n".join(paragraphs)}
         for speaker, paragraphs in speaker_paragraphs(session.text)
     ]
     return {"date": day_text(session.created.date()), "turns": turns}

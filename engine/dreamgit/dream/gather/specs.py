@@ -10,7 +10,7 @@ session. "Note that …" announces a statement the user wants known. "Make sure 
 a standing rule when it states an invariant (a negation or a quantifier: never, no,
 only, each, all), and a check of the moment otherwise ("make sure the tests pass").
 "Let's use X" / "let's go with X" is a choice made for the project, where "let's add a
-flag" is a task.
+flag" is a task; "for the Y, let's use X" makes it for Y.
 
 Each function reads the structure of one clause (its subject, its modal, its
 opening), never a list of topics; all read English and leave other languages alone.
@@ -98,8 +98,23 @@ _CHOICE = re.compile(
 )
 
 
+# "For the cache key, let's use the tenant id": what the choice is for, said first.
+_FRAME = re.compile(r"^(?:for|in|on)\s+(?P<what>(?:the|our|my|a|an)\s+[^,]{2,60}?),\s+", _I)
+# "…, unless you have a better idea": the choice stands until someone offers better.
+_OPEN_TAIL = re.compile(r",?\s+(?:unless|if|but|or)\b.*$", _I)
+
+
 def choice(order: str) -> str | None:
     """The choice an order opening with "let's use / go with / store …" makes, without its
-    "let's" ("use Postgres for the queue"); None for any other order."""
-    m = _CHOICE.match(order)
-    return None if m is None else order[m.end() :]
+    "let's" ("use Postgres for the queue"), what it is for when said first ("for the
+    cache key, let's use the tenant id" → "use the tenant id for the cache key"); None
+    for any other order."""
+    frame = _FRAME.match(order)
+    rest = order if frame is None else order[frame.end() :]
+    m = _CHOICE.match(rest)
+    if m is None:
+        return None
+    if frame is None:
+        return rest[m.end() :]
+    chosen = _OPEN_TAIL.sub("", rest[m.end() :]).rstrip(" .,")
+    return f"{chosen} for {frame['what']}"

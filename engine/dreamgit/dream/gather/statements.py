@@ -139,7 +139,14 @@ def _clause_of(part: str, others: tuple[str, ...], *, to_agent: bool) -> Clause 
     text = shown(tightened(stripped(part, others)))
     if to_agent:
         text = dated_worry(text) or text  # "I'm worried that I booked it for May 4"
-    if not text or len(text) > MAX_CLAUSE or states_nothing(text, to_agent=to_agent):
+    if not text or len(text) > MAX_CLAUSE:
+        return None
+    # "let's use Postgres for the queue", "for the queue, let's use Postgres": a decision
+    # (judged as "let's <choice>": what the choice is for may open like a fragment)
+    chosen = choice(text) if to_agent else None
+    if chosen is not None and not states_nothing(f"let's {chosen}", to_agent=True):
+        return Clause(f"I decided to {chosen}", "decision")
+    if chosen is not None or states_nothing(text, to_agent=to_agent):
         return None
     imperative = to_agent and bool(
         IMPERATIVE.match(text)
@@ -147,9 +154,6 @@ def _clause_of(part: str, others: tuple[str, ...], *, to_agent: bool) -> Clause 
         or TASK_SHAPE.match(text)
         or AGENT_REQUEST.match(text)
     )
-    chosen = choice(text) if to_agent else None
-    if chosen is not None:  # "let's use Postgres for the queue": a decision
-        return Clause(f"I decided to {chosen}", "decision")
     standing = STANDING_ORDER.match(text) or STANDING.search(text)
     if imperative and not (standing or invariant_order(text)):
         return None  # "fix the login bug", "let's talk": a task for now, not a standing rule
