@@ -1,0 +1,105 @@
+"""Why a kept memory misses a question: each scored probe's miss, by category and cause.
+
+Usage::
+
+    python tests/bench/bench_quality.py --memory-root DIR        # keep the memories
+    python tests/bench/bench_misses.py DIR [--eval-dir DIR] [--set locomo]
+
+Over the memories ``bench_quality.py`` kept, with the shared scorer's own items, BM25
+and budget (it is imported from ``--eval-dir``, not copied), each scored probe is one of:
+``hit``; ``split`` (every answer word is in memory, no one item holds them all);
+``ranked-below`` (an item holds the answer, items ranked above it spend the 1,500
+characters); ``no-shared-word`` (the item holding the answer shares no word with the
+question); ``absent-raw-too`` (the transcripts lack the answer's words as well: a
+paraphrased or inferred answer); ``absent`` (the transcripts hold it, the memory does
+not: never gathered, cut by the gather budget, or retired). Counts only: no question or
+answer is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_quality import default_eval_dir  # the sibling bench's path rule
+
+BUDGET = 1500
+
+
+def _scorer(eval_dir: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("score_memory", eval_dir / "score_memory.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{eval_dir}: no score_memory.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cause(
+    s: Any,
+    bm: Any,
+    item_words: list[set[str]],
+    words: set[str],
+    probe: dict[str, Any],
+    raw_words: set[str],
+) -> str:
+    taken = {w for i in bm.take(probe["question"], BUDGET) for w in bm.toks[i]}
+    if words <= taken:
+        return "hit"
+    if words <= set().union(*item_words):
+        holders = {i for i, held in enumerate(item_words) if words <= held}
+        if not holders:
+            return "split"
+        ranked = bm.rank(probe["question"])
+        return "ranked-below" if holders & set(ranked) else "no-shared-word"
+    return "absent" if words <= raw_words else "absent-raw-too"
+
+
+def misses(memory_root: Path, prepared: Path, s: ModuleType) -> dict[str, collections.Counter[str]]:
+    """Per category, how many scored probes fall under each cause."""
+    probes = json.loads((prepared / "probes.json").read_text(encoding="utf-8"))
+    out: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for conv in sorted(p.name for p in memory_root.iterdir() if p.is_dir()):
+        conv_dir = prepared / "conversations" / conv
+        files = s.corpus_for(str(conv_dir), conv, "memory", str(memory_root))
+        items = [item for text in s.read_files(files) for item in s.split_items(text)]
+        if not items:
+            continue
+        bm = s.BM25(items)
+        item_words = [set(t) for t in bm.toks]
+        raw = s.read_files(glob.glob(os.path.join(conv_dir, "sessions", "*.txt")))
+        raw_words = {w for text in raw for w in s.tokens(text)}
+        for probe in probes:
+            if probe["conversation"] != conv or probe["category"] in s.UNSCORED:
+                continue
+            words = {w for key in s.answer_keys(probe) for w in s.tokens(key)}
+            if words:
+                out[probe["category"]][_cause(s, bm, item_words, words, probe, raw_words)] += 1
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("memory_root", type=Path)
+    parser.add_argument("--eval-dir", type=Path, default=default_eval_dir())
+    parser.add_argument("--set", default="locomo")
+    args = parser.parse_args()
+    by_category = misses(args.memory_root, args.eval_dir / args.set, _scorer(args.eval_dir))
+    total: collections.Counter[str] = collections.Counter()
+    for category, counts in sorted(by_category.items()):
+        total.update(counts)
+        print(category, sum(counts.values()), dict(counts.most_common()))
+    print("all", sum(total.values()), dict(total.most_common()))
+
+
+if __name__ == "__main__":
+    main()
