@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from dreamgit.extract.candidate import Candidate, description_of
 from dreamgit.extract.names import possessive
+from dreamgit.extract.speakers import USER
 from dreamgit.model import Memory
 
 __all__ = [
@@ -72,7 +73,7 @@ def _joinable(candidate: Candidate) -> bool:
     return (
         (
             candidate.topic in JOINED_TOPICS
-            or (candidate.topic in _PEOPLES_OWN and candidate.speaker != "user")
+            or (candidate.topic in _PEOPLES_OWN and candidate.speaker != USER)
         )
         and candidate.key is None
         and candidate.change is None
@@ -123,7 +124,7 @@ def join(candidates: Sequence[Candidate], at_work: Container[str] = ()) -> list[
     groups: dict[tuple[str, str], list[list[Candidate]]] = {}
     order: list[Candidate | tuple[str, str]] = []
     for candidate in candidates:
-        working = candidate.speaker == "user" and candidate.session_id in at_work
+        working = candidate.speaker == USER and candidate.session_id in at_work
         if working or not _joinable(candidate):
             order.append(candidate)
             continue

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
+from dreamgit.extract.speakers import USER
 from dreamgit.ids import slugify
 from dreamgit.store.secrets import redact_text
 
@@ -82,7 +83,7 @@ class Candidate:
     #: How much the statement says (names, numbers, dates, self-disclosure, its kind).
     salience: float = 0.0
     #: Who said it ("user", or a person's name in a chat between people).
-    speaker: str = "user"
+    speaker: str = USER
     #: Which turn of its session it came from.
     turn: int = 0
     #: Whom the text names first ("Dana", "The user"): left out of the file's slug and name.

@@ -33,6 +33,7 @@ from dreamgit.dream.gather.language import (
     script_language,
 )
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
+from dreamgit.extract.speakers import by_people
 
 __all__ = ["MAX_PER_SESSION", "SALIENCE", "AsSaid", "keeps"]
 
@@ -112,7 +113,7 @@ class AsSaid:
 
     def _said_by_people(self) -> str:
         """What the people of the session said, without names or the assistant's words."""
-        return "\n".join(p for who, ps in self.turns if who not in ("agent", "none") for p in ps)
+        return "\n".join(p for who, ps in self.turns if by_people(who) for p in ps)
 
     def english(
         self,

@@ -17,6 +17,7 @@ from typing import Any
 
 from dreamgit.dream.gather.language import ENGLISH, UNKNOWN, detect
 from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.extract.speakers import by_people
 from dreamgit.model import Session
 
 __all__ = ["pick_extractors"]
@@ -26,7 +27,7 @@ def _people_text(session: Session) -> str:
     return "\n".join(
         "\n".join(paragraphs)
         for speaker, paragraphs in speaker_paragraphs(session.text)
-        if speaker not in ("agent", "none")
+        if by_people(speaker)
     )
 
 

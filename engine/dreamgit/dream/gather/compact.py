@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from dreamgit.dream.gather.words import content_terms
 from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.speakers import USER
 from dreamgit.model import Memory
 from dreamgit.textsim import STOP_WORDS
 
@@ -307,7 +308,7 @@ def _about_user(candidate: Candidate) -> bool:
     want the agent to work ("keep explanations short")."""
     if (candidate.key or "").startswith("user.") or candidate.kind == "instruction":
         return True
-    if candidate.kind == "preference" and candidate.speaker == "user":
+    if candidate.kind == "preference" and candidate.speaker == USER:
         return True  # an agent's user's preference shapes how the agent works for them
     # "… always prefers when the agent gives them numbered lists": how the agent should work
     return candidate.kind == "preference" and "the agent" in candidate.text

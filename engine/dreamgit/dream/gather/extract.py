@@ -51,11 +51,11 @@ from dreamgit.dream.gather.updates_in_requests import values_in_request
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
 from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.extract.names import possessive
+from dreamgit.extract.speakers import AGENT, ROLES, USER, by_people, by_the_user
 from dreamgit.textsim import NOT, features
 
 __all__ = ["extract_candidates"]
 
-_NOT_PEOPLE = frozenset({"", "user", "agent", "none"})
 #: Statements are read from this many characters of a turn: beyond them a turn is a
 #: pasted document or log, not someone telling about themselves (explicit patterns
 #: such as "remember that …" are still read everywhere).
@@ -140,7 +140,7 @@ def _pattern_candidates(
                 text=text,
                 kind=kind,
                 salience=_PATTERN_SALIENCE,
-                speaker="user",
+                speaker=USER,
                 subject=about,
             )
         )
@@ -280,7 +280,7 @@ def extract_candidates(
     turns = speaker_paragraphs(spelled_out(text.translate(_TYPOGRAPHIC)))
     session = _Session(
         turns=turns,
-        people=tuple(dict.fromkeys(s for s, _ in turns if s not in _NOT_PEOPLE)),
+        people=tuple(dict.fromkeys(s for s, _ in turns if s not in ROLES)),
         common=common_words(text),
         said=AsSaid(turns, session_id, created),  # what is not English is kept as said
         session_id=session_id,
@@ -291,7 +291,7 @@ def extract_candidates(
     out: list[Candidate] = []
     subject = user_name or "The user"
     for turn, (speaker, paragraphs) in enumerate(turns):
-        if speaker in ("agent", "none"):
+        if not by_people(speaker):
             continue
         found, subject = _turn_candidates(session, turn, speaker, paragraphs, subject)
         out.extend(found)
@@ -318,9 +318,9 @@ def _voice(
 ) -> tuple[bool, str, Voice]:
     """Whether a turn is the user's, who speaks it, and the voice its memories are in."""
     common = session.common
-    is_user = speaker in ("", "user")
+    is_user = by_the_user(speaker)
     if is_user and not speaker and session.author == "agent":  # the agent's notes: "I" is it
-        return False, "agent", Voice("The agent", "the user", team=True, common=common)
+        return False, AGENT, Voice("The agent", "the user", team=True, common=common)
     if is_user:
         return True, speaker, Voice(subject, "the agent", team=True, common=common)
     return (
@@ -346,7 +346,7 @@ def _turn_candidates(
     # the voice is passed at each call: a name said in this turn names what follows
     statement = partial(
         _statement_candidate,
-        speaker=speaker or "user",
+        speaker=speaker or USER,
         session_id=session_id,
         created=created,
         reply=_asked(session.turns, turn),
@@ -363,7 +363,7 @@ def _turn_candidates(
     prior = ""  # the sentence before in this turn: the aim a preference may serve
     for paragraph in paragraphs:
         for sentence in session.said.english(
-            paragraph, paragraphs, split, speaker=speaker or "user", who=who, turn=turn
+            paragraph, paragraphs, split, speaker=speaker or USER, who=who, turn=turn
         ):
             before, prior = prior, sentence
             budget -= len(sentence)

@@ -18,13 +18,14 @@ from dreamgit.dream.gather.salience import kind_of
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.names import possessive
+from dreamgit.extract.speakers import AGENT, NOBODY, UNMARKED, USER
 from dreamgit.model import Session
 
 __all__ = ["LLM_SALIENCE", "as_statement", "session_turns"]
 
 #: A model's proposal passed its confidence gate: it ranks with the explicit statements.
 LLM_SALIENCE = 6.0
-_LABELS = {"user": "User", "agent": "Assistant", "": "User", "none": "Note"}
+_LABELS = {USER: "User", AGENT: "Assistant", UNMARKED: "User", NOBODY: "Note"}
 
 
 def session_turns(session: Session) -> dict[str, Any]:

@@ -23,12 +23,19 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 from dreamgit.dream.gather.pasted import without_pasted
+from dreamgit.extract.speakers import AGENT, NOBODY, UNMARKED, USER, by_the_user
 from dreamgit.store.formats.harness import strip_harness
 from dreamgit.store.formats.turns import TURN_MARK, parse_mark
 
 __all__ = ["people_speaking", "speaker_paragraphs", "user_paragraphs"]
+
+#: Which lines may open a turn: any ``Name:`` line; only the user's and the agent's names
+#: (a user/assistant transcript); none (inside a marked turn).
+_Openers = Literal["any", "roles", "none"]
+
 
 _USER_NAMES = frozenset({"user", "human", "me", "you", "you said", "user said", "customer"})
 _AGENT_NAMES = frozenset(
@@ -66,7 +73,7 @@ _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?")
 class _Line:
     """A line after classification: who said it and what is left of it."""
 
-    speaker: str  # "user", "agent", a person's name or "" (no marker on this line)
+    speaker: str  # USER, AGENT, a person's name or UNMARKED (no marker on this line)
     text: str
     starts_turn: bool
 
@@ -84,9 +91,9 @@ def _speaker_of(line: str, people: frozenset[str] = frozenset()) -> tuple[str, s
     name = written.lower()
     rest = line[m.start("rest") :] if "rest" in m.groupdict() else ""
     if name in _USER_NAMES:
-        return "user", rest
+        return USER, rest
     if name in _AGENT_NAMES:
-        return "agent", rest
+        return AGENT, rest
     if written in people and not m.groupdict().get("heading"):
         return _display(written), rest
     return None
@@ -163,7 +170,7 @@ def _front_matter_end(lines: list[str]) -> int:
 
 
 def _classify(
-    lines: list[str], people: frozenset[str] = frozenset(), *, speakers: str = "any"
+    lines: list[str], people: frozenset[str] = frozenset(), *, speakers: _Openers = "any"
 ) -> list[_Line]:
     """Lines with code, comments and generated text removed, each with its speaker marker.
 
@@ -215,7 +222,7 @@ def _classify(
         if marker is not None:
             out.append(_Line(marker[0], marker[1], True))
         else:
-            out.append(_Line("", line, False))
+            out.append(_Line(UNMARKED, line, False))
     return out
 
 
@@ -223,18 +230,18 @@ def _turns(lines: list[_Line]) -> Iterator[tuple[str, list[str]]]:
     """(speaker, lines) per turn; speaker is "" for unmarked text."""
     named = any(ln.starts_turn for ln in lines)
     claude_code = not named and any(ln.text.lstrip().startswith(_CC_AGENT) for ln in lines)
-    speaker = "" if not (named or claude_code) else "none"
+    speaker = UNMARKED if not (named or claude_code) else NOBODY
     current: list[str] = []
     for ln in lines:
         text = ln.text
         if claude_code and text.lstrip().startswith(_CC_AGENT):
             yield speaker, current
-            speaker, current = "agent", []
+            speaker, current = AGENT, []
             continue
         if claude_code and _QUOTE.match(text):
-            if speaker != "user":
+            if speaker != USER:
                 yield speaker, current
-                speaker, current = "user", []
+                speaker, current = USER, []
             current.append(_QUOTE.sub("", text, count=1))
             continue
         if ln.starts_turn:
@@ -292,33 +299,33 @@ def speaker_paragraphs(text: str) -> list[tuple[str, list[str]]]:
     roles = any(_speaker_of(line) is not None for line in lines)  # users' and agents' names
     people = frozenset() if roles else people_speaking(lines)
     out: list[tuple[str, list[str]]] = []
-    speakers = "roles" if roles else "any"
+    speakers: _Openers = "roles" if roles else "any"
     for speaker, turn in _turns(_classify(lines, people, speakers=speakers)):
-        if speaker in ("", "user"):
+        if by_the_user(speaker):
             turn = strip_harness("\n".join(turn)).text.splitlines()
         # In unmarked text a quote is kept (there is no one else to quote);
         # inside a marked turn it is pasted material and skipped.
-        paragraphs = [p for p in _paragraphs(turn, keep_quotes=speaker == "") if p.strip()]
+        paragraphs = [p for p in _paragraphs(turn, keep_quotes=speaker == UNMARKED) if p.strip()]
         if paragraphs:
             out.append((speaker, paragraphs))
     return out
 
 
-_MARKED_ROLES = {"user": "user", "assistant": "agent"}
+_MARKED_ROLES = {"user": USER, "assistant": AGENT}
 
 
 def _marked_turns(lines: list[str]) -> list[tuple[str, list[str]]]:
     """(speaker, paragraphs) per marked turn: roles from the marker lines only."""
-    turns: list[tuple[str, list[str]]] = [("none", [])]
+    turns: list[tuple[str, list[str]]] = [(NOBODY, [])]
     for line in lines:
         role = parse_mark(line)
         if role is None:
             turns[-1][1].append(line)
         else:
-            turns.append((_MARKED_ROLES.get(role, "none"), []))
+            turns.append((_MARKED_ROLES.get(role, NOBODY), []))
     out = []
     for speaker, body in turns:
-        if speaker == "user":
+        if speaker == USER:
             body = without_pasted(strip_harness("\n".join(body)).text.splitlines())
         classified = _classify(body, speakers="none")
         said = [p for p in _paragraphs([c.text for c in classified], keep_quotes=False)]
@@ -358,7 +365,7 @@ def _json_messages(text: str) -> list[tuple[str, str]] | None:
         if not isinstance(message, dict) or "role" not in message:
             return None
         role = str(message.get("role", "")).lower()
-        speaker = "user" if role in _USER_NAMES else "agent" if role in _AGENT_NAMES else ""
+        speaker = USER if role in _USER_NAMES else AGENT if role in _AGENT_NAMES else UNMARKED
         name = message.get("name")
         if role == "user" and isinstance(name, str) and _PERSON.match(name.strip()):
             speaker = name.strip()
@@ -369,4 +376,4 @@ def _json_messages(text: str) -> list[tuple[str, str]] | None:
 
 def user_paragraphs(text: str) -> list[str]:
     """The paragraphs of ``text`` that are the user's own words, in order."""
-    return [p for speaker, ps in speaker_paragraphs(text) if speaker in ("", "user") for p in ps]
+    return [p for speaker, ps in speaker_paragraphs(text) if by_the_user(speaker) for p in ps]

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from dreamgit.dream.gather.compact import known_user_name
 from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.extract.speakers import AGENT, NOBODY, UNMARKED, USER
 from dreamgit.model import Memory
 from dreamgit.textsim import tokenize
 
@@ -24,7 +25,7 @@ __all__ = ["ROLE_WORDS", "people_words"]
 #: How gathering writes the roles of an agent's session as a memory's subject ("The user
 #: prefers …", "… asked the agent to …"); "none" and "" are text before any marked turn
 #: and a transcript with no speakers at all: nobody to leave out.
-ROLE_WORDS = {"user": "The user", "agent": "the agent", "none": "", "": ""}
+ROLE_WORDS = {USER: "The user", AGENT: "the agent", NOBODY: "", UNMARKED: ""}
 
 
 def people_words(transcripts: Iterable[str], memories: Iterable[Memory]) -> frozenset[str]:
@@ -33,6 +34,6 @@ def people_words(transcripts: Iterable[str], memories: Iterable[Memory]) -> froz
     for text in transcripts:
         speakers.update(who for who, _ in speaker_paragraphs(text))
     names = {ROLE_WORDS.get(who, who) for who in speakers}
-    if "user" in speakers:
+    if USER in speakers:
         names.add(known_user_name(memories) or "")
     return frozenset(t.norm for name in names for t in tokenize(name))
