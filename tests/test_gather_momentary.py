@@ -50,6 +50,8 @@ _WHEN = datetime(2031, 4, 2, 9, 0, tzinfo=UTC)
         ("I meant the header of the settings page", "conversation"),
         ("Re 3, the flag stays as it is", "conversation"),
         ("Error: port 8080 is already in use", "output"),
+        ("But now the export doesn't open", "status"),
+        ("Now there's no log output at all", "status"),
     ],
 )
 def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
@@ -82,6 +84,8 @@ def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
         "I see my physio every Tuesday",
         "I meant to move the cron job to Sunday",
         "It's a monorepo with three services",
+        "Now I don't eat meat anymore",
+        "Now we deploy from the main branch",
     ],
 )
 def test_a_fact_decision_rule_changed_value_or_named_tool_is_not_momentary(clause: str) -> None:
@@ -367,3 +371,13 @@ def test_requests_and_typed_short_forms_to_an_agent_leave_no_task_behind() -> No
         "The user decided to name the branch after the ticket, always.",
         "The user wants the agent not to ever force-push, run the checks itself first, always.",
     ], found
+
+
+def test_the_purpose_of_a_request_goes_with_it() -> None:
+    """ "…, so I can …" after a task is why the task is asked: neither is kept alone."""
+    found = _texts(
+        "User: write the open steps into the plan so I can hand the work to a new colleague."
+        " I keep every plan in docs/plans.\n\nAssistant: Done.\n"
+    )
+    kept = [text for kind, text in found if kind != "momentary"]
+    assert kept == ["The user keeps every plan in docs/plans."], found
