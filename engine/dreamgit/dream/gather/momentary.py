@@ -84,7 +84,7 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|snippet|output|question|questions|issue|problem|bug|class|query|config)"
         # what the speaker sees on the screen now: "I see two copies of it", "I don't see any"
         r"|(?:can\s+|still\s+)?see\s+(?:a|an|the|that|this|these|those|some|no|two|three|several"
-        r"|\d+|duplicat\w*|errors?|warnings?)|(?:don't|do\s+not|can't|cannot)\s+see"
+        r"|\d+|errors?|warnings?)|(?:don't|do\s+not|can't|cannot)\s+see"
         # what was going on: "we were working on the export when …"
         r"|(?<=was\s|ere\s)(?:just\s+)?(?:working\s+on|in\s+the\s+middle\s+of))\b",
     ),
