@@ -38,6 +38,20 @@ _WHEN = datetime(2031, 4, 2, 9, 0, tzinfo=UTC)
         ("The integration tests are still failing on the runner", "status"),
         ("It works now", "status"),
         ("Same error as before", "status"),
+        ("It's still compiling", "status"),
+        ("It's been over ten minutes", "status"),
+        ("All that's left is the release notes", "status"),
+        ("Good, but it looks like the totals row is empty", "status"),
+        ("I think you deleted the wrong migration", "guess"),
+        ("I suspect the problem is the stale lockfile", "guess"),
+        ("I see two copies of the footer on the page", "report"),
+        ("I can see the old logo on the login page", "report"),
+        ("We were working on the invoice exporter when it crashed", "report"),
+        ("I meant the header of the settings page", "conversation"),
+        ("Re 3, the flag stays as it is", "conversation"),
+        ("Error: port 8080 is already in use", "output"),
+        ("But now the export doesn't open", "status"),
+        ("Now there's no log output at all", "status"),
     ],
 )
 def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
@@ -65,6 +79,13 @@ def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
         "The staging database listens on port 5433",
         "Our API is rate limited to 100 requests a minute",
         "I want to build a small web app that tracks the shared groceries of our flat",
+        "I think we should always pin the Node version",
+        "I think you edited the main checkout, not the session one",
+        "I see my physio every Tuesday",
+        "I meant to move the cron job to Sunday",
+        "It's a monorepo with three services",
+        "Now I don't eat meat anymore",
+        "Now we deploy from the main branch",
     ],
 )
 def test_a_fact_decision_rule_changed_value_or_named_tool_is_not_momentary(clause: str) -> None:
@@ -334,3 +355,29 @@ def test_a_rebuttal_of_the_agent_or_a_pointer_into_the_conversation_is_momentary
 def test_a_rule_that_says_wrong_or_a_standing_wish_about_the_chat_is_not_momentary() -> None:
     assert momentary("It's wrong to assume the cache is warm") is None
     assert momentary("I always want answers in this chat kept short") is None
+
+
+def test_requests_and_typed_short_forms_to_an_agent_leave_no_task_behind() -> None:
+    """ "just …" and "think …" open requests; "dont", "lets", "its" are read as typed
+    contractions; "yourself" stays the agent's; the standing rules are kept."""
+    found = _texts(
+        "User: just rerun the seed script now. think it over carefully before you answer. "
+        "its still building. lets name the branch after the ticket, always. "
+        "dont ever force-push, run the checks yourself first, always.\n\n"
+        "Assistant: Understood.\n"
+    )
+    kept = [text for kind, text in found if kind != "momentary"]
+    assert kept == [
+        "The user decided to name the branch after the ticket, always.",
+        "The user wants the agent not to ever force-push, run the checks itself first, always.",
+    ], found
+
+
+def test_the_purpose_of_a_request_goes_with_it() -> None:
+    """ "…, so I can …" after a task is why the task is asked: neither is kept alone."""
+    found = _texts(
+        "User: write the open steps into the plan so I can hand the work to a new colleague."
+        " I keep every plan in docs/plans.\n\nAssistant: Done.\n"
+    )
+    kept = [text for kind, text in found if kind != "momentary"]
+    assert kept == ["The user keeps every plan in docs/plans."], found

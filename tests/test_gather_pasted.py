@@ -90,3 +90,36 @@ def test_a_list_of_rules_in_the_users_words_is_kept() -> None:
         "- keep the changelog in sync",
     ]
     assert without_pasted(lines) == lines
+
+
+def test_a_command_and_its_output_are_dropped_however_short() -> None:
+    """A block that opens with a shell prompt is a command the user ran and its output."""
+    lines = ["$ make deploy --env staging", "Deployed 3 services.", "", "why is one missing?"]
+    assert without_pasted(lines) == ["", "why is one missing?"]
+
+
+def test_log_lines_with_clock_times_are_dropped_whatever_names_they_hold() -> None:
+    """ "my-shop@2.0.1" in a build log is a package's name, not the user speaking."""
+    lines = [
+        "[09:12:01.114] > my-shop@2.0.1 build",
+        "[09:12:03.520] Compiled the storefront.",
+        "[09:12:03.521] We collect anonymous usage data to improve the builder.",
+    ]
+    assert without_pasted(lines) == []
+
+
+def test_an_error_page_is_dropped_though_it_speaks_as_we() -> None:
+    """An error page's title and error label tell it from the user's words; its "our
+    team" is the program's; the user's question after it stays."""
+    said = _user_text(
+        "Something broke\nSorry, our team is looking into it.\nError Details (Debug Build)\n"
+        "Widget is undefined: check the import\n\n"
+        "TypeError: Widget is undefined\n\nI always run the dev server on port 4100."
+    )
+    assert said == "I always run the dev server on port 4100."
+
+
+def test_a_users_own_lines_that_mention_errors_are_kept() -> None:
+    """Speaking of an error is not pasting one."""
+    lines = ["The error only shows on Safari.", "I test on Firefox first.", "We ship Fridays."]
+    assert without_pasted(lines) == lines

@@ -136,6 +136,7 @@ def instruction(clause: str, voice: Voice) -> str:
     """An imperative said to the agent: "Keep answers short" → "The user wants the
     assistant to keep answers short."; "don't …" → "… not to …"."""
     text = re.sub(r"^please\s+|,?\s+please$", "", clause.strip(), flags=_I)
+    text = re.sub(r"^(?:let's|let\s+us)\s+(?=\w)", "", text, flags=_I)  # "let's name …": name …
     m = re.match(r"^(?:don't|do\s+not|never)\s+(?P<rest>.+)$", text, _I)
     body = "not to " + m["rest"] if m is not None else "to " + text[0].lower() + text[1:]
     body = _rewrite(body, Voice(voice.subject, voice.listener, voice.team)).rstrip(".")
@@ -207,6 +208,8 @@ def _rewrite(clause: str, voice: Voice) -> str:
             listener = voice.listener if first else _lower_first(voice.listener)
             if word in ("your", "yours"):
                 out.append(possessive(listener))
+            elif word == "yourself":  # "do it yourself": the listener, as the object
+                out.append("itself" if listener.lower() == "the agent" else "themselves")
             else:
                 out.append(listener + _YOU[word])
             continue

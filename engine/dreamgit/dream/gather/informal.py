@@ -2,8 +2,12 @@
 
 The English rules know "please" ("Please always use uv" is how the user wants the agent
 to work); typed in a hurry it is "pls" or "plz", and the same request read as a bare
-statement became a fact about the user. Only whole words are respelled, their first
-letter's case kept; nothing else of the text changes.
+statement became a fact about the user. A contraction typed without its apostrophe
+("dont", "thats", "im") is the same: the rules that know "don't" and "that's" miss it,
+and a memory keeps the misspelling. Only whole words are respelled — never inside a
+name, a path or a file ("@dont-panic.md") — their first letter's case kept; "lets" and
+"its" only where the contraction is the one reading ("lets review it" at the start of
+a clause, "its still running"); nothing else of the text changes.
 """
 
 from __future__ import annotations
@@ -14,14 +18,50 @@ __all__ = ["spelled_out"]
 
 #: Short forms and the word each stands for.
 _FULL = {"pls": "please", "plz": "please", "plse": "please", "pleez": "please"}
-_SHORT = re.compile(r"\b(?:" + "|".join(_FULL) + r")\b", re.IGNORECASE)
+#: Contractions typed without their apostrophe, none of them another English word.
+_CONTRACTED = {
+    word: f"{word[:-cut]}'{word[-cut:]}"
+    for cut, words in (
+        (1, "dont didnt doesnt isnt arent wasnt werent couldnt shouldnt wouldnt havent hasnt"
+            " hadnt thats whats theres"),
+        (2, "youre theyre youve theyve"),
+    )
+    for word in words.split()
+}  # fmt: skip
+_FULL.update(_CONTRACTED)
+_FULL.update({"im": "I'm", "ive": "I've"})
+# A whole word, not a piece of a name, path or file ("dont-panic.md", "@im/cli").
+_SHORT = re.compile(
+    r"(?<![\w@./-])(?:" + "|".join(_FULL) + r")(?![\w'\u2019]|[-/.@]\w)", re.IGNORECASE
+)
+# "lets review it", "ok lets go": "let's" where a clause begins; "it lets you" stays.
+_LETS = re.compile(
+    r"(?:^|(?<=[.!?;:,]\s)|(?<=\bok\s)|(?<=\bso\s)|(?<=\bnow\s)|(?<=\band\s)"
+    r"|(?<=\bbut\s)|(?<=\bthen\s)|(?<=\bokay\s))lets(?=\s+[a-z])",
+    re.IGNORECASE | re.MULTILINE,
+)
+# "its still running", "its a bug": "it's" before a word a possessive never takes.
+_ITS = re.compile(
+    r"(?<![\w@./-])its(?=\s+(?:a|an|the|not|still|just|been|all|only|also|really|probably"
+    r"|because|gonna|going|done|fine|ok|okay|working|broken|fixed|there|here|now|so|too"
+    r"|very|more|less|better|worse|time|about)\b)",
+    re.IGNORECASE,
+)
 
 
 def _full(match: re.Match[str]) -> str:
     word = _FULL[match.group().lower()]
+    if word.startswith("I'"):
+        return word
     return word.capitalize() if match.group()[0].isupper() else word
 
 
+def _apostrophe(match: re.Match[str]) -> str:
+    word = match.group()
+    return f"{word[:-1]}'{word[-1]}"
+
+
 def spelled_out(text: str) -> str:
-    """``text`` with its informal short forms written out ("pls" → "please")."""
-    return _SHORT.sub(_full, text)
+    """``text`` with its informal short forms written out ("pls" → "please", "dont" →
+    "don't")."""
+    return _ITS.sub(_apostrophe, _LETS.sub(_apostrophe, _SHORT.sub(_full, text)))

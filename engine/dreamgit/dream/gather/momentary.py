@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreamgit.dream.gather.pasted import program_line
 from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
 
 __all__ = [
@@ -80,7 +81,12 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|come\s+up\s+with|put\s+together|added\s+(?:this|some|a)|made\s+(?:some|a\s+few)"
         r"|checked|verified|double-checked|looked\s+at|gone\s+through|went\s+through"
         r"|(?:got|have)\s+(?:this|the\s+following|a\s+few|some)\s+(?:code|error|function|script"
-        r"|snippet|output|question|questions|issue|problem|bug|class|query|config))\b",
+        r"|snippet|output|question|questions|issue|problem|bug|class|query|config)"
+        # what the speaker sees on the screen now: "I see two copies of it", "I don't see any"
+        r"|(?:can\s+|still\s+)?see\s+(?:a|an|the|that|this|these|those|some|no|two|three|several"
+        r"|\d+|errors?|warnings?)|(?:don't|do\s+not|can't|cannot)\s+see"
+        # what was going on: "we were working on the export when …"
+        r"|(?<=was\s|ere\s)(?:just\s+)?(?:working\s+on|in\s+the\s+middle\s+of))\b",
     ),
 )
 _MOMENT = tuple((why, re.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
@@ -93,7 +99,31 @@ _STATUS = re.compile(
     r"(?:failing|broken|crashing|not\s+working|working(?:\s+now)?|erroring|throwing|hanging"
     r"|passing|red|green|flaky|fixed|done|timing\s+out|stuck|wrong|missing|empty|undefined|null)"
     r"|(?:it|that|this)\s+(?:works|worked|didn't\s+work|doesn't\s+work|fails|failed|broke)"
-    r"|(?:still|again)\s+(?:getting|failing|broken|the\s+same)|same\s+(?:error|issue|problem))\b",
+    r"|(?:still|again)\s+(?:getting|failing|broken|the\s+same)|same\s+(?:error|issue|problem)"
+    # still under way: "it's still running", "this is still loading"
+    r"|(?:it|this|that)(?:'s|\s+is|\s+was)\s+still\s+\w+ing"
+    # how long the wait has been: "it's been over ten minutes"
+    r"|(?:it|this|that)(?:'s|\s+has)\s+been\s+(?:\w+\s+){0,3}?(?:seconds?|minutes?|hours?"
+    r"|a\s+while|ages|forever)"
+    # a state broken right now: "now the export doesn't open", "but now we have no logs"
+    r"|(?:(?:ok|okay|but|and|so)[,\s]+)*now\s+(?:(?:the|this|that|it|we|i|there)\b(?:\s+[\w.-]+)"
+    r"{0,2}?\s+(?:don't|doesn't|do\s+not|does\s+not|can't|cannot|isn't|aren't|won't|have\s+no"
+    r"|has\s+no)|(?:there's|it's|that's)\s+(?:no|not))(?!.*\b(?:anymore|any\s+more|no\s+longer"
+    r"|these\s+days)\b)"
+    # the work that remains: "all that's left is the docs", "what's left is a review"
+    r"|(?:all\s+(?:that's|that\s+is)|what's|what\s+is|the\s+only\s+thing)\s+left"
+    # an impression of the screen: "good, but it looks like the totals are empty"
+    r"|(?:(?:good|ok|okay|great|nice|cool|thanks|hmm|well|but|and|so|now)[,!.]?\s+)*"
+    r"(?:it\s+)?(?:seems|looks)\s+(?:like|as\s+if|that))\b",
+    _I,
+)
+# A guess at what went wrong, or at what the agent did: "I think you deleted the branch",
+# "I suspect the problem is the cache". What was done about it may outlive it; the guess not.
+_GUESS = re.compile(
+    r"^(?:(?:so|but|and|ok|okay|hmm|well|honestly),?\s+)*(?:i|we)\s+(?:\w+ly\s+)?(?:think"
+    r"|guess|suspect|bet|believe|feel\s+like|assume|reckon)\s+(?:that\s+)?(?:you\b|you'\w+"
+    r"|your\b|the\s+(?:issue|problem|bug|error|cause|reason|culprit|failure|fault)\b"
+    r"|(?:it|this|that)(?:'s|\s+is)\s+because\b)",
     _I,
 )
 # The agent's last answer judged: "that's not true", "this is wrong": about this session.
@@ -111,10 +141,14 @@ _ORDER_AFTER = re.compile(
     _I,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", _I)
-# The conversation itself: "as I said earlier in this conversation", "my last message".
+# The conversation itself: "as I said earlier in this conversation", "my last message",
+# what the speaker meant by what they said ("I meant the header, not the footer"), and a
+# reply to one point of the agent's list ("Re 2, the flag stays").
 _THIS_TALK = re.compile(
     r"\b(?:(?:this|the|our)\s+(?:conversation|chat|thread)|(?:my|your)\s+(?:last|previous"
-    r"|initial|earlier)\s+(?:message|request|reply|answer|prompt))\b",
+    r"|initial|earlier)\s+(?:message|request|reply|answer|prompt)"
+    r"|(?:i|we)\s+(?:\w+ly\s+)?(?:meant(?!\s+to\b)|(?:was|were)\s+referring\s+to))\b"
+    r"|^re\s+(?:#|point\s+|item\s+)?\d+\b",
     _I,
 )
 # A request or a pointer at what follows, without its "I": "Here's my code", "Any ideas".
@@ -215,8 +249,11 @@ _PROJECT_GOAL = re.compile(
 
 def momentary(clause: str) -> str | None:
     """Why ``clause``, said by an agent's user, is of the moment: "trouble" (stuck, an
-    error), "status" (the tests still fail, it works now), "doubt" (not sure, wondering),
-    "report" (tried, ran), "aside" (here is my code), "code" (a fragment of it),
+    error), "status" (the tests still fail, it works now, it's still running, all that's
+    left is …, it looks like …), "doubt" (not sure, wondering), "guess" (I think you …, I
+    suspect the problem is …), "report" (tried, ran, I see two copies, we were working
+    on …), "aside" (here is my code), "code" (a fragment of it), "output" (a program's
+    line: "Error: …"),
     "feedback" (on what the agent just did or said: "you edited the wrong file", "that's
     not true"), "request" (a sentence of no one's own that ends in an order: "the build
     broke, add a task for it"), "conversation" (it points back into this conversation), and
@@ -228,6 +265,8 @@ def momentary(clause: str) -> str | None:
     text = clause.strip()
     if code_fragment(text):
         return "code"
+    if program_line(text):
+        return "output"  # "Error: the port is taken": a program's words the user pasted
     if _RULE_OR_LIKING.search(text) or _NEW_VALUE.search(text):
         return None
     if _ASIDE.match(text):
@@ -242,6 +281,8 @@ def momentary(clause: str) -> str | None:
         return "conversation"  # points back into this session: gone with it
     if _STATUS.match(text):
         return "status"
+    if _GUESS.match(text):
+        return "guess"
     for why, pattern in _MOMENT:
         m = pattern.match(text)
         if m is not None:

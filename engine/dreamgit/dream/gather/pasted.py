@@ -8,7 +8,12 @@ such a block from the user's own words is its shape, not its topic: it is cut in
 lines that are not sentences (headings, ``Label:`` items, lines with no sentence end
 that are not items of a list), and nowhere in it does the writer speak as "I" or
 "we" or say "please". A list of unlabelled items is the user's own ("- always squash
-before merging"), with or without a voice.
+before merging"), with or without a voice. Some blocks say whose they are in their
+first line, however short or voiced they are: a terminal session opens with a shell
+prompt and a command (``$ make test``), and what follows it is the command's output; an
+error page or a log has a line that opens with an error label (``TypeError: …``) or a
+clock time (``[13:02:11.048] …``), and the "we" of "our team has been notified" in it is
+the program's.
 
 :func:`without_pasted` drops such blocks (runs of lines between blank lines) from a
 user's turn, and the short blocks of fragments that sit beside them (the "1 of 1
@@ -20,13 +25,28 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["without_pasted"]
+__all__ = ["program_line", "without_pasted"]
 
 # The writer's own voice ("I", "we", "please"): the user speaking, not a document. An
 # error page says "you" too ("did you forget to run …"), so "you" is no mark of the user.
 _VOICE = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|we've|our|us|please|pls)\b",
+    r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|we've|our|us|please|pls)\b"
+    r"(?![-/.@]\w)",  # "my-app@0.1.0", "us-east-1": a name, not a voice
     re.IGNORECASE,
+)
+# A shell prompt and the command after it: "$ make test", "PS C:\> dir", or a fancy
+# prompt glyph (U+276F, U+279C, a lambda) before the command.
+_PROMPT = re.compile(
+    r"^\s*(?:[$%\u276f\u279c\u03bb]|PS [A-Z]:\\[^>]*>|\w+@[\w.-]+[:~][^$#]*[$#])\s+\S"
+)
+# A line a program wrote: it opens with an error label ("TypeError: …", "error[E0382]:",
+# "ERROR …") or a clock time ("[13:02:11.048] …", "2031-04-02 09:12:01 INFO"), or it is
+# an error page's title ("Unhandled Runtime Error", "Error Details (Debug Build)").
+_PROGRAM_LINE = re.compile(
+    r"^\s*(?:(?:[A-Z]\w*)?(?:Error|Exception)\b(?:\s*\[\w+\])?\s*:|(?:error|warning|fatal)"
+    r"(?:\[\w+\])?:|(?:ERROR|WARN(?:ING)?|FATAL)\b|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s"
+    r"|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}"
+    r"|(?:[A-Z]\w*\s+){0,3}(?:Error|Exception)(?:\s+\(?[A-Z]\w*\)?){0,3}\s*$)"
 )
 # A line that is a heading or a "Label: value" item: a document's line.
 _STRUCTURED = re.compile(
@@ -57,6 +77,19 @@ def _voiced(block: list[str]) -> bool:
     return any(_VOICE.search(line) for line in block)
 
 
+def program_line(line: str) -> bool:
+    """Whether ``line`` is one a program wrote: an error label, a log line's clock time,
+    an error page's title."""
+    return _PROGRAM_LINE.match(line) is not None
+
+
+def _output(block: list[str]) -> bool:
+    """Whether ``block`` says by its lines that a program wrote it: it opens with a
+    shell prompt (a command, then its output), or a line of it is an error or a log line."""
+    lines = [line for line in block if line.strip()]
+    return bool(lines) and (_PROMPT.match(lines[0]) is not None or any(map(program_line, lines)))
+
+
 def _fragment(line: str) -> bool:
     """A line of a log or an error page: not a list item, and not ended as a sentence."""
     return _ITEM.match(line) is None and _SENTENCE_END.search(line) is None
@@ -84,7 +117,7 @@ def without_pasted(lines: list[str]) -> list[str]:
     the paragraphs apart); a block with the user's own voice is always kept."""
     blocks = _blocks(lines)
     text = [k for k, block in enumerate(blocks) if block[0].strip()]
-    pasted = {k for k in text if _document(blocks[k])}
+    pasted = {k for k in text if _document(blocks[k]) or _output(blocks[k])}
     # A block of fragments beside a pasted one belongs to it ("1 of 1 error").
     for at, k in enumerate(text):
         near = {text[at - 1] if at else -1, text[at + 1] if at + 1 < len(text) else -1}

@@ -55,7 +55,8 @@ _CATCH_UP_INSIDE = re.compile(rf",?\s+(?:{_CATCH_UP})\b", _I)
 # "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject;
 # "ever since I was a kid": when, part of the clause before.
 _CLAUSE = re.compile(
-    r"[;:]\s+|,?\s+(?:and|but|so|because|(?<!\bever\s)since(?!\s+(?:i\s+was|we\s+were)\b)|as"
+    # "… so I can …" is the purpose of the clause before it, said with it
+    r"[;:]\s+|,?\s+(?:and|but|so(?!\s+(?:i|we)\s+(?:can|could)\b)|because|(?<!\bever\s)since(?!\s+(?:i\s+was|we\s+were)\b)|as"
     r"|though|although)\s+(?=(?:i(?!\s+(?:are|were)\b)"
     r"|i'm|i've|i'd|we|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
     _I,

@@ -105,9 +105,11 @@ def _rule_with_reason(sentence: str) -> Clause | None:
     return Clause(f"{rule}{joiner}{why}", "instruction", True)
 
 
-# "Now go ahead and add tests", "continue with task 8", "next, review the plan": a request.
+# "Now go ahead and add tests", "continue with task 8", "next, review the plan", "just
+# rerun it", "think it over": a request.
 AGENT_REQUEST = re.compile(
-    r"^(?:(?:now|next|then|first|finally|ok|okay|alright|great|perfect|good|also|and|so)[,\s]+)*"
+    r"^(?:(?:now|next|then|first|finally|ok|okay|alright|great|perfect|good|also|and|so|just)"
+    r"[,\s]+)*"
     rf"(?:go\s+ahead\s+and\s+)?(?:{ADVICE_VERBS}|{REQUEST_VERBS})\b"
     r"(?!\s+(?:is|was|are|were|has|have|had|can|will|makes|helps)\b)",
     _I,

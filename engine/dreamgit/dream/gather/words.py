@@ -59,7 +59,7 @@ REQUEST_VERBS = "|".join(
     figure analyze analyse generate draft prepare plan design compare simulate provide list
     describe clean split extract convert migrate port replace rewrite restore retry rerun
     revisit resume finish complete address handle clarify confirm double-check walk print
-    search grep lint improve optimize optimise tweak adjust set wire hook drop""")
+    search grep lint improve optimize optimise tweak adjust set wire hook drop think""")
 )
 
 #: A whole utterance of chat glue.
