@@ -207,3 +207,28 @@ def test_a_theme_is_noted_once_in_a_window_not_again_the_next_day(repo: Path) ->
     assert again["ops"], "the new session was read"
     assert _reflections(again, "reflect-theme") == []
     assert not (repo / "notes" / "2027-03-05.md").exists()
+
+
+def test_the_correction_said_again_after_it_became_a_lesson_reinforces_the_lesson(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
+    """A fifth day says the correction again: the lesson, now in another topic, gains the
+    session (a sighting) and no memory is added for it; an instruction new that day is."""
+    repo, _ = dreamt
+    lesson = _by_text(repo, DREAM, "release notes")
+    instruction = "Always run the linter before you push a branch."
+    said = f"User: {CORRECTION}\nAssistant: Sorry.\nUser: {instruction}\nAssistant: Will do.\n"
+    dreamgit(repo, "2027-03-05T10:00:00Z", "log", stdin=said)
+    later = "2027-03-05T20:00:00Z"
+    record = json.loads(dreamgit(repo, later, "run", "--force", "--json"))
+    gathered = [(op["op"], op["memories"]) for op in record["ops"] if op["phase"] == "gather"]
+    assert [(op, ids == [lesson["id"]]) for op, ids in gathered] == [
+        ("reinforce", True),
+        ("add", False),
+    ]
+    memories = {m["id"]: m for m in active(repo, later)}
+    assert "always run the linter" in memories[gathered[1][1][0]]["text"]
+    now = memories[lesson["id"]]
+    assert (now["topic"], len(now["sources"])) == ("instructions", len(lesson["sources"]) + 1)
+    assert set(lesson["sources"]) < set(now["sources"])
+    assert [m for m in memories.values() if "release notes" in m["text"]] == [now]

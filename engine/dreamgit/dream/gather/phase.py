@@ -310,23 +310,49 @@ def _known_duplicates(
     """For each new memory, the active (or earlier new) memory it repeats, if any.
 
     One pass of the duplicate finder over the topics the new memories are in,
-    with the known memories first so they are preferred as twins. A session note is
-    read statement by statement: a memory that repeats one of its statements has the
-    note as its twin, and a note itself is never folded into another memory.
+    with the known memories first so they are preferred as twins. A new memory with no
+    twin there meets, in a second pass, the known memories of every other topic: one a
+    person or a phase moved (reflect makes a repeated correction a lesson in
+    ``instructions``) is still known, and what is said again reinforces it where it is
+    now. A session note is read statement by statement: a memory that repeats one of
+    its statements has the note as its twin, and a note itself is never folded into
+    another memory.
     """
     topics = {m.topic for m in fresh}
     known = [m for m in ws.active.values() if m.topic in topics]
     user_name = user_name or known_user_name([*known, *fresh])
+    twins = _twins(known, fresh, threshold, user_name, same_topic=True)
+    alone = [m for m in fresh if m.id not in twins]
+    elsewhere = [m for m in ws.active.values() if m.topic not in topics]
+    if alone and elsewhere:
+        moved = _twins(elsewhere, alone, threshold, user_name, same_topic=False)
+        # A repeat within the run follows its first saying to the moved memory.
+        twins = {later: moved.get(twin, twin) for later, twin in twins.items()} | moved
+    return twins
+
+
+def _twins(
+    known: Sequence[Memory],
+    fresh: Sequence[Memory],
+    threshold: float,
+    user_name: str | None,
+    *,
+    same_topic: bool,
+) -> dict[str, str]:
+    """One pass of the duplicate finder: each new memory's twin among ``known`` and, within
+    one topic (``same_topic``), among the new memories before it."""
     statements, parts = session_notes.as_statements([*known, *fresh])
     items = [_user_view(m, user_name) for m in statements]
     position = {item.id: k for k, item in enumerate(items)}
+    new = {m.id for m in fresh}
     fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
     twins: dict[str, str] = {}
-    for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
+    for a, b, _score in find_duplicate_pairs(items, threshold=threshold, same_topic=same_topic):
         earlier, later = (a, b) if position[a] < position[b] else (b, a)
         if later in fresh_ids and later not in twins:
             twin = session_notes.memory_of(earlier, parts)
-            twins[later] = twins.get(twin, twin)
+            if same_topic or twin not in new:  # across topics, only a known memory is a twin
+                twins[later] = twins.get(twin, twin)
     return twins
 
 
