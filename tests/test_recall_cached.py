@@ -178,13 +178,17 @@ def test_a_missing_or_damaged_database_changes_no_answer(tmp_path: Path, damage:
     assert [_cached(folder, ask) for ask in asks] == full
 
 
-def _command_output(folder: Path, *args: str) -> tuple[str, bool]:
-    """The installed command's stdout, and whether the process imported pygit2."""
+def _command_output(folder: Path, *args: str, inside: bool = False) -> tuple[str, bool]:
+    """The installed command's stdout, and whether the process imported pygit2; ``inside``:
+    run in the repository's folder, found from there as a user does (no DREAMGIT_REPO)."""
     env = dict(os.environ, DREAMGIT_REPO=str(folder))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if inside:
+        del env["DREAMGIT_REPO"]
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "dreamgit", "--now", NOW_TEXT, *args],
         env=env,
+        cwd=folder if inside else None,
         capture_output=True,
         text=True,
         check=True,
@@ -203,3 +207,15 @@ def test_the_command_answers_alike_and_opens_no_git_the_second_time(tmp_path: Pa
     second, second_git = _command_output(folder, *args)
     assert json.loads(first) == json.loads(second) and json.loads(first)["results"]
     assert (first_git, second_git) == (True, False)
+
+
+def test_the_command_run_inside_the_repository_answers_from_the_view(tmp_path: Path) -> None:
+    """Found from the current folder (a relative path), the second recall still answers from
+    the view: the database is opened by an absolute path (a relative one crashed)."""
+    folder = tmp_path / "mem"
+    _repo(folder)
+    args = ("recall", "team wiki staging", "--no-record", "--json")
+    first, _ = _command_output(folder, *args, inside=True)
+    second, second_git = _command_output(folder, *args, inside=True)
+    assert json.loads(first) == json.loads(second) and json.loads(first)["results"]
+    assert second_git is False

@@ -33,8 +33,9 @@ class Head:
 
 def read_head(folder: Path) -> Head | None:
     """HEAD's branch and commit in the repository at ``folder`` (its work tree or its git
-    directory, as ``GitStore.open`` takes it), or None on any doubt."""
-    git_dir = _git_dir(folder)
+    directory, as ``GitStore.open`` takes it), or None on any doubt. The git directory is
+    absolute, as a file URI needs it, whatever folder the command was started from."""
+    git_dir = _git_dir(folder.absolute())
     if git_dir is None:
         return None
     head = _read(git_dir / "HEAD")
