@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from dreamgit.dream.gather.not_facts import IMPERATIVE, QUESTION_OPEN
+from dreamgit.dream.gather.sentence_split import as_sentence
 from dreamgit.dream.gather.to_the_agent import AGENT_REQUEST
 
 __all__ = ["said_in_request"]
@@ -75,7 +76,7 @@ def said_in_request(sentence: str) -> list[str]:
         if named is not None:  # "`pgbouncer` sits …": a name as written, its marks dropped
             out.append(named[1] + clause[named.end() :].rstrip(" .") + ".")
             continue
-        out.append(clause[:1].upper() + clause[1:].rstrip(" .") + ".")
+        out.append(as_sentence(clause))
     return out
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "MAX_CLAUSE",
     "PRONOUN_SUBJECT",
     "SENTENCE",
+    "as_sentence",
     "rejoined",
     "split_sentences",
     "spoken",
@@ -86,6 +87,13 @@ _TRAIL = re.compile(
 )
 # "She prefers Vim": whose? A pronoun subject nobody named is no one's fact.
 PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they|he's|she's|they're|him|her)\b", _I)
+
+
+def as_sentence(clause: str) -> str:
+    """A clause lifted out of a longer sentence, written as a sentence of its own: a capital
+    first, one full stop at the end ("staging resets on Sundays, " → "Staging resets on
+    Sundays.")."""
+    return clause[:1].upper() + clause[1:].rstrip(" .") + "."
 
 
 def spoken(text: str) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from dreamgit.dream.gather.sentence_split import as_sentence
+
 __all__ = ["values_in_request"]
 
 # A request, a question to the agent or the task of the moment ("I'm trying to …"): what
@@ -94,7 +96,7 @@ def values_in_request(sentence: str) -> list[str]:
         purpose = _PURPOSE.search(clause, digit.end())
         if purpose is not None:
             clause = clause[: purpose.start()]
-        out.append(clause[:1].upper() + clause[1:].rstrip(" .") + ".")
+        out.append(as_sentence(clause))
     return out + _new_settings(sentence)
 
 
