@@ -36,6 +36,21 @@ def wait_for_the_others(folder, name, writers):
     deadline = time.monotonic() + 120
     while len(list(_Path(folder).glob("ready-*"))) < writers and time.monotonic() < deadline:
         time.sleep(0.005)
+
+
+# Until main holds a file under `folder` (the other kind of writer has committed): each
+# writer's last commit waits for it, so dreamgit's and git's commits always interleave.
+def wait_for_a_commit_under(repo, folder, seconds=120):
+    import subprocess
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        listed = subprocess.run(
+            ["git", "-C", str(repo), "ls-tree", "--name-only", "main", folder + "/"],
+            capture_output=True, text=True,
+        )
+        if listed.stdout.strip():
+            return
+        time.sleep(0.01)
 """
 
 WORKER = (
@@ -130,6 +145,8 @@ def git(*args):
 
 
 for i in range(count):
+    if i == count - 1:
+        wait_for_a_commit_under(path, "memories")
     name = f"manual/g{worker}-{i}.txt"
     (path / "manual").mkdir(exist_ok=True)
     (path / name).write_text(f"plain git writer {worker}, commit {i}\\n")
@@ -198,6 +215,8 @@ repo = MemoryRepo.open(path)
 start = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 wait_for_the_others(_Path(path).parent, f"a{worker}", 4)
 for i in range(count):
+    if i == count - 1:
+        wait_for_a_commit_under(path, "manual")
     operations.add_memory(repo, f"worker {worker} fact {i}", topic=f"w{worker}", now=start)
 """
 )
