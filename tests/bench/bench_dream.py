@@ -16,6 +16,11 @@ Each size is measured in a fresh process (so peak memory is that size's alone):
    have merged instead).
 
 Run: ``python tests/bench/bench_dream.py [N ...]`` (default 1000 10000 100000).
+``--against OTHER`` measures another version in the same run: OTHER is a checkout
+holding ``.venv/bin/python`` (its own copy of this bench is run, so each version is
+timed by code that knows its own phases). The two run ``--repeat`` times each, paired
+and interleaved (the order alternates each round) so load on the machine falls on
+both alike; one line per size gives the medians and the ratio this / other.
 Targets (2 cores): 10,000 memories and 100 sessions under 10 s; 100,000 under
 2 minutes with near-linear growth; duplicate precision >= 0.98, recall >= 0.9.
 """
@@ -24,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -301,20 +308,59 @@ def measure(n: int) -> dict[str, Any]:
     }
 
 
+def _one(command: list[str], n: int) -> dict[str, Any]:
+    """One size measured by ``command`` (a python and a copy of this bench) in a fresh process."""
+    result = subprocess.run([*command, "--one", str(n)], capture_output=True, text=True, check=True)
+    found: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return found
+
+
+def _other(checkout: Path) -> list[str]:
+    """The python and bench of the checkout ``--against`` names."""
+    python, bench = checkout / ".venv" / "bin" / "python", checkout / "tests/bench/bench_dream.py"
+    if not python.exists() or not bench.exists():
+        raise SystemExit(f"{checkout}: give a checkout with .venv/bin/python and {bench.name}")
+    return [str(python), str(bench)]
+
+
+def _paired(this: list[str], other: list[str], n: int, repeat: int) -> dict[str, Any]:
+    """Medians of both versions' run time and peak memory over interleaved rounds."""
+    runs: dict[str, list[dict[str, Any]]] = {"this": [], "other": []}
+    for k in range(repeat):
+        order = [("this", this), ("other", other)]
+        for name, command in order if k % 2 == 0 else order[::-1]:
+            runs[name].append(_one(command, n))
+
+    def median(name: str, field: str) -> float:
+        return round(float(statistics.median(r[field] for r in runs[name])), 2)
+
+    this_s, other_s = median("this", "run_s"), median("other", "run_s")
+    return {
+        "n": n,
+        "repeat": repeat,
+        "run_s": {"this": this_s, "other": other_s, "ratio": round(this_s / other_s, 3)},
+        "peak_rss_mb": {name: median(name, "peak_rss_mb") for name in runs},
+        "load": round(os.getloadavg()[0], 1),
+    }
+
+
 def main() -> None:
     """Measure each size in its own process and print one JSON line per size."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10_000, 100_000])
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--against", type=Path, help="another checkout, with its own .venv")
+    parser.add_argument("--repeat", type=int, default=3, help="paired rounds with --against")
     args = parser.parse_args()
     if args.one:
         print(json.dumps(measure(args.one)))
         return
+    this = [sys.executable, __file__]
     for n in args.sizes:
-        result = subprocess.run(
-            [sys.executable, __file__, "--one", str(n)], capture_output=True, text=True, check=True
-        )
-        print(result.stdout.strip().splitlines()[-1], flush=True)
+        if args.against is None:
+            print(json.dumps(_one(this, n)), flush=True)
+        else:
+            print(json.dumps(_paired(this, _other(args.against), n, args.repeat)), flush=True)
 
 
 if __name__ == "__main__":
