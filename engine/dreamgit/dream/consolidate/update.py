@@ -78,6 +78,8 @@ class Update:
     old: str
     new: str
     reason: str
+    #: ``new``'s text with what its "it" stands for named (the subject of ``old``), or "".
+    named: str = ""
 
 
 #: Words that make a move whole: nothing stays on the old tool.
@@ -303,8 +305,8 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
         updates[old.id] = Update(old.id, new.id, reason)
     for old, new, reason in replaced_endings(by_subject):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
-    for old, new, reason in pronoun_changes(by_subject):
-        updates.setdefault(old.id, Update(old.id, new.id, reason))
+    for old, new, reason, named in pronoun_changes(by_subject):
+        updates.setdefault(old.id, Update(old.id, new.id, reason, named))
     for old, new, reason in count_changes(memories):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     return _to_survivors(updates)
@@ -403,6 +405,8 @@ def _to_survivors(updates: dict[str, Update]) -> list[Update]:
         last = update.new
         while last in updates:
             last = updates[last].new
-        reason = update.reason if last == update.new else f"{update.reason}, then {last}"
-        resolved.append(Update(update.old, last, reason))
+        if last == update.new:
+            resolved.append(update)
+        else:  # the later one says what it says, in its own words
+            resolved.append(Update(update.old, last, f"{update.reason}, then {last}"))
     return sorted(resolved, key=lambda u: (u.new, u.old))
