@@ -51,6 +51,13 @@ from test_update import _memories, _pairs
             "The user added two photos, so now they have a total of 8 tiles.",
             "6 → 8",
         ),
+        # a range said as a change: the setting stands before "from 20 to 25"; the newer
+        # value is of the user's setting, named with its owner
+        (
+            "The user has raised their daily push-up goal from 20 to 25 push-ups.",
+            "The user's daily push-up goal was lowered to 22 push-ups.",
+            "25 → 22",
+        ),
         # a capital after ";" opens a clause: no name to keep the two apart
         (
             "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",
@@ -102,6 +109,11 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
         (
             "The user's reading list has 30 novels.",
             "The user added 34 novels to their wish list.",
+        ),
+        # another setting of the user's, changed by a range: both stay
+        (
+            "The user has raised their daily push-up goal from 20 to 25 push-ups.",
+            "The user's weekly push-up goal was lowered to 120 push-ups.",
         ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),

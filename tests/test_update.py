@@ -315,6 +315,11 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "The user lives in Lisbon (moved there from Berlin).",
         ),
         ("The user loves Berlin.", "The user lives in Lisbon (moved there from Berlin)."),
+        # one noun, two things: each names a word of its own ("daily" / "weekly")
+        (
+            "The user has raised their daily step goal from 6000 to 7000 steps.",
+            "The user has raised their weekly step goal from 40000 to 50000 steps.",
+        ),
         # "it" changes a value with the same noun only
         ("The user has 2 cats.", "Correction: it moved to port 6543."),
         # a later clause about "a build" is about the first clause's project, not any build
