@@ -51,13 +51,6 @@ from test_update import _memories, _pairs
             "The user added two photos, so now they have a total of 8 tiles.",
             "6 → 8",
         ),
-        # a range said as a change: the setting stands before "from 20 to 25"; the newer
-        # value is of the user's setting, named with its owner
-        (
-            "The user has raised their daily push-up goal from 20 to 25 push-ups.",
-            "The user's daily push-up goal was lowered to 22 push-ups.",
-            "25 → 22",
-        ),
         # a capital after ";" opens a clause: no name to keep the two apart
         (
             "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",

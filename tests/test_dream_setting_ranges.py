@@ -1,8 +1,9 @@
-"""A setting changed by a range ("raised my goal from 20 to 25") is a slot a newer value fills.
+"""One noun, two settings: a change of the weekly goal leaves the daily goal alone.
 
-Everything goes through the installed command as a process, on real repositories: a
-setting said as a change from one value to another in one session, its newer value said
-in a later one, one dream. The range leaves; a setting of another name stays.
+Everything goes through the installed command as a process, on real repositories:
+settings said as a change from one value to another, in sessions of one day, one dream.
+A newer value of the same setting retires the older one; a setting that names a word of
+its own ("weekly" against "daily") is another thing, and both stay.
 """
 
 from __future__ import annotations
@@ -26,21 +27,22 @@ def _day(repo: Path, *said: str) -> dict[str, int]:
 
 
 @pytest.mark.slow
-def test_a_newer_value_retires_a_setting_said_as_a_range_and_another_setting_stays(
+def test_a_change_of_another_setting_with_the_same_noun_retires_nothing(
     tmp_path: Path,
 ) -> None:
-    """ "raised my daily push-up goal from 20 to 25" then "… was lowered to 22": one memory,
-    the newer one; the weekly goal, said the same way, is another setting: it stays, and
-    it retires nothing of the daily one."""
+    """ "raised my daily push-up goal from 20 to 25", then the weekly goal "from 100 to
+    140": two goals, both stay; the daily goal raised again retires its older value."""
     repo = tmp_path / "mem"
     texts = _day(
         repo,
         "I've raised my daily push-up goal from 20 to 25 push-ups.",
         "I've raised my weekly push-up goal from 100 to 140 push-ups.",
-        "My daily push-up goal was lowered to 22 push-ups.",
+        "I've raised my daily sit-up goal from 30 to 35 sit-ups.",
+        "I've raised my daily sit-up goal from 35 to 40 sit-ups.",
     )
-    assert {t: n for t, n in texts.items() if "push-up" in t} == {
+    assert {t: n for t, n in texts.items() if "goal" in t} == {
+        "The user has raised their daily push-up goal from 20 to 25 push-ups.": 0,
         "The user has raised their weekly push-up goal from 100 to 140 push-ups.": 0,
-        "The user's daily push-up goal was lowered to 22 push-ups.": 1,
+        "The user has raised their daily sit-up goal from 35 to 40 sit-ups.": 1,
     }
     fsck(repo)

@@ -211,9 +211,6 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool]
     k, changed, linked = i - 1, False, False
     while k >= start:
         w = toks[k]
-        if _NUMBER.match(w) and k - 1 >= start and toks[k - 1] == "from":
-            k -= 2  # "raised the limit from 500 to 800": the setting stands before the range
-            continue
         if w in _NOW_WORDS or _canon(w) in _CHANGES:
             changed = True
         elif w in _LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
@@ -369,9 +366,8 @@ def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
             return True
     if not p.setting or p.setting != q.setting:
         return False
-    # "the user's weekly word count" is a setting of the user's, named with its owner
     subjects = (old.frame.subject, new.frame.subject)
-    return any(a == user and b - user <= p.setting for a, b in (subjects, subjects[::-1]))
+    return any(a == user and b <= p.setting for a, b in (subjects, subjects[::-1]))
 
 
 def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
