@@ -103,6 +103,11 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
             "The user's reading list has 30 novels.",
             "The user added 34 novels to their wish list.",
         ),
+        # another setting of the user's, changed by a range: both stay
+        (
+            "The user has raised their daily push-up goal from 20 to 25 push-ups.",
+            "The user's weekly push-up goal was lowered to 120 push-ups.",
+        ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),
     ],

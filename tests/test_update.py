@@ -315,6 +315,11 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
             "The user lives in Lisbon (moved there from Berlin).",
         ),
         ("The user loves Berlin.", "The user lives in Lisbon (moved there from Berlin)."),
+        # one noun, two things: each names a word of its own ("daily" / "weekly")
+        (
+            "The user has raised their daily step goal from 6000 to 7000 steps.",
+            "The user has raised their weekly step goal from 40000 to 50000 steps.",
+        ),
         # "it" changes a value with the same noun only
         ("The user has 2 cats.", "Correction: it moved to port 6543."),
         # a later clause about "a build" is about the first clause's project, not any build
@@ -438,3 +443,39 @@ def test_a_count_that_grew_retires_only_a_count_of_the_same_thing() -> None:
         "The user's newsletter has now reached 5,000 subscribers.",
     )
     assert _pairs(old, new) == [(old, new, "has now reached: 4000 → 5000")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        (
+            "The Ledger service listens on port 8080.",
+            "Correction: it moved to port 8090.",
+            "Correction: the Ledger service moved to port 8090.",
+        ),
+        (
+            "The user says the queue worker listens on port 5672.",
+            "The user says it moved to port 5673 on 2 May 2026.",
+            "The user says the queue worker moved to port 5673 on 2 May 2026.",
+        ),
+        (
+            "The session store listens on port 6379.",
+            "It moved to port 6380.",
+            "The session store moved to port 6380.",
+        ),
+    ],
+)
+def test_a_change_said_of_it_names_the_subject_of_what_it_changes(
+    old: str, new: str, named: str
+) -> None:
+    """The newer memory's text names what "it" stands for, as the older one wrote it."""
+    [update] = find_updates(_memories(old, new))
+    assert update.named == named
+
+
+def test_a_change_of_a_named_subject_names_nothing_new() -> None:
+    """Only a stand-in is replaced: a newer value with its own subject keeps its words."""
+    [update] = find_updates(
+        _memories("The search index listens on port 9201.", "The search index moved to port 9305.")
+    )
+    assert update.named == ""

@@ -33,7 +33,7 @@ import corpus_adversarial
 from corpus import Corpus, generate
 
 from dreamgit import textsim
-from dreamgit.dream.consolidate import guards, signature
+from dreamgit.extract import guards, signature
 from dreamgit.extract.duplicates import (
     DEFAULT_THRESHOLD,
     DupItem,

@@ -224,7 +224,17 @@ def _supersede_by_value(
             continue
         if protected_skip(ruleset, old, "supersession", decisions):
             continue
-        supersede(ws, old, new, rule="supersede-newer-value", reason=reason, budget=budget, ops=ops)
+        named = update.named if update.new == new.id else ""  # a whole memory, not a note's
+        supersede(
+            ws,
+            old,
+            new,
+            rule="supersede-newer-value",
+            reason=reason,
+            budget=budget,
+            ops=ops,
+            text=named,
+        )
     retired.apply(ws, ruleset, "supersede-newer-value", now, budget, ops, decisions)
 
 

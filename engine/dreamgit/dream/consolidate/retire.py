@@ -16,6 +16,7 @@ from datetime import datetime
 from dreamgit.dream import session_notes
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
+from dreamgit.extract.candidate import description_of
 from dreamgit.model import Memory
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
@@ -32,12 +33,16 @@ def supersede(
     reason: str,
     budget: Budget,
     ops: list[Operation],
+    text: str = "",
 ) -> bool:
-    """Plan one supersession; False when the run's limits deferred it."""
+    """Plan one supersession; False when the run's limits deferred it. A ``text`` given is
+    the newer memory's own, said more fully ("it moved to …" naming what moved)."""
     # The newer value holds from when it was said; the older one's end is this commit.
     successor = replace(
         new, supersedes=tuple(sorted({*new.supersedes, old.id})), valid_from=new.valid_since
     )
+    if text and text != new.text:
+        successor = replace(successor, text=text, description=description_of(text))
     op = Operation(
         op="supersede",
         phase="consolidate",

@@ -78,6 +78,8 @@ class Update:
     old: str
     new: str
     reason: str
+    #: ``new``'s text with what its "it" stands for named (the subject of ``old``), or "".
+    named: str = ""
 
 
 #: Words that make a move whole: nothing stays on the old tool.
@@ -150,7 +152,11 @@ def _changed(old: Frame, new: Frame) -> str | None:
     # a thing's date moved ("the beta launch moved to 22 January"), or a person's same
     # thing: not any two dated statements about a person ("can give it … on 25 June")
     slot = len(old.subject) > 1 and (not old.object or not new.object)
-    overlap = slot or bool(old.object & new.object)
+    # "raised the daily goal from 20 to 25" / "raised the weekly goal from 100 to 140": each
+    # names a word of its thing the other lacks, two things with one noun
+    mine, theirs = old.object - new.object, new.object - old.object
+    two_things = bool(old.object & new.object and mine and theirs)
+    overlap = slot or (bool(old.object & new.object) and not two_things)
     if new.dates and old.dates and before != after and overlap:
         return f"{new.relation_text}: {show(before - after)} → {show(after - before)}"
     counts = new.numbers and old.numbers and not new.dates and not old.dates
@@ -161,6 +167,7 @@ def _changed(old: Frame, new: Frame) -> str | None:
     # what the number counts, not the word for its change: "a $2,000 raise" and "the
     # reviewers have increased to 7" count different things
     same = (old.object & new.object or old.value & new.value) - _COUNT_CHANGES or bare
+    same = same and not two_things
     if counts and new.numbers != old.numbers and same:
         return f"{new.relation_text}: {show(old.numbers)} → {show(new.numbers)}"
     where = _placed(old)
@@ -303,8 +310,8 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
         updates[old.id] = Update(old.id, new.id, reason)
     for old, new, reason in replaced_endings(by_subject):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
-    for old, new, reason in pronoun_changes(by_subject):
-        updates.setdefault(old.id, Update(old.id, new.id, reason))
+    for old, new, reason, named in pronoun_changes(by_subject):
+        updates.setdefault(old.id, Update(old.id, new.id, reason, named))
     for old, new, reason in count_changes(memories):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     return _to_survivors(updates)
@@ -403,6 +410,8 @@ def _to_survivors(updates: dict[str, Update]) -> list[Update]:
         last = update.new
         while last in updates:
             last = updates[last].new
-        reason = update.reason if last == update.new else f"{update.reason}, then {last}"
-        resolved.append(Update(update.old, last, reason))
+        if last == update.new:
+            resolved.append(update)
+        else:  # the later one says what it says, in its own words
+            resolved.append(Update(update.old, last, f"{update.reason}, then {last}"))
     return sorted(resolved, key=lambda u: (u.new, u.old))

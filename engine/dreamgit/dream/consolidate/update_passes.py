@@ -128,10 +128,12 @@ _PRONOUNS = frozenset({frozenset({"it"}), frozenset({"this"}), frozenset({"that"
 
 def pronoun_changes(
     by_subject: Groups,
-) -> Iterator[tuple[Memory, Memory, str]]:
+) -> Iterator[tuple[Memory, Memory, str, str]]:
     """ "Correction: it moved to port 6543" after "the staging database listens on port
     5433": a change said of "it" retires the latest earlier memory, of any subject, whose
-    value has the same noun with another number ("port 5433")."""
+    value has the same noun with another number ("port 5433"). Each comes with the newer
+    memory's text naming what "it" stands for (the older one's subject as written there),
+    or "" where the stand-in cannot be found in it."""
     changes = [
         (m, f)
         for subject in _PRONOUNS
@@ -156,16 +158,35 @@ def pronoun_changes(
             if old_frame.event or old_frame.indefinite or not old_frame.numbers:
                 continue
             if frame.object & old_frame.value and frame.numbers != old_frame.numbers:
-                yield (
-                    old,
-                    memory,
-                    (
-                        f"{frame.relation_text} ({show(old_frame.subject)}): "
-                        f"{show(old_frame.numbers - frame.numbers)} → "
-                        f"{show(frame.numbers - old_frame.numbers)}"
-                    ),
+                reason = (
+                    f"{frame.relation_text} ({show(old_frame.subject)}): "
+                    f"{show(old_frame.numbers - frame.numbers)} → "
+                    f"{show(frame.numbers - old_frame.numbers)}"
                 )
+                yield old, memory, reason, _named(memory.text, frame, old.text, old_frame)
                 break
+
+
+def _named(text: str, frame: Frame, old_text: str, old_frame: Frame) -> str:
+    """``text`` with its stand-in ("it moved to port 6543") replaced by the subject of the
+    memory it corrects, as written there ("the staging database"); "" when either cannot be
+    found (a subject implied, or the stand-in not right before the relation)."""
+    if old_frame.implicit:
+        return ""
+    subject = re.search(rf"\b{re.escape(old_frame.subject_text)}\b", old_text, re.IGNORECASE)
+    stand_in = re.search(
+        rf"\b(?:{'|'.join(sorted(frame.subject))})\s+(?={re.escape(frame.relation_text)}\b)",
+        text,
+        re.IGNORECASE,
+    )
+    if subject is None or stand_in is None:
+        return ""
+    written = subject.group()
+    if written.split(" ", 1)[0] in ("The", "A", "An"):
+        written = written[:1].lower() + written[1:]  # a capital only where the stand-in had one
+    if stand_in.group()[:1].isupper():
+        written = written[:1].upper() + written[1:]
+    return f"{text[: stand_in.start()]}{written} {text[stand_in.end() :]}"
 
 
 def overlap(old: Frame, new: Frame) -> bool:
