@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from dreamgit.store.secrets import redact_text, scan_text
@@ -36,3 +39,15 @@ def test_redacting_twice_changes_nothing_more(secret: Secret) -> None:
 def test_look_alikes_are_kept(line: str) -> None:
     """Hashes, UUIDs, versions, long words, paths and secret-ish words are ordinary memory."""
     assert scan_text(line) == []
+
+
+def test_importing_the_scanner_compiles_no_token_format() -> None:
+    """The seventy token formats and RE2 wait for the first suspect line, not the import."""
+    probe = (
+        "import sys, dreamgit.store.secrets as s, dreamgit.store.secret_formats as f\n"
+        "print('re2' in sys.modules, f.token_formats.cache_info().currsize)\n"
+        "s.scan_text('token ghp_' + 'a' * 36)\n"
+        "print('re2' in sys.modules, f.token_formats.cache_info().currsize)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["False 0", "True 1"]
