@@ -22,6 +22,8 @@ __all__ = ["Reader"]
 #: no run changed is counted once however many runs a report looks at.
 _FOLDER_SIZES: dict[tuple[str, str], int] = {}
 _KEEP_FOLDER_SIZES = 100_000
+#: A submodule's entry in a tree: a commit, not a file.
+_GITLINK = 0o160000
 
 
 def _walk(tree: pygit2.Tree, prefix: str, found: dict[str, str]) -> None:
@@ -32,8 +34,11 @@ def _walk(tree: pygit2.Tree, prefix: str, found: dict[str, str]) -> None:
             found[f"{prefix}{entry.name}"] = str(entry.id)
 
 
-def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None) -> list[Change]:
-    """Files that differ between two trees (None: the empty tree), by libgit2's tree diff."""
+def _tree_changes(
+    old: pygit2.Tree | None, new: pygit2.Tree | None, *, blobs_only: bool = False
+) -> list[Change]:
+    """Files that differ between two trees (None: the empty tree), by libgit2's tree diff;
+    ``blobs_only`` leaves out submodules, as :meth:`Reader.files` does."""
     if new is not None:
         diff = old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
     elif old is not None:
@@ -42,10 +47,19 @@ def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None) -> list[Chan
         return []
     changes = []
     for delta in diff.deltas:
-        old_id = None if delta.old_file.id.raw == b"\0" * 20 else str(delta.old_file.id)
-        new_id = None if delta.new_file.id.raw == b"\0" * 20 else str(delta.new_file.id)
+        old_id = _file_id(delta.old_file, blobs_only=blobs_only)
+        new_id = _file_id(delta.new_file, blobs_only=blobs_only)
+        if old_id is None and new_id is None:
+            continue  # a submodule, left out
         changes.append(Change(delta.new_file.path or delta.old_file.path, old_id, new_id))
     return changes
+
+
+def _file_id(file: pygit2.DiffFile, *, blobs_only: bool) -> str | None:
+    """A diff side's blob id; None when absent (or a submodule, with ``blobs_only``)."""
+    if file.id.raw == b"\0" * 20 or (blobs_only and file.mode == _GITLINK):
+        return None
+    return str(file.id)
 
 
 class Reader(StoreBase):
@@ -237,6 +251,23 @@ class Reader(StoreBase):
         b = None if new is None else self._repo[new].peel(pygit2.Commit).tree
         changes = _tree_changes(a, b)
         return sorted((c for c in changes if c.path.startswith(prefix)), key=lambda c: c.path)
+
+    def tree_changes(self, old: str | None, new: str | None, prefix: str) -> list[Change] | None:
+        """Files that differ between two tree ids (None: the empty tree), their paths with
+        ``prefix`` (where the trees sit) in front; None when an id is not a tree held here."""
+        trees: list[pygit2.Tree | None] = []
+        for tree_id in (old, new):
+            found = None if tree_id is None else self._repo.get(tree_id)
+            if found is None:
+                if tree_id is not None:
+                    return None
+                trees.append(None)
+            elif isinstance(found, pygit2.Tree):
+                trees.append(found)
+            else:
+                return None
+        changes = _tree_changes(trees[0], trees[1], blobs_only=True)
+        return [Change(prefix + c.path, c.old, c.new) for c in changes]
 
     def changed_paths(self, commit: str) -> list[Change]:
         """What one commit changed against its first parent."""
