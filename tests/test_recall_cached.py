@@ -280,3 +280,18 @@ def test_after_an_add_a_forget_and_a_dream_the_command_recalls_without_git(
     printed = json.loads(after_dream)
     assert printed.pop("tokens") and printed == full
     assert "nine nodes" in after_add and "nine nodes" not in after_forget
+
+
+def test_a_shallow_clone_keeps_the_view_of_an_add_without_its_history(tmp_path: Path) -> None:
+    """In a clone of depth 1 the line of first parents ends where the clone's history does:
+    the add succeeds and the recall after it answers from its view as the full path does."""
+    _repo(tmp_path / "mem")
+    folder = tmp_path / "shallow"
+    _git(tmp_path, "clone", "-q", "--depth", "1", (tmp_path / "mem").as_uri(), str(folder))
+    repo = MemoryRepo.open(folder)
+    ask = RecallQuery("staging cluster", record=False)
+    _full(repo, ask)
+    DreamEngine(repo, now=NOW).add_memory("The staging cluster has nine nodes", topic="project")
+    follow_view(repo)
+    cached = _cached(folder, ask)
+    assert cached is not None and cached == _full(MemoryRepo.open(folder), ask)

@@ -105,15 +105,7 @@ def follow_view(repo: MemoryRepo) -> None:
     if tip is None:
         return
     config = store.entry_id(tip, layout.CONFIG)
-    line, commit = [], tip
-    for _ in range(_REACH):  # first parents: main's own line, a merged dream's ops included
-        if commit != tip and store.entry_id(commit, layout.CONFIG) != config:
-            break
-        line.append(commit)
-        parents = store.commit_info(commit).parents
-        if not parents:
-            break
-        commit = parents[0]
+    line = _first_parents(repo, tip, config)
     kept = _kept_of(store.git_dir, line)
     if tip in kept:
         return
@@ -123,6 +115,23 @@ def follow_view(repo: MemoryRepo) -> None:
     tree = repo.sync_derived(tip)
     if tree is not None:
         keep_view(repo, tip, tree, earlier.sections)
+
+
+def _first_parents(repo: MemoryRepo, tip: str, config: str | None) -> list[str]:
+    """``tip`` and its first parents back to the last with the config blob ``config``
+    (main's own line, a merged dream's operations included), at most ``_REACH``; a parent
+    a shallow clone does not hold ends the line."""
+    line, commit = [tip], tip
+    for _ in range(_REACH - 1):
+        try:
+            parents = repo.store.commit_info(commit).parents
+            if not parents or repo.store.entry_id(parents[0], layout.CONFIG) != config:
+                break
+        except KeyError:
+            break
+        commit = parents[0]
+        line.append(commit)
+    return line
 
 
 def _kept_of(git_dir: Path, commits: list[str]) -> dict[str, View]:
