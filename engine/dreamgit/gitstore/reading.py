@@ -22,8 +22,6 @@ __all__ = ["Reader"]
 #: no run changed is counted once however many runs a report looks at.
 _FOLDER_SIZES: dict[tuple[str, str], int] = {}
 _KEEP_FOLDER_SIZES = 100_000
-#: A submodule's entry in a tree: a commit, not a file.
-_GITLINK = 0o160000
 
 
 def _walk(tree: pygit2.Tree, prefix: str, found: dict[str, str]) -> None:
@@ -34,11 +32,8 @@ def _walk(tree: pygit2.Tree, prefix: str, found: dict[str, str]) -> None:
             found[f"{prefix}{entry.name}"] = str(entry.id)
 
 
-def _tree_changes(
-    old: pygit2.Tree | None, new: pygit2.Tree | None, *, blobs_only: bool = False
-) -> list[Change]:
-    """Files that differ between two trees (None: the empty tree), by libgit2's tree diff;
-    ``blobs_only`` leaves out submodules, as :meth:`Reader.files` does."""
+def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None) -> list[Change]:
+    """Files that differ between two trees (None: the empty tree), by libgit2's tree diff."""
     if new is not None:
         diff = old.diff_to_tree(new) if old is not None else new.diff_to_tree(swap=True)
     elif old is not None:
@@ -47,19 +42,32 @@ def _tree_changes(
         return []
     changes = []
     for delta in diff.deltas:
-        old_id = _file_id(delta.old_file, blobs_only=blobs_only)
-        new_id = _file_id(delta.new_file, blobs_only=blobs_only)
-        if old_id is None and new_id is None:
-            continue  # a submodule, left out
+        old_id = None if delta.old_file.id.raw == b"\0" * 20 else str(delta.old_file.id)
+        new_id = None if delta.new_file.id.raw == b"\0" * 20 else str(delta.new_file.id)
         changes.append(Change(delta.new_file.path or delta.old_file.path, old_id, new_id))
     return changes
 
 
-def _file_id(file: pygit2.DiffFile, *, blobs_only: bool) -> str | None:
-    """A diff side's blob id; None when absent (or a submodule, with ``blobs_only``)."""
-    if file.id.raw == b"\0" * 20 or (blobs_only and file.mode == _GITLINK):
-        return None
-    return str(file.id)
+def _pruned_diff(
+    old: pygit2.Tree | None, new: pygit2.Tree | None, prefix: str, out: list[Change]
+) -> None:
+    """The files that differ between two trees, into ``out``, descending only into the
+    folders whose ids differ: one changed file of 10,000 costs the entries of its folders,
+    where libgit2's diff reads every entry of both trees. Submodules are left out."""
+    before = {e.name: e for e in old} if old is not None else {}
+    after = {e.name: e for e in new} if new is not None else {}
+    for name in before.keys() | after.keys():
+        a, b = before.get(name), after.get(name)
+        if a is not None and b is not None and a.id == b.id:
+            continue
+        a_tree = a.peel(pygit2.Tree) if a is not None and a.type_str == "tree" else None
+        b_tree = b.peel(pygit2.Tree) if b is not None and b.type_str == "tree" else None
+        if a_tree is not None or b_tree is not None:
+            _pruned_diff(a_tree, b_tree, f"{prefix}{name}/", out)
+        a_blob = str(a.id) if a is not None and a.type_str == "blob" else None
+        b_blob = str(b.id) if b is not None and b.type_str == "blob" else None
+        if a_blob is not None or b_blob is not None:
+            out.append(Change(f"{prefix}{name}", a_blob, b_blob))
 
 
 class Reader(StoreBase):
@@ -266,8 +274,9 @@ class Reader(StoreBase):
                 trees.append(found)
             else:
                 return None
-        changes = _tree_changes(trees[0], trees[1], blobs_only=True)
-        return [Change(prefix + c.path, c.old, c.new) for c in changes]
+        changes: list[Change] = []
+        _pruned_diff(trees[0], trees[1], prefix, changes)
+        return changes
 
     def changed_paths(self, commit: str) -> list[Change]:
         """What one commit changed against its first parent."""
