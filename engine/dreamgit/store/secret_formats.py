@@ -24,7 +24,6 @@ __all__ = [
     "looks_innocent",
     "plausible_value",
     "token_formats",
-    "token_prefilter",
 ]
 
 
@@ -153,25 +152,35 @@ def _loosened(pattern: str) -> str:
     return _COUNTED.sub(lambda m: "*" if m.group(1) == "0" else "+", pattern)
 
 
-@functools.cache
-def token_formats() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """(kind, pattern of the whole secret, or of group 1 where context is needed), compiled
-    on first use: seventy patterns cost tens of milliseconds, which a process that writes
-    no suspect line (most ``add`` calls, every recall) never pays."""
-    return tuple((kind, re.compile(source)) for kind, source in _TOKEN_SOURCES)
+def token_formats(line: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The token formats that may match ``line`` (kind, pattern of the whole secret, or of
+    group 1 where context is needed), in the table's order.
+
+    RE2 runs every format, loosened, as one set over the line, and says which could
+    match: most lines are ruled out of all seventy at once, and only the formats a line
+    passes are compiled (once a process), so a path such as ``flask-editor.md`` (``sk-``
+    loosened) costs one pattern, not seventy (tens of milliseconds).
+    """
+    possible = _prefilter().Match(line) or ()  # None when no format may match
+    return [(_TOKEN_SOURCES[i][0], _token_format(i)) for i in sorted(possible)]
 
 
 @functools.cache
-def token_prefilter() -> Any:
-    """Any of the token formats, loosened, on RE2: one linear pass rules most lines out of
-    all seventy formats at once (a line it passes is then matched format by format)."""
+def _token_format(index: int) -> re.Pattern[str]:
+    return re.compile(_TOKEN_SOURCES[index][1])
+
+
+@functools.cache
+def _prefilter() -> Any:
     import re2  # only for a line that may hold a credential
 
     options = re2.Options()
     options.never_capture = True
-    return re2.compile(
-        "|".join(f"(?:{_loosened(source)})" for _, source in _TOKEN_SOURCES), options
-    )
+    found = re2.Set.SearchSet(options)
+    for _, source in _TOKEN_SOURCES:
+        found.Add(_loosened(source))
+    found.Compile()
+    return found
 
 
 #: A private key block, BEGIN to END; where the END line is missing, BEGIN and the

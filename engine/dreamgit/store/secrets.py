@@ -29,7 +29,6 @@ from dreamgit.store.secret_formats import (
     keyword_rules,
     plausible_value,
     token_formats,
-    token_prefilter,
 )
 
 __all__ = [
@@ -284,7 +283,7 @@ def findings_trailers(found: list[Finding]) -> str:
 def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
     if not _SUSPECT.search(line):
         return
-    for kind, pattern in token_formats() if _may_hold_token(line) else ():
+    for kind, pattern in _formats_for(line):
         for match in pattern.finditer(line):
             begin, end = match.span(1 if match.groups() else 0)
             yield begin, end, kind
@@ -299,11 +298,10 @@ def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
                 yield begin, end, "password" if match.group("pw") else "secret"
 
 
-def _may_hold_token(line: str) -> bool:
-    """Whether any token format could match (RE2 reads UTF-8: stray surrogates are masked)."""
-    if not line.isascii():
-        line = _SURROGATE.sub("\ufffd", line)
-    return token_prefilter().search(line) is not None
+def _formats_for(line: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The token formats that may match ``line`` (RE2 reads UTF-8: stray surrogates are
+    masked for it; the formats then run on the line as it is)."""
+    return token_formats(line if line.isascii() else _SURROGATE.sub("\ufffd", line))
 
 
 def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[str, int, int]]:
