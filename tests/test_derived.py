@@ -204,6 +204,71 @@ def _record(path: str, blob: str) -> dict[str, object]:
     return found
 
 
+def _diff(trees: dict[str, dict[str, str]], old: str, new: str) -> dict[str, str | None] | None:
+    """What differs from tree ``old`` to tree ``new`` (path → new blob, None: gone)."""
+    if old not in trees:
+        return None
+    before, after = trees[old], trees[new]
+    gone = dict.fromkeys(p for p in before if p not in after)
+    return {**gone, **{p: b for p, b in after.items() if before.get(p) != b}}
+
+
+def _state(tmp_path: Path) -> list[list[tuple[object, ...]]]:
+    with sqlite3.connect(tmp_path / "dreamgit" / "cache" / "derived.sqlite3") as db:
+        return [
+            db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            for table in ("docs", "postings", "meta")
+        ]
+
+
+def test_a_move_by_the_diff_reads_no_listing_and_ends_as_a_build_from_scratch(
+    tmp_path: Path,
+) -> None:
+    """Told what changed, a move never lists the tree's files, and its tables are those a
+    build from the listing gives; told nothing (an old tree not in the repository), it lists."""
+    trees = {
+        "tree-a": {f"memories/t/{i}.md": f"a{i}" for i in range(6)},
+        "tree-b": {**{f"memories/t/{i}.md": f"a{i}" for i in range(1, 6)}, "memories/t/9.md": "b"},
+    }
+    trees["tree-b"]["memories/t/3.md"] = "a3-edited"
+
+    def no_listing() -> dict[str, str]:
+        raise AssertionError("the listing was read")
+
+    by_diff, from_scratch = tmp_path / "diff", tmp_path / "scratch"
+    DerivedStore(by_diff).sync("tree-a", lambda: trees["tree-a"], _record)
+    DerivedStore(by_diff).sync(
+        "tree-b", no_listing, _record, lambda held: _diff(trees, held, "tree-b")
+    )
+    DerivedStore(from_scratch).sync("tree-b", lambda: trees["tree-b"], _record)
+    assert _state(by_diff) == _state(from_scratch)
+    listed: list[str] = []
+    DerivedStore(by_diff).sync(
+        "tree-a", lambda: listed.append("x") or trees["tree-a"], _record, lambda held: None
+    )
+    assert listed == ["x"]
+
+
+def test_a_repository_moves_its_database_by_the_diff_after_a_write(
+    engine: DreamEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an add, the database follows the commit without listing the memory files."""
+    repo = engine.repo
+    _answers(repo)
+    engine.add_memory("Prefers Python 3.12 for new tools", topic="preferences")
+    listing = repo.store.files
+
+    def files(commit: str | None, prefix: str = "") -> dict[str, str]:
+        assert prefix != "memories/", "the memory files were listed"
+        return listing(commit, prefix)
+
+    monkeypatch.setattr(repo.store, "files", files)
+    assert repo.sync_derived(repo.tip()) is not None
+    monkeypatch.undo()
+    recall_index._CACHE.clear()
+    assert _answers(repo) == _from_the_files(repo)
+
+
 def test_readers_never_see_half_a_move_while_writers_move_the_database(tmp_path: Path) -> None:
     """Two writers move one database between two trees while a reader queries: every answer
     it gets is wholly one tree's files."""
@@ -216,8 +281,10 @@ def test_readers_never_see_half_a_move_while_writers_move_the_database(tmp_path:
     def write(tree: str) -> None:
         store = DerivedStore(tmp_path)
         while not stop.is_set():  # each move undoes the other writer's
-            try:
-                store.sync(tree, lambda: trees[tree], _record)
+            try:  # by the diff from the tree the other writer left
+                store.sync(
+                    tree, lambda: trees[tree], _record, lambda held: _diff(trees, held, tree)
+                )
             except sqlite3.OperationalError:  # locked past the wait: recall reads the files then
                 store.close()
         store.close()

@@ -221,3 +221,41 @@ def test_lock_left_by_a_dead_writer_is_broken(
     store.move_branch("main", new=first, expected=second, message="back")
     assert store.tip("main") == first and not lock.exists()
     fsck(tmp_path / "r")
+
+
+def test_tree_changes_are_the_difference_of_the_two_listings(tmp_path: Path) -> None:
+    """Between two ``memories/`` trees: edits deep down, a folder gone, a file become a
+    folder, new files; what differs is what the listings of both say, by path."""
+    store = GitStore.init(tmp_path / "r", bare=True)
+    first = _commit(
+        store,
+        {
+            "memories/a/one.md": b"one",
+            "memories/a/deep/two.md": b"two",
+            "memories/b/three.md": b"three",
+            "memories/c": b"a file",
+            "memories/d/same.md": b"same",
+        },
+        "first",
+    )
+    second = _commit(
+        store,
+        {
+            "memories/a/deep/two.md": b"two, edited",
+            "memories/b/three.md": None,
+            "memories/c": None,
+            "memories/c/now-a-folder.md": b"four",
+            "memories/e/new.md": b"five",
+        },
+        "second",
+    )
+    old, new = (store.entry_id(c, "memories") for c in (first, second))
+    found = store.tree_changes(old, new, "memories/")
+    before, after = store.files(first, "memories/"), store.files(second, "memories/")
+    expected = {
+        p: after.get(p) for p in before.keys() | after.keys() if before.get(p) != after.get(p)
+    }
+    assert found is not None and {c.path: c.new for c in found} == expected
+    assert {c.path: c.old for c in found} == {p: before.get(p) for p in expected}
+    assert store.tree_changes(None, new, "memories/") is not None
+    assert store.tree_changes(store.entry_id(first, "memories/a/one.md"), new, "") is None

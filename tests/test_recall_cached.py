@@ -17,8 +17,10 @@ from dreamgit.recall.cached import cached_recall
 from dreamgit.recall.fold import fold_signals
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall
+from dreamgit.recall.views import follow_view
 from dreamgit.store import layout
 from dreamgit.store.derived import DerivedStore
+from dreamgit.store.operations import forget
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT
 
@@ -219,3 +221,77 @@ def test_the_command_run_inside_the_repository_answers_from_the_view(tmp_path: P
     second, second_git = _command_output(folder, *args, inside=True)
     assert json.loads(first) == json.loads(second) and json.loads(first)["results"]
     assert second_git is False
+
+
+def test_a_writer_keeps_the_view_of_its_commit_with_the_full_paths_answers(
+    tmp_path: Path,
+) -> None:
+    """After an add and after a forget, the view the writer kept answers every query as the
+    full path does, before any full recall at the new commit."""
+    folder = tmp_path / "mem"
+    repo = _repo(folder)
+    asks = [RecallQuery(a.text, a.top_k, a.chars, a.topic, a.type, a.scope, False) for a in QUERIES]
+    _full(repo, asks[0])
+    engine = DreamEngine(repo, now=NOW)
+    added = engine.add_memory("The staging cluster has nine nodes", topic="project")
+    follow_view(repo)
+    after_add = [_cached(folder, ask) for ask in asks]
+    forget(repo, [added.id], now=NOW)
+    follow_view(repo)
+    after_forget = [_cached(folder, ask) for ask in asks]
+    reopened = MemoryRepo.open(folder)
+    assert after_forget == [_full(reopened, ask) for ask in asks]
+    assert "The staging cluster has nine nodes" in [r["text"] for r in after_add[0]["results"]]
+    assert "The staging cluster has nine nodes" not in str(after_forget)
+
+
+def test_a_changed_config_leaves_the_new_commit_to_the_full_path(tmp_path: Path) -> None:
+    """A view is followed only across commits with the same configuration: its merged
+    sections could differ otherwise."""
+    folder = tmp_path / "mem"
+    repo = _repo(folder)
+    ask = RecallQuery("staging cluster", record=False)
+    _full(repo, ask)
+    changed = CONFIG.replace("top_k: 3", "top_k: 1").encode()
+    repo.commit_main("config: one result", lambda _t: {layout.CONFIG: changed}, now=NOW)
+    follow_view(repo)
+    assert _cached(folder, ask) is None
+    assert len(_full(repo, ask)["results"]) == 1 and _cached(folder, ask) == _full(repo, ask)
+
+
+def test_after_an_add_a_forget_and_a_dream_the_command_recalls_without_git(
+    tmp_path: Path,
+) -> None:
+    """``dreamgit add``, ``forget`` and ``run`` keep the view of the commit they make: the
+    recall right after each opens no git and prints what the full path prints."""
+    folder = tmp_path / "mem"
+    _repo(folder)
+    args = ("recall", "staging cluster nodes", "--no-record", "--json")
+    _command_output(folder, *args)
+    added, _ = _command_output(folder, "add", "The staging cluster has nine nodes", "--topic", "x")
+    after_add, add_git = _command_output(folder, *args)
+    _command_output(folder, "forget", added.strip())
+    after_forget, forget_git = _command_output(folder, *args)
+    _command_output(folder, "log", "We moved the staging cluster to a new rack on Monday.")
+    _command_output(folder, "run", "--force")
+    after_dream, dream_git = _command_output(folder, *args)
+    assert (add_git, forget_git, dream_git) == (False, False, False)
+    full = _full(MemoryRepo.open(folder), RecallQuery("staging cluster nodes", record=False))
+    printed = json.loads(after_dream)
+    assert printed.pop("tokens") and printed == full
+    assert "nine nodes" in after_add and "nine nodes" not in after_forget
+
+
+def test_a_shallow_clone_keeps_the_view_of_an_add_without_its_history(tmp_path: Path) -> None:
+    """In a clone of depth 1 the line of first parents ends where the clone's history does:
+    the add succeeds and the recall after it answers from its view as the full path does."""
+    _repo(tmp_path / "mem")
+    folder = tmp_path / "shallow"
+    _git(tmp_path, "clone", "-q", "--depth", "1", (tmp_path / "mem").as_uri(), str(folder))
+    repo = MemoryRepo.open(folder)
+    ask = RecallQuery("staging cluster", record=False)
+    _full(repo, ask)
+    DreamEngine(repo, now=NOW).add_memory("The staging cluster has nine nodes", topic="project")
+    follow_view(repo)
+    cached = _cached(folder, ask)
+    assert cached is not None and cached == _full(MemoryRepo.open(folder), ask)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from dreamgit.store.secrets import redact_text, scan_text
@@ -36,3 +39,22 @@ def test_redacting_twice_changes_nothing_more(secret: Secret) -> None:
 def test_look_alikes_are_kept(line: str) -> None:
     """Hashes, UUIDs, versions, long words, paths and secret-ish words are ordinary memory."""
     assert scan_text(line) == []
+
+
+def test_importing_the_scanner_compiles_no_token_format() -> None:
+    """The token formats and RE2 wait for the first suspect line, not the import; a line
+    then compiles only the formats RE2 says it may hold, and a path whose words merely
+    look like a prefix (``flask-editor``: ``sk-``) is found clean."""
+    probe = (
+        "import sys, dreamgit.store.secrets as s, dreamgit.store.secret_formats as f\n"
+        "print('re2' in sys.modules, f._token_format.cache_info().currsize)\n"
+        "size = lambda: f._token_format.cache_info().currsize\n"
+        "print(s.scan_text('see memories/decisions/dark-flask-editor-staging-release.md'))\n"
+        "print(size())\n"
+        "print(len(s.scan_text('token ghp_' + 'a1B2' * 9)), size())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    lines = done.stdout.split("\n")
+    assert lines[:3] == ["False 0", "[]", "1"]
+    found, compiled = map(int, lines[3].split())
+    assert found == 1 and 1 < compiled < 10

@@ -56,7 +56,7 @@ def _dream(
     if rules is None and edited_config(repo) is not None:
         warn(EDITED_NOTE)
     with progress_reporter(enabled=not as_json) as progress:
-        return dream(
+        record = dream(
             repo,
             now=state.now(),
             ruleset=ruleset_option_value(repo, rules),
@@ -66,6 +66,11 @@ def _dream(
             check=memory_gate,
             **options,
         )
+    if record.get("merged"):
+        from dreamgit.recall.views import follow_view
+
+        follow_view(repo)  # the first recall after the dream answers from the derived store
+    return record
 
 
 def print_ops(record: RunRecord) -> None:

@@ -14,6 +14,7 @@ from dreamgit.cli.state import CliState, pass_state
 from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
+from dreamgit.recall.views import follow_view
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
 
@@ -129,6 +130,7 @@ def add(
     done = remember(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
     )
+    follow_view(repo)  # the next recall answers from the derived store
     if as_json:
         emit_json({**done.memory.to_dict(), "reinforced": done.reinforced})
         return
@@ -282,6 +284,8 @@ def forget(
             session=session,
         )
         gone, kept = forget_matching(repo, spec, now=state.now(), dry_run=dry_run)
+    if gone and not dry_run:
+        follow_view(repo)  # the next recall answers from the derived store
     for m in kept:
         warn(f"kept {m.id} ({m.path}): protected; forget it by id if you mean it")
     if as_json:

@@ -33,7 +33,11 @@ if TYPE_CHECKING:
     from dreamgit.model import RecallStats
     from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["View", "counters_of", "keep_view", "read_view"]
+__all__ = ["View", "counters_of", "follow_view", "keep_view", "read_view"]
+
+#: How many commits back from main's tip a writer looks for a kept view to follow
+#: (a dream's operations are one commit each).
+_REACH = 256
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS recall_views (
@@ -90,6 +94,77 @@ def keep_view(repo: MemoryRepo, commit: str, tree: str, sections: dict[str, Any]
         return  # a cache that cannot be written costs only time
 
 
+def follow_view(repo: MemoryRepo) -> None:
+    """After a write of main: keep the view of its new tip from the nearest kept view of
+    an earlier commit of the branch, when the configuration between them is the same
+    blob (its merged sections are then the same), with the derived store moved to the
+    tip by the diff. The first recall after an ``add``, a ``forget`` or a dream then
+    answers from the cached path; with no such view, the next recall keeps one.
+    """
+    store, tip = repo.store, repo.tip()
+    if tip is None:
+        return
+    config = store.entry_id(tip, layout.CONFIG)
+    line = _first_parents(repo, tip, config)
+    kept = _kept_of(store.git_dir, line)
+    if tip in kept:
+        return
+    earlier = next((kept[c] for c in line if c in kept), None)
+    if earlier is None or earlier.branch != repo.branch:
+        return
+    tree = repo.sync_derived(tip)
+    if tree is not None:
+        keep_view(repo, tip, tree, earlier.sections)
+
+
+def _first_parents(repo: MemoryRepo, tip: str, config: str | None) -> list[str]:
+    """``tip`` and its first parents back to the last with the config blob ``config``
+    (main's own line, a merged dream's operations included), at most ``_REACH``; a parent
+    a shallow clone does not hold ends the line."""
+    line, commit = [tip], tip
+    for _ in range(_REACH - 1):
+        try:
+            parents = repo.store.commit_info(commit).parents
+            if not parents or repo.store.entry_id(parents[0], layout.CONFIG) != config:
+                break
+        except KeyError:
+            break
+        commit = parents[0]
+        line.append(commit)
+    return line
+
+
+def _kept_of(git_dir: Path, commits: list[str]) -> dict[str, View]:
+    """The views kept of ``commits`` by this dreamgit ({} when none can be read)."""
+    found: dict[str, View] = {}
+    try:
+        with _open(git_dir, read_only=True) as db:
+            for start in range(0, len(commits), 500):
+                chunk = commits[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(
+                    "SELECT commit_id, branch, tree, counters, sections, written_by"
+                    f" FROM recall_views WHERE commit_id IN ({marks})",
+                    chunk,
+                )
+                for commit, *row in rows:
+                    view = _view_of(row)
+                    if view is not None:
+                        found[commit] = view
+    except sqlite3.Error:
+        return {}
+    return found
+
+
+def _view_of(row: list[Any] | tuple[Any, ...]) -> View | None:
+    """A view from its row (branch, tree, counters, sections, written_by), or None when
+    another dreamgit wrote it."""
+    if row[4] != _writer():
+        return None
+    sections = json.loads(row[3])
+    return View(row[0], row[1], row[2], sections) if isinstance(sections, dict) else None
+
+
 def read_view(git_dir: Path, commit: str) -> View | None:
     """The kept view of ``commit``, or None (none kept, kept by another dreamgit, or no
     database to read)."""
@@ -102,10 +177,7 @@ def read_view(git_dir: Path, commit: str) -> View | None:
             ).fetchone()
     except sqlite3.Error:
         return None
-    if row is None or row[4] != _writer():
-        return None
-    sections = json.loads(row[3])
-    return View(row[0], row[1], row[2], sections) if isinstance(sections, dict) else None
+    return None if row is None else _view_of(row)
 
 
 def counters_of(git_dir: Path, blob: str | None, ids: list[str]) -> dict[str, RecallStats]:

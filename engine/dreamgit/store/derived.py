@@ -22,6 +22,7 @@ import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,15 @@ from dreamgit.errors import MemoryFileError
 from dreamgit.store.memoryfile import memory_from_record
 from dreamgit.textsim import tokenize
 
-__all__ = ["Choose", "DerivedStore", "Posting", "index_terms", "memory_terms", "said_key"]
+__all__ = [
+    "Changes",
+    "Choose",
+    "DerivedStore",
+    "Posting",
+    "index_terms",
+    "memory_terms",
+    "said_key",
+]
 
 #: Bumped when a table's meaning changes: an older database is then rebuilt.
 SCHEMA = "2"
@@ -52,6 +61,22 @@ CREATE TABLE IF NOT EXISTS postings (
     PRIMARY KEY (term, path)
 ) WITHOUT ROWID;
 """
+
+#: A row of docs as a sync reads it: blob id, stated id (None: broken), active.
+_Row = tuple[str, str | None, int]
+#: The memory files that differ from an old tree (path → new blob, None: gone), or None
+#: when they cannot be told (the old tree is not in the repository).
+Changes = Callable[[str], Mapping[str, str | None] | None]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a sync reads the files of the tree it moves to."""
+
+    files: Callable[[], Mapping[str, str]]
+    record: Callable[[str, str], dict[str, Any]]
+    changes: Changes | None
+
 
 #: (path, term frequency, document length) of one term in one memory.
 Posting = tuple[str, int, int]
@@ -99,21 +124,25 @@ class DerivedStore:
         tree: str,
         files: Callable[[], Mapping[str, str]],
         record: Callable[[str, str], dict[str, Any]],
+        changes: Changes | None = None,
     ) -> None:
         """Make the state that of ``tree`` (``files()``: its memory files, path → blob).
 
-        ``record(path, blob)`` parses one file (MemoryFileError when broken). A damaged
+        ``record(path, blob)`` parses one file (MemoryFileError when broken).
+        ``changes(old tree)``, when given, names the files that differ from the tree the
+        database holds, so only their rows are read and written (a write changes one
+        file of 10,000); ``files()`` is listed only when it cannot tell. A damaged
         database is deleted and built again; other sqlite3 errors reach the caller.
         """
         try:
-            self._sync(tree, files, record)
+            self._sync(tree, Source(files, record, changes))
         except sqlite3.DatabaseError as exc:
             if _held_by_another(exc):
                 raise
             self.close()
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-            self._sync(tree, files, record)
+            self._sync(tree, Source(files, record, changes))
 
     def search(
         self, tree: str, terms: Iterable[str], choose: Choose
@@ -197,17 +226,12 @@ class DerivedStore:
             self._local.db = found = db
         return found
 
-    def _sync(
-        self,
-        tree: str,
-        files: Callable[[], Mapping[str, str]],
-        record: Callable[[str, str], dict[str, Any]],
-    ) -> None:
+    def _sync(self, tree: str, source: Source) -> None:
         db = self._connect()
         with _transaction(db, "BEGIN IMMEDIATE"):
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
-                _move(db, tree, meta, files, record)
+                _move(db, tree, meta, source)
         self._held = tree
 
 
@@ -217,18 +241,20 @@ def _held_by_another(exc: sqlite3.DatabaseError) -> bool:
     return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
-def _move(
-    db: sqlite3.Connection,
-    tree: str,
-    meta: dict[str, str],
-    files: Callable[[], Mapping[str, str]],
-    record: Callable[[str, str], dict[str, Any]],
-) -> None:
-    """Inside a write transaction: make the database hold ``tree``."""
-    if meta.get("schema") != SCHEMA:
-        db.execute("DELETE FROM docs")
-        db.execute("DELETE FROM postings")
-    _apply_diff(db, dict(files()), record)
+def _move(db: sqlite3.Connection, tree: str, meta: dict[str, str], source: Source) -> None:
+    """Inside a write transaction: make the database hold ``tree``, by the diff from the
+    tree it holds when ``source`` can name it, else by listing every file."""
+    held = meta.get("tree") if meta.get("schema") == SCHEMA else None
+    diff = None if held is None or source.changes is None else source.changes(held)
+    if diff is not None:
+        old = _rows_of(db, list(diff))
+        _apply_diff(db, old, {p: b for p, b in diff.items() if b is not None}, source.record)
+    else:
+        if meta.get("schema") != SCHEMA:
+            db.execute("DELETE FROM docs")
+            db.execute("DELETE FROM postings")
+        old = {p: (blob, ident, active) for p, blob, ident, active in db.execute(_ALL_DOCS)}
+        _apply_diff(db, old, dict(source.files()), source.record)
     count, total = db.execute(
         "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM docs WHERE active = 1"
     ).fetchone()
@@ -251,16 +277,28 @@ class _transaction:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
+def _rows_of(db: sqlite3.Connection, paths: list[str]) -> dict[str, _Row]:
+    """The rows the database holds for ``paths`` (those it has)."""
+    found: dict[str, _Row] = {}
+    for start in range(0, len(paths), 500):
+        chunk = paths[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(f"{_ALL_DOCS} WHERE path IN ({marks})", chunk)
+        found.update((p, (blob, ident, active)) for p, blob, ident, active in rows)
+    return found
+
+
 def _apply_diff(
     db: sqlite3.Connection,
+    old: dict[str, _Row],
     new: dict[str, str],
     record: Callable[[str, str], dict[str, Any]],
 ) -> None:
-    """Move the docs and postings from the files they hold to ``new``."""
-    old = {p: (blob, ident, active) for p, blob, ident, active in db.execute(_ALL_DOCS)}
+    """Move the docs and postings of the paths in ``old`` (their rows) to ``new`` (path →
+    blob of each file there is now; a path of ``old`` missing from it is gone)."""
     gone = [p for p, (blob, _, _) in old.items() if new.get(p) != blob]
     came = [p for p, blob in new.items() if p not in old or old[p][0] != blob]
-    touched = {old[p][1] for p in gone if old[p][1] is not None}
+    touched = {ident for p in gone if (ident := old[p][1]) is not None}
     db.executemany("DELETE FROM postings WHERE path = ?", [(p,) for p in gone if old[p][2]])
     db.executemany("DELETE FROM docs WHERE path = ?", [(p,) for p in gone])
     rows: list[tuple[str, str, str | None, str | None, int, int, str | None]] = []

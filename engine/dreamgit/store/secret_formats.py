@@ -12,43 +12,40 @@ where it sits in a JSON string with ``\\n`` escapes.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
 
-import re2
-
 __all__ = [
-    "ASSIGNMENT",
     "PRIVATE_KEY_BLOCK",
-    "PROSE",
-    "TOKEN_FORMATS",
-    "TOKEN_PREFILTER",
     "high_entropy",
+    "keyword_rules",
     "looks_innocent",
     "plausible_value",
+    "token_formats",
 ]
 
 
-def _token(pattern: str) -> re.Pattern[str]:
+def _token(pattern: str) -> str:
     """A token that no letter, digit or ``_`` may precede or follow."""
-    return re.compile(rf"(?<![A-Za-z0-9_]){pattern}(?![A-Za-z0-9_])")
+    return rf"(?<![A-Za-z0-9_]){pattern}(?![A-Za-z0-9_])"
 
 
-def _named(service: str, word: str, value: str) -> re.Pattern[str]:
+def _named(service: str, word: str, value: str) -> str:
     """``<service>…<word>… = value``: a value (group 1) assigned to a name that says whose it is."""
-    return re.compile(
+    return (
         rf"(?i)\b(?:{service})[\w. -]{{0,40}}?(?:{word})\w*['\"]?\s*[:=]\s*['\"]?"
         rf"({value})(?![A-Za-z0-9_-])"
     )
 
 
-#: (kind, pattern of the whole secret, or of group 1 where context is needed).
-TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
+#: (kind, source of the pattern of the whole secret, or of group 1 where context is needed).
+_TOKEN_SOURCES: tuple[tuple[str, str], ...] = (
     ("aws-key", _token(r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}")),
     (
         "aws-secret-key",
-        re.compile(
+        (
             r"(?i:aws.{0,20}?(?:secret|private).{0,20}?)[:=]\s*['\"]?"
             r"([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
@@ -57,17 +54,17 @@ TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("github-token", _token(r"github_pat_[A-Za-z0-9_]{22,255}")),
     (
         "gitlab-token",
-        re.compile(r"(?<![A-Za-z0-9])gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ft)-[0-9A-Za-z_-]{20,}"),
+        (r"(?<![A-Za-z0-9])gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ft)-[0-9A-Za-z_-]{20,}"),
     ),
-    ("slack-token", re.compile(r"(?<![A-Za-z0-9])xox[abposre]-[0-9A-Za-z-]{10,}")),
-    ("slack-token", re.compile(r"(?<![A-Za-z0-9])xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}")),
-    ("slack-webhook", re.compile(r"hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/+]{20,}")),
+    ("slack-token", (r"(?<![A-Za-z0-9])xox[abposre]-[0-9A-Za-z-]{10,}")),
+    ("slack-token", (r"(?<![A-Za-z0-9])xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}")),
+    ("slack-webhook", (r"hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/+]{20,}")),
     ("stripe-key", _token(r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}")),
     ("stripe-key", _token(r"whsec_[0-9A-Za-z]{24,}")),
-    ("anthropic-key", re.compile(r"(?<![A-Za-z0-9])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}")),
+    ("anthropic-key", (r"(?<![A-Za-z0-9])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}")),
     (
         "openai-key",
-        re.compile(r"(?<![A-Za-z0-9])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}"),
+        (r"(?<![A-Za-z0-9])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}"),
     ),
     ("google-api-key", _token(r"AIza[0-9A-Za-z_-]{35}")),
     ("google-oauth-token", _token(r"ya29\.[0-9A-Za-z_-]{30,}")),
@@ -93,8 +90,8 @@ TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("vault-token", _token(r"hv[sb]\.[A-Za-z0-9_-]{24,}")),
     ("figma-token", _token(r"figd_[A-Za-z0-9_-]{40,}")),
     ("grafana-token", _token(r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}")),
-    ("grafana-token", re.compile(r"(?<![A-Za-z0-9])glc_[A-Za-z0-9+/]{32,}={0,2}")),
-    ("sentry-token", re.compile(r"(?<![A-Za-z0-9])sntry[su]_[A-Za-z0-9+/=_]{40,}")),
+    ("grafana-token", (r"(?<![A-Za-z0-9])glc_[A-Za-z0-9+/]{32,}={0,2}")),
+    ("sentry-token", (r"(?<![A-Za-z0-9])sntry[su]_[A-Za-z0-9+/=_]{40,}")),
     ("pulumi-token", _token(r"pul-[a-f0-9]{40}")),
     ("terraform-token", _token(r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}")),
     ("newrelic-key", _token(r"NRAK-[A-Z0-9]{27}")),
@@ -116,7 +113,7 @@ TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("square-token", _token(r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,}")),
     ("square-token", _token(r"EAAA[A-Za-z0-9_-]{60}")),
     ("telegram-token", _token(r"\d{8,10}:AA[0-9A-Za-z_-]{33}")),
-    ("azure-key", re.compile(r"AccountKey=([A-Za-z0-9+/]{86}==)")),
+    ("azure-key", (r"AccountKey=([A-Za-z0-9+/]{86}==)")),
     ("azure-client-secret", _token(r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}")),
     ("heroku-key", _token(r"HRKU-[A-Za-z0-9_-]{60}")),
     ("alibaba-key", _token(r"LTAI[A-Za-z0-9]{20}")),
@@ -140,8 +137,8 @@ TOKEN_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ibm-key", _named(r"ibm|cos|hmac", r"key|secret", r"[A-Za-z0-9_-]{40,64}")),
     ("softlayer-key", _named(r"softlayer|sl", r"key", r"[a-z0-9]{64}")),
     ("cloudant-key", _named(r"cloudant", r"pass(?:word)?|pwd|key|secret", r"[A-Za-z0-9]{24,64}")),
-    ("cloudant-key", re.compile(r"://[^\s:/@]+:([A-Za-z0-9]{24,64})@[A-Za-z0-9-]+\.cloudant\.com")),
-    ("password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@\"'<>]*:([^\s:/@\"'<>]{4,})@")),
+    ("cloudant-key", (r"://[^\s:/@]+:([A-Za-z0-9]{24,64})@[A-Za-z0-9-]+\.cloudant\.com")),
+    ("password", (r"\b[a-z][a-z0-9+.-]*://[^\s:/@\"'<>]*:([^\s:/@\"'<>]{4,})@")),
 )
 
 _LOOKAROUND = re.compile(r"\(\?<?[!=](?:\[[^\]]*\]|[^()\[\]])*\)")
@@ -155,17 +152,36 @@ def _loosened(pattern: str) -> str:
     return _COUNTED.sub(lambda m: "*" if m.group(1) == "0" else "+", pattern)
 
 
+def token_formats(line: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The token formats that may match ``line`` (kind, pattern of the whole secret, or of
+    group 1 where context is needed), in the table's order.
+
+    RE2 runs every format, loosened, as one set over the line, and says which could
+    match: most lines are ruled out of all seventy at once, and only the formats a line
+    passes are compiled (once a process), so a path such as ``flask-editor.md`` (``sk-``
+    loosened) costs one pattern, not seventy (tens of milliseconds).
+    """
+    possible = _prefilter().Match(line) or ()  # None when no format may match
+    return [(_TOKEN_SOURCES[i][0], _token_format(i)) for i in sorted(possible)]
+
+
+@functools.cache
+def _token_format(index: int) -> re.Pattern[str]:
+    return re.compile(_TOKEN_SOURCES[index][1])
+
+
+@functools.cache
 def _prefilter() -> Any:
+    import re2  # only for a line that may hold a credential
+
     options = re2.Options()
     options.never_capture = True
-    return re2.compile(
-        "|".join(f"(?:{_loosened(pattern.pattern)})" for _, pattern in TOKEN_FORMATS), options
-    )
+    found = re2.Set.SearchSet(options)
+    for _, source in _TOKEN_SOURCES:
+        found.Add(_loosened(source))
+    found.Compile()
+    return found
 
-
-#: Any of the token formats, loosened, on RE2: one linear pass rules most lines out of
-#: all seventy formats at once (a line it passes is then matched format by format).
-TOKEN_PREFILTER = _prefilter()
 
 #: A private key block, BEGIN to END; where the END line is missing, BEGIN and the
 #: base64 lines after it. ``\\n`` lets the block sit in a JSON string.
@@ -183,18 +199,25 @@ _SECRET_WORD = (
 )
 
 #: ``NAME = value`` / ``name: value``, where NAME ends in a secret word (``DB_PASSWORD``).
-ASSIGNMENT = re.compile(
+_ASSIGNMENT = (
     rf"(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_.-])*(?:(?P<pw>{_PASSWORD_WORD})|{_SECRET_WORD})"
     r"(?![A-Za-z0-9])(?:\\?['\"])?\s*(?::=|=>|[:=])\s*(?:\\?['\"])?"
     r"(?P<value>[^\s'\"`,;<>{}\[\]()\\]{4,})"
 )
 
 #: Prose: "the wifi password is …", "with secret …", "Authorization: Bearer …".
-PROSE = re.compile(
+_PROSE = (
     rf"(?i)(?<![A-Za-z0-9_])(?:(?P<pw>{_PASSWORD_WORD})|{_SECRET_WORD}|key)"
     r"(?P<copula>(?:\s*:|\s+(?:is|was|are|now|set\s+to|changed\s+to|reads))*)[ \t]+['\"“]?"
     r"(?P<value>[^\s'\"”`,;<>{}\[\]()]{4,})"
 )
+
+
+@functools.cache
+def keyword_rules() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The assignment and the prose rule, compiled on first use (a suspect line)."""
+    return re.compile(_ASSIGNMENT), re.compile(_PROSE)
+
 
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 _VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9]+)*$")

@@ -25,12 +25,10 @@ from typing import Any
 from dreamgit import trailers as tr
 from dreamgit.errors import ConfigError, SecretFoundError
 from dreamgit.store.secret_formats import (
-    ASSIGNMENT,
     PRIVATE_KEY_BLOCK,
-    PROSE,
-    TOKEN_FORMATS,
-    TOKEN_PREFILTER,
+    keyword_rules,
     plausible_value,
+    token_formats,
 )
 
 __all__ = [
@@ -285,11 +283,12 @@ def findings_trailers(found: list[Finding]) -> str:
 def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
     if not _SUSPECT.search(line):
         return
-    for kind, pattern in TOKEN_FORMATS if _may_hold_token(line) else ():
+    for kind, pattern in _formats_for(line):
         for match in pattern.finditer(line):
             begin, end = match.span(1 if match.groups() else 0)
             yield begin, end, kind
-    for rule, prose in ((ASSIGNMENT, False), (PROSE, True)):
+    assignment, prose_rule = keyword_rules()
+    for rule, prose in ((assignment, False), (prose_rule, True)):
         for match in rule.finditer(line):
             value = match.group("value")
             joined = match.groupdict().get("copula", "") if prose else None
@@ -299,11 +298,10 @@ def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
                 yield begin, end, "password" if match.group("pw") else "secret"
 
 
-def _may_hold_token(line: str) -> bool:
-    """Whether any token format could match (RE2 reads UTF-8: stray surrogates are masked)."""
-    if not line.isascii():
-        line = _SURROGATE.sub("\ufffd", line)
-    return TOKEN_PREFILTER.search(line) is not None
+def _formats_for(line: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The token formats that may match ``line`` (RE2 reads UTF-8: stray surrogates are
+    masked for it; the formats then run on the line as it is)."""
+    return token_formats(line if line.isascii() else _SURROGATE.sub("\ufffd", line))
 
 
 def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[str, int, int]]:
