@@ -26,7 +26,18 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine" / "dreamgit"
 #: What "the kernel" names: the modules at the bottom of the layers.
 KERNEL = frozenset(
-    {"errors", "clock", "ids", "model", "records", "faults", "trailers", "usercache", "version"}
+    {
+        "errors",
+        "clock",
+        "ids",
+        "lazyre",
+        "model",
+        "records",
+        "faults",
+        "trailers",
+        "usercache",
+        "version",
+    }
 )
 #: Packages whose line is checked. ``integrations`` may import "every library layer below"
 #: the API, which names no list; ``cli`` everything. The subpackages of ``dream`` and

@@ -12,9 +12,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
-from clikit import RepositoryTemplates
+import pytest
+
+from clikit import RepositoryTemplates, dreamgit
+from dreamgit.integrations.claude_hooks import session_brief
+from dreamgit.store.repo import MemoryRepo
 from test_claude_hooks import DAY, SESSION, _memory, _record
 
 WRITE_PATH = ("dreamgit.cli.cmd_memory", "dreamgit.store.operations", "dreamgit.store.secrets")
@@ -76,21 +82,89 @@ def test_the_session_start_hook_in_a_work_tree_opens_no_git(
     assert not modules & set(WRITE_PATH)
 
 
-def test_the_session_end_hook_with_nothing_new_loads_no_secret_scanner(
-    tmp_path: Path, templates: RepositoryTemplates
-) -> None:
-    """A second session-end (PreCompact after SessionEnd) logs nothing and scans nothing."""
-    repo = _memory(tmp_path, templates)
+def _transcript(tmp_path: Path, said: str) -> dict[str, str]:
+    """A Claude Code session file in which the user says ``said``; the hook input naming it."""
     transcript = tmp_path / f"{SESSION}.jsonl"
-    lines = [
-        _record(0, "user", "I keep the deploy keys in the vault."),
-        _record(1, "assistant", "Ok."),
-    ]
+    lines = [_record(0, "user", said), _record(1, "assistant", "Ok.")]
     transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    payload = {"transcript_path": str(transcript)}
+    return {"transcript_path": str(transcript)}
+
+
+@pytest.mark.parametrize("kind", ["work-tree", "bare"])
+def test_the_session_end_hook_with_nothing_new_loads_no_secret_scanner(
+    tmp_path: Path, templates: RepositoryTemplates, kind: str
+) -> None:
+    """A second session-end (PreCompact after SessionEnd) logs nothing and scans nothing;
+    in a bare repository too, whose configuration is read from loose objects."""
+    repo = (_memory if kind == "work-tree" else _bare)(tmp_path, templates)
+    payload = _transcript(tmp_path, "I keep the deploy keys in the vault.")
     said, _ = _loaded(repo, "session-end", payload)
     assert f"logged 1 session part(s) of {SESSION}.jsonl" in said
     said, modules = _loaded(repo, "session-end", payload)
     assert f"logged 0 session part(s) of {SESSION}.jsonl" in said
     assert "dreamgit.store.agentlog" in modules
     assert not modules & set(WRITE_PATH)
+
+
+def _one_memory_bare(repo: Path) -> None:
+    dreamgit(repo, DAY, "init", "--bare", str(repo))
+    dreamgit(repo, DAY, "add", "Prefers tabs over spaces in Makefiles", "--topic", "prefs")
+
+
+def _bare(tmp_path: Path, templates: RepositoryTemplates) -> Path:
+    """A copy of a bare repository that holds one memory (made once)."""
+    templates.copy(_one_memory_bare, tmp_path / "bare.git")
+    return tmp_path / "bare.git"
+
+
+def _full_path_brief(repo: Path) -> str:
+    return session_brief(MemoryRepo.open(repo)) + "\n"
+
+
+def test_the_session_start_hook_in_a_bare_repository_opens_no_git(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
+    """A bare repository's committed MEMORY.md is read from loose objects: no pygit2, and
+    the brief the full path gives, byte for byte."""
+    repo = _bare(tmp_path, templates)
+    said, modules = _loaded(repo, "session-start", {"source": "startup"})
+    assert "Prefers tabs over spaces in Makefiles" in said
+    assert said == _full_path_brief(repo)
+    assert "pygit2" not in modules
+    assert not modules & set(WRITE_PATH)
+
+
+def _packed(repo: Path) -> None:
+    subprocess.run(["git", "-C", str(repo), "repack", "-a", "-d", "-q"], check=True)
+    subprocess.run(["git", "-C", str(repo), "prune-packed"], check=True)
+
+
+def _detached(repo: Path) -> None:
+    commit = (repo / "refs" / "heads" / "main").read_text(encoding="utf-8")
+    (repo / "HEAD").write_text(commit, encoding="utf-8")
+
+
+def _branch_named(repo: Path) -> None:
+    opened = MemoryRepo.open(repo)
+    config = (opened.read_text(".dreamgit/config.yaml") or "") + "branch: main\n"
+    opened.commit_main(
+        "config: name the branch",
+        lambda _tip: {".dreamgit/config.yaml": config.encode()},
+        now=datetime.fromisoformat(DAY),
+    )
+
+
+@pytest.mark.parametrize(
+    "doubt", [_packed, _detached, _branch_named], ids=["packed", "detached-head", "branch-named"]
+)
+def test_the_bare_session_start_hook_opens_git_on_any_doubt(
+    tmp_path: Path, templates: RepositoryTemplates, doubt: Callable[[Path], None]
+) -> None:
+    """Objects packed, HEAD detached, a configuration that names its branch: the hook takes
+    the full path (pygit2 loads) and gives the same brief."""
+    repo = _bare(tmp_path, templates)
+    doubt(repo)
+    said, modules = _loaded(repo, "session-start", {"source": "startup"})
+    assert "Prefers tabs over spaces in Makefiles" in said
+    assert said == _full_path_brief(repo)
+    assert "pygit2" in modules

@@ -76,6 +76,31 @@ def test_help_loads_no_command_module() -> None:
     assert not {m for m in loaded if m.startswith(engine)}
 
 
+def test_version_is_what_click_prints_without_loading_click() -> None:
+    """`dreamgit --version` (the installed command) says what click's version option says,
+    and the process never imports click, the command table or the crash log's modules."""
+    script = (
+        "import sys\n"
+        "from dreamgit.cli import main\n"
+        "main(['--version'])\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    loaded = set(done.stderr.split())
+    assert not loaded & {"click", "dreamgit.cli.app", "dreamgit.cli.commands", "platform"}
+    installed = subprocess.run(["dreamgit", "--version"], capture_output=True, text=True)
+    by_click = CliRunner().invoke(cli, ["--version"], prog_name="dreamgit")
+    assert (installed.returncode, installed.stdout) == (0, by_click.output) == (0, done.stdout)
+    assert by_click.exit_code == 0
+
+
+def test_help_does_not_load_the_clock() -> None:
+    """`dreamgit --help` reads no time: the clock is loaded by the commands that do."""
+    assert "dreamgit.clock" not in _modules_after(["--help"])
+
+
 @pytest.mark.parametrize("args", [["add", "Likes oolong tea", "--topic", "food"], ["status"]])
 def test_everyday_commands_load_no_gathering(tmp_path: Path, args: list[str]) -> None:
     """`add` and `status` rewrite or read the index without loading the gather phase."""

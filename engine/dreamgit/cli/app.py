@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
-import platform
 import sys
-import traceback
-from datetime import datetime
 from pathlib import Path
 from typing import NoReturn
 
@@ -112,6 +109,10 @@ def _crash(ctx: click.Context, exc: Exception) -> NoReturn:
 
 
 def _write_crash_log(exc: BaseException) -> Path:
+    # Imported here: only a crash needs them, and every start (even --version) would pay.
+    import traceback
+    from datetime import datetime
+
     stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     folder = Path(state) / "dreamgit" / "crash"
@@ -125,6 +126,7 @@ def _write_crash_log(exc: BaseException) -> Path:
 
 def _versions() -> str:
     import importlib.metadata  # only a crash needs it: not paid at every start
+    import platform
 
     parts = [f"dreamgit {__version__}", f"python {platform.python_version()}"]
     # Distribution metadata, not `module.__version__` (deprecated in click 8.2+).

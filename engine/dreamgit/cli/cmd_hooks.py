@@ -109,7 +109,9 @@ class _Opened:
     """The repository a hook reads, opened (and pygit2 imported) at most once, when needed.
 
     A work tree's configuration and MEMORY.md are read as files, so the session-start
-    hook there never opens git; a bare repository is opened once for both.
+    hook there never opens git; a bare repository's are read from git's loose objects
+    (``claude_hooks.committed_text``), and on any doubt the repository is opened, once
+    for both.
     """
 
     def __init__(self, folder: Path) -> None:
@@ -130,6 +132,11 @@ class _Opened:
         try:
             return (self.folder / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
         except FileNotFoundError:
+            from dreamgit.integrations.claude_hooks import committed_text
+
+            found = committed_text(self.folder, ".dreamgit/config.yaml")
+            if found is not None:
+                return found
             repo = self.repo()
             tip = repo.tip()
             return repo.read_text(".dreamgit/config.yaml", at=tip) if tip else None
@@ -163,11 +170,17 @@ def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
                 click.echo(said)
         return
     if event == "session-start":
-        from dreamgit.integrations.claude_hooks import session_brief, worktree_brief
+        from dreamgit.integrations.claude_hooks import (
+            brief_of,
+            committed_text,
+            session_brief,
+            worktree_brief,
+        )
 
         brief = worktree_brief(state.path)
-        if brief is None:  # a bare repository: the committed index
-            brief = session_brief(opened.repo())
+        if brief is None:  # a bare repository: the committed index, without git if it can
+            index = committed_text(state.path, "MEMORY.md")
+            brief = brief_of(index) if index is not None else session_brief(opened.repo())
         if brief:
             click.echo(brief)
         return

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from dreamgit.clock import parse_time, utcnow
+if TYPE_CHECKING:
+    from datetime import datetime
 
 __all__ = ["CliState", "pass_state"]
 
@@ -28,10 +29,14 @@ class CliState:
 
     def now(self) -> datetime:
         """The time commands treat as now."""
+        from dreamgit.clock import parse_time, utcnow  # not at import: --help never needs it
+
         return parse_time(self.now_text, what="--now") if self.now_text else utcnow()
 
     def fixed_now(self) -> datetime | None:
         """The time given with ``--now``, or None when the clock should run."""
+        from dreamgit.clock import parse_time
+
         return parse_time(self.now_text, what="--now") if self.now_text else None
 
 

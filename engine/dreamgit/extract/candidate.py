@@ -9,11 +9,11 @@ one line of at most 150 characters, and a file ``slug``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
+from dreamgit import lazyre
 from dreamgit.extract.speakers import USER
 from dreamgit.ids import slugify
 from dreamgit.store.secrets import redact_text
@@ -106,7 +106,7 @@ class MemoryFields(TypedDict):
     confidence: float
 
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = lazyre.compile(r"[a-z0-9]+")
 _NAME_STOP = frozenset(
     {"a", "an", "the", "of", "for", "to", "in", "on", "at", "is", "are", "be", "and", "or"}
     | {"with", "their", "there", "user", "users", "s"}
@@ -126,7 +126,7 @@ def suggest_slug(text: str, *, max_len: int = _MAX_SLUG) -> str:
 
 
 # Where a memory's first clause ends: the title is that clause.
-_CLAUSE_END = re.compile(
+_CLAUSE_END = lazyre.compile(
     r",|;|:|\(|\s[-\u2013\u2014]\s|\s(?:so|because|since|which|but|by\s+the\s+way|as\s+always)\b"
 )
 

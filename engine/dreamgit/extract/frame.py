@@ -15,11 +15,11 @@ parser cannot read has no frame (None), and callers fall back to their other che
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from dreamgit import lazyre
 from dreamgit.extract.signature import signature
 from dreamgit.extract.verbs import (
     AUXILIARIES,
@@ -38,7 +38,7 @@ from dreamgit.textsim import canonical_word
 
 __all__ = ["Frame", "parse_frame"]
 
-_TOKEN = re.compile(
+_TOKEN = lazyre.compile(
     r"(?P<num>[$€£]?\d+(?:[.,:/-]\d+)*(?:%|[a-zA-Z]+\b)?)"
     r"|(?P<word>[^\W\d_][\w'\u2019+#/-]*(?:\.[\w+#]+)*[\w+#]?)"
     r"|(?P<punct>[,;:()]|\s[-\u2014\u2013]\s|[.!?](?=\s|$))"

@@ -11,10 +11,11 @@ when a pattern has already placed them where a tool name belongs.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+
+from dreamgit import lazyre
 
 __all__ = ["Tool", "find_tools", "lookup_tool"]
 
@@ -252,7 +253,7 @@ maven|build-tool||Maven
 
 _MAX_WORDS = 3
 #: A word, allowing inner dots, dashes and a trailing ++/# (Node.js, fly.io, C++, C#).
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*(?:\+\+|#)?")
+_WORD = lazyre.compile(r"[A-Za-z0-9][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*(?:\+\+|#)?")
 
 
 def _build() -> tuple[dict[str, Tool], frozenset[str]]:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.errors import UserError
+from dreamgit.store import layout
 
 if TYPE_CHECKING:
     from dreamgit.store.repo import MemoryRepo
@@ -39,6 +40,7 @@ __all__ = [
     "SETTINGS_PATH",
     "HookSettings",
     "Settings",
+    "committed_text",
     "excluded",
     "hook_commands",
     "hook_settings",
@@ -257,6 +259,34 @@ def worktree_brief(folder: Path, *, chars: int = BRIEF_CHARS) -> str | None:
     except FileNotFoundError:
         return None
     return brief_of(text, chars=chars)
+
+
+def committed_text(folder: Path, path: str) -> str | None:
+    """A file of the commit HEAD's branch is at, read without libgit2; None on any doubt.
+
+    For a bare repository's hooks: git's own files name the commit (``store/headref.py``)
+    and its loose objects hold the file (``store/looseobjects.py``). The full path reads
+    the branch that holds the configuration, which is HEAD's unless the configuration
+    names another (``branch:``) or HEAD's holds none; so a configuration that is absent
+    here, or that says ``branch`` or ``format`` outside a comment, is a doubt too.
+    """
+    from dreamgit.store.headref import read_head
+    from dreamgit.store.looseobjects import committed_file
+
+    head = read_head(folder)
+    if head is None:
+        return None
+    config = committed_file(head.git_dir, head.commit, layout.CONFIG)
+    if config is None:
+        return None
+    config_text = config.decode("utf-8", errors="replace")
+    said = " ".join(line.partition("#")[0] for line in config_text.splitlines())
+    if "branch" in said or "format" in said:
+        return None
+    if path == layout.CONFIG:
+        return config_text
+    found = committed_file(head.git_dir, head.commit, path)
+    return None if found is None else found.decode("utf-8", errors="replace")
 
 
 def brief_of(index: str | None, *, chars: int = BRIEF_CHARS) -> str:

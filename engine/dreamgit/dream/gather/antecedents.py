@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreamgit import lazyre
+
 __all__ = [
     "Asked",
     "described",
@@ -28,7 +30,7 @@ _I = re.IGNORECASE
 
 # "the tough engineering project", "your new guitar", "that pose": a determiner, up to
 # three modifiers and a head noun, ending where the question ends or a preposition starts.
-_PHRASE = re.compile(
+_PHRASE = lazyre.compile(
     r"\b(?P<det>the|your|that|this|these|those|my|our)\s+"
     r"(?P<words>(?:[a-z][\w'-]*\s+){0,3}?[a-z][\w'-]*"
     r"(?:\s+of\s+(?:the|your|my|that|this)\s+(?:[a-z][\w'-]*\s+)?[a-z][\w'-]*)?)"
@@ -46,7 +48,7 @@ _NOT_WORD = frozenset(
     think feel like love know want make go come say tell""")
 )
 #: The object after a verb: "I finally wrapped that up", "I bought it in Paris".
-_OBJECT = re.compile(
+_OBJECT = lazyre.compile(
     r"^(?P<lead>(?:i|we|i've|we've|i'm|we're|i'd|we'd|i'll|we'll)\s+(?:\w+\s+){0,2}?"
     r"(?!(?:is|was|are|were|be|been|think|guess|hope|know|mean|feel|felt)\b)[a-z]+(?:ed|ing|s)?)"
     # "that" and "this" before a noun are its determiner ("I took this pic"), not the thing
@@ -56,22 +58,22 @@ _OBJECT = re.compile(
     _I,
 )
 # "… been playing the violin?": the -ing verb whose object the thing is.
-_VERB_BEFORE = re.compile(r"\b(?P<verb>[a-z]{2,}ing)\s+$", _I)
-_FIRST_PERSON = re.compile(r"^(?:i|we|i've|we've|i'm|we're)\b", _I)
+_VERB_BEFORE = lazyre.compile(r"\b(?P<verb>[a-z]{2,}ing)\s+$", _I)
+_FIRST_PERSON = lazyre.compile(r"^(?:i|we|i've|we've|i'm|we're)\b", _I)
 # What follows a verb whose object went unsaid: "for a year", "since May", "every day".
 _NO_OBJECT = (
     r"for|since|about|every|each|a\s+lot|all|almost|nearly|over|regularly|daily|weekly"
     r"|now|lately|again|still|too|twice|once|with|at|on|in"
 )
 # "What's your favorite game?", "Who is your coach?": asks what a thing is.
-_IDENTITY = re.compile(r"^(?:what|who|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+", _I)
+_IDENTITY = lazyre.compile(r"^(?:what|who|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+", _I)
 # "It's Zelda", "That was Matt Patterson", "They're Max and Luna".
-_IS = re.compile(
+_IS = lazyre.compile(
     r"^(?P<pronoun>it|that|they)(?P<verb>'s|'re|\s+is|\s+was|\s+are|\s+were)\s+(?=\S)", _I
 )
 _COPULA = {"'s": "is", "'re": "are"}
 # "How was the concert?", "Did you like the book?": asked of what was.
-_ASKED_PAST = re.compile(r"\b(?:was|were|did)\b", _I)
+_ASKED_PAST = lazyre.compile(r"\b(?:was|were|did)\b", _I)
 _PERSPECTIVE = {"your": "my", "my": "your", "our": "your", "that": "the", "this": "the",
                 "these": "the", "those": "the", "the": "the"}  # fmt: skip
 
@@ -92,7 +94,7 @@ class Asked:
 # "Super cozy and comfy", "So good, really rich": words that describe, with no verb and
 # no subject; said right after a question about a thing, they describe that thing.
 _DEGREE = r"(?:(?:super|so|really|very|pretty|quite|totally|absolutely|incredibly|kinda)\s+)?"
-_DESCRIPTION = re.compile(
+_DESCRIPTION = lazyre.compile(
     rf"^{_DEGREE}[a-z][a-z-]+(?:(?:,\s*|\s+and\s+|\s*&\s*){_DEGREE}[a-z][a-z-]+){{0,3}}$",
     _I,
 )
@@ -191,7 +193,7 @@ def _object_restored(text: str, asked: Asked) -> str | None:
 
 # A name: capitalised, not opening the sentence unless the session never writes it
 # in lower case ("Oliver's hilarious!" names Oliver; "Music is life" names no one).
-_NAME = re.compile(r"(?<![\w'-])[A-Z][a-z]+(?:'s)?(?![\w-])")
+_NAME = lazyre.compile(r"(?<![\w'-])[A-Z][a-z]+(?:'s)?(?![\w-])")
 _NOT_NAMES = frozenset(
     str.split("""I I'm I've I'd My Our Your The A An This That These Those It We They He She
     There Here What When Where Why How Mom Dad Monday Tuesday Wednesday Thursday Friday
@@ -199,14 +201,14 @@ _NOT_NAMES = frozenset(
     January February March April May June July August September October November December
     Hey Hi Hello Yes Yeah Wow Oh Thanks Haha Lol Omg Ok Okay""")
 )
-_DATED = re.compile(
+_DATED = lazyre.compile(
     r"\s+(?:is|was|will\s+be)\s+(?:on\s+|in\s+|due\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
     r"|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|next"
     r"|this|end\s+of)",
     _I,
 )
 # "He hid his bone", "She's a nurse": a sentence whose subject is a person named before.
-_HE_SHE = re.compile(r"^(?P<pronoun>he|she)(?P<rest>'s\b|\s+\w)", _I)
+_HE_SHE = lazyre.compile(r"^(?P<pronoun>he|she)(?P<rest>'s\b|\s+\w)", _I)
 
 
 def named_person(sentence: str, common: frozenset[str], people: tuple[str, ...]) -> str | None:

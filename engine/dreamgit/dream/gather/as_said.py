@@ -18,11 +18,11 @@ name in Latin letters) first. An LLM extractor reads these languages better.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.language import (
     CJK,
     ENGLISH,
@@ -47,16 +47,16 @@ _MAX_CHARS = 160
 #: The fewest words a sentence kept as said has, a number among them at most one short
 #: of it (a CJK character counts two thirds of a word).
 _MIN_WORDS = 3
-_QUESTION = re.compile(r"[?？¿؟\u037e]\s*$|^\s*¿")
-_EXCLAIMED = re.compile(r"[!！¡]\s*$")
+_QUESTION = lazyre.compile(r"[?？¿؟\u037e]\s*$|^\s*¿")
+_EXCLAIMED = lazyre.compile(r"[!！¡]\s*$")
 # Code, markup, paths and commands: marks prose in any language rarely has.
-_CODE = re.compile(r"[`{}<>=$\\|]|\(\)|->|::|^\s*[#/.~]|\w/\w+/|\w\.\w+\(")
-_CJK = re.compile(f"[{CJK}]")
+_CODE = lazyre.compile(r"[`{}<>=$\\|]|\(\)|->|::|^\s*[#/.~]|\w/\w+/|\w\.\w+\(")
+_CJK = lazyre.compile(f"[{CJK}]")
 #: Words of the scripts that space them (two letters or more), and numbers.
-_WORD = re.compile(f"[^\\W\\d_{CJK}]{{2,}}")
-_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_WORD = lazyre.compile(f"[^\\W\\d_{CJK}]{{2,}}")
+_NUMBER = lazyre.compile(r"\d+(?:[.,:]\d+)*")
 # A value a statement carries: a number, or a name in Latin letters inside other text.
-_VALUE = re.compile(
+_VALUE = lazyre.compile(
     r"\d|[A-Za-z]{2,}(?=[^\x00-\x7f])|(?<=[^\x00-\x7f])\s?[A-Za-z]{2,}|(?<=\S\s)[A-Z]\w+"
 )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.phrasing import ADVERBS, GERUND, conjugate, verbatim_spans
 from dreamgit.dream.gather.words import (
     ADVERB_OPENERS,
@@ -27,7 +28,7 @@ from dreamgit.extract.names import possessive
 __all__ = ["Voice", "attribute", "instruction"]
 
 _I = re.IGNORECASE
-_TOKEN = re.compile(
+_TOKEN = lazyre.compile(
     r"\b(?:i'm|i've|i'd|i'll|i\s+am|i\s+was|i|me|my|mine|myself|we're|we've|we'd|we'll|we\s+are"
     r"|we\s+were|we|us|our|ours|ourselves|you're|you've|you'd|you'll|you\s+are|you\s+were"
     r"|you\s+have|you|your|yours"
@@ -53,14 +54,14 @@ def _lower_first(name: str) -> str:
 
 
 # After "just": a verb ("just got back"), not a time or a subject ("just last week, we").
-_VERB_NEXT = re.compile(
+_VERB_NEXT = lazyre.compile(
     r"\s+(?!(?:last|this|next|yesterday|today|now|then|a|an|the|my|our|we|i|like|in|on|at"
     r"|as|so|for|when|because)\b)[a-z]+\b",
 )
 
 
 # "On 1 June 2023 took my pups to the park": a time first, then the verb of an unsaid "I".
-_TIME_FIRST = re.compile(
+_TIME_FIRST = lazyre.compile(
     r"^(?P<time>(?:on|in|by)\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?\d{4},?|yesterday,?|today,?"
     r"|this\s+morning,?|last\s+night,?)\s+(?=\S)",
     _I,
@@ -68,14 +69,14 @@ _TIME_FIRST = re.compile(
 
 
 # "Grilled sardines are one of my favorites": a participle before its noun, the subject said.
-_NAMED_BY_PARTICIPLE = re.compile(
+_NAMED_BY_PARTICIPLE = lazyre.compile(
     r"^[a-z]+ed\s+(?!(?:my|our|his|her|their|your|the|a|an|some|this|that|it|me|us|them|him"
     r"|to|with|up|out|in|on|at|for|by|and)\b)[\w'-]+\s+(?:is|are|was|were)\b",
     _I,
 )
 
 
-_EXAMPLE_AFTER_LIKE = re.compile(r"\s*[,'\"\u2018\u201c]|\s+(?:when|if)\b", _I)
+_EXAMPLE_AFTER_LIKE = lazyre.compile(r"\s*[,'\"\u2018\u201c]|\s+(?:when|if)\b", _I)
 
 
 def _restore_subject(clause: str) -> str:
@@ -145,8 +146,8 @@ def instruction(clause: str, voice: Voice) -> str:
 
 
 # "Deadline is …", "Flight's at 6": a bare noun, no determiner, and its verb.
-_OWNED = re.compile(r"^(?P<slot>[A-Z][a-z]+)(?:\s+(?:is|was|moved|got|has\s+been)\b|'s\s)")
-_COMMON_OPENER = re.compile(
+_OWNED = lazyre.compile(r"^(?P<slot>[A-Z][a-z]+)(?:\s+(?:is|was|moved|got|has\s+been)\b|'s\s)")
+_COMMON_OPENER = lazyre.compile(
     r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
     r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe"
     r"|Perhaps|Just|Being|Having|Making|Getting|Seeing|Doing|When|If|Once|After|Before"
@@ -156,7 +157,7 @@ _COMMON_OPENER = re.compile(
 )
 _VERBS = frozenset([*str.split(ADVICE_VERBS.replace("|", " ")), "ignore", "mark", "delete"])
 # "Dana handles …", "Woodhaven is …", "Max's owner lives …": a named subject and its verb.
-_OWN_SUBJECT = re.compile(
+_OWN_SUBJECT = lazyre.compile(
     r"^(?!(?:The|A|An|This|That|These|Those|It|Its|There|Here|What|My|Our|Your|Some|Any|No"
     r"|Every|Each|All|Both|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Twenty|Hundred"
     r"|First|Last|Next|Life|People|Everyone|Someone|Nothing|Something)\b)"
@@ -166,7 +167,7 @@ _OWN_SUBJECT = re.compile(
 )
 
 
-_KIN = re.compile(rf"\b(?:{RELATIVES}|family|wedding|honeymoon)\b", _I)
+_KIN = lazyre.compile(rf"\b(?:{RELATIVES}|family|wedding|honeymoon)\b", _I)
 
 # A pronoun once its person is named: "they" forms, which need no agreement.
 _LATER = {
@@ -246,7 +247,7 @@ def _rewrite(clause: str, voice: Voice) -> str:
     return _finish(text)
 
 
-_ADVERB = re.compile(r"^[a-z]{3,}ly$")  # "I highly recommend it": "highly" is not the verb
+_ADVERB = lazyre.compile(r"^[a-z]{3,}ly$")  # "I highly recommend it": "highly" is not the verb
 
 
 def _agree(clause: str, pos: int) -> tuple[str, int]:

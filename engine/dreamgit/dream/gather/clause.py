@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.narrated_time import tightened
 from dreamgit.dream.gather.not_facts import REPORTED, hypothetical
 from dreamgit.dream.gather.salience import NUMBER, PROPER, TITLE, kind_of
@@ -36,7 +37,7 @@ class Clause:
 
 # "She's called Coco", "It has a red roof": a sentence that goes on about what the one
 # before named. Alone it says nothing of whom; joined to that sentence it is a fact.
-_BACK_REFERENCE = re.compile(
+_BACK_REFERENCE = lazyre.compile(
     r"^(?:he|she|they|it|its|his|her|their|this|that|these|those|he's|she's|they're|it's"
     r"|that's|there)\b",
     _I,

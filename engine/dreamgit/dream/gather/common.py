@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.language import UPPER_LETTERS
 from dreamgit.dream.gather.phrasing import ADVERBS
 from dreamgit.extract.lexicon import Tool, find_tools, lookup_tool
@@ -62,14 +63,14 @@ PLACE = (
 )
 ORG = rf"(?-i:[0-9{UPPER_LETTERS}][\w&'.+-]*(?:\s+(?:{_UP}[\w&'.+-]*|&|of|and|for|the|de)){{0,4}})"
 
-_PRONOUN_START = re.compile(
+_PRONOUN_START = lazyre.compile(
     r"^(?:it|its|it's|this|that|these|those|them|they|he|she|him|her|there|here|one|ones"
     r"|so|which|what|whatever|something|anything|everything|stuff|things?)\b",
     re.IGNORECASE,
 )
-_ARTICLE = re.compile(r"^(?:the|using|use|a|an)\s+", re.IGNORECASE)
+_ARTICLE = lazyre.compile(r"^(?:the|using|use|a|an)\s+", re.IGNORECASE)
 _TRAIL = " \t.,;:!?\"'`)("
-_TIME_TAIL = re.compile(
+_TIME_TAIL = lazyre.compile(
     r"\s+(?:now|these\s+days|nowadays|again|too|as\s+well|instead|exclusively|only|mostly"
     r"|daily|every\s+day|full[- ]time|anymore|any\s+more)$",
     re.IGNORECASE,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.words import content_terms
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.speakers import USER
@@ -53,21 +54,21 @@ _GLUE_VERBS = frozenset(
     enjoying enjoyed like liking liked prefer preferring preferred using used""")
 )
 #: "the week before 2 May 2022": the words around a date are part of it.
-_DATE_FRAME = re.compile(
+_DATE_FRAME = lazyre.compile(
     r"\b(?:week|weekend|night|morning|afternoon|evening)\s+(?:before|after|of)\s+(?=\d)", re.I
 )
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
+_NUMBER = lazyre.compile(r"\d+(?:[.,]\d+)*")
+_NAME_IS = lazyre.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.?$")
 
 
 #: A date as memories write it: "14 July 2023", "July 2023", "summer 2022".
-_DATE = re.compile(
+_DATE = lazyre.compile(
     r"\b(?:(?:\d{1,2}\s+)?(?:january|february|march|april|may|june|july|august|september"
     r"|october|november|december)|spring|summer|autumn|fall|winter)\s+\d{4}(?:-\d{2})?\b",
     re.IGNORECASE,
 )
 #: Short words that say something ("pie", "cat", "gym"), unless they are glue.
-_SHORT = re.compile(r"\b[a-z]{3}\b")
+_SHORT = lazyre.compile(r"\b[a-z]{3}\b")
 _SHORT_GLUE = frozenset(
     str.split("""one two new way day lot bit far off yes yet let say see saw put try use got get
     has had may can did its who why how too all any out own few big old bad fun sad ago""")
@@ -163,7 +164,7 @@ _RULE_REPEAT_SHARE = 0.7
 
 
 #: A number that counts or measures ("52", "4700", "12.99"), not a year or a date.
-_COUNTED = re.compile(r"(?!(?:19|20)\d\d$)\d[\d.,]*")
+_COUNTED = lazyre.compile(r"(?!(?:19|20)\d\d$)\d[\d.,]*")
 
 
 def _news(
@@ -186,7 +187,7 @@ def _news(
 
 #: A value a statement gives: a name ("Arctic Monkeys", not a sentence's first word) or
 #: a number ("5,000").
-_VALUE = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z][\w'-]*|" + _NUMBER.pattern)
+_VALUE = lazyre.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z][\w'-]*|" + _NUMBER.pattern)
 
 
 def _new_value(text: str, words: set[str], closest: set[str]) -> bool:
@@ -205,7 +206,7 @@ def _new_value(text: str, words: set[str], closest: set[str]) -> bool:
 
 
 #: A count and what it counts: "14 plugins", "300 requests", "9 people".
-_COUNT = re.compile(r"\b(\d[\d,.]*)\s*(%|[a-z][a-z-]+)", re.I)
+_COUNT = lazyre.compile(r"\b(\d[\d,.]*)\s*(%|[a-z][a-z-]+)", re.I)
 
 
 def _new_count(text: str, closest: set[str]) -> bool:
@@ -223,7 +224,7 @@ def _new_count(text: str, closest: set[str]) -> bool:
 
 
 #: "finished", "quit", "no longer": a statement that ends what it names.
-_ENDING = re.compile(
+_ENDING = lazyre.compile(
     r"\b(?<!never\s)(?<!not\s)(?:finished|quit|stopped|ended(?!\s+up)|no\s+longer|gave\s+up)\b",
     re.I,
 )
@@ -292,7 +293,7 @@ def _subject_words(subject: str | None) -> set[str]:
 
 #: "is switching from DeepSpeed to FSDP", "moved from Porto to Lisbon", "migrating fully to
 #: GCP", "decided to drop the Switch version": a change, in words.
-_FROM_TO = re.compile(
+_FROM_TO = lazyre.compile(
     r"\b(?:switch|migrat|mov|chang|upgrad|pivot)\w*\s+(?:\w+\s+){0,3}?from\s+\S.*?\s+to\s+\S"
     r"|\b(?:switch|migrat)\w*\s+(?:\w+\s+){0,2}?to\s+\S"
     r"|\bdecided\s+to\s+(?:drop|quit|stop|cancel)\b"
@@ -316,7 +317,7 @@ def _about_user(candidate: Candidate) -> bool:
 
 #: "is now covering 200 endpoints", "at 11 people as of 8 May 2023" (said "currently"), "is
 #: at 6 people now": a count said to hold now (not a length of time: "for 3 years now").
-_NOW_NUMBER = re.compile(
+_NOW_NUMBER = lazyre.compile(
     r"\b(?:now|currently)\s+(?:[a-z]+\s+){0,3}?\d"
     r"|\d[\d,.]*\s+(?!(?:years?|months?|weeks?|days?|hours?|minutes?)\b)[a-z]+\s+now\b"
     r"|\bat\s+\d[\d,.]*\s+[a-z]+\s+as\s+of\s+\d",

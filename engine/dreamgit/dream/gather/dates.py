@@ -19,6 +19,7 @@ them in microseconds, with no locale data to load.
 import re
 from datetime import date, datetime, timedelta
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.calendar_words import (
     MONTHS,
     WEEKDAYS,
@@ -44,7 +45,7 @@ _PART = r"morning|afternoon|evening|night"
 # "last August", "next March" ("May" only capitalised: "this may be")
 _MONTH_NAMES = "|".join(m.lower() for m in MONTHS if m != "May") + "|(?-i:May)"
 
-_PHRASE = re.compile(
+_PHRASE = lazyre.compile(
     rf"\b(?:"
     rf"(?P<dby>the\s+day\s+before\s+yesterday)"
     rf"|(?P<yest>yesterday)(?:\s+(?P<ypart>{_PART}))?"
@@ -72,7 +73,7 @@ _PHRASE = re.compile(
     re.IGNORECASE,
 )
 #: Words that mark a clause as dated (absolute or relative): salience reads it.
-DATE_WORDS = re.compile(
+DATE_WORDS = lazyre.compile(
     rf"\b(?:{'|'.join(MONTHS)}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d"
     rf"|\d{{4}}|yesterday|today|tonight|tomorrow|ago|the\s+other\s+day|last\s+\w+"
     rf"|next\s+\w+|this\s+(?:week|weekend|month|year)|{_DAY})\b",
@@ -178,7 +179,7 @@ def _ago(n: int, unit: str, today: date) -> str:
 
 
 #: Before "in two weeks", words that make it a length of time, not a date ahead.
-_DURATION_BEFORE = re.compile(
+_DURATION_BEFORE = lazyre.compile(
     r"(?:n't|\bnot|\bnever|\bdone|\bdid\s+it|\bfinished|\bbuilt|\bmade|\btook|\bonly)"
     r"\s+(?:\w+\s+){0,3}$",
     re.IGNORECASE,
@@ -196,7 +197,9 @@ def _ahead(n: int, unit: str, today: date) -> str:
     return f"in {today.year + n}"
 
 
-_FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|next)\b", re.IGNORECASE)
+_FUTURE = lazyre.compile(
+    r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|next)\b", re.IGNORECASE
+)
 
 
 def _nearest(weekday: int, today: date, future: object) -> date:
@@ -275,41 +278,43 @@ JUST_DONE = (
     r"|realized|realised|noticed|remembered|knew|understood|said|was|were|did)\b)" + PAST_VERB
 )
 # "just" or "recently" before something done: it happened by the day it is said.
-_JUST_DONE = re.compile(
+_JUST_DONE = lazyre.compile(
     rf"(?<=\s)(?:just|recently)\s+(?={JUST_DONE})|^recently,?\s+(?=\S)",
     re.IGNORECASE,
 )
-_SUBJECT_NEXT = re.compile(r"(?:i|i'm|i've|we|we're|we've|my|our|he|she|they|it)\b", re.IGNORECASE)
+_SUBJECT_NEXT = lazyre.compile(
+    r"(?:i|i'm|i've|we|we're|we've|my|our|he|she|they|it)\b", re.IGNORECASE
+)
 # "I'm currently interning at …", "these days I mostly cook": true as of the day it is said.
-_AS_OF = re.compile(
+_AS_OF = lazyre.compile(
     r"(?:,\s*)?\b(?:currently|right\s+now|at\s+the\s+moment|these\s+days|nowadays|lately)\b,?\s*",
     re.IGNORECASE,
 )
 
 # "I got into photography recently", "I've been painting a lot recently": "recently"
 # anywhere else, after what was done (by that day) or what has been going on (as of it).
-_RECENTLY = re.compile(
+_RECENTLY = lazyre.compile(
     r"(?:,\s*)?\brecently\b(?P<ends>(?=\s*(?:[,.;:!?]|$|(?:and|but|so)\b)))?\s*", re.IGNORECASE
 )
-_GOING_ON = re.compile(r"\b(?:has|have|had|'ve|been|am|is|are|'m|'s|'re)\b", re.IGNORECASE)
-_DONE = re.compile(rf"\b{JUST_DONE}", re.IGNORECASE)
+_GOING_ON = lazyre.compile(r"\b(?:has|have|had|'ve|been|am|is|are|'m|'s|'re)\b", re.IGNORECASE)
+_DONE = lazyre.compile(rf"\b{JUST_DONE}", re.IGNORECASE)
 
 
 # "I've always just stayed away", "I'll just need it": a habit or a plan, nothing done.
-_HABIT = re.compile(
+_HABIT = lazyre.compile(
     r"\b(?:always|never|usually|often|sometimes|every|will|'ll|would|gonna)\b", re.IGNORECASE
 )
 # where a clause ends: not at the comma inside a number ("5,000")
-_CLAUSE_END = re.compile(r"\s*(?:,(?!\d)|[;:]|\s[-\u2013\u2014]\s)")
+_CLAUSE_END = lazyre.compile(r"\s*(?:,(?!\d)|[;:]|\s[-\u2013\u2014]\s)")
 
 
 # "Just yesterday I joined": "just" says how near the day is, which its date now says.
-_JUST_WHEN = re.compile(
+_JUST_WHEN = lazyre.compile(
     r"\bjust\s+(?=(?:yesterday|today|tonight|this\s+(?:morning|afternoon|evening|week|weekend)"
     r"|last\s+\w+)\b)",
     re.IGNORECASE,
 )
-_IS_NEXT = re.compile(r"\s+(?:is|was|will\s+be|has\s+been)\b|'s\b", re.IGNORECASE)
+_IS_NEXT = lazyre.compile(r"\s+(?:is|was|will\s+be|has\s+been)\b|'s\b", re.IGNORECASE)
 
 
 def past_times(text: str) -> list[str]:

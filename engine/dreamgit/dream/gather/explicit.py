@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.common import Context, Draft, dangling
 from dreamgit.dream.gather.patterns import PATTERNS
 from dreamgit.dream.gather.phrasing import NEAR_DATE, third_person
@@ -45,45 +46,47 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_SENTENCE_SPLIT = re.compile(SENTENCE_END + r"\s+")
-_LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{1,500}\)")
-_EMPHASIS = re.compile(r"\*\*|__|`|\*")
+_SENTENCE_SPLIT = lazyre.compile(SENTENCE_END + r"\s+")
+_LINK = lazyre.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{1,500}\)")
+_EMPHASIS = lazyre.compile(r"\*\*|__|`|\*")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
-_GREETING = re.compile(
+_GREETING = lazyre.compile(
     r"^(?:hi|hello|hey|hiya|howdy|good\s+(?:morning|afternoon|evening))(?:\s+there)?\b[,!.]?\s*",
     _I,
 )
-_FILLER = re.compile(
+_FILLER = lazyre.compile(
     r"^(?:so|also|oh|ok|okay|well|btw|by\s+the\s+way|fyi|and|but|anyway|anyways|just\s+so\s+you"
     r"\s+know|for\s+the\s+record|for\s+context|heads\s+up|quick\s+note|ps|p\.s\.|hmm|yeah|yes"
     r"|right|alright|cool|great|thanks|thank\s+you|lol|also\s+note|one\s+more\s+thing"
     r"|from\s+now\s+on(?=,?\s+(?:i|we|my|our)\b))\b[,:!.]?\s+",
     _I,
 )
-_REMEMBER = re.compile(
+_REMEMBER = lazyre.compile(
     r"^(?P<ask>(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:(?:always\s+)?remember"
     r"|keep\s+in\s+mind|don't\s+forget|do\s+not\s+forget|note\s+to\s+self|for\s+future\s+reference"
     r"|make\s+a\s+note|save\s+(?:this\s+)?to\s+memory|memori[sz]e)(?:\s+that\b|\s*[:,-])?\s*"
     r"(?P<rest>.+)$",
     _I,
 )
-_NOT_REMEMBER = re.compile(r"^(?:when|the\s+time|how|what|why|where|who|me|us|this|it)\b", _I)
-_CORRECTION = re.compile(
+_NOT_REMEMBER = lazyre.compile(r"^(?:when|the\s+time|how|what|why|where|who|me|us|this|it)\b", _I)
+_CORRECTION = lazyre.compile(
     r"^(?:(?:actually|correction|to\s+correct\s+myself|i\s+meant(?:\s+to\s+say)?|i\s+misspoke"
     r"|let\s+me\s+correct\s+(?:that|myself)|to\s+be\s+clear|to\s+clarify|scratch\s+that)\b"
     r"[,:;.!-]*|(?:no|nope|wait|oops|sorry|my\s+bad)\s*[,:;.!-]+)\s*(?P<rest>.+)$",
     _I,
 )
-_HEDGE = re.compile(
+_HEDGE = lazyre.compile(
     r"^(?:i\s+think|i\s+believe|i'm\s+pretty\s+sure|pretty\s+sure|probably|i\s+reckon)"
     r"(?:\s+that)?,?\s+(?P<rest>.+)$",
     _I,
 )
-_WEAK = re.compile(r"^(?:i\s+guess|i\s+suppose|maybe|perhaps|not\s+sure|i'm\s+not\s+sure)\b", _I)
-_POLITE = re.compile(
+_WEAK = lazyre.compile(
+    r"^(?:i\s+guess|i\s+suppose|maybe|perhaps|not\s+sure|i'm\s+not\s+sure)\b", _I
+)
+_POLITE = lazyre.compile(
     r"\b(?:i'd|i\s+would)\s+like\s+you\s+to\b|\b(?:'d|would)\s+(?:prefer|rather)\b", _I
 )
-_HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = lazyre.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|hypothetically|maybe|perhaps|possibly|might"
     r"|could|should|would|wonder|wondering|consider|considering|thinking\s+(?:about|of)"
     r"|not\s+sure|whether|wish|hoping|plan(?:ning)?\s+to|going\s+to\s+(?:switch|move|migrate|try"
@@ -92,33 +95,33 @@ _HYPOTHETICAL = re.compile(
     r"|fall|winter))\b",
     _I,
 )
-_REPORTED = re.compile(
+_REPORTED = lazyre.compile(
     r"^(?:the\s+)?user\s+(?:mentioned|mentions|said|says|noted|notes|stated|states|explained"
     r"|explains|added|confirmed|confirms|told\s+(?:me|us)|reported|indicated|shared)(?:\s+that)?,?"
     r"\s+(?:they|he|she|the\s+user|user)(?P<rest>(?:'re|'s|'ve|\s).*)$",
     _I,
 )
-_USER_SUBJECT = re.compile(r"^(?:the\s+)?user(?P<own>'s)?\s+(?P<rest>.+)$", _I)
+_USER_SUBJECT = lazyre.compile(r"^(?:the\s+)?user(?P<own>'s)?\s+(?P<rest>.+)$", _I)
 _THIRD_VERBS = _words(
     """prefers uses likes loves hates dislikes enjoys lives works is has wants needs switched
     moved migrated relocated decided stopped replaced joined left maintains builds codes writes
     runs relies goes favors favours chose doesn't does was"""
 )
 _OPENING_ADVERBS = _words("also now still really mostly mainly usually generally always never just")
-_ADVERB_PREFIX = re.compile(
+_ADVERB_PREFIX = lazyre.compile(
     r"^(?P<adv>(?:(?:also|now|still|really|mostly|mainly|usually|generally|always|never|just"
     r"|recently|finally|actually|currently|strongly|no\s+longer)\s+){0,3})(?P<verb>[\w']+)"
     r"(?P<rest>.*)$",
     _I,
 )
-_CLAUSE_SPLIT = re.compile(
+_CLAUSE_SPLIT = lazyre.compile(
     r"[;:]\s+(?=(?:i|we|my|our)\b)|;\s+|,?\s+(?:and|but|so|while)\s+(?=(?:i|we|my|our)\b)"
     r"|,\s+(?:now|then)\s+(?=(?:i|we)\b)|,\s+(?=(?:i|we)(?:'m|'ve|'re)?\s)"
     r"|,?\s+and\s+(?:then\s+)?(?=(?:switched|moved|migrated|started|joined)\b)",
     _I,
 )
 # "Yesterday I moved to Berlin" → "I moved to Berlin yesterday": patterns start at the subject.
-_LEADING_TIME = re.compile(
+_LEADING_TIME = lazyre.compile(
     r"^(?P<when>(?:earlier\s+|later\s+)?today|tonight|tomorrow(?:\s+(?:morning|afternoon|evening"
     r"|night))?|yesterday(?:\s+(?:morning|afternoon|evening))?|last\s+(?:night|week|month|year"
     r"|weekend)|this\s+(?:morning|afternoon|evening|week|month|year)|recently|lately|these\s+days"
@@ -128,21 +131,21 @@ _LEADING_TIME = re.compile(
 )
 # Every pattern needs one of these words (or a sentence opening with a third-person verb,
 # "Prefers X"): sentences without any are dropped before the costlier steps.
-_TRIGGER = re.compile(
+_TRIGGER = lazyre.compile(
     r"\b(?:i|i'm|i've|i'd|my|me|we|we're|we've|our|user|remember|mind|forget|note|reference"
     r"|memori[sz]e|decision|decided|let's|always|never|ever|now)\b"
 )  # matched against the lower-cased sentence: much faster than IGNORECASE
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|we|we're|our|us)\b", _I)
-_PAST_CHANGE = re.compile(
+_FIRST_PERSON = lazyre.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|we|we're|our|us)\b", _I)
+_PAST_CHANGE = lazyre.compile(
     r"\b(?:switched|moved|migrated|changed|replaced|stopped|quit|dropped|ditched|joined|left"
     r"|relocated|started|decided|chose|agreed|settled)\b",
     _I,
 )
-_FUTURE = re.compile(r"\b(?:will|'ll|going\s+to|gonna|about\s+to|plan|planning)\b", _I)
+_FUTURE = lazyre.compile(r"\b(?:will|'ll|going\s+to|gonna|about\s+to|plan|planning)\b", _I)
 _CHANGE_PATTERNS = _words(
     "switch switch-to replaced stopped instead moved employer left-employer decision"
 )
-_URL = re.compile(r"https?://|www\.|(?:^|\s)[~/][\w.-]+/", _I)
+_URL = lazyre.compile(r"https?://|www\.|(?:^|\s)[~/][\w.-]+/", _I)
 
 
 def _base_form(verb: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.antecedents import (
     Asked,
     described,
@@ -86,16 +87,16 @@ _PATTERN_SALIENCE = 6.0
 _STATEMENT_CONFIDENCE = 0.8
 # A pattern's sentence that opens with its verb ("Lives in …", "No longer uses …").
 # "Uses Vim", "Mostly uses PyTorch": a pattern's memory opens with its verb, or an adverb
-_VERB_FIRST = re.compile(
+_VERB_FIRST = lazyre.compile(
     r"^(?:[A-Z][a-z']*(?:s|ed)|No|Always|Never|Is|Has|Wants|Doesn't|Don't|Mostly|Mainly"
     r"|Usually|Often|Sometimes|Primarily|Also|Still|Currently|Generally|Typically|Rarely|Really"
     r"|Just|Definitely|Strongly|Totally|Had|Got|Went|Made|Took|Saw|Met|Bought|Found|Did|Won|Lost"
     r"|Ran|Wrote|Began|Built|Spent|Sold|Gave)$"
 )
-_NAME_IS = re.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
+_NAME_IS = lazyre.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 
 
-_TRAILING_FILLER = re.compile(
+_TRAILING_FILLER = lazyre.compile(
     r"[,;]?\s+(?:by\s+the\s+way|btw|haha+|lol|as\s+always|you\s+know|fyi)(?=\.$)", re.I
 )
 

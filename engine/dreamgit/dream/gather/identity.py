@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.common import END, NAME, ORG, PLACE, Context, Draft, dangling, tool_of
 from dreamgit.dream.gather.phrasing import swap_pronouns
 from dreamgit.dream.gather.words import indefinite_article
@@ -34,54 +35,54 @@ _ROLE_NOUNS = (
     "|librarian|translator|producer|instructor|tutor|mentor|strategist|executive|president"
 )
 
-_NAME = re.compile(
+_NAME = lazyre.compile(
     rf"^(?:my\s+(?:full\s+|first\s+|real\s+|legal\s+)?name\s+is|my\s+name's"
     rf"|i(?:'m|\s+am)\s+called)\s+(?P<name>{NAME}){END}",
     _I,
 )
-_NAME_LOWER = re.compile(r"^my\s+name\s+is\s+(?P<name>[a-z][a-z'-]{1,20})$")
-_GREETED_NAME = re.compile(rf"^i(?:'m|\s+am)\s+(?P<name>{NAME})(?=$|\s*,)", _I)
-_PREFERRED = re.compile(
+_NAME_LOWER = lazyre.compile(r"^my\s+name\s+is\s+(?P<name>[a-z][a-z'-]{1,20})$")
+_GREETED_NAME = lazyre.compile(rf"^i(?:'m|\s+am)\s+(?P<name>{NAME})(?=$|\s*,)", _I)
+_PREFERRED = lazyre.compile(
     rf"^(?:please\s+)?(?:call\s+me|you\s+can\s+call\s+me|i\s+go\s+by"
     rf"|i\s+(?:prefer|like)\s+to\s+be\s+called)\s+(?P<name>{NAME}){END}",
     _I,
 )
-_PRONOUNS = re.compile(r"^my\s+pronouns\s+are\s+(?P<p>[a-z]+(?:\s*/\s*[a-z]+){1,2})\b", _I)
-_BIRTHDAY = re.compile(
+_PRONOUNS = lazyre.compile(r"^my\s+pronouns\s+are\s+(?P<p>[a-z]+(?:\s*/\s*[a-z]+){1,2})\b", _I)
+_BIRTHDAY = lazyre.compile(
     r"^(?:my\s+(?:birthday|date\s+of\s+birth|dob)\s+is(?:\s+on)?|i\s+was\s+born\s+on)"
     r"\s+(?P<d>[\w ,./-]{3,30}?)$",
     _I,
 )
-_TIMEZONE = re.compile(
+_TIMEZONE = lazyre.compile(
     r"^(?:my\s+(?:time\s*zone|tz)\s+is\s+(?P<tz>[\w+:/-]{2,40}(?:\s+time)?)"
     r"|i(?:'m|\s+am)\s+(?:in|on)\s+(?:the\s+)?(?P<tz2>(?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::?\d{2})?"
     r"|[A-Z]{2,5}|\w+/\w+)(?:\s+time\s*zone)?)$",
 )
 # "I moved to Lisbon", "I'm settling into SF": where the user lives now.
-_MOVED = re.compile(
+_MOVED = lazyre.compile(
     rf"^(?:i|we)(?:'ve|\s+have|'m|\s+am|'re|\s+are)?{_SOFT}\s+(?:(?:moved|relocated)"
     rf"(?:\s+(?:house|home|back))?(?:\s+from\s+(?P<old>{PLACE}))?\s+to"
     rf"|(?:settling|settled)\s+(?:into|in))\s+(?P<new>{PLACE}){END}",
     _I,
 )
-_HOME = re.compile(
+_HOME = lazyre.compile(
     rf"^(?:(?:i|we)(?:'m|\s+am|'re|\s+are)?{_SOFT}\s+(?:live|lives|living|based|located"
     rf"|residing|reside|resides)\s+in|my\s+home\s+is(?:\s+in)?)\s+(?P<place>{PLACE}){END}",
     _I,
 )
-_ORIGIN = re.compile(rf"^i(?:'m|\s+am)\s+(?:originally\s+)?from\s+(?P<place>{PLACE}){END}", _I)
-_LEFT = re.compile(
+_ORIGIN = lazyre.compile(rf"^i(?:'m|\s+am)\s+(?:originally\s+)?from\s+(?P<place>{PLACE}){END}", _I)
+_LEFT = lazyre.compile(
     rf"^(?:i|we)(?:'ve|\s+have)?{_SOFT}\s+(?:left|quit|(?:no\s+longer|don't|do\s+not)\s+work"
     rf"\s+(?:at|for))\s+(?P<org>{ORG}){END}(?P<rest>.*)$",
     _I,
 )
-_EMPLOYER = re.compile(
+_EMPLOYER = lazyre.compile(
     rf"^(?:(?:i|we)(?:'m|\s+am|'ve|\s+have)?{_SOFT}\s+(?:(?P<w>work|working|employed)"
     rf"\s+(?:at|for|by)|joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at)"
     rf"|my\s+(?:employer|company)\s+is)\s+(?P<org>{ORG}){END}(?P<rest>.*)$",
     _I,
 )
-_ROLE = re.compile(
+_ROLE = lazyre.compile(
     rf"^(?:i(?:'m|\s+am){_SOFT}\s+(?:an?|the)\s+(?P<role>(?:[\w+#./-]+\s+){{0,4}}?"
     rf"(?:{_ROLE_NOUNS}))|i\s+work\s+as\s+(?:an?\s+)?(?P<role2>[^,;]{{2,40}}?)"
     rf"|my\s+(?:role|job\s+title|title|job|position)\s+is\s+(?:an?\s+)?"
@@ -95,15 +96,15 @@ _ROLE = re.compile(
     _I,
 )
 # "I got promoted to Senior PM": the role the user has now.
-_PROMOTED = re.compile(
+_PROMOTED = lazyre.compile(
     rf"^i(?:'ve|\s+have)?{_SOFT}\s+(?:got|been|was)\s+promoted\s+to\s+(?:an?\s+|the\s+)?"
     r"(?P<role>[^,;.!?]{2,40}?)(?=$|\s*[,;.!?]|\s+(?:at|in|on|by|after|last|this|today)\b)",
     _I,
 )
-_ALLERGY = re.compile(
+_ALLERGY = lazyre.compile(
     r"^i(?:'m|\s+am)\s+(?:severely\s+|very\s+)?allergic\s+to\s+(?P<x>.{2,80})$", _I
 )
-_DURATION = re.compile(r"\b(?:for|since)\s+\d", _I)
+_DURATION = lazyre.compile(r"\b(?:for|since)\s+\d", _I)
 
 
 #: Slots whose value changes in a life (home, work, role, time zone): ``facts``, so that
@@ -130,7 +131,7 @@ def _name(clause: str, ctx: Context) -> list[Draft]:
 
 
 # "I'm Marco, backend lead at Ledgerly": a name and a role in one breath.
-_NAME_ROLE = re.compile(
+_NAME_ROLE = lazyre.compile(
     rf"^(?:i'm|i\s+am|this\s+is)\s+(?P<name>{NAME}),\s+(?:an?\s+|the\s+)?"
     rf"(?P<role>[a-z][\w+#./ -]{{1,40}}?)"
     rf"(?:\s+(?:at|for|with|of)\s+(?P<org>{ORG})"

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
+
 __all__ = ["spelled_out"]
 
 #: Short forms and the word each stands for.
@@ -31,17 +33,17 @@ _CONTRACTED = {
 _FULL.update(_CONTRACTED)
 _FULL.update({"im": "I'm", "ive": "I've"})
 # A whole word, not a piece of a name, path or file ("dont-panic.md", "@im/cli").
-_SHORT = re.compile(
+_SHORT = lazyre.compile(
     r"(?<![\w@./-])(?:" + "|".join(_FULL) + r")(?![\w'\u2019]|[-/.@]\w)", re.IGNORECASE
 )
 # "lets review it", "ok lets go": "let's" where a clause begins; "it lets you" stays.
-_LETS = re.compile(
+_LETS = lazyre.compile(
     r"(?:^|(?<=[.!?;:,]\s)|(?<=\bok\s)|(?<=\bso\s)|(?<=\bnow\s)|(?<=\band\s)"
     r"|(?<=\bbut\s)|(?<=\bthen\s)|(?<=\bokay\s))lets(?=\s+[a-z])",
     re.IGNORECASE | re.MULTILINE,
 )
 # "its still running", "its a bug": "it's" before a word a possessive never takes.
-_ITS = re.compile(
+_ITS = lazyre.compile(
     r"(?<![\w@./-])its(?=\s+(?:a|an|the|not|still|just|been|all|only|also|really|probably"
     r"|because|gonna|going|done|fine|ok|okay|working|broken|fixed|there|here|now|so|too"
     r"|very|more|less|better|worse|time|about)\b)",

@@ -14,10 +14,11 @@ full stops ``。！？`` and the full-width ``．``, which need no space after t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 
 import pycld2
+
+from dreamgit import lazyre
 
 __all__ = [
     "CJK",
@@ -60,7 +61,7 @@ _UNSPACED = frozenset({"Hani", "ja"})
 CJK = "\u1100-\u11ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 #: Letters of the scripts that put spaces between words (Latin, Greek, Cyrillic).
 SPACED_LETTERS = "a-zA-Z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u052f"
-_CJK_RUN = re.compile(f"[{CJK}]+")
+_CJK_RUN = lazyre.compile(f"[{CJK}]+")
 #: Capital letters of the scripts that space their words, for a regex class: "Łódź",
 #: "Ørsted" and "Москва" open with a capital as "Berlin" does.
 UPPER_LETTERS = "A-Z" + "".join(
@@ -71,12 +72,12 @@ _AS_ENGLISH = {"sco": ENGLISH}
 #: Latin-script text of this many words is long enough for the detector; a shorter
 #: sentence ("They're called Peruvian Lilies.") takes its turn's language.
 _SURE_WORDS = 6
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD = lazyre.compile(r"[^\W\d_]{2,}")
 #: The full stops that end a statement, in the scripts this module splits.
 FULL_STOPS = (".", "。", "．", "\u0589", "\u06d4", "\u0964", "\u0965")
 #: Where a sentence of any script ends: a CJK stop, or a stop and a space (Latin, the
 #: Armenian and Urdu full stops, the Devanagari danda).
-_SENTENCE_END = re.compile(r"(?<=[。！？．])\s*|(?<=[.!?\u2026\u0589\u06d4\u0964\u0965])\s+")
+_SENTENCE_END = lazyre.compile(r"(?<=[。！？．])\s*|(?<=[.!?\u2026\u0589\u06d4\u0964\u0965])\s+")
 
 
 def _script_of(char: str) -> str | None:

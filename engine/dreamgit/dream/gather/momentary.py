@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.pasted import program_line
 from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
 
@@ -89,11 +90,11 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|(?<=was\s|ere\s)(?:just\s+)?(?:working\s+on|in\s+the\s+middle\s+of))\b",
     ),
 )
-_MOMENT = tuple((why, re.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
+_MOMENT = tuple((why, lazyre.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
 # What the agent just did or must do now: "you edited the wrong file", "you need to rerun it".
-_TO_THE_AGENT = re.compile(r"^(?:you|you've|you're|you'd|you'll|u)\b", _I)
+_TO_THE_AGENT = lazyre.compile(r"^(?:you|you've|you're|you'd|you'll|u)\b", _I)
 # How the work stands right now: "the tests are still failing", "it works now", "same error".
-_STATUS = re.compile(
+_STATUS = lazyre.compile(
     r"^(?:(?:the|this|that|it|these|those|my|our|your)\b(?:\s+[\w.-]+){0,3}\s+"
     r"(?:is|are|was|were|keeps?|kept|still|now|seems?\s+to\s+be)\s+(?:still\s+|now\s+|also\s+)?"
     r"(?:failing|broken|crashing|not\s+working|working(?:\s+now)?|erroring|throwing|hanging"
@@ -119,7 +120,7 @@ _STATUS = re.compile(
 )
 # A guess at what went wrong, or at what the agent did: "I think you deleted the branch",
 # "I suspect the problem is the cache". What was done about it may outlive it; the guess not.
-_GUESS = re.compile(
+_GUESS = lazyre.compile(
     r"^(?:(?:so|but|and|ok|okay|hmm|well|honestly),?\s+)*(?:i|we)\s+(?:\w+ly\s+)?(?:think"
     r"|guess|suspect|bet|believe|feel\s+like|assume|reckon)\s+(?:that\s+)?(?:you\b|you'\w+"
     r"|your\b|the\s+(?:issue|problem|bug|error|cause|reason|culprit|failure|fault)\b"
@@ -127,7 +128,7 @@ _GUESS = re.compile(
     _I,
 )
 # The agent's last answer judged: "that's not true", "this is wrong": about this session.
-_REBUTTAL = re.compile(
+_REBUTTAL = lazyre.compile(
     r"^(?:no,?\s+)?(?:that's|that\s+(?:is|was)|this\s+(?:is|was)|it's|it\s+(?:is|was))\s+"
     r"(?:not\s+(?:true|right|correct"
     r"|what\s+i\s+(?:meant|asked))|wrong|incorrect)(?=\s*(?:[,.;:!\u2013\u2014-]|$))",
@@ -135,16 +136,16 @@ _REBUTTAL = re.compile(
 )
 # "…, add a task for it", "…, then commit and push", "…, go ahead and call it that": a
 # sentence that ends in an order to the agent is a request of this session.
-_ORDER_AFTER = re.compile(
+_ORDER_AFTER = lazyre.compile(
     r",\s+(?:(?:and\s+)?then\s+|now\s+|so\s+)?(?:go\s+ahead\s+and\s+)?"
     rf"(?:{ADVICE_VERBS}|{REQUEST_VERBS})\s+(?!(?:is|are|was|were|has|have)\b)[^,]*$",
     _I,
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", _I)
+_FIRST_PERSON = lazyre.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", _I)
 # The conversation itself: "as I said earlier in this conversation", "my last message",
 # what the speaker meant by what they said ("I meant the header, not the footer"), and a
 # reply to one point of the agent's list ("Re 2, the flag stays").
-_THIS_TALK = re.compile(
+_THIS_TALK = lazyre.compile(
     r"\b(?:(?:this|the|our)\s+(?:conversation|chat|thread)|(?:my|your)\s+(?:last|previous"
     r"|initial|earlier)\s+(?:message|request|reply|answer|prompt)"
     r"|(?:i|we)\s+(?:\w+ly\s+)?(?:meant(?!\s+to\b)|(?:was|were)\s+referring\s+to))\b"
@@ -152,25 +153,25 @@ _THIS_TALK = re.compile(
     _I,
 )
 # A request or a pointer at what follows, without its "I": "Here's my code", "Any ideas".
-_ASIDE = re.compile(
+_ASIDE = lazyre.compile(
     r"^(?:here(?:'s|\s+is|\s+are)|below\s+is|this\s+is\s+(?:my|the|what)|any\s+(?:ideas|help"
     r"|suggestions|thoughts|tips|advice)|help\s+me|please\s+help|thanks|thank\s+you)\b",
     _I,
 )
 # What a clause of the moment may still carry that outlives it: a standing rule ("I want
 # it to always …"), a value that changed ("… which has grown to 165 commits").
-_RULE_OR_LIKING = re.compile(
+_RULE_OR_LIKING = lazyre.compile(
     r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|prefer|prefers"
     r"|preferred|rather|favou?rite)\b",
     _I,
 )
 # "… the domain module, not the CLI command", "instead of X, use Y": one way chosen over
 # another, which says how the work is done beyond this request.
-_ONE_WAY_OVER_ANOTHER = re.compile(
+_ONE_WAY_OVER_ANOTHER = lazyre.compile(
     r",\s+(?:and\s+|but\s+)?not\s+(?:the|a|an|to|by|in|on|from|with|via)\s+\S|^instead\s+of\b",
     _I,
 )
-_NEW_VALUE = re.compile(
+_NEW_VALUE = lazyre.compile(
     r"\b(?:(?:has|have|had)\s+(?:now\s+|recently\s+|just\s+|since\s+)?(?:been\s+)?"
     r"(?:improved|increased|grown|risen|dropped|fallen|reached|gone\s+(?:up|down)|climbed"
     r"|decreased|moved|changed|shifted|rescheduled|extended|adjusted|updated|expanded"
@@ -195,11 +196,11 @@ _MONTH = (
     r"|december|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?)"
 )
 # "March 3", "Feb 10, 2031", "3 March": a day of the calendar.
-_CALENDAR_DATE = re.compile(
+_CALENDAR_DATE = lazyre.compile(
     rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}\s+{_MONTH}\b", _I
 )
 # A name (not the sentence's first word), a number, a file, a version, code.
-_CONCRETE = re.compile(
+_CONCRETE = lazyre.compile(
     r"(?<!^)(?<![.!?]\s)\b(?!I(?:'[a-z]+)?\b)[A-Z][\w'&.+#-]*[a-z0-9]|\b[A-Z]{2,}\b|\d|`"
     r"|\b[\w-]+\.(?:py|js|ts|tsx|json|ya?ml|toml|md|sql|go|rs|rb|java|sh|cfg|ini|lock)\b"
 )
@@ -207,19 +208,19 @@ _CONCRETE = re.compile(
 
 # Code, not prose: "int) -> int that multiplies", "self.items = []", "def load(path)",
 # "12 | return rows" (a line pasted with its number).
-_CODE = re.compile(
+_CODE = lazyre.compile(
     r"->|=>|::|[{};]\s*$|[{}]|\w\(\S*\)|\)\s*(?:->|:|\.)|^[^\w\"'(]|^\d+\s*\|"
     r"|\b(?:def|class|import|return|const|let|var|function|async|await|lambda)\s+\w"
     r"|\w\s*[=!<>]=\s*\w|\w\s=\s[\w\[{(\"']"
 )
 # A rule for this task only: "don't stop until the tests pass", "skip the docs for now".
-_ONE_OFF = re.compile(
+_ONE_OFF = lazyre.compile(
     r"\b(?:until|till|for\s+now|this\s+time|right\s+now|today|tonight|first|yet"
     r"|for\s+this\s+(?:task|session|pr|change|one|file|branch)|in\s+this\s+(?:pr|file|branch))\b",
     _I,
 )
 #: Words that make an imperative a standing rule: "always", "never", "from now on".
-STANDING = re.compile(
+STANDING = lazyre.compile(
     r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|next\s+time"
     r"|in\s+(?:the\s+)?future|going\s+forward)\b",
     _I,
@@ -238,7 +239,7 @@ def one_off(instruction: str) -> bool:
 
 
 # "I want to build a small app that tracks my expenses": what the project is, not a task.
-_PROJECT_GOAL = re.compile(
+_PROJECT_GOAL = lazyre.compile(
     r"\b(?:create|build|develop|make|write|start|launch|set\s+up)\s+(?:a|an|my|our|the)\s+"
     r"(?:[\w-]+\s+){0,4}?(?:app|application|web\s*app|website|site|tool|service|library|game"
     r"|bot|platform|system|project|tracker|dashboard|portfolio|api|cli|plugin|extension"
@@ -298,7 +299,7 @@ def momentary(clause: str) -> str | None:
 
 # "I'm worried that the launch moved to June 3": the worry is of the moment, what it is
 # about may not be.
-_WORRIED_THAT = re.compile(
+_WORRIED_THAT = lazyre.compile(
     _WHO + r"(?:worried|concerned|afraid|nervous|anxious)\s+that\s+(?P<said>(?:i|we)\b.+)$", _I
 )
 
@@ -323,14 +324,14 @@ class Lifted:
 
 
 # "I prefer", "we'd rather", "I really prefer", "I generally prefer using".
-_PREFER = re.compile(
+_PREFER = lazyre.compile(
     r"\b(?P<who>i|we)\s*(?:(?:really|generally|usually|always|strongly|much|also|still"
     r"|definitely|personally)\s+)*(?P<verb>(?<=\s)prefer|(?:'d|\s+would)\s+(?:much\s+)?"
     r"(?:rather|prefer))\b",
     _I,
 )
 # Where the request resumes after a preference: ", can you …", ", how do I …", "but …".
-_REQUEST_RESUMES = re.compile(
+_REQUEST_RESUMES = lazyre.compile(
     r"(?:,\s*|\s+[-\u2013\u2014]\s+)(?=(?:so\s+|and\s+)?(?:can|could|would|will|how|what"
     r"|which|where|why|should|do|does|is|are|any|please|help|maybe|but|however|though"
     r"|although|while|yet|i'm\s+not|i\s+am\s+not|i\s+(?:need|want|was\s+wondering|wonder"
@@ -341,14 +342,14 @@ _REQUEST_RESUMES = re.compile(
     _I,
 )
 # "I'm trying to keep my app small, so I prefer …": the aim the preference serves.
-_AIM = re.compile(
+_AIM = lazyre.compile(
     r"(?:^|[,.;]\s*)(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
     r"(?:trying|aiming|hoping|looking|working|wanting)\s+to\s+(?P<aim>(?:[^,;.?!]|\.(?=\d)){6,120}?)"
     r",?\s+(?:so|and\s+so|which\s+is\s+why|that's\s+why)\s*,?\s*$",
     _I,
 )
 # A reason the preference already gives: "… due to its docs", "… to keep it small".
-_HAS_REASON = re.compile(
+_HAS_REASON = lazyre.compile(
     r"\b(?:because|since|as|due\s+to|so\s+that|in\s+order\s+to|to\s+(?:keep|avoid|make|save"
     r"|reduce|stay|get|ensure|maintain|minimi[sz]e|maximi[sz]e|improve|better|fully|grasp"
     r"|understand)|for\s+(?:better|its|their|the\s+sake))\b",
@@ -356,7 +357,7 @@ _HAS_REASON = re.compile(
 )
 _MAX_PREFERENCE = 240
 # ", you know,", ", like I mentioned": talk around the preference, not part of it.
-_ASIDES = re.compile(
+_ASIDES = lazyre.compile(
     r"(?P<open>,?)\s+(?:you\s+know|i\s+mean|(?:like|as)\s+(?:i|you|we)(?:'ve)?\s+(?:mentioned"
     r"|said|noted|told\s+you)(?:\s+(?:before|earlier))?)\b(?P<close>,?)",
     _I,
@@ -416,12 +417,12 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
 
 
 # "over", "rather than": the preference already says what it is preferred to.
-_NAMES_ITS_ALTERNATIVE = re.compile(
+_NAMES_ITS_ALTERNATIVE = lazyre.compile(
     r"\b(?:over|rather\s+than|instead\s+of|versus|vs\.?|than)\b", _I
 )
 # "… weigh using these tools versus hand edits": the request sets what the preferred thing
 # (named again as "these", "it", "them") is weighed against.
-_WEIGHED = re.compile(
+_WEIGHED = lazyre.compile(
     r"\b(?:it|them|this|that|these|those)(?:\s+[\w-]+){0,2}\s+(?:versus|vs\.?|compared\s+(?:to|with)"
     r"|instead\s+of|rather\s+than|as\s+opposed\s+to)\s+(?P<other>[\w+#.'-]+(?:\s+[\w+#.'-]+){0,4}?)"
     r"(?=\s+(?:to|for|in|on|so|because|and|or|but|when|if|while)\b|\s*[,;:?!]|\.(?:\s|$)|$)",
@@ -446,14 +447,14 @@ def serves_aim_before(sentence: str, before: str) -> bool:
 
 # "I'm trying to set up nightly backups to save disk, can you …?": the aim a turn opens
 # with, which a preference said in its next sentence serves.
-_AIM_OPENS = re.compile(
+_AIM_OPENS = lazyre.compile(
     r"^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
     r"(?:trying|aiming|hoping|working|wanting)\s+to\s+(?P<aim>(?:[^,;.?!]|\.(?=\d)){6,160}?)"
     r"\s*(?:[,;.?!]|$)",
     _I,
 )
 # "I'm considering moving the docs to a wiki like I prefer": the clause before "like I prefer".
-_LIKE_I_PREFER = re.compile(
+_LIKE_I_PREFER = lazyre.compile(
     r"(?:^|[,;]\s*)(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
     r"(?:considering|thinking\s+(?:of|about)|planning\s+on|going\s+with|using|doing|keeping)"
     r"\s+(?P<what>[^,;.?!]{4,160}?)\s*,?\s+(?:like|as)\s*$",
@@ -462,7 +463,7 @@ _LIKE_I_PREFER = re.compile(
 
 
 # "… using Bootstrap 5.3.0 and I prefer it": the thing named just before "and I prefer it".
-_OBJECT = re.compile(
+_OBJECT = lazyre.compile(
     r"\b(?:using|use|with|on|chose|picked|adopted|trying)\s+(?P<thing>(?:[A-Z][\w.+#-]*"
     r"(?:\s+v?\d[\w.]*)?(?:\s+[A-Z][\w.+#-]*)?))\s*,?\s*(?:and|but|so)?\s*$"
 )

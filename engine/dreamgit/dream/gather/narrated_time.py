@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.dates import DATE_WORDS, JUST_DONE, past_times
 from dreamgit.dream.gather.sentence_split import LEAD, SENTENCE
 
@@ -27,13 +28,13 @@ _I = re.IGNORECASE
 
 # Words that only colour a statement ("I just really love it"), and a closing evaluation
 # (", which was so much fun"): a memory is shorter without them and says the same.
-_FILLER_WORDS = re.compile(
+_FILLER_WORDS = lazyre.compile(
     rf"\s+(?:very\s+much(?=\s+(?:a|an|the)\s)|really|just(?!\s+{JUST_DONE})"
     r"|so(?=\s+(?:much|many|\w+ly|\w+ful|happy|glad|proud|excited|cool|good|great))|pretty|super|totally|actually|kinda|kind\s+of|definitely|honestly"
     r"|literally|basically|seriously|absolutely|truly|quite|very)(?=\s)",
     _I,
 )
-_EVALUATION_TAIL = re.compile(
+_EVALUATION_TAIL = lazyre.compile(
     r",?\s+(?:which|and\s+it|it)\s+(?:is|was|'s|has\s+been)\s+(?:\w+\s+){0,3}?"
     r"(?:fun|great|awesome|amazing|cool|nice|special|exciting|wonderful|rewarding|a\s+blast"
     r"|incredible|fantastic|lovely|powerful|inspiring|relaxing|therapeutic)\b.*$",
@@ -51,7 +52,7 @@ def _time_was(units: str) -> str:
     )
 
 
-_TIME_WAS = re.compile(
+_TIME_WAS = lazyre.compile(
     _time_was("week|weekend|month|year|night|summer|winter|spring|fall|autumn")
     + r"(?:\w+\s+){0,3}?\w+(?:[,;!:]|\s+[-\u2013\u2014])\s+(?P<rest>\S.*)$",
     _I,
@@ -59,7 +60,7 @@ _TIME_WAS = re.compile(
 
 
 # "Last week was wild": how a time went, and nothing that happened in it.
-TIME_WAS_ONLY = re.compile(
+TIME_WAS_ONLY = lazyre.compile(
     _time_was("week|weekend|month|year|night") + r"(?:\w+[\s-]+){0,2}\w+$", _I
 )
 
@@ -73,12 +74,12 @@ def time_told(sentence: str) -> str | None:
 
 
 # "I participated in …", "We also went …", "My sister and I drove …": what was done next.
-_NARRATES = re.compile(
+_NARRATES = lazyre.compile(
     r"^(?:(?:then|and|so|also|afterwards|after\s+that),?\s+)?"
     r"(?:i|we|my\s+\w+(?:\s+and\s+i)?|our\s+\w+)\s+(?:also\s+|then\s+|finally\s+)?" + JUST_DONE,
     _I,
 )
-_NOT_ONCE = re.compile(r"\b(?:always|never|usually|often|every|used\s+to|since)\b", _I)
+_NOT_ONCE = lazyre.compile(r"\b(?:always|never|usually|often|every|used\s+to|since)\b", _I)
 
 
 def time_set(sentence: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.momentary import STANDING
 from dreamgit.dream.gather.narrated_time import TIME_WAS_ONLY
 from dreamgit.dream.gather.pointers import announces_only
@@ -36,32 +37,32 @@ __all__ = [
 ]
 
 _I = re.IGNORECASE
-QUESTION_OPEN = re.compile(
+QUESTION_OPEN = lazyre.compile(
     r"^(?:how|what|what's|why|when|where|who|which|whose|can|could|would|should|do|does|did"
     r"|is|are|was|were|have|has|had|will|shall|may|any|anything|got|know|ever|wanna|want"
     r"|isn't|aren't|don't|didn't|doesn't|right|huh|or)\b",
     _I,
 )
-_SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b", _I)
-_SECOND_OPEN = re.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I)
+_SECOND = lazyre.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b", _I)
+_SECOND_OPEN = lazyre.compile(r"^(?:you|you're|you've|you'd|you'll|your|ya|u)\b", _I)
 # "Mix it up with sauces", "Capture the joy": advice; "Practice is key", "Share prices
 # fell": a noun, said of.
-IMPERATIVE = re.compile(
+IMPERATIVE = lazyre.compile(
     rf"^(?:please\s+)?(?:(?:don't|do\s+not|never|always)\s+\w+|(?:{ADVICE_VERBS})\b"
     r"(?!\s+(?:is|was|are|were|has|have|had|can|will|makes|helps|prices|sessions?)\b))",
     _I,
 )
-_HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = lazyre.compile(
     r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you|i\s+guess|i\s+suppose"
     r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably)\b",
     _I,
 )
 # "I'd go", "it would be": a wish or a guess, unless it says what someone liked ("I'd
 # rather …") or did again and again back then ("as a kid we'd go through the fields").
-_WOULD = re.compile(
+_WOULD = lazyre.compile(
     r"\b(?:would|'d)\b(?!\s+(?:rather|love|like|prefer|really\s+like|be\s+happy))", _I
 )
-_HABITUAL = re.compile(
+_HABITUAL = lazyre.compile(
     r"\b(?:when\s+(?:i|we)\s+(?:was|were)|as\s+(?:a\s+)?(?:kid|kids|child|children)|growing\s+up"
     r"|used\s+to)\b",
     _I,
@@ -69,7 +70,7 @@ _HABITUAL = re.compile(
 
 
 # The month, not the modal: "reached 4,700 words on may 13", "in early may", "13 may".
-_MONTH_MAY = re.compile(
+_MONTH_MAY = lazyre.compile(
     r"\b(?:(?:in|on|by|since|until|till|of|from|through|early|late|mid|last|next|this)\s+may"
     r"|may\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may)\b"
 )
@@ -85,7 +86,7 @@ def hypothetical(low: str) -> bool:
 # "I prefer it over the old one", "I like that", "I love you": the object is only a pronoun.
 # What follows the pronoun may only colour it ("I love it so much"); "I bought it in Paris
 # a year ago" says where and when, and is kept.
-_PRONOUN_OBJECT = re.compile(
+_PRONOUN_OBJECT = lazyre.compile(
     r"^(?:i|we|i'm|we're)\s+(?:\w+ly\s+|always\s+|really\s+|just\s+|still\s+)?\w+\s+"
     r"(?:it|that|this|them|those|these|you|one)(?:\s+(?:(?:so\s+|very\s+)?much|a\s+lot|too|now|again|already"
     r"|anymore|all|though|as\s+well|more|here|there|every\s+(?:day|week|time)|daily"
@@ -97,14 +98,16 @@ _PRONOUN_OBJECT = re.compile(
     _I,
 )
 # "Here is the traceback", "check this out", "see you": pointers and sign-offs.
-_SIGNPOST = re.compile(
+_SIGNPOST = lazyre.compile(
     r"^(?:let\s+me\s+know|talk\s+(?:to\s+you\s+)?soon|see\s+you|here\s+is|here's|here\s+are"
     r"|check\s+(?:this|it)\s+out|take\s+a\s+look|look\s+at\s+this)\b",
     _I,
 )
 # "I need you to fix the bug": a one-off request, unless it says always / never / from now on.
-_REQUEST = re.compile(r"^(?:i\s+(?:need|want)|can\s+you|could\s+you)\s+you\s+to\b", _I)
-REPORTED = re.compile(r"\b(?:the\s+assistant|you)\s+(?:said|told|suggested|think|thought)\b", _I)
+_REQUEST = lazyre.compile(r"^(?:i\s+(?:need|want)|can\s+you|could\s+you)\s+you\s+to\b", _I)
+REPORTED = lazyre.compile(
+    r"\b(?:the\s+assistant|you)\s+(?:said|told|suggested|think|thought)\b", _I
+)
 
 
 def addressed_to_listener(text: str) -> bool:
@@ -112,28 +115,28 @@ def addressed_to_listener(text: str) -> bool:
     return _SECOND.search(text) is not None
 
 
-_FRAGMENT = re.compile(
+_FRAGMENT = lazyre.compile(
     r"^(?:for|because|cause|'cause|to|with|like|by|from(?!\s+now\s+on)|mostly(?!\s+\w+(?:ing|ed)\b)|probably)\b",
     _I,
 )
-_SUBJECT = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
+_SUBJECT = lazyre.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
 # "Had a rough commute today", "I had the worst flight back": a passing mishap.
-_BAD_DAY = re.compile(
+_BAD_DAY = lazyre.compile(
     r"^(?:i\s+|we\s+)?(?:just\s+)?had\s+(?:a|an|the|such\s+a)\s+(?:\w+\s+)?(?:rough|terrible|bad|awful"
     r"|horrible|long|crazy|hectic|tough|stressful|worst|brutal|exhausting|nightmare)\s+"
     r"(?:\w+\s+)?(?:day|morning|afternoon|evening|night|commute|flight|drive|week|shift|ride)\b"
 )
 # "Since I was 17 or so", "When we were kids": when, with no clause it is the time of.
-_WHEN_ONLY = re.compile(
+_WHEN_ONLY = lazyre.compile(
     r"^(?:ever\s+)?(?:since|when|whenever|while|once|until|till|after|before|although|though)"
     r"\s+(?:i|we)\b(?![^,]*\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|my|our)\b)[^,]*$",
     _I,
 )
 
 
-_QUOTED = re.compile(r'"[^"]{3,200}"')
+_QUOTED = lazyre.compile(r'"[^"]{3,200}"')
 # A question typed without its mark: an auxiliary, then who or what it asks about.
-_ASKED_UNMARKED = re.compile(
+_ASKED_UNMARKED = lazyre.compile(
     r"^(?:did|do|does|can|could|would|will|is|are|was|were|have|has|had)\s+"
     r"(?:you|i|we|it|there|this|that|they|these|those)\b"
 )
@@ -180,14 +183,14 @@ def states_nothing(clause: str, *, to_agent: bool) -> bool:
 
 
 # A reaction to what the other person said, its subject unsaid: "Sounds like a plan".
-_REACTION = re.compile(
+_REACTION = lazyre.compile(
     r"^(?:(?:sounds|looks|seems)\s+(?:like|so|really|super|great|good|fun|amazing|awesome|cool"
     r"|nice|lovely|interesting|exciting|delicious|yummy|tasty|wonderful|beautiful|incredible)"
     r"|(?:so\s+)?glad|fingers\s+crossed)\b"
 )
 # "Glad we can be on this trip together", "Glad you liked it": glad of the moment ("I'm
 # glad we both love hiking" says what they love).
-_GLAD = re.compile(r"^(?:so\s+)?glad,?\s+(?:we|you|they|it|that|to|all)\b")
+_GLAD = lazyre.compile(r"^(?:so\s+)?glad,?\s+(?:we|you|they|it|that|to|all)\b")
 
 
 def chatter(sentence: str, others: tuple[str, ...] = ()) -> bool:

@@ -25,37 +25,39 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
+
 __all__ = ["program_line", "without_pasted"]
 
 # The writer's own voice ("I", "we", "please"): the user speaking, not a document. An
 # error page says "you" too ("did you forget to run …"), so "you" is no mark of the user.
-_VOICE = re.compile(
+_VOICE = lazyre.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|we've|our|us|please|pls)\b"
     r"(?![-/.@]\w)",  # "my-app@0.1.0", "us-east-1": a name, not a voice
     re.IGNORECASE,
 )
 # A shell prompt and the command after it: "$ make test", "PS C:\> dir", or a fancy
 # prompt glyph (U+276F, U+279C, a lambda) before the command.
-_PROMPT = re.compile(
+_PROMPT = lazyre.compile(
     r"^\s*(?:[$%\u276f\u279c\u03bb]|PS [A-Z]:\\[^>]*>|\w+@[\w.-]+[:~][^$#]*[$#])\s+\S"
 )
 # A line a program wrote: it opens with an error label ("TypeError: …", "error[E0382]:",
 # "ERROR …") or a clock time ("[13:02:11.048] …", "2031-04-02 09:12:01 INFO"), or it is
 # an error page's title ("Unhandled Runtime Error", "Error Details (Debug Build)").
-_PROGRAM_LINE = re.compile(
+_PROGRAM_LINE = lazyre.compile(
     r"^\s*(?:(?:[A-Z]\w*)?(?:Error|Exception)\b(?:\s*\[\w+\])?\s*:|(?:error|warning|fatal)"
     r"(?:\[\w+\])?:|(?:ERROR|WARN(?:ING)?|FATAL)\b|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s"
     r"|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}"
     r"|(?:[A-Z]\w*\s+){0,3}(?:Error|Exception)(?:\s+\(?[A-Z]\w*\)?){0,3}\s*$)"
 )
 # A line that is a heading or a "Label: value" item: a document's line.
-_STRUCTURED = re.compile(
+_STRUCTURED = lazyre.compile(
     r"^\s*(?:#{1,6}\s|(?:[-*+]|\d+[.)])\s+[^:\s][^:]{0,40}:\s|[^:\s][^:]{0,40}:\s+\S)"
 )
 # A list item: the user's own list of rules ("- always use …") is one, unlabelled.
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 # How a sentence ends: a line ending otherwise is a fragment (a log line, a stack frame).
-_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]['\")\]]*\s*$")
+_SENTENCE_END = lazyre.compile(r"[.!?\u3002\uff01\uff1f]['\")\]]*\s*$")
 #: The fewest lines of a block judged by its shape.
 MIN_LINES = 3
 

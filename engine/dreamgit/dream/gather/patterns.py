@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.common import SUBJ, Context, Draft, clean_term, dangling, tool_of
 from dreamgit.dream.gather.identity import IDENTITY_PATTERNS
 from dreamgit.dream.gather.phrasing import finish, swap_pronouns, third_person
@@ -24,24 +25,24 @@ __all__ = ["PATTERNS", "Pattern"]
 Pattern = Callable[[str, Context], list[Draft]]
 
 _I = re.IGNORECASE
-_PREFER = re.compile(
+_PREFER = lazyre.compile(
     r"^(?P<subj>i|we)(?P<adv>(?:\s+(?:really|much|strongly|definitely|generally|usually|still"
     r"|also|always|now|personally|honestly))*)(?:'d|\s+would)?\s+(?:prefer|prefers|rather)"
     r"\s+(?P<body>.{2,200})$",
     _I,
 )
-_LIKE_BETTER = re.compile(
+_LIKE_BETTER = lazyre.compile(
     r"^(?P<subj>i|we)\s+(?:like|likes|love|loves)\s+(?P<x>.{1,60}?)\s+(?:better|more)\s+than\s+"
     r"(?P<y>.{1,60}?)$",
     _I,
 )
-_SPLIT_PREFERENCE = re.compile(r"\s+(?:over|to|rather\s+than|than|instead\s+of)\s+", _I)
-_LIKE = re.compile(
+_SPLIT_PREFERENCE = lazyre.compile(r"\s+(?:over|to|rather\s+than|than|instead\s+of)\s+", _I)
+_LIKE = lazyre.compile(
     SUBJ + r"(?P<verb>like|likes|love|loves|enjoy|enjoys|hate|hates|dislike|dislikes|detest"
     r"|can't\s+stand|cannot\s+stand|don't\s+like|do\s+not\s+like|don't\s+enjoy)\s+(?P<x>.{2,150})$",
     _I,
 )
-_DECISION = re.compile(
+_DECISION = lazyre.compile(
     r"^(?:(?P<subj>i|we)(?:'ve|\s+have|'re|\s+are|'ll|\s+will)?(?:\s+(?:finally|just|already|now"
     r"|also|jointly))*\s+(?P<verb>decided|agreed|chose|chosen|picked|settled\s+on|opted"
     r"|committed|going\s+with|go\s+with|went\s+with|made\s+the\s+(?:decision|call))\b\s*"
@@ -50,48 +51,48 @@ _DECISION = re.compile(
     r"|let's\s+go\s+with\s+(?P<body3>.{2,200}))$",
     _I,
 )
-_DECIDED_SWITCH = re.compile(
+_DECIDED_SWITCH = lazyre.compile(
     r"\b(?:switch|move|migrate)\s+(?:\w+\s+){0,2}?from\s+(?P<x>.{1,60}?)\s+to\s+(?P<y>.{1,60}?)"
     r"(?:\s+(?:for|because|since|as|in|at|on)\b.*)?$",
     _I,
 )
-_DECIDED_INSTEAD = re.compile(
+_DECIDED_INSTEAD = lazyre.compile(
     r"(?P<x>[\w.+#-]+(?:\s+[\w.+#-]+)?)\s*,?\s+(?:instead\s+of|rather\s+than)\s+(?P<y>.{1,60}?)"
     r"(?:\s+(?:for|because|since|as|in|at|on)\b.*)?$",
     _I,
 )
-_PROJECT = re.compile(
+_PROJECT = lazyre.compile(
     r"^(?P<subj>i|we)(?:'m|\s+am|'re|\s+are)?(?:\s+(?:currently|now|still|also|mainly|mostly"
     r"|actively))*\s+(?P<verb>working\s+on|work\s+on|works\s+on|building|build|developing|develop"
     r"|writing|maintaining|maintain|running|run|leading|lead|contributing\s+to|contribute\s+to)"
     r"\s+(?P<body>.{2,200})$",
     _I,
 )
-_PROJECT_BODY = re.compile(r'^(?:an?\s|my\s|our\s|"|the\s+(?-i:[A-Z])|(?-i:[A-Z]))', _I)
-_MY_PROJECT = re.compile(
+_PROJECT_BODY = lazyre.compile(r'^(?:an?\s|my\s|our\s|"|the\s+(?-i:[A-Z])|(?-i:[A-Z]))', _I)
+_MY_PROJECT = lazyre.compile(
     r"^(?:my|our)\s+(?:(?:current|main|side|latest|new|day-job|big)\s+)*"
     r"(?:project|startup|app|thesis|book|company|product)\s+(?:is|is\s+called|is\s+named)"
     r"\s+(?P<body>.{2,150})$",
     _I,
 )
-_PROJECT_STACK = re.compile(
+_PROJECT_STACK = lazyre.compile(
     r"^(?:my|our)\s+(?:project|app|service|codebase|repo|backend|frontend|stack|api|website|site)"
     r"\s+(?:uses|is\s+built\s+(?:on|with)|runs\s+on|is\s+written\s+in)\s+(?P<body>.{2,150})$",
     _I,
 )
-_INSTRUCTION = re.compile(
+_INSTRUCTION = lazyre.compile(
     r"^(?:please\s+)?(?:(?P<adv>always|never)\s+|(?P<dont>(?:don't|do\s+not)\s+ever)\s+"
     r"|(?P<want>i\s+(?:want|need|'d\s+like|would\s+like)\s+you\s+to)\s+|(?P<from>from\s+now\s+on),?\s+(?:please\s+)?"
     r"|remember\s+to\s+)(?P<rest>(?-i:[a-z])[\w'-]*\s+.{2,200})$",
     _I,
 )
-_DURABLE = re.compile(
+_DURABLE = lazyre.compile(
     r"\b(?:always|never|every|whenever|each\s+time|any\s+time|from\s+now\s+on|by\s+default"
     r"|going\s+forward|in\s+(?:the\s+)?future|all\s+(?:my|our|the)|unless\s+I)\b",
     _I,
 )
-_VAGUE = re.compile(r"\b(?:this|that|it|them|these|those)\b", _I)
-_HABIT = re.compile(SUBJ + r"(?P<rest>\S.{2,200})$", _I)
+_VAGUE = lazyre.compile(r"\b(?:this|that|it|them|these|those)\b", _I)
+_HABIT = lazyre.compile(SUBJ + r"(?P<rest>\S.{2,200})$", _I)
 
 
 def _pref_key(x: str, y: str | None) -> str | None:

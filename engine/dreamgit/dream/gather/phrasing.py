@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.calendar_words import day_text
 from dreamgit.dream.gather.words import IRREGULAR_PAST
 from dreamgit.extract.lexicon import canonical_spelling
@@ -58,25 +59,25 @@ _PRONOUNS = {
     "you'll": "the agent will", "you": "the agent", "your": "the agent's",
     "yourself": "itself",
 }  # fmt: skip
-_PRONOUN_RE = re.compile(
+_PRONOUN_RE = lazyre.compile(
     r"(?<![\w/.-])(?:"
     + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_PRONOUNS, key=len)[::-1])
     + r")(?![\w/-]|['\u2019]\w|\.\w)",
     re.IGNORECASE,
 )
-_SUBJECT = re.compile(
+_SUBJECT = lazyre.compile(
     r"^(?P<subj>i|we)(?P<aux>'m|'re|'ve|'ll|'d|\s+am|\s+are|\s+have|\s+will|\s+was|\s+were)?"
     r"(?=\s|$)",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\S+")
+_WORD = lazyre.compile(r"\S+")
 
 
-_PREFIX = re.compile(r"^(?:re|un|over|under|mis|out|with|fore)(?=[a-z]{3})")
+_PREFIX = lazyre.compile(r"^(?:re|un|over|under|mis|out|with|fore)(?=[a-z]{3})")
 
 
 #: An -ing form of a verb ("being", "creating"), not a verb that ends in -ing ("bring").
-GERUND = re.compile(r"^[a-z]*[aeiouy][a-z]*ing$")
+GERUND = lazyre.compile(r"^[a-z]*[aeiouy][a-z]*ing$")
 
 
 def _past_form(low: str) -> bool:
@@ -141,7 +142,7 @@ def _subject(clause: str) -> tuple[str, str]:
 
 #: Words a rewrite leaves as written: a quotation ('never ask me "Shall I go on?"') and
 #: a path or address (``/home/me/dotfiles``, ``C:\\Users\\me``), where "me" is a name.
-_VERBATIM = re.compile(r'"[^"]{1,300}"|\u201c[^\u201d]{1,300}\u201d|[^\s"]*[/\\][^\s"]*')
+_VERBATIM = lazyre.compile(r'"[^"]{1,300}"|\u201c[^\u201d]{1,300}\u201d|[^\s"]*[/\\][^\s"]*')
 
 
 def verbatim_spans(text: str) -> list[tuple[int, int]]:
@@ -172,11 +173,11 @@ _WHEN = (
     r"|in\s+(?:a\s+few|a\s+couple\s+of|two|2)\s+hours"
 )
 #: The near-date words that make a statement ephemeral.
-NEAR_DATE = re.compile(
+NEAR_DATE = lazyre.compile(
     rf"\b(?:(?P<prep>by|until|till|before|after|from|since|for)\s+)?(?P<when>{_WHEN})\b",
     re.IGNORECASE,
 )
-_LEADING_WHEN = re.compile(rf"^(?P<when>{_WHEN}),?\s+", re.IGNORECASE)
+_LEADING_WHEN = lazyre.compile(rf"^(?P<when>{_WHEN}),?\s+", re.IGNORECASE)
 
 
 def _near_phrase(prep: str, when: str, created: datetime) -> str:

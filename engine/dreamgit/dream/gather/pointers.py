@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.salience import FIRST_PERSON
 from dreamgit.dream.gather.words import content_terms
 
@@ -20,7 +21,7 @@ __all__ = ["announces_only", "shown"]
 _I = re.IGNORECASE
 
 # "Here's a pic of the car I'm restoring", "Check out my new camera": what someone shows.
-_SHOWS = re.compile(
+_SHOWS = lazyre.compile(
     r"^(?:here's|here\s+is|here\s+are|check\s+out|take\s+a\s+look\s+at|look\s+at)\s+"
     r"(?P<what>(?:my|our|a|an|the|this|these|some)\s+.+)$",
     _I,
@@ -33,7 +34,7 @@ _PICTURE = frozenset(
 )
 
 # "Something awesome happened", "I did something new": news announced, not yet told.
-_VAGUE = re.compile(r"\b(?:something|anything|stuff)\b", _I)
+_VAGUE = lazyre.compile(r"\b(?:something|anything|stuff)\b", _I)
 _ANNOUNCING = frozenset(
     str.split("""something anything stuff happened happen happening going goin lots new cool
     awesome amazing incredible special crazy exciting interesting wild huge tried tackled
@@ -41,7 +42,7 @@ _ANNOUNCING = frozenset(
     evening""")
 )
 
-_WITH_WHOM = re.compile(r"\b(happened|happening)\s+with\s+(?:my|our)(?:\s+[a-z]+){1,3}$")
+_WITH_WHOM = lazyre.compile(r"\b(happened|happening)\s+with\s+(?:my|our)(?:\s+[a-z]+){1,3}$")
 
 
 def shown(text: str) -> str:

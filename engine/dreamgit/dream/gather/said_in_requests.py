@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.not_facts import IMPERATIVE, QUESTION_OPEN
 from dreamgit.dream.gather.sentence_split import as_sentence
 from dreamgit.dream.gather.to_the_agent import AGENT_REQUEST
@@ -25,13 +26,13 @@ __all__ = ["said_in_request"]
 _I = re.IGNORECASE
 
 # How a request opens: an order, "let's …", "be sure to …", a polite question.
-_REQUEST_OPEN = re.compile(
+_REQUEST_OPEN = lazyre.compile(
     r"^(?:(?:also|and|so|ok|okay|now|then|next|great|please)[,\s]+)*"
     r"(?:let's|lets|let\s+us|be\s+sure\s+to|make\s+sure\s+to|can\s+you|could\s+you|please)\b",
     _I,
 )
 # A verb of saying and "that": what follows is what the user wants written as true.
-_SAYING_THAT = re.compile(
+_SAYING_THAT = lazyre.compile(
     r"\b(?:explain|explaining|explains|say|saying|says|mention|mentioning|note|noting"
     r"|state|stating|document|documenting|specify|specifying|clarify|clarifying"
     r"|describe|describing|stress|stressing|emphasi[sz]e|emphasi[sz]ing)\s+that\s+",
@@ -39,16 +40,16 @@ _SAYING_THAT = re.compile(
 )
 # Where the asserted clause ends: a sentence stop, a semicolon, or the request going on
 # ("…, and then commit it").
-_CLAUSE_END = re.compile(
+_CLAUSE_END = lazyre.compile(
     r"\s*(?:[;?!]|\.(?=\s|$)|,?\s+(?:and\s+)?then\s+|,\s+(?:so|but|which|while)\s+)", _I
 )
 # A subject the memory could not name on its own, or the agent itself: "explain that it
 # failed", "mention that you fixed it" report this session's work.
-_NO_SUBJECT = re.compile(
+_NO_SUBJECT = lazyre.compile(
     r"^(?:you|you're|you've|your|it|it's|this|that|these|those|there|here|we've|i've)\b", _I
 )
 # A subject written as code ("`pgbouncer` sits in front …"): a name, kept as written.
-_CODE_NAME = re.compile(r"^`([^`\s]{1,60})`")
+_CODE_NAME = lazyre.compile(r"^`([^`\s]{1,60})`")
 _SHORTEST_WORDS = 4
 _LONGEST = 240
 

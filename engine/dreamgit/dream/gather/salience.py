@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.words import EVALUATIVE, PAST_VERB, RELATIVES, content_terms
 
 __all__ = [
@@ -40,17 +41,19 @@ KINDS: tuple[str, ...] = (
 _I = re.IGNORECASE
 
 #: A person speaking of themselves: "I", "my", "we".
-FIRST_PERSON = re.compile(
+FIRST_PERSON = lazyre.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b", _I
 )
 #: A name: capitalised, not opening a sentence.
-PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'&.-]*[a-z0-9][a-zA-Z'&-]*\b|\b[A-Z]{2,}\b")
-NUMBER = re.compile(
+PROPER = lazyre.compile(
+    r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'&.-]*[a-z0-9][a-zA-Z'&-]*\b|\b[A-Z]{2,}\b"
+)
+NUMBER = lazyre.compile(
     r"\b(?:\d+(?:[.,]\d+)*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|twenty|thirty|forty|fifty|hundred|thousand|first|second|third)\b",
     _I,
 )
-_OPENER = re.compile(
+_OPENER = lazyre.compile(
     r"^(?:The|A|An|This|That|These|Those|It|It's|Its|There|There's|Here|What|Some|Any|No"
     r"|Every|Each|All|Both|One|Life|People|Everyone|Someone|Nothing|Something|Maybe|Perhaps"
     r"|Just|When|If|Once|After|Before|Since|While|Until|Then|Now|So|Still|Even|Only|Also"
@@ -58,12 +61,12 @@ _OPENER = re.compile(
     r"|My|Our|Your|Me|We|You|They|He|She|Last|Next|Yesterday|Today|Tomorrow|\w+ing|\w+ly"
     r"|\w+ed)$"
 )
-_NAMED_SUBJECT = re.compile(
+_NAMED_SUBJECT = lazyre.compile(
     r"^(?:[A-Z][\w'-]*\s+){0,2}[A-Z][\w'-]*(?:'s\s+\w+)?\s+(?:is|was|has|had|does|did|can"
     r"|will|isn't|wasn't|doesn't|didn't|won't|can't|[a-z]+s|[a-z]+ed)\b"
 )
 _CONTENT_WEIGHT = 0.4
-TITLE = re.compile(r"\"[^\"]{2,60}\"")
+TITLE = lazyre.compile(r"\"[^\"]{2,60}\"")
 _NOT_PROPER = frozenset(
     str.split("""I I'm I've I'd I'll OK Ok Mom Dad Monday Tuesday Wednesday Thursday Friday Saturday
     Sunday""")
@@ -72,7 +75,7 @@ _NOT_PROPER = frozenset(
 _KINDS = (
     (
         "correction",
-        re.compile(
+        lazyre.compile(
             r"(?:^actually\b|\bcorrection\b|,\s*not\s+\w|\bno\s+longer\b|\bnot\s+anymore\b"
             r"|\banymore\b|\bmoved\s+(?:it\s+)?to\b|\bchanged\s+(?:it\s+)?to\b|\bswitched\b"
             r"|\binstead\s+of\b|\bpushed\s+(?:back\s+)?to\b|\bnow\s+(?:on|at|in|uses?)\b"
@@ -82,7 +85,7 @@ _KINDS = (
     ),
     (
         "decision",
-        re.compile(
+        lazyre.compile(
             r"\b(?:decided|decide|chose|choose|settled\s+on|going\s+with|go\s+with|agreed"
             r"|we'll\s+use|we\s+will\s+use|picked)\b",
             _I,
@@ -90,7 +93,7 @@ _KINDS = (
     ),
     (
         "plan",
-        re.compile(
+        lazyre.compile(
             r"\b(?:gonna|going\s+to|plan|plans|planning|will|'ll|next\s+(?:week|month|year"
             r"|weekend|quarter|sprint)|thinking\s+(?:about|of)|want\s+to|wanna|hoping\s+to|hope\s+to|intend"
             r"|looking\s+forward|tomorrow|upcoming|soon|about\s+to|aim|goal|dream\s+(?:is|of))\b",
@@ -99,7 +102,7 @@ _KINDS = (
     ),
     (
         "preference",
-        re.compile(
+        lazyre.compile(
             r"\b(?:love|loves|loved|like|likes|prefer|prefers|favorite|favourite|enjoy|enjoys"
             r"|hate|hates|can't\s+stand|fan\s+of|passionate|keen\s+on|rather|into\s+\w+ing"
             r"|obsessed)\b",
@@ -108,7 +111,7 @@ _KINDS = (
     ),
     (
         "relationship",
-        re.compile(
+        lazyre.compile(
             rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:is|are)\s+my"
             rf"\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:married|divorced|engaged|dating|adopted"
             r"|broke\s+up)\b",
@@ -116,7 +119,7 @@ _KINDS = (
         ),
     ),
 )
-_PAST = re.compile(rf"\b{PAST_VERB}", _I)
+_PAST = lazyre.compile(rf"\b{PAST_VERB}", _I)
 
 
 def kind_of(clause: str, *, instruction: bool) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.salience import PROPER
 from dreamgit.dream.gather.words import EVALUATIVE, SENTENCE_END
 
@@ -31,11 +32,11 @@ __all__ = [
 _I = re.IGNORECASE
 MAX_CLAUSE = 400
 
-_STAGE = re.compile(r"\[[^\[\]]{0,400}\]\s*(?!\()")  # "[shares a photo: …]", not [links](…)
-EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
+_STAGE = lazyre.compile(r"\[[^\[\]]{0,400}\]\s*(?!\()")  # "[shares a photo: …]", not [links](…)
+EMOJI = lazyre.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 # A dash ends a sentence when a new one starts after it ("… last month - it's been rough"),
 # not when a list or an aside goes on ("me-time - running, reading or my violin - which …").
-SENTENCE = re.compile(
+SENTENCE = lazyre.compile(
     SENTENCE_END + r"[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\s+[-\u2013\u2014]\s+(?=[A-Z0-9\"']|(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our|it|it's"
     r"|that|that's|this|they|they're|he|she|there|but|and|so|plus|last|yesterday|today"
@@ -52,17 +53,17 @@ _CATCH_UP = (
     r"(?:\s+of)?|while|ages|\w+)(?:\s+(?:days|weeks|months))?"
     r"|(?:i\s+)?wanted\s+to\s+let\s+you\s+know(?:\s+that)?|as\s+you\s+know"
 )
-_CATCH_UP_INSIDE = re.compile(rf",?\s+(?:{_CATCH_UP})\b", _I)
+_CATCH_UP_INSIDE = lazyre.compile(rf",?\s+(?:{_CATCH_UP})\b", _I)
 # "…, and I went": a new clause; "My girlfriend, Toby and I are going": one subject;
 # "ever since I was a kid": when, part of the clause before.
-_CLAUSE = re.compile(
+_CLAUSE = lazyre.compile(
     # "… so I can …" is the purpose of the clause before it, said with it
     r"[;:]\s+|,?\s+(?:and|but|so(?!\s+(?:i|we)\s+(?:can|could)\b)|because|(?<!\bever\s)since(?!\s+(?:i\s+was|we\s+were)\b)|as"
     r"|though|although)\s+(?=(?:i(?!\s+(?:are|were)\b)"
     r"|i'm|i've|i'd|we|we're|we've|my|our|it|it's|that|that's|this|they|there)\b)",
     _I,
 )
-LEAD = re.compile(
+LEAD = lazyre.compile(
     r"^(?:(?:hi|hey|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw|aww|omg|yeah|yep|yup|yes|ya|no"
     r"|nope|ok|okay|sure|well|so(?!\s+far\b)|also|and|but|anyway|anyways|btw|by\s+the\s+way|fyi|lol|haha"
     r"|hahaha|hehe|hmm+|um|uh|phew|gotcha|totally|honestly|seriously|definitely|absolutely"
@@ -77,7 +78,7 @@ LEAD = re.compile(
     r"[\s,!.:;\u2013\u2014-]*)+",
     _I,
 )
-_TRAIL = re.compile(
+_TRAIL = lazyre.compile(
     r"(?:[\s,;:-]+(?:haha+|hahaha|lol|lmao|hehe|:\)|:d|;\)|(?:if\s+)?you\s+know(?:\s+what\s+i"
     r"\s+mean)?|eh|right|though|too|speaking\s+of"
     r"|for\s+sure|tbh|honestly|(?:and\s+)?all\s+(?:of\s+)?that|and\s+stuff|and\s+so\s+on"
@@ -86,7 +87,7 @@ _TRAIL = re.compile(
     _I,
 )
 # "She prefers Vim": whose? A pronoun subject nobody named is no one's fact.
-PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they|he's|she's|they're|him|her)\b", _I)
+PRONOUN_SUBJECT = lazyre.compile(r"^(?:he|she|they|he's|she's|they're|him|her)\b", _I)
 
 
 def as_sentence(clause: str) -> str:
@@ -141,18 +142,18 @@ def _unquoted(text: str) -> str:
 
 
 # "I got it as a gift": a clause whose object is what the clause before named.
-_REFERS_BACK = re.compile(r"^(?:i|we|i've|we've|i'm|we're)\b.*\b\w+\s+(?:it|them)\b", _I)
+_REFERS_BACK = lazyre.compile(r"^(?:i|we|i've|we've|i'm|we're)\b.*\b\w+\s+(?:it|them)\b", _I)
 
 
 # "… till Toby", "… when my sister": a clause opening whose subject goes on after "and I".
-_ENDS_WITH_NAME = re.compile(
+_ENDS_WITH_NAME = lazyre.compile(
     r"\b(?:till|until|when|while|because|if|since|after|before|that|where)\s+"
     r"(?:[A-Z][a-z]+|(?:my|our)\s+\w+)$"
 )
 
 
 # "My best friend from school and I opened …": a sentence's opening person, no verb in it.
-_PERSON_FIRST = re.compile(
+_PERSON_FIRST = lazyre.compile(
     r"^(?:my|our)\s+(?!(?:[\w'-]+\s+){0,4}?(?:is|are|was|were|has|have|had|will|would|can"
     r"|[a-z]+ed)\b)(?:[\w'-]+\s+){0,4}[\w'-]+$",
     _I,
@@ -160,10 +161,10 @@ _PERSON_FIRST = re.compile(
 
 
 # "and my faith", "or our garden": a possession, with no verb after it.
-_LISTED = re.compile(r"^(?:my|our)\s+(?:own\s+)?[\w'-]+(?:\s+[\w'-]+)?$", _I)
+_LISTED = lazyre.compile(r"^(?:my|our)\s+(?:own\s+)?[\w'-]+(?:\s+[\w'-]+)?$", _I)
 
 
-_ANNOUNCES_LIST = re.compile(r"\b(?:are|is|were|was|include|includes|including)$", _I)
+_ANNOUNCES_LIST = lazyre.compile(r"\b(?:are|is|were|was|include|includes|including)$", _I)
 
 
 def _in_title(sentence: str, m: re.Match[str]) -> bool:

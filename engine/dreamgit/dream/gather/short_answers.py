@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.sentence_split import without_lead
 
 __all__ = ["answered"]
@@ -19,13 +20,13 @@ __all__ = ["answered"]
 _I = re.IGNORECASE
 
 # "How long have you been married?", "How long have you had them?"
-_HOW_LONG = re.compile(
+_HOW_LONG = lazyre.compile(
     r"^(?:and\s+|so\s+)?how\s+long\s+have\s+you\s+(?P<phrase>(?:been|had|known|lived|worked"
     r"|played|done|owned|studied|taught)\b[^?]{0,80})\?$",
     _I,
 )
 # "How often do you work out with your family?"
-_HOW_OFTEN = re.compile(
+_HOW_OFTEN = lazyre.compile(
     r"^(?:and\s+|so\s+)?how\s+often\s+do\s+you\s+(?P<phrase>[a-z][^?]{0,80})\?$", _I
 )
 _COUNT = (
@@ -34,7 +35,7 @@ _COUNT = (
 )
 _UNIT = r"(?:years?|months?|weeks?|days?|hours?|decades?)"
 # "5 years already", "About three months now", "Since I was 17 or so", "For a month".
-_LENGTH = re.compile(
+_LENGTH = lazyre.compile(
     rf"^(?:(?:about|around|almost|nearly|over|just|only|roughly)\s+)?{_COUNT}\s+{_UNIT}"
     r"(?:\s+(?:now|already|so\s+far|or\s+so|and\s+counting))*$"
     r"|^since\s+\S.{0,40}$"
@@ -43,7 +44,7 @@ _LENGTH = re.compile(
     _I,
 )
 # "Three times a week", "Every Sunday", "Once a month, usually", "Daily".
-_FREQUENCY = re.compile(
+_FREQUENCY = lazyre.compile(
     rf"^(?:(?:about|around|usually|maybe)\s+)?(?:(?:{_COUNT}|once|twice)\s+(?:times?\s+)?"
     r"(?:a|an|per|every)\s+\w+|every\s+\w+(?:\s+\w+)?|daily|weekly|monthly|most\s+days)"
     r"(?:,?\s+(?:usually|mostly|now|or\s+so))?$",

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
+
 __all__ = ["choice", "invariant_order", "spec", "without_note"]
 
 _I = re.IGNORECASE
 
 # "Each plugin should live …", "the `pr` command must not …", "there should be no …":
 # a subject that is a thing (up to six words), then a modal of obligation.
-_SPEC = re.compile(
+_SPEC = lazyre.compile(
     r"^(?!(?:i|we|you|u|it|this|that|they|he|she|maybe|perhaps|which|what|who|how|why|where"
     r"|when|if|unless|so|but|then)\b)"
     r"[\w`@.'/#$-]+(?:\s+[\w`@.'/#$-]+){0,5}?\s+"
@@ -37,22 +39,22 @@ _SPEC = re.compile(
     _I,
 )
 # A guess besides the modal: "it might …", "maybe the cache should …" is not a rule.
-_GUESS = re.compile(r"\b(?:might|could|may|maybe|perhaps|possibly|probably|i\s+think)\b", _I)
+_GUESS = lazyre.compile(r"\b(?:might|could|may|maybe|perhaps|possibly|probably|i\s+think)\b", _I)
 
 # "Note that …", "keep in mind that …", "FYI, …": the statement that follows is the point.
-_NOTE = re.compile(
+_NOTE = lazyre.compile(
     r"^(?:(?:also|and|btw|oh),?\s+)?(?:please\s+)?(?:note|notice|keep\s+in\s+mind|bear\s+in\s+mind"
     r"|remember|be\s+aware|fyi)(?:\s+that)?[\s,:]+(?=\S)",
     _I,
 )
 
 # "Make sure …", "ensure …", "be sure to …": an order about how something must be.
-_ENSURE = re.compile(
+_ENSURE = lazyre.compile(
     r"^(?:(?:also|and|now|so),?\s+)?(?:please\s+)?(?:make\s+sure|ensure|be\s+sure)\b", _I
 )
 # What makes such an order an invariant rather than a check: "never", "doesn't", "no",
 # "only", "each", "every", "all", "its own" — it says how things stay, not how they are now.
-_INVARIANT = re.compile(
+_INVARIANT = lazyre.compile(
     r"\b(?:never|not|no|none|nothing|only|each|every|all|any|own|doesn't|don't|isn't|aren't"
     r"|won't|can't|cannot|mustn't|shouldn't)\b",
     _I,
@@ -75,7 +77,7 @@ def without_note(sentence: str) -> str:
 
 
 # "… and then merge": the order goes on to the next step of today's work.
-_NEXT_STEP = re.compile(r"\b(?:then|go\s+ahead|afterwards|after\s+that)\b", _I)
+_NEXT_STEP = lazyre.compile(r"\b(?:then|go\s+ahead|afterwards|after\s+that)\b", _I)
 
 
 def invariant_order(order: str) -> bool:
@@ -91,7 +93,7 @@ def invariant_order(order: str) -> bool:
 
 
 # "Let's use Postgres for the queue", "lets go with tabs": a choice, not a task.
-_CHOICE = re.compile(
+_CHOICE = lazyre.compile(
     r"^(?:(?:ok|okay|so|then|now),?\s+)?(?:let's|lets|let\s+us)\s+(?=(?:use|go\s+with|stick\s+with"
     r"|switch\s+to|standardi[sz]e\s+on|keep\s+using|store|call\s+(?:it|them|the)|name)\b)",
     _I,
@@ -99,9 +101,9 @@ _CHOICE = re.compile(
 
 
 # "For the cache key, let's use the tenant id": what the choice is for, said first.
-_FRAME = re.compile(r"^(?:for|in|on)\s+(?P<what>(?:the|our|my|a|an)\s+[^,]{2,60}?),\s+", _I)
+_FRAME = lazyre.compile(r"^(?:for|in|on)\s+(?P<what>(?:the|our|my|a|an)\s+[^,]{2,60}?),\s+", _I)
 # "…, unless you have a better idea": the choice stands until someone offers better.
-_OPEN_TAIL = re.compile(r",?\s+(?:unless|if|but|or)\b.*$", _I)
+_OPEN_TAIL = lazyre.compile(r",?\s+(?:unless|if|but|or)\b.*$", _I)
 
 
 def choice(order: str) -> str | None:

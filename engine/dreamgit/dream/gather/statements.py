@@ -15,6 +15,7 @@ with relative dates made absolute (:mod:`.dates`).
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.clause import Clause, continuation
 from dreamgit.dream.gather.momentary import STANDING, dated_worry, momentary, one_off
 from dreamgit.dream.gather.narrated_time import tightened
@@ -43,7 +44,7 @@ __all__ = ["clauses"]
 _I = re.IGNORECASE
 
 # "Total beginner here.", "Long-time Rust dev here!": who the speaker is, said in passing.
-_SELF_HERE = re.compile(
+_SELF_HERE = lazyre.compile(
     r"^(?:(?:a|an)\s+)?(?P<who>(?:[a-z][\w+#-]*\s+){0,3}(?:beginner|newbie|newcomer|novice"
     r"|dev|developer|engineer|designer|student|teacher|nurse|parent|mom|dad|writer|lurker"
     r"|researcher|scientist|manager|founder|user|fan))\s+here[.!]*$",
@@ -52,12 +53,12 @@ _SELF_HERE = re.compile(
 
 
 # "Change of plans —", "Plans changed:": the next suggestion is what was decided.
-_PLANS_CHANGED = re.compile(
+_PLANS_CHANGED = lazyre.compile(
     r"^(?:change\s+of\s+plans?|plans?\s+(?:have\s+)?changed|new\s+plan)\b[\s,:;.!\u2013\u2014-]*",
     _I,
 )
 # "Prof. Zhang thinks we should pivot …", "the client wants us to …" is not read here
-_SUGGESTED = re.compile(
+_SUGGESTED = lazyre.compile(
     r"^(?:[A-Z][\w.'-]*\s+){1,3}(?:thinks|says|wants|suggested|suggests|decided|agreed)\s+"
     r"(?:that\s+)?(?P<who>we|I)\s+(?:should|will|need\s+to|have\s+to|must)\s+"
 )

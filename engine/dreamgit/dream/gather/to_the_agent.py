@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.clause import Clause
 from dreamgit.dream.gather.momentary import STANDING, lifted_preferences, one_off
 from dreamgit.dream.gather.not_facts import IMPERATIVE, QUESTION_OPEN
@@ -30,7 +31,7 @@ _I = re.IGNORECASE
 
 # Imperatives that set how the agent works from now on ("keep answers short", "don't use
 # emojis", "always run the linter"), as opposed to a task ("fix the bug", "delete it").
-STANDING_ORDER = re.compile(
+STANDING_ORDER = lazyre.compile(
     # "write commit messages in …" sets a rule; "write a function that …" is a task
     r"^(?:please\s+)?(?:don't|do\s+not|never|always|keep|use|avoid|prefer|reply|answer"
     r"|write(?!\s+(?:a|an|the|this|that|these|those|me|us|it|some|my|our)\b)"
@@ -39,14 +40,14 @@ STANDING_ORDER = re.compile(
     _I,
 )
 # "Can you keep explanations short and direct?": a standing order, asked politely.
-POLITE_ORDER = re.compile(
+POLITE_ORDER = lazyre.compile(
     r"^(?:(?:also|and|so|oh),?\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
     r"(?P<order>[a-z].*?)(?:,?\s+please)?\?$",
     _I,
 )
 # "Sum a numeric column", "Convert the CSV to Parquet": to an agent, a word and then a
 # determiner is a verb and its object, unless the word only links ("About the deadline").
-TASK_SHAPE = re.compile(
+TASK_SHAPE = lazyre.compile(
     r"^(?!(?:about|after|all|at|before|both|by|during|for|from|in|into|like|near|of|on|over"
     r"|since|through|to|under|until|with|without|within|and|but|or|so|just|not|only|also|even"
     r"|then|maybe|once|when|while|if|because|as|than|per|via|plus|around|between|behind|across"
@@ -82,7 +83,7 @@ def said_to_the_agent(sentence: str, prior: str) -> tuple[str | None, list[Claus
 
 
 # "Use uv, not pip: pip broke the lockfile", "Never force-push because CI reads the tags".
-_RULE_REASON = re.compile(
+_RULE_REASON = lazyre.compile(
     r"^(?P<rule>[^:;\u2014]{4,200}?)(?P<sep>\s*:\s+|\s+[-\u2013\u2014]\s+"
     r"|,?\s+(?:because|since|as)\s+)(?P<why>[^;:]{8,240}?)[.!\u2026 ]*$",
     _I,
@@ -107,7 +108,7 @@ def _rule_with_reason(sentence: str) -> Clause | None:
 
 # "Now go ahead and add tests", "continue with task 8", "next, review the plan", "just
 # rerun it", "think it over": a request.
-AGENT_REQUEST = re.compile(
+AGENT_REQUEST = lazyre.compile(
     r"^(?:(?:now|next|then|first|finally|ok|okay|alright|great|perfect|good|also|and|so|just)"
     r"[,\s]+)*"
     rf"(?:go\s+ahead\s+and\s+)?(?:{ADVICE_VERBS}|{REQUEST_VERBS})\b"
@@ -115,7 +116,7 @@ AGENT_REQUEST = re.compile(
     _I,
 )
 # "When parsing CSV exports, never trust the header row": the rule, then when it holds.
-_CONDITION_FIRST = re.compile(
+_CONDITION_FIRST = lazyre.compile(
     r"^(?P<when>(?:when|whenever|if|for)\s+[^,]{3,120}),\s+(?P<rule>(?:please\s+)?(?:always"
     r"|never|don't|do\s+not)\s+(?!(?:[a-z]+ed|went|was|were|had|did|got|made|took|came)\b)"
     r"[^?]+?)(?P<end>[.!]*)$",
@@ -129,7 +130,7 @@ def _rule_first(m: re.Match[str]) -> str:
 
 
 # "From now on, never ask me …": the rule, then since when.
-_STANDING_FROM_NOW = re.compile(
+_STANDING_FROM_NOW = lazyre.compile(
     r"^(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|henceforth)\s*,?\s+"
     r"(?P<rule>(?:please\s+)?(?:always|never|don't|do\s+not)\b.+?)(?P<end>[.!]*)$",
     _I,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.common import (
     SUBJ,
     Context,
@@ -38,34 +39,34 @@ _REST = (
     r"|weeks?\s+ago|back\s+in|ever\s+since|next|soon)\b.*)?$"
 )
 _USE_VERBS = r"use|uses|using|work\s+with|code\s+in|write|run"
-_NO_LONGER = re.compile(SUBJ + rf"(?:{_USE_VERBS})\s+(?P<x>{_TERM}){_REST}", _I)
-_DONT_ANYMORE = re.compile(
+_NO_LONGER = lazyre.compile(SUBJ + rf"(?:{_USE_VERBS})\s+(?P<x>{_TERM}){_REST}", _I)
+_DONT_ANYMORE = lazyre.compile(
     SUBJ
     + rf"(?:don't|do\s+not|dont)\s+(?:{_USE_VERBS})\s+(?P<x>{_TERM})\s+any\s*more(?P<rest>.*)$",
     _I,
 )
-_STOPPED = re.compile(
+_STOPPED = lazyre.compile(
     SUBJ
     + rf"(?:stopped|quit|ceased)\s+(?:using|working\s+with|coding\s+in)\s+(?P<x>{_TERM}){_REST}",
     _I,
 )
-_DROPPED = re.compile(
+_DROPPED = lazyre.compile(
     SUBJ + r"(?:dropped|ditched|abandoned|uninstalled|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?"
     rf"|moved\s+away\s+from|got\s+rid\s+of|quit)\s+(?P<x>{_TERM}){_REST}",
     _I,
 )
-_USED_TO = re.compile(SUBJ + rf"used\s+to\s+use\s+(?P<x>{_TERM}){_REST}", _I)
+_USED_TO = lazyre.compile(SUBJ + rf"used\s+to\s+use\s+(?P<x>{_TERM}){_REST}", _I)
 _CHOOSE_VERBS = (
     r"(?:use|uses|using|went\s+with|go\s+with|chose|picked|rely\s+on|write|code\s+in"
     r"|switched\s+to|moved\s+to)"
 )
-_INSTEAD = re.compile(
+_INSTEAD = lazyre.compile(
     SUBJ + rf"{_CHOOSE_VERBS}\s+(?P<x>{_TERM})\s*,?\s+(?:instead\s+of|rather\s+than)\s+"
     rf"(?P<y>{_TERM}){_REST}",
     _I,
 )
-_NOT = re.compile(SUBJ + rf"{_CHOOSE_VERBS}\s+(?P<x>{_TERM}),\s+not\s+(?P<y>{_TERM})$", _I)
-_REPLACED = re.compile(
+_NOT = lazyre.compile(SUBJ + rf"{_CHOOSE_VERBS}\s+(?P<x>{_TERM}),\s+not\s+(?P<y>{_TERM})$", _I)
+_REPLACED = lazyre.compile(
     SUBJ + rf"replaced\s+(?P<y>{_TERM})\s+with\s+(?P<x>{_TERM}){_REST}",
     _I,
 )
@@ -74,24 +75,24 @@ _SWITCH_VERBS = (
     r"|convert(?:ed|ing)|jump(?:ed|ing)|port(?:ed|ing))"
 )
 _OBJECT = r"(?:\s+(?:over|everything|all|(?:my|our|the)\s+[\w.-]+(?:\s+[\w.-]+)?))?"
-_SWITCH = re.compile(
+_SWITCH = lazyre.compile(
     SUBJ + rf"{_SWITCH_VERBS}{_OBJECT}\s+from\s+(?P<x>{_TERM})\s+(?:over\s+)?to\s+"
     rf"(?P<y>{_TERM}){_REST}",
     _I,
 )
-_SWITCH_TO = re.compile(SUBJ + rf"{_SWITCH_VERBS}{_OBJECT}\s+to\s+(?P<y>{_TERM}){_REST}", _I)
-_USE = re.compile(
+_SWITCH_TO = lazyre.compile(SUBJ + rf"{_SWITCH_VERBS}{_OBJECT}\s+to\s+(?P<y>{_TERM}){_REST}", _I)
+_USE = lazyre.compile(
     SUBJ + r"(?P<verb>use|uses|using|rely\s+on|relies\s+on|work\s+with|code\s+in|write|writes"
     r"|develop\s+in|program\s+in|run|runs)\s+(?P<body>.{2,200})$",
     _I,
 )
-_ON = re.compile(r"^i(?:'m|\s+am)\s+(?:now\s+|still\s+|mostly\s+)?on\s+(?P<x>.{2,40})$", _I)
-_OBJECT_END = re.compile(
+_ON = lazyre.compile(r"^i(?:'m|\s+am)\s+(?:now\s+|still\s+|mostly\s+)?on\s+(?P<x>.{2,40})$", _I)
+_OBJECT_END = lazyre.compile(
     r"\s+(?:for|to|at|because|since|as|in|with|when|on|every|daily|all|most|mostly|mainly"
     r"|instead|over|and\s+(?:it|they|love|like|hate))\b|,",
     _I,
 )
-_AS_MY = re.compile(
+_AS_MY = lazyre.compile(
     r"\bas\s+(?:my|our)\s+(?:main\s+|default\s+|daily\s+|primary\s+)?(?P<cat>[\w .-]{2,30}?)$",
     _I,
 )
@@ -105,13 +106,13 @@ _CATEGORY_WORDS = {
     "note-taking app": "notes-app", "formatter": "formatter", "linter": "linter",
     "multiplexer": "terminal-multiplexer",
 }  # fmt: skip
-_MY_TOOL = re.compile(
+_MY_TOOL = lazyre.compile(
     r"^my\s+(?:(?P<kind>favou?rite|preferred|go-to|main|default|usual|daily|primary)\s+)?"
     r"(?P<cat>[\w .+#-]{2,40}?)\s+(?:of\s+choice\s+)?(?:is|are)\s+(?:an?\s+)?(?P<y>.{2,80})$",
     _I,
 )
-_PURPOSE = re.compile(r"^\s*(?P<word>for|in|at|on)\s+(?P<what>.+)$", _I)
-_REASON = re.compile(r"^\s*(?:because|since|as)\s+.+$", _I)
+_PURPOSE = lazyre.compile(r"^\s*(?P<word>for|in|at|on)\s+(?P<what>.+)$", _I)
+_REASON = lazyre.compile(r"^\s*(?:because|since|as)\s+.+$", _I)
 
 
 def _subject(m: re.Match[str]) -> str:

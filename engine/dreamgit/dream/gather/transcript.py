@@ -20,11 +20,11 @@ file was pasted).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.pasted import without_pasted
 from dreamgit.extract.speakers import AGENT, NOBODY, UNMARKED, USER, by_the_user
 from dreamgit.store.formats.harness import strip_harness
@@ -50,23 +50,23 @@ _AGENT_NAMES = frozenset(
 # A name starts with a letter of any script or an emoji; digits, spaces and emoji follow.
 _EMOJI = "\U0001f300-\U0001faff\u2600-\u27bf\ufe0f\u200d"
 _NAME = rf"(?:[^\W\d_]|[{_EMOJI}])(?:[\w .'-]|[{_EMOJI}]){{0,24}}?"
-_SPEAKER = re.compile(
+_SPEAKER = lazyre.compile(
     r"^[ \t]{0,3}(?P<heading>#{1,6}[ \t]*)?(?:\*\*|__|\[)?[ \t]*"
     rf"(?P<name>{_NAME})[ \t]*"
     r"(?::[ \t]*(?:\*\*|__|\])|(?:\*\*|__|\])?[ \t]*:)[ \t]*(?P<rest>.*)$"
 )
 # "## User" alone on its line.
-_SPEAKER_HEADING = re.compile(
+_SPEAKER_HEADING = lazyre.compile(
     r"^[ \t]{0,3}#{1,6}[ \t]*(?:\*\*|__)?(?P<name>[A-Za-z][A-Za-z0-9 ._-]{0,24}?)"
     r"(?:\*\*|__)?[ \t]*:?[ \t]*$"
 )
 _CC_AGENT = ("⏺", "●", "⎿")
-_FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})")
-_GEN_OPEN = re.compile(r"<!--\s*dreamgit:generated")
-_GEN_CLOSE = re.compile(r"<!--\s*/\s*dreamgit:generated\s*-->")
-_INDEX_LINE = re.compile(r"^\s*(?:>\s*)*[-*+]\s*\[[^\]\n]*\]\(memories/[^)\s]*\)")
-_LIST_MARK = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
-_QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?")
+_FENCE = lazyre.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})")
+_GEN_OPEN = lazyre.compile(r"<!--\s*dreamgit:generated")
+_GEN_CLOSE = lazyre.compile(r"<!--\s*/\s*dreamgit:generated\s*-->")
+_INDEX_LINE = lazyre.compile(r"^\s*(?:>\s*)*[-*+]\s*\[[^\]\n]*\]\(memories/[^)\s]*\)")
+_LIST_MARK = lazyre.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
+_QUOTE = lazyre.compile(r"^[ \t]{0,3}>[ \t]?")
 
 
 @dataclass
@@ -116,10 +116,10 @@ _LABELS = frozenset(
     str.split("""http https ftp file mailto feat fix chore docs refactor test tests ci build perf
     style revert info debug warn fatal trace hint usage key value name type id url path""")
 )
-_PERSON = re.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}\Z")
+_PERSON = lazyre.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}\Z")
 # Any other name: one to three words of letters, digits or emoji ("sam", "bob2", "🦊 kit").
-_ANY_NAME = re.compile(rf"(?:[^\W_]|[{_EMOJI}'.-])+(?: (?:[^\W_]|[{_EMOJI}'.-])+){{0,2}}\Z")
-_FIRST_NAME = re.compile(r"[A-Z][a-z]+\Z")
+_ANY_NAME = lazyre.compile(rf"(?:[^\W_]|[{_EMOJI}'.-])+(?: (?:[^\W_]|[{_EMOJI}'.-])+){{0,2}}\Z")
+_FIRST_NAME = lazyre.compile(r"[A-Z][a-z]+\Z")
 
 
 def people_speaking(lines: list[str]) -> frozenset[str]:

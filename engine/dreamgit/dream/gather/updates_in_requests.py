@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.sentence_split import as_sentence
 
 __all__ = ["values_in_request"]
 
 # A request, a question to the agent or the task of the moment ("I'm trying to …"): what
 # is asked is momentary, what it rests on may not be.
-_REQUEST = re.compile(
+_REQUEST = lazyre.compile(
     r"\?|\b(?:can|could|would|will)\s+you\b|\bhow\s+(?:can|do|should|would|could)\s+I\b"
     r"|\bhow\s+I\s+(?:can|could|should)\b|\bhelp\s+me\b|\bremind\s+me\b"
     r"|\bI(?:'m|\s+am)\s+trying\s+to\b|\bI\s+(?:want|need)\s+to\b",
     re.IGNORECASE,
 )
 # Words that present what follows as a fact the request rests on.
-_PRESENTS = re.compile(
+_PRESENTS = lazyre.compile(
     r"\b(?:the\s+fact\s+that|now\s+that|given\s+that|considering\s+that|seeing\s+as"
     r"|(?:especially\s+)?since|(?:I\s+(?:just\s+|recently\s+)?(?:noticed|found\s+out|learned"
     r"|realized|realised))(?:\s+that)?)\s+",
@@ -36,22 +37,22 @@ _PRESENTS = re.compile(
 )
 # Where the presented clause ends: a stop (not the comma of "3,200" or the colon of
 # "4:30"), or the request or an aside taking over.
-_CLAUSE_END = re.compile(
+_CLAUSE_END = lazyre.compile(
     r"\s*(?:[;?!]|[,:.](?!\d)|\s+(?:so|but|and\s+(?:how|what|can|could|I)|which|while"
     r"|because|how|what)\b)",
     re.IGNORECASE,
 )
 # "… 4 demos to get more leads": a purpose after the value, not part of it ("moved to
 # 12 June", "increased to 9" say the value after "to").
-_PURPOSE = re.compile(r"\s+to\s+(?!(?:the|a|an|my|our|\d)\b)(?=[a-z]+\b)")
+_PURPOSE = lazyre.compile(r"\s+to\s+(?!(?:the|a|an|my|our|\d)\b)(?=[a-z]+\b)")
 # "… my weekly word count, and I just found out it was adjusted to …": "it" is the
 # speaker's thing named last before it.
-_IT = re.compile(r"^it(?:'s|\s+(?=(?:is|was|has|had|got)\b))", re.IGNORECASE)
-_THEIR_THING = re.compile(r"\bmy\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s*[,;]|$)")
+_IT = lazyre.compile(r"^it(?:'s|\s+(?=(?:is|was|has|had|got)\b))", re.IGNORECASE)
+_THEIR_THING = lazyre.compile(r"\bmy\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s*[,;]|$)")
 # The clause has a subject of its own: the speaker, or a thing of theirs or named.
-_OWN_SUBJECT = re.compile(r"^(?:I|I'm|I've|I'd|we|we've|my|our|the)\b", re.IGNORECASE)
+_OWN_SUBJECT = lazyre.compile(r"^(?:I|I'm|I've|I'd|we|we've|my|our|the)\b", re.IGNORECASE)
 # A value: a number (a count, a percentage, a time, a date's day).
-_VALUE = re.compile(r"\d")
+_VALUE = lazyre.compile(r"\d")
 # Longest clause lifted: a value is said in a few words, not a paragraph.
 _LONGEST = 160
 # What a value may hold besides words: "1,200", "4:30", "April 5, 2024" (a year after a comma).
@@ -63,14 +64,14 @@ _VALUE_END = (
 )
 # "to reflect the new sprint deadline of 5 April", "the new daily quota of 1,200 calls per
 # day": a setting named as new, with its value after it.
-_NEW_SETTING_OF = re.compile(
+_NEW_SETTING_OF = lazyre.compile(
     r"\bthe\s+new\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+(?:of|is|at)\s+"
     rf"(?P<value>{_VALUE_TEXT}*?\d{_VALUE_TEXT}*?){_VALUE_END}",
     re.IGNORECASE,
 )
 # "the new April 25 deadline", "the new 1,500 limit": the value before the setting's word (a
 # plural is a count of new things, "the new 3 cards", not a setting).
-_NEW_VALUE_SETTING = re.compile(
+_NEW_VALUE_SETTING = lazyre.compile(
     r"\bthe\s+new\s+(?P<value>(?:[A-Z][a-z]+\s+)?\d[\d,.:]*(?:\s*(?:am|pm|%))?)\s+"
     r"(?P<thing>[a-z][\w-]*(?<![^s]s)(?:\s+[a-z][\w-]*(?<![^s]s))?)"
     r"(?=\s*(?:[,;?!.]|$)|\s+(?:and|but|so|for|to|that|which|can|could|is|was|of)\b)",

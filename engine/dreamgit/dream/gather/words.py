@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.language import SPACED_LETTERS, cjk_terms
 
 __all__ = [
@@ -76,7 +77,7 @@ BACKCHANNEL = frozenset(
 )  # fmt: skip
 
 #: Pep talk and politeness: about the listener or the chat, not about a fact.
-PEP_TALK = re.compile(
+PEP_TALK = lazyre.compile(
     r"\b(?:proud\s+of\s+you|here\s+for\s+you|happy\s+for\s+you|glad\s+for\s+you|thank\s+you"
     r"|thanks|good\s+luck|you\s+got\s+this|you've\s+got\s+this|keep\s+it\s+up|keep\s+going"
     r"|hang\s+in\s+there|i\s+hope\s+you|i\s+bet\s+you|rooting\s+for\s+you"
@@ -99,7 +100,7 @@ PEP_TALK = re.compile(
 )
 
 #: A passing mood said of now: not a durable memory ("I'm grumpy today haha").
-TRANSIENT = re.compile(
+TRANSIENT = lazyre.compile(
     r"^(?:i'm|i\s+am|i\s+feel|i'm\s+feeling|feeling)\s+(?:so\s+|really\s+|a\s+bit\s+|kinda\s+"
     r"|kind\s+of\s+|super\s+|very\s+|pretty\s+|a\s+little\s+)?(?:tired|grumpy|hungry|sleepy"
     r"|bored|exhausted|cranky|stressed|sick|busy|sad|happy|excited|glad|thrilled|stoked"
@@ -115,7 +116,7 @@ TRANSIENT = re.compile(
 )
 
 #: Evaluations that add nothing when they are all a clause says.
-EVALUATIVE = re.compile(
+EVALUATIVE = lazyre.compile(
     r"\b(?:so\s+)?(?:cool|awesome|amazing|great|fun|nice|special|powerful|inspiring|wonderful"
     r"|beautiful|incredible|fantastic|lovely|rewarding|fulfilling|exciting|important|vital"
     r"|key|sweet|stunning|relaxing|therapeutic|tough|hard|crazy|wild|insane|huge|worth\s+it"
@@ -190,7 +191,7 @@ def opens_without_subject(word: str) -> bool:
 
 
 #: Longer words that carry content (not chat glue): each adds a little salience.
-_CONTENT = re.compile(
+_CONTENT = lazyre.compile(
     r"\b(?!(?:that|this|these|those|there|their|they|them|then|than|with|have|been|being|just"
     r"|really|about|would|could|should|what|when|where|which|while|some|something|thing"
     r"|things|much|many|very|like|also|from|into|your|yours|it's|that's|gonna|wanna|always"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from dreamgit import lazyre
 from dreamgit.dream.gather.calendar_words import MONTHS, counted, day_text, month_text
 
 __all__ = [
@@ -28,7 +29,7 @@ _MONTH_NAME = (
 )
 _ORDINAL = r"(?P<{g}>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
 _NO_YEAR = r"(?!,?\s*\d{{4}}\b|[\w:/.-]\w)"
-MONTH_DAY = re.compile(
+MONTH_DAY = lazyre.compile(
     r"\b(?:"
     + _MONTH_NAME.format(g="m1")
     + r"\s+"
@@ -43,12 +44,12 @@ MONTH_DAY = re.compile(
 )
 
 
-_AHEAD = re.compile(
+_AHEAD = lazyre.compile(
     r"\b(?:will|'ll|going\s+to|gonna|plan|plans|planning|next|upcoming|coming\s+up|due"
     r"|deadline|until|till|moved\s+to|pushed\s+(?:back\s+)?to|is\s+on|are\s+on|starts?\s+on)\b",
     re.IGNORECASE,
 )
-_BEHIND = re.compile(r"\b(?:was|were|went|did|had|ago|last|\w{3,}ed)\b", re.IGNORECASE)
+_BEHIND = lazyre.compile(r"\b(?:was|were|went|did|had|ago|last|\w{3,}ed)\b", re.IGNORECASE)
 
 
 def with_year(m: re.Match[str], today: date) -> str:
@@ -76,7 +77,7 @@ def with_year(m: re.Match[str], today: date) -> str:
 
 # "I've been playing for four months now", "we've been together for three years": how
 # long something has held, which a memory read later must say as when it began.
-HELD_FOR = re.compile(
+HELD_FOR = lazyre.compile(
     r"\bfor\s+(?:(?P<about>about|around|almost|nearly|roughly|close\s+to|just\s+under|under)"
     r"\s+|(?P<over>over|more\s+than|just\s+over)\s+)?"
     r"(?P<n>\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -84,7 +85,7 @@ HELD_FOR = re.compile(
     r"(?!\s+(?:in\s+a\s+row|straight|running|ago|old|from|after|before|later)\b)(?![\w-])",
     re.IGNORECASE,
 )
-_PERFECT = re.compile(
+_PERFECT = lazyre.compile(
     r"(?:'ve|\bhave|'s|\bhas)\s+(?:\w+\s+){0,2}?(?:been|had|known|lived|owned|used|worked"
     r"|played|studied|taught|practi[cs]ed|run|done|dated|volunteered|coached)\b",
     re.IGNORECASE,
