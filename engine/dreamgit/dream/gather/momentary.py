@@ -46,13 +46,16 @@ _WHO = (
 _FRAMES: tuple[tuple[str, str], ...] = (
     (
         "trouble",
+        # "I keep getting errors", "I seem to have all sorts of problems": trouble again
+        r"(?:(?:keep|kept|seem\s+to\s+be|seem\s+to)\s+)?"
         r"(?:struggling|stuck|fighting|wrestling|battling"
         r"|having\s+(?:some\s+|a\s+lot\s+of\s+|real\s+)?(?:trouble|issues?|problems?|difficult(?:y|ies)"
         r"|a\s+(?:hard|tough)\s+time)|getting\s+(?:an?\s+|the\s+|this\s+|these\s+|some\s+)?"
         r"(?:[\w-]+\s+){0,3}(?:errors?|exceptions?|warnings?|failures?|issues?)"
         r"|running\s+into|hitting|seeing\s+(?:an?\s+|this\s+|the\s+)?(?:\w+\s+)?(?:errors?|issues?)"
         r"|can't\s+(?:seem|figure|get|find|make)|cannot\s+(?:seem|figure|get|find|make)"
-        r"|couldn't|unable\s+to|staring)\b",
+        r"|couldn't|unable\s+to|staring"
+        r"|have\s+(?:(?:all\s+sorts|lots|a\s+lot)\s+of\s+|some\s+|many\s+)?(?:trouble|issues|problems))\b",
     ),
     (
         "doubt",
@@ -62,6 +65,9 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|not\s+(?:sure|certain|clear)|unsure|uncertain|wondering|curious|confused|worried"
         r"|concerned|afraid|puzzled|lost|overwhelmed|nervous|anxious"
         r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder"
+        # "I don't think the generated file is right": a doubt about what is on the screen
+        r"|(?:don't|do\s+not)\s+think\s+(?:that\s+)?(?:the|this|that|it|these|those)\b[^,;]{0,60}?"
+        r"\b(?:is|are|was|were|'s)\s+(?:\w+ly\s+)?(?:correct|right|accurate|working|valid|true)"
         # "I want to understand why the build slowed": a question of the hour, said as a want
         r"|(?:want(?:ed)?|would\s+like)\s+to\s+(?:understand|know|find\s+out"
         r"|figure\s+out)\s+(?:why|how|what|whether|if))\b",
@@ -85,6 +91,10 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         # what the speaker sees on the screen now: "I see two copies of it", "I don't see any"
         r"|(?:can\s+|still\s+)?see\s+(?:a|an|the|that|this|these|those|some|no|two|three|several"
         r"|\d+|errors?|warnings?)|(?:don't|do\s+not|can't|cannot)\s+see"
+        # a bare plural on the screen: "I see duplicates", not "I see patients on Mondays"
+        r"|(?:can\s+|still\s+)?see\s+(?!(?:my|our|his|her|their|him|them|you|people|friends"
+        r"|family|patients|clients)\b)[a-z]+s\b(?!\s+(?:every|each|on|at|weekly|daily|often"
+        r"|regularly|as)\b)"
         # what was going on: "we were working on the export when …"
         r"|(?<=was\s|ere\s)(?:just\s+)?(?:working\s+on|in\s+the\s+middle\s+of))\b",
     ),
@@ -123,6 +133,7 @@ _GUESS = re.compile(
     r"^(?:(?:so|but|and|ok|okay|hmm|well|honestly),?\s+)*(?:i|we)\s+(?:\w+ly\s+)?(?:think"
     r"|guess|suspect|bet|believe|feel\s+like|assume|reckon)\s+(?:that\s+)?(?:you\b|you'\w+"
     r"|your\b|the\s+(?:issue|problem|bug|error|cause|reason|culprit|failure|fault)\b"
+    r"|there(?:'s|\s+is|\s+are)\s+(?:a|an|some)\s+(?:better|simpler|easier|cleaner|other)\b"
     r"|(?:it|this|that)(?:'s|\s+is)\s+because\b)",
     _I,
 )
@@ -147,7 +158,10 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", _I)
 _THIS_TALK = re.compile(
     r"\b(?:(?:this|the|our)\s+(?:conversation|chat|thread)|(?:my|your)\s+(?:last|previous"
     r"|initial|earlier)\s+(?:message|request|reply|answer|prompt)"
-    r"|(?:i|we)\s+(?:\w+ly\s+)?(?:meant(?!\s+to\b)|(?:was|were)\s+referring\s+to))\b"
+    r"|(?:i|we)\s+(?:\w+ly\s+)?(?:meant(?!\s+to\b)|(?:was|were)\s+referring\s+to)"
+    # what was asked earlier in it, another chat of the same work
+    r"|(?:i|we)(?:'ve|\s+have)?\s+(?:already\s+|just\s+)?asked\s+you\b"
+    r"|(?:last|previous|prior|new|next|another|other)\s+(?:chat|conversation|thread))\b"
     r"|^re\s+(?:#|point\s+|item\s+)?\d+\b",
     _I,
 )
@@ -247,6 +261,27 @@ _PROJECT_GOAL = re.compile(
 )
 
 
+# Work just done, reported in the perfect: "I've reviewed my changes", "we have fixed it".
+# What was chosen or moved ("I've switched to uv") is not among these verbs.
+_DONE = re.compile(
+    r"^(?:(?:ok|okay|so|and|now),?\s+)?(?:i|we)(?:'ve|\s+have)\s+(?:(?:just|now|already"
+    r"|finally|also)\s+)*(?:reviewed|fixed|updated|implemented|addressed|resolved|committed"
+    r"|pushed|merged|applied|staged|refactored|tested|cleaned\s+up|made\s+the\s+changes)\b",
+    _I,
+)
+# "When I open the page, …": the time a report is of, before the report itself.
+_WHEN_CLAUSE = re.compile(r"^(?:when|whenever|once|after|if)\s+(?:i|we)\b[^,]{1,80},\s+", _I)
+# What a want or an attempt of the hour does to a thing it names: looks at it, repairs or
+# edits it ("I want to compare against `main`"). Naming it tells nothing of the project.
+_LOOK_OR_REPAIR = re.compile(
+    r"\s*(?:\w+ly\s+)?(?:(?:fix|debug|repair|resolve|solve|troubleshoot|diagnose|compare"
+    r"|edit|change|update|check|review|inspect|investigate|see|find|remove|delete|rename"
+    r"|clean\s+up|tweak|adjust|rerun|re-run|retry|revert|undo)\b|(?<=to\s)get\s+(?:\S+\s+){1,4}"
+    r"(?:working|to\s+work|running|passing))",
+    _I,
+)
+
+
 def momentary(clause: str) -> str | None:
     """Why ``clause``, said by an agent's user, is of the moment: "trouble" (stuck, an
     error), "status" (the tests still fail, it works now, it's still running, all that's
@@ -273,23 +308,30 @@ def momentary(clause: str) -> str | None:
         return "aside"
     if _TO_THE_AGENT.match(text) or _REBUTTAL.match(text):
         return "feedback"  # on the agent's work of this session; a standing rule says always
+    if _GUESS.match(text):
+        return "guess"  # "I think you edited X, not Y": a guess at what the agent did
+    if _THIS_TALK.search(text):
+        return "conversation"  # "I asked you for X, not Y": points back into this session
     if _ONE_WAY_OVER_ANOTHER.search(text):
         return None  # one way over another: how the work is done, not what is done now
     if _ORDER_AFTER.search(text) and not _FIRST_PERSON.search(text):
         return "request"  # "something broke, add a task for it": what to do now, and why
-    if _THIS_TALK.search(text):
-        return "conversation"  # points back into this session: gone with it
     if _STATUS.match(text):
         return "status"
-    if _GUESS.match(text):
-        return "guess"
+    if _DONE.match(text):
+        return "report"  # "I've reviewed my changes": work just done, reported
+    when = _WHEN_CLAUSE.match(text)
+    main = text[when.end() :] if when else text  # "When I open it, I don't see the change"
     for why, pattern in _MOMENT:
-        m = pattern.match(text)
+        m = pattern.match(main)
         if m is not None:
-            if why in _UNLESS_DATED and _CALENDAR_DATE.search(text, m.end()):
+            m_end = m.end() + len(text) - len(main)
+            if why in _UNLESS_DATED and _CALENDAR_DATE.search(text, m_end):
                 return None  # "I'm worried about meeting my mentor on 10 May": a dated plan
-            if why in _UNLESS_CONCRETE and (
-                _CONCRETE.search(text, m.end()) or _PROJECT_GOAL.search(text, m.end())
+            if (
+                why in _UNLESS_CONCRETE
+                and not _LOOK_OR_REPAIR.match(text, m_end)
+                and (_CONCRETE.search(text, m_end) or _PROJECT_GOAL.search(text, m_end))
             ):
                 return None
             return why
