@@ -123,3 +123,25 @@ def test_a_users_own_lines_that_mention_errors_are_kept() -> None:
     """Speaking of an error is not pasting one."""
     lines = ["The error only shows on Safari.", "I test on Firefox first.", "We ship Fridays."]
     assert without_pasted(lines) == lines
+
+
+def test_checklist_items_are_tasks_and_are_dropped_wherever_they_stand() -> None:
+    """'- [ ] …' and '- [x] …' are a plan's tasks; the user's own line beside them stays."""
+    lines = [
+        "Here is where the board stands:",
+        "- [ ] Add a dark mode switch to the header",
+        "- [x] Move the uploads to object storage",
+        "We ship the board on the first Monday of each month.",
+    ]
+    assert without_pasted(lines) == [lines[0], lines[3]]
+
+
+def test_quoted_words_and_a_headings_i_are_not_the_writers_voice() -> None:
+    """A pasted story list whose only "I" is in quotes or in a heading is a document."""
+    lines = [
+        "## Stories",
+        "#### Story: as a guest I can book a slot",
+        '- Goals: fewer no-shows ("As a host, I can see who cancelled.")',
+        "- Stack: SvelteKit and SQLite",
+    ]
+    assert without_pasted(lines) == []
