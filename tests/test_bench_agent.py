@@ -279,6 +279,8 @@ def test_standing_rules_with_see_or_create_are_not_tasks_of_the_moment() -> None
         assert _judged(rule, [])[2] is None, rule
     assert _judged("The user sees two copies of the footer.", [])[2] == "task-or-status"
     assert _judged("The user is creating the release branch.", [])[2] == "task-or-status"
+    asked = "The user asked the agent to open a ticket, not to start on the fix."
+    assert _judged(asked, [])[2] == "task-or-status"
 
 
 def test_an_apology_is_a_pleasantry_of_the_moment() -> None:

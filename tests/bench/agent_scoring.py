@@ -119,7 +119,8 @@ _DURABLE = re.compile(
     r"should|shouldn't|don't|do not|convention|instead of|rather than|policy|no longer|"
     # a standing rule for the next occasions, a definition, one way chosen over another
     r"next time|in (?:the )?future|going forward|(?:is|are) used (?:once|when|whenever|for))\b"
-    r"|,\s+not\s+(?:the|a|an|to|by|in|via|with)\b",
+    # (", not to …" is left out: "… to open a ticket, not to start on it" corrects an act)
+    r"|,\s+not\s+(?:the|a|an|by|in|via|with)\b",
     re.I,
 )
 _MOMENT = re.compile(
