@@ -145,3 +145,16 @@ def test_quoted_words_and_a_headings_i_are_not_the_writers_voice() -> None:
         "- Stack: SvelteKit and SQLite",
     ]
     assert without_pasted(lines) == []
+
+
+def test_a_section_that_opens_with_a_heading_speaks_only_in_its_unlabelled_lines() -> None:
+    """Under a heading, "- Story: as a guest I can book" is the document's "I"; an
+    unlabelled "- I always …" there is the user's own, and keeps the block."""
+    section = [
+        "### Epic: Booking",
+        "  - Story: As a guest, I can book a slot from the calendar.",
+        "  - Tasks: [ ] Build the calendar; [ ] Send a reminder mail.",
+    ]
+    assert without_pasted(section) == []
+    mine = ["## My rules", "- I always run the linter before a commit.", "- Stack: Vue"]
+    assert without_pasted(mine) == mine

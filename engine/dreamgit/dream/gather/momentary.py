@@ -30,6 +30,7 @@ __all__ = [
     "lifted_preferences",
     "momentary",
     "one_off",
+    "order_after_moment",
     "serves_aim_before",
 ]
 
@@ -101,7 +102,12 @@ _FRAMES: tuple[tuple[str, str], ...] = (
 )
 _MOMENT = tuple((why, re.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
 # What the agent just did or must do now: "you edited the wrong file", "you need to rerun it".
-_TO_THE_AGENT = re.compile(r"^(?:you|you've|you're|you'd|you'll|u)\b", _I)
+# Its "you" may go unsaid: "Then told me it can't be done", "and gave me the old file".
+_TO_THE_AGENT = re.compile(
+    r"^(?:you|you've|you're|you'd|you'll|u)\b|^(?:(?:and|but|then|also|now),?\s+)*"
+    r"(?:told|gave|showed|sent|asked|left|handed)\s+me\b",
+    _I,
+)
 # How the work stands right now: "the tests are still failing", "it works now", "same error".
 _STATUS = re.compile(
     r"^(?:(?:the|this|that|it|these|those|my|our|your)\b(?:\s+[\w.-]+){0,3}\s+"
@@ -133,7 +139,6 @@ _GUESS = re.compile(
     r"^(?:(?:so|but|and|ok|okay|hmm|well|honestly),?\s+)*(?:i|we)\s+(?:\w+ly\s+)?(?:think"
     r"|guess|suspect|bet|believe|feel\s+like|assume|reckon)\s+(?:that\s+)?(?:you\b|you'\w+"
     r"|your\b|the\s+(?:issue|problem|bug|error|cause|reason|culprit|failure|fault)\b"
-    r"|there(?:'s|\s+is|\s+are)\s+(?:a|an|some)\s+(?:better|simpler|easier|cleaner|other)\b"
     r"|(?:it|this|that)(?:'s|\s+is)\s+because\b)",
     _I,
 )
@@ -270,7 +275,11 @@ _DONE = re.compile(
     _I,
 )
 # "When I open the page, …": the time a report is of, before the report itself.
-_WHEN_CLAUSE = re.compile(r"^(?:when|whenever|once|after|if)\s+(?:i|we)\b[^,]{1,80},\s+", _I)
+_WHEN_CLAUSE = re.compile(
+    r"^(?:(?:when|whenever|once|after|if)\s+(?:i|we)\b[^,]{1,80},\s+"
+    r"|(?:the\s+)?(?:last|first)\s+time\s+(?:i|we)\s+\w+(?:\s+it)?,?\s+(?=(?:i|we)\b))",
+    _I,
+)
 # What a want or an attempt of the hour does to a thing it names: looks at it, repairs or
 # edits it ("I want to compare against `main`"). Naming it tells nothing of the project.
 _LOOK_OR_REPAIR = re.compile(
@@ -336,6 +345,19 @@ def momentary(clause: str) -> str | None:
                 return None
             return why
     return None
+
+
+def order_after_moment(clause: str) -> str | None:
+    """The order a clause of the moment leads to ("I see two headers, make sure the page
+    has one" → "Make sure the page has one"), to be read on its own; else None."""
+    m = _ORDER_AFTER.search(clause)
+    if m is None or momentary(clause[: m.start()]) is None:
+        return None
+    order = _ORDER_OPENER.sub("", clause[m.start() :])
+    return order[:1].upper() + order[1:]
+
+
+_ORDER_OPENER = re.compile(r"^,\s+(?:(?:and\s+)?then\s+|now\s+|so\s+)?(?:go\s+ahead\s+and\s+)?", _I)
 
 
 # "I'm worried that the launch moved to June 3": the worry is of the moment, what it is

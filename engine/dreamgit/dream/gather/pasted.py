@@ -53,6 +53,8 @@ _PROGRAM_LINE = re.compile(
 _STRUCTURED = re.compile(
     r"^\s*(?:#{1,6}\s|(?:[-*+]|\d+[.)])\s+[^:\s][^:]{0,40}:\s|[^:\s][^:]{0,40}:\s+\S)"
 )
+# A "Label: value" line, an item or not: "- Story: …", "Tasks: …".
+_LABELLED = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+)?[^:\s][^:]{0,40}:\s")
 # A list item: the user's own list of rules ("- always use …") is one, unlabelled.
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 # How a sentence ends: a line ending otherwise is a fragment (a log line, a stack frame).
@@ -84,7 +86,16 @@ _CHECKLIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s")
 
 
 def _voiced(block: list[str]) -> bool:
-    return any(_VOICE.search(_QUOTED.sub(" ", line)) for line in block if not _HEADING.match(line))
+    """Whether a writer speaks in ``block``: outside quotes and headings, and, in a block
+    that opens with a heading, outside its ``Label: value`` items (a document's section:
+    "- Story: as a guest I can book" is the document's "I")."""
+    lines = [line for line in block if line.strip()]
+    sectioned = bool(lines) and _HEADING.match(lines[0]) is not None
+    return any(
+        _VOICE.search(_QUOTED.sub(" ", line))
+        for line in lines
+        if not _HEADING.match(line) and not (sectioned and _LABELLED.match(line))
+    )
 
 
 def program_line(line: str) -> bool:
