@@ -41,7 +41,8 @@ _WHO = (
     r"^(?:(?:so|and|but|also|now|right\s+now|currently|today|honestly|basically),?\s+)?"
     r"(?:i|we)(?:'m|'re|'ve|\s+am|\s+are|\s+have|\s+was|\s+were)?(?:\s+been)?"
     r"(?:\s+(?:also|still|currently|now|kinda|kind\s+of|just|really|already|actually|a\s+bit"
-    r"|a\s+little|pretty|so|quite|totally|completely|recently))*\s+"
+    r"|a\s+little|pretty|so|quite|totally|completely|recently|[a-z]+ly(?=\s+[a-z]+ing\b|\s+want"
+    r"|\s+need)))*\s+"  # "I'm specifically looking to", "I specifically want to"
 )
 #: What someone is in the middle of, unsure of, or needs now: (why, pattern after "I'm").
 _FRAMES: tuple[tuple[str, str], ...] = (
@@ -138,6 +139,8 @@ _STATUS = re.compile(
 _GUESS = re.compile(
     r"^(?:(?:so|but|and|ok|okay|hmm|well|honestly),?\s+)*(?:i|we)\s+(?:\w+ly\s+)?(?:think"
     r"|guess|suspect|bet|believe|feel\s+like|assume|reckon)\s+(?:that\s+)?(?:you\b|you'\w+"
+    # an impression of the work in front of them: "I feel like the two docs overlap"
+    r"|(?<=like\s)(?:the|this|that|these|those|it)\b"
     r"|your\b|the\s+(?:issue|problem|bug|error|cause|reason|culprit|failure|fault)\b"
     r"|(?:it|this|that)(?:'s|\s+is)\s+because\b)",
     _I,
