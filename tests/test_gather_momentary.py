@@ -9,9 +9,9 @@ import pytest
 
 from clikit import active, dreamgit
 from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.dream.gather.lifted import lifted_preferences
 from dreamgit.dream.gather.momentary import (
     code_fragment,
-    lifted_preferences,
     momentary,
     one_off,
     order_after_moment,
