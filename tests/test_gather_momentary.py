@@ -72,8 +72,6 @@ _WHEN = datetime(2031, 4, 2, 9, 0, tzinfo=UTC)
         ("I ended the last chat with a list of open points", "conversation"),
         ("I don't think the generated changelog is correct", "doubt"),
         ("Last time I tried it I got this error", "report"),
-        ("I'm specifically looking to fix the retry loop in `fetch`", "need"),
-        ("I specifically want to edit the title in the front matter", "need"),
         ("I feel like the two setup docs say the same thing", "guess"),
         ("Then told me that the hook can't be changed", "feedback"),
         ("But now the export doesn't open", "status"),

@@ -37,8 +37,7 @@ _WHO = (
     r"^(?:(?:so|and|but|also|now|right\s+now|currently|today|honestly|basically),?\s+)?"
     r"(?:i|we)(?:'m|'re|'ve|\s+am|\s+are|\s+have|\s+was|\s+were)?(?:\s+been)?"
     r"(?:\s+(?:also|still|currently|now|kinda|kind\s+of|just|really|already|actually|a\s+bit"
-    r"|a\s+little|pretty|so|quite|totally|completely|recently|[a-z]+ly(?=\s+[a-z]+ing\b|\s+want"
-    r"|\s+need)))*\s+"  # "I'm specifically looking to", "I specifically want to"
+    r"|a\s+little|pretty|so|quite|totally|completely|recently))*\s+"
 )
 #: What someone is in the middle of, unsure of, or needs now: (why, pattern after "I'm").
 _FRAMES: tuple[tuple[str, str], ...] = (
