@@ -8,7 +8,10 @@ never had, it starts mid-sentence, it is code or markup, it has no verb, or it i
 under four words; text in another language is not put to the English checks, and
 counts as garbled when an English template was forced around it), ``momentary`` (a
 question, or a task or status of the moment with no mark of a standing rule or
-preference), else ``worth`` keeping. These are honest
+preference), else ``worth`` keeping. A ``Word:`` label of the sessions counts as a
+speaker only where the sessions never write that word before the next one as prose;
+markup is not looked for inside code spans; "the user sees" is a report of the moment
+where "if the agent sees" is a rule's condition, and "will be created" a design. These are honest
 automatic approximations, calibrated by reading memories by hand (the bench writes
 them all out for that). A labelled durable statement counts as kept when one active
 memory holds all its key words, each matched at the start of a word,
