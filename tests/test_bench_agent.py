@@ -242,6 +242,47 @@ def test_a_line_label_of_the_session_taken_for_a_speaker_is_an_unknown_speaker()
     assert "unknown-speaker" not in _judged("The user updated the suite config.", turns)[1]
 
 
+def test_a_line_label_used_as_a_word_of_the_users_prose_is_no_speaker() -> None:
+    """'Rule readers skim' written so by the user is their sentence, not a speaker 'Rule'."""
+    turns = [
+        Turn("assistant", "### Rule: keep-tests-green\nRun the suite before pushing."),
+        Turn("user", "Rule readers skim, so keep every rule under ten lines."),
+    ]
+    said = "Rule readers skim, so keep every rule under ten lines."
+    assert "unknown-speaker" not in _judged(said, turns)[1]
+    assert "unknown-speaker" in _judged("Rule keeps the suite green before pushing.", turns)[1]
+
+
+def test_a_hyphenated_term_opening_a_memory_is_not_mid_sentence() -> None:
+    """'In-review' is a word; 'in the review' opening a memory is a cut sentence."""
+    text = "In-review marks a ticket whose pull request is open."
+    assert "mid-sentence" not in _judged(text, [])[1]
+    assert "mid-sentence" in _judged("in the review step the linter runs twice.", [])[1]
+
+
+def test_markup_inside_a_code_span_is_code_not_markup() -> None:
+    """A pipe inside backquotes is quoted code; the same pipe in prose is a table's."""
+    quoted = "The user says instead of `grep -r todo | wc -l`, use the `todo count` command."
+    assert "markup" not in _judged(quoted, [])[1]
+    assert "markup" in _judged("The user says name | owner | due date for each ticket.", [])[1]
+
+
+def test_standing_rules_with_see_or_create_are_not_tasks_of_the_moment() -> None:
+    """'if the agent sees', 'will be created by the tool', 'next time', 'X, not Y' mark a
+    rule or a design; the user seeing something now is a report of the moment."""
+    for rule in (
+        "Next time, if the agent sees a failing hook, tell the user before retrying.",
+        "The user says cache folders will be created by the tool, not the user.",
+        "The user wants to test the parser module, not the command wrapper.",
+        "Draft is used once a ticket has a branch, and closed once it is merged.",
+    ):
+        assert _judged(rule, [])[2] is None, rule
+    assert _judged("The user sees two copies of the footer.", [])[2] == "task-or-status"
+    assert _judged("The user is creating the release branch.", [])[2] == "task-or-status"
+    asked = "The user asked the agent to open a ticket, not to start on the fix."
+    assert _judged(asked, [])[2] == "task-or-status"
+
+
 def test_an_apology_is_a_pleasantry_of_the_moment() -> None:
     """Nothing durable in an apology or an admitted slip."""
     assert _judged("The user apologizes for the oversight.", [])[2] == "pleasantry-or-slip"

@@ -9,7 +9,14 @@ import pytest
 
 from clikit import active, dreamgit
 from dreamgit.dream.gather.extract import extract_candidates
-from dreamgit.dream.gather.momentary import code_fragment, lifted_preferences, momentary, one_off
+from dreamgit.dream.gather.lifted import lifted_preferences
+from dreamgit.dream.gather.momentary import (
+    code_fragment,
+    momentary,
+    one_off,
+    order_after_moment,
+)
+from dreamgit.store.formats.turns import Turn, render_turns
 
 _WHEN = datetime(2031, 4, 2, 9, 0, tzinfo=UTC)
 
@@ -50,6 +57,23 @@ _WHEN = datetime(2031, 4, 2, 9, 0, tzinfo=UTC)
         ("I meant the header of the settings page", "conversation"),
         ("Re 3, the flag stays as it is", "conversation"),
         ("Error: port 8080 is already in use", "output"),
+        ("I think you edited the main checkout, not the session one", "guess"),
+        ("I have reviewed my work", "report"),
+        ("We've just pushed the branch", "report"),
+        ("I see duplicates in the release notes", "report"),
+        ("When I open the settings file, I don't see the new key", "doubt"),
+        ("I keep getting errors because the assets are in the wrong folder", "trouble"),
+        ("I seem to have all sorts of problems with the asset folders", "trouble"),
+        ("I want to compare the output against the `release` branch", "need"),
+        ("I'm looking to fix the bug where `sync --dry-run` writes files", "need"),
+        ("I want to edit the summary in the YAML header", "need"),
+        ("I've asked you twice now for a shorter reply", "conversation"),
+        ("I asked you to open a ticket, not to start on the fix", "conversation"),
+        ("I ended the last chat with a list of open points", "conversation"),
+        ("I don't think the generated changelog is correct", "doubt"),
+        ("Last time I tried it I got this error", "report"),
+        ("I feel like the two setup docs say the same thing", "guess"),
+        ("Then told me that the hook can't be changed", "feedback"),
         ("But now the export doesn't open", "status"),
         ("Now there's no log output at all", "status"),
     ],
@@ -80,7 +104,6 @@ def test_a_task_trouble_doubt_need_or_report_of_the_session_is_momentary(
         "Our API is rate limited to 100 requests a minute",
         "I want to build a small web app that tracks the shared groceries of our flat",
         "I think we should always pin the Node version",
-        "I think you edited the main checkout, not the session one",
         "I see my physio every Tuesday",
         "I meant to move the cron job to Sunday",
         "It's a monorepo with three services",
@@ -381,3 +404,18 @@ def test_the_purpose_of_a_request_goes_with_it() -> None:
     )
     kept = [text for kind, text in found if kind != "momentary"]
     assert kept == ["The user keeps every plan in docs/plans."], found
+
+
+def test_the_order_a_report_of_the_moment_leads_to_is_read_on_its_own() -> None:
+    """ "I see repeats, ensure …": the report goes, the order is read as said to the agent."""
+    said = "I see repeats, ensure the release notes never list an entry twice"
+    assert order_after_moment(said) == "Ensure the release notes never list an entry twice"
+    assert order_after_moment("The deploy script broke again, add a task for it") is None
+    text = render_turns([Turn("user", "cursor", said + ".")])
+    found = [(c.text, c.kind) for c in extract_candidates(text, session_id="s-1", created=_WHEN)]
+    assert found == [
+        (
+            "The user wants the agent to ensure the release notes never list an entry twice.",
+            "instruction",
+        )
+    ]

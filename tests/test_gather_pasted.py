@@ -123,3 +123,38 @@ def test_a_users_own_lines_that_mention_errors_are_kept() -> None:
     """Speaking of an error is not pasting one."""
     lines = ["The error only shows on Safari.", "I test on Firefox first.", "We ship Fridays."]
     assert without_pasted(lines) == lines
+
+
+def test_checklist_items_are_tasks_and_are_dropped_wherever_they_stand() -> None:
+    """'- [ ] …' and '- [x] …' are a plan's tasks; the user's own line beside them stays."""
+    lines = [
+        "Here is where the board stands:",
+        "- [ ] Add a dark mode switch to the header",
+        "- [x] Move the uploads to object storage",
+        "We ship the board on the first Monday of each month.",
+    ]
+    assert without_pasted(lines) == [lines[0], lines[3]]
+
+
+def test_quoted_words_and_a_headings_i_are_not_the_writers_voice() -> None:
+    """A pasted story list whose only "I" is in quotes or in a heading is a document."""
+    lines = [
+        "## Stories",
+        "#### Story: as a guest I can book a slot",
+        '- Goals: fewer no-shows ("As a host, I can see who cancelled.")',
+        "- Stack: SvelteKit and SQLite",
+    ]
+    assert without_pasted(lines) == []
+
+
+def test_a_section_that_opens_with_a_heading_speaks_only_in_its_unlabelled_lines() -> None:
+    """Under a heading, "- Story: as a guest I can book" is the document's "I"; an
+    unlabelled "- I always …" there is the user's own, and keeps the block."""
+    section = [
+        "### Epic: Booking",
+        "  - Story: As a guest, I can book a slot from the calendar.",
+        "  - Tasks: [ ] Build the calendar; [ ] Send a reminder mail.",
+    ]
+    assert without_pasted(section) == []
+    mine = ["## My rules", "- I always run the linter before a commit.", "- Stack: Vue"]
+    assert without_pasted(mine) == mine

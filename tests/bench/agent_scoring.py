@@ -8,7 +8,10 @@ never had, it starts mid-sentence, it is code or markup, it has no verb, or it i
 under four words; text in another language is not put to the English checks, and
 counts as garbled when an English template was forced around it), ``momentary`` (a
 question, or a task or status of the moment with no mark of a standing rule or
-preference), else ``worth`` keeping. These are honest
+preference), else ``worth`` keeping. A ``Word:`` label of the sessions counts as a
+speaker only where the sessions never write that word before the next one as prose;
+markup is not looked for inside code spans; "the user sees" is a report of the moment
+where "if the agent sees" is a rule's condition, and "will be created" a design. These are honest
 automatic approximations, calibrated by reading memories by hand (the bench writes
 them all out for that). A labelled durable statement counts as kept when one active
 memory holds all its key words, each matched at the start of a word,
@@ -79,7 +82,7 @@ _SPEAKERS = frozenset({"the user", "user", "the agent", "the assistant", "the us
 # "X says") a verb with no subject; a lower-case start after "X —" or with no attribution.
 _MID_START = re.compile(
     r"^(?:[#>|*\-`(\[:;,.…/\\]|(?:and|but|or|so|because|which|that|than|then|"
-    r"also|too|of|with|without|into|via|plus|etc|to|for|in|on|at|by|as|if|when|while)\b)",
+    r"also|too|of|with|without|into|via|plus|etc|to|for|in|on|at|by|as|if|when|while)(?![-\w]))",
     re.I,
 )
 _LOWER_START = re.compile(r"^[a-z]")
@@ -116,7 +119,11 @@ _QUESTION_START = _set(
 )
 _DURABLE = re.compile(
     r"\b(?:always|never|every|whenever|from now on|by default|default|prefer\w*|rules?|must|"
-    r"should|shouldn't|don't|do not|convention|instead of|rather than|policy|no longer)\b",
+    r"should|shouldn't|don't|do not|convention|instead of|rather than|policy|no longer|"
+    # a standing rule for the next occasions, a definition, one way chosen over another
+    r"next time|in (?:the )?future|going forward|(?:is|are) used (?:once|when|whenever|for))\b"
+    # (", not to …" is left out: "… to open a ticket, not to start on it" corrects an act)
+    r"|,\s+not\s+(?:the|a|an|by|in|via|with)\b",
     re.I,
 )
 _MOMENT = re.compile(
@@ -124,9 +131,16 @@ _MOMENT = re.compile(
     r"trying to|wants? to|wanted to|asked|needs? to|next step|in progress|todo|"
     r"commit(?:s|ted)?|push(?:ed)?|fix(?:ed|es|ing)?|check(?:ed|s|ing)?|look(?:ed|ing)? at|"
     r"updat(?:e|ed|es|ing)|add(?:ed|s)?|creat(?:e|ed|es|ing)|implement(?:ed|s|ing)?|done|"
-    r"finished|passing|failing|broke|now|sees?|saw|noticed|seems?|(?:is|are|am) \w+ing)\b",
+    r"finished|passing|failing|broke|now|seems?|(?:is|are|am) \w+ing)\b"
+    # what the user sees on the screen; "if the agent sees …" is the condition of a rule
+    r"|\b(?:the user|user|i|we)\s+(?:\w+ly\s+)?(?:sees?|saw|noticed)\b",
     re.I,
 )
+# A verb in the passive future or infinitive ("will be created by the tool", "to be
+# updated on release") says how the project works, not what is being done now.
+_DESIGNED = re.compile(r"\b(?:will|would|can|could|to|gets?)\s+be\s+\w+ed\b", re.I)
+# A code span is quoted code: what is inside says nothing of the memory's markup.
+_CODE_SPAN = re.compile(r"`[^`]+`")
 # English function words: text with few of them is in another language, where the
 # verb and sentence-start checks (English patterns) say nothing and are not applied.
 _ENGLISH = _set(
@@ -145,6 +159,7 @@ _DROP = _set(
     """
 )
 _GRAM = 3
+_PAIR = re.compile(r"\b([^\W_]+)[ \t]+(?=([^\W_]+)\b)")
 
 
 def _words(text: str) -> list[str]:
@@ -175,6 +190,9 @@ class WordSources:
 
     by_role: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)
     line_labels: set[str] = field(default_factory=set)
+    #: Two words written next to each other with nothing between ("rule followers"): a
+    #: label followed so in the sessions is a word of a sentence, not a speaker.
+    pairs: set[tuple[str, str]] = field(default_factory=set)
 
     def role_of(self, text: str) -> str:
         """Who wrote most of ``text``: a role, ``mixed``, or ``unknown`` (too short)."""
@@ -200,6 +218,7 @@ def word_sources(turns: Iterable[Turn]) -> WordSources:
     for turn in turns:
         found.by_role.setdefault(turn.role, set()).update(_grams(turn.text))
         found.line_labels.update(_LINE_LABEL.findall(turn.text))
+        found.pairs.update((a.lower(), b.lower()) for a, b in _PAIR.findall(turn.text))
     found.line_labels -= {"User", "Assistant", "Human", "AI"}
     return found
 
@@ -253,20 +272,31 @@ def _has_verb(words: list[str]) -> bool:
     return False
 
 
+def _as_speaker(label: str, text: str, pairs: Iterable[tuple[str, str]]) -> bool:
+    """Whether ``text`` makes a ``Label:`` line of the sessions a speaker ("Rule says …",
+    "Usage shows …"), rather than using the word as the sessions' prose does ("rule
+    followers have …", written so in a turn)."""
+    for m in re.finditer(rf"\b{re.escape(label)}(?:'s)? (says|—|and others|\w+(?:s|ed))\b", text):
+        verb = m.group(1)
+        if verb in ("says", "—", "and others"):
+            return True
+        if (label.lower(), verb.lower()) not in pairs:
+            return True
+    return False
+
+
 def garbled_reasons(
     text: str,
     source: str,
     speakers: frozenset[str] = _SPEAKERS,
     line_labels: Iterable[str] = (),
+    pairs: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset(),
 ) -> list[str]:
     """Why ``text`` reads as a fragment or as someone else's words; empty if it does not."""
     who, rest = _content(text)
     words = _words(rest)
     reasons = []
-    named = any(
-        re.search(rf"\b{re.escape(label)}(?:'s)? (?:says|—|and others|\w+(?:s|ed))\b", text)
-        for label in line_labels
-    )
+    named = any(_as_speaker(label, text, pairs) for label in line_labels)
     if (who and who.lower() not in speakers) or named:
         reasons.append("unknown-speaker")
     if source == "assistant":
@@ -274,7 +304,7 @@ def garbled_reasons(
     code = bool(_CODE.search(rest))
     if code:
         reasons.append("code")
-    if _MARKUP.search(text):
+    if _MARKUP.search(_CODE_SPAN.sub("x", text)):
         reasons.append("markup")
     if not code and not is_english(rest):
         if who or text.lstrip().lower().startswith(("the user ", "the agent ")):
@@ -303,7 +333,7 @@ def momentary_reason(text: str) -> str | None:
         return None
     if _PLEASANTRY.search(rest):
         return "pleasantry-or-slip"
-    if _MOMENT.search(rest) or _AGENT_DID.match(text.strip()):
+    if _MOMENT.search(_DESIGNED.sub(" ", rest)) or _AGENT_DID.match(text.strip()):
         return "task-or-status"
     return None
 
@@ -322,7 +352,7 @@ def judge(
         text=text,
         source=source,
         shapes=shapes,
-        garbled=garbled_reasons(text, source, speakers, sources.line_labels),
+        garbled=garbled_reasons(text, source, speakers, sources.line_labels, sources.pairs),
         momentary=momentary_reason(text),
     )
 

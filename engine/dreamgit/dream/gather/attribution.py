@@ -177,6 +177,21 @@ _LATER = {
     "we'd": "they'd", "we'll": "they'll", "we are": "they are", "we were": "they were",
     "us": "them", "ourselves": "themselves", "our": "their", "ours": "theirs",
 }  # fmt: skip
+# The agent speaking of itself (its own notes): "I switched my notes" → "The agent
+# switched its notes"; an agent is "it", never "they".
+_LATER_IT = {
+    "i": "it", "i'm": "it's", "i've": "it has", "i'd": "it would", "i'll": "it will",
+    "i am": "it is", "i was": "it was", "me": "it", "myself": "itself", "my": "its",
+    "mine": "its own",
+}  # fmt: skip
+
+# Where "you" is a subject, its verb after it: after a word that opens a clause ("if you
+# see", "make sure you never do", "and then you run").
+_SUBJECT_SLOT = lazyre.compile(
+    r"(?:^|[,;:]\s*|\b(?:if|when|whenever|once|before|after|unless|until|so|then|because|while"
+    r"|where|sure|that)\s+)$",
+    _I,
+)
 
 # The verb a contraction holds, for a singular subject and for a plural one.
 _SINGULAR = {"'m": "is", "'re": "is", "'ve": "has", "'d": "would", "'ll": "will",
@@ -211,11 +226,19 @@ def _rewrite(clause: str, voice: Voice) -> str:
                 out.append(possessive(listener))
             elif word == "yourself":  # "do it yourself": the listener, as the object
                 out.append("itself" if listener.lower() == "the agent" else "themselves")
+            elif word == "you" and _SUBJECT_SLOT.search(clause, 0, m.start()):
+                rest, pos = _agree(clause, pos)  # "if you see it" → "if the agent sees it"
+                out.append(listener + rest)
             else:
                 out.append(listener + _YOU[word])
             continue
         if said and (who in said or word in ("my", "mine", "our", "ours") or who == "we"):
             # once named, "they": "Dana's wife and their trip", "Dana is glad they agree"
+            if voice.subject.lower() == "the agent" and word in _LATER_IT:
+                it = _LATER_IT[word]
+                rest, pos = _agree(clause, pos) if word == "i" else ("", pos)
+                out.append(it + rest)  # "it checks them": the verb agrees with "it"
+                continue
             out.append(_LATER[word])
             continue
         said.add(who)

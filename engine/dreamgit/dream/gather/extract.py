@@ -38,7 +38,7 @@ from dreamgit.dream.gather.explicit import (
     sentences,
 )
 from dreamgit.dream.gather.informal import spelled_out
-from dreamgit.dream.gather.momentary import serves_aim_before
+from dreamgit.dream.gather.lifted import serves_aim_before
 from dreamgit.dream.gather.narrated_time import narrated_then, time_set, time_told
 from dreamgit.dream.gather.not_facts import addressed_to_listener, chatter
 from dreamgit.dream.gather.phrasing import finish

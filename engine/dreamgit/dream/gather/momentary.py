@@ -8,16 +8,15 @@ a decision or a correction — and those are often said *inside* a request: "I'm
 trying to keep the app small, so I prefer plain modules over frameworks, can you
 …?" keeps the preference and its reason, and drops the task.
 
-:func:`momentary` says why a clause of an agent's user is of the moment (or None);
-:func:`lifted_preferences` finds the preferences said inside one sentence of a
-request, each with the reason given for it. Both read English; text in other
-languages is left to the other extractors.
+:func:`momentary` says why a clause of an agent's user is of the moment (or None), and
+:func:`order_after_moment` what order such a clause leads to; the preferences said
+inside a request are lifted by :mod:`dreamgit.dream.gather.lifted`. Both read English;
+text in other languages is left to the other extractors.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from dreamgit import lazyre
 from dreamgit.dream.gather.pasted import program_line
@@ -25,13 +24,11 @@ from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
 
 __all__ = [
     "STANDING",
-    "Lifted",
     "code_fragment",
     "dated_worry",
-    "lifted_preferences",
     "momentary",
     "one_off",
-    "serves_aim_before",
+    "order_after_moment",
 ]
 
 _I = re.IGNORECASE
@@ -47,13 +44,16 @@ _WHO = (
 _FRAMES: tuple[tuple[str, str], ...] = (
     (
         "trouble",
+        # "I keep getting errors", "I seem to have all sorts of problems": trouble again
+        r"(?:(?:keep|kept|seem\s+to\s+be|seem\s+to)\s+)?"
         r"(?:struggling|stuck|fighting|wrestling|battling"
         r"|having\s+(?:some\s+|a\s+lot\s+of\s+|real\s+)?(?:trouble|issues?|problems?|difficult(?:y|ies)"
         r"|a\s+(?:hard|tough)\s+time)|getting\s+(?:an?\s+|the\s+|this\s+|these\s+|some\s+)?"
         r"(?:[\w-]+\s+){0,3}(?:errors?|exceptions?|warnings?|failures?|issues?)"
         r"|running\s+into|hitting|seeing\s+(?:an?\s+|this\s+|the\s+)?(?:\w+\s+)?(?:errors?|issues?)"
         r"|can't\s+(?:seem|figure|get|find|make)|cannot\s+(?:seem|figure|get|find|make)"
-        r"|couldn't|unable\s+to|staring)\b",
+        r"|couldn't|unable\s+to|staring"
+        r"|have\s+(?:(?:all\s+sorts|lots|a\s+lot)\s+of\s+|some\s+|many\s+)?(?:trouble|issues|problems))\b",
     ),
     (
         "doubt",
@@ -63,6 +63,9 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         r"|not\s+(?:sure|certain|clear)|unsure|uncertain|wondering|curious|confused|worried"
         r"|concerned|afraid|puzzled|lost|overwhelmed|nervous|anxious"
         r"|(?:don't|do\s+not|didn't)\s+(?:know|understand|get|see)|wonder"
+        # "I don't think the generated file is right": a doubt about what is on the screen
+        r"|(?:don't|do\s+not)\s+think\s+(?:that\s+)?(?:the|this|that|it|these|those)\b[^,;]{0,60}?"
+        r"\b(?:is|are|was|were|'s)\s+(?:\w+ly\s+)?(?:correct|right|accurate|working|valid|true)"
         # "I want to understand why the build slowed": a question of the hour, said as a want
         r"|(?:want(?:ed)?|would\s+like)\s+to\s+(?:understand|know|find\s+out"
         r"|figure\s+out)\s+(?:why|how|what|whether|if))\b",
@@ -86,13 +89,22 @@ _FRAMES: tuple[tuple[str, str], ...] = (
         # what the speaker sees on the screen now: "I see two copies of it", "I don't see any"
         r"|(?:can\s+|still\s+)?see\s+(?:a|an|the|that|this|these|those|some|no|two|three|several"
         r"|\d+|errors?|warnings?)|(?:don't|do\s+not|can't|cannot)\s+see"
+        # a bare plural on the screen: "I see duplicates", not "I see patients on Mondays"
+        r"|(?:can\s+|still\s+)?see\s+(?!(?:my|our|his|her|their|him|them|you|people|friends"
+        r"|family|patients|clients)\b)[a-z]+s\b(?!\s+(?:every|each|on|at|weekly|daily|often"
+        r"|regularly|as)\b)"
         # what was going on: "we were working on the export when …"
         r"|(?<=was\s|ere\s)(?:just\s+)?(?:working\s+on|in\s+the\s+middle\s+of))\b",
     ),
 )
 _MOMENT = tuple((why, lazyre.compile(_WHO + frame, _I)) for why, frame in _FRAMES)
 # What the agent just did or must do now: "you edited the wrong file", "you need to rerun it".
-_TO_THE_AGENT = lazyre.compile(r"^(?:you|you've|you're|you'd|you'll|u)\b", _I)
+# Its "you" may go unsaid: "Then told me it can't be done", "and gave me the old file".
+_TO_THE_AGENT = lazyre.compile(
+    r"^(?:you|you've|you're|you'd|you'll|u)\b|^(?:(?:and|but|then|also|now),?\s+)*"
+    r"(?:told|gave|showed|sent|asked|left|handed)\s+me\b",
+    _I,
+)
 # How the work stands right now: "the tests are still failing", "it works now", "same error".
 _STATUS = lazyre.compile(
     r"^(?:(?:the|this|that|it|these|those|my|our|your)\b(?:\s+[\w.-]+){0,3}\s+"
@@ -123,6 +135,8 @@ _STATUS = lazyre.compile(
 _GUESS = lazyre.compile(
     r"^(?:(?:so|but|and|ok|okay|hmm|well|honestly),?\s+)*(?:i|we)\s+(?:\w+ly\s+)?(?:think"
     r"|guess|suspect|bet|believe|feel\s+like|assume|reckon)\s+(?:that\s+)?(?:you\b|you'\w+"
+    # an impression of the work in front of them: "I feel like the two docs overlap"
+    r"|(?<=like\s)(?:the|this|that|these|those|it)\b"
     r"|your\b|the\s+(?:issue|problem|bug|error|cause|reason|culprit|failure|fault)\b"
     r"|(?:it|this|that)(?:'s|\s+is)\s+because\b)",
     _I,
@@ -148,7 +162,10 @@ _FIRST_PERSON = lazyre.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", 
 _THIS_TALK = lazyre.compile(
     r"\b(?:(?:this|the|our)\s+(?:conversation|chat|thread)|(?:my|your)\s+(?:last|previous"
     r"|initial|earlier)\s+(?:message|request|reply|answer|prompt)"
-    r"|(?:i|we)\s+(?:\w+ly\s+)?(?:meant(?!\s+to\b)|(?:was|were)\s+referring\s+to))\b"
+    r"|(?:i|we)\s+(?:\w+ly\s+)?(?:meant(?!\s+to\b)|(?:was|were)\s+referring\s+to)"
+    # what was asked earlier in it, another chat of the same work
+    r"|(?:i|we)(?:'ve|\s+have)?\s+(?:already\s+|just\s+)?asked\s+you\b"
+    r"|(?:last|previous|prior|new|next|another|other)\s+(?:chat|conversation|thread))\b"
     r"|^re\s+(?:#|point\s+|item\s+)?\d+\b",
     _I,
 )
@@ -248,6 +265,31 @@ _PROJECT_GOAL = lazyre.compile(
 )
 
 
+# Work just done, reported in the perfect: "I've reviewed my changes", "we have fixed it".
+# What was chosen or moved ("I've switched to uv") is not among these verbs.
+_DONE = lazyre.compile(
+    r"^(?:(?:ok|okay|so|and|now),?\s+)?(?:i|we)(?:'ve|\s+have)\s+(?:(?:just|now|already"
+    r"|finally|also)\s+)*(?:reviewed|fixed|updated|implemented|addressed|resolved|committed"
+    r"|pushed|merged|applied|staged|refactored|tested|cleaned\s+up|made\s+the\s+changes)\b",
+    _I,
+)
+# "When I open the page, …": the time a report is of, before the report itself.
+_WHEN_CLAUSE = lazyre.compile(
+    r"^(?:(?:when|whenever|once|after|if)\s+(?:i|we)\b[^,]{1,80},\s+"
+    r"|(?:the\s+)?(?:last|first)\s+time\s+(?:i|we)\s+\w+(?:\s+it)?,?\s+(?=(?:i|we)\b))",
+    _I,
+)
+# What a want or an attempt of the hour does to a thing it names: looks at it, repairs or
+# edits it ("I want to compare against `main`"). Naming it tells nothing of the project.
+_LOOK_OR_REPAIR = lazyre.compile(
+    r"\s*(?:\w+ly\s+)?(?:(?:fix|debug|repair|resolve|solve|troubleshoot|diagnose|compare"
+    r"|edit|change|update|check|review|inspect|investigate|see|find|remove|delete|rename"
+    r"|clean\s+up|tweak|adjust|rerun|re-run|retry|revert|undo)\b|(?<=to\s)get\s+(?:\S+\s+){1,4}"
+    r"(?:working|to\s+work|running|passing))",
+    _I,
+)
+
+
 def momentary(clause: str) -> str | None:
     """Why ``clause``, said by an agent's user, is of the moment: "trouble" (stuck, an
     error), "status" (the tests still fail, it works now, it's still running, all that's
@@ -274,27 +316,49 @@ def momentary(clause: str) -> str | None:
         return "aside"
     if _TO_THE_AGENT.match(text) or _REBUTTAL.match(text):
         return "feedback"  # on the agent's work of this session; a standing rule says always
+    if _GUESS.match(text):
+        return "guess"  # "I think you edited X, not Y": a guess at what the agent did
+    if _THIS_TALK.search(text):
+        return "conversation"  # "I asked you for X, not Y": points back into this session
     if _ONE_WAY_OVER_ANOTHER.search(text):
         return None  # one way over another: how the work is done, not what is done now
     if _ORDER_AFTER.search(text) and not _FIRST_PERSON.search(text):
         return "request"  # "something broke, add a task for it": what to do now, and why
-    if _THIS_TALK.search(text):
-        return "conversation"  # points back into this session: gone with it
     if _STATUS.match(text):
         return "status"
-    if _GUESS.match(text):
-        return "guess"
+    if _DONE.match(text):
+        return "report"  # "I've reviewed my changes": work just done, reported
+    when = _WHEN_CLAUSE.match(text)
+    main = text[when.end() :] if when else text  # "When I open it, I don't see the change"
     for why, pattern in _MOMENT:
-        m = pattern.match(text)
+        m = pattern.match(main)
         if m is not None:
-            if why in _UNLESS_DATED and _CALENDAR_DATE.search(text, m.end()):
+            m_end = m.end() + len(text) - len(main)
+            if why in _UNLESS_DATED and _CALENDAR_DATE.search(text, m_end):
                 return None  # "I'm worried about meeting my mentor on 10 May": a dated plan
-            if why in _UNLESS_CONCRETE and (
-                _CONCRETE.search(text, m.end()) or _PROJECT_GOAL.search(text, m.end())
+            if (
+                why in _UNLESS_CONCRETE
+                and not _LOOK_OR_REPAIR.match(text, m_end)
+                and (_CONCRETE.search(text, m_end) or _PROJECT_GOAL.search(text, m_end))
             ):
                 return None
             return why
     return None
+
+
+def order_after_moment(clause: str) -> str | None:
+    """The order a clause of the moment leads to ("I see two headers, make sure the page
+    has one" → "Make sure the page has one"), to be read on its own; else None."""
+    m = _ORDER_AFTER.search(clause)
+    if m is None or momentary(clause[: m.start()]) is None:
+        return None
+    order = _ORDER_OPENER.sub("", clause[m.start() :])
+    return order[:1].upper() + order[1:]
+
+
+_ORDER_OPENER = lazyre.compile(
+    r"^,\s+(?:(?:and\s+)?then\s+|now\s+|so\s+)?(?:go\s+ahead\s+and\s+)?", _I
+)
 
 
 # "I'm worried that the launch moved to June 3": the worry is of the moment, what it is
@@ -313,162 +377,3 @@ def dated_worry(clause: str) -> str | None:
         return None
     said = m["said"]
     return said if momentary(said) is None else None
-
-
-@dataclass(frozen=True)
-class Lifted:
-    """A preference said inside a request, and where it stood in the sentence."""
-
-    text: str  # "I prefer plain modules over frameworks, to keep the app small"
-    start: int  # where the preference (or the aim it took) begins in the sentence
-
-
-# "I prefer", "we'd rather", "I really prefer", "I generally prefer using".
-_PREFER = lazyre.compile(
-    r"\b(?P<who>i|we)\s*(?:(?:really|generally|usually|always|strongly|much|also|still"
-    r"|definitely|personally)\s+)*(?P<verb>(?<=\s)prefer|(?:'d|\s+would)\s+(?:much\s+)?"
-    r"(?:rather|prefer))\b",
-    _I,
-)
-# Where the request resumes after a preference: ", can you …", ", how do I …", "but …".
-_REQUEST_RESUMES = lazyre.compile(
-    r"(?:,\s*|\s+[-\u2013\u2014]\s+)(?=(?:so\s+|and\s+)?(?:can|could|would|will|how|what"
-    r"|which|where|why|should|do|does|is|are|any|please|help|maybe|but|however|though"
-    r"|although|while|yet|i'm\s+not|i\s+am\s+not|i\s+(?:need|want|was\s+wondering|wonder"
-    r"|have|had|think|don't|just)|it\s+seems|let\s+me)\b)"
-    r"|\s+(?=(?:but|however|although|though|yet)\b|(?:can|could|would|will)\s+you\b"
-    r"|how\s+(?:do|can|should|would)\s+(?:i|we)\b)"
-    r"|[?!;]|\.(?:\s|$)",
-    _I,
-)
-# "I'm trying to keep my app small, so I prefer …": the aim the preference serves.
-_AIM = lazyre.compile(
-    r"(?:^|[,.;]\s*)(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
-    r"(?:trying|aiming|hoping|looking|working|wanting)\s+to\s+(?P<aim>(?:[^,;.?!]|\.(?=\d)){6,120}?)"
-    r",?\s+(?:so|and\s+so|which\s+is\s+why|that's\s+why)\s*,?\s*$",
-    _I,
-)
-# A reason the preference already gives: "… due to its docs", "… to keep it small".
-_HAS_REASON = lazyre.compile(
-    r"\b(?:because|since|as|due\s+to|so\s+that|in\s+order\s+to|to\s+(?:keep|avoid|make|save"
-    r"|reduce|stay|get|ensure|maintain|minimi[sz]e|maximi[sz]e|improve|better|fully|grasp"
-    r"|understand)|for\s+(?:better|its|their|the\s+sake))\b",
-    _I,
-)
-_MAX_PREFERENCE = 240
-# ", you know,", ", like I mentioned": talk around the preference, not part of it.
-_ASIDES = lazyre.compile(
-    r"(?P<open>,?)\s+(?:you\s+know|i\s+mean|(?:like|as)\s+(?:i|you|we)(?:'ve)?\s+(?:mentioned"
-    r"|said|noted|told\s+you)(?:\s+(?:before|earlier))?)\b(?P<close>,?)",
-    _I,
-)
-
-
-def _without_asides(text: str) -> str:
-    """``text`` without ", you know," and the like; the commas around one become one."""
-    return _ASIDES.sub(lambda m: "," if m["open"] and m["close"] else "", text)
-
-
-def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
-    """The preferences said inside one sentence of a request, each cut where the
-    request resumes and given the aim the sentence states for it ("I'm trying to keep
-    the bundle small, so I prefer X" → "I prefer X, to keep the bundle small"), or else
-    the aim the sentence ``before`` it in the same turn opened with ("I'm trying to
-    cut the build time. I prefer X." → "I prefer X, to cut the build time")."""
-    out: list[Lifted] = []
-    for m in _PREFER.finditer(sentence):
-        if out and m.start() < out[-1].start + len(out[-1].text):
-            continue
-        rest = sentence[m.end() :]
-        if _REQUEST_RESUMES.match(rest):
-            # "I'm considering X like I prefer, but …": what is preferred came before
-            liked = _LIKE_I_PREFER.search(sentence[: m.start()])
-            if liked is not None:
-                what = liked["what"].strip()
-                out.append(Lifted(f"{m['who'].capitalize()} prefer {what}", liked.start()))
-            continue
-        # "I prefer it over Foundation": what "it" is, the sentence named before
-        end = _REQUEST_RESUMES.search(rest, 3)
-        body = rest[: end.start() if end else len(rest)].strip(" ,;:-")
-        request = rest[end.start() :] if end else ""
-        if len(body.split()) < 2 or len(body) > _MAX_PREFERENCE:
-            continue
-        body = _without_asides(body).strip(" ,")
-        verb = m["verb"].lower()
-        verb = "prefer" if verb.endswith("prefer") else "would rather"
-        text = f"{m['who'].capitalize()} {verb} {body}"
-        if re.match(r"(?:it|that|this|them)\b", body, _I):
-            named = _object_before(sentence[: m.start()])
-            if named is None:
-                continue
-            text = f"{m['who'].capitalize()} {verb} {named}{body[body.find(' ') :]}"
-        unweighed = not (_NAMES_ITS_ALTERNATIVE.search(body) or _HAS_REASON.search(body))
-        if unweighed and (other := _weighed_against(request)):
-            text = f"{text} over {other}"  # "… X versus hand edits?": what it is preferred to
-        start = m.start()
-        aim = _AIM.search(sentence[:start])
-        if aim is not None and not _HAS_REASON.search(body):
-            text = f"{text}, to {aim['aim'].strip()}"
-            start = aim.start()  # the aim is said with the preference, not on its own
-        elif not _HAS_REASON.search(body) and (opened := _AIM_OPENS.match(before)):
-            text = f"{text}, to {opened['aim'].strip()}"
-        out.append(Lifted(text, start))
-    return out
-
-
-# "over", "rather than": the preference already says what it is preferred to.
-_NAMES_ITS_ALTERNATIVE = lazyre.compile(
-    r"\b(?:over|rather\s+than|instead\s+of|versus|vs\.?|than)\b", _I
-)
-# "… weigh using these tools versus hand edits": the request sets what the preferred thing
-# (named again as "these", "it", "them") is weighed against.
-_WEIGHED = lazyre.compile(
-    r"\b(?:it|them|this|that|these|those)(?:\s+[\w-]+){0,2}\s+(?:versus|vs\.?|compared\s+(?:to|with)"
-    r"|instead\s+of|rather\s+than|as\s+opposed\s+to)\s+(?P<other>[\w+#.'-]+(?:\s+[\w+#.'-]+){0,4}?)"
-    r"(?=\s+(?:to|for|in|on|so|because|and|or|but|when|if|while)\b|\s*[,;:?!]|\.(?:\s|$)|$)",
-    _I,
-)
-
-
-def _weighed_against(request: str) -> str | None:
-    """What the request after a preference weighs the preferred thing against ("… the pros
-    and cons of these tools versus hand edits?" → "hand edits"), or None."""
-    m = _WEIGHED.search(request)
-    return None if m is None else m["other"]
-
-
-def serves_aim_before(sentence: str, before: str) -> bool:
-    """Whether a preference said in ``sentence`` takes its aim from the sentence
-    ``before`` it ("I'm trying to cut the build time. I prefer X.")."""
-    if not before or _AIM_OPENS.match(before) is None:
-        return False
-    return lifted_preferences(sentence, before) != lifted_preferences(sentence)
-
-
-# "I'm trying to set up nightly backups to save disk, can you …?": the aim a turn opens
-# with, which a preference said in its next sentence serves.
-_AIM_OPENS = lazyre.compile(
-    r"^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
-    r"(?:trying|aiming|hoping|working|wanting)\s+to\s+(?P<aim>(?:[^,;.?!]|\.(?=\d)){6,160}?)"
-    r"\s*(?:[,;.?!]|$)",
-    _I,
-)
-# "I'm considering moving the docs to a wiki like I prefer": the clause before "like I prefer".
-_LIKE_I_PREFER = lazyre.compile(
-    r"(?:^|[,;]\s*)(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:\w+ly\s+|really\s+|just\s+)?"
-    r"(?:considering|thinking\s+(?:of|about)|planning\s+on|going\s+with|using|doing|keeping)"
-    r"\s+(?P<what>[^,;.?!]{4,160}?)\s*,?\s+(?:like|as)\s*$",
-    _I,
-)
-
-
-# "… using Bootstrap 5.3.0 and I prefer it": the thing named just before "and I prefer it".
-_OBJECT = lazyre.compile(
-    r"\b(?:using|use|with|on|chose|picked|adopted|trying)\s+(?P<thing>(?:[A-Z][\w.+#-]*"
-    r"(?:\s+v?\d[\w.]*)?(?:\s+[A-Z][\w.+#-]*)?))\s*,?\s*(?:and|but|so)?\s*$"
-)
-
-
-def _object_before(head: str) -> str | None:
-    m = _OBJECT.search(head)
-    return None if m is None else m["thing"]

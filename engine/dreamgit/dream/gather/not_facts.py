@@ -54,7 +54,7 @@ IMPERATIVE = lazyre.compile(
 )
 _HYPOTHETICAL = lazyre.compile(
     r"^(?:if|unless|maybe|perhaps|imagine|i\s+wonder|i\s+hope\s+you|i\s+guess|i\s+suppose"
-    r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably)\b",
+    r"|i\s+wish|not\s+sure)\b|\b(?:should|might|could|may|possibly|probably|perhaps)\b",
     _I,
 )
 # "I'd go", "it would be": a wish or a guess, unless it says what someone liked ("I'd
@@ -119,6 +119,8 @@ _FRAGMENT = lazyre.compile(
     r"^(?:for|because|cause|'cause|to|with|like|by|from(?!\s+now\s+on)|mostly(?!\s+\w+(?:ing|ed)\b)|probably)\b",
     _I,
 )
+# A "that" clause standing alone, cut from the sentence it completes ("… so that I can …").
+_THAT_CLAUSE = lazyre.compile(r"^(?:so\s+)?that\s+(?:i|we|you|they|he|she)\b")
 _SUBJECT = lazyre.compile(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b", _I)
 # "Had a rough commute today", "I had the worst flight back": a passing mishap.
 _BAD_DAY = lazyre.compile(
@@ -158,6 +160,8 @@ def states_nothing(clause: str, *, to_agent: bool) -> bool:
         return True
     if REPORTED.search(low) or (_REQUEST.match(low) and not STANDING.search(low)):
         return True
+    if _THAT_CLAUSE.match(low):
+        return True  # "that I can clear it out later": what a request is for, cut from it
     if _FRAGMENT.match(low) and not _SUBJECT.search(low):
         return True  # "For love and to teach my kids": the answer to a question, not a fact
     if _BAD_DAY.match(low):

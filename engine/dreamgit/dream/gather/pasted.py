@@ -13,7 +13,8 @@ first line, however short or voiced they are: a terminal session opens with a sh
 prompt and a command (``$ make test``), and what follows it is the command's output; an
 error page or a log has a line that opens with an error label (``TypeError: …``) or a
 clock time (``[13:02:11.048] …``), and the "we" of "our team has been notified" in it is
-the program's.
+the program's. A checklist item (``- [ ] add the export``) is a task of a plan, and is
+dropped wherever it stands; quoted words and a heading's "I" are not the writer's voice.
 
 :func:`without_pasted` drops such blocks (runs of lines between blank lines) from a
 user's turn, and the short blocks of fragments that sit beside them (the "1 of 1
@@ -54,6 +55,8 @@ _PROGRAM_LINE = lazyre.compile(
 _STRUCTURED = lazyre.compile(
     r"^\s*(?:#{1,6}\s|(?:[-*+]|\d+[.)])\s+[^:\s][^:]{0,40}:\s|[^:\s][^:]{0,40}:\s+\S)"
 )
+# A "Label: value" line, an item or not: "- Story: …", "Tasks: …".
+_LABELLED = lazyre.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+)?[^:\s][^:]{0,40}:\s")
 # A list item: the user's own list of rules ("- always use …") is one, unlabelled.
 _ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 # How a sentence ends: a line ending otherwise is a fragment (a log line, a stack frame).
@@ -75,8 +78,26 @@ def _blocks(lines: list[str]) -> list[list[str]]:
     return out
 
 
+# Words inside quotation marks are someone else's ('"As a member, I can …"'), and a
+# heading's "I" is a document's ("#### Story: as a user I can sign in").
+_QUOTED = lazyre.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
+_HEADING = lazyre.compile(r"^\s*#{1,6}\s")
+# A checklist item ("- [ ] add the export", "* [x] fix login"): a task of a plan, done or
+# to do, never a statement of the user's.
+_CHECKLIST_ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s")
+
+
 def _voiced(block: list[str]) -> bool:
-    return any(_VOICE.search(line) for line in block)
+    """Whether a writer speaks in ``block``: outside quotes and headings, and, in a block
+    that opens with a heading, outside its ``Label: value`` items (a document's section:
+    "- Story: as a guest I can book" is the document's "I")."""
+    lines = [line for line in block if line.strip()]
+    sectioned = bool(lines) and _HEADING.match(lines[0]) is not None
+    return any(
+        _VOICE.search(_QUOTED.sub(" ", line))
+        for line in lines
+        if not _HEADING.match(line) and not (sectioned and _LABELLED.match(line))
+    )
 
 
 def program_line(line: str) -> bool:
@@ -125,4 +146,10 @@ def without_pasted(lines: list[str]) -> list[str]:
         near = {text[at - 1] if at else -1, text[at + 1] if at + 1 < len(text) else -1}
         if k not in pasted and near & pasted and _shaped_alike(blocks[k]):
             pasted.add(k)
-    return [line for k, block in enumerate(blocks) if k not in pasted for line in block]
+    return [
+        line
+        for k, block in enumerate(blocks)
+        if k not in pasted
+        for line in block
+        if not _CHECKLIST_ITEM.match(line)
+    ]

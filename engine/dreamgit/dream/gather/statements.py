@@ -17,7 +17,13 @@ import re
 
 from dreamgit import lazyre
 from dreamgit.dream.gather.clause import Clause, continuation
-from dreamgit.dream.gather.momentary import STANDING, dated_worry, momentary, one_off
+from dreamgit.dream.gather.momentary import (
+    STANDING,
+    dated_worry,
+    momentary,
+    one_off,
+    order_after_moment,
+)
 from dreamgit.dream.gather.narrated_time import tightened
 from dreamgit.dream.gather.not_facts import IMPERATIVE, QUESTION_OPEN, states_nothing
 from dreamgit.dream.gather.pointers import shown
@@ -140,6 +146,7 @@ def _clause_of(part: str, others: tuple[str, ...], *, to_agent: bool) -> Clause 
     text = shown(tightened(stripped(part, others)))
     if to_agent:
         text = dated_worry(text) or text  # "I'm worried that I booked it for May 4"
+        text = order_after_moment(text) or text  # "I see two headers, make sure …": the order
     if not text or len(text) > MAX_CLAUSE:
         return None
     # "let's use Postgres for the queue", "for the queue, let's use Postgres": a decision

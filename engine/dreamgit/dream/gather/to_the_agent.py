@@ -13,7 +13,8 @@ import re
 
 from dreamgit import lazyre
 from dreamgit.dream.gather.clause import Clause
-from dreamgit.dream.gather.momentary import STANDING, lifted_preferences, one_off
+from dreamgit.dream.gather.lifted import lifted_preferences
+from dreamgit.dream.gather.momentary import STANDING, one_off
 from dreamgit.dream.gather.not_facts import IMPERATIVE, QUESTION_OPEN
 from dreamgit.dream.gather.sentence_split import LEAD
 from dreamgit.dream.gather.specs import without_note
