@@ -18,7 +18,9 @@ from dreamgit.dream.gather.language import (
     any_script_sentences,
     detect,
     script_language,
+    session_language,
 )
+from dreamgit.dream.gather.language_guess import without_names
 
 WHEN = datetime(2031, 5, 6, 9, 30, tzinfo=UTC)
 # Its Ukrainian letter looks like a Latin one, which ruff flags; here it is the point.
@@ -245,3 +247,80 @@ def test_a_sentence_kept_as_said_ends_with_a_full_stop_of_its_script() -> None:
         "user \u2014 以后默认用 pnpm，请用中文回答。",
         "user \u2014 Wir deployen nur dienstags und donnerstags.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("session", "code"),
+    [
+        ("Ich bin Tierärztin in Rostock.", "de"),
+        ("Wir deployen immer freitags.", "de"),
+        ("Je travaille chez un éditeur à Nantes.", "fr"),
+        ("Nous utilisons toujours pnpm.", "fr"),
+        ("Trabajo como enfermera en Bilbao.", "es"),
+        ("Mi gato se llama Lucero.", "es"),
+        ("Eu trabalho como professora.", "pt"),
+        ("Moro em Braga com a Rita.", "pt"),
+        ("Ik werk bij een bank in Gent.", "nl"),
+        ("Wij gebruiken altijd Poetry.", "nl"),
+    ],
+)
+def test_a_one_sentence_session_in_another_language_is_told_by_langid(
+    session: str, code: str
+) -> None:
+    """A one-sentence session, mostly too short for CLD2, is weighed by langid.py."""
+    assert session_language(session) == code
+
+
+@pytest.mark.parametrize(
+    "session",
+    [
+        "I met Jürgen in München last week.",
+        "I met Björn at the meetup in Malmö.",
+        "I visited Zürich in May.",
+        "I work at Société Générale now.",
+        "My manager is Inés.",
+        "I live in São Paulo now.",
+        "I'm in Kraków this week.",
+        "I drive a Škoda.",
+        "i moved to madrid",
+        "pls always use uv",
+    ],
+)
+def test_an_english_one_liner_with_a_foreign_name_stays_english(session: str) -> None:
+    """Names of people and places of another language leave English text English."""
+    assert session_language(session) in ("en", "")
+    found = extract_candidates(session, session_id="s-1", created=WHEN)
+    assert found
+    assert not [c for c in found if "as-said" in c.tags]
+
+
+def test_names_are_left_out_but_not_a_sentences_first_word() -> None:
+    """Capitalised words after the first are names; "I" and a new sentence's first stay."""
+    assert without_names("I met Jürgen in München. We had Kölsch.") == "I met  in . We had ."
+    assert without_names("Ich bin Lehrerin in Leipzig.") == "Ich bin  in ."
+
+
+@pytest.mark.parametrize(
+    ("session", "code"),
+    [
+        ("Ich bin Tierärztin in Rostock.", "de"),
+        ("Je travaille chez un éditeur à Nantes.", "fr"),
+        ("Trabajo como enfermera en Bilbao.", "es"),
+        ("Eu trabalho como professora em Braga.", "pt"),
+        ("Ik werk bij een bank in Gent.", "nl"),
+    ],
+)
+def test_a_one_sentence_session_is_kept_as_said_not_in_an_english_template(
+    session: str, code: str
+) -> None:
+    """Word for word, "user" first, tagged with its language; never "The user says …"."""
+    found = extract_candidates(session, session_id="s-1", created=WHEN)
+    assert [(c.text, c.tags, c.key, c.created) for c in found] == [
+        (f"user \u2014 {session}", ("as-said", f"lang-{code}"), None, WHEN)
+    ]
+
+
+def test_a_short_session_of_a_few_turns_is_read_in_its_language() -> None:
+    """Two short turns together tell the session's language; the reply is not kept."""
+    text = "User: Ich heiße Lena.\nAssistant: Hallo Lena!\nUser: Ich wohne in Köln.\n"
+    assert _texts(text) == ["user \u2014 Ich heiße Lena.", "user \u2014 Ich wohne in Köln."]
