@@ -324,3 +324,11 @@ def test_a_short_session_of_a_few_turns_is_read_in_its_language() -> None:
     """Two short turns together tell the session's language; the reply is not kept."""
     text = "User: Ich heiße Lena.\nAssistant: Hallo Lena!\nUser: Ich wohne in Köln.\n"
     assert _texts(text) == ["user \u2014 Ich heiße Lena.", "user \u2014 Ich wohne in Köln."]
+
+
+def test_the_repositorys_language_is_a_sessions_when_no_detector_is_sure() -> None:
+    """`language: es` reads a short session neither detector is sure of as Spanish."""
+    assert _texts("Me mudé a Lisboa.", language="es") == ["user \u2014 Me mudé a Lisboa."]
+    assert _texts("Me mudé a Lisboa.") != ["user \u2014 Me mudé a Lisboa."]
+    english = _texts("I moved to Lisbon.", language="es")
+    assert english == ["The user lives in Lisbon (moved there)."]

@@ -33,10 +33,11 @@ def _people_text(session: Session) -> str:
 
 
 def pick_extractors(
-    sessions: Sequence[Session], mode: Any, *, model: bool
+    sessions: Sequence[Session], mode: Any, *, model: bool, language: str = UNKNOWN
 ) -> tuple[list[Session], list[Session]]:
     """The sessions the rules read and those the model reads; ``mode`` is the config's
-    ``extract:`` value (checked by ``rules check``: both or by-language)."""
+    ``extract:`` value (checked by ``rules check``: both or by-language), ``language``
+    its ``language:``, a session's language when the detectors are unsure of it."""
     if not model:
         return list(sessions), []
     if mode != "by-language":
@@ -44,6 +45,6 @@ def pick_extractors(
     rules: list[Session] = []
     other: list[Session] = []
     for session in sessions:
-        english = session_language(_people_text(session)) in (ENGLISH, UNKNOWN)
+        english = (session_language(_people_text(session)) or language) in (ENGLISH, UNKNOWN)
         (rules if english else other).append(session)
     return rules, other

@@ -183,15 +183,17 @@ def session_language(text: str) -> str:
 class Languages:
     """Languages of a session's sentences: a sentence's own when :func:`detect` is sure
     of it, else its turn's, else its session's (each turn and the session detected
-    once, when first needed)."""
+    once, when first needed), else ``default``: the repository's ``language:``, when
+    it has one."""
 
-    def __init__(self, session: Callable[[], str]) -> None:
+    def __init__(self, session: Callable[[], str], default: str = UNKNOWN) -> None:
         self._session_text = session
         self._session: str | None = None
+        self._default = default
 
     def _of_session(self) -> str:
         if self._session is None:
-            self._session = session_language(self._session_text())
+            self._session = session_language(self._session_text()) or self._default
         return self._session
 
     def of(self, sentence: str, turn: Callable[[], str]) -> str:
