@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from dreamgit.dream.gather import places
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.places import with_known_places
 
@@ -56,3 +57,12 @@ def test_places_already_capitalised_and_other_text_are_left_as_they_were() -> No
     assert with_known_places("I moved to Madrid") == "I moved to Madrid"
     assert with_known_places("add it to the list") == "add it to the list"
     assert with_known_places("i drove from porto to faro") == "i drove from Porto to faro"
+
+
+def test_the_gazetteer_is_read_only_for_a_clause_that_may_name_a_home() -> None:
+    """Lower-case chat about other things never pays for reading GeoNames."""
+    places._gazetteer.cache_clear()
+    _found("i went to the store with my sister and then to the gym")
+    assert places._gazetteer.cache_info().misses == 0
+    _found("i moved to madrid")
+    assert places._gazetteer.cache_info().misses == 1

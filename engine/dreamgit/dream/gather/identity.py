@@ -187,11 +187,19 @@ def _timezone(clause: str, ctx: Context) -> list[Draft]:
     return [_identity(f"User's timezone is {tz}.", "user.timezone", "timezone")]
 
 
+# A lower-case clause that may say where the user lives or is from: only these meet the
+# gazetteer, which is read (seconds) the first time one does.
+_PLACE_CUE = re.compile(
+    r"^(?:i|we|my)\b.*\b(?:moved|relocated|settling|settled|live|lives|living|based|located"
+    r"|residing|reside|resides|home|from)\s"
+)
+
+
 def _placed(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
     """``pattern`` matched on ``clause``, or on it with its lower-case places written as
     the gazetteer spells them ("i moved to madrid")."""
     m = pattern.match(clause)
-    if m is None and clause.lower() == clause:
+    if m is None and clause.lower() == clause and _PLACE_CUE.match(clause):
         m = pattern.match(with_known_places(clause))
     return m
 
