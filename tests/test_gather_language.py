@@ -332,3 +332,23 @@ def test_the_repositorys_language_is_a_sessions_when_no_detector_is_sure() -> No
     assert _texts("Me mudé a Lisboa.") != ["user \u2014 Me mudé a Lisboa."]
     english = _texts("I moved to Lisbon.", language="es")
     assert english == ["The user lives in Lisbon (moved there)."]
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Ich trinke gern Tee.", "Je bois du thé.", "Prefiero respuestas cortas."]
+)
+def test_a_short_sentence_of_another_language_in_an_english_session_is_kept_as_said(
+    sentence: str,
+) -> None:
+    """Two detectors sure of it: kept as said among English turns, never "The user says"."""
+    text = f"User: I live in Porto now and work remotely for a small studio.\nUser: {sentence}\n"
+    assert _texts(text) == ["The user lives in Porto.", f"user \u2014 {sentence}"]
+
+
+def test_short_english_sentences_in_an_english_session_stay_english() -> None:
+    """Short English lines, names of other languages in them, are read by the rules."""
+    text = (
+        "User: I live in Porto now and work remotely for a small studio.\n"
+        "User: I drive a Škoda. My manager is Inés. I'm vegan.\n"
+    )
+    assert not [t for t in _texts(text) if "\u2014" in t]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 
 import pycld2
 
-from dreamgit.dream.gather.language_guess import guess, without_names
+from dreamgit.dream.gather.language_guess import guess, surely_not_english, without_names
 
 __all__ = [
     "CJK",
@@ -170,6 +170,19 @@ def _english_but_names(text: str) -> bool:
     return guess(bare) == ENGLISH
 
 
+def short_sentence_language(sentence: str) -> str:
+    """The language of a Latin-script ``sentence`` too short for :func:`detect` when
+    two detectors are sure it is the same language other than English ("Ich trinke gern
+    Tee." inside an English session); else :data:`UNKNOWN`."""
+    if script_language(sentence) is not None:
+        return UNKNOWN
+    try:
+        _, _, found = pycld2.detect(without_names(sentence), bestEffort=True)
+    except (pycld2.error, UnicodeError):
+        return UNKNOWN
+    return surely_not_english(sentence, str(found[0][1]))
+
+
 def session_language(text: str) -> str:
     """The language of a session's people's words (``text``): :func:`detect`'s answer,
     else, for Latin text too short for it, langid.py's when it is sure; else
@@ -197,8 +210,11 @@ class Languages:
         return self._session
 
     def of(self, sentence: str, turn: Callable[[], str]) -> str:
-        """The language of ``sentence``; ``turn`` gives its turn's language when needed."""
-        return detect(sentence) or turn() or self._of_session()
+        """The language of ``sentence``; ``turn`` gives its turn's language when needed.
+        A short sentence two detectors are sure of keeps its own language in a session
+        of another: "Ich trinke gern Tee." among English turns is German."""
+        own = detect(sentence) or turn() or short_sentence_language(sentence)
+        return own or self._of_session()
 
     def turn(self, paragraphs: list[str]) -> Callable[[], str]:
         """The language of a turn made of ``paragraphs``, detected on first use."""
