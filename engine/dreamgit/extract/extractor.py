@@ -28,12 +28,14 @@ class ExtractionContext:
 
     ``user_name`` is whom "the user" names once memory knows it; ``known`` the memories
     memory holds (the model is shown them so it does not repeat them); ``max_adds`` how
-    many statements the run may still add.
+    many statements the run may still add; ``language`` the repository's ``language:``
+    (a session's language when the detectors are unsure of it; "" when not set).
     """
 
     user_name: str | None = None
     known: Sequence[Memory] = ()
     max_adds: int = 0
+    language: str = ""
 
 
 @dataclass

@@ -29,6 +29,7 @@ from dreamgit.ruleset.vocabulary import (
     EXTRACT_MODES,
     HOOK_MODES,
     KNOBS,
+    LANGUAGE_CODE,
     MAPPING_SECTIONS,
     ORDER_FIELDS,
     RULE_KEYS,
@@ -193,6 +194,14 @@ class _Reader:
             elif key == "extract" and value not in EXTRACT_MODES:
                 shown = ", ".join(EXTRACT_MODES)
                 self.src.report(f"extract: must be one of {shown}, not {value!r}", pos)
+            elif key == "language" and not (
+                isinstance(value, str) and re.fullmatch(LANGUAGE_CODE, value)
+            ):
+                self.src.report(
+                    f"language: must be a language code in lower case such as de or pt,"
+                    f" not {value!r}",
+                    pos,
+                )
             elif key in MAPPING_SECTIONS and not isinstance(value, dict | None):
                 # recall:, promotion:, health: and reflect: are read and checked by
                 # recall/settings.py (reflect's knobs by dream/reflect/settings.py).

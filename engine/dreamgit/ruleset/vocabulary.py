@@ -12,6 +12,7 @@ __all__ = [
     "EXTRACT_MODES",
     "HOOK_MODES",
     "KNOBS",
+    "LANGUAGE_CODE",
     "MAPPING_SECTIONS",
     "ORDER_FIELDS",
     "RULE_KEYS",
@@ -96,6 +97,9 @@ TOP_KEYS = (
     "secrets",
     # Which extractor reads which session; read by dream/gather/choice.py.
     "extract",
+    # The language of the repository's sessions when the detectors are unsure of one;
+    # read by dream/gather/language.py.
+    "language",
 )
 #: Top-level sections that must be mappings, checked further by the modules that read them.
 MAPPING_SECTIONS = ("llm", "recall", "promotion", "health", "reflect", "claude-hooks")
@@ -104,3 +108,5 @@ HOOK_MODES = ("note", "quiet")
 #: ``extract:`` values: the rules on every session (and the model too, when one is
 #: configured), or the model alone on sessions not in English.
 EXTRACT_MODES = ("both", "by-language")
+#: ``language:`` values: an ISO 639-1 (or 639-3) code in lower case ("de", "pt", "en").
+LANGUAGE_CODE = r"[a-z]{2,3}"

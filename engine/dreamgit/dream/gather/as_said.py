@@ -102,6 +102,8 @@ class AsSaid:
     turns: list[tuple[str, list[str]]]
     session_id: str
     created: datetime
+    #: The repository's ``language:``: a session's when the detectors are unsure.
+    language: str = UNKNOWN
     _languages: Languages = field(init=False)
     _found: list[_Said] = field(default_factory=list, init=False)
     _seen: set[tuple[str, str]] = field(default_factory=set, init=False)
@@ -109,7 +111,7 @@ class AsSaid:
     _turn_languages: dict[int, Callable[[], str]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
-        self._languages = Languages(self._said_by_people)
+        self._languages = Languages(self._said_by_people, self.language)
 
     def _said_by_people(self) -> str:
         """What the people of the session said, without names or the assistant's words."""

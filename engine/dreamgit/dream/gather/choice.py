@@ -7,7 +7,8 @@ the rules would only keep their sentences as said, the model understands them. W
 a model every session goes to the rules, whatever the key says (text that is not
 English is then kept as said, with its speaker and date). A session's language is that
 of the words its people wrote (not the assistant's, not the harness's), detected as
-:mod:`.language` detects it; a session it is unsure of counts as English, as always.
+:mod:`.language` detects it (a short one weighed by langid.py); a session it is unsure
+of counts as English, as always.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dreamgit.dream.gather.language import ENGLISH, UNKNOWN, detect
+from dreamgit.dream.gather.language import ENGLISH, UNKNOWN, session_language
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.extract.speakers import by_people
 from dreamgit.model import Session
@@ -32,10 +33,11 @@ def _people_text(session: Session) -> str:
 
 
 def pick_extractors(
-    sessions: Sequence[Session], mode: Any, *, model: bool
+    sessions: Sequence[Session], mode: Any, *, model: bool, language: str = UNKNOWN
 ) -> tuple[list[Session], list[Session]]:
     """The sessions the rules read and those the model reads; ``mode`` is the config's
-    ``extract:`` value (checked by ``rules check``: both or by-language)."""
+    ``extract:`` value (checked by ``rules check``: both or by-language), ``language``
+    its ``language:``, a session's language when the detectors are unsure of it."""
     if not model:
         return list(sessions), []
     if mode != "by-language":
@@ -43,6 +45,6 @@ def pick_extractors(
     rules: list[Session] = []
     other: list[Session] = []
     for session in sessions:
-        english = detect(_people_text(session)) in (ENGLISH, UNKNOWN)
+        english = (session_language(_people_text(session)) or language) in (ENGLISH, UNKNOWN)
         (rules if english else other).append(session)
     return rules, other

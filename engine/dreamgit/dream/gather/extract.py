@@ -261,6 +261,7 @@ def extract_candidates(
     created: datetime,
     user_name: str | None = None,
     author: str = "user",
+    language: str = "",
 ) -> list[Candidate]:
     """Candidate memories from what the people in ``text`` said about themselves.
 
@@ -273,7 +274,8 @@ def extract_candidates(
     name, or for a user "The user" until ``user_name`` (or a name said in the
     session) is known. ``author`` says who wrote the text's unmarked lines: the user,
     or the agent in its own notes (an OpenClaw daily note), whose "I" stays the agent's
-    and meets no pattern about the user.
+    and meets no pattern about the user. ``language`` is the repository's ``language:``,
+    the session's language when the detectors are unsure of it ("" reads it as English).
 
     Pure and deterministic: the same text, id and time give the same candidates in
     the same order. Never raises on any input string.
@@ -283,7 +285,7 @@ def extract_candidates(
         turns=turns,
         people=tuple(dict.fromkeys(s for s, _ in turns if s not in ROLES)),
         common=common_words(text),
-        said=AsSaid(turns, session_id, created),  # what is not English is kept as said
+        said=AsSaid(turns, session_id, created, language),  # not English: kept as said
         session_id=session_id,
         created=created,
         user_name=user_name,

@@ -3,7 +3,8 @@
 Each fills a slot (``user.name``, ``user.home``, ``user.employer``, ...) so that a
 newer statement supersedes an older one. Names, places and employers must be
 written with capitals ("I live in Berlin", not "I live in a flat"), which keeps
-ordinary sentences from being read as identity facts. Who the user is (name,
+ordinary sentences from being read as identity facts; a clause typed all in lower case
+may name a place the gazetteer knows (:mod:`.places`: "i moved to madrid"). Who the user is (name,
 pronouns, birthday, origin) goes to the ``identity`` topic, which the default rules
 protect: a dream never retires it. Where they live and work, their role and time zone
 change in a life and go to ``facts``, so that "I moved to Lisbon" retires "Lives in
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from dreamgit import lazyre
 from dreamgit.dream.gather.common import END, NAME, ORG, PLACE, Context, Draft, dangling, tool_of
 from dreamgit.dream.gather.phrasing import swap_pronouns
+from dreamgit.dream.gather.places import with_known_places
 from dreamgit.dream.gather.words import indefinite_article
 
 __all__ = ["IDENTITY_PATTERNS"]
@@ -186,8 +188,25 @@ def _timezone(clause: str, ctx: Context) -> list[Draft]:
     return [_identity(f"User's timezone is {tz}.", "user.timezone", "timezone")]
 
 
+# A lower-case clause that may say where the user lives or is from: only these meet the
+# gazetteer, which is read (seconds) the first time one does.
+_PLACE_CUE = lazyre.compile(
+    r"^(?:i|we|my)\b.*\b(?:moved|relocated|settling|settled|live|lives|living|based|located"
+    r"|residing|reside|resides|home|from)\s"
+)
+
+
+def _placed(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+    """``pattern`` matched on ``clause``, or on it with its lower-case places written as
+    the gazetteer spells them ("i moved to madrid")."""
+    m = pattern.match(clause)
+    if m is None and clause.lower() == clause and _PLACE_CUE.match(clause):
+        m = pattern.match(with_known_places(clause))
+    return m
+
+
 def _moved(clause: str, ctx: Context) -> list[Draft]:
-    m = _MOVED.match(clause)
+    m = _placed(_MOVED, clause)
     if m is None or tool_of(m["new"]) or (m["old"] and tool_of(m["old"])):
         return []
     old, new = m["old"], m["new"]
@@ -196,10 +215,10 @@ def _moved(clause: str, ctx: Context) -> list[Draft]:
 
 
 def _home(clause: str, ctx: Context) -> list[Draft]:
-    m = _HOME.match(clause)
+    m = _placed(_HOME, clause)
     if m is not None:
         return [_identity(f"Lives in {m['place']}.", "user.home", "home")]
-    m = _ORIGIN.match(clause)
+    m = _placed(_ORIGIN, clause)
     if m is not None:
         return [_identity(f"Is from {m['place']}.", "user.origin", "origin")]
     return []

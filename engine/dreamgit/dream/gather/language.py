@@ -6,8 +6,12 @@ of a script English never uses (Han, kana, Hangul, Cyrillic, Arabic, …) that o
 its Latin ones make it another language, whatever the detector says of a short CJK
 line with a product name in it. Latin text goes to Google's Compact Language Detector
 2 (``pycld2``: offline, deterministic, microseconds a call); a sentence too short for a
-reliable answer takes its turn's language, then its session's, and English when none
-of them is sure, so that gathering reads as it always did when in doubt. Sentences end
+reliable answer takes its turn's language, then its session's. A session (all its
+people's words together) too short for CLD2 is weighed by langid.py
+(:mod:`.language_guess`), and English is what is left when nothing is sure, so that
+gathering reads as it always did when in doubt. Names do not make a sentence foreign:
+when CLD2 calls Latin text another language but the text without its capitalised
+names reads as English ("I met Jürgen in München last week."), it is English. Sentences end
 at ``.!?…`` followed by a space, as the English rules split them, and also at the CJK
 full stops ``。！？`` and the full-width ``．``, which need no space after them.
 """
@@ -19,6 +23,7 @@ from collections.abc import Callable, Iterator
 import pycld2
 
 from dreamgit import lazyre
+from dreamgit.dream.gather.language_guess import guess, surely_not_english, without_names
 
 __all__ = [
     "CJK",
@@ -32,6 +37,7 @@ __all__ = [
     "cjk_terms",
     "detect",
     "script_language",
+    "session_language",
 ]
 
 ENGLISH = "en"
@@ -144,26 +150,71 @@ def detect(text: str) -> str:
     if not reliable or code in ("un", ENGLISH) or code.startswith("xx-"):
         # "xx-Qaai": emoji and symbols; a script English never uses is never English
         return by_script or (ENGLISH if reliable and code == ENGLISH else UNKNOWN)
-    return _AS_ENGLISH.get(code, code) if by_script is None else code
+    if by_script is not None:
+        return code
+    code = _AS_ENGLISH.get(code, code)
+    return ENGLISH if code != ENGLISH and _english_but_names(text) else code
+
+
+def _english_but_names(text: str) -> bool:
+    """Whether Latin ``text`` reads as English once its capitalised names are left out."""
+    bare = without_names(text)
+    if bare == text:
+        return False
+    try:
+        reliable, _, found = pycld2.detect(bare)
+    except (pycld2.error, UnicodeError):
+        return False
+    if reliable and str(found[0][1]) in (ENGLISH, *_AS_ENGLISH):
+        return True
+    return guess(bare) == ENGLISH
+
+
+def short_sentence_language(sentence: str) -> str:
+    """The language of a Latin-script ``sentence`` too short for :func:`detect` when
+    two detectors are sure it is the same language other than English ("Ich trinke gern
+    Tee." inside an English session); else :data:`UNKNOWN`."""
+    if script_language(sentence) is not None:
+        return UNKNOWN
+    try:
+        _, _, found = pycld2.detect(without_names(sentence), bestEffort=True)
+    except (pycld2.error, UnicodeError):
+        return UNKNOWN
+    return surely_not_english(sentence, str(found[0][1]))
+
+
+def session_language(text: str) -> str:
+    """The language of a session's people's words (``text``): :func:`detect`'s answer,
+    else, for Latin text too short for it, langid.py's when it is sure; else
+    :data:`UNKNOWN`."""
+    found = detect(text)
+    if found or script_language(text) is not None:
+        return found
+    return guess(text)
 
 
 class Languages:
     """Languages of a session's sentences: a sentence's own when :func:`detect` is sure
     of it, else its turn's, else its session's (each turn and the session detected
-    once, when first needed)."""
+    once, when first needed), else ``default``: the repository's ``language:``, when
+    it has one."""
 
-    def __init__(self, session: Callable[[], str]) -> None:
+    def __init__(self, session: Callable[[], str], default: str = UNKNOWN) -> None:
         self._session_text = session
         self._session: str | None = None
+        self._default = default
 
     def _of_session(self) -> str:
         if self._session is None:
-            self._session = detect(self._session_text())
+            self._session = session_language(self._session_text()) or self._default
         return self._session
 
     def of(self, sentence: str, turn: Callable[[], str]) -> str:
-        """The language of ``sentence``; ``turn`` gives its turn's language when needed."""
-        return detect(sentence) or turn() or self._of_session()
+        """The language of ``sentence``; ``turn`` gives its turn's language when needed.
+        A short sentence two detectors are sure of keeps its own language in a session
+        of another: "Ich trinke gern Tee." among English turns is German."""
+        own = detect(sentence) or turn() or short_sentence_language(sentence)
+        return own or self._of_session()
 
     def turn(self, paragraphs: list[str]) -> Callable[[], str]:
         """The language of a turn made of ``paragraphs``, detected on first use."""

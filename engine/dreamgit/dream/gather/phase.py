@@ -114,16 +114,18 @@ def plan_gather(
     proposed: Sequence[Candidate] = (),
     model: str | None = None,
     model_only: frozenset[str] = frozenset(),
+    language: str = "",
 ) -> GatherResult:
     """Plan the gather phase over ``sessions`` (oldest first) against the working set.
 
     ``proposed`` are candidates an LLM found (already judged by the rules); they
     meet the same gather rules, duplicate checks and limits as the extracted ones.
     The English rules read every session but those in ``model_only`` (ids of sessions
-    in another language that the model alone reads, ``extract: by-language``).
+    in another language that the model alone reads, ``extract: by-language``);
+    ``language`` is the config's ``language:``, a session's when the detectors are unsure.
     """
     result = GatherResult()
-    found = _candidates(ws, sessions, ruleset, now, result, proposed, model_only)
+    found = _candidates(ws, sessions, ruleset, now, result, proposed, model_only, language)
     known = _known_duplicates(
         ws, [memory for memory, _ in found], threshold, known_user_name(ws.active.values())
     )
@@ -176,6 +178,7 @@ def _candidates(
     result: GatherResult,
     proposed: Sequence[Candidate] = (),
     model_only: frozenset[str] = frozenset(),
+    language: str = "",
 ) -> list[tuple[Memory, Candidate]]:
     """Every candidate of every session, oldest session first, that no gather rule rejects.
 
@@ -200,7 +203,8 @@ def _candidates(
     for session in ordered:
         if session.id in model_only:
             continue
-        extracted = _RULES.extract(session, ExtractionContext(user_name=user_name)).candidates
+        context = ExtractionContext(user_name=user_name, language=language)
+        extracted = _RULES.extract(session, context).candidates
         user_name = user_name or known_user_name(_as_memories(extracted))
         # The rules judge first, so the budget goes to what they would keep.
         admitted.extend(c for c in extracted if _admitted(ws, ruleset, c, now, result))

@@ -30,5 +30,6 @@ class RulesExtractor:
                 created=session.created,
                 user_name=context.user_name,
                 author="agent" if AGENT_WRITTEN in session.tags else "user",
+                language=context.language,
             )
         )

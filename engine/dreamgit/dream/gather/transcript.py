@@ -114,7 +114,7 @@ _NOT_PEOPLE = frozenset(
 #: Lower-case labels that open lines of logs and commit lists, never a person.
 _LABELS = frozenset(
     str.split("""http https ftp file mailto feat fix chore docs refactor test tests ci build perf
-    style revert info debug warn fatal trace hint usage key value name type id url path""")
+    style revert info debug warn fatal trace hint usage key value name type id url path remote""")
 )
 _PERSON = lazyre.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}\Z")
 # Any other name: one to three words of letters, digits or emoji ("sam", "bob2", "🦊 kit").
@@ -124,9 +124,11 @@ _FIRST_NAME = lazyre.compile(r"[A-Z][a-z]+\Z")
 
 def people_speaking(lines: list[str]) -> frozenset[str]:
     """The people of a chat: names that open at least two lines as ``Name: text``, and,
-    in a chat that has one such person, a first name that opens one line of prose
-    ("Priya: I'm in for Saturday, I'll bring the cake") — someone who spoke once, whose
-    words would otherwise run into the turn before.
+    in a chat that has one such person, a name that opens one line of prose ("Priya:
+    I'm in for Saturday, I'll bring the cake", "bob: I have two cats at home") —
+    someone who spoke once, whose words would otherwise run into the turn before and be
+    taken for theirs. A text whose every line is ``Name: prose`` with two names or more
+    is a chat, however short ("sam: …" then "ana: …").
 
     A name written otherwise than capitalised ("sam", "bob2", an emoji) counts only in
     a text that is a chat: such names open at least half of its lines.
@@ -134,6 +136,7 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
     counts: dict[str, int] = {}
     other: dict[str, int] = {}
     prose: set[str] = set()
+    spoke: dict[str, int] = {}  # lines of prose each name opens
     said = 0
     for line in lines:
         said += bool(line.strip())
@@ -144,19 +147,31 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
         low = name.lower()
         if low in _USER_NAMES or low in _AGENT_NAMES or low in _NOT_PEOPLE:
             continue
+        told = len(line[m.start("rest") :].split()) >= _PROSE_WORDS
+        if told and low not in _LABELS and (_PERSON.match(name) or _ANY_NAME.match(name)):
+            spoke[name] = spoke.get(name, 0) + 1
         if _PERSON.match(name):
             counts[name] = counts.get(name, 0) + 1
-            if _FIRST_NAME.match(name) and len(line[m.start("rest") :].split()) >= 4:
+            if told and _FIRST_NAME.match(name):
                 prose.add(name)
         elif _ANY_NAME.match(name) and low not in _LABELS:
             other[name] = other.get(name, 0) + 1
+            if told:
+                prose.add(name)
     people = {n for n, c in counts.items() if c >= 2}
     chat = {n for n, c in other.items() if c >= 2}
     if chat and 2 * sum(other.get(n, 0) + counts.get(n, 0) for n in chat | people) >= said:
         people |= chat
+    if not people and len(spoke) >= 2 and sum(spoke.values()) == said:
+        people = set(spoke)  # every line a name and prose: a chat, however short
     if people:
         people |= prose
     return frozenset(people)
+
+
+#: Words of prose after ``Name:`` that make a line someone speaking (a label's value is
+#: shorter: "Date: Mon", "Author: Sam Lee").
+_PROSE_WORDS = 4
 
 
 def _front_matter_end(lines: list[str]) -> int:
