@@ -101,7 +101,14 @@ _CHOICE = re.compile(
 # "For the cache key, let's use the tenant id": what the choice is for, said first.
 _FRAME = re.compile(r"^(?:for|in|on)\s+(?P<what>(?:the|our|my|a|an)\s+[^,]{2,60}?),\s+", _I)
 # "…, unless you have a better idea": the choice stands until someone offers better.
-_OPEN_TAIL = re.compile(r",?\s+(?:unless|if|but|or)\b.*$", _I)
+_OPEN_TAIL = re.compile(r",?\s+(?:and\s+)?(?:unless|if|but|or)\b.*$", _I)
+# A hedge after the choice ("…, unless you object", "… perhaps"): not part of it.
+_HEDGE = re.compile(r",?\s+(?:unless|but|or)\b.*$", _I)
+_MAYBE = re.compile(r"\s+(?:perhaps|maybe)$", _I)
+# "…, and if the repo is a local path, use "local" for the org": the choice for another case.
+_OTHERWISE = re.compile(
+    r",?\s+and\s+(?P<case>(?:if|when|for)\s+[^,]{2,80},\s+(?:use|go\s+with)\s+\S.*)$", _I
+)
 
 
 def choice(order: str) -> str | None:
@@ -116,5 +123,8 @@ def choice(order: str) -> str | None:
         return None
     if frame is None:
         return rest[m.end() :]
-    chosen = _OPEN_TAIL.sub("", rest[m.end() :]).rstrip(" .,")
-    return f"{chosen} for {frame['what']}"
+    chosen = _MAYBE.sub("", _HEDGE.sub("", rest[m.end() :]).rstrip(" .,"))
+    other = _OTHERWISE.search(chosen)
+    if other is not None:  # "…, and if the repo is local, use "local"": the choice's other case
+        return f"{chosen[: other.start()]} for {frame['what']}, and {other['case']}"
+    return f"{_OPEN_TAIL.sub('', chosen).rstrip(' .,')} for {frame['what']}"
