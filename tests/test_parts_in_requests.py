@@ -29,13 +29,36 @@ from dreamgit.dream.gather.parts_in_requests import parts_in_request
         (
             "create a task to add a `db reset` command that drops every table and then "
             "reseeds them",
-            ["The db reset command drops every table."],
+            ["The db reset command should drop every table."],
         ),
         # the part nearest the clause is its antecedent
         (
             "add a cli command called sync with a subcommand pull, which downloads the "
             "bundle to a cache dir in $XDG_CACHE_HOME.",
-            ["The pull subcommand downloads the bundle to a cache dir in $XDG_CACHE_HOME."],
+            ["The pull subcommand should download the bundle to a cache dir in $XDG_CACHE_HOME."],
+        ),
+        # of a list of steps, the first; a second verb with its object is written like it
+        (
+            "add a `sync` command that enters the vault if needed, pulls, pushes",
+            ["The sync command should enter the vault if needed."],
+        ),
+        (
+            "add a `wipe` command which deletes the cache and removes the lock file",
+            ["The wipe command should delete the cache and remove the lock file."],
+        ),
+        # "…, or …" is one choice, not the next step of a list
+        (
+            "add a `log` command that prints the history of the current branch, or of a "
+            "named branch if one is given",
+            [
+                "The log command should print the history of the current branch, or of a "
+                "named branch if one is given."
+            ],
+        ),
+        # a modal already says how the part is to be
+        (
+            "add a `dump` command that will write every table to its own file",
+            ["The dump command will write every table to its own file."],
         ),
         # a clause with a subject of its own says what the part is for
         (
@@ -64,7 +87,7 @@ from dreamgit.dream.gather.parts_in_requests import parts_in_request
     ],
 )
 def test_what_a_request_says_of_a_named_part_is_lifted(sentence: str, lifted: list[str]) -> None:
-    assert parts_in_request(sentence) == lifted
+    assert [part.text for part in parts_in_request(sentence)] == lifted
 
 
 @pytest.mark.parametrize(
@@ -75,6 +98,7 @@ def test_what_a_request_says_of_a_named_part_is_lifted(sentence: str, lifted: li
         "add a command that prints the version",  # a part without a name
         "update the changelog, then push",  # no purpose clause
         "make the tests pass",  # not a part of the project
+        "update the release guide to describe this process",  # points at the session
     ],
 )
 def test_a_request_that_names_no_part_lifts_nothing(sentence: str) -> None:
@@ -89,12 +113,13 @@ def _texts(transcript: str) -> list[tuple[str, str]]:
 
 
 def test_a_lifted_part_is_the_users_statement_and_the_request_is_not() -> None:
-    """The named part's name counts as a name: what it does says enough to keep."""
+    """What the named part does, said while asking for it, is the user's specification of
+    the project: what it should do."""
     found = _texts(
         "User: create a task to add a `db reset` command that drops every table and then "
         "reseeds them\nAssistant: I will add the task.\n"
     )
-    assert found == [("fact", "The user says the db reset command drops every table.")]
+    assert found == [("instruction", "The user says the db reset command should drop every table.")]
 
 
 def test_a_purpose_clause_after_a_change_to_a_part_is_a_rule() -> None:

@@ -235,19 +235,31 @@ def _lifted(
     "is trying to rework the board for the new deadline of 9 June" says it inside a task)."""
     kept = [features(c.text) for c in made]
     out: list[Candidate] = []
-    # a part named in code marks or after "called" is a name the capitals do not show
+    # a part named in code marks or after "called" is a name the capitals do not show;
+    # what the part does, said while asking for it, is how the project must be
     named = NAMED_PART_SALIENCE
-    for lifted, bonus in [
-        *((text, 0.0) for text in [*values_in_request(sentence), *said_in_request(sentence)]),
-        *((text, named) for text in parts_in_request(sentence)),
+    for lifted, bonus, spec in [
+        *(
+            (text, 0.0, False)
+            for text in [*values_in_request(sentence), *said_in_request(sentence)]
+        ),
+        *((part.text, named, part.spec) for part in parts_in_request(sentence)),
     ]:
-        found = (statement(clause, voice) for clause in clauses(lifted, to_agent=True))
-        for c in found:
+        read = clauses(lifted, to_agent=True)
+        if spec:
+            read = [_as_spec(clause) for clause in read]
+        for c in (statement(clause, voice) for clause in read):
             said = features(c.text) if c is not None else frozenset()
             if c is not None and not any(_says_it(other, said) for other in kept):
                 kept.append(said)
                 out.append(replace(c, turn=turn, salience=c.salience + bonus))
     return out
+
+
+def _as_spec(clause: Clause) -> Clause:
+    """A clause saying what a part of the project does, as the specification it is: "the
+    sync command uploads the cache" read as a fact or an event is the user's rule."""
+    return replace(clause, kind="instruction") if clause.kind in ("fact", "event") else clause
 
 
 def _says_it(made: frozenset[str], lifted: frozenset[str]) -> bool:

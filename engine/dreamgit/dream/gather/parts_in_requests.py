@@ -10,7 +10,8 @@ is a task of the moment and is not kept; what it says of the project was lost wi
 - a relative clause ("that …", ", which …") whose antecedent is a *named part* of the
   project: a part noun ("command", "function", "rule", …) named by "called X", by a name
   in code marks, or by "with a subcommand X" just before it. A clause whose subject is
-  the part ("that uploads …") is said of it ("The sync command uploads …"); one with a
+  the part ("that uploads …") says what it should do ("The sync command should upload
+  …"; of a list of steps, the first); one with a
   subject of its own ("that other teams can add …") says what the part is for ("The
   lint.mdc rule is one that other teams can add …"); one whose subject is "I", "we" or
   "you" is about the people, not the part, and is left.
@@ -21,16 +22,27 @@ is a task of the moment and is not kept; what it says of the project was lost wi
   web server called harbor"): "The project is harbor, a Go project for a web server."
 
 Each lifted clause is an ordinary sentence, read by the same statement rules as any
-other; the request around it stays a task and is not kept.
+other; what a part does or must do is then the user's specification of the project (an
+instruction, as "each command should …" is), and the request around it stays a task.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from dreamgit.dream.gather.sentence_split import as_sentence
 
-__all__ = ["parts_in_request"]
+__all__ = ["PartSaid", "parts_in_request"]
+
+
+class PartSaid(NamedTuple):
+    """A statement lifted from a request, and whether it specifies how a part must be
+    (what the part does or must do: the user's rule for the project, read as one)."""
+
+    text: str
+    spec: bool
+
 
 _I = re.IGNORECASE
 
@@ -87,7 +99,9 @@ _CHANGE = re.compile(
     r"(?:update|change|modify|extend|refactor|rewrite|adjust|fix|improve|tweak|make)\s+"
     rf"(?P<part>the\s+(?:[\w`@./-]+\s+){{0,4}}?{_PART}s?)\s+(?:to\s+)?"
     r"(?P<rest>(?:(?:always|never|only|also|optionally|[a-z]+ly)\s+)?"
-    r"(?!(?:the|a|an|this|that|it|them|be|work|pass|use\s+it)\b)[a-z]+\b.*)$",
+    r"(?!(?:to|the|a|an|this|that|it|them|be|work|pass|use\s+it)\b)[a-z]+\b"
+    # "to specify this process": what it points at is in the session, not in the statement
+    r"(?!\s+(?:this|that|these|those|it|them)\b).*)$",
     _I,
 )
 # "initialize a bun typescript project for a CLI tool called minsky"
@@ -100,23 +114,24 @@ _SET_UP = re.compile(
 )
 
 
-def parts_in_request(sentence: str) -> list[str]:
+def parts_in_request(sentence: str) -> list[PartSaid]:
     """What a request ``sentence`` says the project is or a named part of it does, each
     as a sentence of its own, in the order said; nothing for a sentence that says
-    neither that way (its caller only passes a user's requests)."""
-    out: list[str] = []
+    neither that way (its caller only passes a user's requests). What a part does or
+    must do is a specification; what the project is, a fact."""
+    out: list[PartSaid] = []
     set_up = _SET_UP.match(sentence.strip())
     if set_up is not None:
-        out.append(f"The project is {_plain(set_up['name'])}, {set_up['what']}.")
+        out.append(PartSaid(f"The project is {_plain(set_up['name'])}, {set_up['what']}.", False))
     change = _CHANGE.match(sentence.strip())
     if change is not None:
         must = _until_end(change["rest"])
         if len(must.split()) >= _SHORTEST_WORDS:
-            out.append(as_sentence(f"{_plain(change['part'])} should {must}"))
+            out.append(PartSaid(as_sentence(f"{_plain(change['part'])} should {must}"), True))
     for m in _RELATIVE.finditer(sentence):
         lifted = _of_part(sentence[: m.start()].rstrip(" ,"), _until_end(sentence[m.end() :]))
         if lifted is not None:
-            out.append(lifted)
+            out.append(PartSaid(lifted, True))
     return out
 
 
@@ -131,11 +146,53 @@ def _of_part(before: str, clause: str) -> str | None:
             continue
         part = f"The {_plain(m['name'])} {m['mods']}{m['part']}"
         if _PART_DOES.match(clause):
-            return as_sentence(f"{part} {clause}")
+            return as_sentence(f"{part} {_must(clause)}")
         if _OWN_SUBJECT.match(clause):
             return as_sentence(f"{part} is one that {clause}")
         return None
     return None
+
+
+# A modal already says how the part is to be ("will write", "can take").
+_MODAL = re.compile(
+    r"^(?:(?:also|only|always|never|then|[a-z]+ly)\s+)?(?:will|can|should|must|may|would)\b", _I
+)
+# A list of further steps ("…, stashes, pulls, pushes"): the first step is the statement.
+_LIST_GOES_ON = re.compile(r",\s+(?!(?:or|and|but)\b)")
+# "… and removes the record": a second verb with its object, written like the first.
+_AND_VERB = re.compile(
+    r"\s+and\s+(?P<verb>[a-z]+s)(?=\s+(?:the|a|an|it|them|all|its|their|this|that)\b)"
+)
+_VERB_FIRST = re.compile(
+    r"^(?P<adverb>(?:(?:also|only|always|never|then|[a-z]+ly)\s+)?)(?P<verb>\S+)(?P<rest>.*)$", _I
+)
+_BE_HAVE_DO = {"is": "be", "has": "have", "does": "do"}
+
+
+def _must(clause: str) -> str:
+    """What a part does, said while asking for it, as what it should do: "clones a repo
+    to the cache" → "should clone a repo to the cache"; a clause with a modal as it is."""
+    if _MODAL.match(clause):
+        return clause
+    clause = _LIST_GOES_ON.split(clause, maxsplit=1)[0]
+    verb = _VERB_FIRST.match(clause)
+    if verb is None:
+        return clause
+    rest = _AND_VERB.sub(lambda m: f" and {_base(m['verb'])}", verb["rest"])
+    return f"should {verb['adverb']}{_base(verb['verb'])}{rest}"
+
+
+def _base(verb: str) -> str:
+    """A verb said of one thing in its plain form: "clones" → "clone", "pushes" → "push",
+    "applies" → "apply", "has" → "have"."""
+    low = verb.lower()
+    if low in _BE_HAVE_DO:
+        return _BE_HAVE_DO[low]
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if low.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    return verb[:-1] if low.endswith("s") else verb
 
 
 def _until_end(rest: str) -> str:
