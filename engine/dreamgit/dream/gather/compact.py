@@ -46,10 +46,9 @@ _GLUE = frozenset(
     across along""")
 )
 #: Verbs that say something happened, not what: two statements that "went" somewhere or
-#: "started" something share no news by them; nor do two that the user "says" (the frame
-#: "The user says …" a statement without a pattern is written in).
+#: "started" something share no news by them.
 _GLUE_VERBS = frozenset(
-    str.split("""say said went going goe gone took taking take taken started starting start tried
+    str.split("""went going goe gone took taking take taken started starting start tried
     trying trie found finding find getting doing having making love loving loved enjoy
     enjoying enjoyed like liking liked prefer preferring preferred using used""")
 )
