@@ -99,3 +99,26 @@ def test_an_agent_sessions_request_reaches_the_model_whole_and_its_statement_is_
     assert "A request often carries a lasting statement" in prompt
     texts = [m["text"] for m in active(repo, "2031-03-05T09:00:00Z")]
     assert any("semicolons" in t and "German spreadsheet" in t for t in texts), texts
+
+
+PART_REQUEST = "add a `mirror` command that copies the nightly dump to the backup host"
+
+
+def test_the_gather_prompt_asks_for_what_a_requested_part_does(tmp_path: Path) -> None:
+    """The prompt holds the request and asks what a request to build a named part says
+    the part does; the model's statement of it is an active memory after the dream."""
+    repo, export = tmp_path / "mem", tmp_path / "mirror.md"
+    export.write_text(SESSION.replace(REQUEST, PART_REQUEST), encoding="utf-8")
+    said = "The mirror command should copy the nightly dump to the backup host."
+    with loopback([openai_reply(text(EMPTY))], path=PATH) as server:
+        dreamgit(repo, "2031-03-04T09:00:00Z", "init", str(repo))
+        set_config(MemoryRepo.open(repo), _config(server.url), now=T0)
+        [session] = dreamgit(repo, "2031-03-04T09:15:00Z", "log", "--file", str(export)).split()
+        proposal = add("", session, text=said, topic="project")
+        server.replies[:] = [openai_reply(text(answer(proposal))), openai_reply(text(EMPTY))]
+        dreamgit(repo, "2031-03-04T23:59:00Z", "run", "--force")
+    [prompt] = _gather_prompts(server.received)
+    assert "User: " + PART_REQUEST in prompt
+    assert "A request to build or change a named part of the project says what that" in prompt
+    texts = [m["text"] for m in active(repo, "2031-03-05T09:00:00Z")]
+    assert said in texts, texts

@@ -143,6 +143,21 @@ def test_a_choice_said_after_what_it_is_for_is_a_decision_for_that() -> None:
     ]
 
 
+def test_a_choice_for_another_case_is_kept_with_it() -> None:
+    """ "for X, let's use Y, and if C, use Z" is one decision with its other case; the
+    hedge after it is not part of it, and no "and" is left dangling."""
+    assert (
+        choice(
+            'for the cache key, lets use the tenant id, and if it is empty, use "anon" for the '
+            "tenant perhaps, unless you have a better idea"
+        )
+        == 'use the tenant id for the cache key, and if it is empty, use "anon" for the tenant'
+    )
+    assert choice("for the cache key, lets use the tenant id, and if it is empty fall back") == (
+        "use the tenant id for the cache key"
+    )
+
+
 def test_an_order_to_update_keeps_its_verb_and_stays_a_task() -> None:
     """ "update the changelog …" was read as news opened by "Update" and kept as a fact
     about the changelog; it is a task of the moment."""

@@ -41,9 +41,10 @@ from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.lifted import serves_aim_before
 from dreamgit.dream.gather.narrated_time import narrated_then, time_set, time_told
 from dreamgit.dream.gather.not_facts import addressed_to_listener, chatter
+from dreamgit.dream.gather.parts_in_requests import parts_in_request
 from dreamgit.dream.gather.phrasing import finish
 from dreamgit.dream.gather.said_in_requests import said_in_request
-from dreamgit.dream.gather.salience import common_words, salience
+from dreamgit.dream.gather.salience import NAMED_PART_SALIENCE, common_words, salience
 from dreamgit.dream.gather.sentence_split import spoken
 from dreamgit.dream.gather.short_answers import answered
 from dreamgit.dream.gather.statements import clauses
@@ -228,20 +229,38 @@ def _lifted(
     turn: int,
 ) -> list[Candidate]:
     """Candidates of the clauses a request ``sentence`` states in passing: a value
-    (:func:`values_in_request`) or what it asks to be written as true
-    (:func:`said_in_request`), unless what the sentence already ``made`` says it all
+    (:func:`values_in_request`), what it asks to be written as true
+    (:func:`said_in_request`) or what it says the project or a named part of it is or
+    does (:func:`parts_in_request`), unless what the sentence already ``made`` says it all
     (a made "found out it was adjusted to 1,350" does not say what was adjusted, and
     "is trying to rework the board for the new deadline of 9 June" says it inside a task)."""
     kept = [features(c.text) for c in made]
     out: list[Candidate] = []
-    for lifted in [*values_in_request(sentence), *said_in_request(sentence)]:
-        found = (statement(clause, voice) for clause in clauses(lifted, to_agent=True))
-        for c in found:
+    # a part named in code marks or after "called" is a name the capitals do not show;
+    # what the part does, said while asking for it, is how the project must be
+    named = NAMED_PART_SALIENCE
+    for lifted, bonus, spec in [
+        *(
+            (text, 0.0, False)
+            for text in [*values_in_request(sentence), *said_in_request(sentence)]
+        ),
+        *((part.text, named, part.spec) for part in parts_in_request(sentence)),
+    ]:
+        read = clauses(lifted, to_agent=True)
+        if spec:
+            read = [_as_spec(clause) for clause in read]
+        for c in (statement(clause, voice) for clause in read):
             said = features(c.text) if c is not None else frozenset()
             if c is not None and not any(_says_it(other, said) for other in kept):
                 kept.append(said)
-                out.append(replace(c, turn=turn))
+                out.append(replace(c, turn=turn, salience=c.salience + bonus))
     return out
+
+
+def _as_spec(clause: Clause) -> Clause:
+    """A clause saying what a part of the project does, as the specification it is: "the
+    sync command uploads the cache" read as a fact or an event is the user's rule."""
+    return replace(clause, kind="instruction") if clause.kind in ("fact", "event") else clause
 
 
 def _says_it(made: frozenset[str], lifted: frozenset[str]) -> bool:

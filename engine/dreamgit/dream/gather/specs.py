@@ -103,7 +103,14 @@ _CHOICE = lazyre.compile(
 # "For the cache key, let's use the tenant id": what the choice is for, said first.
 _FRAME = lazyre.compile(r"^(?:for|in|on)\s+(?P<what>(?:the|our|my|a|an)\s+[^,]{2,60}?),\s+", _I)
 # "…, unless you have a better idea": the choice stands until someone offers better.
-_OPEN_TAIL = lazyre.compile(r",?\s+(?:unless|if|but|or)\b.*$", _I)
+_OPEN_TAIL = lazyre.compile(r",?\s+(?:and\s+)?(?:unless|if|but|or)\b.*$", _I)
+# A hedge after the choice ("…, unless you object", "… perhaps"): not part of it.
+_HEDGE = lazyre.compile(r",?\s+(?:unless|but|or)\b.*$", _I)
+_MAYBE = lazyre.compile(r"\s+(?:perhaps|maybe)$", _I)
+# "…, and if the repo is a local path, use "local" for the org": the choice for another case.
+_OTHERWISE = lazyre.compile(
+    r",?\s+and\s+(?P<case>(?:if|when|for)\s+[^,]{2,80},\s+(?:use|go\s+with)\s+\S.*)$", _I
+)
 
 
 def choice(order: str) -> str | None:
@@ -118,5 +125,8 @@ def choice(order: str) -> str | None:
         return None
     if frame is None:
         return rest[m.end() :]
-    chosen = _OPEN_TAIL.sub("", rest[m.end() :]).rstrip(" .,")
-    return f"{chosen} for {frame['what']}"
+    chosen = _MAYBE.sub("", _HEDGE.sub("", rest[m.end() :]).rstrip(" .,"))
+    other = _OTHERWISE.search(chosen)
+    if other is not None:  # "…, and if the repo is local, use "local"": the choice's other case
+        return f"{chosen[: other.start()]} for {frame['what']}, and {other['case']}"
+    return f"{_OPEN_TAIL.sub('', chosen).rstrip(' .,')} for {frame['what']}"

@@ -54,7 +54,7 @@ TASK_SHAPE = lazyre.compile(
     r"|then|maybe|once|when|while|if|because|as|than|per|via|plus|around|between|behind|across"
     r"|along|among|against|inside|outside|toward|towards|upon|what|which|who|how|why|where"
     r"|thanks|sorry|hey|hi|hello|yes|no|ok|okay|sure|well|oh|half|most|some|any|each|every"
-    r"|none|one|here|there|now|today|yesterday|tomorrow)\b)"
+    r"|none|one|neither|either|here|there|now|today|yesterday|tomorrow)\b)"
     # "Got the model down to 25M params": what the user did, its "I" unsaid
     r"(?![a-z]{2,}ed\s|(?:got|went|had|made|took|saw|met|bought|found|did|won|lost|ran|wrote"
     r"|began|built|spent|sold|ate|gave|brought|thought|felt|heard)\s)[a-z]+\s+"
