@@ -62,14 +62,16 @@ _MODIFIERS = r"(?P<mods>(?:[a-z][\w-]*\s+){0,2}?)"
 # The named part just before a relative clause; each reads the text up to the "that".
 _ANTECEDENTS = (
     # "a cli command called sync", "the rule named `lint.mdc`"
-    re.compile(
+    lazyre.compile(
         rf"\b{_ARTICLE}\s+{_MODIFIERS}(?P<part>{_PART})\s+(?:called|named)\s+(?P<name>{_NAME})$",
         _I,
     ),
     # "a `sync` command", "the `db reset` cli command"
-    re.compile(rf"\b{_ARTICLE}\s+(?P<name>`[^`\n]{{1,60}}`)\s+{_MODIFIERS}(?P<part>{_PART})$", _I),
+    lazyre.compile(
+        rf"\b{_ARTICLE}\s+(?P<name>`[^`\n]{{1,60}}`)\s+{_MODIFIERS}(?P<part>{_PART})$", _I
+    ),
     # "… with a subcommand pull": the part nearest the relative clause
-    re.compile(rf"\bwith\s+(?:a|an)\s+(?P<mods>)(?P<part>{_PART})\s+(?P<name>{_NAME})$", _I),
+    lazyre.compile(rf"\bwith\s+(?:a|an)\s+(?P<mods>)(?P<part>{_PART})\s+(?P<name>{_NAME})$", _I),
 )
 _RELATIVE = lazyre.compile(r"(?:,\s*which|\s+that|\s+which)\s+", _I)
 # Whose the relative clause is: the part's own verb ("uploads", "will write", "is"), or a

@@ -217,17 +217,7 @@ def _candidates(
         min_novelty=ruleset.budgets.gather_min_novelty,
         said_before=said,
     )
-    for reason, left_out in ((_OVER_BUDGET, over), (_REPEATS, repeats)):
-        result.decisions.extend(
-            {
-                "phase": "gather",
-                "candidate": candidate.text,
-                "accepted": False,
-                "reason": reason,
-                "session": candidate.session_id,
-            }
-            for candidate in left_out
-        )
+    _record_left_out(result, over, repeats)
     by_origin: dict[str, list[Candidate]] = {}
     at_work = {s.id for s in ordered if TURN_MARK.search(s.text)}  # an agent's own files
     for candidate in session_notes.join(kept, at_work):
@@ -252,6 +242,23 @@ def _candidates(
             seen.add(memory.id)
             found.append((memory, candidate))
     return found
+
+
+def _record_left_out(
+    result: GatherResult, over: Sequence[Candidate], repeats: Sequence[Candidate]
+) -> None:
+    """The run record's line for each statement the budget or the repeat check left out."""
+    for reason, left_out in ((_OVER_BUDGET, over), (_REPEATS, repeats)):
+        result.decisions.extend(
+            {
+                "phase": "gather",
+                "candidate": candidate.text,
+                "accepted": False,
+                "reason": reason,
+                "session": candidate.session_id,
+            }
+            for candidate in left_out
+        )
 
 
 #: The English rules: every session meets them, with or without a model.

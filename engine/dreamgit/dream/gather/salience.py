@@ -82,7 +82,7 @@ _NOT_PROPER = frozenset(
 _KINDS = (
     (
         "correction",
-        re.compile(
+        lazyre.compile(
             r"(?:^actually\b|\bcorrection\b|,\s*not\s+\w|\bno\s+longer\b|\bnot\s+anymore\b"
             r"|\banymore\b|\bmoved\s+(?:it\s+)?to\b|\bchanged\s+(?:it\s+)?to\b|\bswitched\b"
             r"|\binstead\s+of\b|\bpushed\s+(?:back\s+)?to\b|\bnow\s+(?:on|at|in|uses?)\b"
@@ -92,7 +92,7 @@ _KINDS = (
     ),
     (
         "decision",
-        re.compile(
+        lazyre.compile(
             r"\b(?:decided|decide|chose|choose|settled\s+on|going\s+with|go\s+with|agreed"
             r"|we'll\s+use|we\s+will\s+use|picked)\b",
             _I,
@@ -100,7 +100,7 @@ _KINDS = (
     ),
     (
         "plan",
-        re.compile(
+        lazyre.compile(
             r"\b(?:gonna|going\s+to|plan|plans|planning|will|'ll|next\s+(?:week|month|year"
             r"|weekend|quarter|sprint)|thinking\s+(?:about|of)|want\s+to|wanna|hoping\s+to|hope\s+to|intend"
             r"|looking\s+forward|tomorrow|upcoming|soon|about\s+to|aim|goal|dream\s+(?:is|of))\b",
@@ -109,7 +109,7 @@ _KINDS = (
     ),
     (
         "preference",
-        re.compile(
+        lazyre.compile(
             r"\b(?:love|loves|loved|like|likes|prefer|prefers|favorite|favourite|enjoy|enjoys"
             r"|hate|hates|can't\s+stand|fan\s+of|passionate|keen\s+on|rather|into\s+\w+ing"
             r"|obsessed)\b",
@@ -118,7 +118,7 @@ _KINDS = (
     ),
     (
         "relationship",
-        re.compile(
+        lazyre.compile(
             rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:is|are)\s+my"
             rf"\s+(?:\w+\s+)?(?:{RELATIVES})\b|\b(?:married|divorced|engaged|dating|adopted"
             r"|broke\s+up)\b",
