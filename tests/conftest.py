@@ -1,4 +1,4 @@
-"""Test isolation: no developer's home, git config or clock leaks into a test.
+"""Test isolation: no developer's home, git config or clock reaches a test or its fixtures.
 
 Also the knobs that keep the suite fast: ``short_lock_wait`` shortens how long a
 writer waits on a stuck git lock (``$DREAMGIT_LOCK_WAIT``, in this process and in
