@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
 import os
 import shutil
@@ -62,10 +63,15 @@ class RepositoryTemplates:
         self._root = root
         self._made: dict[str, tuple[Path, Any]] = {}
 
-    def copy(self, build: Callable[[Path], T], dest: Path) -> T:
-        """A fresh copy at ``dest`` of what ``build`` made; what it returned."""
+    def copy(self, build: Callable[[Path], T], dest: Path, *, variant: str = "") -> T:
+        """A fresh copy at ``dest`` of what ``build`` made; what it returned.
+
+        ``variant`` tells apart templates one ``build`` makes with different arguments.
+        """
         made_by = build.func if isinstance(build, functools.partial) else build
         name = f"{made_by.__module__}.{made_by.__qualname__}"
+        if variant:
+            name += "-" + hashlib.sha256(variant.encode()).hexdigest()[:12]
         if name not in self._made:
             made = self._root / name / "repo"
             shutil.rmtree(made.parent, ignore_errors=True)  # what a build that failed left
@@ -75,3 +81,14 @@ class RepositoryTemplates:
         shutil.copytree(source, dest, symlinks=True)
         found: T = copy.deepcopy(result)  # a test may change what it was given
         return found
+
+
+def _init(now: str, options: tuple[str, ...], repo: Path) -> None:
+    dreamgit(repo, now, "init", *options, str(repo))
+
+
+def initialized(templates: RepositoryTemplates, repo: Path, now: str, *options: str) -> None:
+    """At ``repo``, what ``dreamgit --now NOW init OPTIONS REPO`` makes: the command runs
+    once a worker for each ``now`` and ``options``, and each caller gets a copy."""
+    build = functools.partial(_init, now, options)
+    templates.copy(build, repo, variant=repr((now, options)))

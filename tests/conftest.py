@@ -1,4 +1,4 @@
-"""Test isolation: no developer's home, git config or clock leaks into a test.
+"""Test isolation: no developer's home, git config or clock reaches a test or its fixtures.
 
 Also the knobs that keep the suite fast: ``short_lock_wait`` shortens how long a
 writer waits on a stuck git lock (``$DREAMGIT_LOCK_WAIT``, in this process and in
@@ -8,11 +8,15 @@ one per worker, not one per test, so that neither a test nor each command it sta
 parses the bundled rules again (``empty_user_cache`` gives the tests of that cache
 their own); ``templates`` makes a repository several end-to-end tests start from once
 a worker and gives each test a copy (``clikit.RepositoryTemplates``).
+``--cpu-durations N`` lists the tests that spent the most CPU, theirs and their
+commands', which a busy machine does not inflate as it does ``--durations``.
 """
 
 from __future__ import annotations
 
+import resource
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pygit2
@@ -36,43 +40,65 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> RepositoryTemplates:
     return RepositoryTemplates(tmp_path_factory.mktemp("templates"))
 
 
+#: What a developer's shell may hold that would change what dreamgit or git does.
+_UNSET = (
+    "DREAMGIT_REPO",
+    "DREAMGIT_NOW",
+    "DREAMGIT_LOCK_WAIT",
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "GIT_COMMITTER_NAME",
+    "GIT_COMMITTER_EMAIL",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+)
+
+
+@contextmanager
+def _isolated(home: Path, user_cache: Path) -> Iterator[None]:
+    """HOME, XDG and git's config search paths at empty folders under ``home`` (the cache
+    at ``user_cache``) until the block ends, when everything is put back."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+            patch.setenv(name, str(home))
+        patch.setenv("XDG_CACHE_HOME", str(user_cache))
+        for name in _UNSET:
+            patch.delenv(name, raising=False)
+        patch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        patch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+        empty = home / "empty-git-config"
+        empty.mkdir()
+        saved = {}
+        for level in (ConfigLevel.GLOBAL, ConfigLevel.XDG, ConfigLevel.SYSTEM):
+            saved[level] = pygit2.settings.search_path[level]
+            pygit2.settings.search_path[level] = str(empty)
+        try:
+            yield
+        finally:
+            for level, value in saved.items():
+                pygit2.settings.search_path[level] = value
+
+
+@pytest.fixture(scope="module", autouse=True)
+def isolated_module(
+    tmp_path_factory: pytest.TempPathFactory, worker_user_cache: Path
+) -> Iterator[None]:
+    """The isolation of ``isolated_environment`` for a module's own fixtures: a module-scoped
+    fixture is made before any test's autouse fixture, so without this one it would see
+    the developer's HOME and git config (and a test that ran before it could change what
+    it saw)."""
+    with _isolated(tmp_path_factory.mktemp("module-home"), worker_user_cache):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def isolated_environment(
-    tmp_path_factory: pytest.TempPathFactory,
-    monkeypatch: pytest.MonkeyPatch,
-    worker_user_cache: Path,
+    tmp_path_factory: pytest.TempPathFactory, isolated_module: None, worker_user_cache: Path
 ) -> Iterator[None]:
-    """Point HOME, XDG and git's config search paths at empty folders (the cache at the
-    worker's own)."""
-    home = tmp_path_factory.mktemp("home")
-    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-        monkeypatch.setenv(name, str(home))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(worker_user_cache))
-    for name in (
-        "DREAMGIT_REPO",
-        "DREAMGIT_NOW",
-        "DREAMGIT_LOCK_WAIT",
-        "GIT_AUTHOR_NAME",
-        "GIT_AUTHOR_EMAIL",
-        "GIT_COMMITTER_NAME",
-        "GIT_COMMITTER_EMAIL",
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    empty = Path(home) / "empty-git-config"
-    empty.mkdir()
-    saved = {}
-    for level in (ConfigLevel.GLOBAL, ConfigLevel.XDG, ConfigLevel.SYSTEM):
-        saved[level] = pygit2.settings.search_path[level]
-        pygit2.settings.search_path[level] = str(empty)
-    try:
+    """Point HOME, XDG and git's config search paths at empty folders of this test's own
+    (the cache at the worker's own)."""
+    with _isolated(tmp_path_factory.mktemp("home"), worker_user_cache):
         yield
-    finally:
-        for level, value in saved.items():
-            pygit2.settings.search_path[level] = value
 
 
 #: The wait on a stuck git lock in the tests that sit one out (the default is 11 s).
@@ -94,3 +120,87 @@ def empty_user_cache(
     folder = tmp_path_factory.mktemp("empty-cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     return folder
+
+
+# -- CPU time of each test ----------------------------------------------------------------
+# Wall times say little on a machine other jobs share; the CPU a test spends, its own and
+# that of the commands it waited for, is the same however busy the machine is.
+
+_CPU_SPENT = pytest.StashKey[dict[str, float]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--cpu-durations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="show the N tests that spent the most CPU (theirs and their processes'), "
+        "setup, call and teardown each",
+    )
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds this process and the children it waited for have spent so far."""
+    spent = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        spent += usage.ru_utime + usage.ru_stime
+    return spent
+
+
+@contextmanager
+def _count_cpu(item: pytest.Item, when: str) -> Iterator[None]:
+    start = _cpu_seconds()
+    try:
+        yield
+    finally:
+        item.stash.setdefault(_CPU_SPENT, {})[when] = _cpu_seconds() - start
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with _count_cpu(item, "setup"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with _count_cpu(item, "call"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    with _count_cpu(item, "teardown"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Iterator[pytest.TestReport]:
+    report = yield
+    spent = item.stash.get(_CPU_SPENT, {}).get(call.when)
+    if spent is not None:
+        report.user_properties.append(("cpu_seconds", round(spent, 3)))
+    return report
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    shown = config.getoption("--cpu-durations")
+    if shown is None:
+        return
+    spent = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            seconds = dict(getattr(report, "user_properties", ())).get("cpu_seconds")
+            if isinstance(report, pytest.TestReport) and seconds is not None:
+                spent.append((seconds, report.when, report.nodeid))
+    spent.sort(reverse=True)
+    total = sum(seconds for seconds, _, _ in spent)
+    terminalreporter.write_sep("=", f"most CPU spent ({total:.1f} s in all)")
+    for seconds, when, nodeid in spent[: shown or None]:
+        terminalreporter.write_line(f"{seconds:6.2f}s {when:<8} {nodeid}")

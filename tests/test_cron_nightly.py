@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import dreamgit
+from clikit import RepositoryTemplates, dreamgit, initialized
 from dreamgit.errors import ConfigError, UserError
 from dreamgit.integrations import cron
 
@@ -37,10 +37,12 @@ def _job(entry: str) -> str:
     return entry.splitlines()[1].split(" ", 5)[5]
 
 
-def test_printed_job_logs_the_sessions_then_dreams(tmp_path: Path) -> None:
+def test_printed_job_logs_the_sessions_then_dreams(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """--log-from claude-code PATH: one job, log then run, both in the cron log."""
     repo, projects = tmp_path / "memory", tmp_path / "projects" / "-home-ada-app"
-    dreamgit(repo, NOW, "init", str(repo))
+    initialized(templates, repo, NOW)
     _sessions(projects)
     entry = dreamgit(repo, NOW, "install-cron", "--print", "--log-from", "claude-code",
                      str(projects)).strip()  # fmt: skip
@@ -62,10 +64,12 @@ def test_printed_job_logs_the_sessions_then_dreams(tmp_path: Path) -> None:
     assert "skipped" not in log
 
 
-def test_the_config_log_list_goes_into_the_job(tmp_path: Path) -> None:
+def test_the_config_log_list_goes_into_the_job(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """log: [{from: claude-code, path: …}] in the config: the same job without flags."""
     repo, projects = tmp_path / "memory", tmp_path / "sessions"
-    dreamgit(repo, NOW, "init", str(repo))
+    initialized(templates, repo, NOW)
     config = repo / ".dreamgit" / "config.yaml"
     config.write_text(
         config.read_text(encoding="utf-8") + f"log:\n  - from: claude-code\n    path: {projects}\n",

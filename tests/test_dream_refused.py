@@ -14,16 +14,18 @@ import sys
 import time
 from pathlib import Path
 
-from clikit import dreamgit, dreamgit_process
+from clikit import RepositoryTemplates, dreamgit, dreamgit_process, initialized
 
 DAY = "2026-11-10T09:00:00Z"
 NIGHT = "2026-11-10T23:00:00Z"
 
 
-def test_a_dream_refused_by_a_concurrent_redact_is_listed_as_refused(tmp_path: Path) -> None:
+def test_a_dream_refused_by_a_concurrent_redact_is_listed_as_refused(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """status says "refused dream" with the reason; history's status is "refused"."""
     repo = tmp_path / "mem"
-    dreamgit(repo, DAY, "init", str(repo))
+    initialized(templates, repo, DAY)
     dreamgit(repo, DAY, "add", "The staging host is called Quokkaport", "--topic", "ops")
     dreamgit(repo, DAY, "log", "User: I moved the nightly backups to Tuesday.")
     go = tmp_path / "go"

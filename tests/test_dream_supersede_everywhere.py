@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import RepositoryTemplates, active, dreamgit, initialized
 from gitcheck import fsck, git
 
 
@@ -52,12 +52,12 @@ def test_a_correction_later_in_the_same_run_supersedes_and_history_says_why(
 
 @pytest.mark.slow
 def test_no_longer_retires_what_it_negates_and_one_memory_says_the_current_tool(
-    tmp_path: Path,
+    tmp_path: Path, templates: RepositoryTemplates
 ) -> None:
     """ "I no longer use Pipenv; I use Hatch now" leaves one memory (Hatch), "I don't keep
     bees anymore" retires "keeps bees", and the words come through as said."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2026-05-01T08:00:00Z", "init", str(repo))
+    initialized(templates, repo, "2026-05-01T08:00:00Z")
     dreamgit(repo, "2026-05-01T09:00:00Z", "log", "User: I use Pipenv for Python packaging.")
     dreamgit(repo, "2026-05-01T10:00:00Z", "log", "User: I keep bees in the garden.")
     dreamgit(repo, "2026-05-02T03:00:00Z", "run", "--force")
@@ -164,12 +164,12 @@ def test_an_openclaw_daily_note_value_is_superseded_by_a_later_note(tmp_path: Pa
 
 @pytest.mark.slow
 def test_a_dated_plan_is_retired_after_its_day_and_a_recurring_one_stays(
-    tmp_path: Path,
+    tmp_path: Path, templates: RepositoryTemplates
 ) -> None:
     """ "The demo for the investors is tomorrow at 3pm" said on the 6th is gone after a
     dream on the 10th (in history, restorable); "every Monday" keeps its plan."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2026-05-01T08:00:00Z", "init", str(repo))
+    initialized(templates, repo, "2026-05-01T08:00:00Z")
     dreamgit(
         repo,
         "2026-05-06T10:00:00Z",
@@ -202,11 +202,13 @@ def test_a_dated_plan_is_retired_after_its_day_and_a_recurring_one_stays(
 
 
 @pytest.mark.slow
-def test_a_memory_another_says_more_than_merges_into_it(tmp_path: Path) -> None:
+def test_a_memory_another_says_more_than_merges_into_it(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """ "works at Quayside" and, later, "works as a site reliability engineer at Quayside":
     one memory, the fuller one's text."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2026-05-01T08:00:00Z", "init", str(repo))
+    initialized(templates, repo, "2026-05-01T08:00:00Z")
     dreamgit(repo, "2026-05-01T09:00:00Z", "log", "User: I work at Quayside.")
     dreamgit(repo, "2026-05-02T03:00:00Z", "run", "--force")
     dreamgit(
@@ -225,13 +227,13 @@ def test_a_memory_another_says_more_than_merges_into_it(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_rule_for_past_plans_removes_one_statement_of_a_session_note(
-    tmp_path: Path,
+    tmp_path: Path, templates: RepositoryTemplates
 ) -> None:
     """With a rule that reaches into session notes, a note of what happened and what is
     coming loses only the appointment once its day is over (op `replace`); the note as
     it was stays in history."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2026-05-01T08:00:00Z", "init", str(repo))
+    initialized(templates, repo, "2026-05-01T08:00:00Z")
     # the default rule leaves notes alone (in chats a plan is often all that was said of
     # what then happened); a repository may reach into them
     config = repo / ".dreamgit" / "config.yaml"

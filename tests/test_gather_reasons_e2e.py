@@ -11,7 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from clikit import dreamgit
+from clikit import RepositoryTemplates, dreamgit, initialized
 
 DAY = "2026-11-12T09:00:00Z"
 NIGHT = "2026-11-12T23:00:00Z"
@@ -19,10 +19,12 @@ OVER_BUDGET = "over the run's gather budget (gather_chars_ratio): more salient s
 REPEATS = "repeats what memory holds (gather_min_novelty): most of its words are known"
 
 
-def test_a_statement_over_the_budget_and_a_repeat_have_their_own_reasons(tmp_path: Path) -> None:
+def test_a_statement_over_the_budget_and_a_repeat_have_their_own_reasons(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Each rejected statement names its own cause: the budget, or what memory holds."""
     repo = tmp_path / "mem"
-    dreamgit(repo, DAY, "init", str(repo))
+    initialized(templates, repo, DAY)
     config = repo / ".dreamgit" / "config.yaml"
     config.write_text(
         config.read_text(encoding="utf-8")

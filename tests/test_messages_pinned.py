@@ -11,6 +11,7 @@ line and the fragment, so whoever added it can pin it.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import pkgutil
 from collections.abc import Iterator
@@ -112,6 +113,12 @@ def _raise_sites(classes: dict[str, type[Exception]]) -> Iterator[Site]:
                 yield Site(rel, node.lineno, name, longest, pins)
 
 
+@functools.cache
+def _package_raise_sites() -> tuple[Site, ...]:
+    """The raise sites of the whole package, found once for both tests (a few seconds)."""
+    return tuple(_raise_sites(_error_classes()))
+
+
 def _test_strings() -> list[str]:
     """Every string literal of the test files (implicit concatenations already joined)."""
     strings: list[str] = []
@@ -128,7 +135,7 @@ def _test_strings() -> list[str]:
 
 def test_the_checker_finds_raise_sites_and_their_words() -> None:
     """The walk sees the package's raises: a known message is found with its fragment."""
-    sites = list(_raise_sites(_error_classes()))
+    sites = _package_raise_sites()
     assert len(sites) > 100
     assert any(
         s.file == "dreamgit/store/repo.py"
@@ -144,9 +151,7 @@ def test_every_raised_message_is_pinned_by_a_test() -> None:
     # never a NUL) is in it exactly when it is in one of them, found in one scan.
     strings = "\0".join(_test_strings())
     unpinned = [
-        str(site)
-        for site in _raise_sites(_error_classes())
-        if not any(pin in strings for pin in site.pins)
+        str(site) for site in _package_raise_sites() if not any(pin in strings for pin in site.pins)
     ]
     assert not unpinned, "messages no test pins (add a test that asserts them):\n" + "\n".join(
         unpinned

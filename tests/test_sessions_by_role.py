@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from clikit import active, dreamgit
+from clikit import RepositoryTemplates, active, dreamgit, initialized
 
 DAY = "2026-11-10T09:00:00Z"
 NIGHT = "2026-11-10T23:00:00Z"
@@ -136,10 +136,12 @@ def _texts(repo: Path) -> list[str]:
     return [m["text"] for m in active(repo, NIGHT)]
 
 
-def test_no_harness_block_of_any_kind_becomes_a_memory(tmp_path: Path) -> None:
+def test_no_harness_block_of_any_kind_becomes_a_memory(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Each harness kind hides a fact; the dream gathers the user's own fact and none of them."""
     repo = tmp_path / "mem"
-    dreamgit(repo, DAY, "init", str(repo))
+    initialized(templates, repo, DAY)
     _harness_session(tmp_path / "projects")
     dreamgit(repo, DAY, "log", "--from", "claude-code", str(tmp_path / "projects"))
     dreamgit(repo, NIGHT, "run", "--force")
@@ -150,10 +152,12 @@ def test_no_harness_block_of_any_kind_becomes_a_memory(tmp_path: Path) -> None:
     assert not any(t.startswith("The user says") for t in texts), texts
 
 
-def test_a_resumed_session_logs_and_gathers_only_its_new_turns(tmp_path: Path) -> None:
+def test_a_resumed_session_logs_and_gathers_only_its_new_turns(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """A session file that grew after it was logged: its new turns become a second part."""
     repo = tmp_path / "mem"
-    dreamgit(repo, DAY, "init", str(repo))
+    initialized(templates, repo, DAY)
     path = (tmp_path / "projects") / f"{SESSION}.jsonl"
     path.parent.mkdir(parents=True)
     path.write_text(_record(0, "user", "I moved to Porto last month.") + "\n", encoding="utf-8")
@@ -175,10 +179,12 @@ def test_a_resumed_session_logs_and_gathers_only_its_new_turns(tmp_path: Path) -
     assert sum("Porto" in t for t in texts) == 1, texts
 
 
-def test_a_lower_case_speakers_facts_are_gathered_and_attributed_to_them(tmp_path: Path) -> None:
+def test_a_lower_case_speakers_facts_are_gathered_and_attributed_to_them(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """ "sam:" in a chat export is a person: their facts carry their name, not the other's."""
     repo = tmp_path / "mem"
-    dreamgit(repo, DAY, "init", str(repo))
+    initialized(templates, repo, DAY)
     chat = tmp_path / "chat.txt"
     chat.write_text(
         "sam: I just moved to Valparaiso for a job at the port authority.\n"
@@ -196,10 +202,12 @@ def test_a_lower_case_speakers_facts_are_gathered_and_attributed_to_them(tmp_pat
     assert not any("sam:" in t.lower() for t in texts), texts
 
 
-def test_author_and_rule_lines_inside_a_turn_stay_in_that_turn(tmp_path: Path) -> None:
+def test_author_and_rule_lines_inside_a_turn_stay_in_that_turn(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
     """Git output and a rule heading inside one turn never start a speaker of their own."""
     repo = tmp_path / "mem"
-    dreamgit(repo, DAY, "init", str(repo))
+    initialized(templates, repo, DAY)
     plain = tmp_path / "plain.md"
     plain.write_text(
         "User: I pushed the fix, here is the log:\n"
