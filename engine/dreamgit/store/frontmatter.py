@@ -26,6 +26,7 @@ from ruamel.yaml.timestamp import TimeStamp
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from dreamgit.errors import MemoryFileError
+from dreamgit.store.plainfront import read_plain
 
 try:  # The C loader comes with ruamel.yaml[oldlibyaml]; the pure one is ~3x slower.
     from ruamel.yaml.cyaml import CSafeLoader as _FastLoader
@@ -86,6 +87,9 @@ def parse(text: str, *, path: str) -> Document:
         ) from None
     if raw is None or not raw.strip():
         return Document({}, body, raw, head)
+    plain = read_plain(raw)  # the shape dreamgit writes, read ~50x faster than by YAML
+    if plain is not None:
+        return Document(plain, body, raw, head)
     check_no_aliases(raw, path=path, line_offset=2)
     loader = _FastLoader(raw)
     try:
