@@ -15,7 +15,9 @@ Each size is measured in a fresh process (so peak memory is that size's alone):
    which are exactly such changes, and how many planted duplicates, which should
    have merged instead).
 
-Run: ``python tests/bench/bench_dream.py [N ...]`` (default 1000 10000 100000).
+Run: ``python tests/bench/bench_dream.py [N ...] [--run-only]`` (default 1000 10000
+100000; ``--run-only`` times the dream alone; run it under another installation's
+Python to time that version's engine on the same store).
 Targets (2 cores): 10,000 memories and 100 sessions under 10 s; 100,000 under
 2 minutes with near-linear growth; duplicate precision >= 0.98, recall >= 0.9.
 """
@@ -251,8 +253,8 @@ def _clusters(ops: list[dict[str, Any]], kinds: set[str]) -> _Clusters:
     return clusters
 
 
-def measure(n: int) -> dict[str, Any]:
-    """Everything for one size, in this process."""
+def measure(n: int, *, run_only: bool = False) -> dict[str, Any]:
+    """Everything for one size, in this process (``run_only``: the dream alone, no review)."""
     work = Path(tempfile.mkdtemp(prefix=f"dreamgit-dream-{n}-"))
     start = time.perf_counter()
     repo, now, corpus = build(work / "run.git", n)
@@ -262,6 +264,17 @@ def measure(n: int) -> dict[str, Any]:
         start = time.perf_counter()
         record = dream(repo, now=now, force=True)
         total = time.perf_counter() - start
+    run = {
+        "n": n,
+        "build_s": round(built, 2),
+        "run_s": round(total, 2),
+        "phases_s": {k: round(v, 2) for k, v in phases.items()},
+        "run_ops": len(record["ops"]),
+        "run_counts": record["counts"],
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+    if run_only:
+        return run
     review_repo, _, _ = build(work / "review.git", n)
     start = time.perf_counter()
     plan = dream(review_repo, now=now, force=True, apply=False, ruleset=load_ruleset(UNLIMITED))
@@ -281,11 +294,7 @@ def measure(n: int) -> dict[str, Any]:
         frozenset(op["memories"][:2]) for op in plan["ops"] if op["rule"] == "supersede-newer-value"
     ]
     return {
-        "n": n,
-        "build_s": round(built, 2),
-        "run_s": round(total, 2),
-        "phases_s": {k: round(v, 2) for k, v in phases.items()},
-        "run_ops": len(record["ops"]),
+        **run,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         "review_unlimited_s": round(review_time, 2),
         "merged_pairs": len(merged_pairs),
@@ -305,14 +314,21 @@ def main() -> None:
     """Measure each size in its own process and print one JSON line per size."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10_000, 100_000])
+    parser.add_argument(
+        "--run-only", action="store_true", help="time the dream alone (no unlimited review)"
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one)))
+        print(json.dumps(measure(args.one, run_only=args.run_only)))
         return
+    more = ["--run-only"] if args.run_only else []
     for n in args.sizes:
         result = subprocess.run(
-            [sys.executable, __file__, "--one", str(n)], capture_output=True, text=True, check=True
+            [sys.executable, __file__, "--one", str(n), *more],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         print(result.stdout.strip().splitlines()[-1], flush=True)
 
