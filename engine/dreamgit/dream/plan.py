@@ -263,7 +263,6 @@ def plan_dream(
     index = _index_op(repo, base, ws, ruleset, now, gone=before_paths - ws.paths)
     if index is not None and (ops or consumed or index.changes):
         ops.append(index)
-    forget_envs()
     return Plan(
         base=base,
         ops=ops,
@@ -353,6 +352,7 @@ def _index_op(
         )
     else:
         return None
+    forget_envs()  # the index order is the plan's last reader of memories' rule names
     if existing == result.text:
         return None
     omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""
