@@ -15,12 +15,14 @@ Each size is measured in a fresh process (so peak memory is that size's alone):
    which are exactly such changes, and how many planted duplicates, which should
    have merged instead).
 
-Run: ``python tests/bench/bench_dream.py [N ...]`` (default 1000 10000 100000).
+Run: ``python tests/bench/bench_dream.py [N ...] [--run-only]`` (default 1000 10000
+100000; ``--run-only`` times the dream alone, without the unlimited review).
 ``--against OTHER`` measures another version in the same run: OTHER is a checkout
 holding ``.venv/bin/python`` (its own copy of this bench is run, so each version is
-timed by code that knows its own phases). The two run ``--repeat`` times each, paired
-and interleaved (the order alternates each round) so load on the machine falls on
-both alike; one line per size gives the medians and the ratio this / other.
+timed by code that knows its own phases; ``--run-only`` is passed to it too, so its
+bench must know the flag). The two run ``--repeat`` times each, paired and
+interleaved (the order alternates each round) so load on the machine falls on both
+alike; one line per size gives the medians and the ratio this / other.
 Targets (2 cores): 10,000 memories and 100 sessions under 10 s; 100,000 under
 2 minutes with near-linear growth; duplicate precision >= 0.98, recall >= 0.9.
 """
@@ -258,8 +260,8 @@ def _clusters(ops: list[dict[str, Any]], kinds: set[str]) -> _Clusters:
     return clusters
 
 
-def measure(n: int) -> dict[str, Any]:
-    """Everything for one size, in this process."""
+def measure(n: int, *, run_only: bool = False) -> dict[str, Any]:
+    """Everything for one size, in this process (``run_only``: the dream alone, no review)."""
     work = Path(tempfile.mkdtemp(prefix=f"dreamgit-dream-{n}-"))
     start = time.perf_counter()
     repo, now, corpus = build(work / "run.git", n)
@@ -269,6 +271,17 @@ def measure(n: int) -> dict[str, Any]:
         start = time.perf_counter()
         record = dream(repo, now=now, force=True)
         total = time.perf_counter() - start
+    run = {
+        "n": n,
+        "build_s": round(built, 2),
+        "run_s": round(total, 2),
+        "phases_s": {k: round(v, 2) for k, v in phases.items()},
+        "run_ops": len(record["ops"]),
+        "run_counts": record["counts"],
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+    if run_only:
+        return run
     review_repo, _, _ = build(work / "review.git", n)
     start = time.perf_counter()
     plan = dream(review_repo, now=now, force=True, apply=False, ruleset=load_ruleset(UNLIMITED))
@@ -288,11 +301,7 @@ def measure(n: int) -> dict[str, Any]:
         frozenset(op["memories"][:2]) for op in plan["ops"] if op["rule"] == "supersede-newer-value"
     ]
     return {
-        "n": n,
-        "build_s": round(built, 2),
-        "run_s": round(total, 2),
-        "phases_s": {k: round(v, 2) for k, v in phases.items()},
-        "run_ops": len(record["ops"]),
+        **run,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         "review_unlimited_s": round(review_time, 2),
         "merged_pairs": len(merged_pairs),
@@ -308,9 +317,11 @@ def measure(n: int) -> dict[str, Any]:
     }
 
 
-def _one(command: list[str], n: int) -> dict[str, Any]:
+def _one(command: list[str], n: int, more: list[str]) -> dict[str, Any]:
     """One size measured by ``command`` (a python and a copy of this bench) in a fresh process."""
-    result = subprocess.run([*command, "--one", str(n)], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [*command, "--one", str(n), *more], capture_output=True, text=True, check=True
+    )
     found: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
     return found
 
@@ -323,13 +334,15 @@ def _other(checkout: Path) -> list[str]:
     return [str(python), str(bench)]
 
 
-def _paired(this: list[str], other: list[str], n: int, repeat: int) -> dict[str, Any]:
+def _paired(
+    this: list[str], other: list[str], n: int, repeat: int, more: list[str]
+) -> dict[str, Any]:
     """Medians of both versions' run time and peak memory over interleaved rounds."""
     runs: dict[str, list[dict[str, Any]]] = {"this": [], "other": []}
     for k in range(repeat):
         order = [("this", this), ("other", other)]
         for name, command in order if k % 2 == 0 else order[::-1]:
-            runs[name].append(_one(command, n))
+            runs[name].append(_one(command, n, more))
 
     def median(name: str, field: str) -> float:
         return round(float(statistics.median(r[field] for r in runs[name])), 2)
@@ -348,19 +361,24 @@ def main() -> None:
     """Measure each size in its own process and print one JSON line per size."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10_000, 100_000])
+    parser.add_argument(
+        "--run-only", action="store_true", help="time the dream alone (no unlimited review)"
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--against", type=Path, help="another checkout, with its own .venv")
     parser.add_argument("--repeat", type=int, default=3, help="paired rounds with --against")
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one)))
+        print(json.dumps(measure(args.one, run_only=args.run_only)))
         return
     this = [sys.executable, __file__]
+    more = ["--run-only"] if args.run_only else []
     for n in args.sizes:
         if args.against is None:
-            print(json.dumps(_one(this, n)), flush=True)
+            print(json.dumps(_one(this, n, more)), flush=True)
         else:
-            print(json.dumps(_paired(this, _other(args.against), n, args.repeat)), flush=True)
+            other = _other(args.against)
+            print(json.dumps(_paired(this, other, n, args.repeat, more)), flush=True)
 
 
 if __name__ == "__main__":

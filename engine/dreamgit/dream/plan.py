@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.dream.consolidate.phase import plan_consolidate
+from dreamgit.dream.envs import forget_envs, memory_env_once
 from dreamgit.dream.gather.choice import pick_extractors
 from dreamgit.dream.gather.phase import GatherResult, plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
@@ -41,7 +42,6 @@ from dreamgit.recall.fold import recall_tracking
 from dreamgit.recall.settings import Settings, load_settings
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
-from dreamgit.ruleset.context import memory_env
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import decode_session
 
@@ -314,7 +314,7 @@ def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) ->
     durable = priority_rank(promotion.promote_to)
 
     def staged(m: Memory) -> bool:
-        if not promotion.candidates.evaluate(memory_env(m, now)):
+        if not promotion.candidates.evaluate(memory_env_once(m, now)):
             return False
         return priority_rank(m.priority) < durable or LESSON in m.tags
 
@@ -356,6 +356,7 @@ def _index_op(
         )
     else:
         return None
+    forget_envs()  # the index order is the plan's last reader of memories' rule names
     if existing == result.text:
         return None
     omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""

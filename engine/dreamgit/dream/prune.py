@@ -14,12 +14,13 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.dream import session_notes
+from dreamgit.dream.envs import memory_env_once
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
 from dreamgit.ruleset import Rule, RuleSet
-from dreamgit.ruleset.context import memory_env, reads_recall_signals
+from dreamgit.ruleset.context import reads_recall_signals
 
 __all__ = ["plan_prune"]
 
@@ -87,7 +88,7 @@ def plan_prune(
     rules = [r for r in ruleset.prune if recalls_recorded or not reads_recall_signals(r)]
 
     def first_rule(memory: Memory) -> Rule | None:
-        env = memory_env(memory, now, recalls_recorded=recalls_recorded)
+        env = memory_env_once(memory, now, recalls_recorded=recalls_recorded)
         return next((rule for rule in rules if rule.when.evaluate(env)), None)
 
     for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):

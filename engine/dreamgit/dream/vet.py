@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
+from dreamgit.dream.envs import memory_env_once
 from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
 from dreamgit.ruleset import RuleSet
-from dreamgit.ruleset.context import memory_env
 from dreamgit.ruleset.source import Location
 
 __all__ = ["evaluation_error", "vet_memories"]
@@ -68,7 +68,7 @@ def _first_failure(
     memory: Memory, checks: list[tuple[str, Location | None, Expression]], now: datetime
 ) -> MemoryFileError | None:
     try:
-        env = memory_env(memory, now)
+        env = memory_env_once(memory, now)
     except (ArithmeticError, ValueError) as exc:  # a time too far from now to subtract
         return evaluation_error(memory.path, memory.id, "rank", None, f"its dates: {exc}")
     for name, location, expr in checks:

@@ -9,6 +9,7 @@ shows is what run applies.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -96,7 +97,14 @@ class WorkingSet:
         self.active: dict[str, Memory] = {m.id: m for m in memories}
         self.format = fmt if fmt is not None else MemoryFormat()
         self.texts = Texts(lambda path: read_file(path))
-        self.paths: set[str] = {m.path for m in self.active.values()}
+        #: How many active memories each file holds (a shared file holds several), so a
+        #: removal knows whether its file still holds any without a scan of the set.
+        self._held: Counter[str] = Counter(m.path for m in self.active.values())
+        self.paths: set[str] = set(self._held)
+        #: The paths by folder, for :meth:`slugs` without a scan of every path.
+        self._folders: dict[str, set[str]] = {}
+        for path in self.paths:
+            self._folders.setdefault(path.rpartition("/")[0], set()).add(path)
         #: Every path in the tree (a new file must not land on one of them).
         self.taken: set[str] = set(files) | self.paths
 
@@ -107,7 +115,8 @@ class WorkingSet:
     def slugs(self, topic: str) -> set[str]:
         """Slugs in use in a topic (active files and files written this run)."""
         prefix = f"memories/{topic}/"
-        return {p[len(prefix) : -3] for p in self.paths if p.startswith(prefix)}
+        inside = self._folders.get(prefix[:-1], set())
+        return {p[len(prefix) : -3] for p in inside if p.startswith(prefix)}
 
     def place(self, memory: Memory) -> Memory:
         """``memory`` where the format puts a new one (its file decided)."""
@@ -163,19 +172,32 @@ class WorkingSet:
         """
         changes = self.format.promote(self.texts, memory)
         if changes and self.format.durable_path:
-            self.active.pop(memory.id, None)
+            self._drop(memory.id)
             self._put(replace(memory, file=self.format.durable_path, priority="core"))
         return self.texts.put(changes)
 
     def file_for_removal(self, memory: Memory) -> dict[str, bytes | None]:
         """Take a memory out of the active set; returns its file changes."""
-        current = self.active.pop(memory.id, memory)
+        current = self._drop(memory.id) or memory
         changes = self.format.remove(self.texts, current)
-        if not any(m.path == current.path for m in self.active.values()):
+        if not self._held[current.path]:
             self.paths.discard(current.path)
+            self._folders.get(current.path.rpartition("/")[0], set()).discard(current.path)
         return self.texts.put(changes)
 
+    def _drop(self, ident: str) -> Memory | None:
+        """Take ``ident`` out of the active set (its file stays in ``paths``)."""
+        gone = self.active.pop(ident, None)
+        if gone is not None:
+            self._held[gone.path] -= 1
+        return gone
+
     def _put(self, memory: Memory) -> None:
+        former = self.active.get(memory.id)
+        if former is not None:  # replaced where it stands: the set's order is kept
+            self._held[former.path] -= 1
         self.active[memory.id] = memory
+        self._held[memory.path] += 1
         self.paths.add(memory.path)
+        self._folders.setdefault(memory.path.rpartition("/")[0], set()).add(memory.path)
         self.taken.add(memory.path)

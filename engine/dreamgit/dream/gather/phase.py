@@ -32,6 +32,7 @@ from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.formats.turns import TURN_MARK
 from dreamgit.store.operations import unique_slug
+from dreamgit.textsim import features
 
 __all__ = ["GatherResult", "plan_gather", "rejecting_rule"]
 
@@ -336,7 +337,11 @@ def _known_duplicates(
     alone = [m for m in fresh if m.id not in twins]
     elsewhere = [m for m in ws.active.values() if m.topic not in topics]
     if alone and elsewhere:
-        moved = _twins(elsewhere, alone, threshold, user_name, same_topic=False)
+        # A twin shares a content word with the memory it repeats: the known memories of
+        # other topics that share none are left out before the finder (its pairs are
+        # exact, so the same twins are found at the cost of what could match).
+        words = frozenset(w for m in alone for w in features(_user_view(m, user_name).text))
+        moved = _twins(elsewhere, alone, threshold, user_name, same_topic=False, words=words)
         # A repeat within the run follows its first saying to the moved memory.
         twins = {later: moved.get(twin, twin) for later, twin in twins.items()} | moved
     return twins
@@ -349,13 +354,22 @@ def _twins(
     user_name: str | None,
     *,
     same_topic: bool,
+    words: frozenset[str] | None = None,
 ) -> dict[str, str]:
     """One pass of the duplicate finder: each new memory's twin among ``known`` and, within
-    one topic (``same_topic``), among the new memories before it."""
+    one topic (``same_topic``), among the new memories before it. With ``words``, a known
+    statement without any of them is left out (it cannot be a twin)."""
     statements, parts = session_notes.as_statements([*known, *fresh])
-    items = [_user_view(m, user_name) for m in statements]
-    position = {item.id: k for k, item in enumerate(items)}
     new = {m.id for m in fresh}
+    items = [_user_view(m, user_name) for m in statements]
+    if words is not None:
+        items = [
+            item
+            for item in items
+            if session_notes.memory_of(item.id, parts) in new
+            or not words.isdisjoint(features(item.text))
+        ]
+    position = {item.id: k for k, item in enumerate(items)}
     fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
     twins: dict[str, str] = {}
     for a, b, _score in find_duplicate_pairs(items, threshold=threshold, same_topic=same_topic):
