@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
 
+from dreamgit.errors import InternalSignal
+
 __all__ = ["read_plain", "write_plain"]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
@@ -38,8 +40,11 @@ _SPECIAL = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null
 _UTC = timezone(timedelta(0), "Z")
 
 
-class _NotPlain(Exception):
-    """The text uses more of YAML than this reader reads."""
+class _NotPlain(InternalSignal):
+    """The text uses more of YAML than this reader reads (caught here: YAML reads it)."""
+
+    def __init__(self) -> None:
+        super().__init__("front matter beyond the plain shape")
 
 
 def read_plain(raw: str) -> dict[str, Any] | None:
