@@ -397,6 +397,18 @@ def test_a_change_is_kept_before_details_and_the_value_it_replaces_is_no_repeat(
     assert (kept, over) == ([old, switch], [detail])
 
 
+@pytest.mark.parametrize(("kind", "news"), [("decision", True), ("fact", False)])
+def test_a_decision_shares_its_topics_words_and_is_still_news(kind: str, news: bool) -> None:
+    """A decision, like a rule, repeats only what one memory says most of: "decided to name
+    the build cache folder after the owner" beside "keeps the build cache in a local folder"
+    shares four of its seven words, too many for a fact, not for a decision."""
+    known = ["Noor keeps the build cache in a local folder beside the repository."]
+    said = "Noor decided to name the build cache folder after the repository's owner."
+    statement = replace(_statement(said), kind=kind)
+    kept, _, repeats = compact([statement], 1000, known, min_novelty=0.32)
+    assert (kept, repeats) == (([statement], []) if news else ([], [statement]))
+
+
 def test_two_preferences_about_one_language_are_not_repeats() -> None:
     """ "Prefers" and "Python" are all the two share: another preference, not a repeat."""
     known = ["Noor prefers pytest over unittest for Python tests."]

@@ -177,10 +177,11 @@ def _news(
         return False  # "tried making one", "loved the experience": nothing to tell
     if any(_COUNTED.fullmatch(word) for word in new):
         return True  # a number memory has nowhere is news, whatever words it shares
-    if _about_user(candidate):
-        # how the user wants the agent to work shares its topic's words with facts about
-        # that topic ("always show the exit code" beside "the build exits with code 3"):
-        # it repeats only what says most of it, and another of its words is news enough
+    if _about_user(candidate) or candidate.kind == "decision":
+        # how the user wants the agent to work, or what they decided, shares its topic's
+        # words with facts about that topic ("always show the exit code" beside "the build
+        # exits with code 3"): it repeats only what says most of it, and another of its
+        # words is news enough
         return shared <= _RULE_REPEAT_SHARE * len(words)
     return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
 
