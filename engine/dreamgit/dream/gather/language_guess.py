@@ -81,25 +81,23 @@ def surely_not_english(sentence: str, cld2_best_effort: str) -> str:
     else ``""``."""
     if cld2_best_effort in ("", "en", "un"):
         return ""
-    bare = without_names(sentence)
-    if not _WORD.search(bare):
-        return ""
-    identifier = _identifier()
-    if identifier is None:
-        return ""
-    code, probability = identifier.classify(bare)
-    sure = code == cld2_best_effort and float(probability) >= SURE_ALONE
-    return str(code) if sure else ""
+    code, probability = _classified(sentence)
+    return code if code == cld2_best_effort and probability >= SURE_ALONE else ""
 
 
 def guess(text: str) -> str:
     """The language code of short Latin-script ``text`` when langid.py is sure enough
     of it (names left out), else ``""``."""
+    code, probability = _classified(text)
+    return code if probability >= SURE else ""
+
+
+def _classified(text: str) -> tuple[str, float]:
+    """langid.py's language of ``text`` without its names, and how sure it is; ``("", 0.0)``
+    when no word is left or the ``languages`` extra is not installed."""
     bare = without_names(text)
-    if not _WORD.search(bare):
-        return ""
-    identifier = _identifier()
+    identifier = _identifier() if _WORD.search(bare) else None
     if identifier is None:
-        return ""
+        return "", 0.0
     code, probability = identifier.classify(bare)
-    return str(code) if float(probability) >= SURE else ""
+    return str(code), float(probability)
