@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
 from dreamgit.dsl.types import BOOL, NUMBER
@@ -22,6 +22,8 @@ from dreamgit.ruleset.context import MEMORY_FIELDS
 from dreamgit.store import layout
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dreamgit.store.repo import MemoryRepo
 
 __all__ = [
@@ -139,6 +141,7 @@ _MERGED: dict[str, dict[str, Any]] = {}
 _COMPILED: dict[str, Settings] = {}
 #: Distinct configs (and merged sections) a process keeps compiled.
 _KEEP = 16
+_Built = TypeVar("_Built")
 
 
 def settings_from(config: dict[str, Any]) -> Settings:
@@ -151,27 +154,24 @@ def merged_sections(config: dict[str, Any]) -> dict[str, Any]:
     """The ``recall:``, ``promotion:``, ``health:`` and ``reflect:`` sections of a parsed
     config merged over its bundled sets: plain data, all that :func:`compiled_sections`
     reads (kept per commit by ``recall.views``, so a later process reads no YAML)."""
-    key = json.dumps(config, sort_keys=True, default=str)
-    found = _MERGED.get(key)
-    if found is None:
-        found = _MERGED[key] = _merged(config)
-        _forget_oldest(_MERGED)
-    return found
+    return _once(_MERGED, config, _merged)
 
 
 def compiled_sections(doc: dict[str, Any]) -> Settings:
     """Settings from merged sections; compiled once per distinct sections in a process."""
+    return _once(_COMPILED, doc, _compile)
+
+
+def _once(cache: dict[str, _Built], doc: dict[str, Any], build: Callable[..., _Built]) -> _Built:
+    """``build(doc)``, kept in ``cache`` by the document's content; the oldest of more than
+    :data:`_KEEP` is forgotten."""
     key = json.dumps(doc, sort_keys=True, default=str)
-    found = _COMPILED.get(key)
+    found = cache.get(key)
     if found is None:
-        found = _COMPILED[key] = _compile(doc)
-        _forget_oldest(_COMPILED)
+        found = cache[key] = build(doc)
+        if len(cache) > _KEEP:
+            cache.pop(next(iter(cache)))
     return found
-
-
-def _forget_oldest(cache: dict[str, Any]) -> None:
-    if len(cache) > _KEEP:
-        cache.pop(next(iter(cache)))
 
 
 def _merged(config: dict[str, Any]) -> dict[str, Any]:
