@@ -150,6 +150,11 @@ def test_memories_are_judged_by_whose_words_they_are_and_what_they_say() -> None
     assert "unknown-speaker" in _judged("Usage says the parser reads headers first.", [])[1]
     assert "mid-sentence" in _judged("The user — has rewritten the parser for speed.", [])[1]
     assert "code" in _judged("The user says const total = items.reduce(add);", [])[1]
+    assert "code" in _judged("The user says function parse(text) splits the rows.", [])[1]
+    # prose naming a function or a class is no code
+    assert (
+        "code" not in _judged("The user decided to keep one function that every job calls.", [])[1]
+    )
     assert _judged("Searched codebase lockfile for the package entries.", turns)[3]
 
 

@@ -86,9 +86,13 @@ _MID_START = re.compile(
     re.I,
 )
 _LOWER_START = re.compile(r"^[a-z]")
+# A keyword of code and what follows it in code (a name, a brace), not an English word
+# after it: "a common function that every command uses" is prose.
 _CODE = re.compile(
     r"=>|::|\(\)|\);|[{}]|\b(?:const|let|var|function|import|export|async|await|def|"
-    r"return|class|interface)\s+[\w{(]|#include|</\w|\w\.\w+\(|\$\(|&&|\|\|"
+    r"return|class|interface)\s+(?!(?:that|which|who|whose|where|to|is|are|was|were|of|for"
+    r"|and|or|in|on|with|the|a|an|it|this|these|those|all|each|every|its|their)\b)[\w{(]"
+    r"|#include|</\w|\w\.\w+\(|\$\(|&&|\|\|"
 )
 _MARKUP = re.compile(r"\*\*|__\w|^#{1,6} |\]\(|\s\|\s")
 
