@@ -241,3 +241,20 @@ def test_a_run_left_for_review_is_marked_merged_in_place() -> None:
     assert marked != diary
     assert mark_merged(marked, RUN, how="fast-forward", when=datetime.now(UTC)) is None
     assert mark_merged(diary, "20261121T030000Z-0000", how="merge", when=datetime.now(UTC)) is None
+
+
+def test_a_long_deferred_list_shows_its_first_items_and_counts_the_rest() -> None:
+    """Twenty deferred operations a line, then one line counting the others by kind."""
+    many = [
+        {"op": "prune", "rule": "budget-total", "memories": [f"m-{k:08d}"], "reason": "full"}
+        for k in range(1, 1503)
+    ] + [{"op": "merge", "rule": "merge-near-duplicates", "memories": ["m-a", "m-b"]}]
+    entry = render_diary_entry(record(deferred=many))
+    lines = entry.splitlines()
+    start = lines.index("Deferred to the next dream:")
+    assert lines[start + 1] == "- **prune** `m-00000001` — rule `budget-total`: full"
+    assert lines[start + 20] == "- **prune** `m-00000020` — rule `budget-total`: full"
+    assert lines[start + 21] == (
+        f"- … and 1,483 more (merge 1, prune 1,482): `.dreamgit/runs/{RUN}.json`"
+    )
+    assert lines[start + 22] == ""

@@ -56,7 +56,7 @@ def render_diary_entry(record: Mapping[str, Any]) -> str:
         out.append("")
     deferred: list[Mapping[str, Any]] = list(record.get("deferred") or [])
     if deferred:
-        out += ["Deferred to the next dream:", *(_deferred_line(d) for d in deferred), ""]
+        out += ["Deferred to the next dream:", *_deferred_lines(deferred, run_id), ""]
     decisions = record.get("decisions") or []
     if decisions:
         out += [f"{len(decisions)} decisions recorded in `.dreamgit/runs/{run_id}.json`.", ""]
@@ -185,6 +185,24 @@ def _op_line(position: int, op: Mapping[str, Any]) -> str:
     if commit:
         line += f" · `{commit[:7]}`"
     return line
+
+
+#: Deferred operations the diary lists one a line; the rest are counted (a run over
+#: 10,000 memories may defer 19,000 prunes: the record keeps every one).
+DIARY_DEFERRED = 20
+
+
+def _deferred_lines(deferred: list[Mapping[str, Any]], run_id: str) -> list[str]:
+    lines = [_deferred_line(d) for d in deferred[:DIARY_DEFERRED]]
+    rest = deferred[DIARY_DEFERRED:]
+    if rest:
+        counts: dict[str, int] = {}
+        for item in rest:
+            op = _plain(item.get("op")) or "?"
+            counts[op] = counts.get(op, 0) + 1
+        each = ", ".join(f"{op} {n:,}" for op, n in sorted(counts.items()))
+        lines.append(f"- … and {len(rest):,} more ({each}): `.dreamgit/runs/{run_id}.json`")
+    return lines
 
 
 def _deferred_line(item: Mapping[str, Any]) -> str:

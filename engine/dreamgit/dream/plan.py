@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from dreamgit.dream.consolidate.frame_memo import keeping_frames
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.envs import forget_envs, memory_env_once
 from dreamgit.dream.gather.choice import pick_extractors
@@ -215,7 +216,33 @@ def plan_dream(
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
+    What each memory says is framed as in the runs before (``frame_memo``): only new and
+    changed memories are framed again.
     """
+    with keeping_frames(repo.store.git_dir):
+        return _plan(
+            repo,
+            ruleset,
+            now=now,
+            gather=gather,
+            at=at,
+            llm=llm,
+            exclude=exclude,
+            progress=progress,
+        )
+
+
+def _plan(
+    repo: MemoryRepo,
+    ruleset: RuleSet,
+    *,
+    now: datetime,
+    gather: bool,
+    at: str | None,
+    llm: LLMRun | None,
+    exclude: frozenset[str],
+    progress: Progress,
+) -> Plan:
     base = at if at is not None else repo.tip()
     progress("reading memories")
     snapshot = repo.snapshot(now=now, at=base)

@@ -364,10 +364,24 @@ def _diary_op(
     )
 
 
+#: The record's lists that grow with the store (a run over 10,000 memories may defer
+#: 19,000 prunes): stored one item a line, which the C encoder writes, not indented.
+_ITEM_A_LINE = frozenset({"ops", "deferred", "decisions"})
+
+
 def _record_bytes(record: RunRecord) -> bytes:
+    """The stored record: indented JSON, the long lists one compact item a line."""
     # Whether the run got merged is a fact about main, not about the branch: not stored.
-    stored = {k: v for k, v in record.items() if k != "merged"}
-    return (json.dumps(stored, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    stored = [(k, v) for k, v in record.items() if k != "merged"]
+    fields = []
+    for key, value in stored:
+        if key in _ITEM_A_LINE and isinstance(value, list) and value:
+            items = ",\n".join(f"    {json.dumps(x, ensure_ascii=False)}" for x in value)
+            text = f"[\n{items}\n  ]"
+        else:
+            text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        fields.append(f"  {json.dumps(key, ensure_ascii=False)}: {text}")
+    return ("{\n" + ",\n".join(fields) + "\n}\n").encode("utf-8")
 
 
 def _record_op(run_id: str, record: RunRecord, *, summary: str) -> Operation:

@@ -15,6 +15,8 @@ parser cannot read has no frame (None), and callers fall back to their other che
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -36,7 +38,7 @@ from dreamgit.extract.verbs import (
 )
 from dreamgit.textsim import canonical_word
 
-__all__ = ["Frame", "parse_frame"]
+__all__ = ["KEEPER", "Frame", "FrameKeeper", "parse_frame"]
 
 _TOKEN = lazyre.compile(
     r"(?P<num>[$€£]?\d+(?:[.,:/-]\d+)*(?:%|[a-zA-Z]+\b)?)"
@@ -298,9 +300,20 @@ def _value(
     return obj, phrases, frozenset(rejected)
 
 
+#: Reads a sentence's frame from what was kept between processes, or by the second
+#: argument (``dream/consolidate/frame_memo.py`` sets one while a dream plans).
+FrameKeeper = Callable[[str, Callable[[str], "Frame | None"]], "Frame | None"]
+KEEPER: ContextVar[FrameKeeper | None] = ContextVar("dreamgit_frame_keeper", default=None)
+
+
 @lru_cache(maxsize=1 << 16)
 def parse_frame(text: str) -> Frame | None:
     """The frame of a memory's first sentence, or None when it has no readable verb."""
+    keeper = KEEPER.get()
+    return _read_frame(text) if keeper is None else keeper(text, _read_frame)
+
+
+def _read_frame(text: str) -> Frame | None:
     toks = _tokens(text)
     start = _skip_front(toks)
     j = next((k for k in range(start, len(toks)) if _is_verb(toks, k, start)), None)

@@ -127,14 +127,26 @@ def redact_bytes(data: bytes) -> bytes:
 
 
 def redact_value(value: Any) -> Any:
-    """A JSON-like value (a run record) with every string in it redacted, keys included."""
-    if isinstance(value, str):
-        return redact_text(value)[0] if _SUSPECT.search(value) else value
-    if isinstance(value, Mapping):
-        return {redact_value(k): redact_value(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact_value(item) for item in value]
-    return value
+    """A JSON-like value (a run record) with every string in it redacted, keys included.
+
+    Each distinct string is scanned once: a record repeats its reasons and ids (a run
+    that deferred 19,000 prunes says "max_changes_per_run (100) reached" 19,000 times).
+    """
+    seen: dict[str, str] = {}
+
+    def clean(item: Any) -> Any:
+        if isinstance(item, str):
+            done = seen.get(item)
+            if done is None:
+                done = seen[item] = redact_text(item)[0] if _SUSPECT.search(item) else item
+            return done
+        if isinstance(item, Mapping):
+            return {clean(k): clean(v) for k, v in item.items()}
+        if isinstance(item, list | tuple):
+            return [clean(x) for x in item]
+        return item
+
+    return clean(value)
 
 
 def path_secrets(path: str) -> list[Finding]:

@@ -1,0 +1,135 @@
+"""Each sentence's frame read once, then kept between runs (``store/keptframes.py``).
+
+A dream frames every active memory (the newer-value check, the count check, the
+duplicate guards); over 10,000 memories that was a tenth of a dream, and all but the
+new and changed memories frame as in the run before. Inside :func:`keeping_frames`
+(the dream's plan opens it for its repository), :func:`~dreamgit.extract.frame.parse_frame`
+takes a sentence's frame from the kept ones when the code that made it is the code
+running now, and the frames read anew are saved when the block ends. Outside it every
+sentence is framed afresh. Same answers either way: a frame is a function of the
+sentence and of the code, which the fingerprint names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import fields
+from functools import cache
+from pathlib import Path
+from typing import Any, get_args, get_origin, get_type_hints
+
+from dreamgit.extract.frame import KEEPER, Frame
+from dreamgit.store.keptframes import KeptReadings, code_fingerprint
+
+__all__ = ["keeping_frames"]
+
+#: The source a frame depends on (relative to the package): the parser and its word lists.
+_READ_BY = ("extract", "textsim.py", "lazyre.py")
+_PACKAGE = Path(__file__).resolve().parents[2]
+
+
+class _Memo:
+    """The frames kept for one repository, and those read anew in this run."""
+
+    def __init__(self, kept: KeptReadings, codec: _Codec) -> None:
+        self._kept, self._codec = kept, codec
+        self._stored = kept.load()
+        self._added: dict[str, str] = {}
+        self._asked: set[str] = set()
+
+    def frame(self, text: str, read: Callable[[str], Frame | None]) -> Frame | None:
+        self._asked.add(text)
+        stored = self._stored.get(text)
+        if stored is not None:
+            try:
+                return self._codec.decode(stored)
+            except (ValueError, TypeError):
+                pass  # another shape: framed again, and kept anew
+        found = read(text)
+        self._added[text] = self._codec.encode(found)
+        return found
+
+    def save(self) -> None:
+        unused = (t for t in self._stored if t not in self._asked)
+        self._kept.save(self._added, unused, len(self._stored))
+
+
+@contextmanager
+def keeping_frames(git_dir: Path) -> Iterator[None]:
+    """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
+    end (every sentence framed afresh when a frame has a field no JSON can keep)."""
+    codec = _codec()
+    if codec is None:
+        yield
+        return
+    memo = _Memo(KeptReadings(git_dir, fingerprint=code_fingerprint(_PACKAGE, _READ_BY)), codec)
+    token = KEEPER.set(memo.frame)
+    try:
+        yield
+        memo.save()
+    finally:
+        KEEPER.reset(token)
+
+
+class _Codec:
+    """A frame as a JSON list of its fields, and back: each field converted by its type
+    (the dataclass's hints), so reading a kept frame costs a set per field."""
+
+    def __init__(self) -> None:
+        hints = get_type_hints(Frame)
+        names = [f.name for f in fields(Frame)]
+        pairs = [_converters(hints[name]) for name in names]
+        self._encoders = [(name, enc) for name, (enc, _dec) in zip(names, pairs, strict=True)]
+        self._decoders = [dec for _enc, dec in pairs]
+
+    def encode(self, frame: Frame | None) -> str:
+        if frame is None:
+            return "null"
+        values = [enc(getattr(frame, name)) for name, enc in self._encoders]
+        return json.dumps(values, ensure_ascii=False)
+
+    def decode(self, text: str) -> Frame | None:
+        """A kept frame; ValueError or TypeError when it has another shape."""
+        values = json.loads(text)
+        if values is None:
+            return None
+        if not isinstance(values, list) or len(values) != len(self._decoders):
+            raise ValueError("a kept frame of another shape")
+        return Frame(*(dec(v) for dec, v in zip(self._decoders, values, strict=True)))
+
+
+@cache
+def _codec() -> _Codec | None:
+    try:
+        return _Codec()
+    except TypeError:
+        return None
+
+
+_Convert = Callable[[Any], Any]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _converters(hint: Any) -> tuple[_Convert, _Convert]:
+    """(to JSON, from JSON) for a field's type: scalars, frozensets, tuples, lists."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint in (str, bool, int, float):
+        return _same, _same
+    if origin is frozenset and args == (str,):
+        return sorted, frozenset
+    if origin in (frozenset, list) and len(args) == 1:
+        enc, dec = _converters(args[0])
+        build = frozenset if origin is frozenset else list
+        return (lambda v: [enc(x) for x in v]), (lambda v: build(dec(x) for x in v))
+    if origin is tuple and args and Ellipsis not in args:
+        parts = [_converters(a) for a in args]
+        return (
+            lambda v: [e(x) for (e, _d), x in zip(parts, v, strict=True)],
+            lambda v: tuple(d(x) for (_e, d), x in zip(parts, v, strict=True)),
+        )
+    raise TypeError(f"a frame field of type {hint} cannot be kept")

@@ -1,0 +1,102 @@
+"""What the engine read from a memory's text, kept between processes, keyed by the text.
+
+Reading what a memory says (its frames: subject, relation, value) costs about a tenth of
+a millisecond a sentence, which is 10 s over a store of 100,000 memories, and the answer
+only changes when the text or the code that reads it does. So each reading is kept in a
+SQLite table in the git directory (``dreamgit/cache/frames.sqlite3``) as opaque JSON,
+keyed by the text and tagged with a fingerprint of the source files that read it: a
+database of another fingerprint (an upgrade, an edit of the parser) is emptied before
+use. It is only a cache: a missing, damaged or foreign database is rebuilt, and a
+reader that cannot open it at all reads every text again, with the same answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import sqlite3
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
+from pathlib import Path
+
+__all__ = ["KeptReadings", "code_fingerprint"]
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS readings (text TEXT PRIMARY KEY, value TEXT NOT NULL)
+    WITHOUT ROWID;
+"""
+#: Rows not asked for in a run are dropped when they are more than this share of all.
+_STALE_SHARE = 0.25
+
+
+@cache
+def code_fingerprint(package: Path, parts: tuple[str, ...]) -> str:
+    """A hash of the Python version and every ``.py`` file under ``parts`` of ``package``
+    (folders or single files): it changes whenever the code that made a reading does."""
+    digest = hashlib.sha1(f"{sys.version_info[:2]}".encode(), usedforsecurity=False)
+    for part in parts:
+        target = package / part
+        files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
+        for file in files:
+            digest.update(file.relative_to(package).as_posix().encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+class KeptReadings:
+    """Text → JSON readings of one kind, stored under the git directory."""
+
+    def __init__(self, git_dir: Path, *, fingerprint: str) -> None:
+        self.path = git_dir / "dreamgit" / "cache" / "frames.sqlite3"
+        self._fingerprint = fingerprint
+
+    def load(self) -> dict[str, str]:
+        """Every reading kept for this fingerprint (nothing when the database cannot be
+        read: a damaged one is deleted, to be built again by :meth:`save`)."""
+        try:
+            with self._open() as db:
+                return dict(db.execute("SELECT text, value FROM readings").fetchall())
+        except sqlite3.DatabaseError:
+            self._delete()
+        except OSError:
+            pass
+        return {}
+
+    def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
+        """Add the new readings and, when the unused ones are more than a quarter of the
+        ``total`` kept, drop them, in one transaction. A cache: failures are ignored."""
+        stale = list(unused)
+        if not added and len(stale) <= _STALE_SHARE * total:
+            return
+        with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", added.items())
+            if len(stale) > _STALE_SHARE * total:
+                db.executemany("DELETE FROM readings WHERE text = ?", ((t,) for t in stale))
+            db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _open(self) -> Iterator[sqlite3.Connection]:
+        """A connection to a database of this fingerprint (emptied when it held another)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # a cache: a lost commit is read again
+            db.executescript(_TABLES)
+            row = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
+            if row is None or row[0] != self._fingerprint:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("DELETE FROM readings")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (self._fingerprint,))
+                db.execute("COMMIT")
+            yield db
+        finally:
+            db.close()
+
+    def _delete(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)

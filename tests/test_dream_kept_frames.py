@@ -1,0 +1,157 @@
+"""A dream frames its memories through frames kept between runs, with the same answers.
+
+A dream frames every active memory (the newer-value and count checks); ``frames.sqlite3``
+in the git directory keeps each sentence's frame, so a later run frames only new and
+changed memories. Whatever state that cache is in (filled by a review, missing, damaged,
+written by other code, holding rows it cannot read), a dream gives the same
+operations, the same run id and the same trees as a dream on a fresh repository.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dreamgit.dream.consolidate.frame_memo import keeping_frames
+from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
+from dreamgit.store.keptframes import code_fingerprint
+from dreamgit.store.repo import MemoryRepo
+from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo, invoke_json, op_view, tree_of
+
+#: The fixture's memories and newer values of two subjects' relations, each said later.
+VALUES: tuple[Seed, ...] = (
+    *MEMORIES,
+    Seed("Ana lives in Lisbon.", "people"),
+    Seed("Ana lives in Porto now.", "people", hours=2),
+    Seed("The billing service is written in Ruby.", "work"),
+    Seed("The billing service is written in Go now.", "work", hours=2),
+)
+
+
+def _kept(repo: MemoryRepo) -> Path:
+    return repo.store.git_dir / "dreamgit" / "cache" / "frames.sqlite3"
+
+
+def _reviewed(repo: MemoryRepo) -> None:
+    """A review before the run (a process of its own): the database holds every memory's frame."""
+    parse_frame.cache_clear()
+    invoke_json(repo, "review", "--force")
+    assert _kept(repo).exists()
+
+
+def _damaged(repo: MemoryRepo) -> None:
+    _reviewed(repo)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
+    _kept(repo).write_bytes(b"not a database, " * 64)
+
+
+def _from_other_code(repo: MemoryRepo) -> None:
+    """Readings made by other code (a fingerprint of its own), every one of them wrong."""
+    _reviewed(repo)
+    with sqlite3.connect(_kept(repo)) as db:
+        (wrong,) = db.execute("SELECT value FROM readings LIMIT 1").fetchone()
+        db.execute("UPDATE readings SET value = ?", (wrong,))
+        db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
+
+
+def _unreadable_rows(repo: MemoryRepo) -> None:
+    """Rows this code cannot read back (another shape, not JSON): each fact is read again."""
+    _reviewed(repo)
+    with sqlite3.connect(_kept(repo)) as db:
+        texts = [t for (t,) in db.execute("SELECT text FROM readings")]
+        for k, text in enumerate(texts):
+            value = "{broken" if k % 2 else json.dumps([[[1, 2]], None, []])
+            db.execute("UPDATE readings SET value = ? WHERE text = ?", (value, text))
+
+
+def _removed_after_review(repo: MemoryRepo) -> None:
+    _reviewed(repo)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
+
+
+def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
+    repo = build_repo(root, bare=True, memories=VALUES)
+    if prepare is not None:
+        prepare(repo)
+    parse_frame.cache_clear()  # as in a fresh process: every frame asked of the database
+    record = invoke_json(repo, "run", "--force")
+    return (record["run_id"], op_view(record["ops"]), record["deferred"]), tree_of(repo)
+
+
+@pytest.mark.parametrize(
+    "prepare",
+    [_reviewed, _damaged, _from_other_code, _unreadable_rows, _removed_after_review],
+    ids=["kept", "damaged", "other-code", "unreadable-rows", "removed"],
+)
+def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_readings(
+    tmp_path: Path, prepare: Callable[[MemoryRepo], None]
+) -> None:
+    """Kept, damaged, foreign, unreadable or removed readings: the dream of a fresh repository."""
+    fresh, fresh_tree = _dreamt(tmp_path / "fresh", None)
+    assert any(rule == "supersede-newer-value" for _op, _ph, rule, _m, _s in fresh[1])
+    assert _dreamt(tmp_path / "prepared", prepare) == (fresh, fresh_tree)
+
+
+def _keeper() -> FrameKeeper:
+    keeper = KEEPER.get()
+    assert keeper is not None
+    return keeper
+
+
+def test_a_kept_frame_is_read_back_without_framing_the_sentence_again(tmp_path: Path) -> None:
+    """A second block (a later process) reads each memory's frame from the database."""
+    texts = [
+        m.text
+        for m in build_repo(tmp_path / "mem", bare=True, memories=VALUES).memories(now=DREAM_AT)
+    ]
+    parse_frame.cache_clear()  # as in a fresh process
+    with keeping_frames(tmp_path):
+        first = [parse_frame(t) for t in texts]
+    assert any(f is not None for f in first) and None in [*first, parse_frame("no verb")]
+    asked: list[str] = []
+
+    def framing(text: str) -> Frame | None:
+        asked.append(text)
+        raise AssertionError(f"framed again: {text}")
+
+    with keeping_frames(tmp_path):
+        assert [_keeper()(t, framing) for t in texts] == first
+    assert asked == []
+
+
+def test_a_new_sentence_is_framed_once_and_kept_for_the_next_block(tmp_path: Path) -> None:
+    """A sentence not kept yet is framed, then found kept by the next block; nothing is
+    kept outside a block."""
+    said = "Raj got promoted to Staff Engineer."
+    asked: list[str] = []
+
+    def framing(text: str) -> Frame | None:
+        asked.append(text)
+        return parse_frame.__wrapped__(text)
+
+    assert KEEPER.get() is None
+    with keeping_frames(tmp_path):
+        framed = _keeper()(said, framing)
+    with keeping_frames(tmp_path):
+        assert _keeper()(said, framing) == framed is not None
+    assert asked == [said]
+
+
+def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path) -> None:
+    """Editing a file of the reading code gives another fingerprint; other files do not."""
+    (tmp_path / "extract").mkdir()
+    parser = tmp_path / "extract" / "frame.py"
+    parser.write_text("WORDS = 1\n")
+    (tmp_path / "cli.py").write_text("X = 1\n")
+    before = code_fingerprint.__wrapped__(tmp_path, ("extract",))
+    (tmp_path / "cli.py").write_text("X = 2\n")
+    assert code_fingerprint.__wrapped__(tmp_path, ("extract",)) == before
+    parser.write_text("WORDS = 2\n")
+    assert code_fingerprint.__wrapped__(tmp_path, ("extract",)) != before
