@@ -122,8 +122,14 @@ def _with_a_session(repo: Path, config: str | None = None) -> None:
     engine.log_session("User: I keep my recipes in a plain text file under git.")
 
 
-#: Loaded only to ask a model: the answer's contract (pydantic) and the prompts (jinja2).
-_FOR_A_MODEL = ("pydantic", "pydantic_core", "jinja2")
+#: Loaded only to ask a model: the answer's contract (pydantic), the prompts (jinja2) and
+#: the installed adapters' entry points (importlib.metadata).
+_FOR_A_MODEL = ("pydantic", "pydantic_core", "jinja2", "importlib.metadata")
+_FOR_A_MODEL_PACKAGES = tuple(f"{name}." for name in _FOR_A_MODEL)
+
+
+def _for_a_model(loaded: set[str]) -> set[str]:
+    return {m for m in loaded if m in _FOR_A_MODEL or m.startswith(_FOR_A_MODEL_PACKAGES)}
 
 
 @pytest.mark.parametrize(
@@ -134,11 +140,12 @@ def test_commands_with_no_model_configured_load_no_pydantic_and_no_jinja(
     tmp_path: Path, args: list[str]
 ) -> None:
     """With no model configured, a dream that gathers a session, its review and the everyday
-    commands import neither the model contract's pydantic nor the prompts' jinja2."""
+    commands import neither the model contract's pydantic, nor the prompts' jinja2, nor
+    importlib.metadata to look for adapters."""
     _with_a_session(tmp_path / "mem")
     loaded = _modules_after(args, repo=tmp_path / "mem", only="")
     assert "dreamgit.store.repo" in loaded
-    assert not {m for m in loaded if m.split(".")[0] in _FOR_A_MODEL}
+    assert not _for_a_model(loaded)
 
 
 def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path) -> None:
@@ -148,4 +155,4 @@ def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path
     _with_a_session(tmp_path / "mem", config)
     loaded = _modules_after(["run", "--force"], repo=tmp_path / "mem", only="")
     assert "dreamgit.dream.gather" in loaded
-    assert set(_FOR_A_MODEL) <= loaded
+    assert _for_a_model(loaded) >= set(_FOR_A_MODEL)
