@@ -12,9 +12,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from dreamgit.api import DreamEngine
 from dreamgit.cli import cli
 from dreamgit.cli.commands import COMMANDS
 from dreamgit.store.repo import MemoryRepo
+from dreamkit import set_config
 from gitcheck import NOW
 
 
@@ -24,8 +26,11 @@ def _loaded() -> dict[str, click.Command]:
     return {name: command for name, command in found.items() if command is not None}
 
 
-def _modules_after(args: list[str], repo: Path | None = None) -> set[str]:
-    """The package's modules a fresh interpreter holds after running ``dreamgit ARGS``."""
+def _modules_after(
+    args: list[str], repo: Path | None = None, *, only: str = "dreamgit"
+) -> set[str]:
+    """The modules (those under ``only``; every one with ``only=""``) a fresh interpreter
+    holds after running ``dreamgit ARGS``."""
     script = textwrap.dedent(
         f"""
         import sys
@@ -34,7 +39,7 @@ def _modules_after(args: list[str], repo: Path | None = None) -> set[str]:
             main({args!r})
         except SystemExit:
             pass
-        print(" ".join(m for m in sys.modules if m.startswith("dreamgit")), file=sys.stderr)
+        print(" ".join(m for m in sys.modules if m.startswith({only!r})), file=sys.stderr)
         """
     )
     env = dict(os.environ, DREAMGIT_REPO=str(repo)) if repo else None
@@ -108,3 +113,46 @@ def test_everyday_commands_load_no_gathering(tmp_path: Path, args: list[str]) ->
     loaded = _modules_after(args, repo=tmp_path / "mem")
     assert "dreamgit.store.repo" in loaded
     assert not {m for m in loaded if m.startswith("dreamgit.dream.gather")}
+
+
+def _with_a_session(repo: Path, config: str | None = None) -> None:
+    engine = DreamEngine(MemoryRepo.init(repo, now=NOW), now=NOW)
+    if config is not None:
+        set_config(engine.repo, config, now=NOW)
+    engine.log_session("User: I keep my recipes in a plain text file under git.")
+
+
+#: Loaded only to ask a model: the answer's contract (pydantic), the prompts (jinja2) and
+#: the installed adapters' entry points (importlib.metadata).
+_FOR_A_MODEL = ("pydantic", "pydantic_core", "jinja2", "importlib.metadata")
+_FOR_A_MODEL_PACKAGES = tuple(f"{name}." for name in _FOR_A_MODEL)
+
+
+def _for_a_model(loaded: set[str]) -> set[str]:
+    return {m for m in loaded if m in _FOR_A_MODEL or m.startswith(_FOR_A_MODEL_PACKAGES)}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["run", "--force"], ["review", "--force"], ["status"], ["add", "Likes oolong", "-t", "food"]],
+)
+def test_commands_with_no_model_configured_load_no_pydantic_and_no_jinja(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """With no model configured, a dream that gathers a session, its review and the everyday
+    commands import neither the model contract's pydantic, nor the prompts' jinja2, nor
+    importlib.metadata to look for adapters."""
+    _with_a_session(tmp_path / "mem")
+    loaded = _modules_after(args, repo=tmp_path / "mem", only="")
+    assert "dreamgit.store.repo" in loaded
+    assert not _for_a_model(loaded)
+
+
+def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path) -> None:
+    """The same dream with the scripted model configured does load them: what the test
+    above counts is what asking a model needs."""
+    config = "extends: default\nllm:\n  adapter: scripted\n  model: m\n"
+    _with_a_session(tmp_path / "mem", config)
+    loaded = _modules_after(["run", "--force"], repo=tmp_path / "mem", only="")
+    assert "dreamgit.dream.gather" in loaded
+    assert _for_a_model(loaded) >= set(_FOR_A_MODEL)

@@ -21,7 +21,6 @@ from typing import Any, Literal
 from dreamgit.llm.base import Completion, LLMAdapter, Message
 from dreamgit.llm.cache import AnswerCache
 from dreamgit.llm.proposals import Proposal, ProposalFormatError, parse_proposals
-from dreamgit.templating import render
 
 __all__ = ["Answer", "CharBudget", "ask"]
 
@@ -94,6 +93,8 @@ def ask(
     Template errors and provider failures are raised; a malformed answer and a
     spent budget are not errors but outcomes, reported in the Answer.
     """
+    from dreamgit.templating import render  # jinja2: only when a model is asked
+
     if budget.exhausted:
         return Answer(group, "deferred", reason="the run's LLM budget is spent")
     messages = [

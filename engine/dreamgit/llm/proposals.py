@@ -38,7 +38,6 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from dreamgit.errors import ProposalFormatError
-from dreamgit.llm.contract import validate_answer
 from dreamgit.llm.injection import instruction_shape
 from dreamgit.model import priority_rank
 from dreamgit.records import Decision as RecordedDecision
@@ -165,6 +164,8 @@ def parse_proposals(text: str) -> list[Proposal]:
     The JSON is read here (fenced or in prose, no duplicate fields, no NaN); what it
     must hold is the contract's models (:mod:`dreamgit.llm.contract`).
     """
+    from dreamgit.llm.contract import validate_answer  # pydantic: only once a model answered
+
     models = validate_answer(_extract_json(text))
     return [Proposal(**m.model_dump(exclude_none=True), index=i) for i, m in enumerate(models)]
 

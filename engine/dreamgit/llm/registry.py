@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamgit.errors import ConfigError
 from dreamgit.llm.base import LLMAdapter
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = ["GROUP", "available", "get_adapter", "register", "unregister"]
 
@@ -27,6 +29,8 @@ _in_process: dict[str, Factory] = {}
 
 
 def _entry_points() -> dict[str, EntryPoint]:
+    from importlib.metadata import entry_points  # about 50 ms: only when an adapter is named
+
     found: dict[str, EntryPoint] = {}
     for point in entry_points(group=GROUP):
         found.setdefault(point.name, point)
