@@ -132,7 +132,7 @@ class _Opened:
         try:
             return (self.folder / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
         except FileNotFoundError:
-            from dreamgit.integrations.claude_hooks import committed_text
+            from dreamgit.integrations.hookreads import committed_text
 
             found = committed_text(self.folder, ".dreamgit/config.yaml")
             if found is not None:
@@ -152,39 +152,50 @@ def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
     if excluded(cwd if isinstance(cwd, str) else None, settings.exclude):
         return  # the user left this project out: no brief, no recall, no logging
     if event == "prompt-submit":
-        from dreamgit.integrations.claude_hooks import recall_brief
+        _prompt_submit(state, opened, payload, settings.recall_chars)
+    elif event == "session-start":
+        _session_start(state, opened)
+    else:
+        _session_end(state, payload)
 
-        prompt = payload.get("prompt")
-        if isinstance(prompt, str) and prompt.strip():
-            # Read-only (record=False), from the derived store when it holds HEAD's commit:
-            # no git opened then; else the repository without an index renderer, so none
-            # of the write path (cmd_memory, operations, the secret scanner) is imported.
-            said = recall_brief(
-                state.path,
-                prompt,
-                now=state.now(),
-                chars=settings.recall_chars,
-                repo=opened.repo,
-            )
-            if said:
-                click.echo(said)
-        return
-    if event == "session-start":
-        from dreamgit.integrations.claude_hooks import (
-            brief_of,
-            committed_text,
-            session_brief,
-            worktree_brief,
+
+def _prompt_submit(
+    state: CliState, opened: _Opened, payload: dict[str, Any], recall_chars: int
+) -> None:
+    from dreamgit.integrations.claude_hooks import recall_brief
+
+    prompt = payload.get("prompt")
+    if isinstance(prompt, str) and prompt.strip():
+        # Read-only (record=False), from the derived store when it holds HEAD's commit:
+        # no git opened then; else the repository without an index renderer, so none
+        # of the write path (cmd_memory, operations, the secret scanner) is imported.
+        said = recall_brief(
+            state.path, prompt, now=state.now(), chars=recall_chars, repo=opened.repo
         )
+        if said:
+            click.echo(said)
 
-        brief = worktree_brief(state.path)
-        if brief is None:  # a bare repository: the committed index, without git if it can
-            index = committed_text(state.path, "MEMORY.md")
-            brief = brief_of(index) if index is not None else session_brief(opened.repo())
-        if brief:
-            click.echo(brief)
-        return
-    from dreamgit.cli.opening import open_repo
-    from dreamgit.integrations.claude_hooks import log_session
 
-    click.echo(log_session(open_repo(state), payload, now=state.now()), err=True)
+def _session_start(state: CliState, opened: _Opened) -> None:
+    from dreamgit.integrations.claude_hooks import brief_of, session_brief, worktree_brief
+    from dreamgit.integrations.hookreads import committed_text
+
+    brief = worktree_brief(state.path)
+    if brief is None:  # a bare repository: the committed index, without git if it can
+        index = committed_text(state.path, "MEMORY.md")
+        brief = brief_of(index) if index is not None else session_brief(opened.repo())
+    if brief:
+        click.echo(brief)
+
+
+def _session_end(state: CliState, payload: dict[str, Any]) -> None:
+    from dreamgit.integrations.claude_hooks import log_session, logged_already
+
+    # Nothing new since the last log (a PreCompact after SessionEnd, a session resumed and
+    # closed): said from git's files alone, without opening the repository.
+    said = logged_already(state.path, payload)
+    if said is None:
+        from dreamgit.cli.opening import open_repo
+
+        said = log_session(open_repo(state), payload, now=state.now())
+    click.echo(said, err=True)

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.errors import UserError
-from dreamgit.store import layout
 
 if TYPE_CHECKING:
     from dreamgit.store.repo import MemoryRepo
@@ -40,12 +39,12 @@ __all__ = [
     "SETTINGS_PATH",
     "HookSettings",
     "Settings",
-    "committed_text",
     "excluded",
     "hook_commands",
     "hook_settings",
     "install",
     "log_session",
+    "logged_already",
     "recall_brief",
     "session_brief",
     "uninstall",
@@ -261,34 +260,6 @@ def worktree_brief(folder: Path, *, chars: int = BRIEF_CHARS) -> str | None:
     return brief_of(text, chars=chars)
 
 
-def committed_text(folder: Path, path: str) -> str | None:
-    """A file of the commit HEAD's branch is at, read without libgit2; None on any doubt.
-
-    For a bare repository's hooks: git's own files name the commit (``store/headref.py``)
-    and its loose objects hold the file (``store/looseobjects.py``). The full path reads
-    the branch that holds the configuration, which is HEAD's unless the configuration
-    names another (``branch:``) or HEAD's holds none; so a configuration that is absent
-    here, or that says ``branch`` or ``format`` outside a comment, is a doubt too.
-    """
-    from dreamgit.store.headref import read_head
-    from dreamgit.store.looseobjects import committed_file
-
-    head = read_head(folder)
-    if head is None:
-        return None
-    config = committed_file(head.git_dir, head.commit, layout.CONFIG)
-    if config is None:
-        return None
-    config_text = config.decode("utf-8", errors="replace")
-    said = " ".join(line.partition("#")[0] for line in config_text.splitlines())
-    if "branch" in said or "format" in said:
-        return None
-    if path == layout.CONFIG:
-        return config_text
-    found = committed_file(head.git_dir, head.commit, path)
-    return None if found is None else found.decode("utf-8", errors="replace")
-
-
 def brief_of(index: str | None, *, chars: int = BRIEF_CHARS) -> str:
     """An index as a marked brief of at most ``chars`` characters; "" when it lists nothing.
 
@@ -313,10 +284,26 @@ def log_session(repo: MemoryRepo, payload: Mapping[str, Any], *, now: datetime) 
     if not isinstance(transcript, str) or not transcript:
         raise UserError("the hook input names no transcript_path; nothing logged")
     done, problems = log_agent_path(repo, "claude-code", Path(transcript).expanduser(), now=now)
-    said = f"logged {len(done.sessions)} session part(s) of {Path(transcript).name}"
+    said = _logged_line(len(done.sessions), Path(transcript).name)
     if problems:  # logged what reads; the first problem names the file and line
         said += f"; {len(problems)} problem(s), first: {problems[0]}"
     return said
+
+
+def logged_already(folder: Path, payload: Mapping[str, Any]) -> str | None:
+    """The line :func:`log_session` would say when the session file the hook input names
+    holds nothing new, found without git (``hookreads``); None when it may hold more."""
+    from dreamgit.integrations.hookreads import logged_up_to_date
+
+    transcript = payload.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        return None
+    path = Path(transcript).expanduser()
+    return _logged_line(0, path.name) if logged_up_to_date(folder, path) else None
+
+
+def _logged_line(parts: int, name: str) -> str:
+    return f"logged {parts} session part(s) of {name}"
 
 
 def recall_brief(
