@@ -19,16 +19,18 @@ from pathlib import Path
 import pytest
 
 from clikit import RepositoryTemplates, dreamgit
+from dreamgit.cli.hookrun import HookCall, hook_call
 from dreamgit.integrations.claude_hooks import session_brief
 from dreamgit.store.repo import MemoryRepo
-from test_claude_hooks import DAY, _memory
+from test_claude_hooks import DAY, _memory, _record
 
 WRITE_PATH = ("dreamgit.cli.cmd_memory", "dreamgit.store.operations", "dreamgit.store.secrets")
 
 
-def _loaded(repo: Path, event: str, payload: dict[str, str]) -> tuple[str, set[str]]:
-    """The hook's stdout and stderr (less the import times) and the modules it imported."""
-    argv = ["-X", "importtime", "-m", "dreamgit", "--repo", str(repo), "--now", DAY]
+def _loaded(repo: Path, event: str, payload: dict[str, str], *first: str) -> tuple[str, set[str]]:
+    """The hook's stdout and stderr (less the import times) and the modules it imported;
+    ``first``: global options before ``--repo``."""
+    argv = ["-X", "importtime", "-m", "dreamgit", *first, "--repo", str(repo), "--now", DAY]
     done = subprocess.run(
         [sys.executable, *argv, "hook", "claude-code", event],
         input=json.dumps(payload),
@@ -158,3 +160,49 @@ def test_a_configuration_naming_heads_branch_plainly_is_read_without_git(
     said, modules = _loaded(repo, "session-start", {"source": "startup"})
     assert said == _full_path_brief(repo) and "Prefers tabs over spaces in Makefiles" in said
     assert "pygit2" not in modules
+
+
+@pytest.mark.parametrize(
+    ("event", "payload"),
+    [
+        ("session-start", {"source": "startup"}),
+        ("prompt-submit", {"prompt": "tabs in Makefiles"}),
+        ("session-end", {"transcript_path": "session.jsonl"}),
+    ],
+)
+def test_a_hooks_command_line_runs_without_click_and_says_what_click_says(
+    tmp_path: Path, templates: RepositoryTemplates, event: str, payload: dict[str, str]
+) -> None:
+    """The command line install-hooks writes skips click (40 ms of imports at every prompt);
+    through click (``--debug`` first sends it there) the hook says the same."""
+    repo = _memory(tmp_path, templates)
+    if "transcript_path" in payload:  # logged once: both paths then find nothing new
+        transcript = tmp_path / payload["transcript_path"]
+        transcript.write_text(_record(0, "user", "I fly kites.") + "\n", encoding="utf-8")
+        payload = {"transcript_path": str(transcript)}
+        _loaded(repo, event, payload)
+    said, modules = _loaded(repo, event, payload)
+    through_click, click_modules = _loaded(repo, event, payload, "--debug")
+    assert said == through_click and said.strip()
+    assert "click" not in modules and "click" in click_modules
+
+
+def test_only_a_hooks_exact_command_line_skips_click(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[--repo P] [--now T] hook claude-code EVENT``, each option once as two words; the
+    environment fills what is not given, as click's envvar does; anything else is click's."""
+    monkeypatch.setenv("DREAMGIT_REPO", "/env/mem")
+    monkeypatch.delenv("DREAMGIT_NOW", raising=False)
+    end = ["hook", "claude-code", "session-end"]
+    assert hook_call(["--repo", "/m", "--now", DAY, *end]) == HookCall("/m", DAY, "session-end")
+    assert hook_call(["--now", DAY, "--repo", "/m", *end]) == HookCall("/m", DAY, "session-end")
+    assert hook_call(end) == HookCall("/env/mem", None, "session-end")
+    for args in (
+        ["--debug", *end],
+        ["--repo=/m", *end],
+        ["--repo", "/m", "--repo", "/n", *end],
+        ["hook", "claude-code", "session-end", "--help"],
+        ["hook", "claude-code", "stop"],
+        ["hook", "codex", "session-end"],
+        ["--repo", "/m", "status"],
+    ):
+        assert hook_call(args) is None, args

@@ -18,19 +18,17 @@ nothing and ``--uninstall`` removes only them.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
-import shlex
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamgit.errors import UserError
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from dreamgit.store.repo import MemoryRepo
 
 __all__ = [
@@ -77,13 +75,14 @@ _CLOSE = "<!-- /dreamgit:generated -->"
 
 def hook_commands(program: str, repo: Path, *, recall: bool = False) -> dict[str, str]:
     """The shell command each Claude Code event runs, by event name."""
+    import shlex  # only install-hooks asks: not at every hook's start
+
     base = f"{shlex.quote(program)} --repo {shlex.quote(str(repo))}{_SIGNATURE}"
     events = {**_EVENTS, **_RECALL_EVENT} if recall else _EVENTS
     return {event: base + step for event, step in events.items()}
 
 
-@dataclass(frozen=True)
-class HookSettings:
+class HookSettings(NamedTuple):
     """What ``claude-hooks:`` in the configuration says: projects left out, recall's cap."""
 
     exclude: tuple[str, ...] = ()
@@ -126,6 +125,8 @@ def excluded(project: str | None, patterns: tuple[str, ...]) -> bool:
     """Whether the project folder is one of ``patterns`` or inside one (paths or globs)."""
     if not project or not patterns:
         return False
+    import fnmatch  # only where exclusions are set
+
     folder = Path(project).expanduser().resolve()
     for pattern in patterns:
         wanted = os.path.expanduser(pattern)
@@ -139,8 +140,7 @@ def excluded(project: str | None, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """A settings file after a change: its new text, and whether that differs from disk."""
 
     path: Path

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from dreamgit.store import layout
 from dreamgit.store.headref import Head, read_head
@@ -32,8 +32,7 @@ _BRANCH_LINE = re.compile(r"branch:[ \t]+([A-Za-z][A-Za-z0-9._/-]*)[ \t]*")
 _NOT_STRINGS = frozenset({"null", "true", "false", "yes", "no", "on", "off", "y", "n"})
 
 
-@dataclass(frozen=True)
-class MemoryHead:
+class MemoryHead(NamedTuple):
     """The commit of the branch dreamgit works on, and its committed configuration."""
 
     head: Head
