@@ -19,16 +19,18 @@ from pathlib import Path
 import pytest
 
 from clikit import RepositoryTemplates, dreamgit
+from dreamgit.cli.hookrun import HookCall, hook_call
 from dreamgit.integrations.claude_hooks import session_brief
 from dreamgit.store.repo import MemoryRepo
-from test_claude_hooks import DAY, SESSION, _memory, _record
+from test_claude_hooks import DAY, _memory, _record
 
 WRITE_PATH = ("dreamgit.cli.cmd_memory", "dreamgit.store.operations", "dreamgit.store.secrets")
 
 
-def _loaded(repo: Path, event: str, payload: dict[str, str]) -> tuple[str, set[str]]:
-    """The hook's stdout and stderr (less the import times) and the modules it imported."""
-    argv = ["-X", "importtime", "-m", "dreamgit", "--repo", str(repo), "--now", DAY]
+def _loaded(repo: Path, event: str, payload: dict[str, str], *first: str) -> tuple[str, set[str]]:
+    """The hook's stdout and stderr (less the import times) and the modules it imported;
+    ``first``: global options before ``--repo``."""
+    argv = ["-X", "importtime", "-m", "dreamgit", *first, "--repo", str(repo), "--now", DAY]
     done = subprocess.run(
         [sys.executable, *argv, "hook", "claude-code", event],
         input=json.dumps(payload),
@@ -82,30 +84,6 @@ def test_the_session_start_hook_in_a_work_tree_opens_no_git(
     assert not modules & set(WRITE_PATH)
 
 
-def _transcript(tmp_path: Path, said: str) -> dict[str, str]:
-    """A Claude Code session file in which the user says ``said``; the hook input naming it."""
-    transcript = tmp_path / f"{SESSION}.jsonl"
-    lines = [_record(0, "user", said), _record(1, "assistant", "Ok.")]
-    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"transcript_path": str(transcript)}
-
-
-@pytest.mark.parametrize("kind", ["work-tree", "bare"])
-def test_the_session_end_hook_with_nothing_new_loads_no_secret_scanner(
-    tmp_path: Path, templates: RepositoryTemplates, kind: str
-) -> None:
-    """A second session-end (PreCompact after SessionEnd) logs nothing and scans nothing;
-    in a bare repository too, whose configuration is read from loose objects."""
-    repo = (_memory if kind == "work-tree" else _bare)(tmp_path, templates)
-    payload = _transcript(tmp_path, "I keep the deploy keys in the vault.")
-    said, _ = _loaded(repo, "session-end", payload)
-    assert f"logged 1 session part(s) of {SESSION}.jsonl" in said
-    said, modules = _loaded(repo, "session-end", payload)
-    assert f"logged 0 session part(s) of {SESSION}.jsonl" in said
-    assert "dreamgit.store.agentlog" in modules
-    assert not modules & set(WRITE_PATH)
-
-
 def _one_memory_bare(repo: Path) -> None:
     dreamgit(repo, DAY, "init", "--bare", str(repo))
     dreamgit(repo, DAY, "add", "Prefers tabs over spaces in Makefiles", "--topic", "prefs")
@@ -144,9 +122,9 @@ def _detached(repo: Path) -> None:
     (repo / "HEAD").write_text(commit, encoding="utf-8")
 
 
-def _branch_named(repo: Path) -> None:
+def _branch_named(repo: Path, line: str = 'branch: "main"') -> None:
     opened = MemoryRepo.open(repo)
-    config = (opened.read_text(".dreamgit/config.yaml") or "") + "branch: main\n"
+    config = (opened.read_text(".dreamgit/config.yaml") or "") + line + "\n"
     opened.commit_main(
         "config: name the branch",
         lambda _tip: {".dreamgit/config.yaml": config.encode()},
@@ -155,16 +133,76 @@ def _branch_named(repo: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "doubt", [_packed, _detached, _branch_named], ids=["packed", "detached-head", "branch-named"]
+    "doubt",
+    [_packed, _detached, _branch_named],
+    ids=["packed", "detached-head", "branch-named-quoted"],
 )
 def test_the_bare_session_start_hook_opens_git_on_any_doubt(
     tmp_path: Path, templates: RepositoryTemplates, doubt: Callable[[Path], None]
 ) -> None:
-    """Objects packed, HEAD detached, a configuration that names its branch: the hook takes
-    the full path (pygit2 loads) and gives the same brief."""
+    """Objects packed, HEAD detached, a configuration that names its branch in a way a plain
+    reading cannot be sure of: the hook takes the full path (pygit2 loads), same brief."""
     repo = _bare(tmp_path, templates)
     doubt(repo)
     said, modules = _loaded(repo, "session-start", {"source": "startup"})
     assert "Prefers tabs over spaces in Makefiles" in said
     assert said == _full_path_brief(repo)
     assert "pygit2" in modules
+
+
+def test_a_configuration_naming_heads_branch_plainly_is_read_without_git(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
+    """``branch: main`` on main (an adopted repository names its branch so): no pygit2, and
+    the brief the full path gives."""
+    repo = _bare(tmp_path, templates)
+    _branch_named(repo, "branch: main  # the repository's own")
+    said, modules = _loaded(repo, "session-start", {"source": "startup"})
+    assert said == _full_path_brief(repo) and "Prefers tabs over spaces in Makefiles" in said
+    assert "pygit2" not in modules
+
+
+@pytest.mark.parametrize(
+    ("event", "payload"),
+    [
+        ("session-start", {"source": "startup"}),
+        ("prompt-submit", {"prompt": "tabs in Makefiles"}),
+        ("session-end", {"transcript_path": "session.jsonl"}),
+    ],
+)
+def test_a_hooks_command_line_runs_without_click_and_says_what_click_says(
+    tmp_path: Path, templates: RepositoryTemplates, event: str, payload: dict[str, str]
+) -> None:
+    """The command line install-hooks writes skips click (40 ms of imports at every prompt);
+    through click (``--debug`` first sends it there) the hook says the same."""
+    repo = _memory(tmp_path, templates)
+    if "transcript_path" in payload:  # logged once: both paths then find nothing new
+        transcript = tmp_path / payload["transcript_path"]
+        transcript.write_text(_record(0, "user", "I fly kites.") + "\n", encoding="utf-8")
+        payload = {"transcript_path": str(transcript)}
+        _loaded(repo, event, payload)
+    said, modules = _loaded(repo, event, payload)
+    through_click, click_modules = _loaded(repo, event, payload, "--debug")
+    assert said == through_click and said.strip()
+    assert "click" not in modules and "click" in click_modules
+
+
+def test_only_a_hooks_exact_command_line_skips_click(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[--repo P] [--now T] hook claude-code EVENT``, each option once as two words; the
+    environment fills what is not given, as click's envvar does; anything else is click's."""
+    monkeypatch.setenv("DREAMGIT_REPO", "/env/mem")
+    monkeypatch.delenv("DREAMGIT_NOW", raising=False)
+    end = ["hook", "claude-code", "session-end"]
+    assert hook_call(["--repo", "/m", "--now", DAY, *end]) == HookCall("/m", DAY, "session-end")
+    assert hook_call(["--now", DAY, "--repo", "/m", *end]) == HookCall("/m", DAY, "session-end")
+    assert hook_call(end) == HookCall("/env/mem", None, "session-end")
+    for args in (
+        ["--debug", *end],
+        ["--repo=/m", *end],
+        ["--repo", "/m", "--repo", "/n", *end],
+        ["hook", "claude-code", "session-end", "--help"],
+        ["hook", "claude-code", "stop"],
+        ["hook", "codex", "session-end"],
+        ["--repo", "/m", "status"],
+    ):
+        assert hook_call(args) is None, args

@@ -4,7 +4,8 @@ Each ``cmd_*`` module parses its arguments, calls the library and renders the
 result. The root group in ``app.py`` names every command and its module, loads
 a module only when one of its commands runs, and is the one place where
 exceptions become exit codes. ``dreamgit --version`` alone is answered here,
-before click is imported (half the cost of that process), in click's words.
+before click is imported (half the cost of that process), in click's words, and so
+is a Claude Code hook's command line (``cli/hookrun.py``).
 
 May import: everything in the package; nothing imports it (``__main__`` and the
 console script aside).
@@ -23,12 +24,20 @@ __all__ = ["cli", "main"]
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line and exit with its code."""
-    if (sys.argv[1:] if argv is None else argv) == ["--version"]:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:
         from dreamgit.version import __version__
 
         # What click.version_option prints, word for word (tests/test_cli_startup.py).
         print(f"dreamgit, version {__version__}")
         return
+    if "hook" in args:  # a Claude Code hook, at every prompt: no click when it need not
+        from dreamgit.cli.hookrun import hook_call, run_hook
+
+        call = hook_call(args)
+        if call is not None:
+            run_hook(call)
+            return
     from dreamgit.cli.app import main as run
 
     run(argv)

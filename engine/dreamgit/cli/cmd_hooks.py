@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import click
 
+from dreamgit.cli.hookrun import EVENTS
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.errors import DreamgitError
-
-if TYPE_CHECKING:
-    from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["hook", "install_hooks"]
 
@@ -76,12 +70,14 @@ def _program() -> str:
     running = Path(sys.argv[0])
     if running.name == "dreamgit" and running.exists():
         return str(running.resolve())
+    import shutil  # only install-hooks asks: not at every hook's start
+
     return shutil.which("dreamgit") or "dreamgit"
 
 
 @click.command()
 @click.argument("agent", type=click.Choice(["claude-code"]))
-@click.argument("event", type=click.Choice(["session-start", "session-end", "prompt-submit"]))
+@click.argument("event", type=click.Choice(EVENTS))
 @pass_state
 def hook(state: CliState, agent: str, event: str) -> None:
     """Run one installed hook: the hook's JSON input on stdin, as Claude Code gives it.
@@ -91,100 +87,6 @@ def hook(state: CliState, agent: str, event: str) -> None:
     A project excluded in the configuration (claude-hooks: exclude:) gets nothing.
     A hook never blocks the agent: any failure is one line on stderr and exit 0.
     """
-    try:
-        _run_hook(state, event, _payload())
-    except DreamgitError as exc:
-        click.echo(f"dreamgit hook {event}: {exc.message}", err=True)
-    except Exception as exc:  # a hook must never stop the agent's session
-        click.echo(f"dreamgit hook {event}: skipped ({exc!r})", err=True)
+    from dreamgit.cli.hookrun import HookCall, run_hook
 
-
-def _payload() -> dict[str, Any]:
-    text = "" if sys.stdin.isatty() else sys.stdin.read()
-    value = json.loads(text) if text.strip() else {}
-    return value if isinstance(value, dict) else {}
-
-
-class _Opened:
-    """The repository a hook reads, opened (and pygit2 imported) at most once, when needed.
-
-    A work tree's configuration and MEMORY.md are read as files, so the session-start
-    hook there never opens git; a bare repository's are read from git's loose objects
-    (``claude_hooks.committed_text``), and on any doubt the repository is opened, once
-    for both.
-    """
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._repo: MemoryRepo | None = None
-
-    def repo(self) -> MemoryRepo:
-        """The memory repository, read-only use: no index renderer, checked initialised."""
-        if self._repo is None:
-            from dreamgit.store.repo import MemoryRepo
-
-            self._repo = MemoryRepo.open(self.folder)
-            self._repo.require_initialised()
-        return self._repo
-
-    def config_text(self) -> str | None:
-        """The work tree's configuration as a file (a bare repository's: the committed one)."""
-        try:
-            return (self.folder / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
-        except FileNotFoundError:
-            from dreamgit.integrations.claude_hooks import committed_text
-
-            found = committed_text(self.folder, ".dreamgit/config.yaml")
-            if found is not None:
-                return found
-            repo = self.repo()
-            tip = repo.tip()
-            return repo.read_text(".dreamgit/config.yaml", at=tip) if tip else None
-
-
-def _run_hook(state: CliState, event: str, payload: dict[str, Any]) -> None:
-    # Imported here, and only what each hook needs: a hook runs at every session start.
-    from dreamgit.integrations.claude_hooks import excluded, hook_settings
-
-    opened = _Opened(state.path)
-    settings = hook_settings(opened.config_text())
-    cwd = payload.get("cwd")
-    if excluded(cwd if isinstance(cwd, str) else None, settings.exclude):
-        return  # the user left this project out: no brief, no recall, no logging
-    if event == "prompt-submit":
-        from dreamgit.integrations.claude_hooks import recall_brief
-
-        prompt = payload.get("prompt")
-        if isinstance(prompt, str) and prompt.strip():
-            # Read-only (record=False), from the derived store when it holds HEAD's commit:
-            # no git opened then; else the repository without an index renderer, so none
-            # of the write path (cmd_memory, operations, the secret scanner) is imported.
-            said = recall_brief(
-                state.path,
-                prompt,
-                now=state.now(),
-                chars=settings.recall_chars,
-                repo=opened.repo,
-            )
-            if said:
-                click.echo(said)
-        return
-    if event == "session-start":
-        from dreamgit.integrations.claude_hooks import (
-            brief_of,
-            committed_text,
-            session_brief,
-            worktree_brief,
-        )
-
-        brief = worktree_brief(state.path)
-        if brief is None:  # a bare repository: the committed index, without git if it can
-            index = committed_text(state.path, "MEMORY.md")
-            brief = brief_of(index) if index is not None else session_brief(opened.repo())
-        if brief:
-            click.echo(brief)
-        return
-    from dreamgit.cli.opening import open_repo
-    from dreamgit.integrations.claude_hooks import log_session
-
-    click.echo(log_session(open_repo(state), payload, now=state.now()), err=True)
+    run_hook(HookCall(state.repo_path, state.now_text, event))

@@ -18,20 +18,17 @@ nothing and ``--uninstall`` removes only them.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
-import shlex
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamgit.errors import UserError
-from dreamgit.store import layout
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from dreamgit.store.repo import MemoryRepo
 
 __all__ = [
@@ -40,12 +37,12 @@ __all__ = [
     "SETTINGS_PATH",
     "HookSettings",
     "Settings",
-    "committed_text",
     "excluded",
     "hook_commands",
     "hook_settings",
     "install",
     "log_session",
+    "logged_already",
     "recall_brief",
     "session_brief",
     "uninstall",
@@ -78,13 +75,14 @@ _CLOSE = "<!-- /dreamgit:generated -->"
 
 def hook_commands(program: str, repo: Path, *, recall: bool = False) -> dict[str, str]:
     """The shell command each Claude Code event runs, by event name."""
+    import shlex  # only install-hooks asks: not at every hook's start
+
     base = f"{shlex.quote(program)} --repo {shlex.quote(str(repo))}{_SIGNATURE}"
     events = {**_EVENTS, **_RECALL_EVENT} if recall else _EVENTS
     return {event: base + step for event, step in events.items()}
 
 
-@dataclass(frozen=True)
-class HookSettings:
+class HookSettings(NamedTuple):
     """What ``claude-hooks:`` in the configuration says: projects left out, recall's cap."""
 
     exclude: tuple[str, ...] = ()
@@ -127,6 +125,8 @@ def excluded(project: str | None, patterns: tuple[str, ...]) -> bool:
     """Whether the project folder is one of ``patterns`` or inside one (paths or globs)."""
     if not project or not patterns:
         return False
+    import fnmatch  # only where exclusions are set
+
     folder = Path(project).expanduser().resolve()
     for pattern in patterns:
         wanted = os.path.expanduser(pattern)
@@ -140,8 +140,7 @@ def excluded(project: str | None, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """A settings file after a change: its new text, and whether that differs from disk."""
 
     path: Path
@@ -261,34 +260,6 @@ def worktree_brief(folder: Path, *, chars: int = BRIEF_CHARS) -> str | None:
     return brief_of(text, chars=chars)
 
 
-def committed_text(folder: Path, path: str) -> str | None:
-    """A file of the commit HEAD's branch is at, read without libgit2; None on any doubt.
-
-    For a bare repository's hooks: git's own files name the commit (``store/headref.py``)
-    and its loose objects hold the file (``store/looseobjects.py``). The full path reads
-    the branch that holds the configuration, which is HEAD's unless the configuration
-    names another (``branch:``) or HEAD's holds none; so a configuration that is absent
-    here, or that says ``branch`` or ``format`` outside a comment, is a doubt too.
-    """
-    from dreamgit.store.headref import read_head
-    from dreamgit.store.looseobjects import committed_file
-
-    head = read_head(folder)
-    if head is None:
-        return None
-    config = committed_file(head.git_dir, head.commit, layout.CONFIG)
-    if config is None:
-        return None
-    config_text = config.decode("utf-8", errors="replace")
-    said = " ".join(line.partition("#")[0] for line in config_text.splitlines())
-    if "branch" in said or "format" in said:
-        return None
-    if path == layout.CONFIG:
-        return config_text
-    found = committed_file(head.git_dir, head.commit, path)
-    return None if found is None else found.decode("utf-8", errors="replace")
-
-
 def brief_of(index: str | None, *, chars: int = BRIEF_CHARS) -> str:
     """An index as a marked brief of at most ``chars`` characters; "" when it lists nothing.
 
@@ -313,10 +284,26 @@ def log_session(repo: MemoryRepo, payload: Mapping[str, Any], *, now: datetime) 
     if not isinstance(transcript, str) or not transcript:
         raise UserError("the hook input names no transcript_path; nothing logged")
     done, problems = log_agent_path(repo, "claude-code", Path(transcript).expanduser(), now=now)
-    said = f"logged {len(done.sessions)} session part(s) of {Path(transcript).name}"
+    said = _logged_line(len(done.sessions), Path(transcript).name)
     if problems:  # logged what reads; the first problem names the file and line
         said += f"; {len(problems)} problem(s), first: {problems[0]}"
     return said
+
+
+def logged_already(folder: Path, payload: Mapping[str, Any]) -> str | None:
+    """The line :func:`log_session` would say when the session file the hook input names
+    holds nothing new, found without git (``hookreads``); None when it may hold more."""
+    from dreamgit.integrations.hookreads import logged_up_to_date
+
+    transcript = payload.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        return None
+    path = Path(transcript).expanduser()
+    return _logged_line(0, path.name) if logged_up_to_date(folder, path) else None
+
+
+def _logged_line(parts: int, name: str) -> str:
+    return f"logged {parts} session part(s) of {name}"
 
 
 def recall_brief(

@@ -5,7 +5,9 @@ its hints (read-only, destructive, idempotent), so a model can choose and fill a
 call without guessing. The tools call the same library functions as the command
 line: ``remember`` goes through :mod:`dreamgit.integrations.remember` (refusing
 instruction-shaped text, reinforcing a repeat), and every write is one commit on
-main with MEMORY.md rewritten in it. A dreamgit error becomes an MCP error.
+main with MEMORY.md rewritten in it, after which the recall view of that commit is kept
+(as ``add`` and ``forget`` keep it), so the next recall skips git. A dreamgit error
+becomes an MCP error.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dreamgit.integrations.remember import remember as remember_text
 from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall as do_recall
+from dreamgit.recall.views import follow_view
 from dreamgit.store import operations, restoring
 from dreamgit.store.repo import MemoryRepo
 
@@ -215,6 +218,13 @@ class _Tools:
     clock: Callable[[], datetime]
 
 
+def _followed(tools: _Tools, result: T) -> T:
+    """``result`` of a write, after keeping the recall view of the commit it made (as the
+    CLI's add and forget do): the next recall, a hook's too, answers from the derived store."""
+    follow_view(tools.repo)
+    return result
+
+
 def guarded(call: Callable[[], T]) -> T:
     """Run ``call``; a dreamgit error becomes an MCP error with its hint."""
     try:
@@ -275,7 +285,7 @@ def _remember(server: StrictServer, tools: _Tools) -> None:
                 type=type,
                 now=tools.clock(),
             )
-            return {**done.memory.to_dict(), "reinforced": done.reinforced}
+            return _followed(tools, {**done.memory.to_dict(), "reinforced": done.reinforced})
 
         return guarded(run)
 
@@ -309,7 +319,7 @@ def _forget(server: StrictServer, tools: _Tools) -> None:
                     gone = [tools.repo.get_memory(i, now=at) for i in ids]
                     return {"dry_run": True, "forgotten": [m.id for m in gone], "protected": []}
                 forgotten = operations.forget(tools.repo, ids, now=at)
-                return {"dry_run": False, "forgotten": [m.id for m in forgotten]}
+                return _followed(tools, {"dry_run": False, "forgotten": [m.id for m in forgotten]})
             spec = ForgetFilter(
                 match=match,
                 regex=regex,
@@ -318,6 +328,8 @@ def _forget(server: StrictServer, tools: _Tools) -> None:
                 session=session,
             )
             gone, kept = forget_matching(tools.repo, spec, now=at, dry_run=dry_run)
+            if not dry_run:
+                follow_view(tools.repo)
             return {
                 "dry_run": dry_run,
                 "forgotten": [m.id for m in gone],
@@ -341,7 +353,7 @@ def _restore(server: StrictServer, tools: _Tools) -> None:
             done = restoring.restore_version(
                 tools.repo, memory_id, now=tools.clock(), version=version
             )
-            return {**done.memory.to_dict(), "version": done.version.number}
+            return _followed(tools, {**done.memory.to_dict(), "version": done.version.number})
 
         return guarded(run)
 

@@ -12,8 +12,8 @@ detached HEAD, a linked work tree (``.git`` is a file, or the git directory name
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["Head", "read_head"]
 
@@ -22,8 +22,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(NamedTuple):
     """A repository's git directory, the branch HEAD names and the commit it is at."""
 
     git_dir: Path

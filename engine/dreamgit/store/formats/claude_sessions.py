@@ -23,6 +23,7 @@ from typing import Any
 
 from dreamgit.store.formats.harness import strip_harness
 from dreamgit.store.formats.turns import AgentSession, Progress, files_under, json_record, time_of
+from dreamgit.store.sessiontail import record_id
 
 __all__ = [
     "classify_record",
@@ -95,25 +96,16 @@ def _resume_at(data: bytes, progress: Progress | None) -> int | None:
     offset = progress.offset
     if offset <= len(data) and data[offset - 1 : offset] == b"\n":
         previous = data[data.rfind(b"\n", 0, offset - 1) + 1 : offset]
-        if progress.last is None or _uuid_of(previous) == progress.last:
+        if progress.last is None or record_id(previous) == progress.last:
             return offset
     if progress.last is None:
         return None
     at = 0
     for line in data.splitlines(keepends=True):  # the offset moved: find the record by id
         at += len(line)
-        if _uuid_of(line) == progress.last:
+        if record_id(line) == progress.last:
             return at
     return None
-
-
-def _uuid_of(line: bytes) -> str | None:
-    try:
-        record = json.loads(line)
-    except ValueError:
-        return None
-    found = record.get("uuid") if isinstance(record, dict) else None
-    return found if isinstance(found, str) else None
 
 
 def _parses(line: bytes) -> bool:
