@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,9 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from dreamgit.cli import cli
+from dreamgit.dream import healthstore
+from dreamgit.dream import status as status_module
 from dreamgit.model import RecallStats
+from dreamgit.recall.fold import fold_signals
 from dreamgit.ruleset.context import LazyMemoryEnv, memory_env
 from dreamgit.store.memoryfile import memory_from_record, parse_memory_record
+from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW_TEXT, git
 
 FACTS = [
@@ -99,3 +104,83 @@ def test_the_lazy_environment_gives_every_name_the_eager_one_gives() -> None:
 
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
+
+
+def _from_the_files(repo: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict[str, object]:
+    """The report as status gives it when the derived store cannot serve."""
+    with monkeypatch.context() as patched:
+        patched.setattr(status_module, "stored_health", lambda *_a, **_k: None)
+        return dict(json.loads(_run(repo, *args, "status", "--json")))
+
+
+def _configure(repo: Path, config: str) -> None:
+    """Append ``config`` to the repository's configuration, as a person's commit."""
+    work = repo.parent / "config-edit"
+    shutil.rmtree(work, ignore_errors=True)
+    git(repo.parent, "clone", "-q", str(repo), str(work))
+    path = work / ".dreamgit" / "config.yaml"
+    path.write_text(path.read_text() + config)
+    git(work, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "configure")
+    git(work, "push", "-q", "origin", "main")
+
+
+@pytest.mark.parametrize("later", [NOW_TEXT, "2026-11-25T03:00:00Z", "2027-06-01T00:00:00Z"])
+def test_health_from_the_derived_store_is_the_health_of_the_files(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, later: str
+) -> None:
+    """At any time after the facts were derived (verdicts that move with age judged
+    again), with recall tracking off and on (folded counters overlaid), the stored
+    figures and problems are those read from every file."""
+    _run(repo, "add", "Reads about bees this week.", "--topic", "plans", "--priority", "ephemeral")
+    for tracked in (False, True):
+        if tracked:
+            _configure(repo, "recall:\n  tracked: true\n")
+            _run(repo, "recall", "bees workshop")
+            _run(repo, "add", "Waters the bees every morning.", "--topic", "habits")
+            fold_signals(MemoryRepo.open(repo), now=datetime.fromisoformat(NOW_TEXT))
+        _status(repo)  # the facts are derived at NOW_TEXT
+        stored = dict(json.loads(_run(repo, "--now", later, "status", "--json")))
+        assert stored == _from_the_files(repo, monkeypatch, "--now", later)
+        assert stored["problems"] and stored["health"]
+        tracking = stored["recall_tracking"]
+        assert tracking["in_use"] is tracked  # type: ignore[index]
+    assert tracking["memories_recalled"]  # type: ignore[index]
+    stale = stored["health"]["parts"]["stale"]  # type: ignore[index]
+    assert stale == 1 if later == NOW_TEXT else stale < 1
+
+
+def test_a_second_status_reads_no_memory_file_and_an_add_derives_one_fact(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the store holds the tree, status lists it without reading the memories; after
+    an ``add`` only the new file's facts are derived."""
+    _run(repo, "add", "Sings in a choir on Thursdays.", "--topic", "habits")  # places the next
+    _status(repo)
+    derived: list[str] = []
+    keyed = healthstore.words_key
+    monkeypatch.setattr(healthstore, "words_key", lambda m: derived.append(m.id) or keyed(m))
+
+    def read_everything(*_: object, **__: object) -> None:
+        raise AssertionError("status read every memory")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(MemoryRepo, "snapshot", read_everything)
+        _status(repo)
+        assert derived == []
+        _run(repo, "add", "Repairs bicycles for the neighbours.", "--topic", "habits")
+        assert _status(repo)["memories"] == len(FACTS) + 3
+    assert len(derived) == 1
+
+
+def test_facts_that_do_not_read_or_other_rules_give_the_files_answer(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Garbage in the stored facts, or rules that protect another topic: the same report
+    as from the files."""
+    _status(repo)
+    with sqlite3.connect(_cache(repo) / "derived.sqlite3") as db:
+        db.execute("UPDATE facts SET value = 'n\x1fgarbage'")
+    assert _status(repo) == _from_the_files(repo, monkeypatch)
+    _configure(repo, "protected:\n  topics: [habits, plans]\n")
+    protected = _status(repo)
+    assert protected == _from_the_files(repo, monkeypatch)

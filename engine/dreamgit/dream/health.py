@@ -20,22 +20,51 @@ were never re-read, within the run's limits (OpenClaw's documented recovery).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
-from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import LazyMemoryEnv, concept_words, reads_recall_signals
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import parse_totals
 
-__all__ = ["RECENT_SESSIONS", "health_report", "recovery_sessions"]
+__all__ = [
+    "MOVING_NAMES",
+    "RECENT_SESSIONS",
+    "Figures",
+    "health_report",
+    "is_stale",
+    "prunable_rules",
+    "recovery_sessions",
+    "report_of",
+    "words_key",
+]
 
 #: How many of the latest read sessions the yield looks at.
 RECENT_SESSIONS = 20
+
+
+#: Names whose value changes with the time of asking or with the recall counters, not
+#: with the memory's file alone: a prune verdict that read none of them holds for good.
+MOVING_NAMES = frozenset({"age", "idle", "valid_from", "since_day", "recall", "recalls"})
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What health reads of the active memories: how many, the sessions they name as
+    sources, how many repeat another's content words, how many unprotected ones there
+    are and how many of those a prune rule would retire now."""
+
+    count: int
+    sourced: set[str]
+    duplicates: int
+    candidates: int
+    stale: int
 
 
 def health_report(
@@ -47,29 +76,59 @@ def health_report(
     now: datetime,
 ) -> dict[str, Any]:
     """``{"score": 0..1 or None, "parts": {name: 0..1}}`` for the memory at ``at``."""
+    prunable, tracked = prunable_rules(repo, rules, at)
+    seen: set[str] = set()
+    candidates = [m for m in memories if not rules.is_protected(m)]
+    figures = Figures(
+        count=len(memories),
+        sourced={s for m in memories for s in m.sources},
+        duplicates=sum(_repeats(words_key(m), seen) for m in memories),
+        candidates=len(candidates),
+        stale=sum(is_stale(m, prunable, now, tracked) for m in candidates),
+    )
+    return report_of(repo, rules, figures, at=at)
+
+
+def prunable_rules(repo: MemoryRepo, rules: RuleSet, at: str | None) -> tuple[list[Rule], bool]:
+    """The prune rules health evaluates at ``at`` (those reading recall signals only where
+    recalls are tracked), and whether they are."""
+    if not rules.prune:
+        return [], False
+    tracked = bool(recall_tracking(repo, at)["in_use"])
+    return [r for r in rules.prune if tracked or not reads_recall_signals(r)], tracked
+
+
+def words_key(memory: Memory) -> str:
+    """A memory's content words (case and punctuation aside) as one comparable string."""
+    return "\x1f".join(sorted(concept_words(memory.text)))
+
+
+def _repeats(key: str, seen: set[str]) -> bool:
+    found = key in seen
+    seen.add(key)
+    return found
+
+
+def is_stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
+    """Whether a prune rule would retire ``memory`` now."""
+    env = LazyMemoryEnv(memory, now, recalls_recorded=tracked)
+    return any(r.when.evaluate(env) for r in prunable)
+
+
+def report_of(
+    repo: MemoryRepo, rules: RuleSet, figures: Figures, *, at: str | None
+) -> dict[str, Any]:
+    """The report from the memories' figures and what else ``at`` holds: the sessions
+    dreams have read, ``MEMORY.md`` and the recall counters."""
     parts: dict[str, float] = {}
     read = _read_sessions(repo, at)
     if read:
         recent = read[-RECENT_SESSIONS:]
-        sourced = {s for m in memories for s in m.sources}
-        parts["yield"] = sum(s in sourced for s in recent) / len(recent)
-    if memories:
-        seen: set[frozenset[str]] = set()
-        dupes = 0
-        for m in memories:
-            words = frozenset(concept_words(m.text))
-            dupes += words in seen
-            seen.add(words)
-        parts["duplicates"] = 1 - dupes / len(memories)
-        tracked = bool(recall_tracking(repo, at)["in_use"])
-        prunable = [r for r in rules.prune if tracked or not reads_recall_signals(r)]
-        candidates = [m for m in memories if not rules.is_protected(m)]
-        if candidates:
-            stale = 0
-            for m in candidates:
-                env = LazyMemoryEnv(m, now, recalls_recorded=tracked)
-                stale += any(r.when.evaluate(env) for r in prunable)
-            parts["stale"] = 1 - stale / len(candidates)
+        parts["yield"] = sum(s in figures.sourced for s in recent) / len(recent)
+    if figures.count:
+        parts["duplicates"] = 1 - figures.duplicates / figures.count
+        if figures.candidates:
+            parts["stale"] = 1 - figures.stale / figures.candidates
     index = repo.read_text(layout.INDEX, at) or ""
     budget = rules.budgets.index_chars
     parts["index"] = 1.0 if len(index) <= budget else budget / len(index)

@@ -1,7 +1,9 @@
 """What ``dreamgit status`` reports: counts, pending sessions, the last run, and the gate.
 
-Everything here comes from the tree listing and the run records, never from
-parsing memory files, so it stays fast on large repositories.
+Counts come from the tree listing and the run records; the health figures and the
+memory files that do not read come from the derived store
+(:mod:`dreamgit.dream.healthstore`), so on a large repository only what changed
+since the store last moved is read (the work tree's uncommitted edits included).
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from typing import Any
 from dreamgit.clock import format_time
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.health import health_report
+from dreamgit.dream.healthstore import stored_health
+from dreamgit.errors import MemoryFileError
 from dreamgit.gitstore.locks import is_held
 from dreamgit.history.branches import held_sessions
 from dreamgit.history.runrecords import consumed_sessions, last_run_time, read_runs
 from dreamgit.history.runs import refusal
 from dreamgit.recall.fold import recall_tracking
+from dreamgit.ruleset import RuleSet
 from dreamgit.store import layout
 from dreamgit.store.formats import Source
 from dreamgit.store.repo import MemoryRepo
@@ -124,12 +129,12 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     fmt = repo.format
     # The work tree as the next write will commit it: fixed files read as fixed, and
     # files that do not read are named, not counted.
-    snapshot = repo.snapshot(now=now, at=repo.preview_agent_edits(now))
+    preview = repo.preview_agent_edits(now)
+    rules = repo_ruleset(repo)
+    health, broken, topics = _memories_health(repo, rules, preview, tip, now=now)
     if fmt.name == "dreamgit":
         memory_paths = [p for p in files if fmt.memory_path(p)]
         topics = sorted({p.split("/")[1] for p in memory_paths if p.count("/") == 2})
-    else:
-        topics = sorted({m.topic for m in snapshot.memories})
     sessions = (
         list(repo.session_paths(tip))
         if fmt.name != "dreamgit"
@@ -138,7 +143,6 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     runs = read_runs(repo.store, tip)
     held = held_sessions(repo)
     figures = gate_figures(repo, tip, held=held, source=source)
-    rules = repo_ruleset(repo)
     due, reason = evaluate_gate(rules, **figures, now=now)
     last = figures["last_dream"]
     return {
@@ -156,7 +160,22 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "reason": reason,
         "head": tip,
         "recall_tracking": recall_tracking(repo, tip),
-        "health": health_report(repo, rules, snapshot.memories, at=tip, now=now),
-        "problems": [problem.render() for problem in [*snapshot.broken, *repo.left_out]],
+        "health": health,
+        "problems": [problem.render() for problem in [*broken, *repo.left_out]],
         **dream_branches(repo),
     }
+
+
+def _memories_health(
+    repo: MemoryRepo, rules: RuleSet, preview: str | None, tip: str | None, *, now: datetime
+) -> tuple[dict[str, Any], list[MemoryFileError], list[str]]:
+    """(health, memory files that do not read, topics of the memories read) at
+    ``preview``: from the derived store when it can serve (no topics: the caller has
+    them from the listing), else by reading every memory."""
+    if repo.format.name == "dreamgit":
+        stored = stored_health(repo, rules, memories_at=preview, at=tip, now=now)
+        if stored is not None:
+            return stored[0], stored[1], []
+    snapshot = repo.snapshot(now=now, at=preview)
+    health = health_report(repo, rules, snapshot.memories, at=tip, now=now)
+    return health, list(snapshot.broken), sorted({m.topic for m in snapshot.memories})

@@ -19,7 +19,7 @@ from dreamgit.model import Memory
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
 from dreamgit.store.parsecache import ParseCache
 
-__all__ = ["MemoryFiles"]
+__all__ = ["MemoryFiles", "same_id_error"]
 
 #: Files parsed without the record cache when fewer are new than this (saving it
 #: rewrites it whole, which costs more than parsing a few files).
@@ -28,6 +28,13 @@ _FEW = 32
 
 #: Records cached before ids and trailer values were checked on read are parsed again.
 _RECORD_VERSION = 2
+
+
+def same_id_error(path: str, ident: str, first: str) -> MemoryFileError:
+    """Why a memory file that states the id of an earlier file (``first``) is not read."""
+    return MemoryFileError(
+        path, f"has the same id {ident} as {first}", hint="give one of them a new id, or merge them"
+    )
 
 
 class MemoryFiles:
@@ -88,13 +95,7 @@ class MemoryFiles:
                 broken.append(exc)
                 continue
             if memory.id in seen:
-                broken.append(
-                    MemoryFileError(
-                        path,
-                        f"has the same id {memory.id} as {seen[memory.id]}",
-                        hint="give one of them a new id, or merge them",
-                    )
-                )
+                broken.append(same_id_error(path, memory.id, seen[memory.id]))
                 continue
             seen[memory.id] = path
             memories.append(memory)

@@ -1,0 +1,179 @@
+"""``status``'s health and problems from the derived store, without reading every memory.
+
+The health figures (:mod:`dreamgit.dream.health`) look at every active memory: its
+sources, its content words, and whether a prune rule would retire it now. What a
+memory's file decides is derived once per blob and kept in the derived store beside
+the file's row (``store/derived.py``'s facts): its sources, its content words as one
+key, and its prune verdict when that verdict read nothing that moves with time or
+with the recall counters (``priority == low and …`` is false for good for a normal
+memory; ``age > 7d`` is not). Only memories whose verdict moves are read and judged
+again, at ``now``. The store follows the tree by the diff, so after a write one file
+is derived; broken files and second files of an id come from the store's rows with
+the messages the files give. None when the store cannot serve: the caller reads the
+files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from datetime import datetime
+from typing import Any
+
+from dreamgit.dream.health import (
+    MOVING_NAMES,
+    Figures,
+    is_stale,
+    prunable_rules,
+    report_of,
+    words_key,
+)
+from dreamgit.errors import MemoryFileError
+from dreamgit.ruleset import Rule, RuleSet
+from dreamgit.ruleset.context import LazyMemoryEnv
+from dreamgit.store.derived import Listed
+from dreamgit.store.memorycache import same_id_error
+from dreamgit.store.memoryfile import memory_from_record
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.signals import with_recalls
+from dreamgit.version import __version__
+
+__all__ = ["stored_health"]
+
+#: Bumped when what a fact holds changes: facts of another version are derived again.
+_FACTS_VERSION = 2
+#: A memory's prune verdict: protected, retired whatever the time, kept whatever the
+#: time, or to judge again at each ``now``.
+_PROTECTED, _STALE, _KEPT, _MOVES = "p", "y", "n", "?"
+
+
+def stored_health(
+    repo: MemoryRepo, rules: RuleSet, *, memories_at: str | None, at: str | None, now: datetime
+) -> tuple[dict[str, Any], list[MemoryFileError]] | None:
+    """(health report, broken memory files) as :func:`health_report` over the memories
+    at ``memories_at`` and the files' own reading give them; the rest of the report is
+    read at ``at``. None when the derived store cannot serve."""
+    tree = repo.sync_derived(memories_at)
+    if tree is None:
+        return None
+    prunable, tracked = prunable_rules(repo, rules, at)
+    kind = _kind(rules, prunable, tracked)
+
+    def derive(path: str, record: dict[str, Any]) -> str:
+        memory = memory_from_record(record, path=path, now=now)
+        if rules.is_protected(memory):
+            verdict = _PROTECTED
+        else:
+            verdict = _verdict(LazyMemoryEnv(memory, now, recalls_recorded=tracked), prunable)
+        # The verdict's letter, the content words (letters and digits only), and the
+        # sources as JSON, which never holds a raw line break.
+        return f"{verdict}{words_key(memory)}\n{json.dumps(list(memory.sources))}"
+
+    try:
+        listed = repo.derived.listing(tree, kind, derive)
+        if listed is None:
+            return None
+        active = [f.fact for f in listed if f.active and f.fact is not None]
+        moving = [f.path for f in listed if f.active and f.fact and f.fact[0] == _MOVES]
+        records = repo.derived.records(tree, moving) if moving else {}
+    except sqlite3.Error:
+        repo.derived.close()
+        return None
+    if records is None:
+        return None  # another process moved the store between the two reads
+    counters = repo.recall_counters(memories_at)
+    stale = sum(fact[0] == _STALE for fact in active)
+    for path, record in records.items():
+        memory = memory_from_record(record, path=path, now=now)
+        memory = with_recalls(memory, counters.get(memory.id))
+        stale += is_stale(memory, prunable, now, tracked)
+    try:
+        words, lists = _decoded(active)
+    except (ValueError, TypeError):
+        return None  # a fact that does not read as this dreamgit writes it: read the files
+    figures = Figures(
+        count=len(active),
+        sourced={s for found in lists for s in found},
+        duplicates=len(words) - len(set(words)),
+        candidates=sum(fact[0] != _PROTECTED for fact in active),
+        stale=stale,
+    )
+    return report_of(repo, rules, figures, at=at), list(_broken(listed))
+
+
+def _decoded(facts: list[str]) -> tuple[list[str], list[list[str]]]:
+    """The content-word keys and the source lists of ``facts`` (ValueError when one
+    does not read as :func:`stored_health` writes it)."""
+    words, sources = [], []
+    for fact in facts:
+        word_key, listed = fact[1:].split("\n", 1)
+        words.append(word_key)
+        sources.append(listed)
+    lists = json.loads(f"[{','.join(sources)}]") if sources else []  # one parse, not 10,000
+    if len(lists) != len(facts) or not all(isinstance(found, list) for found in lists):
+        raise ValueError("sources are not lists")
+    return words, lists
+
+
+def _verdict(env: Mapping[str, object], prunable: list[Rule]) -> str:
+    """Whether the rules retire a memory for good, keep it for good, or must be asked
+    again at each time (a rule read a name of :data:`MOVING_NAMES`)."""
+    moves = False
+    for rule in prunable:
+        reading = _Reading(env)
+        if rule.when.evaluate(reading):
+            # Holds for good, or only now (then, as ``any`` would, no later rule is asked).
+            return _MOVES if reading.moved else _STALE
+        moves = moves or reading.moved
+    return _MOVES if moves else _KEPT
+
+
+class _Reading(Mapping[str, object]):
+    """An environment that notes whether a name that moves was read."""
+
+    def __init__(self, env: Mapping[str, object]) -> None:
+        self._env, self.moved = env, False
+
+    def __getitem__(self, name: str) -> object:
+        self.moved = self.moved or name in MOVING_NAMES
+        return self._env[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._env)
+
+    def __len__(self) -> int:
+        return len(self._env)
+
+
+def _kind(rules: RuleSet, prunable: list[Rule], tracked: bool) -> str:
+    """The facts' name: what a verdict depends on besides the file (the rules evaluated,
+    what is protected, whether recalls are tracked) and who derived it."""
+    inputs = [
+        _FACTS_VERSION,
+        __version__,
+        [r.when.text for r in prunable],
+        sorted(rules.protected.topics),
+        sorted(str(p) for p in rules.protected.priorities),
+        tracked,
+    ]
+    digest = hashlib.sha256(json.dumps(inputs).encode()).hexdigest()[:24]
+    return f"health:{digest}"
+
+
+def _broken(listed: list[Listed]) -> Iterator[MemoryFileError]:
+    """The files that do not read, by path, as :meth:`MemoryFiles.read` reports them."""
+    first: dict[str, str] = {}
+    for found in listed:
+        if found.broken is not None:
+            yield MemoryFileError(
+                found.path,
+                found.broken.get("error", "cannot be read"),
+                line=found.broken.get("line"),
+                hint=found.broken.get("hint"),
+            )
+        elif found.ident is not None and not found.active:
+            yield same_id_error(found.path, found.ident, first[found.ident])
+        elif found.ident is not None:
+            first[found.ident] = found.path
