@@ -51,6 +51,18 @@ from test_update import _memories, _pairs
             "The user added two photos, so now they have a total of 8 tiles.",
             "6 → 8",
         ),
+        # the user's setting, then the same setting said as "the user says the … is now"
+        (
+            "The user's nightly backup limit is 40 snapshots.",
+            "The user says the nightly backup limit is now 60 snapshots.",
+            "count of snapshot: 40 → 60",
+        ),
+        # a change that names the setting before its number, then the setting set anew
+        (
+            "The user has raised their weekly sketching goal from 20 to 30 drawings.",
+            "The user's weekly sketching goal was adjusted to 25 drawings.",
+            "30 → 25",
+        ),
         # a capital after ";" opens a clause: no name to keep the two apart
         (
             "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",
@@ -107,6 +119,16 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
         (
             "The user has raised their daily push-up goal from 20 to 25 push-ups.",
             "The user's weekly push-up goal was lowered to 120 push-ups.",
+        ),
+        # two settings of other names, each said of the user
+        (
+            "The user's nightly backup limit is 40 snapshots.",
+            "The user says the weekly backup limit is now 60 snapshots.",
+        ),
+        # a newer change from a value the setting never held counts what was done
+        (
+            "The user's weekly sketching goal was adjusted to 25 drawings.",
+            "The user has raised their weekly sketching goal from 20 to 30 drawings.",
         ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),

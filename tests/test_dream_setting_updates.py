@@ -1,0 +1,59 @@
+"""A setting's newer value, said in a later session, retires the older one.
+
+Through the installed command, on a real repository: a user states a setting of theirs
+one day and its new value a week later, in the shapes chats use — the new value said
+inside a request ("can you help me … now that the daily upload cap is 800 files?"), a
+change said with another verb ("was adjusted to 25 drawings" after "raised … from 20 to
+30 drawings"). A setting of another name ("download cap") is another setting and stays.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clikit import active, dreamgit
+from gitcheck import fsck
+
+FIRST = (
+    "User: I've raised my weekly sketching goal from 20 to 30 drawings, and I'm happy with "
+    "the pace.\n"
+    "User: My daily upload cap is 500 files for the photo archive.\n"
+    "User: My daily download cap is 900 files.\n"
+)
+LATER = (
+    "User: I'm planning next week, and I just found out my weekly sketching goal was "
+    "adjusted to 25 drawings, can you help me spread them out?\n"
+    "User: Can you help me script the sync now that the daily upload cap is 800 files?\n"
+)
+
+
+def _texts(repo: Path, now: str) -> list[str]:
+    return [m["text"] for m in active(repo, now)]
+
+
+@pytest.mark.slow
+def test_a_setting_changed_in_a_later_session_leaves_one_current_value(tmp_path: Path) -> None:
+    """ "Raised from 20 to 30" then "adjusted to 25"; "cap is 500" then "now that the cap
+    is 800": one memory each holds the value now, the old one is restorable, and the
+    download cap (another setting) stays."""
+    repo = tmp_path / "mem"
+    dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
+    dreamgit(repo, "2026-01-05T10:00:00Z", "log", stdin=FIRST)
+    dreamgit(repo, "2026-01-06T09:00:00Z", "run", "--force")
+    before = active(repo, "2026-01-06T09:00:00Z")
+    (upload,) = [m for m in before if "upload cap" in m["text"]]
+    assert "500 files" in upload["text"]
+    assert [m for m in before if "30 drawings" in m["text"]]
+    dreamgit(repo, "2026-01-12T10:00:00Z", "log", stdin=LATER)
+    out = dreamgit(repo, "2026-01-13T09:00:00Z", "run", "--force")
+    assert out.count("supersede-newer-value") == 2
+    texts = _texts(repo, "2026-01-13T09:00:00Z")
+    assert not [t for t in texts if "30 drawings" in t or "500 files" in t]
+    assert [t for t in texts if "upload cap" in t] == [t for t in texts if "800 files" in t] != []
+    assert [t for t in texts if "25 drawings" in t]
+    assert [t for t in texts if "download cap is 900 files" in t]  # another setting stays
+    dreamgit(repo, "2026-01-14T09:00:00Z", "restore", upload["id"])
+    assert upload["text"] in _texts(repo, "2026-01-14T09:00:00Z")
+    fsck(repo)
