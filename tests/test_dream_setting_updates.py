@@ -57,3 +57,34 @@ def test_a_setting_changed_in_a_later_session_leaves_one_current_value(tmp_path:
     dreamgit(repo, "2026-01-14T09:00:00Z", "restore", upload["id"])
     assert upload["text"] in _texts(repo, "2026-01-14T09:00:00Z")
     fsck(repo)
+
+
+def _log_at(repo: Path, now: str, *turns: str) -> None:
+    for turn in turns:
+        dreamgit(repo, now, "log", stdin=f"User: {turn}\n\nAssistant: Noted.\n")
+
+
+@pytest.mark.slow
+def test_said_at_one_time_a_count_said_as_a_change_retires_the_other(tmp_path: Path) -> None:
+    """Sessions logged at one time: "raised my practice set to 12 endgames" is the count
+    now, so "solved 8 endgames" leaves (the rest of its statement stays); two counts said
+    with no word of change ("has 3 ferns", "has 4 ferns") both stay."""
+    repo = tmp_path / "mem"
+    dreamgit(repo, "2026-01-05T09:00:00Z", "init", str(repo))
+    now = "2026-01-05T10:00:00Z"
+    _log_at(
+        repo,
+        now,
+        "I've raised my practice set to 12 chess endgames, which has helped my calculation.",
+        "I've solved 8 chess endgames with a timer and my accuracy went up.",
+        "My balcony has 3 ferns.",
+        "My balcony has 4 ferns.",
+    )
+    out = dreamgit(repo, "2026-01-06T09:00:00Z", "run", "--force")
+    assert "supersede-newer-value" in out
+    texts = _texts(repo, "2026-01-06T09:00:00Z")
+    assert not [t for t in texts if "8 chess endgames" in t]
+    assert [t for t in texts if "12 chess endgames" in t]
+    assert [t for t in texts if "accuracy went up" in t]
+    assert [t for t in texts if "3 ferns" in t] and [t for t in texts if "4 ferns" in t]
+    fsck(repo)

@@ -419,6 +419,25 @@ def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     return old.frame.event and new.frame.event and not q.changed
 
 
+def _said_at_once(
+    said: Sequence[_Said],
+    n: int,
+    words: set[str],
+    q: Quantity,
+    by_word: dict[str, list[int]],
+    by_phrase: dict[tuple[str, ...], list[int]],
+) -> list[int]:
+    """The later-placed memories said at the same time as ``said[n]`` (one turn: "I've
+    raised my practice set to 12 problems …, I've done 8 problems so far") that may hold
+    the count ``q`` changes: only a count said as a change is the value now over one said
+    with it, whatever order the turn said them in."""
+    if not q.changed:
+        return []
+    when = said[n].memory.created
+    found = {k for w in words for k in by_word.get(w, ())} | set(by_phrase.get(q.counted, ()))
+    return sorted(k for k in found if k > n and said[k].memory.created == when)
+
+
 def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, str]]:
     """(older, newer, reason) for each memory whose count a newer memory changes."""
     said = [s for s in map(_said, sorted(memories, key=by_time)) if s is not None]
@@ -439,11 +458,15 @@ def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, 
             near = sorted({k for w in words for k in by_word.get(w, ()) if k < n})[-WINDOW:]
             same = [k for k in by_phrase.get(q.counted, ()) if k < n][-WINDOW:]
             earlier = sorted({*near, *same})
-            for k in reversed(earlier):
+            at_once = _said_at_once(said, n, words, q, by_word, by_phrase)
+            for k in [*reversed(earlier), *at_once]:
                 old = said[k]
-                if old.memory.id in done or old.memory.created >= new.memory.created:
+                if old.memory.id in done or old.memory.created > new.memory.created:
                     continue
+                tied = old.memory.created == new.memory.created
                 for p in old.quantities:
+                    if tied and (p.changed or not q.changed):
+                        continue  # said at one time: only a change says which is now
                     if (
                         p.number == q.number
                         or not _same_thing(p, q)
