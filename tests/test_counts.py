@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dreamgit.dream.consolidate.counts import count_changes, quantities
-from test_update import _memories, _pairs
+from dreamgit.dream.consolidate.update import find_updates
+from test_update import T0, _memories, _pairs
 
 
 @pytest.mark.parametrize(
@@ -50,6 +53,18 @@ from test_update import _memories, _pairs
             "The user is designing the photo grid with 6 tiles using Gridwise.",
             "The user added two photos, so now they have a total of 8 tiles.",
             "6 → 8",
+        ),
+        # the user's setting, then the same setting said as "the user says the … is now"
+        (
+            "The user's nightly backup limit is 40 snapshots.",
+            "The user says the nightly backup limit is now 60 snapshots.",
+            "count of snapshot: 40 → 60",
+        ),
+        # a change that names the setting before its number, then the setting set anew
+        (
+            "The user has raised their weekly sketching goal from 20 to 30 drawings.",
+            "The user's weekly sketching goal was adjusted to 25 drawings.",
+            "30 → 25",
         ),
         # a capital after ";" opens a clause: no name to keep the two apart
         (
@@ -108,6 +123,16 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
             "The user has raised their daily push-up goal from 20 to 25 push-ups.",
             "The user's weekly push-up goal was lowered to 120 push-ups.",
         ),
+        # two settings of other names, each said of the user
+        (
+            "The user's nightly backup limit is 40 snapshots.",
+            "The user says the weekly backup limit is now 60 snapshots.",
+        ),
+        # a newer change from a value the setting never held counts what was done
+        (
+            "The user's weekly sketching goal was adjusted to 25 drawings.",
+            "The user has raised their weekly sketching goal from 20 to 30 drawings.",
+        ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),
     ],
@@ -133,3 +158,27 @@ def test_a_count_said_long_before_among_many_of_its_kind_is_still_found() -> Non
     between = [f"The user wrote 4 problems for quiz round {k}." for k in range(80)]
     found = count_changes(_memories(old, *between, new))
     assert [(a.text, b.text) for a, b, _why in found] == [(old, new)]
+
+
+def _at_once(*texts: str) -> list[tuple[str, str]]:
+    """(older, newer) text pairs among memories all said at one time, in the order given."""
+    memories = [replace(m, created=T0, updated=T0) for m in _memories(*texts)]
+    by_id = {m.id: m.text for m in memories}
+    return [(by_id[u.old], by_id[u.new]) for u in find_updates(memories)]
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_said_at_one_time_a_count_said_as_a_change_is_the_count_now(order: int) -> None:
+    """One turn says "raised the set to 12 puzzles" and "solved 8 puzzles": whichever
+    comes first, the change is the value now and retires the other."""
+    change = "The user has raised their practice set to 12 logic puzzles."
+    done = "The user has solved 8 logic puzzles and got faster at them."
+    assert _at_once(*[change, done][::order]) == [(done, change)]
+
+
+def test_said_at_one_time_two_counts_without_a_change_both_stay() -> None:
+    """No word of change, no time between them: nothing says which is now."""
+    assert (
+        _at_once("The user has 3 ferns on the balcony.", "The user has 4 ferns on the balcony.")
+        == []
+    )

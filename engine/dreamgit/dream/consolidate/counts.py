@@ -278,6 +278,8 @@ def _same_thing(old: Quantity, new: Quantity) -> bool:
         return False  # "the budget for Vega" / "the budget for Quill"
     if old.qualifier and new.qualifier and old.qualifier != new.qualifier:
         return False  # "5 workers for billing" / "3 workers for search"
+    if _other_settings(old.setting, new.setting):
+        return False  # "the daily upload cap is 500 files" / "the daily download cap is 800"
     if old.counted and new.counted:
         if old.counted != new.counted:
             return False
@@ -287,6 +289,12 @@ def _same_thing(old: Quantity, new: Quantity) -> bool:
     if old.setting and new.setting and not old.counted and not new.counted:
         return old.setting == new.setting
     return False
+
+
+def _other_settings(old: frozenset[str], new: frozenset[str]) -> bool:
+    """Two settings, each with a word the other lacks: "daily upload cap" and "daily
+    download cap" are two settings; "daily quota" and "daily call quota" may be one."""
+    return bool(old and new and old - new and new - old)
 
 
 @dataclass(frozen=True)
@@ -357,24 +365,50 @@ def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     """ "The request timeout is 30 seconds" / "the user lowered the request timeout to 20
     seconds": one subject is the user, the other's is the setting both name. "The user's
     recipe box holds 40 cards" / "the user put 46 cards in their recipe box": the thing
-    that holds the count is one's subject and the other's qualifier."""
+    that holds the count is one's subject and the other's qualifier. "The user raised their
+    weekly page goal from 20 to 30 pages" / "the user's weekly page goal was set to 25
+    pages": it is one's subject and what the other changed, named before its number."""
     user = frozenset({"user"})
     pairs = ((old.frame.subject, new.frame.subject, p), (new.frame.subject, old.frame.subject, q))
     for mine, theirs, count in pairs:
         held_in = theirs - user
         if mine == user and held_in and held_in <= count.qualifier | count.owner:
             return True
+        if mine == user and held_in and count.changed and held_in <= count.before:
+            return not _starts_elsewhere(old, new)
     if not p.setting or p.setting != q.setting:
         return False
     subjects = (old.frame.subject, new.frame.subject)
     return any(a == user and b <= p.setting for a, b in (subjects, subjects[::-1]))
 
 
+#: "… from 1,200 to 1,500": the value a change says it started from.
+_FROM = re.compile(r"\bfrom\s+(\d[\d,]*(?:\.\d+)?%?)")
+
+
+def _starts_elsewhere(old: _Said, new: _Said) -> bool:
+    """Whether the newer sentence says its change started from a value the older one
+    never held: "the weekly goal was set to 25 pages", then "raised the weekly page count
+    from 20 to 30" counts something the goal is not (what was done, not what was aimed
+    at), so it does not end the goal."""
+    started = {_number(m[1]) for m in _FROM.finditer(new.memory.text)}
+    return bool(started) and not started & {x.number for x in old.quantities}
+
+
+def _not_users(subject: frozenset[str]) -> frozenset[str]:
+    """A subject without the user who has it: in one user's memory "the user's daily
+    upload cap" and "the daily upload cap" (said as "the user says the daily upload cap is
+    now …") are one thing; the user alone stays the user."""
+    return subject - {"user"} or subject
+
+
 def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     """Guards on the two sentences: another subject (unless one setting names the thing:
     "the request timeout is 30 seconds" / "lowered the request timeout to 20 seconds"),
     other names, two dated events, two past actions."""
-    if old.frame.subject != new.frame.subject and not _setting_of_user(old, new, p, q):
+    if _not_users(old.frame.subject) != _not_users(new.frame.subject) and not _setting_of_user(
+        old, new, p, q
+    ):
         return True
     if old.names and new.names and old.names != new.names:
         return True  # "3 workers on Atlas" / "5 workers on Orion"; "Heron" / "Heron Cloud"
@@ -383,6 +417,25 @@ def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     if old.dates and new.dates and old.dates != new.dates:
         return True  # two dated events, each with its own count
     return old.frame.event and new.frame.event and not q.changed
+
+
+def _said_at_once(
+    said: Sequence[_Said],
+    n: int,
+    words: set[str],
+    q: Quantity,
+    by_word: dict[str, list[int]],
+    by_phrase: dict[tuple[str, ...], list[int]],
+) -> list[int]:
+    """The later-placed memories said at the same time as ``said[n]`` (one turn: "I've
+    raised my practice set to 12 problems …, I've done 8 problems so far") that may hold
+    the count ``q`` changes: only a count said as a change is the value now over one said
+    with it, whatever order the turn said them in."""
+    if not q.changed:
+        return []
+    when = said[n].memory.created
+    found = {k for w in words for k in by_word.get(w, ())} | set(by_phrase.get(q.counted, ()))
+    return sorted(k for k in found if k > n and said[k].memory.created == when)
 
 
 def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, str]]:
@@ -405,11 +458,15 @@ def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, 
             near = sorted({k for w in words for k in by_word.get(w, ()) if k < n})[-WINDOW:]
             same = [k for k in by_phrase.get(q.counted, ()) if k < n][-WINDOW:]
             earlier = sorted({*near, *same})
-            for k in reversed(earlier):
+            at_once = _said_at_once(said, n, words, q, by_word, by_phrase)
+            for k in [*reversed(earlier), *at_once]:
                 old = said[k]
-                if old.memory.id in done or old.memory.created >= new.memory.created:
+                if old.memory.id in done or old.memory.created > new.memory.created:
                     continue
+                tied = old.memory.created == new.memory.created
                 for p in old.quantities:
+                    if tied and (p.changed or not q.changed):
+                        continue  # said at one time: only a change says which is now
                     if (
                         p.number == q.number
                         or not _same_thing(p, q)
