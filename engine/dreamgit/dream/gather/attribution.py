@@ -25,7 +25,7 @@ from dreamgit.dream.gather.words import (
 )
 from dreamgit.extract.names import possessive
 
-__all__ = ["Voice", "attribute", "instruction"]
+__all__ = ["Voice", "attribute", "attributed", "instruction"]
 
 _I = re.IGNORECASE
 _TOKEN = lazyre.compile(
@@ -113,14 +113,20 @@ def attribute(clause: str, voice: Voice) -> str:
     own is reported as theirs: "The worst part was the wait" said by Dave is
     "Dave says the worst part was the wait.".
     """
+    return attributed(clause, voice)[0]
+
+
+def attributed(clause: str, voice: Voice) -> tuple[str, str]:
+    """:func:`attribute`'s sentence, and the words it put before what was said to report
+    it as the speaker's ("Dave says"; "" when the clause's own words name them)."""
     clause = _restore_subject(clause)
     text = _rewrite(clause, voice)
     owned = _OWNED.match(text)
     if owned is not None and owned["slot"].lower() in OWNED_SLOTS:
         # "Deadline is 15 June 2025": the speaker's deadline
-        return f"{possessive(voice.subject)} {text[0].lower()}{text[1:]}"
+        return f"{possessive(voice.subject)} {text[0].lower()}{text[1:]}", ""
     if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
-        return text
+        return text, ""
     first = text.split(" ", 1)[0]
     word = first.rstrip(".,!?;:").lower().removesuffix("'s")
     common = (
@@ -130,7 +136,7 @@ def attribute(clause: str, voice: Voice) -> str:
         or word in voice.common
     )
     lead = text[0].lower() + text[1:] if common else text
-    return f"{voice.subject} says {lead}"
+    return f"{voice.subject} says {lead}", f"{voice.subject} says"
 
 
 def instruction(clause: str, voice: Voice) -> str:
