@@ -49,6 +49,16 @@ class Voice:
     common: frozenset[str] = frozenset()
 
 
+def _lowered_first(text: str) -> str:
+    """``text`` with its first letter in lower case, as it reads after "says" or "to",
+    unless its first word is written in capitals ("API", "MUST"): that stays as written."""
+    first = text.split(" ", 1)[0]
+    letters = [c for c in first if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return text
+    return text[:1].lower() + text[1:]
+
+
 def _lower_first(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith("The ") else name
 
@@ -124,7 +134,7 @@ def attributed(clause: str, voice: Voice) -> tuple[str, str]:
     owned = _OWNED.match(text)
     if owned is not None and owned["slot"].lower() in OWNED_SLOTS:
         # "Deadline is 15 June 2025": the speaker's deadline
-        return f"{possessive(voice.subject)} {text[0].lower()}{text[1:]}", ""
+        return f"{possessive(voice.subject)} {_lowered_first(text)}", ""
     if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
         return text, ""
     first = text.split(" ", 1)[0]
@@ -135,7 +145,7 @@ def attributed(clause: str, voice: Voice) -> tuple[str, str]:
         or word in _VERBS
         or word in voice.common
     )
-    lead = text[0].lower() + text[1:] if common else text
+    lead = _lowered_first(text) if common else text
     return f"{voice.subject} says {lead}", f"{voice.subject} says"
 
 
@@ -145,9 +155,9 @@ def instruction(clause: str, voice: Voice) -> str:
     text = re.sub(r"^please\s+|,?\s+please$", "", clause.strip(), flags=_I)
     text = re.sub(r"^(?:let's|let\s+us)\s+(?=\w)", "", text, flags=_I)  # "let's name …": name …
     m = re.match(r"^(?:don't|do\s+not|never)\s+(?P<rest>.+)$", text, _I)
-    body = "not to " + m["rest"] if m is not None else "to " + text[0].lower() + text[1:]
+    body = "not to " + m["rest"] if m is not None else "to " + _lowered_first(text)
     body = _rewrite(body, Voice(voice.subject, voice.listener, voice.team)).rstrip(".")
-    body = body[0].lower() + body[1:]
+    body = _lowered_first(body)
     return f"{voice.subject} wants {voice.listener} {body}."
 
 
