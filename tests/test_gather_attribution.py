@@ -36,3 +36,14 @@ def test_you_as_a_subject_becomes_the_agent_with_its_verb_agreeing() -> None:
     texts = _texts(said)
     assert any("if the agent sees that the ticket already exists" in t for t in texts), texts
     assert any("the agent never runs the seed script twice" in t for t in texts), texts
+
+
+def test_a_first_word_written_in_capitals_stays_as_written_after_says() -> None:
+    """ "MUST NOT …" reported as the user's is never "mUST NOT …", even where the session
+    writes the word in lower case too; a common word is lowered."""
+    said = _texts(
+        "User: reviews must wait for approval.\n\nAssistant: ok\n\n"
+        "User: MUST NOT post reviews to the tracker without approval.\n"
+    )
+    assert said[-1] == "The user says MUST NOT post reviews to the tracker without approval."
+    assert _texts("User: The deploy runs at noon.") == ["The user says the deploy runs at noon."]

@@ -31,3 +31,11 @@ def test_a_cut_that_clause_or_a_hedge_states_nothing(clause: str, to_agent: bool
 def test_a_demonstrative_that_or_a_plain_fact_states_something(clause: str) -> None:
     """ "That café …" names a thing; it is not a clause cut from a sentence."""
     assert not states_nothing(clause, to_agent=True)
+
+
+def test_a_contrast_whose_it_is_the_thing_named_before_states_something() -> None:
+    """ "… to open a ticket, not work on it": the "it" is the ticket, named in the clause;
+    "working on it" alone says nothing."""
+    assert not states_nothing("I only wanted you to open a ticket, not work on it", to_agent=True)
+    assert states_nothing("I'm working on it", to_agent=True)
+    assert states_nothing("I really love it", to_agent=False)

@@ -88,6 +88,9 @@ class Candidate:
     turn: int = 0
     #: Whom the text names first ("Dana", "The user"): left out of the file's slug and name.
     subject: str = ""
+    #: The words gathering wrote before what was said to report it as someone's ("The
+    #: user says"): no part of the statement's content.
+    attribution: str = ""
 
 
 class MemoryFields(TypedDict):

@@ -25,7 +25,7 @@ from dreamgit.dream.gather.words import (
 )
 from dreamgit.extract.names import possessive
 
-__all__ = ["Voice", "attribute", "instruction"]
+__all__ = ["Voice", "attribute", "attributed", "instruction"]
 
 _I = re.IGNORECASE
 _TOKEN = lazyre.compile(
@@ -47,6 +47,16 @@ class Voice:
     team: bool = False
     #: Words the session writes in lower case: "Family" opening a remark is not a name.
     common: frozenset[str] = frozenset()
+
+
+def _lowered_first(text: str) -> str:
+    """``text`` with its first letter in lower case, as it reads after "says" or "to",
+    unless its first word is written in capitals ("API", "MUST"): that stays as written."""
+    first = text.split(" ", 1)[0]
+    letters = [c for c in first if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _lower_first(name: str) -> str:
@@ -113,14 +123,20 @@ def attribute(clause: str, voice: Voice) -> str:
     own is reported as theirs: "The worst part was the wait" said by Dave is
     "Dave says the worst part was the wait.".
     """
+    return attributed(clause, voice)[0]
+
+
+def attributed(clause: str, voice: Voice) -> tuple[str, str]:
+    """:func:`attribute`'s sentence, and the words it put before what was said to report
+    it as the speaker's ("Dave says"; "" when the clause's own words name them)."""
     clause = _restore_subject(clause)
     text = _rewrite(clause, voice)
     owned = _OWNED.match(text)
     if owned is not None and owned["slot"].lower() in OWNED_SLOTS:
         # "Deadline is 15 June 2025": the speaker's deadline
-        return f"{possessive(voice.subject)} {text[0].lower()}{text[1:]}"
+        return f"{possessive(voice.subject)} {_lowered_first(text)}", ""
     if not text or _TOKEN.search(clause) or _OWN_SUBJECT.match(clause):
-        return text
+        return text, ""
     first = text.split(" ", 1)[0]
     word = first.rstrip(".,!?;:").lower().removesuffix("'s")
     common = (
@@ -129,8 +145,8 @@ def attribute(clause: str, voice: Voice) -> str:
         or word in _VERBS
         or word in voice.common
     )
-    lead = text[0].lower() + text[1:] if common else text
-    return f"{voice.subject} says {lead}"
+    lead = _lowered_first(text) if common else text
+    return f"{voice.subject} says {lead}", f"{voice.subject} says"
 
 
 def instruction(clause: str, voice: Voice) -> str:
@@ -139,9 +155,9 @@ def instruction(clause: str, voice: Voice) -> str:
     text = re.sub(r"^please\s+|,?\s+please$", "", clause.strip(), flags=_I)
     text = re.sub(r"^(?:let's|let\s+us)\s+(?=\w)", "", text, flags=_I)  # "let's name …": name …
     m = re.match(r"^(?:don't|do\s+not|never)\s+(?P<rest>.+)$", text, _I)
-    body = "not to " + m["rest"] if m is not None else "to " + text[0].lower() + text[1:]
+    body = "not to " + m["rest"] if m is not None else "to " + _lowered_first(text)
     body = _rewrite(body, Voice(voice.subject, voice.listener, voice.team)).rstrip(".")
-    body = body[0].lower() + body[1:]
+    body = _lowered_first(body)
     return f"{voice.subject} wants {voice.listener} {body}."
 
 

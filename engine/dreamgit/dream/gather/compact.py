@@ -124,8 +124,9 @@ def compact(
     repeats: set[int] = set()
     for k in order:
         candidate = candidates[k]
-        # Whom it is about is no news: "Dana" or "user" is in every memory about Dana.
-        subject = _subject_words(candidate.subject)
+        # Whom it is about is no news: "Dana" or "user" is in every memory about Dana; nor
+        # are the words that report who said it ("says" of "The user says …").
+        subject = _subject_words(candidate.subject) | content_words(candidate.attribution)
         words = content_words(candidate.text) - subject
         said = normalized(candidate.text, (candidate.subject,))
         new = index.new(words)

@@ -22,6 +22,7 @@ from dreamgit.dream.gather.clause import Clause, continuation
 from dreamgit.dream.gather.explicit import MAX_SENTENCE, dedupe, sentences
 from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.lifted import serves_aim_before
+from dreamgit.dream.gather.list_items import listed_on, more_of_a_list
 from dreamgit.dream.gather.not_facts import chatter
 from dreamgit.dream.gather.pattern_memories import pattern_candidates
 from dreamgit.dream.gather.said_before import SaidBefore, asked
@@ -185,6 +186,15 @@ def _turn_candidates(
                 if is_user and found:  # a value said inside a request is the value now
                     out.extend(lifted_candidates(sentence, found, statement, voice, turn))
                 last = None
+                continue
+            if is_user and more_of_a_list(sentence):
+                # "… has groupings by event. and a like button that counts likes": an item
+                # of what the sentence before listed, no statement alone
+                joined = None if last is None else listed_on(last[0], sentence)
+                made = None if joined is None else statement(joined, voice)
+                if last is not None and joined is not None and made is not None:
+                    out[last[1]] = replace(made, turn=turn)
+                    last = (joined, last[1])
                 continue
             joined = None if last is None else continuation(last[0], sentence, others=others)
             made = None if joined is None else statement(joined, voice)

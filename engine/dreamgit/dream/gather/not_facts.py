@@ -86,6 +86,11 @@ def hypothetical(low: str) -> bool:
 # "I prefer it over the old one", "I like that", "I love you": the object is only a pronoun.
 # What follows the pronoun may only colour it ("I love it so much"); "I bought it in Paris
 # a year ago" says where and when, and is kept.
+# "… to open a ticket, not work on it": the "it" of a contrast is the thing named just
+# before it in the clause, so the clause says what it is about.
+_CONTRAST_BACK = lazyre.compile(
+    r"\b(?:a|an|the)\s+[\w-]+[^,]*,\s+(?:but\s+)?not\s+(?:to\s+)?\w+(?:\s+\w+)?\s+(?:it|them)$"
+)
 _PRONOUN_OBJECT = lazyre.compile(
     r"^(?:i|we|i'm|we're)\s+(?:\w+ly\s+|always\s+|really\s+|just\s+|still\s+)?\w+\s+"
     r"(?:it|that|this|them|those|these|you|one)(?:\s+(?:(?:so\s+|very\s+)?much|a\s+lot|too|now|again|already"
@@ -156,7 +161,8 @@ def states_nothing(clause: str, *, to_agent: bool) -> bool:
         return True
     if hypothetical(low) and not (to_agent and spec(low)):
         return True  # "we should go hiking" is a guess; "each module should …" a spec
-    if _PRONOUN_OBJECT.search(low) or PRONOUN_SUBJECT.match(low):
+    pronoun_object = _PRONOUN_OBJECT.search(low) and not _CONTRAST_BACK.search(low)
+    if pronoun_object or PRONOUN_SUBJECT.match(low):
         return True
     if REPORTED.search(low) or (_REQUEST.match(low) and not STANDING.search(low)):
         return True

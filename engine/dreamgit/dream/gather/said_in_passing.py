@@ -2,8 +2,9 @@
 
 A request such as "set the timeout to 30 s in the sync command, which uploads the
 cache" asks for work and says, in passing, a value (:mod:`.updates_in_requests`), what
-it wants written as true (:mod:`.said_in_requests`) and what the project or a named part
-of it is or does (:mod:`.parts_in_requests`). Each such clause becomes a statement of
+it wants written as true (:mod:`.said_in_requests`), how the agent must always work
+(:mod:`.orders_in_requests`) and what the project or a named part of it is or does
+(:mod:`.parts_in_requests`). Each such clause becomes a statement of
 its own unless what the sentence already gave says it all.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import replace
 
 from dreamgit.dream.gather.attribution import Voice
 from dreamgit.dream.gather.clause import Clause
+from dreamgit.dream.gather.orders_in_requests import orders_in_request
 from dreamgit.dream.gather.parts_in_requests import parts_in_request
 from dreamgit.dream.gather.said_in_requests import said_in_request
 from dreamgit.dream.gather.salience import NAMED_PART_SALIENCE
@@ -46,7 +48,11 @@ def lifted_candidates(
     for lifted, bonus, spec in [
         *(
             (text, 0.0, False)
-            for text in [*values_in_request(sentence), *said_in_request(sentence)]
+            for text in [
+                *values_in_request(sentence),
+                *said_in_request(sentence),
+                *orders_in_request(sentence),
+            ]
         ),
         *((part.text, named, part.spec) for part in parts_in_request(sentence)),
     ]:

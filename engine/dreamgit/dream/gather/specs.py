@@ -10,7 +10,8 @@ session. "Note that …" announces a statement the user wants known. "Make sure 
 a standing rule when it states an invariant (a negation or a quantifier: never, no,
 only, each, all), and a check of the moment otherwise ("make sure the tests pass").
 "Let's use X" / "let's go with X" is a choice made for the project, where "let's add a
-flag" is a task; "for the Y, let's use X" makes it for Y.
+flag" is a task; "for the Y, let's use X" makes it for Y; "let's X instead of Y" weighs
+one way against another, and is a choice whatever its verb.
 
 Each function reads the structure of one clause (its subject, its modal, its
 opening), never a list of topics; all read English and leave other languages alone.
@@ -100,6 +101,12 @@ _CHOICE = lazyre.compile(
 )
 
 
+# "Let's …" of any verb, and "instead of" / "rather than": an order that weighs one way
+# against another ("let's keep one config loader instead of copying it") is a choice.
+_LETS = lazyre.compile(r"^(?:(?:ok|okay|so|then|now),?\s+)?(?:let's|lets|let\s+us)\s+(?=[a-z])", _I)
+_OVER_ANOTHER = lazyre.compile(r"\b(?:instead\s+of|rather\s+than)\s+\S", _I)
+
+
 # "For the cache key, let's use the tenant id": what the choice is for, said first.
 _FRAME = lazyre.compile(r"^(?:for|in|on)\s+(?P<what>(?:the|our|my|a|an)\s+[^,]{2,60}?),\s+", _I)
 # "…, unless you have a better idea": the choice stands until someone offers better.
@@ -122,7 +129,8 @@ def choice(order: str) -> str | None:
     rest = order if frame is None else order[frame.end() :]
     m = _CHOICE.match(rest)
     if m is None:
-        return None
+        weighed = _LETS.match(order)  # "let's X instead of Y": X chosen over Y
+        return order[weighed.end() :] if weighed and _OVER_ANOTHER.search(order) else None
     if frame is None:
         return rest[m.end() :]
     chosen = _MAYBE.sub("", _HEDGE.sub("", rest[m.end() :]).rstrip(" .,"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from dreamgit.dream.gather.attribution import Voice, attribute, instruction
+from dreamgit.dream.gather.attribution import Voice, attributed, instruction
 from dreamgit.dream.gather.clause import Clause
 from dreamgit.dream.gather.dates import DATE_WORDS, resolve_dates
 from dreamgit.dream.gather.explicit import MAX_TEXT
@@ -58,7 +58,9 @@ def statement_candidate(
     """One clause as a memory about whom it concerns, dates absolute; None when unfit."""
     text, dated = resolve_dates(clause.text, created)
     dated = dated or DATE_WORDS.search(clause.text) is not None
-    memory = instruction(text, voice) if clause.instruction else attribute(text, voice)
+    # an order's "wants the agent" is left in its words: every rule has it, as every
+    # memory of rules it may repeat does
+    memory, lead = (instruction(text, voice), "") if clause.instruction else attributed(text, voice)
     if len(memory) > MAX_TEXT or len(memory) < 12:
         return None
     needed = _MIN_INFORMATIVE + (not voice.team and addressed_to_listener(clause.text))
@@ -81,4 +83,5 @@ def statement_candidate(
         salience=salience(clause.text, clause.kind, dated=dated, reply=reply, common=common),
         speaker=speaker,
         subject=voice.subject,
+        attribution=lead,
     )
