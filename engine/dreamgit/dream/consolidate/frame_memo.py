@@ -41,7 +41,9 @@ class _Memo:
 
     def frame(self, text: str, read: Callable[[str], Frame | None]) -> Frame | None:
         self._asked.add(text)
-        stored = self._stored.get(text)
+        # a frame read anew in this run too: parse_frame's cache holds 65,536 sentences,
+        # and a dream over 100,000 memories asks each several times
+        stored = self._stored.get(text) or self._added.get(text)
         if stored is not None:
             try:
                 return self._codec.decode(stored)
