@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.consolidate.frame_memo import keeping_frames
+from dreamgit.dream.consolidate.frame_memo import _codec, keeping_frames
 from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
 from dreamgit.store.keptframes import code_fingerprint
 from dreamgit.store.repo import MemoryRepo
@@ -155,3 +155,22 @@ def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path)
     assert code_fingerprint.__wrapped__(tmp_path, ("extract",)) == before
     parser.write_text("WORDS = 2\n")
     assert code_fingerprint.__wrapped__(tmp_path, ("extract",)) != before
+
+
+def test_a_kept_frame_reads_back_equal_field_by_field() -> None:
+    """Sets, phrases, a rejected side, numbers and dates come back as they were framed."""
+    codec = _codec()
+    assert codec is not None
+    for text in (
+        "The user's team is on Python 3.11, not 3.12.",
+        "Ana moved to Porto on 3 June 2025 with her two kids.",
+        "Prefers pytest over unittest for Python tests.",
+        "Uses Notion for the roadmap (switched from Confluence) now.",
+        "no verb",
+    ):
+        frame = parse_frame.__wrapped__(text)
+        back = codec.decode(codec.encode(frame))
+        assert back == frame and (frame is None or hash(back) == hash(frame))
+        assert back is None or all(
+            type(getattr(back, f)) is type(getattr(frame, f)) for f in vars(frame)
+        )

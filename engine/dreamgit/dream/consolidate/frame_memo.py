@@ -41,7 +41,9 @@ class _Memo:
 
     def frame(self, text: str, read: Callable[[str], Frame | None]) -> Frame | None:
         self._asked.add(text)
-        stored = self._stored.get(text)
+        # a frame read anew in this run too: parse_frame's cache holds 65,536 sentences,
+        # and a dream over 100,000 memories asks each several times
+        stored = self._stored.get(text) or self._added.get(text)
         if stored is not None:
             try:
                 return self._codec.decode(stored)
@@ -79,10 +81,12 @@ class _Codec:
 
     def __init__(self) -> None:
         hints = get_type_hints(Frame)
-        names = [f.name for f in fields(Frame)]
+        self._names = names = [f.name for f in fields(Frame)]
         pairs = [_converters(hints[name]) for name in names]
         self._encoders = [(name, enc) for name, (enc, _dec) in zip(names, pairs, strict=True)]
-        self._decoders = [dec for _enc, dec in pairs]
+        self._decoders = [(k, dec) for k, (_enc, dec) in enumerate(pairs) if dec is not _same]
+        if hasattr(Frame, "__slots__") or hasattr(Frame, "__post_init__"):
+            raise TypeError("a frame whose fields are not plain attributes cannot be kept")
 
     def encode(self, frame: Frame | None) -> str:
         if frame is None:
@@ -95,9 +99,14 @@ class _Codec:
         values = json.loads(text)
         if values is None:
             return None
-        if not isinstance(values, list) or len(values) != len(self._decoders):
+        if not isinstance(values, list) or len(values) != len(self._names):
             raise ValueError("a kept frame of another shape")
-        return Frame(*(dec(v) for dec, v in zip(self._decoders, values, strict=True)))
+        for k, dec in self._decoders:
+            values[k] = dec(values[k])
+        # what the frozen dataclass's __init__ does, without a guarded setattr per field
+        frame = object.__new__(Frame)
+        frame.__dict__.update(zip(self._names, values, strict=True))
+        return frame
 
 
 @cache
