@@ -228,6 +228,18 @@ class Drip:
     url: str
     sent: int = 0
     requests: int = 0
+    #: Requests whose handler has returned (served whole, or the client hung up).
+    finished: int = 0
+    _changed: threading.Condition = field(default_factory=threading.Condition, repr=False)
+
+    def settle(self, requests: int, timeout: float = 10.0) -> None:
+        """Wait until the handlers of ``requests`` requests have returned.
+
+        A client that gave up may have done so before a busy machine let the server even
+        read its request: counts are read after this, never while a handler runs.
+        """
+        with self._changed:
+            self._changed.wait_for(lambda: self.finished >= requests, timeout)
 
 
 @contextmanager
@@ -252,6 +264,14 @@ def drip_server(
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
+            try:
+                self._drip()
+            finally:
+                with state._changed:
+                    state.finished += 1
+                    state._changed.notify_all()
+
+        def _drip(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
             with lock:
                 state.requests += 1
