@@ -211,3 +211,48 @@ def test_remember_twice_reinforces_and_memory_md_follows_every_write(repo_path: 
     files = git(repo_path, "ls-files", "memories/me").split()
     assert files == ["memories/me/rides-red-bike.md"]
     assert (repo_path.parent / "server.log").read_text() == ""
+
+
+#: For every tool with parameters, arguments of the wrong type, and the message they get.
+WRONG_TYPES = [
+    ("recall", {"query": 5}, "recall: query: Input should be a valid string"),
+    (
+        "remember",
+        {"text": "Walks to work", "topic": "me", "tags": "walking"},
+        "remember: tags: Input should be a valid list",
+    ),
+    ("forget", {"ids": "m-1"}, "forget: ids: Input should be a valid list"),
+    (
+        "restore",
+        {"memory_id": "m-1", "version": "1"},
+        "restore: version: Input should be a valid integer",
+    ),
+    (
+        "log_session",
+        {"text": "User: hi", "tags": 3},
+        "log_session: tags: Input should be a valid list",
+    ),
+    ("review", {"force": "yes"}, "review: force: Input should be a valid boolean"),
+]
+
+
+def test_every_tool_refuses_an_unknown_argument_and_a_wrong_type(repo_path: Path) -> None:
+    """Each of the seven tools: an unknown argument, and a value of the wrong type (no
+    coercion of "1" to 1; status takes none), are one-line MCP errors naming the tool and
+    the argument; nothing is committed, nothing is written to stderr."""
+    before = git(repo_path, "rev-parse", "main").strip()
+    tools: list[str] = []
+
+    async def body(s: ClientSession) -> None:
+        tools.extend(t.name for t in (await s.list_tools()).tools)
+        for tool in tools:
+            error = await _refused(s, tool, {"bogus": 1})
+            assert (error.code, error.message) == (-32602, f"{tool}: unknown argument 'bogus'")
+        for tool, arguments, message in WRONG_TYPES:
+            error = await _refused(s, tool, arguments)
+            assert (error.code, error.message) == (-32602, message)
+
+    _drive(repo_path, body)
+    assert sorted(tools) == sorted([*(tool for tool, _, _ in WRONG_TYPES), "status"])
+    assert git(repo_path, "rev-parse", "main").strip() == before
+    assert (repo_path.parent / "server.log").read_text() == ""
