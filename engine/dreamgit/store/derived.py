@@ -404,31 +404,36 @@ def _apply_diff(
 _ALL_DOCS = "SELECT path, blob, id, active FROM docs"
 
 
+def _stored_terms(db: sqlite3.Connection, path: str) -> list[str]:
+    """The index terms of the memory the database holds at ``path``."""
+    (text,) = db.execute("SELECT record FROM docs WHERE path = ?", (path,)).fetchone()
+    parsed = json.loads(text)
+    return memory_terms(parsed["text"], parsed["tags"])
+
+
 def _elect(db: sqlite3.Connection, touched: set[str], fresh: dict[str, list[str]]) -> None:
     """Of the files stating each id in ``touched``, only the first by path is active and
     indexed (``fresh``: the terms of files just parsed, so they are not counted again)."""
-    holders: dict[str, list[tuple[str, str, int]]] = {}
+    holders: dict[str, list[tuple[str, int]]] = {}
     wanted = sorted(touched)
     for start in range(0, len(wanted), 500):
         chunk = wanted[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        query = f"SELECT id, path, record, active FROM docs WHERE id IN ({marks})"
-        for ident, path, text, active in db.execute(query, chunk):
-            holders.setdefault(ident, []).append((path, text, active))
+        query = f"SELECT id, path, active FROM docs WHERE id IN ({marks})"
+        for ident, path, active in db.execute(query, chunk):
+            holders.setdefault(ident, []).append((path, active))
     off: list[tuple[str]] = []
     on: list[tuple[str]] = []
     postings: list[tuple[str, str, int, int]] = []
     for found in holders.values():
         found.sort()  # code-point order of str is the byte order of UTF-8: git's, SQLite's
-        for rank, (path, text, active) in enumerate(found):
+        for rank, (path, active) in enumerate(found):
             if rank > 0 and active:
                 off.append((path,))
             elif rank == 0 and not active:
-                if path in fresh:
-                    terms = fresh[path]
-                else:
-                    parsed = json.loads(text)
-                    terms = memory_terms(parsed["text"], parsed["tags"])
+                # A record is read back only for a file that was second and now is first
+                # (a build reads none: every file's terms are fresh).
+                terms = fresh[path] if path in fresh else _stored_terms(db, path)
                 on.append((path,))
                 postings.extend((t, path, tf, len(terms)) for t, tf in Counter(terms).items())
     db.executemany("DELETE FROM postings WHERE path = ?", off)
