@@ -89,8 +89,9 @@ class Source:
 class Listed(NamedTuple):
     """One memory file as :meth:`DerivedStore.listing` gives it: ``broken`` holds why
     it cannot be read (``error``, ``line``, ``hint``) and then ``ident`` is None and
-    ``fact`` is None; ``active`` is False for a second file stating an id. (A tuple:
-    a listing makes one per memory, and a dataclass costs twice as much to make.)"""
+    ``fact`` is None; ``active`` is False for a second file stating an id; ``record``
+    is the parsed record when the listing was asked for it. (A tuple: a listing makes
+    one per memory, and a dataclass costs twice as much to make.)"""
 
     path: str
     blob: str
@@ -98,6 +99,7 @@ class Listed(NamedTuple):
     active: bool
     broken: dict[str, Any] | None
     fact: str | None
+    record: dict[str, Any] | None
 
 
 #: Derives a fact from a memory file's (path, record), encoded as a string.
@@ -192,18 +194,12 @@ class DerivedStore:
             paths = choose(count, total / count if count else 0.0, postings)
             return _records_of(db, paths)
 
-    def records(self, tree: str, paths: list[str]) -> dict[str, dict[str, Any]] | None:
-        """The records of the active memories among ``paths`` at ``tree`` (path → record),
-        or None when the state belongs to another tree."""
-        db = self._connect()
-        with _transaction(db, "BEGIN"):
-            if self._meta_of(db, tree) is None:
-                return None
-            return _records_of(db, paths)
-
-    def listing(self, tree: str, kind: str, derive: Derive) -> list[Listed] | None:
+    def listing(
+        self, tree: str, kind: str, derive: Derive, *, with_record: str | None = None
+    ) -> list[Listed] | None:
         """Every memory file at ``tree`` by path, each readable one with its fact of
-        ``kind``; None when the state belongs to another tree.
+        ``kind``; None when the state belongs to another tree. A file whose fact is new,
+        or matches the SQL ``LIKE`` pattern ``with_record``, comes with its record.
 
         ``derive(path, record)`` computes a fact (a string the caller encodes) the first
         time a blob is seen at a path; it is kept with the file's row, so a later listing of an
@@ -214,17 +210,19 @@ class DerivedStore:
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            rows = db.execute(_LISTING, (kind,)).fetchall()
+            rows = db.execute(_LISTING, (with_record, kind)).fetchall()
         listed: list[Listed] = []
         new: list[tuple[str, str, str, str, str, str]] = []
         for path, blob, ident, active, value, record in rows:
             if ident is None:
-                listed.append(Listed(path, blob, None, False, json.loads(record or "{}"), None))
+                why = json.loads(record or "{}")
+                listed.append(Listed(path, blob, None, False, why, None, None))
                 continue
+            parsed = None if record is None else json.loads(record)
             if value is None:
-                value = derive(path, json.loads(record))
+                value = derive(path, parsed or {})
                 new.append((path, blob, kind, value, path, blob))
-            listed.append(Listed(path, blob, ident, bool(active), None, value))
+            listed.append(Listed(path, blob, ident, bool(active), None, value, parsed))
         if new:
             try:
                 with _transaction(db, "BEGIN IMMEDIATE"):
@@ -334,7 +332,8 @@ class _transaction:
 
 
 _LISTING = """
-SELECT d.path, d.blob, d.id, d.active, f.value, CASE WHEN f.value IS NULL THEN d.record END
+SELECT d.path, d.blob, d.id, d.active, f.value,
+    CASE WHEN f.value IS NULL OR d.id IS NULL OR f.value LIKE ? THEN d.record END
 FROM docs d LEFT JOIN facts f ON f.path = d.path AND f.kind = ? AND f.blob = d.blob
 ORDER BY d.path
 """
