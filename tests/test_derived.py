@@ -365,3 +365,18 @@ def test_a_fact_is_derived_once_per_file_version_and_dropped_with_it(
     with sqlite3.connect(_database(repo)) as db:
         kept = {p for (p,) in db.execute("SELECT path FROM facts WHERE kind = 'chars'")}
     assert kept == set(moved) - {"memories/zzz/broken.md"}
+
+
+def test_a_listing_that_derives_every_fact_drops_the_other_variants_of_its_kind(
+    engine: DreamEngine,
+) -> None:
+    """Facts of ``len:old`` go when ``len:new`` derives every file's (other rules, say);
+    facts of another name stay."""
+    repo = engine.repo
+    tree = repo.sync_derived(repo.tip())
+    assert tree is not None
+    for kind in ("len:old", "other:1", "len:new"):
+        assert repo.derived.listing(tree, kind, lambda _p, record: str(len(record["text"])))
+    with sqlite3.connect(_database(repo)) as db:
+        kinds = dict(db.execute("SELECT kind, COUNT(*) FROM facts GROUP BY kind").fetchall())
+    assert kinds == {"len:new": len(FACTS), "other:1": len(FACTS)}

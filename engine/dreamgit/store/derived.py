@@ -202,9 +202,11 @@ class DerivedStore:
         or matches the SQL ``LIKE`` pattern ``with_record``, comes with its record.
 
         ``derive(path, record)`` computes a fact (a string the caller encodes) the first
-        time a blob is seen at a path; it is kept with the file's row, so a later listing of an
-        unchanged file reads it back and a changed or removed file drops it. A fact
-        that cannot be kept (the database is busy) is computed again next time.
+        time a blob is seen at a path; it is kept with the file's row, so a later listing
+        of an unchanged file reads it back and a changed or removed file drops it. A fact
+        that cannot be kept (the database is busy) is computed again next time. ``kind``
+        reads ``name:variant``: a listing that derives every file's fact drops the facts
+        of the name's other variants.
         """
         db = self._connect()
         with _transaction(db, "BEGIN"):
@@ -224,8 +226,13 @@ class DerivedStore:
                 new.append((path, blob, kind, value, path, blob))
             listed.append(Listed(path, blob, ident, bool(active), None, value, parsed))
         if new:
+            # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
+            # rules), so the facts of the name's other variants are dropped, not kept forever.
+            readable = sum(1 for found in listed if found.ident is not None)
             try:
                 with _transaction(db, "BEGIN IMMEDIATE"):
+                    if len(new) == readable:
+                        db.execute(_DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
                     db.executemany(_KEEP_FACT, new)
             except sqlite3.Error:
                 pass  # a fact not kept costs only time: it is derived again next time
@@ -337,6 +344,7 @@ SELECT d.path, d.blob, d.id, d.active, f.value,
 FROM docs d LEFT JOIN facts f ON f.path = d.path AND f.kind = ? AND f.blob = d.blob
 ORDER BY d.path
 """
+_DROP_VARIANTS = "DELETE FROM facts WHERE substr(kind, 1, length(?1)) = ?1 AND kind != ?2"
 #: A fact is kept only while its file's row still holds the blob it was derived from.
 _KEEP_FACT = """
 INSERT OR REPLACE INTO facts (path, blob, kind, value)
