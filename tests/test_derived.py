@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -326,3 +327,56 @@ def test_a_repository_read_from_two_threads_answers_in_both(engine: DreamEngine)
     assert found == [_answers(repo)]
     again = remember(repo, FACTS[0][0], topic=FACTS[0][1], now=NOW)  # the repeat check
     assert again.reinforced
+
+
+def _listing(repo: MemoryRepo, derived: list[str]) -> dict[str, str | None]:
+    """Each file's fact of kind "chars" (its text's length) at the tip; ``derived`` notes
+    the files whose fact was derived."""
+
+    def derive(path: str, record: dict[str, Any]) -> str:
+        derived.append(path)
+        return str(len(record["text"]))
+
+    tree = repo.sync_derived(repo.tip())
+    assert tree is not None
+    listed = repo.derived.listing(tree, "chars", derive)
+    assert listed is not None
+    return {found.path: found.fact for found in listed}
+
+
+def test_a_fact_is_derived_once_per_file_version_and_dropped_with_it(
+    engine: DreamEngine,
+) -> None:
+    """A listing derives each file's fact once; a changed file's fact is derived again, a
+    removed file's is dropped, a broken file has none and says why."""
+    repo = engine.repo
+    derived: list[str] = []
+    facts = _listing(repo, derived)
+    assert len(derived) == len(FACTS) and set(facts) == set(derived)
+    assert _listing(repo, derived) == facts and len(derived) == len(FACTS)
+    files = sorted(repo.store.files(repo.tip(), "memories/"))
+    changed = repo.store.read_path(repo.tip(), files[0]).replace(b"Prefers", b"Really prefers")
+    _commit(repo, {files[0]: changed, files[1]: None, "memories/zzz/broken.md": b"---\n: [\n"})
+    derived.clear()
+    moved = _listing(repo, derived)
+    assert derived == [files[0]]
+    assert moved[files[0]] == str(int(facts[files[0]] or 0) + len("Really "))
+    assert files[1] not in moved and moved["memories/zzz/broken.md"] is None
+    with sqlite3.connect(_database(repo)) as db:
+        kept = {p for (p,) in db.execute("SELECT path FROM facts WHERE kind = 'chars'")}
+    assert kept == set(moved) - {"memories/zzz/broken.md"}
+
+
+def test_a_listing_that_derives_every_fact_drops_the_other_variants_of_its_kind(
+    engine: DreamEngine,
+) -> None:
+    """Facts of ``len:old`` go when ``len:new`` derives every file's (other rules, say);
+    facts of another name stay."""
+    repo = engine.repo
+    tree = repo.sync_derived(repo.tip())
+    assert tree is not None
+    for kind in ("len:old", "other:1", "len:new"):
+        assert repo.derived.listing(tree, kind, lambda _p, record: str(len(record["text"])))
+    with sqlite3.connect(_database(repo)) as db:
+        kinds = dict(db.execute("SELECT kind, COUNT(*) FROM facts GROUP BY kind").fetchall())
+    assert kinds == {"len:new": len(FACTS), "other:1": len(FACTS)}

@@ -72,23 +72,22 @@ def stored_health(
         return f"{verdict}{words_key(memory)}\n{json.dumps(list(memory.sources))}"
 
     try:
-        listed = repo.derived.listing(tree, kind, derive)
-        if listed is None:
-            return None
-        active = [f.fact for f in listed if f.active and f.fact is not None]
-        moving = [f.path for f in listed if f.active and f.fact and f.fact[0] == _MOVES]
-        records = repo.derived.records(tree, moving) if moving else {}
+        listed = repo.derived.listing(tree, kind, derive, with_record=f"{_MOVES}%")
     except sqlite3.Error:
         repo.derived.close()
         return None
-    if records is None:
-        return None  # another process moved the store between the two reads
+    if listed is None:
+        return None
+    active = [f.fact for f in listed if f.active and f.fact is not None]
     counters = repo.recall_counters(memories_at)
     stale = sum(fact[0] == _STALE for fact in active)
-    for path, record in records.items():
-        memory = memory_from_record(record, path=path, now=now)
-        memory = with_recalls(memory, counters.get(memory.id))
-        stale += is_stale(memory, prunable, now, tracked)
+    for found in listed:
+        if found.active and found.fact and found.fact[0] == _MOVES:
+            if found.record is None:
+                return None  # the listing was asked for it: a store that does not hold it
+            memory = memory_from_record(found.record, path=found.path, now=now)
+            memory = with_recalls(memory, counters.get(memory.id))
+            stale += is_stale(memory, prunable, now, tracked)
     try:
         words, lists = _decoded(active)
     except (ValueError, TypeError):

@@ -89,8 +89,9 @@ class Source:
 class Listed(NamedTuple):
     """One memory file as :meth:`DerivedStore.listing` gives it: ``broken`` holds why
     it cannot be read (``error``, ``line``, ``hint``) and then ``ident`` is None and
-    ``fact`` is None; ``active`` is False for a second file stating an id. (A tuple:
-    a listing makes one per memory, and a dataclass costs twice as much to make.)"""
+    ``fact`` is None; ``active`` is False for a second file stating an id; ``record``
+    is the parsed record when the listing was asked for it. (A tuple: a listing makes
+    one per memory, and a dataclass costs twice as much to make.)"""
 
     path: str
     blob: str
@@ -98,6 +99,7 @@ class Listed(NamedTuple):
     active: bool
     broken: dict[str, Any] | None
     fact: str | None
+    record: dict[str, Any] | None
 
 
 #: Derives a fact from a memory file's (path, record), encoded as a string.
@@ -192,42 +194,45 @@ class DerivedStore:
             paths = choose(count, total / count if count else 0.0, postings)
             return _records_of(db, paths)
 
-    def records(self, tree: str, paths: list[str]) -> dict[str, dict[str, Any]] | None:
-        """The records of the active memories among ``paths`` at ``tree`` (path → record),
-        or None when the state belongs to another tree."""
-        db = self._connect()
-        with _transaction(db, "BEGIN"):
-            if self._meta_of(db, tree) is None:
-                return None
-            return _records_of(db, paths)
-
-    def listing(self, tree: str, kind: str, derive: Derive) -> list[Listed] | None:
+    def listing(
+        self, tree: str, kind: str, derive: Derive, *, with_record: str | None = None
+    ) -> list[Listed] | None:
         """Every memory file at ``tree`` by path, each readable one with its fact of
-        ``kind``; None when the state belongs to another tree.
+        ``kind``; None when the state belongs to another tree. A file whose fact is new,
+        or matches the SQL ``LIKE`` pattern ``with_record``, comes with its record.
 
         ``derive(path, record)`` computes a fact (a string the caller encodes) the first
-        time a blob is seen at a path; it is kept with the file's row, so a later listing of an
-        unchanged file reads it back and a changed or removed file drops it. A fact
-        that cannot be kept (the database is busy) is computed again next time.
+        time a blob is seen at a path; it is kept with the file's row, so a later listing
+        of an unchanged file reads it back and a changed or removed file drops it. A fact
+        that cannot be kept (the database is busy) is computed again next time. ``kind``
+        reads ``name:variant``: a listing that derives every file's fact drops the facts
+        of the name's other variants.
         """
         db = self._connect()
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            rows = db.execute(_LISTING, (kind,)).fetchall()
+            rows = db.execute(_LISTING, (with_record, kind)).fetchall()
         listed: list[Listed] = []
         new: list[tuple[str, str, str, str, str, str]] = []
         for path, blob, ident, active, value, record in rows:
             if ident is None:
-                listed.append(Listed(path, blob, None, False, json.loads(record or "{}"), None))
+                why = json.loads(record or "{}")
+                listed.append(Listed(path, blob, None, False, why, None, None))
                 continue
+            parsed = None if record is None else json.loads(record)
             if value is None:
-                value = derive(path, json.loads(record))
+                value = derive(path, parsed or {})
                 new.append((path, blob, kind, value, path, blob))
-            listed.append(Listed(path, blob, ident, bool(active), None, value))
+            listed.append(Listed(path, blob, ident, bool(active), None, value, parsed))
         if new:
+            # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
+            # rules), so the facts of the name's other variants are dropped, not kept forever.
+            readable = sum(1 for found in listed if found.ident is not None)
             try:
                 with _transaction(db, "BEGIN IMMEDIATE"):
+                    if len(new) == readable:
+                        db.execute(_DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
                     db.executemany(_KEEP_FACT, new)
             except sqlite3.Error:
                 pass  # a fact not kept costs only time: it is derived again next time
@@ -334,10 +339,12 @@ class _transaction:
 
 
 _LISTING = """
-SELECT d.path, d.blob, d.id, d.active, f.value, CASE WHEN f.value IS NULL THEN d.record END
+SELECT d.path, d.blob, d.id, d.active, f.value,
+    CASE WHEN f.value IS NULL OR d.id IS NULL OR f.value LIKE ? THEN d.record END
 FROM docs d LEFT JOIN facts f ON f.path = d.path AND f.kind = ? AND f.blob = d.blob
 ORDER BY d.path
 """
+_DROP_VARIANTS = "DELETE FROM facts WHERE substr(kind, 1, length(?1)) = ?1 AND kind != ?2"
 #: A fact is kept only while its file's row still holds the blob it was derived from.
 _KEEP_FACT = """
 INSERT OR REPLACE INTO facts (path, blob, kind, value)
@@ -404,31 +411,36 @@ def _apply_diff(
 _ALL_DOCS = "SELECT path, blob, id, active FROM docs"
 
 
+def _stored_terms(db: sqlite3.Connection, path: str) -> list[str]:
+    """The index terms of the memory the database holds at ``path``."""
+    (text,) = db.execute("SELECT record FROM docs WHERE path = ?", (path,)).fetchone()
+    parsed = json.loads(text)
+    return memory_terms(parsed["text"], parsed["tags"])
+
+
 def _elect(db: sqlite3.Connection, touched: set[str], fresh: dict[str, list[str]]) -> None:
     """Of the files stating each id in ``touched``, only the first by path is active and
     indexed (``fresh``: the terms of files just parsed, so they are not counted again)."""
-    holders: dict[str, list[tuple[str, str, int]]] = {}
+    holders: dict[str, list[tuple[str, int]]] = {}
     wanted = sorted(touched)
     for start in range(0, len(wanted), 500):
         chunk = wanted[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        query = f"SELECT id, path, record, active FROM docs WHERE id IN ({marks})"
-        for ident, path, text, active in db.execute(query, chunk):
-            holders.setdefault(ident, []).append((path, text, active))
+        query = f"SELECT id, path, active FROM docs WHERE id IN ({marks})"
+        for ident, path, active in db.execute(query, chunk):
+            holders.setdefault(ident, []).append((path, active))
     off: list[tuple[str]] = []
     on: list[tuple[str]] = []
     postings: list[tuple[str, str, int, int]] = []
     for found in holders.values():
         found.sort()  # code-point order of str is the byte order of UTF-8: git's, SQLite's
-        for rank, (path, text, active) in enumerate(found):
+        for rank, (path, active) in enumerate(found):
             if rank > 0 and active:
                 off.append((path,))
             elif rank == 0 and not active:
-                if path in fresh:
-                    terms = fresh[path]
-                else:
-                    parsed = json.loads(text)
-                    terms = memory_terms(parsed["text"], parsed["tags"])
+                # A record is read back only for a file that was second and now is first
+                # (a build reads none: every file's terms are fresh).
+                terms = fresh[path] if path in fresh else _stored_terms(db, path)
                 on.append((path,))
                 postings.extend((t, path, tf, len(terms)) for t, tf in Counter(terms).items())
     db.executemany("DELETE FROM postings WHERE path = ?", off)
