@@ -174,3 +174,14 @@ def test_a_kept_frame_reads_back_equal_field_by_field() -> None:
         assert back is None or all(
             type(getattr(back, f)) is type(getattr(frame, f)) for f in vars(frame)
         )
+
+
+def test_a_git_directory_where_nothing_can_be_kept_frames_every_sentence_afresh(
+    tmp_path: Path,
+) -> None:
+    """A cache folder that cannot be made (a file in its way): the same frames, no error."""
+    (tmp_path / "dreamgit").write_text("in the way\n")
+    said = "Ana lives in Porto now."
+    with keeping_frames(tmp_path):
+        assert _keeper()(said, parse_frame.__wrapped__) == parse_frame.__wrapped__(said)
+    assert (tmp_path / "dreamgit").read_text() == "in the way\n"

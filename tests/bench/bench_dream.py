@@ -387,6 +387,13 @@ def _paired(
             else {}
         ),
         "ops": {name: [r["run_ops"] for r in runs[name]] for name in runs},
+        "phases_s": {
+            name: {
+                phase: round(statistics.median(r["phases_s"].get(phase, 0.0) for r in got), 2)
+                for phase in got[0]["phases_s"]
+            }
+            for name, got in runs.items()
+        },
         "peak_rss_mb": {name: median(name, "peak_rss_mb") for name in runs},
         "load": round(os.getloadavg()[0], 1),
     }

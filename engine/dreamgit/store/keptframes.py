@@ -58,8 +58,11 @@ class KeptReadings:
         try:
             with self._open() as db:
                 return dict(db.execute("SELECT text, value FROM readings").fetchall())
-        except sqlite3.DatabaseError:
-            self._delete()
+        except sqlite3.DatabaseError as exc:
+            code = getattr(exc, "sqlite_errorcode", None)
+            busy = code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            if not busy:  # another process's write is waited out by reading afresh
+                self._delete()
         except OSError:
             pass
         return {}

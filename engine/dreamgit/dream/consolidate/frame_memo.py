@@ -61,12 +61,17 @@ class _Memo:
 @contextmanager
 def keeping_frames(git_dir: Path) -> Iterator[None]:
     """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
-    end (every sentence framed afresh when a frame has a field no JSON can keep)."""
+    end (every sentence framed afresh when a frame has a field no JSON can keep, or the
+    parser's source cannot be read to fingerprint it)."""
     codec = _codec()
+    try:
+        fingerprint = code_fingerprint(_PACKAGE, _READ_BY)
+    except OSError:  # the source cannot be read (a zipped install): nothing is kept
+        codec = None
     if codec is None:
         yield
         return
-    memo = _Memo(KeptReadings(git_dir, fingerprint=code_fingerprint(_PACKAGE, _READ_BY)), codec)
+    memo = _Memo(KeptReadings(git_dir, fingerprint=fingerprint), codec)
     token = KEEPER.set(memo.frame)
     try:
         yield

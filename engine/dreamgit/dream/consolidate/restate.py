@@ -10,6 +10,7 @@ makes, for ``update.py`` to read; the memory itself is never changed.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from dreamgit.extract.names import possessive
 
@@ -68,6 +69,7 @@ def _without_day_said(text: str) -> str:
     return _DAY_SAID.sub(lambda m: m.group() if deadline and m["how"] == "by" else "", text)
 
 
+@lru_cache(maxsize=1 << 16)  # each memory is restated by the newer-value and count checks
 def as_fact(text: str) -> str:
     """The statement a memory's ``text`` makes about its subject: a reported remark's
     content ("the beta launch is on 15 January"), "Ana and others moved …" as Ana's move,
