@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import active, dreamgit, prepared
 from gitcheck import fsck
 
 
 def _day(repo: Path, *said: str) -> list[str]:
     """``said`` logged as sessions of one day, hours apart, then a dream the next night;
     the active memories' texts."""
-    dreamgit(repo, "2026-06-02T08:00:00Z", "init", str(repo))
+    prepared(repo, "2026-06-02T08:00:00Z", "init", str(repo))
     for hour, turn in enumerate(said, start=9):
-        dreamgit(repo, f"2026-06-02T{hour:02d}:00:00Z", "log", f"User: {turn}")
+        prepared(repo, f"2026-06-02T{hour:02d}:00:00Z", "log", f"User: {turn}")
     dreamgit(repo, "2026-06-03T03:00:00Z", "run", "--force")
     return [m["text"] for m in active(repo, "2026-06-03T04:00:00Z")]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import active, dreamgit, prepared
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.lifted import lifted_preferences
 from dreamgit.dream.gather.momentary import (
@@ -210,13 +210,13 @@ def test_a_dream_keeps_a_preference_with_its_alternative_and_leaves_the_request(
     """End to end with the installed command: a preference said inside a request that
     weighs it against another way is kept with that way; the request is not."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2031-04-02T10:00:00Z", "init", str(repo))
+    prepared(repo, "2031-04-02T10:00:00Z", "init", str(repo))
     session = (
         "User: I prefer keeping the release notes in a single CHANGES file, but I'm not"
         " sure it scales, can you weigh it versus per-package changelogs for the monorepo?"
         "\n\nAssistant: A single file is simpler to read.\n"
     )
-    dreamgit(repo, "2031-04-02T10:00:00Z", "log", stdin=session)
+    prepared(repo, "2031-04-02T10:00:00Z", "log", stdin=session)
     dreamgit(repo, "2031-04-02T23:00:00Z", "run", "--force")
     texts = [m["text"] for m in active(repo, "2031-04-02T23:00:00Z")]
     assert (

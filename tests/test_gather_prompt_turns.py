@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import active, dreamgit, prepared
 from dreamgit.store.repo import MemoryRepo
 from dreamkit import set_config
 from llm_dreamkit import EMPTY, add, answer, text
@@ -86,9 +86,9 @@ def test_an_agent_sessions_request_reaches_the_model_whole_and_its_statement_is_
     repo, export = tmp_path / "mem", tmp_path / "board-export.md"
     export.write_text(SESSION, encoding="utf-8")
     with loopback([openai_reply(text(EMPTY))], path=PATH) as server:
-        dreamgit(repo, "2031-03-04T09:00:00Z", "init", str(repo))
+        prepared(repo, "2031-03-04T09:00:00Z", "init", str(repo))
         set_config(MemoryRepo.open(repo), _config(server.url), now=T0)
-        [session] = dreamgit(repo, "2031-03-04T09:15:00Z", "log", "--file", str(export)).split()
+        [session] = prepared(repo, "2031-03-04T09:15:00Z", "log", "--file", str(export)).split()
         proposal = add("", session, text=LIFTED, topic="project")
         server.replies[:] = [openai_reply(text(answer(proposal))), openai_reply(text(EMPTY))]
         dreamgit(repo, "2031-03-04T23:59:00Z", "run", "--force")
@@ -111,9 +111,9 @@ def test_the_gather_prompt_asks_for_what_a_requested_part_does(tmp_path: Path) -
     export.write_text(SESSION.replace(REQUEST, PART_REQUEST), encoding="utf-8")
     said = "The mirror command should copy the nightly dump to the backup host."
     with loopback([openai_reply(text(EMPTY))], path=PATH) as server:
-        dreamgit(repo, "2031-03-04T09:00:00Z", "init", str(repo))
+        prepared(repo, "2031-03-04T09:00:00Z", "init", str(repo))
         set_config(MemoryRepo.open(repo), _config(server.url), now=T0)
-        [session] = dreamgit(repo, "2031-03-04T09:15:00Z", "log", "--file", str(export)).split()
+        [session] = prepared(repo, "2031-03-04T09:15:00Z", "log", "--file", str(export)).split()
         proposal = add("", session, text=said, topic="project")
         server.replies[:] = [openai_reply(text(answer(proposal))), openai_reply(text(EMPTY))]
         dreamgit(repo, "2031-03-04T23:59:00Z", "run", "--force")

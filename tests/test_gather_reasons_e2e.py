@@ -11,7 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from clikit import RepositoryTemplates, dreamgit, initialized
+from clikit import RepositoryTemplates, dreamgit, initialized, prepared
 
 DAY = "2026-11-12T09:00:00Z"
 NIGHT = "2026-11-12T23:00:00Z"
@@ -33,7 +33,7 @@ def test_a_statement_over_the_budget_and_a_repeat_have_their_own_reasons(
     )
     git = ["git", "-C", str(repo), "-c", "user.name=Test", "-c", "user.email=test@example.org"]
     subprocess.run([*git, "commit", "-qam", "a small gather budget"], check=True)
-    dreamgit(repo, DAY, "log", stdin="User: My cousin Aurel lives in Turku with his three dogs.\n")
+    prepared(repo, DAY, "log", stdin="User: My cousin Aurel lives in Turku with his three dogs.\n")
     dreamgit(repo, DAY, "run", "--force")
     dreamgit(
         repo,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from clikit import active, dreamgit
+from clikit import active, dreamgit, prepared
 from gitcheck import fsck
 
 NOW = "2031-04-12T08:00:00Z"
@@ -42,9 +42,9 @@ SESSIONS = [
 
 def _repo(tmp_path: Path) -> Path:
     repo = tmp_path / "memory"
-    dreamgit(repo, SESSIONS[0][0], "init", str(repo))
+    prepared(repo, SESSIONS[0][0], "init", str(repo))
     for when, text, _ in SESSIONS:
-        dreamgit(repo, when, "log", stdin=text)
+        prepared(repo, when, "log", stdin=text)
     dreamgit(repo, NOW, "run", "--force")
     return repo
 
@@ -104,10 +104,10 @@ def test_one_sentence_sessions_in_other_languages_are_kept_as_said(tmp_path: Pat
     """A German, a French and a Spanish one-liner: word for word, "user" first, each on its
     day; an English one-liner naming a French firm stays English and sets its key."""
     repo = tmp_path / "memory"
-    dreamgit(repo, ONE_LINERS[0][0], "init", str(repo))
+    prepared(repo, ONE_LINERS[0][0], "init", str(repo))
     for when, sentence in ONE_LINERS:
-        dreamgit(repo, when, "log", stdin=f"{sentence}\n")
-    dreamgit(repo, "2031-04-11T09:00:00Z", "log", stdin="I work at Société Générale now.\n")
+        prepared(repo, when, "log", stdin=f"{sentence}\n")
+    prepared(repo, "2031-04-11T09:00:00Z", "log", stdin="I work at Société Générale now.\n")
     dreamgit(repo, NOW, "run", "--force")
     memories = active(repo, NOW)
     by_text = {m["text"]: m for m in memories}
@@ -123,10 +123,10 @@ def test_one_sentence_sessions_in_other_languages_are_kept_as_said(tmp_path: Pat
 def test_a_newer_home_typed_in_lower_case_supersedes_the_older(tmp_path: Path) -> None:
     """ "i live in lisbon" then "i moved to madrid": one home is active, Madrid."""
     repo = tmp_path / "memory"
-    dreamgit(repo, "2031-04-08T09:00:00Z", "init", str(repo))
-    dreamgit(repo, "2031-04-08T09:00:00Z", "log", stdin="i live in lisbon\n")
+    prepared(repo, "2031-04-08T09:00:00Z", "init", str(repo))
+    prepared(repo, "2031-04-08T09:00:00Z", "log", stdin="i live in lisbon\n")
     dreamgit(repo, "2031-04-08T10:00:00Z", "run", "--force")
-    dreamgit(repo, "2031-04-10T09:00:00Z", "log", stdin="i moved to madrid last month\n")
+    prepared(repo, "2031-04-10T09:00:00Z", "log", stdin="i moved to madrid last month\n")
     dreamgit(repo, NOW, "run", "--force")
     homes = [m for m in active(repo, NOW) if m["key"] == "user.home"]
     assert [m["text"] for m in homes] == ["The user lives in Madrid (moved there)."]
@@ -136,9 +136,9 @@ def test_a_newer_home_typed_in_lower_case_supersedes_the_older(tmp_path: Path) -
 def test_a_two_line_lower_case_chat_is_two_people_not_the_user(tmp_path: Path) -> None:
     """ "sam: …" then "🦊 fox: …": each line its speaker's, named; none is the user's."""
     repo = tmp_path / "memory"
-    dreamgit(repo, "2031-04-08T09:00:00Z", "init", str(repo))
+    prepared(repo, "2031-04-08T09:00:00Z", "init", str(repo))
     chat = "sam: I keep three beehives on the roof.\n🦊 fox: I repair old radios on weekends.\n"
-    dreamgit(repo, "2031-04-08T09:00:00Z", "log", stdin=chat)
+    prepared(repo, "2031-04-08T09:00:00Z", "log", stdin=chat)
     dreamgit(repo, NOW, "run", "--force")
     texts = sorted(m["text"] for m in active(repo, NOW))
     assert texts == [

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import active, dreamgit, prepared
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.parts_in_requests import parts_in_request
 
@@ -153,7 +153,7 @@ def test_what_requests_say_of_the_project_is_kept_by_a_dream(tmp_path: Path) -> 
     """Through the installed command: each lifted statement is one active memory, and
     none of the requests is."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    prepared(repo, "2025-03-01T09:00:00Z", "init", str(repo))
     session = (
         "User: initialize a rust project for a web server called harbor\n"
         "Assistant: Project created.\n"
@@ -164,7 +164,7 @@ def test_what_requests_say_of_the_project_is_kept_by_a_dream(tmp_path: Path) -> 
         "and then commit it.\n"
         "Assistant: Done.\n"
     )
-    dreamgit(repo, "2025-03-05T10:00:00Z", "log", stdin=session)
+    prepared(repo, "2025-03-05T10:00:00Z", "log", stdin=session)
     dreamgit(repo, "2025-03-05T11:00:00Z", "run", "--force")
     texts = [m["text"] for m in active(repo, "2025-03-06T09:00:00Z")]
     for said in ("harbor, a rust project", "XDG_CACHE_HOME", "print json when"):

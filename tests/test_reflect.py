@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from clikit import RepositoryTemplates, active, dreamgit
+from clikit import RepositoryTemplates, active, dreamgit, prepared
 
 DAYS = ("2027-03-01", "2027-03-02", "2027-03-03", "2027-03-04")
 DREAM = "2027-03-04T20:00:00Z"
@@ -39,9 +39,9 @@ def _session(day: int) -> str:
 def _logged(path: Path) -> None:
     """Four days of sessions, none dreamt yet."""
     subprocess.run(["git", "init", "-q", str(path)], check=True)
-    dreamgit(path, f"{DAYS[0]}T08:00:00Z", "init", str(path))
+    prepared(path, f"{DAYS[0]}T08:00:00Z", "init", str(path))
     for day, when in enumerate(DAYS):
-        dreamgit(path, f"{when}T10:00:00Z", "log", stdin=_session(day))
+        prepared(path, f"{when}T10:00:00Z", "log", stdin=_session(day))
 
 
 def _dreamt(path: Path, templates: RepositoryTemplates) -> dict[str, Any]:
@@ -202,7 +202,7 @@ def test_a_theme_is_noted_once_in_a_window_not_again_the_next_day(repo: Path) ->
     _run(repo, "run")
     next_day = "2027-03-05T20:00:00Z"
     kafka_again = f"User: {THEME_A}\nAssistant: Noted.\nUser: {FACT}\nAssistant: Sure.\n"
-    dreamgit(repo, "2027-03-05T10:00:00Z", "log", stdin=kafka_again)
+    prepared(repo, "2027-03-05T10:00:00Z", "log", stdin=kafka_again)
     again = json.loads(dreamgit(repo, next_day, "run", "--force", "--json"))
     assert again["ops"], "the new session was read"
     assert _reflections(again, "reflect-theme") == []
@@ -218,7 +218,7 @@ def test_the_correction_said_again_after_it_became_a_lesson_reinforces_the_lesso
     lesson = _by_text(repo, DREAM, "release notes")
     instruction = "Always run the linter before you push a branch."
     said = f"User: {CORRECTION}\nAssistant: Sorry.\nUser: {instruction}\nAssistant: Will do.\n"
-    dreamgit(repo, "2027-03-05T10:00:00Z", "log", stdin=said)
+    prepared(repo, "2027-03-05T10:00:00Z", "log", stdin=said)
     later = "2027-03-05T20:00:00Z"
     record = json.loads(dreamgit(repo, later, "run", "--force", "--json"))
     gathered = [(op["op"], op["memories"]) for op in record["ops"] if op["phase"] == "gather"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clikit import RepositoryTemplates, active, dreamgit, initialized
+from clikit import RepositoryTemplates, active, dreamgit, initialized, prepared
 
 DAY = "2026-11-12T09:00:00Z"
 NIGHT = "2026-11-12T23:00:00Z"
@@ -19,7 +19,7 @@ NIGHT = "2026-11-12T23:00:00Z"
 def _dream(tmp_path: Path, templates: RepositoryTemplates, session: str) -> list[str]:
     repo = tmp_path / "mem"
     initialized(templates, repo, DAY)
-    dreamgit(repo, DAY, "log", stdin=session)
+    prepared(repo, DAY, "log", stdin=session)
     dreamgit(repo, NIGHT, "run", "--force")
     return [m["text"] for m in active(repo, NIGHT)]
 

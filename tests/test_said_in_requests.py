@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import active, dreamgit, prepared
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.said_in_requests import said_in_request
 
@@ -81,12 +81,12 @@ def test_a_lifted_assertion_becomes_the_users_statement_and_the_request_does_not
 def test_an_assertion_inside_a_request_is_kept_by_a_dream(tmp_path: Path) -> None:
     """Through the installed command: the asserted clause is an active memory."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    prepared(repo, "2025-03-01T09:00:00Z", "init", str(repo))
     session = (
         "User: add a section to the contributing guide saying that every release is "
         "tagged from the main branch by the release bot.\nAssistant: Done, section added.\n"
     )
-    dreamgit(repo, "2025-03-05T10:00:00Z", "log", stdin=session)
+    prepared(repo, "2025-03-05T10:00:00Z", "log", stdin=session)
     dreamgit(repo, "2025-03-05T11:00:00Z", "run", "--force")
     texts = [m["text"] for m in active(repo, "2025-03-06T09:00:00Z")]
     assert len([t for t in texts if "release bot" in t]) == 1, texts

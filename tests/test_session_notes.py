@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from clikit import RepositoryTemplates, active, dreamgit
+from clikit import RepositoryTemplates, active, dreamgit, prepared
 from dreamgit.dream import session_notes
 from dreamgit.extract.candidate import Candidate
 from dreamgit.model import Memory
@@ -178,8 +178,8 @@ FIRST_DAY = "2031-05-03T10:00:00Z"
 
 def _dreamt_over_first(repo: Path) -> dict[str, Any]:
     """A new repository that has dreamt over FIRST: its one memory, Noor's note."""
-    dreamgit(repo, FIRST_DAY, "init", str(repo))
-    dreamgit(repo, FIRST_DAY, "log", stdin=FIRST)
+    prepared(repo, FIRST_DAY, "init", str(repo))
+    prepared(repo, FIRST_DAY, "log", stdin=FIRST)
     dreamgit(repo, FIRST_DAY, "run", "--force")
     [note] = active(repo, FIRST_DAY)
     return note
@@ -203,7 +203,7 @@ def test_a_newer_value_retires_one_statement_of_a_note(
     assert note["text"].startswith("Noor \u2014 is dating a guy named Elias;")
     assert "Vattenfall" in note["text"] and "5 people" in note["text"]
 
-    dreamgit(repo, day2, "log", stdin=LATER)
+    prepared(repo, day2, "log", stdin=LATER)
     run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
     texts = [m["text"] for m in active(repo, day2)]
     for current in ("Statkraft", "7 people", "Elias", "Oaxaca"):
@@ -235,7 +235,7 @@ def test_a_core_note_is_never_rewritten(tmp_path: Path, templates: RepositoryTem
     git = ["git", "-C", str(repo), "-c", "user.name=P", "-c", "user.email=p@example.org"]
     subprocess.run([*git, "commit", "-qam", "keep this note"], check=True)
 
-    dreamgit(repo, day2, "log", stdin=LATER)
+    prepared(repo, day2, "log", stdin=LATER)
     run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
     texts = [m["text"] for m in active(repo, day2)]
     assert note["text"] in texts
@@ -258,7 +258,7 @@ def test_what_a_note_says_is_not_gathered_again(
         "Noor: I'm dating a guy named Elias.\n"
         "Tariq: Cool.\n"
     )
-    dreamgit(repo, day2, "log", stdin=again)
+    prepared(repo, day2, "log", stdin=again)
     dreamgit(repo, day2, "run", "--force")
     texts = [m["text"] for m in active(repo, day2)]
     assert sum("Elias" in t for t in texts) == 1, texts
@@ -340,9 +340,9 @@ def test_no_note_of_the_user_comes_from_a_coding_agents_session(tmp_path: Path, 
     export.write_text(WORK, encoding="utf-8")
     args = {"work": ["--file", str(export)], "chat": []}[kind]
     repo = tmp_path / kind
-    dreamgit(repo, day, "init", str(repo))
+    prepared(repo, day, "init", str(repo))
     chat = "User: " + WORK.split("_**User**_")[1].split("---")[0].strip() + "\n"
-    dreamgit(repo, day, "log", *args, stdin=None if args else chat)
+    prepared(repo, day, "log", *args, stdin=None if args else chat)
     dreamgit(repo, day, "run", "--force")
     texts = {kind: [m["text"] for m in active(repo, day)]}
     if kind == "chat":

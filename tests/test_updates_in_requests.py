@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import active, dreamgit
+from clikit import active, dreamgit, prepared
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.updates_in_requests import values_in_request
 
@@ -116,9 +116,9 @@ def test_a_value_said_inside_a_request_supersedes_and_another_thing_stays(
     has 12 films" said the same way is another thing than "my reading list has 20
     papers", which stays."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    prepared(repo, "2025-03-01T09:00:00Z", "init", str(repo))
     for k, session in enumerate(CHAT, start=1):
-        dreamgit(repo, f"2025-03-{k * 5:02d}T10:00:00Z", "log", stdin=session + "\n")
+        prepared(repo, f"2025-03-{k * 5:02d}T10:00:00Z", "log", stdin=session + "\n")
     dreamgit(repo, "2025-03-16T11:00:00Z", "run", "--force")
     texts = [m["text"] for m in active(repo, "2025-03-20T09:00:00Z")]
     assert not [t for t in texts if "3 demos" in t], texts
@@ -170,9 +170,9 @@ def test_a_new_setting_named_inside_a_request_supersedes_the_older_value(
     June 2"; "found out my page count target was adjusted to 2,100" retires 1,800; new
     sketches counted inside a request are no deadline and no target."""
     repo = tmp_path / "mem"
-    dreamgit(repo, "2026-03-01T09:00:00Z", "init", str(repo))
+    prepared(repo, "2026-03-01T09:00:00Z", "init", str(repo))
     for k, session in enumerate(SETTINGS_CHAT, start=1):
-        dreamgit(repo, f"2026-03-{k * 5:02d}T10:00:00Z", "log", stdin=session + "\n")
+        prepared(repo, f"2026-03-{k * 5:02d}T10:00:00Z", "log", stdin=session + "\n")
     dreamgit(repo, "2026-03-16T11:00:00Z", "run", "--force")
     texts = [m["text"] for m in active(repo, "2026-03-20T09:00:00Z")]
     assert not [t for t in texts if "2 June" in t or "June 2," in t], texts
