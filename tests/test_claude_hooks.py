@@ -193,6 +193,35 @@ def test_session_end_logs_the_session_but_not_the_brief_in_it(
     assert len(list((repo / "sessions").rglob("*.md"))) == 1
 
 
+def _session_with(tmp_path: Path, said: str) -> Path:
+    """A Claude Code session file in which the user says ``said`` and the agent notes it."""
+    transcript = tmp_path / "projects" / f"{SESSION}.jsonl"
+    transcript.parent.mkdir(exist_ok=True)
+    lines = [_record(0, "user", said), _record(1, "assistant", [{"type": "text", "text": "Ok."}])]
+    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return transcript
+
+
+def test_a_dream_gathers_nothing_from_the_brief_in_a_logged_session(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
+    """A line the user keeps in MEMORY.md goes out in the brief and comes back in the
+    session as the user's message; the dream gathers the user's own words, not the brief's."""
+    repo, project = _memory(tmp_path, templates), _project(tmp_path)
+    with (repo / "MEMORY.md").open("a", encoding="utf-8") as index:
+        index.write("\nI always deploy the billing service from the release branch.\n")
+    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    brief = _run_hook(project, "SessionStart", {"source": "startup"}).stdout
+    assert "billing service" in brief
+    transcript = _session_with(tmp_path, brief + "\nI moved the build cache to a ramdisk.")
+    done = _run_hook(project, "SessionEnd", {"transcript_path": str(transcript)})
+    assert f"logged 1 session part(s) of {SESSION}.jsonl" in done.stderr
+    dreamgit(repo, NIGHT, "run", "--force")
+    texts = [m["text"] for m in json.loads(dreamgit(repo, NIGHT, "memories", "--json"))]
+    assert any("ramdisk" in t for t in texts), texts
+    assert not any("billing service" in t or "dreamgit:generated" in t for t in texts), texts
+
+
 def test_a_hook_on_a_broken_repository_exits_0_with_one_line(
     tmp_path: Path, templates: RepositoryTemplates
 ) -> None:

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from clikit import RepositoryTemplates
+from clikit import RepositoryTemplates, dreamgit
 from dreamgit.store.repo import MemoryRepo
+from formatkit import claude_folder_on_master
 from test_claude_hooks import DAY, SESSION, _memory, _record
 from test_claude_hooks_imports import WRITE_PATH, _bare, _detached, _loaded, _packed
 
@@ -144,3 +145,21 @@ def test_the_resumed_turn_is_logged_once_then_nothing_new_again(
     assert said.strip() == LOGGED_NOTHING and not modules & set(FULL_PATH)
     logged = sorted((repo / "sessions").rglob("*.md"))
     assert len(logged) == 2 and "release train" in logged[1].read_text(encoding="utf-8")
+
+
+def test_an_adopted_claude_code_folder_on_master_answers_without_git_too(
+    tmp_path: Path,
+) -> None:
+    """The hooks' usual repository: Claude Code's own memory folder adopted on ``master``
+    (its configuration says ``format: claude-code`` and ``branch: master``); a second
+    session-end there is answered from git's files as well."""
+    repo = tmp_path / "memory"
+    claude_folder_on_master(repo)
+    dreamgit(repo, DAY, "init", str(repo))
+    config = (repo / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
+    assert "format: claude-code" in config and "branch: master" in config
+    payload = _transcript(tmp_path, "I keep the deploy keys in the vault.")
+    said, modules = _loaded(repo, "session-end", payload)
+    assert f"logged 1 session part(s) of {SESSION}.jsonl" in said and "pygit2" in modules
+    said, modules = _loaded(repo, "session-end", payload)
+    assert said.strip() == LOGGED_NOTHING and not modules & set(FULL_PATH)
