@@ -175,12 +175,22 @@ def test_a_second_status_reads_no_memory_file_and_an_add_derives_one_fact(
 def test_facts_that_do_not_read_or_other_rules_give_the_files_answer(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Garbage in the stored facts, or rules that protect another topic: the same report
-    as from the files."""
+    """Garbage in the stored facts or rows, or rules that protect another topic: the
+    same report as from the files."""
     _status(repo)
     with sqlite3.connect(_cache(repo) / "derived.sqlite3") as db:
         db.execute("UPDATE facts SET value = 'n\x1fgarbage'")
     assert _status(repo) == _from_the_files(repo, monkeypatch)
+    for spoil in (
+        "UPDATE facts SET value = 'x' || substr(value, 2)",  # a verdict not known
+        "UPDATE docs SET record = '{}' WHERE id IS NULL",  # a broken file's reason lost
+    ):
+        _status(repo)  # the facts the last spoiled report dropped are derived again
+        with sqlite3.connect(_cache(repo) / "derived.sqlite3") as db:
+            letters = [v[:1] for (v,) in db.execute("SELECT value FROM facts")]
+            assert letters and set(letters) <= set("pyn?")
+            db.execute(spoil)
+        assert _status(repo) == _from_the_files(repo, monkeypatch)
     _configure(repo, "protected:\n  topics: [habits, plans]\n")
     protected = _status(repo)
     assert protected == _from_the_files(repo, monkeypatch)

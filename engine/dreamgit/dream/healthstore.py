@@ -47,6 +47,7 @@ _FACTS_VERSION = 2
 #: A memory's prune verdict: protected, retired whatever the time, kept whatever the
 #: time, or to judge again at each ``now``.
 _PROTECTED, _STALE, _KEPT, _MOVES = "p", "y", "n", "?"
+_VERDICTS = frozenset((_PROTECTED, _STALE, _KEPT, _MOVES))
 
 
 def stored_health(
@@ -73,25 +74,26 @@ def stored_health(
 
     try:
         listed = repo.derived.listing(tree, kind, derive, with_record=f"{_MOVES}%")
+        if listed is None:
+            return None
+        active = [f.fact or "" for f in listed if f.active]
+        words, lists = _decoded(active)
+        broken = list(_broken(listed))
+        moving = [f for f in listed if f.active and (f.fact or "")[:1] == _MOVES]
+        memories = [memory_from_record(_record(f), path=f.path, now=now) for f in moving]
     except sqlite3.Error:
         repo.derived.close()
         return None
-    if listed is None:
+    except (KeyError, TypeError, ValueError):
+        # Rows or facts that do not read as this dreamgit writes them: the files answer,
+        # and the facts are derived again next time.
+        repo.derived.drop_facts(kind)
         return None
-    active = [f.fact for f in listed if f.active and f.fact is not None]
     counters = repo.recall_counters(memories_at)
     stale = sum(fact[0] == _STALE for fact in active)
-    for found in listed:
-        if found.active and found.fact and found.fact[0] == _MOVES:
-            if found.record is None:
-                return None  # the listing was asked for it: a store that does not hold it
-            memory = memory_from_record(found.record, path=found.path, now=now)
-            memory = with_recalls(memory, counters.get(memory.id))
-            stale += is_stale(memory, prunable, now, tracked)
-    try:
-        words, lists = _decoded(active)
-    except (ValueError, TypeError):
-        return None  # a fact that does not read as this dreamgit writes it: read the files
+    for memory in memories:
+        memory = with_recalls(memory, counters.get(memory.id))
+        stale += is_stale(memory, prunable, now, tracked)
     figures = Figures(
         count=len(active),
         sourced={s for found in lists for s in found},
@@ -99,7 +101,7 @@ def stored_health(
         candidates=sum(fact[0] != _PROTECTED for fact in active),
         stale=stale,
     )
-    return report_of(repo, rules, figures, at=at), list(_broken(listed))
+    return report_of(repo, rules, figures, at=at), broken
 
 
 def _decoded(facts: list[str]) -> tuple[list[str], list[list[str]]]:
@@ -107,6 +109,8 @@ def _decoded(facts: list[str]) -> tuple[list[str], list[list[str]]]:
     does not read as :func:`stored_health` writes it)."""
     words, sources = [], []
     for fact in facts:
+        if fact[:1] not in _VERDICTS:
+            raise ValueError(f"not a verdict: {fact[:1]!r}")
         word_key, listed = fact[1:].split("\n", 1)
         words.append(word_key)
         sources.append(listed)
@@ -114,6 +118,13 @@ def _decoded(facts: list[str]) -> tuple[list[str], list[list[str]]]:
     if len(lists) != len(facts) or not all(isinstance(found, list) for found in lists):
         raise ValueError("sources are not lists")
     return words, lists
+
+
+def _record(found: Listed) -> dict[str, Any]:
+    """The record the listing was asked to bring (KeyError when the store did not)."""
+    if found.record is None:
+        raise KeyError(found.path)
+    return found.record
 
 
 def _verdict(env: Mapping[str, object], prunable: list[Rule]) -> str:
@@ -162,17 +173,19 @@ def _kind(rules: RuleSet, prunable: list[Rule], tracked: bool) -> str:
 
 
 def _broken(listed: list[Listed]) -> Iterator[MemoryFileError]:
-    """The files that do not read, by path, as :meth:`MemoryFiles.read` reports them."""
+    """The files that do not read, by path, as :meth:`MemoryFiles.read` reports them
+    (a broken row's ``error`` missing: KeyError)."""
     first: dict[str, str] = {}
     for found in listed:
         if found.broken is not None:
             yield MemoryFileError(
                 found.path,
-                found.broken.get("error", "cannot be read"),
+                found.broken["error"],
                 line=found.broken.get("line"),
                 hint=found.broken.get("hint"),
             )
         elif found.ident is not None and not found.active:
+            # KeyError (the caller reads the files) when no earlier file holds the id.
             yield same_id_error(found.path, found.ident, first[found.ident])
         elif found.ident is not None:
             first[found.ident] = found.path

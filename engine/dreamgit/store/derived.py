@@ -238,6 +238,15 @@ class DerivedStore:
                 pass  # a fact not kept costs only time: it is derived again next time
         return listed
 
+    def drop_facts(self, kind: str) -> None:
+        """Forget every fact of ``kind`` (a reader found one it cannot read): the next
+        listing derives them again. Quiet when the database cannot be written."""
+        try:
+            with _transaction(self._connect(), "BEGIN IMMEDIATE"):
+                self._connect().execute("DELETE FROM facts WHERE kind = ?", (kind,))
+        except sqlite3.Error:
+            pass  # a cache that cannot be written costs only time
+
     def saying(self, tree: str, text: str) -> str | None:
         """The id of the first active memory (by path) at ``tree`` whose text says
         ``text`` (:func:`said_key`), "" when none does, or None when the state belongs
