@@ -300,3 +300,33 @@ def test_a_sentence_with_a_day_of_its_own_takes_no_day_from_the_one_before() -> 
     )
     memories = [c.text for c in extract_candidates(text, session_id="s", created=SESSION)]
     assert "Ines watched a film a few days before 8 May 2023, it was gripping." in memories
+
+
+@pytest.mark.parametrize(
+    ("said", "day", "written"),
+    [
+        # an "-ed" word of a state or a thing done says nothing of when the day is
+        (
+            "I've signed the lease and have a viewing with the agent on April 21 at 3 PM",
+            (2024, 4, 12),
+            "on 21 April 2024 at 3 PM",
+        ),
+        ("I'm worried my thesis won't be ready by April 10", (2024, 3, 20), "by 10 April 2024"),
+        ("I've booked a fitting with the tailor on May 20", (2024, 5, 10), "on 20 May 2024"),
+        # each clause its own time: what was done, then what is awaited
+        (
+            "I sent the form on March 2, and I'm waiting for a reply by April 30",
+            (2024, 4, 1),
+            "on 2 March 2024, and I'm waiting for a reply by 30 April 2024",
+        ),
+        # a clause that tells what was keeps the day behind, even past the nearest one
+        ("I visited Porto on July 2", (2024, 1, 6), "on 2 July 2023"),
+        ("We cycled to the lake, and on July 2 it rained", (2024, 1, 6), "on 2 July 2023"),
+    ],
+)
+def test_a_day_without_its_year_takes_the_tense_of_its_own_clause(
+    said: str, day: tuple[int, int, int], written: str
+) -> None:
+    """Past words elsewhere in the sentence, or "-ed" words of a state, set no year."""
+    text, changed = resolve_dates(said, datetime(*day, 12, 0, tzinfo=UTC))
+    assert changed and written in text, text

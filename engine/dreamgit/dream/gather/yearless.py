@@ -1,7 +1,8 @@
 """Dates said without their year: a day of a month, and how long something has held.
 
 "Jan 15" gets the year its sentence means: ahead of the session's day when the sentence
-looks ahead, behind it when it tells what was, else the nearest (:func:`with_year`).
+looks ahead, behind it when the clause holding the day tells what was, else the nearest
+(:func:`with_year`).
 "For three years now" said in May 2023 becomes when it began, "since 2020"
 (:func:`held_since`), but only in a sentence that says it still holds.
 """
@@ -49,7 +50,39 @@ _AHEAD = lazyre.compile(
     r"|deadline|until|till|moved\s+to|pushed\s+(?:back\s+)?to|is\s+on|are\s+on|starts?\s+on)\b",
     re.IGNORECASE,
 )
-_BEHIND = lazyre.compile(r"\b(?:was|were|went|did|had|ago|last|\w{3,}ed)\b", re.IGNORECASE)
+_BEHIND = lazyre.compile(r"\b(?:was|were|went|did|had|ago|last|(?P<ed>\w{3,}ed))\b", re.IGNORECASE)
+# "I'm worried", "it is scheduled", "I've booked": an "-ed" word after a form of "be",
+# "feel", "get" or "have" says a state or a thing done, not when the day was ("I've
+# booked a session on May 20" looks ahead to the session).
+_STATE_BEFORE = lazyre.compile(
+    r"(?:\b(?:am|is|are|be|been|being|feel|feels|felt|get|gets|got|have|has)|'m|'re|'s|'ve)"
+    r"\s+(?:(?:\w+ly|just|already|now|all|so)\s+)?$",
+    re.IGNORECASE,
+)
+# Where the clause that holds a day begins or ends: "I applied on March 2, and I'm waiting
+# for an answer by April 30" tells of March 2 and looks ahead to April 30.
+_CLAUSE_EDGE = lazyre.compile(
+    r"[;:,]\s|\s[-\u2013\u2014]\s|\s(?:and|but|so|because|while|which|who|where)\s", re.IGNORECASE
+)
+
+
+def _clause_of(m: re.Match[str]) -> str:
+    """The clause of ``m``'s sentence that holds the day ``m`` names."""
+    text = m.string
+    start = 0
+    for edge in _CLAUSE_EDGE.finditer(text, 0, m.start()):
+        start = edge.end()
+    end = _CLAUSE_EDGE.search(text, m.end())
+    return text[start : end.start() if end is not None else len(text)]
+
+
+def _tells_what_was(clause: str) -> bool:
+    """Whether ``clause`` tells what was: a past form, not an "-ed" word of a state."""
+    for cue in _BEHIND.finditer(clause):
+        if cue["ed"] and _STATE_BEFORE.search(clause, 0, cue.start()):
+            continue
+        return True
+    return False
 
 
 def with_year(m: re.Match[str], today: date) -> str:
@@ -68,7 +101,7 @@ def with_year(m: re.Match[str], today: date) -> str:
     sentence = m.string
     if _AHEAD.search(sentence):
         options = [d for d in options if d >= today - timedelta(days=1)] or options
-    elif _BEHIND.search(sentence):
+    elif _tells_what_was(_clause_of(m)):
         options = [d for d in options if d <= today + timedelta(days=1)] or options
     if not options:
         return m.group()

@@ -1,0 +1,45 @@
+"""A day said without its year, through the installed command: the year its clause means.
+
+"I've signed the lease and have a viewing on April 21 at 3 PM" said on 12 April looks
+ahead: the memory names 21 April of that year, and the plan leaves after its day (had
+"signed" set the year, it would name the year before, never be due, and stay for good).
+"I visited Porto on July 2" said in January tells what was: last July.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clikit import active, dreamgit
+from gitcheck import fsck
+
+SAID = (
+    "User: I've signed the lease and have a viewing with the agent on April 21 at 3 PM.\n\n"
+    "Assistant: Good luck with the viewing.\n\n"
+    "User: I visited Porto on July 2 and loved the tiles.\n"
+)
+
+
+def _texts(repo: Path, now: str) -> list[str]:
+    return [m["text"] for m in active(repo, now)]
+
+
+@pytest.mark.slow
+def test_a_plan_said_without_its_year_is_dated_ahead_and_leaves_after_its_day(
+    tmp_path: Path,
+) -> None:
+    """The viewing is dated 21 April 2026 and leaves after it; Porto stays in July 2025."""
+    repo = tmp_path / "mem"
+    dreamgit(repo, "2026-04-12T09:00:00Z", "init", str(repo))
+    dreamgit(repo, "2026-04-12T10:00:00Z", "log", stdin=SAID)
+    dreamgit(repo, "2026-04-13T09:00:00Z", "run", "--force")
+    texts = _texts(repo, "2026-04-13T09:00:00Z")
+    assert [t for t in texts if "viewing" in t and "21 April 2026" in t], texts
+    assert [t for t in texts if "Porto" in t and "2 July 2025" in t], texts
+    dreamgit(repo, "2026-04-23T09:00:00Z", "run", "--force")
+    texts = _texts(repo, "2026-04-23T09:00:00Z")
+    assert not [t for t in texts if "viewing" in t], texts
+    assert [t for t in texts if "Porto" in t], texts
+    fsck(repo)
