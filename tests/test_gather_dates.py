@@ -319,6 +319,12 @@ def test_a_sentence_with_a_day_of_its_own_takes_no_day_from_the_one_before() -> 
             (2024, 4, 1),
             "on 2 March 2024, and I'm waiting for a reply by 30 April 2024",
         ),
+        # the day a thing is set for looks ahead, even past the nearest one
+        ("My new job is starting Sep 2", (2024, 1, 20), "starting 2 September 2024"),
+        ("I have a review scheduled for Oct 15", (2024, 3, 1), "for 15 October 2024"),
+        # ... unless its clause says it was, or also tells of a past act: the nearest
+        ("The call was scheduled for Oct 15", (2024, 3, 1), "for 15 October 2023"),
+        ("I joined the choir starting March 3", (2024, 3, 10), "starting 3 March 2024"),
         # a clause that tells what was keeps the day behind, even past the nearest one
         ("I visited Porto on July 2", (2024, 1, 6), "on 2 July 2023"),
         ("We cycled to the lake, and on July 2 it rained", (2024, 1, 6), "on 2 July 2023"),

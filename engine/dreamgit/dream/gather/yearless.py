@@ -1,8 +1,8 @@
 """Dates said without their year: a day of a month, and how long something has held.
 
 "Jan 15" gets the year its sentence means: ahead of the session's day when the sentence
-looks ahead, behind it when the clause holding the day tells what was, else the nearest
-(:func:`with_year`).
+looks ahead or the day is what a thing is set for ("starting June 1"), behind it when the
+clause holding the day tells what was, else (or when both) the nearest (:func:`with_year`).
 "For three years now" said in May 2023 becomes when it began, "since 2020"
 (:func:`held_since`), but only in a sentence that says it still holds.
 """
@@ -66,6 +66,24 @@ _CLAUSE_EDGE = lazyre.compile(
 )
 
 
+# "the role starting June 1", "a review scheduled for Oct 15": the day a thing is set for,
+# ahead unless its clause says it was ("the call was scheduled for May 3").
+_SET_FOR = lazyre.compile(
+    r"\b(?:starting|beginning|(?:scheduled|booked|planned|set)\s+for)\s+(?:on\s+)?(?=$|"
+    + _MONTH_NAME.format(g="m")
+    + r"|\d)",
+    re.IGNORECASE,
+)
+_WAS = lazyre.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
+
+
+def _set_for_ahead(m: re.Match[str], clause: str) -> bool:
+    """Whether the day ``m`` names is what a thing is set for, in a clause that does not
+    say it was ("joined the club starting March 3" tells of a past act and a start: the
+    nearest such day)."""
+    return _SET_FOR.search(m.string, 0, m.start()) is not None and not _WAS.search(clause)
+
+
 def _clause_of(m: re.Match[str]) -> str:
     """The clause of ``m``'s sentence that holds the day ``m`` names."""
     text = m.string
@@ -81,6 +99,8 @@ def _tells_what_was(clause: str) -> bool:
     for cue in _BEHIND.finditer(clause):
         if cue["ed"] and _STATE_BEFORE.search(clause, 0, cue.start()):
             continue
+        if cue["ed"] and _SET_FOR.match(clause, cue.start()):
+            continue  # "scheduled for": what a thing is set for, not when it was
         return True
     return False
 
@@ -99,9 +119,12 @@ def with_year(m: re.Match[str], today: date) -> str:
         except ValueError:  # 30 February
             continue
     sentence = m.string
-    if _AHEAD.search(sentence):
+    clause = _clause_of(m)
+    was = _tells_what_was(clause)
+    set_for = _set_for_ahead(m, clause)
+    if _AHEAD.search(sentence) or (set_for and not was):
         options = [d for d in options if d >= today - timedelta(days=1)] or options
-    elif _tells_what_was(_clause_of(m)):
+    elif was and not set_for:
         options = [d for d in options if d <= today + timedelta(days=1)] or options
     if not options:
         return m.group()
