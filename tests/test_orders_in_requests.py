@@ -111,6 +111,16 @@ def test_the_words_reporting_who_said_it_are_no_shared_content() -> None:
     assert [c.text for c in kept] == [said] and repeats == []
 
 
+def test_between_people_a_reported_statement_is_read_whole() -> None:
+    """The look-alike in a chat between people: "Ben says …" keeps its words in the check."""
+    found = extract_candidates(
+        "Dana: hey Ben, how was the week?\nBen: good, busy at the bakery.\n",
+        session_id="s-20310506-a1b2c3",
+        created=_WHEN,
+    )
+    assert [(c.text, c.attribution) for c in found] == [("Ben says good, busy at the bakery.", "")]
+
+
 def test_a_dream_keeps_the_order_and_the_choice_said_inside_requests(tmp_path: Path) -> None:
     """End to end with the installed command: a Cursor export whose user asks for work
     keeps the standing order and the choice it carried, and not the tasks."""
