@@ -12,6 +12,7 @@ of it (:mod:`.said_in_passing`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
@@ -132,20 +133,15 @@ def _turn_candidates(
 ) -> tuple[list[Candidate], str]:
     """The candidates of one person's turn, and whom the user's memories name after it."""
     out: list[Candidate] = []
-    seen, common, created, session_id = (
-        session.seen,
-        session.common,
-        session.created,
-        session.session_id,
-    )
+    seen, common = session.seen, session.common
     others = tuple(p for p in session.people if p != speaker)
     is_user, speaker, voice = _voice(session, speaker, others, subject)
     # the voice is passed at each call: a name said in this turn names what follows
     statement = partial(
         statement_candidate,
         speaker=speaker or USER,
-        session_id=session_id,
-        created=created,
+        session_id=session.session_id,
+        created=session.created,
         reply=asked(session.turns, turn),
         common=common,
     )
@@ -178,7 +174,11 @@ def _turn_candidates(
                 and not serves_aim_before(sentence, before)
             ):
                 found, subject = pattern_candidates(
-                    sentence, subject, session_id, created, learn_name=session.user_name is None
+                    sentence,
+                    subject,
+                    session.session_id,
+                    session.created,
+                    learn_name=session.user_name is None,
                 )
                 voice = Voice(subject, "the agent", team=True, common=common)
             if found or budget < 0:
@@ -191,16 +191,12 @@ def _turn_candidates(
                 # "… has groupings by event. and a like button that counts likes": an item
                 # of what the sentence before listed, no statement alone
                 joined = None if last is None else listed_on(last[0], sentence)
-                made = None if joined is None else statement(joined, voice)
-                if last is not None and joined is not None and made is not None:
-                    out[last[1]] = replace(made, turn=turn)
-                    last = (joined, last[1])
+                last = _rewritten_before(out, last, joined, voice, statement, turn) or last
                 continue
             joined = None if last is None else continuation(last[0], sentence, others=others)
-            made = None if joined is None else statement(joined, voice)
-            if last is not None and joined is not None and made is not None:
-                out[last[1]] = replace(made, turn=turn)  # with what this sentence adds
-                last = (joined, last[1])
+            moved = _rewritten_before(out, last, joined, voice, statement, turn)
+            if moved is not None:  # the memory before, with what this sentence adds
+                last = moved
                 continue
             last = None
             start = len(out)
@@ -212,3 +208,23 @@ def _turn_candidates(
             if is_user:
                 out.extend(lifted_candidates(sentence, out[start:], statement, voice, turn))
     return out, subject
+
+
+def _rewritten_before(
+    out: list[Candidate],
+    last: tuple[Clause, int] | None,
+    joined: Clause | None,
+    voice: Voice,
+    statement: Callable[[Clause, Voice], Candidate | None],
+    turn: int,
+) -> tuple[Clause, int] | None:
+    """The statement before joined with this sentence, its memory in ``out`` rewritten.
+
+    None, and ``out`` as it was, when there is no statement before, the sentence does not
+    join it, or the joined clause makes no memory.
+    """
+    made = None if joined is None else statement(joined, voice)
+    if last is None or joined is None or made is None:
+        return None
+    out[last[1]] = replace(made, turn=turn)
+    return (joined, last[1])
