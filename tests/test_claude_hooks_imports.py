@@ -25,6 +25,23 @@ from dreamgit.store.repo import MemoryRepo
 from test_claude_hooks import DAY, _memory, _record
 
 WRITE_PATH = ("dreamgit.cli.cmd_memory", "dreamgit.store.operations", "dreamgit.store.secrets")
+#: What a recall from the derived store needs none of: RE2 (no ``matches`` in the recall
+#: rules), ``importlib.resources`` (the bundled files are a folder on disk).
+NOT_FOR_RECALL = ("re2", "importlib.resources", "importlib.readers", "tempfile", "shutil")
+#: What logging a Claude Code session into dreamgit's own layout needs none of: click,
+#: other agents' memory formats and session readers.
+NOT_FOR_LOGGING = (
+    "click",
+    "dreamgit.cli.render",
+    "dreamgit.cli.state",
+    "dreamgit.store.formats.claude",
+    "dreamgit.store.formats.hermes",
+    "dreamgit.store.formats.openclaw",
+    "dreamgit.store.formats.aider",
+    "dreamgit.store.formats.codex_sessions",
+    "dreamgit.store.formats.openclaw_sessions",
+    "dreamgit.store.formats.specstory",
+)
 
 
 def _loaded(repo: Path, event: str, payload: dict[str, str], *first: str) -> tuple[str, set[str]]:
@@ -71,6 +88,23 @@ def test_the_prompt_hook_opens_no_git_once_a_recall_kept_the_commit(
     assert "pygit2" in first_modules
     assert "pygit2" not in modules and "dreamgit.recall.cached" in modules
     assert not modules & set(WRITE_PATH)
+    assert not modules & set(NOT_FOR_RECALL), modules & set(NOT_FOR_RECALL)
+
+
+def test_the_session_end_hook_logs_without_click_or_other_agents_formats(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
+    """A session-end that logs opens the repository and commits (pygit2, the secret scan)
+    yet loads no click and no reader of another agent's memory or sessions; the session
+    is logged as through click."""
+    repo = _memory(tmp_path, templates)
+    transcript = tmp_path / "session.jsonl"
+    turns = [_record(0, "user", "I fly kites on Sundays."), _record(1, "assistant", "Noted.")]
+    transcript.write_text("\n".join(turns) + "\n", encoding="utf-8")
+    said, modules = _loaded(repo, "session-end", {"transcript_path": str(transcript)})
+    assert said == "logged 1 session part(s) of session.jsonl", said
+    assert {"pygit2", "dreamgit.store.secrets", "dreamgit.store.formats.claude_sessions"} <= modules
+    assert not modules & set(NOT_FOR_LOGGING), modules & set(NOT_FOR_LOGGING)
 
 
 def test_the_session_start_hook_in_a_work_tree_opens_no_git(

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from dreamgit.store.formats import harness
 from dreamgit.store.formats.claude_sessions import classify_record
 from dreamgit.store.formats.harness import SHAPES, strip_harness
 
@@ -82,6 +83,31 @@ def test_a_message_with_no_harness_text_is_kept_as_it_is() -> None:
     text = "Use <b> tags sparingly; a < b holds.\n\n\nI live in Ghent."
     assert strip_harness(text).text == text
     assert strip_harness(text).shapes == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "blocks"),
+    [
+        ("I fly kites on Sundays.", set()),
+        ("I fly kites.\n<system-reminder>x</system-reminder>", {"system-reminder"}),
+        ("Kites < planes.", {"dreamgit-generated", "html-page"}),
+    ],
+)
+def test_a_message_compiles_only_the_block_patterns_it_may_hold(
+    monkeypatch: pytest.MonkeyPatch, text: str, blocks: set[str]
+) -> None:
+    """A tag block's pattern is compiled only for a message holding its opening ``<tag``
+    (another block's for one holding a ``<``): a logged session compiles few of them."""
+    compiled: list[str] = []
+    compile_one = harness._compile
+    monkeypatch.setattr(harness, "_compile", lambda s: compiled.append(s.name) or compile_one(s))
+    harness._pattern.cache_clear()
+    try:
+        strip_harness(text)
+    finally:
+        harness._pattern.cache_clear()
+    lines_and_messages = {s.name for s in SHAPES if s.kind != "block"}
+    assert set(compiled) == lines_and_messages | blocks
 
 
 def _record(kind: str, content: Any, **extra: Any) -> dict[str, Any]:

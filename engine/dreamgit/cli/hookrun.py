@@ -178,9 +178,8 @@ def _session_end(call: HookCall, payload: dict[str, Any]) -> None:
     # closed): said from git's files alone, without opening the repository.
     said = logged_already(call.path, payload)
     if said is None:
-        from dreamgit.cli.opening import open_repo
-        from dreamgit.cli.state import CliState
+        from dreamgit.cli.opening import open_repo_at  # no click: a hook runs without it
 
-        state = CliState(call.repo_path, call.now_text, debug=False)
-        said = log_session(open_repo(state), payload, now=call.now())
+        now = call.now()
+        said = log_session(open_repo_at(call.path, now), payload, now=now)
     _say(said, err=True)

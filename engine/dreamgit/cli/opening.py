@@ -5,35 +5,55 @@ write that changes memories, and when the command ends names the edits a write l
 out, the leftover branches it removed and the git hooks its commits did not run. Kept
 apart from the everyday commands so a command that only logs (the Claude Code
 session-end hook) does not import what they need (operations, the secret scanner).
+click is not imported here either: a hook's command line runs without it, and where
+click was never imported no command of it is running, so there is nothing to report to.
 """
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import click
-
-from dreamgit.cli.render import warn
-from dreamgit.cli.state import CliState
 from dreamgit.store.layout import REVERT_SCRATCH, hooks_note
 from dreamgit.store.repo import IndexRenderer, MemoryRepo
 
-__all__ = ["open_repo"]
+if TYPE_CHECKING:
+    import click
+
+    from dreamgit.cli.state import CliState
+
+__all__ = ["open_repo", "open_repo_at"]
 
 
 def open_repo(state: CliState) -> MemoryRepo:
     """The memory repository named by --repo, checked to be one."""
-    repo = MemoryRepo.open(state.path, index=_render_index(state.now()))
+    return open_repo_at(state.path, state.now())
+
+
+def open_repo_at(path: Path, now: datetime) -> MemoryRepo:
+    """The memory repository at ``path``, checked to be one, MEMORY.md rendered at ``now``;
+    under a click command, what its writes left out is said when the command ends."""
+    repo = MemoryRepo.open(path, index=_render_index(now))
     repo.require_initialised()
-    context = click.get_current_context(silent=True)
+    context = _click_context()
     if context is not None:
         context.call_on_close(lambda: _report_left_out(repo))
     return repo
 
 
+def _click_context() -> click.Context | None:
+    """The running click command's context; None outside one (click never imported)."""
+    loaded = sys.modules.get("click")
+    return None if loaded is None else loaded.get_current_context(silent=True)
+
+
 def _report_left_out(repo: MemoryRepo) -> None:
     """Name the edited files a write left uncommitted because they do not read, and the
     scratch branches of killed reverts it removed."""
+    from dreamgit.cli.render import warn  # click's echo: only under a click command
+
     _note_hooks(repo)
     for branch in repo.removed_leftovers:
         run = branch.removeprefix(REVERT_SCRATCH)
@@ -48,12 +68,14 @@ def _report_left_out(repo: MemoryRepo) -> None:
 
 def _note_hooks(repo: MemoryRepo) -> None:
     """Say once, after a command that committed, which git hooks its commits did not run."""
-    context = click.get_current_context(silent=True)
+    context = _click_context()
     said = context.meta if context is not None else {}
     if not repo.wrote or said.get("dreamgit.hooks-noted") or repo.config().get("hooks") == "quiet":
         return
     hooks = repo.store.commit_hooks()
     if hooks:
+        from dreamgit.cli.render import warn
+
         warn(hooks_note(hooks))
         said["dreamgit.hooks-noted"] = True
 

@@ -9,16 +9,17 @@ look-arounds, conditional groups, atomic groups and possessive quantifiers are
 refused when the rules load, with a message saying so.
 
 The standard library reads the pattern first, only to name what is wrong in the
-words (and at the position) people know from Python's ``re``.
+words (and at the position) people know from Python's ``re``. RE2 itself loads with
+the first pattern compiled, not with this module: a recall whose rules hold no
+``matches`` (the prompt hook's) never loads it.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from typing import Any
-
-import re2
 
 from dreamgit.errors import PatternError
 
@@ -43,8 +44,16 @@ _UNSUPPORTED = {
 }
 _WHY = "rule patterns run on RE2, which matches in linear time and has no such thing"
 
-_OPTIONS = re2.Options()
-_OPTIONS.log_errors = False  # RE2 would print its own copy of every error on stderr
+
+@functools.cache
+def _re2() -> tuple[Any, Any]:
+    """The ``re2`` module and the options every pattern compiles with (loaded once)."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # RE2 would print its own copy of every error on stderr
+    return re2, options
+
 
 #: A compiled rule pattern (an RE2 regular expression).
 Pattern = Any
@@ -60,8 +69,9 @@ def compile_pattern(pattern: str) -> Pattern:
         where = f" at position {exc.pos + 1}" if exc.pos is not None else ""
         raise PatternError(f"bad regular expression: {exc.msg}{where}") from None
     _refuse_unsupported(tree)
+    re2, options = _re2()
     try:
-        return re2.compile(pattern, _OPTIONS)
+        return re2.compile(pattern, options)
     except re2.error as exc:
         reason = exc.args[0] if exc.args else exc
         text = reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)

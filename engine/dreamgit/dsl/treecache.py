@@ -19,10 +19,10 @@ import hashlib
 import os
 import pickle
 import sys
-from importlib.resources import files
 from pathlib import Path
 
 from dreamgit.dsl.syntax import Node
+from dreamgit.packagefiles import package_files
 from dreamgit.usercache import user_cache_folder
 from dreamgit.version import __version__
 
@@ -59,7 +59,7 @@ def _file() -> Path | None:
     folder = user_cache_folder()
     if folder is None:
         return None
-    grammar = files("dreamgit.dsl").joinpath("grammar.lark").read_bytes()
+    grammar = package_files("dreamgit.dsl").joinpath("grammar.lark").read_bytes()
     digest = hashlib.sha256(grammar).hexdigest()[:16]
     py = f"{sys.version_info[0]}{sys.version_info[1]}"
     return folder / f"expressions-{__version__}-{digest}-f{_FORMAT}-py{py}.pickle"

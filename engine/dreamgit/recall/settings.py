@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from importlib.resources import files
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
 from dreamgit.dsl.types import BOOL, NUMBER
 from dreamgit.errors import ConfigError
 from dreamgit.model import PRIORITIES
+from dreamgit.packagefiles import package_files
 from dreamgit.ruleset.context import MEMORY_FIELDS
 from dreamgit.store import layout
 
@@ -114,7 +114,7 @@ class Settings:
 
 
 def _bundled(name: str) -> dict[str, Any] | None:
-    resource = files("dreamgit.rules") / f"{name}.yaml"
+    resource = package_files("dreamgit.rules") / f"{name}.yaml"
     if not resource.is_file():
         return None
     from dreamgit.store.config import read_config  # ruamel: not for a cached recall

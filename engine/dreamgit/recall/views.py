@@ -20,10 +20,10 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dreamgit.packagefiles import package_files
 from dreamgit.store import layout
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.signals import stats_from_dict, stats_to_dict
@@ -245,7 +245,7 @@ class _open:
 def _writer() -> str:
     """This dreamgit and its bundled rules: who may read a view (the sections merge them)."""
     digest = hashlib.sha256()
-    for item in sorted(files("dreamgit.rules").iterdir(), key=lambda p: p.name):
+    for item in sorted(package_files("dreamgit.rules").iterdir(), key=lambda p: p.name):
         if item.name.endswith(".yaml"):
             digest.update(item.name.encode() + b"\0" + item.read_bytes() + b"\0")
     return f"{__version__}:{digest.hexdigest()[:16]}"

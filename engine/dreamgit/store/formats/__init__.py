@@ -2,7 +2,10 @@
 
 ``format:`` in ``.dreamgit/config.yaml`` names the repository's format;
 :func:`get_format` returns it with its settings, :func:`detect` guesses one
-from the files a folder holds (``dreamgit init`` says what it found).
+from the files a folder holds (``dreamgit init`` says what it found). Another
+agent's format module is imported only when a repository names it (or ``detect``
+looks for it): a repository in dreamgit's own layout, the one a Claude Code hook
+logs into most often, loads none of them.
 
 May import: the kernel (errors, clock, ids, model) and ``store`` modules below ``repo``
 (``memoryfile``, ``frontmatter``); never ``repo`` or anything above the store.
@@ -17,9 +20,6 @@ from typing import Any
 
 from dreamgit.errors import ConfigError
 from dreamgit.store.formats.base import Budget, MemoryFormat, Source, Texts
-from dreamgit.store.formats.claude import ClaudeCodeFormat
-from dreamgit.store.formats.hermes import HermesFormat
-from dreamgit.store.formats.openclaw import OpenClawFormat
 
 __all__ = [
     "FORMAT_NAMES",
@@ -42,10 +42,16 @@ def get_format(config: Mapping[str, Any]) -> MemoryFormat:
     if name == "dreamgit":
         return MemoryFormat()
     if name == "claude-code":
+        from dreamgit.store.formats.claude import ClaudeCodeFormat
+
         return ClaudeCodeFormat()
     if name == "hermes":
+        from dreamgit.store.formats.hermes import HermesFormat
+
         return HermesFormat.from_config(config)
     if name == "openclaw":
+        from dreamgit.store.formats.openclaw import OpenClawFormat
+
         return OpenClawFormat()
     raise ConfigError(
         f".dreamgit/config.yaml: format {name!r} is not one dreamgit knows",
@@ -72,6 +78,8 @@ def detect(
     if "USER.md" in paths or re.search(rb"(?m)^\xc2\xa7\r?$", memory_md):
         files = [p for p in ("MEMORY.md", "USER.md") if p in paths]
         return "hermes", f"found Hermes memory ({' and '.join(files)}, entries separated by §)"
+    from dreamgit.store.formats.claude import ClaudeCodeFormat
+
     topic_files = [
         p
         for p in paths

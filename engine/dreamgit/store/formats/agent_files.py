@@ -15,23 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from dreamgit.errors import UserError
-from dreamgit.store.formats.aider import is_aider, read_aider, read_aider_sessions
 from dreamgit.store.formats.claude_sessions import (
     is_claude_session,
     read_claude_data,
     read_claude_sessions,
 )
-from dreamgit.store.formats.codex_sessions import (
-    is_codex_rollout,
-    read_codex_rollout,
-    read_codex_sessions,
-)
-from dreamgit.store.formats.openclaw_sessions import (
-    is_openclaw_session,
-    read_openclaw_session,
-    read_openclaw_sessions,
-)
-from dreamgit.store.formats.specstory import is_specstory, read_specstory, read_specstory_sessions
 from dreamgit.store.formats.turns import AgentSession, Progress, read_on, render_turns
 
 __all__ = [
@@ -54,6 +42,12 @@ def read_agent_folder(
     ``logged`` (by file key) says it was logged to, and the problems met."""
     if kind == "claude-code":
         return read_claude_sessions(path, logged)
+    # The other agents' readers load only when asked for (not at a Claude Code hook's end).
+    from dreamgit.store.formats.aider import read_aider_sessions
+    from dreamgit.store.formats.codex_sessions import read_codex_sessions
+    from dreamgit.store.formats.openclaw_sessions import read_openclaw_sessions
+    from dreamgit.store.formats.specstory import read_specstory_sessions
+
     if kind == "codex":
         found, problems = read_codex_sessions(path)
     elif kind == "specstory":
@@ -85,6 +79,11 @@ def _first_records(text: str) -> list[dict[str, Any]]:
 
 def read_agent_text(text: str, *, label: str) -> tuple[list[AgentSession], list[str]] | None:
     """The sessions in ``text`` when an agent's file shape is recognised, else None."""
+    from dreamgit.store.formats.aider import is_aider, read_aider
+    from dreamgit.store.formats.codex_sessions import is_codex_rollout, read_codex_rollout
+    from dreamgit.store.formats.openclaw_sessions import is_openclaw_session, read_openclaw_session
+    from dreamgit.store.formats.specstory import is_specstory, read_specstory
+
     problems: list[str] = []
     if text.lstrip().startswith("{"):
         records = _first_records(text)

@@ -136,10 +136,24 @@ def _compile(shape: Shape) -> re.Pattern[str]:
 
 
 @functools.cache
-def _compiled() -> tuple[tuple[Shape, re.Pattern[str]], ...]:
-    """Every shape's pattern, compiled at the first strip: the package imports this module
-    on every command (through the formats), most of which never read a transcript."""
-    return tuple((shape, _compile(shape)) for shape in SHAPES)
+def _pattern(shape: Shape) -> re.Pattern[str]:
+    """``shape``'s pattern, compiled the first time a text may hold it: the package
+    imports this module on every command (through the formats), and most messages hold
+    none of the tags, so a session-end hook compiles a few of the 32 patterns, not all."""
+    return _compile(shape)
+
+
+def _marker(shape: Shape) -> str:
+    """Text every match of ``shape`` contains: a tag block's opening ``<tag``, another
+    block's ``<`` (each opens with one); "" (found in any text) for the rest."""
+    if shape.kind != "block":
+        return ""
+    return f"<{shape.pattern}" if re.fullmatch(r"[\w-]+", shape.pattern) else "<"
+
+
+@functools.cache
+def _marked() -> tuple[tuple[Shape, str], ...]:
+    return tuple((shape, _marker(shape)) for shape in SHAPES)
 
 
 _BLANKS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
@@ -156,7 +170,10 @@ class Stripped:
 def strip_harness(text: str) -> Stripped:
     """``text`` without any harness shape; what is left is the user's own words."""
     found: list[str] = []
-    for shape, pattern in _compiled():
+    for shape, marker in _marked():
+        if marker not in text:
+            continue  # no match can be there: its pattern is not even compiled
+        pattern = _pattern(shape)
         if shape.kind == "message":
             if pattern.match(text):
                 return Stripped("", (*found, shape.name))
