@@ -1,7 +1,7 @@
 """What the extraction patterns share: the draft they return and the pieces of regex.
 
 Every pattern looks at one *clause* already put in a canonical shape by
-``extract.py``: the user as "I" (or "we"), fillers, hedges and wrappers such as
+``extract.py`` and its helpers: the user as "I" (or "we"), fillers, hedges and wrappers such as
 "remember that" or "actually," removed, curly quotes straightened, no final
 punctuation. A pattern answers a list of :class:`Draft` (usually one) or an
 empty list. Captures are bounded (``{1,60}``) and anchored so that no pattern can
