@@ -14,6 +14,13 @@ question); ``absent-raw-too`` (the transcripts lack the answer's words as well: 
 paraphrased or inferred answer); ``absent`` (the transcripts hold it, the memory does
 not: never gathered, cut by the gather budget, or retired). Counts only: no question or
 answer is printed.
+
+With ``--extracted``, an absent answer is told apart by what the rules extractor makes of
+the conversation's sessions (each read alone): ``absent-kept-out`` (one statement holds
+every answer word: the gather budget, a gather rule or the repeat check left it out, or a
+later run retired it), ``absent-spread`` (only several statements together hold them: the
+answer was said over sentences or turns), ``absent-never-said`` (no statement holds them:
+extraction drops the sentence, or rewrites the words, e.g. a relative date made absolute).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from types import ModuleType
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_quality import default_eval_dir  # the sibling bench's path rule
+from bench_quality import default_eval_dir, session_time  # the sibling bench's rules
 
 BUDGET = 1500
 
@@ -64,7 +71,29 @@ def _cause(
     return "absent" if words <= raw_words else "absent-raw-too"
 
 
-def misses(memory_root: Path, prepared: Path, s: ModuleType) -> dict[str, collections.Counter[str]]:
+def _statement_words(conv_dir: Path, s: ModuleType) -> list[set[str]]:
+    """The scorer's words of each statement the rules extractor finds in the sessions."""
+    from dreamgit.dream.gather.extract import extract_candidates
+
+    out = []
+    for path in sorted((conv_dir / "sessions").glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        created = session_time(path, text)
+        for candidate in extract_candidates(text, session_id=path.stem, created=created):
+            out.append(set(s.tokens(candidate.text)))
+    return out
+
+
+def _absent_as(words: set[str], statements: list[set[str]]) -> str:
+    """Why an absent answer is absent, by the statements extraction makes."""
+    if any(words <= held for held in statements):
+        return "absent-kept-out"
+    return "absent-spread" if words <= set().union(*statements) else "absent-never-said"
+
+
+def misses(
+    memory_root: Path, prepared: Path, s: ModuleType, *, extracted: bool = False
+) -> dict[str, collections.Counter[str]]:
     """Per category, how many scored probes fall under each cause."""
     probes = json.loads((prepared / "probes.json").read_text(encoding="utf-8"))
     out: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
@@ -78,12 +107,16 @@ def misses(memory_root: Path, prepared: Path, s: ModuleType) -> dict[str, collec
         item_words = [set(t) for t in bm.toks]
         raw = s.read_files(glob.glob(os.path.join(conv_dir, "sessions", "*.txt")))
         raw_words = {w for text in raw for w in s.tokens(text)}
+        statements = _statement_words(conv_dir, s) if extracted else []
         for probe in probes:
             if probe["conversation"] != conv or probe["category"] in s.UNSCORED:
                 continue
             words = {w for key in s.answer_keys(probe) for w in s.tokens(key)}
             if words:
-                out[probe["category"]][_cause(s, bm, item_words, words, probe, raw_words)] += 1
+                cause = _cause(s, bm, item_words, words, probe, raw_words)
+                if cause == "absent" and extracted:
+                    cause = _absent_as(words, statements)
+                out[probe["category"]][cause] += 1
     return out
 
 
@@ -92,8 +125,16 @@ def main() -> None:
     parser.add_argument("memory_root", type=Path)
     parser.add_argument("--eval-dir", type=Path, default=default_eval_dir())
     parser.add_argument("--set", default="locomo")
+    parser.add_argument(
+        "--extracted",
+        action="store_true",
+        help="tell absent answers apart by the statements the rules extractor makes",
+    )
     args = parser.parse_args()
-    by_category = misses(args.memory_root, args.eval_dir / args.set, _scorer(args.eval_dir))
+    prepared = args.eval_dir / args.set
+    by_category = misses(
+        args.memory_root, prepared, _scorer(args.eval_dir), extracted=args.extracted
+    )
     total: collections.Counter[str] = collections.Counter()
     for category, counts in sorted(by_category.items()):
         total.update(counts)
