@@ -36,6 +36,7 @@ KERNEL = frozenset(
         "faults",
         "trailers",
         "usercache",
+        "packagefiles",
         "version",
     }
 )
