@@ -10,10 +10,13 @@ TESTS = Path(__file__).parent
 
 
 def test_cpu_durations_lists_the_costliest_phases_with_the_total() -> None:
-    """A run of one file ends with the heading, the total and N lines naming test and phase."""
+    """A run of one file ends with the heading, the total and N lines naming test and phase.
+
+    The inner pytest loads no plugin it does not need (xdist alone costs a second to start)."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-         str(TESTS / "test_isolation.py"), "--cpu-durations", "2"],
+        [sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
+         "-p", "no:randomly", "-p", "no:xdist", str(TESTS / "test_isolation.py"),
+         "--cpu-durations", "2"],
         capture_output=True, text=True, check=False, cwd=TESTS.parent,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr

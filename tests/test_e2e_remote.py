@@ -155,24 +155,34 @@ def _remote_dream_branches(origin: Path) -> list[str]:
     return listing.split()
 
 
-def test_nightly_runs_keep_one_review_branch_on_the_remote(tmp_path: Path) -> None:
-    """Night two replaces night one's branch on the remote; a branch a reviewer pushed to stays."""
+def _agent_with_origin(tmp_path: Path) -> tuple[Path, MemoryRepo]:
+    """A bare ``origin`` and the agent's clone of it, a memory repository."""
     origin, agent = tmp_path / "origin.git", tmp_path / "agent"
     git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
     git(tmp_path, "-c", "init.defaultBranch=main", "clone", "--quiet", str(origin), str(agent))
-    repo = MemoryRepo.init(agent, now=NOW)
-    facts = ["green tea", "vim over emacs", "dark mode", "pytest", "tabs", "zsh"]
-    for n, fact in enumerate(facts[:3]):
-        operations.log_session(repo, f"User: I prefer {fact}.", now=NOW + timedelta(minutes=n))
-    git(agent, "push", "--quiet", "origin", "main")
+    return origin, MemoryRepo.init(agent, now=NOW)
+
+
+def _log_and_push(repo: MemoryRepo, facts: list[str], day: int) -> None:
+    """The agent's sessions of ``day``, one a fact, pushed to ``origin``'s main (a run
+    without ``--force`` starts at three new sessions)."""
+    for n, fact in enumerate(facts):
+        operations.log_session(
+            repo, f"User: I prefer {fact}.", now=NOW + timedelta(days=day, minutes=n)
+        )
+    git(Path(repo.store.workdir), "push", "--quiet", "origin", "main")
+
+
+def test_a_nights_run_replaces_the_branch_of_the_night_before_on_the_remote(
+    tmp_path: Path,
+) -> None:
+    """Night two's branch holds night one's sessions too, and replaces its branch."""
+    origin, repo = _agent_with_origin(tmp_path)
+    _log_and_push(repo, ["green tea", "vim over emacs", "dark mode"], day=0)
     first = _night(tmp_path, origin, "night1", "2026-11-23T03:00:00Z")
     assert _remote_dream_branches(origin) == [first["branch"]]
 
-    for n, fact in enumerate(facts[3:]):
-        operations.log_session(
-            repo, f"User: I prefer {fact}.", now=NOW + timedelta(days=1, minutes=n)
-        )
-    git(agent, "push", "--quiet", "origin", "main")
+    _log_and_push(repo, ["pytest", "tabs", "zsh"], day=1)
     second = _night(tmp_path, origin, "night2", "2026-11-24T03:00:00Z")
     assert second["replaced"] == [
         {
@@ -183,26 +193,26 @@ def test_nightly_runs_keep_one_review_branch_on_the_remote(tmp_path: Path) -> No
     assert _remote_dream_branches(origin) == [second["branch"]]
     assert len(second["sessions"]) == 6  # type: ignore[arg-type]
 
-    # A reviewer pushes a fix to the open branch: the next night leaves it alone.
+
+def test_a_branch_a_reviewer_pushed_to_is_kept_by_the_next_night(tmp_path: Path) -> None:
+    """A reviewer's commit on the open branch: the next night leaves it and dreams the new."""
+    origin, repo = _agent_with_origin(tmp_path)
+    _log_and_push(repo, ["green tea", "vim over emacs", "dark mode"], day=0)
+    first = _night(tmp_path, origin, "night1", "2026-11-23T03:00:00Z")
+
     reviewer = tmp_path / "reviewer"
-    git(tmp_path, "clone", "--quiet", "-b", str(second["branch"]), str(origin), str(reviewer))
+    git(tmp_path, "clone", "--quiet", "-b", str(first["branch"]), str(origin), str(reviewer))
     (reviewer / "notes").mkdir()
     (reviewer / "notes" / "review.md").write_text("looked at it\n", encoding="utf-8")
     git(reviewer, "add", "notes/review.md")
     git(reviewer, *REVIEWER, "commit", "--quiet", "-m", "review note")
-    git(reviewer, "push", "--quiet", "origin", str(second["branch"]))
-    operations.log_session(repo, "User: I prefer light roast coffee.", now=NOW + timedelta(days=2))
-    operations.log_session(
-        repo, "User: I prefer short meetings.", now=NOW + timedelta(days=2, minutes=1)
-    )
-    operations.log_session(
-        repo, "User: I prefer rye bread.", now=NOW + timedelta(days=2, minutes=2)
-    )
-    git(agent, "push", "--quiet", "origin", "main")
-    third = _night(tmp_path, origin, "night3", "2026-11-25T03:00:00Z")
-    assert "replaced" not in third
-    assert len(third["sessions"]) == 3  # type: ignore[arg-type]
-    assert sorted(_remote_dream_branches(origin)) == sorted([second["branch"], third["branch"]])
+    git(reviewer, "push", "--quiet", "origin", str(first["branch"]))
+
+    _log_and_push(repo, ["light roast coffee", "short meetings", "rye bread"], day=1)
+    second = _night(tmp_path, origin, "night2", "2026-11-24T03:00:00Z")
+    assert "replaced" not in second
+    assert len(second["sessions"]) == 3  # type: ignore[arg-type]
+    assert sorted(_remote_dream_branches(origin)) == sorted([first["branch"], second["branch"]])
 
 
 def test_a_replaced_branch_the_remote_does_not_hold_as_seen_is_kept_with_a_warning(

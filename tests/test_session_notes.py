@@ -180,9 +180,20 @@ def _dreamt_over_first(repo: Path) -> dict[str, Any]:
     """A new repository that has dreamt over FIRST: its one memory, Noor's note."""
     prepared(repo, FIRST_DAY, "init", str(repo))
     prepared(repo, FIRST_DAY, "log", stdin=FIRST)
-    dreamgit(repo, FIRST_DAY, "run", "--force")
-    [note] = active(repo, FIRST_DAY)
-    return note
+    prepared(repo, FIRST_DAY, "run", "--force")
+    [note] = json.loads(prepared(repo, FIRST_DAY, "memories", "--json"))
+    return dict(note)
+
+
+#: The day LATER is logged and dreamt over, after FIRST.
+LATER_DAY = "2031-06-20T10:00:00Z"
+
+
+def _dreamt_over_later(repo: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A new repository that has dreamt over FIRST, then LATER: the note, LATER's run."""
+    note = _dreamt_over_first(repo)
+    prepared(repo, LATER_DAY, "log", stdin=LATER)
+    return note, json.loads(prepared(repo, LATER_DAY, "run", "--force", "--json"))
 
 
 def _first_note(templates: RepositoryTemplates, repo: Path, day: str) -> dict[str, Any]:
@@ -195,23 +206,26 @@ def test_a_newer_value_retires_one_statement_of_a_note(
     tmp_path: Path, templates: RepositoryTemplates
 ) -> None:
     """The note keeps what still holds; exactly one active memory holds each current value,
-    none a stale one; the note as it was is in its history, and reverting the operation
-    brings the stale statements back."""
+    none a stale one; the note as it was is in its history."""
     repo = tmp_path / "mem"
-    day1, day2, day3 = "2031-05-03T10:00:00Z", "2031-06-20T10:00:00Z", "2031-06-21T10:00:00Z"
-    note = _first_note(templates, repo, day1)
+    note, _ = templates.copy(_dreamt_over_later, repo)
     assert note["text"].startswith("Noor \u2014 is dating a guy named Elias;")
     assert "Vattenfall" in note["text"] and "5 people" in note["text"]
 
-    prepared(repo, day2, "log", stdin=LATER)
-    run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
-    texts = [m["text"] for m in active(repo, day2)]
+    texts = [m["text"] for m in active(repo, LATER_DAY)]
     for current in ("Statkraft", "7 people", "Elias", "Oaxaca"):
         assert sum(current in t for t in texts) == 1, (current, texts)
     assert not any("Vattenfall" in t or "5 people" in t for t in texts), texts
-    history = dreamgit(repo, day2, "show", note["id"], "--history")
+    history = dreamgit(repo, LATER_DAY, "show", note["id"], "--history")
     assert "Vattenfall" in history
 
+
+def test_reverting_the_retiring_operation_brings_the_stale_statements_back(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
+    """The run replaced the note alone; reverting that one operation restores its old values."""
+    repo, day3 = tmp_path / "mem", "2031-06-21T10:00:00Z"
+    note, run = templates.copy(_dreamt_over_later, repo)
     replaced = [op for op in run["ops"] if op["op"] == "replace"]
     assert [op["memories"][0] for op in replaced] == [note["id"]]
     dreamgit(repo, day3, "revert", run["run_id"], "--op", str(replaced[0]["n"]))
