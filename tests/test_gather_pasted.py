@@ -225,3 +225,12 @@ def test_a_users_own_long_spec_with_headings_is_read_as_before() -> None:
     assert "please read it once a night" in said
     assert "guests can cancel up to a day before" in said
     assert "I like calm colours" in said
+
+
+def test_the_users_lead_in_line_before_a_pasted_document_is_theirs() -> None:
+    """A short line ending in a colon ("Make a checklist of this:") leads into what
+    follows: it is the user's, not the document's first heading."""
+    turn = "Make a checklist of this:\n" + AGENT_BRIEF.split("\n\n", 1)[1]
+    kept = without_pasted(turn.splitlines())
+    assert kept[0] == "Make a checklist of this:"
+    assert "linter" not in " ".join(kept)

@@ -77,7 +77,7 @@ MIN_LINES = 3
 DOC_HEADINGS = 2
 DOC_SHAPED_LINES = 8
 # A short capitalised line with no sentence end, a heading when a block follows it:
-# "Your setup", "How we build", "Rules:". Digits and signs start no heading.
+# "Your setup", "How we build". Digits and signs start no heading.
 _PLAIN_HEADING = lazyre.compile(r"^\s*[^\W\d_a-z][^\n]{0,48}$")
 _PLAIN_HEADING_WORDS = 7
 
@@ -162,6 +162,8 @@ def _heading_at(lines: list[str], k: int) -> bool:
         return False
     if len(line.split()) > _PLAIN_HEADING_WORDS or _LABELLED.match(line):
         return False  # a sentence cut short, or a "Label: value" item
+    if line.rstrip().endswith(":"):
+        return False  # the user's lead-in to what follows ("Write a script that:")
     opens = k == 0 or not lines[k - 1].strip()
     return opens and k + 1 < len(lines) and bool(lines[k + 1].strip())
 
