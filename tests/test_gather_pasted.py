@@ -158,3 +158,79 @@ def test_a_section_that_opens_with_a_heading_speaks_only_in_its_unlabelled_lines
     assert without_pasted(section) == []
     mine = ["## My rules", "- I always run the linter before a commit.", "- Stack: Vue"]
     assert without_pasted(mine) == mine
+
+
+# A brief for an agent, pasted into one turn: headings, short rule lines, "you MUST",
+# and a "we" that is the brief's, between the user's own words before and after it.
+AGENT_BRIEF = """Here is the brief for the helper, please follow it.
+
+# Working rules for the helper
+
+## Setup
+- Workspace: the sandbox folder only
+- Branch: one per task, named after it
+- You MUST run the linter before each commit.
+
+Checks
+1. Never push to the shared branch.
+2. Run the narrow tests only; we share the machine.
+3. Ask before adding a dependency.
+
+## Report
+- Length: under forty lines
+- Contents: commits, tests, figures
+
+Also, I prefer tabs over spaces in this repo."""
+
+# The user's own long spec: headings, but prose paragraphs asking for something.
+OWN_SPEC = """# What I want
+
+I want a small booking site for our harbour tours, where guests pick a slot and pay.
+We run about forty tours a week and I would like you to keep it simple.
+
+## Data
+
+We keep the tours in a spreadsheet today; please read it once a night.
+- guests can cancel up to a day before
+- we refund in full
+
+## Look
+
+I like calm colours, and you should use the fonts we already have."""
+
+
+def test_a_pasted_agent_brief_keeps_only_the_users_words_around_it() -> None:
+    """Headings and many short rule lines make the whole turn a document: its voiced
+    lines ("You MUST", "we share") are the brief's; the words before and after stay."""
+    said = _user_text(AGENT_BRIEF)
+    for line in ("linter", "shared branch", "narrow tests", "dependency", "forty lines"):
+        assert line not in said
+    assert "Here is the brief for the helper, please follow it." in said
+    assert "I prefer tabs over spaces in this repo." in said
+
+
+def test_a_pasted_brief_in_an_aider_turn_is_judged_as_a_whole() -> None:
+    """Aider writes each line of the turn as its own ``#### `` line: the brief is still
+    one document, and the user's closing line is still theirs."""
+    lines = AGENT_BRIEF.splitlines()
+    kept = "\n".join(without_pasted(lines))
+    assert "linter" not in kept and "we share the machine" not in kept
+    assert kept.strip().endswith("I prefer tabs over spaces in this repo.")
+
+
+def test_a_users_own_long_spec_with_headings_is_read_as_before() -> None:
+    """Prose paragraphs in the user's voice between headings: not a pasted document."""
+    said = _user_text(OWN_SPEC)
+    assert "I want a small booking site for our harbour tours" in said
+    assert "please read it once a night" in said
+    assert "guests can cancel up to a day before" in said
+    assert "I like calm colours" in said
+
+
+def test_the_users_lead_in_line_before_a_pasted_document_is_theirs() -> None:
+    """A short line ending in a colon ("Make a checklist of this:") leads into what
+    follows: it is the user's, not the document's first heading."""
+    turn = "Make a checklist of this:\n" + AGENT_BRIEF.split("\n\n", 1)[1]
+    kept = without_pasted(turn.splitlines())
+    assert kept[0] == "Make a checklist of this:"
+    assert "linter" not in " ".join(kept)

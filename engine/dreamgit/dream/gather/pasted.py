@@ -20,6 +20,15 @@ dropped wherever it stands; quoted words and a heading's "I" are not the writer'
 user's turn, and the short blocks of fragments that sit beside them (the "1 of 1
 error" above a stack). It reads English for the voice; a
 block with no English in it is judged by its shape alone.
+
+A whole turn can be a document too (an agent brief pasted into one turn, where each
+line stands alone and its "you MUST" or "we" are the brief's): several headings (``#``
+lines, or short capitalised lines with no sentence end that open a block) and many
+short lines of a document's shape (items, ``Label: value``, numbered rules), most of
+what lies between its first heading and its last section. Then only the user's words
+around it stay: the blocks before its first heading and the ones after its last
+section. A user's own long spec is prose paragraphs between its headings, and is read
+block by block as before.
 """
 
 from __future__ import annotations
@@ -63,6 +72,14 @@ _ITEM = lazyre.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _SENTENCE_END = lazyre.compile(r"[.!?\u3002\uff01\uff1f]['\")\]]*\s*$")
 #: The fewest lines of a block judged by its shape.
 MIN_LINES = 3
+#: The fewest headings, and document-shaped lines, of a turn read as a pasted document;
+#: more than a person types as a message.
+DOC_HEADINGS = 2
+DOC_SHAPED_LINES = 8
+# A short capitalised line with no sentence end, a heading when a block follows it:
+# "Your setup", "How we build". Digits and signs start no heading.
+_PLAIN_HEADING = lazyre.compile(r"^\s*[^\W\d_a-z][^\n]{0,48}$")
+_PLAIN_HEADING_WORDS = 7
 
 
 def _blocks(lines: list[str]) -> list[list[str]]:
@@ -135,9 +152,60 @@ def _document(block: list[str]) -> bool:
     return 2 * shaped >= len(lines)
 
 
+def _heading_at(lines: list[str], k: int) -> bool:
+    """Whether ``lines[k]`` is a heading: a ``#`` line, or a short capitalised line with
+    no sentence end, at the start of a block, with a line of text right after it."""
+    line = lines[k]
+    if _HEADING.match(line):
+        return True
+    if not _PLAIN_HEADING.match(line) or _SENTENCE_END.search(line) or _ITEM.match(line):
+        return False
+    if len(line.split()) > _PLAIN_HEADING_WORDS or _LABELLED.match(line):
+        return False  # a sentence cut short, or a "Label: value" item
+    if line.rstrip().endswith(":"):
+        return False  # the user's lead-in to what follows ("Write a script that:")
+    opens = k == 0 or not lines[k - 1].strip()
+    return opens and k + 1 < len(lines) and bool(lines[k + 1].strip())
+
+
+def _document_span(lines: list[str]) -> tuple[int, int] | None:
+    """Where a whole pasted document lies in a turn's ``lines`` (first line, one past
+    its last), or None when the turn is not one: fewer headings or document-shaped
+    lines than a pasted document has, or mostly prose between its headings."""
+    heads = [k for k in range(len(lines)) if lines[k].strip() and _heading_at(lines, k)]
+    if len(heads) < DOC_HEADINGS:
+        return None
+    end = heads[-1] + 1
+    # The last section holds its first block, and the blocks of items right after it.
+    while end < len(lines) and not lines[end].strip():
+        end += 1
+    first_block = True
+    while end < len(lines):
+        stop = end
+        while stop < len(lines) and lines[stop].strip():
+            stop += 1
+        block = lines[end:stop]
+        if not first_block and not all(_STRUCTURED.match(x) for x in block):
+            break
+        first_block = False
+        end = stop
+        while end < len(lines) and not lines[end].strip():
+            end += 1
+    span = [x for x in lines[heads[0] : end] if x.strip()]
+    shaped = sum(1 for x in span if _STRUCTURED.match(x) or _ITEM.match(x))
+    body = len(span) - len(heads)
+    if shaped < DOC_SHAPED_LINES or 2 * shaped < body:
+        return None
+    return heads[0], end
+
+
 def without_pasted(lines: list[str]) -> list[str]:
     """A user's turn ``lines`` without its pasted documents and logs (blank lines keep
-    the paragraphs apart); a block with the user's own voice is always kept."""
+    the paragraphs apart); a block with the user's own voice is always kept, unless the
+    whole turn is a pasted document (then only the words around it are the user's)."""
+    span = _document_span(lines)
+    if span is not None:
+        lines = [*lines[: span[0]], "", *lines[span[1] :]]
     blocks = _blocks(lines)
     text = [k for k, block in enumerate(blocks) if block[0].strip()]
     pasted = {k for k in text if _document(blocks[k]) or _output(blocks[k])}
