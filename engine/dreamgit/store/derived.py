@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from dreamgit.errors import MemoryFileError
 from dreamgit.store.memoryfile import memory_from_record
+from dreamgit.store.sqlitecache import connect_cache, held_by_another, remove_database
 from dreamgit.textsim import tokenize
 
 __all__ = [
@@ -163,11 +164,10 @@ class DerivedStore:
         try:
             self._sync(tree, Source(files, record, changes))
         except sqlite3.DatabaseError as exc:
-            if _held_by_another(exc):
+            if held_by_another(exc):
                 raise
             self.close()
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            remove_database(self.path)
             self._sync(tree, Source(files, record, changes))
 
     def search(
@@ -284,16 +284,7 @@ class DerivedStore:
     def _connect(self) -> sqlite3.Connection:
         found: sqlite3.Connection | None = getattr(self._local, "db", None)
         if found is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-            try:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")  # a cache: a lost commit is rebuilt
-                db.executescript(_TABLES)
-            except BaseException:
-                db.close()
-                raise
-            self._local.db = found = db
+            self._local.db = found = connect_cache(self.path, _TABLES)
         return found
 
     def _sync(self, tree: str, source: Source) -> None:
@@ -303,12 +294,6 @@ class DerivedStore:
             if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
                 _move(db, tree, meta, source)
         self._held = tree
-
-
-def _held_by_another(exc: sqlite3.DatabaseError) -> bool:
-    """Whether sqlite gave up waiting for another connection (busy or locked), by its code."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _move(db: sqlite3.Connection, tree: str, meta: dict[str, str], source: Source) -> None:

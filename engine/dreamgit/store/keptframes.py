@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 
+from dreamgit.store.sqlitecache import connect_cache, database_files, held_by_another
+
 __all__ = ["KeptReadings", "code_fingerprint"]
 
 _TABLES = """
@@ -59,9 +61,7 @@ class KeptReadings:
             with self._open() as db:
                 return dict(db.execute("SELECT text, value FROM readings").fetchall())
         except sqlite3.DatabaseError as exc:
-            code = getattr(exc, "sqlite_errorcode", None)
-            busy = code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-            if not busy:  # another process's write is waited out by reading afresh
+            if not held_by_another(exc):  # another process's write is waited out afresh
                 self._delete()
         except OSError:
             pass
@@ -83,12 +83,8 @@ class KeptReadings:
     @contextlib.contextmanager
     def _open(self) -> Iterator[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        db = connect_cache(self.path, _TABLES)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # a cache: a lost commit is read again
-            db.executescript(_TABLES)
             row = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
             if row is None or row[0] != self._fingerprint:
                 db.execute("BEGIN IMMEDIATE")
@@ -100,6 +96,6 @@ class KeptReadings:
             db.close()
 
     def _delete(self) -> None:
-        for suffix in ("", "-wal", "-shm"):
+        for file in database_files(self.path):
             with contextlib.suppress(OSError):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+                file.unlink(missing_ok=True)

@@ -1,0 +1,47 @@
+"""What dreamgit's SQLite caches in the git directory share.
+
+The derived store (``derived.sqlite3``) and the kept readings (``frames.sqlite3``) are
+both caches: opened in WAL mode with commits that may be lost (a lost one is computed
+again), told apart from a damaged file by sqlite's own error code (another process's
+hold is waited out, never taken for damage), and removed whole, with the WAL and
+shared-memory files beside them, when damaged.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+__all__ = ["connect_cache", "database_files", "held_by_another", "remove_database"]
+
+
+def connect_cache(path: Path, tables: str) -> sqlite3.Connection:
+    """A connection to the cache at ``path`` (its folder made), ``tables`` created."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=10, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # a cache: a lost commit is computed again
+        db.executescript(tables)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def held_by_another(exc: sqlite3.DatabaseError) -> bool:
+    """Whether sqlite gave up waiting for another connection (busy or locked), by its code."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def database_files(path: Path) -> tuple[Path, ...]:
+    """The database at ``path`` and the WAL and shared-memory files beside it."""
+    return tuple(Path(f"{path}{suffix}") for suffix in ("", "-wal", "-shm"))
+
+
+def remove_database(path: Path) -> None:
+    """Remove the database at ``path`` with its WAL and shared-memory files (those missing
+    are skipped; any other failure to remove one is raised)."""
+    for file in database_files(path):
+        file.unlink(missing_ok=True)
