@@ -21,6 +21,12 @@ every answer word: the gather budget, a gather rule or the repeat check left it 
 later run retired it), ``absent-spread`` (only several statements together hold them: the
 answer was said over sentences or turns), ``absent-never-said`` (no statement holds them:
 extraction drops the sentence, or rewrites the words, e.g. a relative date made absolute).
+
+With ``--ranking``, the probes whose answer one item holds are told apart by whether that
+item was retrieved, and for each side: how many, how many words of the question the best
+ranked holder shares, how long it is, and the share of holders that are session notes (a
+note names its person once, then joins statements with "; "). Whether an item is missed
+because it is long or mixes subjects, or because it lacks the question's words.
 """
 
 from __future__ import annotations
@@ -120,6 +126,50 @@ def misses(
     return out
 
 
+def _note(item: str) -> bool:
+    return " \u2014 " in item
+
+
+def ranking(memory_root: Path, prepared: Path, s: ModuleType) -> dict[str, dict[str, float]]:
+    """For the probes one item answers, retrieved ("hit") or not ("missed"): their count,
+    the mean question words and characters of the best ranked holder, the share of notes."""
+    probes = json.loads((prepared / "probes.json").read_text(encoding="utf-8"))
+    sums: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for conv in sorted(p.name for p in memory_root.iterdir() if p.is_dir()):
+        conv_dir = str(prepared / "conversations" / conv)
+        files = s.corpus_for(conv_dir, conv, "memory", str(memory_root))
+        items = [item for text in s.read_files(files) for item in s.split_items(text)]
+        if not items:
+            continue
+        bm = s.BM25(items)
+        item_words = [set(t) for t in bm.toks]
+        for probe in probes:
+            if probe["conversation"] != conv or probe["category"] in s.UNSCORED:
+                continue
+            words = {w for key in s.answer_keys(probe) for w in s.tokens(key)}
+            holders = {i for i, held in enumerate(item_words) if words and words <= held}
+            if not holders:
+                continue
+            taken = {w for i in bm.take(probe["question"], BUDGET) for w in bm.toks[i]}
+            side = sums["hit" if words <= taken else "missed"]
+            ranked = [i for i in bm.rank(probe["question"]) if i in holders]
+            best = ranked[0] if ranked else min(holders)
+            side["probes"] += 1
+            side["question_words"] += len(set(s.tokens(probe["question"])) & item_words[best])
+            side["chars"] += len(bm.docs[best])
+            side["holders"] += len(holders)
+            side["notes"] += sum(_note(bm.docs[i]) for i in holders)
+    return {
+        name: {
+            "probes": c["probes"],
+            "question_words": round(c["question_words"] / c["probes"], 2),
+            "chars": round(c["chars"] / c["probes"], 1),
+            "notes": round(c["notes"] / c["holders"], 3),
+        }
+        for name, c in sorted(sums.items())
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("memory_root", type=Path)
@@ -130,8 +180,17 @@ def main() -> None:
         action="store_true",
         help="tell absent answers apart by the statements the rules extractor makes",
     )
+    parser.add_argument(
+        "--ranking",
+        action="store_true",
+        help="for answers one item holds: retrieved or not, by question words, length, notes",
+    )
     args = parser.parse_args()
     prepared = args.eval_dir / args.set
+    if args.ranking:
+        for side, figures in ranking(args.memory_root, prepared, _scorer(args.eval_dir)).items():
+            print(side, figures)
+        return
     by_category = misses(
         args.memory_root, prepared, _scorer(args.eval_dir), extracted=args.extracted
     )
