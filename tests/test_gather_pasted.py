@@ -245,11 +245,11 @@ STACK_WITH_OWN_LINES = [
 ]
 
 
-def test_the_users_lines_typed_against_a_pasted_error_are_kept() -> None:
-    """No blank line between: the lead-in above the error and the closing line below it
-    stay the user's; the error's own lines go."""
+def test_the_users_closing_line_typed_under_a_pasted_error_is_kept() -> None:
+    """No blank line between: the closing sentence below the error stays the user's; the
+    error's own lines go, and so does the lead-in that only points at them."""
     kept = without_pasted(STACK_WITH_OWN_LINES)
-    assert kept == [STACK_WITH_OWN_LINES[0], STACK_WITH_OWN_LINES[-1]]
+    assert kept == [STACK_WITH_OWN_LINES[-1]]
 
 
 def test_an_error_pages_own_we_at_its_edge_stays_with_the_error() -> None:

@@ -15,9 +15,9 @@ error page or a log has a line that opens with an error label (``TypeError: …`
 clock time (``[13:02:11.048] …``), and the "we" of "our team has been notified" in it is
 the program's. A checklist item (``- [ ] add the export``) is a task of a plan, and is
 dropped wherever it stands; quoted words and a heading's "I" are not the writer's voice.
-The user's own line typed right before or after a program's output with no blank line
-between ("got this error when I signed out:" above it, "I see this on every reload."
-below it) is the user's, not the program's.
+The user's own sentence typed right under a program's output with no blank line between
+("I see this on every reload.") is the user's, not the program's; a lead-in above it
+("got this error when I signed out:") only points at the output and goes with it.
 
 :func:`without_pasted` drops such blocks (runs of lines between blank lines) from a
 user's turn, and the short blocks of fragments that sit beside them (the "1 of 1
@@ -237,32 +237,26 @@ def _closing_apart(lines: list[str], heads: list[int], end: int) -> int:
 
 
 # The user's own voice in the first person singular: an error page's "our team has been
-# notified" is the program's, a user's "I get this when I sign out" is not.
+# notified" is the program's, a user's "I get this on every reload" is not.
 _OWN_VOICE = lazyre.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|please|pls)\b(?![-/.@]\w)", re.I)
 
 
-def _users_line(line: str, *, last: bool) -> bool:
-    """Whether ``line``, at the edge of a program's output with no blank line between, is
-    the user's: voiced in the first person, not a program's line, and a lead-in ending
-    with a colon (first) or a sentence (last)."""
+def _users_closing_line(line: str) -> bool:
+    """Whether ``line``, right under a program's output with no blank line between, is the
+    user's: a sentence voiced in the first person, not a program's line."""
     text = _QUOTED.sub(" ", line)
     if not _OWN_VOICE.search(text) or program_line(line) or _HEADING.match(line):
         return False
-    ends = _SENTENCE_END.search(line) if last else line.rstrip().endswith(":")
-    return bool(ends)
+    return _SENTENCE_END.search(line) is not None
 
 
-def _users_edges_apart(block: list[str]) -> list[list[str]]:
-    """A block of a program's output with the user's lead-in line before it, or closing
-    line after it, typed with no blank line between: the user's lines as blocks apart."""
-    if len(block) < 2 or not _output(block):
+def _users_closing_apart(block: list[str]) -> list[list[str]]:
+    """A block of a program's output with the user's closing line typed right under it:
+    that line as a block apart. A lead-in above the output ("got this when I signed
+    out:") only points at it, and goes with it."""
+    if len(block) < 2 or not _users_closing_line(block[-1]) or not _output(block[:-1]):
         return [block]
-    head = 1 if _users_line(block[0], last=False) and _output(block[1:]) else 0
-    tail = len(block) - 1 if _users_line(block[-1], last=True) else len(block)
-    if tail <= head or not _output(block[head:tail]):
-        return [block]
-    pieces = [block[:head], block[head:tail], block[tail:]]
-    return [piece for piece in pieces if piece]
+    return [block[:-1], block[-1:]]
 
 
 def without_pasted(lines: list[str]) -> list[str]:
@@ -272,7 +266,7 @@ def without_pasted(lines: list[str]) -> list[str]:
     span = _document_span(lines)
     if span is not None:
         lines = [*lines[: span[0]], "", *lines[span[1] :]]
-    blocks = [piece for block in _blocks(lines) for piece in _users_edges_apart(block)]
+    blocks = [piece for block in _blocks(lines) for piece in _users_closing_apart(block)]
     text = [k for k, block in enumerate(blocks) if block[0].strip()]
     pasted = {k for k in text if _document(blocks[k]) or _output(blocks[k])}
     # A block of fragments beside a pasted one belongs to it ("1 of 1 error").
