@@ -294,12 +294,14 @@ def test_an_apology_is_a_pleasantry_of_the_moment() -> None:
 
 
 def test_another_language_is_not_judged_by_english_patterns_but_a_forced_template_is() -> None:
-    """A Portuguese rule kept as said is not garbled; the same inside "X says" is."""
+    """A Portuguese rule kept as said (alone or after "speaker —") is not garbled; the same
+    inside "X says" is."""
     said = "Sempre rode os testes em paralelo, não em série."
     assert _judged(said, [])[1] == [] and _judged(said, [])[2] is None
     assert _judged(f"The user says {said}", [])[1] == ["forced-template"]
     assert _judged("O usuário prefere rodar os testes com seis workers.", [])[1] == []
     assert "forced-template" in _judged(f"Importante says {said}", [])[1]
+    assert _judged(f"user \u2014 {said}", [])[1] == []  # as said, with its speaker
 
 
 def _bench(*args: str) -> subprocess.CompletedProcess[str]:

@@ -374,3 +374,26 @@ def test_without_the_languages_extra_short_text_is_read_as_before(tmp_path: Path
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path
     ).stdout.splitlines()
     assert out == ["''", "''", "i moved to madrid"]
+
+
+def test_a_portuguese_line_full_of_english_terms_in_a_portuguese_session_is_kept_as_said() -> None:
+    """CLD2 calls "Faça o rollback do deploy de staging com o script." English; langid.py
+    and the session say Portuguese, so it is kept as said, never "The user says Faça …"."""
+    line = "Faça o rollback do deploy de staging com o script."
+    assert detect(line) == "en"  # what misled the rules before
+    text = (
+        "User: Nosso servidor de testes fica em Curitiba e usamos sempre a porta 8443.\n"
+        "Assistant: Entendido.\n"
+        f"User: {line}\n"
+    )
+    texts = _texts(text)
+    assert f"user \u2014 {line}" in texts
+    assert not [t for t in texts if t.startswith("The user")]
+
+
+def test_an_english_line_in_an_english_session_is_not_second_guessed() -> None:
+    """The look-alike: the session is English, so a line CLD2 calls English stays English
+    whatever langid.py makes of it."""
+    text = "User: I always run the staging deploy with the rollback script first.\n"
+    texts = _texts(text)
+    assert texts and not [t for t in texts if "\u2014" in t]

@@ -234,3 +234,61 @@ def test_the_users_lead_in_line_before_a_pasted_document_is_theirs() -> None:
     kept = without_pasted(turn.splitlines())
     assert kept[0] == "Make a checklist of this:"
     assert "linter" not in " ".join(kept)
+
+
+STACK_WITH_OWN_LINES = [
+    "the checkout page broke when I pressed pay:",
+    "Unhandled Runtime Error",
+    "TypeError: cart.total is not a function",
+    "    at summarise (cart.js:40:7)",
+    "I only see this with two coupons in the basket.",
+]
+
+
+def test_the_users_closing_line_typed_under_a_pasted_error_is_kept() -> None:
+    """No blank line between: the closing sentence below the error stays the user's; the
+    error's own lines go, and so does the lead-in that only points at them."""
+    kept = without_pasted(STACK_WITH_OWN_LINES)
+    assert kept == [STACK_WITH_OWN_LINES[-1]]
+
+
+def test_an_error_pages_own_we_at_its_edge_stays_with_the_error() -> None:
+    """The look-alike: "Our team has been notified." opens the error page; it is the
+    program's words, and the whole block still goes."""
+    page = [
+        "Something went wrong. Our team has been notified.",
+        "Error: Booking lookup failed",
+        "    at fetchSlots (slots.js:12:3)",
+    ]
+    assert without_pasted(page) == []
+
+
+def test_the_users_closing_line_typed_right_under_a_pasted_brief_is_theirs() -> None:
+    """No blank line between the brief's last items and "Also, I prefer tabs …": the line
+    is the user's; the brief's items still go."""
+    turn = AGENT_BRIEF.replace("figures\n\nAlso", "figures\nAlso")
+    said = _user_text(turn)
+    assert "I prefer tabs over spaces in this repo." in said
+    assert "forty lines" not in said and "linter" not in said
+
+
+def test_the_users_closing_words_under_an_empty_last_heading_are_theirs() -> None:
+    """The brief ends on a heading with nothing of its own ("## (More sections later.)");
+    the user's words before the brief and the prose after it are the user's."""
+    turn = AGENT_BRIEF.replace(
+        "## Report\n- Length: under forty lines\n- Contents: commits, tests, figures\n\n",
+        "## Report\n- Length: under forty lines\n- Contents: commits, tests, figures\n\n"
+        "## (More sections later.)\n\n",
+    )
+    said = _user_text(turn)
+    assert "I prefer tabs over spaces in this repo." in said
+    assert "forty lines" not in said
+
+
+def test_a_pasted_brief_with_no_words_of_the_user_keeps_its_last_section() -> None:
+    """The look-alike: nothing of the user's before the brief, so the prose under its last
+    heading is the brief's own closing section and goes with it."""
+    brief = AGENT_BRIEF.split("\n\n", 1)[1].replace(
+        "Also, I prefer tabs over spaces in this repo.", "## Closing\n\nThe helper signs off."
+    )
+    assert "signs off" not in _user_text(brief)

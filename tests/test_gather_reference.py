@@ -16,8 +16,10 @@ from dreamgit.dream.gather.antecedents import (
     Asked,
     named_person,
     named_thing,
+    ordered_thing,
     with_antecedent,
     with_person,
+    with_subject,
 )
 from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.salience import common_words, salience
@@ -534,3 +536,51 @@ def test_an_answer_that_says_its_own_verb_is_left_as_it_is() -> None:
 
 def test_for_that_is_no_length_of_time_answers_nothing() -> None:
     assert chat("Olu: How long have you been married?", "Ines: For sure, it was a great day.") == []
+
+
+def _asked_of_agent(text: str) -> list[str]:
+    """The memories gathered from one user turn to an assistant."""
+    session = f"User: {text}\n\nAssistant: Understood."
+    return [c.text for c in extract_candidates(session, session_id="s", created=MONDAY)]
+
+
+def test_it_after_an_order_for_a_new_thing_is_that_thing() -> None:
+    """ "add an export command. it should write one file per month": the command."""
+    texts = _asked_of_agent(
+        "add an export command, with `run` and `check` subcommands. it should write one"
+        " file per ledger month."
+    )
+    assert "The user says the export command should write one file per ledger month." in texts
+
+
+def test_it_after_a_sentence_that_ordered_nothing_stays_as_it_was() -> None:
+    """The look-alike: the sentence before orders no new thing, so "it" is not replaced."""
+    texts = " ".join(
+        _asked_of_agent(
+            "the export command has `run` and `check` subcommands. it should write one"
+            " file per ledger month."
+        )
+    )
+    assert "export command should write" not in texts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "thing"),
+    [
+        ("add a backup command, with list and restore subcommands.", "the backup command"),
+        ("please write an import script for the bank files.", "the import script"),
+        ("have a look at the logs.", None),  # "a look" is no thing
+        ("there is a bug in the parser.", None),  # no order
+    ],
+)
+def test_ordered_thing_is_the_new_thing_an_order_makes(sentence: str, thing: str | None) -> None:
+    """The object of an order, "a"/"an" and its words, as "the …"."""
+    assert ordered_thing(sentence) == thing
+
+
+def test_with_subject_replaces_only_an_opening_it_that_does_something() -> None:
+    """ "it should …" and "It reads …" take the thing; "it is easy …" and a later "it" do not."""
+    assert with_subject("it should log every run.", "the job") == "the job should log every run."
+    assert with_subject("It reads the config.", "the job") == "The job reads the config."
+    assert with_subject("it is easy to break.", "the job") is None
+    assert with_subject("then it stops.", "the job") is None

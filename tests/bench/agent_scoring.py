@@ -310,11 +310,13 @@ def garbled_reasons(
         reasons.append("code")
     if _MARKUP.search(_CODE_SPAN.sub("x", text)):
         reasons.append("markup")
+    said = text.strip()[len(who) :].lstrip().startswith("says")
     if not code and not is_english(rest):
-        if who or text.lstrip().lower().startswith(("the user ", "the agent ")):
+        # "user — Sempre rode …" is kept as said with its speaker; "The user says Sempre …"
+        # and "The user prefere …" force the words into an English template
+        if (who and said) or text.lstrip().lower().startswith(("the user ", "the agent ")):
             reasons.append("forced-template")
         return reasons
-    said = text.strip()[len(who) :].lstrip().startswith("says")
     headless = bool(words) and (words[0] in _VERBS or words[0].endswith(("ing", "ed")))
     if _MID_START.match(rest) or (_LOWER_START.match(rest) and (not said or headless)):
         reasons.append("mid-sentence")

@@ -22,8 +22,10 @@ __all__ = [
     "described",
     "named_person",
     "named_thing",
+    "ordered_thing",
     "with_antecedent",
     "with_person",
+    "with_subject",
 ]
 
 _I = re.IGNORECASE
@@ -232,3 +234,36 @@ def with_person(sentence: str, person: str) -> str:
     if m is None:
         return sentence
     return f"{person}{text[m.end('pronoun') :]}"
+
+
+# "add a backup command, with …", "please write an export script": an order whose object
+# is a new thing ("a"/"an", up to three words before its head), which the sentences after
+# it go on about as "it".
+_ORDERED = lazyre.compile(
+    r"^(?:please\s+)?(?P<verb>[a-z]+)\s+(?:a|an)\s+(?P<words>(?:[a-z][\w-]*\s+){0,3}?"
+    r"[a-z][\w-]*)(?=\s*(?:[,.;:!]|$|\s(?:with|that|which|for|to|in|on|called|named|so|and)\b))",
+)
+# "it should support …", "It reads …": "it" as the subject of a verb, never "it's" or
+# "it is" (a remark, or the "it" of "it is easy to …").
+_IT_DOES = lazyre.compile(r"^(?P<it>it|It)\s+(?!(?:is|was|isn't|wasn't|seems|looks)\b)(?=[a-z])")
+_NOT_ORDER = frozenset(str.split("is was are were be been has have had do does did get got"))
+
+
+def ordered_thing(sentence: str) -> str | None:
+    """The new thing an order to the agent makes ("add a backup command" → "the backup
+    command"), for an "it" after it; None when the sentence orders no new thing."""
+    m = _ORDERED.match(sentence.strip())
+    if m is None or m["verb"] in _NOT_ORDER or m["words"].split()[-1] in _NOT_HEAD:
+        return None
+    return f"the {m['words']}"
+
+
+def with_subject(sentence: str, thing: str) -> str | None:
+    """``sentence`` with its opening "it" (the subject of a verb) replaced by ``thing``;
+    None when it does not open so."""
+    text = sentence.strip()
+    m = _IT_DOES.match(text)
+    if m is None:
+        return None
+    named = thing[:1].upper() + thing[1:] if m["it"] == "It" else thing
+    return f"{named}{text[m.end('it') :]}"

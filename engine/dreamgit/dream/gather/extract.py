@@ -7,12 +7,14 @@ each read with what was said before it (:mod:`.said_before`). A user's sentence
 first meets the explicit patterns (:mod:`.pattern_memories`); every other
 declarative clause becomes a statement with a kind and a salience
 (:mod:`.statement_memories`), and what a request states in passing is lifted out
-of it (:mod:`.said_in_passing`).
+of it (:mod:`.said_in_passing`). A numbered reply is read against the agent's points
+(:mod:`.numbered_answers`), and a project rule file the user names is kept
+(:mod:`.rule_pointers`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
@@ -25,7 +27,9 @@ from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.lifted import serves_aim_before
 from dreamgit.dream.gather.list_items import listed_on, more_of_a_list
 from dreamgit.dream.gather.not_facts import chatter
+from dreamgit.dream.gather.numbered_answers import answer_candidate, numbered_answers
 from dreamgit.dream.gather.pattern_memories import pattern_candidates
+from dreamgit.dream.gather.rule_pointers import rule_pointers
 from dreamgit.dream.gather.said_before import SaidBefore, asked
 from dreamgit.dream.gather.said_in_passing import lifted_candidates
 from dreamgit.dream.gather.salience import common_words
@@ -109,6 +113,7 @@ class _Session:
     user_name: str | None
     author: str
     seen: set[tuple[str, str]] = field(default_factory=set)
+    rules_named: set[str] = field(default_factory=set)  # "@name.mdc" rule files pointed to
 
 
 def _voice(
@@ -154,7 +159,23 @@ def _turn_candidates(
     split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
     who = speaker if not is_user else session.user_name or "user"
     prior = ""  # the sentence before in this turn: the aim a preference may serve
-    for paragraph in paragraphs:
+    answering = _answers(session, turn, paragraphs, split, speaker, who, subject) if is_user else {}
+    out.extend(answering.get(-1, []))
+    if is_user:  # "@never-skip-tests.mdc": a project rule the user holds the agent to
+        out.extend(
+            rule_pointers(
+                paragraphs,
+                session.rules_named,
+                subject=subject,
+                speaker=speaker or USER,
+                session_id=session.session_id,
+                created=session.created,
+                turn=turn,
+            )
+        )
+    for number, paragraph in enumerate(paragraphs):
+        if number in answering:  # "2. keep the currency code": read with the point it answers
+            continue
         for sentence in session.said.english(
             paragraph, paragraphs, split, speaker=speaker or USER, who=who, turn=turn
         ):
@@ -208,6 +229,43 @@ def _turn_candidates(
             if is_user:
                 out.extend(lifted_candidates(sentence, out[start:], statement, voice, turn))
     return out, subject
+
+
+def _answers(
+    session: _Session,
+    turn: int,
+    paragraphs: list[str],
+    split: Callable[[str], Iterable[str]],
+    speaker: str,
+    who: str,
+    subject: str,
+) -> dict[int, list[Candidate]]:
+    """The paragraphs of a user's numbered reply to the agent's numbered points (read
+    here, not sentence by sentence), and under ``-1`` the memories of their answers."""
+    if turn == 0 or session.turns[turn - 1][0] != AGENT:
+        return {}
+    taken, answers = numbered_answers(
+        session.turns[turn - 1][1], asked(session.turns, turn), paragraphs
+    )
+    found: dict[int, list[Candidate]] = {k: [] for k in taken}
+    for answer in answers:
+        # an answer in a language the English rules do not read is kept as said
+        english = session.said.english(
+            answer.answer, paragraphs, split, speaker=speaker or USER, who=who, turn=turn
+        )
+        said = " ".join(english).strip()
+        if said:
+            made = answer_candidate(
+                answer,
+                said,
+                subject=subject,
+                speaker=speaker or USER,
+                session_id=session.session_id,
+                created=session.created,
+                common=session.common,
+            )
+            found.setdefault(-1, []).append(replace(made, turn=turn))
+    return found
 
 
 def _rewritten_before(

@@ -212,8 +212,22 @@ class Languages:
     def of(self, sentence: str, turn: Callable[[], str]) -> str:
         """The language of ``sentence``; ``turn`` gives its turn's language when needed.
         A short sentence two detectors are sure of keeps its own language in a session
-        of another: "Ich trinke gern Tee." among English turns is German."""
-        own = detect(sentence) or turn() or short_sentence_language(sentence)
+        of another: "Ich trinke gern Tee." among English turns is German. A sentence CLD2
+        calls English in a session of another language is that language when langid.py
+        says so too (English terms in it misled CLD2)."""
+        own = detect(sentence)
+        session = self._of_session()
+        # CLD2 reads a short line of a Portuguese session full of English terms as English,
+        # or is unsure of it
+        # ("Faça o rollback do deploy de staging com o script."): langid.py says the
+        # session's language of it, and that is the line's
+        if (
+            own in (ENGLISH, UNKNOWN)
+            and session not in (ENGLISH, UNKNOWN)
+            and guess(sentence) == session
+        ):
+            return session
+        own = own or turn() or short_sentence_language(sentence)
         return own or self._of_session()
 
     def turn(self, paragraphs: list[str]) -> Callable[[], str]:

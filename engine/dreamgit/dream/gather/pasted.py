@@ -15,6 +15,9 @@ error page or a log has a line that opens with an error label (``TypeError: …`
 clock time (``[13:02:11.048] …``), and the "we" of "our team has been notified" in it is
 the program's. A checklist item (``- [ ] add the export``) is a task of a plan, and is
 dropped wherever it stands; quoted words and a heading's "I" are not the writer's voice.
+The user's own sentence typed right under a program's output with no blank line between
+("I see this on every reload.") is the user's, not the program's; a lead-in above it
+("got this error when I signed out:") only points at the output and goes with it.
 
 :func:`without_pasted` drops such blocks (runs of lines between blank lines) from a
 user's turn, and the short blocks of fragments that sit beside them (the "1 of 1
@@ -196,7 +199,64 @@ def _document_span(lines: list[str]) -> tuple[int, int] | None:
     body = len(span) - len(heads)
     if shaped < DOC_SHAPED_LINES or 2 * shaped < body:
         return None
-    return heads[0], end
+    return heads[0], _closing_apart(lines, heads, end)
+
+
+def _prose(line: str) -> bool:
+    """A line of the user's prose: no heading, item or label, ended as a sentence."""
+    return (
+        _SENTENCE_END.search(line) is not None
+        and not _STRUCTURED.match(line)
+        and not _ITEM.match(line)
+        and not _HEADING.match(line)
+    )
+
+
+def _closing_apart(lines: list[str], heads: list[int], end: int) -> int:
+    """Where a pasted document's span ends once the user's closing words after it are
+    left out: prose lines typed right under its last items with no blank line between,
+    or, when the user's words also stand before the document, a last block of prose that
+    is all its last heading holds and all that is left of the turn."""
+    last = end
+    while last > heads[-1] + 1 and not lines[last - 1].strip():
+        last -= 1
+    start = last
+    while start > heads[-1] + 1 and lines[start - 1].strip():
+        start -= 1
+    block = lines[start:last]
+    cut = len(block)
+    while cut > 0 and _prose(block[cut - 1]):
+        cut -= 1
+    if 0 < cut < len(block) and any(_STRUCTURED.match(x) or _ITEM.match(x) for x in block[:cut]):
+        return start + cut  # "- Contents: commits, tests\nAlso, I prefer tabs …"
+    framed = any(x.strip() for x in lines[: heads[0]])
+    only = start > heads[-1] + 1 and not any(x.strip() for x in lines[heads[-1] + 1 : start])
+    if cut == 0 and framed and only and not any(x.strip() for x in lines[end:]):
+        return start  # "## (and so on)" then the user's "After that, explain how to run it."
+    return end
+
+
+# The user's own voice in the first person singular: an error page's "our team has been
+# notified" is the program's, a user's "I get this on every reload" is not.
+_OWN_VOICE = lazyre.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|please|pls)\b(?![-/.@]\w)", re.I)
+
+
+def _users_closing_line(line: str) -> bool:
+    """Whether ``line``, right under a program's output with no blank line between, is the
+    user's: a sentence voiced in the first person, not a program's line."""
+    text = _QUOTED.sub(" ", line)
+    if not _OWN_VOICE.search(text) or program_line(line) or _HEADING.match(line):
+        return False
+    return _SENTENCE_END.search(line) is not None
+
+
+def _users_closing_apart(block: list[str]) -> list[list[str]]:
+    """A block of a program's output with the user's closing line typed right under it:
+    that line as a block apart. A lead-in above the output ("got this when I signed
+    out:") only points at it, and goes with it."""
+    if len(block) < 2 or not _users_closing_line(block[-1]) or not _output(block[:-1]):
+        return [block]
+    return [block[:-1], block[-1:]]
 
 
 def without_pasted(lines: list[str]) -> list[str]:
@@ -206,7 +266,7 @@ def without_pasted(lines: list[str]) -> list[str]:
     span = _document_span(lines)
     if span is not None:
         lines = [*lines[: span[0]], "", *lines[span[1] :]]
-    blocks = _blocks(lines)
+    blocks = [piece for block in _blocks(lines) for piece in _users_closing_apart(block)]
     text = [k for k, block in enumerate(blocks) if block[0].strip()]
     pasted = {k for k in text if _document(blocks[k]) or _output(blocks[k])}
     # A block of fragments beside a pasted one belongs to it ("1 of 1 error").

@@ -15,8 +15,10 @@ from dreamgit.dream.gather.antecedents import (
     described,
     named_person,
     named_thing,
+    ordered_thing,
     with_antecedent,
     with_person,
+    with_subject,
 )
 from dreamgit.dream.gather.dates import DATE_WORDS
 from dreamgit.dream.gather.explicit import sentences
@@ -57,6 +59,7 @@ class SaidBefore:
     person: str | None = None  # the one person the sentence before named
     when: str | None = None  # the time the sentence before only told how it went
     then: str | None = None  # the past time the sentences before set ("last weekend")
+    made: str | None = None  # the new thing the user's order before made ("a backup command")
 
     @classmethod
     def at(cls, turns: list[tuple[str, list[str]]], turn: int) -> SaidBefore:
@@ -83,6 +86,12 @@ class SaidBefore:
             sentence = with_antecedent(sentence, self.thing)
         if self.person is not None:
             sentence = with_person(sentence, self.person)
+        ordered = ordered_thing(sentence)
+        if self.made is not None:
+            # "add a backup command. it should keep …": each "it" right after the order
+            replaced = with_subject(sentence, self.made)
+            sentence, self.made = (replaced, self.made) if replaced else (sentence, None)
+        self.made = ordered or self.made
         if self.when is not None and not DATE_WORDS.search(sentence):
             # "Last night was a blast. We jammed till two": that night
             sentence = f"{sentence.rstrip(' .!')} {self.when}."

@@ -30,7 +30,7 @@ from dreamgit.extract.speakers import AGENT, NOBODY, UNMARKED, USER, by_the_user
 from dreamgit.store.formats.harness import strip_harness
 from dreamgit.store.formats.turns import TURN_MARK, parse_mark
 
-__all__ = ["people_speaking", "speaker_paragraphs", "user_paragraphs"]
+__all__ = ["NumberedItem", "people_speaking", "speaker_paragraphs", "user_paragraphs"]
 
 #: Which lines may open a turn: any ``Name:`` line; only the user's and the agent's names
 #: (a user/assistant transcript); none (inside a marked turn).
@@ -65,7 +65,7 @@ _FENCE = lazyre.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})")
 _GEN_OPEN = lazyre.compile(r"<!--\s*dreamgit:generated")
 _GEN_CLOSE = lazyre.compile(r"<!--\s*/\s*dreamgit:generated\s*-->")
 _INDEX_LINE = lazyre.compile(r"^\s*(?:>\s*)*[-*+]\s*\[[^\]\n]*\]\(memories/[^)\s]*\)")
-_LIST_MARK = lazyre.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
+_LIST_MARK = lazyre.compile(r"^(?:[-*+]|(?P<n>\d{1,3})[.)])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE = lazyre.compile(r"^[ \t]{0,3}>[ \t]?")
 
 
@@ -266,32 +266,54 @@ def _turns(lines: list[_Line]) -> Iterator[tuple[str, list[str]]]:
     yield speaker, current
 
 
+class NumberedItem(str):
+    """A paragraph that was a numbered list item ("2. keep the currency code"): its text
+    without the number, and the number, for reading it against the point it answers."""
+
+    number: int
+
+    def __new__(cls, text: str, number: int) -> NumberedItem:
+        item = super().__new__(cls, text)
+        item.number = number
+        return item
+
+
+def _paragraph(buf: list[str], number: int | None) -> str:
+    text = " ".join(buf)
+    return text if number is None else NumberedItem(text, number)
+
+
 def _paragraphs(lines: list[str], *, keep_quotes: bool) -> Iterator[str]:
-    """Prose paragraphs: wrapped lines joined, list items and headings apart."""
+    """Prose paragraphs: wrapped lines joined, list items and headings apart; a numbered
+    item is a :class:`NumberedItem`."""
     buf: list[str] = []
+    number: int | None = None
     for line in lines:
         text = line.strip()
         if _QUOTE.match(text):
             if not keep_quotes:
                 if buf:
-                    yield " ".join(buf)
+                    yield _paragraph(buf, number)
                     buf = []
                 continue
             text = _QUOTE.sub("", text).strip()
         if not text or _INDEX_LINE.match(text) or text.startswith(("#", "|")):
             if buf:
-                yield " ".join(buf)
+                yield _paragraph(buf, number)
                 buf = []
             continue
         item = _LIST_MARK.match(text)
         if item:
             if buf:
-                yield " ".join(buf)
+                yield _paragraph(buf, number)
             buf = [text[item.end() :]]
+            number = int(item["n"]) if item["n"] else None
         else:
+            if not buf:
+                number = None
             buf.append(text)
     if buf:
-        yield " ".join(buf)
+        yield _paragraph(buf, number)
 
 
 def speaker_paragraphs(text: str) -> list[tuple[str, list[str]]]:
