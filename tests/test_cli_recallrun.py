@@ -33,8 +33,9 @@ ASKED = [
     ("release", "--type", "user", "--scope", "project"),
     ("nothing here matches", "--json"),
 ]
-#: Modules a cached recall must not load: click, git, YAML, the rules' parser.
-NOT_LOADED = ("click", "pygit2", "ruamel", "lark", "jinja2", "deepdiff")
+#: Modules a cached recall must not load: click, git, YAML, the rules' parser, the
+#: "did you mean" helper of rule errors.
+NOT_LOADED = ("click", "pygit2", "ruamel", "lark", "jinja2", "deepdiff", "difflib")
 #: At most this many of dreamgit's own modules for a recall the derived store answers
 #: (39 when this test was written): a new import on this path is a choice, not a drift.
 MOST_MODULES = 40
