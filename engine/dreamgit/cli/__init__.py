@@ -5,7 +5,8 @@ result. The root group in ``app.py`` names every command and its module, loads
 a module only when one of its commands runs, and is the one place where
 exceptions become exit codes. ``dreamgit --version`` alone is answered here,
 before click is imported (half the cost of that process), in click's words, and so
-is a Claude Code hook's command line (``cli/hookrun.py``).
+are a Claude Code hook's command line (``cli/hookrun.py``) and a plain ``recall`` that
+the derived store answers (``cli/recallrun.py``).
 
 May import: everything in the package; nothing imports it (``__main__`` and the
 console script aside).
@@ -31,6 +32,12 @@ def main(argv: list[str] | None = None) -> None:
         # What click.version_option prints, word for word (tests/test_cli_startup.py).
         print(f"dreamgit, version {__version__}")
         return
+    if "recall" in args:  # an agent's recall, at every prompt: no click when it need not
+        from dreamgit.cli.recallrun import recall_call, run_recall
+
+        asked = recall_call(args)
+        if asked is not None and run_recall(asked):
+            return
     if "hook" in args:  # a Claude Code hook, at every prompt: no click when it need not
         from dreamgit.cli.hookrun import hook_call, run_hook
 

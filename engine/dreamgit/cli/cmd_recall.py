@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from dreamgit.cli.recallrun import recall_output
 from dreamgit.cli.render import emit_json, json_option
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.errors import UserError
@@ -56,17 +57,11 @@ def recall(
         repo = MemoryRepo.open(state.path)
         repo.require_initialised()
         result = do_recall(repo, ask, now=state.now())
-    if as_json:
-        from dreamgit.report.tokens import estimate_tokens
-
-        answer = "\n".join(h.memory.text for h in result.hits)
-        emit_json({**result.to_dict(), "tokens": estimate_tokens(answer)})
-        return
-    if not result.hits:
-        click.echo("no memory matches", err=True)
-    for hit in result.hits:
-        also = f" (+{len(hit.group)} alike)" if hit.group else ""
-        click.echo(f"{hit.memory.id}\t{hit.score:.3f}\t{hit.memory.text}{also}")
+    out, err = recall_output(result, as_json=as_json)
+    if err is not None:
+        click.echo(err, err=True)
+    if out is not None:
+        click.echo(out)
 
 
 @click.command()

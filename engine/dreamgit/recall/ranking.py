@@ -13,6 +13,7 @@ a prompt) or ``top_k`` items; the recall then leaves a signal in the spool
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +25,7 @@ from dreamgit.model import Memory
 from dreamgit.recall.index import Candidate, terms
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.settings import Settings
-from dreamgit.ruleset.context import memory_env
+from dreamgit.ruleset.context import LazyMemoryEnv
 from dreamgit.store.signals import spool_signal
 from dreamgit.textsim import similarity
 
@@ -152,11 +153,35 @@ def _weigh(
         doc_terms = set(terms(" ".join((memory.text, *memory.tags))))
         coverage = len(q_terms & doc_terms) / len(q_terms) if q_terms else 0.0
         relevance = coverage * bm25 / best if best > 0 else 0.0
-        env = {**memory_env(memory, now), "relevance": relevance, "bm25": bm25}
+        # Only the names the weight reads are computed (a date found in the text, say,
+        # is not looked for when the weight does not read ``since_day``).
+        env = _WeightEnv(memory, now, relevance, bm25)
         weight = float(settings.recall.weight.evaluate(env))
         hits.append(Hit(memory, weight, relevance, bm25))
     hits.sort(key=lambda h: (-h.score, -h.bm25, h.memory.id))
     return hits
+
+
+class _WeightEnv(Mapping[str, object]):
+    """The names the weight sees of one candidate: its ``relevance`` and ``bm25``, then
+    the memory's names (:class:`LazyMemoryEnv`, each computed when first read)."""
+
+    __slots__ = ("_memory", "_scores")
+
+    def __init__(self, memory: Memory, now: datetime, relevance: float, bm25: float) -> None:
+        self._scores = {"relevance": relevance, "bm25": bm25}
+        self._memory = LazyMemoryEnv(memory, now)
+
+    def __getitem__(self, name: str) -> object:
+        found = self._scores.get(name)
+        return self._memory[name] if found is None else found
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._scores
+        yield from (name for name in self._memory if name not in self._scores)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _matches(memory: Memory, ask: RecallQuery) -> bool:

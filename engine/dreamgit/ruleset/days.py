@@ -16,6 +16,8 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 
+from dreamgit import lazyre
+
 __all__ = ["last_day", "recurs", "since_day"]
 
 _MONTH_NAMES = (
@@ -23,14 +25,15 @@ _MONTH_NAMES = (
 )
 _MONTH_NUMBERS = {name.lower(): k for k, name in enumerate(_MONTH_NAMES.split("|"), start=1)}
 _MONTH = r"(?P<{}>" + _MONTH_NAMES + r")"
-_DAY_MONTH_YEAR = re.compile(
+# Compiled when first used: a recall whose weight reads no day never needs them.
+_DAY_MONTH_YEAR = lazyre.compile(
     r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH.format("m") + r",?\s+(?P<y>\d{4})\b"
 )
-_MONTH_DAY_YEAR = re.compile(
+_MONTH_DAY_YEAR = lazyre.compile(
     r"\b" + _MONTH.format("m") + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})\b"
 )
-_ISO = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
-_RECURS = re.compile(
+_ISO = lazyre.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
+_RECURS = lazyre.compile(
     r"\b(?:every|each)\s+(?:other\s+|second\s+|\d+(?:st|nd|rd|th)?\s+)?"
     r"(?:day|week|month|year|morning|afternoon|evening|night|weekday|weekend|quarter"
     r"|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
