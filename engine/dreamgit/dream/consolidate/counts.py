@@ -5,13 +5,16 @@ adjusting the job to the new limit of 500 rows"), so the subject-and-relation fr
 ``update.py`` never pairs it with the older count. :func:`quantities` reads every number
 of a sentence that counts something: the **counted** noun after it ("9 plugins", "3
 conditional probability problems"), the rate it is said per ("per day", "a week"), the
-**setting** it is the value of ("the daily quota of 1,200", "the page size is 50"), the
+**setting** it is the value of ("the daily upload cap of 800", "the page size is 50"), the
 phrase that says which ones ("workers *for the billing queue*") and whether it was said as
 a change ("bumped it to 5", "has now reached 165", "the new limit of"). :func:`count_changes`
 lets a newer count of the same counted thing retire the older one across verbs; the guards
 keep different things apart: another counted noun, another qualifier or name, a rate or a
 percentage against a plain count, an increment ("3 more"), two dated events, and two past
-actions that no change cue ties together ("ran 5 km", "ran 10 km").
+actions that no change cue ties together ("ran 5 km", "ran 10 km"). A setting named two ways
+("the 500 daily upload limit", "the daily upload quota of 800 uploads") is one slot
+(``setting_names.py``). :func:`counts_apart` tells the other passes of ``update.py`` when
+the numbers two memories disagree on count different things.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.restate import as_fact
+from dreamgit.dream.consolidate.setting_names import UNITS as _UNITS
+from dreamgit.dream.consolidate.setting_names import bound_phrase, setting_words
 from dreamgit.dream.consolidate.update_passes import WINDOW, by_time
 from dreamgit.extract.frame import Frame, parse_frame
 from dreamgit.extract.lexicon import lookup_tool
@@ -37,7 +42,7 @@ from dreamgit.extract.verbs import (
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
-__all__ = ["Quantity", "count_changes", "quantities"]
+__all__ = ["Quantity", "count_changes", "counts_apart", "quantities"]
 
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?%?|[A-Za-z][\w'-]*|[,;:()]|[.!?](?=\s|$)")
 _NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
@@ -69,38 +74,6 @@ _STATES = frozenset(
 )
 #: Words for an amount of anything: what they count is said elsewhere.
 _AMOUNTS = frozenset(canonical_word(w) for w in ("number", "total", "count", "amount"))
-#: Counted words that are units of time or size: a count of them needs its setting.
-_UNITS = frozenset(
-    canonical_word(w)
-    for w in [
-        "minute",
-        "minutes",
-        "hour",
-        "hours",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "second",
-        "seconds",
-        "ms",
-        "percent",
-        "km",
-        "mile",
-        "miles",
-        "kg",
-        "pound",
-        "pounds",
-        "cm",
-        "mm",
-        "gb",
-        "mb",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -242,6 +215,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if counted and counted[-1] in _CHANGES | _AMOUNTS:
             counted = ()  # "a $2,000 increase", "a 5 total": the word of a change, no thing
         setting, changed = _setting(toks, i, start)
+        rate = _rate(toks, k)
+        if (bound := bound_phrase(counted)) is not None:
+            counted, said_rate, setting = bound  # "the 500 daily upload limit"
+            rate = rate or said_rate
+        setting = setting_words(setting, counted)
         if counted and counted[-1] in _UNITS and not setting:
             continue  # "for 3 hours", "2 weeks ago": a span, not a count of anything
         if not counted and not setting:
@@ -251,7 +229,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             Quantity(
                 number=_number(raw),
                 counted=counted,
-                rate=_rate(toks, k),
+                rate=rate,
                 percent=raw.endswith("%") or "percent" in counted,
                 setting=setting,
                 before=frozenset(_canon(w) for w in toks[start:i] if _content(w)),
@@ -291,9 +269,42 @@ def _same_thing(old: Quantity, new: Quantity) -> bool:
     return False
 
 
+def counts_apart(old_text: str, new_text: str) -> bool:
+    """Whether the numbers two sentences each say and the other lacks count things the other
+    never names:
+    "chose to feature 4 short films in their showreel" and "is updating their showreel; the
+    number of students they coach has increased to 9" share a word but no count. Every
+    number one sentence counts that the other lacks must name a thing (its counted noun, else
+    its setting) the other says too; a number that counts nothing readable leaves it open."""
+    said_old, said_new = signature(old_text).numbers, signature(new_text).numbers
+    if not (said_old - said_new and said_new - said_old):
+        return False  # no number changed on both sides ("lives in Lisbon" after "… 2 cats")
+    old_q, new_q = quantities(as_fact(old_text)), quantities(as_fact(new_text))
+    old_numbers, new_numbers = {q.number for q in old_q}, {q.number for q in new_q}
+    mine = [q for q in old_q if q.number not in new_numbers]
+    theirs = [q for q in new_q if q.number not in old_numbers]
+    if any(_same_thing(p, q) for p in mine for q in theirs):
+        return False
+    return _none_named(mine, new_text) or _none_named(theirs, old_text)
+
+
+def _none_named(counts: Sequence[Quantity], text: str) -> bool:
+    """Whether ``counts`` hold a thing and none of their things is a word of ``text``."""
+    words = {_canon(w) for w in _TOKEN.findall(text.lower()) if _content(w)}
+    things = [_thing(q) for q in counts]
+    return any(things) and not any(thing & words for thing in things)
+
+
+def _thing(q: Quantity) -> frozenset[str]:
+    """What a quantity counts, as words: its counted noun, else its setting's words."""
+    if q.counted and not _UNITS.intersection(q.counted):  # "29 years old": a span
+        return frozenset(q.counted[-1:])
+    return q.setting - _CHANGES - _UNITS - _AMOUNTS
+
+
 def _other_settings(old: frozenset[str], new: frozenset[str]) -> bool:
     """Two settings, each with a word the other lacks: "daily upload cap" and "daily
-    download cap" are two settings; "daily quota" and "daily call quota" may be one."""
+    download cap" are two settings; "daily quota" and "daily upload quota" may be one."""
     return bool(old and new and old - new and new - old)
 
 
@@ -339,7 +350,7 @@ def _own_names(said: _Said) -> frozenset[str]:
 
 
 def _other_act(old: Quantity, new: Quantity) -> bool:
-    """Counts said with two verbs of action: "logged 3,600 words" / "cut 1,200 words",
+    """Counts said with two verbs of action: "logged 3,600 words" / "cut 900 words",
     "solved 8 problems" / "completed 12 problems" count two batches. The same verb, a
     count held ("has 9 plugins" / "installed 14 plugins"), a change that names what
     changed ("increased the practice sessions to 12 problems") or a newer count said as
@@ -379,10 +390,11 @@ def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     if not p.setting or p.setting != q.setting:
         return False
     subjects = (old.frame.subject, new.frame.subject)
-    return any(a == user and b <= p.setting for a, b in (subjects, subjects[::-1]))
+    named = ((a, setting_words(b, p.counted)) for a, b in (subjects, subjects[::-1]))
+    return any(a == user and b <= p.setting for a, b in named)
 
 
-#: "… from 1,200 to 1,500": the value a change says it started from.
+#: "… from 20 to 30": the value a change says it started from.
 _FROM = re.compile(r"\bfrom\s+(\d[\d,]*(?:\.\d+)?%?)")
 
 
