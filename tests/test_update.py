@@ -465,6 +465,12 @@ def test_a_count_that_grew_retires_only_a_count_of_the_same_thing() -> None:
             "rates by 20%.",
             "The user says Cut average review turnaround from 6 days to 4 days.",
         ),
+        # one word of the setting in common ("team"), another head noun
+        (
+            "The user wants clear goals for their first 60 days, aiming to raise team "
+            "velocity by 20%.",
+            "The user says Increase team standup attendance from 60% to 85%.",
+        ),
         # "the user's" in both objects: a score and a length
         (
             "Raising the user's typing score from 3 to 6 out of 10.",

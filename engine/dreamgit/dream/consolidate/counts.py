@@ -72,6 +72,8 @@ _STATES = frozenset(
     canonical_word(w)
     for w in ("have", "be", "own", "hold", "contain", "include", "total", "keep", "run", "use")
 )
+#: Particles of a phrasal verb ("went up to"): never the noun a setting is named by.
+_PARTICLES = frozenset({"up", "down", "out", "off", "back", "away"})
 #: Words for an amount of anything: what they count is said elsewhere.
 _AMOUNTS = frozenset(canonical_word(w) for w in ("number", "total", "count", "amount"))
 
@@ -92,6 +94,7 @@ class Quantity:
     verb: str  #: the nearest verb before it in its clause, canonical ("have", "install")
     increment: bool  #: "3 more": an addition, not a count
     total: bool = False  #: said as the whole count now ("a total of 10", "now has 10")
+    head: str = ""  #: the setting's head noun, canonical ("productivity"), or ""
 
 
 def _canon(word: str) -> str:
@@ -179,8 +182,9 @@ def _owner(clause: list[str]) -> frozenset[str]:
     return frozenset(words)
 
 
-def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool]:
-    """The noun phrase a number is the value of, and whether a change cue stands between."""
+def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool, str]:
+    """The noun phrase a number is the value of, whether a change cue stands between, and
+    the phrase's head (its word nearest the number: "team productivity" → productivity)."""
     k, changed, linked = i - 1, False, False
     while k >= start:
         w = toks[k]
@@ -192,12 +196,17 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool]
             break
         k -= 1
     words: list[str] = []
+    head = ""
     while k >= start and len(words) < 3 and _content(toks[k]) and not _is_verb_form(toks[k]):
         words.append(_canon(toks[k]))
+        noun = toks[k] not in _PARTICLES and verb_base(toks[k]) in (None, toks[k])
+        head = head or (words[-1] if noun else "")  # "rent went up to": rent
         k -= 1
     # "bumped it to 5", "increased the sessions to 12": a change verb of the clause
     changed = changed or any(_canon(w) in _CHANGES for w in toks[start:i])
-    return (frozenset(words) if linked or changed else frozenset()), changed
+    if not (linked or changed):
+        return frozenset(), changed, ""
+    return frozenset(words), changed, head
 
 
 def quantities(text: str) -> tuple[Quantity, ...]:
@@ -214,11 +223,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         counted, k = _counted(toks, i)
         if counted and counted[-1] in _CHANGES | _AMOUNTS:
             counted = ()  # "a $2,000 increase", "a 5 total": the word of a change, no thing
-        setting, changed = _setting(toks, i, start)
+        setting, changed, head = _setting(toks, i, start)
         rate = _rate(toks, k)
         if (bound := bound_phrase(counted)) is not None:
             counted, said_rate, setting = bound  # "the 500 daily upload limit"
-            rate = rate or said_rate
+            rate, head = rate or said_rate, ""
         setting = setting_words(setting, counted)
         if counted and counted[-1] in _UNITS and not setting:
             continue  # "for 3 hours", "2 weeks ago": a span, not a count of anything
@@ -239,6 +248,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 changed=changed,
                 increment=any(w in _INCREMENT for w in near),
                 total=any(w in _HELD_NOW for w in toks[max(start, i - 4) : i]),
+                head=head,
             )
         )
     return tuple(out)
@@ -290,15 +300,19 @@ def counts_apart(old_text: str, new_text: str) -> bool:
 
 def _none_named(counts: Sequence[Quantity], text: str) -> bool:
     """Whether ``counts`` hold a thing and none of their things is a word of ``text``."""
-    words = {_canon(w) for w in _TOKEN.findall(text.lower()) if _content(w)}
+    said = frozenset(_canon(w) for w in _TOKEN.findall(text.lower()) if _content(w))
+    words = said | setting_words(said)  # "quota" names what "limit" names
     things = [_thing(q) for q in counts]
     return any(things) and not any(thing & words for thing in things)
 
 
 def _thing(q: Quantity) -> frozenset[str]:
-    """What a quantity counts, as words: its counted noun, else its setting's words."""
+    """What a quantity counts, as words: its counted noun, else its setting's head noun
+    (else the setting's words): "team productivity" counts no "team meeting attendance"."""
     if q.counted and not _UNITS.intersection(q.counted):  # "29 years old": a span
         return frozenset(q.counted[-1:])
+    if q.head and q.head not in _CHANGES | _UNITS | _AMOUNTS:
+        return frozenset({q.head}) & q.setting or setting_words(frozenset({q.head}))
     return q.setting - _CHANGES - _UNITS - _AMOUNTS
 
 
