@@ -7,7 +7,7 @@ of a sentence that counts something: the **counted** noun after it ("9 plugins",
 conditional probability problems"), the rate it is said per ("per day", "a week"), the
 **setting** it is the value of ("the daily upload cap of 800", "the page size is 50"), the
 phrase that says which ones ("workers *for the billing queue*") and whether it was said as
-a change ("bumped it to 5", "has now reached 165", "the new limit of"). :func:`count_changes`
+a change ("bumped it to 5", "has now reached 240", "the new limit of"). :func:`count_changes`
 lets a newer count of the same counted thing retire the older one across verbs; the guards
 keep different things apart: another counted noun, another qualifier or name, a rate or a
 percentage against a plain count, an increment ("3 more"), two dated events, and two past
@@ -23,6 +23,20 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from dreamgit.dream.consolidate.count_words import (
+    AMOUNTS,
+    CHANGES,
+    CONJUNCTIONS,
+    HELD_NOW,
+    INCREMENT,
+    LINKS,
+    NOW_WORDS,
+    PARTICLES,
+    RATE_OPENERS,
+    RELATIVES,
+    STATES,
+    STOP,
+)
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.setting_names import UNITS as _UNITS
 from dreamgit.dream.consolidate.setting_names import bound_phrase, setting_words
@@ -32,7 +46,6 @@ from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.extract.signature import signature
 from dreamgit.extract.verbs import (
     AUXILIARIES,
-    CHANGE_VERBS,
     DATE_WORDS,
     DETERMINERS,
     GROUP_ADVERBS,
@@ -46,36 +59,6 @@ __all__ = ["Quantity", "count_changes", "counts_apart", "quantities"]
 
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?%?|[A-Za-z][\w'-]*|[,;:()]|[.!?](?=\s|$)")
 _NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
-_CONJUNCTIONS = frozenset({"and", "or", "but", "so", "while", "because"})
-#: "…, which has now reached 165": the number is the value of what stands before.
-_RELATIVES = frozenset({"which", "that", "who", ","})
-#: Who has the count, not what is counted.
-_PEOPLE = frozenset({"user", "i", "we", "you", "it", "they", "he", "she", "them", "me", "us"})
-#: Words that make a number an addition, not the count: "3 more", "another 2", "an extra 4".
-_INCREMENT = frozenset({"more", "extra", "additional", "another", "other", "further"})
-#: Words before a number that say it is the value now: "the new limit of", "a total of".
-_NOW_WORDS = frozenset({"now", "new", "total", "currently", "updated", "latest"})
-#: Words near a number that say it is the whole count now, whatever was done before it:
-#: "so now they have a total of 10 cards" after "building the gallery with 8 cards".
-_HELD_NOW = frozenset({"now", "total", "currently", "altogether"})
-#: Words that say what a count is per: "per day", "a week", "each month".
-_RATE_OPENERS = frozenset({"per", "a", "an", "each", "every"})
-#: What links a setting to its value: "limit of 500", "size is 50", "timeout at 30".
-_LINKS = frozenset({"of", "is", "are", "was", "at", "to", "reached", "hit", "totals", "by"})
-_STOP = DETERMINERS | PREPOSITIONS | AUXILIARIES | GROUP_ADVERBS | _CONJUNCTIONS | _PEOPLE
-_STOP |= _RELATIVES
-_CHANGES = frozenset(canonical_word(v) for v in CHANGE_VERBS) | {
-    canonical_word(v) for v in ("adjust", "improve", "set", "boost", "expand", "scale")
-}
-#: Verbs that hold a count rather than do it once.
-_STATES = frozenset(
-    canonical_word(w)
-    for w in ("have", "be", "own", "hold", "contain", "include", "total", "keep", "run", "use")
-)
-#: Particles of a phrasal verb ("went up to"): never the noun a setting is named by.
-_PARTICLES = frozenset({"up", "down", "out", "off", "back", "away"})
-#: Words for an amount of anything: what they count is said elsewhere.
-_AMOUNTS = frozenset(canonical_word(w) for w in ("number", "total", "count", "amount"))
 
 
 @dataclass(frozen=True)
@@ -107,7 +90,7 @@ def _is_verb_form(word: str) -> bool:
 
 
 def _content(word: str) -> bool:
-    return word[:1].isalpha() and word not in _STOP and word not in DATE_WORDS
+    return word[:1].isalpha() and word not in STOP and word not in DATE_WORDS
 
 
 def _number(raw: str) -> str:
@@ -132,7 +115,7 @@ def _counted(toks: list[str], i: int) -> tuple[tuple[str, ...], int]:
     k = i + 1
     while k < len(toks) and len(words) < 3:
         w = toks[k]
-        if not _content(w) or (words and _is_verb_form(w)) or w in _INCREMENT:
+        if not _content(w) or (words and _is_verb_form(w)) or w in INCREMENT:
             break
         words.append(_canon(w))
         k += 1
@@ -140,7 +123,7 @@ def _counted(toks: list[str], i: int) -> tuple[tuple[str, ...], int]:
 
 
 def _rate(toks: list[str], k: int) -> str:
-    if k + 1 < len(toks) and toks[k] in _RATE_OPENERS and _content(toks[k + 1]):
+    if k + 1 < len(toks) and toks[k] in RATE_OPENERS and _content(toks[k + 1]):
         return _canon(toks[k + 1])
     return ""
 
@@ -150,7 +133,7 @@ def _qualifier(toks: list[str], k: int) -> frozenset[str]:
         return frozenset()
     words: list[str] = []
     for w in toks[k + 1 : k + 6]:
-        if not w[:1].isalnum() or w in _CONJUNCTIONS or (words and w in PREPOSITIONS):
+        if not w[:1].isalnum() or w in CONJUNCTIONS or (words and w in PREPOSITIONS):
             break
         if _content(w):
             words.append(_canon(w))
@@ -188,22 +171,22 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
     k, changed, linked = i - 1, False, False
     while k >= start:
         w = toks[k]
-        if w in _NOW_WORDS or _canon(w) in _CHANGES:
+        if w in NOW_WORDS or _canon(w) in CHANGES:
             changed = True
-        elif w in _LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
-            linked = linked or w in _LINKS or w in AUXILIARIES
-        elif w not in _RELATIVES:
+        elif w in LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
+            linked = linked or w in LINKS or w in AUXILIARIES
+        elif w not in RELATIVES:
             break
         k -= 1
     words: list[str] = []
     head = ""
     while k >= start and len(words) < 3 and _content(toks[k]) and not _is_verb_form(toks[k]):
         words.append(_canon(toks[k]))
-        noun = toks[k] not in _PARTICLES and verb_base(toks[k]) in (None, toks[k])
+        noun = toks[k] not in PARTICLES and verb_base(toks[k]) in (None, toks[k])
         head = head or (words[-1] if noun else "")  # "rent went up to": rent
         k -= 1
     # "bumped it to 5", "increased the sessions to 12": a change verb of the clause
-    changed = changed or any(_canon(w) in _CHANGES for w in toks[start:i])
+    changed = changed or any(_canon(w) in CHANGES for w in toks[start:i])
     if not (linked or changed):
         return frozenset(), changed, ""
     return frozenset(words), changed, head
@@ -215,13 +198,13 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     start = 0
     for i, raw in enumerate(toks):
-        if raw in (";", ".", "!", "?", ":", "(", ")") or raw in _CONJUNCTIONS:
+        if raw in (";", ".", "!", "?", ":", "(", ")") or raw in CONJUNCTIONS:
             start = i + 1
             continue
         if not _NUMBER.match(raw) or _skip(toks, i):
             continue
         counted, k = _counted(toks, i)
-        if counted and counted[-1] in _CHANGES | _AMOUNTS:
+        if counted and counted[-1] in CHANGES | AMOUNTS:
             counted = ()  # "a $2,000 increase", "a 5 total": the word of a change, no thing
         setting, changed, head = _setting(toks, i, start)
         rate = _rate(toks, k)
@@ -246,8 +229,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 owner=_owner(toks[start:i]),
                 verb=_verb(toks[start:i]),
                 changed=changed,
-                increment=any(w in _INCREMENT for w in near),
-                total=any(w in _HELD_NOW for w in toks[max(start, i - 4) : i]),
+                increment=any(w in INCREMENT for w in near),
+                total=any(w in HELD_NOW for w in toks[max(start, i - 4) : i]),
                 head=head,
             )
         )
@@ -311,9 +294,9 @@ def _thing(q: Quantity) -> frozenset[str]:
     (else the setting's words): "team productivity" counts no "team meeting attendance"."""
     if q.counted and not _UNITS.intersection(q.counted):  # "29 years old": a span
         return frozenset(q.counted[-1:])
-    if q.head and q.head not in _CHANGES | _UNITS | _AMOUNTS:
+    if q.head and q.head not in CHANGES | _UNITS | AMOUNTS:
         return frozenset({q.head}) & q.setting or setting_words(frozenset({q.head}))
-    return q.setting - _CHANGES - _UNITS - _AMOUNTS
+    return q.setting - CHANGES - _UNITS - AMOUNTS
 
 
 def _other_settings(old: frozenset[str], new: frozenset[str]) -> bool:
@@ -342,7 +325,7 @@ def _said(memory: Memory) -> _Said | None:
         return None
     sig = signature(fact)
     # a capital after ";" or ":" may open a clause ("; This one …"): no name
-    names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates - _STOP
+    names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates - STOP
     words = frozenset(w.lower() for w in re.findall(r"[\w-]+", fact))
     return _Said(memory, frame, found, names, sig.dates, words)
 
@@ -368,8 +351,8 @@ def _other_act(old: Quantity, new: Quantity) -> bool:
     "solved 8 problems" / "completed 12 problems" count two batches. The same verb, a
     count held ("has 9 plugins" / "installed 14 plugins"), a change that names what
     changed ("increased the practice sessions to 12 problems") or a newer count said as
-    the whole ("now has a total of 10 cards") is one slot."""
-    if old.verb == new.verb or old.verb in _STATES or not old.counted or new.total:
+    the whole ("now has a total of 12 tiles") is one slot."""
+    if old.verb == new.verb or old.verb in STATES or not old.counted or new.total:
         return False
     return not (new.changed and (new.setting or not new.counted))
 
