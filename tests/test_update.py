@@ -484,6 +484,24 @@ def test_a_change_of_one_count_never_retires_a_count_of_another_thing(old: str, 
     assert _pairs(old, new) == []
 
 
+def test_a_particle_in_common_is_no_rejected_value() -> None:
+    """ "instead of going out" rejects nothing of "reaching out to their mentor"; "instead of
+    Hugo" still replaces Hugo."""
+    assert (
+        _pairs(
+            "The user is thinking of reaching out to their mentor Priya for advice on pitching.",
+            "The user will invite her to a quiet lunch at Harbor Deli instead of going out to the "
+            "karaoke night.",
+        )
+        == []
+    )
+    old, new = (
+        "The user is going to use Hugo for the blog.",
+        "The user is going to use Astro for the blog instead of Hugo.",
+    )
+    assert _pairs(old, new) == [(old, new, "correction: hugo is replaced")]
+
+
 @pytest.mark.parametrize(
     ("old", "new", "named"),
     [

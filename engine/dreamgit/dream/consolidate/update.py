@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dreamgit.dream.consolidate.count_words import PARTICLES
 from dreamgit.dream.consolidate.counts import count_changes, counts_apart
 from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, frames_by_subject
 from dreamgit.dream.consolidate.update_passes import (
@@ -259,10 +260,12 @@ def _why(old: Frame, new: Frame) -> str | None:
     # the older one holds is what the newer one rejects, whatever the verb
     said = old.names | old.object
     explicit = new.words & {"instead", "rather"}  # not any "not" in a sentence
-    if explicit and new.rejected & said and (new.names | new.object) - new.rejected - said:
+    # "instead of going out" rejects no "reaching out": a particle is no value
+    rejected = new.rejected & said - PARTICLES
+    if explicit and rejected and (new.names | new.object) - new.rejected - said:
         if _INSTRUMENT.search(old.value_text):
             return None  # "a card game using C#" is still that game, whatever its language
-        return f"correction: {show(new.rejected & said)} is replaced"
+        return f"correction: {show(rejected)} is replaced"
     return _left(old, new)
 
 
