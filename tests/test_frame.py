@@ -28,6 +28,10 @@ def _read(text: str) -> tuple[list[str], str, list[str]]:
         ("The user's beta launch moved to 22 January 2026.", ["beta", "launch", "user"], "mov to"),
         ("The session frontend caches responses in S3.", ["frontend", "session"], "cach"),
         ("Priya Raman no longer works at Stripe.", ["priya", "raman"], "work at"),
+        # a verb the word lists do not know, after an adverb of the verb group
+        ("The user only secured 2 panel slots.", ["user"], "secur"),
+        # a connective before the sentence says nothing of its subject
+        ("However, given the 800 daily export limit, the user batches them.", ["user"], "giv"),
     ],
 )
 def test_subject_and_relation_of_a_sentence(text: str, subject: list[str], relation: str) -> None:

@@ -446,6 +446,63 @@ def test_a_count_that_grew_retires_only_a_count_of_the_same_thing() -> None:
 
 
 @pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a word in common ("showreel") is no count in common
+        (
+            "The user chose to feature 4 short films in their showreel.",
+            "The user is updating their showreel and they noticed the number of students "
+            "they've coached has increased to 9.",
+        ),
+        (
+            "The user has added 3 new lighting presets to their showreel by 2 June 2026.",
+            "The user is updating their showreel and they noticed the number of students "
+            "they've coached has increased to 9.",
+        ),
+        # a rate and a span against a span of another thing: "days" in both
+        (
+            "The user wants clear goals for their first 60 days, aiming to lift test pass "
+            "rates by 20%.",
+            "The user says Cut average review turnaround from 6 days to 4 days.",
+        ),
+        # one word of the setting in common ("team"), another head noun
+        (
+            "The user wants clear goals for their first 60 days, aiming to raise team "
+            "velocity by 20%.",
+            "The user says Increase team standup attendance from 60% to 85%.",
+        ),
+        # "the user's" in both objects: a score and a length
+        (
+            "Raising the user's typing score from 3 to 6 out of 10.",
+            "It increased the user's average line length by 8%.",
+        ),
+    ],
+)
+def test_a_change_of_one_count_never_retires_a_count_of_another_thing(old: str, new: str) -> None:
+    """The numbers two memories disagree on count things the other never names: both stay,
+    whatever word, verb or owner they share."""
+    assert _pairs(old, new) == []
+
+
+def test_a_particle_in_common_is_no_rejected_value() -> None:
+    """ "instead of going out" rejects nothing of "reaching out to their mentor"; "instead of
+    Hugo" still replaces Hugo."""
+    assert (
+        _pairs(
+            "The user is thinking of reaching out to their mentor Priya for advice on pitching.",
+            "The user will invite her to a quiet lunch at Harbor Deli instead of going out to the "
+            "karaoke night.",
+        )
+        == []
+    )
+    old, new = (
+        "The user is going to use Hugo for the blog.",
+        "The user is going to use Astro for the blog instead of Hugo.",
+    )
+    assert _pairs(old, new) == [(old, new, "correction: hugo is replaced")]
+
+
+@pytest.mark.parametrize(
     ("old", "new", "named"),
     [
         (

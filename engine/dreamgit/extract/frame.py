@@ -223,9 +223,10 @@ _SLOT_AGE = frozenset({"new", "current", "latest"})
 
 
 def _verb_group(
-    toks: list[_Tok], j: int, *, guessed: bool = False
+    toks: list[_Tok], j: int, *, guessed: int | None = None
 ) -> tuple[int, str, bool, bool, bool, bool]:
-    """End of the verb group at ``j``, its head, and negated / change / event / perfect."""
+    """End of the verb group at ``j``, its head, and negated / change / event / perfect;
+    ``guessed`` is where a verb the lists do not know stands ("only secured 3 …")."""
     head, negations, change, event, perfect = "", 0, False, False, False
     auxiliary = False
     k = j
@@ -246,9 +247,7 @@ def _verb_group(
             perfect = perfect or t.low in ("has", "have", "had")
             head = _BE if t.low in _BE_FORMS else _HAVE if t.low in _HAVE_FORMS else head or _BE
             event = event or t.low in ("was", "were", "did")
-        elif (base := verb_base(t.low) or (t.low if k == j and guessed else None)) and not (
-            t.capital
-        ):
+        elif (base := verb_base(t.low) or (t.low if k == guessed else None)) and not (t.capital):
             if head.startswith("+"):
                 break
             head = "+" + base
@@ -317,9 +316,11 @@ def _read_frame(text: str) -> Frame | None:
     toks = _tokens(text)
     start = _skip_front(toks)
     j = next((k for k in range(start, len(toks)) if _is_verb(toks, k, start)), None)
-    guessed = j is None
+    guessed = None
     if j is None:
-        j = next((k for k in range(start + 1, len(toks)) if _looks_like_verb(toks, k)), None)
+        j = guessed = next(
+            (k for k in range(start + 1, len(toks)) if _looks_like_verb(toks, k)), None
+        )
     if j is None or any(t.kind == "punct" for t in toks[start:j]):
         return None
     while j > start and toks[j - 1].low in GROUP_ADVERBS | {"longer"}:

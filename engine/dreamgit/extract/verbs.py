@@ -50,7 +50,13 @@ GROUP_ADVERBS = _set(
     " generally typically sometimes rarely finally actually officially soon then even again"
     " normally regularly nowadays lately never not"
 )
-FRONT_WORDS = PREPOSITIONS | GROUP_ADVERBS | _set("every each today starting")
+#: Words a sentence may open with before its subject; a connective ("However, …") links
+#: the sentence to the one before and says nothing of its subject.
+FRONT_WORDS = (
+    PREPOSITIONS
+    | GROUP_ADVERBS
+    | _set("every each today starting however meanwhile anyway besides therefore")
+)
 PRONOUN_USER = _set("i me myself user")
 #: Verbs that say a value changed: the newer statement replaces the older value.
 CHANGE_VERBS = _set(

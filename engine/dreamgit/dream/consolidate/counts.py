@@ -5,13 +5,16 @@ adjusting the job to the new limit of 500 rows"), so the subject-and-relation fr
 ``update.py`` never pairs it with the older count. :func:`quantities` reads every number
 of a sentence that counts something: the **counted** noun after it ("9 plugins", "3
 conditional probability problems"), the rate it is said per ("per day", "a week"), the
-**setting** it is the value of ("the daily quota of 1,200", "the page size is 50"), the
+**setting** it is the value of ("the daily upload cap of 800", "the page size is 50"), the
 phrase that says which ones ("workers *for the billing queue*") and whether it was said as
-a change ("bumped it to 5", "has now reached 165", "the new limit of"). :func:`count_changes`
+a change ("bumped it to 5", "has now reached 240", "the new limit of"). :func:`count_changes`
 lets a newer count of the same counted thing retire the older one across verbs; the guards
 keep different things apart: another counted noun, another qualifier or name, a rate or a
 percentage against a plain count, an increment ("3 more"), two dated events, and two past
-actions that no change cue ties together ("ran 5 km", "ran 10 km").
+actions that no change cue ties together ("ran 5 km", "ran 10 km"). A setting named two ways
+("the 500 daily upload limit", "the daily upload quota of 800 uploads") is one slot
+(``setting_names.py``). :func:`counts_apart` tells the other passes of ``update.py`` when
+the numbers two memories disagree on count different things.
 """
 
 from __future__ import annotations
@@ -20,14 +23,29 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from dreamgit.dream.consolidate.count_words import (
+    AMOUNTS,
+    CHANGES,
+    CONJUNCTIONS,
+    HELD_NOW,
+    INCREMENT,
+    LINKS,
+    NOW_WORDS,
+    PARTICLES,
+    RATE_OPENERS,
+    RELATIVES,
+    STATES,
+    STOP,
+)
 from dreamgit.dream.consolidate.restate import as_fact
+from dreamgit.dream.consolidate.setting_names import UNITS as _UNITS
+from dreamgit.dream.consolidate.setting_names import bound_phrase, setting_words
 from dreamgit.dream.consolidate.update_passes import WINDOW, by_time
 from dreamgit.extract.frame import Frame, parse_frame
 from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.extract.signature import signature
 from dreamgit.extract.verbs import (
     AUXILIARIES,
-    CHANGE_VERBS,
     DATE_WORDS,
     DETERMINERS,
     GROUP_ADVERBS,
@@ -37,70 +55,10 @@ from dreamgit.extract.verbs import (
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
-__all__ = ["Quantity", "count_changes", "quantities"]
+__all__ = ["Quantity", "count_changes", "counts_apart", "quantities"]
 
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?%?|[A-Za-z][\w'-]*|[,;:()]|[.!?](?=\s|$)")
 _NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
-_CONJUNCTIONS = frozenset({"and", "or", "but", "so", "while", "because"})
-#: "…, which has now reached 165": the number is the value of what stands before.
-_RELATIVES = frozenset({"which", "that", "who", ","})
-#: Who has the count, not what is counted.
-_PEOPLE = frozenset({"user", "i", "we", "you", "it", "they", "he", "she", "them", "me", "us"})
-#: Words that make a number an addition, not the count: "3 more", "another 2", "an extra 4".
-_INCREMENT = frozenset({"more", "extra", "additional", "another", "other", "further"})
-#: Words before a number that say it is the value now: "the new limit of", "a total of".
-_NOW_WORDS = frozenset({"now", "new", "total", "currently", "updated", "latest"})
-#: Words near a number that say it is the whole count now, whatever was done before it:
-#: "so now they have a total of 10 cards" after "building the gallery with 8 cards".
-_HELD_NOW = frozenset({"now", "total", "currently", "altogether"})
-#: Words that say what a count is per: "per day", "a week", "each month".
-_RATE_OPENERS = frozenset({"per", "a", "an", "each", "every"})
-#: What links a setting to its value: "limit of 500", "size is 50", "timeout at 30".
-_LINKS = frozenset({"of", "is", "are", "was", "at", "to", "reached", "hit", "totals", "by"})
-_STOP = DETERMINERS | PREPOSITIONS | AUXILIARIES | GROUP_ADVERBS | _CONJUNCTIONS | _PEOPLE
-_STOP |= _RELATIVES
-_CHANGES = frozenset(canonical_word(v) for v in CHANGE_VERBS) | {
-    canonical_word(v) for v in ("adjust", "improve", "set", "boost", "expand", "scale")
-}
-#: Verbs that hold a count rather than do it once.
-_STATES = frozenset(
-    canonical_word(w)
-    for w in ("have", "be", "own", "hold", "contain", "include", "total", "keep", "run", "use")
-)
-#: Words for an amount of anything: what they count is said elsewhere.
-_AMOUNTS = frozenset(canonical_word(w) for w in ("number", "total", "count", "amount"))
-#: Counted words that are units of time or size: a count of them needs its setting.
-_UNITS = frozenset(
-    canonical_word(w)
-    for w in [
-        "minute",
-        "minutes",
-        "hour",
-        "hours",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "second",
-        "seconds",
-        "ms",
-        "percent",
-        "km",
-        "mile",
-        "miles",
-        "kg",
-        "pound",
-        "pounds",
-        "cm",
-        "mm",
-        "gb",
-        "mb",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -119,6 +77,7 @@ class Quantity:
     verb: str  #: the nearest verb before it in its clause, canonical ("have", "install")
     increment: bool  #: "3 more": an addition, not a count
     total: bool = False  #: said as the whole count now ("a total of 10", "now has 10")
+    head: str = ""  #: the setting's head noun, canonical ("productivity"), or ""
 
 
 def _canon(word: str) -> str:
@@ -131,7 +90,7 @@ def _is_verb_form(word: str) -> bool:
 
 
 def _content(word: str) -> bool:
-    return word[:1].isalpha() and word not in _STOP and word not in DATE_WORDS
+    return word[:1].isalpha() and word not in STOP and word not in DATE_WORDS
 
 
 def _number(raw: str) -> str:
@@ -156,7 +115,7 @@ def _counted(toks: list[str], i: int) -> tuple[tuple[str, ...], int]:
     k = i + 1
     while k < len(toks) and len(words) < 3:
         w = toks[k]
-        if not _content(w) or (words and _is_verb_form(w)) or w in _INCREMENT:
+        if not _content(w) or (words and _is_verb_form(w)) or w in INCREMENT:
             break
         words.append(_canon(w))
         k += 1
@@ -164,7 +123,7 @@ def _counted(toks: list[str], i: int) -> tuple[tuple[str, ...], int]:
 
 
 def _rate(toks: list[str], k: int) -> str:
-    if k + 1 < len(toks) and toks[k] in _RATE_OPENERS and _content(toks[k + 1]):
+    if k + 1 < len(toks) and toks[k] in RATE_OPENERS and _content(toks[k + 1]):
         return _canon(toks[k + 1])
     return ""
 
@@ -174,7 +133,7 @@ def _qualifier(toks: list[str], k: int) -> frozenset[str]:
         return frozenset()
     words: list[str] = []
     for w in toks[k + 1 : k + 6]:
-        if not w[:1].isalnum() or w in _CONJUNCTIONS or (words and w in PREPOSITIONS):
+        if not w[:1].isalnum() or w in CONJUNCTIONS or (words and w in PREPOSITIONS):
             break
         if _content(w):
             words.append(_canon(w))
@@ -206,25 +165,31 @@ def _owner(clause: list[str]) -> frozenset[str]:
     return frozenset(words)
 
 
-def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool]:
-    """The noun phrase a number is the value of, and whether a change cue stands between."""
+def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool, str]:
+    """The noun phrase a number is the value of, whether a change cue stands between, and
+    the phrase's head (its word nearest the number: "team productivity" → productivity)."""
     k, changed, linked = i - 1, False, False
     while k >= start:
         w = toks[k]
-        if w in _NOW_WORDS or _canon(w) in _CHANGES:
+        if w in NOW_WORDS or _canon(w) in CHANGES:
             changed = True
-        elif w in _LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
-            linked = linked or w in _LINKS or w in AUXILIARIES
-        elif w not in _RELATIVES:
+        elif w in LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
+            linked = linked or w in LINKS or w in AUXILIARIES
+        elif w not in RELATIVES:
             break
         k -= 1
     words: list[str] = []
+    head = ""
     while k >= start and len(words) < 3 and _content(toks[k]) and not _is_verb_form(toks[k]):
         words.append(_canon(toks[k]))
+        noun = toks[k] not in PARTICLES and verb_base(toks[k]) in (None, toks[k])
+        head = head or (words[-1] if noun else "")  # "rent went up to": rent
         k -= 1
     # "bumped it to 5", "increased the sessions to 12": a change verb of the clause
-    changed = changed or any(_canon(w) in _CHANGES for w in toks[start:i])
-    return (frozenset(words) if linked or changed else frozenset()), changed
+    changed = changed or any(_canon(w) in CHANGES for w in toks[start:i])
+    if not (linked or changed):
+        return frozenset(), changed, ""
+    return frozenset(words), changed, head
 
 
 def quantities(text: str) -> tuple[Quantity, ...]:
@@ -233,15 +198,20 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     start = 0
     for i, raw in enumerate(toks):
-        if raw in (";", ".", "!", "?", ":", "(", ")") or raw in _CONJUNCTIONS:
+        if raw in (";", ".", "!", "?", ":", "(", ")") or raw in CONJUNCTIONS:
             start = i + 1
             continue
         if not _NUMBER.match(raw) or _skip(toks, i):
             continue
         counted, k = _counted(toks, i)
-        if counted and counted[-1] in _CHANGES | _AMOUNTS:
+        if counted and counted[-1] in CHANGES | AMOUNTS:
             counted = ()  # "a $2,000 increase", "a 5 total": the word of a change, no thing
-        setting, changed = _setting(toks, i, start)
+        setting, changed, head = _setting(toks, i, start)
+        rate = _rate(toks, k)
+        if (bound := bound_phrase(counted)) is not None:
+            counted, said_rate, setting = bound  # "the 500 daily upload limit"
+            rate, head = rate or said_rate, ""
+        setting = setting_words(setting, counted)
         if counted and counted[-1] in _UNITS and not setting:
             continue  # "for 3 hours", "2 weeks ago": a span, not a count of anything
         if not counted and not setting:
@@ -251,7 +221,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             Quantity(
                 number=_number(raw),
                 counted=counted,
-                rate=_rate(toks, k),
+                rate=rate,
                 percent=raw.endswith("%") or "percent" in counted,
                 setting=setting,
                 before=frozenset(_canon(w) for w in toks[start:i] if _content(w)),
@@ -259,8 +229,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 owner=_owner(toks[start:i]),
                 verb=_verb(toks[start:i]),
                 changed=changed,
-                increment=any(w in _INCREMENT for w in near),
-                total=any(w in _HELD_NOW for w in toks[max(start, i - 4) : i]),
+                increment=any(w in INCREMENT for w in near),
+                total=any(w in HELD_NOW for w in toks[max(start, i - 4) : i]),
+                head=head,
             )
         )
     return tuple(out)
@@ -291,9 +262,46 @@ def _same_thing(old: Quantity, new: Quantity) -> bool:
     return False
 
 
+def counts_apart(old_text: str, new_text: str) -> bool:
+    """Whether the numbers two sentences each say and the other lacks count things the other
+    never names:
+    "chose to feature 4 short films in their showreel" and "is updating their showreel; the
+    number of students they coach has increased to 9" share a word but no count. Every
+    number one sentence counts that the other lacks must name a thing (its counted noun, else
+    its setting) the other says too; a number that counts nothing readable leaves it open."""
+    said_old, said_new = signature(old_text).numbers, signature(new_text).numbers
+    if not (said_old - said_new and said_new - said_old):
+        return False  # no number changed on both sides ("lives in Lisbon" after "… 2 cats")
+    old_q, new_q = quantities(as_fact(old_text)), quantities(as_fact(new_text))
+    old_numbers, new_numbers = {q.number for q in old_q}, {q.number for q in new_q}
+    mine = [q for q in old_q if q.number not in new_numbers]
+    theirs = [q for q in new_q if q.number not in old_numbers]
+    if any(_same_thing(p, q) for p in mine for q in theirs):
+        return False
+    return _none_named(mine, new_text) or _none_named(theirs, old_text)
+
+
+def _none_named(counts: Sequence[Quantity], text: str) -> bool:
+    """Whether ``counts`` hold a thing and none of their things is a word of ``text``."""
+    said = frozenset(_canon(w) for w in _TOKEN.findall(text.lower()) if _content(w))
+    words = said | setting_words(said)  # "quota" names what "limit" names
+    things = [_thing(q) for q in counts]
+    return any(things) and not any(thing & words for thing in things)
+
+
+def _thing(q: Quantity) -> frozenset[str]:
+    """What a quantity counts, as words: its counted noun, else its setting's head noun
+    (else the setting's words): "team productivity" counts no "team meeting attendance"."""
+    if q.counted and not _UNITS.intersection(q.counted):  # "29 years old": a span
+        return frozenset(q.counted[-1:])
+    if q.head and q.head not in CHANGES | _UNITS | AMOUNTS:
+        return frozenset({q.head}) & q.setting or setting_words(frozenset({q.head}))
+    return q.setting - CHANGES - _UNITS - AMOUNTS
+
+
 def _other_settings(old: frozenset[str], new: frozenset[str]) -> bool:
     """Two settings, each with a word the other lacks: "daily upload cap" and "daily
-    download cap" are two settings; "daily quota" and "daily call quota" may be one."""
+    download cap" are two settings; "daily quota" and "daily upload quota" may be one."""
     return bool(old and new and old - new and new - old)
 
 
@@ -317,7 +325,7 @@ def _said(memory: Memory) -> _Said | None:
         return None
     sig = signature(fact)
     # a capital after ";" or ":" may open a clause ("; This one …"): no name
-    names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates - _STOP
+    names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates - STOP
     words = frozenset(w.lower() for w in re.findall(r"[\w-]+", fact))
     return _Said(memory, frame, found, names, sig.dates, words)
 
@@ -339,12 +347,12 @@ def _own_names(said: _Said) -> frozenset[str]:
 
 
 def _other_act(old: Quantity, new: Quantity) -> bool:
-    """Counts said with two verbs of action: "logged 3,600 words" / "cut 1,200 words",
+    """Counts said with two verbs of action: "logged 3,600 words" / "cut 900 words",
     "solved 8 problems" / "completed 12 problems" count two batches. The same verb, a
     count held ("has 9 plugins" / "installed 14 plugins"), a change that names what
     changed ("increased the practice sessions to 12 problems") or a newer count said as
-    the whole ("now has a total of 10 cards") is one slot."""
-    if old.verb == new.verb or old.verb in _STATES or not old.counted or new.total:
+    the whole ("now has a total of 12 tiles") is one slot."""
+    if old.verb == new.verb or old.verb in STATES or not old.counted or new.total:
         return False
     return not (new.changed and (new.setting or not new.counted))
 
@@ -379,10 +387,11 @@ def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     if not p.setting or p.setting != q.setting:
         return False
     subjects = (old.frame.subject, new.frame.subject)
-    return any(a == user and b <= p.setting for a, b in (subjects, subjects[::-1]))
+    named = ((a, setting_words(b, p.counted)) for a, b in (subjects, subjects[::-1]))
+    return any(a == user and b <= p.setting for a, b in named)
 
 
-#: "… from 1,200 to 1,500": the value a change says it started from.
+#: "… from 20 to 30": the value a change says it started from.
 _FROM = re.compile(r"\bfrom\s+(\d[\d,]*(?:\.\d+)?%?)")
 
 

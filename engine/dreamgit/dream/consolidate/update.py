@@ -26,7 +26,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dreamgit.dream.consolidate.counts import count_changes
+from dreamgit.dream.consolidate.count_words import PARTICLES
+from dreamgit.dream.consolidate.counts import count_changes, counts_apart
 from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, frames_by_subject
 from dreamgit.dream.consolidate.update_passes import (
     WINDOW,
@@ -259,10 +260,12 @@ def _why(old: Frame, new: Frame) -> str | None:
     # the older one holds is what the newer one rejects, whatever the verb
     said = old.names | old.object
     explicit = new.words & {"instead", "rather"}  # not any "not" in a sentence
-    if explicit and new.rejected & said and (new.names | new.object) - new.rejected - said:
+    # "instead of going out" rejects no "reaching out": a particle is no value
+    rejected = new.rejected & said - PARTICLES
+    if explicit and rejected and (new.names | new.object) - new.rejected - said:
         if _INSTRUMENT.search(old.value_text):
             return None  # "a card game using C#" is still that game, whatever its language
-        return f"correction: {show(new.rejected & said)} is replaced"
+        return f"correction: {show(rejected)} is replaced"
     return _left(old, new)
 
 
@@ -311,7 +314,8 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     for old, new, reason in replaced_endings(by_subject):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     for old, new, reason, named in pronoun_changes(by_subject):
-        updates.setdefault(old.id, Update(old.id, new.id, reason, named))
+        if not counts_apart(old.text, new.text):  # "it" shares a word, not the count
+            updates.setdefault(old.id, Update(old.id, new.id, reason, named))
     for old, new, reason in count_changes(memories):
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     return _to_survivors(updates)
@@ -366,7 +370,7 @@ def _subject_updates(
             if old.created >= memory.created:
                 continue
             reason = _why(old_frame, frame)
-            if reason is not None:
+            if reason is not None and not counts_apart(old.text, memory.text):
                 found.append(Update(old.id, memory.id, reason))
         # what the subject owns changes only by a new version of it, and what the
         # subject makes loses what they quit ("decided to drop the Switch version")
@@ -378,7 +382,7 @@ def _subject_updates(
                 reason = _changed(old_frame, frame)
             else:
                 reason = None  # "Ana quit Instagram" ends nothing of Ana's sister
-            if reason is not None:
+            if reason is not None and not counts_apart(old.text, memory.text):
                 found.append(Update(old.id, memory.id, reason))
     return found
 

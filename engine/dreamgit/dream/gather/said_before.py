@@ -1,7 +1,8 @@
 """What the sentences before leave for the next one to be read with, within a turn.
 
 The question someone else ended the turn before with makes a bare "Seven years now!"
-an answer; a thing, person or time named just before is what "it", "she" or "then" in
+an answer, and the options it listed make "let's go with the second one" a choice; a
+thing, person or time named just before is what "it", "she" or "then" in
 the next sentence stands for. :class:`SaidBefore` carries that from sentence to
 sentence of one turn.
 """
@@ -24,6 +25,7 @@ from dreamgit.dream.gather.dates import DATE_WORDS
 from dreamgit.dream.gather.explicit import sentences
 from dreamgit.dream.gather.narrated_time import narrated_then, time_set, time_told
 from dreamgit.dream.gather.not_facts import chatter
+from dreamgit.dream.gather.offered_options import chosen, offered
 from dreamgit.dream.gather.sentence_split import spoken
 from dreamgit.dream.gather.short_answers import answered
 
@@ -60,13 +62,16 @@ class SaidBefore:
     when: str | None = None  # the time the sentence before only told how it went
     then: str | None = None  # the past time the sentences before set ("last weekend")
     made: str | None = None  # the new thing the user's order before made ("a backup command")
+    options: tuple[str, ...] = ()  # what someone else's turn just offered to choose from
 
     @classmethod
     def at(cls, turns: list[tuple[str, list[str]]], turn: int) -> SaidBefore:
         """What the turn before leaves for the first sentence of ``turn``."""
         question = _question_before(turns, turn)
         thing = None if question is None else named_thing(question)
-        return cls(question, thing, thing)
+        before = turns[turn - 1] if turn else None
+        options = offered(before[1]) if before and before[0] != turns[turn][0] else ()
+        return cls(question, thing, thing, options=options)
 
     def read(
         self,
@@ -76,6 +81,8 @@ class SaidBefore:
         people: tuple[str, ...],
     ) -> str:
         """``sentence`` read with what came before it; what it leaves for the next one."""
+        if self.options:  # "let's go with the second one": the option it points at
+            sentence, self.options = chosen(sentence, self.options) or sentence, ()
         if self.question is not None:
             sentence = answered(self.question, sentence) or sentence
             if not chatter(sentence, others):

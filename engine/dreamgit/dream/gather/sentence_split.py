@@ -166,6 +166,16 @@ _LISTED = lazyre.compile(r"^(?:my|our)\s+(?:own\s+)?[\w'-]+(?:\s+[\w'-]+)?$", _I
 
 _ANNOUNCES_LIST = lazyre.compile(r"\b(?:are|is|were|was|include|includes|including)$", _I)
 
+# "…, and I've currently reached 70% after …": an amount with no noun of its own, whose
+# thing the clause before named ("trying to reach 90% branch coverage")
+_BARE_AMOUNT = lazyre.compile(
+    r"^(?:and\s+|but\s+|so\s+)?(?:i|we)(?:'ve|'m|'re|\s+have|\s+am|\s+are)?\s+(?:\w+ly\s+)?"
+    r"(?:reached|hit|got\s+to|gotten\s+to|at|up\s+to|down\s+to)\s+\d[\d,.]*%?(?![\d%])"
+    r"(?!\s*(?!after|before|by|on|in|since|so|and|now|already|today|with|at)[a-z]{3,})",
+    _I,
+)
+_COUNTED = lazyre.compile(r"\b\d[\d,.]*%?\s+(?:[a-z-]+\s+){0,2}[a-z]{3,}", _I)
+
 
 def _in_title(sentence: str, m: re.Match[str]) -> bool:
     """Whether the colon ``m`` is inside a title: "Animal Crossing: New Horizons", or
@@ -198,8 +208,10 @@ def rejoined(sentence: str) -> list[str]:
             listed = weak and joiner.strip() in ("and", "or") and _LISTED.match(part)
             # "Our priorities are: 1) the dashboard, 2) …": the list is what they are
             announced = joiner.strip() == ":" and out and _ANNOUNCES_LIST.search(out[-1])
+            bare = out and _BARE_AMOUNT.match(part) and _COUNTED.search(out[-1])
             if out and (
-                _REFERS_BACK.search(part)
+                bare
+                or _REFERS_BACK.search(part)
                 or PRONOUN_SUBJECT.match(part)
                 or subject
                 or listed
