@@ -27,6 +27,7 @@ from dreamgit.dream.health import (
     Figures,
     is_stale,
     prunable_rules,
+    read_sessions,
     report_of,
     words_key,
 )
@@ -81,7 +82,9 @@ def stored_health(
         facts = repo.derived.facts_of(tree, kind, derive, with_record=f"{_MOVES}%")
         if facts is None:
             return None
-        words, lists = _decoded(facts.values)
+        words, sources = _decoded(facts.values)
+        # Only the yield reads the sources, and only once some dream has read a session.
+        sourced = _sourced(sources) if read_sessions(repo, at) else set()
         broken = _broken(facts)
         stale = _stale_now(facts, prunable, repo.recall_counters(memories_at), now, tracked)
     except sqlite3.Error:
@@ -94,7 +97,7 @@ def stored_health(
         return None
     figures = Figures(
         count=len(facts.values),
-        sourced={s for found in lists for s in found},
+        sourced=sourced,
         duplicates=len(words) - len(set(words)),
         candidates=sum(fact[0] != _PROTECTED for fact in facts.values),
         stale=stale,
@@ -169,9 +172,9 @@ class _RecordView:
         return getattr(self._memory, name)
 
 
-def _decoded(facts: list[str]) -> tuple[list[str], list[list[str]]]:
-    """The content-word keys and the source lists of ``facts`` (ValueError when one
-    does not read as :func:`stored_health` writes it)."""
+def _decoded(facts: list[str]) -> tuple[list[str], list[str]]:
+    """The content-word keys and the source lists (as JSON) of ``facts`` (ValueError when
+    one does not read as :func:`stored_health` writes it)."""
     words, sources = [], []
     for fact in facts:
         if fact[:1] not in _VERDICTS:
@@ -179,10 +182,15 @@ def _decoded(facts: list[str]) -> tuple[list[str], list[list[str]]]:
         word_key, listed, *_kept = fact[1:].split("\n", 2)  # ValueError: fewer lines
         words.append(word_key)
         sources.append(listed)
+    return words, sources
+
+
+def _sourced(sources: list[str]) -> set[str]:
+    """Every session the source lists name (ValueError when one is not a list)."""
     lists = json.loads(f"[{','.join(sources)}]") if sources else []  # one parse, not 10,000
-    if len(lists) != len(facts) or not all(isinstance(found, list) for found in lists):
+    if len(lists) != len(sources) or not all(isinstance(found, list) for found in lists):
         raise ValueError("sources are not lists")
-    return words, lists
+    return {s for found in lists for s in found}
 
 
 def _verdict(env: Mapping[str, object], prunable: list[Rule]) -> str:
