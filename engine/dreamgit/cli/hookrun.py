@@ -13,11 +13,11 @@ line on stderr and exit 0.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from dreamgit.cli.plainargs import plain_call
 from dreamgit.errors import DreamgitError
 
 if TYPE_CHECKING:
@@ -29,8 +29,6 @@ __all__ = ["EVENTS", "HookCall", "hook_call", "run_hook"]
 
 #: The hooks ``install-hooks`` writes, by the event step their command ends with.
 EVENTS = ("session-start", "session-end", "prompt-submit")
-#: The global options a hook's command line may carry before ``hook claude-code EVENT``.
-_OPTIONS = ("--repo", "--now")
 
 
 class HookCall(NamedTuple):
@@ -55,17 +53,10 @@ class HookCall(NamedTuple):
 def hook_call(args: list[str]) -> HookCall | None:
     """The hook a command line runs when it is exactly ``[--repo P] [--now T] hook
     claude-code EVENT`` (options as separate words, each once), else None: click parses it."""
-    given: dict[str, str] = {}
-    at = 0
-    while at + 1 < len(args) and args[at] in _OPTIONS and args[at] not in given:
-        given[args[at]] = args[at + 1]
-        at += 2
-    if args[at:-1] != ["hook", "claude-code"] or args[-1] not in EVENTS:
+    call = plain_call(args)
+    if call.words[:-1] != ("hook", "claude-code") or call.words[-1] not in EVENTS:
         return None
-    # The environment fills what is not given, as click's envvar does (empty: unset).
-    repo = given.get("--repo") or os.environ.get("DREAMGIT_REPO") or "."
-    now = given.get("--now") or os.environ.get("DREAMGIT_NOW") or None
-    return HookCall(repo, now, args[-1])
+    return HookCall(call.repo_path, call.now_text, call.words[-1])
 
 
 def run_hook(call: HookCall) -> None:

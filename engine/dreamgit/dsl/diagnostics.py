@@ -8,7 +8,6 @@ also holds the "did you mean" helper every unknown-name message uses.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from dreamgit.errors import DslError
@@ -42,5 +41,7 @@ class ExpressionError(DslError):
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest candidate, or an empty string."""
+    import difflib  # only a mistake needs it: not loaded by every command that reads rules
+
     close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
