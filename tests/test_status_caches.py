@@ -243,3 +243,22 @@ def test_the_facts_read_back_are_the_facts_a_listing_derives(repo: Path) -> None
         "memories/zzz/broken.md"
     ]
     assert first.seconds == again.seconds and len(first.seconds) == 1
+
+
+def test_after_an_add_status_derives_the_new_fact_without_listing_every_file(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fact of the file an add wrote is derived and kept on its own; the report is
+    still read in one pass, not from a row per file, and is the files' own."""
+    from dreamgit.store.derived import DerivedStore
+
+    _status(repo)
+    _run(repo, "add", "Repairs bicycles for the neighbours.", "--topic", "habits")
+
+    def every_file(*_: object, **__: object) -> None:
+        raise AssertionError("listed every file")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(DerivedStore, "listing", every_file)
+        after = _status(repo)
+    assert after == _from_the_files(repo, monkeypatch)

@@ -37,8 +37,10 @@ from dreamgit.store.derivedfacts import (
     Derive,
     FactsOf,
     Listed,
+    NewFact,
     facts_from_listing,
     listed_rows,
+    missing_facts,
     read_facts,
 )
 from dreamgit.store.memoryfile import memory_from_record
@@ -209,17 +211,22 @@ class DerivedStore:
             rows = db.execute(LISTING, (with_record, kind)).fetchall()
         listed, new = listed_rows(rows, kind, derive)
         if new:
-            # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
-            # rules), so the facts of the name's other variants are dropped, not kept forever.
             readable = sum(1 for found in listed if found.ident is not None)
-            try:
-                with _transaction(db, "BEGIN IMMEDIATE"):
-                    if len(new) == readable:
-                        db.execute(DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
-                    db.executemany(KEEP_FACT, new)
-            except sqlite3.Error:
-                pass  # a fact not kept costs only time: it is derived again next time
+            self._keep_facts(kind, new, every=len(new) == readable)
         return listed
+
+    def _keep_facts(self, kind: str, new: list[NewFact], *, every: bool) -> None:
+        """Keep facts just derived; ``every``: they are every readable file's."""
+        db = self._connect()
+        try:
+            with _transaction(db, "BEGIN IMMEDIATE"):
+                if every:
+                    # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
+                    # rules), so the name's other variants are dropped, not kept forever.
+                    db.execute(DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
+                db.executemany(KEEP_FACT, new)
+        except sqlite3.Error:
+            pass  # a fact not kept costs only time: it is derived again next time
 
     def facts_of(
         self,
@@ -234,10 +241,18 @@ class DerivedStore:
         facts and records of those whose fact matches the ``LIKE`` pattern ``with_record``,
         the files that are not active); None when the state belongs to another tree.
 
-        Read in one transaction without a row object per file when every file has its
-        fact; else the missing ones are derived and kept by :meth:`listing`.
+        Read in one transaction without a row object per file. The files without a fact
+        (those a write added or changed) are derived and kept first; when a fact could not
+        be kept (the database is busy), :meth:`listing` derives them all again.
         """
         db = self._connect()
+        with _transaction(db, "BEGIN"):
+            if self._meta_of(db, tree) is None:
+                return None
+            missing, readable = missing_facts(db, kind)
+        if missing:
+            new = [(p, blob, kind, derive(p, record), p, blob) for p, blob, record in missing]
+            self._keep_facts(kind, new, every=len(new) == readable)
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None

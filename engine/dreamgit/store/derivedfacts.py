@@ -21,14 +21,18 @@ __all__ = [
     "Derive",
     "FactsOf",
     "Listed",
+    "NewFact",
     "StoredRecord",
     "facts_from_listing",
     "listed_rows",
+    "missing_facts",
     "read_facts",
 ]
 
 #: Derives a fact from a memory file's (path, record), encoded as a string.
 Derive = Callable[[str, dict[str, Any]], str]
+#: A fact to keep, as :data:`KEEP_FACT` takes it: path, blob, kind, value, path, blob.
+NewFact = tuple[str, str, str, str, str, str]
 
 
 class Listed(NamedTuple):
@@ -98,6 +102,8 @@ SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM docs WHERE path = ? AND blob = ?)
 """
 _JOINED = "FROM docs d LEFT JOIN facts f ON f.path = d.path AND f.kind = ? AND f.blob = d.blob"
 _VALUES = f"SELECT d.active, f.value {_JOINED} WHERE d.id IS NOT NULL"
+_MISSING = f"SELECT d.path, d.blob, d.record {_JOINED} WHERE d.id IS NOT NULL AND f.value IS NULL"
+_READABLE = "SELECT COUNT(*) FROM docs WHERE id IS NOT NULL"
 #: From the facts to the rows: only the rows of the facts asked for are read.
 _RECORDS = """
 SELECT d.path, f.value, d.record FROM facts f CROSS JOIN docs d ON d.path = f.path
@@ -109,13 +115,11 @@ FROM docs d WHERE d.active = 0 ORDER BY d.path
 """
 
 
-def listed_rows(
-    rows: list[Any], kind: str, derive: Derive
-) -> tuple[list[Listed], list[tuple[str, str, str, str, str, str]]]:
+def listed_rows(rows: list[Any], kind: str, derive: Derive) -> tuple[list[Listed], list[NewFact]]:
     """The files of a :data:`LISTING` query's ``rows``, and the facts derived for those
     that had none (as :data:`KEEP_FACT` takes them)."""
     listed: list[Listed] = []
-    new: list[tuple[str, str, str, str, str, str]] = []
+    new: list[NewFact] = []
     for path, blob, ident, active, value, record in rows:
         if ident is None:
             why = json.loads(record or "{}")
@@ -127,6 +131,14 @@ def listed_rows(
             new.append((path, blob, kind, value, path, blob))
         listed.append(Listed(path, blob, ident, bool(active), None, value, parsed))
     return listed, new
+
+
+def missing_facts(db: sqlite3.Connection, kind: str) -> tuple[list[Any], int]:
+    """Inside a read transaction: (path, blob, parsed record) of each readable file without
+    a fact of ``kind``, and how many readable files there are."""
+    rows = db.execute(_MISSING, (kind,)).fetchall()
+    readable = db.execute(_READABLE).fetchone()[0] if rows else 0
+    return [(path, blob, json.loads(record)) for path, blob, record in rows], int(readable)
 
 
 def read_facts(db: sqlite3.Connection, kind: str, with_record: str) -> FactsOf | None:
