@@ -110,3 +110,27 @@ def test_other_command_lines_and_output_click_would_change_go_through_click(repo
     assert "click" in modules
     assert done.stdout.startswith("memories:")
     git(repo, "log", "-1")  # still a repository: nothing was written but caches
+
+
+def test_a_plain_status_stopped_by_the_user_says_what_click_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while the report is read: click's "Aborted!" on stderr and exit code 1."""
+    from dreamgit.cli import statusview
+    from dreamgit.cli.statusrun import run_status
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(statusview, "status_output", interrupted)
+    call = status_call(["--repo", str(tmp_path), "status"])
+    assert call is not None
+    with pytest.raises(SystemExit) as stopped:
+        run_status(call)
+    assert stopped.value.code == 1
+    assert capsys.readouterr() == ("", "\nAborted!\n")
+    from dreamgit.cli import cmd_memory
+
+    monkeypatch.setattr(cmd_memory, "status_output", interrupted)
+    by_click = CliRunner().invoke(cli, ["--repo", str(tmp_path), "status"])
+    assert (by_click.exit_code, by_click.stdout, by_click.stderr) == (1, "", "\nAborted!\n")

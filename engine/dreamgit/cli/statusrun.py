@@ -40,6 +40,10 @@ def run_status(call: PlainCall) -> bool:
 
     try:
         lines, problems = status_output(call.path, call.now(), as_json="--json" in call.words)
+    except (KeyboardInterrupt, EOFError):
+        # What click's main says when it is stopped: an empty line, then "Aborted!".
+        _write(sys.stderr, ["", "Aborted!"])
+        raise SystemExit(1) from None
     except InternalSignal:
         return False
     except DreamgitError as exc:
