@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dreamgit.cli import cli
+from dreamgit.cli import cli, cmd_memory, statusview  # both before any test patches either
 from dreamgit.cli.statusrun import status_call
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT, git
@@ -116,7 +116,6 @@ def test_a_plain_status_stopped_by_the_user_says_what_click_says(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Ctrl-C while the report is read: click's "Aborted!" on stderr and exit code 1."""
-    from dreamgit.cli import statusview
     from dreamgit.cli.statusrun import run_status
 
     def interrupted(*_: object, **__: object) -> None:
@@ -129,8 +128,19 @@ def test_a_plain_status_stopped_by_the_user_says_what_click_says(
         run_status(call)
     assert stopped.value.code == 1
     assert capsys.readouterr() == ("", "\nAborted!\n")
-    from dreamgit.cli import cmd_memory
-
     monkeypatch.setattr(cmd_memory, "status_output", interrupted)
     by_click = CliRunner().invoke(cli, ["--repo", str(tmp_path), "status"])
     assert (by_click.exit_code, by_click.stdout, by_click.stderr) == (1, "", "\nAborted!\n")
+
+
+def test_the_plain_command_line_reads_options_and_environment_as_click_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A value given wins over the environment, even an empty one; an empty variable is unset."""
+    monkeypatch.setenv("DREAMGIT_REPO", "/env/mem")
+    monkeypatch.setenv("DREAMGIT_NOW", "")
+    assert status_call(["status"]) == ("/env/mem", None, ("status",))
+    assert status_call(["--repo", "", "--now", "", "status"]) == ("", "", ("status",))
+    monkeypatch.setenv("DREAMGIT_NOW", NOW_TEXT)
+    found = status_call(["--repo", "/m", "status", "--json"])
+    assert found == ("/m", NOW_TEXT, ("status", "--json"))

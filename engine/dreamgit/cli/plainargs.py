@@ -2,10 +2,11 @@
 
 ``dreamgit [--repo PATH] [--now TIME] WORDS…``: the global options as separate words, each
 at most once, before the command's words; the environment fills what is not given, as
-click's ``envvar`` does (an empty value: unset). The caller checks the words and leaves
-any other shape (``--repo=PATH``, ``--debug``, ``--help``, a typo) to click. Used by the
-Claude Code hooks (``cli/hookrun.py``) and ``status`` (``cli/statusrun.py``), which run
-often and pay click's import (40 ms of CPU) for nothing.
+click's ``envvar`` does (an empty variable: unset; an empty value given: given). The
+caller checks the words and leaves any other shape (``--repo=PATH``, ``--debug``,
+``--help``, a typo) to click. Used by the Claude Code hooks (``cli/hookrun.py``) and
+``status`` (``cli/statusrun.py``), which run often and pay click's import (40 ms of
+CPU) for nothing.
 
 May import: nothing of the package but the clock (lazily).
 """
@@ -53,6 +54,7 @@ def plain_call(args: list[str]) -> PlainCall:
     while at + 1 < len(args) and args[at] in _OPTIONS and args[at] not in given:
         given[args[at]] = args[at + 1]
         at += 2
-    repo = given.get("--repo") or os.environ.get("DREAMGIT_REPO") or "."
-    now = given.get("--now") or os.environ.get("DREAMGIT_NOW") or None
+    # A value given wins, even empty, as with click; the environment's counts when set.
+    repo = given["--repo"] if "--repo" in given else os.environ.get("DREAMGIT_REPO") or "."
+    now = given["--now"] if "--now" in given else os.environ.get("DREAMGIT_NOW") or None
     return PlainCall(repo, now, tuple(args[at:]))
