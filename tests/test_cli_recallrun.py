@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.api import DreamEngine
-from dreamgit.cli.globalopts import Globals
+from dreamgit.cli.plainargs import PlainCall
 from dreamgit.cli.recallrun import RecallCall, recall_call
 from dreamgit.recall.query import RecallQuery
 from dreamgit.store.repo import MemoryRepo
@@ -140,9 +140,9 @@ def test_only_a_plain_recall_command_line_skips_click(monkeypatch: pytest.Monkey
     plain = ["recall", "tabs", "--top-k", "3", "--topic", "prefs", "--json", "--no-record"]
     found = recall_call(["--repo", "/m", "--now", NOW_TEXT, *plain])
     ask = RecallQuery("tabs", top_k=3, topic="prefs", record=False)
-    assert found == RecallCall(Globals("/m", NOW_TEXT, plain), ask, True)
+    assert found == RecallCall(PlainCall("/m", NOW_TEXT, tuple(plain)), ask, True)
     assert recall_call(["recall", "tabs"]) == RecallCall(
-        Globals("/env/mem", None, ["recall", "tabs"]), RecallQuery("tabs"), False
+        PlainCall("/env/mem", None, ("recall", "tabs")), RecallQuery("tabs"), False
     )
     for args in (
         ["--debug", "recall", "tabs"],

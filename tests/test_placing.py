@@ -132,3 +132,23 @@ def test_a_damaged_cut_file_renders_the_index_whole(tmp_path: Path) -> None:
     (repo.store.git_dir / "dreamgit" / "cache" / "index-cut.json").write_text("{not json")
     operations.add_memory(repo, "Bakes rye bread.", topic="habits", now=START)
     assert repo.read_text(layout.INDEX) == _full_render(repo, START)
+
+
+def test_placing_reads_only_the_folders_the_add_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An add's line is placed from the folders whose trees differ, never from libgit2's
+    diff of every entry of both trees (10,000 at 10,000 memories)."""
+    from dreamgit.gitstore import GitStore
+
+    repo = _repo(tmp_path, DEFAULT_CONFIG)
+    operations.add_memory(repo, "Sails on Sundays.", topic="habits", now=START)
+    placed = _count_placed(monkeypatch)
+
+    def whole_diff(*_: object) -> None:
+        raise AssertionError("diffed the whole tree")
+
+    monkeypatch.setattr(GitStore, "changed_paths", whole_diff)
+    operations.add_memory(repo, "Bakes rye bread.", topic="food", now=START)
+    assert placed == [True]
+    assert repo.read_text(layout.INDEX) == _full_render(repo, START)

@@ -194,3 +194,71 @@ def test_facts_that_do_not_read_or_other_rules_give_the_files_answer(
     _configure(repo, "protected:\n  topics: [habits, plans]\n")
     protected = _status(repo)
     assert protected == _from_the_files(repo, monkeypatch)
+
+
+def test_lifecycle_verdicts_that_move_are_judged_from_the_facts_without_building_memories(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Low and ephemeral memories (``priority`` and ``age`` decide) are judged again at a
+    later time from what their facts keep; only a memory whose rule reads its text (the
+    appointment) is built, and the report is the files' own."""
+    for n in range(6):
+        priority = "low" if n % 2 else "ephemeral"
+        _run(repo, "add", f"Tried tea number {n} today.", "--topic", "tea", "--priority", priority)
+    _status(repo)  # the facts are derived at NOW_TEXT
+    built: list[str] = []
+    whole = healthstore.memory_from_record
+    monkeypatch.setattr(
+        healthstore,
+        "memory_from_record",
+        lambda record, **kw: built.append(kw["path"]) or whole(record, **kw),
+    )
+    later = "2026-12-30T00:00:00Z"
+    stored = dict(json.loads(_run(repo, "--now", later, "status", "--json")))
+    assert built == [p for p in built if p.startswith("memories/plans/")] and len(built) == 1
+    assert stored == _from_the_files(repo, monkeypatch, "--now", later)
+    assert stored["health"]["parts"]["stale"] < 1  # type: ignore[index]
+
+
+def test_the_facts_read_back_are_the_facts_a_listing_derives(repo: Path) -> None:
+    """The facts, records and problem files read in one pass once every fact is kept are
+    those of the listing that derived them."""
+    opened = MemoryRepo.open(repo)
+    tree = opened.sync_derived(opened.tip())
+    assert tree is not None
+
+    def derive(path: str, record: dict[str, object]) -> str:
+        return f"{'?' if 'bees' in str(record['text']) else 'n'}{path}"
+
+    first = opened.derived.facts_of(tree, "probe:1", derive, with_record="?%")
+    again = opened.derived.facts_of(tree, "probe:1", derive, with_record="?%")
+    assert first is not None and again is not None
+    # The second bee fact reinforced the first; the copy states its id: four are active.
+    assert sorted(first.values) == sorted(again.values) and len(first.values) == len(FACTS) - 1
+    assert [(r.path, r.fact, r.whole()) for r in first.records] == [
+        (r.path, r.fact, r.whole()) for r in sorted(again.records, key=lambda r: r.path)
+    ]
+    assert [r.path for r in first.records] == ["memories/habits/keeps-bees-roof-workshop.md"]
+    assert first.broken == again.broken and [p for p, _why in first.broken] == [
+        "memories/zzz/broken.md"
+    ]
+    assert first.seconds == again.seconds and len(first.seconds) == 1
+
+
+def test_after_an_add_status_derives_the_new_fact_without_listing_every_file(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fact of the file an add wrote is derived and kept on its own; the report is
+    still read in one pass, not from a row per file, and is the files' own."""
+    from dreamgit.store.derived import DerivedStore
+
+    _status(repo)
+    _run(repo, "add", "Repairs bicycles for the neighbours.", "--topic", "habits")
+
+    def every_file(*_: object, **__: object) -> None:
+        raise AssertionError("listed every file")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(DerivedStore, "listing", every_file)
+        after = _status(repo)
+    assert after == _from_the_files(repo, monkeypatch)

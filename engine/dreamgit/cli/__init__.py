@@ -5,8 +5,8 @@ result. The root group in ``app.py`` names every command and its module, loads
 a module only when one of its commands runs, and is the one place where
 exceptions become exit codes. ``dreamgit --version`` alone is answered here,
 before click is imported (half the cost of that process), in click's words, and so
-are a Claude Code hook's command line (``cli/hookrun.py``) and a plain ``recall`` that
-the derived store answers (``cli/recallrun.py``).
+are a Claude Code hook's command line (``cli/hookrun.py``), a plain ``recall`` that the
+derived store answers (``cli/recallrun.py``) and a plain ``status`` (``cli/statusrun.py``).
 
 May import: everything in the package; nothing imports it (``__main__`` and the
 console script aside).
@@ -44,6 +44,12 @@ def main(argv: list[str] | None = None) -> None:
         call = hook_call(args)
         if call is not None:
             run_hook(call)
+            return
+    if "status" in args:  # asked often, by agents too: no click when it need not
+        from dreamgit.cli.statusrun import run_status, status_call
+
+        plain = status_call(args)
+        if plain is not None and run_status(plain):
             return
     from dreamgit.cli.app import main as run
 

@@ -11,9 +11,10 @@ from dreamgit.cli.history_view import one_line, print_lineage, removed_versions_
 from dreamgit.cli.opening import open_repo
 from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
-from dreamgit.clock import format_time, parse_time
+from dreamgit.cli.statusview import status_output
+from dreamgit.clock import format_time
 from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
-from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, plural
+from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
 from dreamgit.recall.views import follow_view
 from dreamgit.store.formats import FORMAT_NAMES
 from dreamgit.store.repo import MemoryRepo
@@ -302,67 +303,9 @@ def forget(
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Counts, topics, pending sessions, last run, and whether a dream is due."""
-    from dreamgit.dream.status import repo_status  # loads the rules engine: only when asked
-
-    repo = MemoryRepo.open(state.path)
-    report = repo_status(repo, now=state.now())
-    for problem in report["problems"]:
+    # The same lines a plain `dreamgit status` prints without click (cli/statusrun.py).
+    lines, problems = status_output(state.path, state.now(), as_json=as_json)
+    for problem in problems:
         warn(problem)
-    if as_json:
-        emit_json(report)
-        return
-    click.echo(f"memories:         {report['memories']} in {len(report['topics'])} topic(s)")
-    uncommitted = report["uncommitted"]
-    if uncommitted["memories"] or uncommitted["sessions"]:
-        files = " and ".join(
-            plural(n, f"{kind} file")
-            for kind, n in (
-                ("memory", uncommitted["memories"]),
-                ("session", uncommitted["sessions"]),
-            )
-            if n
-        )
-        them = "it" if uncommitted["memories"] + uncommitted["sessions"] == 1 else "them"
-        click.echo(
-            f"uncommitted:      {files} in the work tree, not counted here; the next dreamgit "
-            f"command that writes (add, log, forget, run…) commits {them} as agent edits"
-        )
-    held = f", {report['held_sessions']} held for review" if report["held_sessions"] else ""
-    click.echo(
-        f"sessions:         {report['sessions']} ({report['pending_sessions']} pending{held})"
-    )
-    click.echo(f"last dream:       {_last_dream(report['last_run'], state.now())}")
-    click.echo(f"dream due:        {'yes' if report['due'] else 'no'} — {report['reason']}")
-    health = report["health"]
-    if health["score"] is not None:
-        parts = ", ".join(f"{k} {v:.2f}" for k, v in health["parts"].items())
-        click.echo(f"health:           {health['score']:.2f} ({parts})")
-    tracking = report["recall_tracking"]
-    if tracking["in_use"]:
-        click.echo(
-            f"recall tracking:  in use — {tracking['memories_recalled']} memories recalled, "
-            f"{tracking['signals_waiting']} signal(s) waiting for a dream"
-        )
-    else:
-        click.echo("recall tracking:  not in use — prune rules reading recall.* are off")
-    for name in report["awaiting_review"]:
-        run_id = name.removeprefix("dream/")
-        click.echo(
-            f"awaiting review:  {name} (accept: dreamgit merge {run_id}; "
-            f"drop: dreamgit discard {run_id})"
-        )
-    for refused in report["refused"]:
-        click.echo(f"refused dream:    {refused['branch']} (merge refused: {refused['reason']})")
-    for name in report["running"]:
-        click.echo(f"dreaming now:     {name}")
-    for name in report["abandoned"]:
-        click.echo(f"abandoned dream:  {name} (a run that did not finish; main was not changed)")
-
-
-def _last_dream(last_run: str | None, now: datetime) -> str:
-    """When the last dream ran; a time ahead of the clock is named as such."""
-    if last_run is None:
-        return "never"
-    if parse_time(last_run) > now:
-        return f"{last_run} (in the future: is this machine's clock behind?)"
-    return last_run
+    for line in lines:
+        click.echo(line)

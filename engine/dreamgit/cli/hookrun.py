@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from dreamgit.cli.globalopts import read_globals, time_given
+from dreamgit.cli.plainargs import plain_call, time_given
 from dreamgit.errors import DreamgitError
 
 if TYPE_CHECKING:
@@ -51,10 +51,10 @@ class HookCall(NamedTuple):
 def hook_call(args: list[str]) -> HookCall | None:
     """The hook a command line runs when it is exactly ``[--repo P] [--now T] hook
     claude-code EVENT`` (options as separate words, each once), else None: click parses it."""
-    found = read_globals(args)
-    if found.rest[:-1] != ["hook", "claude-code"] or found.rest[-1] not in EVENTS:
+    call = plain_call(args)
+    if call.words[:-1] != ("hook", "claude-code") or call.words[-1] not in EVENTS:
         return None
-    return HookCall(found.repo_path, found.now_text, found.rest[-1])
+    return HookCall(call.repo_path, call.now_text, call.words[-1])
 
 
 def run_hook(call: HookCall) -> None:

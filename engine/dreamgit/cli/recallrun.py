@@ -19,7 +19,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
-from dreamgit.cli.globalopts import Globals, read_globals
+from dreamgit.cli.plainargs import PlainCall, plain_call
 from dreamgit.recall.query import RecallQuery
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ _FLAGS = ("--no-record", "--json")
 class RecallCall(NamedTuple):
     """A recall's command line, read: its global options, its query and ``--json``."""
 
-    globals: Globals
+    globals: PlainCall
     ask: RecallQuery
     as_json: bool
 
@@ -44,10 +44,10 @@ class RecallCall(NamedTuple):
 def recall_call(args: list[str]) -> RecallCall | None:
     """The recall a command line asks for when it has the plain shape (see the module
     docstring), else None: click parses it."""
-    found = read_globals(args)
-    if found.rest[:1] != ["recall"]:
+    found = plain_call(args)
+    if found.words[:1] != ("recall",):
         return None
-    words = found.rest[1:]
+    words = found.words[1:]
     query: str | None = None
     valued: dict[str, str] = {}
     flags: set[str] = set()

@@ -40,6 +40,7 @@ __all__ = [
     "health_report",
     "is_stale",
     "prunable_rules",
+    "read_sessions",
     "recovery_sessions",
     "report_of",
     "words_key",
@@ -121,7 +122,7 @@ def report_of(
     """The report from the memories' figures and what else ``at`` holds: the sessions
     dreams have read, ``MEMORY.md`` and the recall counters."""
     parts: dict[str, float] = {}
-    read = _read_sessions(repo, at)
+    read = read_sessions(repo, at)
     if read:
         recent = read[-RECENT_SESSIONS:]
         parts["yield"] = sum(s in figures.sourced for s in recent) / len(recent)
@@ -139,7 +140,7 @@ def report_of(
     return {"score": score, "parts": {k: round(v, 3) for k, v in parts.items()}}
 
 
-def _read_sessions(repo: MemoryRepo, at: str | None) -> list[str]:
+def read_sessions(repo: MemoryRepo, at: str | None) -> list[str]:
     """Sessions some dream has read, oldest first."""
     consumed = consumed_sessions(read_runs(repo.store, at))
     return [
@@ -163,5 +164,5 @@ def recovery_sessions(
     runs = read_runs(repo.store, at)
     reread = {s for r in runs for s in r.get("reread", [])}
     sourced = {s for m in memories for s in m.sources}
-    chosen = [s for s in reversed(_read_sessions(repo, at)) if s not in sourced | reread]
+    chosen = [s for s in reversed(read_sessions(repo, at)) if s not in sourced | reread]
     return chosen[:count]

@@ -140,7 +140,9 @@ def place_added(repo: MemoryRepo, commit: str, *, now: datetime) -> str | None:
     parents = store.commit_info(commit).parents
     if len(parents) != 1:
         return None
-    changed = [c for c in store.changed_paths(commit) if repo.format.memory_path(c.path)]
+    # Only the folders whose trees differ are read (libgit2's diff reads all 10,000 entries).
+    diff = store.tree_changes(store.tree_id(parents[0]), store.tree_id(commit), "")
+    changed = [c for c in diff or [] if repo.format.memory_path(c.path)]
     if len(changed) != 1 or changed[0].old is not None or changed[0].new is None:
         return None
     parent_key, key = _key(repo, parents[0]), _key(repo, commit)

@@ -41,7 +41,7 @@ class ExpressionError(DslError):
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest candidate, or an empty string."""
-    import difflib  # only a mistake needs it: not every process that compiles rules
+    import difflib  # only a mistake needs it: not loaded by every command that reads rules
 
     close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""

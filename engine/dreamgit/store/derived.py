@@ -27,9 +27,22 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from dreamgit.errors import MemoryFileError
+from dreamgit.store.derivedfacts import (
+    DROP_VARIANTS,
+    KEEP_FACT,
+    LISTING,
+    Derive,
+    FactsOf,
+    Listed,
+    NewFact,
+    facts_from_listing,
+    listed_rows,
+    missing_facts,
+    read_facts,
+)
 from dreamgit.store.memoryfile import memory_from_record
 from dreamgit.store.sqlitecache import connect_cache, held_by_another, remove_database
 from dreamgit.textsim import tokenize
@@ -39,6 +52,7 @@ __all__ = [
     "Choose",
     "Derive",
     "DerivedStore",
+    "FactsOf",
     "Listed",
     "Posting",
     "index_terms",
@@ -87,24 +101,6 @@ class Source:
     changes: Changes | None
 
 
-class Listed(NamedTuple):
-    """One memory file as :meth:`DerivedStore.listing` gives it: ``broken`` holds why
-    it cannot be read (``error``, ``line``, ``hint``) and then ``ident`` is None and
-    ``fact`` is None; ``active`` is False for a second file stating an id; ``record``
-    is the parsed record when the listing was asked for it. (A tuple: a listing makes
-    one per memory, and a dataclass costs twice as much to make.)"""
-
-    path: str
-    blob: str
-    ident: str | None
-    active: bool
-    broken: dict[str, Any] | None
-    fact: str | None
-    record: dict[str, Any] | None
-
-
-#: Derives a fact from a memory file's (path, record), encoded as a string.
-Derive = Callable[[str, dict[str, Any]], str]
 #: (path, term frequency, document length) of one term in one memory.
 Posting = tuple[str, int, int]
 #: Picks paths from (memories, mean length, postings of each query term).
@@ -212,31 +208,59 @@ class DerivedStore:
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            rows = db.execute(_LISTING, (with_record, kind)).fetchall()
-        listed: list[Listed] = []
-        new: list[tuple[str, str, str, str, str, str]] = []
-        for path, blob, ident, active, value, record in rows:
-            if ident is None:
-                why = json.loads(record or "{}")
-                listed.append(Listed(path, blob, None, False, why, None, None))
-                continue
-            parsed = None if record is None else json.loads(record)
-            if value is None:
-                value = derive(path, parsed or {})
-                new.append((path, blob, kind, value, path, blob))
-            listed.append(Listed(path, blob, ident, bool(active), None, value, parsed))
+            rows = db.execute(LISTING, (with_record, kind)).fetchall()
+        listed, new = listed_rows(rows, kind, derive)
         if new:
-            # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
-            # rules), so the facts of the name's other variants are dropped, not kept forever.
             readable = sum(1 for found in listed if found.ident is not None)
-            try:
-                with _transaction(db, "BEGIN IMMEDIATE"):
-                    if len(new) == readable:
-                        db.execute(_DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
-                    db.executemany(_KEEP_FACT, new)
-            except sqlite3.Error:
-                pass  # a fact not kept costs only time: it is derived again next time
+            self._keep_facts(kind, new, every=len(new) == readable)
         return listed
+
+    def _keep_facts(self, kind: str, new: list[NewFact], *, every: bool) -> None:
+        """Keep facts just derived; ``every``: they are every readable file's."""
+        db = self._connect()
+        try:
+            with _transaction(db, "BEGIN IMMEDIATE"):
+                if every:
+                    # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
+                    # rules), so the name's other variants are dropped, not kept forever.
+                    db.execute(DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
+                db.executemany(KEEP_FACT, new)
+        except sqlite3.Error:
+            pass  # a fact not kept costs only time: it is derived again next time
+
+    def facts_of(
+        self,
+        tree: str,
+        kind: str,
+        derive: Derive,
+        *,
+        with_record: str,
+    ) -> FactsOf | None:
+        """The facts of ``kind`` at ``tree`` as a reader over every memory needs them
+        (:class:`~dreamgit.store.derivedfacts.FactsOf`: the active files' values, the
+        facts and records of those whose fact matches the ``LIKE`` pattern ``with_record``,
+        the files that are not active); None when the state belongs to another tree.
+
+        Read in one transaction without a row object per file. The files without a fact
+        (those a write added or changed) are derived and kept first; when a fact could not
+        be kept (the database is busy), :meth:`listing` derives them all again.
+        """
+        db = self._connect()
+        with _transaction(db, "BEGIN"):
+            if self._meta_of(db, tree) is None:
+                return None
+            missing, readable = missing_facts(db, kind)
+        if missing:
+            new = [(p, blob, kind, derive(p, record), p, blob) for p, blob, record in missing]
+            self._keep_facts(kind, new, every=len(new) == readable)
+        with _transaction(db, "BEGIN"):
+            if self._meta_of(db, tree) is None:
+                return None
+            found = read_facts(db, kind, with_record)
+        if found is not None:
+            return found
+        listed = self.listing(tree, kind, derive, with_record=with_record)
+        return None if listed is None else facts_from_listing(listed, with_record)
 
     def drop_facts(self, kind: str) -> None:
         """Forget every fact of ``kind`` (a reader found one it cannot read): the next
@@ -330,20 +354,6 @@ class _transaction:
 
     def __exit__(self, kind: object, *_: object) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
-
-
-_LISTING = """
-SELECT d.path, d.blob, d.id, d.active, f.value,
-    CASE WHEN f.value IS NULL OR d.id IS NULL OR f.value LIKE ? THEN d.record END
-FROM docs d LEFT JOIN facts f ON f.path = d.path AND f.kind = ? AND f.blob = d.blob
-ORDER BY d.path
-"""
-_DROP_VARIANTS = "DELETE FROM facts WHERE substr(kind, 1, length(?1)) = ?1 AND kind != ?2"
-#: A fact is kept only while its file's row still holds the blob it was derived from.
-_KEEP_FACT = """
-INSERT OR REPLACE INTO facts (path, blob, kind, value)
-SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM docs WHERE path = ? AND blob = ?)
-"""
 
 
 def _records_of(db: sqlite3.Connection, paths: list[str]) -> dict[str, dict[str, Any]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,16 @@ def _entry(data: Any) -> CutEntry:
     return CutEntry(str(data["path"]), str(data["id"]), str(data["topic"]), str(data["line"]), sort)
 
 
+def _plain(cut: IndexCut) -> dict[str, Any]:
+    """``{"v": version, **dataclasses.asdict(cut)}`` without asdict's deep copy of every
+    entry (the fields as they are: JSON writes their tuples as lists)."""
+    entries = {
+        "listed": [vars(e) for e in cut.listed],
+        "next": None if cut.next is None else vars(cut.next),
+    }
+    return {"v": _VERSION, **vars(cut), **entries}
+
+
 def save_cut(git_dir: Path, cut: IndexCut) -> None:
     """Keep ``cut`` in place of the one kept before (written whole, then renamed into
     place, so a reader sees the old file or the new one); a failure to write is ignored."""
@@ -96,7 +106,7 @@ def save_cut(git_dir: Path, cut: IndexCut) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"v": _VERSION, **asdict(cut)}), encoding="utf-8")
+        tmp.write_text(json.dumps(_plain(cut)), encoding="utf-8")
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)

@@ -27,6 +27,7 @@ __all__ = [
     "decode_text",
     "memory_from_record",
     "parse_memory_record",
+    "record_created",
     "render_memory",
     "rewrite_memory",
     "split_memory_path",
@@ -184,10 +185,15 @@ def _check_record(record: dict[str, Any], *, path: str, raw: str | None) -> None
             )
 
 
+def record_created(record: Mapping[str, Any], now: datetime) -> datetime:
+    """When the memory of ``record`` was created (``now`` when the record does not say)."""
+    return parse_time(record["created"], what="created") if record["created"] else now
+
+
 def memory_from_record(record: Mapping[str, Any], *, path: str, now: datetime) -> Memory:
     """The Memory a record stands for at ``path``; unknown times read as ``now``."""
     topic, slug = split_memory_path(path)
-    created = parse_time(record["created"], what="created") if record["created"] else now
+    created = record_created(record, now)
     updated = parse_time(record["updated"], what="updated") if record["updated"] else created
     return Memory(
         id=record["id"] or memory_id("path", path),
