@@ -37,8 +37,9 @@ ASKED = [
 #: "did you mean" helper of rule errors.
 NOT_LOADED = ("click", "pygit2", "ruamel", "lark", "jinja2", "deepdiff", "difflib")
 #: At most this many of dreamgit's own modules for a recall the derived store answers
-#: (39 when this test was written): a new import on this path is a choice, not a drift.
-MOST_MODULES = 40
+#: (39 when this test was written; 40 once the derived store's facts table became a module
+#: of its own): a new import on this path is a choice, not a drift.
+MOST_MODULES = 41
 
 
 def _repo(folder: Path) -> None:
