@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from clikit import RepositoryTemplates, dreamgit, dreamgit_process
+from clikit import RepositoryTemplates, dreamgit, dreamgit_process, prepared
 from dreamgit.integrations.claude_hooks import session_brief
 from dreamgit.store.repo import MemoryRepo
 
@@ -33,8 +33,8 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _one_memory(repo: Path) -> None:
-    dreamgit(repo, DAY, "init", str(repo))
-    dreamgit(repo, DAY, "add", "Prefers tabs over spaces in Makefiles", "--topic", "prefs")
+    prepared(repo, DAY, "init", str(repo))
+    prepared(repo, DAY, "add", "Prefers tabs over spaces in Makefiles", "--topic", "prefs")
 
 
 def _memory(tmp_path: Path, templates: RepositoryTemplates) -> Path:
@@ -159,7 +159,7 @@ def test_the_brief_keeps_whole_lines_within_its_cap(
     repo = _memory(tmp_path, templates)
     for number in range(3):
         text = f"Build step {number} runs the linter before the packager"
-        dreamgit(repo, DAY, "add", text, "--topic", "build")
+        prepared(repo, DAY, "add", text, "--topic", "build")
     full = session_brief(MemoryRepo.open(repo), chars=10_000)
     capped = session_brief(MemoryRepo.open(repo), chars=250)
     assert len(capped) <= 250 < len(full)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import RepositoryTemplates, dreamgit
+from clikit import RepositoryTemplates, prepared
 from dreamgit.cli.hookrun import HookCall, hook_call
 from dreamgit.integrations.claude_hooks import session_brief
 from dreamgit.store.repo import MemoryRepo
@@ -119,8 +119,8 @@ def test_the_session_start_hook_in_a_work_tree_opens_no_git(
 
 
 def _one_memory_bare(repo: Path) -> None:
-    dreamgit(repo, DAY, "init", "--bare", str(repo))
-    dreamgit(repo, DAY, "add", "Prefers tabs over spaces in Makefiles", "--topic", "prefs")
+    prepared(repo, DAY, "init", "--bare", str(repo))
+    prepared(repo, DAY, "add", "Prefers tabs over spaces in Makefiles", "--topic", "prefs")
 
 
 def _bare(tmp_path: Path, templates: RepositoryTemplates) -> Path:

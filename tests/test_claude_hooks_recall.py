@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clikit import RepositoryTemplates, dreamgit
+from clikit import RepositoryTemplates, dreamgit, prepared
 from test_claude_hooks import DAY, SESSION, _memory, _project, _record, _run_hook, _settings
 
 
@@ -41,7 +41,7 @@ def test_the_prompt_hook_prints_marked_memories_within_its_cap(
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
     for number in range(6):
         text = f"The staging database {number} is restored from the nightly snapshot at dawn"
-        dreamgit(repo, DAY, "add", text, "--topic", "ops")
+        prepared(repo, DAY, "add", text, "--topic", "ops")
     _configure(repo, "claude-hooks:\n  recall-chars: 300\n")
     dreamgit(repo, DAY, "rules", "check")  # the section is known to the rules' reader
     dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import RepositoryTemplates, dreamgit
+from clikit import RepositoryTemplates, prepared
 from dreamgit.store.repo import MemoryRepo
 from formatkit import claude_folder_on_master
 from test_claude_hooks import DAY, SESSION, _memory, _record
@@ -155,7 +155,7 @@ def test_an_adopted_claude_code_folder_on_master_answers_without_git_too(
     session-end there is answered from git's files as well."""
     repo = tmp_path / "memory"
     claude_folder_on_master(repo)
-    dreamgit(repo, DAY, "init", str(repo))
+    prepared(repo, DAY, "init", str(repo))
     config = (repo / ".dreamgit" / "config.yaml").read_text(encoding="utf-8")
     assert "format: claude-code" in config and "branch: master" in config
     payload = _transcript(tmp_path, "I keep the deploy keys in the vault.")

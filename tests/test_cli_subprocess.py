@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clikit import RepositoryTemplates, initialized, prepared
 from dreamgit.version import __version__
 from gitcheck import NOW_TEXT, fsck, subjects
 
@@ -82,20 +83,21 @@ def test_non_utf8_text_argument_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_first_version_of_a_reused_id_is_restored_by_the_installed_command(
-    tmp_path: Path,
+    tmp_path: Path, templates: RepositoryTemplates
 ) -> None:
-    """Forget, add the same text again, forget: --version 1 brings back high and `medical`."""
+    """Forget, add the same text again, forget: --version 1 brings back high and `medical`.
+    The set-up steps run in this process (``clikit.prepared``); show and restore are processes."""
     repo = tmp_path / "mem"
-    assert dreamgit("init", str(repo)).returncode == 0
+    initialized(templates, repo, NOW_TEXT)
     text = "Allergic to penicillin"
-    first = dreamgit(
-        "add", text, "--topic", "health", "--priority", "high", "--tag", "medical", repo=repo
+    first = prepared(
+        repo, NOW_TEXT, "add", text, "--topic", "health", "--priority", "high", "--tag", "medical"
     )
-    ident = first.stdout.decode().strip()
-    assert dreamgit("forget", ident, repo=repo).returncode == 0
-    again = dreamgit("add", text, "--topic", "health", repo=repo)
-    assert again.stdout.decode().strip() == ident
-    assert dreamgit("forget", ident, repo=repo).returncode == 0
+    ident = first.strip()
+    prepared(repo, NOW_TEXT, "forget", ident)
+    again = prepared(repo, NOW_TEXT, "add", text, "--topic", "health")
+    assert again.strip() == ident
+    prepared(repo, NOW_TEXT, "forget", ident)
     history = dreamgit("show", ident, "--history", repo=repo).stdout.decode()
     assert "  1  " in history and "priority high, tags medical" in history
     restored = dreamgit("restore", ident, "--version", "1", repo=repo)

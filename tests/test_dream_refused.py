@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from clikit import RepositoryTemplates, dreamgit, dreamgit_process, initialized
+from clikit import RepositoryTemplates, dreamgit, dreamgit_process, initialized, prepared
 
 DAY = "2026-11-10T09:00:00Z"
 NIGHT = "2026-11-10T23:00:00Z"
@@ -26,8 +26,8 @@ def test_a_dream_refused_by_a_concurrent_redact_is_listed_as_refused(
     """status says "refused dream" with the reason; history's status is "refused"."""
     repo = tmp_path / "mem"
     initialized(templates, repo, DAY)
-    dreamgit(repo, DAY, "add", "The staging host is called Quokkaport", "--topic", "ops")
-    dreamgit(repo, DAY, "log", "User: I moved the nightly backups to Tuesday.")
+    prepared(repo, DAY, "add", "The staging host is called Quokkaport", "--topic", "ops")
+    prepared(repo, DAY, "log", "User: I moved the nightly backups to Tuesday.")
     go = tmp_path / "go"
     env = dict(
         os.environ,
@@ -47,7 +47,7 @@ def test_a_dream_refused_by_a_concurrent_redact_is_listed_as_refused(
             break
         time.sleep(0.02)
     assert reached.exists(), dream.communicate()
-    dreamgit(repo, NIGHT, "redact", "--match", "Quokkaport")
+    prepared(repo, NIGHT, "redact", "--match", "Quokkaport")  # the other writer, in this process
     go.touch()
     _, err = dream.communicate(timeout=120)
     assert dream.returncode == 1, err

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import dreamgit.cli.cmd_git
+from clikit import prepared
 from dreamgit.cli import cli
 from dreamgit.dream.run import dream
 from dreamgit.errors import NotFoundError, UserError
@@ -141,12 +142,17 @@ def _clone(tmp_path: Path, origin: Path) -> Path:
     return fresh
 
 
-def _night(tmp_path: Path, origin: Path, name: str, now: str) -> dict[str, object]:
-    """What the Action does: a fresh clone, the remote's dream branches fetched, run, push."""
+def _night(
+    tmp_path: Path, origin: Path, name: str, now: str, *, process: bool = True
+) -> dict[str, object]:
+    """What the Action does: a fresh clone, the remote's dream branches fetched, run, push;
+    the run as a process, or (``process=False``, a night that only sets the scene) in this
+    one through ``clikit.prepared``, the same command code."""
     work = tmp_path / name
     git(tmp_path, "clone", "--quiet", str(origin), str(work))
     git(work, "fetch", "--quiet", "origin", "+refs/heads/dream/*:refs/heads/dream/*")
-    out = dreamgit(work, now, "run", "--no-merge", "--push", "origin", "--json")
+    args = ("run", "--no-merge", "--push", "origin", "--json")
+    out = dreamgit(work, now, *args) if process else prepared(work, now, *args)
     return dict(json.loads(out))
 
 
@@ -179,7 +185,7 @@ def test_a_nights_run_replaces_the_branch_of_the_night_before_on_the_remote(
     """Night two's branch holds night one's sessions too, and replaces its branch."""
     origin, repo = _agent_with_origin(tmp_path)
     _log_and_push(repo, ["green tea", "vim over emacs", "dark mode"], day=0)
-    first = _night(tmp_path, origin, "night1", "2026-11-23T03:00:00Z")
+    first = _night(tmp_path, origin, "night1", "2026-11-23T03:00:00Z", process=False)
     assert _remote_dream_branches(origin) == [first["branch"]]
 
     _log_and_push(repo, ["pytest", "tabs", "zsh"], day=1)
@@ -198,7 +204,7 @@ def test_a_branch_a_reviewer_pushed_to_is_kept_by_the_next_night(tmp_path: Path)
     """A reviewer's commit on the open branch: the next night leaves it and dreams the new."""
     origin, repo = _agent_with_origin(tmp_path)
     _log_and_push(repo, ["green tea", "vim over emacs", "dark mode"], day=0)
-    first = _night(tmp_path, origin, "night1", "2026-11-23T03:00:00Z")
+    first = _night(tmp_path, origin, "night1", "2026-11-23T03:00:00Z", process=False)
 
     reviewer = tmp_path / "reviewer"
     git(tmp_path, "clone", "--quiet", "-b", str(first["branch"]), str(origin), str(reviewer))

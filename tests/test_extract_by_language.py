@@ -160,17 +160,20 @@ def test_rules_check_refuses_an_unknown_extract_mode(tmp_path: Path) -> None:
 UNSURE_SPANISH = "User: Me mudé a Lisboa.\nAssistant: ¡Genial!"
 
 
+@pytest.mark.parametrize("language", ["es", None], ids=["language es", "no language"])
 def test_the_repositorys_language_reads_a_session_the_detectors_are_unsure_of(
-    tmp_path: Path,
+    tmp_path: Path, language: str | None
 ) -> None:
-    """`language: es` keeps an unsure short Spanish session as said; without it, English."""
+    """`language: es` keeps an unsure short Spanish session as said; without it, English.
+    (One dream each: the two took 15 s together on a busy machine.)"""
     said = "user \u2014 Me mudé a Lisboa."
-    spanish = tmp_path / "es"
-    run(memory_repo(spanish, UNSURE_SPANISH, config={"extends": "default", "language": "es"}))
-    assert [t for t in memories(spanish) if said in t and "lang-es" in t]
-    english = tmp_path / "en"
-    run(memory_repo(english, UNSURE_SPANISH, config={"extends": "default"}))
-    assert not [t for t in memories(english) if said in t]
+    config = {"extends": "default"} | ({"language": language} if language else {})
+    root = tmp_path / "mem"
+    run(memory_repo(root, UNSURE_SPANISH, config=config))
+    if language:
+        assert [t for t in memories(root) if said in t and "lang-es" in t]
+    else:
+        assert not [t for t in memories(root) if said in t]
 
 
 def test_rules_check_refuses_a_language_that_is_no_code(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from mcp.client.session import ClientSession
 
-from clikit import dreamgit
+from clikit import dreamgit, prepared
 from formatkit import claude_folder_on_master, git, hermes_folder, openclaw_workspace
 from mcpkit import drive, payload
 
@@ -72,7 +72,7 @@ def test_forget_then_restore_brings_file_and_index_back_byte_for_byte(
     make, text, file = LAYOUTS[layout]
     root = tmp_path / layout
     make(root)
-    dreamgit(root, NOW, "init", str(root))
+    prepared(root, NOW, "init", str(root))
     before = _agent_files(root)
     memory = _find(root, text)
     for args in ((), ("--version", "1")):
@@ -94,7 +94,7 @@ def test_restore_of_a_claude_file_whose_name_is_taken_says_what_to_do(tmp_path: 
     """A new file took the forgotten one's name: restore stops and names it."""
     root = tmp_path / "claude"
     claude_folder_on_master(root)
-    dreamgit(root, NOW, "init", str(root))
+    prepared(root, NOW, "init", str(root))
     memory = _find(root, "The staging deploy")
     dreamgit(root, NOW, "forget", memory["id"])
     (root / "staging-deploy.md").write_text("---\nname: other\n---\nSomething else.\n")
@@ -118,7 +118,7 @@ def test_the_same_through_mcp_tools(tmp_path: Path, layout: str) -> None:
     make, text, file = LAYOUTS[layout]
     root = tmp_path / layout
     make(root)
-    dreamgit(root, NOW, "init", str(root))
+    prepared(root, NOW, "init", str(root))
     before = _agent_files(root)
     ident = _find(root, text)["id"]
 

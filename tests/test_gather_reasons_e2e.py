@@ -34,8 +34,8 @@ def test_a_statement_over_the_budget_and_a_repeat_have_their_own_reasons(
     git = ["git", "-C", str(repo), "-c", "user.name=Test", "-c", "user.email=test@example.org"]
     subprocess.run([*git, "commit", "-qam", "a small gather budget"], check=True)
     prepared(repo, DAY, "log", stdin="User: My cousin Aurel lives in Turku with his three dogs.\n")
-    dreamgit(repo, DAY, "run", "--force")
-    dreamgit(
+    prepared(repo, DAY, "run", "--force")
+    prepared(
         repo,
         NIGHT,
         "log",

@@ -80,7 +80,7 @@ def test_an_openclaw_daily_notes_first_person_stays_the_agents(tmp_path: Path) -
         "- I keep the upgrade checklist in the ops wiki.\n"
     )
     subprocess.run(["git", "init", "-q", str(root)], check=True)
-    dreamgit(root, "2031-04-09T12:00:00Z", "init", str(root))
+    prepared(root, "2031-04-09T12:00:00Z", "init", str(root))
     dreamgit(root, NOW, "run", "--force")
     texts = [m["text"] for m in active(root, NOW)]
     assert "Priya asked the agent to track the upgrade of the build runners to Ubuntu 24.04." in (
@@ -125,7 +125,7 @@ def test_a_newer_home_typed_in_lower_case_supersedes_the_older(tmp_path: Path) -
     repo = tmp_path / "memory"
     prepared(repo, "2031-04-08T09:00:00Z", "init", str(repo))
     prepared(repo, "2031-04-08T09:00:00Z", "log", stdin="i live in lisbon\n")
-    dreamgit(repo, "2031-04-08T10:00:00Z", "run", "--force")
+    prepared(repo, "2031-04-08T10:00:00Z", "run", "--force")
     prepared(repo, "2031-04-10T09:00:00Z", "log", stdin="i moved to madrid last month\n")
     dreamgit(repo, NOW, "run", "--force")
     homes = [m for m in active(repo, NOW) if m["key"] == "user.home"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from clikit import prepared
 from dreamgit.api import DreamEngine
 from dreamgit.recall.cached import cached_recall
 from dreamgit.recall.fold import fold_signals
@@ -263,17 +264,18 @@ def test_after_an_add_a_forget_and_a_dream_the_command_recalls_without_git(
     tmp_path: Path,
 ) -> None:
     """``dreamgit add``, ``forget`` and ``run`` keep the view of the commit they make: the
-    recall right after each opens no git and prints what the full path prints."""
+    recall right after each opens no git and prints what the full path prints. (The writers
+    run in this process, ``clikit.prepared``: the command's code; each recall is a process.)"""
     folder = tmp_path / "mem"
     _repo(folder)
     args = ("recall", "staging cluster nodes", "--no-record", "--json")
     _command_output(folder, *args)
-    added, _ = _command_output(folder, "add", "The staging cluster has nine nodes", "--topic", "x")
+    added = prepared(folder, NOW_TEXT, "add", "The staging cluster has nine nodes", "--topic", "x")
     after_add, add_git = _command_output(folder, *args)
-    _command_output(folder, "forget", added.strip())
+    prepared(folder, NOW_TEXT, "forget", added.strip())
     after_forget, forget_git = _command_output(folder, *args)
-    _command_output(folder, "log", "We moved the staging cluster to a new rack on Monday.")
-    _command_output(folder, "run", "--force")
+    prepared(folder, NOW_TEXT, "log", "We moved the staging cluster to a new rack on Monday.")
+    prepared(folder, NOW_TEXT, "run", "--force")
     after_dream, dream_git = _command_output(folder, *args)
     assert (add_git, forget_git, dream_git) == (False, False, False)
     full = _full(MemoryRepo.open(folder), RecallQuery("staging cluster nodes", record=False))

@@ -134,8 +134,8 @@ def test_a_correction_on_three_days_becomes_an_instruction_after_promotion(
         ("06", "where do release notes go"),
         ("07", "notes README"),
     ):
-        dreamgit(repo, f"2027-03-{day}T09:00:00Z", "recall", query)
-    dreamgit(repo, "2027-03-08T08:00:00Z", "run", "--force")  # folds the recall signals
+        prepared(repo, f"2027-03-{day}T09:00:00Z", "recall", query)
+    prepared(repo, "2027-03-08T08:00:00Z", "run", "--force")  # folds the recall signals
     promoted = dreamgit(repo, "2027-03-08T09:00:00Z", "promote", "--apply")
     assert f"promoted {lesson['id']}" in promoted
     dreamgit(repo, "2027-03-08T10:00:00Z", "run", "--force")
@@ -196,10 +196,12 @@ def test_a_dream_with_no_new_session_reflects_nothing(
     assert again["ops"] == []
 
 
-def test_a_theme_is_noted_once_in_a_window_not_again_the_next_day(repo: Path) -> None:
+def test_a_theme_is_noted_once_in_a_window_not_again_the_next_day(
+    dreamt: tuple[Path, dict[str, Any]],
+) -> None:
     """A new session the next day opens the gate again; Kafka, noted yesterday, is not
     noted again, and no notes file is made for the day."""
-    _run(repo, "run")
+    repo, _ = dreamt
     next_day = "2027-03-05T20:00:00Z"
     kafka_again = f"User: {THEME_A}\nAssistant: Noted.\nUser: {FACT}\nAssistant: Sure.\n"
     prepared(repo, "2027-03-05T10:00:00Z", "log", stdin=kafka_again)

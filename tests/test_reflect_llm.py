@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import DREAM_AT, Seed, build_repo, spawn, where
+from dreamkit import DREAM_AT, Seed, build_repo, invoke_json, spawn, where
 from llm_dreamkit import answer, text
 from llm_support import Loopback, loopback, openai_reply, without_proxies
 
@@ -60,7 +60,12 @@ def _lesson(sources: list[str], said: str = LESSON) -> dict[str, Any]:
     }
 
 
-def _dream(repo: MemoryRepo, command: str = "run") -> dict[str, Any]:
+def _dream(repo: MemoryRepo, command: str = "run", *, process: bool = True) -> dict[str, Any]:
+    """The run record of ``COMMAND --force --json``: the installed command, or (a dream that
+    only sets up what the test checks, ``process=False``) the same code in this process."""
+    if not process:
+        found: dict[str, Any] = invoke_json(repo, command, "--force")
+        return found
     done = spawn(repo, command, "--force", "--json")
     assert done.returncode == 0, done.stderr
     record: dict[str, Any] = json.loads(done.stdout)
@@ -157,7 +162,7 @@ def test_prompts_show_reflect_renders_the_window_s_memories_with_their_sightings
     with loopback([], path=PATH) as server:
         repo = _repo(tmp_path / "mem", server.url)
         _serve(server)
-        _dream(repo)
+        _dream(repo, process=False)
     done = spawn(repo, "prompts", "show", "reflect")
     assert done.returncode == 0, done.stderr
     assert "# Reflect on what recurs" in done.stdout
@@ -170,7 +175,7 @@ def test_revert_op_removes_the_model_s_lesson(tmp_path: Path) -> None:
     with loopback([], path=PATH) as server:
         repo = _repo(tmp_path / "mem", server.url)
         _serve(server, _lesson(_sessions(repo)[:2]))
-        record = _dream(repo)
+        record = _dream(repo, process=False)
     (op,) = _lessons(record)
     assert op["source"] == "llm" and op["model"] == "m"
     later = DREAM_AT + timedelta(hours=1)

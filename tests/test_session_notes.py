@@ -286,7 +286,7 @@ def test_a_memory_that_repeats_a_statement_of_a_note_is_absorbed_by_it(
     repo = tmp_path / "mem"
     day1, day2, day3 = "2031-05-03T10:00:00Z", "2031-05-04T10:00:00Z", "2031-05-05T10:00:00Z"
     note = _first_note(templates, repo, day1)
-    repeat = dreamgit(
+    repeat = prepared(
         repo, day2, "add", "Noor is dating a guy named Elias.", "--topic", note["topic"]
     ).strip()
     run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))

@@ -1,8 +1,10 @@
 """Agent sessions read by role, end to end: the installed command logs, a dream gathers.
 
 Claude Code JSONL with every kind of harness block, a resumed session, a chat with a
-lower-case speaker, and ``Author:`` / ``Rule:`` lines inside one turn, each through
-``dreamgit log`` and ``dreamgit run`` as processes on real repositories.
+lower-case speaker, and ``Author:`` / ``Rule:`` lines inside one turn, on real
+repositories: the dream each test checks, and the resumed session's own logging, are
+``dreamgit`` processes; the logging and dreaming before them run in the test's process
+(``clikit.prepared``, the same command code).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from clikit import RepositoryTemplates, active, dreamgit, initialized
+from clikit import RepositoryTemplates, active, dreamgit, initialized, prepared
 
 DAY = "2026-11-10T09:00:00Z"
 NIGHT = "2026-11-10T23:00:00Z"
@@ -143,7 +145,7 @@ def test_no_harness_block_of_any_kind_becomes_a_memory(
     repo = tmp_path / "mem"
     initialized(templates, repo, DAY)
     _harness_session(tmp_path / "projects")
-    dreamgit(repo, DAY, "log", "--from", "claude-code", str(tmp_path / "projects"))
+    prepared(repo, DAY, "log", "--from", "claude-code", str(tmp_path / "projects"))
     dreamgit(repo, NIGHT, "run", "--force")
     texts = _texts(repo)
     assert any("Porto" in t for t in texts), texts
@@ -161,8 +163,8 @@ def test_a_resumed_session_logs_and_gathers_only_its_new_turns(
     path = (tmp_path / "projects") / f"{SESSION}.jsonl"
     path.parent.mkdir(parents=True)
     path.write_text(_record(0, "user", "I moved to Porto last month.") + "\n", encoding="utf-8")
-    first = dreamgit(repo, DAY, "log", "--from", "claude-code", str(path.parent)).split()
-    dreamgit(repo, DAY, "run", "--force")
+    first = prepared(repo, DAY, "log", "--from", "claude-code", str(path.parent)).split()
+    prepared(repo, DAY, "run", "--force")
     with path.open("a", encoding="utf-8") as grown:
         grown.write(_record(1, "assistant", [{"type": "text", "text": "Noted."}]) + "\n")
         grown.write(_record(2, "user", "My daughter Lucia started school in September.") + "\n")
@@ -193,7 +195,7 @@ def test_a_lower_case_speakers_facts_are_gathered_and_attributed_to_them(
         "Dana: Nice, I love the cello.\n",
         encoding="utf-8",
     )
-    dreamgit(repo, DAY, "log", "--file", str(chat))
+    prepared(repo, DAY, "log", "--file", str(chat))
     dreamgit(repo, NIGHT, "run", "--force")
     texts = _texts(repo)
     assert any(t.startswith("Sam ") and "Valparaiso" in t for t in texts), texts
@@ -228,8 +230,8 @@ def test_author_and_rule_lines_inside_a_turn_stay_in_that_turn(
         "Rule: I live in Antwerp.\n\n---\n\n",
         encoding="utf-8",
     )
-    dreamgit(repo, DAY, "log", "--file", str(plain))
-    dreamgit(repo, DAY, "log", "--file", str(exported))
+    prepared(repo, DAY, "log", "--file", str(plain))
+    prepared(repo, DAY, "log", "--file", str(exported))
     dreamgit(repo, NIGHT, "run", "--force")
     texts = _texts(repo)
     assert any("CHANGES.md" in t for t in texts), texts
