@@ -3,11 +3,11 @@
 Also the knobs that keep the suite fast: ``short_lock_wait`` shortens how long a
 writer waits on a stuck git lock (``$DREAMGIT_LOCK_WAIT``, in this process and in
 the installed command it starts) for the tests that wait one out on purpose; the
-user's cache folder (``$XDG_CACHE_HOME``: lark's parser tables, parsed rule files) is
-one per worker, not one per test, so that neither a test nor each command it starts
-parses the bundled rules again (``empty_user_cache`` gives the tests of that cache
-their own); ``templates`` makes a repository several end-to-end tests start from once
-a worker and gives each test a copy (``clikit.RepositoryTemplates``).
+user's cache folder (``$XDG_CACHE_HOME``: lark's parser tables, parsed rule files,
+langid.py's unpacked model) is one per worker, not one per test, so that neither a test
+nor each command it starts parses the bundled rules again (``empty_user_cache`` gives the
+tests of that cache their own); ``templates`` makes a repository several end-to-end tests
+start from once a worker and gives each test a copy (``clikit.RepositoryTemplates``).
 ``--cpu-durations N`` lists the tests that spent the most CPU, theirs and their
 commands', which a busy machine does not inflate as it does ``--durations``. Bytecode
 is kept even where ``$PYTHONDONTWRITEBYTECODE`` says not to (``pytest_configure``).

@@ -1,7 +1,8 @@
 """The user's cache folder for what dreamgit builds from its own files and keeps
-between processes (lark's parser tables, parsed rule files): ``$XDG_CACHE_HOME/dreamgit``,
-else ``~/.cache/dreamgit``. Everything kept there is a cache: deleting it changes no
-answer, and a home that cannot be written only costs the time of building again.
+between processes (lark's parser tables, parsed rule files, langid.py's unpacked
+model): ``$XDG_CACHE_HOME/dreamgit``, else ``~/.cache/dreamgit``. Everything kept there
+is a cache: deleting it changes no answer, and a home that cannot be written only costs
+the time of building again.
 """
 
 from __future__ import annotations

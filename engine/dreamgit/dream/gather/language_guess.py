@@ -9,10 +9,10 @@ answer when the normalised probability reaches :data:`SURE`. Both detectors are 
 about the text without its names (:func:`without_names`): capitalised words after the
 first are names of people and places in any language, and "I met Jürgen in München"
 is English once "Jürgen" and "München" no longer count. The classifier (numpy and a
-model of a few megabytes) is loaded on first use only, so commands that never gather
-never pay for it. langid.py comes with the ``languages`` extra
-(``pip install 'dreamgit[languages]'``; the plain install stays small): without it
-:func:`guess` and :func:`surely_not_english` answer ``""``, as CLD2 alone would.
+model of a few megabytes, unpacked once per machine: :mod:`.langid_model`) is loaded on
+first use only, so commands that never gather never pay for it. langid.py comes with
+the ``languages`` extra (``pip install 'dreamgit[languages]'``; the plain install stays
+small): without it :func:`guess` and :func:`surely_not_english` answer ``""``, as CLD2 alone would.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 from dreamgit import lazyre
+from dreamgit.dream.gather.langid_model import identifier
 
 __all__ = ["LATIN_LANGUAGES", "SURE", "guess", "surely_not_english", "without_names"]
 
@@ -62,16 +63,8 @@ def without_names(text: str) -> str:
 
 @cache
 def _identifier() -> Any:
-    """langid.py's classifier over :data:`LATIN_LANGUAGES`, probabilities normalised;
-    None when the ``languages`` extra is not installed."""
-    try:  # loaded when first needed
-        from py3langid.langid import MODEL_FILE, LanguageIdentifier
-    except ImportError:
-        return None
-
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    identifier.set_languages(list(LATIN_LANGUAGES))
-    return identifier
+    """langid.py's classifier over :data:`LATIN_LANGUAGES` (None without the extra)."""
+    return identifier(LATIN_LANGUAGES)
 
 
 def surely_not_english(sentence: str, cld2_best_effort: str) -> str:
