@@ -301,6 +301,11 @@ def test_names_are_left_out_but_not_a_sentences_first_word() -> None:
     """Capitalised words after the first are names; "I" and a new sentence's first stay."""
     assert without_names("I met Jürgen in München. We had Kölsch.") == "I met  in . We had ."
     assert without_names("Ich bin Lehrerin in Leipzig.") == "Ich bin  in ."
+    # a sentence opens at the text's start (behind spaces), after a full stop, a colon or
+    # a line break; a name after a comma or a number opens none
+    spoken = "  Anna: Berta kam.\nCarla ging, Dora blieb."
+    assert without_names(spoken) == "  Anna: Berta kam.\nCarla ging,  blieb."
+    assert without_names("12 Emil sah 3 Frida.") == "12  sah 3 ."
 
 
 @pytest.mark.parametrize(

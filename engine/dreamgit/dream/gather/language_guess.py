@@ -50,13 +50,16 @@ def without_names(text: str) -> str:
     "I work at Société Générale." → "I work at  .". The lone "I" stays."""
     out: list[str] = []
     start = 0
+    after_word = 0  # where the word before ends: only the gap since then is read
     for m in _WORD.finditer(text):
         word = m.group()
-        before = text[: m.start()]
-        opens = not before.strip() or _SENTENCE_END.search(before) or before.endswith("\n")
+        gap = text[after_word : m.start()]  # what a sentence end can lie in (linear work)
+        first = after_word == 0 and not gap.strip()
+        opens = first or _SENTENCE_END.search(gap) or gap.endswith("\n")
         if word[0].isupper() and len(word) > 1 and not opens:
             out.append(text[start : m.start()])
             start = m.end()
+        after_word = m.end()
     out.append(text[start:])
     return "".join(out)
 
