@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import json
 import re
 import sys
@@ -35,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_quality import default_eval_dir  # the sibling bench's default
+from bench_quality import default_eval_dir, load_scorer  # the sibling bench's
 
 from dreamgit.dream.gather.phrasing import ADVERBS
 
@@ -72,15 +71,6 @@ _FILLER = re.compile(
 )
 _ATTRIBUTION = r"\s+(?:says|said|mentioned|shared|explained|told\s+\w+|thinks)(?:\s+that)?\b"
 _SEPARATOR = re.compile(r"; | \u2014 |\.\s*$")
-
-
-def _scorer(eval_dir: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("score_memory", eval_dir / "score_memory.py")
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"{eval_dir}: no score_memory.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _claim(owner: list[str], start: int, end: int, kind: str) -> None:
@@ -175,7 +165,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     prepared = args.eval_dir / args.set
-    counts = tally(args.memory_root, prepared, _scorer(args.eval_dir), extracted=args.extracted)
+    counts = tally(args.memory_root, prepared, load_scorer(args.eval_dir), extracted=args.extracted)
     total = counts["chars"] or 1
     what = "statements" if args.extracted else "memories"
     print(f"{counts['files']} {what}, {counts['chars']} characters")

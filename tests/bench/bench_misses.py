@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import collections
 import glob
-import importlib.util
 import json
 import os
 import sys
@@ -43,18 +42,9 @@ from types import ModuleType
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_quality import default_eval_dir, session_time  # the sibling bench's rules
+from bench_quality import default_eval_dir, load_scorer, session_time  # the sibling's
 
 BUDGET = 1500
-
-
-def _scorer(eval_dir: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("score_memory", eval_dir / "score_memory.py")
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"{eval_dir}: no score_memory.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _cause(
@@ -188,11 +178,12 @@ def main() -> None:
     args = parser.parse_args()
     prepared = args.eval_dir / args.set
     if args.ranking:
-        for side, figures in ranking(args.memory_root, prepared, _scorer(args.eval_dir)).items():
+        scorer = load_scorer(args.eval_dir)
+        for side, figures in ranking(args.memory_root, prepared, scorer).items():
             print(side, figures)
         return
     by_category = misses(
-        args.memory_root, prepared, _scorer(args.eval_dir), extracted=args.extracted
+        args.memory_root, prepared, load_scorer(args.eval_dir), extracted=args.extracted
     )
     total: collections.Counter[str] = collections.Counter()
     for category, counts in sorted(by_category.items()):

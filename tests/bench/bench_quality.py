@@ -33,6 +33,7 @@ the scorer; the session ids there map to the set's file names), for labelling by
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
 import subprocess
@@ -42,6 +43,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +58,16 @@ def default_eval_dir() -> Path:
         if (base / "shared" / "eval-dev").is_dir():
             return base / "shared" / "eval-dev"
     return REPO_ROOT.parent / "shared" / "eval-dev"
+
+
+def load_scorer(eval_dir: Path) -> ModuleType:
+    """The eval set's ``score_memory.py`` as a module (its functions, not its command)."""
+    spec = importlib.util.spec_from_file_location("score_memory", eval_dir / "score_memory.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{eval_dir}: no score_memory.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def session_time(path: Path, text: str) -> datetime:
