@@ -26,7 +26,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import secrets
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -60,7 +59,7 @@ def spool_signal(git_dir: Path, signal: dict[str, Any], *, now: datetime) -> Pat
     """Write one signal to the spool; safe with any number of concurrent recallers."""
     folder = spool_dir(git_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"{now:%Y%m%dT%H%M%S%f}-{os.getpid()}-{secrets.token_hex(4)}.json"
+    name = f"{now:%Y%m%dT%H%M%S%f}-{os.getpid()}-{os.urandom(4).hex()}.json"
     tmp = folder / f".{name}.tmp"
     tmp.write_text(json.dumps(signal, sort_keys=True), encoding="utf-8")
     final = folder / name
