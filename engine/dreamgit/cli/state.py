@@ -28,10 +28,10 @@ class CliState:
         return Path(self.repo_path)
 
     def now(self) -> datetime:
-        """The time commands treat as now."""
-        from dreamgit.clock import parse_time, utcnow  # not at import: --help never needs it
+        """The time commands treat as now (read as the plain command lines read it)."""
+        from dreamgit.cli.plainargs import time_given  # not at import: --help never needs it
 
-        return parse_time(self.now_text, what="--now") if self.now_text else utcnow()
+        return time_given(self.now_text)
 
     def fixed_now(self) -> datetime | None:
         """The time given with ``--now``, or None when the clock should run."""
