@@ -162,17 +162,7 @@ def _turn_candidates(
     answering = _answers(session, turn, paragraphs, split, speaker, who, subject) if is_user else {}
     out.extend(answering.get(-1, []))
     if is_user:  # "@never-skip-tests.mdc": a project rule the user holds the agent to
-        out.extend(
-            rule_pointers(
-                paragraphs,
-                session.rules_named,
-                subject=subject,
-                speaker=speaker or USER,
-                session_id=session.session_id,
-                created=session.created,
-                turn=turn,
-            )
-        )
+        out.extend(_pointed_rules(session, turn, paragraphs, speaker, subject))
     for number, paragraph in enumerate(paragraphs):
         if number in answering:  # "2. keep the currency code": read with the point it answers
             continue
@@ -188,19 +178,9 @@ def _turn_candidates(
             if chatter(sentence, others):
                 continue
             found: list[Candidate] = []
-            # a preference that serves the aim said just before is read with it
-            if (
-                is_user
-                and len(sentence) <= MAX_SENTENCE
-                and not serves_aim_before(sentence, before)
-            ):
-                found, subject = pattern_candidates(
-                    sentence,
-                    subject,
-                    session.session_id,
-                    session.created,
-                    learn_name=session.user_name is None,
-                )
+            read = _user_patterns(session, sentence, before, subject) if is_user else None
+            if read is not None:
+                found, subject = read
                 voice = Voice(subject, "the agent", team=True, common=common)
             if found or budget < 0:
                 out.extend(replace(c, turn=turn) for c in found)
@@ -229,6 +209,39 @@ def _turn_candidates(
             if is_user:
                 out.extend(lifted_candidates(sentence, out[start:], statement, voice, turn))
     return out, subject
+
+
+def _user_patterns(
+    session: _Session, sentence: str, before: str, subject: str
+) -> tuple[list[Candidate], str] | None:
+    """What the patterns read in a user's short sentence, and whom the memories name after
+    it; None for a sentence they do not read: a long one, or a preference that serves the
+    aim said just before (read with it, as a statement)."""
+    if len(sentence) > MAX_SENTENCE or serves_aim_before(sentence, before):
+        return None
+    return pattern_candidates(
+        sentence,
+        subject,
+        session.session_id,
+        session.created,
+        learn_name=session.user_name is None,
+    )
+
+
+def _pointed_rules(
+    session: _Session, turn: int, paragraphs: list[str], speaker: str | None, subject: str
+) -> list[Candidate]:
+    """The project rules (``@name.mdc``) the user's turn points the agent to, each once a
+    session."""
+    return rule_pointers(
+        paragraphs,
+        session.rules_named,
+        subject=subject,
+        speaker=speaker or USER,
+        session_id=session.session_id,
+        created=session.created,
+        turn=turn,
+    )
 
 
 def _answers(
