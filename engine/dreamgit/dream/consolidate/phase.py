@@ -315,7 +315,7 @@ def _absorb_into_notes(
         return
     seen = {m.id: m for m in statements}
     items = [DupItem.from_memory(m) for m in statements]
-    for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
+    for a, b, _score in find_duplicate_pairs(items, threshold=threshold, involving=parts):
         if (a in parts) == (b in parts):
             continue  # two memories (the other merges' work) or two statements
         statement, other_id = (a, b) if a in parts else (b, a)
