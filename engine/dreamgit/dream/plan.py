@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
+from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.envs import forget_envs, memory_env_once
 from dreamgit.dream.gather.choice import pick_extractors
@@ -216,10 +217,10 @@ def plan_dream(
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
-    What each memory says is framed as in the runs before (``frame_memo``): only new and
-    changed memories are framed again.
+    What each memory says is framed as in the runs before (``frame_memo``), and the merge
+    passes judge only the pairs with a new or changed memory (``judged_pairs``).
     """
-    with keeping_frames(repo.store.git_dir):
+    with keeping_frames(repo.store.git_dir), keeping_pairs(repo.store.git_dir):
         return _plan(
             repo,
             ruleset,

@@ -16,11 +16,11 @@ import contextlib
 import hashlib
 import sqlite3
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from dreamgit.store.sqlitecache import connect_cache, database_files, held_by_another
+from dreamgit.store.sqlitecache import discard_database, held_by_another, of_fingerprint
 
 __all__ = ["KeptReadings", "code_fingerprint"]
 
@@ -62,7 +62,7 @@ class KeptReadings:
                 return dict(db.execute("SELECT text, value FROM readings").fetchall())
         except sqlite3.DatabaseError as exc:
             if not held_by_another(exc):  # another process's write is waited out afresh
-                self._delete()
+                discard_database(self.path)
         except OSError:
             pass
         return {}
@@ -80,22 +80,6 @@ class KeptReadings:
                 db.executemany("DELETE FROM readings WHERE text = ?", ((t,) for t in stale))
             db.execute("COMMIT")
 
-    @contextlib.contextmanager
-    def _open(self) -> Iterator[sqlite3.Connection]:
+    def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
-        db = connect_cache(self.path, _TABLES)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
-            if row is None or row[0] != self._fingerprint:
-                db.execute("BEGIN IMMEDIATE")
-                db.execute("DELETE FROM readings")
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (self._fingerprint,))
-                db.execute("COMMIT")
-            yield db
-        finally:
-            db.close()
-
-    def _delete(self) -> None:
-        for file in database_files(self.path):
-            with contextlib.suppress(OSError):
-                file.unlink(missing_ok=True)
+        return of_fingerprint(self.path, _TABLES, self._fingerprint, ("readings",))

@@ -9,10 +9,19 @@ shared-memory files beside them, when damaged.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["connect_cache", "database_files", "held_by_another", "remove_database"]
+__all__ = [
+    "connect_cache",
+    "database_files",
+    "discard_database",
+    "held_by_another",
+    "of_fingerprint",
+    "remove_database",
+]
 
 
 def connect_cache(path: Path, tables: str) -> sqlite3.Connection:
@@ -45,3 +54,30 @@ def remove_database(path: Path) -> None:
     are skipped; any other failure to remove one is raised)."""
     for file in database_files(path):
         file.unlink(missing_ok=True)
+
+
+def discard_database(path: Path) -> None:
+    """:func:`remove_database`, ignoring what cannot be removed (a cache read as damaged)."""
+    for file in database_files(path):
+        with contextlib.suppress(OSError):
+            file.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def of_fingerprint(
+    path: Path, tables: str, fingerprint: str, emptied: tuple[str, ...]
+) -> Iterator[sqlite3.Connection]:
+    """A connection to the cache at ``path`` made by the code ``fingerprint`` names: when
+    its ``meta`` table names other code, the ``emptied`` tables are emptied first."""
+    db = connect_cache(path, tables)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
+        if row is None or row[0] != fingerprint:
+            db.execute("BEGIN IMMEDIATE")
+            for table in emptied:
+                db.execute(f"DELETE FROM {table}")  # our own table names, never input
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (fingerprint,))
+            db.execute("COMMIT")
+        yield db
+    finally:
+        db.close()
