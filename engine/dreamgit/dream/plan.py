@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
 from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
 from dreamgit.dream.consolidate.phase import plan_consolidate
@@ -217,10 +218,12 @@ def plan_dream(
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
-    What each memory says is framed as in the runs before (``frame_memo``), and the merge
-    passes judge only the pairs with a new or changed memory (``judged_pairs``).
+    What each memory says is framed and its counts read as in the runs before
+    (``frame_memo``, ``count_memo``), and the merge passes judge only the pairs with a new
+    or changed memory (``judged_pairs``).
     """
-    with keeping_frames(repo.store.git_dir), keeping_pairs(repo.store.git_dir):
+    git_dir = repo.store.git_dir
+    with keeping_frames(git_dir), keeping_pairs(git_dir), keeping_counts(git_dir):
         return _plan(
             repo,
             ruleset,

@@ -3,7 +3,8 @@
 Reading what a memory says (its frames: subject, relation, value) costs about a tenth of
 a millisecond a sentence, which is 10 s over a store of 100,000 memories, and the answer
 only changes when the text or the code that reads it does. So each reading is kept in a
-SQLite table in the git directory (``dreamgit/cache/frames.sqlite3``) as opaque JSON,
+SQLite table in the git directory (``dreamgit/cache/frames.sqlite3``; other kinds of
+reading, such as the counts a sentence states, in a database of their own) as opaque JSON,
 keyed by the text and tagged with a fingerprint of the source files that read it: a
 database of another fingerprint (an upgrade, an edit of the parser) is emptied before
 use. It is only a cache: a missing, damaged or foreign database is rebuilt, and a
@@ -50,8 +51,8 @@ def code_fingerprint(package: Path, parts: tuple[str, ...]) -> str:
 class KeptReadings:
     """Text → JSON readings of one kind, stored under the git directory."""
 
-    def __init__(self, git_dir: Path, *, fingerprint: str) -> None:
-        self.path = git_dir / "dreamgit" / "cache" / "frames.sqlite3"
+    def __init__(self, git_dir: Path, *, fingerprint: str, kind: str = "frames") -> None:
+        self.path = git_dir / "dreamgit" / "cache" / f"{kind}.sqlite3"
         self._fingerprint = fingerprint
 
     def load(self) -> dict[str, str]:
