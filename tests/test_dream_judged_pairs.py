@@ -148,7 +148,7 @@ def test_only_pairs_with_new_or_changed_memories_are_judged_and_the_answer_is_wh
     before = _memories(300, seed=1)
     with keeping_pairs(tmp_path):
         assert _pairs(before) == _whole(before)
-    assert asked == [{m.id for m in before}]
+    assert asked == [None]  # all new: the whole index, every pair judged
     after = before[:200] + before[210:]  # ten gone
     after[3] = replace(after[3], text="Priya uses Postgres daily in staging")  # changed
     after[4] = replace(after[4], created=after[4].created + timedelta(days=9))  # moved last

@@ -62,14 +62,17 @@ def duplicate_pairs(
     signs = [signature(m, threshold) for m in ordered]
     id_of = {s: item.id for s, item in zip(signs, items, strict=True)}
     new = {id_of[s] for s in signs if s not in last.items}
-    found = find_duplicate_pairs(items, threshold=threshold, involving=new) if new else []
-    kept = [
-        (id_of[a], id_of[b], score)
-        for (a, b), score in last.pairs.items()
-        if a in id_of and b in id_of and a in last.items and b in last.items
-    ]
-    position = {item.id: k for k, item in enumerate(items)}
-    pairs = sorted([*found, *kept], key=lambda p: (position[p[0]], position[p[1]]))
+    if 2 * len(new) > len(items):  # mostly new (a first run): the whole index is cheaper
+        pairs = find_duplicate_pairs(items, threshold=threshold)
+    else:
+        found = find_duplicate_pairs(items, threshold=threshold, involving=new) if new else []
+        kept = [
+            (id_of[a], id_of[b], score)
+            for (a, b), score in last.pairs.items()
+            if a in id_of and b in id_of and a in last.items and b in last.items
+        ]
+        position = {item.id: k for k, item in enumerate(items)}
+        pairs = sorted([*found, *kept], key=lambda p: (position[p[0]], position[p[1]]))
     sign_of = {item_id: s for s, item_id in id_of.items()}
     memo.judged = Judged(set(signs), {(sign_of[a], sign_of[b]): s for a, b, s in pairs})
     memo.judging = True
