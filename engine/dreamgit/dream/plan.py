@@ -36,6 +36,7 @@ from dreamgit.dream.reflect.recurring import LESSON
 from dreamgit.dream.reflect.settings import reflect_settings
 from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
+from dreamgit.dream.word_memo import keeping_words
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.extract.candidate import Candidate
@@ -218,12 +219,17 @@ def plan_dream(
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
-    What each memory says is framed and its counts read as in the runs before
-    (``frame_memo``, ``count_memo``), and the merge passes judge only the pairs with a new
-    or changed memory (``judged_pairs``).
+    What each memory says is framed, and its counts and words read, as in the runs before
+    (``frame_memo``, ``count_memo``, ``word_memo``), and the merge passes judge only the
+    pairs with a new or changed memory (``judged_pairs``).
     """
     git_dir = repo.store.git_dir
-    with keeping_frames(git_dir), keeping_pairs(git_dir), keeping_counts(git_dir):
+    with (
+        keeping_frames(git_dir),
+        keeping_pairs(git_dir),
+        keeping_counts(git_dir),
+        keeping_words(git_dir),
+    ):
         return _plan(
             repo,
             ruleset,
