@@ -1,10 +1,11 @@
 """What dreamgit's SQLite caches in the git directory share.
 
-The derived store (``derived.sqlite3``) and the kept readings (``frames.sqlite3``) are
-both caches: opened in WAL mode with commits that may be lost (a lost one is computed
-again), told apart from a damaged file by sqlite's own error code (another process's
-hold is waited out, never taken for damage), and removed whole, with the WAL and
-shared-memory files beside them, when damaged.
+The derived store (``derived.sqlite3``), the kept readings (``frames.sqlite3`` and the
+other kinds) and the judged pairs (``pairs.sqlite3``) are all caches: opened in WAL mode
+with commits that may be lost (a lost one is computed again), emptied when made by other
+code (a fingerprint in their ``meta`` table), told apart from a damaged file by sqlite's
+own error code (another process's hold is waited out, never taken for damage), and
+removed whole, with the WAL and shared-memory files beside them, when damaged.
 """
 
 from __future__ import annotations
