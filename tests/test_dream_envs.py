@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from dreamgit.dream.envs import forget_envs, memory_env_once
 from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.context import memory_env
@@ -21,12 +23,24 @@ def _memory() -> Memory:
 
 
 def test_a_kept_environment_is_the_one_memory_env_builds() -> None:
-    """The kept environment equals a fresh one, and a caller's additions stay its own."""
+    """The kept environment holds what a fresh one holds, and no caller can change it."""
     memory = _memory()
     first = memory_env_once(memory, NOW, recalls_recorded=True)
-    assert first == memory_env(memory, NOW, recalls_recorded=True)
-    first["relevance"] = 1.0
-    assert "relevance" not in memory_env_once(memory, NOW, recalls_recorded=True)
+    assert dict(first) == memory_env(memory, NOW, recalls_recorded=True)
+    with pytest.raises(TypeError):
+        first["relevance"] = 1.0  # type: ignore[index]
+    assert memory_env_once(memory, NOW, recalls_recorded=True) is first
+    forget_envs()
+
+
+def test_a_name_is_computed_when_a_rule_first_reads_it() -> None:
+    """A memory whose day cannot be computed (the calendar's last) still gives its other
+    names; the day fails only when read."""
+    memory = replace(_memory(), text="The launch is on 31 December 9999.")
+    env = memory_env_once(memory, NOW)
+    assert env["priority"] is not None and env["chars"] == len(memory.text)
+    with pytest.raises(OverflowError):
+        env["since_day"]
     forget_envs()
 
 

@@ -228,6 +228,26 @@ def test_candidates_miss_no_pair_that_all_pairs_would_find(threshold: float) -> 
     assert find_duplicate_pairs(data, threshold=threshold) == expected
 
 
+@pytest.mark.parametrize("threshold", [0.5, 0.7, DEFAULT_THRESHOLD, 1.0])
+@pytest.mark.parametrize("same_topic", [True, False])
+def test_pairs_involving_some_items_are_the_whole_answers_pairs_with_them(
+    threshold: float, same_topic: bool
+) -> None:
+    """Asked only for pairs with some items (the new ones), the finder gives exactly the
+    pairs of the whole answer that hold one of them, in the same order."""
+    data = _synthetic(400, seed=int(threshold * 100) + same_topic)
+    whole = find_duplicate_pairs(data, threshold=threshold, same_topic=same_topic)
+    for seed in range(3):
+        chosen = {item.id for item in random.Random(seed).sample(data, 40)}
+        wanted = [p for p in whole if p[0] in chosen or p[1] in chosen]
+        assert len(wanted) > 3, "the sample must hold pairs to find"
+        found = find_duplicate_pairs(
+            data, threshold=threshold, same_topic=same_topic, involving=chosen
+        )
+        assert found == wanted
+    assert find_duplicate_pairs(data, threshold=threshold, involving=set()) == []
+
+
 def test_same_input_gives_the_same_pairs_in_the_same_order() -> None:
     """Deterministic: two runs agree exactly."""
     data = _synthetic(300, seed=7)

@@ -132,3 +132,23 @@ def test_a_session_dated_far_ahead_gives_no_memory_and_says_why(repo: Path) -> N
         f"rejected by rule rank (default.yaml:{RANK_LINE}:7), which cannot be evaluated for it:"
         " exp() failed: math range error"
     ) in reasons
+
+
+def test_a_memory_naming_the_last_day_of_the_calendar_is_reported_for_its_dates() -> None:
+    """A day no time can follow (31 December 9999) is reported for its dates, whether a rule
+    reads that day for this memory or not (no rule's condition reaches it here)."""
+    base = Memory(
+        id="m-aaaaaaaa",
+        topic="t",
+        slug="a",
+        text="The launch is on 2026-12-01.",
+        created=NOW,
+        updated=NOW,
+    )
+    last = replace(base, id="m-bbbbbbbb", slug="b", text="The launch is on 31 December 9999.")
+    good, broken = vet_memories([base, last], load_ruleset("{}"), NOW)
+    assert [m.id for m in good] == ["m-aaaaaaaa"]
+    assert [b.message for b in broken] == [
+        "memories/t/b.md: rule rank cannot be evaluated for m-bbbbbbbb:"
+        " its dates: date value out of range"
+    ]

@@ -15,11 +15,12 @@ swapped word about 0.83. Guards against opposites, numbers, dates and names live
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["Token", "features", "jaccard", "similarity", "tokenize"]
+__all__ = ["FEATURE_KEEPER", "Token", "features", "jaccard", "similarity", "tokenize"]
 
 # Order matters: times before plain numbers, numbers before words.
 _TOKEN = re.compile(
@@ -272,9 +273,20 @@ def tokenize(text: str) -> tuple[Token, ...]:
     return tuple(_merge_spelled(tokens) if spelled else tokens)
 
 
+#: Reads a text's features from what was kept between processes, or by the second
+#: argument (``dream/word_memo.py`` sets one while a dream plans).
+FeatureKeeper = Callable[[str, Callable[[str], frozenset[str]]], frozenset[str]]
+FEATURE_KEEPER: ContextVar[FeatureKeeper | None] = ContextVar("dreamgit_features", default=None)
+
+
 @lru_cache(maxsize=1 << 17)
 def features(text: str) -> frozenset[str]:
     """The set of canonical content words of a text (what similarity compares)."""
+    keeper = FEATURE_KEEPER.get()
+    return _features(text) if keeper is None else keeper(text, _features)
+
+
+def _features(text: str) -> frozenset[str]:
     return frozenset(t.norm for t in tokenize(text) if not t.stop)
 
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
+from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.envs import forget_envs, memory_env_once
 from dreamgit.dream.gather.choice import pick_extractors
@@ -34,6 +36,7 @@ from dreamgit.dream.reflect.recurring import LESSON
 from dreamgit.dream.reflect.settings import reflect_settings
 from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
+from dreamgit.dream.word_memo import keeping_words
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
 from dreamgit.errors import MemoryFileError
 from dreamgit.extract.candidate import Candidate
@@ -216,10 +219,17 @@ def plan_dream(
 
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
-    What each memory says is framed as in the runs before (``frame_memo``): only new and
-    changed memories are framed again.
+    What each memory says is framed, and its counts and words read, as in the runs before
+    (``frame_memo``, ``count_memo``, ``word_memo``), and the merge passes judge only the
+    pairs with a new or changed memory (``judged_pairs``).
     """
-    with keeping_frames(repo.store.git_dir):
+    git_dir = repo.store.git_dir
+    with (
+        keeping_frames(git_dir),
+        keeping_pairs(git_dir),
+        keeping_counts(git_dir),
+        keeping_words(git_dir),
+    ):
         return _plan(
             repo,
             ruleset,

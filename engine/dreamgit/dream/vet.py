@@ -67,9 +67,12 @@ def vet_memories(
 def _first_failure(
     memory: Memory, checks: list[tuple[str, Location | None, Expression]], now: datetime
 ) -> MemoryFileError | None:
+    env = memory_env_once(memory, now)
     try:
-        env = memory_env_once(memory, now)
-    except (ArithmeticError, ValueError) as exc:  # a time too far from now to subtract
+        # the one name a memory's dates can fail (a day at the calendar's end, a time too
+        # far to convert): read here, whether a rule reads it or not, to be named as such
+        env["since_day"]
+    except (ArithmeticError, ValueError) as exc:
         return evaluation_error(memory.path, memory.id, "rank", None, f"its dates: {exc}")
     for name, location, expr in checks:
         try:

@@ -13,7 +13,7 @@ number of pairs that really are similar, not with the number of all pairs.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -84,11 +84,7 @@ def _candidates(
     (up to |x| / t words) may probe with. Exact: no pair at or above the threshold is
     missed.
     """
-    frequency: dict[str, int] = {}
-    for f in feats:
-        for word in f:
-            frequency[word] = frequency.get(word, 0) + 1
-    rank = {w: r for r, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+    rank = _rarest_first(feats)
     indexing = 2 * jaccard_min / (1 + jaccard_min)
     levels: dict[int, int] = {}  # size -> level its probes use
     indexes: dict[tuple[str, int], dict[tuple[int, ...], list[int]]] = {}
@@ -111,6 +107,45 @@ def _candidates(
         yield i, found
 
 
+def _rarest_first(feats: list[frozenset[str]]) -> dict[str, int]:
+    """Each word's place in a global order of words, rarest first (ties by the word)."""
+    frequency: dict[str, int] = {}
+    for f in feats:
+        for word in f:
+            frequency[word] = frequency.get(word, 0) + 1
+    return {w: r for r, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+
+
+def _candidates_of(
+    feats: list[frozenset[str]], scopes: list[str], jaccard_min: float, probing: list[bool]
+) -> Iterator[tuple[int, set[int]]]:
+    """For each flagged set, every other set of its scope that could reach ``jaccard_min``
+    with it (flagged or not), from an index of single words over all sets.
+
+    A set y with Jaccard >= t with x shares o >= t * |x| of x's words (o <= |y|), so it
+    holds one of any |x| - o + 1 of them: x probes the postings of that many of its
+    rarest words, and sizes outside [t |x|, |x| / t] are left out. Exact, and nothing is
+    built per set beyond its words: a few new memories against the rest cost what they
+    meet, not a prefix index of every memory.
+    """
+    rank = _rarest_first(feats)
+    postings: dict[tuple[str, str], list[int]] = {}
+    for j, f in enumerate(feats):
+        for word in f:
+            postings.setdefault((scopes[j], word), []).append(j)
+    for i, f in enumerate(feats):
+        size = len(f)
+        if not size or not probing[i]:
+            continue
+        smallest = _need(size, jaccard_min)
+        largest = math.floor(size / jaccard_min + 1e-9)
+        found: set[int] = set()
+        for word in sorted(f, key=rank.__getitem__)[: size - smallest + 1]:
+            found.update(postings[scopes[i], word])
+        found.discard(i)
+        yield i, {j for j in found if smallest <= len(feats[j]) <= largest}
+
+
 def _check_ids(items: Sequence[DupItem]) -> None:
     seen: set[str] = set()
     for item in items:
@@ -120,14 +155,20 @@ def _check_ids(items: Sequence[DupItem]) -> None:
 
 
 def find_duplicate_pairs(
-    items: Sequence[DupItem], *, threshold: float = DEFAULT_THRESHOLD, same_topic: bool = True
+    items: Sequence[DupItem],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    same_topic: bool = True,
+    involving: Collection[str] | None = None,
 ) -> list[tuple[str, str, float]]:
     """Pairs ``(earlier_id, later_id, similarity)`` of near-duplicates that may merge.
 
     A pair is reported when its similarity is at least ``threshold``, the guards allow
     the merge and (with ``same_topic``) both are in the same topic. Pairs are ordered by
     the position of their first, then their second item in ``items``; same input, same
-    output. Items without any content word are never paired.
+    output. Items without any content word are never paired. With ``involving`` (ids),
+    only the pairs with at least one of those items are looked for: the whole answer's
+    pairs that hold one of them, without judging any other pair.
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"similarity threshold must be in (0, 1], got {threshold}")
@@ -135,10 +176,17 @@ def find_duplicate_pairs(
     feats = [features(item.text) for item in items]
     scopes = [item.topic if same_topic else "" for item in items]
     jaccard_min = threshold / (2.0 - threshold)  # Dice >= d  <=>  Jaccard >= d / (2 - d)
+    if involving is None:
+        candidates_of = _candidates(feats, scopes, jaccard_min)
+    else:
+        probing = [item.id in involving for item in items]
+        candidates_of = _candidates_of(feats, scopes, jaccard_min, probing)
     found: list[tuple[int, int, float]] = []
-    for i, candidates in _candidates(feats, scopes, jaccard_min):
+    for i, candidates in candidates_of:
         f = feats[i]
         for j in sorted(candidates):
+            if involving is not None and j > i and probing[j]:
+                continue  # two flagged items: judged once, when the later one probes
             score = dice(f, feats[j])
             if score < threshold:
                 continue

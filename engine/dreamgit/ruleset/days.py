@@ -33,6 +33,7 @@ _MONTH_DAY_YEAR = lazyre.compile(
     r"\b" + _MONTH.format("m") + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})\b"
 )
 _ISO = lazyre.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
+_YEAR = lazyre.compile(r"\d{4}")
 _RECURS = lazyre.compile(
     r"\b(?:every|each)\s+(?:other\s+|second\s+|\d+(?:st|nd|rd|th)?\s+)?"
     r"(?:day|week|month|year|morning|afternoon|evening|night|weekday|weekend|quarter"
@@ -55,6 +56,8 @@ def _day(year: str, month: str, day: str) -> date | None:
 @lru_cache(maxsize=1 << 14)
 def last_day(text: str) -> date | None:
     """The latest calendar day ``text`` names, or None when it names none."""
+    if not _YEAR.search(text):
+        return None  # every form of a day has its year's four digits: most texts have none
     days = [
         _day(m["y"], m["m"], m["d"])
         for pattern in (_DAY_MONTH_YEAR, _MONTH_DAY_YEAR, _ISO)

@@ -3,7 +3,8 @@
 Reading what a memory says (its frames: subject, relation, value) costs about a tenth of
 a millisecond a sentence, which is 10 s over a store of 100,000 memories, and the answer
 only changes when the text or the code that reads it does. So each reading is kept in a
-SQLite table in the git directory (``dreamgit/cache/frames.sqlite3``) as opaque JSON,
+SQLite table in the git directory (``dreamgit/cache/frames.sqlite3``; other kinds of
+reading, such as the counts a sentence states, in a database of their own) as opaque JSON,
 keyed by the text and tagged with a fingerprint of the source files that read it: a
 database of another fingerprint (an upgrade, an edit of the parser) is emptied before
 use. It is only a cache: a missing, damaged or foreign database is rebuilt, and a
@@ -16,11 +17,11 @@ import contextlib
 import hashlib
 import sqlite3
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from dreamgit.store.sqlitecache import connect_cache, database_files, held_by_another
+from dreamgit.store.sqlitecache import discard_database, held_by_another, of_fingerprint
 
 __all__ = ["KeptReadings", "code_fingerprint"]
 
@@ -50,8 +51,8 @@ def code_fingerprint(package: Path, parts: tuple[str, ...]) -> str:
 class KeptReadings:
     """Text → JSON readings of one kind, stored under the git directory."""
 
-    def __init__(self, git_dir: Path, *, fingerprint: str) -> None:
-        self.path = git_dir / "dreamgit" / "cache" / "frames.sqlite3"
+    def __init__(self, git_dir: Path, *, fingerprint: str, kind: str = "frames") -> None:
+        self.path = git_dir / "dreamgit" / "cache" / f"{kind}.sqlite3"
         self._fingerprint = fingerprint
 
     def load(self) -> dict[str, str]:
@@ -62,7 +63,7 @@ class KeptReadings:
                 return dict(db.execute("SELECT text, value FROM readings").fetchall())
         except sqlite3.DatabaseError as exc:
             if not held_by_another(exc):  # another process's write is waited out afresh
-                self._delete()
+                discard_database(self.path)
         except OSError:
             pass
         return {}
@@ -80,22 +81,6 @@ class KeptReadings:
                 db.executemany("DELETE FROM readings WHERE text = ?", ((t,) for t in stale))
             db.execute("COMMIT")
 
-    @contextlib.contextmanager
-    def _open(self) -> Iterator[sqlite3.Connection]:
+    def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
-        db = connect_cache(self.path, _TABLES)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
-            if row is None or row[0] != self._fingerprint:
-                db.execute("BEGIN IMMEDIATE")
-                db.execute("DELETE FROM readings")
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (self._fingerprint,))
-                db.execute("COMMIT")
-            yield db
-        finally:
-            db.close()
-
-    def _delete(self) -> None:
-        for file in database_files(self.path):
-            with contextlib.suppress(OSError):
-                file.unlink(missing_ok=True)
+        return of_fingerprint(self.path, _TABLES, self._fingerprint, ("readings",))

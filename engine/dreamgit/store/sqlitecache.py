@@ -1,18 +1,28 @@
 """What dreamgit's SQLite caches in the git directory share.
 
-The derived store (``derived.sqlite3``) and the kept readings (``frames.sqlite3``) are
-both caches: opened in WAL mode with commits that may be lost (a lost one is computed
-again), told apart from a damaged file by sqlite's own error code (another process's
-hold is waited out, never taken for damage), and removed whole, with the WAL and
-shared-memory files beside them, when damaged.
+The derived store (``derived.sqlite3``), the kept readings (``frames.sqlite3`` and the
+other kinds) and the judged pairs (``pairs.sqlite3``) are all caches: opened in WAL mode
+with commits that may be lost (a lost one is computed again), emptied when made by other
+code (a fingerprint in their ``meta`` table), told apart from a damaged file by sqlite's
+own error code (another process's hold is waited out, never taken for damage), and
+removed whole, with the WAL and shared-memory files beside them, when damaged.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["connect_cache", "database_files", "held_by_another", "remove_database"]
+__all__ = [
+    "connect_cache",
+    "database_files",
+    "discard_database",
+    "held_by_another",
+    "of_fingerprint",
+    "remove_database",
+]
 
 
 def connect_cache(path: Path, tables: str) -> sqlite3.Connection:
@@ -45,3 +55,30 @@ def remove_database(path: Path) -> None:
     are skipped; any other failure to remove one is raised)."""
     for file in database_files(path):
         file.unlink(missing_ok=True)
+
+
+def discard_database(path: Path) -> None:
+    """:func:`remove_database`, ignoring what cannot be removed (a cache read as damaged)."""
+    for file in database_files(path):
+        with contextlib.suppress(OSError):
+            file.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def of_fingerprint(
+    path: Path, tables: str, fingerprint: str, emptied: tuple[str, ...]
+) -> Iterator[sqlite3.Connection]:
+    """A connection to the cache at ``path`` made by the code ``fingerprint`` names: when
+    its ``meta`` table names other code, the ``emptied`` tables are emptied first."""
+    db = connect_cache(path, tables)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
+        if row is None or row[0] != fingerprint:
+            db.execute("BEGIN IMMEDIATE")
+            for table in emptied:
+                db.execute(f"DELETE FROM {table}")  # our own table names, never input
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (fingerprint,))
+            db.execute("COMMIT")
+        yield db
+    finally:
+        db.close()

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
 from dreamgit.dream.consolidate.count_words import (
     AMOUNTS,
     CHANGES,
@@ -55,29 +56,10 @@ from dreamgit.extract.verbs import (
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
-__all__ = ["Quantity", "count_changes", "counts_apart", "quantities"]
+__all__ = ["Quantity", "count_changes", "counts_apart", "quantities", "read_counts"]
 
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?%?|[A-Za-z][\w'-]*|[,;:()]|[.!?](?=\s|$)")
 _NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """One number of a sentence with what it counts and how it was said."""
-
-    number: str  #: the number as the signature writes it ("1200", "78")
-    counted: tuple[str, ...]  #: canonical words of the counted noun phrase, head last
-    rate: str  #: the word it is per ("day"), or ""
-    percent: bool
-    setting: frozenset[str]  #: the noun phrase it is the value of ("daily quota")
-    before: frozenset[str]  #: canonical content words of its clause before the number
-    qualifier: frozenset[str]  #: words of the phrase right after the counted noun
-    owner: frozenset[str]  #: whose it is, said before it ("the budget for Vega is")
-    changed: bool  #: said as a change or as the value now
-    verb: str  #: the nearest verb before it in its clause, canonical ("have", "install")
-    increment: bool  #: "3 more": an addition, not a count
-    total: bool = False  #: said as the whole count now ("a total of 10", "now has 10")
-    head: str = ""  #: the setting's head noun, canonical ("productivity"), or ""
 
 
 def _canon(word: str) -> str:
@@ -318,16 +300,25 @@ class _Said:
 def _said(memory: Memory) -> _Said | None:
     if not _DIGIT.search(memory.text):
         return None  # no count to read: most memories, and the cheap test comes first
-    fact = as_fact(memory.text).replace(" \u2014 ", " ", 1)
+    keeper = COUNT_KEEPER.get()
+    read = read_counts(memory.text) if keeper is None else keeper(memory.text, read_counts)
+    frame = parse_frame(read.fact) if read is not None else None
+    if read is None or frame is None:
+        return None
+    return _Said(memory, frame, read.quantities, read.names, read.dates, read.words)
+
+
+def read_counts(text: str) -> CountReading | None:
+    """The count reading of a memory's text, or None when it states no count in a frame."""
+    fact = as_fact(text).replace(" \u2014 ", " ", 1)
     found = quantities(fact)
-    frame = parse_frame(fact) if found else None
-    if frame is None:
+    if not found or parse_frame(fact) is None:
         return None
     sig = signature(fact)
     # a capital after ";" or ":" may open a clause ("; This one …"): no name
     names = frozenset(m.lower() for m in _NAME.findall(fact)) - {"i"} - sig.dates - STOP
     words = frozenset(w.lower() for w in re.findall(r"[\w-]+", fact))
-    return _Said(memory, frame, found, names, sig.dates, words)
+    return CountReading(fact, found, names, sig.dates, words)
 
 
 _DIGIT = re.compile(r"\d")

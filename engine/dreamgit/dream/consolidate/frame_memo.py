@@ -18,42 +18,54 @@ from contextlib import contextmanager
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_type_hints
 
 from dreamgit.extract.frame import KEEPER, Frame
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 
-__all__ = ["keeping_frames"]
+__all__ = ["Codec", "Memo", "keeping_frames"]
+
+T = TypeVar("T")
 
 #: The source a frame depends on (relative to the package): the parser and its word lists.
 _READ_BY = ("extract", "textsim.py", "lazyre.py")
 _PACKAGE = Path(__file__).resolve().parents[2]
 
 
-class _Memo:
-    """The frames kept for one repository, and those read anew in this run."""
+class Codec(Protocol[T]):
+    """A reading as JSON text, and back (ValueError or TypeError for another shape)."""
 
-    def __init__(self, kept: KeptReadings, codec: _Codec) -> None:
+    def encode(self, value: T) -> str: ...
+
+    def decode(self, text: str) -> T: ...
+
+
+class Memo(Generic[T]):
+    """The readings of one kind kept for one repository, and those read anew in this run."""
+
+    def __init__(self, kept: KeptReadings, codec: Codec[T]) -> None:
         self._kept, self._codec = kept, codec
         self._stored = kept.load()
         self._added: dict[str, str] = {}
         self._asked: set[str] = set()
 
-    def frame(self, text: str, read: Callable[[str], Frame | None]) -> Frame | None:
+    def read(self, text: str, read: Callable[[str], T]) -> T:
+        """``text``'s reading, kept or read by ``read`` (and kept)."""
         self._asked.add(text)
-        # a frame read anew in this run too: parse_frame's cache holds 65,536 sentences,
+        # a reading made anew in this run too: parse_frame's cache holds 65,536 sentences,
         # and a dream over 100,000 memories asks each several times
         stored = self._stored.get(text) or self._added.get(text)
         if stored is not None:
             try:
                 return self._codec.decode(stored)
             except (ValueError, TypeError):
-                pass  # another shape: framed again, and kept anew
+                pass  # another shape: read again, and kept anew
         found = read(text)
         self._added[text] = self._codec.encode(found)
         return found
 
     def save(self) -> None:
+        """Keep the readings made anew; drop the unused ones when they are many."""
         unused = (t for t in self._stored if t not in self._asked)
         self._kept.save(self._added, unused, len(self._stored))
 
@@ -71,8 +83,8 @@ def keeping_frames(git_dir: Path) -> Iterator[None]:
     if codec is None:
         yield
         return
-    memo = _Memo(KeptReadings(git_dir, fingerprint=fingerprint), codec)
-    token = KEEPER.set(memo.frame)
+    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint), codec)
+    token = KEEPER.set(memo.read)
     try:
         yield
         memo.save()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from dreamgit.dream import session_notes
+from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs
 from dreamgit.dream.consolidate.merge_text import merge_memories
 from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
@@ -274,7 +275,7 @@ def _merge_duplicates(
         )
         items = [DupItem.from_memory(m) for m in ordered]
         merged_now: set[str] = set()
-        pairs = find_duplicate_pairs(items, threshold=threshold)
+        pairs = duplicate_pairs(ordered, items, threshold)
         known = {(a, b) for a, b, _s in pairs}
         contained = [p for p in find_contained_pairs(items) if (p[0], p[1]) not in known]
         restated = {frozenset(p[:2]) for p in contained}
@@ -315,7 +316,7 @@ def _absorb_into_notes(
         return
     seen = {m.id: m for m in statements}
     items = [DupItem.from_memory(m) for m in statements]
-    for a, b, _score in find_duplicate_pairs(items, threshold=threshold):
+    for a, b, _score in find_duplicate_pairs(items, threshold=threshold, involving=parts):
         if (a in parts) == (b in parts):
             continue  # two memories (the other merges' work) or two statements
         statement, other_id = (a, b) if a in parts else (b, a)

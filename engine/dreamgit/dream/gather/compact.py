@@ -13,7 +13,8 @@ is recorded, not kept. The candidates keep their order.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 
 from dreamgit import lazyre
 from dreamgit.dream.gather.words import content_terms
@@ -22,7 +23,7 @@ from dreamgit.extract.speakers import USER
 from dreamgit.model import Memory
 from dreamgit.textsim import STOP_WORDS
 
-__all__ = ["compact", "content_words", "known_user_name", "normalized"]
+__all__ = ["WORDS_KEEPER", "compact", "content_words", "known_user_name", "normalized"]
 
 _MONTHS = frozenset(
     [
@@ -75,9 +76,20 @@ _SHORT_GLUE = frozenset(
 )
 
 
+#: Reads a text's content words from what was kept between processes, or by the second
+#: argument (``dream/word_memo.py`` sets one while a dream plans).
+WordsKeeper = Callable[[str, Callable[[str], set[str]]], set[str]]
+WORDS_KEEPER: ContextVar[WordsKeeper | None] = ContextVar("dreamgit_content_words", default=None)
+
+
 def content_words(text: str) -> set[str]:
     """The words of ``text`` that carry content, lower case, plural "s" dropped; numbers
     count (a new value is new content), and a date is one word ("14-july-2023")."""
+    keeper = WORDS_KEEPER.get()
+    return _content_words(text) if keeper is None else keeper(text, _content_words)
+
+
+def _content_words(text: str) -> set[str]:
     dates = {"-".join(m.group().lower().split()) for m in _DATE.finditer(text)}
     text = _DATE.sub(" ", _DATE_FRAME.sub(" ", text))
     words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS - _GLUE - _GLUE_VERBS

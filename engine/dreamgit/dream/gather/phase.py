@@ -372,7 +372,11 @@ def _twins(
     position = {item.id: k for k, item in enumerate(items)}
     fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
     twins: dict[str, str] = {}
-    for a, b, _score in find_duplicate_pairs(items, threshold=threshold, same_topic=same_topic):
+    # only a pair with a new memory names a twin: the pairs of two known ones are not judged
+    pairs = find_duplicate_pairs(
+        items, threshold=threshold, same_topic=same_topic, involving=fresh_ids
+    )
+    for a, b, _score in pairs:
         earlier, later = (a, b) if position[a] < position[b] else (b, a)
         if later in fresh_ids and later not in twins:
             twin = session_notes.memory_of(earlier, parts)

@@ -1,0 +1,100 @@
+"""The merge passes' near-duplicate pairs: only pairs with a new or changed memory judged.
+
+Whether two memories are near-duplicates (``find_duplicate_pairs``: similarity, guards,
+topic) depends on the two alone and on the code, and their order in the pass on their own
+times and ids. So each pass takes the pairs of the last judged set whose two memories are
+unchanged (a signature of id, topic, key, time and text names a memory's version) and asks
+the finder only for the pairs that hold one of the others: within a dream, the pass
+before; between dreams, the last pass of the run before, kept in the git directory
+(``store/keptpairs.py``) while :func:`keeping_pairs` is open (the dream's plan opens it).
+Same pairs in the same order as judging every pair, whatever state the kept set is in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.model import Memory
+from dreamgit.store.keptframes import code_fingerprint
+from dreamgit.store.keptpairs import Judged, KeptPairs
+
+__all__ = ["duplicate_pairs", "keeping_pairs"]
+
+#: The source a pair depends on (relative to the package): the finder, guards and words.
+_JUDGED_BY = ("extract", "textsim.py", "lazyre.py")
+_PACKAGE = Path(__file__).resolve().parents[2]
+
+
+class _Memo:
+    """The last judged set: loaded from the kept one, replaced by every pass."""
+
+    def __init__(self, judged: Judged) -> None:
+        self.judged, self.judging = judged, False
+
+
+_MEMO: ContextVar[_Memo | None] = ContextVar("dreamgit_judged_pairs", default=None)
+
+
+def signature(memory: Memory, threshold: float) -> str:
+    """A memory's version as the finder sees it at ``threshold``: what its pairs and their
+    order in a pass depend on."""
+    key = repr(memory.key)
+    parts = (repr(threshold), memory.id, memory.topic, key, memory.created.isoformat())
+    text = "\x1f".join((*parts, memory.text))
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+
+
+def duplicate_pairs(
+    ordered: Sequence[Memory], items: Sequence[DupItem], threshold: float
+) -> list[tuple[str, str, float]]:
+    """``find_duplicate_pairs(items, threshold=threshold)`` for ``items`` (the finder's view
+    of ``ordered``, in their order), judging only the pairs with a memory the last judged
+    set did not hold."""
+    memo = _MEMO.get()
+    if memo is None:
+        return find_duplicate_pairs(items, threshold=threshold)
+    last = memo.judged
+    signs = [signature(m, threshold) for m in ordered]
+    id_of = {s: item.id for s, item in zip(signs, items, strict=True)}
+    new = {id_of[s] for s in signs if s not in last.items}
+    if 2 * len(new) > len(items):  # mostly new (a first run): the whole index is cheaper
+        pairs = find_duplicate_pairs(items, threshold=threshold)
+    else:
+        found = find_duplicate_pairs(items, threshold=threshold, involving=new) if new else []
+        kept = [
+            (id_of[a], id_of[b], score)
+            for (a, b), score in last.pairs.items()
+            if a in id_of and b in id_of and a in last.items and b in last.items
+        ]
+        position = {item.id: k for k, item in enumerate(items)}
+        pairs = sorted([*found, *kept], key=lambda p: (position[p[0]], position[p[1]]))
+    sign_of = {item_id: s for s, item_id in id_of.items()}
+    memo.judged = Judged(set(signs), {(sign_of[a], sign_of[b]): s for a, b, s in pairs})
+    memo.judging = True
+    return pairs
+
+
+@contextmanager
+def keeping_pairs(git_dir: Path) -> Iterator[None]:
+    """Judge the merge passes' pairs against the set kept in ``git_dir``; keep the last
+    pass's set at the end (every pair judged when the finder's source cannot be read to
+    fingerprint it)."""
+    try:
+        fingerprint = code_fingerprint(_PACKAGE, _JUDGED_BY)
+    except OSError:  # the source cannot be read (a zipped install): nothing is kept
+        yield
+        return
+    kept = KeptPairs(git_dir, fingerprint=fingerprint)
+    memo = _Memo(kept.load())
+    token = _MEMO.set(memo)
+    try:
+        yield
+        if memo.judging:  # a pass ran: its set replaces the kept one
+            kept.save(memo.judged)
+    finally:
+        _MEMO.reset(token)

@@ -1,0 +1,82 @@
+"""The duplicate finder's last answer, kept between processes: which memories it judged
+together and the pairs it found among them.
+
+Whether two memories are near-duplicates depends on the two alone (their words, topic,
+key and time order) and on the code that judges them, so a run needs to judge only the
+pairs that hold a new or changed memory; the pairs of the others are the ones the run
+before found. This module keeps that answer in a SQLite database in the git directory
+(``dreamgit/cache/pairs.sqlite3``): the judged memories (one signature each) and the
+pairs, replaced whole in one transaction, tagged with a fingerprint of the code and the
+threshold (a database of another fingerprint is emptied before use). It is only a cache:
+a missing, damaged or foreign database is read as empty, and the finder judges every pair.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dreamgit.store.sqlitecache import discard_database, held_by_another, of_fingerprint
+
+__all__ = ["Judged", "KeptPairs"]
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS judged (item TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, score REAL NOT NULL);
+"""
+
+
+@dataclass
+class Judged:
+    """Items judged together (their signatures) and the pairs found among them (earlier
+    item first, with the similarity)."""
+
+    items: set[str] = field(default_factory=set)
+    pairs: dict[tuple[str, str], float] = field(default_factory=dict)
+
+
+class KeptPairs:
+    """The last judged set of one repository, under its git directory."""
+
+    def __init__(self, git_dir: Path, *, fingerprint: str) -> None:
+        self.path = git_dir / "dreamgit" / "cache" / "pairs.sqlite3"
+        self._fingerprint = fingerprint
+
+    def load(self) -> Judged:
+        """The judged set kept for this fingerprint (empty when the database cannot be
+        read: a damaged one is deleted, to be built again by :meth:`save`)."""
+        try:
+            with self._open() as db:
+                db.execute("BEGIN")  # one snapshot: a writer's half is never seen
+                items = {item for (item,) in db.execute("SELECT item FROM judged")}
+                pairs = {(a, b): s for a, b, s in db.execute("SELECT a, b, score FROM pairs")}
+                db.execute("COMMIT")
+                return Judged(items, pairs)
+        except sqlite3.DatabaseError as exc:
+            if not held_by_another(exc):  # another process's write is waited out afresh
+                discard_database(self.path)
+        except OSError:
+            pass
+        return Judged()
+
+    def save(self, judged: Judged) -> None:
+        """Replace the kept set by ``judged`` in one transaction (failures are ignored)."""
+        with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM judged")
+            db.execute("DELETE FROM pairs")
+            db.executemany("INSERT INTO judged VALUES (?)", ((i,) for i in judged.items))
+            db.executemany("INSERT INTO pairs VALUES (?, ?, ?)", _rows(judged))
+            db.execute("COMMIT")
+
+    def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """A connection to a database of this fingerprint (emptied when it held another)."""
+        return of_fingerprint(self.path, _TABLES, self._fingerprint, ("judged", "pairs"))
+
+
+def _rows(judged: Judged) -> Iterable[tuple[str, str, float]]:
+    return ((a, b, score) for (a, b), score in judged.pairs.items())

@@ -1,0 +1,164 @@
+"""The merge passes judge only pairs with a new or changed memory, with the same answers.
+
+``judged_pairs`` keeps the duplicate finder's last judged set (``pairs.sqlite3`` in the git
+directory) and asks the finder only for pairs with a memory that set did not hold. Whatever
+state that cache is in (filled by a review, missing, damaged, written by other code, kept
+from another repository's memories), a dream gives the same operations, the same run id
+and the same trees as a dream on a fresh repository.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import shutil
+import sqlite3
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dreamgit.dream.consolidate import judged_pairs
+from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs, keeping_pairs
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.model import Memory
+from dreamgit.store.repo import MemoryRepo
+from dreamkit import MEMORIES, Seed, build_repo, invoke_json, op_view, tree_of
+
+#: The fixture's memories and two more near-duplicates, one of them in another topic.
+REPEATS: tuple[Seed, ...] = (
+    *MEMORIES,
+    Seed("Lives in Lisbon, Portugal!", "identity", hours=2),
+    Seed("Uses Flask for the web services at work", "work", hours=2),
+)
+
+
+def _kept(repo: MemoryRepo) -> Path:
+    return repo.store.git_dir / "dreamgit" / "cache" / "pairs.sqlite3"
+
+
+def _reviewed(repo: MemoryRepo) -> None:
+    """A review before the run (a process of its own): the database holds its judged set."""
+    invoke_json(repo, "review", "--force")
+    with sqlite3.connect(_kept(repo)) as db:
+        assert db.execute("SELECT count(*) FROM pairs").fetchone()[0] > 0
+
+
+def _damaged(repo: MemoryRepo) -> None:
+    _reviewed(repo)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
+    _kept(repo).write_bytes(b"not a database, " * 64)
+
+
+def _from_other_code(repo: MemoryRepo) -> None:
+    """Pairs kept by other code (a fingerprint of its own), every one of them wrong."""
+    _reviewed(repo)
+    with sqlite3.connect(_kept(repo)) as db:
+        items = [i for (i,) in db.execute("SELECT item FROM judged")]
+        db.executemany("INSERT INTO pairs VALUES (?, ?, 1.0)", itertools.pairwise(items))
+        db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
+
+
+def _from_another_store(repo: MemoryRepo) -> None:
+    """The judged set of another repository (other memories, some shared, some edited)."""
+    other = build_repo(repo.store.git_dir.parent / "other", bare=True, memories=MEMORIES[:9])
+    invoke_json(other, "review", "--force")
+    shutil.copy(_kept(other), _kept(repo))
+
+
+def _removed_after_review(repo: MemoryRepo) -> None:
+    _reviewed(repo)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
+
+
+def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
+    repo = build_repo(root / "repo.git", bare=True, memories=REPEATS)
+    if prepare is not None:
+        _kept(repo).parent.mkdir(parents=True, exist_ok=True)
+        prepare(repo)
+    record = invoke_json(repo, "run", "--force")
+    return (record["run_id"], op_view(record["ops"]), record["deferred"]), tree_of(repo)
+
+
+@pytest.mark.parametrize(
+    "prepare",
+    [_reviewed, _damaged, _from_other_code, _from_another_store, _removed_after_review],
+    ids=["kept", "damaged", "other-code", "another-store", "removed"],
+)
+def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_pairs(
+    tmp_path: Path, prepare: Callable[[MemoryRepo], None]
+) -> None:
+    """Kept, damaged, foreign or removed pairs: the dream of a fresh repository."""
+    fresh, fresh_tree = _dreamt(tmp_path / "fresh", None)
+    assert sum(op == "merge" for op, _ph, _rule, _m, _s in fresh[1]) >= 2
+    assert _dreamt(tmp_path / "prepared", prepare) == (fresh, fresh_tree)
+
+
+_T0 = datetime(2026, 1, 5, tzinfo=UTC)
+_WORDS = ["pytest", "Flask", "Postgres", "uv", "ruff", "vim", "daily", "at work", "in staging"]
+
+
+def _memories(n: int, seed: int) -> list[Memory]:
+    """Short facts over a few words in two topics: many near-duplicates."""
+    rng = random.Random(seed)
+    out = []
+    for k in range(n):
+        text = " ".join(["Priya", rng.choice(["uses", "likes"]), *rng.sample(_WORDS, 3)])
+        created = _T0 + timedelta(hours=rng.randint(0, 50))
+        out.append(
+            Memory(
+                id=f"m-{k:04d}",
+                topic=rng.choice("ab"),
+                slug=f"s{k}",
+                text=text,
+                created=created,
+                updated=created,
+            )
+        )
+    return out
+
+
+def _pairs(memories: Sequence[Memory]) -> list[tuple[str, str, float]]:
+    ordered = sorted(memories, key=lambda m: (m.created, m.id))
+    return duplicate_pairs(ordered, [DupItem.from_memory(m) for m in ordered], 0.8)
+
+
+def _whole(memories: Sequence[Memory]) -> list[tuple[str, str, float]]:
+    ordered = sorted(memories, key=lambda m: (m.created, m.id))
+    return find_duplicate_pairs([DupItem.from_memory(m) for m in ordered], threshold=0.8)
+
+
+def test_only_pairs_with_new_or_changed_memories_are_judged_and_the_answer_is_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later block (a later process) asks the finder about the changed, moved and added
+    memories alone, and answers every pair of the whole store, in the finder's order."""
+    asked: list[Collection[str] | None] = []
+
+    def finder(items: Sequence[DupItem], **kwargs: Any) -> list[tuple[str, str, float]]:
+        asked.append(kwargs.get("involving"))
+        return find_duplicate_pairs(items, **kwargs)
+
+    monkeypatch.setattr(judged_pairs, "find_duplicate_pairs", finder)
+    before = _memories(300, seed=1)
+    with keeping_pairs(tmp_path):
+        assert _pairs(before) == _whole(before)
+    assert asked == [None]  # all new: the whole index, every pair judged
+    after = before[:200] + before[210:]  # ten gone
+    after[3] = replace(after[3], text="Priya uses Postgres daily in staging")  # changed
+    after[4] = replace(after[4], created=after[4].created + timedelta(days=9))  # moved last
+    after.append(replace(before[5], id="m-new"))  # a copy: a pair with m-0005
+    with keeping_pairs(tmp_path):
+        assert _pairs(after) == _whole(after)
+        assert _pairs(after) == _whole(after)  # the next pass: nothing new to judge
+    assert asked[1:] == [{after[3].id, after[4].id, "m-new"}]
+    with keeping_pairs(tmp_path):  # the set the last pass judged, kept
+        assert _pairs(after) == _whole(after)
+    assert len(asked) == 2
+    assert _pairs(after) == _whole(after)  # outside a block: every pair judged
+    assert asked[2] is None
