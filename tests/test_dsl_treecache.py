@@ -113,3 +113,27 @@ def test_a_process_that_finds_every_tree_never_imports_lark(tmp_path: Path) -> N
         for _ in range(2)
     ]
     assert [json.loads(r.stdout) for r in runs] == [[True, True], [True, False]]
+
+
+def test_an_expression_read_from_yaml_is_kept_as_plain_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rule file's block scalar reaches the compiler as ruamel's str subclass; the cache
+    keeps plain text, so a process reading it never imports ruamel (as a cached recall
+    must not)."""
+    from ruamel.yaml import YAML
+
+    folded = YAML(typ="rt").load("weight: >\n  x * 2\n  + 1 > 3\n")["weight"]
+    assert type(folded) is not str  # what the round-trip loader gives for a block scalar
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    compile_expression(folded, Schema("t", {"x": NUMBER}))
+    script = (
+        "import json, sys\n"
+        "from dreamgit.dsl import treecache\n"
+        "found = treecache._read(treecache._file())\n"
+        "print(json.dumps([len(found), 'ruamel' in sys.modules]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout) == [1, False]

@@ -42,6 +42,10 @@ def parsed(text: str) -> Node:
     Raises what the parser raises for text that does not parse (never kept).
     """
     global _loaded
+    # Kept as a plain str: rule files read by ruamel's round-trip loader hand over block
+    # scalars as its str subclasses, and a key of such a class in the pickle would make
+    # every process that reads the cache import ruamel (a cached recall included).
+    text = str(text)
     if _loaded is None:
         _loaded = _read(_file())
     found = _loaded.get(text)
@@ -75,7 +79,7 @@ def _read(file: Path | None) -> dict[str, Node]:
         return {}
     if not isinstance(found, dict):
         return {}
-    return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, Node)}
+    return {k: v for k, v in found.items() if type(k) is str and isinstance(v, Node)}
 
 
 def _save(file: Path | None, text: str, tree: Node) -> None:
