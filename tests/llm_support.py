@@ -118,6 +118,15 @@ class Loopback:
         with self.lock:
             return len(self.received)
 
+    def reached(self, requests: int, timeout: float = 10.0) -> int:
+        """The count once it reaches ``requests`` (or ``timeout`` passes): a client that
+        timed out may have sent its last request before a busy machine let the server
+        read it."""
+        ends = time.monotonic() + timeout
+        while self.count < requests and time.monotonic() < ends:
+            time.sleep(0.01)
+        return self.count
+
 
 def openai_reply(content: str, *, model: str = "gpt-test") -> Reply:
     """A chat-completions success carrying ``content``."""
