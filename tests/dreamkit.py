@@ -224,3 +224,10 @@ def spawn(
 def op_view(ops: Sequence[dict[str, Any]]) -> list[tuple[str, str, str, tuple[str, ...], str]]:
     """What an operation is, without where it was committed: op, phase, rule, memories, summary."""
     return [(op["op"], op["phase"], op["rule"], tuple(op["memories"]), op["summary"]) for op in ops]
+
+
+def forced_dream(repo: MemoryRepo) -> tuple[tuple[Any, ...], str]:
+    """``run --force`` as a process: its run id, operations (:func:`op_view`) and deferred
+    work, and the tree main is left at; what two dreams compare to be the same dream."""
+    record = invoke_json(repo, "run", "--force")
+    return (record["run_id"], op_view(record["ops"]), record["deferred"]), tree_of(repo)

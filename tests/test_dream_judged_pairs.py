@@ -26,7 +26,8 @@ from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs, keeping_pai
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import MEMORIES, Seed, build_repo, invoke_json, op_view, tree_of
+from dreamgit.store.sqlitecache import remove_database
+from dreamkit import MEMORIES, Seed, build_repo, forced_dream, invoke_json
 
 #: The fixture's memories and two more near-duplicates, one of them in another topic.
 REPEATS: tuple[Seed, ...] = (
@@ -72,8 +73,7 @@ def _from_another_store(repo: MemoryRepo) -> None:
 
 def _removed_after_review(repo: MemoryRepo) -> None:
     _reviewed(repo)
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
+    remove_database(_kept(repo))
 
 
 def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
@@ -81,8 +81,7 @@ def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[A
     if prepare is not None:
         _kept(repo).parent.mkdir(parents=True, exist_ok=True)
         prepare(repo)
-    record = invoke_json(repo, "run", "--force")
-    return (record["run_id"], op_view(record["ops"]), record["deferred"]), tree_of(repo)
+    return forced_dream(repo)
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,8 @@ from dreamgit.dream.consolidate.count_memo import CountCodec, keeping_counts
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountKeeper, CountReading
 from dreamgit.dream.consolidate.counts import read_counts
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import MEMORIES, Seed, build_repo, invoke_json, op_view, tree_of
+from dreamgit.store.sqlitecache import remove_database
+from dreamkit import MEMORIES, Seed, build_repo, forced_dream, invoke_json
 
 #: The fixture's memories and counts that newer memories change.
 COUNTS: tuple[Seed, ...] = (
@@ -79,16 +80,14 @@ def _unreadable_rows(repo: MemoryRepo) -> None:
 
 def _removed_after_review(repo: MemoryRepo) -> None:
     _reviewed(repo)
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
+    remove_database(_kept(repo))
 
 
 def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
     repo = build_repo(root, bare=True, memories=COUNTS)
     if prepare is not None:
         prepare(repo)
-    record = invoke_json(repo, "run", "--force")
-    return (record["run_id"], op_view(record["ops"]), record["deferred"]), tree_of(repo)
+    return forced_dream(repo)
 
 
 @pytest.mark.parametrize(

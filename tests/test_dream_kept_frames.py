@@ -21,7 +21,8 @@ from dreamgit.dream.consolidate.frame_memo import _codec, keeping_frames
 from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
 from dreamgit.store.keptframes import code_fingerprint
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo, invoke_json, op_view, tree_of
+from dreamgit.store.sqlitecache import remove_database
+from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo, forced_dream, invoke_json
 
 #: The fixture's memories and newer values of two subjects' relations, each said later.
 VALUES: tuple[Seed, ...] = (
@@ -72,8 +73,7 @@ def _unreadable_rows(repo: MemoryRepo) -> None:
 
 def _removed_after_review(repo: MemoryRepo) -> None:
     _reviewed(repo)
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
+    remove_database(_kept(repo))
 
 
 def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
@@ -81,8 +81,7 @@ def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[A
     if prepare is not None:
         prepare(repo)
     parse_frame.cache_clear()  # as in a fresh process: every frame asked of the database
-    record = invoke_json(repo, "run", "--force")
-    return (record["run_id"], op_view(record["ops"]), record["deferred"]), tree_of(repo)
+    return forced_dream(repo)
 
 
 @pytest.mark.parametrize(

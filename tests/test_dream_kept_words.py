@@ -19,7 +19,7 @@ from dreamgit.dream.gather.compact import WORDS_KEEPER, content_words
 from dreamgit.dream.word_memo import keeping_words
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.textsim import FEATURE_KEEPER, features
-from dreamkit import MEMORIES, build_repo, invoke_json, op_view, tree_of
+from dreamkit import MEMORIES, build_repo, forced_dream, invoke_json
 
 KINDS = ("features", "content-words")
 SAID = ("Prefers pytest over unittest for Python tests.", "Met Ana on 14 July 2023.", "ok")
@@ -71,8 +71,7 @@ def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[A
     if prepare is not None:
         prepare(repo)
     features.cache_clear()  # as in a fresh process
-    record = invoke_json(repo, "run", "--force")
-    return (record["run_id"], op_view(record["ops"]), record["deferred"]), tree_of(repo)
+    return forced_dream(repo)
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from dreamgit.store import layout
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.operations import forget
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sqlitecache import remove_database
 from gitcheck import NOW, NOW_TEXT
 
 FACTS = [
@@ -171,8 +172,7 @@ def test_a_missing_or_damaged_database_changes_no_answer(tmp_path: Path, damage:
         with sqlite3.connect(database) as db:
             db.execute("DROP TABLE recall_views")
     else:
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{database}{suffix}").unlink(missing_ok=True)
+        remove_database(database)
         if damage == "garbage":
             database.write_bytes(b"not a database at all" * 100)
     assert _cached(folder, asks[0]) is None
