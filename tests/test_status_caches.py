@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from dreamgit.cli import cli
-from dreamgit.dream import healthstore
+from dreamgit.dream import healthfacts
 from dreamgit.dream import status as status_module
 from dreamgit.model import RecallStats
 from dreamgit.recall.fold import fold_signals
@@ -157,8 +157,8 @@ def test_a_second_status_reads_no_memory_file_and_an_add_derives_one_fact(
     _run(repo, "add", "Sings in a choir on Thursdays.", "--topic", "habits")  # places the next
     _status(repo)
     derived: list[str] = []
-    keyed = healthstore.words_key
-    monkeypatch.setattr(healthstore, "words_key", lambda m: derived.append(m.id) or keyed(m))
+    keyed = healthfacts.words_key
+    monkeypatch.setattr(healthfacts, "words_key", lambda m: derived.append(m.id) or keyed(m))
 
     def read_everything(*_: object, **__: object) -> None:
         raise AssertionError("status read every memory")
@@ -207,9 +207,9 @@ def test_lifecycle_verdicts_that_move_are_judged_from_the_facts_without_building
         _run(repo, "add", f"Tried tea number {n} today.", "--topic", "tea", "--priority", priority)
     _status(repo)  # the facts are derived at NOW_TEXT
     built: list[str] = []
-    whole = healthstore.memory_from_record
+    whole = healthfacts.memory_from_record
     monkeypatch.setattr(
-        healthstore,
+        healthfacts,
         "memory_from_record",
         lambda record, **kw: built.append(kw["path"]) or whole(record, **kw),
     )

@@ -20,15 +20,22 @@ were never re-read, within the run's limits (OpenClaw's documented recovery).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from dreamgit.dream.healthparts import (
+    MOVING_NAMES,
+    RECENT_SESSIONS,
+    Figures,
+    is_stale,
+    report_from,
+    words_key,
+)
 from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.ruleset import Rule, RuleSet
-from dreamgit.ruleset.context import LazyMemoryEnv, concept_words, reads_recall_signals
+from dreamgit.ruleset.context import reads_recall_signals
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import parse_totals
@@ -45,27 +52,6 @@ __all__ = [
     "report_of",
     "words_key",
 ]
-
-#: How many of the latest read sessions the yield looks at.
-RECENT_SESSIONS = 20
-
-
-#: Names whose value changes with the time of asking or with the recall counters, not
-#: with the memory's file alone: a prune verdict that read none of them holds for good.
-MOVING_NAMES = frozenset({"age", "idle", "valid_from", "since_day", "recall", "recalls"})
-
-
-@dataclass(frozen=True)
-class Figures:
-    """What health reads of the active memories: how many, the sessions they name as
-    sources, how many repeat another's content words, how many unprotected ones there
-    are and how many of those a prune rule would retire now."""
-
-    count: int
-    sourced: set[str]
-    duplicates: int
-    candidates: int
-    stale: int
 
 
 def health_report(
@@ -99,21 +85,10 @@ def prunable_rules(repo: MemoryRepo, rules: RuleSet, at: str | None) -> tuple[li
     return [r for r in rules.prune if tracked or not reads_recall_signals(r)], tracked
 
 
-def words_key(memory: Memory) -> str:
-    """A memory's content words (case and punctuation aside) as one comparable string."""
-    return "\x1f".join(sorted(concept_words(memory.text)))
-
-
 def _repeats(key: str, seen: set[str]) -> bool:
     found = key in seen
     seen.add(key)
     return found
-
-
-def is_stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
-    """Whether a prune rule would retire ``memory`` now."""
-    env = LazyMemoryEnv(memory, now, recalls_recorded=tracked)
-    return any(r.when.evaluate(env) for r in prunable)
 
 
 def report_of(
@@ -121,23 +96,14 @@ def report_of(
 ) -> dict[str, Any]:
     """The report from the memories' figures and what else ``at`` holds: the sessions
     dreams have read, ``MEMORY.md`` and the recall counters."""
-    parts: dict[str, float] = {}
-    read = read_sessions(repo, at)
-    if read:
-        recent = read[-RECENT_SESSIONS:]
-        parts["yield"] = sum(s in figures.sourced for s in recent) / len(recent)
-    if figures.count:
-        parts["duplicates"] = 1 - figures.duplicates / figures.count
-        if figures.candidates:
-            parts["stale"] = 1 - figures.stale / figures.candidates
     index = repo.read_text(layout.INDEX, at) or ""
-    budget = rules.budgets.index_chars
-    parts["index"] = 1.0 if len(index) <= budget else budget / len(index)
-    totals = parse_totals(repo.read_text(layout.RECALL_COUNTERS, at))
-    if totals["recalls"]:
-        parts["recall_hits"] = totals["with_hits"] / totals["recalls"]
-    score = round(sum(parts.values()) / len(parts), 3) if parts else None
-    return {"score": score, "parts": {k: round(v, 3) for k, v in parts.items()}}
+    return report_from(
+        figures,
+        read=read_sessions(repo, at),
+        index_chars=len(index),
+        budget=rules.budgets.index_chars,
+        totals=parse_totals(repo.read_text(layout.RECALL_COUNTERS, at)),
+    )
 
 
 def read_sessions(repo: MemoryRepo, at: str | None) -> list[str]:
