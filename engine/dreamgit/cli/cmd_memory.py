@@ -13,6 +13,7 @@ from dreamgit.cli.render import emit_json, json_option, warn
 from dreamgit.cli.state import CliState, pass_state
 from dreamgit.cli.statusview import status_output
 from dreamgit.clock import format_time
+from dreamgit.dream.statusviews import follow_status_view
 from dreamgit.errors import NotARepositoryError, NotFoundError, UserError
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
 from dreamgit.recall.views import follow_view
@@ -132,6 +133,7 @@ def add(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
     )
     follow_view(repo)  # the next recall answers from the derived store
+    follow_status_view(repo)  # and the next status, in a bare repository
     if as_json:
         emit_json({**done.memory.to_dict(), "reinforced": done.reinforced})
         return

@@ -26,11 +26,16 @@ StatusOutput = tuple[list[str], list[str]]
 
 def status_output(path: Path, now: datetime, *, as_json: bool) -> StatusOutput:
     """The status of the repository at ``path`` at ``now``: what to print, and the
-    problems to warn about first."""
-    from dreamgit.dream.status import repo_status  # loads the rules engine: only when asked
-    from dreamgit.store.repo import MemoryRepo
+    problems to warn about first. A bare repository whose status of HEAD's commit was
+    kept is answered without git (``dream/leanstatus.py``); else git is read."""
+    from dreamgit.dream.leanstatus import lean_status
 
-    report = repo_status(MemoryRepo.open(path), now=now)
+    report = lean_status(path, now)
+    if report is None:
+        from dreamgit.dream.status import repo_status  # opens git and loads the rules
+        from dreamgit.store.repo import MemoryRepo
+
+        report = repo_status(MemoryRepo.open(path), now=now)
     problems = list(report["problems"])
     if as_json:
         return [json.dumps(report, indent=2, ensure_ascii=False, sort_keys=False)], problems

@@ -3,17 +3,34 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
-from dreamgit.dsl import ExpressionError
+from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import RuleError
-from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.context import gate_env
 
-__all__ = ["evaluate_gate"]
+__all__ = ["GateRules", "evaluate_gate"]
+
+
+class GateRules(Protocol):
+    """What the gate reads of a rule set (a ``RuleSet`` is one; the lean status makes
+    one from the gate's text)."""
+
+    @property
+    def gate(self) -> Expression | None:
+        """The compiled gate, None when the rules have none."""
+
+    @property
+    def gate_location(self) -> object | None:
+        """Where the gate was written, for messages."""
+
+    @property
+    def gate_text(self) -> str | None:
+        """The gate as written."""
 
 
 def evaluate_gate(
-    ruleset: RuleSet,
+    ruleset: GateRules,
     *,
     new_sessions: int,
     last_dream: datetime | None,

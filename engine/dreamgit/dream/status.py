@@ -12,10 +12,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from dreamgit.clock import format_time
+from dreamgit.clock import format_time, parse_time
 from dreamgit.dream.gate import evaluate_gate
-from dreamgit.dream.health import health_report
+from dreamgit.dream.health import health_report, prunable_rules, read_sessions
+from dreamgit.dream.healthparts import recent_read
 from dreamgit.dream.healthstore import stored_health
+from dreamgit.dream.statusbranches import branches_by_state
+from dreamgit.dream.statusviews import keep_status_view
 from dreamgit.errors import MemoryFileError
 from dreamgit.gitstore.locks import is_held
 from dreamgit.history.branches import held_sessions
@@ -27,8 +30,10 @@ from dreamgit.store import layout
 from dreamgit.store.formats import Source
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import session_id_from_path
+from dreamgit.store.signals import parse_totals
 
 __all__ = [
+    "branch_states",
     "dream_branches",
     "dream_lock_path",
     "gate_figures",
@@ -47,10 +52,15 @@ def pending_sessions(repo: MemoryRepo, commit: str | None) -> dict[str, str]:
 def dream_branches(repo: MemoryRepo) -> dict[str, Any]:
     """Unmerged dream branches: awaiting review, refused (its merge was, ``refused`` says
     why), abandoned (a crashed run), or running now."""
+    return branches_by_state(branch_states(repo), dreaming=is_held(dream_lock_path(repo)))
+
+
+def branch_states(repo: MemoryRepo) -> list[tuple[str, str, str | None]]:
+    """Each unmerged dream branch as (name, state, why refused): ``refused``,
+    ``awaiting`` (review), ``unrecorded`` (no run record: running, or abandoned when no
+    dream runs now) or ``abandoned``."""
     main = repo.tip()
-    awaiting, abandoned, running = [], [], []
-    refused: list[dict[str, str]] = []
-    dreaming = is_held(dream_lock_path(repo))
+    states: list[tuple[str, str, str | None]] = []
     for name, tip in repo.store.branches(layout.DREAM_BRANCH_PREFIX).items():
         if main is not None and repo.store.is_ancestor(tip, main):
             continue
@@ -58,19 +68,12 @@ def dream_branches(repo: MemoryRepo) -> dict[str, Any]:
         records = [r for r in read_runs(repo.store, tip) if r.get("run_id") == run_id]
         why = refusal(repo.store, records[0], main) if records else None
         if why is not None:
-            refused.append({"branch": name, "reason": why})
+            states.append((name, "refused", why))
         elif records and not records[0].get("merge_requested", True):
-            awaiting.append(name)
-        elif dreaming and not records:
-            running.append(name)
+            states.append((name, "awaiting", None))
         else:
-            abandoned.append(name)
-    return {
-        "awaiting_review": awaiting,
-        "refused": refused,
-        "abandoned": abandoned,
-        "running": running,
-    }
+            states.append((name, "abandoned" if records else "unrecorded", None))
+    return states
 
 
 def uncommitted_edits(repo: MemoryRepo) -> dict[str, int]:
@@ -131,7 +134,7 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     # files that do not read are named, not counted.
     preview = repo.preview_agent_edits(now)
     rules = repo_ruleset(repo)
-    health, broken, topics = _memories_health(repo, rules, preview, tip, now=now)
+    health, broken, topics, stored = _memories_health(repo, rules, preview, tip, now=now)
     if fmt.name == "dreamgit":  # one pass over 10,000 paths, the cheap test first
         topics = sorted(
             {p.split("/")[1] for p in files if p.count("/") == 2 and fmt.memory_path(p)}
@@ -146,7 +149,8 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
     figures = gate_figures(repo, tip, held=held, source=source)
     due, reason = evaluate_gate(rules, **figures, now=now)
     last = figures["last_dream"]
-    return {
+    states = branch_states(repo)
+    report = {
         "memories": figures["memories"],
         "format": fmt.name,
         "branch": repo.branch,
@@ -163,20 +167,71 @@ def repo_status(repo: MemoryRepo, *, now: datetime) -> dict[str, Any]:
         "recall_tracking": recall_tracking(repo, tip),
         "health": health,
         "problems": [problem.render() for problem in [*broken, *repo.left_out]],
-        **dream_branches(repo),
+        **branches_by_state(states, dreaming=is_held(dream_lock_path(repo))),
     }
+    if stored and preview == tip and tip is not None:
+        _keep_view(repo, rules, tip, report, figures, states)
+    return report
+
+
+def _keep_view(
+    repo: MemoryRepo,
+    rules: RuleSet,
+    tip: str,
+    report: dict[str, Any],
+    figures: dict[str, Any],
+    states: list[tuple[str, str, str | None]],
+) -> None:
+    """Keep what this status read of ``tip`` for the lean path
+    (:mod:`dreamgit.dream.statusviews`), where it can answer alike: a bare repository of
+    dreamgit's own format on HEAD's branch, no recall counters (the lean path does not
+    read them), no dream branch whose state depends on a running dream, and a last
+    dream time that survives its text."""
+    store = repo.store
+    last = figures["last_dream"]
+    if (
+        store.workdir is not None
+        or repo.format.name != "dreamgit"
+        or store.head_branch() != repo.branch
+        or any(state == "unrecorded" for _name, state, _why in states)
+        or repo.recall_counters(tip)
+        or (last is not None and parse_time(format_time(last)) != last)
+    ):
+        return
+    prunable, tracked = prunable_rules(repo, rules, tip)
+    data = {
+        "tree": store.entry_id(tip, layout.MEMORIES.rstrip("/")) or "none",
+        "report": report,
+        "gate": {**figures, "last_dream": None if last is None else format_time(last)},
+        "read": recent_read(read_sessions(repo, tip)),
+        "index_chars": len(repo.read_text(layout.INDEX, tip) or ""),
+        "totals": parse_totals(repo.read_text(layout.RECALL_COUNTERS, tip)),
+        "rules": {
+            "gate": rules.gate_text,
+            "prune": [rule.when.text for rule in prunable],
+            "tracked": tracked,
+            "protected_topics": list(rules.protected.topics),
+            "protected_priorities": [str(p) for p in rules.protected.priorities],
+            "index_budget": rules.budgets.index_chars,
+        },
+        "refs": store.branches(layout.DREAM_BRANCH_PREFIX),
+        "states": [list(state) for state in states],
+        "signal_batches": len(store.files(tip, layout.RECALL_SIGNALS)),
+    }
+    keep_status_view(store.git_dir, tip, repo.branch, data)
 
 
 def _memories_health(
     repo: MemoryRepo, rules: RuleSet, preview: str | None, tip: str | None, *, now: datetime
-) -> tuple[dict[str, Any], list[MemoryFileError], list[str]]:
-    """(health, memory files that do not read, topics of the memories read) at
-    ``preview``: from the derived store when it can serve (no topics: the caller has
-    them from the listing), else by reading every memory."""
+) -> tuple[dict[str, Any], list[MemoryFileError], list[str], bool]:
+    """(health, memory files that do not read, topics of the memories read, whether the
+    derived store answered) at ``preview``: from the derived store when it can serve (no
+    topics: the caller has them from the listing), else by reading every memory."""
     if repo.format.name == "dreamgit":
         stored = stored_health(repo, rules, memories_at=preview, at=tip, now=now)
         if stored is not None:
-            return stored[0], stored[1], []
+            return stored[0], stored[1], [], True
     snapshot = repo.snapshot(now=now, at=preview)
     health = health_report(repo, rules, snapshot.memories, at=tip, now=now)
-    return health, list(snapshot.broken), sorted({m.topic for m in snapshot.memories})
+    topics = sorted({m.topic for m in snapshot.memories})
+    return health, list(snapshot.broken), topics, False
