@@ -6,7 +6,8 @@ a module only when one of its commands runs, and is the one place where
 exceptions become exit codes. ``dreamgit --version`` alone is answered here,
 before click is imported (half the cost of that process), in click's words, and so
 are a Claude Code hook's command line (``cli/hookrun.py``), a plain ``recall`` that the
-derived store answers (``cli/recallrun.py``) and a plain ``status`` (``cli/statusrun.py``).
+derived store answers (``cli/recallrun.py``), a plain ``status`` (``cli/statusrun.py``)
+and a plain ``add`` (``cli/addrun.py``).
 
 May import: everything in the package; nothing imports it (``__main__`` and the
 console script aside).
@@ -50,6 +51,12 @@ def main(argv: list[str] | None = None) -> None:
 
         plain = status_call(args)
         if plain is not None and run_status(plain):
+            return
+    if "add" in args:  # an agent adds as it works: no click when it need not
+        from dreamgit.cli.addrun import add_call, run_add
+
+        adding = add_call(args)
+        if adding is not None and run_add(adding):
             return
     from dreamgit.cli.app import main as run
 

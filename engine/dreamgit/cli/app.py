@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from pathlib import Path
 from typing import NoReturn
 
 import click
@@ -103,39 +102,11 @@ def _crash(ctx: click.Context, exc: Exception) -> NoReturn:
     """An internal error: re-raised under ``--debug``, else a crash log and exit 3."""
     if _debug(ctx):
         raise exc
-    path = _write_crash_log(exc)
+    from dreamgit.cli.crashlog import write_crash_log  # only a crash needs it
+
+    path = write_crash_log(exc)
     click.echo(f"internal error: {exc!r}\ncrash log: {path}", err=True)
     ctx.exit(3)
-
-
-def _write_crash_log(exc: BaseException) -> Path:
-    # Imported here: only a crash needs them, and every start (even --version) would pay.
-    import traceback
-    from datetime import datetime
-
-    stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    folder = Path(state) / "dreamgit" / "crash"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"crash-{stamp}-{os.getpid()}.log"
-    versions = _versions()
-    body = "".join(traceback.format_exception(exc))
-    path.write_text(f"{versions}\nargv: {sys.argv!r}\n\n{body}", encoding="utf-8")
-    return path
-
-
-def _versions() -> str:
-    import importlib.metadata  # only a crash needs it: not paid at every start
-    import platform
-
-    parts = [f"dreamgit {__version__}", f"python {platform.python_version()}"]
-    # Distribution metadata, not `module.__version__` (deprecated in click 8.2+).
-    for name in ("pygit2", "lark", "ruamel.yaml", "jinja2", "click", "deepdiff"):
-        try:
-            parts.append(f"{name} {importlib.metadata.version(name)}")
-        except Exception:
-            parts.append(f"{name} ?")
-    return ", ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from dreamgit.cli.state import CliState
 
-__all__ = ["open_repo", "open_repo_at"]
+__all__ = ["open_repo", "open_repo_at", "report_left_out"]
 
 
 def open_repo(state: CliState) -> MemoryRepo:
@@ -39,7 +39,7 @@ def open_repo_at(path: Path, now: datetime) -> MemoryRepo:
     repo.require_initialised()
     context = _click_context()
     if context is not None:
-        context.call_on_close(lambda: _report_left_out(repo))
+        context.call_on_close(lambda: report_left_out(repo))
     return repo
 
 
@@ -49,12 +49,14 @@ def _click_context() -> click.Context | None:
     return None if loaded is None else loaded.get_current_context(silent=True)
 
 
-def _report_left_out(repo: MemoryRepo) -> None:
+def report_left_out(repo: MemoryRepo) -> None:
     """Name the edited files a write left uncommitted because they do not read, and the
-    scratch branches of killed reverts it removed."""
-    from dreamgit.cli.render import warn  # click's echo: only under a click command
-
+    scratch branches of killed reverts it removed (and the hooks its commits skipped)."""
     _note_hooks(repo)
+    if not (repo.removed_leftovers or repo.left_out):
+        return
+    from dreamgit.cli.render import warn  # click's echo: only when there is a word to say
+
     for branch in repo.removed_leftovers:
         run = branch.removeprefix(REVERT_SCRATCH)
         warn(

@@ -1,0 +1,182 @@
+"""``dreamgit add`` without click, when its command line is exactly a plain one.
+
+An agent adds memories as it works, and click's import is ~45 ms of CPU of a process
+that writes one file and one commit. ``dreamgit.cli.main`` hands ``[--repo P] [--now T]
+add TEXT --topic T [--priority P] [--tag X]… [--key K] [--type T] [--json]`` (each option
+but ``--tag`` at most once, as separate words, the choices click offers; see
+``cli/plainargs.py``) to :func:`run_add`, which adds through the same library calls as
+the click command and prints what it prints. An add writes, so it is never run twice:
+everything click would do differently is decided before anything is read — a stream
+that is not UTF-8 goes to click — and after the write this path answers every outcome
+itself as the root group words it (an error and its exit code, an internal error's crash
+log, the warnings a write leaves), with click's ``echo`` only for text holding an escape
+character. Any other shape (``--help``, ``--debug``, ``--tag=x``) goes straight to click.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import sys
+from typing import NamedTuple, NoReturn, TextIO
+
+from dreamgit.cli.plainargs import PlainCall, plain_call
+from dreamgit.model import MEMORY_TYPES, PRIORITIES
+
+__all__ = ["AddCall", "add_call", "run_add"]
+
+#: The options with a value, and the values click's choices allow.
+_VALUED = ("--topic", "--priority", "--key", "--type")
+_CHOICES = {"--priority": PRIORITIES, "--type": MEMORY_TYPES}
+
+
+class AddCall(NamedTuple):
+    """An add's command line, read."""
+
+    globals: PlainCall
+    text: str
+    topic: str
+    priority: str
+    tags: tuple[str, ...]
+    key: str | None
+    kind: str
+    as_json: bool
+
+
+def add_call(args: list[str]) -> AddCall | None:
+    """The add a command line asks for when it has the plain shape, else None."""
+    found = plain_call(args)
+    if found.words[:1] != ("add",):
+        return None
+    words = found.words[1:]
+    text: str | None = None
+    valued: dict[str, str] = {}
+    tags: list[str] = []
+    as_json = False
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in _VALUED and word not in valued and at + 1 < len(words):
+            value = words[at + 1]
+            if value.startswith("-") or value not in _CHOICES.get(word, (value,)):
+                return None  # click's to read or to refuse
+            valued[word] = value
+            at += 2
+        elif word == "--tag" and at + 1 < len(words) and not words[at + 1].startswith("-"):
+            tags.append(words[at + 1])
+            at += 2
+        elif word == "--json" and not as_json:
+            as_json = True
+            at += 1
+        elif text is None and not word.startswith("-"):
+            text = word
+            at += 1
+        else:
+            return None
+    if text is None or "--topic" not in valued:
+        return None
+    return AddCall(
+        found,
+        text,
+        valued["--topic"],
+        valued.get("--priority", "normal"),
+        tuple(tags),
+        valued.get("--key"),
+        valued.get("--type", "user"),
+        as_json,
+    )
+
+
+def run_add(call: AddCall) -> bool:
+    """Add as the click command does and return True (exiting with the root group's
+    code when it fails), or do nothing and return False when click must answer."""
+    if not (_utf8(sys.stdout) and _utf8(sys.stderr)):
+        return False
+    from dreamgit.cli.opening import open_repo_at, report_left_out
+    from dreamgit.errors import DreamgitError, InternalSignal, environment_problem
+
+    repo = None
+    try:
+        try:
+            from dreamgit.dream.statusviews import follow_status_view
+            from dreamgit.integrations.remember import remember
+            from dreamgit.recall.views import follow_view
+
+            now = call.globals.now()
+            repo = open_repo_at(call.globals.path, now)
+            done = remember(
+                repo,
+                call.text,
+                topic=call.topic,
+                priority=call.priority,
+                tags=call.tags,
+                key=call.key,
+                type=call.kind,
+                now=now,
+            )
+            follow_view(repo)  # the next recall answers from the derived store
+            follow_status_view(repo)  # and the next status, in a bare repository
+            if call.as_json:
+                value = {**done.memory.to_dict(), "reinforced": done.reinforced}
+                _echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
+                return True
+            if done.reinforced:
+                _echo(
+                    f"warning: {done.memory.id} already says this: reinforced it instead "
+                    "of adding a second one",
+                    err=True,
+                )
+            _echo(done.memory.id)
+            return True
+        finally:
+            if repo is not None:
+                report_left_out(repo)  # as click's context does when the command closes
+    except (KeyboardInterrupt, EOFError):
+        _echo("\nAborted!", err=True)  # click's words when it is stopped
+        raise SystemExit(1) from None
+    except BrokenPipeError:
+        # The reader went away, as the root group says it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
+    except DreamgitError as exc:
+        if isinstance(exc, InternalSignal):
+            _crash(exc)
+        _echo(f"error: {exc.render()}", err=True)
+        raise SystemExit(exc.exit_code) from None
+    except Exception as exc:
+        problem = environment_problem(exc)
+        if problem is None:
+            _crash(exc)
+        _echo(f"error: {problem.render()}", err=True)
+        raise SystemExit(problem.exit_code) from None
+
+
+def _crash(exc: BaseException) -> NoReturn:
+    """An internal error: a crash log and exit 3, as the root group does without --debug."""
+    from dreamgit.cli.crashlog import write_crash_log
+
+    path = write_crash_log(exc)
+    _echo(f"internal error: {exc!r}\ncrash log: {path}", err=True)
+    raise SystemExit(3) from None
+
+
+def _utf8(stream: TextIO) -> bool:
+    """Whether click would write to ``stream`` as it is (it re-encodes other streams)."""
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "utf-8"
+    except LookupError:
+        return False
+
+
+def _echo(text: str, *, err: bool = False) -> None:
+    """``click.echo(text, err=err)``: written as is unless it holds an escape character,
+    which click strips off a stream that is not a terminal."""
+    if "\x1b" in text:
+        import click
+
+        click.echo(text, err=err)
+        return
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
