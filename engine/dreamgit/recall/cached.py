@@ -21,8 +21,8 @@ from pathlib import Path
 from dreamgit.recall.index import as_candidates, search_stored
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.ranking import RecallResult, answer, asked
-from dreamgit.recall.settings import compiled_sections
 from dreamgit.recall.views import counters_of, read_view
+from dreamgit.recall.weighting import compiled_recall
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.headref import read_head
 from dreamgit.store.signals import with_recalls
@@ -39,7 +39,7 @@ def cached_recall(folder: Path, ask: RecallQuery, *, now: datetime) -> RecallRes
     view = read_view(head.git_dir, head.commit)
     if view is None or view.branch != head.branch:
         return None
-    settings = compiled_sections(view.sections)
+    settings = compiled_recall(view.sections)
     question = asked(ask, settings)  # a bad query: the full path's error, word for word
     derived = DerivedStore(head.git_dir)
     try:
