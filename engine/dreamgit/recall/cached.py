@@ -47,10 +47,10 @@ def cached_recall(folder: Path, ask: RecallQuery, *, now: datetime) -> RecallRes
         if found is None:
             return None  # the derived store moved to another tree
         plain = as_candidates(found, {}, now)
-        counters = counters_of(head.git_dir, view.counters, [m.id for m, _ in plain])
+        counters = counters_of(head.git_dir, view.counters, [m.id for m, _, _ in plain])
     except sqlite3.Error:
         return None
     finally:
         derived.close()
-    candidates = [(with_recalls(m, counters.get(m.id)), score) for m, score in plain]
+    candidates = [(with_recalls(m, counters.get(m.id)), score, held) for m, score, held in plain]
     return answer(candidates, question, settings, now=now, git_dir=head.git_dir)

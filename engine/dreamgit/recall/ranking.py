@@ -155,9 +155,9 @@ def _weigh(
         return []
     best = found[0][1]
     hits = []
-    for memory, bm25 in found:
-        doc_terms = set(terms(" ".join((memory.text, *memory.tags))))
-        coverage = len(q_terms & doc_terms) / len(q_terms) if q_terms else 0.0
+    for memory, bm25, held in found:
+        # ``held``: the query's distinct terms among the memory's text and tags.
+        coverage = held / len(q_terms) if q_terms else 0.0
         relevance = coverage * bm25 / best if best > 0 else 0.0
         # Only the names the weight reads are computed (a date found in the text, say,
         # is not looked for when the weight does not read ``since_day``).
