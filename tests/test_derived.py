@@ -380,26 +380,3 @@ def test_a_listing_that_derives_every_fact_drops_the_other_variants_of_its_kind(
     with sqlite3.connect(_database(repo)) as db:
         kinds = dict(db.execute("SELECT kind, COUNT(*) FROM facts GROUP BY kind").fetchall())
     assert kinds == {"len:new": len(FACTS), "other:1": len(FACTS)}
-
-
-def test_a_first_build_starts_no_record_cache_and_answers_as_the_files_do(tmp_path: Path) -> None:
-    """A recall on a fresh clone of many memories builds the database without writing every
-    record a second time into the record cache; with a record cache there, it is read."""
-    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
-    topics = ["tools", "project", "preferences"]
-    files: dict[str, bytes | None] = {
-        f"memories/{topics[k % 3]}/fact-{k}.md": (
-            f"Fact {k}: the {FACTS[k % len(FACTS)][0].lower()}\n".encode()
-        )
-        for k in range(300)  # more than the record cache waits for to save
-    }
-    _commit(repo, files)
-    cache = repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
-    cache.unlink(missing_ok=True)
-    found = _answers(repo)
-    assert _database(repo).exists() and not cache.exists()
-    assert found == _from_the_files(repo)  # the files' reading starts the record cache
-    assert cache.exists()
-    _database(repo).unlink()
-    repo.derived.close()
-    assert _answers(MemoryRepo.open(repo.store.git_dir)) == found

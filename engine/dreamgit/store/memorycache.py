@@ -56,18 +56,14 @@ class MemoryFiles:
         return self._cached_record(path, blob)
 
     def few_records(self) -> Callable[[str, str], dict[str, Any]]:
-        """A ``record`` for a caller that may parse few files or many (a sync of the
-        derived store): the first ``_FEW`` are parsed directly, the rest through the
-        record cache when there is one. None is started here: the derived store keeps
-        what it parses, and a first recall after a clone would spend a tenth of its
-        time (and its peak memory) writing every record a second time, as JSON."""
+        """A ``record`` for a caller that may parse few files or many: the first
+        ``_FEW`` are parsed directly, the rest through the record cache."""
         count = 0
-        there = self._records.exists()
 
         def record(path: str, blob: str) -> dict[str, Any]:
             nonlocal count
             count += 1
-            return self.record(path, blob, cached=there and count > _FEW)
+            return self.record(path, blob, cached=count > _FEW)
 
         return record
 

@@ -32,10 +32,6 @@ class ParseCache:
                 self._entries = {}
         return self._entries
 
-    def exists(self) -> bool:
-        """Whether there is a cache to read: loaded in this process, or a file."""
-        return self._entries is not None or self._path.exists()
-
     def __len__(self) -> int:
         return len(self._load())
 
