@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dreamgit.errors import MemoryFileError
@@ -115,6 +115,45 @@ def test_a_plain_reading_always_equals_the_yaml_loaders(lines: list[str]) -> Non
         return
     assert plain == _by_yaml(raw)
     assert [type(v) for v in plain.values()] == [type(v) for v in _by_yaml(raw).values()]
+
+
+_ODD_KEYS = st.one_of(
+    _KEYS, _KEYS, st.sampled_from(["a:b", " x", "k ", "_", "-k", "9k", "é", "k.y", ""])
+)
+_SEPARATOR = st.sampled_from([": ", ": ", ":", ":  ", " : ", ":\t"])
+_INDENT = st.sampled_from([" ", "  ", "  ", "   "])
+_PLAIN_VALUE = st.one_of(
+    st.sampled_from(["a", "Tom", "naïve", "v1.2", "3", "2026-01-02", "[a, b]", "x y"]), _VALUE
+)
+_NESTED = st.tuples(
+    _ODD_KEYS,
+    st.lists(st.tuples(_INDENT, _ODD_KEYS, _SEPARATOR, _PLAIN_VALUE), min_size=1, max_size=3),
+).map(lambda kv: "\n".join([f"{kv[0]}:", *(f"{i}{k}{sep}{v}" for i, k, sep, v in kv[1])]))
+_ODD_LINE = st.one_of(
+    st.tuples(_ODD_KEYS, _SEPARATOR, _PLAIN_VALUE).map("".join),
+    _NESTED,
+    _NESTED,
+    st.tuples(_INDENT, _ODD_KEYS).map(lambda ik: f"{ik[0]}{ik[1]}:"),
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.one_of(_LINE, _ODD_LINE, _ODD_LINE), min_size=1, max_size=5))
+@example(["dream:\n  key:Tom"])
+@example(["dream:\n  a: x\n   b: w"])
+@example(["dream:\n   a: x\n  b: w"])
+@example(["name: Tom", "name: Tom"])
+@example(["dream:\n  a: x\n  a: w"])
+def test_names_separators_and_indents_read_plain_only_as_yaml_reads_them(
+    lines: list[str],
+) -> None:
+    """Odd names (a colon, a space, a digit first), separators and mixed indents: the
+    plain reader gives None or exactly what YAML would build, nested mappings included."""
+    raw = "\n".join(lines) + "\n"
+    plain = read_plain(raw)
+    if plain is None:
+        return
+    assert plain == _by_yaml(raw)
 
 
 def _by_dumper(meta: dict[str, Any]) -> str:

@@ -181,6 +181,24 @@ def test_a_missing_or_damaged_database_changes_no_answer(tmp_path: Path, damage:
     assert [_cached(folder, ask) for ask in asks] == full
 
 
+def test_a_view_another_dreamgit_kept_gives_way_to_this_ones(tmp_path: Path) -> None:
+    """After an upgrade, the view the older version kept of the tip is not read, and the
+    next full recall replaces it, so the cached path answers that commit again."""
+    import sqlite3
+
+    folder = tmp_path / "mem"
+    repo = _repo(folder)
+    ask = RecallQuery("staging cluster", record=False)
+    full = _full(repo, ask)
+    repo.derived.close()
+    with sqlite3.connect(DerivedStore(repo.store.git_dir).path) as db:
+        db.execute("UPDATE recall_views SET written_by = 'an older dreamgit'")
+    db.close()
+    assert _cached(folder, ask) is None
+    assert _full(MemoryRepo.open(folder), ask) == full
+    assert _cached(folder, ask) == full
+
+
 def _command_output(folder: Path, *args: str, inside: bool = False) -> tuple[str, bool]:
     """The installed command's stdout, and whether the process imported pygit2; ``inside``:
     run in the repository's folder, found from there as a user does (no DREAMGIT_REPO)."""

@@ -61,9 +61,10 @@ def parse_time(text: str, *, what: str = "time") -> datetime:
 
 def format_time(value: datetime) -> str:
     """``2026-11-22T03:00:00Z``: the one way dreamgit writes a time."""
-    moment = value.astimezone(UTC)
-    # Not strftime("%Y"): the C library writes the year 1 as "1", which no parser reads back.
-    return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}Z"
+    m = value.astimezone(UTC)
+    # Fields, not strftime: it writes the year 1 as "1", which no parser reads back, and
+    # costs twice as much (a first recall at 100,000 memories formats 200,000 times).
+    return f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:{m.second:02d}Z"
 
 
 def parse_duration(text: str) -> timedelta | None:

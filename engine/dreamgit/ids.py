@@ -8,8 +8,6 @@ repository's folders.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 from datetime import datetime
 
@@ -30,11 +28,16 @@ SESSION_ID = re.compile(r"s-\d{8}-[0-9a-f]{6}\Z")
 
 
 def _digest(*parts: str) -> bytes:
+    # Imported when an id is made: a recall that reads ids made earlier needs no OpenSSL.
+    import hashlib
+
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).digest()
 
 
 def memory_id(*parts: str) -> str:
     """``m-`` and eight base32 characters of a hash of the parts."""
+    import base64
+
     return "m-" + base64.b32encode(_digest(*parts)).decode("ascii").lower()[:8]
 
 

@@ -15,10 +15,10 @@ unreadable file is ignored and written again. At most :data:`_KEEP` trees are ke
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
+import zlib
 from pathlib import Path
 
 from dreamgit.dsl.syntax import Node
@@ -64,7 +64,8 @@ def _file() -> Path | None:
     if folder is None:
         return None
     grammar = package_files("dreamgit.dsl").joinpath("grammar.lark").read_bytes()
-    digest = hashlib.sha256(grammar).hexdigest()[:16]
+    # Checksums, not hashlib: its import (OpenSSL) would cost every recall ~4 ms.
+    digest = f"{zlib.crc32(grammar):08x}{zlib.adler32(grammar):08x}"
     py = f"{sys.version_info[0]}{sys.version_info[1]}"
     return folder / f"expressions-{__version__}-{digest}-f{_FORMAT}-py{py}.pickle"
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from dreamgit.recall.index import as_candidates, search_stored
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.ranking import RecallResult, answer, asked
-from dreamgit.recall.settings import compiled_sections
 from dreamgit.recall.views import counters_of, read_view
+from dreamgit.recall.weighting import compiled_recall
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.headref import read_head
 from dreamgit.store.signals import with_recalls
@@ -39,7 +39,7 @@ def cached_recall(folder: Path, ask: RecallQuery, *, now: datetime) -> RecallRes
     view = read_view(head.git_dir, head.commit)
     if view is None or view.branch != head.branch:
         return None
-    settings = compiled_sections(view.sections)
+    settings = compiled_recall(view.sections)
     question = asked(ask, settings)  # a bad query: the full path's error, word for word
     derived = DerivedStore(head.git_dir)
     try:
@@ -47,10 +47,10 @@ def cached_recall(folder: Path, ask: RecallQuery, *, now: datetime) -> RecallRes
         if found is None:
             return None  # the derived store moved to another tree
         plain = as_candidates(found, {}, now)
-        counters = counters_of(head.git_dir, view.counters, [m.id for m, _ in plain])
+        counters = counters_of(head.git_dir, view.counters, [m.id for m, _, _ in plain])
     except sqlite3.Error:
         return None
     finally:
         derived.close()
-    candidates = [(with_recalls(m, counters.get(m.id)), score) for m, score in plain]
+    candidates = [(with_recalls(m, counters.get(m.id)), score, held) for m, score, held in plain]
     return answer(candidates, question, settings, now=now, git_dir=head.git_dir)

@@ -52,8 +52,8 @@ _CACHE: OrderedDict[tuple[str, str], RecallIndex] = OrderedDict()
 #: Tries to read the persisted index while other processes move it to other trees.
 _TRIES = 3
 
-#: A memory and its BM25 score.
-Candidate = tuple[Memory, float]
+#: A memory, its BM25 score and how many of the query's distinct terms it holds.
+Candidate = tuple[Memory, float, int]
 
 terms = index_terms
 
@@ -89,6 +89,20 @@ def best(scores: Mapping[str, float], wanted: int) -> list[str]:
     return [p for _, p in heapq.nsmallest(wanted, positive)]
 
 
+def terms_held(
+    postings: Mapping[str, list[Posting]], query_terms: list[str], paths: list[str]
+) -> dict[str, int]:
+    """How many of the query's distinct terms each of ``paths`` holds, read off the
+    postings (a term's postings name every memory that holds it), so the weighting
+    need not tokenize the candidates' texts again."""
+    held = dict.fromkeys(paths, 0)
+    for term in set(query_terms):
+        for path, _, _ in postings.get(term, ()):
+            if path in held:
+                held[path] += 1
+    return held
+
+
 @dataclass
 class RecallIndex:
     """Active memories by path and the postings of their terms."""
@@ -113,7 +127,9 @@ class RecallIndex:
     def candidates(self, query_terms: list[str], wanted: int) -> list[Candidate]:
         """The best ``wanted`` memories for the query terms and their scores."""
         scores = bm25_scores(self.postings, query_terms, len(self.memories), self.avg_len)
-        return [(self.memories[p], scores[p]) for p in best(scores, wanted)]
+        chosen = best(scores, wanted)
+        held = terms_held(self.postings, query_terms, chosen)
+        return [(self.memories[p], scores[p], held[p]) for p in chosen]
 
 
 def cached_index(key: tuple[str, str], load: list[Memory] | None = None) -> RecallIndex | None:
@@ -150,8 +166,8 @@ def stored_candidates(
     return None
 
 
-#: A memory file's path, its parsed record and its BM25 score.
-StoredHit = tuple[str, dict[str, Any], float]
+#: A memory file's path, its parsed record, its BM25 score and the query terms it holds.
+StoredHit = tuple[str, dict[str, Any], float, int]
 
 
 def search_stored(
@@ -159,22 +175,24 @@ def search_stored(
 ) -> list[StoredHit] | None:
     """BM25's ``wanted`` best at ``tree`` from the derived store, best first, or None when
     it holds another tree. Raises sqlite3.Error when it cannot be read."""
-    ranked: dict[str, float] = {}
+    ranked: dict[str, tuple[float, int]] = {}
 
     def choose(
         count: int,
         avg_len: float,
         postings: dict[str, list[Posting]],
-        into: dict[str, float] = ranked,
+        into: dict[str, tuple[float, int]] = ranked,
     ) -> list[str]:
         scores = bm25_scores(postings, query_terms, count, avg_len)
-        into.update((p, scores[p]) for p in best(scores, wanted))
+        chosen = best(scores, wanted)
+        held = terms_held(postings, query_terms, chosen)
+        into.update((p, (scores[p], held[p])) for p in chosen)
         return list(into)
 
     records = derived.search(tree, query_terms, choose)
     if records is None:
         return None
-    return [(path, records[path], score) for path, score in ranked.items()]
+    return [(path, records[path], score, held) for path, (score, held) in ranked.items()]
 
 
 def as_candidates(
@@ -182,7 +200,7 @@ def as_candidates(
 ) -> list[Candidate]:
     """Stored hits as memories read at ``now``, with their recall counters folded in."""
     out = []
-    for path, record, score in found:
+    for path, record, score, held in found:
         memory = memory_from_record(record, path=path, now=now)
-        out.append((with_recalls(memory, counters.get(memory.id)), score))
+        out.append((with_recalls(memory, counters.get(memory.id)), score, held))
     return out

@@ -12,7 +12,6 @@ a prompt) or ``top_k`` items; the recall then leaves a signal in the spool
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,7 +23,7 @@ from dreamgit.errors import UserError
 from dreamgit.model import Memory
 from dreamgit.recall.index import Candidate, terms
 from dreamgit.recall.query import RecallQuery
-from dreamgit.recall.settings import Settings
+from dreamgit.recall.weighting import RecallSettings
 from dreamgit.ruleset.context import LazyMemoryEnv
 from dreamgit.store.signals import spool_signal
 from dreamgit.textsim import similarity
@@ -90,6 +89,8 @@ class RecallResult:
 def query_hash(query: str) -> str:
     """The hash a signal keeps of a query: its terms, so rewordings of case and
     punctuation count as one query, and the query text itself is not stored."""
+    import hashlib  # only when a signal is kept: its import costs a recall ~4 ms
+
     return hashlib.sha1(" ".join(sorted(set(terms(query)))).encode("utf-8")).hexdigest()[:12]
 
 
@@ -114,24 +115,29 @@ def check(ask: RecallQuery) -> None:
         raise UserError(f"--chars must be at least 1, not {chars}", hint="e.g. --chars 1500")
 
 
-def asked(ask: RecallQuery, settings: Settings) -> Asked:
+def asked(ask: RecallQuery, settings: RecallSettings) -> Asked:
     """``ask`` checked, with its terms and limits under ``settings``."""
     check(ask)
     top_k, chars = ask.top_k, ask.chars
-    limit = top_k if top_k is not None else (None if chars is not None else settings.recall.top_k)
+    limit = top_k if top_k is not None else (None if chars is not None else settings.top_k)
     wanted = max(50, _CANDIDATES_PER_RESULT * (limit or 8))
     return Asked(ask, terms(ask.text), limit, wanted)
 
 
 def answer(
-    found: list[Candidate], asked: Asked, settings: Settings, *, now: datetime, git_dir: Path
+    found: list[Candidate],
+    asked: Asked,
+    settings: RecallSettings,
+    *,
+    now: datetime,
+    git_dir: Path,
 ) -> RecallResult:
     """The answer from BM25's candidates; the signal goes to ``git_dir``'s spool."""
     ask = asked.ask
     hits = _weigh(found, set(asked.terms), settings, now)
     hits = [h for h in hits if _matches(h.memory, ask)]
-    kept = _group_and_cut(hits, settings.recall.group_similarity, asked.limit, ask.chars)
-    should_record = settings.recall.record if ask.record is None else ask.record
+    kept = _group_and_cut(hits, settings.group_similarity, asked.limit, ask.chars)
+    should_record = settings.record if ask.record is None else ask.record
     if should_record:  # a recall that found nothing counts too: it measures the hit rate
         signal = {
             "at": format_time(now),
@@ -143,20 +149,20 @@ def answer(
 
 
 def _weigh(
-    found: list[Candidate], q_terms: set[str], settings: Settings, now: datetime
+    found: list[Candidate], q_terms: set[str], settings: RecallSettings, now: datetime
 ) -> list[Hit]:
     if not found:
         return []
     best = found[0][1]
     hits = []
-    for memory, bm25 in found:
-        doc_terms = set(terms(" ".join((memory.text, *memory.tags))))
-        coverage = len(q_terms & doc_terms) / len(q_terms) if q_terms else 0.0
+    for memory, bm25, held in found:
+        # ``held``: the query's distinct terms among the memory's text and tags.
+        coverage = held / len(q_terms) if q_terms else 0.0
         relevance = coverage * bm25 / best if best > 0 else 0.0
         # Only the names the weight reads are computed (a date found in the text, say,
         # is not looked for when the weight does not read ``since_day``).
         env = _WeightEnv(memory, now, relevance, bm25)
-        weight = float(settings.recall.weight.evaluate(env))
+        weight = float(settings.weight.evaluate(env))
         hits.append(Hit(memory, weight, relevance, bm25))
     hits.sort(key=lambda h: (-h.score, -h.bm25, h.memory.id))
     return hits

@@ -40,13 +40,13 @@ def recall(
     """
     check(ask)
     settings = settings or load_settings(repo)
-    question = asked(ask, settings)
+    question = asked(ask, settings.recall)
     tip = at if at is not None else repo.tip()
     found, tree = _candidates(repo, tip, question.terms, question.wanted, now)
     if at is None and tip is not None and tree is not None:
         # The next process answers this commit from the derived store alone.
         keep_view(repo, tip, tree, merged_sections(repo.config()))
-    return answer(found, question, settings, now=now, git_dir=repo.store.git_dir)
+    return answer(found, question, settings.recall, now=now, git_dir=repo.store.git_dir)
 
 
 def indexed_memories(repo: MemoryRepo, *, now: datetime, at: str | None) -> list[Memory]:

@@ -4,7 +4,9 @@ They sit in the bundled ``rules/default.yaml`` (and ``rules/promotion.yaml``)
 beside the other rules, and a repository's ``.dreamgit/config.yaml`` changes any
 single key of them: the sections are merged key by key along the ``extends``
 chain, config last. Every expression is compiled against its schema when read;
-a mistake is a ConfigError naming the file and the key path.
+a mistake is a ConfigError naming the file and the key path. The ``recall:``
+section alone is compiled by :mod:`dreamgit.recall.weighting`, which a cached recall
+imports without this module.
 """
 
 from __future__ import annotations
@@ -13,13 +15,18 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
+from dreamgit.dsl import Expression, Schema
 from dreamgit.dsl.types import BOOL, NUMBER
-from dreamgit.errors import ConfigError
 from dreamgit.model import PRIORITIES
 from dreamgit.packagefiles import package_files
+from dreamgit.recall.weighting import (
+    RecallSettings,
+    expression_at,
+    number_at,
+    recall_settings,
+    section_error,
+)
 from dreamgit.ruleset.context import MEMORY_FIELDS
-from dreamgit.store import layout
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,25 +43,10 @@ __all__ = [
     "settings_from",
 ]
 
-#: What the recall weighting sees: a memory's names plus the query's relevance.
-WEIGHT_SCHEMA = Schema(
-    "the recall weight",
-    {**MEMORY_FIELDS, "relevance": NUMBER, "bm25": NUMBER},
-)
 #: What a promotion signal sees: a memory's names (``recall.*`` among them).
 SIGNAL_SCHEMA = Schema("a promotion signal", dict(MEMORY_FIELDS))
 #: What a promotion gate sees: the memory's names and the weighted ``score``.
 GATE_SCHEMA = Schema("a promotion gate", {**MEMORY_FIELDS, "score": NUMBER})
-
-
-@dataclass(frozen=True)
-class RecallSettings:
-    """How recall ranks and cuts."""
-
-    weight: Expression
-    group_similarity: float
-    top_k: int
-    record: bool
 
 
 @dataclass(frozen=True)
@@ -198,44 +190,41 @@ def _merged(config: dict[str, Any]) -> dict[str, Any]:
 def _compile(doc: dict[str, Any]) -> Settings:
     rec = doc.get("recall", {})
     pro = doc.get("promotion", {})
-    recall = RecallSettings(
-        weight=_expr(rec.get("weight", "relevance"), "recall.weight", WEIGHT_SCHEMA, NUMBER),
-        group_similarity=_number(rec.get("group_similarity", 0.8), "recall.group_similarity"),
-        top_k=int(_number(rec.get("top_k", 8), "recall.top_k")),
-        record=bool(rec.get("record", True)),
-    )
+    recall = recall_settings(rec)
     signals = []
     for name, spec in (pro.get("signals") or {}).items():
         where = f"promotion.signals.{name}"
         if not isinstance(spec, dict):
-            raise _error(f"{where}: must be a mapping with weight and value")
-        weight = max(0.0, _number(spec.get("weight", 0), f"{where}.weight"))
-        value = _expr(spec.get("value", "0"), f"{where}.value", SIGNAL_SCHEMA, NUMBER)
+            raise section_error(f"{where}: must be a mapping with weight and value")
+        weight = max(0.0, number_at(spec.get("weight", 0), f"{where}.weight"))
+        value = expression_at(spec.get("value", "0"), f"{where}.value", SIGNAL_SCHEMA, NUMBER)
         signals.append(Signal(str(name), weight, value))
     gates = tuple(
-        Gate(str(name), _expr(text, f"promotion.gates.{name}", GATE_SCHEMA, BOOL))
+        Gate(str(name), expression_at(text, f"promotion.gates.{name}", GATE_SCHEMA, BOOL))
         for name, text in (pro.get("gates") or {}).items()
     )
     promote_to = str(pro.get("promote_to", "normal"))
     if promote_to not in PRIORITIES:
-        raise _error(f"promotion.promote_to: {promote_to!r} is not one of {', '.join(PRIORITIES)}")
+        raise section_error(
+            f"promotion.promote_to: {promote_to!r} is not one of {', '.join(PRIORITIES)}"
+        )
     tagged = pro.get("promote_tagged") or {}
     if not isinstance(tagged, dict):
-        raise _error("promotion.promote_tagged: must be a mapping of tag to priority")
+        raise section_error("promotion.promote_tagged: must be a mapping of tag to priority")
     for tag, priority in tagged.items():
         if priority not in PRIORITIES:
-            raise _error(
+            raise section_error(
                 f"promotion.promote_tagged.{tag}: {priority!r} is not one of "
                 f"{', '.join(PRIORITIES)}"
             )
     promotion = PromotionSettings(
-        candidates=_expr(
+        candidates=expression_at(
             pro.get("candidates", "priority <= low"), "promotion.candidates", SIGNAL_SCHEMA, BOOL
         ),
         signals=tuple(signals),
         gates=gates,
         promote_to=promote_to,
-        limit=int(_number(pro.get("limit", 10), "promotion.limit")),
+        limit=int(number_at(pro.get("limit", 10), "promotion.limit")),
         index_staged=bool(pro.get("index_staged", False)),
         tagged=tuple((str(t), str(p)) for t, p in tagged.items()),
     )
@@ -245,33 +234,9 @@ def _compile(doc: dict[str, Any]) -> Settings:
         recall,
         promotion,
         tracked if isinstance(tracked, bool) else None,
-        recover_below=_number(health.get("recover_below", 0.5), "health.recover_below"),
-        recover_sessions=int(_number(health.get("recover_sessions", 3), "health.recover_sessions")),
+        recover_below=number_at(health.get("recover_below", 0.5), "health.recover_below"),
+        recover_sessions=int(
+            number_at(health.get("recover_sessions", 3), "health.recover_sessions")
+        ),
         reflect=doc.get("reflect", {}),
     )
-
-
-def _error(message: str) -> ConfigError:
-    return ConfigError(
-        f"{layout.CONFIG}: {message}",
-        hint="the defaults are the recall:, promotion: and health: sections of the bundled "
-        "rules/default.yaml",
-    )
-
-
-def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _error(f"{where}: must be a number, not {value!r}")
-    return float(value)
-
-
-def _expr(text: object, where: str, schema: Schema, want: Any) -> Expression:
-    if isinstance(text, int | float) and not isinstance(text, bool):
-        text = str(text)
-    if not isinstance(text, str):
-        raise _error(f"{where}: must be an expression in quotes, not {text!r}")
-    try:
-        return compile_expression(text, schema, want=want)
-    except ExpressionError as exc:
-        caret = " " * (exc.offset) + "^" * exc.width
-        raise _error(f"{where}: {exc.reason}\n    {text}\n    {caret}") from None

@@ -16,9 +16,9 @@ full path. It is a cache: deleting it changes no answer.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import sqlite3
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,7 +76,7 @@ def keep_view(repo: MemoryRepo, commit: str, tree: str, sections: dict[str, Any]
     blob = repo.store.entry_id(commit, layout.RECALL_COUNTERS)
     try:
         with _open(repo.store.git_dir) as db:
-            if db.execute(_HAS_VIEW, (commit,)).fetchone() is not None:
+            if db.execute(_HAS_VIEW, (commit, _writer())).fetchone() is not None:
                 return
             db.execute("BEGIN IMMEDIATE")
             if blob is not None and not _has_counters(db, blob):
@@ -86,7 +86,9 @@ def keep_view(repo: MemoryRepo, commit: str, tree: str, sections: dict[str, Any]
                     return
                 db.executemany("INSERT OR IGNORE INTO recall_counters VALUES (?, ?, ?)", rows)
             db.execute(
-                "INSERT OR IGNORE INTO recall_views VALUES (?, ?, ?, ?, ?, ?)",
+                # REPLACE: a view another dreamgit kept (before an upgrade) is never read
+                # by this one, so it gives way, or this commit would never be cached.
+                "INSERT OR REPLACE INTO recall_views VALUES (?, ?, ?, ?, ?, ?)",
                 (commit, repo.branch, tree, blob, text, _writer()),
             )
             db.execute("COMMIT")
@@ -200,7 +202,7 @@ def counters_of(git_dir: Path, blob: str | None, ids: list[str]) -> dict[str, Re
     return found
 
 
-_HAS_VIEW = "SELECT 1 FROM recall_views WHERE commit_id = ?"
+_HAS_VIEW = "SELECT 1 FROM recall_views WHERE commit_id = ? AND written_by = ?"
 
 
 def _has_counters(db: sqlite3.Connection, blob: str) -> bool:
@@ -243,9 +245,14 @@ class _open:
 
 @functools.cache
 def _writer() -> str:
-    """This dreamgit and its bundled rules: who may read a view (the sections merge them)."""
-    digest = hashlib.sha256()
+    """This dreamgit and its bundled rules: who may read a view (the sections merge them).
+
+    Two checksums of the rules, not a cryptographic hash: this tells versions apart and
+    guards against nobody, and hashlib's import (OpenSSL) costs a recall ~4 ms.
+    """
+    crc, adler = 0, 1
     for item in sorted(package_files("dreamgit.rules").iterdir(), key=lambda p: p.name):
         if item.name.endswith(".yaml"):
-            digest.update(item.name.encode() + b"\0" + item.read_bytes() + b"\0")
-    return f"{__version__}:{digest.hexdigest()[:16]}"
+            chunk = item.name.encode() + b"\0" + item.read_bytes() + b"\0"
+            crc, adler = zlib.crc32(chunk, crc), zlib.adler32(chunk, adler)
+    return f"{__version__}:{crc:08x}{adler:08x}"

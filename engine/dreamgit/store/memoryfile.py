@@ -176,7 +176,10 @@ def _check_record(record: dict[str, Any], *, path: str, raw: str | None) -> None
     # Values that commit trailers may repeat: one line each, or a forged trailer could follow.
     for field in ("key", "tags", "sources", "supersedes", "superseded_by"):
         values = record[field] if isinstance(record[field], list) else [record[field]]
-        if any(v is not None and _CONTROL.search(v) for v in values):
+        # One search over the values joined: the pattern is one character, so it finds
+        # one in the whole exactly when it is in a part (a search per value cost ~3 %
+        # of building the derived store).
+        if _CONTROL.search("".join(v for v in values if v is not None)):
             raise MemoryFileError(
                 path,
                 f"dream.{field}: a line break or control character is not allowed here",

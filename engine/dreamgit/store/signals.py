@@ -23,7 +23,6 @@ rather than committed twice. Every signal is counted exactly once.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -129,6 +128,8 @@ def batch_name(files: list[Path], lines: list[bytes]) -> str:
     same line, and a batch named by its content alone would fold as the other's
     duplicate. A spool file's name (time, pid, random token) is this signal's own.
     """
+    import hashlib  # here, not for every recall that spools a signal
+
     digest = hashlib.sha1()
     for file, line in zip(files, lines, strict=True):
         digest.update(file.name.encode() + b"\0" + line)
