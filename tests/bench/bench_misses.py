@@ -45,6 +45,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
@@ -96,20 +97,27 @@ def _absent_as(words: set[str], statements: list[set[str]]) -> str:
     return "absent-spread" if words <= set().union(*statements) else "absent-never-said"
 
 
+def _memories(
+    memory_root: Path, prepared: Path, s: ModuleType
+) -> Iterator[tuple[str, Path, Any, list[set[str]]]]:
+    """Each conversation with a memory: its id, its folder in the set, the scorer's BM25
+    over the memory's items, and each item's words."""
+    for conv in sorted(p.name for p in memory_root.iterdir() if p.is_dir()):
+        conv_dir = prepared / "conversations" / conv
+        files = s.corpus_for(str(conv_dir), conv, "memory", str(memory_root))
+        items = [item for text in s.read_files(files) for item in s.split_items(text)]
+        if items:
+            bm = s.BM25(items)
+            yield conv, conv_dir, bm, [set(t) for t in bm.toks]
+
+
 def misses(
     memory_root: Path, prepared: Path, s: ModuleType, *, extracted: bool = False
 ) -> dict[str, collections.Counter[str]]:
     """Per category, how many scored probes fall under each cause."""
     probes = json.loads((prepared / "probes.json").read_text(encoding="utf-8"))
     out: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-    for conv in sorted(p.name for p in memory_root.iterdir() if p.is_dir()):
-        conv_dir = prepared / "conversations" / conv
-        files = s.corpus_for(str(conv_dir), conv, "memory", str(memory_root))
-        items = [item for text in s.read_files(files) for item in s.split_items(text)]
-        if not items:
-            continue
-        bm = s.BM25(items)
-        item_words = [set(t) for t in bm.toks]
+    for conv, conv_dir, bm, item_words in _memories(memory_root, prepared, s):
         raw = s.read_files(glob.glob(os.path.join(conv_dir, "sessions", "*.txt")))
         raw_words = {w for text in raw for w in s.tokens(text)}
         statements = _statement_words(conv_dir, s) if extracted else []
@@ -134,14 +142,7 @@ def ranking(memory_root: Path, prepared: Path, s: ModuleType) -> dict[str, dict[
     the mean question words and characters of the best ranked holder, the share of notes."""
     probes = json.loads((prepared / "probes.json").read_text(encoding="utf-8"))
     sums: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-    for conv in sorted(p.name for p in memory_root.iterdir() if p.is_dir()):
-        conv_dir = str(prepared / "conversations" / conv)
-        files = s.corpus_for(conv_dir, conv, "memory", str(memory_root))
-        items = [item for text in s.read_files(files) for item in s.split_items(text)]
-        if not items:
-            continue
-        bm = s.BM25(items)
-        item_words = [set(t) for t in bm.toks]
+    for conv, _, bm, item_words in _memories(memory_root, prepared, s):
         for probe in probes:
             if probe["conversation"] != conv or probe["category"] in s.UNSCORED:
                 continue
@@ -219,14 +220,7 @@ def temporal(memory_root: Path, prepared: Path, s: ModuleType) -> dict[str, Any]
     and, for each, by cause (:func:`_cause`)."""
     probes = json.loads((prepared / "probes.json").read_text(encoding="utf-8"))
     out: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-    for conv in sorted(p.name for p in memory_root.iterdir() if p.is_dir()):
-        conv_dir = prepared / "conversations" / conv
-        files = s.corpus_for(str(conv_dir), conv, "memory", str(memory_root))
-        items = [item for text in s.read_files(files) for item in s.split_items(text)]
-        if not items:
-            continue
-        bm = s.BM25(items)
-        item_words = [set(t) for t in bm.toks]
+    for conv, conv_dir, bm, item_words in _memories(memory_root, prepared, s):
         raw = s.read_files(glob.glob(os.path.join(conv_dir, "sessions", "*.txt")))
         raw_words = {w for text in raw for w in s.tokens(text)}
         at = _said_at(conv_dir)
@@ -255,14 +249,7 @@ def split_shapes(memory_root: Path, prepared: Path, s: ModuleType) -> collection
     answer's words meet only over items about other things (it was not kept as said)."""
     probes = json.loads((prepared / "probes.json").read_text(encoding="utf-8"))
     out: collections.Counter[str] = collections.Counter()
-    for conv in sorted(p.name for p in memory_root.iterdir() if p.is_dir()):
-        conv_dir = prepared / "conversations" / conv
-        files = s.corpus_for(str(conv_dir), conv, "memory", str(memory_root))
-        items = [item for text in s.read_files(files) for item in s.split_items(text)]
-        if not items:
-            continue
-        bm = s.BM25(items)
-        item_words = [set(t) for t in bm.toks]
+    for conv, _, bm, item_words in _memories(memory_root, prepared, s):
         held = set().union(*item_words)
         for probe in probes:
             if probe["conversation"] != conv or probe["category"] in s.UNSCORED:
