@@ -26,7 +26,7 @@ from dreamgit.store.repo import MemoryRepo
 def test_a_sentence_about_what_the_one_before_named_is_joined_to_it() -> None:
     memories = said_by_noor("I adopted a kitten last Tuesday! Her name is Pepper and she is tiny.")
     assert memories == [
-        "Noor adopted a kitten on 6 March 2029; her name is Pepper and she is tiny."
+        "Noor adopted a kitten last Tuesday (6 March 2029); her name is Pepper and she is tiny."
     ]
 
 
@@ -124,7 +124,7 @@ def test_a_clause_keeps_what_belongs_to_it(line: str, expected: str) -> None:
         # "my kids and I": the speaker first, the others theirs
         (
             "My sister and I repainted the kitchen on Monday.",
-            "Noor and their sister repainted the kitchen on 5 March 2029.",
+            "Noor and their sister repainted the kitchen on Monday (5 March 2029).",
         ),
         (
             "My best friend from school and I opened a bakery in Porto.",
@@ -612,6 +612,51 @@ def test_a_date_is_one_word_and_short_nouns_count() -> None:
     words = content_words("Noor baked a pie with her cat on 14 May 2029.")
     assert {"pie", "cat", "14-may-2029", "baked"} <= words
     assert not {"may", "14", "her", "with"} & words
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Noor baked a pie last Monday (14 May 2029).",
+        "Noor baked a pie on Monday next week (14 May 2029).",
+        "Noor baked a pie this past Mon (14 May 2029).",
+    ],
+)
+def test_a_weekday_beside_its_date_is_no_word_of_its_own(said: str) -> None:
+    """ "last Monday (14 May 2029)" has the words of "on 14 May 2029": the date says it."""
+    assert content_words(said) == content_words("Noor baked a pie on 14 May 2029.")
+
+
+def test_a_weekday_without_a_date_beside_it_is_a_word() -> None:
+    """A name that is a weekday, or a weekday with a note in brackets, stays a word."""
+    assert "friday" in content_words("Noor's cousin Friday (the painter) baked a pie.")
+    assert "monday" in content_words("Noor bakes a pie every Monday.")
+
+
+def test_the_same_event_said_with_its_weekday_is_a_repeat() -> None:
+    """ "last Wednesday (2 May 2029)" repeats "on 2 May 2029": the weekday is no news."""
+    known = ["Noor went to a pottery class at Atelier Nord on 2 May 2029."]
+    again = _statement("Noor went to a pottery class last Wednesday (2 May 2029).")
+    assert compact([again], 1000, known, min_novelty=0.3) == ([], [], [again])
+
+
+def test_a_weekday_beside_its_date_costs_the_budget_what_the_date_alone_would() -> None:
+    """Two statements that fit the budget with "on <day>" still fit with the weekday kept."""
+    dated = [
+        _statement("Noor planted tulips in the allotment on 2 May 2029."),
+        _statement("Noor repaired the old garden shed on 4 May 2029."),
+    ]
+    budget = sum(len(c.text) for c in dated)
+    said = [
+        _statement("Noor planted tulips in the allotment last Wednesday (2 May 2029)."),
+        _statement("Noor repaired the old garden shed last Friday (4 May 2029)."),
+    ]
+    assert compact(said, budget, [])[0] == said
+    third = _statement(
+        "Noor sang with the harbour choir at the old chapel by the ferry pier last Sunday "
+        "(6 May 2029)."
+    )
+    assert compact([*said, third], budget, [])[0] == said  # the budget still binds
 
 
 def test_the_same_event_on_the_same_day_is_a_repeat() -> None:

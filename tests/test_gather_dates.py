@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from dreamgit.dream.gather.calendar_words import day_text
-from dreamgit.dream.gather.dates import past_times, resolve_dates
+from dreamgit.dream.gather.dates import as_dated, past_times, resolve_dates
 from dreamgit.dream.gather.extract import extract_candidates
 
 # Monday 8 May 2023, early afternoon.
@@ -18,16 +18,12 @@ SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     ("said", "written"),
     [
         ("I went yesterday", "I went on 7 May 2023"),
-        ("last Friday I ran", "on 5 May 2023 I ran"),
-        ("I ran last Fri.", "I ran on 5 May 2023."),
-        ("we met last Tues", "we met on 2 May 2023"),
         ("the day before yesterday", "on 6 May 2023"),
         ("two days ago", "on 6 May 2023"),
         ("last night", "on the night of 7 May 2023"),
         ("today", "on 8 May 2023"),
         ("tonight", "on the night of 8 May 2023"),
         ("tomorrow morning", "on the morning of 9 May 2023"),
-        ("next Friday", "on 12 May 2023"),
         ("last week", "in the week before 8 May 2023"),
         ("this week", "in the week of 8 May 2023"),
         ("next week", "in the week after 8 May 2023"),
@@ -39,19 +35,16 @@ SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
         ("next month", "in June 2023"),
         ("last year", "in 2022"),
         ("three years ago", "in 2020"),
-        ("my brother came over on Sunday", "my brother came over on 7 May 2023"),
         ("I ordered sushi for tonight", "I ordered sushi for the night of 8 May 2023"),
         ("Tomorrow is my day off", "9 May 2023 is my day off"),
         ("Last month was our anniversary", "April 2023 was our anniversary"),
         ("I'm away until next month", "I'm away until June 2023"),
-        ("we will meet on Friday", "we will meet on 12 May 2023"),
         ("I bought it on the 3rd", "I bought it on 3 May 2023"),
         ("I paid rent on the 28th", "I paid rent on 28 April 2023"),
         ("I will fly out on the 25th", "I will fly out on 25 May 2023"),
         ("we'll meet on the 2nd", "we'll meet on 2 June 2023"),
         ("a few days ago", "a few days before 8 May 2023"),
         ("I watched a film the other day", "I watched a film a few days before 8 May 2023"),
-        ("on Monday next week", "on 15 May 2023"),
     ],
 )
 def test_relative_phrase_becomes_absolute(said: str, written: str) -> None:
@@ -118,12 +111,41 @@ def test_day_text_reads_like_a_date() -> None:
     assert day_text(SESSION.date()) == "8 May 2023"
 
 
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("last Friday I ran", "last Friday (5 May 2023) I ran"),
+        ("I ran last Fri.", "I ran last Fri (5 May 2023)."),
+        ("we met last Tues", "we met last Tues (2 May 2023)"),
+        ("we met this past  Sunday", "we met this past Sunday (7 May 2023)"),
+        ("next Friday", "next Friday (12 May 2023)"),
+        ("next Tuesday", "next Tuesday (16 May 2023)"),
+        ("my brother came over on Sunday", "my brother came over on Sunday (7 May 2023)"),
+        ("we will meet on Friday", "we will meet on Friday (12 May 2023)"),
+        ("on Monday next week", "on Monday next week (15 May 2023)"),
+        ("Last Friday was my birthday", "Last Friday (5 May 2023) was my birthday"),
+    ],
+)
+def test_a_weekday_stays_as_said_with_its_date_beside(said: str, written: str) -> None:
+    """A weekday is kept as said, its day beside it: the date alone loses the weekday."""
+    assert resolve_dates(said, SESSION) == (written, True)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I play tennis on Sunday", "My friend Friday came over", "We meet on Sundays"],
+)
+def test_a_weekday_that_names_no_day_is_left_as_said(said: str) -> None:
+    """A habit ("on Sunday" with nothing done), a name, a plural: no date is added."""
+    assert resolve_dates(said, SESSION) == (said, False)
+
+
 def test_memory_says_the_absolute_day_the_speaker_meant() -> None:
-    """ "last Friday" in a session of 8 May 2023 becomes "on 5 May 2023" in the memory."""
+    """ "last Friday" in a session of 8 May 2023 is kept, with "5 May 2023" beside it."""
     text = "Ines: I went to a pottery class last Friday.\nOmar: Cool!\n" * 1
     text += "Ines: I signed up for a choir yesterday.\nOmar: Nice.\n"
     memories = [c.text for c in extract_candidates(text, session_id="s", created=SESSION)]
-    assert "Ines went to a pottery class on 5 May 2023." in memories
+    assert "Ines went to a pottery class last Friday (5 May 2023)." in memories
     assert "Ines signed up for a choir on 7 May 2023." in memories
 
 
@@ -272,9 +294,9 @@ def test_past_times_are_the_phrases_that_name_a_day_gone_by() -> None:
 @pytest.mark.parametrize(
     ("said", "written"),
     [
-        ("The launch moved to Friday", "The launch moved to 12 May 2023"),
-        ("The demo got pushed back to Monday", "The demo got pushed back to 15 May 2023"),
-        ("I'm away until Thursday", "I'm away until 11 May 2023"),
+        ("The launch moved to Friday", "The launch moved to Friday (12 May 2023)"),
+        ("The demo got pushed back to Monday", "The demo got pushed back to Monday (15 May 2023)"),
+        ("I'm away until Thursday", "I'm away until Thursday (11 May 2023)"),
     ],
 )
 def test_a_weekday_something_moved_to_is_the_next_one(said: str, written: str) -> None:
@@ -336,3 +358,11 @@ def test_a_day_without_its_year_takes_the_tense_of_its_own_clause(
     """Past words elsewhere in the sentence, or "-ed" words of a state, set no year."""
     text, changed = resolve_dates(said, datetime(*day, 12, 0, tzinfo=UTC))
     assert changed and written in text, text
+
+
+def test_a_weekday_beside_its_date_reads_as_the_date_alone() -> None:
+    """What the repeat check and the budget read: the date, without the words as said."""
+    said = "Ines sold her kayak last Tues (2 May 2023) and rents one on Friday (12 May 2023)."
+    assert as_dated(said) == "Ines sold her kayak on 2 May 2023 and rents one on 12 May 2023."
+    plain = "Ines met her friend Friday (the potter) on Sundays."
+    assert as_dated(plain) == plain

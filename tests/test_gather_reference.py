@@ -318,7 +318,7 @@ def test_once_named_we_is_they() -> None:
         ("We are on Python 3.11, not 3.12.", "The user's team is on Python 3.11, not 3.12."),
         (
             "We had our third baby, Ava, on Friday.",
-            "The user and others had their third baby, Ava, on 11 May 2029.",
+            "The user and others had their third baby, Ava, on Friday (11 May 2029).",
         ),
     ],
 )

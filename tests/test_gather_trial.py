@@ -125,7 +125,7 @@ def friends(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 @pytest.mark.parametrize(
     "expected",
     [
-        "Priya went to a poetry reading on 5 May 2028.",
+        "Priya went to a poetry reading last Fri (5 May 2028).",
         "This necklace was a gift from Priya's grandma in their home country, Norway.",
         "Priya is keen on counseling or working in mental health.",
         "Tomas adopted a beagle named Biscuit on 8 May 2028.",

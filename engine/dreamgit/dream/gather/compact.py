@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 
 from dreamgit import lazyre
+from dreamgit.dream.gather.dates import as_dated
 from dreamgit.dream.gather.words import content_terms
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.speakers import USER
@@ -90,6 +91,7 @@ def content_words(text: str) -> set[str]:
 
 
 def _content_words(text: str) -> set[str]:
+    text = as_dated(text)  # "last Friday (5 May 2023)" says what "on 5 May 2023" says
     dates = {"-".join(m.group().lower().split()) for m in _DATE.finditer(text)}
     text = _DATE.sub(" ", _DATE_FRAME.sub(" ", text))
     words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS - _GLUE - _GLUE_VERBS
@@ -145,7 +147,8 @@ def compact(
         if not new and said in texts:
             kept.add(k)  # said again: it reinforces what is known and costs nothing
             continue
-        size = len(candidate.text)
+        # a weekday kept as said beside its date costs what the date alone would
+        size = len(as_dated(candidate.text))
         shared, closest = index.closest(words)
         # another value for what a memory says: it takes that memory's place, not more
         closest -= subject

@@ -2,14 +2,15 @@
 
 A memory is read weeks after its session, so "yesterday" must become the day it
 meant: in a session of Monday 8 May 2023, "yesterday" is "on 7 May 2023", "last
-Friday" "on 5 May 2023", "last week" "in the week before 8 May 2023", "next
-month" "in June 2023", "last August" "in August 2022", "last year" "in 2022", "three
-years ago" "in 2020", "I'm currently interning" "… as of 8 May 2023", "I recently
-joined" "… by 8 May 2023"; how long something has held ("together for three years now")
-becomes when it began ("since 2020"); a day without its year ("Jan 15") gets the year
-its sentence means. A phrase that names no day exactly keeps its vagueness but gains an
-anchor. Dates are written the way people read them ("5 May 2023"), never as a bare
-weekday.
+Friday" "last Friday (5 May 2023)" (a weekday stays as said, its date beside it: the
+date alone does not say the weekday a reader may ask about), "last week" "in the week
+before 8 May 2023", "next month" "in June 2023", "last August" "in August 2022", "last
+year" "in 2022", "three years ago" "in 2020", "I'm currently interning" "… as of 8 May
+2023", "I recently joined" "… by 8 May 2023"; how long something has held ("together
+for three years now") becomes when it began ("since 2020"); a day without its year
+("Jan 15") gets the year its sentence means. A phrase that names no day exactly keeps
+its vagueness but gains an anchor. Dates are written the way people read them ("5 May
+2023"), never as a bare weekday.
 
 A small table of phrases rather than a general date parser: the phrases people
 use for the past and near future of a conversation are few, and a table resolves
@@ -31,7 +32,7 @@ from dreamgit.dream.gather.calendar_words import (
 from dreamgit.dream.gather.words import PAST_VERB
 from dreamgit.dream.gather.yearless import HELD_FOR, MONTH_DAY, held_since, with_year
 
-__all__ = ["DATE_WORDS", "JUST_DONE", "past_times", "resolve_dates"]
+__all__ = ["DATE_WORDS", "JUST_DONE", "as_dated", "past_times", "resolve_dates"]
 
 _COUNT = (
     r"\d{1,2}|a\s+couple\s+of|couple\s+of|a\s+few|few|an?|one|two|three|four|five|six"
@@ -86,15 +87,6 @@ def _relative(rel: str, unit: str, today: date) -> str:
     unit = unit.lower().rstrip(".")
     past = rel in ("last", "this past", "past")
     future = rel in ("next", "this coming", "coming")
-    if unit in WEEKDAYS:
-        wanted = weekday_number(unit)
-        if past:
-            back = (today.weekday() - wanted) % 7 or 7
-            return f"on {day_text(today - timedelta(days=back))}"
-        ahead = (wanted - today.weekday()) % 7 or 7
-        if rel == "next" and ahead < 3:
-            ahead += 7
-        return f"on {day_text(today + timedelta(days=ahead))}"
     if unit == "week":
         if past:
             return f"in the week before {day_text(today)}"
@@ -120,6 +112,17 @@ def _relative(rel: str, unit: str, today: date) -> str:
 
 
 _MONTH_NUMBERS = {m.lower(): k for k, m in enumerate(MONTHS, 1)}
+
+
+def _weekday(rel: str, wanted: int, today: date) -> date:
+    """ "last Friday": the one before ``today``; "next Friday" at least three days
+    ahead; "this Friday", "coming Friday": the next one."""
+    if rel in ("last", "this past", "past"):
+        return today - timedelta(days=(today.weekday() - wanted) % 7 or 7)
+    ahead = (wanted - today.weekday()) % 7 or 7
+    if rel == "next" and ahead < 3:
+        ahead += 7
+    return today + timedelta(days=ahead)
 
 
 def _named_month(month: int, shift: int, today: date) -> str:
@@ -254,22 +257,46 @@ def _replace(m: re.Match[str], today: date) -> str:
             return m.group()  # "it wasn't built in a day", "done in two weeks": how long
         return _ahead(counted(g["infut"]), g["infutunit"], today)
     if g["rel"]:
+        if g["relunit"].lower().rstrip(".") in WEEKDAYS:
+            rel = " ".join(g["rel"].lower().split())
+            return _beside(m, _weekday(rel, weekday_number(g["relunit"]), today))
         return _relative(g["rel"], g["relunit"], today)
     if g["nextday"]:
-        day = day_text(_nearest(weekday_number(g["nextday"]), today, future=True))
-        return f"{' '.join(g['toward'].split())} {day}"
+        return _beside(m, _nearest(weekday_number(g["nextday"]), today, future=True))
     if g["bareday"]:
         future = _FUTURE.search(m.string)
         if not future and not _DONE.search(m.string):
             return m.group()  # "I play tennis on Sunday": a habit, not a day
-        return f"on {day_text(_nearest(weekday_number(g['bareday']), today, future))}"
+        return _beside(m, _nearest(weekday_number(g["bareday"]), today, future))
     if g["nth"]:
         written = _day_of_month(int(g["nth"]), today, _FUTURE.search(m.string) is not None)
         return m.group() if written is None else written
     wanted = weekday_number(g["lastday"])
     monday = today - timedelta(days=today.weekday())
     shift = {"last week": -7, "this week": 0, "next week": 7}[" ".join(g["lastdayrel"].split())]
-    return f"on {day_text(monday + timedelta(days=shift + wanted))}"
+    return _beside(m, monday + timedelta(days=shift + wanted))
+
+
+#: A weekday as said with its date beside it ("last Friday (5 May 2023)"): what
+#: :func:`_beside` writes.
+_WEEKDAY_BESIDE = lazyre.compile(
+    rf"\b(?:(?:last|next|this\s+past|past|this\s+coming|this|coming|on)\s+)?(?:{_DAY})"
+    r"(?:\s+(?:last|this|next)\s+week)?\s+\((?P<day>\d{1,2}\s+[a-z]+\s+\d{4})\)",
+    re.IGNORECASE,
+)
+
+
+def as_dated(text: str) -> str:
+    """``text`` with each weekday kept as said beside its date read as the date alone
+    ("on 5 May 2023"): what it says, for the repeat check, and what it would cost
+    without the words as said, for the gather budget."""
+    return _WEEKDAY_BESIDE.sub(lambda m: f"on {m['day']}", text)
+
+
+def _beside(m: re.Match[str], day: date) -> str:
+    """A weekday as said with its date beside it: "last Saturday (20 May 2023)". The
+    date alone would lose the weekday a reader (or a question) may name."""
+    return f"{' '.join(m.group().split())} ({day_text(day)})"
 
 
 #: A verb of something done ("got", "finished"), not of a thought ("wanted", "felt").
