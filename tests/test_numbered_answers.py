@@ -163,3 +163,19 @@ def test_an_answer_shorter_than_its_point_gives_nothing() -> None:
     taken, answers = numbered_answers(asked, True, reply)
     assert taken == {0, 1}
     assert [(a.point, a.answer) for a in answers] == [("Naming?", "by month and account")]
+
+
+def test_a_three_word_answer_stands_and_chat_glue_does_not() -> None:
+    """ "keep both copies" to "Duplicates?" is a decision; "sounds good, thanks" is glue."""
+    asked = [
+        NumberedItem("**Duplicates?** Keep both copies or drop one?", 1),
+        NumberedItem("**Archive?** Should old files move to an archive folder?", 2),
+        NumberedItem("**Reports?** Anything else for the reports?", 3),
+    ]
+    reply = [
+        NumberedItem("keep both copies", 1),
+        NumberedItem("sounds good, thanks", 2),
+        NumberedItem("ok do it", 3),
+    ]
+    _, answers = numbered_answers(asked, True, reply)
+    assert [(a.point, a.answer) for a in answers] == [("Duplicates?", "keep both copies")]
