@@ -163,7 +163,9 @@ class AsSaid:
             topic=_TOPIC,
             priority="normal",
             type=TOPIC_TYPES[_TOPIC],
-            tags=("as-said", f"lang-{said.language.lower()}"),
+            # the language alone: CLD2 tells Traditional from Simplified Chinese unreliably
+            # in a short line with Latin terms ("以后每次提交之前先跑 lint …" as zh-Hant)
+            tags=("as-said", f"lang-{said.language.split('-')[0].lower()}"),
             key=None,
             confidence=_CONFIDENCE,
             session_id=self.session_id,
