@@ -20,11 +20,19 @@ from dreamgit import lazyre
 from dreamgit.dream.gather.salience import salience
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
 
-__all__ = ["rule_pointers"]
+__all__ = ["rule_pointers", "without_rule_files_after"]
 
 # "@never-skip-tests.mdc", "@rules/testing.mdc": an at sign, a file name, ".mdc".
 _RULE_FILE = lazyre.compile(r"(?<![\w@])@(?P<name>[\w][\w./-]{0,80}?)\.mdc\b")
 _CONFIDENCE = 0.8
+# Rule files tacked onto the end of a sentence: "… the top priority @dont-skip.mdc".
+_TACKED_ON = lazyre.compile(rf"(?:\s*(?:{_RULE_FILE.pattern})[\s,;]*)+(?P<stop>[.!?]?)\s*$")
+
+
+def without_rule_files_after(sentence: str) -> str:
+    """``sentence`` without the rule-file mentions tacked onto its end (each its own
+    memory, by :func:`rule_pointers`): what is left is the sentence as a sentence."""
+    return _TACKED_ON.sub(lambda m: m["stop"], sentence)
 
 
 def rule_pointers(
