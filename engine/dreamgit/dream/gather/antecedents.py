@@ -270,7 +270,7 @@ def with_subject(sentence: str, thing: str) -> str | None:
     return f"{named}{text[m.end('it') :]}"
 
 
-# "there are failing tests, this should be the top priority": a thing said to exist, then
+# "there are broken builds, this must be fixed first": a thing said to exist, then
 # a rule for it with "this", "that" or "it" as its subject (the rule is the durable part).
 _THERE_IS_THEN_RULE = lazyre.compile(
     r"(?:^|(?<=[;:]))(?P<space>\s*)there(?:'s|\s+is|\s+are)\s+"
@@ -285,8 +285,8 @@ _INDEFINITE = lazyre.compile(r"^(?:(?:a|an|some|many|several|two|three|few)\s+)?
 
 def with_existing_thing(sentence: str) -> str:
     """``sentence`` with a rule's "this" after "there are X," made "the X": "there are
-    failing tests, this should be the top priority" → "the failing tests should be the top
-    priority". Only before a rule's modal (should, must, needs to, has to); else as it was."""
+    broken builds, this must be fixed first" → "the broken builds must be fixed first".
+    Only before a rule's modal (should, must, needs to, has to); else as it was."""
 
     def named(m: re.Match[str]) -> str:
         thing = m["thing"]

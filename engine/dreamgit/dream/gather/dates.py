@@ -290,7 +290,7 @@ _AS_OF = lazyre.compile(
     r"(?:,\s*)?\b(?:currently|right\s+now|at\s+the\s+moment|these\s+days|nowadays|lately)\b,?\s*",
     re.IGNORECASE,
 )
-# "if there's a currently active session": "currently" inside a noun phrase describes the
+# "when there is a currently running migration": "currently" inside a noun phrase describes the
 # thing (an active session, whenever it is), not the day the sentence was true.
 _DETERMINER_BEFORE = lazyre.compile(
     r"\b(?:a|an|the|any|each|every|no|its|their|your|my|our|this|that)\s+$", re.IGNORECASE

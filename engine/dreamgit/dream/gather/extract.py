@@ -169,7 +169,7 @@ def _turn_candidates(
         for sentence in session.said.english(
             paragraph, paragraphs, split, speaker=speaker or USER, who=who, turn=turn
         ):
-            if is_user:  # "… top priority @dont-skip.mdc": the rule file is its own memory
+            if is_user:  # "… before any merge @ci-first.mdc": the rule file is its own memory
                 sentence = without_rule_files_after(sentence)
                 if not sentence.strip():
                     continue

@@ -9,7 +9,7 @@ with the same numbers — each answer is paired with its point's title, and kept
 user said it, with what it answers: ``The user's answer to "Currency handling?": "keep the
 currency code …"``. An answer that is itself a question, or too short to stand with its
 point (fewer words than its title's, or than four unless three say no to something:
-"don't overwrite, error"), or chat glue, gives nothing; a numbered list the user
+"never drop copies"), or chat glue, gives nothing; a numbered list the user
 writes after an agent's turn that asked nothing, or whose numbers the agent never used,
 is read as it always was.
 """
@@ -36,9 +36,9 @@ _ASIDE = lazyre.compile(r"\s*\([^()]*\)")
 _LONGEST_TITLE = 16
 #: The fewest words an answer has to say something beside its point ("by month and account").
 _FEWEST_ANSWER_WORDS = 4
-#: The fewest words of a negated answer, a rule said short ("don't overwrite, error" to
-#: "Define overwrite behaviour"); never glue ("no worries, thanks"). A short answer that
-#: is not negated ("just task id") is a bare phrase: kept from four words, as before.
+#: The fewest words of a negated answer, a rule said short ("never drop copies" to
+#: "Duplicates?"); never glue ("no worries, thanks"). A short answer that
+#: is not negated ("just the ids") is a bare phrase: kept from four words, as before.
 _FEWEST_NEGATED_WORDS = 3
 _NEGATED = lazyre.compile(r"^(?:don'?t|do\s+not|never|no|not)\b", re.IGNORECASE)
 #: As sure as a statement: the words are the user's, the pairing is by structure.

@@ -25,7 +25,7 @@ __all__ = ["rule_pointers", "without_rule_files_after"]
 # "@never-skip-tests.mdc", "@rules/testing.mdc": an at sign, a file name, ".mdc".
 _RULE_FILE = lazyre.compile(r"(?<![\w@])@(?P<name>[\w][\w./-]{0,80}?)\.mdc\b")
 _CONFIDENCE = 0.8
-# Rule files tacked onto the end of a sentence: "… the top priority @dont-skip.mdc".
+# Rule files tacked onto the end of a sentence: "… before any merge @ci-first.mdc".
 _TACKED_ON = lazyre.compile(rf"(?:\s*(?:{_RULE_FILE.pattern})[\s,;]*)+(?P<stop>[.!?]?)\s*$")
 
 
