@@ -14,6 +14,7 @@ and give nothing.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from dreamgit import lazyre
@@ -27,12 +28,21 @@ _RULE_FILE = lazyre.compile(r"(?<![\w@])@(?P<name>[\w][\w./-]{0,80}?)\.mdc\b")
 _CONFIDENCE = 0.8
 # Rule files tacked onto the end of a sentence: "… before any merge @ci-first.mdc".
 _TACKED_ON = lazyre.compile(rf"(?:\s*(?:{_RULE_FILE.pattern})[\s,;]*)+(?P<stop>[.!?]?)\s*$")
+# A word that takes the mention as its object: "as set out in @ci-first.mdc", "like @x.mdc".
+_TAKES_OBJECT = lazyre.compile(
+    r"\b(?:as|at|by|in|of|on|to|per|see|use|like|with|from|under|follow|following|read)\s*$",
+    re.IGNORECASE,
+)
 
 
 def without_rule_files_after(sentence: str) -> str:
     """``sentence`` without the rule-file mentions tacked onto its end (each its own
-    memory, by :func:`rule_pointers`): what is left is the sentence as a sentence."""
-    return _TACKED_ON.sub(lambda m: m["stop"], sentence)
+    memory, by :func:`rule_pointers`): what is left is the sentence as a sentence. A
+    mention a word before it takes as its object ("as set out in @ci-first.mdc") stays."""
+    m = _TACKED_ON.search(sentence)
+    if m is None or _TAKES_OBJECT.search(sentence, 0, m.start()):
+        return sentence
+    return sentence[: m.start()] + m["stop"]
 
 
 def rule_pointers(
