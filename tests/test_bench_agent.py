@@ -265,6 +265,13 @@ def test_a_hyphenated_term_opening_a_memory_is_not_mid_sentence() -> None:
     assert "mid-sentence" in _judged("in the review step the linter runs twice.", [])[1]
 
 
+def test_a_word_after_a_negation_is_a_verb() -> None:
+    """ "don't rebase, merge" has a verb; a bare phrase ("only the ids") has none."""
+    said = 'The user\'s answer to "Branches?": "don\'t rebase, merge".'
+    assert "no-verb" not in _judged(said, [])[1]
+    assert "no-verb" in _judged('The user\'s answer to "Columns?": "only the ids".', [])[1]
+
+
 def test_markup_inside_a_code_span_is_code_not_markup() -> None:
     """A pipe inside backquotes is quoted code; the same pipe in prose is a table's."""
     quoted = "The user says instead of `grep -r todo | wc -l`, use the `todo count` command."

@@ -93,10 +93,13 @@ def test_sentences_end_at_cjk_full_stops_without_a_space() -> None:
         "好的",
         "v2.3.1 -> v2.4.0 (2031-05-06)",
         "0:0:Ҋ",
+        "Die Pipeline hat drei Stufen:",
+        "部署步骤如下：",
     ],
 )
 def test_questions_exclamations_code_and_fragments_are_not_kept(sentence: str) -> None:
-    """Structure alone tells them: marks of a question or code, too few words."""
+    """Structure alone tells them: marks of a question or code, a line opening a list,
+    too few words."""
     assert not keeps(sentence)
 
 
@@ -402,3 +405,34 @@ def test_an_english_line_in_an_english_session_is_not_second_guessed() -> None:
     text = "User: I always run the staging deploy with the rollback script first.\n"
     texts = _texts(text)
     assert texts and not [t for t in texts if "\u2014" in t]
+
+
+#: A Portuguese request with a plan pasted into it: lines of English terms among
+#: Portuguese ones (sentences written for this test).
+_PLAN_REQUEST = (
+    "User: Nosso time de dados fica em Recife e a gente publica os painéis toda segunda.\n"
+    "Assistant: Certo.\n"
+    "User: Rode a comparação completa das duas versões do indexador.\n\n"
+    "A comparação vai medir:\n"
+    "- VERSÃO ATUAL (sem cache)\n"
+    "- VERSÃO NOVA (with Semantic Cache, Hybrid Search, Query Router)\n\n"
+    "No final, escreva o resumo com as métricas. Use deep research mode para me responder.\n"
+)
+
+
+def test_lines_of_english_terms_in_a_portuguese_turn_are_never_in_english_slots() -> None:
+    """A pasted plan's line and a sentence of English terms, inside a Portuguese turn of a
+    Portuguese session: the turn's language, never "The user says …" or "me" rewritten."""
+    texts = _texts(_PLAN_REQUEST)
+    assert texts
+    assert not [t for t in texts if "The user" in t or "the user" in t], texts
+    assert all(t.startswith("user \u2014 ") for t in texts), texts
+
+
+def test_an_english_turn_in_a_portuguese_session_is_still_read_by_the_rules() -> None:
+    """The look-alike: a whole turn the detector reads as English stays English."""
+    text = _PLAN_REQUEST + (
+        "Assistant: Feito.\nUser: I always deploy the indexer on Tuesdays with the blue-green "
+        "script, never on Fridays.\n"
+    )
+    assert [t for t in _texts(text) if t.startswith("The user")], _texts(text)

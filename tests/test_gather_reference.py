@@ -18,6 +18,7 @@ from dreamgit.dream.gather.antecedents import (
     named_thing,
     ordered_thing,
     with_antecedent,
+    with_existing_thing,
     with_person,
     with_subject,
 )
@@ -584,3 +585,31 @@ def test_with_subject_replaces_only_an_opening_it_that_does_something() -> None:
     assert with_subject("It reads the config.", "the job") == "The job reads the config."
     assert with_subject("it is easy to break.", "the job") is None
     assert with_subject("then it stops.", "the job") is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "read"),
+    [
+        (
+            "there are broken builds on main, this must be fixed before any new feature",
+            "the broken builds on main must be fixed before any new feature",
+        ),
+        (
+            "skip the docs for now; there's a flaky upload test, it should be quarantined",
+            "skip the docs for now; the flaky upload test should be quarantined",
+        ),
+        ("there are broken builds on main, this is annoying", None),
+        ("there are broken builds on main, should I look?", None),
+        ("I think there are two ways, this should be quick", None),
+    ],
+)
+def test_a_rule_for_a_thing_said_to_exist_names_it(sentence: str, read: str | None) -> None:
+    """ "there are X, this must …" is a rule for the X; without a rule's modal, as it was."""
+    assert with_existing_thing(sentence) == (read or sentence)
+
+
+def test_a_rule_said_with_this_after_there_are_is_gathered() -> None:
+    """The rule in "…; there are broken builds, this must be fixed first" is kept."""
+    text = "User: forget the changelog for now; there are broken builds, this must be fixed first\n"
+    texts = [c.text for c in extract_candidates(text, session_id="s-1", created=MONDAY)]
+    assert any(t.endswith("broken builds must be fixed first.") for t in texts), texts

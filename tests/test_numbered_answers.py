@@ -163,3 +163,24 @@ def test_an_answer_shorter_than_its_point_gives_nothing() -> None:
     taken, answers = numbered_answers(asked, True, reply)
     assert taken == {0, 1}
     assert [(a.point, a.answer) for a in answers] == [("Naming?", "by month and account")]
+
+
+def test_a_three_word_answer_that_says_no_stands_and_others_do_not() -> None:
+    """ "never drop copies" to "Duplicates?" is a rule; "sounds good, thanks", "ok do it"
+    and a bare phrase ("just the ids") are not."""
+    asked = [
+        NumberedItem("**Duplicates?** Keep both copies or drop one?", 1),
+        NumberedItem("**Archive?** Should old files move to an archive folder?", 2),
+        NumberedItem("**Reports?** Anything else for the reports?", 3),
+        NumberedItem("**Columns?** Which columns go in?", 4),
+        NumberedItem("**Thanks?** Anything else?", 5),
+    ]
+    reply = [
+        NumberedItem("never drop copies", 1),
+        NumberedItem("sounds good, thanks", 2),
+        NumberedItem("ok do it", 3),
+        NumberedItem("just the ids", 4),
+        NumberedItem("no worries, thanks", 5),
+    ]
+    _, answers = numbered_answers(asked, True, reply)
+    assert [(a.point, a.answer) for a in answers] == [("Duplicates?", "never drop copies")]

@@ -50,3 +50,22 @@ def test_other_at_mentions_and_the_assistants_rules_give_nothing() -> None:
         "Assistant: I followed @release-steps.mdc for this."
     )
     assert _rules(session) == []
+
+
+def test_a_rule_file_tacked_onto_a_sentence_leaves_the_sentence_whole() -> None:
+    """ "… must pass before a merge @ci-first.mdc": the rule is its own memory, and the
+    sentence's memory ends where the sentence does; a file named inside it, or that a
+    word before it takes as its object ("as set out in @…"), stays."""
+    session = (
+        "User: the integration suite must pass before any merge @ci-first.mdc\n\n"
+        "Assistant: Understood.\n\n"
+        "User: the rules in @ci-first.mdc apply to release branches too\n\n"
+        "Assistant: Noted.\n\n"
+        "User: hotfixes skip the queue, as set out in @ci-first.mdc\n"
+    )
+    texts = [c.text for c in extract_candidates(session, session_id="s-2", created=WHEN)]
+    assert "The user points the agent to the project rule @ci-first.mdc." in texts
+    assert any("the rules in @ci-first.mdc apply" in t for t in texts), texts
+    assert any(t.endswith("as set out in @ci-first.mdc.") for t in texts), texts
+    said = [t for t in texts if "integration suite" in t]
+    assert said and all(t.endswith("before any merge.") for t in said), texts

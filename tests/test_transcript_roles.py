@@ -156,3 +156,28 @@ def test_labels_with_short_values_never_make_a_short_chat() -> None:
         "remote: Counting objects: 100% (5/5), done.",
     ]
     assert people_speaking(remote) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("one", "two"), [("I have two cats.", "Lucky you."), ("I moved to Ghent.", "Nice!")]
+)
+def test_a_two_turn_chat_of_short_lines_is_two_speakers(one: str, two: str) -> None:
+    """ "Bram: …" then "Lotte: Nice!" is a chat however short: Bram's fact is Bram's."""
+    text = f"Bram: {one}\nLotte: {two}\n"
+    assert _speakers(text) == ["Bram", "Lotte"]
+    found = [(c.speaker, c.text) for c in extract_candidates(text, session_id="s", created=NOW)]
+    assert found and all(speaker == "Bram" and "Bram" in said for speaker, said in found), found
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Host: example.com", "Port: 5432"],
+        ["Branch: main", "Message: Fix the login bug for real"],
+        ["Author: Sam Lee", "Reviewer: Dana Ortiz."],
+    ],
+)
+def test_short_label_lines_stay_one_text(lines: list[str]) -> None:
+    """Labels with values (a host, a port, a branch) never make a chat of two people."""
+    assert people_speaking(lines) == frozenset()
+    assert _speakers("\n".join(lines)) == [""]

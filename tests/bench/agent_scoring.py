@@ -267,9 +267,15 @@ def is_english(text: str) -> bool:
     return not any(ch.isalpha() and not ch.isascii() for ch in text)
 
 
+#: Words after which the next is a verb: "don't overwrite", "never push".
+_NEGATIONS = frozenset({"don't", "dont", "never", "doesn't", "didn't", "won't"})
+
+
 def _has_verb(words: list[str]) -> bool:
     for before, word in zip(["", *words], words, strict=False):
         if word in _VERBS or (len(word) > 4 and word.endswith(("ed", "ing"))):
+            return True
+        if before in _NEGATIONS:
             return True
         if before in _SUBJECTS and word.endswith("s") and len(word) > 2:
             return True

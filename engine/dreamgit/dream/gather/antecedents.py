@@ -24,6 +24,7 @@ __all__ = [
     "named_thing",
     "ordered_thing",
     "with_antecedent",
+    "with_existing_thing",
     "with_person",
     "with_subject",
 ]
@@ -267,3 +268,30 @@ def with_subject(sentence: str, thing: str) -> str | None:
         return None
     named = thing[:1].upper() + thing[1:] if m["it"] == "It" else thing
     return f"{named}{text[m.end('it') :]}"
+
+
+# "there are broken builds, this must be fixed first": a thing said to exist, then
+# a rule for it with "this", "that" or "it" as its subject (the rule is the durable part).
+_THERE_IS_THEN_RULE = lazyre.compile(
+    r"(?:^|(?<=[;:]))(?P<space>\s*)there(?:'s|\s+is|\s+are)\s+"
+    r"(?P<thing>(?:[a-z][\w'-]*\s+){0,4}?[a-z][\w'-]*)\s*,\s*(?:so\s+|and\s+)?"
+    r"(?:this|that|it)\s+(?=(?:should|must|needs?\s+to|has\s+to|ought\s+to)\s)",
+    _I,
+)
+
+
+_INDEFINITE = lazyre.compile(r"^(?:(?:a|an|some|many|several|two|three|few)\s+)?", _I)
+
+
+def with_existing_thing(sentence: str) -> str:
+    """``sentence`` with a rule's "this" after "there are X," made "the X": "there are
+    broken builds, this must be fixed first" → "the broken builds must be fixed first".
+    Only before a rule's modal (should, must, needs to, has to); else as it was."""
+
+    def named(m: re.Match[str]) -> str:
+        thing = m["thing"]
+        if not thing.lower().startswith(("the ", "these ", "those ", "this ", "that ")):
+            thing = "the " + _INDEFINITE.sub("", thing, count=1)
+        return f"{m['space']}{thing} "
+
+    return _THERE_IS_THEN_RULE.sub(named, sentence)

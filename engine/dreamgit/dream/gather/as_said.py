@@ -6,12 +6,13 @@ English slots ("The user mudé a Lisboa"). So a sentence whose language
 (:mod:`.language`) is not English never meets them. What is durable in it is told by
 its structure alone, never by a word list of that language: a statement said by the
 user or a person in the chat (not the assistant), not a question (``?``, ``？``, ``¿``),
-not an exclamation, not code, short, with something in it. Such a sentence is kept
-word for word, its speaker first in the form session notes use ("Lena — Ich bin
-Lehrerin."), the session's day in the memory's own fields (``created``, its source),
-and tagged ``as-said`` and ``lang-<code>``. It gets no key (nothing was understood that
-could be superseded) and the lowest salience the default gather rules admit, so that
-statements the English rules understood win the budget; at most
+not an exclamation, not code, not a line that opens a list (``:``), short, with
+something in it. Such a sentence is kept word for word, its speaker first in the form
+session notes use ("Lena — Ich bin Lehrerin."), the session's day in the memory's own
+fields (``created``, its source), and tagged ``as-said`` and ``lang-<code>``. It gets
+no key (nothing was understood that could be superseded) and the lowest salience the
+default gather rules admit, so that statements the English rules understood win the
+budget; at most
 :data:`MAX_PER_SESSION` of a session are kept, those that carry a value (a number, a
 name in Latin letters) first. An LLM extractor reads these languages better.
 """
@@ -49,6 +50,8 @@ _MAX_CHARS = 160
 _MIN_WORDS = 3
 _QUESTION = lazyre.compile(r"[?？¿؟\u037e]\s*$|^\s*¿")
 _EXCLAIMED = lazyre.compile(r"[!！¡]\s*$")
+#: A line ending with a colon opens what follows it (a list, a pasted block): no statement.
+_OPENS = lazyre.compile(r"[:：]\s*$")
 # Code, markup, paths and commands: marks prose in any language rarely has.
 _CODE = lazyre.compile(r"[`{}<>=$\\|]|\(\)|->|::|^\s*[#/.~]|\w/\w+/|\w\.\w+\(")
 _CJK = lazyre.compile(f"[{CJK}]")
@@ -63,11 +66,12 @@ _VALUE = lazyre.compile(
 
 def keeps(sentence: str) -> bool:
     """Whether ``sentence`` is shaped like a durable statement: not a question, an
-    exclamation or code; short; with a few words (or CJK characters) in it."""
+    exclamation, code or a line opening a list (ending with a colon); short; with a few
+    words (or CJK characters) in it."""
     text = sentence.strip()
     if not text or len(text) > _MAX_CHARS or _QUESTION.search(text) or _EXCLAIMED.search(text):
         return False
-    if _CODE.search(text):
+    if _CODE.search(text) or _OPENS.search(text):
         return False
     words, numbers, cjk = _WORD.findall(text), _NUMBER.findall(text), len(_CJK.findall(text))
     if sum(map(len, [*words, *numbers])) + cjk < 0.6 * len(text.replace(" ", "")):
@@ -159,7 +163,9 @@ class AsSaid:
             topic=_TOPIC,
             priority="normal",
             type=TOPIC_TYPES[_TOPIC],
-            tags=("as-said", f"lang-{said.language.lower()}"),
+            # the language alone: CLD2 tells Traditional from Simplified Chinese unreliably
+            # in a short line with Latin terms ("以后每次提交之前先跑 lint …" as zh-Hant)
+            tags=("as-said", f"lang-{said.language.split('-')[0].lower()}"),
             key=None,
             confidence=_CONFIDENCE,
             session_id=self.session_id,

@@ -317,6 +317,11 @@ _AS_OF = lazyre.compile(
     r"(?:,\s*)?\b(?:currently|right\s+now|at\s+the\s+moment|these\s+days|nowadays|lately)\b,?\s*",
     re.IGNORECASE,
 )
+# "when there is a currently running migration": "currently" inside a noun phrase describes the
+# thing (an active session, whenever it is), not the day the sentence was true.
+_DETERMINER_BEFORE = lazyre.compile(
+    r"\b(?:a|an|the|any|each|every|no|its|their|your|my|our|this|that)\s+$", re.IGNORECASE
+)
 
 # "I got into photography recently", "I've been painting a lot recently": "recently"
 # anywhere else, after what was done (by that day) or what has been going on (as of it).
@@ -404,7 +409,12 @@ def resolve_dates(text: str, when: datetime) -> tuple[str, bool]:
         else:
             out = _anchored(out, m, m.end(), anchor)
         changed = True
-    elif (m := _AS_OF.search(out)) and not DATE_WORDS.search(out) and not _FUTURE.search(out):
+    elif (
+        (m := _AS_OF.search(out))
+        and not DATE_WORDS.search(out)
+        and not _FUTURE.search(out)
+        and not _DETERMINER_BEFORE.search(out, 0, m.start())
+    ):
         # "I'm currently interning at …": true as of that day. The word stays when it opens
         # a clause whose "I" went unsaid ("Currently training for …"): it tells who speaks
         keep = m.start() == 0 and _SUBJECT_NEXT.match(out, m.end()) is None

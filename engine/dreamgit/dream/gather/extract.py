@@ -29,7 +29,7 @@ from dreamgit.dream.gather.list_items import listed_on, more_of_a_list
 from dreamgit.dream.gather.not_facts import chatter
 from dreamgit.dream.gather.numbered_answers import answer_candidate, numbered_answers
 from dreamgit.dream.gather.pattern_memories import pattern_candidates
-from dreamgit.dream.gather.rule_pointers import rule_pointers
+from dreamgit.dream.gather.rule_pointers import rule_pointers, without_rule_files_after
 from dreamgit.dream.gather.said_before import SaidBefore, asked
 from dreamgit.dream.gather.said_in_passing import lifted_candidates
 from dreamgit.dream.gather.salience import common_words
@@ -169,6 +169,10 @@ def _turn_candidates(
         for sentence in session.said.english(
             paragraph, paragraphs, split, speaker=speaker or USER, who=who, turn=turn
         ):
+            if is_user:  # "… before any merge @ci-first.mdc": the rule file is its own memory
+                sentence = without_rule_files_after(sentence)
+                if not sentence.strip():
+                    continue
             before, prior = prior, sentence
             budget -= len(sentence)
             sentence = context.read(sentence, others, common, session.people)

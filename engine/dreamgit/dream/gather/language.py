@@ -6,8 +6,10 @@ of a script English never uses (Han, kana, Hangul, Cyrillic, Arabic, …) that o
 its Latin ones make it another language, whatever the detector says of a short CJK
 line with a product name in it. Latin text goes to Google's Compact Language Detector
 2 (``pycld2``: offline, deterministic, microseconds a call); a sentence too short for a
-reliable answer takes its turn's language, then its session's. A session (all its
-people's words together) too short for CLD2 is weighed by langid.py
+reliable answer takes its turn's language, then its session's; in a session of another
+language, a sentence CLD2 calls English is English only in a turn that is English as a
+whole (a pasted plan's line of English terms in a Portuguese request is Portuguese).
+A session (all its people's words together) too short for CLD2 is weighed by langid.py
 (:mod:`.language_guess`), and English is what is left when nothing is sure, so that
 gathering reads as it always did when in doubt. Names do not make a sentence foreign:
 when CLD2 calls Latin text another language but the text without its capitalised
@@ -214,19 +216,18 @@ class Languages:
         A short sentence two detectors are sure of keeps its own language in a session
         of another: "Ich trinke gern Tee." among English turns is German. A sentence CLD2
         calls English in a session of another language is that language when langid.py
-        says so too (English terms in it misled CLD2)."""
+        says so too (English terms in it misled CLD2), and unless its turn, read whole, is
+        English: a line of a plan pasted into a Portuguese request, or a sentence of
+        English terms among Portuguese ones, is in the turn's language, or the session's
+        when the turn is too mixed for the detector."""
         own = detect(sentence)
         session = self._of_session()
-        # CLD2 reads a short line of a Portuguese session full of English terms as English,
-        # or is unsure of it
-        # ("Faça o rollback do deploy de staging com o script."): langid.py says the
-        # session's language of it, and that is the line's
-        if (
-            own in (ENGLISH, UNKNOWN)
-            and session not in (ENGLISH, UNKNOWN)
-            and guess(sentence) == session
-        ):
-            return session
+        if own in (ENGLISH, UNKNOWN) and session not in (ENGLISH, UNKNOWN):
+            if self._misread(sentence, own):
+                return session
+            of_turn = turn()
+            if of_turn != ENGLISH:
+                return of_turn or session
         own = own or turn() or short_sentence_language(sentence)
         return own or self._of_session()
 
@@ -236,10 +237,23 @@ class Languages:
 
         def language() -> str:
             if not found:
-                found.append(detect("\n".join(paragraphs)))
+                text = "\n".join(paragraphs)
+                own = detect(text)
+                found.append(self._of_session() if self._misread(text, own) else own)
             return found[0]
 
         return language
+
+    def _misread(self, text: str, own: str) -> bool:
+        """Whether CLD2 took ``text`` of a session of another language for English, or was
+        unsure of it, where langid.py says the session's language: a short line full of
+        English terms ("Faça o rollback do deploy de staging com o script.")."""
+        session = self._of_session()
+        return (
+            own in (ENGLISH, UNKNOWN)
+            and session not in (ENGLISH, UNKNOWN)
+            and guess(text) == session
+        )
 
 
 def any_script_sentences(text: str) -> Iterator[str]:

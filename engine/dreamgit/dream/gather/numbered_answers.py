@@ -8,8 +8,10 @@ the agent's turn holds numbered items and asks something, the user's paragraphs 
 with the same numbers — each answer is paired with its point's title, and kept as the
 user said it, with what it answers: ``The user's answer to "Currency handling?": "keep the
 currency code …"``. An answer that is itself a question, or too short to stand with its
-point, gives nothing; a numbered list the user writes after an agent's turn that asked
-nothing, or whose numbers the agent never used, is read as it always was.
+point (fewer words than its title's, or than four unless three say no to something:
+"never drop copies"), or chat glue, gives nothing; a numbered list the user
+writes after an agent's turn that asked nothing, or whose numbers the agent never used,
+is read as it always was.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dreamgit import lazyre
+from dreamgit.dream.gather.not_facts import chatter, states_nothing
 from dreamgit.dream.gather.salience import salience
 from dreamgit.dream.gather.transcript import NumberedItem
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
@@ -33,6 +36,11 @@ _ASIDE = lazyre.compile(r"\s*\([^()]*\)")
 _LONGEST_TITLE = 16
 #: The fewest words an answer has to say something beside its point ("by month and account").
 _FEWEST_ANSWER_WORDS = 4
+#: The fewest words of a negated answer, a rule said short ("never drop copies" to
+#: "Duplicates?"); never glue ("no worries, thanks"). A short answer that
+#: is not negated ("just the ids") is a bare phrase: kept from four words, as before.
+_FEWEST_NEGATED_WORDS = 3
+_NEGATED = lazyre.compile(r"^(?:don'?t|do\s+not|never|no|not)\b", re.IGNORECASE)
 #: As sure as a statement: the words are the user's, the pairing is by structure.
 _CONFIDENCE = 0.8
 #: The fewest numbered paragraphs that make a reply a numbered one.
@@ -72,13 +80,20 @@ def points(paragraphs: list[str]) -> dict[int, str]:
 
 
 def _stands(answer: Answer) -> bool:
-    """Whether an answer says something with its point: not a question, a few words, and
-    no fewer than the point's title (the memory is the user's words first)."""
+    """Whether an answer says something with its point: not a question, a few words (three
+    when they say no to something, not chat glue), and no fewer than the point's title
+    (the memory is the user's words first)."""
     words = len(answer.answer.split())
+    if "?" in answer.answer or words < len(answer.point.split()):
+        return False
+    if words >= _FEWEST_ANSWER_WORDS:
+        return True
+    said = answer.answer
     return (
-        "?" not in answer.answer
-        and words >= _FEWEST_ANSWER_WORDS
-        and words >= len(answer.point.split())
+        words >= _FEWEST_NEGATED_WORDS
+        and _NEGATED.match(said) is not None
+        and not chatter(said)
+        and not states_nothing(said, to_agent=True)
     )
 
 

@@ -14,17 +14,35 @@ and give nothing.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from dreamgit import lazyre
 from dreamgit.dream.gather.salience import salience
 from dreamgit.extract.candidate import TOPIC_TYPES, Candidate
 
-__all__ = ["rule_pointers"]
+__all__ = ["rule_pointers", "without_rule_files_after"]
 
 # "@never-skip-tests.mdc", "@rules/testing.mdc": an at sign, a file name, ".mdc".
 _RULE_FILE = lazyre.compile(r"(?<![\w@])@(?P<name>[\w][\w./-]{0,80}?)\.mdc\b")
 _CONFIDENCE = 0.8
+# Rule files tacked onto the end of a sentence: "… before any merge @ci-first.mdc".
+_TACKED_ON = lazyre.compile(rf"(?:\s*(?:{_RULE_FILE.pattern})[\s,;]*)+(?P<stop>[.!?]?)\s*$")
+# A word that takes the mention as its object: "as set out in @ci-first.mdc", "like @x.mdc".
+_TAKES_OBJECT = lazyre.compile(
+    r"\b(?:as|at|by|in|of|on|to|per|see|use|like|with|from|under|follow|following|read)\s*$",
+    re.IGNORECASE,
+)
+
+
+def without_rule_files_after(sentence: str) -> str:
+    """``sentence`` without the rule-file mentions tacked onto its end (each its own
+    memory, by :func:`rule_pointers`): what is left is the sentence as a sentence. A
+    mention a word before it takes as its object ("as set out in @ci-first.mdc") stays."""
+    m = _TACKED_ON.search(sentence)
+    if m is None or _TAKES_OBJECT.search(sentence, 0, m.start()):
+        return sentence
+    return sentence[: m.start()] + m["stop"]
 
 
 def rule_pointers(

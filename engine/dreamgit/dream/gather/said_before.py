@@ -18,6 +18,7 @@ from dreamgit.dream.gather.antecedents import (
     named_thing,
     ordered_thing,
     with_antecedent,
+    with_existing_thing,
     with_person,
     with_subject,
 )
@@ -81,6 +82,7 @@ class SaidBefore:
         people: tuple[str, ...],
     ) -> str:
         """``sentence`` read with what came before it; what it leaves for the next one."""
+        sentence = with_existing_thing(sentence)  # "there are X, this should …"
         if self.options:  # "let's go with the second one": the option it points at
             sentence, self.options = chosen(sentence, self.options) or sentence, ()
         if self.question is not None:

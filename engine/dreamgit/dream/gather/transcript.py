@@ -127,8 +127,9 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
     in a chat that has one such person, a name that opens one line of prose ("Priya:
     I'm in for Saturday, I'll bring the cake", "bob: I have two cats at home") —
     someone who spoke once, whose words would otherwise run into the turn before and be
-    taken for theirs. A text whose every line is ``Name: prose`` with two names or more
-    is a chat, however short ("sam: …" then "ana: …").
+    taken for theirs. A text whose every line is ``Name:`` and something said (four words,
+    or words ending as a sentence ends: "Nice!"), with two names or more and one sentence,
+    is a chat, however short ("Bram: I moved to Ghent." then "Lotte: Nice!").
 
     A name written otherwise than capitalised ("sam", "bob2", an emoji) counts only in
     a text that is a chat: such names open at least half of its lines.
@@ -136,8 +137,8 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
     counts: dict[str, int] = {}
     other: dict[str, int] = {}
     prose: set[str] = set()
-    spoke: dict[str, int] = {}  # lines of prose each name opens
-    said = 0
+    spoke: dict[str, int] = {}  # lines of something said that each name opens
+    said = ended = 0  # lines; lines that say a sentence (four words, or an end mark)
     for line in lines:
         said += bool(line.strip())
         m = _SPEAKER.match(line[:80])
@@ -147,9 +148,12 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
         low = name.lower()
         if low in _USER_NAMES or low in _AGENT_NAMES or low in _NOT_PEOPLE:
             continue
-        told = len(line[m.start("rest") :].split()) >= _PROSE_WORDS
-        if told and low not in _LABELS and (_PERSON.match(name) or _ANY_NAME.match(name)):
-            spoke[name] = spoke.get(name, 0) + 1
+        rest = line[m.start("rest") :]
+        told = len(rest.split()) >= _PROSE_WORDS
+        if low not in _LABELS and (_PERSON.match(name) or _ANY_NAME.match(name)):
+            if told or _said(rest):
+                spoke[name] = spoke.get(name, 0) + 1
+            ended += told or rest.rstrip().endswith(_SENTENCE_ENDS)
         if _PERSON.match(name):
             counts[name] = counts.get(name, 0) + 1
             if told and _FIRST_NAME.match(name):
@@ -162,8 +166,8 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
     chat = {n for n, c in other.items() if c >= 2}
     if chat and 2 * sum(other.get(n, 0) + counts.get(n, 0) for n in chat | people) >= said:
         people |= chat
-    if not people and len(spoke) >= 2 and sum(spoke.values()) == said:
-        people = set(spoke)  # every line a name and prose: a chat, however short
+    if not people and len(spoke) >= 2 and ended and sum(spoke.values()) == said:
+        people = set(spoke)  # every line a name and something said: a chat, however short
     if people:
         people |= prose
     return frozenset(people)
@@ -172,6 +176,19 @@ def people_speaking(lines: list[str]) -> frozenset[str]:
 #: Words of prose after ``Name:`` that make a line someone speaking (a label's value is
 #: shorter: "Date: Mon", "Author: Sam Lee").
 _PROSE_WORDS = 4
+_SENTENCE_ENDS = (".", "!", "?", "…", "。", "！", "？")
+
+
+def _said(rest: str) -> bool:
+    """Whether a short ``Name:`` line's rest reads as a line of a chat: words of letters
+    ending as a sentence ends ("Me too!", "I'm vegan now."), not a label's value
+    ("Sam Lee", "5432", "example.com")."""
+    words = rest.split()
+    return (
+        bool(words)
+        and rest.rstrip().endswith(_SENTENCE_ENDS)
+        and all(w.rstrip(".!?…。！？,").replace("'", "").isalpha() for w in words)
+    )
 
 
 def _front_matter_end(lines: list[str]) -> int:
