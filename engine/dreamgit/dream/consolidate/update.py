@@ -107,6 +107,8 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
         return None  # "has a dentist appointment on 10 May" and one on 3 June: two of them
     new_numbers, new_dates = new.numbers - new.rejected, new.dates - new.rejected
     if new.rejected and (old.numbers | old.dates | old.names | old.object) & new.rejected:
+        if not _corrects(old, new):
+            return None  # what it rejects is no value the older memory holds
         if (old.numbers, old.dates) != (new_numbers, new_dates) or not old.object <= new.object:
             return f"correction: {show(new.rejected)} is replaced"
         return None  # the correction says again what the older memory says
@@ -131,6 +133,18 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
         before, after = old.numbers | old.dates, new_numbers | new_dates
         return f"{new.relation}: {show(before - after)} → {show(after - before)}"
     return None
+
+
+def _corrects(old: Frame, new: Frame) -> bool:
+    """Whether the rejected side of ``new`` ("…, not 9:30") is the value ``old`` holds: all of
+    it is the older value's head (its object, a number or a date), not a word said in passing
+    in a qualifier, and the correction says again what else the older value says, or nothing
+    else ("uses MySQL, not Postgres"). "wants the agent to run deploys from the main line, not
+    a release branch" rejects no "wants branches to be named after the ticket …"."""
+    if not new.rejected <= old.object | old.numbers | old.dates:
+        return False
+    rest = old.value - new.rejected
+    return not new.phrases or rest <= new.value
 
 
 def _changed(old: Frame, new: Frame) -> str | None:
