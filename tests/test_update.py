@@ -575,3 +575,21 @@ def test_a_correction_of_a_qualifier_rejects_no_other_value_that_names_it_in_pas
 def test_a_correction_of_the_older_value_s_head_still_replaces_it(old: str, new: str) -> None:
     """What the correction rejects is the older value itself: the older memory leaves."""
     assert [(o, n, r.split(":")[0]) for o, n, r in _pairs(old, new)] == [(old, new, "correction")]
+
+
+def test_instead_of_rejects_the_alternative_it_names_not_the_purpose_said_after_it() -> None:
+    """ "instead of jQuery to cut the bundle size" rejects jQuery: an older memory about the
+    bundle size stays; "instead of NLTK" still replaces NLTK."""
+    assert (
+        _pairs(
+            "The user has been told that keeping bundle sizes under 150KB is important.",
+            "The user is trying to build the date picker with plain JS instead of jQuery to cut "
+            "the bundle size, but it misbehaves.",
+        )
+        == []
+    )
+    old, new = (
+        "Rui is using a rule-based parser with NLTK as the backbone.",
+        "Rui is going to use Stanza as the backbone instead of NLTK for speed.",
+    )
+    assert _pairs(old, new) == [(old, new, "correction: nltk is replaced")]
