@@ -201,7 +201,23 @@ def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
             return False
         if k == start and after.low == "of":
             return False
+        if _noun_in_compound(toks, k, start):
+            return False
     return True
+
+
+def _noun_in_compound(toks: list[_Tok], k: int, start: int) -> bool:
+    """ "The grant report deadline is …", "the code review meeting moved …": a bare verb form
+    after a singular noun, with a noun of the phrase after it, is a noun of that phrase (a
+    singular subject would say "reports"); "the users report bugs" keeps its verb."""
+    t, before, after = toks[k], toks[k - 1], toks[k + 1]
+    if k - 1 <= start or toks[start].low not in DETERMINERS or verb_base(t.low) != t.low:
+        return False
+    if before.kind != "word" or before.capital or before.low.endswith("s"):
+        return False
+    if verb_base(before.low) is not None or before.low in DETERMINERS:
+        return False
+    return after.kind == "word" and not after.capital and verb_base(after.low) is None
 
 
 def _looks_like_verb(toks: list[_Tok], k: int) -> bool:
