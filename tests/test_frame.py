@@ -39,8 +39,9 @@ def _read(text: str) -> tuple[list[str], str, list[str]]:
             "mov to",
         ),
         ("The code review meeting is at 3pm.", ["cod", "meet", "review"], "be at"),
-        # after a plural noun it is the verb
+        # after a plural noun it is the verb, and so it is when no other verb follows
         ("The users report bugs every week.", ["user"], "report"),
+        ("My team prefer tabs for indentation.", ["team"], "prefer"),
     ],
 )
 def test_subject_and_relation_of_a_sentence(text: str, subject: list[str], relation: str) -> None:

@@ -217,7 +217,23 @@ def _noun_in_compound(toks: list[_Tok], k: int, start: int) -> bool:
         return False
     if verb_base(before.low) is not None or before.low in DETERMINERS:
         return False
-    return after.kind == "word" and not after.capital and verb_base(after.low) is None
+    if after.kind != "word" or after.capital or verb_base(after.low) is not None:
+        return False
+    return _finite_verb_after(toks, k + 2)
+
+
+def _finite_verb_after(toks: list[_Tok], k: int) -> bool:
+    """Whether a verb said as a finite form ("is", "moved", "gets") comes at or after ``k``
+    in the clause: without one the bare form is the sentence's verb after all ("My team
+    prefer tabs")."""
+    for t in toks[k:]:
+        if t.kind == "punct":
+            return False
+        if t.kind == "word" and not t.capital:
+            base = verb_base(t.low)
+            if t.low in AUXILIARIES or (base is not None and base != t.low):
+                return True
+    return False
 
 
 def _looks_like_verb(toks: list[_Tok], k: int) -> bool:
