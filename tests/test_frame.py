@@ -32,6 +32,16 @@ def _read(text: str) -> tuple[list[str], str, list[str]]:
         ("The user only secured 2 panel slots.", ["user"], "secur"),
         # a connective before the sentence says nothing of its subject
         ("However, given the 800 daily export limit, the user batches them.", ["user"], "giv"),
+        # a bare verb form between nouns of one phrase is one of them: "grant report deadline"
+        (
+            "The grant report deadline moved to 20 March.",
+            ["deadlin", "grant", "report"],
+            "mov to",
+        ),
+        ("The code review meeting is at 3pm.", ["cod", "meet", "review"], "be at"),
+        # after a plural noun it is the verb, and so it is when no other verb follows
+        ("The users report bugs every week.", ["user"], "report"),
+        ("My team prefer tabs for indentation.", ["team"], "prefer"),
     ],
 )
 def test_subject_and_relation_of_a_sentence(text: str, subject: list[str], relation: str) -> None:

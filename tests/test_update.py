@@ -536,3 +536,60 @@ def test_a_change_of_a_named_subject_names_nothing_new() -> None:
         _memories("The search index listens on port 9201.", "The search index moved to port 9305.")
     )
     assert update.named == ""
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "The user wants the agent to make sure every release tag is cut from the main line, "
+        "not a feature branch.",
+        "The user wants the agent to make sure every release tag is cut from the main line, "
+        "not a branch.",
+    ],
+)
+def test_a_correction_of_a_qualifier_rejects_no_other_value_that_names_it_in_passing(
+    new: str,
+) -> None:
+    """A later "wants …, not a feature branch" corrects where its own request happens, not an
+    older "wants" whose long value names branches: what it rejects is not all of the older
+    value's head, or the correction says nothing else of the older value."""
+    old = (
+        "The user wants branches to be named after the ticket, so a full branch name looks "
+        'like "feature/ABC-12-short-title", similar to the commit prefix they chose.'
+    )
+    assert _pairs(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's team uses Postgres.", "The user's team uses MySQL, not Postgres."),
+        (
+            "The user's team uses Postgres for the billing service.",
+            "The user's team uses MySQL for the billing service, not Postgres.",
+        ),
+        ("The user's editor is VS Code.", "The user's editor is Neovim, not VS Code."),
+        ("The user lives in Berlin.", "The user lives in Lisbon, not Berlin."),
+    ],
+)
+def test_a_correction_of_the_older_value_s_head_still_replaces_it(old: str, new: str) -> None:
+    """What the correction rejects is the older value itself: the older memory leaves."""
+    assert [(o, n, r.split(":")[0]) for o, n, r in _pairs(old, new)] == [(old, new, "correction")]
+
+
+def test_instead_of_rejects_the_alternative_it_names_not_the_purpose_said_after_it() -> None:
+    """ "instead of jQuery to cut the bundle size" rejects jQuery: an older memory about the
+    bundle size stays; "instead of NLTK" still replaces NLTK."""
+    assert (
+        _pairs(
+            "The user has been told that keeping bundle sizes under 150KB is important.",
+            "The user is trying to build the date picker with plain JS instead of jQuery to cut "
+            "the bundle size, but it misbehaves.",
+        )
+        == []
+    )
+    old, new = (
+        "Rui is using a rule-based parser with NLTK as the backbone.",
+        "Rui is going to use Stanza as the backbone instead of NLTK for speed.",
+    )
+    assert _pairs(old, new) == [(old, new, "correction: nltk is replaced")]

@@ -201,7 +201,39 @@ def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
             return False
         if k == start and after.low == "of":
             return False
+        if _noun_in_compound(toks, k, start):
+            return False
     return True
+
+
+def _noun_in_compound(toks: list[_Tok], k: int, start: int) -> bool:
+    """ "The grant report deadline is …", "the code review meeting moved …": a bare verb form
+    after a singular noun, with a noun of the phrase after it, is a noun of that phrase (a
+    singular subject would say "reports"); "the users report bugs" keeps its verb."""
+    t, before, after = toks[k], toks[k - 1], toks[k + 1]
+    if k - 1 <= start or toks[start].low not in DETERMINERS or verb_base(t.low) != t.low:
+        return False
+    if before.kind != "word" or before.capital or before.low.endswith("s"):
+        return False
+    if verb_base(before.low) is not None or before.low in DETERMINERS:
+        return False
+    if after.kind != "word" or after.capital or verb_base(after.low) is not None:
+        return False
+    return _finite_verb_after(toks, k + 2)
+
+
+def _finite_verb_after(toks: list[_Tok], k: int) -> bool:
+    """Whether a verb said as a finite form ("is", "moved", "gets") comes at or after ``k``
+    in the clause: without one the bare form is the sentence's verb after all ("My team
+    prefer tabs")."""
+    for t in toks[k:]:
+        if t.kind == "punct":
+            return False
+        if t.kind == "word" and not t.capital:
+            base = verb_base(t.low)
+            if t.low in AUXILIARIES or (base is not None and base != t.low):
+                return True
+    return False
 
 
 def _looks_like_verb(toks: list[_Tok], k: int) -> bool:

@@ -3,11 +3,12 @@
 The suite is the union of the tests at main and at the branch's tip, so a test the
 dream would derive away (a protected memory merged out of existence) still runs.
 It runs on the branch; the tests that fail there run on main too.
-Left out: a supersession test whose new value the dream itself superseded again, and a
-recallability test of a memory the dream retired for a newer value; each newer
-supersession brings its own test. A test that passes on main and
-fails on the branch is *broken* (a memory that must stay recallable only when the run
-changed it: outranked by newer memories, it is listed as failing, not broken); with
+Left out: a supersession test whose new value the dream itself superseded again or
+pruned (a moved deadline whose new day is over), and a recallability test of a memory
+the dream retired for a newer value; each newer supersession brings its own test. A
+test that passes on main and fails on the branch is *broken* (a memory that must stay
+recallable only when the run changed it: outranked by newer memories, it is listed as
+failing, not broken); with
 ``tests: {gate: block}`` (the default) a run that broke one is not merged but left for
 review, naming it. ``advisory`` records and reports the results and merges anyway;
 ``off`` runs no tests.
@@ -70,11 +71,14 @@ def memory_gate(
     # a memory this run retired for a newer value is tested by that supersession's own
     # test (the new value found, the old not); dreams never retire a protected one
     retired_now = superseded_ids([dict(record)])
+    # a newer value whose time is over (a moved deadline after its new day) leaves by a
+    # prune rule: the old one stays retired, and there is no current value to find
+    pruned_now = _pruned(record)
     kept = [
         t
         for t in on_main.tests
         if t.name not in names
-        and not (t.origin == "supersession" and t.memory in superseded)
+        and not (t.origin == "supersession" and t.memory in superseded | pruned_now)
         and not (t.origin == "protected" and t.memory in retired_now)
     ]
     suite = Suite([*on_branch.tests, *kept], on_branch.problems)
@@ -99,6 +103,17 @@ def memory_gate(
         "failing": [{"name": r.test.name, "why": r.why()} for r in after.failed],
         "problems": after.problems,
         "held": mode == "block" and bool(broken),
+    }
+
+
+def _pruned(record: Mapping[str, Any]) -> set[str]:
+    """The memories the run's prune operations retired."""
+    return {
+        str(snap.get("id"))
+        for op in record.get("ops") or []
+        if isinstance(op, Mapping) and op.get("op") == "prune"
+        for snap in op.get("before") or []
+        if isinstance(snap, Mapping)
     }
 
 

@@ -41,6 +41,7 @@ from dreamgit.dream.consolidate.update_passes import (
     tool_kind,
 )
 from dreamgit.extract.frame import Frame
+from dreamgit.extract.verbs import DETERMINERS, PREPOSITIONS
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
@@ -107,6 +108,8 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
         return None  # "has a dentist appointment on 10 May" and one on 3 June: two of them
     new_numbers, new_dates = new.numbers - new.rejected, new.dates - new.rejected
     if new.rejected and (old.numbers | old.dates | old.names | old.object) & new.rejected:
+        if not _corrects(old, new):
+            return None  # what it rejects is no value the older memory holds
         if (old.numbers, old.dates) != (new_numbers, new_dates) or not old.object <= new.object:
             return f"correction: {show(new.rejected)} is replaced"
         return None  # the correction says again what the older memory says
@@ -131,6 +134,18 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
         before, after = old.numbers | old.dates, new_numbers | new_dates
         return f"{new.relation}: {show(before - after)} → {show(after - before)}"
     return None
+
+
+def _corrects(old: Frame, new: Frame) -> bool:
+    """Whether the rejected side of ``new`` ("…, not 9:30") is the value ``old`` holds: all of
+    it is the older value's head (its object, a number or a date), not a word said in passing
+    in a qualifier, and the correction says again what else the older value says, or nothing
+    else ("uses MySQL, not Postgres"). "wants the agent to run deploys from the main line, not
+    a release branch" rejects no "wants branches to be named after the ticket …"."""
+    if not new.rejected <= old.object | old.numbers | old.dates:
+        return False
+    rest = old.value - new.rejected
+    return not new.phrases or rest <= new.value
 
 
 def _changed(old: Frame, new: Frame) -> str | None:
@@ -262,11 +277,35 @@ def _why(old: Frame, new: Frame) -> str | None:
     explicit = new.words & {"instead", "rather"}  # not any "not" in a sentence
     # "instead of going out" rejects no "reaching out": a particle is no value
     rejected = new.rejected & said - PARTICLES
+    # "instead of jQuery to cut the bundle size" rejects jQuery, not a size said before
+    rejected = rejected if rejected <= _alternative(new.value_text) else frozenset()
     if explicit and rejected and (new.names | new.object) - new.rejected - said:
         if _INSTRUMENT.search(old.value_text):
             return None  # "a card game using C#" is still that game, whatever its language
         return f"correction: {show(rejected)} is replaced"
     return _left(old, new)
+
+
+#: "… instead of NLTK", "… rather than a spreadsheet": where the rejected alternative starts.
+_INSTEAD = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?P<rest>.+)$")
+
+
+def _alternative(value_text: str) -> frozenset[str]:
+    """The words of what "instead of" / "rather than" rejects, up to the first preposition or
+    conjunction: "instead of jQuery to cut the bundle size" rejects jQuery; the purpose said
+    after it is not part of the alternative."""
+    m = _INSTEAD.search(value_text)
+    words: list[str] = []
+    for word in m["rest"].split() if m is not None else ():
+        if word in PREPOSITIONS or word in _JOINS:
+            break
+        if word not in DETERMINERS:
+            words.append(canonical_word(word))
+    return frozenset(words)
+
+
+#: Words that join another clause or item after the alternative.
+_JOINS = frozenset({"and", "or", "but", "nor", "yet"})
 
 
 def _left(old: Frame, new: Frame) -> str | None:
