@@ -2,8 +2,8 @@
 
 Everything goes through the installed command as a process, on real repositories: a
 correction later in the same night's batch, "no longer", memories written by hand in an
-agent's own folder (Hermes, Claude Code) or a daily note (OpenClaw), a dated plan after
-its day, and a memory another one says more than.
+agent's own folder (Hermes, Claude Code) or a daily note (OpenClaw), each brought back by
+``restore``, a dated plan after its day, and a memory another one says more than.
 """
 
 from __future__ import annotations
@@ -76,12 +76,13 @@ _LISBON = "User: I moved from Porto to Lisbon last month.\nAssistant: Noted, Lis
 
 
 @pytest.mark.slow
-def test_a_hermes_entry_written_by_hand_is_superseded_and_revert_brings_it_back(
-    tmp_path: Path,
+@pytest.mark.parametrize("undo", ["restore", "revert"])
+def test_a_hermes_entry_written_by_hand_is_superseded_and_comes_back(
+    tmp_path: Path, undo: str
 ) -> None:
     """A Hermes USER.md entry ("Works in Porto, timezone Europe/Lisbon") is read with a
     frame like any memory: "moved from Porto to Lisbon" retires it, USER.md is rewritten
-    without it, and reverting that operation puts it back."""
+    without it, and ``restore`` of the entry or a revert of that operation puts it back."""
     repo = tmp_path / "hermes"
     repo.mkdir()
     (repo / "USER.md").write_text(
@@ -98,9 +99,11 @@ def test_a_hermes_entry_written_by_hand_is_superseded_and_revert_brings_it_back(
         "The user lives in Lisbon (moved there from Porto)."
     ]
     assert "Porto, timezone" not in (repo / "USER.md").read_text()
-    # restore of one entry is for dreamgit's own layout; here the operation is reverted
-    op = next(op["n"] for op in run["ops"] if old["id"] in op["memories"])
-    dreamgit(repo, "2026-05-10T09:00:00Z", "revert", run["run_id"], "--op", str(op))
+    if undo == "restore":
+        dreamgit(repo, "2026-05-10T09:00:00Z", "restore", old["id"])
+    else:
+        op = next(op["n"] for op in run["ops"] if old["id"] in op["memories"])
+        dreamgit(repo, "2026-05-10T09:00:00Z", "revert", run["run_id"], "--op", str(op))
     assert "Works in Porto, timezone Europe/Lisbon" in _texts(repo, "2026-05-10T09:00:00Z")
     assert "Works in Porto, timezone Europe/Lisbon" in (repo / "USER.md").read_text()
     fsck(repo)
@@ -159,6 +162,43 @@ def test_an_openclaw_daily_note_value_is_superseded_by_a_later_note(tmp_path: Pa
         dreamgit(repo, f"{day[:-1]}{int(day[-1]) + 1}T03:00:00Z", "run", "--force")
     digest = [t for t in _texts(repo, "2026-05-07T04:00:00Z") if "digest" in t]
     assert len(digest) == 1 and "21:00" in digest[0]
+    fsck(repo)
+
+
+@pytest.mark.slow
+def test_an_openclaw_agent_note_is_superseded_by_the_users_newer_value_and_restored(
+    tmp_path: Path,
+) -> None:
+    """What the agent wrote in its daily note ("The user wants the evening digest at
+    19:30") is staged as the agent's word; the user saying 21:00 a week later supersedes
+    it, the note's own lines stay as the agent wrote them, and ``restore`` puts the staged
+    candidate back where it stood."""
+    repo = tmp_path / "workspace"
+    (repo / "memory").mkdir(parents=True)
+    (repo / "MEMORY.md").write_text("# Memory\n\n- Noor likes plain text mail.\n")
+    note = repo / "memory" / "2026-05-02.md"
+    note.write_text("# 2026-05-02\n\n- The user wants the evening digest at 19:30.\n")
+    dreamgit(repo, "2026-05-02T08:00:00Z", "init", "--format", "openclaw", str(repo))
+    dreamgit(repo, "2026-05-03T03:00:00Z", "run", "--force")
+    staged = next(m for m in active(repo, "2026-05-03T04:00:00Z") if "19:30" in m["text"])
+    assert staged["text"] == "The agent says the user wants the evening digest at 19:30."
+    dreamgit(
+        repo,
+        "2026-05-08T09:00:00Z",
+        "log",
+        "User: I want the evening digest at 21:00 from now on.\nAssistant: Noted.",
+    )
+    dreamgit(repo, "2026-05-09T03:00:00Z", "run", "--force")
+    assert [t for t in _texts(repo, "2026-05-09T04:00:00Z") if "digest" in t] == [
+        "The user wants the evening digest at 21:00 from now on."
+    ]
+    assert note.read_text().startswith(
+        "# 2026-05-02\n\n- The user wants the evening digest at 19:30.\n"
+    )
+    assert "The agent says" not in note.read_text()
+    dreamgit(repo, "2026-05-10T09:00:00Z", "restore", staged["id"])
+    assert staged["text"] in _texts(repo, "2026-05-10T09:00:00Z")
+    assert "- The agent says the user wants the evening digest at 19:30." in note.read_text()
     fsck(repo)
 
 

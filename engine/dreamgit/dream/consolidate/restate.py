@@ -35,7 +35,11 @@ _UNDER_WAY = re.compile(
 _SAYS = re.compile(r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+says\s+(?P<said>\S.*)$")
 # "The user says the staging database listens on port 5433": the user's own remark is the
 # fact as said (what they call "the staging database" is what a hand-written memory calls it).
-_USER_SAYS = re.compile(r"^the\s+user\s+says\s+(?:that\s+)?(?P<said>\S.*)$", re.IGNORECASE)
+# So is what an agent wrote in its own notes ("The agent says the user wants the digest at
+# 19:30", from an OpenClaw daily note): a later value the user gives is compared with it.
+_PARTY_SAYS = re.compile(
+    r"^the\s+(?:user|agent)\s+says\s+(?:that\s+)?(?P<said>\S.*)$", re.IGNORECASE
+)
 # "… moved to port 6543 on the night of 4 March 2026": when the change happened (a "last
 # night" made absolute), not the new value, which holds a number of its own.
 _CHANGED_WHEN = re.compile(
@@ -75,7 +79,7 @@ def as_fact(text: str) -> str:
     content ("the beta launch is on 15 January"), "Ana and others moved …" as Ana's move,
     a decision to switch as the switch, a date pushed as the thing moved, without the day
     it was said to hold ("as of 25 March 2025")."""
-    m = _USER_SAYS.match(text)
+    m = _PARTY_SAYS.match(text)
     if m is not None:
         text = m["said"][:1].upper() + m["said"][1:]
     m = _SAYS.match(text)
