@@ -108,10 +108,11 @@ def test_a_switch_to_the_tool_ranked_below_ends_the_preference(tmp_path: Path) -
 @pytest.mark.slow
 @pytest.mark.parametrize("please", ["pls", "plz", "Please"])
 def test_an_informal_please_sets_the_same_standing_preference(tmp_path: Path, please: str) -> None:
-    """ "pls always use uv" is kept as "Please always use uv" is; "pls rerun it" is a task."""
+    """ "pls always use uv, thx" is kept as "Please always use uv" is, without the thanks;
+    "pls rerun it" is a task."""
     texts = _dreamt(
         tmp_path / "mem",
-        (DAY, _said(f"{please} always use uv to install packages in this repo")),
+        (DAY, _said(f"{please} always use uv to install packages in this repo, thx")),
         (DAY, _said(f"{please} rerun the flaky test in the importer")),
     )
     assert texts == ["The user wants the agent to always use uv to install packages in this repo."]
