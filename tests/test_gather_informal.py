@@ -16,6 +16,8 @@ from dreamgit.dream.gather.informal import spelled_out
         ("ok lets rename it", "ok let's rename it"),
         ("Lets keep it short", "Let's keep it short"),
         ("its still failing", "it's still failing"),
+        ("pls always answer in bullet points, thx", "please always answer in bullet points"),
+        ("Keep replies short - thank you so much!\nNext line", "Keep replies short\nNext line"),
     ],
 )
 def test_a_short_form_is_spelled_out(typed: str, read: str) -> None:
@@ -29,6 +31,8 @@ def test_a_short_form_is_spelled_out(typed: str, read: str) -> None:
         "the flag lets you skip the cache",
         "its colour is teal",
         "the import path is @im/cli",
+        "Thanks to the cache, the build takes a minute",
+        "please thank the reviewers in the notes",
     ],
 )
 def test_names_paths_and_the_other_readings_stay_as_written(text: str) -> None:

@@ -177,6 +177,17 @@ def _pairs(*texts: str) -> list[tuple[str, str, str]]:
             "Ana's newsletter hit 5,000 subscribers by 20 March 2026.",
             "3000 → 5000",
         ),
+        # a switch away from what a liking ranks alone, or to what it ranked below, ends it
+        (
+            "The user prefers Fossil for their side projects.",
+            "The user switched from Fossil to Pijul on 4 May 2026.",
+            "switched from fossil",
+        ),
+        (
+            "The user prefers Fossil over Mercurial because of its built-in wiki.",
+            "The user switched from Fossil to Mercurial on 4 May 2026.",
+            "switched from fossil",
+        ),
         # an ending retires what it negates, whatever else the older one says of it
         ("The user has a dog named Rex.", "Actually the user no longer has a dog.", "no longer"),
         ("The user uses Poetry for packaging.", "The user doesn't use Poetry anymore.", "poetry"),
@@ -338,6 +349,11 @@ def test_a_newer_value_supersedes_the_older_one(old: str, new: str, reason: str)
         (
             "Quokka keeps its logs in Elasticsearch 7.10.",
             "Quokka no longer keeps its logs in Loki 2.9.",
+        ),
+        # a switch to a third thing says nothing of how the two a preference ranks compare
+        (
+            "The user prefers Fossil over Mercurial because of its built-in wiki.",
+            "The user switched from Fossil to Pijul on 4 May 2026.",
         ),
         # "won't" in a clause is no correction's rejected side
         (

@@ -270,6 +270,8 @@ def _why(old: Frame, new: Frame) -> str | None:
         if same is not None or not new.change:
             return same or _left(old, new)
     if new.change:
+        if _ranks_apart(old, new):
+            return None
         return _changed(old, new) or _left(old, new)
     # "is going to use XLM-R instead of MAML" after "is using … MAML as the backbone": what
     # the older one holds is what the newer one rejects, whatever the verb
@@ -306,6 +308,23 @@ def _alternative(value_text: str) -> frozenset[str]:
 
 #: Words that join another clause or item after the alternative.
 _JOINS = frozenset({"and", "or", "but", "nor", "yet"})
+
+#: Words that weigh a liking against another thing: "prefers Word over Google Docs".
+_WEIGHED = frozenset({"over", "than"})
+_PREFER = canonical_word("prefer")
+
+
+def _ranks_apart(old: Frame, new: Frame) -> bool:
+    """ "switched from Word to Scrivener" after "prefers Word over Google Docs due to its
+    formatting": the switch goes to a third thing, and says nothing of how the two the
+    preference ranks compare; it still holds. A switch to the thing ranked below
+    ("switched from Word to Google Docs") reverses it, and a liking that ranks nothing
+    ("prefers Word") is what the switch left."""
+    if old.head != _PREFER:
+        return False
+    below = frozenset(w for prep, words in old.phrases if prep in _WEIGHED for w in words)
+    went_to = (new.names | new.object | new.value) - new.left - old.object
+    return bool(below) and not below & went_to
 
 
 def _left(old: Frame, new: Frame) -> str | None:

@@ -7,7 +7,8 @@ statement became a fact about the user. A contraction typed without its apostrop
 and a memory keeps the misspelling. Only whole words are respelled — never inside a
 name, a path or a file ("@dont-panic.md") — their first letter's case kept; "lets" and
 "its" only where the contraction is the one reading ("lets review it" at the start of
-a clause, "its still running"); nothing else of the text changes.
+a clause, "its still running"). Thanks that close a line ("…, thx", "…, thank you!") are
+left out: the rules would keep them as part of the rule. Nothing else of the text changes.
 """
 
 from __future__ import annotations
@@ -63,7 +64,17 @@ def _apostrophe(match: re.Match[str]) -> str:
     return f"{word[:-1]}'{word[-1]}"
 
 
+# "pls always answer in bullet points, thx": thanks that close a line, said to the listener
+# and no part of what the line states.
+_SIGN_OFF = lazyre.compile(
+    r"(?:,\s*|\s+[-\u2013\u2014]\s+)(?:thanks|thank\s+you|thx|thnx|ty|cheers|tia)"
+    r"(?:\s+(?:a\s+lot|so\s+much|very\s+much|in\s+advance))?\s*[.!]*[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def spelled_out(text: str) -> str:
     """``text`` with its informal short forms written out ("pls" → "please", "dont" →
-    "don't")."""
-    return _ITS.sub(_apostrophe, _LETS.sub(_apostrophe, _SHORT.sub(_full, text)))
+    "don't") and the thanks that close a line left out ("…, thx")."""
+    text = _ITS.sub(_apostrophe, _LETS.sub(_apostrophe, _SHORT.sub(_full, text)))
+    return _SIGN_OFF.sub("", text)

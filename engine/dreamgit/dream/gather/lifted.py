@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from dreamgit import lazyre
+from dreamgit.dream.gather.momentary import WISH_FOR_NOW
 
 __all__ = ["Lifted", "lifted_preferences", "serves_aim_before"]
 
@@ -100,6 +101,8 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
         if len(body.split()) < 2 or len(body) > _MAX_PREFERENCE:
             continue
         body = _without_asides(body).strip(" ,")
+        if WISH_FOR_NOW.search(body):
+            continue  # "I'd rather you not deploy it right now": the task at hand, not a taste
         verb = m["verb"].lower()
         verb = "prefer" if verb.endswith("prefer") else "would rather"
         text = f"{m['who'].capitalize()} {verb} {body}"
@@ -113,7 +116,10 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
             text = f"{text} over {other}"  # "… X versus hand edits?": what it is preferred to
         start = m.start()
         aim = _AIM.search(sentence[:start])
-        if aim is not None and not _HAS_REASON.search(body):
+        doubted = _DOUBTED_AIM.match(request)
+        if doubted is not None and not _HAS_REASON.search(body):
+            text = f"{text}, {doubted['aim'].strip()}"  # the aim its doubt names
+        elif aim is not None and not _HAS_REASON.search(body):
             text = f"{text}, to {aim['aim'].strip()}"
             start = aim.start()  # the aim is said with the preference, not on its own
         elif not _HAS_REASON.search(body) and (opened := _AIM_OPENS.match(before)):
@@ -122,6 +128,16 @@ def lifted_preferences(sentence: str, before: str = "") -> list[Lifted]:
     return out
 
 
+# "…, but I'm not sure if it's the best choice for minimizing noise": the doubt names what
+# the preference is for, which the memory keeps ("…, for minimizing noise").
+_DOUBTED_AIM = lazyre.compile(
+    r"[,\s]*but\s+(?:i'm|i\s+am|we're|we\s+are)\s+not\s+(?:sure|certain)\s+(?:if|whether)"
+    r"\s+(?:it's|it\s+is|that's|that\s+is|this\s+is|it\s+would\s+be|it'd\s+be)\s+the\s+"
+    r"(?:best|right|ideal|most\s+\w+|better)\s+(?:choice|option|place|spot|way|fit|setup|call)\s+"
+    r"(?P<aim>(?:for|to)\s+(?!me\b|us\b|my\b|our\b|now\b|this\b|that\b|it\b)[^,;.?!]{4,100}?)"
+    r"\s*(?:[,;.?!]|$)",
+    _I,
+)
 # "over", "rather than": the preference already says what it is preferred to.
 _NAMES_ITS_ALTERNATIVE = lazyre.compile(
     r"\b(?:over|rather\s+than|instead\s+of|versus|vs\.?|than)\b", _I

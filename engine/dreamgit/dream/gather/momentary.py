@@ -24,6 +24,7 @@ from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
 
 __all__ = [
     "STANDING",
+    "WISH_FOR_NOW",
     "code_fragment",
     "dated_worry",
     "momentary",
@@ -177,6 +178,7 @@ _ASIDE = lazyre.compile(
 )
 # What a clause of the moment may still carry that outlives it: a standing rule ("I want
 # it to always …"), a value that changed ("… which has grown to 165 commits").
+_LIKING = lazyre.compile(r"\b(?:prefer|prefers|preferred|rather)\b", _I)
 _RULE_OR_LIKING = lazyre.compile(
     r"\b(?:always|never|from\s+now\s+on|every\s+time|whenever|by\s+default|as\s+a\s+rule|prefer|prefers"
     r"|preferred|rather|favou?rite)\b",
@@ -234,6 +236,14 @@ _CODE = lazyre.compile(
 _ONE_OFF = lazyre.compile(
     r"\b(?:until|till|for\s+now|this\s+time|right\s+now|today|tonight|first|yet"
     r"|for\s+this\s+(?:task|session|pr|change|one|file|branch)|in\s+this\s+(?:pr|file|branch))\b",
+    _I,
+)
+# "I'd rather you not deploy it right now", "I prefer to keep it as is for now": a wish for
+# the task at hand, which leaves with it. ("first" is not here: "I prefer writing tests
+# first" is a way of working.)
+WISH_FOR_NOW = lazyre.compile(
+    r"\b(?:right\s+now|for\s+now|for\s+the\s+moment|at\s+the\s+moment|this\s+time|today"
+    r"|tonight|for\s+this\s+(?:task|session|pr|change|one|file|branch|ticket|run))\b",
     _I,
 )
 #: Words that make an imperative a standing rule: "always", "never", "from now on".
@@ -300,6 +310,7 @@ def momentary(clause: str) -> str | None:
     "feedback" (on what the agent just did or said: "you edited the wrong file", "that's
     not true"), "request" (a sentence of no one's own that ends in an order: "the build
     broke, add a task for it"), "conversation" (it points back into this conversation), and
+    "wish" (a liking for the task at hand: "I'd rather keep it as is for now"), and
     "attempt" (trying to) or "need" (wants to, needs help) when they name nothing
     concrete nor the project itself; None when it may outlive the session. A clause
     that sets a standing rule or preference, or says a value changed, is never of the
@@ -311,6 +322,8 @@ def momentary(clause: str) -> str | None:
     if program_line(text):
         return "output"  # "Error: the port is taken": a program's words the user pasted
     if _RULE_OR_LIKING.search(text) or _NEW_VALUE.search(text):
+        if _LIKING.search(text) and WISH_FOR_NOW.search(text) and not STANDING.search(text):
+            return "wish"  # "I'd rather keep the old config for now": leaves with the task
         return None
     if _ASIDE.match(text):
         return "aside"

@@ -77,7 +77,10 @@ def said_to_the_agent(sentence: str, prior: str) -> tuple[str | None, list[Claus
     lifted = [Clause(each.text, "preference") for each in found]
     if found:
         head = sentence[: found[0].start].rstrip(" ,;:-")
-        sentence = re.sub(r"[\s,]+(?:so|and|but|which\s+is\s+why)$", "", head, flags=_I)
+        # "Let's use Vitest because I prefer …": the choice stays, without its "because"
+        sentence = re.sub(
+            r"[\s,]+(?:so|and|but|which\s+is\s+why|because|since|as)$", "", head, flags=_I
+        )
         if not sentence:
             return None, lifted, None
     return sentence, lifted, _rule_with_reason(sentence)
