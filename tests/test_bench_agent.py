@@ -158,6 +158,20 @@ def test_memories_are_judged_by_whose_words_they_are_and_what_they_say() -> None
     assert _judged("Searched codebase lockfile for the package entries.", turns)[3]
 
 
+def test_a_path_the_user_typed_is_theirs_a_path_from_tool_output_is_not() -> None:
+    """A rule naming a folder, in the user's own words, is worth keeping; the same path
+    in words a tool printed, or a path with "the user" written into it, is tool text."""
+    turns = [
+        Turn("user", "Always keep the session repos under /home/zed/sessions please."),
+        Turn("tool", "Listed directory /home/zed/sessions and found three stale checkouts."),
+    ]
+    said = "The user wants the agent to always keep the session repos under /home/zed/sessions."
+    assert _judged(said, turns)[0] == "worth"
+    printed = "The user says Listed directory /home/zed/sessions and found three stale checkouts."
+    assert "absolute-path" in _judged(printed, turns)[3]
+    assert "absolute-path" in _judged(r"The user keeps notes in C:\the user\notes", turns)[3]
+
+
 def test_questions_and_tasks_of_the_moment_are_momentary_rules_are_not() -> None:
     """A question or a status is momentary; the same words with 'always' are a rule."""
     assert _judged("The user asks why the build is failing on main?", [])[2] == "question"

@@ -73,6 +73,11 @@ HARNESS_SHAPES: dict[str, re.Pattern[str]] = {
     }.items()
 }
 
+#: Shapes a person types as well as a tool prints: a memory whose words are the user's
+#: (a rule naming the folder repositories go in) is not tool text for holding one. A path
+#: rewritten to "C:\\Users\\the user\\" still is: no person wrote that.
+_USERS_TOO = frozenset({"absolute-path"})
+
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _ATTRIBUTED = re.compile(r"^(?P<who>[^\s—].{0,40}?)(?: says:?| —| -) (?P<rest>.+)$", re.S)
 _OTHERS = re.compile(r"^(?P<who>[A-Z]\w+) and others\b")
@@ -356,7 +361,11 @@ def judge(
     """The automatic judgement of one memory as ``memories --json`` lists it."""
     text = str(memory.get("text", ""))
     source = sources.role_of(_content(text)[1])
-    shapes = [name for name, shape in HARNESS_SHAPES.items() if shape.search(text)]
+    shapes = [
+        name
+        for name, shape in HARNESS_SHAPES.items()
+        if shape.search(text) and not (name in _USERS_TOO and source == "user")
+    ]
     if source in ("tool", "harness"):
         shapes.append(f"{source}-words")
     return Judged(
