@@ -8,6 +8,8 @@ langid.py's unpacked model) is one per worker, not one per test, so that neither
 nor each command it starts parses the bundled rules again (``empty_user_cache`` gives the
 tests of that cache their own); ``templates`` makes a repository several end-to-end tests
 start from once a worker and gives each test a copy (``clikit.RepositoryTemplates``).
+Property tests take their example counts from a hypothesis profile: ``suite`` (50 a test)
+unless ``--hypothesis-profile thorough`` (500) asks for the nightly depth.
 ``--cpu-durations N`` lists the tests that spent the most CPU, theirs and their
 commands', which a busy machine does not inflate as it does ``--durations``. Bytecode
 is kept even where ``$PYTHONDONTWRITEBYTECODE`` says not to (``pytest_configure``).
@@ -24,9 +26,22 @@ from pathlib import Path
 
 import pygit2
 import pytest
+from hypothesis import HealthCheck, settings
 from pygit2.enums import ConfigLevel
 
 from clikit import RepositoryTemplates
+
+#: Examples a property test tries in the README's test command: each run draws new ones
+#: (and replays any failure hypothesis keeps in ``.hypothesis/``), so the depth adds up over
+#: runs. ``--hypothesis-profile thorough`` is the nightly's: more than any test ever asked
+#: for on its own (400 at most).
+settings.register_profile(
+    "suite", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("suite")
 
 
 def pytest_configure(config: pytest.Config) -> None:

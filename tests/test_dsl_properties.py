@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.dsl import compile_expression
@@ -55,14 +55,12 @@ def _compile_or_dsl_error(text: str) -> None:
         pass
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.text(max_size=80))
 def test_any_unicode_text_compiles_or_raises_a_dsl_error(text: str) -> None:
     """Arbitrary text never crashes the parser or compiler."""
     _compile_or_dsl_error(text)
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(ALPHABET, max_size=30).map("".join))
 def test_text_made_of_language_tokens_compiles_or_raises_a_dsl_error(text: str) -> None:
     """Token soup (keywords, operators, literals) never crashes parser, compiler or evaluator."""
@@ -89,7 +87,6 @@ def _mutated(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=400, deadline=None)
 @given(_mutated())
 def test_mutated_valid_expressions_compile_or_raise_a_dsl_error(text: str) -> None:
     """Random edits of valid expressions give a value or a DslError, never another exception."""
@@ -172,7 +169,6 @@ def _mutated_file(draw: st.DrawFn) -> str:
     return "".join(lines)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutated_file())
 def test_mutated_rule_files_load_or_raise_rule_errors(text: str) -> None:
     """Random edits of real rule files give a rule set or RuleErrors, never another exception."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import re2
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.dsl import compile_expression
@@ -152,7 +152,6 @@ def _patterns(draw: st.DrawFn, depth: int = 2) -> str:
     return "".join(parts) + anchor
 
 
-@settings(max_examples=150, deadline=None)
 @given(_patterns())
 def test_any_pattern_is_refused_or_runs_on_the_linear_engine(pattern: str) -> None:
     """Property: a random pattern is refused with our error, or compiles to RE2 and answers."""

@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.dream.gather.extract import extract_candidates
@@ -503,7 +503,6 @@ _FRAGMENTS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.text())
 def test_any_text_gives_a_list(text: str) -> None:
     """Arbitrary text never raises; every candidate is well formed (a full stop of its
@@ -512,7 +511,6 @@ def test_any_text_gives_a_list(text: str) -> None:
         assert c.text.endswith(FULL_STOPS) and c.topic in TOPICS
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=40).map("".join))
 def test_statement_like_noise_gives_a_list(text: str) -> None:
     """Text built from the patterns' own trigger words never raises."""
@@ -526,24 +524,37 @@ def test_statement_like_noise_gives_a_list(text: str) -> None:
 HOSTILE_CHARS = 200_000
 
 
-@pytest.mark.parametrize(
-    "big",
-    [
-        "x" * HOSTILE_CHARS,
-        "I " * (HOSTILE_CHARS // 2),
-        ("I prefer " + "a" * 390 + ". ") * (HOSTILE_CHARS // 400),
+def _mixed(chars: int) -> str:
+    """Statement lines, then one user turn of ``chars`` worth of short sentences."""
+    return (
         "\n".join(
-            f"User: I use Tool{i} and prefer option{i} over other{i}."
-            for i in range(HOSTILE_CHARS // 400)
+            f"User: I use Tool{i} and prefer option{i} over other{i}." for i in range(chars // 400)
         )
         + "\nUser: "
-        + " ".join(f"lorem ipsum {i} dolor." for i in range(HOSTILE_CHARS // 20)),
+        + " ".join(f"lorem ipsum {i} dolor." for i in range(chars // 20))
+    )
+
+
+@pytest.mark.parametrize(
+    ("big", "chars"),
+    [
+        pytest.param("x" * HOSTILE_CHARS, HOSTILE_CHARS, id="one-line"),
+        pytest.param("I " * (HOSTILE_CHARS // 2), HOSTILE_CHARS, id="i-i-i"),
+        pytest.param(
+            ("I prefer " + "a" * 390 + ". ") * (HOSTILE_CHARS // 400),
+            HOSTILE_CHARS,
+            id="long-sentences",
+        ),
+        # The one shape that costs seconds (every sentence in it is read): at full size in
+        # the slow run, at a quarter (still two and a half turns' worth) in the README's.
+        pytest.param(_mixed(HOSTILE_CHARS), HOSTILE_CHARS, id="mixed", marks=pytest.mark.slow),
+        pytest.param(_mixed(HOSTILE_CHARS // 4), HOSTILE_CHARS // 4, id="mixed-quarter"),
     ],
-    ids=["one-line", "i-i-i", "long-sentences", "mixed"],
 )
-def test_hostile_text_gives_bounded_candidates(big: str) -> None:
-    """A fifth of a megabyte of hostile text extracts to well-formed candidates, any shape."""
-    assert len(big) >= HOSTILE_CHARS
+def test_hostile_text_gives_bounded_candidates(big: str, chars: int) -> None:
+    """Up to a fifth of a megabyte of hostile text extracts to well-formed candidates, any
+    shape."""
+    assert len(big) >= chars
     for c in extract(big):
         assert c.priority in PRIORITIES and len(c.text) <= 300
 

@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.errors import MemoryFileError
@@ -226,7 +226,6 @@ _yaml_chars = st.sampled_from([*list("abc: -[]{}#&*!|>'\"%@`,?\n\t 019.eZT+"), "
 _yamlish = st.lists(_yaml_chars, max_size=60).map("".join)
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(st.one_of(st.text(max_size=200), _yamlish.map(lambda s: f"---\n{s}\n---\nbody")))
 def test_any_text_parses_or_raises_memory_file_error(text: str) -> None:
     """Whatever the text, parse gives a Document or a MemoryFileError, never another error."""

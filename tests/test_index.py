@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.dream.index import (
@@ -226,7 +226,6 @@ def test_nonpositive_budget_is_a_programming_error() -> None:
 _words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=200)
 
 
-@settings(max_examples=150, deadline=None)
 @given(
     specs=st.lists(
         st.tuples(

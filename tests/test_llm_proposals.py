@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.llm.proposals import (
@@ -336,7 +336,6 @@ def test_deeply_nested_json_is_refused_not_a_crash() -> None:
     assert _error("[" * 100_000) == "the JSON is nested too deeply"
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.text())
 def test_any_text_parses_or_gives_our_error(text: str) -> None:
     """Whatever a model answers, the parser returns proposals or a ProposalFormatError."""
@@ -371,7 +370,6 @@ _field = st.sampled_from(
 _op = st.sampled_from(["add", "merge", "replace", "remove", "supersede", "delete"])
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.dictionaries(_field, _json | _op, max_size=8), max_size=4))
 def test_any_proposal_shaped_json_parses_or_gives_our_error(items: list[dict[str, Any]]) -> None:
     """Near-miss proposals with random field values never crash the parser or the gates."""

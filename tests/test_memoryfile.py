@@ -6,7 +6,7 @@ import dataclasses
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.errors import MemoryFileError
@@ -245,7 +245,6 @@ _line = st.tuples(_keys, st.lists(_chars, max_size=12).map("".join)).map(
 _front = st.lists(st.one_of(_line, _line.map(lambda s: "  " + s)), max_size=8).map("\n".join)
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(st.one_of(st.text(max_size=200), _front.map(lambda s: f"---\n{s}\n---\nbody\n")))
 def test_any_text_gives_a_record_or_a_memory_file_error(text: str) -> None:
     """Whatever the file holds, parsing gives a record or a MemoryFileError, never a crash."""

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from dreamgit.errors import MemoryFileError
@@ -105,7 +105,6 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(st.lists(_LINE, min_size=1, max_size=6))
 def test_a_plain_reading_always_equals_the_yaml_loaders(lines: list[str]) -> None:
     """Whatever the text, the plain reader gives None or exactly what YAML would build."""
@@ -137,7 +136,6 @@ _ODD_LINE = st.one_of(
 )
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(st.lists(st.one_of(_LINE, _ODD_LINE, _ODD_LINE), min_size=1, max_size=5))
 @example(["dream:\n  key:Tom"])
 @example(["dream:\n  a: x\n   b: w"])
@@ -188,7 +186,6 @@ _META = st.dictionaries(
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(_META)
 def test_a_plain_writing_always_equals_the_dumpers(meta: dict[str, Any]) -> None:
     """Whatever the values, the plain writer gives None or exactly the dumper's text."""
@@ -207,7 +204,6 @@ _WHEN = st.datetimes(
 )
 
 
-@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(
     old_text=_TEXT,
     new_text=_TEXT,

@@ -1,10 +1,10 @@
 """``redact`` takes the text out of everything dreamgit wrote: names, subjects, caches, any case.
 
 Through the installed command, after an add, a hand-written file that is not UTF-8,
-a logged session and a dream: the text (in any case) is in no object reachable from
-a ref dreamgit manages, no path, no commit message and no cache in the git
-directory; the refs it does not manage are named with the command that removes
-them, and once those ran, no object at all holds it.
+a logged session and a dream (set-up steps that run in this process, ``clikit.prepared``):
+the text (in any case) is in no object reachable from a ref dreamgit manages, no path,
+no commit message and no cache in the git directory; the refs it does not manage are
+named with the command that removes them, and once those ran, no object at all holds it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from clikit import prepared
 
 NOW = "2026-11-20T10:00:00Z"
 
@@ -27,6 +29,11 @@ def run(repo: Path, *args: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def set_up(repo: Path, *args: str) -> str:
+    """A set-up step, the command's own code in this process: not what a test proves."""
+    return prepared(repo, NOW, *args)
 
 
 def git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
@@ -56,7 +63,7 @@ def cache_text(repo: Path) -> str:
 
 def make_repo(tmp_path: Path) -> Path:
     repo = tmp_path / "mem"
-    run(repo, "init", str(repo))
+    set_up(repo, "init", str(repo))
     git(repo, "config", "user.name", "Person")
     git(repo, "config", "user.email", "person@example.com")
     return repo
@@ -67,7 +74,7 @@ def test_redact_match_ignores_case_renames_paths_and_names_the_refs_it_leaves(
 ) -> None:
     """Zanzibar7Q leaves file names, subjects, index, diary, records and caches; tags are named."""
     repo = make_repo(tmp_path)
-    run(repo, "add", "The shed door code is Zanzibar7Q since spring", "--topic", "home")
+    set_up(repo, "add", "The shed door code is Zanzibar7Q since spring", "--topic", "home")
     hand = repo / "memories" / "home" / "latin1.md"
     hand.write_bytes("Caf\xe9 note: the code ZANZIBAR7Q opens it.\n".encode("latin-1"))
     git(repo, "add", "-A")
@@ -75,8 +82,8 @@ def test_redact_match_ignores_case_renames_paths_and_names_the_refs_it_leaves(
     git(repo, "tag", "before-redact")
     git(repo, "branch", "side")
     git(repo, "notes", "add", "-m", "zanzibar7q noted", "HEAD")
-    run(repo, "log", "User: the code for the shed is Zanzibar7Q, remember it.")
-    run(repo, "run", "--force")
+    set_up(repo, "log", "User: the code for the shed is Zanzibar7Q, remember it.")
+    set_up(repo, "run", "--force")
     assert "zanzibar7q" in managed_text(repo)
 
     out = run(repo, "redact", "--match", "zanzibar7q", "--gc")
@@ -107,7 +114,7 @@ def test_redact_match_ignores_case_renames_paths_and_names_the_refs_it_leaves(
 def test_redact_case_sensitive_keeps_other_cases(tmp_path: Path) -> None:
     """--case-sensitive opts out: only the exact spelling goes."""
     repo = make_repo(tmp_path)
-    run(repo, "add", "Codes: Zanzibar7Q and zanzibar7q are different", "--topic", "home")
+    set_up(repo, "add", "Codes: Zanzibar7Q and zanzibar7q are different", "--topic", "home")
     run(repo, "redact", "--match", "Zanzibar7Q", "--case-sensitive")
     text = managed_text(repo)
     shown = git(repo, "grep", "-h", "Codes", "main", "--", "memories").decode()
@@ -117,11 +124,11 @@ def test_redact_case_sensitive_keeps_other_cases(tmp_path: Path) -> None:
 def test_redact_memory_takes_its_slug_out_of_subjects_links_and_caches(tmp_path: Path) -> None:
     """A memory's name lives on in its path, the add subject and the index link: all go."""
     repo = make_repo(tmp_path)
-    ident = run(
+    ident = set_up(
         repo, "add", "Patient Harriet Okonkwo has HIV diagnosis from 2019", "--topic", "health"
     ).strip()
-    run(repo, "add", "Likes green tea in the morning", "--topic", "food")
-    run(repo, "memories")  # fills the parse cache
+    set_up(repo, "add", "Likes green tea in the morning", "--topic", "food")
+    set_up(repo, "memories")  # fills the parse cache
     run(repo, "redact", ident, "--gc")
     text = managed_text(repo) + all_objects(repo) + cache_text(repo)
     for said in ("harriet okonkwo", "harriet-okonkwo", "hiv diagnosis", "hiv-diagnosis"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit import templating
@@ -150,7 +150,6 @@ def test_fence_is_available_as_a_filter_block() -> None:
     )
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("<>/ dataDATA\n-x\t")) | st.characters(), max_size=80))
 def test_fenced_text_never_contains_a_data_tag_of_its_own(text: str) -> None:
     """Whatever the text, the block has one opening and one closing tag: its own."""

@@ -1,0 +1,51 @@
+"""The property tests' depth (tests/conftest.py): the ``suite`` profile in the README's test
+command, ``thorough`` when ``--hypothesis-profile thorough`` asks for the nightly's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+TESTS = Path(__file__).parent
+#: Set by the test that runs this file again with another profile.
+_EXPECTED = "DREAMGIT_EXPECTED_PROFILE"
+_drawn: list[int] = []
+
+
+@given(st.integers())
+def _draw(number: int) -> None:
+    _drawn.append(number)
+
+
+def test_a_property_test_tries_as_many_examples_as_the_profile_in_force_says() -> None:
+    """``suite`` unless the run named another: 50 examples, or the nightly's 500."""
+    expected = os.environ.get(_EXPECTED, "suite")
+    assert settings.get_current_profile_name() == expected
+    _drawn.clear()
+    _draw()
+    assert len(_drawn) == {"suite": 50, "thorough": 500}[expected]
+
+
+def test_the_nightly_profile_is_at_least_as_deep_as_any_test_asked_for_on_its_own() -> None:
+    """No property test loses depth in the nightly run: 400 was the most one asked for."""
+    thorough = settings.get_profile("thorough")
+    assert thorough.max_examples >= 400 and thorough.deadline is None
+
+
+def test_hypothesis_profile_thorough_is_the_profile_of_the_run() -> None:
+    """``--hypothesis-profile thorough`` reaches the property tests, conftest's default
+    notwithstanding. The inner pytest loads no plugin it does not need."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
+         "-p", "no:randomly", "-p", "no:xdist", "--hypothesis-profile", "thorough",
+         f"{__file__}::test_a_property_test_tries_as_many_examples_as_the_profile_in_force_says"],
+        capture_output=True, text=True, check=False, cwd=TESTS.parent,
+        env=dict(os.environ, **{_EXPECTED: "thorough"}),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout, done.stdout
