@@ -11,9 +11,8 @@ imports without this module.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from dreamgit.dsl import Expression, Schema
 from dreamgit.dsl.types import BOOL, NUMBER
@@ -21,6 +20,7 @@ from dreamgit.model import PRIORITIES
 from dreamgit.packagefiles import package_files
 from dreamgit.recall.weighting import (
     RecallSettings,
+    compiled_once,
     expression_at,
     number_at,
     recall_settings,
@@ -29,8 +29,6 @@ from dreamgit.recall.weighting import (
 from dreamgit.ruleset.context import MEMORY_FIELDS
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from dreamgit.store.repo import MemoryRepo
 
 __all__ = [
@@ -131,9 +129,6 @@ def load_settings(repo: MemoryRepo) -> Settings:
 
 _MERGED: dict[str, dict[str, Any]] = {}
 _COMPILED: dict[str, Settings] = {}
-#: Distinct configs (and merged sections) a process keeps compiled.
-_KEEP = 16
-_Built = TypeVar("_Built")
 
 
 def settings_from(config: dict[str, Any]) -> Settings:
@@ -146,24 +141,12 @@ def merged_sections(config: dict[str, Any]) -> dict[str, Any]:
     """The ``recall:``, ``promotion:``, ``health:`` and ``reflect:`` sections of a parsed
     config merged over its bundled sets: plain data, all that :func:`compiled_sections`
     reads (kept per commit by ``recall.views``, so a later process reads no YAML)."""
-    return _once(_MERGED, config, _merged)
+    return compiled_once(_MERGED, config, _merged)
 
 
 def compiled_sections(doc: dict[str, Any]) -> Settings:
     """Settings from merged sections; compiled once per distinct sections in a process."""
-    return _once(_COMPILED, doc, _compile)
-
-
-def _once(cache: dict[str, _Built], doc: dict[str, Any], build: Callable[..., _Built]) -> _Built:
-    """``build(doc)``, kept in ``cache`` by the document's content; the oldest of more than
-    :data:`_KEEP` is forgotten."""
-    key = json.dumps(doc, sort_keys=True, default=str)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = build(doc)
-        if len(cache) > _KEEP:
-            cache.pop(next(iter(cache)))
-    return found
+    return compiled_once(_COMPILED, doc, _compile)
 
 
 def _merged(config: dict[str, Any]) -> dict[str, Any]:

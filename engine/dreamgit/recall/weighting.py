@@ -11,8 +11,9 @@ live here too, so both modules word them alike.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from dreamgit.dsl import Expression, ExpressionError, Schema, compile_expression
 from dreamgit.dsl.types import NUMBER
@@ -23,6 +24,7 @@ from dreamgit.store import layout
 __all__ = [
     "WEIGHT_SCHEMA",
     "RecallSettings",
+    "compiled_once",
     "compiled_recall",
     "expression_at",
     "number_at",
@@ -60,21 +62,30 @@ def recall_settings(section: dict[str, Any]) -> RecallSettings:
 
 
 _COMPILED: dict[str, RecallSettings] = {}
-#: Distinct sections a process keeps compiled.
-_KEEP = 16
+#: Distinct documents (configs, merged sections, ``recall:`` sections) a process keeps
+#: compiled in each cache.
+KEEP = 16
+_Built = TypeVar("_Built")
+
+
+def compiled_once(
+    cache: dict[str, _Built], doc: dict[str, Any], build: Callable[[dict[str, Any]], _Built]
+) -> _Built:
+    """``build(doc)``, kept in ``cache`` by the document's content; the oldest of more than
+    :data:`KEEP` is forgotten."""
+    key = json.dumps(doc, sort_keys=True, default=str)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = build(doc)
+        if len(cache) > KEEP:
+            cache.pop(next(iter(cache)))
+    return found
 
 
 def compiled_recall(sections: dict[str, Any]) -> RecallSettings:
     """The recall settings of merged sections (``merged_sections``' output), compiled
     once per distinct ``recall:`` section in a process."""
-    section = sections.get("recall", {})
-    key = json.dumps(section, sort_keys=True, default=str)
-    found = _COMPILED.get(key)
-    if found is None:
-        found = _COMPILED[key] = recall_settings(section)
-        if len(_COMPILED) > _KEEP:
-            _COMPILED.pop(next(iter(_COMPILED)))
-    return found
+    return compiled_once(_COMPILED, sections.get("recall", {}), recall_settings)
 
 
 def section_error(message: str) -> ConfigError:
