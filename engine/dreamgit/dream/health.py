@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from dreamgit.dream.envs import evaluate_once
 from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.ruleset import Rule, RuleSet
-from dreamgit.ruleset.context import LazyMemoryEnv, concept_words, reads_recall_signals
+from dreamgit.ruleset.context import concept_words, reads_recall_signals
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import parse_totals
@@ -111,9 +112,9 @@ def _repeats(key: str, seen: set[str]) -> bool:
 
 
 def is_stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
-    """Whether a prune rule would retire ``memory`` now."""
-    env = LazyMemoryEnv(memory, now, recalls_recorded=tracked)
-    return any(r.when.evaluate(env) for r in prunable)
+    """Whether a prune rule would retire ``memory`` now (the rules' values kept for the
+    dream's vetting and pruning, which evaluate the same ones)."""
+    return any(evaluate_once(r.when, memory, now, recalls_recorded=tracked) for r in prunable)
 
 
 def report_of(
