@@ -29,7 +29,7 @@ from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
 from dreamgit.ruleset import Rule, RuleSet
-from dreamgit.ruleset.context import concept_words, reads_recall_signals
+from dreamgit.ruleset.context import LazyMemoryEnv, concept_words, reads_recall_signals
 from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import parse_totals
@@ -86,7 +86,7 @@ def health_report(
         sourced={s for m in memories for s in m.sources},
         duplicates=sum(_repeats(words_key(m), seen) for m in memories),
         candidates=len(candidates),
-        stale=sum(is_stale(m, prunable, now, tracked) for m in candidates),
+        stale=sum(_stale(m, prunable, now, tracked) for m in candidates),
     )
     return report_of(repo, rules, figures, at=at)
 
@@ -111,10 +111,17 @@ def _repeats(key: str, seen: set[str]) -> bool:
     return found
 
 
-def is_stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
-    """Whether a prune rule would retire ``memory`` now (the rules' values kept for the
-    dream's vetting and pruning, which evaluate the same ones)."""
+def _stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
+    """:func:`is_stale` for a whole memory of a dream: the rules' values kept for vetting
+    and pruning, which evaluate the same ones (``envs.evaluate_once``)."""
     return any(evaluate_once(r.when, memory, now, recalls_recorded=tracked) for r in prunable)
+
+
+def is_stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
+    """Whether a prune rule would retire ``memory`` now (``memory`` may be a view that
+    builds its fields as they are read: its environment is its own)."""
+    env = LazyMemoryEnv(memory, now, recalls_recorded=tracked)
+    return any(r.when.evaluate(env) for r in prunable)
 
 
 def report_of(
