@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
-from dreamgit.dream.envs import forget_envs, memory_env_once
+from dreamgit.dream.envs import evaluate_once, forget_envs, memory_env_once
+from dreamgit.dsl import Expression, ExpressionError, compile_expression
 from dreamgit.model import Memory, RecallStats
-from dreamgit.ruleset.context import memory_env
+from dreamgit.ruleset.context import MEMORY_SCHEMA, memory_env
 
 NOW = datetime(2026, 5, 6, 7, 0, tzinfo=UTC)
 
@@ -53,4 +56,45 @@ def test_recall_figures_are_part_of_the_key_though_not_of_a_memorys_equality() -
     assert memory_env_once(recalled, NOW)["recall"]["count"] == 4  # type: ignore[index]
     later = NOW + timedelta(days=1)
     assert memory_env_once(plain, later)["age"] == timedelta(days=4)
+    forget_envs()
+
+
+class _Counted(Expression):
+    """An expression that counts its evaluations."""
+
+    __slots__ = ("calls",)
+
+    def __init__(self, text: str) -> None:
+        inner = compile_expression(text, MEMORY_SCHEMA)
+        super().__init__(inner.text, inner.type, inner._fn, inner._probes)
+        self.calls = 0
+
+    def evaluate(self, env: Mapping[str, object]) -> Any:
+        self.calls += 1
+        return super().evaluate(env)
+
+
+def test_a_rules_value_is_evaluated_once_per_memory_and_time() -> None:
+    """Vetting, health, pruning and the budgets' order read one value: evaluated once,
+    again for another time, another memory or where recalls are recorded."""
+    rule, memory = _Counted("priority == normal and age > 2d"), _memory()
+    assert evaluate_once(rule, memory, NOW) is True
+    assert evaluate_once(rule, replace(memory), NOW) is True  # an equal copy: kept
+    assert rule.calls == 1
+    assert evaluate_once(rule, memory, NOW - timedelta(days=2)) is False
+    assert evaluate_once(rule, replace(memory, priority="low"), NOW) is False
+    assert evaluate_once(rule, memory, NOW, recalls_recorded=True) is True
+    assert rule.calls == 4
+    forget_envs()
+    evaluate_once(rule, memory, NOW)
+    assert rule.calls == 5
+
+
+def test_a_failing_rule_fails_each_time_it_is_evaluated() -> None:
+    """A failure is not kept: each caller gets the rule's own error."""
+    rule = _Counted("1 / (chars - chars) > 0")
+    for _ in range(2):
+        with pytest.raises(ExpressionError, match="division by zero"):
+            evaluate_once(rule, _memory(), NOW)
+    assert rule.calls == 2
     forget_envs()

@@ -9,19 +9,15 @@ gives the same operations, the same run id and the same trees as on a fresh repo
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dreamgit.dream.consolidate.count_memo import CountCodec, keeping_counts
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountKeeper, CountReading
 from dreamgit.dream.consolidate.counts import read_counts
-from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sqlitecache import remove_database
-from dreamkit import MEMORIES, Seed, build_repo, forced_dream, invoke_json
+from dreamkit import MEMORIES, Seed
+from keptstates import STATE_IDS, Prepare, reading_states, same_dream_as_fresh
 
 #: The fixture's memories and counts that newer memories change.
 COUNTS: tuple[Seed, ...] = (
@@ -42,68 +38,19 @@ SAID = (
 )
 
 
-def _kept(repo: MemoryRepo) -> Path:
-    return repo.store.git_dir / "dreamgit" / "cache" / "counts.sqlite3"
+#: The cache's states before the dream (``keptstates``): a reading of every text with a
+#: count after a review; "other code" read no count anywhere; unreadable rows of another shape.
+STATES = reading_states("counts", rows=4, wrong="null", unreadable="[1, [[2]], [], [], []]")
 
 
-def _reviewed(repo: MemoryRepo) -> None:
-    """A review before the run (a process of its own): the database holds every reading."""
-    invoke_json(repo, "review", "--force")
-    with sqlite3.connect(_kept(repo)) as db:
-        assert db.execute("SELECT count(*) FROM readings").fetchone()[0] >= 4
-
-
-def _damaged(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    for suffix in ("-wal", "-shm"):
-        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
-    _kept(repo).write_bytes(b"not a database, " * 64)
-
-
-def _from_other_code(repo: MemoryRepo) -> None:
-    """Readings made by other code (a fingerprint of its own), every one of them wrong."""
-    _reviewed(repo)
-    with sqlite3.connect(_kept(repo)) as db:
-        db.execute("UPDATE readings SET value = 'null'")
-        db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
-
-
-def _unreadable_rows(repo: MemoryRepo) -> None:
-    """Rows this code cannot read back (another shape, not JSON): each text is read again."""
-    _reviewed(repo)
-    with sqlite3.connect(_kept(repo)) as db:
-        texts = [t for (t,) in db.execute("SELECT text FROM readings")]
-        for k, text in enumerate(texts):
-            value = "{broken" if k % 2 else "[1, [[2]], [], [], []]"
-            db.execute("UPDATE readings SET value = ? WHERE text = ?", (value, text))
-
-
-def _removed_after_review(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    remove_database(_kept(repo))
-
-
-def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
-    repo = build_repo(root, bare=True, memories=COUNTS)
-    if prepare is not None:
-        prepare(repo)
-    return forced_dream(repo)
-
-
-@pytest.mark.parametrize(
-    "prepare",
-    [_reviewed, _damaged, _from_other_code, _unreadable_rows, _removed_after_review],
-    ids=["kept", "damaged", "other-code", "unreadable-rows", "removed"],
-)
+@pytest.mark.parametrize("prepare", STATES, ids=STATE_IDS)
 def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_counts(
-    tmp_path: Path, prepare: Callable[[MemoryRepo], None]
+    tmp_path: Path, prepare: Prepare
 ) -> None:
     """Kept, damaged, foreign, unreadable or removed readings: the dream of a fresh repository."""
-    fresh, fresh_tree = _dreamt(tmp_path / "fresh", None)
+    rules = same_dream_as_fresh(tmp_path, COUNTS, prepare)
     # the counts a newer count changes (another verb: the count check's, not a frame's)
-    by_value = [rule for _op, _ph, rule, _m, _s in fresh[1] if rule == "supersede-newer-value"]
-    assert len(by_value) >= 2
-    assert _dreamt(tmp_path / "prepared", prepare) == (fresh, fresh_tree)
+    assert rules.count("supersede-newer-value") >= 2
 
 
 def _keeper() -> CountKeeper:

@@ -1,13 +1,16 @@
-"""Each memory's rule environment, computed once for all the phases of one dream.
+"""Each memory's rule environment, and the rules' values on it, computed once per dream.
 
-Vetting, pruning, the index order and the promotion check each evaluate rules over
-every memory at the same ``now``; building a memory's environment (its ages, the
+Vetting, health, pruning, the index order and the promotion check each evaluate rules
+over every memory at the same ``now``; building a memory's environment (its ages, the
 day a plan names, its recall figures) cost more than the rules themselves, four
-times over. :func:`memory_env_once` keeps the environments of the dream under way
-(keyed by the memory's values, its recall figures, ``now`` and whether recalls are
-recorded), each computed name by name as a rule reads it (a rule that fails on
-``priority`` never reads a date out of the text, and recall figures are read only by
-rules that ask for them); :func:`forget_envs` drops them when the plan is made.
+times over, and vetting evaluates ``rank`` and every prune rule that pruning, health
+and the budgets' order evaluate again. :func:`memory_env_once` keeps the environments
+of the dream under way (keyed by the memory's values, its recall figures, ``now`` and
+whether recalls are recorded), each computed name by name as a rule reads it (a rule
+that fails on ``priority`` never reads a date out of the text, and recall figures are
+read only by rules that ask for them); :func:`evaluate_once` keeps each expression's
+value on such an environment (a failure is not kept: it is raised again each time);
+:func:`forget_envs` drops them when the plan is made.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
+from dreamgit.dsl import Expression
 from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.context import LazyMemoryEnv
 
-__all__ = ["forget_envs", "memory_env_once"]
+__all__ = ["evaluate_once", "forget_envs", "memory_env_once"]
 
 
 def memory_env_once(
@@ -28,16 +33,39 @@ def memory_env_once(
     """:func:`~dreamgit.ruleset.context.memory_env`, each name computed once per memory
     and time, when a rule first reads it (the same mapping for every caller: read only)."""
     # ``recall`` takes no part in a Memory's equality: it is part of the key itself.
-    return _env(memory, memory.recall, now, recalls_recorded)
+    return _kept(memory, memory.recall, now, recalls_recorded).env
+
+
+def evaluate_once(
+    expression: Expression, memory: Memory, now: datetime, *, recalls_recorded: bool = False
+) -> Any:
+    """``expression.evaluate(memory_env_once(...))``, evaluated once per memory and time:
+    a rule's value depends on the environment alone, which is read only."""
+    kept = _kept(memory, memory.recall, now, recalls_recorded)
+    # the expression object itself is the key: a rule set's expressions live as long as
+    # the dream, and two rule sets' expressions of one text are two keys (no mix-up)
+    values = kept.values
+    if expression in values:
+        return values[expression]
+    value = values[expression] = expression.evaluate(kept.env)
+    return value
+
+
+class _Kept:
+    """One memory's environment and the values of the expressions evaluated on it."""
+
+    __slots__ = ("env", "values")
+
+    def __init__(self, env: LazyMemoryEnv) -> None:
+        self.env = env
+        self.values: dict[Expression, Any] = {}
 
 
 @lru_cache(maxsize=1 << 14)
-def _env(
-    memory: Memory, _recall: RecallStats | None, now: datetime, recorded: bool
-) -> LazyMemoryEnv:
-    return LazyMemoryEnv(memory, now, recalls_recorded=recorded)
+def _kept(memory: Memory, _recall: RecallStats | None, now: datetime, recorded: bool) -> _Kept:
+    return _Kept(LazyMemoryEnv(memory, now, recalls_recorded=recorded))
 
 
 def forget_envs() -> None:
     """Drop the environments kept so far (a dream's plan is made)."""
-    _env.cache_clear()
+    _kept.cache_clear()

@@ -31,6 +31,7 @@ from dreamgit.dream.healthparts import (
     report_from,
     words_key,
 )
+from dreamgit.dream.envs import evaluate_once
 from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
@@ -71,7 +72,7 @@ def health_report(
         sourced={s for m in memories for s in m.sources},
         duplicates=sum(_repeats(words_key(m), seen) for m in memories),
         candidates=len(candidates),
-        stale=sum(is_stale(m, prunable, now, tracked) for m in candidates),
+        stale=sum(_stale(m, prunable, now, tracked) for m in candidates),
     )
     return report_of(repo, rules, figures, at=at)
 
@@ -89,6 +90,12 @@ def _repeats(key: str, seen: set[str]) -> bool:
     found = key in seen
     seen.add(key)
     return found
+
+
+def _stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
+    """:func:`is_stale` for a whole memory of a dream: the rules' values kept for vetting
+    and pruning, which evaluate the same ones (``envs.evaluate_once``)."""
+    return any(evaluate_once(r.when, memory, now, recalls_recorded=tracked) for r in prunable)
 
 
 def report_of(

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.envs import memory_env_once
+from dreamgit.dream.envs import evaluate_once
 from dreamgit.dream.placing import PLAIN_ORDER_FIELDS
 from dreamgit.model import Memory
 from dreamgit.ruleset import RuleSet
@@ -22,7 +22,7 @@ def rank_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[float,
     """Highest ``rank`` first, then the most recently updated, then by id."""
 
     def key(memory: Memory) -> tuple[float, float, str]:
-        score = ruleset.rank.evaluate(memory_env_once(memory, now))
+        score = evaluate_once(ruleset.rank, memory, now)
         assert isinstance(score, int | float)  # the rules loader checks rank is a number
         return (-float(score), -memory.updated.timestamp(), memory.id)
 

@@ -16,7 +16,8 @@ from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
 from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
 from dreamgit.dream.consolidate.phase import plan_consolidate
-from dreamgit.dream.envs import forget_envs, memory_env_once
+from dreamgit.dream.consolidate.update_memo import keeping_updates
+from dreamgit.dream.envs import evaluate_once, forget_envs
 from dreamgit.dream.gather.choice import pick_extractors
 from dreamgit.dream.gather.phase import GatherResult, plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
@@ -220,8 +221,9 @@ def plan_dream(
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
     What each memory says is framed, and its counts and words read, as in the runs before
-    (``frame_memo``, ``count_memo``, ``word_memo``), and the merge passes judge only the
-    pairs with a new or changed memory (``judged_pairs``).
+    (``frame_memo``, ``count_memo``, ``word_memo``), the merge passes judge only the
+    pairs with a new or changed memory (``judged_pairs``), and the newer-value check
+    compares only the subjects whose memories changed (``update_memo``).
     """
     git_dir = repo.store.git_dir
     with (
@@ -229,6 +231,7 @@ def plan_dream(
         keeping_pairs(git_dir),
         keeping_counts(git_dir),
         keeping_words(git_dir),
+        keeping_updates(git_dir),
     ):
         return _plan(
             repo,
@@ -351,7 +354,7 @@ def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) ->
     durable = priority_rank(promotion.promote_to)
 
     def staged(m: Memory) -> bool:
-        if not promotion.candidates.evaluate(memory_env_once(m, now)):
+        if not evaluate_once(promotion.candidates, m, now):
             return False
         return priority_rank(m.priority) < durable or LESSON in m.tags
 

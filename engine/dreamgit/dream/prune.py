@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.envs import memory_env_once
+from dreamgit.dream.envs import evaluate_once
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -86,17 +86,18 @@ def plan_prune(
     """
     ops: list[Operation] = []
     rules = [r for r in ruleset.prune if recalls_recorded or not reads_recall_signals(r)]
+    tracked = recalls_recorded
 
     def first_rule(memory: Memory) -> Rule | None:
-        env = memory_env_once(memory, now, recalls_recorded=recalls_recorded)
-        return next((rule for rule in rules if rule.when.evaluate(env)), None)
+        held = (r for r in rules if evaluate_once(r.when, memory, now, recalls_recorded=tracked))
+        return next(held, None)
 
     for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
         if ruleset.is_protected(memory):
             continue
         statements, _parts = session_notes.as_statements([memory])
         # each statement is read with its note's fields ('session-note' in tags included)
-        statements = [replace(s, tags=memory.tags) for s in statements]
+        statements = [s if s is memory else replace(s, tags=memory.tags) for s in statements]
         held = {k: rule for k, s in enumerate(statements) if (rule := first_rule(s)) is not None}
         if not held:
             continue

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from dreamgit.dream.envs import memory_env_once
+from dreamgit.dream.envs import evaluate_once, memory_env_once
 from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
@@ -76,7 +76,7 @@ def _first_failure(
         return evaluation_error(memory.path, memory.id, "rank", None, f"its dates: {exc}")
     for name, location, expr in checks:
         try:
-            expr.evaluate(env)
+            evaluate_once(expr, memory, now)  # kept: health, prune and rank read it again
         except ExpressionError as exc:
             return evaluation_error(memory.path, memory.id, name, location, exc.reason)
     return None

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from dreamgit.dream.consolidate.count_words import PARTICLES
 from dreamgit.dream.consolidate.counts import count_changes, counts_apart
 from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, frames_by_subject
+from dreamgit.dream.consolidate.update_memo import Found, InputDigest, kept_updates
 from dreamgit.dream.consolidate.update_passes import (
     WINDOW,
     canon_words,
@@ -364,8 +365,10 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     by_subject, promoted = frames_by_subject(memories)
     owned = _owned_by(by_subject)
     updates: dict[str, Update] = {}
+    digest = InputDigest()
     for subject in sorted(by_subject, key=sorted):
-        updates.update((u.old, u) for u in _subject_updates(subject, by_subject, owned))
+        found = _kept_subject_updates(subject, by_subject, owned, digest)
+        updates.update((u.old, u) for u in found)
     updates.update((u.old, u) for u in _promotions(promoted, by_subject))
     for old, new, reason in moved_dates(by_subject):
         updates[old.id] = Update(old.id, new.id, reason)
@@ -389,6 +392,36 @@ def _owned_by(by_subject: dict[frozenset[str], Framed]) -> dict[frozenset[str], 
     return owned
 
 
+def _kept_subject_updates(
+    subject: frozenset[str],
+    by_subject: dict[frozenset[str], Framed],
+    owned: dict[frozenset[str], Framed],
+    digest: InputDigest,
+) -> list[Update]:
+    """:func:`_subject_updates`, or what it found before for the same memories in the same
+    order (``update_memo``): the subject's, what it owns, and its team's."""
+    if _alone(subject, by_subject, owned):
+        return []  # nothing to compare: not worth a kept row
+
+    def find() -> list[Found]:
+        return [(u.old, u.new, u.reason, u.named) for u in _subject_updates(*inputs)]
+
+    inputs = (subject, by_subject, owned)
+    partner = by_subject.get(subject ^ {_TEAM}, [])
+    parts = (by_subject[subject], owned.get(subject, []), partner)
+    return [Update(*f) for f in kept_updates(lambda: digest.of(subject, parts), find)]
+
+
+def _alone(
+    subject: frozenset[str],
+    by_subject: dict[frozenset[str], Framed],
+    owned: dict[frozenset[str], Framed],
+) -> bool:
+    """Whether ``subject`` has nothing to compare: one memory, owning nothing, no team."""
+    teamed = subject ^ {_TEAM} in by_subject
+    return len(by_subject[subject]) < 2 and subject not in owned and not teamed
+
+
 def _subject_updates(
     subject: frozenset[str],
     by_subject: dict[frozenset[str], Framed],
@@ -398,7 +431,7 @@ def _subject_updates(
     later one for the same old memory wins)."""
     found: list[Update] = []
     group = by_subject[subject]
-    if len(group) < 2 and subject not in owned and subject ^ {_TEAM} not in by_subject:
+    if _alone(subject, by_subject, owned):
         return found
     by_relation: dict[tuple[str, str], Framed] = {}
     places: list[int] = []  # each memory's place in its relation's list

@@ -1,0 +1,105 @@
+"""Each subject's newer-value updates found once, then kept between runs.
+
+The newer-value check (``update.py``) compares, subject by subject, each memory with a
+bounded number of earlier ones about the same subject and what that subject owns; over
+10,000 memories that is a fifth of consolidation, and all but the subjects a new or
+changed memory joined answer as in the run before. What one subject's comparison finds
+depends on the memories it compares alone (their ids, times and texts, in their order:
+a frame is a function of the text) and on the code. Inside :func:`keeping_updates` (the
+dream's plan opens it) a subject's updates are taken from the kept ones under a digest of
+those inputs (``subject-updates.sqlite3`` in the git directory, tagged with a fingerprint
+of the consolidation and framing code), and the ones found anew are saved when the block
+ends. Outside it every subject is compared afresh. Same answers either way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+
+from dreamgit.dream.consolidate.frame_memo import Memo
+from dreamgit.model import Memory
+from dreamgit.store.keptframes import KeptReadings, code_fingerprint
+
+__all__ = ["Found", "InputDigest", "keeping_updates", "kept_updates"]
+
+#: One update as kept: (old id, new id, reason, the value named).
+Found = tuple[str, str, str, str]
+
+#: The source an update depends on (relative to the package): framing and comparing.
+_FOUND_BY = ("extract", "textsim.py", "lazyre.py", "model.py", "dream/consolidate")
+_PACKAGE = Path(__file__).resolve().parents[2]
+
+_KEEPER: ContextVar[Memo[list[Found]] | None] = ContextVar("dreamgit_subject_updates", default=None)
+
+
+class _FoundCodec:
+    """A subject's updates as a JSON list of four strings each, and back."""
+
+    def encode(self, found: list[Found]) -> str:
+        return json.dumps([list(f) for f in found], ensure_ascii=False)
+
+    def decode(self, text: str) -> list[Found]:
+        values = json.loads(text)
+        if not isinstance(values, list) or not all(
+            isinstance(v, list) and len(v) == 4 and all(isinstance(x, str) for x in v)
+            for v in values
+        ):
+            raise ValueError("kept updates of another shape")
+        return [(old, new, reason, named) for old, new, reason, named in values]
+
+
+class InputDigest:
+    """Digests of what one subject's comparison reads: each memory's id, time and text
+    (computed once per memory), and for a subject the sequence of its inputs."""
+
+    def __init__(self) -> None:
+        self._of: dict[int, str] = {}
+
+    def memory(self, memory: Memory) -> str:
+        found = self._of.get(id(memory))
+        if found is None:
+            text = f"{memory.id}\x1f{memory.created.isoformat()}\x1f{memory.text}"
+            found = hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+            self._of[id(memory)] = found
+        return found
+
+    def of(self, subject: frozenset[str], parts: Iterable[Sequence[tuple[Memory, object]]]) -> str:
+        """The digest of ``subject`` and each part's memories, in their order."""
+        digest = hashlib.sha1("\x1f".join(sorted(subject)).encode(), usedforsecurity=False)
+        for part in parts:
+            digest.update(b"\x1e")
+            digest.update("".join(self.memory(m) for m, _frame in part).encode())
+        return digest.hexdigest()
+
+
+def kept_updates(key: Callable[[], str], find: Callable[[], list[Found]]) -> list[Found]:
+    """``find()``, or what it found for the same inputs (their digest ``key()``) before."""
+    memo = _KEEPER.get()
+    if memo is None:
+        return find()
+    return memo.read(key(), lambda _key: find())
+
+
+@contextmanager
+def keeping_updates(git_dir: Path) -> Iterator[None]:
+    """Take subjects' updates from those kept in ``git_dir``; save the new ones at the end
+    (every subject compared afresh when the code cannot be read to fingerprint it)."""
+    try:
+        fingerprint = code_fingerprint(_PACKAGE, _FOUND_BY)
+    except OSError:  # the source cannot be read (a zipped install): nothing is kept
+        yield
+        return
+    kept = KeptReadings(git_dir, fingerprint=fingerprint, kind="subject-updates")
+    token = _KEEPER.set(Memo(kept, _FoundCodec()))
+    try:
+        yield
+        memo = _KEEPER.get()
+        if memo is not None:
+            memo.save()
+    finally:
+        _KEEPER.reset(token)

@@ -1,0 +1,112 @@
+"""A dream's newer-value check takes unchanged subjects' updates from those kept between runs.
+
+``subject-updates.sqlite3`` in the git directory keeps what comparing one subject's
+memories found, under a digest of those memories (ids, times, texts, in order), so a later
+run compares only the subjects a new or changed memory joined (``update_memo``). Whatever
+state that cache is in (filled by a review, missing, damaged, written by other code,
+holding rows it cannot read), a dream gives the same operations, run id and trees as on a
+fresh repository.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dreamgit.dream.consolidate import update
+from dreamgit.dream.consolidate.update import find_updates
+from dreamgit.dream.consolidate.update_memo import InputDigest, keeping_updates
+from dreamgit.model import Memory
+from dreamkit import MEMORIES, Seed
+from keptstates import STATE_IDS, Prepare, reading_states, same_dream_as_fresh
+
+#: The fixture's memories and values that newer memories of the same subject change.
+UPDATES: tuple[Seed, ...] = (
+    *MEMORIES,
+    Seed("The staging cluster runs Kubernetes 1.27.", "work"),
+    Seed("The staging cluster runs Kubernetes 1.29.", "work", hours=2),
+    Seed("The user's sister lives in Ghent.", "people"),
+    Seed("The user's sister lives in Utrecht.", "people", hours=2),
+)
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+#: The cache's states before the dream (``keptstates``): every subject of the fixture kept
+#: after a review; "other code" found no update anywhere; unreadable rows of three strings.
+STATES = reading_states(
+    "subject-updates", rows=2, wrong="[]", unreadable='[["only", "three", "strings"]]'
+)
+
+
+@pytest.mark.parametrize("prepare", STATES, ids=STATE_IDS)
+def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_updates(
+    tmp_path: Path, prepare: Prepare
+) -> None:
+    """Kept, damaged, foreign, unreadable or removed updates: the dream of a fresh repository."""
+    rules = same_dream_as_fresh(tmp_path, UPDATES, prepare)
+    assert rules.count("supersede-newer-value") >= 2
+
+
+def _memory(n: int, text: str, hours: int) -> Memory:
+    when = T0 + timedelta(hours=hours)
+    return Memory(
+        id=f"m-upd{n:05d}", topic="work", slug=f"s{n}", text=text, created=when, updated=when
+    )
+
+
+STORE = [
+    _memory(1, "The staging cluster runs Kubernetes 1.27.", 0),
+    _memory(2, "The staging cluster runs Kubernetes 1.29.", 2),
+    _memory(3, "The user's sister lives in Ghent.", 0),
+    _memory(4, "The user's sister lives in Utrecht.", 2),
+]
+
+
+def test_a_second_block_takes_unchanged_subjects_from_the_kept_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later process compares no subject whose memories are unchanged, and finds the same."""
+    with keeping_updates(tmp_path):
+        first = find_updates(STORE)
+    assert {(u.old, u.new) for u in first} == {
+        ("m-upd00001", "m-upd00002"),
+        ("m-upd00003", "m-upd00004"),
+    }
+
+    compared: list[frozenset[str]] = []
+    real = update._subject_updates
+
+    def counting(subject: frozenset[str], *rest: Any) -> Any:
+        compared.append(subject)
+        return real(subject, *rest)
+
+    monkeypatch.setattr(update, "_subject_updates", counting)
+    with keeping_updates(tmp_path):
+        assert find_updates(STORE) == first
+    assert compared == []
+    changed = [*STORE[:3], _memory(4, "The user's sister lives in Leiden.", 2)]
+    with keeping_updates(tmp_path):
+        again = find_updates(changed)
+    assert len(compared) == 1  # only the sister's subject, whose newer memory changed
+    assert [u.reason for u in again if u.old == "m-upd00003"] != [
+        u.reason for u in first if u.old == "m-upd00003"
+    ]
+
+
+def test_a_subjects_digest_changes_with_any_memorys_id_time_text_or_order() -> None:
+    """Two inputs digest alike only when they are the same memories in the same order."""
+    a, b = STORE[0], STORE[1]
+    subject = frozenset({"cluster", "staging"})
+
+    def of(*part: Memory) -> str:
+        return InputDigest().of(subject, [[(m, None) for m in part]])
+
+    base = of(a, b)
+    assert of(a, b) == base
+    later = _memory(2, b.text, 3)
+    for other in (of(b, a), of(a, later), of(a, _memory(9, b.text, 2)), of(a, _memory(2, "x", 2))):
+        assert other != base
+    assert InputDigest().of(frozenset({"cluster"}), [[(a, None), (b, None)]]) != base
