@@ -23,6 +23,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from dreamgit.dream.envs import evaluate_once
 from dreamgit.dream.healthparts import (
     MOVING_NAMES,
     RECENT_SESSIONS,
@@ -31,7 +32,6 @@ from dreamgit.dream.healthparts import (
     report_from,
     words_key,
 )
-from dreamgit.dream.envs import evaluate_once
 from dreamgit.history.runrecords import consumed_sessions, read_runs
 from dreamgit.model import Memory
 from dreamgit.recall.fold import recall_tracking
