@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.count_words import PARTICLES
 from dreamgit.dream.consolidate.counts import count_changes, counts_apart
+from dreamgit.dream.consolidate.rejected import alternative, corrects, ranks_apart
 from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, frames_by_subject
 from dreamgit.dream.consolidate.update_memo import Found, InputDigest, kept_updates
 from dreamgit.dream.consolidate.update_passes import (
@@ -42,7 +43,6 @@ from dreamgit.dream.consolidate.update_passes import (
     tool_kind,
 )
 from dreamgit.extract.frame import Frame
-from dreamgit.extract.verbs import DETERMINERS, PREPOSITIONS
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
@@ -109,7 +109,7 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
         return None  # "has a dentist appointment on 10 May" and one on 3 June: two of them
     new_numbers, new_dates = new.numbers - new.rejected, new.dates - new.rejected
     if new.rejected and (old.numbers | old.dates | old.names | old.object) & new.rejected:
-        if not _corrects(old, new):
+        if not corrects(old, new):
             return None  # what it rejects is no value the older memory holds
         if (old.numbers, old.dates) != (new_numbers, new_dates) or not old.object <= new.object:
             return f"correction: {show(new.rejected)} is replaced"
@@ -135,18 +135,6 @@ def _same_relation(old: Frame, new: Frame) -> str | None:
         before, after = old.numbers | old.dates, new_numbers | new_dates
         return f"{new.relation}: {show(before - after)} → {show(after - before)}"
     return None
-
-
-def _corrects(old: Frame, new: Frame) -> bool:
-    """Whether the rejected side of ``new`` ("…, not 9:30") is the value ``old`` holds: all of
-    it is the older value's head (its object, a number or a date), not a word said in passing
-    in a qualifier, and the correction says again what else the older value says, or nothing
-    else ("uses MySQL, not Postgres"). "wants the agent to run deploys from the main line, not
-    a release branch" rejects no "wants branches to be named after the ticket …"."""
-    if not new.rejected <= old.object | old.numbers | old.dates:
-        return False
-    rest = old.value - new.rejected
-    return not new.phrases or rest <= new.value
 
 
 def _changed(old: Frame, new: Frame) -> str | None:
@@ -271,7 +259,7 @@ def _why(old: Frame, new: Frame) -> str | None:
         if same is not None or not new.change:
             return same or _left(old, new)
     if new.change:
-        if _ranks_apart(old, new):
+        if ranks_apart(old, new):
             return None
         return _changed(old, new) or _left(old, new)
     # "is going to use XLM-R instead of MAML" after "is using … MAML as the backbone": what
@@ -281,51 +269,12 @@ def _why(old: Frame, new: Frame) -> str | None:
     # "instead of going out" rejects no "reaching out": a particle is no value
     rejected = new.rejected & said - PARTICLES
     # "instead of jQuery to cut the bundle size" rejects jQuery, not a size said before
-    rejected = rejected if rejected <= _alternative(new.value_text) else frozenset()
+    rejected = rejected if rejected <= alternative(new.value_text) else frozenset()
     if explicit and rejected and (new.names | new.object) - new.rejected - said:
         if _INSTRUMENT.search(old.value_text):
             return None  # "a card game using C#" is still that game, whatever its language
         return f"correction: {show(rejected)} is replaced"
     return _left(old, new)
-
-
-#: "… instead of NLTK", "… rather than a spreadsheet": where the rejected alternative starts.
-_INSTEAD = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?P<rest>.+)$")
-
-
-def _alternative(value_text: str) -> frozenset[str]:
-    """The words of what "instead of" / "rather than" rejects, up to the first preposition or
-    conjunction: "instead of jQuery to cut the bundle size" rejects jQuery; the purpose said
-    after it is not part of the alternative."""
-    m = _INSTEAD.search(value_text)
-    words: list[str] = []
-    for word in m["rest"].split() if m is not None else ():
-        if word in PREPOSITIONS or word in _JOINS:
-            break
-        if word not in DETERMINERS:
-            words.append(canonical_word(word))
-    return frozenset(words)
-
-
-#: Words that join another clause or item after the alternative.
-_JOINS = frozenset({"and", "or", "but", "nor", "yet"})
-
-#: Words that weigh a liking against another thing: "prefers Word over Google Docs".
-_WEIGHED = frozenset({"over", "than"})
-_PREFER = canonical_word("prefer")
-
-
-def _ranks_apart(old: Frame, new: Frame) -> bool:
-    """ "switched from Word to Scrivener" after "prefers Word over Google Docs due to its
-    formatting": the switch goes to a third thing, and says nothing of how the two the
-    preference ranks compare; it still holds. A switch to the thing ranked below
-    ("switched from Word to Google Docs") reverses it, and a liking that ranks nothing
-    ("prefers Word") is what the switch left."""
-    if old.head != _PREFER:
-        return False
-    below = frozenset(w for prep, words in old.phrases if prep in _WEIGHED for w in words)
-    went_to = (new.names | new.object | new.value) - new.left - old.object
-    return bool(below) and not below & went_to
 
 
 def _left(old: Frame, new: Frame) -> str | None:
