@@ -332,6 +332,7 @@ def _bench(*args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_session_dreamgit_refuses_is_named_and_the_replay_goes_on(tmp_path: Path) -> None:
     """A transcript over the size a session may hold is left out, with dreamgit's reason."""
     _write_sessions(tmp_path / "s")

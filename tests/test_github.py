@@ -606,6 +606,7 @@ def _git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(tool("dreamgit") is None, reason="the dreamgit command is not installed")
 def test_action_dream_step_replaces_the_open_dream_branch_instead_of_piling_up(
     tmp_path: Path,

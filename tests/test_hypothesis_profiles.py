@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,9 +38,12 @@ def test_the_nightly_profile_is_at_least_as_deep_as_any_test_asked_for_on_its_ow
     assert thorough.max_examples >= 400 and thorough.deadline is None
 
 
+@pytest.mark.slow
 def test_hypothesis_profile_thorough_is_the_profile_of_the_run() -> None:
     """``--hypothesis-profile thorough`` reaches the property tests, conftest's default
-    notwithstanding. The inner pytest loads no plugin it does not need."""
+    notwithstanding. The inner pytest loads no plugin it does not need; it took 15 to 25 s in
+    some runs of a fresh clone (1 to 2 s in others, cause not traced), so it runs with the
+    slow tests."""
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
          "-p", "no:randomly", "-p", "no:xdist", "--hypothesis-profile", "thorough",
