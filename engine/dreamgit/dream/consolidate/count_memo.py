@@ -12,14 +12,12 @@ saved when the block ends. Outside it every text is read afresh. Same answers ei
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
-from dreamgit.dream.consolidate.frame_memo import Memo
-from dreamgit.store.keptframes import KeptReadings, code_fingerprint
+from dreamgit.dream.consolidate.frame_memo import keeping, read_through
 
 __all__ = ["keeping_counts"]
 
@@ -34,7 +32,6 @@ _READ_BY = (
     "dream/consolidate/setting_names.py",
     "dream/consolidate/restate.py",
 )
-_PACKAGE = Path(__file__).resolve().parents[2]
 
 
 class CountCodec:
@@ -86,19 +83,7 @@ def _quantity(values: list[Any]) -> Quantity:
     )
 
 
-@contextmanager
-def keeping_counts(git_dir: Path) -> Iterator[None]:
+def keeping_counts(git_dir: Path) -> AbstractContextManager[None]:
     """Read texts' counts through the readings kept in ``git_dir``; save the new ones at
     the end (every text read afresh when the reading code cannot be read to fingerprint)."""
-    try:
-        fingerprint = code_fingerprint(_PACKAGE, _READ_BY)
-    except OSError:  # the source cannot be read (a zipped install): nothing is kept
-        yield
-        return
-    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind="counts"), CountCodec())
-    token = COUNT_KEEPER.set(memo.read)
-    try:
-        yield
-        memo.save()
-    finally:
-        COUNT_KEEPER.reset(token)
+    return keeping(git_dir, _READ_BY, "counts", CountCodec(), COUNT_KEEPER, read_through)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
@@ -23,9 +24,10 @@ from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_ty
 from dreamgit.extract.frame import KEEPER, Frame
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 
-__all__ = ["Codec", "Memo", "keeping_frames"]
+__all__ = ["Codec", "Memo", "keeping", "keeping_frames", "read_through"]
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 #: The source a frame depends on (relative to the package): the parser and its word lists.
 _READ_BY = ("extract", "textsim.py", "lazyre.py")
@@ -71,25 +73,44 @@ class Memo(Generic[T]):
 
 
 @contextmanager
-def keeping_frames(git_dir: Path) -> Iterator[None]:
-    """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
-    end (every sentence framed afresh when a frame has a field no JSON can keep, or the
-    parser's source cannot be read to fingerprint it)."""
-    codec = _codec()
+def keeping(
+    git_dir: Path,
+    sources: tuple[str, ...],
+    kind: str,
+    codec: Codec[T] | None,
+    keeper: ContextVar[K | None],
+    handle: Callable[[Memo[T]], K],
+) -> Iterator[None]:
+    """For the time of the block, ``keeper`` holds ``handle`` of the readings of ``kind``
+    kept in ``git_dir`` for this code (a fingerprint of ``sources``, relative to the
+    package); the new readings are saved at the end. Nothing is kept when ``codec`` is
+    None or the source cannot be read to fingerprint it (a zipped install)."""
     try:
-        fingerprint = code_fingerprint(_PACKAGE, _READ_BY)
-    except OSError:  # the source cannot be read (a zipped install): nothing is kept
+        fingerprint = code_fingerprint(_PACKAGE, sources)
+    except OSError:
         codec = None
     if codec is None:
         yield
         return
-    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint), codec)
-    token = KEEPER.set(memo.read)
+    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind=kind), codec)
+    token = keeper.set(handle(memo))
     try:
         yield
         memo.save()
     finally:
-        KEEPER.reset(token)
+        keeper.reset(token)
+
+
+def read_through(memo: Memo[T]) -> Callable[[str, Callable[[str], T]], T]:
+    """What a keeper of readings holds: the memo's :meth:`Memo.read`."""
+    return memo.read
+
+
+def keeping_frames(git_dir: Path) -> AbstractContextManager[None]:
+    """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
+    end (every sentence framed afresh when a frame has a field no JSON can keep, or the
+    parser's source cannot be read to fingerprint it)."""
+    return keeping(git_dir, _READ_BY, "frames", _codec(), KEEPER, read_through)
 
 
 class _Codec:

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from pathlib import Path
 
-from dreamgit.dream.consolidate.frame_memo import Memo
+from dreamgit.dream.consolidate.frame_memo import Memo, keeping
 from dreamgit.model import Memory
-from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 
 __all__ = ["Found", "InputDigest", "keeping_updates", "kept_updates"]
 
@@ -32,7 +31,6 @@ Found = tuple[str, str, str, str]
 
 #: The source an update depends on (relative to the package): framing and comparing.
 _FOUND_BY = ("extract", "textsim.py", "lazyre.py", "model.py", "dream/consolidate")
-_PACKAGE = Path(__file__).resolve().parents[2]
 
 _KEEPER: ContextVar[Memo[list[Found]] | None] = ContextVar("dreamgit_subject_updates", default=None)
 
@@ -85,21 +83,11 @@ def kept_updates(key: Callable[[], str], find: Callable[[], list[Found]]) -> lis
     return memo.read(key(), lambda _key: find())
 
 
-@contextmanager
-def keeping_updates(git_dir: Path) -> Iterator[None]:
+def keeping_updates(git_dir: Path) -> AbstractContextManager[None]:
     """Take subjects' updates from those kept in ``git_dir``; save the new ones at the end
     (every subject compared afresh when the code cannot be read to fingerprint it)."""
-    try:
-        fingerprint = code_fingerprint(_PACKAGE, _FOUND_BY)
-    except OSError:  # the source cannot be read (a zipped install): nothing is kept
-        yield
-        return
-    kept = KeptReadings(git_dir, fingerprint=fingerprint, kind="subject-updates")
-    token = _KEEPER.set(Memo(kept, _FoundCodec()))
-    try:
-        yield
-        memo = _KEEPER.get()
-        if memo is not None:
-            memo.save()
-    finally:
-        _KEEPER.reset(token)
+    return keeping(git_dir, _FOUND_BY, "subject-updates", _FoundCodec(), _KEEPER, _itself)
+
+
+def _itself(memo: Memo[list[Found]]) -> Memo[list[Found]]:
+    return memo
