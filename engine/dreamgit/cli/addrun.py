@@ -21,7 +21,7 @@ import os
 import sys
 from typing import NamedTuple, NoReturn, TextIO
 
-from dreamgit.cli.plainargs import PlainCall, plain_call
+from dreamgit.cli.plainargs import PlainCall, command_words, plain_call
 from dreamgit.model import MEMORY_TYPES, PRIORITIES
 
 __all__ = ["AddCall", "add_call", "run_add"]
@@ -49,42 +49,25 @@ def add_call(args: list[str]) -> AddCall | None:
     found = plain_call(args)
     if found.words[:1] != ("add",):
         return None
-    words = found.words[1:]
-    text: str | None = None
-    valued: dict[str, str] = {}
-    tags: list[str] = []
-    as_json = False
-    at = 0
-    while at < len(words):
-        word = words[at]
-        if word in _VALUED and word not in valued and at + 1 < len(words):
-            value = words[at + 1]
-            if value.startswith("-") or value not in _CHOICES.get(word, (value,)):
-                return None  # click's to read or to refuse
-            valued[word] = value
-            at += 2
-        elif word == "--tag" and at + 1 < len(words) and not words[at + 1].startswith("-"):
-            tags.append(words[at + 1])
-            at += 2
-        elif word == "--json" and not as_json:
-            as_json = True
-            at += 1
-        elif text is None and not word.startswith("-"):
-            text = word
-            at += 1
-        else:
-            return None
-    if text is None or "--topic" not in valued:
+    read = command_words(
+        found.words[1:],
+        valued=_VALUED,
+        plain_value=lambda option, value: value in _CHOICES.get(option, (value,)),
+        flags=("--json",),
+        repeatable="--tag",
+    )
+    if read is None or "--topic" not in read.valued:
         return None
+    valued = read.valued
     return AddCall(
         found,
-        text,
+        read.argument,
         valued["--topic"],
         valued.get("--priority", "normal"),
-        tuple(tags),
+        tuple(read.repeated),
         valued.get("--key"),
         valued.get("--type", "user"),
-        as_json,
+        "--json" in read.flags,
     )
 
 

@@ -3,8 +3,9 @@
 ``dreamgit [--repo PATH] [--now TIME] WORDS…``: the global options as separate words, each
 at most once, before the command's words; the environment fills what is not given, as
 click's ``envvar`` does (an empty variable: unset; an empty value given: given). The
-caller checks the words and leaves any other shape (``--repo=PATH``, ``--debug``,
-``--help``, a typo) to click. Used by the Claude Code hooks (``cli/hookrun.py``),
+caller checks the words (:func:`command_words` reads a command's options of the plain
+shape) and leaves any other shape (``--repo=PATH``, ``--debug``, ``--help``, a typo) to
+click. Used by the Claude Code hooks (``cli/hookrun.py``),
 ``recall`` (``cli/recallrun.py``) and ``status`` (``cli/statusrun.py``), which run often
 and pay click's import (40 ms of CPU) for nothing.
 
@@ -14,13 +15,64 @@ May import: nothing of the package but the clock (lazily).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-__all__ = ["PlainCall", "plain_call", "time_given"]
+__all__ = ["CommandWords", "PlainCall", "command_words", "plain_call", "time_given"]
+
+
+class CommandWords(NamedTuple):
+    """A command's words after its name, read: the one word that is not an option, the
+    options given with a value, the values of a repeatable option, the flags given."""
+
+    argument: str
+    valued: dict[str, str]
+    repeated: list[str]
+    flags: set[str]
+
+
+def command_words(
+    words: tuple[str, ...],
+    *,
+    valued: Collection[str],
+    plain_value: Callable[[str, str], bool],
+    flags: Collection[str] = (),
+    repeatable: str | None = None,
+) -> CommandWords | None:
+    """``words`` read when each option of ``valued`` comes at most once with a value
+    ``plain_value(option, value)`` accepts, ``repeatable`` any number of times with a
+    value that is not an option, each of ``flags`` at most once, and exactly one word
+    that is not an option; else None (click's to read, or to refuse)."""
+    argument: str | None = None
+    given: dict[str, str] = {}
+    repeated: list[str] = []
+    raised: set[str] = set()
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in valued and word not in given and at + 1 < len(words):
+            value = words[at + 1]
+            if value.startswith("-") or not plain_value(word, value):
+                return None
+            given[word] = value
+            at += 2
+        elif word == repeatable and at + 1 < len(words) and not words[at + 1].startswith("-"):
+            repeated.append(words[at + 1])
+            at += 2
+        elif word in flags and word not in raised:
+            raised.add(word)
+            at += 1
+        elif argument is None and not word.startswith("-"):
+            argument = word
+            at += 1
+        else:
+            return None
+    return None if argument is None else CommandWords(argument, given, repeated, raised)
+
 
 #: The global options a plain command line may carry before its words.
 _OPTIONS = ("--repo", "--now")

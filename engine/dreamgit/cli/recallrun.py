@@ -19,7 +19,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
-from dreamgit.cli.plainargs import PlainCall, plain_call
+from dreamgit.cli.plainargs import PlainCall, command_words, plain_call
 from dreamgit.recall.query import RecallQuery
 
 if TYPE_CHECKING:
@@ -47,31 +47,17 @@ def recall_call(args: list[str]) -> RecallCall | None:
     found = plain_call(args)
     if found.words[:1] != ("recall",):
         return None
-    words = found.words[1:]
-    query: str | None = None
-    valued: dict[str, str] = {}
-    flags: set[str] = set()
-    at = 0
-    while at < len(words):
-        word = words[at]
-        if word in _VALUED and word not in valued and at + 1 < len(words):
-            value = words[at + 1]
-            if value.startswith("-") or (word in _NUMBERS and not _plain_number(value)):
-                return None  # click's to read (a negative number, "--top-k x")
-            valued[word] = value
-            at += 2
-        elif word in _FLAGS and word not in flags:
-            flags.add(word)
-            at += 1
-        elif query is None and not word.startswith("-"):
-            query = word
-            at += 1
-        else:
-            return None
-    if query is None:
+    read = command_words(
+        found.words[1:],
+        valued=_VALUED,
+        plain_value=lambda option, value: option not in _NUMBERS or _plain_number(value),
+        flags=_FLAGS,
+    )  # a negative number or "--top-k x" is click's to read
+    if read is None:
         return None
+    valued, flags = read.valued, read.flags
     ask = RecallQuery(
-        query,
+        read.argument,
         top_k=_count(valued.get("--top-k")),
         chars=_count(valued.get("--chars")),
         topic=valued.get("--topic"),
