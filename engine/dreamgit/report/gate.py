@@ -22,7 +22,7 @@ from typing import Any
 
 from dreamgit.errors import ConfigError
 from dreamgit.history.runrecords import read_runs
-from dreamgit.report.memtests import superseded_ids
+from dreamgit.report.memtests import retired_ids, superseded_ids
 from dreamgit.report.testrun import Suite, collect_tests, run_tests
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.ruleset.vocabulary import TEST_GATES
@@ -73,7 +73,7 @@ def memory_gate(
     retired_now = superseded_ids([dict(record)])
     # a newer value whose time is over (a moved deadline after its new day) leaves by a
     # prune rule: the old one stays retired, and there is no current value to find
-    pruned_now = _pruned(record)
+    pruned_now = retired_ids([dict(record)], ("prune",))
     kept = [
         t
         for t in on_main.tests
@@ -103,17 +103,6 @@ def memory_gate(
         "failing": [{"name": r.test.name, "why": r.why()} for r in after.failed],
         "problems": after.problems,
         "held": mode == "block" and bool(broken),
-    }
-
-
-def _pruned(record: Mapping[str, Any]) -> set[str]:
-    """The memories the run's prune operations retired."""
-    return {
-        str(snap.get("id"))
-        for op in record.get("ops") or []
-        if isinstance(op, Mapping) and op.get("op") == "prune"
-        for snap in op.get("before") or []
-        if isinstance(snap, Mapping)
     }
 
 

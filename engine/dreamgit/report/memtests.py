@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ __all__ = [
     "add_test_text",
     "derived_tests",
     "parse_tests",
+    "retired_ids",
     "superseded_ids",
 ]
 
@@ -209,10 +210,16 @@ def _rank(memory: Memory, rules: RuleSet) -> int:
 
 def superseded_ids(records: list[dict[str, Any]]) -> set[str]:
     """Memories some recorded supersession retired (its ``before`` without its ``after``)."""
+    return retired_ids(records, _SUPERSESSIONS)
+
+
+def retired_ids(records: list[dict[str, Any]], kinds: Collection[str]) -> set[str]:
+    """Memories the recorded operations of ``kinds`` retired (their ``before`` without
+    their ``after``)."""
     retired: set[str] = set()
     for record in records:
         for op in record.get("ops") or []:
-            if isinstance(op, dict) and op.get("op") in _SUPERSESSIONS:
+            if isinstance(op, dict) and op.get("op") in kinds:
                 retired |= _ids(op.get("before")) - _ids(op.get("after"))
     return retired
 
