@@ -5,9 +5,9 @@ at most once, before the command's words; the environment fills what is not give
 click's ``envvar`` does (an empty variable: unset; an empty value given: given). The
 caller checks the words (:func:`command_words` reads a command's options of the plain
 shape) and leaves any other shape (``--repo=PATH``, ``--debug``, ``--help``, a typo) to
-click. Used by the Claude Code hooks (``cli/hookrun.py``),
-``recall`` (``cli/recallrun.py``) and ``status`` (``cli/statusrun.py``), which run often
-and pay click's import (40 ms of CPU) for nothing.
+click. Used by the Claude Code hooks (``cli/hookrun.py``), ``recall``
+(``cli/recallrun.py``), ``add`` (``cli/addrun.py``) and ``status`` (``cli/statusrun.py``),
+which run often and pay click's import (40 ms of CPU) for nothing.
 
 May import: nothing of the package but the clock (lazily).
 """
