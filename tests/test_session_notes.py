@@ -18,7 +18,7 @@ import pytest
 
 from clikit import RepositoryTemplates, active, dreamgit, prepared
 from dreamgit.dream import session_notes
-from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.candidate import Candidate, candidate_memory_fields
 from dreamgit.model import Memory
 from gitcheck import fsck
 
@@ -71,8 +71,8 @@ def test_one_persons_statements_of_one_session_become_one_note() -> None:
         ]
     )
     assert [c.text for c in joined] == [
-        "Noor \u2014 went to a glass-blowing workshop on 1 March 2031; is planning a trip to"
-        " Oaxaca in May; their cousin Idris is a ferry pilot."
+        "Noor (4 March 2031) \u2014 went to a glass-blowing workshop on 1 March 2031; is planning"
+        " a trip to Oaxaca in May; their cousin Idris is a ferry pilot."
     ]
     assert session_notes.TAG in joined[0].tags
     assert session_notes.facts(_memory(joined[0])) == [
@@ -91,7 +91,9 @@ def test_a_persons_likes_join_their_note_but_the_users_preferences_stand_alone()
             _candidate("Noor loves slow cinema.", topic="preferences", type="feedback"),
         ]
     )
-    assert [c.text for c in chat] == ["Noor \u2014 went rowing on 2 March 2031; loves slow cinema."]
+    assert [c.text for c in chat] == [
+        "Noor (4 March 2031) \u2014 went rowing on 2 March 2031; loves slow cinema."
+    ]
     user = [
         _candidate("The user went rowing on 2 March 2031.", speaker="user", subject="The user"),
         _candidate(
@@ -106,7 +108,7 @@ def test_a_persons_likes_join_their_note_but_the_users_preferences_stand_alone()
         ),
     ]
     assert [c.text for c in session_notes.join(user)] == [
-        "The user \u2014 went rowing on 2 March 2031; is planning a trip.",
+        "The user (4 March 2031) \u2014 went rowing on 2 March 2031; is planning a trip.",
         "The user prefers pytest to unittest.",
     ]
 
@@ -128,11 +130,11 @@ def test_what_a_note_never_joins() -> None:
 
 
 def test_a_note_stays_short() -> None:
-    """Past MAX_CHARS a second note begins."""
+    """Past MAX_CHARS of statements a second note begins."""
     many = [_candidate(f"Noor visited gallery number {k} on 1 March 2031.") for k in range(12)]
     joined = session_notes.join(many)
     assert len(joined) > 1
-    assert all(len(c.text) <= session_notes.MAX_CHARS for c in joined)
+    assert all(len(c.text) <= session_notes.MAX_CHARS + len(" (4 March 2031)") for c in joined)
     statements = [s for c in joined for s in session_notes.facts(_memory(c)) or [c.text]]
     assert statements == [c.text for c in many]
 
@@ -150,11 +152,63 @@ def test_a_note_without_statements() -> None:
     )
     two = session_notes.without(note, {1})
     assert two is not None and session_notes.is_note(two)
-    assert two.text == "Noor \u2014 went rowing on 2 March 2031; their team has 4 people."
+    assert two.text == (
+        "Noor (4 March 2031) \u2014 went rowing on 2 March 2031; their team has 4 people."
+    )
     one = session_notes.without(note, {0, 1})
     assert one is not None and not session_notes.is_note(one) and session_notes.TAG not in one.tags
     assert one.text == "Noor's team has 4 people."
     assert session_notes.without(note, {0, 1, 2}) is None
+
+
+def test_a_note_opens_with_its_sessions_day_unless_a_statement_says_it() -> None:
+    """The session's day is written once, in the lead, where no statement says it; the
+    statements read back without it, and a note rewritten without some keeps it."""
+    [dated] = session_notes.join(
+        [
+            _candidate("Noor adopted a cat last Friday (28 February 2031)."),
+            _candidate("Noor is planning a trip to Oaxaca.", topic="plans"),
+            _candidate("Noor's sister Lale is a luthier.", topic="people", subject="Noor"),
+        ]
+    )
+    assert dated.text.startswith("Noor (4 March 2031) \u2014 adopted a cat last Friday")
+    note = _memory(dated)
+    assert session_notes.facts(note) == [
+        "Noor adopted a cat last Friday (28 February 2031).",
+        "Noor is planning a trip to Oaxaca.",
+        "Noor's sister Lale is a luthier.",
+    ]
+    two = session_notes.without(note, {0})
+    assert two is not None
+    assert two.text == (
+        "Noor (4 March 2031) \u2014 is planning a trip to Oaxaca; their sister Lale is a luthier."
+    )
+    assert session_notes.headline(two) == (
+        "Noor (4 March 2031) \u2014 is planning a trip to Oaxaca",
+        "their sister Lale is a luthier",
+    )
+    [said] = session_notes.join(
+        [
+            _candidate("Noor went rowing on 4 March 2031."),
+            _candidate("Noor is planning a trip to Oaxaca.", topic="plans"),
+        ]
+    )
+    assert said.text == "Noor \u2014 went rowing on 4 March 2031; is planning a trip to Oaxaca."
+
+
+def test_a_dated_notes_name_and_slug_begin_with_what_it_says() -> None:
+    """The session's day in the lead is not what a note is about: its slug and name start
+    with its first statement, as a note's without a day do."""
+    [note] = session_notes.join(
+        [
+            _candidate("Noor went rowing on 2 March 2031."),
+            _candidate("Noor is planning a trip to Oaxaca.", topic="plans"),
+        ]
+    )
+    assert note.text.startswith("Noor (4 March 2031) \u2014 ")
+    fields = candidate_memory_fields(note)
+    assert fields["slug"].startswith("went-rowing")
+    assert str(fields["name"]).startswith("went-rowing")
 
 
 FIRST = (
@@ -209,7 +263,7 @@ def test_a_newer_value_retires_one_statement_of_a_note(
     none a stale one; the note as it was is in its history."""
     repo = tmp_path / "mem"
     note, _ = templates.copy(_dreamt_over_later, repo)
-    assert note["text"].startswith("Noor \u2014 is dating a guy named Elias;")
+    assert note["text"].startswith("Noor (3 May 2031) \u2014 is dating a guy named Elias;")
     assert "Vattenfall" in note["text"] and "5 people" in note["text"]
 
     texts = [m["text"] for m in active(repo, LATER_DAY)]
@@ -322,11 +376,11 @@ def test_the_users_statements_in_a_session_with_a_coding_agent_stay_apart() -> N
     assert [c.text for c in at_work] == [
         "The user moved the fixtures into a folder of their own.",
         "The user is going to rename the importer.",
-        "Noor \u2014 went to a glass-blowing workshop on 1 March 2031; is planning a trip to"
-        " Oaxaca in May.",
+        "Noor (4 March 2031) \u2014 went to a glass-blowing workshop on 1 March 2031; is planning"
+        " a trip to Oaxaca in May.",
     ]
     in_a_chat = session_notes.join(said)
-    assert in_a_chat[0].text.startswith("The user \u2014 moved the fixtures")
+    assert in_a_chat[0].text.startswith("The user (4 March 2031) \u2014 moved the fixtures")
 
 
 WORK = """<!-- Generated by SpecStory -->

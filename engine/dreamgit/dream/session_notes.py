@@ -8,6 +8,12 @@ together, the person named once::
 
     Ana — went to a pottery class by 3 May 2024; is planning a trip to Lisbon; adopted a cat.
 
+A note opens with the day of its session, unless one of its statements already says
+that day: what was said on a day is read as of that day ("last Friday", "is planning",
+"as of"), and a note read on its own, weeks later, says when that was::
+
+    Ana (5 May 2024) — went to a pottery class last Friday (3 May 2024); adopted a cat.
+
 Events, plans and statements about people are joined, at most :data:`MAX_CHARS` of
 them, each without the name when it opens with it ("their sister" for "Ana's sister");
 so are the likes of someone in a chat between people. The user's own preferences (how
@@ -30,7 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import replace
+from datetime import datetime
 
+from dreamgit import lazyre
 from dreamgit.extract.candidate import Candidate, description_of
 from dreamgit.extract.names import possessive
 from dreamgit.extract.speakers import USER
@@ -56,10 +64,16 @@ JOINED_TOPICS = frozenset({"events", "plans", "people"})
 #: A topic joined only for a person in a chat, not for the agent's user (speaker "user"),
 #: whose preferences say how the agent should work.
 _PEOPLES_OWN = frozenset({"preferences"})
-#: The longest note: a few statements, one item when the agent searches its memory.
+#: The longest note: a few statements, one item when the agent searches its memory. The
+#: session's day in its lead comes on top.
 MAX_CHARS = 300
 _LEAD_END = " \u2014 "
 _BETWEEN = "; "
+#: The months as a note writes its session's day, "5 May 2024" (as gathering writes dates).
+_MONTHS = str.split("""January February March April May June July August September October
+November December""")
+#: A note's lead with its session's day: "Ana (5 May 2024)".
+_LEAD_DAY = lazyre.compile(r"(?P<who>.+?) \(\d{1,2} [A-Z][a-z]+ \d{4}\)")
 
 
 def _lead(candidate: Candidate) -> str:
@@ -102,10 +116,18 @@ def _part(candidate: Candidate) -> str:
 _THEIR = "their "
 
 
+def _day(when: datetime) -> str:
+    return f"{when.day} {_MONTHS[when.month - 1]} {when.year}"
+
+
 def _note(group: Sequence[Candidate]) -> Candidate:
-    """The note of two or more statements about one person from one session."""
+    """The note of two or more statements about one person from one session, opening
+    with the session's day unless a statement says it."""
     first = group[0]
-    text = _lead(first) + _LEAD_END + _BETWEEN.join(map(_part, group)) + "."
+    said = _BETWEEN.join(map(_part, group))
+    day = _day(first.created)
+    lead = _lead(first) if day in said else f"{_lead(first)} ({day})"
+    text = lead + _LEAD_END + said + "."
     return replace(
         first,
         text=text,
@@ -152,18 +174,22 @@ def is_note(memory: Memory) -> bool:
     return TAG in memory.tags and _LEAD_END in memory.text
 
 
-def _split(memory: Memory) -> tuple[str, list[str]]:
+def _split(memory: Memory) -> tuple[str, str, list[str]]:
+    """A note's person, its lead as written (the person, maybe their session's day) and
+    its statements."""
     lead, _, rest = memory.text.partition(_LEAD_END)
-    return lead, rest.strip().rstrip(".").split(_BETWEEN)
+    dated = _LEAD_DAY.fullmatch(lead)
+    who = dated["who"] if dated is not None else lead
+    return who, lead, rest.strip().rstrip(".").split(_BETWEEN)
 
 
 def facts(memory: Memory) -> list[str]:
     """A note's statements as the sentences they were ("Ana adopted a cat."); ``[]`` for a
-    memory that is not a note."""
+    memory that is not a note. The session's day of its lead is the note's, not theirs."""
     if not is_note(memory):
         return []
-    lead, parts = _split(memory)
-    return [_sentence(lead, part) for part in parts]
+    who, _, parts = _split(memory)
+    return [_sentence(who, part) for part in parts]
 
 
 def _sentence(lead: str, part: str) -> str:
@@ -177,7 +203,7 @@ def _sentence(lead: str, part: str) -> str:
 def headline(memory: Memory) -> tuple[str, str]:
     """A note as an index line shows it: its person and first statement as the title
     ("Ana — went rowing on 2 March 2031"), the other statements as what follows."""
-    lead, parts = _split(memory)
+    _, lead, parts = _split(memory)
     return lead + _LEAD_END + parts[0], _BETWEEN.join(parts[1:])
 
 
@@ -185,12 +211,12 @@ def without(memory: Memory, drop: set[int]) -> Memory | None:
     """The note ``memory`` without its statements numbered ``drop`` (from 0, as
     :func:`facts` lists them); one statement left is a plain memory again. None when
     nothing would be left."""
-    lead, parts = _split(memory)
+    who, lead, parts = _split(memory)
     kept = [part for k, part in enumerate(parts) if k not in drop]
     if not kept:
         return None
     if len(kept) == 1:
-        text, tags = _sentence(lead, kept[0]), tuple(t for t in memory.tags if t != TAG)
+        text, tags = _sentence(who, kept[0]), tuple(t for t in memory.tags if t != TAG)
     else:
         text, tags = lead + _LEAD_END + _BETWEEN.join(kept) + ".", memory.tags
     return replace(memory, text=text, description=description_of(text), tags=tags)

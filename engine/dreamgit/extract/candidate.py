@@ -160,10 +160,19 @@ def description_of(text: str) -> str:
     return cut.rstrip(" ,;:-") + "…"
 
 
+#: A session note's lead: its person, maybe the day of its session, and a dash.
+_NOTE_LEAD = lazyre.compile(
+    r"(?P<who>[^\u2014]+?)(?: \(\d{1,2} [A-Z][a-z]+ \d{4}\))? \u2014 (?=\S)"
+)
+
+
 def _predicate(c: Candidate) -> str:
     """The text without its subject ("Dana uses FastAPI." → "uses FastAPI."; a session
-    note "Dana — went to …" → "went to …")."""
-    for lead in (c.subject + "'s ", c.subject + "' ", c.subject + " ", c.subject + " \u2014 "):
+    note "Dana — went to …" or "Dana (3 May 2024) — went to …" → "went to …")."""
+    note = _NOTE_LEAD.match(c.text)
+    if c.subject and note is not None and note["who"] == c.subject:
+        return c.text[note.end() :]
+    for lead in (c.subject + "'s ", c.subject + "' ", c.subject + " "):
         if c.subject and c.text.startswith(lead) and len(c.text) > len(lead) + 3:
             return c.text[len(lead) :]
     return c.text
