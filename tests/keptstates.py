@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from dreamgit.extract.frame import parse_frame
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sqlitecache import remove_database
 from dreamkit import Seed, build_repo, forced_dream, invoke_json
@@ -29,6 +30,7 @@ def reading_states(kind: str, *, rows: int, wrong: str, unreadable: str) -> list
     ``unreadable`` and the rest not JSON; removed after a review."""
 
     def reviewed(repo: MemoryRepo) -> None:
+        forget_in_process_readings()
         invoke_json(repo, "review", "--force")
         with sqlite3.connect(kept_path(repo, kind)) as db:
             assert db.execute("SELECT count(*) FROM readings").fetchone()[0] >= rows
@@ -61,12 +63,20 @@ def reading_states(kind: str, *, rows: int, wrong: str, unreadable: str) -> list
     return [reviewed, damaged, from_other_code, unreadable_rows, removed]
 
 
+def forget_in_process_readings() -> None:
+    """Forget what this process has read already, as a fresh process would: every reading
+    a dream then needs is asked of the kept database (or read afresh)."""
+    parse_frame.cache_clear()
+
+
 def same_dream_as_fresh(root: Path, memories: tuple[Seed, ...], prepare: Prepare) -> list[str]:
     """Dream a fresh repository of ``memories`` and one ``prepare`` put in a state; assert
     they are the same dream (run id, operations, deferred work, tree); the rules of the
     fresh one's operations, for the caller to check the fixture exercises its cache."""
+    forget_in_process_readings()
     fresh = forced_dream(build_repo(root / "fresh", bare=True, memories=memories))
     prepared = build_repo(root / "prepared", bare=True, memories=memories)
     prepare(prepared)
+    forget_in_process_readings()
     assert forced_dream(prepared) == fresh
     return [rule for _op, _phase, rule, _m, _s in fresh[0][1]]

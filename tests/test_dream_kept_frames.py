@@ -10,19 +10,15 @@ operations, the same run id and the same trees as a dream on a fresh repository.
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dreamgit.dream.consolidate.frame_memo import _codec, keeping_frames
 from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
 from dreamgit.store.keptframes import code_fingerprint
-from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sqlitecache import remove_database
-from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo, forced_dream, invoke_json
+from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo
+from keptstates import STATE_IDS, Prepare, reading_states, same_dream_as_fresh
 
 #: The fixture's memories and newer values of two subjects' relations, each said later.
 VALUES: tuple[Seed, ...] = (
@@ -34,68 +30,18 @@ VALUES: tuple[Seed, ...] = (
 )
 
 
-def _kept(repo: MemoryRepo) -> Path:
-    return repo.store.git_dir / "dreamgit" / "cache" / "frames.sqlite3"
+#: The cache's states before the dream (``keptstates``): a frame of every memory after a
+#: review; "other code" framed nothing anywhere; unreadable rows of another shape.
+STATES = reading_states("frames", rows=4, wrong="null", unreadable=json.dumps([[[1, 2]], None, []]))
 
 
-def _reviewed(repo: MemoryRepo) -> None:
-    """A review before the run (a process of its own): the database holds every memory's frame."""
-    parse_frame.cache_clear()
-    invoke_json(repo, "review", "--force")
-    assert _kept(repo).exists()
-
-
-def _damaged(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    for suffix in ("-wal", "-shm"):
-        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
-    _kept(repo).write_bytes(b"not a database, " * 64)
-
-
-def _from_other_code(repo: MemoryRepo) -> None:
-    """Readings made by other code (a fingerprint of its own), every one of them wrong."""
-    _reviewed(repo)
-    with sqlite3.connect(_kept(repo)) as db:
-        (wrong,) = db.execute("SELECT value FROM readings LIMIT 1").fetchone()
-        db.execute("UPDATE readings SET value = ?", (wrong,))
-        db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
-
-
-def _unreadable_rows(repo: MemoryRepo) -> None:
-    """Rows this code cannot read back (another shape, not JSON): each fact is read again."""
-    _reviewed(repo)
-    with sqlite3.connect(_kept(repo)) as db:
-        texts = [t for (t,) in db.execute("SELECT text FROM readings")]
-        for k, text in enumerate(texts):
-            value = "{broken" if k % 2 else json.dumps([[[1, 2]], None, []])
-            db.execute("UPDATE readings SET value = ? WHERE text = ?", (value, text))
-
-
-def _removed_after_review(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    remove_database(_kept(repo))
-
-
-def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
-    repo = build_repo(root, bare=True, memories=VALUES)
-    if prepare is not None:
-        prepare(repo)
-    parse_frame.cache_clear()  # as in a fresh process: every frame asked of the database
-    return forced_dream(repo)
-
-
-@pytest.mark.parametrize(
-    "prepare",
-    [_reviewed, _damaged, _from_other_code, _unreadable_rows, _removed_after_review],
-    ids=["kept", "damaged", "other-code", "unreadable-rows", "removed"],
-)
+@pytest.mark.parametrize("prepare", STATES, ids=STATE_IDS)
 def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_readings(
-    tmp_path: Path, prepare: Callable[[MemoryRepo], None]
+    tmp_path: Path, prepare: Prepare
 ) -> None:
     """Kept, damaged, foreign, unreadable or removed readings: the dream of a fresh repository."""
-    fresh, fresh_tree = _dreamt(tmp_path / "fresh", None)
-    assert any(rule == "supersede-newer-value" for _op, _ph, rule, _m, _s in fresh[1])
-    assert _dreamt(tmp_path / "prepared", prepare) == (fresh, fresh_tree)
+    rules = same_dream_as_fresh(tmp_path, VALUES, prepare)
+    assert "supersede-newer-value" in rules
 
 
 def _keeper() -> FrameKeeper:
