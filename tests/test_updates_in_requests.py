@@ -111,6 +111,16 @@ def test_nothing_is_lifted_without_a_request_a_value_and_a_subject(sentence: str
             "The team offsite got pushed back to 9 October, so how do I tell the guests?",
             ["The team offsite got pushed back to 9 October."],
         ),
+        # the speaker's own change, what it changed named between the verb and "to"
+        (
+            "I'm stuck on this drill, and I've recently raised my daily sets to 6 rounds, "
+            "can you help?",
+            ["I've recently raised my daily sets to 6 rounds."],
+        ),
+        (
+            "I'm unsure, but we've moved the review from 9:00 to 9:45, so how do I tell them?",
+            ["We've moved the review from 9:00 to 9:45."],
+        ),
     ],
 )
 def test_a_clause_that_says_how_a_thing_is_now_is_lifted_out_of_a_request(

@@ -156,7 +156,7 @@ _CHANGED_TO = (
     r"(?:(?:has|have|had|was|were|is|are|just|now|recently|since|been|finally|officially)\s+)*"
     r"(?:switched|moved|migrated|upgraded|downgraded|changed|increased|decreased|raised"
     r"|lowered|reduced|adjusted|extended|pushed(?:\s+back)?|rescheduled|shifted|bumped"
-    r"|updated|grown|grew|dropped|cut)\s+(?:\w+\s+){0,2}?to\s+(?=\S)"
+    r"|updated|grown|grew|dropped|cut)\s+(?:(?:my|our|the|from)\s+)?(?:[\w.,:%$/-]+\s+){0,4}?to\s+(?=\S)"
 )
 # A state said as now: "now runs on", "is now", "now uses".
 _NOW = (
@@ -164,7 +164,8 @@ _NOW = (
     r"|happens?|builds?|deploys?|targets?|holds?|has|have))\b"
 )
 _STATE = lazyre.compile(
-    rf"{_OPENS}(?P<clause>(?:{_THEIR}|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?|I|we|it)"
+    rf"{_OPENS}(?P<clause>(?:{_THEIR}|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?|I(?:'ve)?|we(?:'ve)?"
+    r"|it)"
     rf"\s+(?:{_CHANGED_TO}|{_NOW}))",
     re.IGNORECASE,
 )
