@@ -609,3 +609,42 @@ def test_instead_of_rejects_the_alternative_it_names_not_the_purpose_said_after_
         "Rui is going to use Stanza as the backbone instead of NLTK for speed.",
     )
     assert _pairs(old, new) == [(old, new, "correction: nltk is replaced")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The user's billing service runs on Postgres 14.",
+            "The user says the billing service now runs on Postgres 16.",
+        ),
+        (
+            "The user says the nightly export starts at 02:00.",
+            "The user's nightly export now starts at 03:30.",
+        ),
+    ],
+)
+def test_a_thing_the_user_names_with_or_without_their_own_is_one_thing(old: str, new: str) -> None:
+    """ "the billing service" the user speaks of is "the user's billing service": the newer
+    value of it retires the older, whichever way each was said."""
+    assert [(o, n) for o, n, _ in _pairs(old, new)] == [(old, new)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else's thing of the same name
+        (
+            "The user's billing service runs on Postgres 14.",
+            "Dana's billing service now runs on Postgres 16.",
+        ),
+        # another thing the user names
+        (
+            "The user's billing service runs on Postgres 14.",
+            "The user says the search service now runs on Postgres 16.",
+        ),
+    ],
+)
+def test_another_owner_or_another_thing_is_no_newer_value(old: str, new: str) -> None:
+    """The owner that joins the two namings is the user's alone."""
+    assert _pairs(old, new) == []

@@ -87,6 +87,70 @@ def test_nothing_is_lifted_without_a_request_a_value_and_a_subject(sentence: str
     assert values_in_request(sentence) == []
 
 
+@pytest.mark.parametrize(
+    ("sentence", "lifted"),
+    [
+        # a state said with "now", of the thing "which" stands for
+        (
+            "I'm tuning the ledger service, which now runs on Postgres 16, can you help me "
+            "size its pool?",
+            ["The ledger service now runs on Postgres 16."],
+        ),
+        # a thing of the user's and its value, after "and", up to the request
+        (
+            "I'm trying to plan my month and my monthly climbing budget is 90 dollars, how "
+            "should I split it?",
+            ["My monthly climbing budget is 90 dollars."],
+        ),
+        # a change said as done, with a subject of its own
+        (
+            "We switched to Buildkite for the nightly builds, can you help me port the cache step?",
+            ["We switched to Buildkite for the nightly builds."],
+        ),
+        (
+            "The team offsite got pushed back to 9 October, so how do I tell the guests?",
+            ["The team offsite got pushed back to 9 October."],
+        ),
+        # the speaker's own change, what it changed named between the verb and "to"
+        (
+            "I'm stuck on this drill, and I've recently raised my daily sets to 6 rounds, "
+            "can you help?",
+            ["I've recently raised my daily sets to 6 rounds."],
+        ),
+        (
+            "I'm unsure, but we've moved the review from 9:00 to 9:45, so how do I tell them?",
+            ["We've moved the review from 9:00 to 9:45."],
+        ),
+    ],
+)
+def test_a_clause_that_says_how_a_thing_is_now_is_lifted_out_of_a_request(
+    sentence: str, lifted: list[str]
+) -> None:
+    """A change said as done, a state said with "now", a thing of the user's with a number."""
+    assert values_in_request(sentence) == lifted
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a supposition, not what is so
+        "What would break if our ledger service moved to Postgres 16, can you list it?",
+        "Can you tell me whether my monthly climbing budget is 90 dollars or 120?",
+        # an answer of the moment, not a thing of the user's
+        "Can you check my working? My answer is 42 because I doubled it.",
+        # a change asked for, not said as done
+        "Can you help me switch the nightly builds to Buildkite?",
+        # "which" after a preposition may stand for the thing before it
+        "How can I build on the lift from the retreat, which is now at 8/10, to keep going?",
+        # the day of speaking, not a value of the thing named before "it"
+        "I'm unsure how to pace my energy, given that it's already June 3, 2025, can you help?",
+    ],
+)
+def test_a_supposition_an_answer_or_a_change_asked_for_is_not_lifted(sentence: str) -> None:
+    """Only what the request says is so now is lifted."""
+    assert values_in_request(sentence) == []
+
+
 def test_a_lifted_value_becomes_the_users_statement() -> None:
     """The request itself is momentary; the value it rests on is kept, once."""
     found = extract_candidates(
@@ -179,3 +243,41 @@ def test_a_new_setting_named_inside_a_request_supersedes_the_older_value(
     assert [t for t in texts if "9 June" in t or "June 9" in t], texts
     assert not [t for t in texts if "1,800" in t], texts
     assert [t for t in texts if "2,100" in t], texts
+
+
+NOW_CHAT = [
+    "User: Our ledger service runs on Postgres 14.\nAssistant: Noted.\n"
+    "User: My monthly climbing budget is 60 dollars.\nAssistant: Good.\n"
+    "User: My weekly reading goal is 40 pages.\nAssistant: Nice.",
+    "User: I'm tuning the ledger service, which now runs on Postgres 16, can you help me "
+    "size its connection pool?\nAssistant: Start with twenty.\n"
+    "User: I'm trying to plan my month and my monthly climbing budget is 90 dollars, how "
+    "should I split it between gym fees and shoes?\nAssistant: Two thirds for fees.",
+    "User: What would break if our ledger service moved to Postgres 17, can you list it?\n"
+    "Assistant: Extensions, mostly.\n"
+    "User: I'm trying to plan my evenings for the whole term and my weekly writing goal is "
+    "15 pages, how should I split it?\nAssistant: Three pages a night.",
+]
+
+
+@pytest.mark.slow
+def test_a_value_a_request_carries_supersedes_and_a_look_alike_does_not(
+    tmp_path: Path,
+) -> None:
+    """ "…, which now runs on Postgres 16, can you …" and "… and my monthly climbing budget
+    is 90 dollars, how …" retire the older values; the request itself is not kept; a
+    supposition ("what would break if … moved to Postgres 17") and a goal of another thing
+    said the same way leave the older memories alone."""
+    repo = tmp_path / "mem"
+    prepared(repo, "2025-03-01T09:00:00Z", "init", str(repo))
+    for k, session in enumerate(NOW_CHAT, start=1):
+        prepared(repo, f"2025-03-{k * 5:02d}T10:00:00Z", "log", stdin=session + "\n")
+    dreamgit(repo, "2025-03-16T11:00:00Z", "run", "--force")
+    texts = [m["text"] for m in active(repo, "2025-03-20T09:00:00Z")]
+    assert not [t for t in texts if "Postgres 14" in t or "60 dollars" in t], texts
+    assert len([t for t in texts if "Postgres 16" in t]) == 1, texts
+    assert not [t for t in texts if "Postgres 17" in t], texts
+    budget = "The user's monthly climbing budget is 90 dollars."
+    assert [t for t in texts if "90 dollars" in t] == [budget], texts
+    assert len([t for t in texts if "40 pages" in t]) == 1, texts
+    assert not [t for t in texts if "is trying to plan their month" in t], texts

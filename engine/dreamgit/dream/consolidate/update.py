@@ -70,6 +70,8 @@ _ARTIFACTS = canon_words(
 )
 #: A person's team: what tools it uses are that person's too.
 _TEAM = "team"
+#: The user: "the billing service" the user speaks of is "the user's billing service".
+_USER = "user"
 #: Change verbs that end a role or a habit, named or not ("quit nursing", "stopped running").
 _ENDS_ROLE = canon_words("quit stop")
 
@@ -357,7 +359,7 @@ def _kept_subject_updates(
 
     inputs = (subject, by_subject, owned)
     partner = by_subject.get(subject ^ {_TEAM}, [])
-    parts = (by_subject[subject], owned.get(subject, []), partner)
+    parts = (by_subject[subject], owned.get(subject, []), partner, _as_theirs(subject, by_subject))
     return [Update(*f) for f in kept_updates(lambda: digest.of(subject, parts), find)]
 
 
@@ -366,9 +368,18 @@ def _alone(
     by_subject: dict[frozenset[str], Framed],
     owned: dict[frozenset[str], Framed],
 ) -> bool:
-    """Whether ``subject`` has nothing to compare: one memory, owning nothing, no team."""
-    teamed = subject ^ {_TEAM} in by_subject
+    """Whether ``subject`` has nothing to compare: one memory, owning nothing, no team, not
+    named another way by the user."""
+    teamed = subject ^ {_TEAM} in by_subject or bool(_as_theirs(subject, by_subject))
     return len(by_subject[subject]) < 2 and subject not in owned and not teamed
+
+
+def _as_theirs(subject: frozenset[str], by_subject: dict[frozenset[str], Framed]) -> Framed:
+    """The memories about ``subject`` named the other way by the user: "the billing
+    service" the user speaks of is "the user's billing service", and the other way round.
+    Nobody else's: "Ana's billing service" is Ana's."""
+    other = subject ^ {_USER}
+    return by_subject.get(other, []) if other and other != {_TEAM} else []
 
 
 def _subject_updates(
@@ -382,6 +393,7 @@ def _subject_updates(
     group = by_subject[subject]
     if _alone(subject, by_subject, owned):
         return found
+    theirs_too = _as_theirs(subject, by_subject)
     by_relation: dict[tuple[str, str], Framed] = {}
     places: list[int] = []  # each memory's place in its relation's list
     for _memory, frame in group:
@@ -403,9 +415,13 @@ def _subject_updates(
                 # using React Native" / "Raj's team rewrites the app in Flutter"
                 partner = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
                 earlier = [*earlier, *partner[-WINDOW:]]
+            earlier = [*earlier, *theirs_too[-WINDOW:]]
         else:
             bucket, place = by_relation[frame.head, frame.particle], places[position]
             earlier = bucket[max(0, place - WINDOW) : place]
+            relation = (frame.head, frame.particle)
+            said_as = [x for x in theirs_too if (x[1].head, x[1].particle) == relation]
+            earlier = [*earlier, *said_as[-WINDOW:]]
         for old, old_frame in earlier:
             if old.created >= memory.created:
                 continue

@@ -45,14 +45,11 @@ def lifted_candidates(
     # a part named in code marks or after "called" is a name the capitals do not show;
     # what the part does, said while asking for it, is how the project must be
     named = NAMED_PART_SALIENCE
+    values = values_in_request(sentence)
     for lifted, bonus, spec in [
         *(
             (text, 0.0, False)
-            for text in [
-                *values_in_request(sentence),
-                *said_in_request(sentence),
-                *orders_in_request(sentence),
-            ]
+            for text in [*values, *said_in_request(sentence), *orders_in_request(sentence)]
         ),
         *((part.text, named, part.spec) for part in parts_in_request(sentence)),
     ]:
@@ -63,8 +60,19 @@ def lifted_candidates(
             said = features(c.text) if c is not None else frozenset()
             if c is not None and not any(_says_it(other, said) for other in kept):
                 kept.append(said)
-                out.append(replace(c, turn=turn, salience=c.salience + bonus))
+                salience = c.salience + bonus
+                if lifted in values:
+                    salience = max(salience, _carried(said, made))
+                out.append(replace(c, turn=turn, salience=salience))
     return out
+
+
+def _carried(lifted: frozenset[str], made: list[Candidate]) -> float:
+    """The weight of the statement of the request that carries a lifted value ("is trying
+    to plan the week, and the weekly goal is 25 km"): the value weighs as much, and being
+    shorter it goes first, so the request that only repeats it around a task is left out
+    as a repeat rather than the value."""
+    return max((c.salience for c in made if lifted <= features(c.text)), default=0.0)
 
 
 def _as_spec(clause: Clause) -> Clause:

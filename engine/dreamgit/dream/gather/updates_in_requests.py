@@ -7,8 +7,12 @@ itself is momentary, so nothing of it is kept, and the value with it is lost; th
 older value then stays the only one in memory. :func:`values_in_request` lifts the
 clause that states a value out of a request by its structure: a clause opened by a
 word that presents a fact ("the fact that", "now that", "since", "given that", "I
-noticed"), holding a number, with a subject of its own ("I", "my …", "the …"). The
-lifted clause is an ordinary sentence, read by the same statement rules as any other.
+noticed"), holding a number, with a subject of its own ("I", "my …", "the …"); and a
+clause of the request that says how a thing of the user's is now (:func:`_states`):
+"…, and my weekly goal is 25 km, how …", "the API, which now runs on Go 1.22, …", "we
+switched to Terraform, can you …". The lifted clause is an ordinary sentence, read by
+the same statement rules as any other, so a newer value supersedes an older one through
+the normal path.
 """
 
 from __future__ import annotations
@@ -49,6 +53,14 @@ _PURPOSE = lazyre.compile(r"\s+to\s+(?!(?:the|a|an|my|our|\d)\b)(?=[a-z]+\b)")
 # speaker's thing named last before it.
 _IT = lazyre.compile(r"^it(?:'s|\s+(?=(?:is|was|has|had|got)\b))", re.IGNORECASE)
 _THEIR_THING = lazyre.compile(r"\bmy\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s*[,;]|$)")
+# "it's already 5 April", "it's now 4 PM": the day or hour of speaking, not a value of the
+# thing named before.
+_TIME_OF_SPEAKING = lazyre.compile(
+    r"it(?:'s|\s+is)\s+(?:(?:already|only|almost|nearly|just|now)\s+)?(?:\d|(?:jan|feb|mar"
+    r"|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|(?:mon|tues|wednes|thurs|fri|satur"
+    r"|sun)day\b|midnight\b|noon\b)",
+    re.IGNORECASE,
+)
 # The clause has a subject of its own: the speaker, or a thing of theirs or named.
 _OWN_SUBJECT = lazyre.compile(r"^(?:I|I'm|I've|I'd|we|we've|my|our|the)\b", re.IGNORECASE)
 # A value: a number (a count, a percentage, a time, a date's day).
@@ -94,11 +106,16 @@ def values_in_request(sentence: str) -> list[str]:
         digit = _VALUE.search(clause)
         if digit is None or _OWN_SUBJECT.match(clause) is None or len(clause) > _LONGEST:
             continue
+        if _TIME_OF_SPEAKING.match(rest):
+            continue  # "given that it's already 5 April": today, not a thing's value
         purpose = _PURPOSE.search(clause, digit.end())
         if purpose is not None:
             clause = clause[: purpose.start()]
         out.append(as_sentence(clause))
-    return out + _new_settings(sentence)
+    for state in [*_new_settings(sentence), *_states(sentence)]:
+        if state not in out:
+            out.append(state)
+    return out
 
 
 def _new_settings(sentence: str) -> list[str]:
@@ -127,3 +144,102 @@ def _with_thing(clause: str, before: str) -> str:
         return clause
     verb = "is " if it.group().lower() == "it's" else ""
     return f"my {things[-1]['thing']} {verb}{clause[it.end() :].lstrip()}"
+
+
+# Where a clause that states how a thing is now may open inside a request: the sentence's
+# start, a comma, or a conjunction ("…, and my goal is 25 km", "… but we switched to …").
+_OPENS = r"(?:^|[,;]\s*|\s(?:and|but|so|plus)\s+)(?:(?:also|now|actually)\s+)?"
+# The user's or the team's thing, named: "my weekly running goal", "our billing service".
+_THEIR = r"(?:my|our)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?"
+# A change said as done, to a new value: "switched to", "has been moved to", "was raised to".
+_CHANGED_TO = (
+    r"(?:(?:has|have|had|was|were|is|are|just|now|recently|since|been|finally|officially)\s+)*"
+    r"(?:switched|moved|migrated|upgraded|downgraded|changed|increased|decreased|raised"
+    r"|lowered|reduced|adjusted|extended|pushed(?:\s+back)?|rescheduled|shifted|bumped"
+    r"|updated|grown|grew|dropped|cut)\s+(?:(?:my|our|the|from)\s+)?(?:[\w.,:%$/-]+\s+){0,4}?to\s+(?=\S)"
+)
+# A state said as now: "now runs on", "is now", "now uses".
+_NOW = (
+    r"(?:(?:is|are)\s+now|now\s+(?:is|are|runs?|uses?|lives?|sits?|takes?|starts?|ends?"
+    r"|happens?|builds?|deploys?|targets?|holds?|has|have))\b"
+)
+_STATE = lazyre.compile(
+    rf"{_OPENS}(?P<clause>(?:{_THEIR}|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?|I(?:'ve)?|we(?:'ve)?"
+    r"|it)"
+    rf"\s+(?:{_CHANGED_TO}|{_NOW}))",
+    re.IGNORECASE,
+)
+# "my weekly goal is 25 km": a thing of the user's and its value, a number, said as it is.
+_THEIR_VALUE = lazyre.compile(
+    rf"{_OPENS}(?P<clause>{_THEIR}\s+(?:is|are)\s+(?!(?:going|trying|about|not|still)\b)"
+    r"(?:(?:now|currently|set\s+to|at|about|around)\s+)?(?=[^,;?!]*?\d))",
+    re.IGNORECASE,
+)
+# "the API, which now runs on Go 1.22": what "which" stands for is named just before it,
+# not after a preposition ("the boost from the workshop, which is now …" may be the boost).
+_WHICH_NOW = lazyre.compile(
+    r"(?<!\bfrom\s)(?<!\bof\s)(?<!\bat\s)(?<!\bin\s)(?<!\bon\s)(?<!\bwith\s)(?<!\bfor\s)"
+    r"(?<!\bto\s)(?<!\babout\s)(?<!\bby\s)"
+    rf"\b(?P<thing>(?:{_THEIR}|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)),?\s+which\s+"
+    rf"(?P<clause>(?:{_CHANGED_TO}|{_NOW}))",
+    re.IGNORECASE,
+)
+# The words just before a clause that make it a supposition, not what is so: "if my goal
+# is 25 km", "whether we switched to …", "what happens when my rent is …".
+_SUPPOSED = lazyre.compile(
+    r"\b(?:if|whether|when|unless|once|until|assuming|suppose|supposing|case|should|before"
+    r"|after|maybe|wonder(?:ing)?|hope|wish)(?:\s+(?:that|and|now))?[\s,]*$",
+    re.IGNORECASE,
+)
+# What a request asks of the moment, not what a thing of the user's is: "my answer is 12".
+_OF_THE_MOMENT = lazyre.compile(
+    r"^(?:my|our)\s+(?:(?:\w+\s+){0,2})(?:answer|result|guess|solution|calculation|attempt"
+    r"|output|error|question|problem|code|function|query|example|formula|equation|score"
+    r"|total|sum)s?\s",
+    re.IGNORECASE,
+)
+# Where such a clause ends: a stop, the request or an aside taking over, or the next clause
+# with a subject of its own ("… 25 km and my budget is …").
+_STATE_END = lazyre.compile(
+    rf"{_CLAUSE_END.pattern}|\s+and\s+(?=(?:my|our|the|we|I|it)\b)|\s+(?:if|when|for\s+(?:a|the)"
+    r"\s+\w+\s+(?:I|we)|right\s+now|at\s+the\s+moment)\b",
+    re.IGNORECASE,
+)
+
+
+def _states(sentence: str) -> list[str]:
+    """The clauses of a request ``sentence`` that say how a thing of the user's is now, each
+    as a sentence ("My weekly goal is 25 km.", "The API now runs on Go 1.22."), in the
+    order said: a change said as done, a state said with "now", or a thing of theirs with a
+    number as its value; never one said as a supposition ("if my goal is …")."""
+    found: list[tuple[int, str]] = []
+    for pattern in (_STATE, _THEIR_VALUE):
+        for m in pattern.finditer(sentence):
+            said = _clause_at(sentence, m.start("clause"), m.end("clause"))
+            if said is not None and _OF_THE_MOMENT.match(said) is None:
+                found.append((m.start("clause"), said))
+    for m in _WHICH_NOW.finditer(sentence):
+        said = _clause_at(sentence, m.start("clause"), m.end("clause"))
+        if said is not None:
+            found.append((m.start("thing"), f"{m['thing']} {said}"))
+    out: list[str] = []
+    for _start, said in sorted(found):
+        text = as_sentence(said)
+        if text not in out and len(said) <= _LONGEST:
+            out.append(text)
+    return out
+
+
+def _clause_at(sentence: str, start: int, verb_end: int) -> str | None:
+    """The clause that opens at ``start`` and whose verb ends at ``verb_end``, up to where
+    the request takes over, without a purpose said after its value; None for a clause said
+    as a supposition, or with nothing after its verb."""
+    if _SUPPOSED.search(sentence[:start]) is not None:
+        return None
+    end = _STATE_END.search(sentence, verb_end)
+    clause = sentence[start : end.start() if end is not None else len(sentence)]
+    value = clause[verb_end - start :].strip()
+    if not value or value.lower().startswith(("you", "your")):
+        return None
+    purpose = _PURPOSE.search(clause, verb_end - start + len(value.split()[0]))
+    return (clause[: purpose.start()] if purpose is not None else clause).strip()
