@@ -143,3 +143,26 @@ def test_a_dream_keeps_the_order_and_the_choice_said_inside_requests(tmp_path: P
     assert "The user wants the agent to always bump the version before tagging." in texts, texts
     assert any(t.startswith("The user decided to move the retry logic") for t in texts), texts
     assert not any("tweak" in t for t in texts), texts
+
+
+def test_a_rule_of_the_same_frame_with_another_object_is_no_repeat() -> None:
+    """ "… take a ticket number instead of a folder name" beside a memory that says "… take a
+    git repo path instead of a folder name": each has words the other lacks, so it is a rule
+    of its own; the same rule said again with one word more is still a repeat."""
+    known = [
+        "The user says the export command should optionally take a git repo path instead"
+        " of a folder name."
+    ]
+
+    def said(text: str) -> list[str]:
+        found = extract_candidates(f"User: {text}\n", session_id="s-1", created=_WHEN)
+        assert found and found[0].kind in ("instruction", "decision"), found
+        return [c.text for c in compact(found, 10_000, known, min_novelty=0.32)[2]]
+
+    assert (
+        said("the export command should optionally take a ticket number instead of a folder name.")
+        == []
+    )
+    assert said(
+        "the export command should optionally take a git repo path instead of a folder name too."
+    )
