@@ -10,7 +10,8 @@ counts as garbled when an English template was forced around it), ``momentary`` 
 question, or a task or status of the moment with no mark of a standing rule or
 preference), else ``worth`` keeping. A ``Word:`` label of the sessions counts as a
 speaker only where the sessions never write that word before the next one as prose;
-markup is not looked for inside code spans; "the user sees" is a report of the moment
+markup is not looked for inside code spans; whose words a memory holds is told by word
+triples, a CJK character counting as a word; "the user sees" is a report of the moment
 where "if the agent sees" is a rule's condition, and "will be created" a design. These are honest
 automatic approximations, calibrated by reading memories by hand (the bench writes
 them all out for that). A labelled durable statement counts as kept when one active
@@ -78,7 +79,10 @@ HARNESS_SHAPES: dict[str, re.Pattern[str]] = {
 #: rewritten to "C:\\Users\\the user\\" still is: no person wrote that.
 _USERS_TOO = frozenset({"absolute-path"})
 
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+#: A word: letters of a script that spaces its words, or one CJK character (Chinese and
+#: Japanese write no spaces, so their characters are the units word triples are made of).
+_CJK_CHAR = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_WORD = re.compile(f"[{_CJK_CHAR}]|(?:(?![{_CJK_CHAR}])[^\\W_])+(?:'[^\\W_]+)?")
 _ATTRIBUTED = re.compile(r"^(?P<who>[^\s—].{0,40}?)(?: says:?| —| -) (?P<rest>.+)$", re.S)
 _OTHERS = re.compile(r"^(?P<who>[A-Z]\w+) and others\b")
 _LINE_LABEL = re.compile(r"^[ \t>*_#-]*([A-Z]\w*(?: [A-Z]?\w+)?)\**:", re.M)
