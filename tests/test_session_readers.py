@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from clikit import RepositoryTemplates, active, dreamgit, initialized, prepared
 from dreamgit.store.formats.agent_files import read_agent_text
 from dreamgit.store.formats.claude_sessions import read_claude_file, read_claude_sessions
 from dreamgit.store.formats.turns import AgentSession, Progress
@@ -290,3 +291,19 @@ def test_an_export_without_turn_headers_has_no_turns_and_no_crash() -> None:
     assert read is not None
     (session,), problems = read
     assert session.turns == [] and problems == []
+
+
+def test_a_windows_export_is_logged_and_dreamed_through_the_command(
+    tmp_path: Path, templates: RepositoryTemplates
+) -> None:
+    """``log --file`` on an export with ``\\r\\n`` line ends: the user's words are gathered,
+    none of the assistant's, instead of a crash."""
+    repo = tmp_path / "mem"
+    initialized(templates, repo, "2026-03-01T08:00:00Z")
+    export = tmp_path / "2026-03-02_09-15Z-linting.md"
+    export.write_bytes(SPECSTORY.replace("\n", "\r\n").encode("utf-8"))
+    prepared(repo, "2026-03-02T10:00:00Z", "log", "--file", str(export))
+    dreamgit(repo, "2026-03-03T08:00:00Z", "run", "--force")
+    texts = [m["text"] for m in active(repo, "2026-03-03T08:00:00Z")]
+    assert any("Ruff before every commit" in t for t in texts), texts
+    assert not [t for t in texts if "SECRET" in t or "wired in" in t], texts
