@@ -210,8 +210,9 @@ def _news(
         # words with facts about that topic ("always show the exit code" beside "the build
         # exits with code 3"): it repeats only what says most of it, and another of its
         # words is news enough; so is a rule of the same frame with another object than
-        # the memory's ("… take a task id instead of a name" beside "… take a repo path
-        # instead of a name"): each has a word the other lacks, one a few
+        # the memory's ("the deploy job should read the tag, never the branch" beside
+        # "the deploy job must read the commit hash from CI, never the branch"): each has
+        # a word the other lacks, the memory a few
         sibling = bool(words - held) and len(held - words) >= _SIBLING_WORDS
         return sibling or shared <= _RULE_REPEAT_SHARE * len(words)
     return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
