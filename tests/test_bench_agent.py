@@ -369,3 +369,13 @@ def test_a_chinese_memorys_words_are_traced_to_whoever_wrote_them() -> None:
     ).source == ("user")
     said = judge({"id": "m-2", "text": "user — 部署脚本改成先跑单元测试再发布。"}, sources)
     assert said.source == "assistant" and "assistant-words" in said.garbled
+
+
+def test_a_memory_kept_as_said_is_not_put_to_the_english_checks() -> None:
+    """Portuguese typed without accents looks English to the word count; tagged as said by
+    dreamgit, it is not called a fragment for having no English verb."""
+    turns = [Turn("user", "Guarde os logs numa pasta separada por favor.")]
+    memory = {"id": "m-1", "text": "user — Guarde os logs numa pasta separada por favor."}
+    assert "no-verb" in judge(memory, word_sources(turns)).garbled
+    tagged = judge({**memory, "tags": ["as-said", "lang-pt"]}, word_sources(turns))
+    assert tagged.garbled == []
