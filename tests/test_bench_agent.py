@@ -354,3 +354,28 @@ def test_the_bench_says_what_is_missing(tmp_path: Path) -> None:
     _write_sessions(tmp_path / "s")
     done = _bench(str(tmp_path / "s"), "--rejudge")
     assert done.stderr.strip() == "--rejudge needs --memory-root DIR of an earlier run"
+
+
+def test_a_chinese_memorys_words_are_traced_to_whoever_wrote_them() -> None:
+    """CJK characters are the units of word triples, so a sentence kept as said is the
+    user's and one the assistant wrote is the assistant's (not "unknown")."""
+    turns = [
+        Turn("user", "我们的预发环境部署在杭州的机房。"),
+        Turn("assistant", "好的，我会把部署脚本改成先跑单元测试再发布。"),
+    ]
+    sources = word_sources(turns)
+    assert judge(
+        {"id": "m-1", "text": "user — 我们的预发环境部署在杭州的机房。"}, sources
+    ).source == ("user")
+    said = judge({"id": "m-2", "text": "user — 部署脚本改成先跑单元测试再发布。"}, sources)
+    assert said.source == "assistant" and "assistant-words" in said.garbled
+
+
+def test_a_memory_kept_as_said_is_not_put_to_the_english_checks() -> None:
+    """Portuguese typed without accents looks English to the word count; tagged as said by
+    dreamgit, it is not called a fragment for having no English verb."""
+    turns = [Turn("user", "Guarde os logs numa pasta separada por favor.")]
+    memory = {"id": "m-1", "text": "user — Guarde os logs numa pasta separada por favor."}
+    assert "no-verb" in judge(memory, word_sources(turns)).garbled
+    tagged = judge({**memory, "tags": ["as-said", "lang-pt"]}, word_sources(turns))
+    assert tagged.garbled == []

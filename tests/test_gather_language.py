@@ -436,3 +436,50 @@ def test_an_english_turn_in_a_portuguese_session_is_still_read_by_the_rules() ->
         "script, never on Fridays.\n"
     )
     assert [t for t in _texts(text) if t.startswith("The user")], _texts(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Bitte öffne config.yaml und prüfe den Port.",
+        "请看一下 @deploy-notes.md 然后告诉我下一步。",
+        "Como libero o arquivo .env do repositório agora.",
+    ],
+)
+def test_a_sentence_naming_or_attaching_a_file_is_the_work_at_hand(sentence: str) -> None:
+    """A file named or attached with ``@``: a request about the files of the moment."""
+    assert not keeps(sentence)
+
+
+def test_a_product_named_like_a_file_is_still_a_statement() -> None:
+    """ "Next.js" and "Node.js" are names of tools, not files."""
+    assert keeps("我们用 Next.js 和 Node.js 写前端。")
+
+
+def test_a_pasted_lists_items_are_not_kept_as_said() -> None:
+    """A list's lines in a request are parts of a plan, not statements of the speaker's."""
+    text = (
+        "User: Wir messen zwei Varianten gegen einander:\n"
+        "- ALTE VERSION (ohne Zwischenspeicher)\n"
+        "- NEUE VERSION (mit Zwischenspeicher und Router)\n"
+    )
+    assert not [t for t in _texts(text) if "VERSION" in t], _texts(text)
+
+
+def test_a_sentence_said_again_in_another_turn_is_kept_first() -> None:
+    """A request repeated turn after turn is a standing one: it goes before a one-off with
+    a number, whatever the accents typed the second time."""
+    text = (
+        "User: Starte die Messung mit allen 40 Anfragen.\n"
+        "Assistant: Gestartet.\n"
+        "User: Prüfe zuerst die Logs und dann die Tests im Ordner.\n"
+        "Assistant: Erledigt.\n"
+        "User: Lege danach 12 neue Tickets für das Team an.\n"
+        "Assistant: Erledigt.\n"
+        "User: Erkläre mir kurz jede Änderung bevor du sie machst.\n"
+        "Assistant: Gut.\n"
+        "User: Erklare mir kurz jede Anderung bevor du sie machst.\n"
+    )
+    kept = _texts(text)
+    assert len(kept) == MAX_PER_SESSION
+    assert "user \u2014 Erkläre mir kurz jede Änderung bevor du sie machst." in kept, kept

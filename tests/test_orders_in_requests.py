@@ -143,3 +143,20 @@ def test_a_dream_keeps_the_order_and_the_choice_said_inside_requests(tmp_path: P
     assert "The user wants the agent to always bump the version before tagging." in texts, texts
     assert any(t.startswith("The user decided to move the retry logic") for t in texts), texts
     assert not any("tweak" in t for t in texts), texts
+
+
+def test_a_rule_of_the_same_frame_with_another_object_is_no_repeat() -> None:
+    """ "The deploy job should read the tag, never the branch" beside a memory that says
+    it must read the commit hash from CI, never the branch: each has words the other lacks,
+    so it is a rule of its own; the memory's rule said again is still a repeat."""
+    known = [
+        "The user wants the deploy job to always read the commit hash from CI, never the branch."
+    ]
+
+    def repeats(text: str) -> list[str]:
+        found = extract_candidates(f"User: {text}\n", session_id="s-1", created=_WHEN)
+        assert found and found[0].kind in ("instruction", "decision"), found
+        return [c.text for c in compact(found, 10_000, known, min_novelty=0.32)[2]]
+
+    assert repeats("The deploy job should read the tag, never the branch.") == []
+    assert repeats("The deploy job must always read the commit hash from CI, never the branch.")

@@ -5,12 +5,14 @@ harness or tool shapes in ``HARNESS_SHAPES``, or its words come from tool or har
 text rather than from a person), ``garbled`` (a fragment: its words are the
 assistant's but it speaks of the user, it is attributed to a speaker the sessions
 never had, it starts mid-sentence, it is code or markup, it has no verb, or it is
-under four words; text in another language is not put to the English checks, and
+under four words; text in another language, or tagged ``as-said`` by dreamgit, is not
+put to the English checks, and
 counts as garbled when an English template was forced around it), ``momentary`` (a
 question, or a task or status of the moment with no mark of a standing rule or
 preference), else ``worth`` keeping. A ``Word:`` label of the sessions counts as a
 speaker only where the sessions never write that word before the next one as prose;
-markup is not looked for inside code spans; "the user sees" is a report of the moment
+markup is not looked for inside code spans; whose words a memory holds is told by word
+triples, a CJK character counting as a word; "the user sees" is a report of the moment
 where "if the agent sees" is a rule's condition, and "will be created" a design. These are honest
 automatic approximations, calibrated by reading memories by hand (the bench writes
 them all out for that). A labelled durable statement counts as kept when one active
@@ -78,7 +80,10 @@ HARNESS_SHAPES: dict[str, re.Pattern[str]] = {
 #: rewritten to "C:\\Users\\the user\\" still is: no person wrote that.
 _USERS_TOO = frozenset({"absolute-path"})
 
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+#: A word: letters of a script that spaces its words, or one CJK character (Chinese and
+#: Japanese write no spaces, so their characters are the units word triples are made of).
+_CJK_CHAR = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_WORD = re.compile(f"[{_CJK_CHAR}]|(?:(?![{_CJK_CHAR}])[^\\W_])+(?:'[^\\W_]+)?")
 _ATTRIBUTED = re.compile(r"^(?P<who>[^\s—].{0,40}?)(?: says:?| —| -) (?P<rest>.+)$", re.S)
 _OTHERS = re.compile(r"^(?P<who>[A-Z]\w+) and others\b")
 _LINE_LABEL = re.compile(r"^[ \t>*_#-]*([A-Z]\w*(?: [A-Z]?\w+)?)\**:", re.M)
@@ -306,8 +311,13 @@ def garbled_reasons(
     speakers: frozenset[str] = _SPEAKERS,
     line_labels: Iterable[str] = (),
     pairs: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset(),
+    *,
+    as_said: bool = False,
 ) -> list[str]:
-    """Why ``text`` reads as a fragment or as someone else's words; empty if it does not."""
+    """Why ``text`` reads as a fragment or as someone else's words; empty if it does not.
+    ``as_said``: dreamgit tagged it so (a language its English rules do not read), and the
+    English checks are not put to it even when its words look English (Portuguese typed
+    without accents)."""
     who, rest = _content(text)
     words = _words(rest)
     reasons = []
@@ -322,7 +332,7 @@ def garbled_reasons(
     if _MARKUP.search(_CODE_SPAN.sub("x", text)):
         reasons.append("markup")
     said = text.strip()[len(who) :].lstrip().startswith("says")
-    if not code and not is_english(rest):
+    if not code and (as_said or not is_english(rest)):
         # "user — Sempre rode …" is kept as said with its speaker; "The user says Sempre …"
         # and "The user prefere …" force the words into an English template
         if (who and said) or text.lstrip().lower().startswith(("the user ", "the agent ")):
@@ -355,6 +365,11 @@ def momentary_reason(text: str) -> str | None:
     return None
 
 
+def _tags(memory: dict[str, object]) -> tuple[str, ...]:
+    tags = memory.get("tags")
+    return tuple(str(t) for t in tags) if isinstance(tags, (list, tuple)) else ()
+
+
 def judge(
     memory: dict[str, object], sources: WordSources, speakers: frozenset[str] = _SPEAKERS
 ) -> Judged:
@@ -373,7 +388,14 @@ def judge(
         text=text,
         source=source,
         shapes=shapes,
-        garbled=garbled_reasons(text, source, speakers, sources.line_labels, sources.pairs),
+        garbled=garbled_reasons(
+            text,
+            source,
+            speakers,
+            sources.line_labels,
+            sources.pairs,
+            as_said="as-said" in _tags(memory),
+        ),
         momentary=momentary_reason(text),
     )
 

@@ -157,7 +157,7 @@ def compact(
             or _ends(candidate.text, words, closest)
             or _new_count(candidate.text, closest)
         )
-        news = changes[k] or _news(candidate, words, new, shared, min_novelty)
+        news = changes[k] or _news(candidate, words, new, (shared, closest), min_novelty)
         if not news and not update:
             repeats.add(k)
             continue
@@ -179,14 +179,26 @@ _REPEAT_SHARE = 0.35
 _RULE_REPEAT_SHARE = 0.7
 
 
+#: A rule or decision is not a repeat of the memory nearest it when that memory has this
+#: many words it lacks, and it has one the memory lacks: the same frame, another object.
+_SIBLING_WORDS = 2
+
+
 #: A number that counts or measures ("52", "4700", "12.99"), not a year or a date.
 _COUNTED = lazyre.compile(r"(?!(?:19|20)\d\d$)\d[\d.,]*")
 
 
 def _news(
-    candidate: Candidate, words: set[str], new: set[str], shared: int, min_novelty: float
+    candidate: Candidate,
+    words: set[str],
+    new: set[str],
+    closest: tuple[int, set[str]],
+    min_novelty: float,
 ) -> bool:
-    """Whether a statement that changes nothing is news; a keyed fact always is."""
+    """Whether a statement that changes nothing is news; a keyed fact always is.
+    ``closest`` is how many of ``words`` the known text sharing most of them holds, and
+    that text's words."""
+    shared, held = closest
     if candidate.key is not None:
         return True
     if not words:
@@ -197,8 +209,12 @@ def _news(
         # how the user wants the agent to work, or what they decided, shares its topic's
         # words with facts about that topic ("always show the exit code" beside "the build
         # exits with code 3"): it repeats only what says most of it, and another of its
-        # words is news enough
-        return shared <= _RULE_REPEAT_SHARE * len(words)
+        # words is news enough; so is a rule of the same frame with another object than
+        # the memory's ("the deploy job should read the tag, never the branch" beside
+        # "the deploy job must read the commit hash from CI, never the branch"): each has
+        # a word the other lacks, the memory a few
+        sibling = bool(words - held) and len(held - words) >= _SIBLING_WORDS
+        return sibling or shared <= _RULE_REPEAT_SHARE * len(words)
     return shared <= _REPEAT_SHARE * len(words) and len(new) >= min_novelty * len(words)
 
 

@@ -26,7 +26,7 @@ from dreamgit.dream.gather.explicit import MAX_SENTENCE, dedupe, sentences
 from dreamgit.dream.gather.informal import spelled_out
 from dreamgit.dream.gather.lifted import serves_aim_before
 from dreamgit.dream.gather.list_items import listed_on, more_of_a_list
-from dreamgit.dream.gather.not_facts import chatter
+from dreamgit.dream.gather.not_facts import after_dismissal, chatter
 from dreamgit.dream.gather.numbered_answers import answer_candidate, numbered_answers
 from dreamgit.dream.gather.pattern_memories import pattern_candidates
 from dreamgit.dream.gather.rule_pointers import rule_pointers, without_rule_files_after
@@ -175,8 +175,8 @@ def _turn_candidates(
                     continue
             before, prior = prior, sentence
             budget -= len(sentence)
-            sentence = context.read(sentence, others, common, session.people)
-            if (speaker, sentence) in seen:
+            sentence = after_dismissal(context.read(sentence, others, common, session.people))
+            if not sentence or (speaker, sentence) in seen:
                 continue
             seen.add((speaker, sentence))
             if chatter(sentence, others):

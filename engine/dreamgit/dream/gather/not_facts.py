@@ -3,8 +3,9 @@
 :func:`states_nothing` drops a clause that is a greeting or thanks, a passing mood, a
 hypothesis, a pronoun with nobody named, a reaction to what was just said, advice to the
 listener or a question typed without its mark; :func:`chatter` says a whole sentence is
-chat glue. The patterns of questions and imperatives are shared with the readers of what
-is said to the agent.
+chat glue, and :func:`after_dismissal` drops what an opening "never mind …" takes back.
+The patterns of questions and imperatives are shared with the readers of what is said to
+the agent.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = [
     "QUESTION_OPEN",
     "REPORTED",
     "addressed_to_listener",
+    "after_dismissal",
     "chatter",
     "hypothetical",
     "states_nothing",
@@ -74,6 +76,24 @@ _MONTH_MAY = lazyre.compile(
     r"\b(?:(?:in|on|by|since|until|till|of|from|through|early|late|mid|last|next|this)\s+may"
     r"|may\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may)\b"
 )
+
+
+# "never mind the flag; …", "nvm, …": what it names is taken back, what follows is said.
+_DISMISSAL = lazyre.compile(
+    r"^(?:(?:oh|ok|okay|ah|well)[,!]?\s+)?(?:never\s*mind|nvm)\b(?P<named>[^;,:.!?\u2014]*)"
+    r"(?:[;,:.!?\u2014]+\s*|$)",
+    _I,
+)
+
+
+def after_dismissal(sentence: str) -> str:
+    """``sentence`` without its opening "never mind …" (up to its first stop, comma or
+    semicolon): "never mind the flag; we deploy with Helm" says "we deploy with Helm", and
+    "never mind that" alone says nothing (""). Any other sentence as it was."""
+    m = _DISMISSAL.match(sentence)
+    if m is None:
+        return sentence
+    return sentence[m.end() :].strip()
 
 
 def hypothetical(low: str) -> bool:

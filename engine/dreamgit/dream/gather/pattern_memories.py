@@ -44,6 +44,12 @@ _VERB_FIRST = lazyre.compile(
     r"|Just|Definitely|Strongly|Totally|Had|Got|Went|Made|Took|Saw|Met|Bought|Found|Did|Won|Lost"
     r"|Ran|Wrote|Began|Built|Spent|Sold|Gave)$"
 )
+# "Will go with Redis.", "Should never push to main.": a modal and the verb it governs (not
+# "Will is …", a person named Will).
+_MODAL_FIRST = lazyre.compile(
+    r"^(?:Will|Would|Can|Could|Should|Must|Might|Shall)\s+(?:(?:not|never|also|still|just|"
+    r"probably|definitely)\s+)?(?!is\b|was\b|has\b|and\b|or\b|[a-z]*[^su]s\b)[a-z]+\b"
+)
 _NAME_IS = lazyre.compile(r"\bname is (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})\.$")
 
 
@@ -59,8 +65,9 @@ def _about(text: str, subject: str) -> str:
         return possessive(subject) + text[len("User") + 2 :]
     if text.startswith("Their "):
         return possessive(subject) + " " + text[len("Their ") :]
-    first = text.split(" ", 1)[0]
-    if not _VERB_FIRST.match(first) or lookup_tool(first.rstrip(".,")) is not None:
+    first = text.split(" ", 1)[0].rstrip(":")  # "Decided: …" opens with its verb too
+    verb_first = _VERB_FIRST.match(first) is not None or _MODAL_FIRST.match(text) is not None
+    if not verb_first or lookup_tool(first.rstrip(".,")) is not None:
         return text  # "The staging server is …": the sentence names its own subject
     return f"{subject} {text[0].lower()}{text[1:]}"
 

@@ -61,15 +61,17 @@ def _body(text: str) -> str:
 
 
 def read_specstory(text: str, *, label: str) -> AgentSession:
-    """The turns of one export's text."""
+    """The turns of one export's text (written on Windows too: ``\\r\\n`` line ends)."""
+    text = text.replace("\r\n", "\n")
     session = AgentSession(KIND, Path(label).stem, label)
     headers = list(_HEADER.finditer(text))
     title = text[: headers[0].start()] if headers else text
     session.created = _stamp(title) or _stamp(Path(label).name)
-    for header, after in zip(headers, [*headers[1:], None], strict=True):
+    ends = [header.start() for header in headers[1:]] + [len(text)] if headers else []
+    for header, end in zip(headers, ends, strict=True):
         if "sidechain" in header["rest"]:
             continue
-        body = _body(text[header.end() : after.start() if after else len(text)])
+        body = _body(text[header.end() : end])
         role = "user" if header["who"] == "User" else "assistant"
         if role == "user":
             body = strip_harness(body).text
