@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -92,15 +93,18 @@ def _entries(
 ) -> tuple[dict[bytes, IndexEntry], int] | None:
     """The entries and the offset after them, or None when one is a doubt."""
     fixed = struct.Struct(f">10L{id_bytes}sH")  # stat data, object id, flags
-    unpack, size, index = fixed.unpack_from, fixed.size, body.index
+    unpack, size, find = fixed.unpack_from, fixed.size, body.index
+    # The named tuple built from the unpacked values without a Python-level call per
+    # entry (``IndexEntry._make`` is one): 10,000 entries are read for every status.
+    make = partial(tuple.__new__, IndexEntry)
     entries: dict[bytes, IndexEntry] = {}
     offset = _HEADER.size
     previous = b""
     for _ in range(count):
         start = offset
-        entry = IndexEntry._make(unpack(body, offset))
+        values = unpack(body, offset)
         offset += size
-        flags = entry.flags
+        flags = values[-1]
         if flags & _STAGE:
             return None  # a merge in conflict
         if flags & _EXTENDED:
@@ -110,21 +114,22 @@ def _entries(
             offset += 2
             if extended & _DOUBTFUL_EXTENDED:
                 return None
-        end = index(b"\0", offset)
         if version == 4:
             strip, offset = _varint(body, offset)
-            end = index(b"\0", offset)
+            end = find(b"\0", offset)
             if strip > len(previous):
                 return None
             name = previous[: len(previous) - strip] + body[offset:end]
             offset = end + 1
             previous = name
         else:
-            if flags & _NAME_MASK not in (end - offset, _NAME_MASK):
+            length = flags & _NAME_MASK
+            end = find(b"\0", offset) if length == _NAME_MASK else offset + length
+            if body[end] != 0:
                 return None  # the length the flags give is not the path's
             name = body[offset:end]
             offset = start + ((end - start) // 8 + 1) * 8  # 1 to 8 NULs pad the entry
-        entries[name] = entry
+        entries[name] = make(values)
     return entries, offset
 
 

@@ -27,6 +27,8 @@ __all__ = ["committed_in_work_tree"]
 
 _EXECUTABLE = 0o100755
 _REGULAR = 0o100644
+_BILLION = 1_000_000_000
+_LOW32 = 0xFFFFFFFF
 #: More files than this whose ``stat`` data changed: the full path reads them.
 _MAX_HASHED = 2000
 
@@ -43,91 +45,84 @@ def committed_in_work_tree(
         return False
     wanted = tuple(prefix.encode() for prefix in prefixes)
     staged = {path: entry for path, entry in index.entries.items() if path.startswith(wanted)}
-    if len(staged) != len(committed):
-        return False
-    for path, entry in staged.items():
-        if committed.get(path.decode("utf-8", "replace")) != entry.object_id.hex():
-            return False  # staged is not committed: a change someone staged
+    if {path.decode("utf-8", "replace"): e.object_id.hex() for path, e in staged.items()} != (
+        committed
+    ):
+        return False  # staged is not committed: a change someone staged
+    if any(entry.mode not in (_EXECUTABLE, _REGULAR) for entry in staged.values()):
+        return False  # a link or a submodule: not a file to compare
+    unsure: list[tuple[bytes, IndexEntry]] = []
+    seen = 0
     root = os.fsencode(workdir)
-    walk = _Walk(staged, index.written_ns)
     for prefix in wanted:
-        if not walk.take(root, prefix):
+        found = _walk(root, prefix, staged, index.written_ns, unsure)
+        if found is None:
             return False
-    if walk.seen != len(staged):
+        seen += found
+    if seen != len(staged):
         return False  # a staged file missing from the work tree: deleted
-    if walk.unsure and (len(walk.unsure) > _MAX_HASHED or _filters_possible(git_dir, committed)):
+    if unsure and (len(unsure) > _MAX_HASHED or _filters_possible(git_dir, committed)):
         return False
-    return all(_hashes_to(os.path.join(root, path), entry.object_id) for path, entry in walk.unsure)
+    return all(_hashes_to(os.path.join(root, path), entry.object_id) for path, entry in unsure)
 
 
-class _Walk:
-    """The files under the prefixes, each matched to its staged entry: by ``stat`` data
-    alone where it still matches, else kept to hash (git's second look)."""
+def _walk(
+    root: bytes,
+    prefix: bytes,
+    staged: Mapping[bytes, IndexEntry],
+    written_ns: int,
+    unsure: list[tuple[bytes, IndexEntry]],
+) -> int | None:
+    """How many files lie under ``prefix`` (a file when it has no final ``/``), each a
+    staged one; those whose ``stat`` data alone does not say they are unchanged go to
+    ``unsure``, to be hashed. None on any doubt.
 
-    def __init__(self, staged: Mapping[bytes, IndexEntry], written_ns: int) -> None:
-        self.staged = staged
-        self.written_ns = written_ns
-        self.seen = 0
-        self.unsure: list[tuple[bytes, IndexEntry]] = []
-
-    def take(self, root: bytes, prefix: bytes) -> bool:
-        """Match the files under ``prefix`` (a file when it has no final ``/``); False on
-        any doubt."""
-        if not prefix.endswith(b"/"):
-            try:
-                found = os.lstat(os.path.join(root, prefix))
-            except FileNotFoundError:
-                return True
-            except OSError:
-                return False
-            return self._match(prefix, found)
-        pending = [prefix]
-        while pending:
-            folder = pending.pop()
-            try:
-                entries = list(os.scandir(os.path.join(root, folder)))
-            except FileNotFoundError:
-                if folder == prefix:
-                    continue  # no such folder: nothing there to be an edit
-                return False
-            except OSError:
-                return False
-            for entry in entries:
-                path = folder + entry.name
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(path + b"/")
-                elif not self._match(path, entry.stat(follow_symlinks=False)):
-                    return False
-        return True
-
-    def _match(self, path: bytes, found: os.stat_result) -> bool:
-        entry = self.staged.get(path)
-        if entry is None or not stat.S_ISREG(found.st_mode):
-            return False  # untracked, or a link, a folder where a file was, a device
-        if (entry.mode == _EXECUTABLE) != bool(found.st_mode & 0o100) or entry.mode not in (
-            _EXECUTABLE,
-            _REGULAR,
-        ):
-            return False
-        self.seen += 1
-        if not _same_stat(entry, found, self.written_ns):
-            self.unsure.append((path, entry))
-        return True
-
-
-def _same_stat(entry: IndexEntry, found: os.stat_result, written_ns: int) -> bool:
-    """Whether ``stat`` data alone says the file is the one ``entry`` staged: not when it
-    changed as the index was written (racily clean: same data, other content)."""
-    mtime_ns = found.st_mtime_ns
-    return (
-        mtime_ns < written_ns
-        and (entry.mtime_s, entry.mtime_ns) == divmod(mtime_ns, 1_000_000_000)
-        and (entry.ctime_s, entry.ctime_ns) == divmod(found.st_ctime_ns, 1_000_000_000)
-        and entry.size == found.st_size & 0xFFFFFFFF
-        and entry.ino == found.st_ino & 0xFFFFFFFF
-        and entry.uid == found.st_uid & 0xFFFFFFFF
-        and entry.gid == found.st_gid & 0xFFFFFFFF
+    One loop without a call per file: it runs over every memory at every status."""
+    one_file = not prefix.endswith(b"/")
+    # A file is looked for in its folder's listing, as the files of a folder are.
+    pending = (
+        [prefix.rpartition(b"/")[0] + b"/" if b"/" in prefix else b""] if one_file else [prefix]
     )
+    seen = 0
+    get = staged.get
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = list(os.scandir(os.path.join(root, folder) if folder else root))
+        except FileNotFoundError:
+            if folder == prefix or one_file:
+                continue  # no such folder: nothing there to be an edit
+            return None
+        except OSError:
+            return None
+        for item in entries:
+            path = folder + item.name
+            if one_file:
+                if path != prefix:
+                    continue  # the file's neighbours in the top folder
+            elif item.is_dir(follow_symlinks=False):
+                pending.append(path + b"/")
+                continue
+            entry = get(path)
+            if entry is None:
+                return None  # untracked: an edit, or ignored (the full path tells)
+            found = item.stat(follow_symlinks=False)
+            mode = found.st_mode
+            if not stat.S_ISREG(mode) or bool(mode & 0o100) != (entry.mode == _EXECUTABLE):
+                return None  # a link, a device, a changed executable bit
+            seen += 1
+            mtime_ns = found.st_mtime_ns
+            if (
+                mtime_ns >= written_ns  # racily clean: same data, other content
+                or mtime_ns != entry.mtime_s * _BILLION + entry.mtime_ns
+                or found.st_ctime_ns != entry.ctime_s * _BILLION + entry.ctime_ns
+                or found.st_size & _LOW32 != entry.size
+                or found.st_ino & _LOW32 != entry.ino
+                or found.st_uid & _LOW32 != entry.uid
+                or found.st_gid & _LOW32 != entry.gid
+            ):
+                unsure.append((path, entry))
+    return seen
 
 
 def _filters_possible(git_dir: Path, committed: Mapping[str, str]) -> bool:
