@@ -132,6 +132,15 @@ def test_a_touched_file_under_line_ending_rules_takes_the_full_path(repo: Path) 
     assert _answered(repo) == full(repo)
 
 
+def test_a_memory_folder_replaced_by_a_link_takes_the_full_path(repo: Path, tmp_path: Path) -> None:
+    """The same files, reached through a symbolic link: git's answer, not the walk's."""
+    elsewhere = tmp_path / "elsewhere"
+    (repo / "memories").rename(elsewhere)
+    (repo / "memories").symlink_to(elsewhere)
+    assert lean_status(repo, NOW) is None
+    assert _answered(repo) == full(repo)
+
+
 def test_a_detached_head_takes_the_full_path(repo: Path) -> None:
     """HEAD at a commit, not a branch: no view is read."""
     git(repo, "checkout", "-q", "--detach")

@@ -85,6 +85,8 @@ def _walk(
     )
     seen = 0
     get = staged.get
+    if not one_file and os.path.islink(os.path.join(root, prefix.rstrip(b"/"))):
+        return None  # the folder leads elsewhere: what git makes of it, the full path says
     while pending:
         folder = pending.pop()
         try:
