@@ -141,6 +141,19 @@ def test_a_memory_folder_replaced_by_a_link_takes_the_full_path(repo: Path, tmp_
     assert _answered(repo) == full(repo)
 
 
+def test_an_index_written_by_hand_where_none_was_committed_takes_the_full_path(
+    repo: Path,
+) -> None:
+    """MEMORY.md not in the commit but written in the work tree: the full path judges it."""
+    git(repo, "rm", "-q", "MEMORY.md")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "no index")
+    run(repo, "status")
+    assert lean_status(repo, NOW) is not None
+    (repo / "MEMORY.md").write_text("# Memory\n\nWritten by hand.\n")
+    assert lean_status(repo, NOW) is None
+    assert _answered(repo) == full(repo)
+
+
 def test_a_detached_head_takes_the_full_path(repo: Path) -> None:
     """HEAD at a commit, not a branch: no view is read."""
     git(repo, "checkout", "-q", "--detach")

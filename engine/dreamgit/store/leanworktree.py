@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from dreamgit.store.gitindex import IndexEntry, read_index
@@ -29,6 +29,8 @@ _EXECUTABLE = 0o100755
 _REGULAR = 0o100644
 _BILLION = 1_000_000_000
 _LOW32 = 0xFFFFFFFF
+#: The file type and the owner's executable bit: what git's mode keeps of ``st_mode``.
+_KIND_AND_EXEC = 0o170100
 #: More files than this whose ``stat`` data changed: the full path reads them.
 _MAX_HASHED = 2000
 
@@ -51,80 +53,80 @@ def committed_in_work_tree(
         return False  # staged is not committed: a change someone staged
     if any(entry.mode not in (_EXECUTABLE, _REGULAR) for entry in staged.values()):
         return False  # a link or a submodule: not a file to compare
-    unsure: list[tuple[bytes, IndexEntry]] = []
-    seen = 0
     root = os.fsencode(workdir)
-    for prefix in wanted:
-        found = _walk(root, prefix, staged, index.written_ns, unsure)
-        if found is None:
-            return False
-        seen += found
-    if seen != len(staged):
-        return False  # a staged file missing from the work tree: deleted
+    if not all(_nothing_else(root, prefix, staged) for prefix in wanted):
+        return False
+    unsure = _unsure(root, staged, index.written_ns)
+    if unsure is None:
+        return False
     if unsure and (len(unsure) > _MAX_HASHED or _filters_possible(git_dir, committed)):
         return False
-    return all(_hashes_to(os.path.join(root, path), entry.object_id) for path, entry in unsure)
+    return all(_holds(os.path.join(root, path), entry) for path, entry in unsure)
 
 
-def _walk(
-    root: bytes,
-    prefix: bytes,
-    staged: Mapping[bytes, IndexEntry],
-    written_ns: int,
-    unsure: list[tuple[bytes, IndexEntry]],
-) -> int | None:
-    """How many files lie under ``prefix`` (a file when it has no final ``/``), each a
-    staged one; those whose ``stat`` data alone does not say they are unchanged go to
-    ``unsure``, to be hashed. None on any doubt.
-
-    One loop without a call per file: it runs over every memory at every status."""
-    one_file = not prefix.endswith(b"/")
-    # A file is looked for in its folder's listing, as the files of a folder are.
-    pending = (
-        [prefix.rpartition(b"/")[0] + b"/" if b"/" in prefix else b""] if one_file else [prefix]
-    )
-    seen = 0
-    get = staged.get
-    if not one_file and os.path.islink(os.path.join(root, prefix.rstrip(b"/"))):
-        return None  # the folder leads elsewhere: what git makes of it, the full path says
-    while pending:
-        folder = pending.pop()
+def _nothing_else(root: bytes, prefix: bytes, staged: Mapping[bytes, IndexEntry]) -> bool:
+    """Whether the folder ``prefix`` holds nothing but the staged files under it and the
+    folders on their paths (anything else, untracked or ignored, is for the full path
+    to judge), counted folder by folder: each staged file is looked at on its own
+    (:func:`_unsure`), so equal counts leave no room for another name. A prefix that is
+    a file (no final ``/``) must be staged or absent."""
+    if not prefix.endswith(b"/"):
+        return prefix in staged or not os.path.lexists(os.path.join(root, prefix))
+    under = sum(1 for path in staged if path.startswith(prefix))
+    folders = _folders(path for path in staged if path.startswith(prefix))
+    top = prefix.rstrip(b"/")
+    if not folders:
+        return not os.path.lexists(os.path.join(root, top))
+    listed = 0
+    for folder in folders:
+        where = os.path.join(root, folder.rstrip(b"/"))
+        if os.path.islink(where):
+            return False  # the folder leads elsewhere: what git makes of it, the full path says
         try:
-            entries = list(os.scandir(os.path.join(root, folder) if folder else root))
-        except FileNotFoundError:
-            if folder == prefix or one_file:
-                continue  # no such folder: nothing there to be an edit
-            return None
+            listed += len(os.listdir(where))
         except OSError:
-            return None
-        for item in entries:
-            path = folder + item.name
-            if one_file:
-                if path != prefix:
-                    continue  # the file's neighbours in the top folder
-            elif item.is_dir(follow_symlinks=False):
-                pending.append(path + b"/")
-                continue
-            entry = get(path)
-            if entry is None:
-                return None  # untracked: an edit, or ignored (the full path tells)
-            found = item.stat(follow_symlinks=False)
-            mode = found.st_mode
-            if not stat.S_ISREG(mode) or bool(mode & 0o100) != (entry.mode == _EXECUTABLE):
-                return None  # a link, a device, a changed executable bit
-            seen += 1
-            mtime_ns = found.st_mtime_ns
-            if (
-                mtime_ns >= written_ns  # racily clean: same data, other content
-                or mtime_ns != entry.mtime_s * _BILLION + entry.mtime_ns
-                or found.st_ctime_ns != entry.ctime_s * _BILLION + entry.ctime_ns
-                or found.st_size & _LOW32 != entry.size
-                or found.st_ino & _LOW32 != entry.ino
-                or found.st_uid & _LOW32 != entry.uid
-                or found.st_gid & _LOW32 != entry.gid
-            ):
-                unsure.append((path, entry))
-    return seen
+            return False
+    # Every folder but the top one is a name in its parent's listing.
+    return listed == under + len(folders) - 1
+
+
+def _folders(paths: Iterable[bytes]) -> set[bytes]:
+    """Every folder (``a/``, ``a/b/``) on the paths of ``paths``."""
+    found: set[bytes] = set()
+    for parent in {path.rpartition(b"/")[0] for path in paths}:
+        while parent and parent + b"/" not in found:
+            found.add(parent + b"/")
+            parent = parent.rpartition(b"/")[0]
+    return found
+
+
+def _unsure(
+    root: bytes, staged: Mapping[bytes, IndexEntry], written_ns: int
+) -> list[tuple[bytes, IndexEntry]] | None:
+    """The staged files whose ``stat`` data alone does not say they are unchanged (to be
+    hashed): changed data, or changed as the index was written (racily clean: same data,
+    other content). None when one is missing or cannot be read.
+
+    Built by comprehensions, not a loop with a call per file: they run over every memory
+    at every status."""
+    paths = list(staged)
+    join, lstat = os.path.join, os.lstat
+    try:
+        found = [lstat(join(root, path)) for path in paths]
+    except OSError:
+        return None  # deleted, or not readable
+    # Changed data, or changed as the index was written; the mode, owner and every
+    # write change the inode's ctime, which no one can set back.
+    return [
+        (path, entry)
+        for path, st, entry in zip(paths, found, staged.values(), strict=True)
+        if st.st_mtime_ns >= written_ns
+        or st.st_ctime_ns != entry.ctime_s * _BILLION + entry.ctime_ns
+        or st.st_mtime_ns != entry.mtime_s * _BILLION + entry.mtime_ns
+        or st.st_size & _LOW32 != entry.size
+        or st.st_ino & _LOW32 != entry.ino
+        or st.st_mode & _KIND_AND_EXEC != entry.mode & _KIND_AND_EXEC
+    ]
 
 
 def _filters_possible(git_dir: Path, committed: Mapping[str, str]) -> bool:
@@ -141,12 +143,19 @@ def _filters_possible(git_dir: Path, committed: Mapping[str, str]) -> bool:
     return any(word in config for word in ("autocrlf", "eol", "filter", "attributesfile"))
 
 
-def _hashes_to(path: bytes, object_id: bytes) -> bool:
-    """Whether the file at ``path`` holds the blob ``object_id`` names, as git hashes it."""
+def _holds(path: bytes, entry: IndexEntry) -> bool:
+    """Whether ``path`` is a plain file, executable as staged, holding the blob
+    ``entry`` stages, as git hashes it."""
     try:
+        found = os.lstat(path)
+        if not stat.S_ISREG(found.st_mode) or bool(found.st_mode & 0o100) != (
+            entry.mode == _EXECUTABLE
+        ):
+            return False  # a link, a folder where a file was, a changed executable bit
         with open(path, "rb") as file:
             data = file.read()
     except OSError:
         return False
+    object_id = entry.object_id
     digest = hashlib.sha1 if len(object_id) == 20 else hashlib.sha256
     return digest(b"blob %d\0" % len(data) + data).digest() == object_id
