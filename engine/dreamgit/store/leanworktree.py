@@ -5,12 +5,14 @@ when the full path would count no uncommitted edit there. That holds when three 
 do, each checked as git's own status checks them and each a doubt otherwise: the index
 stages exactly the committed files under those paths (same paths, same blob ids); every
 such file is the staged one, by its ``stat`` data where that still matches its index
-entry (size, times to the nanosecond, inode, owner; not racily clean, changed as the
-index was written) and else by hashing its content as git does (dreamgit's own writes
-stage files without ``stat`` data), unless git might filter the content (line endings,
-attributes) or there are too many; and no other file lies under those paths (an
-untracked one may be an edit, or ignored: the full path tells). A symbolic link, a file
-that cannot be read, a mode git would not stage: a doubt. Nothing is written.
+entry (the change time to the nanosecond, which every write moves and no one sets back,
+size, inode, type and executable bit; not racily clean, changed as the index was
+written) and else by hashing its content as git does (dreamgit's own writes stage files
+without ``stat`` data), unless git might filter the content (line endings, attributes)
+or there are too many; and no other file lies under those paths (an untracked one may
+be an edit, or ignored: the full path tells; each folder's listing is counted against
+the staged files and folders). A symbolic link, a file that cannot be read, a mode git
+would not stage: a doubt. Nothing is written.
 """
 
 from __future__ import annotations
@@ -72,8 +74,8 @@ def _nothing_else(root: bytes, prefix: bytes, staged: Mapping[bytes, IndexEntry]
     a file (no final ``/``) must be staged or absent."""
     if not prefix.endswith(b"/"):
         return prefix in staged or not os.path.lexists(os.path.join(root, prefix))
-    under = sum(1 for path in staged if path.startswith(prefix))
-    folders = _folders(path for path in staged if path.startswith(prefix))
+    inside = [path for path in staged if path.startswith(prefix)]
+    folders = _folders(inside)
     top = prefix.rstrip(b"/")
     if not folders:
         return not os.path.lexists(os.path.join(root, top))
@@ -87,7 +89,7 @@ def _nothing_else(root: bytes, prefix: bytes, staged: Mapping[bytes, IndexEntry]
         except OSError:
             return False
     # Every folder but the top one is a name in its parent's listing.
-    return listed == under + len(folders) - 1
+    return listed == len(inside) + len(folders) - 1
 
 
 def _folders(paths: Iterable[bytes]) -> set[bytes]:
@@ -115,14 +117,14 @@ def _unsure(
         found = [lstat(join(root, path)) for path in paths]
     except OSError:
         return None  # deleted, or not readable
-    # Changed data, or changed as the index was written; the mode, owner and every
-    # write change the inode's ctime, which no one can set back.
+    # Every write, rename, chmod and chown moves the inode's ctime, which no one can set
+    # back (a modification time can be): a file whose ctime is the one staged, and older
+    # than the index (else racily clean: changed as the index was written), is unchanged.
     return [
         (path, entry)
         for path, st, entry in zip(paths, found, staged.values(), strict=True)
-        if st.st_mtime_ns >= written_ns
+        if st.st_ctime_ns >= written_ns
         or st.st_ctime_ns != entry.ctime_s * _BILLION + entry.ctime_ns
-        or st.st_mtime_ns != entry.mtime_s * _BILLION + entry.mtime_ns
         or st.st_size & _LOW32 != entry.size
         or st.st_ino & _LOW32 != entry.ino
         or st.st_mode & _KIND_AND_EXEC != entry.mode & _KIND_AND_EXEC
