@@ -21,6 +21,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
 
 from dreamgit.store.gitindex import IndexEntry, read_index
@@ -112,11 +113,17 @@ def _unsure(
     Built by comprehensions, not a loop with a call per file: they run over every memory
     at every status."""
     paths = list(staged)
-    join, lstat = os.path.join, os.lstat
     try:
-        found = [lstat(join(root, path)) for path in paths]
+        folder = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return None
+    try:
+        # Relative to the work tree's descriptor: no path joined in Python per file.
+        found = list(map(partial(os.stat, dir_fd=folder, follow_symlinks=False), paths))
     except OSError:
         return None  # deleted, or not readable
+    finally:
+        os.close(folder)
     # Every write, rename, chmod and chown moves the inode's ctime, which no one can set
     # back (a modification time can be): a file whose ctime is the one staged, and older
     # than the index (else racily clean: changed as the index was written), is unchanged.
