@@ -154,6 +154,19 @@ def test_an_index_written_by_hand_where_none_was_committed_takes_the_full_path(
     assert _answered(repo) == full(repo)
 
 
+def test_a_touched_file_under_the_users_line_ending_rules_takes_the_full_path(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's own git configuration counts as much as the repository's."""
+    user = tmp_path / "user.gitconfig"
+    user.write_text("[core]\n\tautocrlf = input\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(user))
+    os.utime(_memory_file(repo), ns=(10**18, 10**18))
+    assert lean_status(repo, NOW) is None
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "none"))
+    assert lean_status(repo, NOW) is not None
+
+
 def test_a_detached_head_takes_the_full_path(repo: Path) -> None:
     """HEAD at a commit, not a branch: no view is read."""
     git(repo, "checkout", "-q", "--detach")

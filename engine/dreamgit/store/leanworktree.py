@@ -140,16 +140,41 @@ def _unsure(
 
 def _filters_possible(git_dir: Path, committed: Mapping[str, str]) -> bool:
     """Whether git might clean a file's content before hashing it (line endings, a
-    filter): then its raw bytes are not what the full path compares."""
+    filter), by the repository's attributes or any configuration git reads (the
+    repository's, the user's, the system's): then its raw bytes are not what the full
+    path compares."""
     if any(path.endswith(".gitattributes") for path in committed):
         return True
-    if (git_dir / "info" / "attributes").exists() or (git_dir.parent / ".gitattributes").exists():
+    attributes = [git_dir / "info" / "attributes", git_dir.parent / ".gitattributes"]
+    if any(path.exists() for path in [*attributes, _user_config_dir() / "attributes"]):
         return True
-    try:
-        config = (git_dir / "config").read_text(encoding="utf-8").lower()
-    except (OSError, UnicodeDecodeError):
-        return True
-    return any(word in config for word in ("autocrlf", "eol", "filter", "attributesfile"))
+    for config in _configs(git_dir):
+        try:
+            text = config.read_text(encoding="utf-8").lower()
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError):
+            return True
+        if any(word in text for word in ("autocrlf", "eol", "filter", "attributesfile")):
+            return True
+    return False
+
+
+def _user_config_dir() -> Path:
+    """Where git looks for the user's ``config`` and ``attributes`` besides ``~``."""
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".config") / "git"
+
+
+def _configs(git_dir: Path) -> list[Path]:
+    """The configuration files git reads for this repository, as far as they matter:
+    the repository's, the user's (``~/.gitconfig``, the XDG one, or ``GIT_CONFIG_GLOBAL``)
+    and the system's (``/etc/gitconfig`` or ``GIT_CONFIG_SYSTEM``)."""
+    found = [git_dir / "config"]
+    given = os.environ.get("GIT_CONFIG_GLOBAL")
+    found += [Path(given)] if given else [Path.home() / ".gitconfig", _user_config_dir() / "config"]
+    found.append(Path(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"))
+    return found
 
 
 def _holds(path: bytes, entry: IndexEntry) -> bool:
