@@ -1,25 +1,20 @@
 """``status`` of a bare repository answers without git once a view of HEAD's commit is kept,
-and says what the full path says; any doubt takes the full path."""
+and says what the full path says; any doubt takes the full path (a work tree's case:
+``test_status_worktree.py``)."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dreamgit.cli import cli
 from dreamgit.clock import parse_time
 from dreamgit.dream.leanstatus import lean_status
-from dreamgit.dream.status import repo_status
 from dreamgit.store.leanrefs import branches_under, says_bare
-from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW_TEXT, git
+from statuskit import assert_lean_prints_as_full, full, run, without_git
 
 LATER = "2027-02-01T12:00:00Z"
 
@@ -30,98 +25,64 @@ FACTS = [
     ("Rides a blue folding bicycle to work.", "things", "normal"),
 ]
 
-#: Runs the command line with pygit2 made unimportable: the lean path must not need it.
-_WITHOUT_GIT = "import sys; sys.modules['pygit2'] = None; from dreamgit.cli import main; main()"
-
-
-def _run(repo: Path, *args: str, now: str = NOW_TEXT) -> str:
-    result = CliRunner().invoke(cli, ["--repo", str(repo), "--now", now, *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def _without_git(repo: Path, *args: str, now: str = NOW_TEXT) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DREAMGIT_")}
-    return subprocess.run(
-        [sys.executable, "-c", _WITHOUT_GIT, "--repo", str(repo), "--now", now, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-
-
-def _full(repo: Path, now: str = NOW_TEXT) -> dict[str, object]:
-    """The report of the full path (git read), as ``status --json`` prints it."""
-    report = repo_status(MemoryRepo.open(repo), now=parse_time(now))
-    return dict(json.loads(json.dumps(report)))
-
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A bare memory repository with memories of several priorities, sessions and a run."""
     path = tmp_path / "mem.git"
-    _run(tmp_path, "init", "--bare", str(path))
+    run(tmp_path, "init", "--bare", str(path))
     for text, topic, priority in FACTS:
-        _run(path, "add", text, "--topic", topic, "--priority", priority)
-    _run(path, "log", "The user said they moved the fern indoors for the winter.")
-    _run(path, "run", "--force")
-    _run(path, "log", "The user asked about the orchestra's next concert.")
+        run(path, "add", text, "--topic", topic, "--priority", priority)
+    run(path, "log", "The user said they moved the fern indoors for the winter.")
+    run(path, "run", "--force")
+    run(path, "log", "The user asked about the orchestra's next concert.")
     return path
 
 
 def test_a_second_status_reads_no_git_and_prints_what_the_full_path_prints(repo: Path) -> None:
     """The first status keeps the view; the next one runs with pygit2 unimportable."""
-    text = _run(repo, "status")
-    as_json = _run(repo, "status", "--json")
-    lean_text = _without_git(repo, "status")
-    lean_json = _without_git(repo, "status", "--json")
-    assert lean_text.returncode == 0, lean_text.stderr
-    assert lean_json.returncode == 0, lean_json.stderr
-    assert lean_text.stdout == text
-    assert lean_json.stdout == as_json
-    assert json.loads(lean_json.stdout) == _full(repo)
+    assert_lean_prints_as_full(repo)
 
 
 def test_status_after_an_add_reads_no_git_and_counts_the_new_memory(repo: Path) -> None:
     """An add carries the view to its commit: the new memory and topic are counted."""
-    before = json.loads(_run(repo, "status", "--json"))
-    _run(repo, "add", "Collects postcards from lighthouses.", "--topic", "hobbies")
-    found = _without_git(repo, "status", "--json")
+    before = json.loads(run(repo, "status", "--json"))
+    run(repo, "add", "Collects postcards from lighthouses.", "--topic", "hobbies")
+    found = without_git(repo, "status", "--json")
     assert found.returncode == 0, found.stderr
     report = json.loads(found.stdout)
-    assert report == _full(repo)
+    assert report == full(repo)
     assert report["memories"] == before["memories"] + 1
     assert "hobbies" in report["topics"]
 
 
 def test_lean_status_judges_the_time_again(repo: Path) -> None:
     """Months later: the gate's hours and the verdicts that move with age, as the full path."""
-    _run(repo, "status")
+    run(repo, "status")
     folder = repo
     later = lean_status(folder, parse_time(LATER))
     assert later is not None
-    assert later == _full(repo, LATER)
-    assert later["health"] != _full(repo)["health"]  # the low and ephemeral ones aged
+    assert later == full(repo, LATER)
+    assert later["health"] != full(repo)["health"]  # the low and ephemeral ones aged
 
 
 def test_lean_status_steps_aside_for_a_missing_or_damaged_store(repo: Path) -> None:
     """No database, or garbage in it: the full path answers, with the same report."""
-    _run(repo, "status")
-    before = _full(repo)
+    run(repo, "status")
+    before = full(repo)
     cache = repo / "dreamgit" / "cache"
     shutil.rmtree(cache)
     assert lean_status(repo, parse_time(NOW_TEXT)) is None
-    assert json.loads(_run(repo, "status", "--json")) == before
+    assert json.loads(run(repo, "status", "--json")) == before
     for file in cache.iterdir():
         file.write_bytes(b"not a database" * 100)
     assert lean_status(repo, parse_time(NOW_TEXT)) is None
-    assert json.loads(_run(repo, "status", "--json")) == before
+    assert json.loads(run(repo, "status", "--json")) == before
 
 
 def test_lean_status_steps_aside_when_a_dream_branch_appears(repo: Path) -> None:
     """A branch the view did not see: the full path lists it."""
-    _run(repo, "status")
+    run(repo, "status")
     assert lean_status(repo, parse_time(NOW_TEXT)) is not None
     # A commit main does not hold, as a crashed dream leaves its branch.
     made = git(
@@ -131,20 +92,9 @@ def test_lean_status_steps_aside_when_a_dream_branch_appears(repo: Path) -> None
     )  # fmt: skip
     git(repo, "update-ref", "refs/heads/dream/20261122T030000Z-abcd", made.strip())
     assert lean_status(repo, parse_time(NOW_TEXT)) is None
-    report = json.loads(_run(repo, "status", "--json"))
-    assert report == _full(repo)
+    report = json.loads(run(repo, "status", "--json"))
+    assert report == full(repo)
     assert report["abandoned"] == ["dream/20261122T030000Z-abcd"]
-
-
-def test_a_work_tree_is_always_read_through_git(tmp_path: Path) -> None:
-    """Uncommitted edits can wait in a work tree: no view is kept there."""
-    path = tmp_path / "mem"
-    _run(tmp_path, "init", str(path))
-    _run(path, "add", "Rides a blue folding bicycle to work.", "--topic", "things")
-    _run(path, "status")
-    _run(path, "status")
-    assert lean_status(path, parse_time(NOW_TEXT)) is None
-    assert lean_status(path / ".git", parse_time(NOW_TEXT)) is None
 
 
 def test_branches_under_reads_loose_and_packed_refs(tmp_path: Path) -> None:

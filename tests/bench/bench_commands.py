@@ -4,7 +4,9 @@ Usage: ``python tests/bench/bench_commands.py [N] [--repeat R] [--against OTHER]
 (default N: 10000). Builds a bare repository of N memories (``bench_foundation``'s
 store), then times ``dreamgit recall QUERY --no-record``, ``status`` and ``add`` as
 processes of the installed command (and ``recall`` again right after each ``add``,
-when the caches must follow one new file): wall clock and the CPU time of the process
+when the caches must follow one new file), then ``status`` and ``add`` again in a clone
+of it with a work tree (main checked out, as an agent's memory folder is): wall clock
+and the CPU time of the process
 (user + system; steadier than the wall clock on a shared machine), medians of R.
 The first ``recall`` is timed on its own: it builds the caches in the git directory.
 
@@ -47,13 +49,15 @@ class Version:
     name: str
     command: str
     repo: Path
+    worktree: Path
     wall: dict[str, list[float]] = field(default_factory=dict)
     cpu: dict[str, list[float]] = field(default_factory=dict)
 
-    def run(self, what: str, *args: str) -> None:
-        """Run ``dreamgit ARGS`` once; keep its wall and CPU milliseconds under ``what``."""
+    def run(self, what: str, *args: str, repo: Path | None = None) -> None:
+        """Run ``dreamgit ARGS`` once in ``repo`` (default: the bare one); keep its wall
+        and CPU milliseconds under ``what``."""
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["DREAMGIT_REPO"] = str(self.repo)
+        env["DREAMGIT_REPO"] = str(repo or self.repo)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
@@ -88,6 +92,22 @@ def _round(versions: list[Version], k: int) -> None:
         version.run("status", "status")
         version.run("add", "add", f"Bench fact number {k}", "--topic", "bench")
         version.run("recall after an add", "recall", f"{query} fact", "--no-record")
+        version.run("status (work tree)", "status", repo=version.worktree)
+        version.run(
+            "add (work tree)",
+            "add",
+            f"Work tree fact {k}",
+            "--topic",
+            "bench",
+            repo=version.worktree,
+        )
+
+
+def _clone(bare: Path, into: Path) -> Path:
+    """A clone of ``bare`` with main checked out and no remote: an agent's memory folder."""
+    subprocess.run(["git", "clone", "-q", str(bare), str(into)], check=True)
+    subprocess.run(["git", "-C", str(into), "remote", "remove", "origin"], check=True)
+    return into
 
 
 def _report(versions: list[Version], n: int) -> None:
@@ -118,12 +138,22 @@ def main() -> None:
         build_repository(base / "this.git", args.n)
         print(f"built {args.n} memories in {time.perf_counter() - start:.1f} s")
         this = shutil.which("dreamgit", path=str(Path(sys.executable).parent)) or "dreamgit"
-        versions = [Version("this", this, base / "this.git")]
+        versions = [
+            Version("this", this, base / "this.git", _clone(base / "this.git", base / "this"))
+        ]
         if args.against is not None:
             shutil.copytree(base / "this.git", base / "other.git")
-            versions.append(Version("other", _command(args.against), base / "other.git"))
+            other = _clone(base / "other.git", base / "other")
+            versions.append(Version("other", _command(args.against), base / "other.git", other))
         for version in versions:  # the first call after a clone: the caches are built
             version.run("recall, first call (builds caches)", "recall", "python", "--no-record")
+            version.run(
+                "recall, first call (work tree)",
+                "recall",
+                "python",
+                "--no-record",
+                repo=version.worktree,
+            )
         for k in range(args.repeat):
             _round(versions, k)
         _report(versions, args.n)

@@ -99,7 +99,7 @@ def run_add(call: AddCall) -> bool:
                 now=now,
             )
             follow_view(repo)  # the next recall answers from the derived store
-            follow_status_view(repo)  # and the next status, in a bare repository
+            follow_status_view(repo)  # and the next status
             if call.as_json:
                 value = {**done.memory.to_dict(), "reinforced": done.reinforced}
                 _echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))

@@ -133,7 +133,7 @@ def add(
         repo, text, topic=topic, priority=priority, tags=tags, key=key, type=kind, now=state.now()
     )
     follow_view(repo)  # the next recall answers from the derived store
-    follow_status_view(repo)  # and the next status, in a bare repository
+    follow_status_view(repo)  # and the next status
     if as_json:
         emit_json({**done.memory.to_dict(), "reinforced": done.reinforced})
         return

@@ -1,16 +1,19 @@
 """``dreamgit status`` without git: from the view kept of HEAD's commit and the derived store.
 
 A status reads of a commit its sessions, run records, rules, ``MEMORY.md`` and recall
-files, which need git, and its memories, which the derived store holds. In a bare
-repository the full path (:mod:`dreamgit.dream.status`) keeps the first kind per commit
+files, which need git, and its memories, which the derived store holds. The full path
+(:mod:`dreamgit.dream.status`) keeps the first kind per commit
 (:mod:`dreamgit.dream.statusviews`); this path reads the commit HEAD's branch is at from
 git's files (``store/headref.py``), that view, the dream branches (``store/leanrefs.py``,
 which must be those the view saw) and the recall spool, counts the memories from the
 derived store as the full path does (:func:`~dreamgit.dream.healthfacts.memory_figures`),
 and judges the gate and the verdicts that move at ``now`` with the rules' texts compiled
-again. It answers None on any doubt — no view, a work tree, other dream branches, a
-derived store at another tree, a gate that fails — and the caller takes the full path.
-Same repository, same commit, same time: the same report either way.
+again. In a repository with a work tree it answers only when the work tree holds the
+committed files under the agent's paths (``store/leanworktree.py``, from git's index):
+then the full path would count no uncommitted edit either. It answers None on any doubt
+— no view, an edit or a staged change, other dream branches, a derived store at another
+tree, a gate that fails — and the caller takes the full path. Same repository, same
+commit, same time: the same report either way.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from dreamgit.ruleset.context import GATE_SCHEMA, MEMORY_SCHEMA
 from dreamgit.store import layout
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.headref import read_head
-from dreamgit.store.leanrefs import branches_under, says_bare
+from dreamgit.store.leanrefs import branches_under, says_bare, work_tree_of
+from dreamgit.store.leanworktree import committed_in_work_tree
 from dreamgit.store.signals import read_spool
 
 __all__ = ["lean_status"]
@@ -61,19 +65,23 @@ def lean_status(folder: Path, now: datetime) -> dict[str, Any] | None:
     :func:`dreamgit.dream.status.repo_status` gives it, or None when this path cannot be
     sure of it."""
     head = read_head(folder)
-    if head is None or not says_bare(head.git_dir):
+    if head is None:
+        return None
+    bare = says_bare(head.git_dir)
+    work_tree = None if bare else work_tree_of(head.git_dir)
+    if work_tree is None and not bare:
         return None
     view = read_status_view(head.git_dir, head.commit, head.branch)
-    if view is None:
+    if view is None or (work_tree is not None) != ("agent_files" in view):
         return None
     try:
-        return _report(view, head.git_dir, head.commit, now)
+        return _report(view, head.git_dir, work_tree, head.commit, now)
     except (DreamgitError, KeyError, TypeError, ValueError):
         return None  # rules or a view that do not read: the full path says what is wrong
 
 
 def _report(
-    view: dict[str, Any], git_dir: Path, commit: str, now: datetime
+    view: dict[str, Any], git_dir: Path, work_tree: Path | None, commit: str, now: datetime
 ) -> dict[str, Any] | None:
     if branches_under(git_dir, layout.DREAM_BRANCH_PREFIX) != view["refs"]:
         return None  # a dream branch came, went or moved since the view was kept
@@ -86,6 +94,8 @@ def _report(
     )
     derived = DerivedStore(git_dir)
     try:
+        if work_tree is not None and not _clean(derived, view, git_dir, work_tree):
+            return None  # edits the full path counts (or may): it answers
         found = memory_figures(
             derived, view["tree"], judge, sources_wanted=bool(view["read"]), counters={}, now=now
         )
@@ -126,3 +136,14 @@ def _report(
         **branches_by_state(states, dreaming=False),
     )
     return report
+
+
+def _clean(derived: DerivedStore, view: dict[str, Any], git_dir: Path, work_tree: Path) -> bool:
+    """Whether the work tree holds the commit's files under the agent's paths: the
+    memories the derived store lists at the view's tree, and the other files the view
+    kept (``agent_files``)."""
+    memories = derived.blobs(view["tree"])
+    if memories is None:
+        return False
+    committed = {**memories, **view["agent_files"]}
+    return committed_in_work_tree(git_dir, work_tree, tuple(view["agent_paths"]), committed)

@@ -18,7 +18,7 @@ from dreamgit.dream.health import health_report, prunable_rules, read_sessions
 from dreamgit.dream.healthparts import recent_read
 from dreamgit.dream.healthstore import stored_health
 from dreamgit.dream.statusbranches import branches_by_state
-from dreamgit.dream.statusviews import keep_status_view
+from dreamgit.dream.statusviews import agent_files, keep_status_view
 from dreamgit.errors import MemoryFileError
 from dreamgit.gitstore.locks import is_held
 from dreamgit.history.branches import held_sessions
@@ -183,15 +183,16 @@ def _keep_view(
     states: list[tuple[str, str, str | None]],
 ) -> None:
     """Keep what this status read of ``tip`` for the lean path
-    (:mod:`dreamgit.dream.statusviews`), where it can answer alike: a bare repository of
+    (:mod:`dreamgit.dream.statusviews`), where it can answer alike: a repository of
     dreamgit's own format on HEAD's branch, no recall counters (the lean path does not
     read them), no dream branch whose state depends on a running dream, and a last
-    dream time that survives its text."""
+    dream time that survives its text. With a work tree, the committed files under the
+    agent's paths besides the memories are kept too: the lean path answers only where
+    the work tree holds exactly those (and the memories the derived store lists)."""
     store = repo.store
     last = figures["last_dream"]
     if (
-        store.workdir is not None
-        or repo.format.name != "dreamgit"
+        repo.format.name != "dreamgit"
         or store.head_branch() != repo.branch
         or any(state == "unrecorded" for _name, state, _why in states)
         or repo.recall_counters(tip)
@@ -218,6 +219,9 @@ def _keep_view(
         "states": [list(state) for state in states],
         "signal_batches": len(store.files(tip, layout.RECALL_SIGNALS)),
     }
+    if store.workdir is not None:
+        data["agent_paths"] = list(repo.format.agent_paths)
+        data["agent_files"] = agent_files(repo.format.agent_paths, store.files(tip))
     keep_status_view(store.git_dir, tip, repo.branch, data)
 
 

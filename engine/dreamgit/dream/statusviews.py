@@ -1,16 +1,18 @@
 """What a status read of one commit besides the memories, kept for the next process.
 
 ``dreamgit status`` reads a commit's sessions, run records, configuration, ``MEMORY.md``
-and recall files through git, and the memories' figures from the derived store. In a
-bare repository all of it but the memories, the time and the recall spool is a fact
-about the commit: the full path (:func:`dreamgit.dream.status.repo_status`) keeps it here,
-in the derived store's database, as one row per commit (the report without what moves,
-the gate's figures, the rules' texts a status evaluates, the dream branches it saw), and
-the lean path (:mod:`dreamgit.dream.leanstatus`) reads it back by the commit HEAD's branch
-is at, so a process that finds it opens no git repository and parses no YAML. A write
-that changed only memory files and ``MEMORY.md`` (an ``add``) carries its parent's row
-forward (:func:`follow_status_view`). A row is read only by the dreamgit that wrote it
-with the same bundled rules; only the latest rows are kept. It is a cache: deleting it
+and recall files through git, and the memories' figures from the derived store. All of
+it but the memories, the time, the recall spool (and a work tree's edits, which the lean
+path checks itself) is a fact about the commit: the full path
+(:func:`dreamgit.dream.status.repo_status`) keeps it here, in the derived store's
+database, as one row per commit (the report without what moves, the gate's figures, the
+rules' texts a status evaluates, the dream branches it saw, and with a work tree the
+committed files under the agent's paths but the memories), and the lean path
+(:mod:`dreamgit.dream.leanstatus`) reads it back by the commit HEAD's branch is at, so a
+process that finds it opens no git repository and parses no YAML. A write that changed
+only memory files and ``MEMORY.md`` (an ``add``) carries its parent's row forward
+(:func:`follow_status_view`). A row is read only by the dreamgit that wrote it with the
+same bundled rules; only the latest rows are kept. It is a cache: deleting it
 changes no answer.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +31,7 @@ from dreamgit.store.derived import DerivedStore
 if TYPE_CHECKING:
     from dreamgit.store.repo import MemoryRepo
 
-__all__ = ["follow_status_view", "keep_status_view", "read_status_view"]
+__all__ = ["agent_files", "follow_status_view", "keep_status_view", "read_status_view"]
 
 #: How many commits' rows are kept (the newest): a status asks about the tip.
 _KEPT = 16
@@ -94,10 +97,11 @@ def follow_status_view(repo: MemoryRepo) -> None:
     """After a write of the branch: carry the row of the tip's first parent to the tip
     when the write changed only memory files (each added or changed, none removed) and
     ``MEMORY.md``: the count and topics grow by the added files, ``MEMORY.md``'s length
-    is read again, the derived store is moved to the tip; all else a status reads of a
-    commit is the same. Quiet when there is nothing to follow."""
+    (and, with a work tree, its blob id) is read again, the derived store is moved to the
+    tip; all else a status reads of a commit is the same. Quiet when there is nothing to
+    follow."""
     store, tip = repo.store, repo.tip()
-    if tip is None or store.workdir is not None or repo.format.name != "dreamgit":
+    if tip is None or repo.format.name != "dreamgit":
         return
     parents = store.commit_info(tip).parents
     if not parents:
@@ -107,6 +111,7 @@ def follow_status_view(repo: MemoryRepo) -> None:
         return
     fmt = repo.format
     added: list[str] = []
+    kept_files = dict(earlier.get("agent_files", {}))
     changes = store.tree_changes(store.tree_id(parents[0]), store.tree_id(tip), "")
     if not changes:
         return  # not a tree this store holds, or nothing changed
@@ -114,6 +119,7 @@ def follow_status_view(repo: MemoryRepo) -> None:
         if change.new is None:
             return  # a removal: the full path counts what is left
         if change.path == layout.INDEX:
+            kept_files[change.path] = change.new
             continue
         if not fmt.memory_path(change.path) or change.path.count("/") != 2:
             return
@@ -128,7 +134,19 @@ def follow_status_view(repo: MemoryRepo) -> None:
     gate = {**earlier["gate"], "memories": report["memories"]}
     index = repo.read_text(layout.INDEX, tip) or ""
     data = {**earlier, "tree": tree, "report": report, "gate": gate, "index_chars": len(index)}
+    if "agent_files" in earlier:  # a work tree: its committed MEMORY.md moved with the write
+        data["agent_files"] = kept_files
     keep_status_view(store.git_dir, tip, repo.branch, data)
+
+
+def agent_files(prefixes: tuple[str, ...], files: Mapping[str, str]) -> dict[str, str]:
+    """The committed files under the agent's paths (``prefixes``) but the memories (the
+    derived store lists those) and their blob ids: what a clean work tree holds there."""
+    return {
+        path: blob
+        for path, blob in files.items()
+        if path.startswith(prefixes) and not path.startswith(layout.MEMORIES)
+    }
 
 
 def _connect(git_dir: Path) -> sqlite3.Connection:

@@ -286,6 +286,15 @@ class DerivedStore:
             ).fetchone()
         return "" if row is None else str(row[0])
 
+    def blobs(self, tree: str) -> dict[str, str] | None:
+        """Every memory file at ``tree`` and its blob id, or None when the state belongs
+        to another tree."""
+        db = self._connect()
+        with _transaction(db, "BEGIN"):
+            if self._meta_of(db, tree) is None:
+                return None
+            return dict(db.execute("SELECT path, blob FROM docs"))
+
     def states(self, tree: str, ident: str) -> bool | None:
         """Whether a readable memory file at ``tree`` states id ``ident`` (active or not),
         or None when the state belongs to another tree."""

@@ -1,4 +1,5 @@
-"""Branches under a prefix and whether a repository is bare, read from git's own files.
+"""Branches under a prefix, whether a repository is bare and where its work tree is,
+read from git's own files.
 
 The lean status (``dream/leanstatus.py``) runs without libgit2, as the cached recall does
 (``store/headref.py``): what it must know of the refs besides HEAD's branch is which dream
@@ -14,7 +15,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["branches_under", "says_bare"]
+__all__ = ["branches_under", "says_bare", "work_tree_of"]
 
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
@@ -79,6 +80,23 @@ def says_bare(git_dir: Path) -> bool:
         if key.strip().lower() == "bare"
     ]
     return bool(said) and all(value == "true" for value in said)
+
+
+def work_tree_of(git_dir: Path) -> Path | None:
+    """The work tree of the repository whose git directory is ``git_dir``, when it is
+    the folder holding ``.git`` and the ``config`` says ``bare = false`` and names no
+    other work tree; None on any doubt."""
+    text = _read(git_dir / "config")
+    if text is None or git_dir.name != ".git":
+        return None
+    said = [
+        (key.strip().lower(), value.strip().lower())
+        for key, _, value in (line.partition("=") for line in text.splitlines())
+    ]
+    bare = [value for key, value in said if key == "bare"]
+    if bare != ["false"] or any(key == "worktree" for key, _ in said):
+        return None
+    return git_dir.parent
 
 
 def _read(path: Path) -> str | None:
