@@ -151,6 +151,8 @@ def _with_thing(clause: str, before: str) -> str:
 _OPENS = r"(?:^|[,;]\s*|\s(?:and|but|so|plus)\s+)(?:(?:also|now|actually)\s+)?"
 # The user's or the team's thing, named: "my weekly running goal", "our billing service".
 _THEIR = r"(?:my|our)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?"
+# A thing named with "the": "the billing service", "the weekly sync".
+_THE_THING = r"the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?"
 # A change said as done, to a new value: "switched to", "has been moved to", "was raised to".
 _CHANGED_TO = (
     r"(?:(?:has|have|had|was|were|is|are|just|now|recently|since|been|finally|officially)\s+)*"
@@ -164,7 +166,7 @@ _NOW = (
     r"|happens?|builds?|deploys?|targets?|holds?|has|have))\b"
 )
 _STATE = lazyre.compile(
-    rf"{_OPENS}(?P<clause>(?:{_THEIR}|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?|I(?:'ve)?|we(?:'ve)?"
+    rf"{_OPENS}(?P<clause>(?:{_THEIR}|{_THE_THING}|I(?:'ve)?|we(?:'ve)?"
     r"|it)"
     rf"\s+(?:{_CHANGED_TO}|{_NOW}))",
     re.IGNORECASE,
@@ -180,7 +182,7 @@ _THEIR_VALUE = lazyre.compile(
 _WHICH_NOW = lazyre.compile(
     r"(?<!\bfrom\s)(?<!\bof\s)(?<!\bat\s)(?<!\bin\s)(?<!\bon\s)(?<!\bwith\s)(?<!\bfor\s)"
     r"(?<!\bto\s)(?<!\babout\s)(?<!\bby\s)"
-    rf"\b(?P<thing>(?:{_THEIR}|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)),?\s+which\s+"
+    rf"\b(?P<thing>(?:{_THEIR}|{_THE_THING})),?\s+which\s+"
     rf"(?P<clause>(?:{_CHANGED_TO}|{_NOW}))",
     re.IGNORECASE,
 )
