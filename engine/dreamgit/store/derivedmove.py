@@ -87,25 +87,21 @@ def move(
 ) -> None:
     """Inside a write transaction: make the database hold ``tree``, by the diff from the
     tree it holds when ``source`` can name it, else by listing every file."""
-    held = meta.get("tree") if meta.get("schema") == schema else None
-    diff = None if held is None or source.changes is None else source.changes(held)
-    if held is not None and "count" in meta and "total" in meta:
+    if meta.get("schema") != schema:  # another dreamgit's tables: built again
+        for table in ("docs", "postings", "facts"):
+            db.execute(f"DELETE FROM {table}")  # our own table names, never input
+        tally = _Tally(0, 0)
+    elif "count" in meta and "total" in meta:
         tally = _Tally(int(meta["count"]), int(meta["total"]))
     else:
-        tally = _Tally(
-            *db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM docs WHERE active = 1"
-            ).fetchone()
-        )
+        tally = _Tally(*db.execute(_COUNT).fetchone())
+    held = meta.get("tree") if meta.get("schema") == schema else None
+    diff = None if held is None or source.changes is None else source.changes(held)
     if diff is not None:
         old = _rows_of(db, list(diff))
         new = {p: b for p, b in diff.items() if b is not None}
         _apply_diff(db, old, new, source.record, tally)
     else:
-        if meta.get("schema") != schema:
-            for table in ("docs", "postings", "facts"):
-                db.execute(f"DELETE FROM {table}")  # our own table names, never input
-            tally = _Tally(0, 0)
         old = {p: _Row(b, i, a, n) for p, b, i, a, n in db.execute(_ALL_DOCS)}
         _apply_diff(db, old, dict(source.files()), source.record, tally)
     db.executemany(
@@ -120,6 +116,7 @@ def move(
 
 
 _ALL_DOCS = "SELECT path, blob, id, active, len FROM docs"
+_COUNT = "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM docs WHERE active = 1"
 
 
 def _rows_of(db: sqlite3.Connection, paths: list[str]) -> dict[str, _Row]:
