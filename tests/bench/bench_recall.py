@@ -9,6 +9,8 @@ of the memories, the hard case for BM25), then times:
   the BM25 index for the tree);
 - warm recall: later library calls on the same tree (the index is cached by tree
   id), each with a different query, a signal recorded each time;
+- the derived store following a commit that edits 100 memory files and removes 100
+  (about what a dream changes), CPU;
 - recording a signal alone (one spool file written and renamed into place);
 - folding 1,000 committed signals into the counters (one commit).
 
@@ -45,10 +47,34 @@ from bench_commands import _command
 from bench_foundation import NOW, WORDS, build_repository
 
 from dreamgit.clock import format_time
+from dreamgit.gitstore import Identity
 from dreamgit.recall.fold import fold_signals
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall
+from dreamgit.store import layout
+from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import spool_signal
+
+
+def _move_after_a_dream(repo: MemoryRepo) -> float:
+    """Seconds of CPU the derived store takes to follow a commit (not on main) that edits
+    100 memory files and removes 100 others, about what a dream changes."""
+    tip = repo.tip()
+    repo.sync_derived(tip)
+    files = repo.store.files(tip, layout.MEMORIES)
+    paths = sorted(files)
+    step = max(1, len(paths) // 200)
+    changes: dict[str, bytes | None] = {}
+    for k, path in enumerate(paths[::step][:200]):
+        changes[path] = None if k % 2 else repo.store.read(files[path]).replace(b"(", b"(edited ")
+    tree = repo.store.build_tree(tip, changes)
+    who = Identity("bench", "bench@localhost")
+    commit = repo.store.commit_unreferenced(
+        parents=[tip] if tip else [], tree=tree, message="bench: edits", who=who, when=NOW
+    )
+    start = time.process_time()
+    repo.sync_derived(commit)
+    return time.process_time() - start
 
 
 def _ms(seconds: float) -> str:
@@ -82,6 +108,7 @@ def bench(n: int, repeat: int) -> None:
             spool_signal(repo.store.git_dir, signal, now=NOW)
             record.append(time.perf_counter() - t0)
         print(f"  record one signal               {_ms(statistics.median(record))}")
+        print(f"  derived move, 200 files changed {_ms(_move_after_a_dream(repo))}")
         repo.advance_main(lambda _tip: None, now=NOW)  # commits the spool
         t0 = time.perf_counter()
         folded = fold_signals(repo, now=NOW)
