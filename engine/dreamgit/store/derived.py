@@ -42,6 +42,7 @@ from dreamgit.store.derivedfacts import (
 )
 from dreamgit.store.derivedmove import (
     Changes,
+    Parsed,
     Source,
     index_terms,
     memory_terms,
@@ -57,6 +58,7 @@ __all__ = [
     "DerivedStore",
     "FactsOf",
     "Listed",
+    "Parsed",
     "Posting",
     "index_terms",
     "memory_terms",
@@ -116,8 +118,10 @@ class DerivedStore:
         files: Callable[[], Mapping[str, str]],
         record: Callable[[str, str], dict[str, Any]],
         changes: Changes | None = None,
-    ) -> None:
-        """Make the state that of ``tree`` (``files()``: its memory files, path → blob).
+    ) -> list[Parsed]:
+        """Make the state that of ``tree`` (``files()``: its memory files, path → blob);
+        the (blob, record as JSON) of each readable file it read (none when it held
+        ``tree`` already), for the record cache.
 
         ``record(path, blob)`` parses one file (MemoryFileError when broken).
         ``changes(old tree)``, when given, names the files that differ from the tree the
@@ -126,13 +130,13 @@ class DerivedStore:
         database is deleted and built again; other sqlite3 errors reach the caller.
         """
         try:
-            self._sync(tree, Source(files, record, changes))
+            return self._sync(tree, Source(files, record, changes))
         except sqlite3.DatabaseError as exc:
             if held_by_another(exc):
                 raise
             self.close()
             remove_database(self.path)
-            self._sync(tree, Source(files, record, changes))
+            return self._sync(tree, Source(files, record, changes))
 
     def search(
         self, tree: str, terms: Iterable[str], choose: Choose
@@ -279,13 +283,15 @@ class DerivedStore:
             self._local.db = found = connect_cache(self.path, _TABLES)
         return found
 
-    def _sync(self, tree: str, source: Source) -> None:
+    def _sync(self, tree: str, source: Source) -> list[Parsed]:
         db = self._connect()
+        parsed: list[Parsed] = []
         with _transaction(db, "BEGIN IMMEDIATE"):
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
-                move(db, tree, meta, source, SCHEMA)
+                parsed = move(db, tree, meta, source, SCHEMA)
         self._held = tree
+        return parsed
 
 
 class _transaction:

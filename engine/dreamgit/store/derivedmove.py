@@ -25,13 +25,15 @@ from dreamgit.ids import memory_id
 from dreamgit.store.memoryfile import split_memory_path
 from dreamgit.textsim import tokenize
 
-__all__ = ["Changes", "Source", "index_terms", "memory_terms", "move", "said_key"]
+__all__ = ["Changes", "Parsed", "Source", "index_terms", "memory_terms", "move", "said_key"]
 
 #: What a memory without readable text indexes as (so every memory has a length).
 _EMPTY_DOC = "\x00"
 #: Rows read or written per statement with a list of values (SQLite's limit is higher).
 _CHUNK = 500
 
+#: A readable file's blob id and its parsed record as JSON text.
+Parsed = tuple[str, str]
 #: The memory files that differ from an old tree (path → new blob, None: gone), or None
 #: when they cannot be told (the old tree is not in the repository).
 Changes = Callable[[str], Mapping[str, str | None] | None]
@@ -84,9 +86,10 @@ def said_key(text: str) -> str:
 
 def move(
     db: sqlite3.Connection, tree: str, meta: dict[str, str], source: Source, schema: str
-) -> None:
+) -> list[Parsed]:
     """Inside a write transaction: make the database hold ``tree``, by the diff from the
-    tree it holds when ``source`` can name it, else by listing every file."""
+    tree it holds when ``source`` can name it, else by listing every file; the (blob,
+    record) of each readable file read."""
     if meta.get("schema") != schema:  # another dreamgit's tables: built again
         for table in ("docs", "postings", "facts"):
             db.execute(f"DELETE FROM {table}")  # our own table names, never input
@@ -100,10 +103,10 @@ def move(
     if diff is not None:
         old = _rows_of(db, list(diff))
         new = {p: b for p, b in diff.items() if b is not None}
-        _apply_diff(db, old, new, source.record, tally)
+        parsed = _apply_diff(db, old, new, source.record, tally)
     else:
         old = {p: _Row(b, i, a, n) for p, b, i, a, n in db.execute(_ALL_DOCS)}
-        _apply_diff(db, old, dict(source.files()), source.record, tally)
+        parsed = _apply_diff(db, old, dict(source.files()), source.record, tally)
     db.executemany(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
         [
@@ -113,6 +116,7 @@ def move(
             ("total", str(tally.total)),
         ],
     )
+    return parsed
 
 
 _ALL_DOCS = "SELECT path, blob, id, active, len FROM docs"
@@ -136,9 +140,10 @@ def _apply_diff(
     new: dict[str, str],
     record: Callable[[str, str], dict[str, Any]],
     tally: _Tally,
-) -> None:
+) -> list[Parsed]:
     """Move the docs and postings of the paths in ``old`` (their rows) to ``new`` (path →
-    blob of each file there is now; a path of ``old`` missing from it is gone)."""
+    blob of each file there is now; a path of ``old`` missing from it is gone); the
+    (blob, record) of each readable file read."""
     gone = [p for p, row in old.items() if new.get(p) != row.blob]
     came = [p for p, blob in new.items() if p not in old or old[p].blob != blob]
     touched = {ident for p in gone if (ident := old[p].ident) is not None}
@@ -170,6 +175,7 @@ def _apply_diff(
     held = {} if empty else _holders(db, touched)
     db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)", broken)
     _elect(db, held, fresh, tally)
+    return [(f.blob, f.record) for f in fresh]
 
 
 class _Fresh(NamedTuple):
