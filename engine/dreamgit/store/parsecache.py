@@ -65,9 +65,13 @@ class ParseCache:
         """Replace the cache's file by ``entries``: (blob id, its record already encoded
         as JSON text), written as they are, without building the map; the map this
         object holds is read again from the file when next needed."""
-        body = ",".join(f"{json.dumps(blob)}:{encoded}" for blob, encoded in entries)
         self._path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._path.with_name(f"{self._path.name}.{os.getpid()}.tmp")
-        tmp.write_text(f"{{{body}}}", encoding="utf-8")
+        with tmp.open("w", encoding="utf-8") as out:  # entry by entry: no copy of it all
+            separator = "{"
+            for blob, encoded in entries:
+                out.write(f"{separator}{json.dumps(blob)}:{encoded}")
+                separator = ","
+            out.write("}" if separator == "," else "{}")
         os.replace(tmp, self._path)
         self._entries, self._added = None, 0
