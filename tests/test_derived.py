@@ -250,6 +250,43 @@ def test_a_move_by_the_diff_reads_no_listing_and_ends_as_a_build_from_scratch(
     assert listed == ["x"]
 
 
+def _shared_id_record(path: str, blob: str) -> dict[str, object]:
+    """A record stating the id its blob names before ":" (files may share one)."""
+    return {**_record(path, blob), "id": f"m-{blob.split(':')[0]}", "text": f"shared {blob} x"}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"memories/t/1.md": None},  # the first of an id goes: the second becomes active
+        {"memories/t/0.md": "k2:new"},  # an earlier file takes an id: the first steps back
+        {"memories/t/2.md": "k1:edited", "memories/t/5.md": None},
+        {"memories/t/1.md": "k9:other", "memories/t/4.md": "k4:edited"},
+    ],
+)
+def test_a_move_among_files_sharing_ids_ends_as_a_build_from_scratch(
+    tmp_path: Path, change: dict[str, str | None]
+) -> None:
+    """Files stating one id change places by the diff: the active files, their postings and
+    the count and total length BM25 reads are those a build from the listing gives."""
+    before = {
+        "memories/t/1.md": "k1:a",
+        "memories/t/2.md": "k1:b",
+        "memories/t/3.md": "k2:c",
+        "memories/t/4.md": "k4:d",
+        "memories/t/5.md": "k2:e",
+    }
+    after = {**before, **change}
+    trees = {"old": before, "new": {p: b for p, b in after.items() if b is not None}}
+    by_diff, from_scratch = tmp_path / "diff", tmp_path / "scratch"
+    DerivedStore(by_diff).sync("old", lambda: trees["old"], _shared_id_record)
+    DerivedStore(by_diff).sync(
+        "new", lambda: trees["new"], _shared_id_record, lambda held: _diff(trees, held, "new")
+    )
+    DerivedStore(from_scratch).sync("new", lambda: trees["new"], _shared_id_record)
+    assert _state(by_diff) == _state(from_scratch)
+
+
 def test_a_repository_moves_its_database_by_the_diff_after_a_write(
     engine: DreamEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,7 +6,8 @@ blob id (or, for a broken file, why it cannot be read), the postings of the reca
 index (term → file, term frequency, length), and facts upper layers derive from a
 record (``status``'s health figures), kept with the file's row and dropped with it.
 ``sync`` moves it to another tree by the diff between the files it holds and the
-new tree's, in one transaction, so a reader never sees half an update; ``meta``
+new tree's (``store/derivedmove.py``), in one transaction, so a reader never sees half
+an update; ``meta``
 names the tree the state belongs to, and a reader answers only for that tree. WAL
 lets readers go on while a writer moves it. It is only a cache: a missing, stale,
 damaged or foreign-schema database is rebuilt from the files, and callers fall
@@ -22,14 +23,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dreamgit.errors import MemoryFileError
 from dreamgit.store.derivedfacts import (
     DROP_VARIANTS,
     KEEP_FACT,
@@ -43,9 +40,16 @@ from dreamgit.store.derivedfacts import (
     missing_facts,
     read_facts,
 )
-from dreamgit.store.memoryfile import memory_from_record
+from dreamgit.store.derivedmove import (
+    Changes,
+    Parsed,
+    Source,
+    index_terms,
+    memory_terms,
+    move,
+    said_key,
+)
 from dreamgit.store.sqlitecache import connect_cache, held_by_another, remove_database
-from dreamgit.textsim import tokenize
 
 __all__ = [
     "Changes",
@@ -54,6 +58,7 @@ __all__ = [
     "DerivedStore",
     "FactsOf",
     "Listed",
+    "Parsed",
     "Posting",
     "index_terms",
     "memory_terms",
@@ -62,10 +67,6 @@ __all__ = [
 
 #: Bumped when a table's meaning changes: an older database is then rebuilt.
 SCHEMA = "3"
-#: What a memory without readable text indexes as (so every memory has a length).
-_EMPTY_DOC = "\x00"
-#: A fixed time to read records at when only their id, text and tags matter.
-_ANY_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -85,41 +86,10 @@ CREATE TABLE IF NOT EXISTS postings (
 ) WITHOUT ROWID;
 """
 
-#: A row of docs as a sync reads it: blob id, stated id (None: broken), active.
-_Row = tuple[str, str | None, int]
-#: The memory files that differ from an old tree (path → new blob, None: gone), or None
-#: when they cannot be told (the old tree is not in the repository).
-Changes = Callable[[str], Mapping[str, str | None] | None]
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a sync reads the files of the tree it moves to."""
-
-    files: Callable[[], Mapping[str, str]]
-    record: Callable[[str, str], dict[str, Any]]
-    changes: Changes | None
-
-
 #: (path, term frequency, document length) of one term in one memory.
 Posting = tuple[str, int, int]
 #: Picks paths from (memories, mean length, postings of each query term).
 Choose = Callable[[int, float, dict[str, list[Posting]]], list[str]]
-
-
-def index_terms(text: str) -> list[str]:
-    """The index terms of a text, repeated as often as they occur."""
-    return [t.norm for t in tokenize(text) if not t.stop]
-
-
-def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
-    """What recall indexes of a memory: the terms of its text and tags (never empty)."""
-    return index_terms(" ".join((text, *tags))) or [_EMPTY_DOC]
-
-
-def said_key(text: str) -> str:
-    """What a text says, for telling a repeat: words only, case folded, no final stop."""
-    return " ".join(text.casefold().split()).rstrip(".!")
 
 
 class DerivedStore:
@@ -148,8 +118,10 @@ class DerivedStore:
         files: Callable[[], Mapping[str, str]],
         record: Callable[[str, str], dict[str, Any]],
         changes: Changes | None = None,
-    ) -> None:
-        """Make the state that of ``tree`` (``files()``: its memory files, path → blob).
+    ) -> list[Parsed]:
+        """Make the state that of ``tree`` (``files()``: its memory files, path → blob);
+        the (blob, record as JSON) of each readable file it read (none when it held
+        ``tree`` already), for the record cache.
 
         ``record(path, blob)`` parses one file (MemoryFileError when broken).
         ``changes(old tree)``, when given, names the files that differ from the tree the
@@ -158,13 +130,13 @@ class DerivedStore:
         database is deleted and built again; other sqlite3 errors reach the caller.
         """
         try:
-            self._sync(tree, Source(files, record, changes))
+            return self._sync(tree, Source(files, record, changes))
         except sqlite3.DatabaseError as exc:
             if held_by_another(exc):
                 raise
             self.close()
             remove_database(self.path)
-            self._sync(tree, Source(files, record, changes))
+            return self._sync(tree, Source(files, record, changes))
 
     def search(
         self, tree: str, terms: Iterable[str], choose: Choose
@@ -320,36 +292,15 @@ class DerivedStore:
             self._local.db = found = connect_cache(self.path, _TABLES)
         return found
 
-    def _sync(self, tree: str, source: Source) -> None:
+    def _sync(self, tree: str, source: Source) -> list[Parsed]:
         db = self._connect()
+        parsed: list[Parsed] = []
         with _transaction(db, "BEGIN IMMEDIATE"):
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
-                _move(db, tree, meta, source)
+                parsed = move(db, tree, meta, source, SCHEMA)
         self._held = tree
-
-
-def _move(db: sqlite3.Connection, tree: str, meta: dict[str, str], source: Source) -> None:
-    """Inside a write transaction: make the database hold ``tree``, by the diff from the
-    tree it holds when ``source`` can name it, else by listing every file."""
-    held = meta.get("tree") if meta.get("schema") == SCHEMA else None
-    diff = None if held is None or source.changes is None else source.changes(held)
-    if diff is not None:
-        old = _rows_of(db, list(diff))
-        _apply_diff(db, old, {p: b for p, b in diff.items() if b is not None}, source.record)
-    else:
-        if meta.get("schema") != SCHEMA:
-            for table in ("docs", "postings", "facts"):
-                db.execute(f"DELETE FROM {table}")
-        old = {p: (blob, ident, active) for p, blob, ident, active in db.execute(_ALL_DOCS)}
-        _apply_diff(db, old, dict(source.files()), source.record)
-    count, total = db.execute(
-        "SELECT COUNT(*), COALESCE(SUM(len), 0) FROM docs WHERE active = 1"
-    ).fetchone()
-    db.executemany(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-        [("schema", SCHEMA), ("tree", tree), ("count", str(count)), ("total", str(total))],
-    )
+        return parsed
 
 
 class _transaction:
@@ -376,88 +327,3 @@ def _records_of(db: sqlite3.Connection, paths: list[str]) -> dict[str, dict[str,
         )
         found.update((path, json.loads(text)) for path, text in rows)
     return found
-
-
-def _rows_of(db: sqlite3.Connection, paths: list[str]) -> dict[str, _Row]:
-    """The rows the database holds for ``paths`` (those it has)."""
-    found: dict[str, _Row] = {}
-    for start in range(0, len(paths), 500):
-        chunk = paths[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows = db.execute(f"{_ALL_DOCS} WHERE path IN ({marks})", chunk)
-        found.update((p, (blob, ident, active)) for p, blob, ident, active in rows)
-    return found
-
-
-def _apply_diff(
-    db: sqlite3.Connection,
-    old: dict[str, _Row],
-    new: dict[str, str],
-    record: Callable[[str, str], dict[str, Any]],
-) -> None:
-    """Move the docs and postings of the paths in ``old`` (their rows) to ``new`` (path →
-    blob of each file there is now; a path of ``old`` missing from it is gone)."""
-    gone = [p for p, (blob, _, _) in old.items() if new.get(p) != blob]
-    came = [p for p, blob in new.items() if p not in old or old[p][0] != blob]
-    touched = {ident for p in gone if (ident := old[p][1]) is not None}
-    db.executemany("DELETE FROM postings WHERE path = ?", [(p,) for p in gone if old[p][2]])
-    db.executemany("DELETE FROM docs WHERE path = ?", [(p,) for p in gone])
-    db.executemany("DELETE FROM facts WHERE path = ?", [(p,) for p in gone])
-    rows: list[tuple[str, str, str | None, str | None, int, int, str | None]] = []
-    fresh: dict[str, list[str]] = {}
-    for path in came:
-        try:
-            parsed = record(path, new[path])
-            memory = memory_from_record(parsed, path=path, now=_ANY_TIME)
-        except MemoryFileError as exc:
-            why = json.dumps({"error": exc.reason, "line": exc.line, "hint": exc.hint})
-            rows.append((path, new[path], None, why, 0, 0, None))
-            continue
-        fresh[path] = memory_terms(memory.text, memory.tags)
-        said = said_key(memory.text)
-        rows.append((path, new[path], memory.id, json.dumps(parsed), len(fresh[path]), 0, said))
-        touched.add(memory.id)
-    db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-    _elect(db, touched, fresh)
-
-
-_ALL_DOCS = "SELECT path, blob, id, active FROM docs"
-
-
-def _stored_terms(db: sqlite3.Connection, path: str) -> list[str]:
-    """The index terms of the memory the database holds at ``path``."""
-    (text,) = db.execute("SELECT record FROM docs WHERE path = ?", (path,)).fetchone()
-    parsed = json.loads(text)
-    return memory_terms(parsed["text"], parsed["tags"])
-
-
-def _elect(db: sqlite3.Connection, touched: set[str], fresh: dict[str, list[str]]) -> None:
-    """Of the files stating each id in ``touched``, only the first by path is active and
-    indexed (``fresh``: the terms of files just parsed, so they are not counted again)."""
-    holders: dict[str, list[tuple[str, int]]] = {}
-    wanted = sorted(touched)
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        query = f"SELECT id, path, active FROM docs WHERE id IN ({marks})"
-        for ident, path, active in db.execute(query, chunk):
-            holders.setdefault(ident, []).append((path, active))
-    off: list[tuple[str]] = []
-    on: list[tuple[str]] = []
-    postings: list[tuple[str, str, int, int]] = []
-    for found in holders.values():
-        found.sort()  # code-point order of str is the byte order of UTF-8: git's, SQLite's
-        for rank, (path, active) in enumerate(found):
-            if rank > 0 and active:
-                off.append((path,))
-            elif rank == 0 and not active:
-                # A record is read back only for a file that was second and now is first
-                # (a build reads none: every file's terms are fresh).
-                terms = fresh[path] if path in fresh else _stored_terms(db, path)
-                on.append((path,))
-                postings.extend((t, path, tf, len(terms)) for t, tf in Counter(terms).items())
-    db.executemany("DELETE FROM postings WHERE path = ?", off)
-    db.executemany("UPDATE docs SET active = 0 WHERE path = ?", off)
-    db.executemany("UPDATE docs SET active = 1 WHERE path = ?", on)
-    postings.sort()  # in the table's key order: a build of 10,000 inserts ~4x faster
-    db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", postings)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +56,22 @@ class ParseCache:
         tmp.write_text(json.dumps(self._entries, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, self._path)
         self._added = 0
+
+    def exists(self) -> bool:
+        """Whether the cache has a file, or entries not saved yet."""
+        return self._path.exists() or bool(self._entries)
+
+    def write_encoded(self, entries: Iterable[tuple[str, str]]) -> None:
+        """Replace the cache's file by ``entries``: (blob id, its record already encoded
+        as JSON text), written as they are, without building the map; the map this
+        object holds is read again from the file when next needed."""
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._path.with_name(f"{self._path.name}.{os.getpid()}.tmp")
+        with tmp.open("w", encoding="utf-8") as out:  # entry by entry: no copy of it all
+            separator = "{"
+            for blob, encoded in entries:
+                out.write(f"{separator}{json.dumps(blob)}:{encoded}")
+                separator = ","
+            out.write("}" if separator == "," else "{}")
+        os.replace(tmp, self._path)
+        self._entries, self._added = None, 0

@@ -199,12 +199,13 @@ class RepoReader:
         try:
             # After a write, one or two files differ: only their rows are read, and they
             # are parsed without loading the whole record cache (~0.1 s at 10,000).
-            self.derived.sync(
+            parsed = self.derived.sync(
                 tree,
                 lambda: self.store.files(at, layout.MEMORIES),
                 self._files.few_records(),
                 changes,
             )
+            self._files.keep_built(parsed)
         except (sqlite3.Error, OSError):
             self.derived.close()
             return None
