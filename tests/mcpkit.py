@@ -1,4 +1,8 @@
-"""`dreamgit mcp` as a subprocess of the installed command, driven by the official SDK client."""
+"""`dreamgit mcp` as a subprocess of the installed command, driven by the official SDK client.
+
+The SDK (about a second of CPU to import) is imported when a server is driven, not when a
+test file that uses it is collected: every such file is marked slow, and the README's test
+command, which leaves them out, would otherwise import it on every worker for nothing."""
 
 from __future__ import annotations
 
@@ -7,16 +11,20 @@ import shutil
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
 
 
 def drive(repo: Path, now: str, body: Callable[[ClientSession], Awaitable[None]]) -> None:
     """Serve ``repo`` at ``now`` and run ``body`` against it; stderr goes to ``server.log``
     beside the repository."""
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     command = shutil.which("dreamgit", path=str(Path(sys.executable).parent))
     args = ["--repo", str(repo), "--now", now, "mcp"]
     if command is None:  # not installed as a script: the module is the same command

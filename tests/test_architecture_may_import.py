@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from sourcekit import parsed, python_files
+
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine" / "dreamgit"
 #: What "the kernel" names: the modules at the bottom of the layers.
@@ -70,8 +72,8 @@ def may_import(docstring: str) -> set[str]:
 def imported(package: Path) -> set[str]:
     """The other parts of dreamgit (first name under it) a package's modules import."""
     found = set()
-    for path in package.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path in python_files(package):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
                 if node.module == "dreamgit":

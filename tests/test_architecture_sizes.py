@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from sourcekit import parsed, python_files, source
+
 ENGINE = Path(__file__).resolve().parent.parent / "engine" / "dreamgit"
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
@@ -20,18 +22,14 @@ LONG_FUNCTIONS: set[str] = set()
 
 def module_sizes(root: Path) -> dict[str, int]:
     """Lines of each module under ``root``, by path relative to it."""
-    return {
-        str(p.relative_to(root)): len(p.read_text(encoding="utf-8").splitlines())
-        for p in sorted(root.rglob("*.py"))
-    }
+    return {str(p.relative_to(root)): len(source(p).splitlines()) for p in python_files(root)}
 
 
 def function_sizes(root: Path) -> dict[str, int]:
     """Lines of each function (from ``def`` to its last line), as ``path:name``."""
     sizes = {}
-    for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+    for path in python_files(root):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 assert node.end_lineno is not None
                 name = f"{path.relative_to(root)}:{node.name}"

@@ -156,3 +156,13 @@ def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path
     loaded = _modules_after(["run", "--force"], repo=tmp_path / "mem", only="")
     assert "dreamgit.dream.gather" in loaded
     assert _for_a_model(loaded) >= set(_FOR_A_MODEL)
+
+
+@pytest.mark.parametrize("args", [["history"], ["diff"]])
+def test_only_diff_loads_the_structural_diff(tmp_path: Path, args: list[str]) -> None:
+    """deepdiff (which brings numpy and pydantic) is loaded by `diff` alone: `history`,
+    `merge`, `discard` and `revert` share its module but not that cost."""
+    _with_a_session(tmp_path / "mem")
+    loaded = _modules_after(args, repo=tmp_path / "mem", only="")
+    assert "dreamgit.cli.cmd_git" in loaded
+    assert ("deepdiff" in loaded) == (args[0] == "diff")

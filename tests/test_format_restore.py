@@ -11,13 +11,16 @@ import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from mcp.client.session import ClientSession
 
 from clikit import dreamgit, prepared
 from formatkit import claude_folder_on_master, git, hermes_folder, openclaw_workspace
 from mcpkit import drive, payload
+
+if TYPE_CHECKING:  # the SDK is imported when a server is driven (mcpkit)
+    from mcp.client.session import ClientSession
 
 pytestmark = pytest.mark.slow
 

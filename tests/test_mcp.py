@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from mcp.client.session import ClientSession
-from mcp.shared.exceptions import MCPError
+
+if TYPE_CHECKING:  # the SDK is imported when a server is driven (mcpkit)
+    from mcp.client.session import ClientSession
+    from mcp.shared.exceptions import MCPError
 
 from dreamgit.api import DreamEngine
 from dreamgit.store.repo import MemoryRepo
@@ -26,6 +28,8 @@ pytestmark = pytest.mark.slow
 
 async def _refused(s: ClientSession, tool: str, arguments: dict[str, Any]) -> MCPError:
     """The MCP error a call gets (it must get one: no tool result)."""
+    from mcp.shared.exceptions import MCPError
+
     with pytest.raises(MCPError) as caught:
         await s.call_tool(tool, arguments)
     error = caught.value
@@ -101,6 +105,8 @@ def test_resources_serve_the_index_and_each_memory(repo_path: Path) -> None:
         assert [m["id"] for m in json.loads(listing.text)] == [ident]  # type: ignore[union-attr]
         one = (await s.read_resource(f"dreamgit://memory/{ident}")).contents[0]
         assert "Has two cats named Miso and Tofu" in one.text  # type: ignore[union-attr]
+        from mcp.shared.exceptions import MCPError
+
         with pytest.raises(MCPError, match="no active memory with id m-nope"):
             await s.read_resource("dreamgit://memory/m-nope")
 

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from mcp.client.session import ClientSession
 
 from dreamgit.api import DreamEngine
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, NOW_TEXT
 from mcpkit import drive, payload
 from test_claude_hooks_imports import _loaded
+
+if TYPE_CHECKING:  # the SDK is imported when a server is driven (mcpkit)
+    from mcp.client.session import ClientSession
 
 pytestmark = pytest.mark.slow
 

@@ -25,6 +25,7 @@ from dreamgit.dsl.functions import ArgumentTypeError
 from dreamgit.dsl.regexsafe import PatternError
 from dreamgit.errors import DreamgitError
 from dreamgit.llm.proposals import ProposalFormatError
+from sourcekit import parsed, python_files
 
 PACKAGE = Path(dreamgit.__file__).parent
 TESTS = Path(__file__).parent
@@ -94,9 +95,8 @@ def _message_arg(name: str, call: ast.Call) -> ast.expr | None:
 
 
 def _raise_sites(classes: dict[str, type[Exception]]) -> Iterator[Site]:
-    for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+    for path in python_files(PACKAGE):
+        for node in ast.walk(parsed(path)):
             if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
                 continue
             func = node.exc.func
@@ -122,10 +122,10 @@ def _package_raise_sites() -> tuple[Site, ...]:
 def _test_strings() -> list[str]:
     """Every string literal of the test files (implicit concatenations already joined)."""
     strings: list[str] = []
-    for path in sorted(TESTS.rglob("*.py")):
+    for path in python_files(TESTS):
         if path.name == Path(__file__).name:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 strings.append(node.value)
             elif isinstance(node, ast.JoinedStr):

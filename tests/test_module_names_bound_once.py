@@ -9,13 +9,20 @@ import ast
 from collections import Counter
 from pathlib import Path
 
+from sourcekit import parsed, python_files
+
 ENGINE = Path(__file__).resolve().parent.parent / "engine" / "dreamgit"
 
 
 def names_bound_twice(source: str) -> list[str]:
     """Names a module's top level binds more than once (assignments, functions, classes)."""
+    return names_bound_twice_in(ast.parse(source))
+
+
+def names_bound_twice_in(tree: ast.Module) -> list[str]:
+    """Names a module's tree binds more than once at its top level."""
     bound: Counter[str] = Counter()
-    for node in ast.parse(source).body:
+    for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             bound[node.name] += 1
         elif isinstance(node, ast.Assign):
@@ -28,8 +35,8 @@ def names_bound_twice(source: str) -> list[str]:
 def test_no_module_binds_a_name_twice() -> None:
     twice = {
         str(path.relative_to(ENGINE)): names
-        for path in sorted(ENGINE.rglob("*.py"))
-        if (names := names_bound_twice(path.read_text(encoding="utf-8")))
+        for path in python_files(ENGINE)
+        if (names := names_bound_twice_in(parsed(path)))
     }
     assert twice == {}, "rename one of them: the later binding hides the earlier"
 

@@ -20,8 +20,6 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from secretkit import LOOK_ALIKES, SECRETS, needles
 
@@ -63,6 +61,9 @@ def leaks(text: str) -> list[str]:
 
 def _mcp(repo: Path) -> list[str]:
     """remember and log_session every secret over the real MCP client; the replies' text."""
+    from mcp.client.session import ClientSession  # the SDK only where a server is driven
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     args = ["--repo", str(repo), "--now", NOW, "mcp"]
     command = _command()
     params = StdioServerParameters(command=command[0], args=[*command[1:], *args])

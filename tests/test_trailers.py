@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 from dreamgit import trailers as tr
+from sourcekit import parsed, python_files
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine" / "dreamgit"
 VOCABULARY = ENGINE / "trailers.py"
@@ -25,7 +26,11 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 def trailer_literals(source: str) -> list[int]:
     """Lines of ``source`` where a string literal (not a docstring) spells ``Dream-``."""
-    tree = ast.parse(source)
+    return trailer_lines(ast.parse(source))
+
+
+def trailer_lines(tree: ast.Module) -> list[int]:
+    """Lines of a module's tree where a string literal (not a docstring) spells ``Dream-``."""
     skip = _docstrings(tree)
     return sorted(
         node.lineno
@@ -41,9 +46,9 @@ def test_no_module_but_the_vocabulary_spells_a_trailer_name() -> None:
     """A ``"Dream-`` string literal outside dreamgit/trailers.py fails, with file and line."""
     offenders = [
         f"{path.relative_to(ENGINE)}:{line}"
-        for path in sorted(ENGINE.rglob("*.py"))
+        for path in python_files(ENGINE)
         if path != VOCABULARY
-        for line in trailer_literals(path.read_text(encoding="utf-8"))
+        for line in trailer_lines(parsed(path))
     ]
     assert offenders == [], "use the names in dreamgit/trailers.py"
 
