@@ -90,6 +90,17 @@ def test_a_rules_value_is_evaluated_once_per_memory_and_time() -> None:
     assert rule.calls == 5
 
 
+def test_each_phases_walk_over_a_large_store_evaluates_each_rule_once() -> None:
+    """20,000 memories, more than the environments kept: a second walk (the next phase)
+    reads every value kept, none evaluated again."""
+    rule, first = _Counted("priority == normal and age > 2d"), _memory()
+    store = [replace(first, id=f"m-{k:08d}") for k in range(20_000)]
+    for _walk in range(2):
+        assert all(evaluate_once(rule, memory, NOW) for memory in store)
+    assert rule.calls == len(store)
+    forget_envs()
+
+
 def test_a_failing_rule_fails_each_time_it_is_evaluated() -> None:
     """A failure is not kept: each caller gets the rule's own error."""
     rule = _Counted("1 / (chars - chars) > 0")

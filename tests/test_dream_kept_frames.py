@@ -130,3 +130,25 @@ def test_a_git_directory_where_nothing_can_be_kept_frames_every_sentence_afresh(
     with keeping_frames(tmp_path):
         assert _keeper()(said, parse_frame.__wrapped__) == parse_frame.__wrapped__(said)
     assert (tmp_path / "dreamgit").read_text() == "in the way\n"
+
+
+def test_every_sentence_of_a_100000_memory_store_is_framed_once_in_a_process() -> None:
+    """Two walks over 100,000 sentences (the newer-value check, then the duplicate
+    guards): the second takes every frame from the process's cache, none from the keeper."""
+    asked: list[str] = []
+
+    def keeper(text: str, _read: Callable[[str], Frame | None]) -> Frame | None:
+        asked.append(text)
+        return None
+
+    sentences = [f"Sentence number {k} of the store." for k in range(100_000)]
+    parse_frame.cache_clear()
+    token = KEEPER.set(keeper)
+    try:
+        for _walk in range(2):
+            for text in sentences:
+                parse_frame(text)
+    finally:
+        KEEPER.reset(token)
+        parse_frame.cache_clear()
+    assert len(asked) == len(sentences)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import DREAM_AT, build_repo, fixture_copy, invoke_json, set_config
+from dreamkit import DREAM_AT, Seed, build_repo, fixture_copy, invoke_json, set_config
 
 MEMORY_OPS = {"add", "reinforce", "merge", "supersede", "prune"}
 CONSERVATIVE = {"changes": 3, "adds": 1, "chars": 250}
@@ -133,3 +133,26 @@ def test_a_deferred_supersession_by_change_is_applied_by_a_later_run(tmp_path: P
         )
     texts = {m.text for m in repo.memories(now=DREAM_AT)}
     assert "Uses Flask for the web services at work." not in texts
+
+
+def test_prunes_past_the_change_limit_are_deferred_oldest_first_with_rule_and_reason(
+    tmp_path: Path,
+) -> None:
+    """Five expired notes, two changes: two pruned, three listed as deferred, each by name."""
+    notes = [
+        Seed(f"Has a call with supplier {k} on 2026-11-0{k + 1}.", "schedule", "ephemeral", hours=k)
+        for k in range(5)
+    ]
+    config = "extends: default\nlimits: {max_changes_per_run: 2}\n"
+    repo = build_repo(tmp_path / "mem", bare=True, memories=notes, sessions=(), config=config)
+    oldest_first = [
+        m.id for m in sorted(repo.memories(now=DREAM_AT), key=lambda m: (m.created, m.id))
+    ]
+    record = invoke_json(repo, "run", "--force")
+    pruned = [op["memories"] for op in record["ops"] if op["op"] == "prune"]
+    reason = "max_changes_per_run (2) reached"
+    assert pruned == [[memory] for memory in oldest_first[:2]]
+    assert record["deferred"] == [
+        {"op": "prune", "rule": "expire-ephemeral", "memories": [memory], "reason": reason}
+        for memory in oldest_first[2:]
+    ]

@@ -41,24 +41,24 @@ def evaluate_once(
 ) -> Any:
     """``expression.evaluate(memory_env_once(...))``, evaluated once per memory and time:
     a rule's value depends on the environment alone, which is read only."""
-    kept = _kept(memory, memory.recall, now, recalls_recorded)
     # the expression object itself is the key: a rule set's expressions live as long as
     # the dream, and two rule sets' expressions of one text are two keys (no mix-up)
-    values = kept.values
+    values = _values(memory, memory.recall, now, recalls_recorded)
     if expression in values:
         return values[expression]
-    value = values[expression] = expression.evaluate(kept.env)
+    value = values[expression] = expression.evaluate(
+        _kept(memory, memory.recall, now, recalls_recorded).env
+    )
     return value
 
 
 class _Kept:
-    """One memory's environment and the values of the expressions evaluated on it."""
+    """One memory's environment, its names computed as rules read them."""
 
-    __slots__ = ("env", "values")
+    __slots__ = ("env",)
 
     def __init__(self, env: LazyMemoryEnv) -> None:
         self.env = env
-        self.values: dict[Expression, Any] = {}
 
 
 @lru_cache(maxsize=1 << 14)
@@ -66,6 +66,17 @@ def _kept(memory: Memory, _recall: RecallStats | None, now: datetime, recorded: 
     return _Kept(LazyMemoryEnv(memory, now, recalls_recorded=recorded))
 
 
+#: The values are kept for more memories than the environments: a few rules' values are
+#: small, and each phase walks every memory in turn, so a store larger than the cache
+#: would evaluate every rule afresh in every phase (at 100,000 memories, four times).
+@lru_cache(maxsize=1 << 17)
+def _values(
+    _memory: Memory, _recall: RecallStats | None, _now: datetime, _recorded: bool
+) -> dict[Expression, Any]:
+    return {}
+
+
 def forget_envs() -> None:
-    """Drop the environments kept so far (a dream's plan is made)."""
+    """Drop the environments and values kept so far (a dream's plan is made)."""
     _kept.cache_clear()
+    _values.cache_clear()

@@ -48,23 +48,34 @@ class Budget:
         """Count ``op`` if it fits; otherwise record it as deferred and return False."""
         if op.op not in MEMORY_OPS:
             return True
-        reason = None
-        if self.changes + 1 > self.max_changes:
-            reason = f"max_changes_per_run ({self.max_changes}) reached"
-        elif op.op == "add" and self.adds + 1 > self.max_adds:
-            reason = f"max_adds_per_run ({self.max_adds}) reached"
-        elif self.new_chars + op.new_chars > self.max_new_chars:
-            reason = f"max_new_chars_per_run ({self.max_new_chars}) reached"
-        elif self.removals + _removed(op) > self.max_removals:
-            reason = f"max_removals_per_run ({self.max_removals}) reached"
+        reason = self.refusal(op.op, new_chars=op.new_chars, removed=_removed(op))
         if reason is not None:
-            self.deferred.append(Deferred(op.op, op.rule, list(op.memories), reason))
+            self.defer(op.op, op.rule, op.memories, reason)
             return False
         self.changes += 1
         self.adds += op.op == "add"
         self.new_chars += op.new_chars
         self.removals += _removed(op)
         return True
+
+    def refusal(self, kind: str, *, new_chars: int = 0, removed: int = 0) -> str | None:
+        """Why an operation of ``kind`` (a memory operation) would not fit now, or None.
+
+        Asked before an operation is built where most do not fit (a store far over its
+        budgets defers thousands of prunes each run)."""
+        if self.changes + 1 > self.max_changes:
+            return f"max_changes_per_run ({self.max_changes}) reached"
+        if kind == "add" and self.adds + 1 > self.max_adds:
+            return f"max_adds_per_run ({self.max_adds}) reached"
+        if self.new_chars + new_chars > self.max_new_chars:
+            return f"max_new_chars_per_run ({self.max_new_chars}) reached"
+        if self.removals + removed > self.max_removals:
+            return f"max_removals_per_run ({self.max_removals}) reached"
+        return None
+
+    def defer(self, kind: str, rule: str, memories: list[str], reason: str) -> None:
+        """Record an operation that did not fit, for a later run."""
+        self.deferred.append(Deferred(kind, rule, list(memories), reason))
 
 
 def _removed(op: Operation) -> int:

@@ -26,6 +26,11 @@ __all__ = ["plan_prune"]
 
 
 def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) -> Operation | None:
+    # a store far over its budgets defers most of its prunes: said without building them
+    refused = budget.refusal("prune")
+    if refused is not None:
+        budget.defer("prune", rule, [memory.id], refused)
+        return None
     op = Operation(
         op="prune",
         phase="prune",

@@ -369,6 +369,10 @@ def _diary_op(
 _ITEM_A_LINE = frozenset({"ops", "deferred", "decisions"})
 
 
+#: ``json.dumps(x, ensure_ascii=False)`` without building an encoder for each item.
+_one_line = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _record_bytes(record: RunRecord) -> bytes:
     """The stored record: indented JSON, the long lists one compact item a line."""
     # Whether the run got merged is a fact about main, not about the branch: not stored.
@@ -376,7 +380,7 @@ def _record_bytes(record: RunRecord) -> bytes:
     fields = []
     for key, value in stored:
         if key in _ITEM_A_LINE and isinstance(value, list) and value:
-            items = ",\n".join(f"    {json.dumps(x, ensure_ascii=False)}" for x in value)
+            items = ",\n".join(f"    {_one_line(x)}" for x in value)
             text = f"[\n{items}\n  ]"
         else:
             text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")

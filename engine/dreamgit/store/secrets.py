@@ -134,12 +134,27 @@ def redact_value(value: Any) -> Any:
     """
     seen: dict[str, str] = {}
 
+    def text(item: str) -> str:
+        done = seen.get(item)
+        if done is None:
+            done = seen[item] = redact_text(item)[0] if _SUSPECT.search(item) else item
+        return done
+
     def clean(item: Any) -> Any:
+        # the exact types first: a record is plain dicts, lists and strings, and the
+        # abstract Mapping check costs more than the rest of a visit
+        kind = type(item)
+        if kind is str:
+            return text(item)
+        if kind is dict:
+            return {
+                text(k) if type(k) is str else clean(k): text(v) if type(v) is str else clean(v)
+                for k, v in item.items()
+            }
+        if kind is list:
+            return [text(x) if type(x) is str else clean(x) for x in item]
         if isinstance(item, str):
-            done = seen.get(item)
-            if done is None:
-                done = seen[item] = redact_text(item)[0] if _SUSPECT.search(item) else item
-            return done
+            return text(item)
         if isinstance(item, Mapping):
             return {clean(k): clean(v) for k, v in item.items()}
         if isinstance(item, list | tuple):

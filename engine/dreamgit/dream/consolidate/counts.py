@@ -19,10 +19,13 @@ the numbers two memories disagree on count different things.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from dreamgit.dream.consolidate.count_index import CountIndex
+from dreamgit.dream.consolidate.count_memo import CountChange, kept_count_changes
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
 from dreamgit.dream.consolidate.count_words import (
     AMOUNTS,
@@ -41,7 +44,8 @@ from dreamgit.dream.consolidate.count_words import (
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.setting_names import UNITS as _UNITS
 from dreamgit.dream.consolidate.setting_names import bound_phrase, setting_words
-from dreamgit.dream.consolidate.update_passes import WINDOW, by_time
+from dreamgit.dream.consolidate.update_memo import InputDigest
+from dreamgit.dream.consolidate.update_passes import by_time
 from dreamgit.extract.frame import Frame, parse_frame
 from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.extract.signature import signature
@@ -419,66 +423,65 @@ def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
     return old.frame.event and new.frame.event and not q.changed
 
 
-def _said_at_once(
-    said: Sequence[_Said],
-    n: int,
-    words: set[str],
-    q: Quantity,
-    by_word: dict[str, list[int]],
-    by_phrase: dict[tuple[str, ...], list[int]],
-) -> list[int]:
-    """The later-placed memories said at the same time as ``said[n]`` (one turn: "I've
-    raised my practice set to 12 problems …, I've done 8 problems so far") that may hold
-    the count ``q`` changes: only a count said as a change is the value now over one said
-    with it, whatever order the turn said them in."""
-    if not q.changed:
-        return []
-    when = said[n].memory.created
-    found = {k for w in words for k in by_word.get(w, ())} | set(by_phrase.get(q.counted, ()))
-    return sorted(k for k in found if k > n and said[k].memory.created == when)
-
-
 def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, str]]:
-    """(older, newer, reason) for each memory whose count a newer memory changes."""
+    """(older, newer, reason) for each memory whose count a newer memory changes.
+
+    What one memory's counts change depends on it and the earlier memories it is
+    compared with alone, so it is taken from the run before when those are the same
+    (``count_memo.kept_count_changes``); an older memory is retired once, by the first.
+    """
     said = [s for s in map(_said, sorted(memories, key=by_time)) if s is not None]
-    by_word: dict[str, list[int]] = {}
-    # the whole counted phrase too: in a chat about problems, "conditional probability
-    # problems" said long ago is found past the window of every other "problem"
-    by_phrase: dict[tuple[str, ...], list[int]] = {}
-    for n, s in enumerate(said):
-        for q in s.quantities:
-            for w in q.counted[-1:] or tuple(q.setting):
-                by_word.setdefault(w, []).append(n)
-            if len(q.counted) > 1:
-                by_phrase.setdefault(q.counted, []).append(n)
+    index = CountIndex([s.quantities for s in said], [s.memory.created for s in said])
+    digest = InputDigest()
+    marks = [digest.memory(s.memory) for s in said]
     done: set[str] = set()
     for n, new in enumerate(said):
-        for q in new.quantities:
-            words = set(q.counted[-1:]) | q.setting | (q.before if q.changed else set())
-            near = sorted({k for w in words for k in by_word.get(w, ()) if k < n})[-WINDOW:]
-            same = [k for k in by_phrase.get(q.counted, ()) if k < n][-WINDOW:]
-            earlier = sorted({*near, *same})
-            at_once = _said_at_once(said, n, words, q, by_word, by_phrase)
-            for k in [*reversed(earlier), *at_once]:
-                old = said[k]
-                if old.memory.id in done or old.memory.created > new.memory.created:
-                    continue
-                tied = old.memory.created == new.memory.created
-                for p in old.quantities:
-                    if tied and (p.changed or not q.changed):
-                        continue  # said at one time: only a change says which is now
-                    if (
-                        p.number == q.number
-                        or not _same_thing(p, q)
-                        or _shrinks(p, q)
-                        or _other_act(p, q)
-                    ):
-                        continue
-                    if _apart(old, new, p, q):
-                        continue
-                    if q.number in {x.number for x in old.quantities}:
-                        continue  # the older one says the newer value too
-                    done.add(old.memory.id)
-                    thing = " ".join(p.counted) or " ".join(sorted(p.setting))
-                    yield old.memory, new.memory, f"count of {thing}: {p.number} → {q.number}"
-                    break
+        compared = [(q, index.compared(n, q)) for q in new.quantities]
+
+        def key(n: int = n, compared: _Compared = compared) -> str:
+            parts = (marks[n], *("".join([marks[k] for k in c]) for _q, c in compared))
+            return hashlib.sha1("\x1e".join(parts).encode(), usedforsecurity=False).hexdigest()
+
+        def find(new: _Said = new, compared: _Compared = compared) -> list[CountChange]:
+            return _changes(said, new, compared)
+
+        for at, place, reason in kept_count_changes(key, find):
+            old = said[compared[at][1][place]]
+            if old.memory.id not in done:
+                done.add(old.memory.id)
+                yield old.memory, new.memory, reason
+
+
+_Compared = list[tuple[Quantity, list[int]]]
+
+
+def _changes(said: Sequence[_Said], new: _Said, compared: _Compared) -> list[CountChange]:
+    """(which quantity, which of the memories it is compared with, reason) for each
+    earlier memory whose count one of ``new``'s changes, in the order compared."""
+    found: list[CountChange] = []
+    for at, (q, positions) in enumerate(compared):
+        for place, k in enumerate(positions):
+            old = said[k]
+            if old.memory.created > new.memory.created:
+                continue
+            reason = _changed_count(old, new, q)
+            if reason is not None:
+                found.append((at, place, reason))
+    return found
+
+
+def _changed_count(old: _Said, new: _Said, q: Quantity) -> str | None:
+    """Why ``q`` of ``new`` changes a count of ``old``, or None."""
+    tied = old.memory.created == new.memory.created
+    for p in old.quantities:
+        if tied and (p.changed or not q.changed):
+            continue  # said at one time: only a change says which is now
+        if p.number == q.number or not _same_thing(p, q) or _shrinks(p, q) or _other_act(p, q):
+            continue
+        if _apart(old, new, p, q):
+            continue
+        if q.number in {x.number for x in old.quantities}:
+            continue  # the older one says the newer value too
+        thing = " ".join(p.counted) or " ".join(sorted(p.setting))
+        return f"count of {thing}: {p.number} → {q.number}"
+    return None
