@@ -394,6 +394,22 @@ def test_the_run_timeout_bounds_all_requests_and_retries_together() -> None:
     assert server.requests == attempts
 
 
+def test_the_run_timeout_starts_with_the_first_request_not_when_the_client_is_made() -> None:
+    """A run that reads and gathers for longer than llm.run_timeout before it asks still
+    gets its answer: the run's LLM time is the model's, counted from the first request."""
+    now = [100.0]
+    client = HttpClient("openai", timeout=5, retries=0, run_timeout=1.0, monotonic=lambda: now[0])
+    now[0] += 30.0  # the run's own work before its first question
+    with loopback([openai_reply("an answer")], path="/v1/chat/completions") as server:
+        adapter = OpenAIAdapter({"model": "m", "base_url": server.url + "/v1"}, client=client)
+        assert adapter.complete(MESSAGES, max_tokens=10).text == "an answer"
+        now[0] += 1.5  # past the run's LLM time, counted from that first request
+        spent = r"run's LLM time is spent \(llm.run_timeout 1 s\)$"
+        with pytest.raises(ProviderError, match=spent):
+            adapter.complete(MESSAGES, max_tokens=10)
+    assert server.count == 1
+
+
 @pytest.mark.parametrize("code", [301, 302, 303, 307, 308])
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_a_redirect_to_another_port_is_refused_and_the_key_never_sent_there(

@@ -79,8 +79,10 @@ class HttpClient:
         # The default opener honours the usual *_proxy variables, as users expect.
         self.run_timeout = run_timeout
         self.monotonic = monotonic
-        # The run's LLM time starts when its client is made, which is when the run starts.
-        self._run_ends = monotonic() + run_timeout if run_timeout is not None else math.inf
+        # The run's LLM time starts with its first request (``post_json``), not when the
+        # client is made: what a run does before it asks (reading, gathering) is not the
+        # model's time.
+        self._run_ends = math.inf
         # Proxies from the environment are honoured, as users expect; see transport.py.
         self._opener = Opener()
 
@@ -98,6 +100,8 @@ class HttpClient:
         }
         failure = ""
         attempts = 0
+        if self.run_timeout is not None and self._run_ends == math.inf:
+            self._run_ends = self.monotonic() + self.run_timeout
         for attempt in range(self.retries + 1):
             if self._run_left() <= 0:
                 raise self._out_of_time(host, attempts, failure)

@@ -4,7 +4,8 @@ A subclass names its defaults (base URL, key variable), the extra settings it
 takes, and how to send a key; the constructor checks every setting once, so a
 typo in ``llm:`` is reported when the run starts, not after the first request.
 ``llm.timeout`` is each request's deadline (60 s), ``llm.run_timeout`` the run's
-total time for the LLM (1800 s); both hold however slowly a server sends.
+total time for the LLM from its first request (1800 s); both hold however slowly a
+server sends.
 """
 
 from __future__ import annotations
