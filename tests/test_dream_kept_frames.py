@@ -10,6 +10,7 @@ operations, the same run id and the same trees as a dream on a fresh repository.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
