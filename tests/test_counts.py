@@ -58,7 +58,7 @@ from test_update import T0, _memories, _pairs
         (
             "The user's nightly backup limit is 40 snapshots.",
             "The user says the nightly backup limit is now 60 snapshots.",
-            "count of snapshot: 40 → 60",
+            "40 → 60",
         ),
         # a change that names the setting before its number, then the setting set anew
         (
