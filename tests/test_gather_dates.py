@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from dreamgit.dream.gather.calendar_words import day_text
 from dreamgit.dream.gather.dates import as_dated, past_times, resolve_dates
 from dreamgit.dream.gather.extract import extract_candidates
+from dreamgit.extract.calendar_words import day_text
 
 # Monday 8 May 2023, early afternoon.
 SESSION = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)

@@ -190,8 +190,8 @@ def _evidence_as(
     day, as gathering writes them); ``session-day`` (only with the session's day beside
     them: an answer written relative to it, "the Friday before <that day>");
     ``relative-other`` (a relative date that gives other words); ``inferred`` (neither)."""
-    from dreamgit.dream.gather.calendar_words import day_text
     from dreamgit.dream.gather.dates import past_times, resolve_dates
+    from dreamgit.extract.calendar_words import day_text
 
     said: set[str] = set()
     resolved: set[str] = set()

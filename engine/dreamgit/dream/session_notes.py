@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import replace
-from datetime import datetime
 
 from dreamgit import lazyre
+from dreamgit.extract.calendar_words import day_text
 from dreamgit.extract.candidate import Candidate, description_of
 from dreamgit.extract.names import possessive
 from dreamgit.extract.speakers import USER
@@ -69,9 +69,6 @@ _PEOPLES_OWN = frozenset({"preferences"})
 MAX_CHARS = 300
 _LEAD_END = " \u2014 "
 _BETWEEN = "; "
-#: The months as a note writes its session's day, "5 May 2024" (as gathering writes dates).
-_MONTHS = str.split("""January February March April May June July August September October
-November December""")
 #: A note's lead with its session's day: "Ana (5 May 2024)".
 _LEAD_DAY = lazyre.compile(r"(?P<who>.+?) \(\d{1,2} [A-Z][a-z]+ \d{4}\)")
 
@@ -116,16 +113,12 @@ def _part(candidate: Candidate) -> str:
 _THEIR = "their "
 
 
-def _day(when: datetime) -> str:
-    return f"{when.day} {_MONTHS[when.month - 1]} {when.year}"
-
-
 def _note(group: Sequence[Candidate]) -> Candidate:
     """The note of two or more statements about one person from one session, opening
     with the session's day unless a statement says it."""
     first = group[0]
     said = _BETWEEN.join(map(_part, group))
-    day = _day(first.created)
+    day = day_text(first.created)  # "5 May 2024", as gathering writes dates
     lead = _lead(first) if day in said else f"{_lead(first)} ({day})"
     text = lead + _LEAD_END + said + "."
     return replace(

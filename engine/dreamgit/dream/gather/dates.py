@@ -21,7 +21,9 @@ import re
 from datetime import date, datetime, timedelta
 
 from dreamgit import lazyre
-from dreamgit.dream.gather.calendar_words import (
+from dreamgit.dream.gather.words import PAST_VERB
+from dreamgit.dream.gather.yearless import HELD_FOR, MONTH_DAY, held_since, with_year
+from dreamgit.extract.calendar_words import (
     MONTHS,
     WEEKDAYS,
     counted,
@@ -29,8 +31,6 @@ from dreamgit.dream.gather.calendar_words import (
     month_text,
     weekday_number,
 )
-from dreamgit.dream.gather.words import PAST_VERB
-from dreamgit.dream.gather.yearless import HELD_FOR, MONTH_DAY, held_since, with_year
 
 __all__ = ["DATE_WORDS", "JUST_DONE", "as_dated", "past_times", "resolve_dates"]
 

@@ -14,8 +14,8 @@ import re
 from datetime import datetime, timedelta
 
 from dreamgit import lazyre
-from dreamgit.dream.gather.calendar_words import day_text
 from dreamgit.dream.gather.words import IRREGULAR_PAST
+from dreamgit.extract.calendar_words import day_text
 from dreamgit.extract.lexicon import canonical_spelling
 
 __all__ = [

@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.gather.calendar_words import day_text
 from dreamgit.dream.gather.dates import resolve_dates
 from dreamgit.dream.gather.salience import kind_of
 from dreamgit.dream.gather.transcript import speaker_paragraphs
+from dreamgit.extract.calendar_words import day_text
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.names import possessive
 from dreamgit.extract.speakers import AGENT, NOBODY, UNMARKED, USER

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 
 from dreamgit import lazyre
-from dreamgit.dream.gather.calendar_words import MONTHS, counted, day_text, month_text
+from dreamgit.extract.calendar_words import MONTHS, counted, day_text, month_text
 
 __all__ = [
     "HELD_FOR",

@@ -1,9 +1,9 @@
 """The calendar's words: month and weekday names, counts said in words, a day as written.
 
-Shared by the readers of dates said in a sentence (:mod:`.dates`, :mod:`.yearless`):
-"a couple of" counts 2, "tues" is a Tuesday, and a day is written the way people read
-it, "5 May 2023", a month "May 2023" (a month number past either end of the year moves
-the year).
+Shared by gathering's readers of dates said in a sentence (``dates``, ``yearless``) and
+by session notes, which write their session's day the same way: "a couple of" counts 2,
+"tues" is a Tuesday, and a day is written the way people read it, "5 May 2023", a month
+"May 2023" (a month number past either end of the year moves the year).
 """
 
 from __future__ import annotations
