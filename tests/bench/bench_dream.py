@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
@@ -213,7 +213,7 @@ def _timing(phases: dict[str, float]) -> Iterator[None]:
         saved.append((module, name, original))
         setattr(module, name, timed)
 
-    wrap(plan_module.MemoryRepo, "snapshot", "read memories")
+    wrap(MemoryRepo, "snapshot", "read memories")
     wrap(plan_module, "plan_gather", "gather")
     wrap(plan_module, "plan_consolidate", "consolidate")
     wrap(plan_module, "plan_prune", "prune")
@@ -253,7 +253,7 @@ class _Clusters:
         return {frozenset(p) for g in groups.values() for p in combinations(sorted(g), 2)}
 
 
-def _clusters(ops: list[dict[str, Any]], kinds: set[str]) -> _Clusters:
+def _clusters(ops: Sequence[Mapping[str, Any]], kinds: set[str]) -> _Clusters:
     clusters = _Clusters()
     for op in ops:
         if op["op"] in kinds:
