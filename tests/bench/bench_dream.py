@@ -37,6 +37,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -282,8 +283,16 @@ def warm_up(path: Path, now: datetime) -> float:
 
 def measure(n: int, *, run_only: bool = False, warm: bool = False) -> dict[str, Any]:
     """Everything for one size, in this process (``run_only``: the dream alone, no review;
-    ``warm``: the caches in the git directory filled first by a review in another process)."""
+    ``warm``: the caches in the git directory filled first by a review in another process),
+    in a folder of its own that is removed after (a store of 100,000 is gigabytes)."""
     work = Path(tempfile.mkdtemp(prefix=f"dreamgit-dream-{n}-"))
+    try:
+        return _measured(work, n, run_only=run_only, warm=warm)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _measured(work: Path, n: int, *, run_only: bool, warm: bool) -> dict[str, Any]:
     start = time.perf_counter()
     repo, now, corpus = build(work / "run.git", n)
     built = time.perf_counter() - start
