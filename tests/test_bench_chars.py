@@ -4,23 +4,16 @@ to content, and a memory that repeats an earlier one is charged whole as a repea
 from __future__ import annotations
 
 import collections
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
-BENCH = Path(__file__).parent / "bench" / "bench_chars.py"
+from benchkit import load_bench
 
 
 def _bench() -> ModuleType:
-    sys.path.insert(0, str(BENCH.parent))
-    spec = importlib.util.spec_from_file_location("bench_chars", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_chars")
 
 
 def _by_kind(text: str, names: list[str]) -> dict[str, str]:

@@ -4,15 +4,13 @@ answer held over several items was cut from the cited turns or only scattered.""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from datetime import datetime
-from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-BENCH = Path(__file__).parent / "bench" / "bench_misses.py"
+from benchkit import load_bench
+
 _STOP = {"a", "the", "on", "in", "to", "i", "my", "and", "of", "was", "before", "her"}
 SCORER = SimpleNamespace(
     tokens=lambda text: [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP]
@@ -21,12 +19,7 @@ AT = {"session_1": datetime(2031, 3, 10, 12, 0), "session_2": datetime(2031, 3, 
 
 
 def _bench() -> ModuleType:
-    sys.path.insert(0, str(BENCH.parent))
-    spec = importlib.util.spec_from_file_location("bench_misses", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_misses")
 
 
 def _probe(answer: str, *cited: tuple[str, str], sessions: int = 1) -> dict[str, Any]:

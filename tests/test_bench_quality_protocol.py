@@ -3,11 +3,10 @@ its active memories written one file each, and nothing left of an earlier run.""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-BENCH = Path(__file__).parent / "bench" / "bench_quality.py"
+from benchkit import load_bench
 
 SESSIONS = {
     "2031-04-02_1000_s01.txt": (
@@ -26,11 +25,7 @@ SESSIONS = {
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_quality", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_quality")
 
 
 def test_a_conversation_is_dreamed_and_only_this_runs_memories_are_written(
