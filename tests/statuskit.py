@@ -15,7 +15,7 @@ from dreamgit.cli import cli
 from dreamgit.clock import parse_time
 from dreamgit.dream.status import repo_status
 from dreamgit.store.repo import MemoryRepo
-from gitcheck import NOW_TEXT
+from gitcheck import NOW_TEXT, git
 
 #: Runs the command line with pygit2 made unimportable: the lean path must not need it.
 _WITHOUT_GIT = "import sys; sys.modules['pygit2'] = None; from dreamgit.cli import main; main()"
@@ -57,3 +57,14 @@ def assert_lean_prints_as_full(repo: Path) -> None:
     assert lean_json.returncode == 0, lean_json.stderr
     assert (lean_text.stdout, lean_json.stdout) == (text, as_json)
     assert json.loads(lean_json.stdout) == full(repo)
+
+
+def make_dream_branch(repo: Path, message: str) -> None:
+    """A dream branch holding a commit main does not hold, as a running or crashed dream
+    leaves it."""
+    made = git(
+        repo,
+        "-c", "user.name=t", "-c", "user.email=t@t",
+        "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", message,
+    )  # fmt: skip
+    git(repo, "update-ref", "refs/heads/dream/20261122T030000Z-abcd", made.strip())

@@ -14,7 +14,7 @@ from dreamgit.clock import parse_time
 from dreamgit.dream.leanstatus import lean_status
 from dreamgit.store.leanrefs import branches_under, says_bare
 from gitcheck import NOW_TEXT, git
-from statuskit import assert_lean_prints_as_full, full, run, without_git
+from statuskit import assert_lean_prints_as_full, full, make_dream_branch, run, without_git
 
 LATER = "2027-02-01T12:00:00Z"
 
@@ -85,12 +85,7 @@ def test_lean_status_steps_aside_when_a_dream_branch_appears(repo: Path) -> None
     run(repo, "status")
     assert lean_status(repo, parse_time(NOW_TEXT)) is not None
     # A commit main does not hold, as a crashed dream leaves its branch.
-    made = git(
-        repo,
-        "-c", "user.name=t", "-c", "user.email=t@t",
-        "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "a crashed dream",
-    )  # fmt: skip
-    git(repo, "update-ref", "refs/heads/dream/20261122T030000Z-abcd", made.strip())
+    make_dream_branch(repo, "a crashed dream")
     assert lean_status(repo, parse_time(NOW_TEXT)) is None
     report = json.loads(run(repo, "status", "--json"))
     assert report == full(repo)

@@ -18,7 +18,7 @@ from dreamgit.dream.status import dream_lock_path
 from dreamgit.store.leanrefs import work_tree_of
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW_TEXT, git
-from statuskit import assert_lean_prints_as_full, full, run, without_git
+from statuskit import assert_lean_prints_as_full, full, make_dream_branch, run, without_git
 
 NOW = parse_time(NOW_TEXT)
 
@@ -176,12 +176,7 @@ def test_a_detached_head_takes_the_full_path(repo: Path) -> None:
 
 def test_a_repository_mid_dream_takes_the_full_path(repo: Path) -> None:
     """A dream holds its lock and has made its branch: the full path lists it as running."""
-    made = git(
-        repo,
-        "-c", "user.name=t", "-c", "user.email=t@t",
-        "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "a dream on its way",
-    )  # fmt: skip
-    git(repo, "update-ref", "refs/heads/dream/20261122T030000Z-abcd", made.strip())
+    make_dream_branch(repo, "a dream on its way")
     lock = dream_lock_path(MemoryRepo.open(repo))
     lock.parent.mkdir(parents=True, exist_ok=True)
     with lock.open("w") as held:
