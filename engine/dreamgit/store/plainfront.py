@@ -23,7 +23,7 @@ from typing import Any
 
 from dreamgit.errors import InternalSignal
 
-__all__ = ["read_plain", "write_plain"]
+__all__ = ["plain_scalar", "plain_words", "read_plain", "write_plain"]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 #: A word of a flow list: starts with a letter; words joined by single spaces.
@@ -145,6 +145,23 @@ def _plain_string(text: str) -> str:
     if text.casefold() in _SPECIAL:
         raise _NotPlain
     return text
+
+
+def plain_scalar(text: str) -> str:
+    """``text`` as a value after ``key: ``, when YAML reads it as this very string (a
+    plain scalar that starts with a letter); ValueError when it reads as anything else."""
+    try:
+        return _plain_string(text)
+    except _NotPlain:
+        raise ValueError(text) from None
+
+
+def plain_words(text: str) -> list[str]:
+    """A flow list of plain words (``[a, b c]``) as YAML reads it; ValueError otherwise."""
+    try:
+        return _flow_list(text)
+    except _NotPlain:
+        raise ValueError(text) from None
 
 
 def _flow_list(text: str) -> list[str]:
