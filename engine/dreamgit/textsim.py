@@ -20,7 +20,15 @@ from contextvars import ContextVar
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["FEATURE_KEEPER", "Token", "features", "jaccard", "similarity", "tokenize"]
+__all__ = [
+    "FEATURE_KEEPER",
+    "Token",
+    "content_norms",
+    "features",
+    "jaccard",
+    "similarity",
+    "tokenize",
+]
 
 # Order matters: times before plain numbers, numbers before words.
 _TOKEN = re.compile(
@@ -315,3 +323,54 @@ def similarity(a: str, b: str) -> float:
         same = [t.norm for t in tokenize(a)] == [t.norm for t in tokenize(b)]
         return 1.0 if same and not fa and not fb else 0.0
     return dice(fa, fb)
+
+
+#: Where a token may span whitespace: a time written ``10 am`` (one space, then a or p).
+_SPANNING_TIME = re.compile(r"\d\s[ap]", re.IGNORECASE)
+#: The non-stop norms of chunks of text between whitespace, each read once (bounded).
+_CHUNK_NORMS: dict[str, tuple[str, ...] | None] = {}
+_CHUNKS_KEPT = 1 << 17
+_UNSEEN = ("",)  # a memo's miss, told by identity
+#: The letter runs of a chunk, for telling a number word in it.
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def content_norms(text: str) -> list[str]:
+    """The norms of ``text``'s non-stop tokens in order: what :func:`tokenize` gives, read
+    chunk by chunk (between whitespace) through a memo of each chunk's norms.
+
+    Building the recall index of 100,000 memories tokenized each text whole (~25 us a
+    memory); words repeat across memories, texts do not. No token spans whitespace but a
+    time written ``10 am``, a leading label (``Note :``) and a run of spelled numbers
+    (``twenty five``): a text that may hold one, or a chunk that holds a label or a
+    number word, is tokenized whole as before, so the answer is always tokenize's.
+    """
+    if _SPANNING_TIME.search(text) or _LABEL.match(text):
+        return _whole_norms(text)
+    out: list[str] = []
+    memo = _CHUNK_NORMS
+    for chunk in text.split():
+        norms = memo.get(chunk, _UNSEEN)
+        if norms is _UNSEEN:
+            norms = _chunk_norms(chunk)
+            if len(memo) < _CHUNKS_KEPT:
+                memo[chunk] = norms
+        if norms is None:
+            return _whole_norms(text)
+        out.extend(norms)
+    return out
+
+
+def _chunk_norms(chunk: str) -> tuple[str, ...] | None:
+    """The non-stop norms of one chunk, or None when it may read otherwise inside a text
+    (a label, or a word a spelled number is made of)."""
+    if _LABEL.match(chunk):
+        return None
+    if any(word in _SMALL or word in _SCALES for word in _LETTERS.findall(chunk.lower())):
+        return None
+    # Not through tokenize's cache of texts: chunks would crowd the texts out of it.
+    return tuple(t.norm for t in tokenize.__wrapped__(chunk) if not t.stop)
+
+
+def _whole_norms(text: str) -> list[str]:
+    return [t.norm for t in tokenize(text) if not t.stop]

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id
 from dreamgit.store.memoryfile import split_memory_path
-from dreamgit.textsim import tokenize
+from dreamgit.textsim import content_norms
 
 __all__ = ["Changes", "Parsed", "Source", "index_terms", "memory_terms", "move", "said_key"]
 
@@ -71,7 +71,7 @@ class _Tally:
 
 def index_terms(text: str) -> list[str]:
     """The index terms of a text, repeated as often as they occur."""
-    return [t.norm for t in tokenize(text) if not t.stop]
+    return content_norms(text)
 
 
 def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
