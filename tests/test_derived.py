@@ -417,3 +417,20 @@ def test_a_listing_that_derives_every_fact_drops_the_other_variants_of_its_kind(
     with sqlite3.connect(_database(repo)) as db:
         kinds = dict(db.execute("SELECT kind, COUNT(*) FROM facts GROUP BY kind").fetchall())
     assert kinds == {"len:new": len(FACTS), "other:1": len(FACTS)}
+
+
+def test_a_build_into_empty_tables_ends_with_the_docs_indexes_in_place(
+    engine: DreamEngine,
+) -> None:
+    """A first build makes the docs indexes after its rows (once, sorted): they are there
+    after it, and queries by id and by text use them."""
+    repo = engine.repo
+    _answers(repo)
+    with sqlite3.connect(_database(repo)) as db:
+        names = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        plan = " ".join(
+            str(row)
+            for row in db.execute("EXPLAIN QUERY PLAN SELECT path FROM docs WHERE id = 'x'")
+        )
+    assert {"docs_by_id", "docs_by_said"} <= names
+    assert "docs_by_id" in plan

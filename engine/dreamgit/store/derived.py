@@ -41,6 +41,7 @@ from dreamgit.store.derivedfacts import (
     read_facts,
 )
 from dreamgit.store.derivedmove import (
+    DOC_INDEXES,
     Changes,
     Parsed,
     Source,
@@ -68,14 +69,13 @@ __all__ = [
 #: Bumped when a table's meaning changes: an older database is then rebuilt.
 SCHEMA = "3"
 
-_TABLES = """
+_TABLES = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS docs (
     path TEXT PRIMARY KEY, blob TEXT NOT NULL, id TEXT, record TEXT,
     len INTEGER NOT NULL, active INTEGER NOT NULL, said TEXT
 );
-CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
-CREATE INDEX IF NOT EXISTS docs_by_said ON docs (said);
+{DOC_INDEXES}
 CREATE TABLE IF NOT EXISTS facts (
     path TEXT NOT NULL, blob TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
     PRIMARY KEY (path, kind)

@@ -69,36 +69,36 @@ def plain_record(text: str) -> dict[str, Any] | None:
     found = _SHAPE.match(text)
     if found is None:
         return None
-    group = found.group
+    # One tuple of every group (a call per group cost a tenth of the whole read).
+    values = found.groups()
+    (name, description, kind, ident, topic, priority, key, tags, created, updated, sources,
+     supersedes, valid_from, valid_to, superseded_by, confidence, recalls) = values  # fmt: skip
     try:
-        ident = plain_scalar(group("id"))
-        priority = _scalar(group("priority"))
-        kind = _scalar(group("type"))
-        key = group("key")
+        kind = _scalar(kind)
         record: dict[str, Any] = {
-            "id": ident,
-            "topic": _scalar(group("topic")),
+            "id": plain_scalar(ident),
+            "topic": _scalar(topic),
             "front_matter": True,
-            "name": plain_scalar(group("name")),
-            "description": plain_scalar(group("description")),
+            "name": plain_scalar(name),
+            "description": plain_scalar(description),
             "type": kind if kind in _TYPES else "user",
-            "priority": priority,
+            "priority": _scalar(priority),
             "key": None if key is None else plain_scalar(key),
             "text": text[found.end() :].strip(),
-            "confidence": float(group("confidence")),
-            "recalls": int(group("recalls") or 0),
-            "created": _moment(group("created")),
-            "updated": _moment(group("updated")),
-            "valid_from": _moment(group("valid_from")),
-            "valid_to": _moment(group("valid_to")),
-            "tags": plain_words(group("tags")),
-            "sources": plain_words(group("sources")),
-            "supersedes": _words_or_none(group("supersedes")),
-            "superseded_by": _words_or_none(group("superseded_by")),
+            "confidence": float(confidence),
+            "recalls": int(recalls or 0),
+            "created": _moment(created),
+            "updated": _moment(updated),
+            "valid_from": _moment(valid_from),
+            "valid_to": _moment(valid_to),
+            "tags": plain_words(tags),
+            "sources": plain_words(sources),
+            "supersedes": _words_or_none(supersedes),
+            "superseded_by": _words_or_none(superseded_by),
         }
     except ValueError:  # not plain, or a time out of range: the full path says what it is
         return None
-    if priority not in _PRIORITIES or not SAFE_ID.match(ident):
+    if record["priority"] not in _PRIORITIES or not SAFE_ID.match(record["id"]):
         return None  # the full path refuses it, with the line
     said = (record["key"] or "", *record["tags"], *record["sources"], *record["supersedes"])
     if CONTROL.search("".join((*said, *record["superseded_by"]))):
