@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -277,16 +278,32 @@ def _elect(
     db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", _in_key_order(on))
 
 
-def _in_key_order(indexed: list[tuple[str, list[str]]]) -> list[tuple[str, str, int, int]]:
+def _in_key_order(indexed: list[tuple[str, list[str]]]) -> Iterator[tuple[str, str, int, int]]:
     """The postings of memories (path, terms) in the table's key order (term, path), so a
     build appends to the table's tree instead of inserting all over it (~4x faster); by
-    term, then by path, instead of one sort of every posting (~1.5 million at 100,000)."""
-    by_term: dict[str, list[tuple[str, str, int, int]]] = {}
-    for path, terms in sorted(indexed):
-        length = len(terms)
+    term, then by path, instead of one sort of every posting (~1.5 million at 100,000).
+
+    Each term's postings are held as one array of packed (memory's place, term frequency)
+    and made rows only as SQLite takes them: a tuple per posting held to the end of a
+    build cost ~90 MB at 100,000 memories."""
+    paths: list[str] = []
+    lengths = array("q")
+    by_term: dict[str, array[int]] = {}
+    for place, (path, terms) in enumerate(sorted(indexed)):
+        paths.append(path)
+        lengths.append(len(terms))
         for term, tf in Counter(terms).items():
             found = by_term.get(term)
             if found is None:
-                found = by_term[term] = []
-            found.append((term, path, tf, length))
-    return [posting for term in sorted(by_term) for posting in by_term[term]]
+                found = by_term[term] = array("q")
+            found.append(place << _TF_BITS | tf)
+    for term in sorted(by_term):
+        for packed in by_term.pop(term):
+            place = packed >> _TF_BITS
+            yield term, paths[place], packed & _TF_MASK, lengths[place]
+
+
+#: A posting's term frequency takes the low bits of its packed value (a text of more
+#: than four billion words is not a memory).
+_TF_BITS = 32
+_TF_MASK = (1 << _TF_BITS) - 1
