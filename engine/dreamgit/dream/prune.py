@@ -29,7 +29,7 @@ def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) 
     # a store far over its budgets defers most of its prunes: said without building them
     refused = budget.refusal("prune")
     if refused is not None:
-        budget.defer("prune", rule, [memory.id], refused)
+        budget.defer_counted("prune", rule, memory.id, refused)
         return None
     op = Operation(
         op="prune",
