@@ -85,22 +85,26 @@ class Budget:
         """Record an operation that did not fit, for a later run."""
         self.deferred.append(Deferred(kind, rule, list(memories), reason))
 
-    def defer_counted(self, kind: str, rule: str, memory: str, reason: str) -> None:
-        """Record an operation on ``memory`` that did not fit: listed by name while fewer
-        than :data:`LISTED_DEFERRED` of its kind, rule and reason are, counted after that
-        (a later run works out again which ones to do: the record need not name 200,000)."""
+    def defer_counted(self, kind: str, rule: str, memories: list[str], reason: str) -> None:
+        """Record an operation on each of ``memories`` that did not fit: listed by name
+        while fewer than :data:`LISTED_DEFERRED` of its kind, rule and reason are, counted
+        after that (a later run works out again which ones to do: the record need not name
+        200,000)."""
         key = (kind, rule, reason)
         listed = self._listed.get(key, 0)
-        if listed < LISTED_DEFERRED:
-            self._listed[key] = listed + 1
+        named = memories[: max(LISTED_DEFERRED - listed, 0)]
+        self._listed[key] = listed + len(named)
+        for memory in named:
             self.defer(kind, rule, [memory], reason)
+        more = len(memories) - len(named)
+        if not more:
             return
         at = self._tally.get(key)
         if at is None:
             self._tally[key] = len(self.deferred)
-            self.deferred.append(Deferred(kind, rule, [], reason, more=1))
+            self.deferred.append(Deferred(kind, rule, [], reason, more=more))
         else:
-            self.deferred[at] = replace(self.deferred[at], more=self.deferred[at].more + 1)
+            self.deferred[at] = replace(self.deferred[at], more=self.deferred[at].more + more)
 
 
 def _removed(op: Operation) -> int:
