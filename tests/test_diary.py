@@ -258,3 +258,16 @@ def test_a_long_deferred_list_shows_its_first_items_and_counts_the_rest() -> Non
         f"- … and 1,483 more (merge 1, prune 1,482): `.dreamgit/runs/{RUN}.json`"
     )
     assert lines[start + 22] == ""
+
+
+def test_deferred_operations_counted_on_one_item_are_said_and_added_to_the_rest() -> None:
+    """An item counting 9,500 prunes reads as such, and the line of the rest counts them all."""
+    named = [
+        {"op": "prune", "rule": "budget-total", "memories": [f"m-{k:08d}"], "reason": "full"}
+        for k in range(1, 21)
+    ]
+    counted = {"op": "prune", "rule": "budget-total", "memories": [], "reason": "full"}
+    entry = render_diary_entry(record(deferred=[{**counted, "more": 9500}]))
+    assert "- **prune** 9,500 more — rule `budget-total`: full" in entry.splitlines()
+    lines = render_diary_entry(record(deferred=[*named, {**counted, "more": 9500}])).splitlines()
+    assert f"- … and 9,500 more (prune 9,500): `.dreamgit/runs/{RUN}.json`" in lines

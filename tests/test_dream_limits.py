@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from dreamgit.dream.limits import LISTED_DEFERRED
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import DREAM_AT, Seed, build_repo, fixture_copy, invoke_json, set_config
+from dreamkit import DREAM_AT, Seed, build_repo, fixture_copy, invoke, invoke_json, set_config
 
 MEMORY_OPS = {"add", "reinforce", "merge", "supersede", "prune"}
 CONSERVATIVE = {"changes": 3, "adds": 1, "chars": 250}
@@ -156,3 +157,27 @@ def test_prunes_past_the_change_limit_are_deferred_oldest_first_with_rule_and_re
         {"op": "prune", "rule": "expire-ephemeral", "memories": [memory], "reason": reason}
         for memory in oldest_first[2:]
     ]
+
+
+def test_prunes_deferred_past_the_listed_ones_are_counted_on_one_item(tmp_path: Path) -> None:
+    """Twenty-four expired notes, one change: twenty deferred prunes named, three counted."""
+    notes = [
+        Seed(f"Has a call with supplier {k} on 2026-11-01.", "schedule", "ephemeral", hours=k)
+        for k in range(LISTED_DEFERRED + 4)
+    ]
+    config = "extends: default\nlimits: {max_changes_per_run: 1}\n"
+    repo = build_repo(tmp_path / "mem", bare=True, memories=notes, sessions=(), config=config)
+    oldest_first = [
+        m.id for m in sorted(repo.memories(now=DREAM_AT), key=lambda m: (m.created, m.id))
+    ]
+    record = invoke_json(repo, "run", "--force")
+    reason = "max_changes_per_run (1) reached"
+    listed = [
+        {"op": "prune", "rule": "expire-ephemeral", "memories": [memory], "reason": reason}
+        for memory in oldest_first[1 : LISTED_DEFERRED + 1]
+    ]
+    counted = {"op": "prune", "rule": "expire-ephemeral", "memories": [], "reason": reason}
+    assert record["deferred"] == [*listed, {**counted, "more": 3}]
+    review = invoke(repo, "review", "--force")
+    assert review.exit_code == 0, review.output
+    assert f"deferred: prune 2 more ({reason})" in review.output.splitlines()

@@ -167,3 +167,13 @@ def test_skipped_record_as_the_dream_cycle_writes_it() -> None:
     assert render_summary(record) == (
         "## Dream run\n\nSkipped at 2026-11-22T03:00:00Z: gate: 1 new session, 3 needed\n"
     )
+
+
+def test_summary_counts_the_deferred_operations_an_item_stands_for() -> None:
+    """An item counting 7 more prunes adds 7 to the heading and says so on its line."""
+    counted = {"op": "prune", "rule": "budget-total", "memories": [], "reason": "full", "more": 7}
+    record = _record()
+    listed = len(record["deferred"])
+    text = render_summary({**record, "deferred": [*record["deferred"], counted]})
+    assert f"### Deferred ({listed + 7})" in text.splitlines()
+    assert "- prune · rule `budget-total` · 7 more: full" in text.splitlines()

@@ -53,12 +53,14 @@ class OpRecord(TypedDict):
 
 
 class DeferredRecord(TypedDict):
-    """An operation a run's limits left for a later run."""
+    """An operation a run's limits left for a later run (``more``: how many more of the
+    same kind, rule and reason were deferred without being listed)."""
 
     op: str
     rule: str
     memories: list[str]
     reason: str
+    more: NotRequired[int]
 
 
 class Decision(TypedDict, total=False):

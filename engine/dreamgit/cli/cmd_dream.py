@@ -89,7 +89,8 @@ def print_ops(record: RunRecord) -> None:
             f"{op['n']:>3}  {op['phase']:<11} {op['op']:<10} {op['rule']:<28} {op['summary']}"
         )
     for deferred in record["deferred"]:
-        what = " ".join([deferred["op"], *deferred["memories"]])
+        more = [f"{deferred['more']} more"] if deferred.get("more") else []
+        what = " ".join([deferred["op"], *deferred["memories"], *more])
         click.echo(f"deferred: {what} ({deferred['reason']})")
     click.echo(
         f"memories: {record['memories_before']} → {record['memories_after']}; "

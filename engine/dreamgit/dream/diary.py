@@ -199,14 +199,25 @@ def _deferred_lines(deferred: list[Mapping[str, Any]], run_id: str) -> list[str]
         counts: dict[str, int] = {}
         for item in rest:
             op = _plain(item.get("op")) or "?"
-            counts[op] = counts.get(op, 0) + 1
+            counts[op] = counts.get(op, 0) + _operations(item)
         each = ", ".join(f"{op} {n:,}" for op, n in sorted(counts.items()))
-        lines.append(f"- … and {len(rest):,} more ({each}): `.dreamgit/runs/{run_id}.json`")
+        total = sum(counts.values())
+        lines.append(f"- … and {total:,} more ({each}): `.dreamgit/runs/{run_id}.json`")
     return lines
 
 
+def _operations(item: Mapping[str, Any]) -> int:
+    """How many operations a deferred item stands for: one, or those it counts (``more``)."""
+    more = item.get("more")
+    return more if isinstance(more, int) and more > 0 else 1
+
+
 def _deferred_line(item: Mapping[str, Any]) -> str:
-    line = f"- **{_plain(item.get('op')) or '?'}** {_ids(item.get('memories'))}"
+    more = item.get("more")
+    counted = f"{more:,} more" if isinstance(more, int) and more > 0 else ""
+    ids = _ids(item.get("memories")) if item.get("memories") or not counted else ""
+    shown = " and ".join(part for part in (ids, counted) if part)
+    line = f"- **{_plain(item.get('op')) or '?'}** {shown}"
     line += _rule(item.get("rule"), None)
     reason = _plain(item.get("reason"))
     return f"{line}: {reason}" if reason else line

@@ -8,12 +8,16 @@ model's proposals retire (remove, supersede) have a cap of their own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dreamgit.dream.workset import MEMORY_OPS, Deferred, Operation
 from dreamgit.llm.proposals import REMOVING_OPS, RunLimits
 
-__all__ = ["Budget"]
+__all__ = ["LISTED_DEFERRED", "Budget"]
+
+#: Deferred operations of one kind, rule and reason listed by name in the run record
+#: (:meth:`Budget.defer_counted`); the others are counted on one item after them.
+LISTED_DEFERRED = 20
 
 
 @dataclass
@@ -30,6 +34,10 @@ class Budget:
     new_chars: int = 0
     removals: int = 0
     deferred: list[Deferred] = field(default_factory=list)
+    #: Per kind, rule and reason of :meth:`defer_counted`: how many were listed, and where
+    #: the item counting the rest stands in ``deferred``.
+    _listed: dict[tuple[str, str, str], int] = field(default_factory=dict, repr=False)
+    _tally: dict[tuple[str, str, str], int] = field(default_factory=dict, repr=False)
 
     def run_limits(self) -> RunLimits:
         """The same caps and what is used of them, for judging an LLM's proposals."""
@@ -76,6 +84,27 @@ class Budget:
     def defer(self, kind: str, rule: str, memories: list[str], reason: str) -> None:
         """Record an operation that did not fit, for a later run."""
         self.deferred.append(Deferred(kind, rule, list(memories), reason))
+
+    def defer_counted(self, kind: str, rule: str, memories: list[str], reason: str) -> None:
+        """Record an operation on each of ``memories`` that did not fit: listed by name
+        while fewer than :data:`LISTED_DEFERRED` of its kind, rule and reason are, counted
+        after that (a later run works out again which ones to do: the record need not name
+        200,000)."""
+        key = (kind, rule, reason)
+        listed = self._listed.get(key, 0)
+        named = memories[: max(LISTED_DEFERRED - listed, 0)]
+        self._listed[key] = listed + len(named)
+        for memory in named:
+            self.defer(kind, rule, [memory], reason)
+        more = len(memories) - len(named)
+        if not more:
+            return
+        at = self._tally.get(key)
+        if at is None:
+            self._tally[key] = len(self.deferred)
+            self.deferred.append(Deferred(kind, rule, [], reason, more=more))
+        else:
+            self.deferred[at] = replace(self.deferred[at], more=self.deferred[at].more + more)
 
 
 def _removed(op: Operation) -> int:

@@ -25,11 +25,29 @@ from dreamgit.ruleset.context import reads_recall_signals
 __all__ = ["plan_prune"]
 
 
+def _prune_each(
+    ws: WorkingSet, memories: list[Memory], rule: str, why: str, budget: Budget
+) -> list[Operation]:
+    """:func:`_prune` of each of ``memories`` in turn; once the limits refuse one, they
+    refuse the rest for the same reason (a prune adds no characters and retires nothing on
+    a model's word), which are deferred at once."""
+    ops: list[Operation] = []
+    for k, memory in enumerate(memories):
+        refused = budget.refusal("prune")
+        if refused is not None:
+            budget.defer_counted("prune", rule, [m.id for m in memories[k:]], refused)
+            break
+        op = _prune(ws, memory, rule, why, budget)
+        if op is not None:
+            ops.append(op)
+    return ops
+
+
 def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) -> Operation | None:
     # a store far over its budgets defers most of its prunes: said without building them
     refused = budget.refusal("prune")
     if refused is not None:
-        budget.defer("prune", rule, [memory.id], refused)
+        budget.defer_counted("prune", rule, [memory.id], refused)
         return None
     op = Operation(
         op="prune",
@@ -121,29 +139,14 @@ def plan_prune(
     for topic in sorted(topics):
         evictable = sorted((m for m in topics[topic] if not ruleset.is_protected(m)), key=key)
         excess = len(topics[topic]) - per_topic
-        for memory in reversed(evictable[len(evictable) - max(excess, 0) :] if excess > 0 else []):
-            op = _prune(
-                ws,
-                memory,
-                "budget-per-topic",
-                f"Topic {topic} holds more than {per_topic} memories",
-                budget,
-            )
-            if op is not None:
-                ops.append(op)
+        lowest = evictable[len(evictable) - max(excess, 0) :] if excess > 0 else []
+        why = f"Topic {topic} holds more than {per_topic} memories"
+        ops += _prune_each(ws, lowest[::-1], "budget-per-topic", why, budget)
     excess = len(ws.active) - ruleset.budgets.max_memories
     if excess > 0:
         evictable = sorted((m for m in ws.active.values() if not ruleset.is_protected(m)), key=key)
-        for memory in reversed(evictable[-excess:]):
-            op = _prune(
-                ws,
-                memory,
-                "budget-total",
-                f"More than {ruleset.budgets.max_memories} memories in all",
-                budget,
-            )
-            if op is not None:
-                ops.append(op)
+        why = f"More than {ruleset.budgets.max_memories} memories in all"
+        ops += _prune_each(ws, evictable[-excess:][::-1], "budget-total", why, budget)
     ops += _prune_to_file_budgets(ws, ruleset, key, budget)
     return ops
 

@@ -63,16 +63,27 @@ class Operation:
 
 @dataclass(frozen=True)
 class Deferred:
-    """An operation that did not fit the run's limits; a later run picks it up."""
+    """An operation that did not fit the run's limits; a later run picks it up. ``more``
+    counts the operations of its kind, rule and reason deferred past the ones listed by
+    name (a store far over its budgets defers a prune per memory it holds too many)."""
 
     op: str
     rule: str
     memories: list[str]
     reason: str
+    more: int = 0
 
     def to_json(self) -> DeferredRecord:
         """The deferred item as the run record lists it."""
-        return {"op": self.op, "rule": self.rule, "memories": self.memories, "reason": self.reason}
+        item: DeferredRecord = {
+            "op": self.op,
+            "rule": self.rule,
+            "memories": self.memories,
+            "reason": self.reason,
+        }
+        if self.more:
+            item["more"] = self.more
+        return item
 
 
 def snap(memory: Memory) -> MemorySnap:

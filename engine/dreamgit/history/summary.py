@@ -45,7 +45,7 @@ _OP_DEFAULTS: dict[str, Any] = {
     "before": [],
     "after": [],
 }
-_DEFERRED_DEFAULTS: dict[str, Any] = {"op": "", "rule": "", "memories": [], "reason": ""}
+_DEFERRED_DEFAULTS: dict[str, Any] = {"op": "", "rule": "", "memories": [], "reason": "", "more": 0}
 
 
 def render_summary(record: Mapping[str, Any], *, overrides: Mapping[str, str] | None = None) -> str:
