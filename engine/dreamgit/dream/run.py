@@ -37,6 +37,7 @@ from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.model import plural
+from dreamgit.pausedgc import paused_gc
 from dreamgit.recall.fold import fold_signals, signals_waiting
 from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
@@ -97,13 +98,14 @@ def dream(
         progress=progress,
         check=check,
     )
-    if repo.indexer is not None:
-        return run()
-    repo.render_index_with(renderer(lambda: now))  # a merge with main's writes renders it anew
-    try:
-        return run()
-    finally:
-        repo.render_index_with(None)
+    with paused_gc():  # the run's objects live until it ends: no passes over them meanwhile
+        if repo.indexer is not None:
+            return run()
+        repo.render_index_with(renderer(lambda: now))  # a merge with main's writes renders it
+        try:
+            return run()
+        finally:
+            repo.render_index_with(None)
 
 
 def _dream(
