@@ -25,15 +25,19 @@ def dreamgit(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
+def installed_command() -> list[str]:
+    """The installed ``dreamgit`` beside this interpreter (its venv need not be on PATH)."""
+    found = shutil.which("dreamgit", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "dreamgit"]
+
+
 def dreamgit_process(
     repo: Path, now: str, *args: str, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run ``dreamgit --now NOW ARGS`` on ``repo``, whatever its exit status."""
-    found = shutil.which("dreamgit", path=str(Path(sys.executable).parent))
-    command = [found] if found else [sys.executable, "-m", "dreamgit"]
     env = dict(os.environ, DREAMGIT_REPO=str(repo))
     return subprocess.run(
-        [*command, "--now", now, *args],
+        [*installed_command(), "--now", now, *args],
         env=env,
         input=stdin,
         capture_output=True,

@@ -12,6 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from clikit import installed_command
 from dreamgit.api import DreamEngine
 from dreamgit.cli import cli
 from dreamgit.cli.commands import COMMANDS
@@ -95,7 +96,7 @@ def test_version_is_what_click_prints_without_loading_click() -> None:
     )
     loaded = set(done.stderr.split())
     assert not loaded & {"click", "dreamgit.cli.app", "dreamgit.cli.commands", "platform"}
-    installed = subprocess.run(["dreamgit", "--version"], capture_output=True, text=True)
+    installed = subprocess.run([*installed_command(), "--version"], capture_output=True, text=True)
     by_click = CliRunner().invoke(cli, ["--version"], prog_name="dreamgit")
     assert (installed.returncode, installed.stdout) == (0, by_click.output) == (0, done.stdout)
     assert by_click.exit_code == 0

@@ -14,7 +14,7 @@ import pytest
 from clikit import dreamgit_process
 from dreamgit.dream.status import pending_sessions
 from dreamgit.store.repo import MemoryRepo
-from dreamkit import DREAM_AT, Seed, build_repo, spawn
+from dreamkit import DREAM_AT, Seed, build_repo, invoke_json, spawn
 from llm_dreamkit import EMPTY, add, answer, text
 from llm_support import Loopback, loopback, openai_reply, without_proxies
 
@@ -53,8 +53,12 @@ def answers(server: Loopback, *proposals: dict[str, Any]) -> None:
     server.replies[:] = [openai_reply(text(answer(*proposals))), openai_reply(text(EMPTY))]
 
 
-def run(repo: MemoryRepo) -> dict[str, Any]:
-    """``dreamgit run --json`` as the installed command; its run record."""
+def run(repo: MemoryRepo, *, process: bool = False) -> dict[str, Any]:
+    """The run record of ``dreamgit run --json``: the same code in this process, or the
+    installed command (``process=True``, the first test's end-to-end case)."""
+    if not process:
+        found: dict[str, Any] = invoke_json(repo, "run", "--force")
+        return found
     done = spawn(repo, "run", "--force", "--json")
     assert done.returncode == 0, done.stderr
     record: dict[str, Any] = json.loads(done.stdout)
@@ -85,7 +89,7 @@ def test_a_german_session_is_read_by_the_model_alone_and_its_statements_kept(
         repo = memory_repo(root, GERMAN, ENGLISH, config=served(server.url))
         german = sorted(pending_sessions(repo, repo.tip()))[0]
         answers(server, add("", german, text=MODEL_FACT, topic="work"))
-        record = run(repo)
+        record = run(repo, process=True)
     gathered = [a for a in record["llm"]["answers"] if a["group"].startswith("gather")]
     assert [a["group"] for a in gathered] == [f"gather {german}"]
     assert gathered[0]["status"] == "answered"

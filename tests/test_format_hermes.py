@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clikit import installed_command
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
 from dreamgit.store.formats.hermes import SEPARATOR, HermesFormat, split_entries
@@ -198,7 +199,15 @@ def test_dreamgit_waits_for_hermes_lock_before_writing_its_files(tmp_path: Path)
     with open(root / "MEMORY.md.lock", "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         forget = subprocess.Popen(
-            ["dreamgit", "--repo", str(root), "--now", "2026-11-12T10:00:00Z", "forget", ident],
+            [
+                *installed_command(),
+                "--repo",
+                str(root),
+                "--now",
+                "2026-11-12T10:00:00Z",
+                "forget",
+                ident,
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -6,6 +6,8 @@ model's lesson is a staged instruction (tagged ``lesson``, not in MEMORY.md befo
 promotion) citing its sessions; a lesson citing a session that does not exist, or
 shaped like an instruction to a model, is refused with a decision and never stored;
 at most ``reflect.llm.max_insights`` are read; ``review`` shows what ``run`` applies.
+The first test dreams through the installed command; the others run the same code in
+this process, since what they check is the record, not the process.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def test_a_lesson_citing_a_session_that_does_not_exist_is_refused(tmp_path: Path
     with loopback([], path=PATH) as server:
         repo = _repo(tmp_path / "mem", server.url)
         _serve(server, _lesson(["s-20261111-nowhere"]))
-        record = _dream(repo)
+        record = _dream(repo, process=False)
     assert _lessons(record) == []
     (decision,) = _reflect_decisions(record)
     assert decision["accepted"] is False
@@ -124,7 +126,7 @@ def test_an_injection_shaped_lesson_is_refused_and_never_stored(tmp_path: Path) 
     with loopback([], path=PATH) as server:
         repo = _repo(tmp_path / "mem", server.url)
         _serve(server, _lesson(_sessions(repo)[:1], said=INJECTED))
-        record = _dream(repo)
+        record = _dream(repo, process=False)
     assert _lessons(record) == []
     (decision,) = _reflect_decisions(record)
     assert decision["accepted"] is False and "instruction" in decision["reason"]
@@ -138,7 +140,7 @@ def test_at_most_max_insights_lessons_are_read_a_run(tmp_path: Path) -> None:
         said = _sessions(repo)
         other = "Tag every release commit with its version number."
         _serve(server, _lesson(said[:1]), _lesson(said[1:2], said=other))
-        record = _dream(repo)
+        record = _dream(repo, process=False)
     assert len(_lessons(record)) == 1
     verdicts = [(d["accepted"], d["reason"]) for d in _reflect_decisions(record)]
     assert verdicts[1] == (False, "reflect.llm.max_insights: at most 1 insights a run")
@@ -148,8 +150,8 @@ def test_review_shows_the_lessons_exactly_as_run_applies_them(tmp_path: Path) ->
     with loopback([], path=PATH) as server:
         repo = _repo(tmp_path / "mem", server.url)
         _serve(server, _lesson(_sessions(repo)[:2]))
-        review = _dream(repo, "review")
-        run = _dream(repo)
+        review = _dream(repo, "review", process=False)
+        run = _dream(repo, process=False)
     drop = lambda ops: [{k: v for k, v in op.items() if k != "commit"} for op in ops]  # noqa: E731
     assert len(_lessons(review)) == 1
     assert drop(_lessons(review)) == drop(_lessons(run))
