@@ -75,6 +75,17 @@ def test_a_request_for_one_change_to_the_work_at_hand_is_not_kept(said: str) -> 
             "The user wants the agent to run the type checker before every push from now on.",
         ),
         (
+            "After touching any schema file, regenerate the client before you push.",
+            "instruction",
+            "The user wants the agent to regenerate the client before the agent pushes after"
+            " touching any schema file.",
+        ),
+        (
+            "Before a release, tag the commit with the date.",
+            "instruction",
+            "The user wants the agent to tag the commit with the date before a release.",
+        ),
+        (
             "Please keep log lines short and in lower case.",
             "instruction",
             "The user wants the agent to keep log lines short and in lower case.",
@@ -83,6 +94,11 @@ def test_a_request_for_one_change_to_the_work_at_hand_is_not_kept(said: str) -> 
 )
 def test_a_rule_said_as_a_request_is_kept(said: str, kind: str, text: str) -> None:
     assert (kind, text) in _kept(said), _kept(said)
+
+
+def test_a_moment_of_a_kind_with_no_order_after_it_is_no_rule() -> None:
+    kept = _kept("After a long week, I usually sleep in on a Saturday.")
+    assert kept and all(kind != "instruction" for kind, _ in kept), kept
 
 
 def test_a_thing_kept_as_it_is_is_a_constraint_not_a_change() -> None:

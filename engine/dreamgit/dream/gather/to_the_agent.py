@@ -21,7 +21,7 @@ from dreamgit.dream.gather.not_facts import IMPERATIVE, QUESTION_OPEN
 from dreamgit.dream.gather.sentence_split import LEAD
 from dreamgit.dream.gather.specs import without_note
 from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
-from dreamgit.dream.gather.work_at_hand import wanted_order, without_request
+from dreamgit.dream.gather.work_at_hand import order_on_any, wanted_order, without_request
 
 __all__ = [
     "AGENT_REQUEST",
@@ -91,7 +91,15 @@ def said_to_the_agent(sentence: str, prior: str) -> tuple[str | None, list[Claus
     left = without_request(sentence, standing_order=STANDING_ORDER)
     if left is None:
         return None, lifted, None
+    on_any = order_on_any(left, imperative=_an_order)  # "After editing any file, run …"
+    if on_any is not None:
+        return left, lifted, Clause(on_any, "instruction", True)
     return left, lifted, _rule_with_reason(left)
+
+
+def _an_order(text: str) -> bool:
+    """Whether ``text`` opens as an order to the agent ("run …", "bump the version")."""
+    return bool(IMPERATIVE.match(text) or AGENT_REQUEST.match(text) or TASK_SHAPE.match(text))
 
 
 # "Use uv, not pip: pip broke the lockfile", "Never force-push because CI reads the tags".

@@ -22,11 +22,12 @@ is left, "use pnpm, not npm" is kept).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from dreamgit import lazyre
 from dreamgit.dream.gather.momentary import STANDING
 
-__all__ = ["wanted_order", "without_request"]
+__all__ = ["order_on_any", "wanted_order", "without_request"]
 
 _I = re.IGNORECASE
 
@@ -55,6 +56,12 @@ _AFTER_THIS = lazyre.compile(
     r"^(?:after|before|once|when|as\s+soon\s+as)\s+(?:you\s+)?(?:[a-z]+ing\s+|(?:are\s+|have\s+)"
     rf"?(?:done|finished)\s+(?:with\s+)?|[a-z]+\s+){_THIS_THING}[^,]{{0,80}},\s+"
     r"(?:please\s+)?(?P<order>[a-z]+\b.*)$",
+    _I,
+)
+# "After editing any file, run the formatter": an order for every such moment, a rule.
+_AFTER_ANY = lazyre.compile(
+    r"^(?P<when>(?:after|before|once|when|whenever)\s+(?:you\s+)?(?:[a-z]+\s+)?"
+    r"(?:any|each|every|a|an)\s+[^,]{1,80}),\s+(?:please\s+)?(?P<order>[a-z]+\b[^,;?]*?)[.!]*$",
     _I,
 )
 # "… for each", "… with it": what the order is for lies in the session.
@@ -134,3 +141,14 @@ def wanted_order(sentence: str) -> str | None:
         return None
     order = m["order"]
     return order[:1].upper() + order[1:]
+
+
+def order_on_any(sentence: str, *, imperative: Callable[[str], bool]) -> str | None:
+    """The rule an order said for any moment of a kind is ("After editing any file, run the
+    formatter" → "Run the formatter after editing any file."); None for another sentence,
+    or when what follows the moment is no order (``imperative``)."""
+    m = _AFTER_ANY.match(sentence.strip())
+    if m is None or not imperative(m["order"]):
+        return None
+    order, when = m["order"], m["when"]
+    return f"{order[:1].upper()}{order[1:]} {when[:1].lower()}{when[1:]}."
