@@ -309,6 +309,35 @@ def test_standing_rules_with_see_or_create_are_not_tasks_of_the_moment() -> None
     assert _judged(asked, [])[2] == "task-or-status"
 
 
+def test_a_request_for_one_change_to_a_thing_of_the_session_is_momentary() -> None:
+    """The polite shapes of a request of the moment, as a memory writes them, are momentary;
+    a rule said as a request, or a constraint on a thing kept as it is, is not."""
+    for request in (
+        "The user says the legend overlaps the chart, also please move it to the left.",
+        "The user would like the upload button to sit under the file list.",
+        "The user would love it if the sidebar folded away on phones.",
+        "The user wants them to line up with the grid exactly.",
+        "The user would like to please try the new build.",
+        "The user wants the agent to use the staging token for each.",
+        "The user says after running the migration, print the tables it created.",
+    ):
+        assert _judged(request, [])[2] == "request-of-the-moment", request
+    for rule in (
+        "The user wants the agent to use yarn, not npm, in this repository.",
+        "The user wants the public client to stay compatible with the old server.",
+        "The user would like release notes to be short and written for end users.",
+        "The user wants the agent to always add a changelog line with each fix.",
+        "The user says please remember that the staging box resets nightly.",
+    ):
+        assert _judged(rule, [])[2] is None, rule
+    for status in (
+        "The user will copy the mockups to a folder and then zip it for the agent.",
+        "The user thinks the stylesheet got tangled.",
+    ):
+        assert _judged(status, [])[2] == "task-or-status", status
+    assert _judged("The user got rid of the old build scripts in favour of make.", [])[2] is None
+
+
 def test_an_apology_is_a_pleasantry_of_the_moment() -> None:
     """Nothing durable in an apology or an admitted slip."""
     assert _judged("The user apologizes for the oversight.", [])[2] == "pleasantry-or-slip"

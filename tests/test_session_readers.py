@@ -166,6 +166,27 @@ def test_aider_history_gives_a_session_per_chat_without_commands_or_tool_lines()
     assert sessions[1].created is not None and sessions[1].created.day == 5
 
 
+def test_an_aider_confirmation_written_as_a_users_line_is_aiders() -> None:
+    """Aider writes a yes/no question it asked, with the answer typed, as a ``####`` line:
+    the words are Aider's, so the chat keeps only what the user said."""
+    history = (
+        "\n# aider chat started at 2026-03-04 10:00:00\n\n"
+        "#### bitte schreib die Tests zuerst\n\nGerne.\n\n"
+        "> lib/SECRET.py\n"
+        "#### Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: all\n"
+        "> Add file to the chat? (Y)es/(N)o/(A)ll [Yes]: a\n\n"
+        "Done.\n\n#### Keep every module under 300 lines.\n\nNoted.\n"
+    )
+    read = read_agent_text(history, label=".aider.chat.history.md")
+    assert read is not None
+    assert _turns(read[0][0]) == [
+        ("user", "bitte schreib die Tests zuerst"),
+        ("assistant", "Gerne.\n\n\nDone."),
+        ("user", "Keep every module under 300 lines."),
+        ("assistant", "Noted."),
+    ]
+
+
 def test_plain_transcripts_are_not_taken_for_an_agents_file() -> None:
     """``User:`` text, a chat between people and JSON that is not a session stay as they are."""
     assert read_agent_text("User: hi\nAssistant: hello\n", label="t.md") is None

@@ -2,22 +2,22 @@
 
 Each active memory is given one class, in this order: ``harness`` (it holds one of the
 harness or tool shapes in ``HARNESS_SHAPES``, or its words come from tool or harness
-text rather than from a person), ``garbled`` (a fragment: its words are the
-assistant's but it speaks of the user, it is attributed to a speaker the sessions
-never had, it starts mid-sentence, it is code or markup, it has no verb, or it is
-under four words; text in another language, or tagged ``as-said`` by dreamgit, is not
-put to the English checks, and
-counts as garbled when an English template was forced around it), ``momentary`` (a
-question, or a task or status of the moment with no mark of a standing rule or
-preference), else ``worth`` keeping. A ``Word:`` label of the sessions counts as a
-speaker only where the sessions never write that word before the next one as prose;
-markup is not looked for inside code spans; whose words a memory holds is told by word
-triples, a CJK character counting as a word; "the user sees" is a report of the moment
-where "if the agent sees" is a rule's condition, and "will be created" a design. These are honest
-automatic approximations, calibrated by reading memories by hand (the bench writes
-them all out for that). A labelled durable statement counts as kept when one active
-memory holds all its key words, each matched at the start of a word,
-case-insensitively, punctuation read as space.
+text rather than from a person), ``garbled`` (a fragment: its words are the assistant's
+but it speaks of the user, it is attributed to a speaker the sessions never had, it
+starts mid-sentence, it is code or markup, it has no verb, or it is under four words;
+text in another language, or tagged ``as-said`` by dreamgit, is not put to the English
+checks, and counts as garbled when an English template was forced around it),
+``momentary`` (a question, a request for one change to a thing of the session, or a task
+or status of the moment with no mark of a standing rule or preference), else ``worth``
+keeping. A ``Word:`` label of the sessions counts as a speaker only where the sessions
+never write that word before the next one as prose; markup is not looked for inside code
+spans; whose words a memory holds is told by word triples, a CJK character counting as a
+word; "the user sees" is a report of the moment where "if the agent sees" is a rule's
+condition, and "will be created" a design. These are honest automatic approximations,
+calibrated by reading memories by hand (the bench writes them all out for that). A
+labelled durable statement counts as kept when one active memory holds all its key
+words, each matched at the start of a word, case-insensitively, punctuation read as
+space.
 """
 
 from __future__ import annotations
@@ -146,8 +146,25 @@ _MOMENT = re.compile(
     r"commit(?:s|ted)?|push(?:ed)?|fix(?:ed|es|ing)?|check(?:ed|s|ing)?|look(?:ed|ing)? at|"
     r"updat(?:e|ed|es|ing)|add(?:ed|s)?|creat(?:e|ed|es|ing)|implement(?:ed|s|ing)?|done|"
     r"finished|passing|failing|broke|now|seems?|(?:is|are|am) \w+ing)\b"
+    # steps in a row ("download it and then put it …"), a state a thing fell into ("the
+    # code got messy"): the work of the moment
+    r"|\band then\b|\bgot\s+(?!(?:a|an|the|to|my|our|his|her|their|its|rid|used)\b)[a-z]+\b"
     # what the user sees on the screen; "if the agent sees …" is the condition of a rule
     r"|\b(?:the user|user|i|we)\s+(?:\w+ly\s+)?(?:sees?|saw|noticed)\b",
+    re.I,
+)
+# A request for one change to a thing of the session, kept as if it were a rule: "…, please
+# move the legend", "would like the export button to sit …", "wants them to match …",
+# "use the cached token for each", "after writing the migration, show …". A thing that
+# stays as it is ("wants the API to stay …") is a constraint; "the agent" is the template.
+_REQUEST = re.compile(
+    r"\bplease\s+(?!note\b|remember\b|keep\s+in\s+mind\b)[a-z]+\b"
+    r"|\b(?:would\s+(?:like|love)|wants?|needs?)\s+(?!the\s+(?:agent|user)\b)"
+    r"(?:the|this|that|these|those|it|them)\s+(?:[\w.'-]+\s+){0,5}?"
+    r"to\s+(?!stay|remain|keep|continue)[a-z]+\b|\bwould\s+(?:like|love)\s+it\s+if\b"
+    r"|\b(?:for|with|to|on|into|like)\s+(?:each|it|them)[.!]*$"
+    r"|^(?:after|before|once|when)\s+\w+\s+(?:the|this|that|it|them)\b[^,]{0,80},\s+"
+    r"(?!(?:the|it|this|they|we|i|you|he|she)\b)[a-z]+\s",
     re.I,
 )
 # A verb in the passive future or infinitive ("will be created by the tool", "to be
@@ -360,6 +377,8 @@ def momentary_reason(text: str) -> str | None:
         return None
     if _PLEASANTRY.search(rest):
         return "pleasantry-or-slip"
+    if _REQUEST.search(rest):
+        return "request-of-the-moment"
     if _MOMENT.search(_DESIGNED.sub(" ", rest)) or _AGENT_DID.match(text.strip()):
         return "task-or-status"
     return None

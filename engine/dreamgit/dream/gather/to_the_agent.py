@@ -3,8 +3,10 @@
 A sentence said to an agent is read before its clauses (:func:`said_to_the_agent`): "note
 that X" keeps X, "From now on, never …" and "When …, never …" put the rule first, the
 preferences in a request are lifted out, and "Use uv, not pip: pip broke the lockfile"
-stays one instruction with its reason. The patterns tell a standing order ("keep answers
-short") from a task ("fix the bug", "Sum a numeric column").
+stays one instruction with its reason; "I want you to …" is the order it says, and a
+request for one change to the work at hand is left (:mod:`.work_at_hand`). The patterns
+tell a standing order ("keep answers short") from a task ("fix the bug", "Sum a numeric
+column").
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dreamgit.dream.gather.not_facts import IMPERATIVE, QUESTION_OPEN
 from dreamgit.dream.gather.sentence_split import LEAD
 from dreamgit.dream.gather.specs import without_note
 from dreamgit.dream.gather.words import ADVICE_VERBS, REQUEST_VERBS
+from dreamgit.dream.gather.work_at_hand import order_on_any, wanted_order, without_request
 
 __all__ = [
     "AGENT_REQUEST",
@@ -68,6 +71,7 @@ def said_to_the_agent(sentence: str, prior: str) -> tuple[str | None, list[Claus
     it (None when nothing is left), the preferences lifted out of it, and a standing rule
     said with its reason (which is then the whole sentence)."""
     sentence = without_note(sentence)  # "note that X": X is what to keep
+    sentence = wanted_order(sentence) or sentence  # "I want you to use pnpm": an order
     sentence = _STANDING_FROM_NOW.sub(_from_now_on, sentence)
     sentence = _CONDITION_FIRST.sub(_rule_first, sentence)
     # "I'm trying to keep it small, so I prefer X, can you …": the preference outlives
@@ -83,7 +87,19 @@ def said_to_the_agent(sentence: str, prior: str) -> tuple[str | None, list[Claus
         )
         if not sentence:
             return None, lifted, None
-    return sentence, lifted, _rule_with_reason(sentence)
+    # "I'd like the button to sit …", "the chart is cut off, please move …": of the moment
+    left = without_request(sentence, standing_order=STANDING_ORDER)
+    if left is None:
+        return None, lifted, None
+    on_any = order_on_any(left, imperative=_an_order)  # "After editing any file, run …"
+    if on_any is not None:
+        return left, lifted, Clause(on_any, "instruction", True)
+    return left, lifted, _rule_with_reason(left)
+
+
+def _an_order(text: str) -> bool:
+    """Whether ``text`` opens as an order to the agent ("run …", "bump the version")."""
+    return bool(IMPERATIVE.match(text) or AGENT_REQUEST.match(text) or TASK_SHAPE.match(text))
 
 
 # "Use uv, not pip: pip broke the lockfile", "Never force-push because CI reads the tags".

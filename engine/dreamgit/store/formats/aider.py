@@ -4,7 +4,9 @@ Aider appends every chat to one Markdown file: ``# aider chat started at <time>`
 opens a chat, a user's input is written as ``#### `` lines, Aider's own messages and
 command output as ``> `` lines, and the model's reply as plain text. A user's line
 that is an Aider command (``#### /add file.py``) is the harness's, as are the quoted
-lines; each chat of the file becomes one session.
+lines and a confirmation Aider asked that the history wrote as a user's line with the
+answer typed to it (``#### Add file to the chat? (Y)es/(N)o … [Yes]: all``); each chat
+of the file becomes one session.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ __all__ = ["is_aider", "read_aider", "read_aider_sessions"]
 KIND = "aider"
 _STARTED = re.compile(r"^# aider chat started at (?P<at>[^\n]+?)[ \t]*$", re.MULTILINE)
 _USER = "#### "
+# Aider's yes/no question with the answer typed to it: "… (Y)es/(N)o/… [Yes]: all".
+_CONFIRM = re.compile(r"\(Y\)es/\(N\)o\b.*\[(?:Yes|No)\]:\s*\S*\s*$")
 
 
 def is_aider(text: str) -> bool:
@@ -49,6 +53,8 @@ def _turns(chat: str) -> list[Turn]:
             turns.append(Turn(role, KIND, text))
 
     for line in chat.splitlines():
+        if line.startswith(_USER) and _CONFIRM.search(line):
+            continue  # Aider's question with the answer typed to it
         if line.startswith(_USER) or line.rstrip() == "####":
             said = line[len(_USER) :] if line.startswith(_USER) else ""
             if role != "user":
