@@ -171,6 +171,24 @@ def test_worktree_edits_finds_new_changed_and_deleted_files(tmp_path: Path) -> N
     assert store.checked_out_branch() == "main"
 
 
+def test_worktree_edits_of_a_clean_work_tree_never_walk_the_tip_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean work tree (every write's usual case) reads no tree; an edit still does."""
+    store = GitStore.init(tmp_path / "r")
+    _commit(store, {"memories/t/a.md": b"a\n", "memories/t/b.md": b"b\n"}, "c")
+    git(tmp_path / "r", "reset", "--hard", "-q")
+    walked: list[str | None] = []
+    files = store.files
+    monkeypatch.setattr(store, "files", lambda commit: walked.append(commit) or files(commit))
+    (tmp_path / "r/notes.md").write_bytes(b"outside the prefixes\n")
+    assert store.worktree_edits(("memories/",)) == {}
+    assert walked == []
+    (tmp_path / "r/memories/t/a.md").write_bytes(b"edited\n")
+    assert store.worktree_edits(("memories/",)) == {"memories/t/a.md": b"edited\n"}
+    assert walked == [store.tip("main")]
+
+
 def test_sync_worktree_never_overwrites_hand_edits(tmp_path: Path) -> None:
     """Files still as committed follow the branch; a file changed by hand is left alone."""
     store = GitStore.init(tmp_path / "r")

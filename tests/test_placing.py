@@ -152,3 +152,65 @@ def test_placing_reads_only_the_folders_the_add_changed(
     operations.add_memory(repo, "Bakes rye bread.", topic="food", now=START)
     assert placed == [True]
     assert repo.read_text(layout.INDEX) == _full_render(repo, START)
+
+
+@pytest.mark.parametrize(
+    ("order", "index_chars"),
+    [
+        ("priority desc, updated desc", 700),
+        ("priority desc, updated desc", 8000),
+        ("updated asc, chars desc", 700),
+        ("updated desc", 400),
+        ("chars asc, created desc", 1400),
+    ],
+)
+def test_reinforces_place_the_line_a_full_render_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str, index_chars: int
+) -> None:
+    """Memories said again, listed or left out or the first left out, in orders where a
+    reinforce moves them up or down, among adds: each commit's MEMORY.md is the full
+    render's, and most reinforces were placed, not rendered."""
+    config = (
+        f'{DEFAULT_CONFIG}\nbudgets:\n  index_chars: {index_chars}\nindex:\n  order: "{order}"\n'
+    )
+    repo = _repo(tmp_path, config)
+    made = []
+    for k in range(24):
+        now = START + timedelta(minutes=k)
+        repo.render_index_with(reindex.renderer(lambda now=now: now))  # type: ignore[misc]
+        words = " ".join(WORDS[(k * j) % len(WORDS)] for j in range(1, 2 + (k * 5) % 9))
+        memory = operations.add_memory(
+            repo,
+            f"{words} count for the user, item {k}.".capitalize(),
+            topic=TOPICS[(k * 3) % len(TOPICS)],
+            priority=PRIORITIES[(k * 7) % len(PRIORITIES)],
+            now=now,
+        )
+        made.append(memory.id)
+    placed = _count_placed(monkeypatch)
+    for k in range(40):
+        now = START + timedelta(hours=1, minutes=k)
+        repo.render_index_with(reindex.renderer(lambda now=now: now))  # type: ignore[misc]
+        if k % 9 == 8:
+            operations.add_memory(repo, f"Keeps a {WORDS[k % 11]} note {k}.", topic="late", now=now)
+        else:
+            ident = made[(k * 13) % len(made)]
+            operations.reinforce(repo, ident, now=now, tags=[f"again-{k % 3}"])
+        assert repo.read_text(layout.INDEX) == _full_render(repo, now), f"after step {k}"
+    assert placed.count(True) >= 15
+
+
+def test_a_reinforce_of_a_memory_without_its_own_time_is_rendered_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memory file stating no created time reads as now: its reinforce is not placed."""
+    repo = _repo(tmp_path, f"{DEFAULT_CONFIG}\nbudgets:\n  index_chars: 700\n")
+    operations.add_memory(repo, "Rows on the lake.", topic="habits", now=START)
+    bare = b"---\nname: no-time\ndream:\n  id: m-notime\n---\nThe user keeps no diary.\n"
+    repo.commit_main("hand: a memory", lambda _tip: {"memories/habits/no-time.md": bare}, now=START)
+    placed = _count_placed(monkeypatch)
+    later = START + timedelta(hours=2)
+    repo.render_index_with(reindex.renderer(lambda: later))
+    operations.reinforce(repo, "m-notime", now=later)
+    assert placed == [False]
+    assert repo.read_text(layout.INDEX) == _full_render(repo, later)

@@ -18,6 +18,8 @@ commit, same time: the same report either way.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -36,8 +38,9 @@ from dreamgit.store import layout
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.headref import read_head
 from dreamgit.store.leanrefs import branches_under, says_bare, work_tree_of
-from dreamgit.store.leanworktree import committed_in_work_tree
+from dreamgit.store.leanworktree import Committed, committed_in_work_tree
 from dreamgit.store.signals import read_spool
+from dreamgit.version import __version__
 
 __all__ = ["lean_status"]
 
@@ -141,9 +144,15 @@ def _report(
 def _clean(derived: DerivedStore, view: dict[str, Any], git_dir: Path, work_tree: Path) -> bool:
     """Whether the work tree holds the commit's files under the agent's paths: the
     memories the derived store lists at the view's tree, and the other files the view
-    kept (``agent_files``)."""
-    memories = derived.blobs(view["tree"])
-    if memories is None:
-        return False
-    committed = {**memories, **view["agent_files"]}
-    return committed_in_work_tree(git_dir, work_tree, tuple(view["agent_paths"]), committed)
+    kept (``agent_files``), listed only when the index is not one found to stage them
+    before (named by those two, the paths and this dreamgit's version)."""
+    tree, others, paths = view["tree"], view["agent_files"], tuple(view["agent_paths"])
+
+    def files() -> dict[str, str] | None:
+        memories = derived.blobs(tree)
+        return None if memories is None else {**memories, **others}
+
+    named = json.dumps([__version__, tree, sorted(others.items()), paths], ensure_ascii=True)
+    key = hashlib.sha256(named.encode()).hexdigest()
+    committed = Committed(key, len(tree) // 2, files)
+    return committed_in_work_tree(git_dir, work_tree, paths, committed)

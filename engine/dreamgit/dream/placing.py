@@ -134,8 +134,8 @@ def _timeless(repo: MemoryRepo, commit: str, memories: Sequence[Memory], now: da
 
 
 def place_added(repo: MemoryRepo, commit: str, *, now: datetime) -> str | None:
-    """MEMORY.md for ``commit`` when it adds one memory file to its parent and a cut is
-    kept for the parent; None when the whole index must be rendered."""
+    """MEMORY.md for ``commit`` when it adds or rewrites one memory file of its parent and
+    a cut is kept for the parent; None when the whole index must be rendered."""
     store = repo.store
     parents = store.commit_info(commit).parents
     if len(parents) != 1:
@@ -143,7 +143,7 @@ def place_added(repo: MemoryRepo, commit: str, *, now: datetime) -> str | None:
     # Only the folders whose trees differ are read (libgit2's diff reads all 10,000 entries).
     diff = store.tree_changes(store.tree_id(parents[0]), store.tree_id(commit), "")
     changed = [c for c in diff or [] if repo.format.memory_path(c.path)]
-    if len(changed) != 1 or changed[0].old is not None or changed[0].new is None:
+    if len(changed) != 1 or changed[0].new is None:
         return None
     parent_key, key = _key(repo, parents[0]), _key(repo, commit)
     if parent_key is None or key is None or parent_key[1:] != key[1:]:
@@ -151,48 +151,68 @@ def place_added(repo: MemoryRepo, commit: str, *, now: datetime) -> str | None:
     cut = load_cut(store.git_dir, parent_key)
     if cut is None:
         return None
-    added = _read_added(repo, changed[0].path, changed[0].new, parents[0], now=now)
-    if added is None:
+    path, rewritten = changed[0].path, changed[0].old is not None
+    placed = _read_placed(repo, path, changed[0].new, parents[0], rewritten=rewritten, now=now)
+    if placed is None:
         return None
-    entry = index_entry(added, cut.index_line_chars)
-    new = CutEntry(added.path, entry.id, entry.topic, entry.line, _sort(added, cut.order))
-    known = list(cut.listed)
-    if cut.next is None or new.rank() < cut.next.rank():
-        known = sorted([*known, new], key=CutEntry.rank)
-    total = cut.total + 1
+    entry = index_entry(placed, cut.index_line_chars)
+    new = CutEntry(placed.path, entry.id, entry.topic, entry.line, _sort(placed, cut.order))
+    head = _head(cut, new, rewritten=rewritten)
+    if head is None:
+        return None
+    total = cut.total + (not rewritten)
     listed = fill_index(
-        [IndexEntry(e.id, e.topic, e.line) for e in known],
+        [IndexEntry(e.id, e.topic, e.line) for e in head],
         total=total,
         index_chars=cut.index_chars,
         max_lines=cut.max_lines,
     )
-    # Stopped inside the known entries: the first left out is known. Else the first one
-    # the kept cut left out is still out (what came before it only took room).
-    after = known[len(listed)] if len(listed) < len(known) else cut.next
+    if len(listed) == len(head) < total:
+        return None  # all the known entries fit: the next one is not known
     kept = IndexCut(
         key=key,
         order=cut.order,
         index_chars=cut.index_chars,
         index_line_chars=cut.index_line_chars,
         max_lines=cut.max_lines,
-        listed=tuple(known[: len(listed)]),
-        next=after,
+        listed=tuple(head[: len(listed)]),
+        next=head[len(listed)] if len(listed) < len(head) else None,
         total=total,
     )
     save_cut(store.git_dir, kept)
     return index_text(listed, omitted=total - len(listed))
 
 
-def _read_added(
-    repo: MemoryRepo, path: str, blob: str, parent: str, *, now: datetime
+def _head(cut: IndexCut, new: CutEntry, *, rewritten: bool) -> list[CutEntry] | None:
+    """The first memories of the order once ``new`` is in it (in place of the file it
+    rewrites, when ``rewritten``), best first; None when they cannot be known from the
+    cut (the first memory left out was rewritten to rank lower)."""
+    known = [e for e in cut.listed if e.path != new.path] if rewritten else list(cut.listed)
+    after = cut.next
+    if rewritten and after is not None and after.path == new.path:
+        if after.rank() < new.rank():
+            return None  # what came after it is not known
+        after = None  # the rewritten one ranks no lower: it leads what is left out
+        return sorted([*known, new], key=CutEntry.rank)
+    if after is None or new.rank() < after.rank():
+        known = sorted([*known, new], key=CutEntry.rank)
+    return known if after is None else [*known, after]
+
+
+def _read_placed(
+    repo: MemoryRepo, path: str, blob: str, parent: str, *, rewritten: bool, now: datetime
 ) -> Memory | None:
-    """The memory a new file holds, when it is one the index can place: it reads, it
-    states its own time and no active memory has its id."""
+    """The memory a new or rewritten file holds, when it is one the index can place: it
+    reads and states its own time; a new file's id is no active memory's, a rewritten
+    file was its id's active file and keeps the id."""
     try:
         record = parse_memory_record(decode_text(repo.store.read(blob), path=path), path=path)
         memory = memory_from_record(record, path=path, now=now)
     except MemoryFileError:
         return None
-    if not record["created"] or repo.id_taken(memory.id, parent):
+    if not record["created"]:
         return None
-    return memory
+    if not rewritten:
+        return None if repo.id_taken(memory.id, parent) else memory
+    found = repo.ask_derived(parent, lambda derived, tree: derived.active_file(tree, memory.id))
+    return memory if found and found[0] == path else None

@@ -277,6 +277,19 @@ class DerivedStore:
             row = db.execute("SELECT 1 FROM docs WHERE id = ? LIMIT 1", (ident,)).fetchone()
         return row is not None
 
+    def active_file(self, tree: str, ident: str) -> tuple[str, str] | tuple[()] | None:
+        """(path, blob) of the active memory file at ``tree`` stating id ``ident``, () when
+        none does, or None when the state belongs to another tree."""
+        db = self._connect()
+        with _transaction(db, "BEGIN"):
+            if self._meta_of(db, tree) is None:
+                return None
+            row = db.execute(
+                "SELECT path, blob FROM docs WHERE id = ? AND active = 1 ORDER BY path LIMIT 1",
+                (ident,),
+            ).fetchone()
+        return () if row is None else (str(row[0]), str(row[1]))
+
     def _meta_of(self, db: sqlite3.Connection, tree: str) -> dict[str, str] | None:
         """Inside a read transaction: the meta rows, or None (and the tree forgotten)
         when the database holds another tree or schema."""

@@ -53,11 +53,13 @@ class IndexEntry(NamedTuple):
 
 
 class Index(NamedTuple):
-    """An index file's entries by path (bytes, as git stores it) and when it was
-    written (nanoseconds: a file changed since then may still match its entry)."""
+    """An index file's entries by path (bytes, as git stores it), when it was written
+    (nanoseconds: a file changed since then may still match its entry) and its checksum
+    (the hash of its content, verified: equal checksums, equal content)."""
 
     entries: dict[bytes, IndexEntry]
     written_ns: int
+    checksum: bytes
 
 
 def read_index(git_dir: Path, id_bytes: int = 20) -> Index | None:
@@ -85,7 +87,7 @@ def read_index(git_dir: Path, id_bytes: int = 20) -> Index | None:
     if found is None:
         return None
     entries, offset = found
-    return Index(entries, written_ns) if _extensions_plain(body, offset) else None
+    return Index(entries, written_ns, checksum) if _extensions_plain(body, offset) else None
 
 
 def _entries(

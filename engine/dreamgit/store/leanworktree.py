@@ -12,7 +12,9 @@ without ``stat`` data), unless git might filter the content (line endings, attri
 or there are too many; and no other file lies under those paths (an untracked one may
 be an edit, or ignored: the full path tells; each folder's listing is counted against
 the staged files and folders). A symbolic link, a file that cannot be read, a mode git
-would not stage: a doubt. Nothing is written.
+would not stage: a doubt. Nothing is written but, in the cache folder, which index
+content was last found to stage exactly the committed files (``store/indexvouch.py``):
+the next status with that index compares no blob ids.
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 from dreamgit.store.gitindex import IndexEntry, read_index
+from dreamgit.store.indexvouch import vouch, vouched
 
-__all__ = ["committed_in_work_tree"]
+__all__ = ["Committed", "committed_in_work_tree"]
 
 _EXECUTABLE = 0o100755
 _REGULAR = 0o100644
@@ -38,21 +42,30 @@ _KIND_AND_EXEC = 0o170100
 _MAX_HASHED = 2000
 
 
+class Committed(NamedTuple):
+    """The commit's files under the agent's paths, as :func:`committed_in_work_tree`
+    asks for them: ``files()`` gives path → blob id (None when it cannot say), asked
+    only when the index is not one already found to stage exactly the files ``key``
+    names (a name for them: the tree and the other files; ``store/indexvouch.py``);
+    ``id_bytes`` is 20 in a SHA-1 repository, 32 in a SHA-256 one."""
+
+    key: str
+    id_bytes: int
+    files: Callable[[], Mapping[str, str] | None]
+
+
 def committed_in_work_tree(
-    git_dir: Path, workdir: Path, prefixes: tuple[str, ...], committed: Mapping[str, str]
+    git_dir: Path, workdir: Path, prefixes: tuple[str, ...], committed: Committed
 ) -> bool:
     """Whether every file under ``prefixes`` (``memories/`` a folder, ``MEMORY.md`` a
-    file) in ``workdir`` holds what ``committed`` (path → blob id: the commit's files
-    under those prefixes) says, and no other file is there."""
-    id_bytes = len(next(iter(committed.values()), "0" * 40)) // 2
-    index = read_index(git_dir, id_bytes)
+    file) in ``workdir`` holds what ``committed`` (the commit's files under those
+    prefixes) says, and no other file is there."""
+    index = read_index(git_dir, committed.id_bytes)
     if index is None:
         return False
     wanted = tuple(prefix.encode() for prefix in prefixes)
     staged = {path: entry for path, entry in index.entries.items() if path.startswith(wanted)}
-    if {path.decode("utf-8", "replace"): e.object_id.hex() for path, e in staged.items()} != (
-        committed
-    ):
+    if not _stages(git_dir, index.checksum, staged, committed):
         return False  # staged is not committed: a change someone staged
     if any(entry.mode not in (_EXECUTABLE, _REGULAR) for entry in staged.values()):
         return False  # a link or a submodule: not a file to compare
@@ -62,9 +75,28 @@ def committed_in_work_tree(
     unsure = _unsure(root, staged, index.written_ns)
     if unsure is None:
         return False
-    if unsure and (len(unsure) > _MAX_HASHED or _filters_possible(git_dir, committed)):
+    if unsure and (len(unsure) > _MAX_HASHED or _filters_possible(git_dir, staged)):
         return False
     return all(_holds(os.path.join(root, path), entry) for path, entry in unsure)
+
+
+def _stages(
+    git_dir: Path, checksum: bytes, staged: Mapping[bytes, IndexEntry], committed: Committed
+) -> bool:
+    """Whether ``staged`` (the index's entries under the prefixes) are exactly the
+    committed files: as found before for this index and key, else compared (and, when
+    equal, kept for the next status)."""
+    if vouched(git_dir, checksum, committed.key):
+        return True
+    files = committed.files()
+    if files is None:
+        return False
+    if {path.decode("utf-8", "replace"): e.object_id.hex() for path, e in staged.items()} != (
+        files
+    ):
+        return False
+    vouch(git_dir, checksum, committed.key)
+    return True
 
 
 def _nothing_else(root: bytes, prefix: bytes, staged: Mapping[bytes, IndexEntry]) -> bool:
@@ -138,12 +170,12 @@ def _unsure(
     ]
 
 
-def _filters_possible(git_dir: Path, committed: Mapping[str, str]) -> bool:
+def _filters_possible(git_dir: Path, staged: Iterable[bytes]) -> bool:
     """Whether git might clean a file's content before hashing it (line endings, a
     filter), by the repository's attributes or any configuration git reads (the
     repository's, the user's, the system's): then its raw bytes are not what the full
     path compares."""
-    if any(path.endswith(".gitattributes") for path in committed):
+    if any(path.endswith(b".gitattributes") for path in staged):
         return True
     attributes = [git_dir / "info" / "attributes", git_dir.parent / ".gitattributes"]
     if any(path.exists() for path in [*attributes, _user_config_dir() / "attributes"]):

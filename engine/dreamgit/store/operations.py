@@ -16,6 +16,7 @@ from dreamgit.errors import NotFoundError, UserError
 from dreamgit.ids import check_name, memory_id, session_id, slugify
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory, Session
 from dreamgit.store import layout
+from dreamgit.store.activememory import active_memory
 from dreamgit.store.formats import Source, Texts
 from dreamgit.store.memoryfile import (
     memory_from_record,
@@ -226,7 +227,7 @@ def reinforce(repo: MemoryRepo, ident: str, *, now: datetime, tags: Sequence[str
     done: list[Memory] = []
 
     def build(tip: str | None) -> dict[str, bytes | None]:
-        known = repo.snapshot(now=now, at=tip).by_id().get(ident)
+        known = active_memory(repo, ident, tip, now=now)
         if known is None:
             raise NotFoundError(
                 f"no active memory with id {ident}", hint="list ids with `dreamgit memories`"

@@ -1,0 +1,108 @@
+"""The work-tree check of the lean status: the index compared with the committed files
+once per index content, every file still looked at."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from dreamgit.store.indexvouch import vouch, vouched
+from dreamgit.store.leanworktree import Committed, committed_in_work_tree
+from gitcheck import git
+
+PATHS = ("memories/", "MEMORY.md")
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """A repository with a commit of memories and an index, as a clone leaves them."""
+    path = tmp_path / "w"
+    git(tmp_path, "init", "-q", str(path))
+    for name, text in {
+        "MEMORY.md": "- index\n",
+        "memories/kitchen/keeps-a-starter.md": "Keeps a sourdough starter.\n",
+        "memories/travel/likes-trains.md": "Likes night trains.\n",
+    }.items():
+        (path / name).parent.mkdir(parents=True, exist_ok=True)
+        (path / name).write_text(text)
+    git(path, "add", "-A")
+    git(path, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-q", "-m", "c")
+    (path / ".git" / "dreamgit" / "cache").mkdir(parents=True)
+    return path
+
+
+def _committed(work: Path) -> dict[str, str]:
+    """What git says HEAD holds: path → blob id."""
+    found = {}
+    for line in git(work, "ls-tree", "-r", "HEAD").splitlines():
+        meta, path = line.split("\t", 1)
+        found[path] = meta.split()[2]
+    return found
+
+
+class _Listing:
+    """The committed files, counting how often the check asks for them."""
+
+    def __init__(self, files: Mapping[str, str]) -> None:
+        self.files, self.asked = dict(files), 0
+
+    def __call__(self) -> dict[str, str]:
+        self.asked += 1
+        return self.files
+
+
+def _check(work: Path, listing: _Listing, key: str = "k") -> bool:
+    committed = Committed(key, 20, listing)
+    return committed_in_work_tree(work / ".git", work, PATHS, committed)
+
+
+def test_the_same_index_is_compared_with_the_commit_once(work: Path) -> None:
+    """A second check of an unchanged index lists no committed file, and says the same."""
+    listing = _Listing(_committed(work))
+    assert _check(work, listing) and listing.asked == 1
+    assert _check(work, listing) and listing.asked == 1
+
+
+def test_another_key_or_another_index_compares_again(work: Path) -> None:
+    """Other committed files (another key), or an index someone changed, are compared."""
+    listing = _Listing(_committed(work))
+    assert _check(work, listing)
+    assert _check(work, listing, key="other") and listing.asked == 2
+    (work / "memories/travel/likes-trains.md").write_text("Likes day trains.\n")
+    git(work, "add", "memories/travel/likes-trains.md")
+    assert not _check(work, listing, key="other")  # staged is not committed
+    assert listing.asked == 3
+
+
+def test_a_vouched_index_still_looks_at_every_file(work: Path) -> None:
+    """The memo says what the index stages, not what the files hold: an edit is seen."""
+    listing = _Listing(_committed(work))
+    assert _check(work, listing)
+    (work / "memories/kitchen/keeps-a-starter.md").write_text("Gave the starter away.\n")
+    assert not _check(work, listing) and listing.asked == 1
+    (work / "memories/kitchen/keeps-a-starter.md").write_text("Keeps a sourdough starter.\n")
+    (work / "memories/kitchen/new.md").write_text("Not staged.\n")
+    assert not _check(work, listing)
+
+
+def test_a_memo_that_is_missing_damaged_or_of_no_checksum_vouches_for_nothing(
+    work: Path,
+) -> None:
+    """No line, another line, or an index git wrote without a checksum: compare again."""
+    git_dir = work / ".git"
+    checksum = bytes(range(20))
+    assert not vouched(git_dir, checksum, "k")
+    vouch(git_dir, checksum, "k")
+    assert vouched(git_dir, checksum, "k") and not vouched(git_dir, checksum, "j")
+    (git_dir / "dreamgit" / "cache" / "index-vouched").write_bytes(b"\xff garbage")
+    assert not vouched(git_dir, checksum, "k")
+    vouch(git_dir, bytes(20), "k")  # index.skipHash: twenty zero bytes
+    assert not vouched(git_dir, bytes(20), "k")
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_only_time(tmp_path: Path) -> None:
+    """Without the cache folder nothing is kept, and nothing fails."""
+    vouch(tmp_path / "absent", bytes(range(20)), "k")
+    assert not vouched(tmp_path / "absent", bytes(range(20)), "k")
