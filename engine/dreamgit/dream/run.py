@@ -24,6 +24,7 @@ from dreamgit.dream.dreambranch import DreamBranch
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
+from dreamgit.dream.pausedgc import paused_gc
 from dreamgit.dream.plan import Plan, Progress, plan_dream, silent
 from dreamgit.dream.reindex import renderer
 from dreamgit.dream.status import dream_lock_path, gate_figures
@@ -37,7 +38,6 @@ from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
 from dreamgit.llm.base import LLMAdapter
 from dreamgit.model import plural
-from dreamgit.pausedgc import paused_gc
 from dreamgit.recall.fold import fold_signals, signals_waiting
 from dreamgit.records import RunRecord
 from dreamgit.ruleset import RuleSet
