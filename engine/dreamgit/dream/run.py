@@ -98,7 +98,7 @@ def dream(
         progress=progress,
         check=check,
     )
-    with paused_gc():  # the run's objects live until it ends: no passes over them meanwhile
+    with paused_gc():  # the run's objects live until it ends: no full passes over them meanwhile
         if repo.indexer is not None:
             return run()
         repo.render_index_with(renderer(lambda: now))  # a merge with main's writes renders it
