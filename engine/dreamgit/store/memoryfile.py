@@ -22,7 +22,6 @@ from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.ids import NAME_PATTERN, memory_id
 from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
-from dreamgit.store.plainrecord import CONTROL, SAFE_ID, plain_record
 
 __all__ = [
     "decode_text",
@@ -105,6 +104,9 @@ def parse_memory_record(text: str, *, path: str) -> dict[str, Any]:
     ~10x faster: a build of the derived store after a clone reads every file); any other
     file by :func:`parse_full_record`, which gives the same record for those too.
     """
+    # Not at import: a recall answered from the derived store reads no file.
+    from dreamgit.store.plainrecord import plain_record
+
     found = plain_record(text)
     return parse_full_record(text, path=path) if found is None else found
 
@@ -160,6 +162,8 @@ def parse_full_record(text: str, *, path: str) -> dict[str, Any]:
 
 
 def _check_record(record: dict[str, Any], *, path: str, raw: str | None) -> None:
+    from dreamgit.store.plainrecord import CONTROL, SAFE_ID  # as parse_memory_record
+
     if record["priority"] not in PRIORITIES:
         raise MemoryFileError(
             path,
