@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -243,13 +244,33 @@ def test_a_doubt_or_need_without_a_calendar_day_stays_momentary() -> None:
     assert momentary("I'm stuck on the March release") == "trouble"
 
 
-def test_a_dated_fact_said_as_a_worry_is_kept_without_the_worry() -> None:
+@pytest.mark.parametrize(
+    ("said", "feared"),
+    [
+        ("I'm worried that I won't meet the new deadline of May 20", "meet the new deadline"),
+        ("I'm afraid that we will miss the June 3 launch", "miss the 3 June 2031 launch"),
+        ("I'm nervous that I forgot to renew the visa on March 28", "forgot to renew the visa"),
+        ("I'm kinda worried that I signed the studio lease on March 28", "signed the studio lease"),
+    ],
+)
+def test_a_dated_worry_is_never_written_as_what_happens(said: str, feared: str) -> None:
+    """A fear is not an outcome: "I'm worried that I won't meet the deadline" never becomes
+    "The user won't meet the deadline"; what the worry is about keeps its hedge."""
+    found = _texts(f"User: {said}, can you help me plan the week?\n\nAssistant: Sure.\n")
+    about = [text for _, text in found if feared in text]
+    assert about
+    assert all(re.search(r"\b(?:worried|afraid|nervous)\b", text) for text in about)
+
+
+def test_a_dated_worry_is_kept_as_a_worry_with_its_day() -> None:
     found = _texts(
-        "User: I'm kinda worried that I signed the studio lease on March 28, and the"
-        " band might not make it, can you draft a message?\n\nAssistant: Sure.\n"
+        "User: I'm worried that I won't meet the new deadline of May 20, can you help me"
+        " plan the week?\n\nAssistant: Sure.\n"
     )
-    assert ("event", "The user signed the studio lease on 28 March 2031.") in found
-    assert not any("worried" in text for _, text in found)
+    assert (
+        "event",
+        "The user is worried that they won't meet the new deadline of 20 May 2031.",
+    ) in found
 
 
 def _texts(transcript: str) -> list[tuple[str, str]]:

@@ -26,7 +26,6 @@ __all__ = [
     "STANDING",
     "WISH_FOR_NOW",
     "code_fragment",
-    "dated_worry",
     "momentary",
     "one_off",
     "order_after_moment",
@@ -372,21 +371,3 @@ def order_after_moment(clause: str) -> str | None:
 _ORDER_OPENER = lazyre.compile(
     r"^,\s+(?:(?:and\s+)?then\s+|now\s+|so\s+)?(?:go\s+ahead\s+and\s+)?", _I
 )
-
-
-# "I'm worried that the launch moved to June 3": the worry is of the moment, what it is
-# about may not be.
-_WORRIED_THAT = lazyre.compile(
-    _WHO + r"(?:worried|concerned|afraid|nervous|anxious)\s+that\s+(?P<said>(?:i|we)\b.+)$", _I
-)
-
-
-def dated_worry(clause: str) -> str | None:
-    """What a worry of the moment says happened or will happen on a calendar day ("I'm
-    worried that I booked the venue for May 4" → "I booked the venue for May 4"); else
-    None."""
-    m = _WORRIED_THAT.match(clause.strip())
-    if m is None or not _CALENDAR_DATE.search(m["said"]):
-        return None
-    said = m["said"]
-    return said if momentary(said) is None else None

@@ -19,7 +19,6 @@ from dreamgit import lazyre
 from dreamgit.dream.gather.clause import Clause, continuation
 from dreamgit.dream.gather.momentary import (
     STANDING,
-    dated_worry,
     momentary,
     one_off,
     order_after_moment,
@@ -145,7 +144,6 @@ def _clause_of(part: str, others: tuple[str, ...], *, to_agent: bool) -> Clause 
     """One part of a sentence as a clause with its kind, or None when it is not kept."""
     text = shown(tightened(stripped(part, others)))
     if to_agent:
-        text = dated_worry(text) or text  # "I'm worried that I booked it for May 4"
         text = order_after_moment(text) or text  # "I see two headers, make sure …": the order
     if not text or len(text) > MAX_CLAUSE:
         return None
