@@ -14,7 +14,6 @@ from typing import Any
 
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
-from dreamgit.dream.consolidate.framed_memo import keeping_framed
 from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.consolidate.update_memo import keeping_updates
@@ -222,14 +221,13 @@ def plan_dream(
     With ``llm``, the model's proposals join the deterministic ones, judged by the rules.
     Sessions in ``exclude`` are not gathered (a dream branch under review owns them).
     What each memory says is framed, and its counts and words read, as in the runs before
-    (``frame_memo``, ``framed_memo``, ``count_memo``, ``word_memo``), the merge passes
-    judge only the pairs with a new or changed memory (``judged_pairs``), and the
-    newer-value check compares only the subjects whose memories changed (``update_memo``).
+    (``frame_memo``, ``count_memo``, ``word_memo``), the merge passes judge only the
+    pairs with a new or changed memory (``judged_pairs``), and the newer-value check
+    compares only the subjects whose memories changed (``update_memo``).
     """
     git_dir = repo.store.git_dir
     with (
         keeping_frames(git_dir),
-        keeping_framed(git_dir),
         keeping_pairs(git_dir),
         keeping_counts(git_dir),
         keeping_words(git_dir),

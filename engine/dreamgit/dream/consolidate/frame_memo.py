@@ -24,15 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_ty
 from dreamgit.extract.frame import KEEPER, Frame
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 
-__all__ = [
-    "Codec",
-    "FrameCodec",
-    "Memo",
-    "frame_codec",
-    "keeping",
-    "keeping_frames",
-    "read_through",
-]
+__all__ = ["Codec", "Memo", "keeping", "keeping_frames", "read_through"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -118,10 +110,10 @@ def keeping_frames(git_dir: Path) -> AbstractContextManager[None]:
     """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
     end (every sentence framed afresh when a frame has a field no JSON can keep, or the
     parser's source cannot be read to fingerprint it)."""
-    return keeping(git_dir, _READ_BY, "frames", frame_codec(), KEEPER, read_through)
+    return keeping(git_dir, _READ_BY, "frames", _codec(), KEEPER, read_through)
 
 
-class FrameCodec:
+class _Codec:
     """A frame as a JSON list of its fields, and back: each field converted by its type
     (the dataclass's hints), so reading a kept frame costs a set per field."""
 
@@ -135,21 +127,14 @@ class FrameCodec:
             raise TypeError("a frame whose fields are not plain attributes cannot be kept")
 
     def encode(self, frame: Frame | None) -> str:
-        return json.dumps(self.values(frame), ensure_ascii=False)
+        if frame is None:
+            return "null"
+        values = [enc(getattr(frame, name)) for name, enc in self._encoders]
+        return json.dumps(values, ensure_ascii=False)
 
     def decode(self, text: str) -> Frame | None:
         """A kept frame; ValueError or TypeError when it has another shape."""
-        return self.frame(json.loads(text))
-
-    def values(self, frame: Frame | None) -> list[Any] | None:
-        """``frame`` as a list of JSON values, one a field (None for no frame)."""
-        if frame is None:
-            return None
-        return [enc(getattr(frame, name)) for name, enc in self._encoders]
-
-    def frame(self, values: Any) -> Frame | None:
-        """The frame of :meth:`values` (which it takes apart); ValueError or TypeError when
-        they have another shape."""
+        values = json.loads(text)
         if values is None:
             return None
         if not isinstance(values, list) or len(values) != len(self._names):
@@ -163,10 +148,9 @@ class FrameCodec:
 
 
 @cache
-def frame_codec() -> FrameCodec | None:
-    """The frame codec, or None when a frame has a field no JSON can keep."""
+def _codec() -> _Codec | None:
     try:
-        return FrameCodec()
+        return _Codec()
     except TypeError:
         return None
 

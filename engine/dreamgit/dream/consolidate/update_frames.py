@@ -13,7 +13,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from dreamgit.dream.consolidate.framed_memo import Reading, kept_reading
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.update_passes import PERIOD, by_time, canon_words, indefinite
 from dreamgit.extract.frame import Frame, parse_frame
@@ -141,17 +140,11 @@ def frames_by_subject(
     by_subject: dict[frozenset[str], Framed] = {}
     promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
     for memory in sorted(memories, key=by_time):
-        sentence, frames, role = kept_reading(memory.text, _reading)
-        for frame in frames:
+        fact = as_fact(memory.text)
+        sentence = parse_frame(fact)
+        for frame in _frames(fact, sentence):
             by_subject.setdefault(frame.subject, []).append((memory, frame))
+        role = _promotion(fact)
         if role and sentence is not None:
             promoted.append((memory, sentence, role))
     return by_subject, promoted
-
-
-def _reading(text: str) -> Reading:
-    """What a memory of ``text`` says to compare: its sentence's frame, its frames, the
-    role it says its subject was promoted to (kept between runs: ``framed_memo``)."""
-    fact = as_fact(text)
-    sentence = parse_frame(fact)
-    return sentence, _frames(fact, sentence), _promotion(fact)
