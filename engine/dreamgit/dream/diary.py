@@ -188,7 +188,7 @@ def _op_line(position: int, op: Mapping[str, Any]) -> str:
 
 
 #: Deferred operations the diary lists one a line; the rest are counted (a run over
-#: 10,000 memories may defer 19,000 prunes: the record keeps every one).
+#: 10,000 memories may defer 19,000 prunes: the record names 20 a rule and counts the rest).
 DIARY_DEFERRED = 20
 
 
@@ -199,22 +199,22 @@ def _deferred_lines(deferred: list[Mapping[str, Any]], run_id: str) -> list[str]
         counts: dict[str, int] = {}
         for item in rest:
             op = _plain(item.get("op")) or "?"
-            counts[op] = counts.get(op, 0) + _operations(item)
+            counts[op] = counts.get(op, 0) + (_more(item) or 1)  # one, or those it counts
         each = ", ".join(f"{op} {n:,}" for op, n in sorted(counts.items()))
         total = sum(counts.values())
         lines.append(f"- … and {total:,} more ({each}): `.dreamgit/runs/{run_id}.json`")
     return lines
 
 
-def _operations(item: Mapping[str, Any]) -> int:
-    """How many operations a deferred item stands for: one, or those it counts (``more``)."""
+def _more(item: Mapping[str, Any]) -> int:
+    """How many operations a deferred item counts without naming them (``more``), or 0."""
     more = item.get("more")
-    return more if isinstance(more, int) and more > 0 else 1
+    return more if isinstance(more, int) and more > 0 else 0
 
 
 def _deferred_line(item: Mapping[str, Any]) -> str:
-    more = item.get("more")
-    counted = f"{more:,} more" if isinstance(more, int) and more > 0 else ""
+    more = _more(item)
+    counted = f"{more:,} more" if more else ""
     ids = _ids(item.get("memories")) if item.get("memories") or not counted else ""
     shown = " and ".join(part for part in (ids, counted) if part)
     line = f"- **{_plain(item.get('op')) or '?'}** {shown}"
