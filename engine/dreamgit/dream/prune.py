@@ -37,7 +37,7 @@ def _prune_each(
         if refused is not None:
             budget.defer_counted("prune", rule, [m.id for m in memories[k:]], refused)
             break
-        op = _prune(ws, memory, rule, why, budget)
+        op = _admitted_prune(ws, memory, rule, why, budget)
         if op is not None:
             ops.append(op)
     return ops
@@ -49,6 +49,14 @@ def _prune(ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget) 
     if refused is not None:
         budget.defer_counted("prune", rule, [memory.id], refused)
         return None
+    return _admitted_prune(ws, memory, rule, why, budget)
+
+
+def _admitted_prune(
+    ws: WorkingSet, memory: Memory, rule: str, why: str, budget: Budget
+) -> Operation | None:
+    """The prune of ``memory`` once the limits have not refused prunes: built, then
+    admitted by ``budget`` (None when it is not)."""
     op = Operation(
         op="prune",
         phase="prune",
