@@ -3,11 +3,13 @@ once per index content, every file still looked at."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from dreamgit.store import leanworktree
 from dreamgit.store.indexvouch import vouch, vouched
 from dreamgit.store.leanworktree import Committed, committed_in_work_tree
 from gitcheck import git
@@ -106,3 +108,40 @@ def test_a_cache_folder_that_cannot_be_written_costs_only_time(tmp_path: Path) -
     """Without the cache folder nothing is kept, and nothing fails."""
     vouch(tmp_path / "absent", bytes(range(20)), "k")
     assert not vouched(tmp_path / "absent", bytes(range(20)), "k")
+
+
+def _touch_every_memory(work: Path) -> None:
+    """New times, same content: each file's stat data no longer matches its entry."""
+    for file in (work / "memories").rglob("*.md"):
+        file.write_bytes(file.read_bytes())
+
+
+def test_more_touched_files_than_are_hashed_are_judged_by_git(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Git's status looks at the files when it can (it hashes as many as it must)."""
+    monkeypatch.setattr(leanworktree, "_MAX_HASHED", 1)
+    _touch_every_memory(work)
+    assert _check(work, _Listing(_committed(work)))
+    (work / "memories/travel/likes-trains.md").write_text("Likes day trains.\n")
+    assert not _check(work, _Listing(_committed(work)))
+
+
+def test_without_git_the_files_are_looked_at_here(
+    work: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No git on PATH: every file is looked at from Python, within its limit."""
+    committed = _committed(work)
+    monkeypatch.setenv("PATH", os.fspath(tmp_path / "empty"))
+    assert _check(work, _Listing(committed))
+    monkeypatch.setattr(leanworktree, "_MAX_HASHED", 1)
+    _touch_every_memory(work)
+    assert not _check(work, _Listing(committed))  # too many to hash: a doubt
+
+
+def test_line_ending_rules_leave_git_unasked(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where git may clean content that libgit2 reads raw, the files are looked at here."""
+    git(work, "config", "core.autocrlf", "input")
+    monkeypatch.setattr(leanworktree, "_MAX_HASHED", 1)
+    _touch_every_memory(work)
+    assert not _check(work, _Listing(_committed(work)))
