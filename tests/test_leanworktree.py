@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit.store import leanworktree
+from dreamgit.store import gitindex, leanworktree
 from dreamgit.store.indexvouch import vouch, vouched
 from dreamgit.store.leanworktree import Committed, committed_in_work_tree
 from gitcheck import git
@@ -145,3 +145,40 @@ def test_line_ending_rules_leave_git_unasked(work: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(leanworktree, "_MAX_HASHED", 1)
     _touch_every_memory(work)
     assert not _check(work, _Listing(_committed(work)))
+
+
+class _Parsed:
+    """``parse_index``, counting its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, *args: object) -> object:
+        self.calls += 1
+        return gitindex.parse_index(*args)  # type: ignore[arg-type]
+
+
+def test_a_vouched_index_is_not_parsed_when_git_looks_at_the_files(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once an index is found plain and equal to the commit, git's status alone answers
+    for it: its entries are not read again, and an edit is still seen."""
+    listing, parsed = _Listing(_committed(work)), _Parsed()
+    monkeypatch.setattr(leanworktree, "parse_index", parsed)
+    assert _check(work, listing) and parsed.calls == 1
+    assert _check(work, listing) and parsed.calls == 1
+    (work / "memories/kitchen/keeps-a-starter.md").write_text("Gave the starter away.\n")
+    assert not _check(work, listing) and parsed.calls == 1
+
+
+def test_an_index_staging_attributes_is_read_every_time(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attributes under the agent's paths may change what git compares: never vouched."""
+    (work / "memories" / ".gitattributes").write_text("*.md text\n")
+    git(work, "add", "memories/.gitattributes")
+    git(work, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-q", "-m", "attrs")
+    listing, parsed = _Listing(_committed(work)), _Parsed()
+    monkeypatch.setattr(leanworktree, "parse_index", parsed)
+    assert _check(work, listing)
+    assert _check(work, listing) and parsed.calls == 2 and listing.asked == 2

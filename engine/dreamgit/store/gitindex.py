@@ -22,7 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["Index", "IndexEntry", "read_index"]
+__all__ = ["Index", "IndexContent", "IndexEntry", "index_content", "parse_index", "read_index"]
 
 _HEADER = struct.Struct(">4sLL")
 _EXTENDED = 0x4000
@@ -62,9 +62,18 @@ class Index(NamedTuple):
     checksum: bytes
 
 
-def read_index(git_dir: Path, id_bytes: int = 20) -> Index | None:
-    """``git_dir``'s index, or None on any doubt (no index included). ``id_bytes``: 20
-    for SHA-1 repositories, 32 for SHA-256 ones."""
+class IndexContent(NamedTuple):
+    """An index file's content before its checksum, when it was written (nanoseconds)
+    and its checksum, verified."""
+
+    body: bytes
+    written_ns: int
+    checksum: bytes
+
+
+def index_content(git_dir: Path, id_bytes: int = 20) -> IndexContent | None:
+    """``git_dir``'s index file, its checksum verified (equal checksums, equal content),
+    or None (no index, a torn one, one written by something else)."""
     try:
         with (git_dir / "index").open("rb") as file:
             written_ns = os.fstat(file.fileno()).st_mtime_ns
@@ -77,6 +86,19 @@ def read_index(git_dir: Path, id_bytes: int = 20) -> Index | None:
     digest = hashlib.sha1 if id_bytes == 20 else hashlib.sha256
     if digest(body).digest() != checksum:
         return None  # torn, or written by something else
+    return IndexContent(body, written_ns, checksum)
+
+
+def read_index(git_dir: Path, id_bytes: int = 20) -> Index | None:
+    """``git_dir``'s index, or None on any doubt (no index included). ``id_bytes``: 20
+    for SHA-1 repositories, 32 for SHA-256 ones."""
+    content = index_content(git_dir, id_bytes)
+    return None if content is None else parse_index(content, id_bytes)
+
+
+def parse_index(content: IndexContent, id_bytes: int = 20) -> Index | None:
+    """The entries of an index file's verified ``content``, or None on any doubt."""
+    body = content.body
     signature, version, count = _HEADER.unpack_from(body)
     if signature != b"DIRC" or version not in (2, 3, 4):
         return None
@@ -87,7 +109,9 @@ def read_index(git_dir: Path, id_bytes: int = 20) -> Index | None:
     if found is None:
         return None
     entries, offset = found
-    return Index(entries, written_ns, checksum) if _extensions_plain(body, offset) else None
+    if not _extensions_plain(body, offset):
+        return None
+    return Index(entries, content.written_ns, content.checksum)
 
 
 def _entries(

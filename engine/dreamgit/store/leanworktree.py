@@ -30,7 +30,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from dreamgit.store.gitindex import IndexEntry, read_index
+from dreamgit.store.gitindex import IndexEntry, index_content, parse_index
 from dreamgit.store.gitstatus import clean_by_git
 from dreamgit.store.indexvouch import vouch, vouched
 
@@ -64,16 +64,28 @@ def committed_in_work_tree(
     """Whether every file under ``prefixes`` (``memories/`` a folder, ``MEMORY.md`` a
     file) in ``workdir`` holds what ``committed`` (the commit's files under those
     prefixes) says, and no other file is there."""
-    index = read_index(git_dir, committed.id_bytes)
+    content = index_content(git_dir, committed.id_bytes)
+    if content is None:
+        return False
+    # What a vouch names: this index stages exactly the committed files, all plain files,
+    # no attributes among them (so only the configuration can make git clean content).
+    key = f"{committed.key} plain"
+    if vouched(git_dir, content.checksum, key) and not _filters_possible(git_dir):
+        # Its ~10,000 entries need not be read: git's status looks at the files.
+        by_git = clean_by_git(git_dir, workdir, prefixes)
+        if by_git is not None:
+            return by_git
+    index = parse_index(content, committed.id_bytes)
     if index is None:
         return False
     wanted = tuple(prefix.encode() for prefix in prefixes)
     staged = {path: entry for path, entry in index.entries.items() if path.startswith(wanted)}
-    if not _stages(git_dir, index.checksum, staged, committed):
-        return False  # staged is not committed: a change someone staged
     if any(entry.mode not in (_EXECUTABLE, _REGULAR) for entry in staged.values()):
         return False  # a link or a submodule: not a file to compare
-    filters = _filters_possible(git_dir, staged)
+    attributes = any(path.endswith(b".gitattributes") for path in staged)
+    if not _stages(git_dir, index.checksum, staged, committed.files, None if attributes else key):
+        return False  # staged is not committed: a change someone staged
+    filters = attributes or _filters_possible(git_dir)
     if not filters:  # else git's status may clean content that libgit2 would not
         by_git = clean_by_git(git_dir, workdir, prefixes)
         if by_git is not None:
@@ -90,21 +102,26 @@ def committed_in_work_tree(
 
 
 def _stages(
-    git_dir: Path, checksum: bytes, staged: Mapping[bytes, IndexEntry], committed: Committed
+    git_dir: Path,
+    checksum: bytes,
+    staged: Mapping[bytes, IndexEntry],
+    files: Callable[[], Mapping[str, str] | None],
+    key: str | None,
 ) -> bool:
     """Whether ``staged`` (the index's entries under the prefixes) are exactly the
-    committed files: as found before for this index and key, else compared (and, when
-    equal, kept for the next status)."""
-    if vouched(git_dir, checksum, committed.key):
+    committed ``files``: as found before for this index and ``key``, else compared (and,
+    when equal and ``key`` is given, kept for the next status)."""
+    if key is not None and vouched(git_dir, checksum, key):
         return True
-    files = committed.files()
-    if files is None:
+    committed = files()
+    if committed is None:
         return False
     if {path.decode("utf-8", "replace"): e.object_id.hex() for path, e in staged.items()} != (
-        files
+        committed
     ):
         return False
-    vouch(git_dir, checksum, committed.key)
+    if key is not None:
+        vouch(git_dir, checksum, key)
     return True
 
 
@@ -179,13 +196,11 @@ def _unsure(
     ]
 
 
-def _filters_possible(git_dir: Path, staged: Iterable[bytes]) -> bool:
+def _filters_possible(git_dir: Path) -> bool:
     """Whether git might clean a file's content before hashing it (line endings, a
-    filter), by the repository's attributes or any configuration git reads (the
-    repository's, the user's, the system's): then its raw bytes are not what the full
-    path compares."""
-    if any(path.endswith(b".gitattributes") for path in staged):
-        return True
+    filter), by the repository's attributes files outside the agent's paths or any
+    configuration git reads (the repository's, the user's, the system's): then its raw
+    bytes are not what the full path compares."""
     attributes = [git_dir / "info" / "attributes", git_dir.parent / ".gitattributes"]
     if any(path.exists() for path in [*attributes, _user_config_dir() / "attributes"]):
         return True
