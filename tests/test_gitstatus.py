@@ -38,8 +38,9 @@ def work(tmp_path: Path) -> Path:
     return _repository(tmp_path / "w")
 
 
-def _ask(work: Path) -> bool | None:
-    return clean_by_git(work / ".git", work, PATHS)
+def _ask(work: Path, commit: str | None = None) -> bool | None:
+    head = commit or git(work, "rev-parse", "HEAD").strip()
+    return clean_by_git(work / ".git", work, PATHS, head)
 
 
 def test_a_work_tree_holding_the_commit_is_clean(work: Path) -> None:
@@ -93,19 +94,41 @@ def test_gits_variables_that_point_elsewhere_are_not_followed(
     """The repository asked about is the one given, whatever GIT_DIR and the rest say."""
     other = _repository(tmp_path / "other")
     _edit(other)
+    head = git(work, "rev-parse", "HEAD").strip()
     monkeypatch.setenv("GIT_DIR", str(other / ".git"))
     monkeypatch.setenv("GIT_WORK_TREE", str(other))
     monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
-    assert _ask(work) is True
+    assert _ask(work, head) is True
     _edit(work)
     monkeypatch.setenv("GIT_DIR", str(tmp_path / "absent"))
-    assert _ask(work) is False
+    assert _ask(work, head) is False
 
 
 def test_no_git_or_no_repository_cannot_say(
     work: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Git absent from PATH, or a folder that is not a repository: None."""
-    assert clean_by_git(tmp_path / "nothing", tmp_path, PATHS) is None
+    assert clean_by_git(tmp_path / "nothing", tmp_path, PATHS, "0" * 40) is None
+    head = git(work, "rev-parse", "HEAD").strip()
     monkeypatch.setenv("PATH", os.fspath(tmp_path / "empty"))
-    assert _ask(work) is None
+    assert _ask(work, head) is None
+
+
+def test_a_head_at_another_commit_is_something(work: Path) -> None:
+    """The work tree is judged against the commit asked about: HEAD elsewhere is False,
+    even when the files are those of the commit HEAD is at."""
+    asked = git(work, "rev-parse", "HEAD").strip()
+    git(
+        work,
+        "-c",
+        "user.name=a",
+        "-c",
+        "user.email=a@b.c",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "e",
+    )
+    assert _ask(work) is True
+    assert _ask(work, asked) is False

@@ -97,7 +97,7 @@ def _report(
     )
     derived = DerivedStore(git_dir)
     try:
-        if work_tree is not None and not _clean(derived, view, git_dir, work_tree):
+        if work_tree is not None and not _clean(derived, view, git_dir, work_tree, commit):
             return None  # edits the full path counts (or may): it answers
         found = memory_figures(
             derived, view["tree"], judge, sources_wanted=bool(view["read"]), counters={}, now=now
@@ -141,7 +141,9 @@ def _report(
     return report
 
 
-def _clean(derived: DerivedStore, view: dict[str, Any], git_dir: Path, work_tree: Path) -> bool:
+def _clean(
+    derived: DerivedStore, view: dict[str, Any], git_dir: Path, work_tree: Path, commit: str
+) -> bool:
     """Whether the work tree holds the commit's files under the agent's paths: the
     memories the derived store lists at the view's tree, and the other files the view
     kept (``agent_files``), listed only when the index is not one found to stage them
@@ -154,5 +156,5 @@ def _clean(derived: DerivedStore, view: dict[str, Any], git_dir: Path, work_tree
 
     named = json.dumps([__version__, tree, sorted(others.items()), paths], ensure_ascii=True)
     key = hashlib.sha256(named.encode()).hexdigest()
-    committed = Committed(key, len(tree) // 2, files)
+    committed = Committed(key, len(tree) // 2, files, commit)
     return committed_in_work_tree(git_dir, work_tree, paths, committed)

@@ -10,7 +10,8 @@ directory and work tree whatever the environment says (git's variables that poin
 elsewhere or add configuration are dropped), taking no lock and writing nothing
 (``--no-optional-locks``), with no file-system monitor (a hook of the user's), listing
 untracked and ignored files one by one and staged changes as well. Any line of output
-is something there: False. No git on ``PATH``, a git too old for these options, a
+is something there: False, and so is a HEAD at another commit than the one asked about
+(``--branch`` names it). No git on ``PATH``, a git too old for these options, a
 repository git refuses (another owner), a failure or a timeout: None, and the caller
 looks at the files itself. Nothing is written.
 """
@@ -31,10 +32,13 @@ _KEPT = ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_E
 _TIMEOUT_S = 10.0
 
 
-def clean_by_git(git_dir: Path, work_tree: Path, paths: tuple[str, ...]) -> bool | None:
-    """True when git's status lists nothing under ``paths`` (``memories/`` a folder,
-    ``MEMORY.md`` a file) in ``work_tree`` — no edit, no staged change, no untracked or
-    ignored file —, False when it lists something, None when git cannot be asked."""
+def clean_by_git(
+    git_dir: Path, work_tree: Path, paths: tuple[str, ...], commit: str
+) -> bool | None:
+    """True when HEAD is at ``commit`` and git's status lists nothing under ``paths``
+    (``memories/`` a folder, ``MEMORY.md`` a file) in ``work_tree`` — no edit, no change
+    staged against that commit, no untracked or ignored file —, False when HEAD is
+    elsewhere or git lists something, None when git cannot be asked."""
     git = shutil.which("git")
     if git is None or not paths:
         return None
@@ -48,8 +52,9 @@ def clean_by_git(git_dir: Path, work_tree: Path, paths: tuple[str, ...]) -> bool
         "-c",
         "core.fsmonitor=false",
         "status",
-        "--porcelain=v1",
+        "--porcelain=v2",
         "-z",
+        "--branch",
         "--untracked-files=all",
         "--ignored=matching",
         "--no-renames",
@@ -70,4 +75,8 @@ def clean_by_git(git_dir: Path, work_tree: Path, paths: tuple[str, ...]) -> bool
         return None
     if done.returncode != 0:
         return None
-    return not done.stdout
+    items = done.stdout.split(b"\0")
+    headers = [item for item in items if item.startswith(b"# ")]
+    if f"# branch.oid {commit}".encode() not in headers:
+        return False  # HEAD moved (or an output this does not read): not that commit
+    return all(item.startswith(b"# ") or not item for item in items)

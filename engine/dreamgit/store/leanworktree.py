@@ -14,7 +14,9 @@ be an edit, or ignored: the full path tells; each folder's listing is counted ag
 the staged files and folders). A symbolic link, a file that cannot be read, a mode git
 would not stage: a doubt. The last two are asked of git's own status first when git is
 installed and cannot clean content differently from libgit2 (``store/gitstatus.py``:
-about half the CPU at 10,000 files); the files are looked at here when git cannot say.
+about half the CPU at 10,000 files); with an index of version 2 that stages no
+attributes file, git's comparison of the index with HEAD stands for the first too and
+the index is not parsed here. The files are looked at here when git cannot say.
 Nothing is written but, in the cache folder, which index content was last found to
 stage exactly the committed files (``store/indexvouch.py``): the next status with that
 index compares no blob ids.
@@ -25,17 +27,19 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import struct
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from dreamgit.store.gitindex import IndexEntry, index_content, parse_index
+from dreamgit.store.gitindex import IndexContent, IndexEntry, index_content, parse_index
 from dreamgit.store.gitstatus import clean_by_git
 from dreamgit.store.indexvouch import vouch, vouched
 
 __all__ = ["Committed", "committed_in_work_tree"]
 
+_VERSION = struct.Struct(">L")
 _EXECUTABLE = 0o100755
 _REGULAR = 0o100644
 _BILLION = 1_000_000_000
@@ -51,11 +55,13 @@ class Committed(NamedTuple):
     asks for them: ``files()`` gives path → blob id (None when it cannot say), asked
     only when the index is not one already found to stage exactly the files ``key``
     names (a name for them: the tree and the other files; ``store/indexvouch.py``);
-    ``id_bytes`` is 20 in a SHA-1 repository, 32 in a SHA-256 one."""
+    ``id_bytes`` is 20 in a SHA-1 repository, 32 in a SHA-256 one; ``commit`` is the
+    commit HEAD was found at (git's status must compare the index with that one)."""
 
     key: str
     id_bytes: int
     files: Callable[[], Mapping[str, str] | None]
+    commit: str
 
 
 def committed_in_work_tree(
@@ -67,12 +73,11 @@ def committed_in_work_tree(
     content = index_content(git_dir, committed.id_bytes)
     if content is None:
         return False
-    # What a vouch names: this index stages exactly the committed files, all plain files,
-    # no attributes among them (so only the configuration can make git clean content).
-    key = f"{committed.key} plain"
-    if vouched(git_dir, content.checksum, key) and not _filters_possible(git_dir):
-        # Its ~10,000 entries need not be read: git's status looks at the files.
-        by_git = clean_by_git(git_dir, workdir, prefixes)
+    asked = _git_may_judge(git_dir, content)
+    if asked:
+        # git compares the index with HEAD (the commit) and the files with the index:
+        # its ~10,000 entries need not be read here.
+        by_git = clean_by_git(git_dir, workdir, prefixes, committed.commit)
         if by_git is not None:
             return by_git
     index = parse_index(content, committed.id_bytes)
@@ -80,14 +85,13 @@ def committed_in_work_tree(
         return False
     wanted = tuple(prefix.encode() for prefix in prefixes)
     staged = {path: entry for path, entry in index.entries.items() if path.startswith(wanted)}
+    if not _stages(git_dir, index.checksum, staged, committed):
+        return False  # staged is not committed: a change someone staged
     if any(entry.mode not in (_EXECUTABLE, _REGULAR) for entry in staged.values()):
         return False  # a link or a submodule: not a file to compare
-    attributes = any(path.endswith(b".gitattributes") for path in staged)
-    if not _stages(git_dir, index.checksum, staged, committed.files, None if attributes else key):
-        return False  # staged is not committed: a change someone staged
-    filters = attributes or _filters_possible(git_dir)
-    if not filters:  # else git's status may clean content that libgit2 would not
-        by_git = clean_by_git(git_dir, workdir, prefixes)
+    filters = _filters_possible(git_dir, staged)
+    if not filters and not asked:  # else git's status may clean content libgit2 would not
+        by_git = clean_by_git(git_dir, workdir, prefixes, committed.commit)
         if by_git is not None:
             return by_git
     root = os.fsencode(workdir)
@@ -101,27 +105,35 @@ def committed_in_work_tree(
     return all(_holds(os.path.join(root, path), entry) for path, entry in unsure)
 
 
+def _git_may_judge(git_dir: Path, content: IndexContent) -> bool:
+    """Whether git's status alone may judge the work tree against this index: one of
+    version 2 (no entry in it can be skip-worktree or intent-to-add, which git and
+    libgit2 read apart), with no attributes file staged anywhere (the bytes of such a
+    path are nowhere in it) and no configuration that may clean content."""
+    (version,) = _VERSION.unpack_from(content.body, 4)
+    return (
+        version == 2
+        and b".gitattributes\0" not in content.body
+        and not _filters_possible(git_dir, ())
+    )
+
+
 def _stages(
-    git_dir: Path,
-    checksum: bytes,
-    staged: Mapping[bytes, IndexEntry],
-    files: Callable[[], Mapping[str, str] | None],
-    key: str | None,
+    git_dir: Path, checksum: bytes, staged: Mapping[bytes, IndexEntry], committed: Committed
 ) -> bool:
     """Whether ``staged`` (the index's entries under the prefixes) are exactly the
-    committed ``files``: as found before for this index and ``key``, else compared (and,
-    when equal and ``key`` is given, kept for the next status)."""
-    if key is not None and vouched(git_dir, checksum, key):
+    committed files: as found before for this index and key, else compared (and, when
+    equal, kept for the next status)."""
+    if vouched(git_dir, checksum, committed.key):
         return True
-    committed = files()
-    if committed is None:
+    files = committed.files()
+    if files is None:
         return False
     if {path.decode("utf-8", "replace"): e.object_id.hex() for path, e in staged.items()} != (
-        committed
+        files
     ):
         return False
-    if key is not None:
-        vouch(git_dir, checksum, key)
+    vouch(git_dir, checksum, committed.key)
     return True
 
 
@@ -196,11 +208,13 @@ def _unsure(
     ]
 
 
-def _filters_possible(git_dir: Path) -> bool:
+def _filters_possible(git_dir: Path, staged: Iterable[bytes]) -> bool:
     """Whether git might clean a file's content before hashing it (line endings, a
-    filter), by the repository's attributes files outside the agent's paths or any
-    configuration git reads (the repository's, the user's, the system's): then its raw
-    bytes are not what the full path compares."""
+    filter), by the repository's attributes or any configuration git reads (the
+    repository's, the user's, the system's): then its raw bytes are not what the full
+    path compares."""
+    if any(path.endswith(b".gitattributes") for path in staged):
+        return True
     attributes = [git_dir / "info" / "attributes", git_dir.parent / ".gitattributes"]
     if any(path.exists() for path in [*attributes, _user_config_dir() / "attributes"]):
         return True
