@@ -39,3 +39,15 @@ def fsck(repo: Path) -> None:
 def tree_files(repo: Path, rev: str = "main") -> list[str]:
     """Every file path in ``rev``'s tree."""
     return git(repo, "ls-tree", "-r", "--name-only", rev).splitlines()
+
+
+def committed_work_tree(path: Path, files: dict[str, str]) -> Path:
+    """A new repository at ``path`` whose work tree and index hold one commit of
+    ``files`` (path → text), made by the git binary, as a clone leaves them."""
+    git(path.parent, "init", "-q", str(path))
+    for name, text in files.items():
+        (path / name).parent.mkdir(parents=True, exist_ok=True)
+        (path / name).write_text(text)
+    git(path, "add", "-A")
+    git(path, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-q", "-m", "c")
+    return path

@@ -10,26 +10,21 @@ from pathlib import Path
 import pytest
 
 from dreamgit.store.gitstatus import clean_by_git
-from gitcheck import git
+from gitcheck import committed_work_tree, git
 
 PATHS = ("memories/", "MEMORY.md")
 STARTER = "memories/kitchen/keeps-a-starter.md"
 
 
 def _repository(path: Path) -> Path:
-    git(path.parent, "init", "-q", str(path))
-    for name, text in {
+    files = {
         "MEMORY.md": "- index\n",
         STARTER: "Keeps a sourdough starter.\n",
         "memories/travel/likes-trains.md": "Likes night trains.\n",
         "notes/elsewhere.md": "Outside the agent's paths.\n",
         ".gitignore": "*.swp\n",
-    }.items():
-        (path / name).parent.mkdir(parents=True, exist_ok=True)
-        (path / name).write_text(text)
-    git(path, "add", "-A")
-    git(path, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-q", "-m", "c")
-    return path
+    }
+    return committed_work_tree(path, files)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 from dreamgit.store import gitindex, leanworktree
 from dreamgit.store.indexvouch import vouch, vouched
 from dreamgit.store.leanworktree import Committed, committed_in_work_tree
-from gitcheck import git
+from gitcheck import committed_work_tree, git
 
 PATHS = ("memories/", "MEMORY.md")
 
@@ -20,17 +20,12 @@ PATHS = ("memories/", "MEMORY.md")
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
     """A repository with a commit of memories and an index, as a clone leaves them."""
-    path = tmp_path / "w"
-    git(tmp_path, "init", "-q", str(path))
-    for name, text in {
+    files = {
         "MEMORY.md": "- index\n",
         "memories/kitchen/keeps-a-starter.md": "Keeps a sourdough starter.\n",
         "memories/travel/likes-trains.md": "Likes night trains.\n",
-    }.items():
-        (path / name).parent.mkdir(parents=True, exist_ok=True)
-        (path / name).write_text(text)
-    git(path, "add", "-A")
-    git(path, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-q", "-m", "c")
+    }
+    path = committed_work_tree(tmp_path / "w", files)
     (path / ".git" / "dreamgit" / "cache").mkdir(parents=True)
     return path
 
