@@ -35,6 +35,7 @@ from dreamgit.dream.gather.said_in_passing import lifted_candidates
 from dreamgit.dream.gather.salience import common_words
 from dreamgit.dream.gather.statement_memories import statement_candidate
 from dreamgit.dream.gather.statements import clauses
+from dreamgit.dream.gather.to_the_agent import as_order
 from dreamgit.dream.gather.transcript import speaker_paragraphs
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.speakers import AGENT, ROLES, USER, by_people, by_the_user
@@ -170,7 +171,7 @@ def _turn_candidates(
             paragraph, paragraphs, split, speaker=speaker or USER, who=who, turn=turn
         ):
             if is_user:  # "… before any merge @ci-first.mdc": the rule file is its own memory
-                sentence = without_rule_files_after(sentence)
+                sentence = as_order(without_rule_files_after(sentence))
                 if not sentence.strip():
                     continue
             before, prior = prior, sentence

@@ -127,12 +127,19 @@ def script_language(text: str) -> str | None:
     return "zh" if code == "Hani" else code
 
 
+#: Hiragana: what Japanese writes its particles and inflections in ("を", "ます").
+_HIRAGANA = lazyre.compile("[\u3040-\u309f]+")
+
+
 def cjk_terms(text: str) -> list[str]:
     """The content of CJK text as terms: each pair of neighbouring characters (a single
-    character alone), so that sentences sharing words share terms without a dictionary."""
+    character alone), so that sentences sharing words share terms without a dictionary.
+    A pair all in hiragana is grammar, not content ("ます" ends every polite verb: two
+    sentences sharing it share no word), and is left out."""
     terms: list[str] = []
     for run in _CJK_RUN.findall(text):
-        terms.extend([run] if len(run) == 1 else [run[k : k + 2] for k in range(len(run) - 1)])
+        pairs = [run] if len(run) == 1 else [run[k : k + 2] for k in range(len(run) - 1)]
+        terms.extend(pair for pair in pairs if not _HIRAGANA.fullmatch(pair))
     return terms
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "POLITE_ORDER",
     "STANDING_ORDER",
     "TASK_SHAPE",
+    "as_order",
     "said_to_the_agent",
 ]
 
@@ -160,3 +161,27 @@ _STANDING_FROM_NOW = lazyre.compile(
 def _from_now_on(m: re.Match[str]) -> str:
     rule = m["rule"]
     return f"{rule[:1].upper()}{rule[1:]} from now on{m['end']}"
+
+
+# "You should never push to main", "you must always run the linter", "you shouldn't be
+# editing the vendored files": a rule for the agent, said as what it must (not) do. Only
+# with "never", "always" or a negation: "you should run the tests" is advice of the moment.
+_YOU_MUST = lazyre.compile(
+    r"^(?:(?:and|also|so|but|again|ok|okay),?\s+)?you\s+"
+    r"(?:(?:should|must|shall)(?:n't|\s+not)(?P<never>\s+ever)?|(?:should|must|shall)\s+"
+    r"(?P<word>never|always)|(?:need|have)\s+to\s+(?P<need>always))\s+"
+    # "you should never have deleted it": a reproach of what was done, no rule
+    r"(?!(?:have|had|been)\b)(?P<rule>[a-z][^?]*?)(?P<end>[.!]*)$",
+    _I,
+)
+
+
+def as_order(sentence: str) -> str:
+    """``sentence`` said as the order it gives when it tells the agent what it must
+    never, always or not do ("you should never push to main": "Never push to main");
+    ``sentence`` itself otherwise."""
+    m = _YOU_MUST.match(sentence)
+    if m is None:
+        return sentence
+    word = m["word"] or m["need"] or ("Never" if m["never"] else "Do not")
+    return f"{word[:1].upper()}{word[1:].lower()} {m['rule']}{m['end']}"
