@@ -14,7 +14,7 @@ of it (:mod:`.said_in_passing`). A numbered reply is read against the agent's po
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
@@ -29,6 +29,7 @@ from dreamgit.dream.gather.list_items import listed_on, more_of_a_list
 from dreamgit.dream.gather.not_facts import after_dismissal, chatter
 from dreamgit.dream.gather.numbered_answers import answer_candidate, numbered_answers
 from dreamgit.dream.gather.pattern_memories import pattern_candidates
+from dreamgit.dream.gather.quoted_back import QuotedBack
 from dreamgit.dream.gather.rule_pointers import rule_pointers, without_rule_files_after
 from dreamgit.dream.gather.said_before import SaidBefore, asked
 from dreamgit.dream.gather.said_in_passing import lifted_candidates
@@ -86,6 +87,7 @@ def extract_candidates(
         people=tuple(dict.fromkeys(s for s, _ in turns if s not in ROLES)),
         common=common_words(text),
         said=AsSaid(turns, session_id, created, language),  # not English: kept as said
+        quoted=QuotedBack(turns),
         session_id=session_id,
         created=created,
         user_name=user_name,
@@ -109,6 +111,7 @@ class _Session:
     people: tuple[str, ...]
     common: frozenset[str]
     said: AsSaid
+    quoted: QuotedBack  # the agent's words a person copies back to it
     session_id: str
     created: datetime
     user_name: str | None
@@ -155,9 +158,7 @@ def _turn_candidates(
     # The last statement of the sentence before, and where its memory is in ``out``.
     last: tuple[Clause, int] | None = None
     context = SaidBefore.at(session.turns, turn)
-    # An agent's user writes requests as one long run-on sentence ("I'm trying to …,
-    # so I prefer …, how can I …"): its clauses are read, the patterns only in short ones
-    split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
+    split = _own_sentences(session, turn, paragraphs, is_user=is_user)
     who = speaker if not is_user else session.user_name or "user"
     prior = ""  # the sentence before in this turn: the aim a preference may serve
     answering = _answers(session, turn, paragraphs, split, speaker, who, subject) if is_user else {}
@@ -214,6 +215,18 @@ def _turn_candidates(
             if is_user:
                 out.extend(lifted_candidates(sentence, out[start:], statement, voice, turn))
     return out, subject
+
+
+def _own_sentences(
+    session: _Session, turn: int, paragraphs: list[str], *, is_user: bool
+) -> Callable[[str], Iterator[str]]:
+    """How a paragraph of the turn is cut into its speaker's sentences, never the agent's
+    words pasted back into the turn. An agent's user writes requests as one long run-on
+    sentence ("I'm trying to …, so I prefer …, how can I …"): its clauses are read, the
+    patterns only in short ones."""
+    split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
+    copied = session.quoted.copied(paragraphs, split, turn)
+    return lambda paragraph: (s for s in split(paragraph) if s not in copied)
 
 
 def _user_patterns(

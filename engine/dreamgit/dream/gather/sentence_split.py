@@ -128,16 +128,34 @@ def stripped(text: str, others: tuple[str, ...]) -> str:
         text = _TRAIL.sub("", text)
         if text == before:
             break
-    return _unquoted(text.strip(" ,;:-'"))
+    return _unquoted(_ends_stripped(text))
+
+
+# A single quote that opens a quotation ("use 'fs'"), and one that closes it.
+_OPENING = lazyre.compile(r"(?:^|(?<=[\s(]))'(?=\w)")
+_CLOSING = lazyre.compile(r"(?<=\w)'(?=[\s),.;:!?]|$)")
+
+
+def _ends_stripped(text: str) -> str:
+    """``text`` without spaces, commas, dashes and colons at its ends, nor a single quote
+    there that closes or opens nothing ("use 'fs' and 'path'" keeps its last one)."""
+    while True:
+        text = text.strip(" ,;:-")
+        if text[-1:] == "'" and not _OPENING.search(text[:-1]):
+            text = text[:-1]
+        elif text[:1] == "'" and not _CLOSING.search(text[1:]):
+            text = text[1:]
+        else:
+            return text
 
 
 def _unquoted(text: str) -> str:
     """``text`` without a quote mark at either end that closes nothing; a title's stay
     ("I loved \"Becoming Nicole\"")."""
     while text[:1] == '"' and text.count('"') % 2:
-        text = text[1:].strip(" ,;:-'")
+        text = _ends_stripped(text[1:])
     while text[-1:] == '"' and text.count('"') % 2:
-        text = text[:-1].strip(" ,;:-'")
+        text = _ends_stripped(text[:-1])
     return text
 
 
@@ -164,7 +182,8 @@ _PERSON_FIRST = lazyre.compile(
 _LISTED = lazyre.compile(r"^(?:my|our)\s+(?:own\s+)?[\w'-]+(?:\s+[\w'-]+)?$", _I)
 
 
-_ANNOUNCES_LIST = lazyre.compile(r"\b(?:are|is|were|was|include|includes|including)$", _I)
+# "… are: a, b", "the tabs should be: inbox, archive": the list is what they are
+_ANNOUNCES_LIST = lazyre.compile(r"\b(?:are|is|were|was|be|include|includes|including)$", _I)
 
 # "…, and I've currently reached 70% after …": an amount with no noun of its own, whose
 # thing the clause before named ("trying to reach 90% branch coverage")
