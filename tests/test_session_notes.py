@@ -129,6 +129,41 @@ def test_what_a_note_never_joins() -> None:
     assert [c.text for c in session_notes.join(alone)] == [c.text for c in alone]
 
 
+def test_the_statements_a_days_note_keeps_are_that_days_note_even_alone() -> None:
+    """Statements tagged for their day's note (plans whose day was over when they were
+    read) make one note of that day for each person, whatever their topic and session, in
+    the order they were said; a note of one too. What is not tagged stays out of it; one a
+    note cannot hold, or the user's at work, stays as it was."""
+    keep = (session_notes.TAG,)
+    [alone] = session_notes.join(
+        [_candidate("Noor says the kiln booking is 2 March 2031.", topic="facts", tags=keep)]
+    )
+    assert alone.text == "Noor (4 March 2031) \u2014 says the kiln booking is 2 March 2031."
+    assert session_notes.is_note(_memory(alone))
+    said = [
+        _candidate("Noor's deadline for the mural was 1 March 2031.", topic="facts", tags=keep),
+        _candidate("Noor went rowing on 1 March 2031.", session="s-2"),
+        _candidate("Noor says the mural is now due 3 March 2031.", session="s-2", tags=keep),
+    ]
+    assert [c.text for c in session_notes.join(said)] == [
+        "Noor (4 March 2031) \u2014 their deadline for the mural was 1 March 2031; says the"
+        " mural is now due 3 March 2031.",
+        "Noor went rowing on 1 March 2031.",
+    ]
+    untouched = [
+        _candidate("Noor's booking: the kiln; 2 March 2031.", topic="facts", tags=keep),
+        _candidate(
+            "The user says the release deadline was 3 March 2031.",
+            topic="facts",
+            tags=keep,
+            speaker="user",
+            subject="The user",
+        ),
+    ]
+    assert session_notes.join(untouched, at_work={"s-1"}) == untouched
+    assert not session_notes.can_hold(untouched[0])
+
+
 def test_a_note_stays_short() -> None:
     """Past MAX_CHARS of statements a second note begins."""
     many = [_candidate(f"Noor visited gallery number {k} on 1 March 2031.") for k in range(12)]
