@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,19 @@ def test_the_statements_a_days_note_keeps_are_that_days_note_even_alone() -> Non
     ]
     assert session_notes.join(untouched, at_work={"s-1"}) == untouched
     assert not session_notes.can_hold(untouched[0])
+
+
+def test_a_memory_as_the_note_of_its_day() -> None:
+    """A plan that was a memory of its own becomes, once a prune rule retires it, the note
+    of the day it was said: that day first, then what it said, read back as it was; a
+    memory a note cannot hold, or a note already, is none."""
+    plan = _memory(_candidate("Noor says the kiln is booked for 6 March 2031 at 2pm."))
+    note = session_notes.of_its_day(plan)
+    assert note is not None and session_notes.is_note(note)
+    assert note.text == f"4 March 2031 \u2014 {plan.text}"
+    assert session_notes.facts(note) == [plan.text]
+    assert session_notes.of_its_day(note) is None
+    assert session_notes.of_its_day(replace(plan, text="Noor: kiln; 6 March 2031.")) is None
 
 
 def test_a_note_stays_short() -> None:

@@ -35,6 +35,10 @@ they were said, a note even alone. What was planned that day stays on record (wh
 
     The user (4 March 2031) — says the report is due 8 March 2031; says it is now due 10 March 2031.
 
+A plan that was a memory of its own when its day came is rewritten by prune as the note
+of the day it was said (:func:`of_its_day`), that day first: "6 May 2026 — The user says
+the demo is on 7 May 2026 at 3pm."; the plan as it was stays in history.
+
 A note is still read statement by statement: supersession sees each one as the
 sentence it was (:func:`facts`), and when a newer statement retires one, the note is
 rewritten without it (:func:`without`); the note as it was stays in history.
@@ -63,6 +67,7 @@ __all__ = [
     "is_note",
     "join",
     "memory_of",
+    "of_its_day",
     "without",
     "working",
 ]
@@ -197,6 +202,18 @@ def _as_note(chunk: Sequence[Candidate]) -> bool:
     """Whether ``chunk`` is written as a note: two statements or more, or one its day's
     note is to keep (a plan whose day was over when it was read)."""
     return len(chunk) > 1 or TAG in chunk[0].tags
+
+
+def of_its_day(memory: Memory) -> Memory | None:
+    """The memory ``memory`` (not a note) as a note of the day it was said, the day its
+    lead ("6 May 2026 — The user says the demo is on 7 May 2026 at 3pm."); None when a
+    note cannot hold it (a ";" or " — " in it, a small letter first)."""
+    text = memory.text
+    if TAG in memory.tags or ";" in text or _LEAD_END in text or not text[:1].isupper():
+        return None
+    dated = f"{day_text(memory.created)}{_LEAD_END}{text}"
+    tags = tuple(sorted({*memory.tags, TAG}))
+    return replace(memory, text=dated, description=description_of(dated), tags=tags)
 
 
 def is_note(memory: Memory) -> bool:
