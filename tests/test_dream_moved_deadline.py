@@ -1,4 +1,5 @@
-"""A moved deadline: the old day leaves at once, the new one stays until its own day.
+"""A moved deadline: the old day leaves at once, the new one stays until its own day,
+then is no plan but the note of the day it was said.
 
 Everything goes through the installed command as a process, on a real repository: the
 user names a deadline in one session and moves it in a later one; dreams run before the
@@ -43,5 +44,6 @@ def test_a_moved_deadline_retires_the_old_day_at_once_and_keeps_the_new_one_unti
     dreamgit(repo, "2026-03-15T03:00:00Z", "run", "--force")
     assert _deadlines(repo, "2026-03-15T04:00:00Z") == [before]  # its day is ahead
     dreamgit(repo, "2026-03-21T03:00:00Z", "run", "--force")
-    assert _deadlines(repo, "2026-03-21T04:00:00Z") == []  # its day is over: history only
+    # its day is over: the plan is in history, what was said that day in its note
+    assert _deadlines(repo, "2026-03-21T04:00:00Z") == [f"2 March 2026 \u2014 {before}"]
     fsck(repo)

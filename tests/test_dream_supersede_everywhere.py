@@ -206,8 +206,9 @@ def test_an_openclaw_agent_note_is_superseded_by_the_users_newer_value_and_resto
 def test_a_dated_plan_is_retired_after_its_day_and_a_recurring_one_stays(
     tmp_path: Path, templates: RepositoryTemplates
 ) -> None:
-    """ "The demo for the investors is tomorrow at 3pm" said on the 6th is gone after a
-    dream on the 10th (in history, restorable); "every Monday" keeps its plan."""
+    """ "The demo for the investors is tomorrow at 3pm" said on the 6th is no plan after a
+    dream on the 10th: the plan is in history (restorable) and the note of its day says
+    what was planned; "every Monday" keeps its plan."""
     repo = tmp_path / "mem"
     initialized(templates, repo, "2026-05-01T08:00:00Z")
     dreamgit(
@@ -229,15 +230,19 @@ def test_a_dated_plan_is_retired_after_its_day_and_a_recurring_one_stays(
     assert "7 May 2026" in plan["text"]
     out = dreamgit(repo, "2026-05-07T12:00:00Z", "run", "--force", "--json")
     assert not [s for s in _ops(out) if s.startswith("prune")]  # its day is not over yet
-    out = dreamgit(repo, "2026-05-10T03:00:00Z", "run", "--force", "--json")
-    assert [s for s in _ops(out) if s.startswith("prune")] == [
-        f"prune: {plan['id']} plans/" + plan["path"].rsplit("/", 1)[1].removesuffix(".md")
+    run = json.loads(dreamgit(repo, "2026-05-10T03:00:00Z", "run", "--force", "--json"))
+    retired = [op for op in run["ops"] if op["phase"] == "prune"]
+    assert [op["summary"] for op in retired] == [
+        f"replace: {plan['id']} by the note of its day (a prune rule retires it)"
     ]
     texts = _texts(repo, "2026-05-10T04:00:00Z")
-    assert not [t for t in texts if "investors" in t]
+    assert [t for t in texts if "investors" in t] == [f"6 May 2026 \u2014 {plan['text']}"]
     assert "The user has a planning call every Monday at 9:30, starting 4 May 2026." in texts
-    dreamgit(repo, "2026-05-10T05:00:00Z", "restore", plan["id"])
-    assert plan["text"] in _texts(repo, "2026-05-10T05:00:00Z")
+    assert plan["text"] in dreamgit(repo, "2026-05-10T04:00:00Z", "show", "--history", plan["id"])
+    out = dreamgit(repo, "2026-05-12T03:00:00Z", "run", "--force", "--json")
+    assert not [s for s in _ops(out) if s.startswith(("prune", "replace"))]  # a note stays
+    dreamgit(repo, "2026-05-12T05:00:00Z", "revert", run["run_id"], "--op", str(retired[0]["n"]))
+    assert plan["text"] in _texts(repo, "2026-05-12T05:00:00Z")
     fsck(repo)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,54 @@ def test_what_a_note_never_joins() -> None:
         _candidate("Noor went skating on 3 March 2031.", session="s-3"),
     ]
     assert [c.text for c in session_notes.join(alone)] == [c.text for c in alone]
+
+
+def test_the_statements_a_days_note_keeps_are_that_days_note_even_alone() -> None:
+    """Statements tagged for their day's note (plans whose day was over when they were
+    read) make one note of that day for each person, whatever their topic and session, in
+    the order they were said; a note of one too. What is not tagged stays out of it; one a
+    note cannot hold, or the user's at work, stays as it was."""
+    keep = (session_notes.TAG,)
+    [alone] = session_notes.join(
+        [_candidate("Noor says the kiln booking is 2 March 2031.", topic="facts", tags=keep)]
+    )
+    assert alone.text == "Noor (4 March 2031) \u2014 says the kiln booking is 2 March 2031."
+    assert session_notes.is_note(_memory(alone))
+    said = [
+        _candidate("Noor's deadline for the mural was 1 March 2031.", topic="facts", tags=keep),
+        _candidate("Noor went rowing on 1 March 2031.", session="s-2"),
+        _candidate("Noor says the mural is now due 3 March 2031.", session="s-2", tags=keep),
+    ]
+    assert [c.text for c in session_notes.join(said)] == [
+        "Noor (4 March 2031) \u2014 their deadline for the mural was 1 March 2031; says the"
+        " mural is now due 3 March 2031.",
+        "Noor went rowing on 1 March 2031.",
+    ]
+    untouched = [
+        _candidate("Noor's booking: the kiln; 2 March 2031.", topic="facts", tags=keep),
+        _candidate(
+            "The user says the release deadline was 3 March 2031.",
+            topic="facts",
+            tags=keep,
+            speaker="user",
+            subject="The user",
+        ),
+    ]
+    assert session_notes.join(untouched, at_work={"s-1"}) == untouched
+    assert not session_notes.can_hold(untouched[0])
+
+
+def test_a_memory_as_the_note_of_its_day() -> None:
+    """A plan that was a memory of its own becomes, once a prune rule retires it, the note
+    of the day it was said: that day first, then what it said, read back as it was; a
+    memory a note cannot hold, or a note already, is none."""
+    plan = _memory(_candidate("Noor says the kiln is booked for 6 March 2031 at 2pm."))
+    note = session_notes.of_its_day(plan)
+    assert note is not None and session_notes.is_note(note)
+    assert note.text == f"4 March 2031 \u2014 {plan.text}"
+    assert session_notes.facts(note) == [plan.text]
+    assert session_notes.of_its_day(note) is None
+    assert session_notes.of_its_day(replace(plan, text="Noor: kiln; 6 March 2031.")) is None
 
 
 def test_a_note_stays_short() -> None:

@@ -4,7 +4,9 @@ A memory leaves the active set when a prune rule holds for it (ephemeral after
 a day, low after a week without recall, …). If a topic or the whole store is
 still over its budget, the lowest-ranked memories (by the rule set's ``rank``)
 go first. Protected topics and protected priorities (``core``) are never
-pruned. Pruned memories stay in history: ``dreamgit restore ID``.
+pruned. Pruned memories stay in history: ``dreamgit restore ID``. A memory a rule
+retires that no rule would retire from a note (a plan whose day is over) is rewritten
+as the note of the day it was said instead (``session_notes.of_its_day``).
 """
 
 from __future__ import annotations
@@ -82,23 +84,39 @@ def _prune_statements(
     rest = session_notes.without(note, set(held))
     if rest is None:
         return None
-    revised = replace(rest, updated=max(note.updated, now))
-    names = sorted({rule.name for rule in held.values()})
+    summary = f"replace: {note.id} without {len(held)} statement(s) a prune rule retires"
     why = "; ".join(sorted({f"Rule {r.name}: {r.when.text}" for r in held.values()}))
+    rule = sorted({rule.name for rule in held.values()})[0]
+    return _rewrite(ws, note, rest, now, budget, rule, summary, f"{why}. The note as it was")
+
+
+def _rewrite(
+    ws: WorkingSet,
+    memory: Memory,
+    rewritten: Memory,
+    now: datetime,
+    budget: Budget,
+    rule: str,
+    summary: str,
+    was: str,
+) -> Operation | None:
+    """``memory`` replaced by ``rewritten`` as a prune rule asks; ``was`` says what stays in
+    history."""
+    revised = replace(rewritten, updated=max(memory.updated, now))
     op = Operation(
         op="replace",
         phase="prune",
-        rule=names[0],
-        memories=[note.id],
-        summary=f"replace: {note.id} without {len(held)} statement(s) a prune rule retires",
+        rule=rule,
+        memories=[memory.id],
+        summary=summary,
         changes={},
-        before=[snap(note)],
+        before=[snap(memory)],
         after=[snap(revised)],
-        detail=f"{why}. The note as it was stays in history.",
+        detail=f"{was} stays in history.",
     )
     if not budget.admit(op):
         return None
-    op.changes = ws.file_for_update(note, revised)
+    op.changes = ws.file_for_update(memory, revised)
     return op
 
 
@@ -136,7 +154,13 @@ def plan_prune(
             op = _prune_statements(ws, memory, held, now, budget)
         else:
             rule = held[0] if len(held) == 1 else first_rule(memory) or held[0]
-            op = _prune(ws, memory, rule.name, f"Rule {rule.name}: {rule.when.text}", budget)
+            why = f"Rule {rule.name}: {rule.when.text}"
+            dated = session_notes.of_its_day(memory)
+            if dated is not None and first_rule(dated) is None:  # a plan whose day is over
+                summary = f"replace: {memory.id} by the note of its day (a prune rule retires it)"
+                op = _rewrite(ws, memory, dated, now, budget, rule.name, summary, f"{why}. It")
+            else:
+                op = _prune(ws, memory, rule.name, why, budget)
         if op is not None:
             ops.append(op)
     key = rank_key(ruleset, now)

@@ -27,6 +27,18 @@ work of that hour, said in fragments of requests ("says the build broke; wants t
 flag renamed"), and a note of them reads as neither a person's story nor a rule. Each
 stays a statement of its own, judged on its own.
 
+A plan, appointment or deadline whose day was over when a dream first read it (a prune
+rule would retire it at once, none retires it from a note) is kept in its day's note: the
+statements of one person said that day, whatever their topic and session, in the order
+they were said, a note even alone. What was planned that day stays on record (where
+``recall`` finds it) without standing as a plan of its own::
+
+    The user (4 March 2031) — says the report is due 8 March 2031; says it is now due 10 March 2031.
+
+A plan that was a memory of its own when its day came is rewritten by prune as the note
+of the day it was said (:func:`of_its_day`), that day first: "6 May 2026 — The user says
+the demo is on 7 May 2026 at 3pm."; the plan as it was stays in history.
+
 A note is still read statement by statement: supersession sees each one as the
 sentence it was (:func:`facts`), and when a newer statement retires one, the note is
 rewritten without it (:func:`without`); the note as it was stays in history.
@@ -49,12 +61,15 @@ __all__ = [
     "MAX_CHARS",
     "TAG",
     "as_statements",
+    "can_hold",
     "facts",
     "headline",
     "is_note",
     "join",
     "memory_of",
+    "of_its_day",
     "without",
+    "working",
 ]
 
 #: The tag a note carries: what marks a memory as a note to read statement by statement.
@@ -79,14 +94,21 @@ def _lead(candidate: Candidate) -> str:
 
 def _joinable(candidate: Candidate) -> bool:
     """Whether ``candidate`` may go into a note: a plain statement of a joined topic about
-    someone, that reads back unambiguously (no ";" or " — ", a capital first)."""
+    someone, or one its day's note is to keep (tagged :data:`TAG`), that a note can hold."""
+    return (
+        candidate.topic in JOINED_TOPICS
+        or (candidate.topic in _PEOPLES_OWN and candidate.speaker != USER)
+        or TAG in candidate.tags
+    ) and can_hold(candidate)
+
+
+def can_hold(candidate: Candidate) -> bool:
+    """Whether a note can hold ``candidate``: a plain statement about someone (no key, no
+    change, not a model's) that reads back unambiguously (no ";" or " — ", a capital
+    first)."""
     lead, text = _lead(candidate), candidate.text
     return (
-        (
-            candidate.topic in JOINED_TOPICS
-            or (candidate.topic in _PEOPLES_OWN and candidate.speaker != USER)
-        )
-        and candidate.key is None
+        candidate.key is None
         and candidate.change is None
         and candidate.pattern != "llm"
         and bool(lead)
@@ -131,19 +153,33 @@ def _note(group: Sequence[Candidate]) -> Candidate:
     )
 
 
+def working(candidate: Candidate, at_work: Container[str]) -> bool:
+    """Whether ``candidate`` is the user's in a session with a coding agent (its id in
+    ``at_work``): what the user says there is the work of that hour, never joined into
+    a note."""
+    return candidate.speaker == USER and candidate.session_id in at_work
+
+
+def _occasion(candidate: Candidate) -> str:
+    """What one note is of: its session; for the statements a day's note is to keep (tagged
+    :data:`TAG`), the day they were said, so that what was planned that day reads in the
+    order it was said ("… the deadline is 1 April; says the deadline is now 5 April")."""
+    return candidate.created.date().isoformat() if TAG in candidate.tags else candidate.session_id
+
+
 def join(candidates: Sequence[Candidate], at_work: Container[str] = ()) -> list[Candidate]:
     """``candidates`` with each session's joinable statements about one person as notes of
-    at most :data:`MAX_CHARS` characters, in the order the first of each was found. A
-    statement alone stays as it was, and so does the user's in a session ``at_work``
-    (the ids of sessions with a coding agent)."""
+    at most :data:`MAX_CHARS` characters, in the order the first of each was found; those
+    its day's note is to keep (tagged :data:`TAG`) as that day's notes, a note even alone.
+    Any other statement alone stays as it was, and so does the user's in a session
+    ``at_work`` (the ids of sessions with a coding agent, see :func:`working`)."""
     groups: dict[tuple[str, str], list[list[Candidate]]] = {}
     order: list[Candidate | tuple[str, str]] = []
     for candidate in candidates:
-        working = candidate.speaker == USER and candidate.session_id in at_work
-        if working or not _joinable(candidate):
+        if working(candidate, at_work) or not _joinable(candidate):
             order.append(candidate)
             continue
-        key = (candidate.session_id, _lead(candidate))
+        key = (_occasion(candidate), _lead(candidate))
         if key not in groups:
             groups[key] = [[]]
             order.append(key)
@@ -158,8 +194,26 @@ def join(candidates: Sequence[Candidate], at_work: Container[str] = ()) -> list[
         if isinstance(item, Candidate):
             out.append(item)
         else:
-            out.extend(chunk[0] if len(chunk) == 1 else _note(chunk) for chunk in groups[item])
+            out.extend(_note(chunk) if _as_note(chunk) else chunk[0] for chunk in groups[item])
     return out
+
+
+def _as_note(chunk: Sequence[Candidate]) -> bool:
+    """Whether ``chunk`` is written as a note: two statements or more, or one its day's
+    note is to keep (a plan whose day was over when it was read)."""
+    return len(chunk) > 1 or TAG in chunk[0].tags
+
+
+def of_its_day(memory: Memory) -> Memory | None:
+    """The memory ``memory`` (not a note) as a note of the day it was said, the day its
+    lead ("6 May 2026 — The user says the demo is on 7 May 2026 at 3pm."); None when a
+    note cannot hold it (a ";" or " — " in it, a small letter first)."""
+    text = memory.text
+    if TAG in memory.tags or ";" in text or _LEAD_END in text or not text[:1].isupper():
+        return None
+    dated = f"{day_text(memory.created)}{_LEAD_END}{text}"
+    tags = tuple(sorted({*memory.tags, TAG}))
+    return replace(memory, text=dated, description=description_of(dated), tags=tags)
 
 
 def is_note(memory: Memory) -> bool:

@@ -67,20 +67,38 @@ def _instruction(candidate: Candidate) -> str | None:
 
 
 def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
-    """Why a candidate can never become a memory: too long for any run, or already stale."""
+    """Why a candidate can never become a memory: too long for any run, or unranked."""
     if len(memory.text) > ruleset.limits.max_new_chars_per_run:
         return "max_new_chars_per_run (longer than one run may add)"
-    env = memory_env(memory, now)
     try:
-        ruleset.rank.evaluate(env)
+        ruleset.rank.evaluate(memory_env(memory, now))
     except ExpressionError as exc:  # every memory is ranked: one rank cannot order is refused
         return f"rank ({ruleset.rank_location}), which cannot be evaluated for it: {exc.reason}"
-    if not ruleset.is_protected(memory):
-        for rule in ruleset.prune:
-            holds = _holds(rule, env)
-            if holds is not False:
-                return holds if isinstance(holds, str) else f"{rule.name} (already due for pruning)"
     return None
+
+
+def _due(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
+    """Why a candidate would leave as soon as it came: a prune rule already holds for it."""
+    if ruleset.is_protected(memory):
+        return None
+    env = memory_env(memory, now)
+    for rule in ruleset.prune:
+        holds = _holds(rule, env)
+        if holds is not False:
+            return holds if isinstance(holds, str) else f"{rule.name} (already due for pruning)"
+    return None
+
+
+def _in_its_days_note(
+    ws: WorkingSet, ruleset: RuleSet, candidate: Candidate, now: datetime, at_work: set[str]
+) -> Candidate | None:
+    """``candidate`` as a statement of its session's note, when a prune rule would retire it
+    at once (a plan whose day was over when it was read) and none retires it from a note:
+    what was said that day stays in that day's note. None when no note may hold it."""
+    if not session_notes.can_hold(candidate) or session_notes.working(candidate, at_work):
+        return None
+    noted = replace(candidate, tags=tuple(sorted({*candidate.tags, session_notes.TAG})))
+    return noted if _due(ruleset, ws.place(_memory_for(noted, set())), now) is None else None
 
 
 def rejecting_rule(
@@ -200,6 +218,7 @@ def _candidates(
     ]
     said = {normalized(memory.text, (user_name,)) for memory in ws.active.values()}
     ordered = sorted(sessions, key=lambda s: (s.created, s.id))
+    at_work = {s.id for s in ordered if TURN_MARK.search(s.text)}  # an agent's own files
     admitted: list[Candidate] = []
     for session in ordered:
         if session.id in model_only:
@@ -208,7 +227,9 @@ def _candidates(
         extracted = _RULES.extract(session, context).candidates
         user_name = user_name or known_user_name(_as_memories(extracted))
         # The rules judge first, so the budget goes to what they would keep.
-        admitted.extend(c for c in extracted if _admitted(ws, ruleset, c, now, result))
+        admitted.extend(
+            ok for c in extracted if (ok := _admitted(ws, ruleset, c, now, result, at_work))
+        )
     # One budget for the run's sessions: a session full of facts may take what a session
     # of small talk leaves, and the run keeps its most salient statements.
     kept, over, repeats = compact(
@@ -220,12 +241,13 @@ def _candidates(
     )
     _record_left_out(result, over, repeats)
     by_origin: dict[str, list[Candidate]] = {}
-    at_work = {s.id for s in ordered if TURN_MARK.search(s.text)}  # an agent's own files
     for candidate in session_notes.join(kept, at_work):
         by_origin.setdefault(candidate.session_id, []).append(candidate)
     for session in ordered:
         proposals = [
-            c for c in by_session.get(session.id, []) if _admitted(ws, ruleset, c, now, result)
+            ok
+            for c in by_session.get(session.id, [])
+            if (ok := _admitted(ws, ruleset, c, now, result, at_work))
         ]
         for candidate in [*by_origin.get(session.id, []), *proposals]:
             taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
@@ -277,16 +299,27 @@ def _session_budget(ruleset: RuleSet, session: Session) -> float:
 
 
 def _admitted(
-    ws: WorkingSet, ruleset: RuleSet, candidate: Candidate, now: datetime, result: GatherResult
-) -> bool:
-    """Whether ``candidate`` may become a memory; when not, the decision says which rule."""
+    ws: WorkingSet,
+    ruleset: RuleSet,
+    candidate: Candidate,
+    now: datetime,
+    result: GatherResult,
+    at_work: set[str],
+) -> Candidate | None:
+    """``candidate`` as it may become a memory (a past plan as a statement of its day's
+    note); when it may not, None and the decision says which rule."""
     memory = ws.place(_memory_for(candidate, set()))
     if memory.id in ws.active:
-        return True  # known already: what happens to it is decided with the memory
+        return candidate  # known already: what happens to it is decided with the memory
     rule = rejecting_rule(ruleset, candidate, now, memory) or _never_fits(ruleset, memory, now)
     rule = rule or _instruction(candidate)
     if rule is None:
-        return True
+        rule = _due(ruleset, memory, now)
+        if rule is None:
+            return candidate
+        noted = _in_its_days_note(ws, ruleset, candidate, now, at_work)
+        if noted is not None:
+            return noted
     result.decisions.append(
         {
             "phase": "gather",
@@ -296,7 +329,7 @@ def _admitted(
             "session": candidate.session_id,
         }
     )
-    return False
+    return None
 
 
 def _as_memories(candidates: Sequence[Candidate]) -> list[Memory]:
