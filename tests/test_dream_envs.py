@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.envs import evaluate_once, forget_envs, memory_env_once
+from dreamgit.dream.envs import evaluate_once, forget_envs, memory_env_once, rule_values
 from dreamgit.dsl import Expression, ExpressionError, compile_expression
 from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.context import MEMORY_SCHEMA, memory_env
@@ -108,4 +108,20 @@ def test_a_failing_rule_fails_each_time_it_is_evaluated() -> None:
         with pytest.raises(ExpressionError, match="division by zero"):
             evaluate_once(rule, _memory(), NOW)
     assert rule.calls == 2
+    forget_envs()
+
+
+def test_one_look_up_of_a_memory_serves_every_rule_with_the_values_kept() -> None:
+    """Vetting's look-up (``rule_values``) evaluates each rule once and shares the kept
+    values and environment with ``evaluate_once`` (the later phases' reads)."""
+    memory = _memory()
+    rules = [_Counted("priority == normal and age > 2d"), _Counted("chars > 10")]
+    values = rule_values(memory, NOW)
+    assert values.env is memory_env_once(memory, NOW)
+    assert [values.value(rule) for rule in rules] == [True, True]
+    assert [evaluate_once(rule, replace(memory), NOW) for rule in rules] == [True, True]
+    assert rule_values(memory, NOW).value(rules[0]) is True
+    assert [rule.calls for rule in rules] == [1, 1]
+    assert rule_values(memory, NOW - timedelta(days=2)).value(rules[0]) is False
+    assert rules[0].calls == 2
     forget_envs()

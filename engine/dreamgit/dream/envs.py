@@ -24,7 +24,7 @@ from dreamgit.dsl import Expression
 from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.context import LazyMemoryEnv
 
-__all__ = ["evaluate_once", "forget_envs", "memory_env_once"]
+__all__ = ["RuleValues", "evaluate_once", "forget_envs", "memory_env_once", "rule_values"]
 
 
 def memory_env_once(
@@ -41,15 +41,45 @@ def evaluate_once(
 ) -> Any:
     """``expression.evaluate(memory_env_once(...))``, evaluated once per memory and time:
     a rule's value depends on the environment alone, which is read only."""
-    # the expression object itself is the key: a rule set's expressions live as long as
-    # the dream, and two rule sets' expressions of one text are two keys (no mix-up)
-    values = _values(memory, memory.recall, now, recalls_recorded)
-    if expression in values:
-        return values[expression]
-    value = values[expression] = expression.evaluate(
-        _kept(memory, memory.recall, now, recalls_recorded).env
-    )
-    return value
+    return rule_values(memory, now, recalls_recorded=recalls_recorded).value(expression)
+
+
+def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False) -> RuleValues:
+    """One memory's kept rule values and environment at ``now``, looked up once: what
+    :func:`evaluate_once` gives for each of many rules, without hashing the memory anew
+    for each (vetting evaluates every memory rule on every memory)."""
+    recall = memory.recall
+    return RuleValues(memory, now, recalls_recorded, _values(memory, recall, now, recalls_recorded))
+
+
+class RuleValues:
+    """The rule values kept for one memory and time, and its environment when needed."""
+
+    __slots__ = ("_env", "_key", "_values")
+
+    def __init__(
+        self, memory: Memory, now: datetime, recorded: bool, values: dict[Expression, Any]
+    ) -> None:
+        self._key = (memory, memory.recall, now, recorded)
+        self._values = values
+        self._env: Mapping[str, object] | None = None
+
+    @property
+    def env(self) -> Mapping[str, object]:
+        """:func:`memory_env_once` of the memory (read only)."""
+        if self._env is None:
+            self._env = _kept(*self._key).env
+        return self._env
+
+    def value(self, expression: Expression) -> Any:
+        """``expression`` evaluated on the environment, once per memory and time."""
+        # the expression object itself is the key: a rule set's expressions live as long
+        # as the dream, and two rule sets' expressions of one text are two keys (no mix-up)
+        values = self._values
+        if expression in values:
+            return values[expression]
+        value = values[expression] = expression.evaluate(self.env)
+        return value
 
 
 class _Kept:

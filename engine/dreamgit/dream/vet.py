@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from dreamgit.dream.envs import evaluate_once, memory_env_once
+from dreamgit.dream.envs import rule_values
 from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
@@ -67,16 +67,16 @@ def vet_memories(
 def _first_failure(
     memory: Memory, checks: list[tuple[str, Location | None, Expression]], now: datetime
 ) -> MemoryFileError | None:
-    env = memory_env_once(memory, now)
+    values = rule_values(memory, now)  # looked up once for all the checks
     try:
         # the one name a memory's dates can fail (a day at the calendar's end, a time too
         # far to convert): read here, whether a rule reads it or not, to be named as such
-        env["since_day"]
+        values.env["since_day"]
     except (ArithmeticError, ValueError) as exc:
         return evaluation_error(memory.path, memory.id, "rank", None, f"its dates: {exc}")
     for name, location, expr in checks:
         try:
-            evaluate_once(expr, memory, now)  # kept: health, prune and rank read it again
+            values.value(expr)  # kept: health, prune and rank read it again
         except ExpressionError as exc:
             return evaluation_error(memory.path, memory.id, name, location, exc.reason)
     return None
