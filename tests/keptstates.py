@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from dreamgit.extract.frame import parse_frame
 from dreamgit.store.repo import MemoryRepo
@@ -69,12 +70,26 @@ def forget_in_process_readings() -> None:
     parse_frame.cache_clear()
 
 
+#: The dream of a fresh repository of each set of memories, made once a process: every
+#: state of every kind is compared with the same one, so dreaming it again for each (five
+#: states, four kinds) only spent the CPU of one more dream each time.
+_FRESH: dict[tuple[Seed, ...], tuple[tuple[Any, ...], str]] = {}
+
+
+def _fresh_dream(root: Path, memories: tuple[Seed, ...]) -> tuple[tuple[Any, ...], str]:
+    """The dream of a fresh repository of ``memories`` (made under ``root`` the first time)."""
+    if memories not in _FRESH:
+        forget_in_process_readings()
+        _FRESH[memories] = forced_dream(build_repo(root / "fresh", bare=True, memories=memories))
+    return _FRESH[memories]
+
+
 def same_dream_as_fresh(root: Path, memories: tuple[Seed, ...], prepare: Prepare) -> list[str]:
-    """Dream a fresh repository of ``memories`` and one ``prepare`` put in a state; assert
-    they are the same dream (run id, operations, deferred work, tree); the rules of the
-    fresh one's operations, for the caller to check the fixture exercises its cache."""
-    forget_in_process_readings()
-    fresh = forced_dream(build_repo(root / "fresh", bare=True, memories=memories))
+    """Dream a fresh repository of ``memories`` (once a process) and one ``prepare`` put in
+    a state; assert they are the same dream (run id, operations, deferred work, tree); the
+    rules of the fresh one's operations, for the caller to check the fixture exercises its
+    cache."""
+    fresh = _fresh_dream(root, memories)
     prepared = build_repo(root / "prepared", bare=True, memories=memories)
     prepare(prepared)
     forget_in_process_readings()

@@ -74,16 +74,21 @@ def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[A
     return forced_dream(repo)
 
 
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
+    """The dream of a fresh repository, made once for the states compared with it."""
+    return _dreamt(tmp_path_factory.mktemp("fresh") / "repo", None)
+
+
 @pytest.mark.parametrize(
     "prepare",
     [_reviewed, _damaged, _unreadable_rows, _from_other_code],
     ids=["kept", "damaged", "unreadable-rows", "other-code"],
 )
 def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_words(
-    tmp_path: Path, prepare: Callable[[MemoryRepo], None]
+    tmp_path: Path, prepare: Callable[[MemoryRepo], None], fresh: tuple[Any, str]
 ) -> None:
     """Kept, damaged, unreadable or foreign word sets: the dream of a fresh repository."""
-    fresh = _dreamt(tmp_path / "fresh", None)
     assert any(op == "merge" for op, *_rest in fresh[0][1])
     assert _dreamt(tmp_path / "prepared", prepare) == fresh
 

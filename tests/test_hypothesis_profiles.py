@@ -39,15 +39,17 @@ def test_the_nightly_profile_is_at_least_as_deep_as_any_test_asked_for_on_its_ow
 
 
 @pytest.mark.slow
-def test_hypothesis_profile_thorough_is_the_profile_of_the_run() -> None:
+def test_hypothesis_profile_thorough_is_the_profile_of_the_run(tmp_path: Path) -> None:
     """``--hypothesis-profile thorough`` reaches the property tests, conftest's default
     notwithstanding. The inner pytest loads no plugin it does not need; it took 15 to 25 s in
-    some runs of a fresh clone (1 to 2 s in others, cause not traced), so it runs with the
-    slow tests."""
+    some runs of a fresh clone (1 to 2 s in others), so it runs with the slow tests. The
+    likely cause, seen in test_cpu_durations' twin: a pytest in the user's shared folder
+    removes older runs' folders as it ends; this one keeps its folders in the test's own."""
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
          "-p", "no:randomly", "-p", "no:xdist", "--hypothesis-profile", "thorough",
-         f"{__file__}::test_a_property_test_tries_as_many_examples_as_the_profile_in_force_says"],
+         f"{__file__}::test_a_property_test_tries_as_many_examples_as_the_profile_in_force_says",
+         "--basetemp", str(tmp_path / "inner")],
         capture_output=True, text=True, check=False, cwd=TESTS.parent,
         env=dict(os.environ, **{_EXPECTED: "thorough"}),
     )  # fmt: skip

@@ -4,7 +4,9 @@ Four days of an agent's sessions, logged one a day and dreamt once: a fact said 
 day, a correction said on the last three, and two memories that share a concept. The
 dream proposes each reflection with its evidence as its own commit; nothing reaches
 MEMORY.md before promotion; ``review`` shows what ``run`` applies; ``revert --op``
-takes one back.
+takes one back. Each command runs as the installed command at least once here (the
+dream the tests share, ``memories``, ``promote``, ``review``, ``revert``); the other steps
+run in this process through click's runner, the same code without the cost of a process.
 """
 
 from __future__ import annotations
@@ -73,8 +75,14 @@ def _reflections(record: dict[str, Any], rule: str) -> list[dict[str, Any]]:
     return [op for op in record["ops"] if op["phase"] == "reflect" and op["rule"] == rule]
 
 
+def _listed(repo: Path, now: str) -> list[dict[str, Any]]:
+    """``memories --json`` in this process (a process lists them in one test, below)."""
+    found: list[dict[str, Any]] = json.loads(prepared(repo, now, "memories", "--json"))
+    return found
+
+
 def _by_text(repo: Path, now: str, part: str) -> dict[str, Any]:
-    return next(m for m in active(repo, now) if part in m["text"])
+    return next(m for m in _listed(repo, now) if part in m["text"])
 
 
 def test_a_fact_said_on_four_days_is_a_lasting_truth_with_its_four_sightings(
@@ -138,7 +146,7 @@ def test_a_correction_on_three_days_becomes_an_instruction_after_promotion(
     prepared(repo, "2027-03-08T08:00:00Z", "run", "--force")  # folds the recall signals
     promoted = dreamgit(repo, "2027-03-08T09:00:00Z", "promote", "--apply")
     assert f"promoted {lesson['id']}" in promoted
-    dreamgit(repo, "2027-03-08T10:00:00Z", "run", "--force")
+    prepared(repo, "2027-03-08T10:00:00Z", "run", "--force")
     after = _by_text(repo, "2027-03-08T10:00:00Z", "release notes")
     assert (after["id"], after["priority"]) == (lesson["id"], "high")
     assert after["path"] in (repo / "MEMORY.md").read_text()
@@ -162,7 +170,7 @@ def test_nothing_new_enters_memory_md_without_promotion(
 def test_review_shows_the_reflections_exactly_as_run_applies_them(repo: Path) -> None:
     """Same state and --now: review's reflect operations are run's, field by field."""
     review = _run(repo, "review")
-    run = _run(repo, "run")
+    run = json.loads(prepared(repo, DREAM, "run", "--force", "--json"))
     drop = lambda ops: [{k: v for k, v in op.items() if k != "commit"} for op in ops]  # noqa: E731
     shown = [op for op in review["ops"] if op["phase"] == "reflect"]
     applied = [op for op in run["ops"] if op["phase"] == "reflect"]
@@ -183,7 +191,7 @@ def test_revert_op_removes_a_reflection(
     back = _by_text(repo, later, "release notes")
     assert back["id"] == lesson_op["memories"][0]
     assert (back["topic"], back["type"], back["tags"]) == ("facts", "user", [])
-    dreamgit(repo, later, "revert", record["run_id"], "--op", str(theme_op["n"]))
+    prepared(repo, later, "revert", record["run_id"], "--op", str(theme_op["n"]))
     assert not (repo / "notes" / "2027-03-04.md").exists()
 
 
@@ -205,7 +213,7 @@ def test_a_theme_is_noted_once_in_a_window_not_again_the_next_day(
     next_day = "2027-03-05T20:00:00Z"
     kafka_again = f"User: {THEME_A}\nAssistant: Noted.\nUser: {FACT}\nAssistant: Sure.\n"
     prepared(repo, "2027-03-05T10:00:00Z", "log", stdin=kafka_again)
-    again = json.loads(dreamgit(repo, next_day, "run", "--force", "--json"))
+    again = json.loads(prepared(repo, next_day, "run", "--force", "--json"))
     assert again["ops"], "the new session was read"
     assert _reflections(again, "reflect-theme") == []
     assert not (repo / "notes" / "2027-03-05.md").exists()
@@ -222,13 +230,13 @@ def test_the_correction_said_again_after_it_became_a_lesson_reinforces_the_lesso
     said = f"User: {CORRECTION}\nAssistant: Sorry.\nUser: {instruction}\nAssistant: Will do.\n"
     prepared(repo, "2027-03-05T10:00:00Z", "log", stdin=said)
     later = "2027-03-05T20:00:00Z"
-    record = json.loads(dreamgit(repo, later, "run", "--force", "--json"))
+    record = json.loads(prepared(repo, later, "run", "--force", "--json"))
     gathered = [(op["op"], op["memories"]) for op in record["ops"] if op["phase"] == "gather"]
     assert [(op, ids == [lesson["id"]]) for op, ids in gathered] == [
         ("reinforce", True),
         ("add", False),
     ]
-    memories = {m["id"]: m for m in active(repo, later)}
+    memories = {m["id"]: m for m in _listed(repo, later)}
     assert "always run the linter" in memories[gathered[1][1][0]]["text"]
     now = memories[lesson["id"]]
     assert (now["topic"], len(now["sources"])) == ("instructions", len(lesson["sources"]) + 1)
