@@ -37,6 +37,7 @@ from dreamgit.dream.consolidate.count_words import (
     NOW_WORDS,
     PARTICLES,
     RATE_OPENERS,
+    RECURRING,
     RELATIVES,
     STATES,
     STOP,
@@ -418,9 +419,20 @@ def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
         return True  # "3 workers on Atlas" / "5 workers on Orion"; "Heron" / "Heron Cloud"
     if new.names - old.words or _own_names(old) - new.words:
         return True  # a name the other one does not hold, in lower case or not
-    if old.dates and new.dates and old.dates != new.dates:
+    if _other_days(old.dates, new.dates):
         return True  # two dated events, each with its own count
     return old.frame.event and new.frame.event and not q.changed
+
+
+def _other_days(old: frozenset[str], new: frozenset[str]) -> bool:
+    """Whether two sentences are said of other days ("in March" / "in April") or at other
+    intervals ("daily" / "weekly"): a day one of them names and the other lacks is no other
+    day ("went from 6,000 to 8,000 daily steps in March" / "raised the daily goal to 10,000")."""
+    old_days, new_days = old - RECURRING, new - RECURRING
+    old_every, new_every = old & RECURRING, new & RECURRING
+    return bool(old_days and new_days and old_days != new_days) or bool(
+        old_every and new_every and old_every != new_every
+    )
 
 
 def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, str]]:
