@@ -91,6 +91,18 @@ from test_update import T0, _memories, _pairs
             "The user raised their daily reading goal to 40 pages.",
             "30 → 40",
         ),
+        # a change said "went up from A to B" with no counted noun: B is the fee's value,
+        # and "grew from A to B" the team's; the next value retires it
+        (
+            "The user's parking fee went up from $80 to $95 in January.",
+            "The user's parking fee is now $110.",
+            "95 → 110",
+        ),
+        (
+            "The user's team grew from 5 to 8 in March.",
+            "The user's team rose to 11.",
+            "8 → 11",
+        ),
         # a capital after ";" opens a clause: no name to keep the two apart
         (
             "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",
@@ -175,6 +187,11 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
         (
             "The user's daily reading goal went from 20 to 30 pages in May 2026.",
             "The user raised their weekly reading goal to 200 pages.",
+        ),
+        # another fee
+        (
+            "The user's parking fee went up from $80 to $95.",
+            "The user's storage fee is now $110.",
         ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),

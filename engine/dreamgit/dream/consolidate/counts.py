@@ -162,12 +162,18 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
             changed = True
         elif w in LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
             linked = linked or w in LINKS or w in AUXILIARIES
+        elif _NUMBER.match(w) and k > start and toks[k - 1] == "from":
+            changed = True  # "went up from 1,200 to 1,350": the old side, then the new
+            k -= 1
         elif w not in RELATIVES:
             break
         k -= 1
     words: list[str] = []
     head = ""
     while k >= start and len(words) < 3 and _content(toks[k]) and not _is_verb_form(toks[k]):
+        if _moves(toks, k):
+            changed, k = True, k - 1  # "the rent went up to": the rent is the setting
+            continue
         words.append(_canon(toks[k]))
         noun = toks[k] not in PARTICLES and verb_base(toks[k]) in (None, toks[k])
         head = head or (words[-1] if noun else "")  # "rent went up to": rent
@@ -177,6 +183,21 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
     if not (linked or changed):
         return frozenset(), changed, ""
     return frozenset(words), changed, head
+
+
+def _moves(toks: list[str], k: int) -> bool:
+    """Whether ``toks[k]`` says a value moved, not what the value is of: "went up" and
+    "went down", a change verb said in the past ("rose to", "grew to", "bumped up")."""
+    if toks[k] in ("up", "down"):
+        return k > 0 and _moving(toks[k - 1], toks[k])
+    return _moving(toks[k], toks[k + 1] if k + 1 < len(toks) else "")
+
+
+def _moving(word: str, after: str) -> bool:
+    base = verb_base(word)
+    if base in (None, word):
+        return False  # a bare "cut" or "update" may be what the value is of
+    return _canon(word) in CHANGES or (base == "go" and after in ("up", "down"))
 
 
 def quantities(text: str) -> tuple[Quantity, ...]:
