@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from dreamgit.dream.consolidate.count_cues import moves, other_days
 from dreamgit.dream.consolidate.count_index import CountIndex
 from dreamgit.dream.consolidate.count_memo import CountChange, kept_count_changes
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
@@ -37,7 +38,6 @@ from dreamgit.dream.consolidate.count_words import (
     NOW_WORDS,
     PARTICLES,
     RATE_OPENERS,
-    RECURRING,
     RELATIVES,
     STATES,
     STOP,
@@ -171,7 +171,7 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
     words: list[str] = []
     head = ""
     while k >= start and len(words) < 3 and _content(toks[k]) and not _is_verb_form(toks[k]):
-        if _moves(toks, k):
+        if moves(toks, k):
             changed, k = True, k - 1  # "the rent went up to": the rent is the setting
             continue
         words.append(_canon(toks[k]))
@@ -183,21 +183,6 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
     if not (linked or changed):
         return frozenset(), changed, ""
     return frozenset(words), changed, head
-
-
-def _moves(toks: list[str], k: int) -> bool:
-    """Whether ``toks[k]`` says a value moved, not what the value is of: "went up" and
-    "went down", a change verb said in the past ("rose to", "grew to", "bumped up")."""
-    if toks[k] in ("up", "down"):
-        return k > 0 and _moving(toks[k - 1], toks[k])
-    return _moving(toks[k], toks[k + 1] if k + 1 < len(toks) else "")
-
-
-def _moving(word: str, after: str) -> bool:
-    base = verb_base(word)
-    if base in (None, word):
-        return False  # a bare "cut" or "update" may be what the value is of
-    return _canon(word) in CHANGES or (base == "go" and after in ("up", "down"))
 
 
 def quantities(text: str) -> tuple[Quantity, ...]:
@@ -440,20 +425,9 @@ def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
         return True  # "3 workers on Atlas" / "5 workers on Orion"; "Heron" / "Heron Cloud"
     if new.names - old.words or _own_names(old) - new.words:
         return True  # a name the other one does not hold, in lower case or not
-    if _other_days(old.dates, new.dates):
+    if other_days(old.dates, new.dates):
         return True  # two dated events, each with its own count
     return old.frame.event and new.frame.event and not q.changed
-
-
-def _other_days(old: frozenset[str], new: frozenset[str]) -> bool:
-    """Whether two sentences are said of other days ("in March" / "in April") or at other
-    intervals ("daily" / "weekly"): a day one of them names and the other lacks is no other
-    day ("went from 6,000 to 8,000 daily steps in March" / "raised the daily goal to 10,000")."""
-    old_days, new_days = old - RECURRING, new - RECURRING
-    old_every, new_every = old & RECURRING, new & RECURRING
-    return bool(old_days and new_days and old_days != new_days) or bool(
-        old_every and new_every and old_every != new_every
-    )
 
 
 def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, str]]:
