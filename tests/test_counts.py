@@ -84,6 +84,25 @@ from test_update import T0, _memories, _pairs
             "The user says the daily export quota is now 950 exports.",
             "800 → 950",
         ),
+        # a change said with its month, then the next value said without one: how often
+        # ("daily") is no day, so the two are not two dated events
+        (
+            "The user's daily reading goal went from 20 to 30 pages in May 2026.",
+            "The user raised their daily reading goal to 40 pages.",
+            "30 → 40",
+        ),
+        # a change said "went up from A to B" with no counted noun: B is the fee's value,
+        # and "grew from A to B" the team's; the next value retires it
+        (
+            "The user's parking fee went up from $80 to $95 in January.",
+            "The user's parking fee is now $110.",
+            "95 → 110",
+        ),
+        (
+            "The user's team grew from 5 to 8 in March.",
+            "The user's team rose to 11.",
+            "8 → 11",
+        ),
         # a capital after ";" opens a clause: no name to keep the two apart
         (
             "The user — wants a check, they've fixed 6 flaky tests; This batch was slow.",
@@ -164,6 +183,16 @@ def test_a_newer_count_of_the_same_thing_supersedes_across_verbs(
             "The user stays under the 800 daily export limit for the billing team.",
             "The user says the daily export quota for the search team is now 950 exports.",
         ),
+        # a goal per another interval
+        (
+            "The user's daily reading goal went from 20 to 30 pages in May 2026.",
+            "The user raised their weekly reading goal to 200 pages.",
+        ),
+        # another fee
+        (
+            "The user's parking fee went up from $80 to $95.",
+            "The user's storage fee is now $110.",
+        ),
         # the old side of a change is no new value
         ("The user has 7 plants.", "The user grew the collection from 7 plants to 7 plants."),
     ],
@@ -189,6 +218,17 @@ def test_a_count_said_long_before_among_many_of_its_kind_is_still_found() -> Non
     between = [f"The user wrote 4 problems for quiz round {k}." for k in range(80)]
     found = count_changes(_memories(old, *between, new))
     assert [(a.text, b.text) for a, b, _why in found] == [(old, new)]
+
+
+def test_counts_said_at_one_interval_on_other_days_stay_apart() -> None:
+    """ "Daily" on both sides, "in May" and "in June": two dated events, each its count."""
+    found = count_changes(
+        _memories(
+            "The user logged 30 pages daily in May 2026.",
+            "The user logged 45 pages daily in June 2026.",
+        )
+    )
+    assert list(found) == []
 
 
 def _at_once(*texts: str) -> list[tuple[str, str]]:

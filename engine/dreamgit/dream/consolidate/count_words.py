@@ -29,6 +29,7 @@ __all__ = [
     "PARTICLES",
     "PEOPLE",
     "RATE_OPENERS",
+    "RECURRING",
     "RELATIVES",
     "STATES",
     "STOP",
@@ -48,6 +49,21 @@ NOW_WORDS = frozenset({"now", "new", "total", "currently", "updated", "latest"})
 HELD_NOW = frozenset({"now", "total", "currently", "altogether"})
 #: Words that say what a count is per: "per day", "a week", "each month".
 RATE_OPENERS = frozenset({"per", "a", "an", "each", "every"})
+#: Words the signature reads as dates that say how often, not which day: "the daily step
+#: goal" names no day of its own, so beside "… in March 2026" it is no second dated event.
+RECURRING = frozenset(
+    {
+        "hourly",
+        "daily",
+        "weekly",
+        "biweekly",
+        "fortnightly",
+        "monthly",
+        "quarterly",
+        "yearly",
+        "annually",
+    }
+)
 #: What links a setting to its value: "limit of 500", "size is 50", "timeout at 30".
 LINKS = frozenset({"of", "is", "are", "was", "at", "to", "reached", "hit", "totals", "by"})
 STOP = DETERMINERS | PREPOSITIONS | AUXILIARIES | GROUP_ADVERBS | CONJUNCTIONS | PEOPLE

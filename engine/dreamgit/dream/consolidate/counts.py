@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from dreamgit.dream.consolidate.count_cues import moves, other_days
 from dreamgit.dream.consolidate.count_index import CountIndex
 from dreamgit.dream.consolidate.count_memo import CountChange, kept_count_changes
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
@@ -161,12 +162,18 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
             changed = True
         elif w in LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
             linked = linked or w in LINKS or w in AUXILIARIES
+        elif _NUMBER.match(w) and k > start and toks[k - 1] == "from":
+            changed = True  # "went up from 1,200 to 1,350": the old side, then the new
+            k -= 1
         elif w not in RELATIVES:
             break
         k -= 1
     words: list[str] = []
     head = ""
     while k >= start and len(words) < 3 and _content(toks[k]) and not _is_verb_form(toks[k]):
+        if moves(toks, k):
+            changed, k = True, k - 1  # "the rent went up to": the rent is the setting
+            continue
         words.append(_canon(toks[k]))
         noun = toks[k] not in PARTICLES and verb_base(toks[k]) in (None, toks[k])
         head = head or (words[-1] if noun else "")  # "rent went up to": rent
@@ -418,7 +425,7 @@ def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
         return True  # "3 workers on Atlas" / "5 workers on Orion"; "Heron" / "Heron Cloud"
     if new.names - old.words or _own_names(old) - new.words:
         return True  # a name the other one does not hold, in lower case or not
-    if old.dates and new.dates and old.dates != new.dates:
+    if other_days(old.dates, new.dates):
         return True  # two dated events, each with its own count
     return old.frame.event and new.frame.event and not q.changed
 
