@@ -169,9 +169,11 @@ def plan_prune(
     for memory in ws.active.values():
         topics.setdefault(memory.topic, []).append(memory)
     for topic in sorted(topics):
-        evictable = sorted((m for m in topics[topic] if not ruleset.is_protected(m)), key=key)
         excess = len(topics[topic]) - per_topic
-        lowest = evictable[len(evictable) - max(excess, 0) :] if excess > 0 else []
+        if excess <= 0:  # within its budget: nothing to rank
+            continue
+        evictable = sorted((m for m in topics[topic] if not ruleset.is_protected(m)), key=key)
+        lowest = evictable[len(evictable) - excess :]
         why = f"Topic {topic} holds more than {per_topic} memories"
         ops += _prune_each(ws, lowest[::-1], "budget-per-topic", why, budget)
     excess = len(ws.active) - ruleset.budgets.max_memories

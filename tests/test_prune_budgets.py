@@ -1,0 +1,64 @@
+"""Pruning to the budgets ranks only where a budget is exceeded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from dreamgit.dream.envs import forget_envs
+from dreamgit.dream.limits import Budget
+from dreamgit.dream.prune import plan_prune
+from dreamgit.dream.workset import WorkingSet
+from dreamgit.dsl import Expression, compile_expression
+from dreamgit.model import Memory
+from dreamgit.ruleset import load_ruleset
+from dreamgit.ruleset.context import MEMORY_SCHEMA
+
+NOW = datetime(2026, 5, 6, 7, 0, tzinfo=UTC)
+
+RULES = """
+extends: default
+budgets: {max_memories: 1000, max_per_topic: 3}
+limits: {max_changes_per_run: 100, max_removals_per_run: 100}
+"""
+
+
+class _Ranked(Expression):
+    """A rank that records which memories it was evaluated for."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self, text: str) -> None:
+        inner = compile_expression(text, MEMORY_SCHEMA)
+        super().__init__(inner.text, inner.type, inner._fn, inner._probes)
+        self.seen: list[object] = []
+
+    def evaluate(self, env: Mapping[str, object]) -> Any:
+        self.seen.append(env["topic"])
+        return super().evaluate(env)
+
+
+def _memory(topic: str, k: int) -> Memory:
+    when = NOW - timedelta(days=k + 1)
+    return Memory(
+        id=f"m-{topic[:4]}{k:04d}", topic=topic, slug=f"{topic}-{k}",
+        text=f"A fact about {topic}, number {k}.", created=when, updated=when,
+    )  # fmt: skip
+
+
+def test_only_a_topic_over_its_budget_is_ranked_and_pruned() -> None:
+    """Five memories in one topic (budget three), two in another: the two lowest-ranked of
+    the first go, and the rank is never evaluated for the topic within its budget."""
+    rank = _Ranked("days(age)")
+    ruleset = replace(load_ruleset(RULES), rank=rank)
+    memories = [_memory("travel", k) for k in range(5)] + [_memory("garden", k) for k in range(2)]
+    ws = WorkingSet(memories, lambda _path: "")
+    ops = plan_prune(ws, ruleset, now=NOW, budget=Budget(100, 100, 10**6, 100))
+    forget_envs()
+    assert [(op.rule, op.memories) for op in ops] == [
+        ("budget-per-topic", ["m-trav0000"]),
+        ("budget-per-topic", ["m-trav0001"]),
+    ]
+    assert set(rank.seen) == {"travel"}
