@@ -1,8 +1,9 @@
 """A day said without its year, through the installed command: the year its clause means.
 
 "I've signed the lease and have a viewing on April 21 at 3 PM" said on 12 April looks
-ahead: the memory names 21 April of that year, and the plan leaves after its day (had
-"signed" set the year, it would name the year before, never be due, and stay for good).
+ahead: the memory names 21 April of that year, and the plan leaves after its day for the
+note of the day it was said (had "signed" set the year, it would name the year before,
+never be due, and stay for good).
 "I visited Porto on July 2" tells what was: last July; "enrolled in a course starting
 Nov 2" is what the course is set for: this November, though last November is nearer.
 """
@@ -45,6 +46,8 @@ def test_a_plan_said_without_its_year_is_dated_ahead_and_leaves_after_its_day(
     assert [t for t in texts if "pottery" in t and "2 November 2026" in t], texts
     dreamgit(repo, "2026-04-23T09:00:00Z", "run", "--force")
     texts = _texts(repo, "2026-04-23T09:00:00Z")
-    assert not [t for t in texts if "viewing" in t], texts
+    # its day is over: no plan, only the note of the day it was said
+    viewing = [t for t in texts if "viewing" in t]
+    assert len(viewing) == 1 and viewing[0].startswith("12 April 2026 \u2014 "), texts
     assert [t for t in texts if "Porto" in t], texts
     fsck(repo)
