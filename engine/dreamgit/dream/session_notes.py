@@ -106,17 +106,21 @@ def can_hold(candidate: Candidate) -> bool:
     """Whether a note can hold ``candidate``: a plain statement about someone (no key, no
     change, not a model's) that reads back unambiguously (no ";" or " — ", a capital
     first)."""
-    lead, text = _lead(candidate), candidate.text
+    lead = _lead(candidate)
     return (
         candidate.key is None
         and candidate.change is None
         and candidate.pattern != "llm"
         and bool(lead)
         and _LEAD_END not in lead
-        and text[:1].isupper()
-        and ";" not in text
-        and _LEAD_END not in text
+        and _reads_back(candidate.text)
     )
+
+
+def _reads_back(text: str) -> bool:
+    """Whether ``text`` reads back unambiguously from a note: a capital first, no ";" (what
+    parts a note) and no " — " (what ends its lead)."""
+    return text[:1].isupper() and ";" not in text and _LEAD_END not in text
 
 
 def _part(candidate: Candidate) -> str:
@@ -208,10 +212,9 @@ def of_its_day(memory: Memory) -> Memory | None:
     """The memory ``memory`` (not a note) as a note of the day it was said, the day its
     lead ("6 May 2026 — The user says the demo is on 7 May 2026 at 3pm."); None when a
     note cannot hold it (a ";" or " — " in it, a small letter first)."""
-    text = memory.text
-    if TAG in memory.tags or ";" in text or _LEAD_END in text or not text[:1].isupper():
+    if TAG in memory.tags or not _reads_back(memory.text):
         return None
-    dated = f"{day_text(memory.created)}{_LEAD_END}{text}"
+    dated = f"{day_text(memory.created)}{_LEAD_END}{memory.text}"
     tags = tuple(sorted({*memory.tags, TAG}))
     return replace(memory, text=dated, description=description_of(dated), tags=tags)
 
