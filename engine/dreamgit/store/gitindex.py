@@ -70,6 +70,11 @@ class IndexContent(NamedTuple):
     written_ns: int
     checksum: bytes
 
+    @property
+    def version(self) -> int:
+        """The index format's version (2, 3 or 4 for one git writes)."""
+        return int(_HEADER.unpack_from(self.body)[1])
+
 
 def index_content(git_dir: Path, id_bytes: int = 20) -> IndexContent | None:
     """``git_dir``'s index file, its checksum verified (equal checksums, equal content),

@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import struct
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
@@ -39,7 +38,6 @@ from dreamgit.store.indexvouch import vouch, vouched
 
 __all__ = ["Committed", "committed_in_work_tree"]
 
-_VERSION = struct.Struct(">L")
 _EXECUTABLE = 0o100755
 _REGULAR = 0o100644
 _BILLION = 1_000_000_000
@@ -110,9 +108,8 @@ def _git_may_judge(git_dir: Path, content: IndexContent) -> bool:
     version 2 (no entry in it can be skip-worktree or intent-to-add, which git and
     libgit2 read apart), with no attributes file staged anywhere (the bytes of such a
     path are nowhere in it) and no configuration that may clean content."""
-    (version,) = _VERSION.unpack_from(content.body, 4)
     return (
-        version == 2
+        content.version == 2
         and b".gitattributes\0" not in content.body
         and not _filters_possible(git_dir, ())
     )
