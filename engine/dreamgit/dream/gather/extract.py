@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import partial
+from functools import cache, partial
 
 from dreamgit.dream.gather.as_said import AsSaid
 from dreamgit.dream.gather.attribution import Voice
@@ -224,7 +224,9 @@ def _own_sentences(
     words pasted back into the turn. An agent's user writes requests as one long run-on
     sentence ("I'm trying to …, so I prefer …, how can I …"): its clauses are read, the
     patterns only in short ones."""
-    split = partial(sentences, longest=_LONGEST_REQUEST if is_user else MAX_SENTENCE)
+    longest = _LONGEST_REQUEST if is_user else MAX_SENTENCE
+    # each paragraph cut once, whether the copies were looked for in it first or not
+    split = cache(lambda paragraph: tuple(sentences(paragraph, longest=longest)))
     copied = session.quoted.copied(paragraphs, split, turn)
     return lambda paragraph: (s for s in split(paragraph) if s not in copied)
 

@@ -16,7 +16,8 @@ block.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from dreamgit import lazyre
 from dreamgit.dream.gather.language import CJK
@@ -46,19 +47,19 @@ class QuotedBack:
     """A session's agent turns, asked whether a person's sentence copies one before it."""
 
     turns: list[tuple[str, list[str]]]
-    #: Each word sequence an agent said, and the first turn it said it in (built on need).
-    _first: dict[tuple[str, ...], int] | None = field(default=None, init=False)
 
+    @cached_property
     def _said_first(self) -> dict[tuple[str, ...], int]:
-        if self._first is None:
-            self._first = {}
-            for number, (speaker, paragraphs) in enumerate(self.turns):
-                if speaker != AGENT:
-                    continue
-                for paragraph in paragraphs:
-                    for gram in _grams(_words(paragraph)):
-                        self._first.setdefault(gram, number)
-        return self._first
+        """Each word sequence an agent said, and the first turn it said it in (built on
+        need: most turns copy nothing and many sessions have no agent turn before)."""
+        first: dict[tuple[str, ...], int] = {}
+        for number, (speaker, paragraphs) in enumerate(self.turns):
+            if speaker != AGENT:
+                continue
+            for paragraph in paragraphs:
+                for gram in _grams(_words(paragraph)):
+                    first.setdefault(gram, number)
+        return first
 
     def copied(
         self, paragraphs: list[str], split: Callable[[str], Iterable[str]], turn: int
@@ -74,13 +75,16 @@ class QuotedBack:
         """Whether ``sentence``, said in turn ``turn``, copies what the agent said before,
         whole or after a colon ("… in order: Routing: the routes file was …", a lead-in and
         a heading run into the copied line)."""
-        return any(self._copy(part, turn) for part in (sentence, sentence.rpartition(": ")[2]))
+        after_colon = sentence.rpartition(": ")[2]
+        return self._copy(sentence, turn) or (
+            after_colon != sentence and self._copy(after_colon, turn)
+        )
 
     def _copy(self, text: str, turn: int) -> bool:
         words = _words(text)
         if len(words) < _FEWEST:
             return False
-        first = self._said_first()
+        first = self._said_first
         grams = _grams(words)
         held = sum(1 for gram in grams if first.get(gram, turn) < turn)
         return held >= _SHARE * len(grams)
