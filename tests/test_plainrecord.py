@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,12 +34,17 @@ def _memory(
     return Memory(**fields)
 
 
-def _full(text: str) -> dict[str, Any] | str:
-    """The full parser's record, or its error's reason."""
+def _outcome(parse: Callable[..., dict[str, Any]], text: str) -> dict[str, Any] | str:
+    """What ``parse`` gives for ``text``: the record, or its error's reason."""
     try:
-        return parse_full_record(text, path=PATH)
+        return parse(text, path=PATH)
     except MemoryFileError as exc:
         return exc.reason
+
+
+def _full(text: str) -> dict[str, Any] | str:
+    """The full parser's record, or its error's reason."""
+    return _outcome(parse_full_record, text)
 
 
 def test_every_field_dreamgit_writes_is_read_by_one_match_as_the_full_parser_reads_it() -> None:
@@ -119,10 +125,7 @@ def test_odd_front_matter_is_left_to_the_full_parser_or_read_as_it_reads_it(
 
 def _read(text: str) -> dict[str, Any] | str:
     """What :func:`parse_memory_record` gives: the record, or its error's reason."""
-    try:
-        return parse_memory_record(text, path=PATH)
-    except MemoryFileError as exc:
-        return exc.reason
+    return _outcome(parse_memory_record, text)
 
 
 def test_a_type_of_no_kind_is_read_as_user_by_both() -> None:
