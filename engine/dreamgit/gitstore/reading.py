@@ -12,6 +12,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import SortMode
 
+from dreamgit.errors import InternalSignal
 from dreamgit.gitstore.base import StoreBase
 from dreamgit.gitstore.values import EMPTY_TREE, Change, CommitInfo, Identity
 
@@ -48,8 +49,11 @@ def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None) -> list[Chan
     return changes
 
 
-class _Submodule(Exception):
+class _Submodule(InternalSignal):
     """A submodule changed: only libgit2's diff says how (see :meth:`Reader.diff`)."""
+
+    def __init__(self) -> None:
+        super().__init__("a submodule changed")
 
 
 def _pruned_diff(
