@@ -12,6 +12,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import SortMode
 
+from dreamgit.errors import InternalSignal
 from dreamgit.gitstore.base import StoreBase
 from dreamgit.gitstore.values import EMPTY_TREE, Change, CommitInfo, Identity
 
@@ -48,26 +49,59 @@ def _tree_changes(old: pygit2.Tree | None, new: pygit2.Tree | None) -> list[Chan
     return changes
 
 
+class _Submodule(InternalSignal):
+    """A submodule changed: only libgit2's diff says how (see :meth:`Reader.diff`)."""
+
+    def __init__(self) -> None:
+        super().__init__("a submodule changed")
+
+
 def _pruned_diff(
-    old: pygit2.Tree | None, new: pygit2.Tree | None, prefix: str, out: list[Change]
+    old: pygit2.Tree | None,
+    new: pygit2.Tree | None,
+    prefix: str,
+    out: list[Change],
+    *,
+    modes: bool = False,
 ) -> None:
     """The files that differ between two trees, into ``out``, descending only into the
     folders whose ids differ: one changed file of 10,000 costs the entries of its folders,
-    where libgit2's diff reads every entry of both trees. Submodules are left out."""
+    where libgit2's diff reads every entry of both trees. Submodules are left out. With
+    ``modes``, the changes are libgit2's: a file whose mode alone changed is one (its id
+    on both sides), a file that became a link is a removal and an addition, and a changed
+    submodule raises _Submodule."""
     before = {e.name: e for e in old} if old is not None else {}
     after = {e.name: e for e in new} if new is not None else {}
     for name in before.keys() | after.keys():
         a, b = before.get(name), after.get(name)
-        if a is not None and b is not None and a.id == b.id:
+        if (
+            a is not None
+            and b is not None
+            and a.id == b.id
+            and (not modes or a.filemode == b.filemode)
+        ):
             continue
+        if modes and "commit" in (getattr(a, "type_str", None), getattr(b, "type_str", None)):
+            raise _Submodule
         a_tree = a.peel(pygit2.Tree) if a is not None and a.type_str == "tree" else None
         b_tree = b.peel(pygit2.Tree) if b is not None and b.type_str == "tree" else None
         if a_tree is not None or b_tree is not None:
-            _pruned_diff(a_tree, b_tree, f"{prefix}{name}/", out)
+            _pruned_diff(a_tree, b_tree, f"{prefix}{name}/", out, modes=modes)
         a_blob = str(a.id) if a is not None and a.type_str == "blob" else None
         b_blob = str(b.id) if b is not None and b.type_str == "blob" else None
-        if a_blob is not None or b_blob is not None:
+        if modes and a is not None and b is not None and a_blob and b_blob and _type_changed(a, b):
+            # A file become a link (or back): libgit2 says it was removed, then added.
+            out.extend(
+                (Change(f"{prefix}{name}", a_blob, None), Change(f"{prefix}{name}", None, b_blob))
+            )
+        elif a_blob is not None or b_blob is not None:
             out.append(Change(f"{prefix}{name}", a_blob, b_blob))
+
+
+def _type_changed(a: pygit2.Object, b: pygit2.Object) -> bool:
+    """Whether two tree entries differ in file type (a file, a symbolic link), their
+    executable bits aside."""
+    return (int(a.filemode) ^ int(b.filemode)) & 0o170000 != 0
 
 
 class Reader(StoreBase):
@@ -262,7 +296,14 @@ class Reader(StoreBase):
         """Files under ``prefix`` that differ between two commits (None: the empty tree)."""
         a = None if old is None else self._repo[old].peel(pygit2.Commit).tree
         b = None if new is None else self._repo[new].peel(pygit2.Commit).tree
-        changes = _tree_changes(a, b)
+        # Only the folders whose ids differ are read (~0.1 ms for an add's commit at
+        # 10,000 memories, where libgit2's diff reads both trees whole: ~10 ms, twice an
+        # add in a work tree); the same changes, but where a submodule moved.
+        changes: list[Change] = []
+        try:
+            _pruned_diff(a, b, "", changes, modes=True)
+        except _Submodule:
+            changes = _tree_changes(a, b)
         return sorted((c for c in changes if c.path.startswith(prefix)), key=lambda c: c.path)
 
     def tree_changes(self, old: str | None, new: str | None, prefix: str) -> list[Change] | None:

@@ -1,7 +1,11 @@
 """Reading ``.dreamgit/config.yaml`` as plain data (the rule-set loader checks its rules).
 
 The settings outside the rules (``author``, ``llm``) are read here; a file that
-is not valid YAML is a ConfigError with its line.
+is not valid YAML is a ConfigError with its line. A file of plain ``key: value`` lines
+between whole-line comments and blank lines (the one ``init`` writes, with its settings
+filled in) is read without YAML (``store/plainfront.py``): importing ruamel costs ~25 ms
+of a process that adds one memory. Anything more (rule lists, quotes, a comment after a
+value) goes to the YAML parser, which gives the same mapping for the plain ones.
 """
 
 from __future__ import annotations
@@ -9,12 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ruamel.yaml.error import YAMLError
-from ruamel.yaml.nodes import MappingNode
-
 from dreamgit.errors import ConfigError, MemoryFileError
-from dreamgit.store import frontmatter
 from dreamgit.store.layout import CONFIG
+from dreamgit.store.plainfront import read_plain
 
 __all__ = ["DEFAULT_CONFIG", "identity_problem", "read_config"]
 
@@ -46,6 +47,12 @@ def read_config(text: str | None) -> dict[str, Any]:
     if text is None or not text.strip():
         return {}
     body = text if text.endswith("\n") else text + "\n"
+    plain = _plain_config(body)
+    if plain is not None:
+        _check_author(plain.get("author"), body)
+        return plain
+    from dreamgit.store import frontmatter  # ruamel: only for what is not plain
+
     try:
         doc = frontmatter.parse(f"---\n{body}---\n", path=CONFIG)
     except MemoryFileError as exc:
@@ -56,6 +63,14 @@ def read_config(text: str | None) -> dict[str, Any]:
         raise ConfigError(f"{where}: {reason}", hint="fix the YAML syntax") from None
     _check_author(doc.meta.get("author"), body)
     return doc.meta
+
+
+def _plain_config(body: str) -> dict[str, Any] | None:
+    """The mapping of a configuration of plain lines, whole-line comments (``#`` in the
+    first column: a comment wherever YAML allows it, and no plain line continues past
+    one) and blank lines; None when it holds anything else, or nothing."""
+    kept = [line for line in body.split("\n") if line.strip(" ") and line[0] != "#"]
+    return read_plain("\n".join(kept)) if kept else None
 
 
 def identity_problem(key: str, value: object) -> str | None:
@@ -89,6 +104,11 @@ def _check_author(author: object, text: str) -> None:
 
 def _value_position(text: str, keys: tuple[str, ...]) -> tuple[int, int]:
     """1-based line and column of the value at ``keys`` in the YAML ``text`` ((1, 1) if lost)."""
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.nodes import MappingNode
+
+    from dreamgit.store import frontmatter
+
     try:
         node = frontmatter.compose(text)
     except YAMLError:  # pragma: no cover - the text has just been parsed

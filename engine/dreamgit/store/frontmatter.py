@@ -26,7 +26,7 @@ from ruamel.yaml.timestamp import TimeStamp
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from dreamgit.errors import MemoryFileError
-from dreamgit.store.plainfront import read_plain, write_plain
+from dreamgit.store.plainfront import document, read_plain, write_plain
 
 try:  # The C loader comes with ruamel.yaml[oldlibyaml]; the pure one is ~3x slower.
     from ruamel.yaml.cyaml import CSafeLoader as _FastLoader
@@ -214,8 +214,7 @@ def dump_new(meta: Mapping[str, Any], body: str) -> str:
     """Write a new file: mappings in block style, lists in flow style (``tags: [a, b]``)."""
     # The plain shape (nearly every memory) is written without the dumper, ~50x faster.
     front = write_plain(meta)
-    text = body if body.endswith("\n") or not body else body + "\n"
-    return f"---\n{_dump_by_yaml(meta) if front is None else front}---\n{text}"
+    return document(_dump_by_yaml(meta) if front is None else front, body)
 
 
 def _dump_by_yaml(meta: Mapping[str, Any]) -> str:

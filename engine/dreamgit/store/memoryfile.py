@@ -266,8 +266,8 @@ def _dream_block(memory: Memory) -> dict[str, Any]:
 
 
 def render_memory(memory: Memory) -> str:
-    """The text of a new memory file."""
-    from dreamgit.store import frontmatter
+    """The text of a new memory file (by the YAML dumper only when it is not plain)."""
+    from dreamgit.store.plainfront import plain_document
 
     meta = {
         "name": memory.name or memory.slug,
@@ -275,6 +275,11 @@ def render_memory(memory: Memory) -> str:
         "metadata": {"type": memory.type},
         "dream": _dream_block(memory),
     }
+    plain = plain_document(meta, memory.text)
+    if plain is not None:
+        return plain
+    from dreamgit.store import frontmatter  # ruamel: a process that adds one memory rarely
+
     return frontmatter.dump_new(meta, memory.text)
 
 

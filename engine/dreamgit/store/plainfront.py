@@ -23,7 +23,7 @@ from typing import Any
 
 from dreamgit.errors import InternalSignal
 
-__all__ = ["plain_scalar", "plain_words", "read_plain", "write_plain"]
+__all__ = ["document", "plain_document", "plain_scalar", "plain_words", "read_plain", "write_plain"]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 #: A word of a flow list: starts with a letter; words joined by single spaces.
@@ -188,6 +188,19 @@ def write_plain(meta: Mapping[str, Any]) -> str | None:
     except _NotPlain:
         return None
     return "".join(lines)
+
+
+def document(front: str, body: str) -> str:
+    """A file of front matter ``front`` (its lines, YAML) over ``body``, as dreamgit writes one."""
+    text = body if body.endswith("\n") or not body else body + "\n"
+    return f"---\n{front}---\n{text}"
+
+
+def plain_document(meta: Mapping[str, Any], body: str) -> str | None:
+    """A new file of ``meta`` over ``body`` when ``meta`` is plain (see :func:`write_plain`),
+    written without the YAML dumper (or its import); else None."""
+    front = write_plain(meta)
+    return None if front is None else document(front, body)
 
 
 def _line(key: Any, value: Any, indent: str) -> str:

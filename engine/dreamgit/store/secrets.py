@@ -25,6 +25,7 @@ from typing import Any
 from dreamgit import trailers as tr
 from dreamgit.errors import ConfigError, SecretFoundError
 from dreamgit.store.secret_formats import (
+    KEYWORD,
     PRIVATE_KEY_BLOCK,
     keyword_rules,
     plausible_value,
@@ -314,6 +315,8 @@ def _line_spans(line: str) -> Iterator[tuple[int, int, str]]:
         for match in pattern.finditer(line):
             begin, end = match.span(1 if match.groups() else 0)
             yield begin, end, kind
+    if not KEYWORD.search(line):
+        return  # neither keyword rule can match
     assignment, prose_rule = keyword_rules()
     for rule, prose in ((assignment, False), (prose_rule, True)):
         for match in rule.finditer(line):

@@ -17,7 +17,6 @@ from typing import BinaryIO
 from dreamgit.clock import format_time, parse_time
 from dreamgit.errors import MemoryFileError, UserError
 from dreamgit.model import Session
-from dreamgit.store import frontmatter
 
 __all__ = [
     "MAX_AGENT_FILE_BYTES",
@@ -119,6 +118,8 @@ def render_session(session: Session) -> str:
         block["summary"] = session.summary
     if session.tags:
         block["tags"] = list(session.tags)
+    from dreamgit.store import frontmatter  # ruamel: not imported by opening a repository
+
     return frontmatter.dump_new({"dream": block}, session.text)
 
 
@@ -168,6 +169,8 @@ _KEEP_HINT = (
 
 def parse_session(text: str, *, path: str, fallback_time: datetime) -> Session:
     """Read a session file; a missing front matter gives the id from the path."""
+    from dreamgit.store import frontmatter
+
     doc = frontmatter.parse(text, path=path)
     block = doc.meta.get("dream")
     block = block if isinstance(block, dict) else {}
