@@ -3,7 +3,8 @@
 One database in the git directory (``dreamgit/cache/derived.sqlite3``) holds, for the
 memory files of the last tree it saw, each file's parsed record keyed by path and
 blob id (or, for a broken file, why it cannot be read), the postings of the recall
-index (term → file, term frequency, length), and facts upper layers derive from a
+index (term → each file's number, term frequency, length: ``store/derivedpostings.py``),
+and facts upper layers derive from a
 record (``status``'s health figures), kept with the file's row and dropped with it.
 ``sync`` moves it to another tree by the diff between the files it holds and the
 new tree's (``store/derivedmove.py``), in one transaction, so a reader never sees half
@@ -23,7 +24,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from dreamgit.store.derivedfacts import (
     read_facts,
 )
 from dreamgit.store.derivedmove import (
-    DOC_INDEXES,
+    TABLES,
     Changes,
     Parsed,
     Source,
@@ -50,6 +51,7 @@ from dreamgit.store.derivedmove import (
     move,
     said_key,
 )
+from dreamgit.store.derivedpostings import NumberedPosting, read_postings
 from dreamgit.store.sqlitecache import connect_cache, held_by_another, remove_database
 
 __all__ = [
@@ -59,7 +61,9 @@ __all__ = [
     "DerivedStore",
     "FactsOf",
     "Listed",
+    "NumberedPosting",
     "Parsed",
+    "PathsOf",
     "Posting",
     "index_terms",
     "memory_terms",
@@ -67,29 +71,20 @@ __all__ = [
 ]
 
 #: Bumped when a table's meaning changes: an older database is then rebuilt.
-SCHEMA = "3"
+SCHEMA = "4"
 
 _TABLES = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS docs (
-    path TEXT PRIMARY KEY, blob TEXT NOT NULL, id TEXT, record TEXT,
-    len INTEGER NOT NULL, active INTEGER NOT NULL, said TEXT
-);
-{DOC_INDEXES}
-CREATE TABLE IF NOT EXISTS facts (
-    path TEXT NOT NULL, blob TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
-    PRIMARY KEY (path, kind)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS postings (
-    term TEXT NOT NULL, path TEXT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,
-    PRIMARY KEY (term, path)
-) WITHOUT ROWID;
+{TABLES}
 """
 
 #: (path, term frequency, document length) of one term in one memory.
 Posting = tuple[str, int, int]
-#: Picks paths from (memories, mean length, postings of each query term).
-Choose = Callable[[int, float, dict[str, list[Posting]]], list[str]]
+#: The paths of the memories numbered (those of them the store holds).
+PathsOf = Callable[[list[int]], dict[int, str]]
+#: Picks paths from (memories, mean length, postings of each query term, the paths of
+#: the memories it names by number).
+Choose = Callable[[int, float, dict[str, list[NumberedPosting]], PathsOf], list[str]]
 
 
 class DerivedStore:
@@ -144,22 +139,23 @@ class DerivedStore:
         """The records of the files ``choose`` picks from the postings of ``terms`` at
         ``tree`` (path → record), or None when the state belongs to another tree.
 
-        ``choose(memories, mean length, postings of each term)`` returns paths; it runs
-        inside the same read transaction as the records' look-up, so both see one tree.
+        ``choose(memories, mean length, postings of each term, paths of)`` returns paths;
+        its postings name memories by number, and ``paths of(numbers)`` gives their paths.
+        It runs inside the same read transaction as the records' look-up, so both see one
+        tree.
         """
         db = self._connect()
         with _transaction(db, "BEGIN"):
             meta = self._meta_of(db, tree)
             if meta is None:
                 return None
-            postings = {
-                term: db.execute(
-                    "SELECT path, tf, len FROM postings WHERE term = ?", (term,)
-                ).fetchall()
-                for term in set(terms)
-            }
+            postings = read_postings(db, terms)
             count, total = int(meta["count"]), int(meta["total"])
-            paths = choose(count, total / count if count else 0.0, postings)
+
+            def paths_of(numbers: list[int]) -> dict[int, str]:
+                return _paths_of(db, numbers)
+
+            paths = choose(count, total / count if count else 0.0, postings, paths_of)
             return _records_of(db, paths)
 
     def listing(
@@ -329,14 +325,20 @@ class _transaction:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
+def _in_chunks(db: sqlite3.Connection, query: str, values: list[Any]) -> Iterator[Any]:
+    """The rows of ``query`` (its ``{marks}``: the values' placeholders) over ``values``,
+    asked 500 at a time."""
+    for start in range(0, len(values), 500):
+        chunk = values[start : start + 500]
+        yield from db.execute(query.format(marks=",".join("?" * len(chunk))), chunk)
+
+
+def _paths_of(db: sqlite3.Connection, numbers: list[int]) -> dict[int, str]:
+    """The paths of the memories numbered ``numbers`` (those the database holds)."""
+    return dict(_in_chunks(db, "SELECT n, path FROM docs WHERE n IN ({marks})", numbers))
+
+
 def _records_of(db: sqlite3.Connection, paths: list[str]) -> dict[str, dict[str, Any]]:
     """The records of the active memories among ``paths`` (path → record)."""
-    found: dict[str, dict[str, Any]] = {}
-    for start in range(0, len(paths), 500):
-        chunk = paths[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows = db.execute(
-            f"SELECT path, record FROM docs WHERE active = 1 AND path IN ({marks})", chunk
-        )
-        found.update((path, json.loads(text)) for path, text in rows)
-    return found
+    query = "SELECT path, record FROM docs WHERE active = 1 AND path IN ({marks})"
+    return {path: json.loads(text) for path, text in _in_chunks(db, query, paths)}
