@@ -15,7 +15,7 @@ import hashlib
 import json
 
 from dreamgit.store import derived
-from dreamgit.store.derivedmove import memory_terms, said_key
+from dreamgit.store.derived import memory_terms, said_key
 
 #: Texts written for this test: words, numbers, versions, paths, accents, other scripts.
 SAMPLES = (

@@ -15,63 +15,25 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id
-from dreamgit.store.derivedpostings import POSTINGS_TABLE, PostingChanges
+from dreamgit.store.derived import DOC_INDEXES, TABLES, Changes, Parsed, said_key
+from dreamgit.store.derivedpostings import PostingChanges, memory_terms
 from dreamgit.store.memoryfile import split_memory_path
-from dreamgit.textsim import content_norms
 
-__all__ = [
-    "DOC_INDEXES",
-    "TABLES",
-    "Changes",
-    "Parsed",
-    "Source",
-    "index_terms",
-    "memory_terms",
-    "move",
-    "said_key",
-]
+__all__ = ["Source", "move"]
 
-#: What a memory without readable text indexes as (so every memory has a length).
-_EMPTY_DOC = "\x00"
 #: Rows read or written per statement with a list of values (SQLite's limit is higher).
 _CHUNK = 500
 
-#: The indexes of the docs table (made by the store's schema, and again after a build).
-DOC_INDEXES = """
-CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
-CREATE INDEX IF NOT EXISTS docs_by_said ON docs (said);
-"""
-
-#: The tables a move writes (dropped and made again for another schema's database). A
-#: memory file's row has a number (``n``) its postings name it by, kept while it stays.
-TABLES = f"""
-CREATE TABLE IF NOT EXISTS docs (
-    n INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, blob TEXT NOT NULL, id TEXT,
-    record TEXT, len INTEGER NOT NULL, active INTEGER NOT NULL, said TEXT
-);
-{DOC_INDEXES}
-CREATE TABLE IF NOT EXISTS facts (
-    path TEXT NOT NULL, blob TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
-    PRIMARY KEY (path, kind)
-) WITHOUT ROWID;
-{POSTINGS_TABLE}
-"""
 _DOCS_COLUMNS = "docs (n, path, blob, id, record, len, active, said)"
 
 #: ``json.dumps`` without the check for cycles (a parsed record has none): ~25 % less.
 _encode = json.JSONEncoder(check_circular=False).encode
-
-#: A readable file's blob id and its parsed record as JSON text.
-Parsed = tuple[str, str]
-#: The memory files that differ from an old tree (path → new blob, None: gone), or None
-#: when they cannot be told (the old tree is not in the repository).
-Changes = Callable[[str], Mapping[str, str | None] | None]
 
 
 @dataclass(frozen=True)
@@ -102,21 +64,6 @@ class _Tally:
     def add(self, length: int, sign: int) -> None:
         self.count += sign
         self.total += sign * length
-
-
-def index_terms(text: str) -> list[str]:
-    """The index terms of a text, repeated as often as they occur."""
-    return content_norms(text)
-
-
-def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
-    """What recall indexes of a memory: the terms of its text and tags (never empty)."""
-    return index_terms(" ".join((text, *tags))) or [_EMPTY_DOC]
-
-
-def said_key(text: str) -> str:
-    """What a text says, for telling a repeat: words only, case folded, no final stop."""
-    return " ".join(text.casefold().split()).rstrip(".!")
 
 
 def move(

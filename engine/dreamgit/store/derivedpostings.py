@@ -1,4 +1,4 @@
-"""The recall index's postings in the derived store: one row per term, its postings packed.
+"""The recall index in the derived store: a memory's terms, and a row per term of postings.
 
 A term's row holds, for each active memory that holds the term, three unsigned 32-bit
 numbers in the machine's order (the database lives in one git directory, never moved
@@ -20,7 +20,16 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable
 
-__all__ = ["POSTINGS_TABLE", "NumberedPosting", "PostingChanges", "read_postings"]
+from dreamgit.textsim import content_norms
+
+__all__ = [
+    "POSTINGS_TABLE",
+    "NumberedPosting",
+    "PostingChanges",
+    "index_terms",
+    "memory_terms",
+    "read_postings",
+]
 
 POSTINGS_TABLE = """
 CREATE TABLE IF NOT EXISTS postings (term TEXT PRIMARY KEY, data BLOB NOT NULL);
@@ -29,8 +38,20 @@ CREATE TABLE IF NOT EXISTS postings (term TEXT PRIMARY KEY, data BLOB NOT NULL);
 #: (memory's number, term frequency, length) of one term in one memory.
 NumberedPosting = tuple[int, int, int]
 
+#: What a memory without readable text indexes as (so every memory has a length).
+_EMPTY_DOC = "\x00"
 #: Unsigned ints of 32 bits ("I" is 4 bytes wherever CPython runs on 32 or 64 bits).
 _TYPE = "I"
+
+
+def index_terms(text: str) -> list[str]:
+    """The index terms of a text, repeated as often as they occur."""
+    return content_norms(text)
+
+
+def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
+    """What recall indexes of a memory: the terms of its text and tags (never empty)."""
+    return index_terms(" ".join((text, *tags))) or [_EMPTY_DOC]
 
 
 def _unpacked(data: bytes) -> array[int]:
