@@ -28,19 +28,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dreamgit.store.derivedfacts import (
-    DROP_VARIANTS,
-    KEEP_FACT,
-    LISTING,
-    Derive,
-    FactsOf,
-    Listed,
-    NewFact,
-    facts_from_listing,
-    listed_rows,
-    missing_facts,
-    read_facts,
-)
 from dreamgit.store.derivedpostings import (
     POSTINGS_TABLE,
     NumberedPosting,
@@ -51,15 +38,13 @@ from dreamgit.store.derivedpostings import (
 from dreamgit.store.sqlitecache import connect_cache, held_by_another, remove_database
 
 if TYPE_CHECKING:
+    from dreamgit.store.derivedfacts import Derive, FactsOf, Listed, NewFact
     from dreamgit.store.derivedmove import Source
 
 __all__ = [
     "Changes",
     "Choose",
-    "Derive",
     "DerivedStore",
-    "FactsOf",
-    "Listed",
     "NumberedPosting",
     "Parsed",
     "PathsOf",
@@ -205,12 +190,14 @@ class DerivedStore:
         reads ``name:variant``: a listing that derives every file's fact drops the facts
         of the name's other variants.
         """
+        from dreamgit.store import derivedfacts  # not at import: recall reads no facts
+
         db = self._connect()
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            rows = db.execute(LISTING, (with_record, kind)).fetchall()
-        listed, new = listed_rows(rows, kind, derive)
+            rows = db.execute(derivedfacts.LISTING, (with_record, kind)).fetchall()
+        listed, new = derivedfacts.listed_rows(rows, kind, derive)
         if new:
             readable = sum(1 for found in listed if found.ident is not None)
             self._keep_facts(kind, new, every=len(new) == readable)
@@ -218,14 +205,16 @@ class DerivedStore:
 
     def _keep_facts(self, kind: str, new: list[NewFact], *, every: bool) -> None:
         """Keep facts just derived; ``every``: they are every readable file's."""
+        from dreamgit.store import derivedfacts  # not at import: recall reads no facts
+
         db = self._connect()
         try:
             with _transaction(db, "BEGIN IMMEDIATE"):
                 if every:
                     # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
                     # rules), so the name's other variants are dropped, not kept forever.
-                    db.execute(DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
-                db.executemany(KEEP_FACT, new)
+                    db.execute(derivedfacts.DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
+                db.executemany(derivedfacts.KEEP_FACT, new)
         except sqlite3.Error:
             pass  # a fact not kept costs only time: it is derived again next time
 
@@ -246,22 +235,24 @@ class DerivedStore:
         (those a write added or changed) are derived and kept first; when a fact could not
         be kept (the database is busy), :meth:`listing` derives them all again.
         """
+        from dreamgit.store import derivedfacts  # not at import: recall reads no facts
+
         db = self._connect()
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            missing, readable = missing_facts(db, kind)
+            missing, readable = derivedfacts.missing_facts(db, kind)
         if missing:
             new = [(p, blob, kind, derive(p, record), p, blob) for p, blob, record in missing]
             self._keep_facts(kind, new, every=len(new) == readable)
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            found = read_facts(db, kind, with_record)
+            found = derivedfacts.read_facts(db, kind, with_record)
         if found is not None:
             return found
         listed = self.listing(tree, kind, derive, with_record=with_record)
-        return None if listed is None else facts_from_listing(listed, with_record)
+        return None if listed is None else derivedfacts.facts_from_listing(listed, with_record)
 
     def drop_facts(self, kind: str) -> None:
         """Forget every fact of ``kind`` (a reader found one it cannot read): the next
