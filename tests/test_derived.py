@@ -156,6 +156,18 @@ def test_a_damaged_database_is_rebuilt(engine: DreamEngine, damage: bytes) -> No
         assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (SCHEMA,)
 
 
+def test_a_postings_row_cut_short_gives_the_files_answers(engine: DreamEngine) -> None:
+    """A term's row that does not hold whole postings is taken for damage: recall answers
+    from the files, the same answers."""
+    repo = engine.repo
+    expected = _from_the_files(repo)
+    _answers(repo)
+    with sqlite3.connect(_database(repo)) as db:
+        db.execute("UPDATE postings SET data = substr(data, 1, length(data) - 1)")
+    recall_index._CACHE.clear()
+    assert _answers(repo) == expected
+
+
 def test_a_database_of_another_schema_is_rebuilt(engine: DreamEngine) -> None:
     """A database an older dreamgit wrote is emptied and filled again."""
     repo = engine.repo

@@ -55,7 +55,11 @@ def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
 
 
 def _unpacked(data: bytes) -> array[int]:
+    """A row's postings; sqlite3.DatabaseError when its value is not whole postings (the
+    callers take it as a damaged database, as sqlite's own errors)."""
     found = array(_TYPE)
+    if not isinstance(data, bytes) or len(data) % (3 * found.itemsize):
+        raise sqlite3.DatabaseError("a postings row that is not whole postings")
     found.frombytes(data)
     return found
 
