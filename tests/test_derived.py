@@ -19,7 +19,15 @@ from dreamgit.integrations.remember import remember
 from dreamgit.recall import index as recall_index
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import indexed_memories, recall
-from dreamgit.store.derived import SCHEMA, DerivedStore, index_terms
+from dreamgit.store.derived import (
+    SCHEMA,
+    Choose,
+    DerivedStore,
+    NumberedPosting,
+    PathsOf,
+    index_terms,
+)
+from dreamgit.store.derivedpostings import read_postings
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
 
@@ -148,13 +156,25 @@ def test_a_damaged_database_is_rebuilt(engine: DreamEngine, damage: bytes) -> No
         assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (SCHEMA,)
 
 
+def test_a_postings_row_cut_short_gives_the_files_answers(engine: DreamEngine) -> None:
+    """A term's row that does not hold whole postings is taken for damage: recall answers
+    from the files, the same answers."""
+    repo = engine.repo
+    expected = _from_the_files(repo)
+    _answers(repo)
+    with sqlite3.connect(_database(repo)) as db:
+        db.execute("UPDATE postings SET data = substr(data, 1, length(data) - 1)")
+    recall_index._CACHE.clear()
+    assert _answers(repo) == expected
+
+
 def test_a_database_of_another_schema_is_rebuilt(engine: DreamEngine) -> None:
     """A database an older dreamgit wrote is emptied and filled again."""
     repo = engine.repo
     expected = _answers(repo)
     with sqlite3.connect(_database(repo)) as db:
         db.execute("UPDATE meta SET value = '0' WHERE key = 'schema'")
-        db.execute("UPDATE postings SET tf = 99")
+        db.execute("UPDATE postings SET data = zeroblob(length(data))")
     recall_index._CACHE.clear()
     assert _answers(repo) == expected
 
@@ -179,10 +199,19 @@ def test_a_failed_move_leaves_the_database_at_the_tree_it_held(tmp_path: Path) -
             "tree-b", lambda: {"memories/t/b.md": "blob-b", "memories/t/c.md": "blob-c"}, breaks
         )
     assert store.search("tree-b", ["fact"], lambda *_: []) is None
-    held = store.search(
-        "tree-a", ["fact"], lambda count, avg, postings: [p for p, *_ in postings["fact"]]
-    )
+    held = store.search("tree-a", ["fact"], _every_holder("fact"))
     assert held is not None and list(held) == ["memories/t/a.md"]
+
+
+def _every_holder(term: str) -> Choose:
+    """A ``choose`` that picks every memory holding ``term``, by path."""
+
+    def choose(
+        count: int, avg: float, postings: dict[str, list[NumberedPosting]], paths_of: PathsOf
+    ) -> list[str]:
+        return sorted(paths_of([n for n, _, _ in postings[term]]).values())
+
+    return choose
 
 
 def test_a_broken_record_is_kept_out_without_failing_the_move(tmp_path: Path) -> None:
@@ -193,7 +222,7 @@ def test_a_broken_record_is_kept_out_without_failing_the_move(tmp_path: Path) ->
         raise MemoryFileError(path, "does not read")
 
     store.sync("t", lambda: {"memories/t/x.md": "b"}, broken)
-    assert store.search("t", ["x"], lambda count, avg, postings: ["memories/t/x.md"]) == {}
+    assert store.search("t", ["x"], lambda *_: ["memories/t/x.md"]) == {}
 
 
 def _record(path: str, blob: str) -> dict[str, object]:
@@ -215,10 +244,20 @@ def _diff(trees: dict[str, dict[str, str]], old: str, new: str) -> dict[str, str
 
 
 def _state(tmp_path: Path) -> list[list[tuple[object, ...]]]:
+    """The database's rows, memories named by path: the numbers a move gives them and the
+    order of a term's postings are its own, what they stand for is not."""
     with sqlite3.connect(tmp_path / "dreamgit" / "cache" / "derived.sqlite3") as db:
+        docs = db.execute("SELECT * FROM docs ORDER BY path").fetchall()
+        path_of = {row[0]: row[1] for row in docs}
+        terms = [term for (term,) in db.execute("SELECT term FROM postings ORDER BY term")]
+        postings = read_postings(db, terms)
         return [
-            db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
-            for table in ("docs", "postings", "meta")
+            [row[1:] for row in docs],
+            [
+                (term, sorted((path_of[n], tf, length) for n, tf, length in postings[term]))
+                for term in terms
+            ],
+            db.execute("SELECT * FROM meta ORDER BY 1, 2").fetchall(),
         ]
 
 
@@ -338,9 +377,7 @@ def test_readers_never_see_half_a_move_while_writers_move_the_database(tmp_path:
             if round_ >= 200 and (seen or time.monotonic() > deadline):
                 break
             for tree, files in trees.items():
-                found = reader.search(
-                    tree, [term], lambda count, avg, postings: [p for p, *_ in postings[term]]
-                )
+                found = reader.search(tree, [term], _every_holder(term))
                 if found is not None:
                     seen.add(tree)
                     texts = {r["text"] for r in found.values()}

@@ -15,7 +15,7 @@ import hashlib
 import json
 
 from dreamgit.store import derived
-from dreamgit.store.derivedmove import memory_terms, said_key
+from dreamgit.store.derived import memory_terms, said_key
 
 #: Texts written for this test: words, numbers, versions, paths, accents, other scripts.
 SAMPLES = (
@@ -29,7 +29,7 @@ SAMPLES = (
     "",
 )
 #: The schema number and what the index made of ``SAMPLES`` under it.
-RECORDED = ("3", "0b62caf03f7251501ffee579bb9dd254096f94d132de56364cd0e9d9ff9fad5f")
+RECORDED = ("4", "0b62caf03f7251501ffee579bb9dd254096f94d132de56364cd0e9d9ff9fad5f")
 
 
 def _digest() -> str:

@@ -25,7 +25,9 @@ directory: it builds the derived store), ``--repeat`` warm calls and ``--repeat`
 of ``add`` + ``recall`` (the store follows one new file), paired and interleaved as
 ``bench_commands.py`` does (OTHER: a ``dreamgit`` executable or a checkout holding
 ``.venv/bin/dreamgit``). Each line gives wall and CPU seconds (user + system) and the
-peak memory of the process; the answers of the versions must be the same.
+peak memory of the process; the answers of the versions must be the same. ``--store DIR``
+keeps the packed repository of each N in ``DIR/N.git`` and takes it from there the next
+time (building 100,000 memories takes minutes; each run still copies it).
 """
 
 from __future__ import annotations
@@ -139,21 +141,29 @@ def _process(command: str, repo: Path, *args: str) -> tuple[Usage, str]:
     return (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024), printed
 
 
-def processes(n: int, repeat: int, against: Path | None) -> None:
+def _packed_store(n: int, base: Path, kept: Path | None) -> Path:
+    """The packed repository of n memories: ``kept/N.git`` when built there before (made
+    there when not), else built in ``base``."""
+    built = base / "built.git" if kept is None else kept / f"{n}.git"
+    if not (built / "HEAD").exists():
+        shutil.rmtree(built, ignore_errors=True)
+        build_repository(built, n)
+        subprocess.run(["git", "-C", str(built), "repack", "-a", "-d", "-q"], check=True)
+    return built
+
+
+def processes(n: int, repeat: int, against: Path | None, kept: Path | None = None) -> None:
     """Time recall as a process of each version on n memories; prints one line per figure."""
     base = Path(tempfile.mkdtemp(prefix="dreamgit-bench-recall-"))
     try:
-        build_repository(base / "built.git", n)
-        subprocess.run(
-            ["git", "-C", str(base / "built.git"), "repack", "-a", "-d", "-q"], check=True
-        )
+        built = _packed_store(n, base, kept)
         commands = {"this": shutil.which("dreamgit", path=str(Path(sys.executable).parent))}
         if against is not None:
             commands["other"] = _command(against)
         repos = {}
         for name in commands:
             repos[name] = base / f"{name}.git"
-            shutil.copytree(base / "built.git", repos[name])
+            shutil.copytree(built, repos[name])
         figures: dict[str, dict[str, list[Usage]]] = {name: {} for name in commands}
         answers: dict[str, list[str]] = {name: [] for name in commands}
 
@@ -206,10 +216,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--processes", action="store_true", help="time the installed command")
     parser.add_argument("--against", type=Path, help="another dreamgit, or a checkout with .venv")
+    parser.add_argument("--store", type=Path, help="keep and reuse the packed stores here")
     args = parser.parse_args()
     for n in args.sizes:
         if args.processes:
-            processes(n, args.repeat, args.against)
+            processes(n, args.repeat, args.against, args.store)
         else:
             bench(n, args.repeat)
 

@@ -3,12 +3,13 @@
 A memory's terms are the canonical content words of its text and tags (the same
 words the duplicate finder compares: stemmed, folded, stop words dropped), so a
 query matches "prefers" to "preferred". Scores are Lucene's BM25 (k1 1.5, b 0.75),
-computed by one function from postings (term → path, term frequency, length)
-whether they come from the derived store in the git directory (``store/derived.py``:
-a fresh process reads only the postings of the query's terms and the records of
-the best memories, never the memory files) or from an index built in the process
-from a snapshot (another agent's format, a database that cannot be used, or a
-process that already holds one). Both give the same answer: ties go by path.
+computed by one function from postings (term → memory, term frequency, length)
+whether they come from the derived store in the git directory (``store/derived.py``,
+whose postings name a memory by a number: a fresh process reads only the postings of
+the query's terms and the records of the best memories, never the memory files) or
+from an index built in the process from a snapshot (another agent's format, a
+database that cannot be used, or a process that already holds one). Both give the
+same answer: ties go by path.
 
 An index built in the process is keyed by the tree id of ``memories/`` and the
 blob id of the recall counters at the main tip, so a warm process answers every
@@ -21,13 +22,20 @@ import heapq
 import math
 import sqlite3
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamgit.model import Memory, RecallStats
-from dreamgit.store.derived import DerivedStore, Posting, index_terms, memory_terms
+from dreamgit.store.derived import (
+    DerivedStore,
+    NumberedPosting,
+    PathsOf,
+    Posting,
+    index_terms,
+    memory_terms,
+)
 from dreamgit.store.memoryfile import memory_from_record
 from dreamgit.store.signals import with_recalls
 
@@ -57,12 +65,19 @@ Candidate = tuple[Memory, float, int]
 
 terms = index_terms
 
+#: What postings name a memory by: its path (an index built in the process) or its
+#: number (the derived store's).
+Key = TypeVar("Key", bound=Hashable)
+
 
 def bm25_scores(
-    postings: Mapping[str, list[Posting]], query_terms: list[str], count: int, avg_len: float
-) -> dict[str, float]:
-    """Each matching path's BM25 score; a repeated query term counts each time."""
-    scores: dict[str, float] = {}
+    postings: Mapping[str, Sequence[tuple[Key, int, int]]],
+    query_terms: list[str],
+    count: int,
+    avg_len: float,
+) -> dict[Key, float]:
+    """Each matching memory's BM25 score; a repeated query term counts each time."""
+    scores: dict[Key, float] = {}
     get = scores.get
     for term in query_terms:
         found = postings.get(term)
@@ -89,9 +104,26 @@ def best(scores: Mapping[str, float], wanted: int) -> list[str]:
     return [p for _, p in heapq.nsmallest(wanted, positive)]
 
 
+def best_numbered(
+    scores: Mapping[int, float], wanted: int, paths_of: PathsOf
+) -> list[tuple[int, str]]:
+    """:func:`best` of scores by memory number, ties by path as there: the ``wanted``
+    best (number, path), best first. Only the memories that score at least the
+    ``wanted``-th best score have their paths looked up."""
+    top = heapq.nlargest(wanted, (s for s in scores.values() if s > 0))
+    if not top:
+        return []
+    near = [n for n, s in scores.items() if s >= top[-1]]
+    paths = paths_of(near)
+    near.sort(key=lambda n: (-scores[n], paths[n]))
+    return [(n, paths[n]) for n in near[:wanted]]
+
+
 def terms_held(
-    postings: Mapping[str, list[Posting]], query_terms: list[str], paths: list[str]
-) -> dict[str, int]:
+    postings: Mapping[str, Sequence[tuple[Key, int, int]]],
+    query_terms: list[str],
+    paths: list[Key],
+) -> dict[Key, int]:
     """How many of the query's distinct terms each of ``paths`` holds, read off the
     postings (a term's postings name every memory that holds it), so the weighting
     need not tokenize the candidates' texts again."""
@@ -180,13 +212,14 @@ def search_stored(
     def choose(
         count: int,
         avg_len: float,
-        postings: dict[str, list[Posting]],
+        postings: dict[str, list[NumberedPosting]],
+        paths_of: PathsOf,
         into: dict[str, tuple[float, int]] = ranked,
     ) -> list[str]:
         scores = bm25_scores(postings, query_terms, count, avg_len)
-        chosen = best(scores, wanted)
-        held = terms_held(postings, query_terms, chosen)
-        into.update((p, (scores[p], held[p])) for p in chosen)
+        chosen = best_numbered(scores, wanted, paths_of)
+        held = terms_held(postings, query_terms, [n for n, _ in chosen])
+        into.update((p, (scores[n], held[n])) for n, p in chosen)
         return list(into)
 
     records = derived.search(tree, query_terms, choose)

@@ -3,7 +3,8 @@
 One database in the git directory (``dreamgit/cache/derived.sqlite3``) holds, for the
 memory files of the last tree it saw, each file's parsed record keyed by path and
 blob id (or, for a broken file, why it cannot be read), the postings of the recall
-index (term → file, term frequency, length), and facts upper layers derive from a
+index (term → each file's number, term frequency, length: ``store/derivedpostings.py``),
+and facts upper layers derive from a
 record (``status``'s health figures), kept with the file's row and dropped with it.
 ``sync`` moves it to another tree by the diff between the files it holds and the
 new tree's (``store/derivedmove.py``), in one transaction, so a reader never sees half
@@ -23,43 +24,30 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dreamgit.store.derivedfacts import (
-    DROP_VARIANTS,
-    KEEP_FACT,
-    LISTING,
-    Derive,
-    FactsOf,
-    Listed,
-    NewFact,
-    facts_from_listing,
-    listed_rows,
-    missing_facts,
-    read_facts,
-)
-from dreamgit.store.derivedmove import (
-    DOC_INDEXES,
-    Changes,
-    Parsed,
-    Source,
+from dreamgit.store.derivedpostings import (
+    POSTINGS_TABLE,
+    NumberedPosting,
     index_terms,
     memory_terms,
-    move,
-    said_key,
+    read_postings,
 )
 from dreamgit.store.sqlitecache import connect_cache, held_by_another, remove_database
+
+if TYPE_CHECKING:
+    from dreamgit.store.derivedfacts import Derive, FactsOf, Listed, NewFact
+    from dreamgit.store.derivedmove import Source
 
 __all__ = [
     "Changes",
     "Choose",
-    "Derive",
     "DerivedStore",
-    "FactsOf",
-    "Listed",
+    "NumberedPosting",
     "Parsed",
+    "PathsOf",
     "Posting",
     "index_terms",
     "memory_terms",
@@ -67,29 +55,51 @@ __all__ = [
 ]
 
 #: Bumped when a table's meaning changes: an older database is then rebuilt.
-SCHEMA = "3"
+SCHEMA = "4"
 
-_TABLES = f"""
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+#: The indexes of the docs table (made by the store's schema, and again after a build).
+DOC_INDEXES = """
+CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
+CREATE INDEX IF NOT EXISTS docs_by_said ON docs (said);
+"""
+
+#: The tables a move writes (dropped and made again for another schema's database). A
+#: memory file's row has a number (``n``) its postings name it by, kept while it stays.
+TABLES = f"""
 CREATE TABLE IF NOT EXISTS docs (
-    path TEXT PRIMARY KEY, blob TEXT NOT NULL, id TEXT, record TEXT,
-    len INTEGER NOT NULL, active INTEGER NOT NULL, said TEXT
+    n INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, blob TEXT NOT NULL, id TEXT,
+    record TEXT, len INTEGER NOT NULL, active INTEGER NOT NULL, said TEXT
 );
 {DOC_INDEXES}
 CREATE TABLE IF NOT EXISTS facts (
     path TEXT NOT NULL, blob TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
     PRIMARY KEY (path, kind)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS postings (
-    term TEXT NOT NULL, path TEXT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,
-    PRIMARY KEY (term, path)
-) WITHOUT ROWID;
+{POSTINGS_TABLE}
 """
+_TABLES = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+{TABLES}
+"""
+
+#: A readable file's blob id and its parsed record as JSON text.
+Parsed = tuple[str, str]
+#: The memory files that differ from an old tree (path → new blob, None: gone), or None
+#: when they cannot be told (the old tree is not in the repository).
+Changes = Callable[[str], Mapping[str, str | None] | None]
 
 #: (path, term frequency, document length) of one term in one memory.
 Posting = tuple[str, int, int]
-#: Picks paths from (memories, mean length, postings of each query term).
-Choose = Callable[[int, float, dict[str, list[Posting]]], list[str]]
+#: The paths of the memories numbered (those of them the store holds).
+PathsOf = Callable[[list[int]], dict[int, str]]
+#: Picks paths from (memories, mean length, postings of each query term, the paths of
+#: the memories it names by number).
+Choose = Callable[[int, float, dict[str, list[NumberedPosting]], PathsOf], list[str]]
+
+
+def said_key(text: str) -> str:
+    """What a text says, for telling a repeat: words only, case folded, no final stop."""
+    return " ".join(text.casefold().split()).rstrip(".!")
 
 
 class DerivedStore:
@@ -129,6 +139,9 @@ class DerivedStore:
         file of 10,000); ``files()`` is listed only when it cannot tell. A damaged
         database is deleted and built again; other sqlite3 errors reach the caller.
         """
+        # Not at import: a recall answered from the store never moves it.
+        from dreamgit.store.derivedmove import Source
+
         try:
             return self._sync(tree, Source(files, record, changes))
         except sqlite3.DatabaseError as exc:
@@ -144,22 +157,23 @@ class DerivedStore:
         """The records of the files ``choose`` picks from the postings of ``terms`` at
         ``tree`` (path → record), or None when the state belongs to another tree.
 
-        ``choose(memories, mean length, postings of each term)`` returns paths; it runs
-        inside the same read transaction as the records' look-up, so both see one tree.
+        ``choose(memories, mean length, postings of each term, paths of)`` returns paths;
+        its postings name memories by number, and ``paths of(numbers)`` gives their paths.
+        It runs inside the same read transaction as the records' look-up, so both see one
+        tree.
         """
         db = self._connect()
         with _transaction(db, "BEGIN"):
             meta = self._meta_of(db, tree)
             if meta is None:
                 return None
-            postings = {
-                term: db.execute(
-                    "SELECT path, tf, len FROM postings WHERE term = ?", (term,)
-                ).fetchall()
-                for term in set(terms)
-            }
+            postings = read_postings(db, terms)
             count, total = int(meta["count"]), int(meta["total"])
-            paths = choose(count, total / count if count else 0.0, postings)
+
+            def paths_of(numbers: list[int]) -> dict[int, str]:
+                return _paths_of(db, numbers)
+
+            paths = choose(count, total / count if count else 0.0, postings, paths_of)
             return _records_of(db, paths)
 
     def listing(
@@ -176,12 +190,14 @@ class DerivedStore:
         reads ``name:variant``: a listing that derives every file's fact drops the facts
         of the name's other variants.
         """
+        from dreamgit.store import derivedfacts  # not at import: recall reads no facts
+
         db = self._connect()
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            rows = db.execute(LISTING, (with_record, kind)).fetchall()
-        listed, new = listed_rows(rows, kind, derive)
+            rows = db.execute(derivedfacts.LISTING, (with_record, kind)).fetchall()
+        listed, new = derivedfacts.listed_rows(rows, kind, derive)
         if new:
             readable = sum(1 for found in listed if found.ident is not None)
             self._keep_facts(kind, new, every=len(new) == readable)
@@ -189,14 +205,16 @@ class DerivedStore:
 
     def _keep_facts(self, kind: str, new: list[NewFact], *, every: bool) -> None:
         """Keep facts just derived; ``every``: they are every readable file's."""
+        from dreamgit.store import derivedfacts  # not at import: recall reads no facts
+
         db = self._connect()
         try:
             with _transaction(db, "BEGIN IMMEDIATE"):
                 if every:
                     # Every fact new: the kind's inputs changed (``name:variant``, e.g. other
                     # rules), so the name's other variants are dropped, not kept forever.
-                    db.execute(DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
-                db.executemany(KEEP_FACT, new)
+                    db.execute(derivedfacts.DROP_VARIANTS, (f"{kind.split(':', 1)[0]}:", kind))
+                db.executemany(derivedfacts.KEEP_FACT, new)
         except sqlite3.Error:
             pass  # a fact not kept costs only time: it is derived again next time
 
@@ -217,22 +235,24 @@ class DerivedStore:
         (those a write added or changed) are derived and kept first; when a fact could not
         be kept (the database is busy), :meth:`listing` derives them all again.
         """
+        from dreamgit.store import derivedfacts  # not at import: recall reads no facts
+
         db = self._connect()
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            missing, readable = missing_facts(db, kind)
+            missing, readable = derivedfacts.missing_facts(db, kind)
         if missing:
             new = [(p, blob, kind, derive(p, record), p, blob) for p, blob, record in missing]
             self._keep_facts(kind, new, every=len(new) == readable)
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            found = read_facts(db, kind, with_record)
+            found = derivedfacts.read_facts(db, kind, with_record)
         if found is not None:
             return found
         listed = self.listing(tree, kind, derive, with_record=with_record)
-        return None if listed is None else facts_from_listing(listed, with_record)
+        return None if listed is None else derivedfacts.facts_from_listing(listed, with_record)
 
     def drop_facts(self, kind: str) -> None:
         """Forget every fact of ``kind`` (a reader found one it cannot read): the next
@@ -306,6 +326,8 @@ class DerivedStore:
         return found
 
     def _sync(self, tree: str, source: Source) -> list[Parsed]:
+        from dreamgit.store.derivedmove import move
+
         db = self._connect()
         parsed: list[Parsed] = []
         with _transaction(db, "BEGIN IMMEDIATE"):
@@ -329,14 +351,20 @@ class _transaction:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
+def _in_chunks(db: sqlite3.Connection, query: str, values: list[Any]) -> Iterator[Any]:
+    """The rows of ``query`` (its ``{marks}``: the values' placeholders) over ``values``,
+    asked 500 at a time."""
+    for start in range(0, len(values), 500):
+        chunk = values[start : start + 500]
+        yield from db.execute(query.format(marks=",".join("?" * len(chunk))), chunk)
+
+
+def _paths_of(db: sqlite3.Connection, numbers: list[int]) -> dict[int, str]:
+    """The paths of the memories numbered ``numbers`` (those the database holds)."""
+    return dict(_in_chunks(db, "SELECT n, path FROM docs WHERE n IN ({marks})", numbers))
+
+
 def _records_of(db: sqlite3.Connection, paths: list[str]) -> dict[str, dict[str, Any]]:
     """The records of the active memories among ``paths`` (path → record)."""
-    found: dict[str, dict[str, Any]] = {}
-    for start in range(0, len(paths), 500):
-        chunk = paths[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows = db.execute(
-            f"SELECT path, record FROM docs WHERE active = 1 AND path IN ({marks})", chunk
-        )
-        found.update((path, json.loads(text)) for path, text in rows)
-    return found
+    query = "SELECT path, record FROM docs WHERE active = 1 AND path IN ({marks})"
+    return {path: json.loads(text) for path, text in _in_chunks(db, query, paths)}

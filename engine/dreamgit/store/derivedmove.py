@@ -4,58 +4,36 @@
 the rows: the files that differ (from git's diff of the two trees, or from a listing of
 every file when the diff cannot be told) lose their rows, postings and facts, the new
 versions are parsed and indexed, and of the files stating one id only the first by path
-stays active and indexed. Postings are removed by (term, path), from the terms of the
-record the row held, never by path alone (the postings' key starts with the term, so a
-removal by path read the whole table: ~1.5 million rows at 100,000 memories, once per
-changed file). The number of active memories and their total length, which BM25 needs,
-move with the rows instead of being counted again over the whole table.
+stays active and indexed. Postings (``store/derivedpostings.py``: a row per term) are
+removed by the terms of the record the row held and the row's number, each touched
+term's row written once per move. The number of active memories and their total
+length, which BM25 needs, move with the rows instead of being counted again over the
+whole table.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from array import array
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id
+from dreamgit.store.derived import DOC_INDEXES, TABLES, Changes, Parsed, said_key
+from dreamgit.store.derivedpostings import PostingChanges, memory_terms
 from dreamgit.store.memoryfile import split_memory_path
-from dreamgit.textsim import content_norms
 
-__all__ = [
-    "DOC_INDEXES",
-    "Changes",
-    "Parsed",
-    "Source",
-    "index_terms",
-    "memory_terms",
-    "move",
-    "said_key",
-]
+__all__ = ["Source", "move"]
 
-#: What a memory without readable text indexes as (so every memory has a length).
-_EMPTY_DOC = "\x00"
 #: Rows read or written per statement with a list of values (SQLite's limit is higher).
 _CHUNK = 500
 
-#: The indexes of the docs table (made by the store's schema, and again after a build).
-DOC_INDEXES = """
-CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
-CREATE INDEX IF NOT EXISTS docs_by_said ON docs (said);
-"""
+_DOCS_COLUMNS = "docs (n, path, blob, id, record, len, active, said)"
 
 #: ``json.dumps`` without the check for cycles (a parsed record has none): ~25 % less.
 _encode = json.JSONEncoder(check_circular=False).encode
-
-#: A readable file's blob id and its parsed record as JSON text.
-Parsed = tuple[str, str]
-#: The memory files that differ from an old tree (path → new blob, None: gone), or None
-#: when they cannot be told (the old tree is not in the repository).
-Changes = Callable[[str], Mapping[str, str | None] | None]
 
 
 @dataclass(frozen=True)
@@ -88,30 +66,18 @@ class _Tally:
         self.total += sign * length
 
 
-def index_terms(text: str) -> list[str]:
-    """The index terms of a text, repeated as often as they occur."""
-    return content_norms(text)
-
-
-def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
-    """What recall indexes of a memory: the terms of its text and tags (never empty)."""
-    return index_terms(" ".join((text, *tags))) or [_EMPTY_DOC]
-
-
-def said_key(text: str) -> str:
-    """What a text says, for telling a repeat: words only, case folded, no final stop."""
-    return " ".join(text.casefold().split()).rstrip(".!")
-
-
 def move(
     db: sqlite3.Connection, tree: str, meta: dict[str, str], source: Source, schema: str
 ) -> list[Parsed]:
     """Inside a write transaction: make the database hold ``tree``, by the diff from the
     tree it holds when ``source`` can name it, else by listing every file; the (blob,
     record) of each readable file read."""
-    if meta.get("schema") != schema:  # another dreamgit's tables: built again
+    if meta.get("schema") != schema:  # another dreamgit's tables: made and built again
         for table in ("docs", "postings", "facts"):
-            db.execute(f"DELETE FROM {table}")  # our own table names, never input
+            db.execute(f"DROP TABLE IF EXISTS {table}")  # our own table names, never input
+        for statement in TABLES.split(";"):
+            if statement.strip():
+                db.execute(statement)
         tally = _Tally(0, 0)
     elif "count" in meta and "total" in meta:
         tally = _Tally(int(meta["count"]), int(meta["total"]))
@@ -169,18 +135,19 @@ def _apply_diff(
     indexed = [p for p in gone if old[p].active]
     for path in indexed:
         tally.add(old[path].length, -1)
-    _unpost(db, indexed)
+    postings = PostingChanges()
+    _unpost(db, indexed, postings)
     db.executemany("DELETE FROM docs WHERE path = ?", [(p,) for p in gone])
     db.executemany("DELETE FROM facts WHERE path = ?", [(p,) for p in gone])
     fresh: list[_Fresh] = []
-    broken: list[tuple[str, str, None, str, int, int, None]] = []
+    broken: list[tuple[None, str, str, None, str, int, int, None]] = []
     for path in came:
         try:
             parsed = record(path, new[path])
             split_memory_path(path)  # what Memory would refuse (its times: parsed already)
         except MemoryFileError as exc:
             why = json.dumps({"error": exc.reason, "line": exc.line, "hint": exc.hint})
-            broken.append((path, new[path], None, why, 0, 0, None))
+            broken.append((None, path, new[path], None, why, 0, 0, None))
             continue
         ident = parsed["id"] or memory_id("path", path)  # as memory_from_record reads it
         terms = memory_terms(parsed["text"], parsed["tags"])
@@ -197,8 +164,9 @@ def _apply_diff(
         db.execute("DROP INDEX IF EXISTS docs_by_id")
         db.execute("DROP INDEX IF EXISTS docs_by_said")
     held = {} if empty else _holders(db, touched)
-    db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)", broken)
-    _elect(db, held, fresh, tally)
+    db.executemany(f"INSERT INTO {_DOCS_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?)", broken)
+    _elect(db, held, fresh, tally, postings)
+    postings.write(db, empty=empty)
     if empty:
         for statement in DOC_INDEXES.strip().splitlines():
             db.execute(statement)
@@ -229,17 +197,17 @@ def _holders(db: sqlite3.Connection, idents: set[str]) -> dict[str, list[tuple[s
     return holders
 
 
-def _stored_terms(db: sqlite3.Connection, path: str) -> list[str]:
-    """The index terms of the memory the database holds at ``path``."""
-    (text,) = db.execute("SELECT record FROM docs WHERE path = ?", (path,)).fetchone()
+def _stored_terms(db: sqlite3.Connection, path: str) -> tuple[int, list[str]]:
+    """The number and index terms of the memory the database holds at ``path``."""
+    number, text = db.execute("SELECT n, record FROM docs WHERE path = ?", (path,)).fetchone()
     parsed = json.loads(text)
-    return memory_terms(parsed["text"], parsed["tags"])
+    return int(number), memory_terms(parsed["text"], parsed["tags"])
 
 
-def _unpost(db: sqlite3.Connection, paths: list[str]) -> None:
+def _unpost(db: sqlite3.Connection, paths: list[str], postings: PostingChanges) -> None:
     """Remove the postings of the indexed memories at ``paths`` (their rows still held)."""
-    keys = [(term, path) for path in paths for term in set(_stored_terms(db, path))]
-    db.executemany("DELETE FROM postings WHERE term = ? AND path = ?", keys)
+    for path in paths:
+        postings.drop(*_stored_terms(db, path))
 
 
 def _elect(
@@ -247,6 +215,7 @@ def _elect(
     held: dict[str, list[tuple[str, int, int]]],
     fresh: list[_Fresh],
     tally: _Tally,
+    postings: PostingChanges,
 ) -> None:
     """Of the files stating each id (those ``held`` in the database, and the ``fresh``
     ones, written here), only the first by path is active and indexed."""
@@ -254,7 +223,6 @@ def _elect(
     for f in fresh:
         held.setdefault(f.ident, []).append((f.path, -1, len(f.terms)))  # -1: not written yet
     off: list[str] = []
-    on: list[tuple[str, list[str]]] = []
     rows: list[tuple[str, str, str, str, int, int, str]] = []
     for found in held.values():
         found.sort()  # code-point order of str is the byte order of UTF-8: git's, SQLite's
@@ -263,50 +231,24 @@ def _elect(
                 f = new[path]
                 rows.append((path, f.blob, f.ident, f.record, length, rank == 0, f.said))
                 if rank == 0:
-                    on.append((path, f.terms))
                     tally.add(length, +1)
             elif rank > 0 and active:
                 off.append(path)
                 tally.add(length, -1)
             elif rank == 0 and not active:
                 # A record is read back only for a file that was second and now is first.
-                terms = _stored_terms(db, path)
+                number, terms = _stored_terms(db, path)
                 db.execute("UPDATE docs SET active = 1 WHERE path = ?", (path,))
-                on.append((path, terms))
+                postings.add(number, terms)
                 tally.add(len(terms), +1)
-    _unpost(db, off)
+    _unpost(db, off, postings)
     db.executemany("UPDATE docs SET active = 0 WHERE path = ?", [(p,) for p in off])
-    rows.sort()  # by path, the key of the table's index: appended, not spread over it
-    db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-    db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", _in_key_order(on))
-
-
-def _in_key_order(indexed: list[tuple[str, list[str]]]) -> Iterator[tuple[str, str, int, int]]:
-    """The postings of memories (path, terms) in the table's key order (term, path), so a
-    build appends to the table's tree instead of inserting all over it (~4x faster); by
-    term, then by path, instead of one sort of every posting (~1.5 million at 100,000).
-
-    Each term's postings are held as one array of packed (memory's place, term frequency)
-    and made rows only as SQLite takes them: a tuple per posting held to the end of a
-    build cost ~90 MB at 100,000 memories."""
-    paths: list[str] = []
-    lengths = array("q")
-    by_term: dict[str, array[int]] = {}
-    for place, (path, terms) in enumerate(sorted(indexed)):
-        paths.append(path)
-        lengths.append(len(terms))
-        for term, tf in Counter(terms).items():
-            found = by_term.get(term)
-            if found is None:
-                found = by_term[term] = array("q")
-            found.append(place << _TF_BITS | tf)
-    for term in sorted(by_term):
-        for packed in by_term.pop(term):
-            place = packed >> _TF_BITS
-            yield term, paths[place], packed & _TF_MASK, lengths[place]
-
-
-#: A posting's term frequency takes the low bits of its packed value (a text of more
-#: than four billion words is not a memory).
-_TF_BITS = 32
-_TF_MASK = (1 << _TF_BITS) - 1
+    # Numbered after the rows there are, in path order (the key of the path index: its
+    # entries appended, not spread over it); a number freed by this move may come back.
+    (last,) = db.execute("SELECT COALESCE(MAX(n), 0) FROM docs").fetchone()
+    rows.sort()
+    numbered = [(last + k, *row) for k, row in enumerate(rows, start=1)]
+    db.executemany(f"INSERT INTO {_DOCS_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?)", numbered)
+    for number, path, *_, active, _said in numbered:
+        if active:
+            postings.add(number, new[path].terms)
