@@ -203,6 +203,38 @@ def test_long_flat_chains_are_fine() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("b and b and b and a and x / (y - 3) > 1", False),  # stops at the first false
+        ("b and b and b and b and b", True),
+        ("a or c or a or b or x / (y - 3) > 1", True),  # stops at the first true
+        ("a or c or a or c or a", False),
+    ],
+)
+def test_chains_of_four_or_more_stop_where_their_value_is_known(text: str, value: bool) -> None:
+    """A chain longer than three reads its parts in order and stops at the first that
+    decides it: a part after it that would fail is never read."""
+    assert ev(text) is value
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("abs(x / (y - 3)) > 1", "division by zero"),
+        ("max(x, log(x - 2)) > 1", "log() failed: log of 0"),
+        ("clamp(x, log(x - 2), 3) > 1", "log() failed: log of 0"),
+        ("clamp(log(x - 2), 0, 1) > 1", "log() failed: log of 0"),
+    ],
+)
+def test_a_failure_inside_an_argument_is_the_innermost_ones(text: str, message: str) -> None:
+    """Calls of one, two and three arguments: a failure while reading an argument is
+    reported as the innermost part that failed, whatever the number of arguments."""
+    with pytest.raises(ExpressionError) as info:
+        compile_expression(text, SCHEMA).evaluate(ENV)
+    assert info.value.reason.startswith(message)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "x.__class__",

@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import pytest
 
 from dreamgit import lazyre
 
-#: Counts, in a fresh interpreter, the patterns `re` compiles on behalf of gathering and
-#: extraction (the innermost frame of ours that asked, lazyre itself passed over), after
-#: importing the modules named on its command line and running the code given after "--".
+#: Counts, in a fresh interpreter, the patterns `re` parses on behalf of gathering and
+#: extraction (the innermost frame of ours that asked, lazyre itself passed over),
+#: after importing the modules named on its command line and running the code given after
+#: "--". A pattern `re` compiles is parsed, and so is one whose code lazyre keeps.
 _COUNTER = textwrap.dedent(
     """
     import importlib, re, sys
     OWNERS = ("/dreamgit/dream/gather/", "/dreamgit/extract/")
     counted = []
-    real = re._compiler.compile
+    real = re._parser.parse
 
     def counting(pattern, flags=0):
         frame = sys._getframe(1)
@@ -34,7 +37,7 @@ _COUNTER = textwrap.dedent(
             frame = frame.f_back
         return real(pattern, flags)
 
-    re._compiler.compile = counting
+    re._parser.parse = counting
     modules, _, code = " ".join(sys.argv[1:]).partition(" -- ")
     for module in modules.split():
         importlib.import_module(module)
@@ -45,12 +48,15 @@ _COUNTER = textwrap.dedent(
 
 
 def _compiled_by_gathering(modules: list[str], code: str = "") -> int:
-    done = subprocess.run(
-        [sys.executable, "-c", _COUNTER, *modules, "--", code],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    """The count, with a user cache of its own (no pattern kept from another process)."""
+    with tempfile.TemporaryDirectory() as cache:
+        done = subprocess.run(
+            [sys.executable, "-c", _COUNTER, *modules, "--", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "XDG_CACHE_HOME": cache},
+        )
     return int(done.stdout.split()[-1])
 
 

@@ -10,14 +10,150 @@ patterns' text stay lazy too. After that first use each method is the compiled
 pattern's own, stored on the object, so a pattern in a hot loop costs what ``re``'s does.
 The module-level ``re`` functions (``re.sub(pattern, ...)``) do not take these objects:
 call the pattern's method instead.
+
+Compiling is parsing, once per machine. A dream that gathers compiles some 230 of these
+patterns; ``re`` parses each and turns it into the matcher's code, 0.15-0.25 s of every
+such process, while making the pattern object from that code costs a hundredth of it.
+:func:`compile_kept` keeps the code (plain integers), the flags and the group names of
+each pattern compiled, in one pickle in the user's cache folder
+(:mod:`dreamgit.usercache`), named for Python's exact version and its matcher's, and
+makes the pattern from them with the matcher's own constructor (``_sre.compile``, which
+checks the code it is given): the object ``re.compile`` gives, without the parsing.
+What a process compiles anew is added to the file once, when the process ends. A
+missing, damaged or foreign file is a cache miss, and a Python whose ``re`` internals
+are not the ones known here compiles with ``re``: either way the same pattern, slower.
 """
 
 from __future__ import annotations
 
+import atexit
+import importlib
+import os
+import pickle
 import re
+import sys
+from pathlib import Path
 from typing import Any, cast
 
-__all__ = ["compile"]
+from dreamgit.usercache import user_cache_folder
+
+__all__ = ["compile", "compile_kept"]
+
+#: Patterns kept at most (gathering and extraction hold a few hundred).
+_KEEP = 4000
+
+#: What ``_sre.compile`` takes besides the pattern: flags, code, groups, the group
+#: index and its inverse.
+Parts = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+
+_kept: dict[tuple[str, int], Parts] | None = None
+_added: dict[tuple[str, int], Parts] = {}
+
+
+def compile_kept(pattern: str, flags: int) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)``, from the parts kept for it when there are some."""
+    global _kept
+    flags = int(flags)
+    internals = _internals()
+    if internals is None or flags & re.DEBUG:
+        return re.compile(pattern, flags)
+    sre, parse, code_of = internals
+    if _kept is None:
+        _kept = _read(_file())
+    key = (pattern, flags)
+    parts = _kept.get(key)
+    if parts is not None:
+        try:
+            found: re.Pattern[str] = sre.compile(pattern, *parts)
+            return found
+        except (RuntimeError, TypeError, ValueError):  # code the matcher refuses
+            del _kept[key]
+    parts = _parts(pattern, flags, parse, code_of)
+    if not _added:
+        atexit.register(_save)
+    _kept[key] = _added[key] = parts
+    compiled: re.Pattern[str] = sre.compile(pattern, *parts)
+    return compiled
+
+
+def _internals() -> tuple[Any, Any, Any] | None:
+    """``_sre``, the parser and the code generator, or None on a Python without them."""
+    try:
+        sre = importlib.import_module("_sre")
+        return sre, re._parser.parse, re._compiler._code  # type: ignore[attr-defined]
+    except (ImportError, AttributeError):
+        return None
+
+
+def _parts(pattern: str, flags: int, parse: Any, code_of: Any) -> Parts:
+    """What ``re._compiler.compile`` hands ``_sre.compile``, as plain values."""
+    tree = parse(pattern, flags)
+    code = [int(c) for c in code_of(tree, flags)]
+    index: dict[str, int] = dict(tree.state.groupdict)
+    names: list[str | None] = [None] * tree.state.groups
+    for name, i in index.items():
+        names[i] = name
+    return (flags | tree.state.flags, code, tree.state.groups - 1, index, tuple(names))
+
+
+def _file() -> Path | None:
+    folder = user_cache_folder()
+    if folder is None:
+        return None
+    internals = _internals()
+    if internals is None:
+        return None
+    version = "".join(str(v) for v in sys.version_info[:3])
+    return folder / f"patterns-{sys.implementation.name}{version}-sre{internals[0].MAGIC}.pickle"
+
+
+def _read(file: Path | None) -> dict[tuple[str, int], Parts]:
+    """The kept parts; {} when there are none or the file cannot be read as ours."""
+    if file is None:
+        return {}
+    try:
+        found = pickle.loads(file.read_bytes())
+    except Exception:  # a damaged or foreign file is a cache miss, never an error
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if _is_key(k) and _is_parts(v)}
+
+
+def _is_key(key: object) -> bool:
+    return type(key) is tuple and len(key) == 2 and type(key[0]) is str and type(key[1]) is int
+
+
+def _is_parts(parts: object) -> bool:
+    if type(parts) is not tuple or len(parts) != 5:
+        return False
+    flags, code, groups, index, names = parts
+    return (
+        type(flags) is int
+        and type(code) is list
+        and type(groups) is int
+        and type(index) is dict
+        and type(names) is tuple
+    )
+
+
+def _save() -> None:
+    """Add the parts made in this process to the file (re-read first: another process may
+    have added others); the oldest go beyond :data:`_KEEP`."""
+    file = _file()
+    if file is None or not _added:
+        return
+    kept = _read(file)
+    kept.update(_added)
+    _added.clear()
+    while len(kept) > _KEEP:
+        kept.pop(next(iter(kept)))
+    tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, file)
+    except (OSError, pickle.PicklingError):
+        tmp.unlink(missing_ok=True)  # a cache that cannot be written costs only time
 
 
 def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:
@@ -46,7 +182,7 @@ class _LazyPattern:
     def _compiled(self) -> re.Pattern[str]:
         found: re.Pattern[str] | None = self.__dict__.get("_pattern")
         if found is None:
-            found = re.compile(self.pattern, self._flags)
+            found = compile_kept(self.pattern, self._flags)
             self.__dict__["_pattern"] = found
         return found
 

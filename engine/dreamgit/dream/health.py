@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.envs import evaluate_once
+from dreamgit.dream.envs import rule_values
 from dreamgit.dream.healthparts import (
     MOVING_NAMES,
     RECENT_SESSIONS,
@@ -94,8 +94,9 @@ def _repeats(key: str, seen: set[str]) -> bool:
 
 def _stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:
     """:func:`is_stale` for a whole memory of a dream: the rules' values kept for vetting
-    and pruning, which evaluate the same ones (``envs.evaluate_once``)."""
-    return any(evaluate_once(r.when, memory, now, recalls_recorded=tracked) for r in prunable)
+    and pruning, which evaluate the same ones (``envs.rule_values``, looked up once)."""
+    values = rule_values(memory, now, recalls_recorded=tracked)
+    return any(values.value(r.when) for r in prunable)
 
 
 def report_of(

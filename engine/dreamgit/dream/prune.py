@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.envs import evaluate_once
+from dreamgit.dream.envs import rule_values
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -138,8 +138,8 @@ def plan_prune(
     tracked = recalls_recorded
 
     def first_rule(memory: Memory) -> Rule | None:
-        held = (r for r in rules if evaluate_once(r.when, memory, now, recalls_recorded=tracked))
-        return next(held, None)
+        values = rule_values(memory, now, recalls_recorded=tracked)  # one lookup, every rule
+        return next((r for r in rules if values.value(r.when)), None)
 
     for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
         if ruleset.is_protected(memory):

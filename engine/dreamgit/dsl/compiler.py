@@ -231,15 +231,12 @@ class Compiler:
             raise self.error(
                 f"{func.signature}: {exc.message}", bad.start, bad.end - bad.start
             ) from None
-        impl, fns = func.impl, [a.fn for a in args]
         text, width = self.text, end - start
 
-        def call(env: Env) -> Any:
-            try:
-                return impl(*[f(env) for f in fns])
-            except (ArithmeticError, ValueError) as exc:
-                raise ExpressionError(f"{name}() failed: {exc}", text, start, width) from None
+        def failed(exc: Exception) -> ExpressionError:
+            return ExpressionError(f"{name}() failed: {exc}", text, start, width)
 
+        call = ops.call_fn(func.impl, [a.fn for a in args], failed)
         node = self._fold(_Node(call, result, start, end), args)
         if not node.const:
             self.probes.setdefault(self.text[start:end], node.fn)

@@ -83,8 +83,58 @@ def chain_fn(parts: list[Fn], *, conjunction: bool) -> Fn:
             return lambda env: bool(a(env) and b(env) and c(env))
         return lambda env: bool(a(env) or b(env) or c(env))
     if conjunction:
-        return lambda env: all(p(env) for p in parts)
-    return lambda env: any(p(env) for p in parts)
+        # loops: all() and any() over a generator cost twice as much per part
+        def all_of(env: Env) -> bool:
+            for part in parts:  # noqa: SIM110
+                if not part(env):
+                    return False
+            return True
+
+        return all_of
+
+    def any_of(env: Env) -> bool:
+        for part in parts:  # noqa: SIM110
+            if part(env):
+                return True
+        return False
+
+    return any_of
+
+
+def call_fn(
+    impl: Callable[..., Any], args: list[Fn], failed: Callable[[Exception], Exception]
+) -> Fn:
+    """The closure of a call of ``impl``; an arithmetic or value error it raises becomes
+    ``failed(exc)``. One and two arguments (nearly every call a rule makes) are passed
+    without building a list."""
+    if len(args) == 1:
+        (a,) = args
+
+        def call_1(env: Env) -> Any:
+            try:
+                return impl(a(env))
+            except (ArithmeticError, ValueError) as exc:
+                raise failed(exc) from None
+
+        return call_1
+    if len(args) == 2:
+        a, b = args
+
+        def call_2(env: Env) -> Any:
+            try:
+                return impl(a(env), b(env))
+            except (ArithmeticError, ValueError) as exc:
+                raise failed(exc) from None
+
+        return call_2
+
+    def call(env: Env) -> Any:
+        try:
+            return impl(*[f(env) for f in args])
+        except (ArithmeticError, ValueError) as exc:
+            raise failed(exc) from None
+
+    return call
 
 
 def arith_type(op: str, left: Type, right: Type) -> Type | str:
