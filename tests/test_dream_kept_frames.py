@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit.dream.consolidate.frame_memo import _codec, keeping_frames
+from dreamgit.dream.consolidate.frame_memo import frame_codec, keeping_frames
 from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
 from dreamgit.store.keptframes import code_fingerprint
 from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo
@@ -105,7 +105,7 @@ def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path)
 
 def test_a_kept_frame_reads_back_equal_field_by_field() -> None:
     """Sets, phrases, a rejected side, numbers and dates come back as they were framed."""
-    codec = _codec()
+    codec = frame_codec()
     assert codec is not None
     for text in (
         "The user's team is on Python 3.11, not 3.12.",

@@ -24,7 +24,15 @@ from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_ty
 from dreamgit.extract.frame import KEEPER, Frame
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 
-__all__ = ["Codec", "Memo", "keeping", "keeping_frames", "read_through"]
+__all__ = [
+    "Codec",
+    "FrameCodec",
+    "Memo",
+    "frame_codec",
+    "keeping",
+    "keeping_frames",
+    "read_through",
+]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -110,10 +118,10 @@ def keeping_frames(git_dir: Path) -> AbstractContextManager[None]:
     """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
     end (every sentence framed afresh when a frame has a field no JSON can keep, or the
     parser's source cannot be read to fingerprint it)."""
-    return keeping(git_dir, _READ_BY, "frames", _codec(), KEEPER, read_through)
+    return keeping(git_dir, _READ_BY, "frames", frame_codec(), KEEPER, read_through)
 
 
-class _Codec:
+class FrameCodec:
     """A frame as a JSON list of its fields, and back: each field converted by its type
     (the dataclass's hints), so reading a kept frame costs a set per field."""
 
@@ -127,14 +135,20 @@ class _Codec:
             raise TypeError("a frame whose fields are not plain attributes cannot be kept")
 
     def encode(self, frame: Frame | None) -> str:
-        if frame is None:
-            return "null"
-        values = [enc(getattr(frame, name)) for name, enc in self._encoders]
-        return json.dumps(values, ensure_ascii=False)
+        return json.dumps(self.values(frame), ensure_ascii=False)
 
     def decode(self, text: str) -> Frame | None:
         """A kept frame; ValueError or TypeError when it has another shape."""
-        values = json.loads(text)
+        return self.frame(json.loads(text))
+
+    def values(self, frame: Frame | None) -> list[Any] | None:
+        """``frame`` as a list JSON can hold (None for None)."""
+        if frame is None:
+            return None
+        return [enc(getattr(frame, name)) for name, enc in self._encoders]
+
+    def frame(self, values: Any) -> Frame | None:
+        """The frame of :meth:`values`; ValueError or TypeError for another shape."""
         if values is None:
             return None
         if not isinstance(values, list) or len(values) != len(self._names):
@@ -148,9 +162,10 @@ class _Codec:
 
 
 @cache
-def _codec() -> _Codec | None:
+def frame_codec() -> FrameCodec | None:
+    """The codec of frames as JSON, or None when a frame has a field JSON cannot keep."""
     try:
-        return _Codec()
+        return FrameCodec()
     except TypeError:
         return None
 
