@@ -122,6 +122,20 @@ def test_a_kept_frame_reads_back_equal_field_by_field() -> None:
         )
 
 
+def test_kept_frames_read_back_share_their_empty_sets_and_words() -> None:
+    """Frames read back hold one empty set for every empty field and one string for each
+    word, whichever frame it is in (a dream holds a frame of every memory)."""
+    codec = frame_codec()
+    assert codec is not None
+    texts = ("Ana moved to Porto on 3 June 2025.", "Ana lives in Porto with her two kids.")
+    one, two = (codec.decode(codec.encode(parse_frame.__wrapped__(t))) for t in texts)
+    assert one is not None and two is not None
+    assert one.left is two.left is two.moved_from and not one.left
+    porto = next(w for w in one.names if w.lower() == "porto")
+    assert porto is next(w for w in two.names if w == porto)
+    assert next(iter(one.subject)) is next(iter(two.subject))
+
+
 def test_a_git_directory_where_nothing_can_be_kept_frames_every_sentence_afresh(
     tmp_path: Path,
 ) -> None:

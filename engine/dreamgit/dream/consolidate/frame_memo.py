@@ -13,6 +13,7 @@ sentence and of the code, which the fingerprint names.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
@@ -177,17 +178,30 @@ def _same(value: Any) -> Any:
     return value
 
 
+#: The one empty set every kept frame's empty fields share.
+_NONE: frozenset[Any] = frozenset()
+
+
+def _words(values: list[str]) -> frozenset[str]:
+    """A set of words read back: the shared empty set, or the words interned. A dream
+    over 100,000 memories holds a frame of each, mostly of the same few thousand words
+    and with half their sets empty: sharing those took its frames from 400 to 230 MB."""
+    return frozenset(map(sys.intern, values)) if values else _NONE
+
+
 def _converters(hint: Any) -> tuple[_Convert, _Convert]:
     """(to JSON, from JSON) for a field's type: scalars, frozensets, tuples, lists."""
     origin, args = get_origin(hint), get_args(hint)
     if hint in (str, bool, int, float):
         return _same, _same
     if origin is frozenset and args == (str,):
-        return sorted, frozenset
-    if origin in (frozenset, list) and len(args) == 1:
+        return sorted, _words
+    if origin is frozenset and len(args) == 1:
         enc, dec = _converters(args[0])
-        build = frozenset if origin is frozenset else list
-        return (lambda v: [enc(x) for x in v]), (lambda v: build(dec(x) for x in v))
+        return (lambda v: [enc(x) for x in v]), (lambda v: frozenset(map(dec, v)) if v else _NONE)
+    if origin is list and len(args) == 1:
+        enc, dec = _converters(args[0])
+        return (lambda v: [enc(x) for x in v]), (lambda v: list(map(dec, v)))
     if origin is tuple and args and Ellipsis not in args:
         parts = [_converters(a) for a in args]
         return (
