@@ -50,20 +50,16 @@ READING_STATES = reading_states(
 )
 
 
-@pytest.mark.parametrize("prepare", READING_STATES, ids=STATE_IDS)
-def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_readings(
-    tmp_path: Path, prepare: Prepare
-) -> None:
-    """Kept, damaged, foreign, unreadable or removed readings: the dream of a fresh repository."""
-    rules = same_dream_as_fresh(tmp_path, UPDATES, prepare)
-    assert rules.count("supersede-newer-value") >= 2
-
-
-@pytest.mark.parametrize("prepare", STATES, ids=STATE_IDS)
+@pytest.mark.parametrize(
+    "prepare",
+    [*STATES, *READING_STATES],
+    ids=[f"{kind}-{state}" for kind in ("updates", "readings") for state in STATE_IDS],
+)
 def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_updates(
     tmp_path: Path, prepare: Prepare
 ) -> None:
-    """Kept, damaged, foreign, unreadable or removed updates: the dream of a fresh repository."""
+    """Kept, damaged, foreign, unreadable or removed updates or readings: the dream of a
+    fresh repository."""
     rules = same_dream_as_fresh(tmp_path, UPDATES, prepare)
     assert rules.count("supersede-newer-value") >= 2
 
