@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit.dream.consolidate.frame_memo import _codec, keeping_frames
+from dreamgit.dream.consolidate.frame_memo import frame_codec, keeping_frames
 from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
-from dreamgit.store.keptframes import code_fingerprint
+from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo
 from keptstates import STATE_IDS, Prepare, reading_states, same_dream_as_fresh
 
@@ -90,6 +90,33 @@ def test_a_new_sentence_is_framed_once_and_kept_for_the_next_block(tmp_path: Pat
     assert asked == [said]
 
 
+def test_kept_frames_are_looked_up_one_by_one_and_the_unasked_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block that asks few of many kept frames never loads them all (a dream frames
+    only new sentences); when fewer than three quarters were asked, the rest are dropped."""
+    texts = [f"Ana moved to city number {k} in May." for k in range(40)]
+    with keeping_frames(tmp_path):
+        first = [_keeper()(t, parse_frame.__wrapped__) for t in texts]
+
+    def whole(_self: KeptReadings) -> dict[str, str]:
+        raise AssertionError("every kept frame loaded")
+
+    monkeypatch.setattr(KeptReadings, "load", whole)
+    asked: list[str] = []
+
+    def framing(text: str) -> Frame | None:
+        asked.append(text)
+        return parse_frame.__wrapped__(text)
+
+    with keeping_frames(tmp_path):
+        assert [_keeper()(t, framing) for t in texts[:5]] == first[:5]
+    assert asked == []
+    with keeping_frames(tmp_path):
+        assert [_keeper()(t, framing) for t in texts] == first
+    assert asked == texts[5:]
+
+
 def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path) -> None:
     """Editing a file of the reading code gives another fingerprint; other files do not."""
     (tmp_path / "extract").mkdir()
@@ -105,7 +132,7 @@ def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path)
 
 def test_a_kept_frame_reads_back_equal_field_by_field() -> None:
     """Sets, phrases, a rejected side, numbers and dates come back as they were framed."""
-    codec = _codec()
+    codec = frame_codec()
     assert codec is not None
     for text in (
         "The user's team is on Python 3.11, not 3.12.",
@@ -120,6 +147,20 @@ def test_a_kept_frame_reads_back_equal_field_by_field() -> None:
         assert back is None or all(
             type(getattr(back, f)) is type(getattr(frame, f)) for f in vars(frame)
         )
+
+
+def test_kept_frames_read_back_share_their_empty_sets_and_words() -> None:
+    """Frames read back hold one empty set for every empty field and one string for each
+    word, whichever frame it is in (a dream holds a frame of every memory)."""
+    codec = frame_codec()
+    assert codec is not None
+    texts = ("Ana moved to Porto on 3 June 2025.", "Ana lives in Porto with her two kids.")
+    one, two = (codec.decode(codec.encode(parse_frame.__wrapped__(t))) for t in texts)
+    assert one is not None and two is not None
+    assert one.left is two.left is two.moved_from and not one.left
+    porto = next(w for w in one.names if w.lower() == "porto")
+    assert porto is next(w for w in two.names if w == porto)
+    assert next(iter(one.subject)) is next(iter(two.subject))
 
 
 def test_a_git_directory_where_nothing_can_be_kept_frames_every_sentence_afresh(

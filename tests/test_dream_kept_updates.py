@@ -2,10 +2,12 @@
 
 ``subject-updates.sqlite3`` in the git directory keeps what comparing one subject's
 memories found, under a digest of those memories (ids, times, texts, in order), so a later
-run compares only the subjects a new or changed memory joined (``update_memo``). Whatever
-state that cache is in (filled by a review, missing, damaged, written by other code,
-holding rows it cannot read), a dream gives the same operations, run id and trees as on a
-fresh repository.
+run compares only the subjects a new or changed memory joined (``update_memo``), and
+``update-readings.sqlite3`` keeps what each memory's text says to compare (its frames, a
+promotion), so a later run reads only new and changed memories (``update_readings``).
+Whatever state either cache is in (filled by a review, missing, damaged, written by other
+code, holding rows it cannot read), a dream gives the same operations, run id and trees as
+on a fresh repository.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.consolidate import update
+from dreamgit.dream.consolidate import update, update_frames
 from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.consolidate.update_memo import InputDigest, keeping_updates
 from dreamgit.model import Memory
@@ -41,11 +43,23 @@ STATES = reading_states(
 )
 
 
-@pytest.mark.parametrize("prepare", STATES, ids=STATE_IDS)
+#: The kept readings' states: "other code" read every memory as saying nothing to compare;
+#: unreadable rows hold a frame list of the wrong shape.
+READING_STATES = reading_states(
+    "update-readings", rows=4, wrong="[[], null, []]", unreadable='[[["not a frame"]], null, []]'
+)
+
+
+@pytest.mark.parametrize(
+    "prepare",
+    [*STATES, *READING_STATES],
+    ids=[f"{kind}-{state}" for kind in ("updates", "readings") for state in STATE_IDS],
+)
 def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_updates(
     tmp_path: Path, prepare: Prepare
 ) -> None:
-    """Kept, damaged, foreign, unreadable or removed updates: the dream of a fresh repository."""
+    """Kept, damaged, foreign, unreadable or removed updates or readings: the dream of a
+    fresh repository."""
     rules = same_dream_as_fresh(tmp_path, UPDATES, prepare)
     assert rules.count("supersede-newer-value") >= 2
 
@@ -110,3 +124,38 @@ def test_a_subjects_digest_changes_with_any_memorys_id_time_text_or_order() -> N
     for other in (of(b, a), of(a, later), of(a, _memory(9, b.text, 2)), of(a, _memory(2, "x", 2))):
         assert other != base
     assert InputDigest().of(frozenset({"cluster"}), [[(a, None), (b, None)]]) != base
+
+
+def test_a_second_block_reads_only_new_and_changed_memories(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later process takes an unchanged memory's frames and promotion from the kept
+    readings, and finds the same updates as reading every memory afresh."""
+    promoted = [
+        _memory(5, "Ana works as a junior engineer at the lab.", 0),
+        _memory(6, "Ana got promoted to senior engineer.", 2),
+    ]
+    store = [*STORE, *promoted]
+    fresh = find_updates(store)
+    assert ("m-upd00005", "m-upd00006") in {(u.old, u.new) for u in fresh}
+    with keeping_updates(tmp_path):
+        assert find_updates(store) == fresh
+
+    read: list[str] = []
+    real = update_frames._reading
+
+    def counting(text: str) -> Any:
+        read.append(text)
+        return real(text)
+
+    monkeypatch.setattr(update_frames, "_reading", counting)
+    with keeping_updates(tmp_path):
+        assert find_updates(store) == fresh
+    assert read == []
+    changed = [*store[:3], _memory(4, "The user's sister lives in Leiden.", 2), *promoted]
+    expected = find_updates(changed)  # outside a block: every memory read afresh
+    assert len(read) == len(changed)
+    read.clear()
+    with keeping_updates(tmp_path):
+        assert find_updates(changed) == expected
+    assert read == ["The user's sister lives in Leiden."]

@@ -13,6 +13,7 @@ sentence and of the code, which the fingerprint names.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
@@ -24,7 +25,15 @@ from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_ty
 from dreamgit.extract.frame import KEEPER, Frame
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 
-__all__ = ["Codec", "Memo", "keeping", "keeping_frames", "read_through"]
+__all__ = [
+    "Codec",
+    "FrameCodec",
+    "Memo",
+    "frame_codec",
+    "keeping",
+    "keeping_frames",
+    "read_through",
+]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -45,9 +54,11 @@ class Codec(Protocol[T]):
 class Memo(Generic[T]):
     """The readings of one kind kept for one repository, and those read anew in this run."""
 
-    def __init__(self, kept: KeptReadings, codec: Codec[T]) -> None:
+    def __init__(self, kept: KeptReadings, codec: Codec[T], *, whole: bool = True) -> None:
+        """``whole``: load every kept reading at once (for a reader that asks most of
+        them); else each is looked up when asked."""
         self._kept, self._codec = kept, codec
-        self._stored = kept.load()
+        self._stored = kept.load() if whole else None
         self._added: dict[str, str] = {}
         self._asked: set[str] = set()
 
@@ -56,7 +67,9 @@ class Memo(Generic[T]):
         self._asked.add(text)
         # a reading made anew in this run too: parse_frame's cache holds 65,536 sentences,
         # and a dream over 100,000 memories asks each several times
-        stored = self._stored.get(text) or self._added.get(text)
+        stored = self._added.get(text)
+        if stored is None:
+            stored = self._kept.get(text) if self._stored is None else self._stored.get(text)
         if stored is not None:
             try:
                 return self._codec.decode(stored)
@@ -68,8 +81,15 @@ class Memo(Generic[T]):
 
     def save(self) -> None:
         """Keep the readings made anew; drop the unused ones when they are many."""
+        if self._stored is None:
+            self._kept.save_asked(self._added, self._asked)
+            return
         unused = (t for t in self._stored if t not in self._asked)
         self._kept.save(self._added, unused, len(self._stored))
+
+    def close(self) -> None:
+        """Let go of the kept readings' database."""
+        self._kept.close()
 
 
 @contextmanager
@@ -80,11 +100,14 @@ def keeping(
     codec: Codec[T] | None,
     keeper: ContextVar[K | None],
     handle: Callable[[Memo[T]], K],
+    *,
+    whole: bool = True,
 ) -> Iterator[None]:
     """For the time of the block, ``keeper`` holds ``handle`` of the readings of ``kind``
     kept in ``git_dir`` for this code (a fingerprint of ``sources``, relative to the
     package); the new readings are saved at the end. Nothing is kept when ``codec`` is
-    None or the source cannot be read to fingerprint it (a zipped install)."""
+    None or the source cannot be read to fingerprint it (a zipped install). ``whole``:
+    the kept readings are loaded at once, else looked up one by one (few asked)."""
     try:
         fingerprint = code_fingerprint(_PACKAGE, sources)
     except OSError:
@@ -92,13 +115,14 @@ def keeping(
     if codec is None:
         yield
         return
-    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind=kind), codec)
+    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind=kind), codec, whole=whole)
     token = keeper.set(handle(memo))
     try:
         yield
         memo.save()
     finally:
         keeper.reset(token)
+        memo.close()
 
 
 def read_through(memo: Memo[T]) -> Callable[[str, Callable[[str], T]], T]:
@@ -109,11 +133,13 @@ def read_through(memo: Memo[T]) -> Callable[[str, Callable[[str], T]], T]:
 def keeping_frames(git_dir: Path) -> AbstractContextManager[None]:
     """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
     end (every sentence framed afresh when a frame has a field no JSON can keep, or the
-    parser's source cannot be read to fingerprint it)."""
-    return keeping(git_dir, _READ_BY, "frames", _codec(), KEEPER, read_through)
+    parser's source cannot be read to fingerprint it). Each is looked up when asked: with
+    each memory's reading kept (``update_readings``), a dream frames only new sentences."""
+    codec = frame_codec()
+    return keeping(git_dir, _READ_BY, "frames", codec, KEEPER, read_through, whole=False)
 
 
-class _Codec:
+class FrameCodec:
     """A frame as a JSON list of its fields, and back: each field converted by its type
     (the dataclass's hints), so reading a kept frame costs a set per field."""
 
@@ -127,14 +153,20 @@ class _Codec:
             raise TypeError("a frame whose fields are not plain attributes cannot be kept")
 
     def encode(self, frame: Frame | None) -> str:
-        if frame is None:
-            return "null"
-        values = [enc(getattr(frame, name)) for name, enc in self._encoders]
-        return json.dumps(values, ensure_ascii=False)
+        return json.dumps(self.values(frame), ensure_ascii=False)
 
     def decode(self, text: str) -> Frame | None:
         """A kept frame; ValueError or TypeError when it has another shape."""
-        values = json.loads(text)
+        return self.frame(json.loads(text))
+
+    def values(self, frame: Frame | None) -> list[Any] | None:
+        """``frame`` as a list JSON can hold (None for None)."""
+        if frame is None:
+            return None
+        return [enc(getattr(frame, name)) for name, enc in self._encoders]
+
+    def frame(self, values: Any) -> Frame | None:
+        """The frame of :meth:`values`; ValueError or TypeError for another shape."""
         if values is None:
             return None
         if not isinstance(values, list) or len(values) != len(self._names):
@@ -148,9 +180,10 @@ class _Codec:
 
 
 @cache
-def _codec() -> _Codec | None:
+def frame_codec() -> FrameCodec | None:
+    """The codec of frames as JSON, or None when a frame has a field JSON cannot keep."""
     try:
-        return _Codec()
+        return FrameCodec()
     except TypeError:
         return None
 
@@ -162,17 +195,30 @@ def _same(value: Any) -> Any:
     return value
 
 
+#: The one empty set every kept frame's empty fields share.
+_NONE: frozenset[Any] = frozenset()
+
+
+def _words(values: list[str]) -> frozenset[str]:
+    """A set of words read back: the shared empty set, or the words interned. A dream
+    over 100,000 memories holds a frame of each, mostly of the same few thousand words
+    and with half their sets empty: sharing those took its frames from 400 to 230 MB."""
+    return frozenset(map(sys.intern, values)) if values else _NONE
+
+
 def _converters(hint: Any) -> tuple[_Convert, _Convert]:
     """(to JSON, from JSON) for a field's type: scalars, frozensets, tuples, lists."""
     origin, args = get_origin(hint), get_args(hint)
     if hint in (str, bool, int, float):
         return _same, _same
     if origin is frozenset and args == (str,):
-        return sorted, frozenset
-    if origin in (frozenset, list) and len(args) == 1:
+        return sorted, _words
+    if origin is frozenset and len(args) == 1:
         enc, dec = _converters(args[0])
-        build = frozenset if origin is frozenset else list
-        return (lambda v: [enc(x) for x in v]), (lambda v: build(dec(x) for x in v))
+        return (lambda v: [enc(x) for x in v]), (lambda v: frozenset(map(dec, v)) if v else _NONE)
+    if origin is list and len(args) == 1:
+        enc, dec = _converters(args[0])
+        return (lambda v: [enc(x) for x in v]), (lambda v: list(map(dec, v)))
     if origin is tuple and args and Ellipsis not in args:
         parts = [_converters(a) for a in args]
         return (

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.update_passes import PERIOD, by_time, canon_words, indefinite
+from dreamgit.dream.consolidate.update_readings import Reading, kept_reading
 from dreamgit.extract.frame import Frame, parse_frame
 from dreamgit.extract.signature import signature
 from dreamgit.model import Memory
@@ -136,15 +137,24 @@ _CLAUSES = re.compile(
 def frames_by_subject(
     memories: Sequence[Memory],
 ) -> tuple[dict[frozenset[str], Framed], list[tuple[Memory, Frame, frozenset[str]]]]:
-    """Each memory's frames by subject, oldest first, and the promotions said."""
+    """Each memory's frames by subject, oldest first, and the promotions said (each
+    memory's reading kept between runs: ``update_readings``)."""
     by_subject: dict[frozenset[str], Framed] = {}
     promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
     for memory in sorted(memories, key=by_time):
-        fact = as_fact(memory.text)
-        sentence = parse_frame(fact)
-        for frame in _frames(fact, sentence):
+        frames, sentence, role = kept_reading(memory.text, _reading)
+        for frame in frames:
             by_subject.setdefault(frame.subject, []).append((memory, frame))
-        role = _promotion(fact)
-        if role and sentence is not None:
+        if sentence is not None:
             promoted.append((memory, sentence, role))
     return by_subject, promoted
+
+
+def _reading(text: str) -> Reading:
+    """What a memory's ``text`` says to compare: its frames, and the sentence's frame and
+    the role's words when it tells of a promotion (else None and nothing)."""
+    fact = as_fact(text)
+    sentence = parse_frame(fact)
+    role = _promotion(fact)
+    promoted = sentence if role and sentence is not None else None
+    return _frames(fact, sentence), promoted, role if promoted is not None else frozenset()

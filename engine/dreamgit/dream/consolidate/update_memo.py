@@ -16,21 +16,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
 from dreamgit.dream.consolidate.frame_memo import Memo, keeping
+from dreamgit.dream.consolidate.update_readings import FOUND_BY, keeping_readings
 from dreamgit.model import Memory
 
 __all__ = ["Found", "InputDigest", "keeping_updates", "kept_updates"]
 
 #: One update as kept: (old id, new id, reason, the value named).
 Found = tuple[str, str, str, str]
-
-#: The source an update depends on (relative to the package): framing and comparing.
-_FOUND_BY = ("extract", "textsim.py", "lazyre.py", "model.py", "dream/consolidate")
 
 _KEEPER: ContextVar[Memo[list[Found]] | None] = ContextVar("dreamgit_subject_updates", default=None)
 
@@ -83,10 +81,16 @@ def kept_updates(key: Callable[[], str], find: Callable[[], list[Found]]) -> lis
     return memo.read(key(), lambda _key: find())
 
 
-def keeping_updates(git_dir: Path) -> AbstractContextManager[None]:
-    """Take subjects' updates from those kept in ``git_dir``; save the new ones at the end
+@contextmanager
+def keeping_updates(git_dir: Path) -> Iterator[None]:
+    """Take subjects' updates, and what each memory says to compare
+    (``update_readings``), from those kept in ``git_dir``; save the new ones at the end
     (every subject compared afresh when the code cannot be read to fingerprint it)."""
-    return keeping(git_dir, _FOUND_BY, "subject-updates", _FoundCodec(), _KEEPER, _itself)
+    with (
+        keeping_readings(git_dir),
+        keeping(git_dir, FOUND_BY, "subject-updates", _FoundCodec(), _KEEPER, _itself),
+    ):
+        yield
 
 
 def _itself(memo: Memo[list[Found]]) -> Memo[list[Found]]:
