@@ -61,9 +61,12 @@ def prepared(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
-def active(repo: Path, now: str) -> list[dict[str, Any]]:
-    """The active memories as ``memories --json`` lists them."""
-    found: list[dict[str, Any]] = json.loads(dreamgit(repo, now, "memories", "--json"))
+def active(repo: Path, now: str, *, in_process: bool = False) -> list[dict[str, Any]]:
+    """The active memories as ``memories --json`` lists them: the installed command's
+    answer, or with ``in_process`` the same command run in this process (``prepared``) for
+    a test whose file already proves the listing through the process."""
+    listing = prepared if in_process else dreamgit
+    found: list[dict[str, Any]] = json.loads(listing(repo, now, "memories", "--json"))
     return found
 
 
