@@ -54,9 +54,16 @@ def prepared(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
 
     from dreamgit.cli import cli
 
-    done = CliRunner().invoke(
-        cli, ["--now", now, *args], input=stdin, env={"DREAMGIT_REPO": str(repo)}
-    )
+    argv = sys.argv
+    # The program a command names as itself (install-hooks writes it into the hooks it
+    # installs) is the installed command, as when that command runs as a process.
+    sys.argv = [installed_command()[0], "--now", now, *args]
+    try:
+        done = CliRunner().invoke(
+            cli, ["--now", now, *args], input=stdin, env={"DREAMGIT_REPO": str(repo)}
+        )
+    finally:
+        sys.argv = argv
     assert done.exit_code == 0, (done.output, done.exception)
     return done.stdout
 
