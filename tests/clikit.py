@@ -54,16 +54,26 @@ def prepared(repo: Path, now: str, *args: str, stdin: str | None = None) -> str:
 
     from dreamgit.cli import cli
 
-    done = CliRunner().invoke(
-        cli, ["--now", now, *args], input=stdin, env={"DREAMGIT_REPO": str(repo)}
-    )
+    argv = sys.argv
+    # The program a command names as itself (install-hooks writes it into the hooks it
+    # installs) is the installed command, as when that command runs as a process.
+    sys.argv = [installed_command()[0], "--now", now, *args]
+    try:
+        done = CliRunner().invoke(
+            cli, ["--now", now, *args], input=stdin, env={"DREAMGIT_REPO": str(repo)}
+        )
+    finally:
+        sys.argv = argv
     assert done.exit_code == 0, (done.output, done.exception)
     return done.stdout
 
 
-def active(repo: Path, now: str) -> list[dict[str, Any]]:
-    """The active memories as ``memories --json`` lists them."""
-    found: list[dict[str, Any]] = json.loads(dreamgit(repo, now, "memories", "--json"))
+def active(repo: Path, now: str, *, in_process: bool = False) -> list[dict[str, Any]]:
+    """The active memories as ``memories --json`` lists them: the installed command's
+    answer, or with ``in_process`` the same command run in this process (``prepared``) for
+    a test whose file already proves the listing through the process."""
+    listing = prepared if in_process else dreamgit
+    found: list[dict[str, Any]] = json.loads(listing(repo, now, "memories", "--json"))
     return found
 
 

@@ -5,7 +5,8 @@ instruction, a project fact, a correction of it two days later, a question) are 
 with ``log --from claude-code`` and dreamed over with the default rules: each statement
 is kept as said, ``user`` first, on the day it was said, tagged with its language, and
 none is put into an English template. A two-line chat of short ``Name:`` lines is two
-people speaking, never the user's text.
+people speaking, never the user's text. The first test dreams and lists through the
+installed command; the second runs the same command in this process.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def test_a_two_line_chat_of_short_lines_is_two_people_through_the_command(
     prepared(
         repo, "2031-04-08T09:00:00Z", "log", stdin="Bram: I have two cats.\nLotte: Lucky you.\n"
     )
-    dreamgit(repo, NOW, "run", "--force")
-    texts = [m["text"] for m in active(repo, NOW)]
+    prepared(repo, NOW, "run", "--force")
+    texts = [m["text"] for m in active(repo, NOW, in_process=True)]
     assert texts == ["Bram has two cats."]
     fsck(repo)

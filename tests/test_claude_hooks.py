@@ -4,6 +4,8 @@ The installed command writes the hooks next to a user's own; each hook command i
 then taken from the settings file and run through the shell with its JSON input on
 stdin, as Claude Code does: SessionStart prints a marked brief, SessionEnd logs the
 session, and a brief that came back inside a session is never logged as the user's.
+The tests of installing run ``install-hooks`` as a process; the tests of a hook install
+it in their own process (``clikit.prepared``, which writes the same command line).
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def test_uninstall_leaves_only_the_users_hook(
 ) -> None:
     """--uninstall takes out every entry of ours and nothing of the user's."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     done = dreamgit_process(
         repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--uninstall"
     )
@@ -141,7 +143,7 @@ def test_session_start_prints_the_marked_brief(
 ) -> None:
     """The SessionStart hook prints the index between dreamgit:generated markers."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     payload = {"hook_event_name": "SessionStart", "source": "startup"}
     done = _run_hook(project, "SessionStart", payload)
     assert done.returncode == 0 and done.stderr == ""
@@ -171,7 +173,7 @@ def test_session_end_logs_the_session_but_not_the_brief_in_it(
 ) -> None:
     """The brief injected at start comes back in the transcript; only the user's words log."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     brief = _run_hook(project, "SessionStart", {"source": "startup"}).stdout
     transcript = tmp_path / "projects" / f"{SESSION}.jsonl"
     transcript.parent.mkdir()
@@ -210,7 +212,7 @@ def test_a_dream_gathers_nothing_from_the_brief_in_a_logged_session(
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
     with (repo / "MEMORY.md").open("a", encoding="utf-8") as index:
         index.write("\nI always deploy the billing service from the release branch.\n")
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     brief = _run_hook(project, "SessionStart", {"source": "startup"}).stdout
     assert "billing service" in brief
     transcript = _session_with(tmp_path, brief + "\nI moved the build cache to a ramdisk.")
@@ -227,7 +229,7 @@ def test_a_hook_on_a_broken_repository_exits_0_with_one_line(
 ) -> None:
     """A hook never blocks the agent: the failure is one line on stderr, stdout empty."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     repo.rename(tmp_path / "moved-away")  # the hooks still name the old place
     payload = {"transcript_path": str(tmp_path / "none.jsonl"), "prompt": "tabs"}
     for event, step in (
@@ -261,7 +263,7 @@ def test_a_session_end_without_a_transcript_says_so_in_one_line(
 ) -> None:
     """Hook input naming no transcript: nothing logged, one line, exit 0 (never blocks)."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     done = _run_hook(project, "SessionEnd", {"session_id": "s-1"})
     assert done.returncode == 0 and done.stdout == ""
     assert "the hook input names no transcript_path; nothing logged" in done.stderr

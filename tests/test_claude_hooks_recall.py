@@ -26,10 +26,10 @@ def test_the_prompt_hook_is_off_by_default_and_installed_with_recall(
 ) -> None:
     """Without --recall no UserPromptSubmit hook is written; with it, one is, idempotently."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project))
     assert "UserPromptSubmit" not in _settings(project)["hooks"]
     for _ in range(2):
-        dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
+        prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     (group,) = _settings(project)["hooks"]["UserPromptSubmit"]
     assert group["hooks"][0]["command"].endswith(" hook claude-code prompt-submit")
 
@@ -44,7 +44,7 @@ def test_the_prompt_hook_prints_marked_memories_within_its_cap(
         prepared(repo, DAY, "add", text, "--topic", "ops")
     _configure(repo, "claude-hooks:\n  recall-chars: 300\n")
     dreamgit(repo, DAY, "rules", "check")  # the section is known to the rules' reader
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     payload = {"hook_event_name": "UserPromptSubmit", "prompt": "restore the staging database"}
     done = _run_hook(project, "UserPromptSubmit", payload)
     assert done.returncode == 0 and done.stderr == ""
@@ -61,7 +61,7 @@ def test_the_prompt_hook_prints_nothing_when_nothing_answers(
 ) -> None:
     """A prompt no memory answers (or an empty one) adds nothing to the agent's context."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     for prompt in ("quantum chromodynamics lattice", "   "):
         done = _run_hook(project, "UserPromptSubmit", {"prompt": prompt})
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
@@ -72,7 +72,7 @@ def test_recalled_memories_in_a_transcript_are_never_logged(
 ) -> None:
     """What the prompt hook added comes back in the session; only the user's words log."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     added = _run_hook(project, "UserPromptSubmit", {"prompt": "tabs in Makefiles"}).stdout
     assert "Prefers tabs over spaces" in added
     transcript = tmp_path / "projects" / f"{SESSION}.jsonl"
@@ -92,7 +92,7 @@ def test_an_excluded_project_gets_no_brief_no_recall_and_no_logging(
 ) -> None:
     """Every hook does nothing, silently, for a project under claude-hooks: exclude:."""
     repo, project = _memory(tmp_path, templates), _project(tmp_path)
-    dreamgit(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
+    prepared(repo, DAY, "install-hooks", "claude-code", "--project", str(project), "--recall")
     transcript = tmp_path / "projects" / f"{SESSION}.jsonl"
     transcript.parent.mkdir()
     transcript.write_text(_record(0, "user", "The private key is rotated weekly.") + "\n")

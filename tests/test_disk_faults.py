@@ -2,8 +2,8 @@
 
 Through the installed command: the ``enospc:`` / ``erofs:`` fault hooks make one
 write fail exactly as the kernel would; where this machine lets the test mount a
-small tmpfs, a disk really filled up too. After the fault the next write succeeds
-at once (no lock of ours waits ten minutes to look stale).
+small tmpfs, a disk really filled up too. After the fault the next write (run in the
+test's process) succeeds at once (no lock of ours waits ten minutes to look stale).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_a_full_disk_while_taking_the_index_lock_is_exit_1_and_leaves_no_lock(re
     )
     assert not lock.exists() and tip(repo) == before
     started = time.monotonic()
-    assert run(repo, "add", "Likes green tea.", "--topic", "food").returncode == 0
+    prepared(repo, NOW, "add", "Likes green tea.", "--topic", "food")
     assert time.monotonic() - started < 30 and tip(repo) != before
 
 
@@ -141,7 +141,7 @@ def test_a_disk_that_really_fills_up_is_exit_1_and_the_next_write_succeeds(
         assert done.stderr.endswith(FULL)
     assert tip(repo) == before and not list((repo / ".git").glob("*.lock"))
     filler.unlink()
-    assert run(repo, "add", "Likes green tea.", "--topic", "food").returncode == 0
+    prepared(repo, NOW, "add", "Likes green tea.", "--topic", "food")
     assert tip(repo) != before
 
 
@@ -157,4 +157,4 @@ def test_a_lock_left_on_main_is_named_with_what_to_do(repo: Path) -> None:
         f"hint: a git command may be running; if none is, remove {lock} and retry\n",
     )
     lock.unlink()
-    assert run(repo, "add", "Likes green tea.", "--topic", "food").returncode == 0
+    prepared(repo, NOW, "add", "Likes green tea.", "--topic", "food")

@@ -3,7 +3,9 @@
 Sessions in German, Spanish and Chinese (sentences written for these tests) are logged
 on their own days and dreamed over with the default rules; an OpenClaw workspace's daily
 note, written by the agent in the first person, is dreamed over the same way. Real git
-repositories, the real `dreamgit` process.
+repositories; the first test dreams and lists through the real `dreamgit` process, the
+others run the same command in this process (``prepared``), which saves each the cost of
+starting one.
 """
 
 from __future__ import annotations
@@ -81,8 +83,8 @@ def test_an_openclaw_daily_notes_first_person_stays_the_agents(tmp_path: Path) -
     )
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     prepared(root, "2031-04-09T12:00:00Z", "init", str(root))
-    dreamgit(root, NOW, "run", "--force")
-    texts = [m["text"] for m in active(root, NOW)]
+    prepared(root, NOW, "run", "--force")
+    texts = [m["text"] for m in active(root, NOW, in_process=True)]
     assert "Priya asked the agent to track the upgrade of the build runners to Ubuntu 24.04." in (
         texts
     )
@@ -108,8 +110,8 @@ def test_one_sentence_sessions_in_other_languages_are_kept_as_said(tmp_path: Pat
     for when, sentence in ONE_LINERS:
         prepared(repo, when, "log", stdin=f"{sentence}\n")
     prepared(repo, "2031-04-11T09:00:00Z", "log", stdin="I work at Société Générale now.\n")
-    dreamgit(repo, NOW, "run", "--force")
-    memories = active(repo, NOW)
+    prepared(repo, NOW, "run", "--force")
+    memories = active(repo, NOW, in_process=True)
     by_text = {m["text"]: m for m in memories}
     for when, sentence in ONE_LINERS:
         memory = by_text[f"user \u2014 {sentence}"]
@@ -127,8 +129,8 @@ def test_a_newer_home_typed_in_lower_case_supersedes_the_older(tmp_path: Path) -
     prepared(repo, "2031-04-08T09:00:00Z", "log", stdin="i live in lisbon\n")
     prepared(repo, "2031-04-08T10:00:00Z", "run", "--force")
     prepared(repo, "2031-04-10T09:00:00Z", "log", stdin="i moved to madrid last month\n")
-    dreamgit(repo, NOW, "run", "--force")
-    homes = [m for m in active(repo, NOW) if m["key"] == "user.home"]
+    prepared(repo, NOW, "run", "--force")
+    homes = [m for m in active(repo, NOW, in_process=True) if m["key"] == "user.home"]
     assert [m["text"] for m in homes] == ["The user lives in Madrid (moved there)."]
     fsck(repo)
 
@@ -139,8 +141,8 @@ def test_a_two_line_lower_case_chat_is_two_people_not_the_user(tmp_path: Path) -
     prepared(repo, "2031-04-08T09:00:00Z", "init", str(repo))
     chat = "sam: I keep three beehives on the roof.\n🦊 fox: I repair old radios on weekends.\n"
     prepared(repo, "2031-04-08T09:00:00Z", "log", stdin=chat)
-    dreamgit(repo, NOW, "run", "--force")
-    texts = sorted(m["text"] for m in active(repo, NOW))
+    prepared(repo, NOW, "run", "--force")
+    texts = sorted(m["text"] for m in active(repo, NOW, in_process=True))
     assert texts == [
         "Sam keeps three beehives on the roof.",
         "🦊 Fox repairs old radios on weekends.",

@@ -1,9 +1,11 @@
 """Session notes: a session's events, plans and people about one person as one memory.
 
-The joining is checked on candidates; the rest on real repositories through the
-installed command: a note is read statement by statement, so a newer value retires
-the one statement it replaces (the note is rewritten, the old text stays in history and
-`revert` brings it back), and what a note says is not gathered again.
+The joining is checked on candidates; the rest on real repositories, each command the
+file proves (``memories``, ``run``, ``show``, ``revert``, ``restore``) once through the
+installed command and otherwise in the test's process (``clikit.prepared``): a note is
+read statement by statement, so a newer value retires the one statement it replaces (the
+note is rewritten, the old text stays in history and `revert` brings it back), and what a
+note says is not gathered again.
 """
 
 from __future__ import annotations
@@ -332,7 +334,7 @@ def test_reverting_the_retiring_operation_brings_the_stale_statements_back(
     replaced = [op for op in run["ops"] if op["op"] == "replace"]
     assert [op["memories"][0] for op in replaced] == [note["id"]]
     dreamgit(repo, day3, "revert", run["run_id"], "--op", str(replaced[0]["n"]))
-    texts = [m["text"] for m in active(repo, day3)]
+    texts = [m["text"] for m in active(repo, day3, in_process=True)]
     assert any("Vattenfall" in t and "5 people" in t for t in texts), texts
     fsck(repo)
 
@@ -354,7 +356,7 @@ def test_a_core_note_is_never_rewritten(tmp_path: Path, templates: RepositoryTem
 
     prepared(repo, day2, "log", stdin=LATER)
     run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
-    texts = [m["text"] for m in active(repo, day2)]
+    texts = [m["text"] for m in active(repo, day2, in_process=True)]
     assert note["text"] in texts
     assert any("Statkraft" in t for t in texts)
     assert not [op for op in run["ops"] if op["op"] == "replace"]
@@ -376,8 +378,8 @@ def test_what_a_note_says_is_not_gathered_again(
         "Tariq: Cool.\n"
     )
     prepared(repo, day2, "log", stdin=again)
-    dreamgit(repo, day2, "run", "--force")
-    texts = [m["text"] for m in active(repo, day2)]
+    prepared(repo, day2, "run", "--force")
+    texts = [m["text"] for m in active(repo, day2, in_process=True)]
     assert sum("Elias" in t for t in texts) == 1, texts
 
 
@@ -392,13 +394,15 @@ def test_a_memory_that_repeats_a_statement_of_a_note_is_absorbed_by_it(
     repeat = prepared(
         repo, day2, "add", "Noor is dating a guy named Elias.", "--topic", note["topic"]
     ).strip()
-    run = json.loads(dreamgit(repo, day2, "run", "--force", "--json"))
-    texts = [m["text"] for m in active(repo, day2)]
+    run = json.loads(prepared(repo, day2, "run", "--force", "--json"))
+    texts = [m["text"] for m in active(repo, day2, in_process=True)]
     assert texts == [note["text"]]
     (merged,) = [op for op in run["ops"] if op["op"] == "merge"]
     assert merged["memories"] == [note["id"], repeat]
     dreamgit(repo, day3, "restore", repeat)
-    assert "Noor is dating a guy named Elias." in [m["text"] for m in active(repo, day3)]
+    assert "Noor is dating a guy named Elias." in [
+        m["text"] for m in active(repo, day3, in_process=True)
+    ]
     fsck(repo)
 
 
@@ -449,7 +453,7 @@ Noted.
 
 @pytest.mark.parametrize("kind", ["work", "chat"])
 def test_no_note_of_the_user_comes_from_a_coding_agents_session(tmp_path: Path, kind: str) -> None:
-    """Through the installed command: the same turn logged as a SpecStory export gives the
+    """The same turn logged as a SpecStory export gives the
     user's statements one by one, and as a plain chat one note (one test each)."""
     day = "2031-05-03T10:00:00Z"
     export = tmp_path / "history" / "2031-05-02_09-00-fixtures.md"
@@ -460,8 +464,8 @@ def test_no_note_of_the_user_comes_from_a_coding_agents_session(tmp_path: Path, 
     prepared(repo, day, "init", str(repo))
     chat = "User: " + WORK.split("_**User**_")[1].split("---")[0].strip() + "\n"
     prepared(repo, day, "log", *args, stdin=None if args else chat)
-    dreamgit(repo, day, "run", "--force")
-    texts = {kind: [m["text"] for m in active(repo, day)]}
+    prepared(repo, day, "run", "--force")
+    texts = {kind: [m["text"] for m in active(repo, day, in_process=True)]}
     if kind == "chat":
         assert any(t.startswith("The user \u2014 ") for t in texts["chat"]), texts
     else:

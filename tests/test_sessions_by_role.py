@@ -134,8 +134,9 @@ def _harness_session(folder: Path) -> Path:
     return path
 
 
-def _texts(repo: Path) -> list[str]:
-    return [m["text"] for m in active(repo, NIGHT)]
+def _texts(repo: Path, *, in_process: bool = True) -> list[str]:
+    """The active memories' texts; listed by the installed command only where asked."""
+    return [m["text"] for m in active(repo, NIGHT, in_process=in_process)]
 
 
 def test_no_harness_block_of_any_kind_becomes_a_memory(
@@ -146,7 +147,7 @@ def test_no_harness_block_of_any_kind_becomes_a_memory(
     initialized(templates, repo, DAY)
     _harness_session(tmp_path / "projects")
     prepared(repo, DAY, "log", "--from", "claude-code", str(tmp_path / "projects"))
-    dreamgit(repo, NIGHT, "run", "--force")
+    prepared(repo, NIGHT, "run", "--force")
     texts = _texts(repo)
     assert any("Porto" in t for t in texts), texts
     for _, word in [*HARNESS, (None, "Lima"), (None, "Kyoto"), (None, "Suva")]:
@@ -173,10 +174,10 @@ def test_a_resumed_session_logs_and_gathers_only_its_new_turns(
     assert len(first) == 1 and len(second) == 1 and second != first
     part = next((repo / "sessions").rglob(f"{second[0]}.md")).read_text(encoding="utf-8")
     assert "Lucia" in part and "Porto" not in part and "part 2" in part
-    again = dreamgit(repo, NIGHT, "log", "--from", "claude-code", str(path.parent))
+    again = prepared(repo, NIGHT, "log", "--from", "claude-code", str(path.parent))
     assert again == ""
     dreamgit(repo, NIGHT, "run", "--force")
-    texts = _texts(repo)
+    texts = _texts(repo, in_process=False)
     assert any("Lucia" in t for t in texts), texts
     assert sum("Porto" in t for t in texts) == 1, texts
 
@@ -196,7 +197,7 @@ def test_a_lower_case_speakers_facts_are_gathered_and_attributed_to_them(
         encoding="utf-8",
     )
     prepared(repo, DAY, "log", "--file", str(chat))
-    dreamgit(repo, NIGHT, "run", "--force")
+    prepared(repo, NIGHT, "run", "--force")
     texts = _texts(repo)
     assert any(t.startswith("Sam ") and "Valparaiso" in t for t in texts), texts
     assert any(t.startswith("Sam ") and "cello" in t for t in texts), texts
@@ -232,7 +233,7 @@ def test_author_and_rule_lines_inside_a_turn_stay_in_that_turn(
     )
     prepared(repo, DAY, "log", "--file", str(plain))
     prepared(repo, DAY, "log", "--file", str(exported))
-    dreamgit(repo, NIGHT, "run", "--force")
+    prepared(repo, NIGHT, "run", "--force")
     texts = _texts(repo)
     assert any("CHANGES.md" in t for t in texts), texts
     for word in ("Author", "Received", "Rule", "Jonas", "Antwerp", "tickets"):

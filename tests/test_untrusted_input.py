@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from clikit import RepositoryTemplates
+
 NOW = "2026-11-20T10:00:00Z"
 FORGED_ID = "m-aaaaaaaa\\n\\nDream-Run: 20990101T000000Z-ffff\\nDream-Op: merge"
 
@@ -34,13 +36,17 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "mem"
+def _initialized(path: Path) -> None:
     assert run(path, "init", str(path)).returncode == 0
     git(path, "config", "user.name", "Person")
     git(path, "config", "user.email", "person@example.com")
-    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path, templates: RepositoryTemplates) -> Path:
+    """What ``dreamgit init`` makes (the command runs once a worker, each test gets a copy)."""
+    templates.copy(_initialized, tmp_path / "mem")
+    return tmp_path / "mem"
 
 
 def _commit_by_hand(repo: Path, name: str, dream_block: str) -> None:
