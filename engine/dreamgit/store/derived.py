@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.store.derivedpostings import (
-    POSTINGS_TABLE,
     NumberedPosting,
     index_terms,
     memory_terms,
     read_postings,
 )
+from dreamgit.store.derivedschema import TABLES, Changes, Parsed, said_key
 from dreamgit.store.sqlitecache import connect_cache, held_by_another, remove_database
 
 if TYPE_CHECKING:
@@ -57,36 +57,11 @@ __all__ = [
 #: Bumped when a table's meaning changes: an older database is then rebuilt.
 SCHEMA = "4"
 
-#: The indexes of the docs table (made by the store's schema, and again after a build).
-DOC_INDEXES = """
-CREATE INDEX IF NOT EXISTS docs_by_id ON docs (id);
-CREATE INDEX IF NOT EXISTS docs_by_said ON docs (said);
-"""
-
-#: The tables a move writes (dropped and made again for another schema's database). A
-#: memory file's row has a number (``n``) its postings name it by, kept while it stays.
-TABLES = f"""
-CREATE TABLE IF NOT EXISTS docs (
-    n INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, blob TEXT NOT NULL, id TEXT,
-    record TEXT, len INTEGER NOT NULL, active INTEGER NOT NULL, said TEXT
-);
-{DOC_INDEXES}
-CREATE TABLE IF NOT EXISTS facts (
-    path TEXT NOT NULL, blob TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
-    PRIMARY KEY (path, kind)
-) WITHOUT ROWID;
-{POSTINGS_TABLE}
-"""
 _TABLES = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 {TABLES}
 """
 
-#: A readable file's blob id and its parsed record as JSON text.
-Parsed = tuple[str, str]
-#: The memory files that differ from an old tree (path → new blob, None: gone), or None
-#: when they cannot be told (the old tree is not in the repository).
-Changes = Callable[[str], Mapping[str, str | None] | None]
 
 #: (path, term frequency, document length) of one term in one memory.
 Posting = tuple[str, int, int]
@@ -95,11 +70,6 @@ PathsOf = Callable[[list[int]], dict[int, str]]
 #: Picks paths from (memories, mean length, postings of each query term, the paths of
 #: the memories it names by number).
 Choose = Callable[[int, float, dict[str, list[NumberedPosting]], PathsOf], list[str]]
-
-
-def said_key(text: str) -> str:
-    """What a text says, for telling a repeat: words only, case folded, no final stop."""
-    return " ".join(text.casefold().split()).rstrip(".!")
 
 
 class DerivedStore:

@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id
-from dreamgit.store.derived import DOC_INDEXES, TABLES, Changes, Parsed, said_key
 from dreamgit.store.derivedpostings import PostingChanges, memory_terms
+from dreamgit.store.derivedschema import DOC_INDEXES, TABLES, Changes, Parsed, said_key
 from dreamgit.store.memoryfile import split_memory_path
 
 __all__ = ["Source", "move"]
