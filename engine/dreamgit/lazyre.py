@@ -28,14 +28,12 @@ from __future__ import annotations
 
 import atexit
 import importlib
-import os
-import pickle
 import re
 import sys
 from pathlib import Path
 from typing import Any, cast
 
-from dreamgit.usercache import user_cache_folder
+from dreamgit.usercache import read_kept, user_cache_folder, write_kept
 
 __all__ = ["compile", "compile_kept"]
 
@@ -109,15 +107,8 @@ def _file() -> Path | None:
 
 def _read(file: Path | None) -> dict[tuple[str, int], Parts]:
     """The kept parts; {} when there are none or the file cannot be read as ours."""
-    if file is None:
-        return {}
-    try:
-        found = pickle.loads(file.read_bytes())
-    except Exception:  # a damaged or foreign file is a cache miss, never an error
-        return {}
-    if not isinstance(found, dict):
-        return {}
-    return {k: v for k, v in found.items() if _is_key(k) and _is_parts(v)}
+    found = read_kept(file)
+    return {k: v for k, v in found.items() if _is_key(k) and _is_parts(v)}  # type: ignore[misc]
 
 
 def _is_key(key: object) -> bool:
@@ -143,17 +134,11 @@ def _save() -> None:
     file = _file()
     if file is None or not _added:
         return
-    kept = _read(file)
+    kept: dict[object, object] = {}
+    kept.update(_read(file))
     kept.update(_added)
     _added.clear()
-    while len(kept) > _KEEP:
-        kept.pop(next(iter(kept)))
-    tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, file)
-    except (OSError, pickle.PicklingError):
-        tmp.unlink(missing_ok=True)  # a cache that cannot be written costs only time
+    write_kept(file, kept, _KEEP)
 
 
 def compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:

@@ -8,9 +8,10 @@ the time of building again.
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 
-__all__ = ["user_cache_folder"]
+__all__ = ["read_kept", "user_cache_folder", "write_kept"]
 
 
 def user_cache_folder() -> Path | None:
@@ -22,3 +23,27 @@ def user_cache_folder() -> Path | None:
     except OSError:
         return None
     return folder
+
+
+def read_kept(file: Path | None) -> dict[object, object]:
+    """The dict pickled in ``file``; {} when there is none or it cannot be read as one."""
+    if file is None:
+        return {}
+    try:
+        found = pickle.loads(file.read_bytes())
+    except Exception:  # a damaged or foreign file is a cache miss, never an error
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def write_kept(file: Path, kept: dict[object, object], limit: int) -> None:
+    """``kept`` pickled into ``file`` at once (a temporary file replaced), the first added
+    dropped beyond ``limit``; a file that cannot be written costs only time."""
+    while len(kept) > limit:
+        kept.pop(next(iter(kept)))
+    tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, file)
+    except (OSError, pickle.PicklingError):
+        tmp.unlink(missing_ok=True)

@@ -15,15 +15,13 @@ unreadable file is ignored and written again. At most :data:`_KEEP` trees are ke
 
 from __future__ import annotations
 
-import os
-import pickle
 import sys
 import zlib
 from pathlib import Path
 
 from dreamgit.dsl.syntax import Node
 from dreamgit.packagefiles import package_files
-from dreamgit.usercache import user_cache_folder
+from dreamgit.usercache import read_kept, user_cache_folder, write_kept
 from dreamgit.version import __version__
 
 __all__ = ["parsed"]
@@ -72,14 +70,7 @@ def _file() -> Path | None:
 
 def _read(file: Path | None) -> dict[str, Node]:
     """The kept trees; {} when there are none or the file cannot be read as ours."""
-    if file is None:
-        return {}
-    try:
-        found = pickle.loads(file.read_bytes())
-    except Exception:  # a damaged or foreign file is a cache miss, never an error
-        return {}
-    if not isinstance(found, dict):
-        return {}
+    found = read_kept(file)
     return {k: v for k, v in found.items() if type(k) is str and isinstance(v, Node)}
 
 
@@ -87,14 +78,8 @@ def _save(file: Path | None, text: str, tree: Node) -> None:
     """Add one tree to the file (re-read first: another process may have added others)."""
     if file is None:
         return
-    kept = _read(file)
+    kept: dict[object, object] = {}
+    kept.update(_read(file))
     kept.pop(text, None)
     kept[text] = tree
-    while len(kept) > _KEEP:
-        kept.pop(next(iter(kept)))  # the oldest added first
-    tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, file)
-    except (OSError, pickle.PicklingError):
-        tmp.unlink(missing_ok=True)  # a cache that cannot be written costs only time
+    write_kept(file, kept, _KEEP)
