@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import gc
 import hashlib
 import json
 import os
@@ -106,6 +107,10 @@ class RepositoryTemplates:
             shutil.rmtree(made.parent, ignore_errors=True)  # what a build that failed left
             made.parent.mkdir(parents=True)
             self._made[name] = (made, build(made))
+            # A build run in this process may leave a store's SQLite connection for the
+            # garbage collector; closed in the middle of a copy, it takes its WAL file
+            # away between copytree's listing and its copying. Close them all first.
+            gc.collect()
         source, result = self._made[name]
         shutil.copytree(source, dest, symlinks=True)
         found: T = copy.deepcopy(result)  # a test may change what it was given
