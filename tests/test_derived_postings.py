@@ -62,6 +62,19 @@ def test_the_postings_are_a_row_per_term(tmp_path: Path) -> None:
     assert sorted(term for (term,) in rows) == sorted(terms)
 
 
+def test_a_row_is_little_endian_whatever_the_machine(tmp_path: Path) -> None:
+    """A row's numbers are little-endian 32-bit words (memory number, frequency, length),
+    so a git directory copied to a machine of the other byte order answers the same."""
+    store = DerivedStore(tmp_path)
+    store.sync("t", lambda: {"memories/t/a.md": "kettle kettle harbor"}, _record)
+    store.close()
+    with sqlite3.connect(store.path) as db:
+        (number,) = db.execute("SELECT n FROM docs").fetchone()
+        (term,) = memory_terms("kettle", [])
+        (data,) = db.execute("SELECT data FROM postings WHERE term = ?", (term,)).fetchone()
+    assert data == b"".join(v.to_bytes(4, "little") for v in (number, 2, 3))
+
+
 def test_moves_answer_as_the_texts_do_with_ties_by_path(tmp_path: Path) -> None:
     """Trees that add files whose paths sort before those held (so numbers and paths
     disagree), edit and remove others: each answer is the one BM25 gives over the texts."""

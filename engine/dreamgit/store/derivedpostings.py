@@ -1,8 +1,8 @@
 """The recall index in the derived store: a memory's terms, and a row per term of postings.
 
 A term's row holds, for each active memory that holds the term, three unsigned 32-bit
-numbers in the machine's order (the database lives in one git directory, never moved
-to another machine): the memory's number in the docs table (``n``), the term's
+numbers, little-endian (a git directory may be copied to a machine of the other
+order): the memory's number in the docs table (``n``), the term's
 frequency in it and its length in terms. At 100,000 memories a row per (term, memory)
 made ~1.5 million rows, whose inserts (and the tuples made for them) were the largest
 cost of the first build after a clone; a row per term makes ~100,000 rows a tenth the
@@ -16,6 +16,7 @@ memories filtered out, the new ones appended.
 from __future__ import annotations
 
 import sqlite3
+import sys
 from array import array
 from collections import Counter
 from collections.abc import Iterable
@@ -42,6 +43,8 @@ NumberedPosting = tuple[int, int, int]
 _EMPTY_DOC = "\x00"
 #: Unsigned ints of 32 bits ("I" is 4 bytes wherever CPython runs on 32 or 64 bits).
 _TYPE = "I"
+#: Whether the machine's order is not the rows' (little-endian): each row is swapped then.
+_SWAP = sys.byteorder != "little"
 
 
 def index_terms(text: str) -> list[str]:
@@ -61,7 +64,17 @@ def _unpacked(data: bytes) -> array[int]:
     if not isinstance(data, bytes) or len(data) % (3 * found.itemsize):
         raise sqlite3.DatabaseError("a postings row that is not whole postings")
     found.frombytes(data)
+    if _SWAP:
+        found.byteswap()
     return found
+
+
+def _packed(postings: array[int]) -> bytes:
+    """A row's value: ``postings`` little-endian."""
+    if _SWAP:
+        postings = array(_TYPE, postings)
+        postings.byteswap()
+    return postings.tobytes()
 
 
 def read_postings(db: sqlite3.Connection, terms: Iterable[str]) -> dict[str, list[NumberedPosting]]:
@@ -109,7 +122,7 @@ class PostingChanges:
             new = self._new
             db.executemany(
                 "INSERT INTO postings VALUES (?, ?)",
-                ((term, new.pop(term).tobytes()) for term in sorted(new)),
+                ((term, _packed(new.pop(term))) for term in sorted(new)),
             )
             return
         for term in sorted(self._gone.keys() | self._new.keys()):
@@ -120,7 +133,7 @@ class PostingChanges:
                 kept = _without(kept, gone)
             kept.extend(self._new.get(term, ()))
             if kept:
-                db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (term, kept.tobytes()))
+                db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (term, _packed(kept)))
             elif row is not None:
                 db.execute("DELETE FROM postings WHERE term = ?", (term,))
         self._gone.clear()
