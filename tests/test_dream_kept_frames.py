@@ -17,7 +17,7 @@ import pytest
 
 from dreamgit.dream.consolidate.frame_memo import frame_codec, keeping_frames
 from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
-from dreamgit.store.keptframes import KeptReadings, code_fingerprint
+from dreamgit.store.keptframes import code_fingerprint
 from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo
 from keptstates import STATE_IDS, Prepare, reading_states, same_dream_as_fresh
 
@@ -88,33 +88,6 @@ def test_a_new_sentence_is_framed_once_and_kept_for_the_next_block(tmp_path: Pat
     with keeping_frames(tmp_path):
         assert _keeper()(said, framing) == framed is not None
     assert asked == [said]
-
-
-def test_kept_frames_are_looked_up_one_by_one_and_the_unasked_dropped(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A block that asks few of many kept frames never loads them all (a dream frames
-    only new sentences); when fewer than three quarters were asked, the rest are dropped."""
-    texts = [f"Ana moved to city number {k} in May." for k in range(40)]
-    with keeping_frames(tmp_path):
-        first = [_keeper()(t, parse_frame.__wrapped__) for t in texts]
-
-    def whole(_self: KeptReadings) -> dict[str, str]:
-        raise AssertionError("every kept frame loaded")
-
-    monkeypatch.setattr(KeptReadings, "load", whole)
-    asked: list[str] = []
-
-    def framing(text: str) -> Frame | None:
-        asked.append(text)
-        return parse_frame.__wrapped__(text)
-
-    with keeping_frames(tmp_path):
-        assert [_keeper()(t, framing) for t in texts[:5]] == first[:5]
-    assert asked == []
-    with keeping_frames(tmp_path):
-        assert [_keeper()(t, framing) for t in texts] == first
-    assert asked == texts[5:]
 
 
 def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path) -> None:

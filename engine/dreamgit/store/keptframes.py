@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import sqlite3
 import sys
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -54,10 +54,6 @@ class KeptReadings:
     def __init__(self, git_dir: Path, *, fingerprint: str, kind: str = "frames") -> None:
         self.path = git_dir / "dreamgit" / "cache" / f"{kind}.sqlite3"
         self._fingerprint = fingerprint
-        #: The connection :meth:`get` holds until :meth:`close` (None: not opened yet).
-        self._held = contextlib.ExitStack()
-        self._db: sqlite3.Connection | None = None
-        self._readable = True
 
     def load(self) -> dict[str, str]:
         """Every reading kept for this fingerprint (nothing when the database cannot be
@@ -71,49 +67,6 @@ class KeptReadings:
         except OSError:
             pass
         return {}
-
-    def get(self, text: str) -> str | None:
-        """One kept reading, looked up alone (for a reader that asks few of many: loading
-        400,000 frames to use a hundred cost a second and 60 MB), or None. A database
-        that cannot be read answers None from then on (a damaged one is deleted)."""
-        try:
-            if self._db is None:
-                if not self._readable:
-                    return None
-                self._db = self._held.enter_context(self._open())
-            row = self._db.execute("SELECT value FROM readings WHERE text = ?", (text,))
-            found = row.fetchone()
-            return None if found is None else str(found[0])
-        except sqlite3.DatabaseError as exc:
-            self.close()
-            self._readable = False
-            if not held_by_another(exc):
-                discard_database(self.path)
-        except OSError:
-            self.close()
-            self._readable = False
-        return None
-
-    def close(self) -> None:
-        """Close the connection :meth:`get` holds, if any."""
-        self._db = None
-        self._held.close()
-
-    def save_asked(self, added: Mapping[str, str], asked: Collection[str]) -> None:
-        """:meth:`save` for a reader that looked readings up alone: add the new ones and,
-        when the rows not ``asked`` for are more than a quarter of all, drop them, in one
-        transaction. A cache: failures are ignored."""
-        self.close()
-        with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
-            db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", added.items())
-            (total,) = db.execute("SELECT count(*) FROM readings").fetchone()
-            if total - len(asked) > _STALE_SHARE * total:
-                db.execute("CREATE TEMP TABLE asked (text TEXT PRIMARY KEY) WITHOUT ROWID")
-                db.executemany("INSERT OR IGNORE INTO asked VALUES (?)", ((t,) for t in asked))
-                db.execute("DELETE FROM readings WHERE text NOT IN (SELECT text FROM asked)")
-                db.execute("DROP TABLE asked")
-            db.execute("COMMIT")
 
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
         """Add the new readings and, when the unused ones are more than a quarter of the

@@ -54,11 +54,9 @@ class Codec(Protocol[T]):
 class Memo(Generic[T]):
     """The readings of one kind kept for one repository, and those read anew in this run."""
 
-    def __init__(self, kept: KeptReadings, codec: Codec[T], *, whole: bool = True) -> None:
-        """``whole``: load every kept reading at once (for a reader that asks most of
-        them); else each is looked up when asked."""
+    def __init__(self, kept: KeptReadings, codec: Codec[T]) -> None:
         self._kept, self._codec = kept, codec
-        self._stored = kept.load() if whole else None
+        self._stored = kept.load()
         self._added: dict[str, str] = {}
         self._asked: set[str] = set()
 
@@ -67,9 +65,7 @@ class Memo(Generic[T]):
         self._asked.add(text)
         # a reading made anew in this run too: parse_frame's cache holds 65,536 sentences,
         # and a dream over 100,000 memories asks each several times
-        stored = self._added.get(text)
-        if stored is None:
-            stored = self._kept.get(text) if self._stored is None else self._stored.get(text)
+        stored = self._stored.get(text) or self._added.get(text)
         if stored is not None:
             try:
                 return self._codec.decode(stored)
@@ -81,15 +77,8 @@ class Memo(Generic[T]):
 
     def save(self) -> None:
         """Keep the readings made anew; drop the unused ones when they are many."""
-        if self._stored is None:
-            self._kept.save_asked(self._added, self._asked)
-            return
         unused = (t for t in self._stored if t not in self._asked)
         self._kept.save(self._added, unused, len(self._stored))
-
-    def close(self) -> None:
-        """Let go of the kept readings' database."""
-        self._kept.close()
 
 
 @contextmanager
@@ -100,14 +89,11 @@ def keeping(
     codec: Codec[T] | None,
     keeper: ContextVar[K | None],
     handle: Callable[[Memo[T]], K],
-    *,
-    whole: bool = True,
 ) -> Iterator[None]:
     """For the time of the block, ``keeper`` holds ``handle`` of the readings of ``kind``
     kept in ``git_dir`` for this code (a fingerprint of ``sources``, relative to the
     package); the new readings are saved at the end. Nothing is kept when ``codec`` is
-    None or the source cannot be read to fingerprint it (a zipped install). ``whole``:
-    the kept readings are loaded at once, else looked up one by one (few asked)."""
+    None or the source cannot be read to fingerprint it (a zipped install)."""
     try:
         fingerprint = code_fingerprint(_PACKAGE, sources)
     except OSError:
@@ -115,14 +101,13 @@ def keeping(
     if codec is None:
         yield
         return
-    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind=kind), codec, whole=whole)
+    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind=kind), codec)
     token = keeper.set(handle(memo))
     try:
         yield
         memo.save()
     finally:
         keeper.reset(token)
-        memo.close()
 
 
 def read_through(memo: Memo[T]) -> Callable[[str, Callable[[str], T]], T]:
@@ -133,10 +118,8 @@ def read_through(memo: Memo[T]) -> Callable[[str, Callable[[str], T]], T]:
 def keeping_frames(git_dir: Path) -> AbstractContextManager[None]:
     """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
     end (every sentence framed afresh when a frame has a field no JSON can keep, or the
-    parser's source cannot be read to fingerprint it). Each is looked up when asked: with
-    each memory's reading kept (``update_readings``), a dream frames only new sentences."""
-    codec = frame_codec()
-    return keeping(git_dir, _READ_BY, "frames", codec, KEEPER, read_through, whole=False)
+    parser's source cannot be read to fingerprint it)."""
+    return keeping(git_dir, _READ_BY, "frames", frame_codec(), KEEPER, read_through)
 
 
 class FrameCodec:
