@@ -27,6 +27,7 @@ are not the ones known here compiles with ``re``: either way the same pattern, s
 from __future__ import annotations
 
 import atexit
+import functools
 import importlib
 import re
 import sys
@@ -74,8 +75,10 @@ def compile_kept(pattern: str, flags: int) -> re.Pattern[str]:
     return compiled
 
 
+@functools.cache
 def _internals() -> tuple[Any, Any, Any] | None:
-    """``_sre``, the parser and the code generator, or None on a Python without them."""
+    """``_sre``, the parser and the code generator, or None on a Python without them
+    (looked up once a process, not once a pattern)."""
     try:
         sre = importlib.import_module("_sre")
         return sre, re._parser.parse, re._compiler._code  # type: ignore[attr-defined]
