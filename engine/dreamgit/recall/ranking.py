@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from dreamgit.clock import format_time
 from dreamgit.errors import UserError
@@ -92,8 +92,7 @@ def query_hash(query: str) -> str:
     return hashlib.sha1(" ".join(sorted(set(terms(query)))).encode("utf-8")).hexdigest()[:12]
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(NamedTuple):
     """A checked query: what was asked, its terms, the most results, how many candidates."""
 
     ask: RecallQuery

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from dreamgit.errors import ConfigError
 from dreamgit.model import Memory
@@ -85,8 +84,7 @@ def _compiled_weight(text: str, where: str) -> Expression:
     return expression_at(text, where, weight_schema(), NUMBER)
 
 
-@dataclass(frozen=True)
-class RecallSettings:
+class RecallSettings(NamedTuple):
     """How recall ranks and cuts."""
 
     weight: Weight
