@@ -15,6 +15,7 @@ from dreamgit.api import DreamEngine
 from dreamgit.cli.plainargs import PlainCall
 from dreamgit.cli.recallrun import RecallCall, recall_call
 from dreamgit.recall.query import RecallQuery
+from dreamgit.store import layout
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.signals import spool_dir
 from gitcheck import NOW, NOW_TEXT
@@ -36,12 +37,16 @@ ASKED = [
 #: Modules a cached recall must not load: click, git, YAML, the rules' parser, the
 #: "did you mean" helper of rule errors.
 NOT_LOADED = ("click", "pygit2", "ruamel", "lark", "jinja2", "deepdiff", "difflib")
+#: Nor, with the bundled rules, the expression compiler and the rules' names: their
+#: weight is computed in plain Python (``recall/plainweight.py``).
+NOT_COMPILED = ("dreamgit.dsl", "dreamgit.ruleset")
 #: At most this many of dreamgit's own modules for a recall the derived store answers
 #: (39 when this test was written; 40 once the derived store's facts table became a module
 #: of its own; 42 once moving the store between trees did too; still 42 since the facts and
 #: the move load only where they are used, the tables and the postings' format taking a
-#: module each): a new import on this path is a choice, not a drift.
-MOST_MODULES = 42
+#: module each; 28 once the bundled weight needed no compiler): a new import on this path
+#: is a choice, not a drift.
+MOST_MODULES = 28
 
 
 def _repo(folder: Path) -> None:
@@ -100,8 +105,28 @@ def test_a_cached_recall_loads_no_click_no_git_and_few_modules(tmp_path: Path) -
     assert done.returncode == 0 and done.stdout == first.stdout and "handbook" in done.stdout
     assert "pygit2" in first_modules  # the first recall reads git and keeps the view
     assert not {m for m in modules if m.split(".")[0] in NOT_LOADED}
+    assert not {m for m in modules if m.startswith(NOT_COMPILED)}
     ours = sorted(m for m in modules if m.startswith("dreamgit"))
     assert len(ours) <= MOST_MODULES, ours
+
+
+def test_a_cached_recall_with_its_own_weight_compiles_it_and_answers_as_click(
+    tmp_path: Path,
+) -> None:
+    """A weight of the repository's own is compiled, on the lean route too, and orders
+    the answer as click's command does: not as the bundled weight would."""
+    folder = tmp_path / "mem"
+    _repo(folder)
+    repo = MemoryRepo.open(folder)
+    config = (repo.read_text(layout.CONFIG) or "") + 'recall:\n  weight: "-rank(priority)"\n'
+    repo.commit_main("config", lambda _t: {layout.CONFIG: config.encode()}, now=NOW)
+    _run(folder, "recall", "release", "--no-record")  # keeps the view of the tip
+    lean, modules = _run(folder, "recall", "release notes", "--no-record")
+    click_done, _ = _run(folder, "--debug", "recall", "release notes", "--no-record")
+    assert "click" not in modules and "dreamgit.dsl" in modules
+    assert _printed(lean) == _printed(click_done)
+    scores = [float(line.split("\t")[1]) for line in lean.stdout.splitlines()]
+    assert scores == sorted(scores, reverse=True) and scores[0] == -1.0  # lowest priority first
 
 
 def test_a_recall_that_leaves_a_signal_records_it_once(tmp_path: Path) -> None:

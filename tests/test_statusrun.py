@@ -84,6 +84,17 @@ def test_a_plain_status_prints_what_the_click_command_prints_without_loading_cli
     assert "difflib" not in modules  # the rules' "did you mean" helper loads it when it speaks
 
 
+def test_a_bare_repositorys_status_loads_nothing_to_look_at_a_work_tree(repo: Path) -> None:
+    """A bare repository has no work tree: its status (from the view the first one kept)
+    imports neither the index reader nor ``subprocess``, which runs git's status."""
+    args = ["--now", NOW_TEXT, "status"]
+    first, _ = _process(args, repo)
+    done, modules = _process(args, repo)
+    assert (done.returncode, done.stdout) == (0, first.stdout)
+    assert "dreamgit.dream.leanstatus" in modules and "dreamgit.cli.app" not in modules
+    assert not {"subprocess", "dreamgit.store.leanworktree", "dreamgit.store.gitindex"} & modules
+
+
 @pytest.mark.parametrize(
     ("args", "where"),
     [(["status"], "a folder that is no repository"), (["--now", "soon", "status"], "a bad --now")],

@@ -18,7 +18,6 @@ commit, same time: the same report either way.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import datetime
 from pathlib import Path
@@ -38,7 +37,6 @@ from dreamgit.store import layout
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.headref import read_head
 from dreamgit.store.leanrefs import branches_under, says_bare, work_tree_of
-from dreamgit.store.leanworktree import Committed, committed_in_work_tree
 from dreamgit.store.signals import read_spool
 from dreamgit.version import __version__
 
@@ -153,6 +151,12 @@ def _clean(
     def files() -> dict[str, str] | None:
         memories = derived.blobs(tree)
         return None if memories is None else {**memories, **others}
+
+    # Only a work tree's status looks at git's index and asks git's status (a bare
+    # repository's does not import them: the subprocess module alone is ~8 ms of CPU).
+    import hashlib
+
+    from dreamgit.store.leanworktree import Committed, committed_in_work_tree
 
     named = json.dumps([__version__, tree, sorted(others.items()), paths], ensure_ascii=True)
     key = hashlib.sha256(named.encode()).hexdigest()

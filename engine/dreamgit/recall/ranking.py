@@ -12,11 +12,10 @@ a prompt) or ``top_k`` items; the recall then leaves a signal in the spool
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from dreamgit.clock import format_time
 from dreamgit.errors import UserError
@@ -24,7 +23,6 @@ from dreamgit.model import Memory
 from dreamgit.recall.index import Candidate, terms
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.weighting import RecallSettings
-from dreamgit.ruleset.context import LazyMemoryEnv
 from dreamgit.store.signals import spool_signal
 from dreamgit.textsim import similarity
 
@@ -94,8 +92,7 @@ def query_hash(query: str) -> str:
     return hashlib.sha1(" ".join(sorted(set(terms(query)))).encode("utf-8")).hexdigest()[:12]
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(NamedTuple):
     """A checked query: what was asked, its terms, the most results, how many candidates."""
 
     ask: RecallQuery
@@ -159,35 +156,9 @@ def _weigh(
         # ``held``: the query's distinct terms among the memory's text and tags.
         coverage = held / len(q_terms) if q_terms else 0.0
         relevance = coverage * bm25 / best if best > 0 else 0.0
-        # Only the names the weight reads are computed (a date found in the text, say,
-        # is not looked for when the weight does not read ``since_day``).
-        env = _WeightEnv(memory, now, relevance, bm25)
-        weight = float(settings.weight.evaluate(env))
-        hits.append(Hit(memory, weight, relevance, bm25))
+        hits.append(Hit(memory, settings.weight(memory, now, relevance, bm25), relevance, bm25))
     hits.sort(key=lambda h: (-h.score, -h.bm25, h.memory.id))
     return hits
-
-
-class _WeightEnv(Mapping[str, object]):
-    """The names the weight sees of one candidate: its ``relevance`` and ``bm25``, then
-    the memory's names (:class:`LazyMemoryEnv`, each computed when first read)."""
-
-    __slots__ = ("_memory", "_scores")
-
-    def __init__(self, memory: Memory, now: datetime, relevance: float, bm25: float) -> None:
-        self._scores = {"relevance": relevance, "bm25": bm25}
-        self._memory = LazyMemoryEnv(memory, now)
-
-    def __getitem__(self, name: str) -> object:
-        found = self._scores.get(name)
-        return self._memory[name] if found is None else found
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self._scores
-        yield from (name for name in self._memory if name not in self._scores)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
 
 def _matches(memory: Memory, ask: RecallQuery) -> bool:

@@ -19,9 +19,8 @@ import functools
 import json
 import sqlite3
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamgit.packagefiles import package_files
 from dreamgit.store import layout
@@ -50,8 +49,7 @@ CREATE TABLE IF NOT EXISTS recall_counters (
 """
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """One commit as recall reads it: its branch, the derived store's id of its memories,
     its recall counters' blob (None: no counters) and its merged recall sections."""
 
