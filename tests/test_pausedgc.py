@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.pausedgc import paused_gc
 from dreamgit.dream.run import dream
+from dreamgit.store.pausedgc import paused_gc
 from dreamkit import DREAM_AT, build_repo
 
 

@@ -24,7 +24,6 @@ from dreamgit.dream.dreambranch import DreamBranch
 from dreamgit.dream.gate import evaluate_gate
 from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
-from dreamgit.dream.pausedgc import paused_gc
 from dreamgit.dream.plan import Plan, Progress, plan_dream, silent
 from dreamgit.dream.reindex import renderer
 from dreamgit.dream.status import dream_lock_path, gate_figures
@@ -44,6 +43,7 @@ from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import repo_ruleset
 from dreamgit.store import layout
 from dreamgit.store.formats import Texts
+from dreamgit.store.pausedgc import paused_gc
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.secrets import redact_value
 

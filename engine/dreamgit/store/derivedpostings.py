@@ -18,7 +18,6 @@ from __future__ import annotations
 import sqlite3
 import sys
 from array import array
-from collections import Counter
 from collections.abc import Iterable
 
 from dreamgit.textsim import content_norms
@@ -109,10 +108,16 @@ class PostingChanges:
         """The memory numbered ``number``, holding ``terms`` (repeated as they occur),
         enters the index. Its postings go after those already in the rows."""
         length = len(terms)
-        for term, tf in Counter(terms).items():
-            found = self._new.get(term)
+        # Counted by hand: a Counter's own set-up cost more than counting a memory's dozen
+        # terms (~15 % of this at 100,000 memories).
+        counts: dict[str, int] = {}
+        for term in terms:
+            counts[term] = counts.get(term, 0) + 1
+        new = self._new
+        for term, tf in counts.items():
+            found = new.get(term)
             if found is None:
-                found = self._new[term] = array(_TYPE)
+                found = new[term] = array(_TYPE)
             found.extend((number, tf, length))
 
     def write(self, db: sqlite3.Connection, *, empty: bool) -> None:

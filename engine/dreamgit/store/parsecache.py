@@ -15,6 +15,11 @@ from typing import Any
 
 __all__ = ["ParseCache"]
 
+#: Entries written to the file per call when it is written from encoded records.
+_BATCH = 1024
+#: A string as JSON text, quotes included, as ``json.dumps`` writes it.
+_quoted = json.encoder.encode_basestring_ascii
+
 
 class ParseCache:
     """A blob id → record map loaded once and saved when it grew."""
@@ -67,11 +72,17 @@ class ParseCache:
         object holds is read again from the file when next needed."""
         self._path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._path.with_name(f"{self._path.name}.{os.getpid()}.tmp")
-        with tmp.open("w", encoding="utf-8") as out:  # entry by entry: no copy of it all
+        with tmp.open("w", encoding="utf-8") as out:  # a batch at a time: no copy of it all
             separator = "{"
+            batch: list[str] = []
             for blob, encoded in entries:
-                out.write(f"{separator}{json.dumps(blob)}:{encoded}")
+                # The key as json.dumps writes a string, without its call per entry.
+                batch.append(f"{separator}{_quoted(blob)}:{encoded}")
                 separator = ","
-            out.write("}" if separator == "," else "{}")
+                if len(batch) == _BATCH:
+                    out.write("".join(batch))
+                    batch.clear()
+            batch.append("}" if separator == "," else "{}")
+            out.write("".join(batch))
         os.replace(tmp, self._path)
         self._entries, self._added = None, 0
