@@ -125,3 +125,33 @@ def test_one_look_up_of_a_memory_serves_every_rule_with_the_values_kept() -> Non
     assert rule_values(memory, NOW - timedelta(days=2)).value(rules[0]) is False
     assert rules[0].calls == 2
     forget_envs()
+
+
+class _Hashed(Memory):
+    """A memory that counts how often its fields are hashed."""
+
+    hashes = 0
+
+    def __hash__(self) -> int:
+        _Hashed.hashes += 1
+        return super().__hash__()
+
+
+def test_a_memory_met_again_is_found_without_hashing_its_fields() -> None:
+    """Each phase walks the same memory objects: the second look-up finds the values by
+    the object itself, and a copy made anew is still found by its value."""
+    first = _memory()
+    memory = _Hashed(**{f: getattr(first, f) for f in first.__dataclass_fields__})
+    rule = _Counted("priority == normal and age > 2d")
+    assert rule_values(memory, NOW).value(rule) is True
+    hashed = _Hashed.hashes
+    assert evaluate_once(rule, memory, NOW) is True
+    assert rule_values(memory, NOW).value(rule) is True
+    assert _Hashed.hashes == hashed
+    assert evaluate_once(rule, replace(memory), NOW) is True  # found by its value
+    assert rule.calls == 1
+    assert evaluate_once(rule, memory, NOW - timedelta(days=2)) is False  # another time
+    forget_envs()
+    assert evaluate_once(rule, memory, NOW) is True
+    assert rule.calls == 3
+    forget_envs()

@@ -48,8 +48,18 @@ def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False
     """One memory's kept rule values and environment at ``now``, looked up once: what
     :func:`evaluate_once` gives for each of many rules, without hashing the memory anew
     for each (vetting evaluates every memory rule on every memory)."""
-    recall = memory.recall
-    return RuleValues(memory, now, recalls_recorded, _values(memory, recall, now, recalls_recorded))
+    # Each phase passes the same Memory objects: found by identity first, the memory's
+    # fields are not hashed again (an equal memory made anew is found by its value).
+    mark = (id(memory), now, recalls_recorded)
+    seen = _SEEN.get(mark)
+    if seen is not None and seen[0] is memory:
+        values = seen[1]
+    else:
+        values = _values(memory, memory.recall, now, recalls_recorded)
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[mark] = (memory, values)  # the memory held: its id is not reused meanwhile
+    return RuleValues(memory, now, recalls_recorded, values)
 
 
 class RuleValues:
@@ -106,7 +116,14 @@ def _values(
     return {}
 
 
+#: The values of the memories met so far, by the memory object, ``now`` and whether
+#: recalls are recorded (as many as :func:`_values` keeps).
+_SEEN: dict[tuple[int, datetime, bool], tuple[Memory, dict[Expression, Any]]] = {}
+_SEEN_MAX = 1 << 17
+
+
 def forget_envs() -> None:
     """Drop the environments and values kept so far (a dream's plan is made)."""
     _kept.cache_clear()
     _values.cache_clear()
+    _SEEN.clear()

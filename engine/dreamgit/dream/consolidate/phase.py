@@ -30,6 +30,7 @@ from dreamgit.dream.consolidate.merge_text import merge_memories
 from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
 from dreamgit.dream.consolidate.update import find_updates
+from dreamgit.dream.envs import memory_env_once
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.vet import evaluation_error
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -45,7 +46,6 @@ from dreamgit.extract.guards import subsumes
 from dreamgit.model import Memory
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
-from dreamgit.ruleset.context import pair_env
 
 __all__ = ["ConsolidateResult", "plan_consolidate"]
 
@@ -59,7 +59,9 @@ def _first_rule(
     decisions: list[Decision],
 ) -> Rule | None:
     """The first ``action`` rule that holds for the pair; a rule failing on it is a decision."""
-    env = pair_env(a, b, now)
+    # each memory's names computed as a rule reads them, once per dream (a pair rule reads
+    # a few: building every name of both, dates out of the text included, cost more)
+    env = {"a": memory_env_once(a, now), "b": memory_env_once(b, now)}
     for rule in rules:
         if rule.action != action:
             continue
