@@ -46,13 +46,12 @@ _T = TypeVar("_T", bound=Callable[..., Any])
 
 #: Settings in a repository's configuration that change how objects or refs are stored.
 _REPOSITORY_DOUBTS = ("objectformat", "refstorage", "sharedrepository", "include", "worktree")
-#: Environment that moves objects or configuration elsewhere for libgit2.
-_ENVIRONMENT_DOUBTS = (
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-)
+#: Environment that moves objects elsewhere.
+_ENVIRONMENT_DOUBTS = ("GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")
+
+
+#: Where git is told to find the user's and the system's configuration instead.
+_CONFIG_FILES = ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM")
 
 
 def lean_store(path: Path) -> GitStore | None:
@@ -79,6 +78,7 @@ def _config_mentions(git_dir: Path, words: tuple[str, ...], *, everywhere: bool)
             home / ".gitconfig",
             (Path(xdg) if xdg else home / ".config") / "git" / "config",
             Path("/etc/gitconfig"),
+            *(Path(os.environ[name]) for name in _CONFIG_FILES if os.environ.get(name)),
         ]
     for file in files:
         try:
@@ -247,6 +247,8 @@ class LeanStore:
             raise StaleTipError(branch)
         if current is None or expected is None:
             raise Doubt("a new branch")  # created as libgit2 creates it
+        if _config_mentions(self.git_dir, ("logallrefupdates",), everywhere=True):
+            raise Doubt("a reflog may be kept")
         new = write_commit(
             self.git_dir,
             tree=tree,
