@@ -18,8 +18,9 @@ import pytest
 
 from dreamgit.errors import StaleTipError
 from dreamgit.gitstore import GitStore, Identity
-from dreamgit.store.leancommits import write_commit
-from dreamgit.store.leanobjects import Doubt
+from dreamgit.store import leantrees
+from dreamgit.store.leancommits import read_commit, write_commit
+from dreamgit.store.leanobjects import Doubt, read_object
 from dreamgit.store.leanrefmove import move_branch
 from dreamgit.store.leanstore import LeanStore, lean_store
 
@@ -110,6 +111,11 @@ def _reads(store: GitStore | LeanStore, old: str, new: str) -> list[object]:
     ]
 
 
+def _forget_objects() -> None:
+    for kept in (read_object, read_commit, leantrees._entries):
+        kept.cache_clear()
+
+
 def _second_commit(repo: Path) -> tuple[str, str]:
     full = GitStore.open(repo)
     old = full.tip("main") or ""
@@ -129,6 +135,7 @@ def test_reads_agree_with_libgit2_loose_and_packed(pair: tuple[Path, Path]) -> N
     assert lean._full is None
     _git(pair[0], "gc", "-q")
     assert not list((pair[0] / "objects").glob("??/*"))
+    _forget_objects()  # as a new process: nothing kept from the loose objects
     packed = _lean(pair[0])
     assert _reads(packed, old, new) == _reads(GitStore.open(pair[0]), old, new)
     assert packed._full is not None
@@ -140,6 +147,7 @@ def test_a_commit_on_packed_objects_and_refs_lands_as_git_reads_it(
     """After `git gc` the trees come through libgit2, the branch is read from packed-refs
     and moved by a loose ref: git sees the new commit and finds nothing wrong."""
     _git(pair[0], "gc", "-q")
+    _forget_objects()
     lean = _lean(pair[0])
     tip = lean.tip("main")
     assert tip is not None and not (pair[0] / "refs" / "heads" / "main").exists()

@@ -10,6 +10,7 @@ header or text that is not UTF-8, so the full path gives its own answer or error
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import datetime
 from pathlib import Path
@@ -32,8 +33,10 @@ class Commit(NamedTuple):
     info: CommitInfo
 
 
+@functools.lru_cache(maxsize=64)
 def read_commit(git_dir: Path, commit: str) -> Commit:
-    """The loose commit ``commit``: its tree, parents, message, time and author."""
+    """The loose commit ``commit``: its tree, parents, message, time and author (kept
+    for the process: an add asks for the same few commits dozens of times)."""
     body = read_kind(git_dir, commit, b"commit")
     head, blank, message = body.partition(b"\n\n")
     if not blank:

@@ -13,9 +13,10 @@ or odd are doubts: the caller takes libgit2's path.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-import tempfile
+import time
 import zlib
 from pathlib import Path
 
@@ -31,8 +32,11 @@ class Doubt(Exception):
     """The lean path cannot answer exactly as libgit2 would: take libgit2's path."""
 
 
+@functools.lru_cache(maxsize=512)
 def read_object(git_dir: Path, object_id: str) -> tuple[bytes, bytes]:
-    """The kind (``b"blob"``…) and body of a loose object; a Doubt when it is not one."""
+    """The kind (``b"blob"``…) and body of a loose object; a Doubt when it is not one.
+    Kept for the process: an object's id names its content (an add reads the trees on
+    its path several times)."""
     if len(object_id) != 40 or not _HEX.issuperset(object_id):
         raise Doubt(object_id)
     try:
@@ -65,13 +69,14 @@ def write_object(git_dir: Path, kind: bytes, body: bytes) -> str:
     if path.exists():
         return object_id
     folder.mkdir(exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix="tmp_obj_", dir=folder)
+    # A name of the shape git gives its own (importing tempfile costs more than the write).
+    temp = folder / f"tmp_obj_{os.getpid()}_{time.monotonic_ns()}"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(zlib.compress(data, 1))
-        os.chmod(temp, 0o444)
         os.replace(temp, path)
     except BaseException:
-        Path(temp).unlink(missing_ok=True)
+        temp.unlink(missing_ok=True)
         raise
     return object_id

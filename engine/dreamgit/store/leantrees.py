@@ -12,6 +12,7 @@ not loose are doubts (``leanobjects.Doubt``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -59,7 +60,13 @@ def parse_tree(body: bytes) -> dict[str, Entry]:
 
 
 def read_tree(git_dir: Path, tree_id: str) -> dict[str, Entry]:
-    """The entries of the loose tree ``tree_id`` (the empty tree needs no object)."""
+    """The entries of the loose tree ``tree_id`` (the empty tree needs no object): a
+    copy of the ones kept for the process, the caller's to change."""
+    return dict(_entries(git_dir, tree_id))
+
+
+@functools.lru_cache(maxsize=64)
+def _entries(git_dir: Path, tree_id: str) -> dict[str, Entry]:
     if tree_id == EMPTY_TREE:
         return {}
     return parse_tree(read_kind(git_dir, tree_id, b"tree"))
