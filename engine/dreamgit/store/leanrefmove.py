@@ -30,7 +30,8 @@ def branch_tip(git_dir: Path, branch: str) -> str | None:
     """The commit ``branch`` is at, None when there is no such branch; a Doubt else."""
     ref = _ref_file(git_dir, branch)
     try:
-        text = ref.read_text(encoding="ascii")
+        with open(ref, "rb") as file:
+            text = file.read().decode("ascii")
     except FileNotFoundError:
         return _packed(git_dir, f"refs/heads/{branch}")
     except (OSError, UnicodeDecodeError):

@@ -75,12 +75,12 @@ def _entries(git_dir: Path, tree_id: str) -> dict[str, Entry]:
 def entry_at(git_dir: Path, tree_id: str, path: str) -> Entry | None:
     """The entry at ``path`` (``a/b.md``) in a tree, or None when nothing is there."""
     *folders, name = path.split("/")
-    entries = read_tree(git_dir, tree_id)
+    entries = _entries(git_dir, tree_id)
     for folder in folders:
         inner = entries.get(folder)
         if inner is None or inner.mode != TREE:
             return None
-        entries = read_tree(git_dir, inner.id)
+        entries = _entries(git_dir, inner.id)
     return entries.get(name)
 
 
@@ -98,7 +98,7 @@ def files_under(git_dir: Path, tree_id: str, prefix: str) -> dict[str, str]:
 
 
 def _walk(git_dir: Path, tree_id: str, prefix: str, found: dict[str, str]) -> None:
-    for entry in read_tree(git_dir, tree_id).values():
+    for entry in _entries(git_dir, tree_id).values():
         if entry.mode == TREE:
             _walk(git_dir, entry.id, f"{prefix}{entry.name}/", found)
         elif entry.mode in _BLOB_MODES:
@@ -114,8 +114,8 @@ def tree_changes(git_dir: Path, old: str | None, new: str | None, prefix: str) -
 
 
 def _diff(git_dir: Path, old: str | None, new: str | None, prefix: str, out: list[Change]) -> None:
-    before = {} if old is None else read_tree(git_dir, old)
-    after = {} if new is None else read_tree(git_dir, new)
+    before = {} if old is None else _entries(git_dir, old)
+    after = {} if new is None else _entries(git_dir, new)
     for name in before.keys() | after.keys():
         a, b = before.get(name), after.get(name)
         if a is not None and b is not None and a.id == b.id:
