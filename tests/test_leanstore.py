@@ -138,14 +138,15 @@ def test_reads_agree_with_libgit2_loose_and_packed(pair: tuple[Path, Path]) -> N
     _forget_objects()  # as a new process: nothing kept from the loose objects
     packed = _lean(pair[0])
     assert _reads(packed, old, new) == _reads(GitStore.open(pair[0]), old, new)
-    assert packed._full is not None
+    assert packed._full is None
 
 
 def test_a_commit_on_packed_objects_and_refs_lands_as_git_reads_it(
     pair: tuple[Path, Path],
 ) -> None:
-    """After `git gc` the trees come through libgit2, the branch is read from packed-refs
-    and moved by a loose ref: git sees the new commit and finds nothing wrong."""
+    """After `git gc` the trees are read from the pack, the branch from packed-refs and
+    moved by a loose ref, all without libgit2: git sees the new commit and finds nothing
+    wrong."""
     _git(pair[0], "gc", "-q")
     _forget_objects()
     lean = _lean(pair[0])
@@ -156,6 +157,42 @@ def test_a_commit_on_packed_objects_and_refs_lands_as_git_reads_it(
     assert _git(pair[0], "rev-parse", "main") == made
     assert _git(pair[0], "show", "main:memories/tools/z.md") == "zed"
     subprocess.run(["git", "-C", str(pair[0]), "fsck", "--strict"], check=True)
+    assert lean._full is None
+
+
+def test_every_packed_object_reads_as_libgit2_reads_it(tmp_path: Path) -> None:
+    """Similar files packed by `git gc --aggressive` (deltas on deltas, against bases by
+    offset): every object reads with libgit2's kind and bytes."""
+    store = GitStore.init(tmp_path / "deltas.git", bare=True)
+    tip = None
+    rng = random.Random(5)
+    words = [f"word{k}" for k in range(40)]
+    for step in range(12):
+        changes: dict[str, bytes | None] = {
+            f"memories/t{k % 3}/m{k}.md": " ".join(rng.choices(words, k=300)).encode()
+            for k in range(step, step + 6)
+        }
+        tree = store.build_tree(tip, changes)
+        tip = store.commit(
+            "main", parents=[tip] if tip else [], tree=tree, message=f"s{step}", who=WHO, when=WHEN
+        )
+    _git(tmp_path / "deltas.git", "gc", "-q", "--aggressive")
+    _forget_objects()
+    listed = _git(tmp_path / "deltas.git", "cat-file", "--batch-all-objects", "--batch-check")
+    kinds = {b"blob": "blob", b"tree": "tree", b"commit": "commit"}
+    (idx,) = (tmp_path / "deltas.git" / "objects" / "pack").glob("*.idx")
+    verified = _git(tmp_path / "deltas.git", "verify-pack", "-v", str(idx))
+    assert any(len(line.split()) == 7 for line in verified.splitlines())  # deltas there
+    for line in listed.splitlines():
+        object_id, kind, _size = line.split()
+        found_kind, body = read_object(tmp_path / "deltas.git", object_id)
+        shown = subprocess.run(
+            ["git", "-C", str(tmp_path / "deltas.git"), "cat-file", kind, object_id],
+            check=True,
+            capture_output=True,
+        ).stdout
+        assert (kinds[found_kind], body) == (kind, shown)
+    assert not list((tmp_path / "deltas.git" / "objects").glob("??/*"))
 
 
 def test_a_packed_ref_is_read_and_moved_without_libgit2(pair: tuple[Path, Path]) -> None:

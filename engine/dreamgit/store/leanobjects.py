@@ -7,8 +7,8 @@ is ``objects/ab/cdef…``: zlib over ``TYPE SIZE\\0BODY``, named by the SHA-1 of
 bytes. It is written as git writes it: to a temporary file in its folder, then renamed
 into place, so a reader never sees half of one; an object already there is left as it
 is. A repository of SHA-256 ids, one that shares its objects with a group
-(``core.sharedRepository``) and an object that is packed, held by an alternate, missing
-or odd are doubts: the caller takes libgit2's path.
+(``core.sharedRepository``) and an object held by an alternate, missing or odd are
+doubts: the caller takes libgit2's path. Packed objects are read by ``leanpacks``.
 """
 
 from __future__ import annotations
@@ -34,15 +34,19 @@ class Doubt(Exception):
 
 @functools.lru_cache(maxsize=512)
 def read_object(git_dir: Path, object_id: str) -> tuple[bytes, bytes]:
-    """The kind (``b"blob"``…) and body of a loose object; a Doubt when it is not one.
-    Kept for the process: an object's id names its content (an add reads the trees on
-    its path several times)."""
+    """The kind (``b"blob"``…) and body of an object, loose or packed
+    (``store/leanpacks.py``); a Doubt when it cannot be read here. Kept for the process:
+    an object's id names its content (an add reads the trees on its path several times)."""
     if len(object_id) != 40 or not _HEX.issuperset(object_id):
         raise Doubt(object_id)
     try:
         # Joined as text: pathlib's joins cost more than the read (dozens an add).
         with open(f"{git_dir}/objects/{object_id[:2]}/{object_id[2:]}", "rb") as file:
             data = zlib.decompressobj().decompress(file.read(), _MAX_OBJECT + 64)
+    except FileNotFoundError:
+        from dreamgit.store.leanpacks import read_packed  # (it imports this module)
+
+        return read_packed(str(git_dir), object_id, lambda base: read_object(git_dir, base))
     except (OSError, zlib.error):
         raise Doubt(object_id) from None
     header, nul, body = data.partition(b"\0")
