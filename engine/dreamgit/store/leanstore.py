@@ -3,16 +3,16 @@
 ``dreamgit add`` at 10,000 memories spent more CPU importing pygit2 (~100 ms, its
 certificate bundle included) than on everything else it does. An add reads a few refs,
 commits and trees and the blobs on its path, writes one blob, the trees above it and a
-commit or two, and moves one branch: all of it loose objects and plain ref files while
-git has not packed them (``leanobjects``, ``leantrees``, ``leancommits``,
-``leanrefmove``). :class:`LeanStore` answers each ``GitStore`` question it knows that
-way, byte for byte what libgit2 gives, and hands every doubt to a real ``GitStore``
-opened on the spot (``Doubt``: a packed object, a lock file in the way, a reflog to
-write, an identity libgit2 would trim…), as well as every question it does not know.
-Objects written before a doubt are harmless: loose objects no ref names, which git's gc
-removes in time. Branch moves are compare-and-swap under git's lock file, inside the
-writers' turn the committer holds, so the crash and concurrency guarantees are
-libgit2's.
+commit or two, and moves one branch: loose objects, packs and plain ref files that the
+standard library reads and writes (``leanobjects``, ``leanpacks``, ``leantrees``,
+``leancommits``, ``leanrefmove``). :class:`LeanStore` answers each ``GitStore``
+question it knows that way, byte for byte what libgit2 gives, and hands every doubt to
+a real ``GitStore`` opened on the spot (``Doubt``: an object held by an alternate, a
+lock file in the way, a reflog to write, an identity libgit2 would trim…), as well as
+every question it does not know. Objects written before a doubt are harmless: loose
+objects no ref names, which git's gc removes in time. Branch moves are compare-and-swap
+under git's lock file, inside the writers' turn the committer holds, so the crash and
+concurrency guarantees are libgit2's.
 
 Only a bare repository whose HEAD names a branch, in a plain configuration (no SHA-256
 ids, reftable, shared permissions or includes), gets one: a work tree's index and files
