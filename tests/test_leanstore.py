@@ -20,7 +20,8 @@ from dreamgit.errors import StaleTipError
 from dreamgit.gitstore import GitStore, Identity
 from dreamgit.store import leantrees
 from dreamgit.store.leancommits import read_commit, write_commit
-from dreamgit.store.leanobjects import Doubt, read_object
+from dreamgit.store.leandoubt import Doubt
+from dreamgit.store.leanobjects import read_object
 from dreamgit.store.leanrefmove import move_branch
 from dreamgit.store.leanstore import LeanStore, lean_store
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from dreamgit.gitstore.values import CommitInfo, Identity
-from dreamgit.store.leanobjects import Doubt, read_kind, write_object
+from dreamgit.store.leandoubt import Doubt
+from dreamgit.store.leanobjects import read_kind, write_object
 
 __all__ = ["Commit", "read_commit", "write_commit"]
 

@@ -20,16 +20,15 @@ import time
 import zlib
 from pathlib import Path
 
-__all__ = ["Doubt", "read_object", "write_object"]
+from dreamgit.store.leandoubt import Doubt
+from dreamgit.store.leanpacks import read_packed
+
+__all__ = ["read_kind", "read_object", "write_object"]
 
 #: Larger objects are not what an add reads: libgit2 handles them.
 _MAX_OBJECT = 8 * 1024 * 1024
 _KINDS = (b"blob", b"tree", b"commit", b"tag")
 _HEX = frozenset("0123456789abcdef")
-
-
-class Doubt(Exception):
-    """The lean path cannot answer exactly as libgit2 would: take libgit2's path."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -44,8 +43,6 @@ def read_object(git_dir: Path, object_id: str) -> tuple[bytes, bytes]:
         with open(f"{git_dir}/objects/{object_id[:2]}/{object_id[2:]}", "rb") as file:
             data = zlib.decompressobj().decompress(file.read(), _MAX_OBJECT + 64)
     except FileNotFoundError:
-        from dreamgit.store.leanpacks import read_packed  # (it imports this module)
-
         return read_packed(str(git_dir), object_id, lambda base: read_object(git_dir, base))
     except (OSError, zlib.error):
         raise Doubt(object_id) from None

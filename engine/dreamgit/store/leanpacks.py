@@ -8,7 +8,7 @@ large offset in a table of its own). An entry in the pack is a header (type and 
 a variable-length number) and zlib data: the object itself, or a delta against a base
 named by its offset in the same pack or by its id. A delta is the base's and the
 result's sizes, then instructions that copy a range of the base or insert bytes.
-Anything else is a doubt (``leanobjects.Doubt``): another index version, a pack that
+Anything else is a doubt (``leandoubt.Doubt``): another index version, a pack that
 went away (a repack meanwhile), a delta chain longer than git would make, sizes that
 do not add up. Nothing is written.
 """
@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Callable
 from typing import NamedTuple
 
-from dreamgit.store.leanobjects import Doubt
+from dreamgit.store.leandoubt import Doubt
 
 __all__ = ["read_packed"]
 

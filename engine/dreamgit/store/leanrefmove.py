@@ -5,7 +5,7 @@ A branch is a file ``refs/heads/NAME`` holding its commit, or a line of ``packed
 branch under that lock, writes the new id into the lock file and renames it over the
 branch: a writer that moved the branch first makes the move fail (``StaleTipError``),
 and a reader never sees half a ref. Anything git or libgit2 would do more, or that this
-cannot judge, is a doubt (``leanobjects.Doubt``) and the caller takes libgit2's path: a
+cannot judge, is a doubt (``leandoubt.Doubt``) and the caller takes libgit2's path: a
 lock file already there (a writer at work, or one that died: libgit2's path waits for it
 and breaks it when it is stale), a reflog to be written, a symbolic or odd ref, a
 reftable.
@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from dreamgit.errors import StaleTipError
-from dreamgit.store.leanobjects import Doubt
+from dreamgit.store.leandoubt import Doubt
 
 __all__ = ["branch_tip", "move_branch"]
 

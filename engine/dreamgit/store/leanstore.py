@@ -33,7 +33,8 @@ from dreamgit.gitstore.values import EMPTY_TREE, Change, CommitInfo, Identity, S
 from dreamgit.store import leantrees
 from dreamgit.store.headref import read_head
 from dreamgit.store.leancommits import read_commit, write_commit
-from dreamgit.store.leanobjects import Doubt, read_kind
+from dreamgit.store.leandoubt import Doubt
+from dreamgit.store.leanobjects import read_kind
 from dreamgit.store.leanrefmove import branch_tip, move_branch
 from dreamgit.store.leanrefs import branches_under, says_bare
 

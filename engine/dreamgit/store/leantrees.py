@@ -1,4 +1,4 @@
-"""git trees read, compared and written from loose objects, as libgit2 does for the store.
+"""git trees read, compared and written through git's own files, as libgit2 does for the store.
 
 The lean store (``store/leanstore.py``) answers ``GitStore``'s tree questions with these:
 the entry at a path, the files under a folder, the files that differ between two trees
@@ -6,8 +6,8 @@ the entry at a path, the files under a folder, the files that differ between two
 a tree with files written or removed (as ``GitStore.build_tree``: only the folders on
 the changed paths are rewritten; a written file is a plain file, mode 100644). Trees are
 written as git sorts them (a folder's name compared as if it ended with ``/``). An
-entry of a mode git would not write, a name libgit2 would refuse and any object that is
-not loose are doubts (``leanobjects.Doubt``).
+entry of a mode git would not write, a name libgit2 would refuse and any object that
+cannot be read here (``leanobjects``) are doubts (``leandoubt.Doubt``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from dreamgit.gitstore.values import EMPTY_TREE, Change
-from dreamgit.store.leanobjects import Doubt, read_kind, write_object
+from dreamgit.store.leandoubt import Doubt
+from dreamgit.store.leanobjects import read_kind, write_object
 
 __all__ = ["Entry", "build_tree", "entry_at", "files_under", "parse_tree", "tree_changes"]
 
