@@ -87,7 +87,7 @@ def run_add(call: AddCall) -> bool:
             from dreamgit.recall.views import follow_view
 
             now = call.globals.now()
-            repo = open_repo_at(call.globals.path, now)
+            repo = open_repo_at(call.globals.path, now, lean=True)
             done = remember(
                 repo,
                 call.text,

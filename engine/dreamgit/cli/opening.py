@@ -32,10 +32,11 @@ def open_repo(state: CliState) -> MemoryRepo:
     return open_repo_at(state.path, state.now())
 
 
-def open_repo_at(path: Path, now: datetime) -> MemoryRepo:
+def open_repo_at(path: Path, now: datetime, *, lean: bool = False) -> MemoryRepo:
     """The memory repository at ``path``, checked to be one, MEMORY.md rendered at ``now``;
-    under a click command, what its writes left out is said when the command ends."""
-    repo = MemoryRepo.open(path, index=_render_index(now))
+    under a click command, what its writes left out is said when the command ends.
+    ``lean``: see ``MemoryRepo.open``."""
+    repo = MemoryRepo.open(path, index=_render_index(now), lean=lean)
     repo.require_initialised()
     context = _click_context()
     if context is not None:

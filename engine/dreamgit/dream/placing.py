@@ -15,7 +15,6 @@ the whole index.
 
 from __future__ import annotations
 
-import importlib.resources
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -31,6 +30,7 @@ from dreamgit.dream.index import (
 )
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory, priority_rank
+from dreamgit.packagefiles import package_files
 from dreamgit.store import layout
 from dreamgit.store.indexcut import CutEntry, IndexCut, load_cut, save_cut
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
@@ -62,7 +62,7 @@ def _sort(memory: Memory, order: Sequence[tuple[str, bool]]) -> tuple[float, ...
 
 def _bundled_rules() -> str:
     """What the bundled rule files are, as a fingerprint (names, sizes, change times)."""
-    folder = importlib.resources.files("dreamgit.rules")
+    folder = package_files("dreamgit.rules")  # not importlib.resources: ~10 ms an add
     parts = [__version__]
     for item in sorted(folder.iterdir(), key=lambda i: i.name):
         if item.name.endswith(".yaml"):

@@ -16,14 +16,19 @@ by compare-and-swap) and ``worktree``; ``values`` holds the records they hand ou
 dream at a time) and the waiting on git's own lock files. The porcelain, ``store``, builds
 memories on this package and is never imported by it.
 
-May import: pygit2 and the kernel; never ``store``, the porcelain above it.
+May import: pygit2 and the kernel; never ``store``, the porcelain above it. ``GitStore``
+(and with it pygit2) is imported when first named, not with the package.
 """
 
 from __future__ import annotations
 
-from dreamgit.gitstore.store import GitStore
+from typing import TYPE_CHECKING
+
 from dreamgit.gitstore.values import EMPTY_TREE as EMPTY_TREE
 from dreamgit.gitstore.values import Change, CommitInfo, Identity, StaleTipError
+
+if TYPE_CHECKING:
+    from dreamgit.gitstore.store import GitStore
 
 __all__ = [
     "Change",
@@ -32,3 +37,14 @@ __all__ = [
     "Identity",
     "StaleTipError",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``GitStore`` imported when first named: importing pygit2 costs ~100 ms of CPU, which
+    a command that reads and writes through git's own files (``store/leanstore.py``) and
+    only needs this package's records and locks never pays."""
+    if name == "GitStore":
+        from dreamgit.gitstore.store import GitStore
+
+        return GitStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

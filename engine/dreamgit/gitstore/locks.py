@@ -15,7 +15,6 @@ import fcntl
 import itertools
 import os
 import re
-import socket
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -135,9 +134,15 @@ _OWNER = re.compile(rb"^dreamgit pid=(\d+) host=(\S+)\n")
 LockSeen = dict[str, tuple[tuple[int, int], float]]
 
 
+def _host() -> str:
+    """This machine's name, as ``socket.gethostname()`` gives it (without importing
+    socket and selectors: ~4 ms of every writing command)."""
+    return os.uname().nodename
+
+
 def owner_line() -> bytes:
     """What dreamgit writes into a git lock file it creates: who holds it."""
-    return f"dreamgit pid={os.getpid()} host={socket.gethostname()}\n".encode("ascii")
+    return f"dreamgit pid={os.getpid()} host={_host()}\n".encode("ascii")
 
 
 def _owner_alive(lock: Path) -> bool | None:
@@ -148,7 +153,7 @@ def _owner_alive(lock: Path) -> bool | None:
     except OSError:
         return None
     match = _OWNER.match(head)
-    if match is None or match[2].decode("ascii", "replace") != socket.gethostname():
+    if match is None or match[2].decode("ascii", "replace") != _host():
         return None
     try:
         os.kill(int(match[1]), 0)

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dreamgit import trailers as tr
 from dreamgit.errors import UserError
-from dreamgit.gitstore import GitStore
 from dreamgit.store import layout
 from dreamgit.store.config import DEFAULT_CONFIG, read_config
 from dreamgit.store.formats import FORMAT_NAMES, MemoryFormat, detect, get_format
+
+if TYPE_CHECKING:
+    from dreamgit.gitstore import GitStore
 
 __all__ = [
     "Adopted",

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from dreamgit.gitstore import GitStore, Identity
 from dreamgit.store import layout
+
+if TYPE_CHECKING:
+    from dreamgit.gitstore import GitStore, Identity
 
 __all__ = ["Indexer", "tree_with_index"]
 

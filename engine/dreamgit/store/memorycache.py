@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamgit.errors import MemoryFileError
-from dreamgit.gitstore import GitStore
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
 from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
 from dreamgit.store.parsecache import ParseCache
+
+if TYPE_CHECKING:
+    from dreamgit.gitstore import GitStore
 
 __all__ = ["MemoryFiles", "same_id_error"]
 

@@ -14,11 +14,11 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamgit.clock import utcnow
 from dreamgit.errors import MemoryFileError, MemoryFileWarning, NotFoundError
-from dreamgit.gitstore import GitStore, Identity
+from dreamgit.gitstore import Identity
 from dreamgit.model import Memory, RecallStats
 from dreamgit.store import layout, signals
 from dreamgit.store.adopt import Adopted
@@ -28,6 +28,9 @@ from dreamgit.store.formats import MemoryFormat, Source, get_format
 from dreamgit.store.indexing import Indexer
 from dreamgit.store.memorycache import MemoryFiles
 from dreamgit.store.signals import with_recalls
+
+if TYPE_CHECKING:
+    from dreamgit.gitstore import GitStore
 
 __all__ = ["RepoReader", "Snapshot", "with_recalls"]
 

@@ -21,10 +21,10 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 
+from dreamgit import gitstore
 from dreamgit import trailers as tr
 from dreamgit.clock import utcnow
 from dreamgit.errors import NotARepositoryError, UserError
-from dreamgit.gitstore import GitStore
 from dreamgit.store import layout
 from dreamgit.store.adopt import (
     check_format,
@@ -35,6 +35,7 @@ from dreamgit.store.adopt import (
     uncommitted_files,
 )
 from dreamgit.store.checkout import Checkout
+from dreamgit.store.leanstore import lean_store
 from dreamgit.store.reader import Snapshot
 from dreamgit.store.recallflush import RecallFlusher
 
@@ -53,13 +54,17 @@ class MemoryRepo(Checkout, RecallFlusher):
     # -- opening -------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path, *, index: IndexRenderer | None = None) -> MemoryRepo:
+    def open(
+        cls, path: str | Path, *, index: IndexRenderer | None = None, lean: bool = False
+    ) -> MemoryRepo:
         """Open an existing memory repository, on the branch that holds its configuration.
 
         With ``index``, every write that changes memories rewrites MEMORY.md in the same
-        commit (see :meth:`render_index_with`).
+        commit (see :meth:`render_index_with`). ``lean``: a bare repository is read and
+        written through git's own files where that is exact (``store/leanstore.py``).
         """
-        repo = cls(GitStore.open(Path(path)))
+        store = lean_store(Path(path)) if lean else None
+        repo = cls(store or gitstore.GitStore.open(Path(path)))
         repo.branch = configured_branch(repo.store)
         repo.render_index_with(index)
         return repo
@@ -88,9 +93,9 @@ class MemoryRepo(Checkout, RecallFlusher):
         path, now = Path(path), now or utcnow()
         check_format(format)
         try:
-            store = GitStore.open(path)
+            store = gitstore.GitStore.open(path)
         except NotARepositoryError:
-            store = GitStore.init(path, bare=bare)
+            store = gitstore.GitStore.init(path, bare=bare)
         repo = cls(store)
         repo.branch = store.head_branch() or layout.MAIN
         if repo.read_text(layout.CONFIG) is not None:
@@ -127,7 +132,7 @@ class MemoryRepo(Checkout, RecallFlusher):
     ) -> MemoryRepo:
         """Open the memory repository at ``path``, creating it first when it is not one."""
         try:
-            repo = cls(GitStore.open(Path(path)))
+            repo = cls(gitstore.GitStore.open(Path(path)))
         except NotARepositoryError:
             return cls.init(path, bare=bare, now=now)
         if repo.read_text(layout.CONFIG) is None:
