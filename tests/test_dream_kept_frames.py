@@ -90,6 +90,30 @@ def test_a_new_sentence_is_framed_once_and_kept_for_the_next_block(tmp_path: Pat
     assert asked == [said]
 
 
+def test_a_kept_frame_is_let_go_once_read_and_framed_anew_when_asked_again(
+    tmp_path: Path,
+) -> None:
+    """Within a block a kept frame is decoded once and not held after: asked again, the
+    sentence is framed anew (the same frame), and the database keeps it once, as before."""
+    said = "The billing service is written in Go now."
+    with keeping_frames(tmp_path):
+        kept = _keeper()(said, parse_frame.__wrapped__)
+    asked: list[str] = []
+
+    def framing(text: str) -> Frame | None:
+        asked.append(text)
+        return parse_frame.__wrapped__(text)
+
+    with keeping_frames(tmp_path):
+        assert _keeper()(said, framing) == kept is not None
+        assert asked == []
+        assert _keeper()(said, framing) == kept
+        assert asked == [said]
+    with keeping_frames(tmp_path):
+        assert _keeper()(said, framing) == kept
+    assert asked == [said]
+
+
 def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path) -> None:
     """Editing a file of the reading code gives another fingerprint; other files do not."""
     (tmp_path / "extract").mkdir()

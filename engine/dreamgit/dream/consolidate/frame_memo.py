@@ -57,28 +57,34 @@ class Memo(Generic[T]):
     def __init__(self, kept: KeptReadings, codec: Codec[T]) -> None:
         self._kept, self._codec = kept, codec
         self._stored = kept.load()
+        self._total = len(self._stored)
         self._added: dict[str, str] = {}
         self._asked: set[str] = set()
 
     def read(self, text: str, read: Callable[[str], T]) -> T:
         """``text``'s reading, kept or read by ``read`` (and kept)."""
+        # A kept reading is let go once decoded: over 100,000 memories the kept JSON of a
+        # kind is 50-100 MB, held to the end of the dream for texts asked once. A text
+        # asked again is read anew (the same reading) and is not kept twice.
+        stored = self._stored.pop(text, None)
+        again = stored is None and text in self._asked
         self._asked.add(text)
         # a reading made anew in this run too: parse_frame's cache holds 65,536 sentences,
         # and a dream over 100,000 memories asks each several times
-        stored = self._stored.get(text) or self._added.get(text)
+        stored = stored or self._added.get(text)
         if stored is not None:
             try:
                 return self._codec.decode(stored)
             except (ValueError, TypeError):
                 pass  # another shape: read again, and kept anew
         found = read(text)
-        self._added[text] = self._codec.encode(found)
+        if not again:
+            self._added[text] = self._codec.encode(found)
         return found
 
     def save(self) -> None:
         """Keep the readings made anew; drop the unused ones when they are many."""
-        unused = (t for t in self._stored if t not in self._asked)
-        self._kept.save(self._added, unused, len(self._stored))
+        self._kept.save(self._added, list(self._stored), self._total)
 
 
 @contextmanager
