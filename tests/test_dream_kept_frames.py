@@ -160,6 +160,25 @@ def test_kept_frames_read_back_share_their_empty_sets_and_words() -> None:
     assert next(iter(one.subject)) is next(iter(two.subject))
 
 
+def test_kept_frames_read_back_in_a_block_share_their_equal_sets_until_it_ends(
+    tmp_path: Path,
+) -> None:
+    """Within a frames block, two frames read back with the same subject and names hold
+    one set of each; a block opened later shares nothing with the frames read before."""
+    codec = frame_codec()
+    assert codec is not None
+    texts = ("Ana lives in Porto with her kids.", "Ana works in Porto on weekdays.")
+    kept = [codec.encode(parse_frame.__wrapped__(t)) for t in texts]
+    with keeping_frames(tmp_path):
+        one, two = (codec.decode(k) for k in kept)
+        assert one is not None and two is not None
+        assert one.subject is two.subject and one.names is two.names and one.names
+    with keeping_frames(tmp_path):
+        again = codec.decode(kept[0])
+    assert again is not None and again.subject == one.subject
+    assert again.subject is not one.subject
+
+
 def test_a_git_directory_where_nothing_can_be_kept_frames_every_sentence_afresh(
     tmp_path: Path,
 ) -> None:
