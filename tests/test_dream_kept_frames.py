@@ -90,6 +90,30 @@ def test_a_new_sentence_is_framed_once_and_kept_for_the_next_block(tmp_path: Pat
     assert asked == [said]
 
 
+def test_a_kept_frame_is_let_go_once_read_and_framed_anew_when_asked_again(
+    tmp_path: Path,
+) -> None:
+    """Within a block a kept frame is decoded once and not held after: asked again, the
+    sentence is framed anew (the same frame), and the database keeps it once, as before."""
+    said = "The billing service is written in Go now."
+    with keeping_frames(tmp_path):
+        kept = _keeper()(said, parse_frame.__wrapped__)
+    asked: list[str] = []
+
+    def framing(text: str) -> Frame | None:
+        asked.append(text)
+        return parse_frame.__wrapped__(text)
+
+    with keeping_frames(tmp_path):
+        assert _keeper()(said, framing) == kept is not None
+        assert asked == []
+        assert _keeper()(said, framing) == kept
+        assert asked == [said]
+    with keeping_frames(tmp_path):
+        assert _keeper()(said, framing) == kept
+    assert asked == [said]
+
+
 def test_the_code_fingerprint_changes_with_the_source_that_reads(tmp_path: Path) -> None:
     """Editing a file of the reading code gives another fingerprint; other files do not."""
     (tmp_path / "extract").mkdir()
@@ -134,6 +158,25 @@ def test_kept_frames_read_back_share_their_empty_sets_and_words() -> None:
     porto = next(w for w in one.names if w.lower() == "porto")
     assert porto is next(w for w in two.names if w == porto)
     assert next(iter(one.subject)) is next(iter(two.subject))
+
+
+def test_kept_frames_read_back_in_a_block_share_their_equal_sets_until_it_ends(
+    tmp_path: Path,
+) -> None:
+    """Within a frames block, two frames read back with the same subject and names hold
+    one set of each; a block opened later shares nothing with the frames read before."""
+    codec = frame_codec()
+    assert codec is not None
+    texts = ("Ana lives in Porto with her kids.", "Ana works in Porto on weekdays.")
+    kept = [codec.encode(parse_frame.__wrapped__(t)) for t in texts]
+    with keeping_frames(tmp_path):
+        one, two = (codec.decode(k) for k in kept)
+        assert one is not None and two is not None
+        assert one.subject is two.subject and one.names is two.names and one.names
+    with keeping_frames(tmp_path):
+        again = codec.decode(kept[0])
+    assert again is not None and again.subject == one.subject
+    assert again.subject is not one.subject
 
 
 def test_a_git_directory_where_nothing_can_be_kept_frames_every_sentence_afresh(

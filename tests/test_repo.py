@@ -144,6 +144,30 @@ def test_parse_cache_parses_each_blob_once(
     assert len(json.loads(cache.read_text())) == 2
 
 
+def test_a_big_parse_cache_is_let_go_after_a_full_read(
+    repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A map of more than ``_HELD`` records is not held after a snapshot: the next snapshot
+    reads the cache file again (here rewritten as by another process); a small one is held."""
+    _put(repo, {"memories/a/good.md": GOOD, "memories/a/other.md": GOOD.replace(b"good", b"else")})
+    cache = repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
+    blob = repo.store.files(repo.tip())["memories/a/good.md"]
+
+    def cached_text(text: str) -> None:
+        entries = json.loads(cache.read_text())
+        entries[blob]["ok"]["text"] = text
+        cache.write_text(json.dumps(entries))
+
+    first = repo.snapshot(now=NOW).memories
+    cached_text("Said by the cache file.")
+    assert repo.snapshot(now=NOW).memories == first  # held: the file is not read again
+    monkeypatch.setattr("dreamgit.store.memorycache._HELD", 1)
+    big = MemoryRepo.open(repo.store.git_dir)
+    assert big.snapshot(now=NOW).memories[0].text == "Said by the cache file."
+    cached_text("Said again by the cache file.")
+    assert big.snapshot(now=NOW).memories[0].text == "Said again by the cache file."
+
+
 def test_damaged_parse_cache_is_rebuilt(repo: MemoryRepo) -> None:
     """A cache file that is not JSON is ignored and rewritten."""
     _put(repo, {"memories/a/good.md": GOOD})

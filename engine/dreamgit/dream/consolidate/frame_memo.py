@@ -57,28 +57,34 @@ class Memo(Generic[T]):
     def __init__(self, kept: KeptReadings, codec: Codec[T]) -> None:
         self._kept, self._codec = kept, codec
         self._stored = kept.load()
+        self._total = len(self._stored)
         self._added: dict[str, str] = {}
         self._asked: set[str] = set()
 
     def read(self, text: str, read: Callable[[str], T]) -> T:
         """``text``'s reading, kept or read by ``read`` (and kept)."""
+        # A kept reading is let go once decoded: over 100,000 memories the kept JSON of a
+        # kind is 50-100 MB, held to the end of the dream for texts asked once. A text
+        # asked again is read anew (the same reading) and is not kept twice.
+        stored = self._stored.pop(text, None)
+        again = stored is None and text in self._asked
         self._asked.add(text)
         # a reading made anew in this run too: parse_frame's cache holds 65,536 sentences,
         # and a dream over 100,000 memories asks each several times
-        stored = self._stored.get(text) or self._added.get(text)
+        stored = stored or self._added.get(text)
         if stored is not None:
             try:
                 return self._codec.decode(stored)
             except (ValueError, TypeError):
                 pass  # another shape: read again, and kept anew
         found = read(text)
-        self._added[text] = self._codec.encode(found)
+        if not again:
+            self._added[text] = self._codec.encode(found)
         return found
 
     def save(self) -> None:
         """Keep the readings made anew; drop the unused ones when they are many."""
-        unused = (t for t in self._stored if t not in self._asked)
-        self._kept.save(self._added, unused, len(self._stored))
+        self._kept.save(self._added, list(self._stored), self._total)
 
 
 @contextmanager
@@ -119,7 +125,19 @@ def keeping_frames(git_dir: Path) -> AbstractContextManager[None]:
     """Frame sentences through the frames kept in ``git_dir``; save the new ones at the
     end (every sentence framed afresh when a frame has a field no JSON can keep, or the
     parser's source cannot be read to fingerprint it)."""
-    return keeping(git_dir, _READ_BY, "frames", frame_codec(), KEEPER, read_through)
+    return _forgetting_shared(
+        keeping(git_dir, _READ_BY, "frames", frame_codec(), KEEPER, read_through)
+    )
+
+
+@contextmanager
+def _forgetting_shared(block: AbstractContextManager[None]) -> Iterator[None]:
+    """``block``, then the shared sets let go (a dream opens its frames block first)."""
+    try:
+        with block:
+            yield
+    finally:
+        _SHARED.clear()
 
 
 class FrameCodec:
@@ -182,11 +200,23 @@ def _same(value: Any) -> Any:
 _NONE: frozenset[Any] = frozenset()
 
 
+#: Each set of words (or of phrases) read back while frames are kept, once: a frame's
+#: subject, object, names, numbers and phrases repeat other frames' (of 50,000 frames,
+#: 12,000 subjects, 5,000 objects); sharing them took those frames from 123 to 85 MB.
+#: Emptied when the frames block ends.
+_SHARED: dict[frozenset[Any], frozenset[Any]] = {}
+
+
+def _shared(values: frozenset[Any]) -> frozenset[Any]:
+    return _SHARED.setdefault(values, values)
+
+
 def _words(values: list[str]) -> frozenset[str]:
-    """A set of words read back: the shared empty set, or the words interned. A dream
-    over 100,000 memories holds a frame of each, mostly of the same few thousand words
-    and with half their sets empty: sharing those took its frames from 400 to 230 MB."""
-    return frozenset(map(sys.intern, values)) if values else _NONE
+    """A set of words read back: the shared empty set, or the words interned and the set
+    shared. A dream over 100,000 memories holds a frame of each, mostly of the same few
+    thousand words and with half their sets empty: sharing those took its frames from
+    400 to 230 MB."""
+    return _shared(frozenset(map(sys.intern, values))) if values else _NONE
 
 
 def _converters(hint: Any) -> tuple[_Convert, _Convert]:
@@ -198,7 +228,9 @@ def _converters(hint: Any) -> tuple[_Convert, _Convert]:
         return sorted, _words
     if origin is frozenset and len(args) == 1:
         enc, dec = _converters(args[0])
-        return (lambda v: [enc(x) for x in v]), (lambda v: frozenset(map(dec, v)) if v else _NONE)
+        return (lambda v: [enc(x) for x in v]), (
+            lambda v: _shared(frozenset(map(dec, v))) if v else _NONE
+        )
     if origin is list and len(args) == 1:
         enc, dec = _converters(args[0])
         return (lambda v: [enc(x) for x in v]), (lambda v: list(map(dec, v)))

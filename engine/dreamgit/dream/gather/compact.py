@@ -119,9 +119,21 @@ def compact(
     kept candidate says is kept outside the budget: it reinforces. The lists keep
     the candidates' order.
     """
+    # Whom a candidate is about is no news: "Dana" or "user" is in every memory about Dana;
+    # nor are the words that report who said it ("says" of "The user says …").
+    subjects = [_subject_words(c.subject) | content_words(c.attribution) for c in candidates]
+    worded = [
+        content_words(c.text) - subject for c, subject in zip(candidates, subjects, strict=True)
+    ]
+    # Only a known text that shares a word with some candidate can be the closest to one
+    # or hold one's word: the others are left out of the index (of 100,000 memories, most),
+    # in their order, so every answer is the same.
+    asked = set().union(*worded)
     index = _Overlaps()
     for text in known:
-        index.add(content_words(text))
+        words = content_words(text)
+        if not asked.isdisjoint(words):
+            index.add(words)
     texts = set(said_before)
     # Who the user is ("The user's name is James", where they live, their role) and how
     # they want the agent to work go first, then what changed ("switched from Flask to
@@ -137,11 +149,7 @@ def compact(
     kept: set[int] = set()
     repeats: set[int] = set()
     for k in order:
-        candidate = candidates[k]
-        # Whom it is about is no news: "Dana" or "user" is in every memory about Dana; nor
-        # are the words that report who said it ("says" of "The user says …").
-        subject = _subject_words(candidate.subject) | content_words(candidate.attribution)
-        words = content_words(candidate.text) - subject
+        candidate, subject, words = candidates[k], subjects[k], worded[k]
         said = normalized(candidate.text, (candidate.subject,))
         new = index.new(words)
         if not new and said in texts:

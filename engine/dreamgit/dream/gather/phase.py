@@ -366,18 +366,25 @@ def _known_duplicates(
     topics = {m.topic for m in fresh}
     known = [m for m in ws.active.values() if m.topic in topics]
     user_name = user_name or known_user_name([*known, *fresh])
-    twins = _twins(known, fresh, threshold, user_name, same_topic=True)
+    # A twin shares a content word with the memory it repeats: the known memories that
+    # share none are left out before the finder (its pairs are exact, so the same twins
+    # are found at the cost of what could match).
+    twins = _twins(
+        known, fresh, threshold, user_name, same_topic=True, words=_words(fresh, user_name)
+    )
     alone = [m for m in fresh if m.id not in twins]
     elsewhere = [m for m in ws.active.values() if m.topic not in topics]
     if alone and elsewhere:
-        # A twin shares a content word with the memory it repeats: the known memories of
-        # other topics that share none are left out before the finder (its pairs are
-        # exact, so the same twins are found at the cost of what could match).
-        words = frozenset(w for m in alone for w in features(_user_view(m, user_name).text))
+        words = _words(alone, user_name)
         moved = _twins(elsewhere, alone, threshold, user_name, same_topic=False, words=words)
         # A repeat within the run follows its first saying to the moved memory.
         twins = {later: moved.get(twin, twin) for later, twin in twins.items()} | moved
     return twins
+
+
+def _words(memories: Sequence[Memory], user_name: str | None) -> frozenset[str]:
+    """Every content word the duplicate finder sees in ``memories``."""
+    return frozenset(w for m in memories for w in features(_user_view(m, user_name).text))
 
 
 def _twins(
