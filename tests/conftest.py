@@ -12,7 +12,10 @@ Property tests take their example counts from a hypothesis profile: ``suite`` (5
 unless ``--hypothesis-profile thorough`` (500) asks for the nightly depth.
 ``--cpu-durations N`` lists the tests that spent the most CPU, theirs and their
 commands', which a busy machine does not inflate as it does ``--durations``. Bytecode
-is kept even where ``$PYTHONDONTWRITEBYTECODE`` says not to (``pytest_configure``).
+is kept even where ``$PYTHONDONTWRITEBYTECODE`` says not to (``pytest_configure``). Each
+test's home and ``tmp_path`` are numbered by a counter (``folderkit``), and each xdist worker
+imports its share of the test modules before collecting (``workershare``), so a fresh
+checkout rewrites each module's asserts once, not once a worker.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from hypothesis import HealthCheck, settings
 from pygit2.enums import ConfigLevel
 
 from clikit import RepositoryTemplates
+from folderkit import FolderMaker
+from workershare import import_share, worker_share
 
 #: Examples a property test tries in the README's test command: each run draws new ones
 #: (and replays any failure hypothesis keeps in ``.hypothesis/``), so the depth adds up over
@@ -55,12 +60,29 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """On an xdist worker collecting the whole folder, import this worker's share of the
+    test modules first (``workershare``): on a fresh checkout each module's asserts are
+    then rewritten by one worker, not by every worker."""
+    share = worker_share(session.config)
+    folder = Path(__file__).parent
+    start = session.config.invocation_params.dir
+    if share is not None and folder in {(start / arg).resolve() for arg in session.config.args}:
+        import_share(folder, *share)
+
+
 @pytest.fixture(scope="session")
 def worker_user_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The cache folder the tests of one worker share: only dreamgit's caches live there,
     and deleting them changes no answer (``dreamgit.usercache``), so sharing it saves
     each test the cold start (about 0.4 s of CPU a test that runs the command)."""
     return tmp_path_factory.mktemp("user-cache")
+
+
+@pytest.fixture(scope="session")
+def worker_folders(tmp_path_factory: pytest.TempPathFactory) -> FolderMaker:
+    """New folders for this worker's tests, numbered by a counter (``FolderMaker``)."""
+    return FolderMaker(tmp_path_factory.mktemp("t"))
 
 
 @pytest.fixture(scope="session")
@@ -109,25 +131,32 @@ def _isolated(home: Path, user_cache: Path) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def isolated_module(
-    tmp_path_factory: pytest.TempPathFactory, worker_user_cache: Path
-) -> Iterator[None]:
+def isolated_module(worker_folders: FolderMaker, worker_user_cache: Path) -> Iterator[None]:
     """The isolation of ``isolated_environment`` for a module's own fixtures: a module-scoped
     fixture is made before any test's autouse fixture, so without this one it would see
     the developer's HOME and git config (and a test that ran before it could change what
     it saw)."""
-    with _isolated(tmp_path_factory.mktemp("module-home"), worker_user_cache):
+    with _isolated(worker_folders.new("module-home"), worker_user_cache):
         yield
 
 
 @pytest.fixture(autouse=True)
 def isolated_environment(
-    tmp_path_factory: pytest.TempPathFactory, isolated_module: None, worker_user_cache: Path
+    worker_folders: FolderMaker, isolated_module: None, worker_user_cache: Path
 ) -> Iterator[None]:
     """Point HOME, XDG and git's config search paths at empty folders of this test's own
     (the cache at the worker's own)."""
-    with _isolated(tmp_path_factory.mktemp("home"), worker_user_cache):
+    with _isolated(worker_folders.new("home"), worker_user_cache):
         yield
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, worker_folders: FolderMaker) -> Path:
+    """This test's own empty folder, named after the test as pytest names it, made in O(1)
+    (``FolderMaker``) rather than by pytest's own ``tmp_path``, which lists the worker's
+    whole temporary folder to number each one: late in a run that listing held thousands
+    of entries and cost a few milliseconds a test."""
+    return worker_folders.new(request.node.name)
 
 
 #: The wait on a stuck git lock in the tests that sit one out (the default is 11 s).
