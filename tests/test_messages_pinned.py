@@ -3,6 +3,8 @@
 The package's source is read (not run): each ``raise SomeError("text…")`` or
 ``raise SomeError(f"… {x} …")`` whose class derives from ``DreamgitError`` (or is
 another error whose text reaches the user) gives its message's literal fragments;
+an ``InternalSignal`` is raised and caught inside the library and never shown, so its
+words are not a user's message;
 one distinctive fragment (any of 12 characters or more, else the longest) must
 appear in a string of some test file. A new message without a test fails here, naming the file, the
 line and the fragment, so whoever added it can pin it.
@@ -23,7 +25,7 @@ import click
 import dreamgit
 from dreamgit.dsl.functions import ArgumentTypeError
 from dreamgit.dsl.regexsafe import PatternError
-from dreamgit.errors import DreamgitError
+from dreamgit.errors import DreamgitError, InternalSignal
 from dreamgit.llm.proposals import ProposalFormatError
 from sourcekit import parsed, python_files
 
@@ -61,7 +63,8 @@ class Site:
 
 
 def _error_classes() -> dict[str, type[Exception]]:
-    """Every user-facing error class (DreamgitError's tree and the others), by name."""
+    """Every user-facing error class (DreamgitError's tree but the internal signals, and
+    the others), by name."""
     for info in pkgutil.walk_packages([str(PACKAGE)], prefix="dreamgit."):
         if not info.name.endswith("__main__"):
             importlib.import_module(info.name)
@@ -69,6 +72,8 @@ def _error_classes() -> dict[str, type[Exception]]:
     todo: list[type[Exception]] = [DreamgitError, *OTHER_USER_FACING]
     while todo:
         cls = todo.pop()
+        if issubclass(cls, InternalSignal):
+            continue  # caught inside the library; one that escapes gets the crash log
         found[cls.__name__] = cls
         todo.extend(cls.__subclasses__())
     return found
@@ -143,6 +148,9 @@ def test_the_checker_finds_raise_sites_and_their_words() -> None:
         and "is already a dreamgit memory repository" in s.fragment
         for s in sites
     )
+    # an internal signal's words never reach a user: the lean store's doubts are not sites
+    assert not any(s.file == "dreamgit/store/leanpacks.py" for s in sites)
+    assert any(s.error == "MemoryFileError" for s in sites)
 
 
 def test_every_raised_message_is_pinned_by_a_test() -> None:
