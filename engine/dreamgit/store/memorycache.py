@@ -51,6 +51,8 @@ class MemoryFiles:
         self._records_path = store.git_dir / "dreamgit" / "cache" / "memories.json"
         self._records = ParseCache(self._records_path)
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
+        #: Records ``record`` parses directly before loading a map let go (``_HELD``).
+        self._direct = 0
 
     def record(self, path: str, blob: str, *, cached: bool = True) -> dict[str, Any]:
         """The parsed record of one file; a broken file raises MemoryFileError (cached too).
@@ -58,6 +60,9 @@ class MemoryFiles:
         ``cached=False`` parses without the record cache (which loading whole costs more
         than parsing a few files) and keeps nothing.
         """
+        if self._direct > 0:  # the map was let go: loading it costs more than a few parses
+            self._direct -= 1
+            cached = False
         if not cached:
             return parse_memory_record(decode_text(self._store.read(blob), path=path), path=path)
         return self._cached_record(path, blob)
@@ -117,7 +122,7 @@ class MemoryFiles:
         seen: dict[str, str] = {}
         for path, blob in files.items():
             try:
-                memory = memory_from_record(self.record(path, blob), path=path, now=now)
+                memory = memory_from_record(self._cached_record(path, blob), path=path, now=now)
             except MemoryFileError as exc:
                 broken.append(exc)
                 continue
@@ -131,8 +136,10 @@ class MemoryFiles:
         few = min(_FEW, max(1, len(self._records) // _FEW))
         self._records.save(keep=set(files.values()), at_least=few)
         if len(self._records) > _HELD:
-            # the few records not saved (below) are parsed again when next asked
+            # the few records not saved (below) are parsed again when next asked, and the
+            # next few records asked one by one are parsed, not loaded with the whole file
             self._records = ParseCache(self._records_path)
+            self._direct = _FEW
         return memories, broken
 
     def ids(self, files: Mapping[str, str]) -> set[str]:
