@@ -244,18 +244,21 @@ def test_every_write_of_a_concurrent_writer_is_on_main_after_the_dream(
     """A process logs sessions and adds memories throughout a dream; none of it is lost."""
     repo = fixture_copy(tmp_path_factory, tmp_path / "mem", bare=bare)
     path = repo.store.workdir or repo.store.git_dir
-    stop, go = tmp_path / "stop", tmp_path / "go"
-    writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path), iso(DREAM_AT), str(stop)],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    stop, go, errors = tmp_path / "stop", tmp_path / "go", tmp_path / "writer.err"
+    # Its output is read through one file object to the end: a read past the lines read so
+    # far (communicate's) would lose what that object buffered and start mid-line.
+    with errors.open("w") as error_file:
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), iso(DREAM_AT), str(stop)],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=error_file,
+            text=True,
+        )
+    assert writer.stdout is not None
     try:
-        assert writer.stdout is not None
         first = writer.stdout.readline()  # the writer is running and has written once
-        assert first.startswith("session"), first + (writer.stderr.read() if writer.stderr else "")
+        assert first.startswith("session"), first + errors.read_text()
         # The dream stops before its merge until the writer has written twice more:
         # main has surely moved under it, with no luck involved.
         monkeypatch.setenv("DREAMGIT_FAULT", f"pause:before-merge:{go}")
@@ -271,8 +274,10 @@ def test_every_write_of_a_concurrent_writer_is_on_main_after_the_dream(
     finally:
         go.touch()
         stop.touch()
-        out, err = writer.communicate(timeout=60)
-    assert writer.returncode == 0, err
+        out = writer.stdout.read()
+        writer.stdout.close()
+        writer.wait(timeout=60)
+    assert writer.returncode == 0, errors.read_text()
     written = [line.split() for line in [first, *meanwhile, *out.splitlines()]]
     sessions = {ident for kind, ident in written if kind == "session"}
     memories = {ident for kind, ident in written if kind == "memory"}
