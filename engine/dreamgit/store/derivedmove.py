@@ -19,11 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from dreamgit.errors import MemoryFileError
-from dreamgit.ids import memory_id
+from dreamgit.store.derivedparse import read_files
 from dreamgit.store.derivedpostings import PostingChanges, memory_terms
-from dreamgit.store.derivedschema import DOC_INDEXES, TABLES, Changes, Parsed, said_key
-from dreamgit.store.memoryfile import split_memory_path
+from dreamgit.store.derivedschema import DOC_INDEXES, TABLES, Changes, Parsed
 from dreamgit.store.pausedgc import paused_gc
 
 __all__ = ["Source", "move"]
@@ -32,9 +30,6 @@ __all__ = ["Source", "move"]
 _CHUNK = 500
 
 _DOCS_COLUMNS = "docs (n, path, blob, id, record, len, active, said)"
-
-#: ``json.dumps`` without the check for cycles (a parsed record has none): ~25 % less.
-_encode = json.JSONEncoder(check_circular=False).encode
 
 
 @dataclass(frozen=True)
@@ -145,21 +140,12 @@ def _apply_diff(
     db.executemany("DELETE FROM facts WHERE path = ?", [(p,) for p in gone])
     fresh: list[_Fresh] = []
     broken: list[tuple[None, str, str, None, str, int, int, None]] = []
-    for path in came:
-        try:
-            parsed = record(path, new[path])
-            split_memory_path(path)  # what Memory would refuse (its times: parsed already)
-        except MemoryFileError as exc:
-            why = json.dumps({"error": exc.reason, "line": exc.line, "hint": exc.hint})
-            broken.append((None, path, new[path], None, why, 0, 0, None))
-            continue
-        ident = parsed["id"] or memory_id("path", path)  # as memory_from_record reads it
-        terms = memory_terms(parsed["text"], parsed["tags"])
-        said = said_key(parsed["text"])
-        # The record kept as its JSON text: 100,000 parsed dicts held to the end of a
-        # build cost ~200 MB more at its peak.
-        fresh.append(_Fresh(path, new[path], ident, _encode(parsed), said, terms))
-        touched.add(ident)
+    for path, blob, ident, text, said, terms in read_files([(p, new[p]) for p in came], record):
+        if ident is None:
+            broken.append((None, path, blob, None, text, 0, 0, None))
+        else:
+            fresh.append(_Fresh(path, blob, ident, text, said, terms))
+            touched.add(ident)
     # A build into an empty table (after a clone) has no rows to ask about, and makes
     # the indexes once its rows are in: sorting 100,000 keys once costs ~40 % less
     # than keeping two indexes in order row by row.
