@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from dreamgit import textsim
 from dreamgit.textsim import content_norms, tokenize
 
 #: Pieces that tokenize reads across whitespace or by their neighbours, and plain ones.
@@ -32,3 +33,30 @@ def test_content_norms_are_the_norms_of_the_whole_texts_tokens(
     whole = [t.norm for t in tokenize(text) if not t.stop]
     assert content_norms(text) == whole
     assert content_norms(text) == whole  # read again through the memo
+
+
+#: Characters around a number: the ones the fast path allows and ones it must not.
+_AROUND = st.text(alphabet="()[]\"'.,;:!?%$-/+#_aApPmMsSx \u2019\u00b2", max_size=3)
+
+
+@given(_AROUND, st.from_regex(r"\d{1,7}", fullmatch=True), _AROUND, st.text(max_size=12))
+@example("(", "4411", ").", "")
+@example("", "7", "", "pm")
+@example("", "10", "", " am")
+@example("", "5", "%", "")
+def test_a_number_read_at_once_reads_as_tokenize_reads_it(
+    before: str, digits: str, after: str, rest: str
+) -> None:
+    """A chunk read by the number fast path, or any text around one: tokenize's norms."""
+    for text in (before + digits + after, f"{before}{digits}{after} {rest}"):
+        whole = [t.norm for t in tokenize(text) if not t.stop]
+        assert content_norms(text) == whole
+
+
+def test_an_unseen_number_is_read_at_once_and_not_kept() -> None:
+    """A number seen once (a fact's own number) is not kept in the memo of chunks: at
+    100,000 memories such numbers would fill it and crowd out the words that repeat."""
+    text = "Ships the quarterly report (ticket 90817263)."
+    assert content_norms(text) == [t.norm for t in tokenize(text) if not t.stop]
+    assert "90817263)." not in textsim._CHUNK_NORMS
+    assert "report" in textsim._CHUNK_NORMS
