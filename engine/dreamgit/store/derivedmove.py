@@ -140,11 +140,13 @@ def _apply_diff(
     db.executemany("DELETE FROM facts WHERE path = ?", [(p,) for p in gone])
     fresh: list[_Fresh] = []
     broken: list[tuple[None, str, str, None, str, int, int, None]] = []
-    for path, blob, ident, text, said, terms in read_files([(p, new[p]) for p in came], record):
+    for path, blob, ident, text, said, counts, length in read_files(
+        [(p, new[p]) for p in came], record
+    ):
         if ident is None:
             broken.append((None, path, blob, None, text, 0, 0, None))
         else:
-            fresh.append(_Fresh(path, blob, ident, text, said, terms))
+            fresh.append(_Fresh(path, blob, ident, text, said, counts, length))
             touched.add(ident)
     # A build into an empty table (after a clone) has no rows to ask about, and makes
     # the indexes once its rows are in: sorting 100,000 keys once costs ~40 % less
@@ -164,14 +166,15 @@ def _apply_diff(
 
 
 class _Fresh(NamedTuple):
-    """A file just parsed: its row's values and its index terms."""
+    """A file just parsed: its row's values and its index terms counted."""
 
     path: str
     blob: str
     ident: str
     record: str
     said: str
-    terms: list[str]
+    counts: dict[str, int]
+    length: int
 
 
 def _holders(db: sqlite3.Connection, idents: set[str]) -> dict[str, list[tuple[str, int, int]]]:
@@ -211,7 +214,7 @@ def _elect(
     ones, written here), only the first by path is active and indexed."""
     new = {f.path: f for f in fresh}
     for f in fresh:
-        held.setdefault(f.ident, []).append((f.path, -1, len(f.terms)))  # -1: not written yet
+        held.setdefault(f.ident, []).append((f.path, -1, f.length))  # -1: not written yet
     off: list[str] = []
     rows: list[tuple[str, str, str, str, int, int, str]] = []
     for found in held.values():
@@ -241,4 +244,4 @@ def _elect(
     db.executemany(f"INSERT INTO {_DOCS_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?)", numbered)
     for number, path, *_, active, _said in numbered:
         if active:
-            postings.add(number, new[path].terms)
+            postings.add_counted(number, new[path].counts, new[path].length)
