@@ -243,6 +243,10 @@ def _candidates(
     by_origin: dict[str, list[Candidate]] = {}
     for candidate in session_notes.join(kept, at_work):
         by_origin.setdefault(candidate.session_id, []).append(candidate)
+    # The working set does not change while its candidates are placed: a topic's slugs
+    # are read once (a folder of thousands), the run's own added as they are found.
+    topic_slugs: dict[str, set[str]] = {}
+    found_slugs: set[str] = set()
     for session in ordered:
         proposals = [
             ok
@@ -250,7 +254,9 @@ def _candidates(
             if (ok := _admitted(ws, ruleset, c, now, result, at_work))
         ]
         for candidate in [*by_origin.get(session.id, []), *proposals]:
-            taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
+            if candidate.topic not in topic_slugs:
+                topic_slugs[candidate.topic] = ws.slugs(candidate.topic)
+            taken = topic_slugs[candidate.topic] | found_slugs
             # Placed where the format keeps it, so duplicate checks see the topics
             # the format's own memories have (Hermes: user / memory).
             memory = ws.place(_memory_for(candidate, taken))
@@ -264,6 +270,7 @@ def _candidates(
                 continue
             seen.add(memory.id)
             found.append((memory, candidate))
+            found_slugs.add(memory.slug)
     return found
 
 
