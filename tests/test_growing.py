@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import zlib
 from pathlib import Path
 
 from dreamgit.gitstore import EMPTY_TREE, GitStore, Identity
+from dreamgit.gitstore.plainobjects import PLAIN_TREE_BYTES
 from gitcheck import NOW, fsck, git
 
 WHO = Identity("Agent Smith", "agent@example.com")
@@ -82,4 +84,22 @@ def test_random_changes_on_a_store_give_the_fresh_trees(tmp_path: Path) -> None:
         fresh = store.build_tree(tip, changes)
         assert growing.write(changes) == fresh, changes
         tip = _commit(store, tip, fresh)
+    fsck(tmp_path / "r")
+
+
+def test_a_big_folder_is_stored_uncompressed_and_git_reads_it(tmp_path: Path) -> None:
+    """A folder past PLAIN_TREE_BYTES is a loose object stored, not deflated, that git checks."""
+    store = GitStore.init(tmp_path / "r", bare=True)
+    many = {f"memories/big/memory-number-{k:04d}.md": f"{k}\n".encode() for k in range(900)}
+    tip = _commit(store, None, store.build_tree(None, many))
+    growing = store.growing_tree(tip)
+    tree = growing.write({"memories/big/one-more.md": b"more\n"})
+    tip = _commit(store, tip, tree)
+    big = git(tmp_path / "r", "rev-parse", "main:memories/big").strip()
+    size = int(git(tmp_path / "r", "cat-file", "-s", big))
+    assert size >= PLAIN_TREE_BYTES
+    stored = (tmp_path / "r" / "objects" / big[:2] / big[2:]).read_bytes()
+    assert zlib.decompress(stored).startswith(b"tree %d\0" % size)
+    assert len(stored) > size  # stored blocks: nothing deflated
+    assert len(git(tmp_path / "r", "ls-tree", "main:memories/big").splitlines()) == 901
     fsck(tmp_path / "r")

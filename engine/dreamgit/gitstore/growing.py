@@ -1,10 +1,13 @@
 """A tree written again and again, a few files changed each time (a dream's commits).
 
-Each write rewrites only the folders on the changed paths, as a tree builder per folder.
-The builders are kept between writes, so the next write on top of this one starts from
-what is in memory instead of reading those folders back from the object database: a
-dream writes one commit per operation, and a topic folder of thousands of memories is
-read once per run, not once per commit. The trees are the ones a fresh build gives.
+Each write rewrites only the folders on the changed paths, each held as its entries in
+git's order (``treefolder``). The folders are kept between writes, so the next write on
+top of this one starts from what is in memory instead of reading those folders back from
+the object database: a dream writes one commit per operation, and a topic folder of
+thousands of memories is read once per run, not once per commit, and never sorted again
+(a tree builder sorts all its entries on every write). The trees are the ones a fresh
+build gives. A big folder's tree is stored without compression (``plainobjects``).
+
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pygit2
-from pygit2.enums import FileMode
+from pygit2.enums import ObjectType
 
 from dreamgit import faults
+from dreamgit.gitstore.plainobjects import PLAIN_TREE_BYTES, objects_folder, write_plain_tree
+from dreamgit.gitstore.treefolder import FILE, FOLDER, TreeFolder
 from dreamgit.gitstore.values import EMPTY_TREE
 
 __all__ = ["GrowingTree"]
@@ -31,11 +36,13 @@ class GrowingTree:
         self, repo: pygit2.Repository, tree: pygit2.Tree | None, *, keep: bool = True
     ) -> None:
         self._repo = repo
+        self._odb = repo.odb
+        self._objects = objects_folder(repo)
         self._keep = keep
-        root = repo.TreeBuilder() if tree is None else repo.TreeBuilder(tree)
-        #: Builders of the folders written so far, by path ("" is the top); each holds
-        #: the folder as the last write left it.
-        self._folders: dict[str, pygit2.TreeBuilder] = {"": root}
+        root = TreeFolder() if tree is None else TreeFolder(tree.read_raw())
+        #: The folders written so far, by path ("" is the top); each holds the folder as
+        #: the last write left it.
+        self._folders: dict[str, TreeFolder] = {"": root}
 
     def write(self, changes: Mapping[str, bytes | None]) -> str:
         """The tree with ``changes`` applied (bytes written, None removed): its id."""
@@ -43,7 +50,7 @@ class GrowingTree:
         return str(self._write("", self._folders[""], changes) or EMPTY_TREE)
 
     def _write(
-        self, folder: str, builder: pygit2.TreeBuilder, changes: Mapping[str, bytes | None]
+        self, folder: str, entries: TreeFolder, changes: Mapping[str, bytes | None]
     ) -> pygit2.Oid | None:
         """``folder`` with ``changes`` (paths relative to it); None when it ends up empty."""
         nested: dict[str, dict[str, bytes | None]] = {}
@@ -56,37 +63,42 @@ class GrowingTree:
                 files.append((name, data))
         # Each sub-folder as it was before this write, even where this write puts a file
         # of the same name (a fresh build reads the folder from the tree it starts on).
-        inner = {name: self._folder(folder, builder, name) for name in nested}
+        inner = {name: self._folder(folder, entries, name) for name in nested}
         for name, data in files:
             self._forget(_join(folder, name))
             if data is None:
-                if builder.get(name) is not None:
-                    builder.remove(name)
+                entries.remove(name)
             else:
-                builder.insert(name, self._repo.create_blob(data), FileMode.BLOB)
+                entries.set(name, FILE, self._repo.create_blob(data).raw)
         for name, sub in inner.items():
             path = _join(folder, name)
             if self._keep:
                 self._folders[path] = sub
             oid = self._write(path, sub, nested[name])
             if oid is not None:
-                builder.insert(name, oid, FileMode.TREE)
-            elif builder.get(name) is not None:
-                builder.remove(name)
-        return builder.write() if len(builder) else None
+                entries.set(name, FOLDER, oid.raw)
+            else:
+                entries.remove(name)
+        if not len(entries):
+            return None
+        raw = entries.raw()
+        if self._objects is not None and len(raw) >= PLAIN_TREE_BYTES:
+            return write_plain_tree(self._objects, raw)
+        return self._odb.write(ObjectType.TREE, raw)
 
-    def _folder(self, parent: str, builder: pygit2.TreeBuilder, name: str) -> pygit2.TreeBuilder:
-        """The builder of ``parent/name``: kept from a write before, else read from its tree."""
+    def _folder(self, parent: str, entries: TreeFolder, name: str) -> TreeFolder:
+        """``parent/name``: kept from a write before, else read from its tree."""
         kept = self._folders.get(_join(parent, name))
         if kept is not None:
             return kept
-        entry = builder.get(name)
-        if entry is not None and entry.type_str == "tree":
-            return self._repo.TreeBuilder(entry.peel(pygit2.Tree))
-        return self._repo.TreeBuilder()
+        entry = entries.get(name)
+        if entry is not None and entry[0] == FOLDER:
+            _kind, raw = self._odb.read(pygit2.Oid(raw=entry[1]))
+            return TreeFolder(raw)
+        return TreeFolder()
 
     def _forget(self, path: str) -> None:
-        """Drop the kept builders of ``path`` and below: a file takes its place (or nothing)."""
+        """Drop the kept folders of ``path`` and below: a file takes its place (or nothing)."""
         if not self._keep:
             return
         below = path + "/"

@@ -243,6 +243,7 @@ def _candidates(
     by_origin: dict[str, list[Candidate]] = {}
     for candidate in session_notes.join(kept, at_work):
         by_origin.setdefault(candidate.session_id, []).append(candidate)
+    slugs = _Slugs(ws)
     for session in ordered:
         proposals = [
             ok
@@ -250,7 +251,7 @@ def _candidates(
             if (ok := _admitted(ws, ruleset, c, now, result, at_work))
         ]
         for candidate in [*by_origin.get(session.id, []), *proposals]:
-            taken = ws.slugs(candidate.topic) | {m.slug for m, _ in found}
+            taken = slugs.taken(candidate.topic)
             # Placed where the format keeps it, so duplicate checks see the topics
             # the format's own memories have (Hermes: user / memory).
             memory = ws.place(_memory_for(candidate, taken))
@@ -264,7 +265,24 @@ def _candidates(
                 continue
             seen.add(memory.id)
             found.append((memory, candidate))
+            slugs.found.add(memory.slug)
     return found
+
+
+class _Slugs:
+    """The slugs a new memory may not take: its topic's in the working set, which does not
+    change while the run's candidates are placed (read once: a folder of thousands), and
+    those of the memories found so far in any topic."""
+
+    def __init__(self, ws: WorkingSet) -> None:
+        self._ws = ws
+        self._topics: dict[str, set[str]] = {}
+        self.found: set[str] = set()
+
+    def taken(self, topic: str) -> set[str]:
+        if topic not in self._topics:
+            self._topics[topic] = self._ws.slugs(topic)
+        return self._topics[topic] | self.found
 
 
 def _record_left_out(

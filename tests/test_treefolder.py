@@ -1,0 +1,66 @@
+"""TreeFolder: a folder's entries kept in git's order give the tree object git writes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pygit2
+import pytest
+from pygit2.enums import FileMode
+
+from dreamgit.gitstore.treefolder import FILE, FOLDER, TreeFolder
+
+#: Names whose order differs between plain byte order and git's (a folder sorts as if
+#: its name ended in "/": "a.md" < "a/" < "a0").
+NAMES = ["a", "a.md", "a-b", "a0", "a_b", "B", "b", "é.md", "z"]
+
+
+def _built(repo: pygit2.Repository, entries: dict[str, tuple[bytes, pygit2.Oid]]) -> bytes:
+    """The tree libgit2's own builder writes for ``entries``."""
+    builder = repo.TreeBuilder()
+    for name, (mode, oid) in entries.items():
+        builder.insert(name, oid, FileMode.TREE if mode == FOLDER else FileMode.BLOB)
+    return repo[builder.write()].read_raw()
+
+
+def test_random_files_and_folders_give_the_tree_the_builder_writes(tmp_path: Path) -> None:
+    """Sets and removals of files and folders, in any order, join to the builder's tree."""
+    repo = pygit2.init_repository(tmp_path / "r", bare=True)
+    blob = repo.create_blob(b"x\n")
+    sub = repo[repo.TreeBuilder().write()].id  # an empty tree serves as a folder's id
+    rng = random.Random(16)
+    folder, model = TreeFolder(), {}
+    for _ in range(200):
+        name = rng.choice(NAMES)
+        if rng.random() < 0.3:
+            folder.remove(name)
+            model.pop(name, None)
+        else:
+            mode, oid = (FOLDER, sub) if rng.random() < 0.5 else (FILE, blob)
+            folder.set(name, mode, oid.raw)
+            model[name] = (mode, oid)
+        if model:
+            assert folder.raw() == _built(repo, model)
+        assert len(folder) == len(model)
+
+
+def test_a_folder_read_from_a_tree_writes_it_back_unchanged(tmp_path: Path) -> None:
+    """A tree's bytes read in are the bytes written out, other modes kept as they were."""
+    repo = pygit2.init_repository(tmp_path / "r", bare=True)
+    builder = repo.TreeBuilder()
+    builder.insert("run.sh", repo.create_blob(b"#!/bin/sh\n"), FileMode.BLOB_EXECUTABLE)
+    builder.insert("link", repo.create_blob(b"run.sh"), FileMode.LINK)
+    builder.insert("notes", repo[repo.TreeBuilder().write()].id, FileMode.TREE)
+    raw = repo[builder.write()].read_raw()
+    folder = TreeFolder(raw)
+    assert folder.raw() == raw
+    assert folder.get("notes") == (FOLDER, builder.get("notes").id.raw)
+    assert folder.get("missing") is None
+
+
+@pytest.mark.parametrize("name", ["", ".", "..", ".git", ".GIT", "a/b", "a\0b"])
+def test_a_name_no_tree_may_hold_is_refused(name: str) -> None:
+    """Names a tree builder refuses are refused here too, before any tree is written."""
+    with pytest.raises(ValueError, match="not a name a tree may hold"):
+        TreeFolder().set(name, FILE, b"\1" * 20)
