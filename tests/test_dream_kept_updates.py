@@ -12,6 +12,7 @@ on a fresh repository.
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from dreamgit.dream.consolidate import update, update_frames
+from dreamgit.dream.consolidate.frame_memo import FrameCodec
 from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.consolidate.update_memo import InputDigest, keeping_updates
 from dreamgit.model import Memory
@@ -159,3 +161,65 @@ def test_a_second_block_reads_only_new_and_changed_memories(
     with keeping_updates(tmp_path):
         assert find_updates(changed) == expected
     assert read == ["The user's sister lives in Leiden."]
+
+
+def test_a_kept_frame_is_decoded_whole_only_when_a_field_past_its_subject_is_read(
+    tmp_path: Path,
+) -> None:
+    """Read back from the kept readings, a frame holds its subject and flags; its other
+    fields are decoded when first read, and then equal those of a frame read afresh."""
+    fresh, _promoted = update_frames.frames_by_subject(STORE)
+    with keeping_updates(tmp_path):
+        update_frames.frames_by_subject(STORE)
+    with keeping_updates(tmp_path):
+        kept, _promoted = update_frames.frames_by_subject(STORE)
+        assert kept.keys() == fresh.keys()
+        frames = [frame for group in kept.values() for _memory, frame in group]
+        assert frames and all("head" not in vars(f) and f.subject for f in frames)
+        for subject, group in kept.items():
+            assert [f for _m, f in group] == [f for _m, f in fresh[subject]]
+            assert [hash(f) for _m, f in group] == [hash(f) for _m, f in fresh[subject]]
+        assert all(vars(f)["head"] == f.head for f in frames)
+
+
+def test_only_the_subjects_a_changed_memory_joined_have_their_kept_frames_decoded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unchanged subjects' frames stay undecoded through the whole check."""
+    with keeping_updates(tmp_path):
+        find_updates(STORE)
+    decoded: list[str] = []
+    real = FrameCodec.decode
+
+    def counting(codec: FrameCodec, text: str) -> Any:
+        frame = real(codec, text)
+        decoded.append(" ".join(sorted(getattr(frame, "subject", ()))))
+        return frame
+
+    monkeypatch.setattr(FrameCodec, "decode", counting)
+    with keeping_updates(tmp_path):
+        find_updates(STORE)
+    assert decoded == []
+    changed = [*STORE[:3], _memory(4, "The user's sister lives in Leiden.", 2)]
+    with keeping_updates(tmp_path):
+        find_updates(changed)
+    assert decoded and set(decoded) == {"sister user"}
+
+
+def test_a_kept_frame_whose_fields_cannot_be_decoded_is_read_afresh(tmp_path: Path) -> None:
+    """A kept reading whose grouping fields read back but whose frames' other fields do not
+    gives the updates of a fresh read."""
+    changed = [*STORE[:3], _memory(4, "The user's sister lives in Leiden.", 2)]
+    expected = find_updates(changed)
+    with keeping_updates(tmp_path):
+        find_updates(STORE)
+    path = tmp_path / "dreamgit" / "cache" / "update-readings.sqlite3"
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT text, value FROM readings").fetchall()
+        for text, value in rows:
+            head, *bodies = value.split("\n")
+            broken = "\n".join([head, *("[1, 2]" for _body in bodies)])
+            db.execute("UPDATE readings SET value = ? WHERE text = ?", (broken, text))
+    assert len(rows) >= 4
+    with keeping_updates(tmp_path):
+        assert find_updates(changed) == expected

@@ -33,6 +33,7 @@ __all__ = [
     "keeping",
     "keeping_frames",
     "read_through",
+    "words",
 ]
 
 T = TypeVar("T")
@@ -211,7 +212,7 @@ def _shared(values: frozenset[Any]) -> frozenset[Any]:
     return _SHARED.setdefault(values, values)
 
 
-def _words(values: list[str]) -> frozenset[str]:
+def words(values: list[str]) -> frozenset[str]:
     """A set of words read back: the shared empty set, or the words interned and the set
     shared. A dream over 100,000 memories holds a frame of each, mostly of the same few
     thousand words and with half their sets empty: sharing those took its frames from
@@ -225,7 +226,7 @@ def _converters(hint: Any) -> tuple[_Convert, _Convert]:
     if hint in (str, bool, int, float):
         return _same, _same
     if origin is frozenset and args == (str,):
-        return sorted, _words
+        return sorted, words
     if origin is frozenset and len(args) == 1:
         enc, dec = _converters(args[0])
         return (lambda v: [enc(x) for x in v]), (

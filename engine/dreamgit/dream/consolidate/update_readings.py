@@ -17,9 +17,17 @@ import json
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
+from functools import partial
 from pathlib import Path
 
-from dreamgit.dream.consolidate.frame_memo import FrameCodec, frame_codec, keeping, read_through
+from dreamgit.dream.consolidate.frame_memo import (
+    FrameCodec,
+    Memo,
+    frame_codec,
+    keeping,
+    words,
+)
+from dreamgit.dream.consolidate.kept_frame import EAGER, KeptFrame
 from dreamgit.extract.frame import Frame
 
 __all__ = ["FOUND_BY", "Reading", "keeping_readings", "kept_reading"]
@@ -37,28 +45,62 @@ _KEEPER: ContextVar[Callable[[str, Callable[[str], Reading]], Reading] | None] =
 
 
 class _ReadingCodec:
-    """A reading as JSON: ``[[frame, …], sentence or null, [role word, …]]``, each frame
-    as ``frame_memo`` keeps one."""
+    """A reading as text: a first line of JSON, ``[[frame, …], sentence or null, [role
+    word, …]]`` with each frame as its :data:`~.kept_frame.EAGER` fields, then one line
+    per frame of its whole ``frame_memo`` JSON (JSON text holds no raw line break), read
+    back as a :class:`~.kept_frame.KeptFrame` that decodes that line when first asked for
+    another field."""
 
     def __init__(self, frames: FrameCodec) -> None:
         self._frames = frames
 
     def encode(self, reading: Reading) -> str:
         frames, sentence, role = reading
-        values = [[self._frames.values(f) for f in frames], self._frames.values(sentence)]
-        return json.dumps([*values, sorted(role)], ensure_ascii=False)
+        eager = [[_plain(getattr(f, n)) for n in EAGER] for f in frames]
+        head = json.dumps([eager, self._frames.values(sentence), sorted(role)], ensure_ascii=False)
+        return "\n".join([head, *(self._frames.encode(f) for f in frames)])
 
     def decode(self, text: str) -> Reading:
-        values = json.loads(text)
-        if not isinstance(values, list) or len(values) != 3:
+        head, *bodies = text.split("\n")
+        values = json.loads(head)
+        if type(values) is not list or len(values) != 3:
             raise ValueError("a kept reading of another shape")
         frames, sentence, role = values
-        if not isinstance(frames, list) or not isinstance(role, list):
+        if type(frames) is not list or len(frames) != len(bodies) or type(role) is not list:
             raise ValueError("a kept reading of another shape")
-        found = [self._frames.frame(f) for f in frames]
-        if None in found or not all(isinstance(w, str) for w in role):
+        if not all(isinstance(w, str) for w in role):
             raise ValueError("a kept reading of another shape")
-        return [f for f in found if f is not None], self._frames.frame(sentence), frozenset(role)
+        kept: list[Frame] = [self._kept(f, b) for f, b in zip(frames, bodies, strict=True)]
+        return kept, self._frames.frame(sentence), frozenset(role)
+
+    def _kept(self, values: object, body: str) -> KeptFrame:
+        if type(values) is not list or len(values) != len(EAGER):
+            raise ValueError("a kept frame of another shape")
+        subject, change, negated, left, moved_from, period = values
+        if type(subject) is not list or type(left) is not list or type(moved_from) is not list:
+            raise ValueError("a kept frame of another shape")
+        if type(change) is not bool or type(negated) is not bool or type(period) is not bool:
+            raise ValueError("a kept frame of another shape")
+        held = {
+            "subject": words(subject),
+            "change": change,
+            "negated": negated,
+            "left": words(left),
+            "moved_from": words(moved_from),
+            "period": period,
+        }
+        return KeptFrame(held, body, self._whole)
+
+    def _whole(self, body: str) -> Frame:
+        frame = self._frames.decode(body)
+        if frame is None:
+            raise ValueError("a kept frame of another shape")
+        return frame
+
+
+def _plain(value: object) -> object:
+    """An eager field as JSON holds it: a set of words sorted, a flag as it is."""
+    return sorted(value) if isinstance(value, frozenset) else value
 
 
 def kept_reading(text: str, read: Callable[[str], Reading]) -> Reading:
@@ -73,4 +115,22 @@ def keeping_readings(git_dir: Path) -> AbstractContextManager[None]:
     read to fingerprint it)."""
     frames = frame_codec()
     codec = None if frames is None else _ReadingCodec(frames)
-    return keeping(git_dir, FOUND_BY, "update-readings", codec, _KEEPER, read_through)
+    return keeping(git_dir, FOUND_BY, "update-readings", codec, _KEEPER, _recovering)
+
+
+def _recovering(memo: Memo[Reading]) -> Callable[[str, Callable[[str], Reading]], Reading]:
+    """The memo's reader, whose kept frames are read afresh from the text where their kept
+    JSON cannot be decoded."""
+
+    def read(text: str, afresh: Callable[[str], Reading]) -> Reading:
+        reading = memo.read(text, afresh)
+        for k, frame in enumerate(reading[0]):
+            if type(frame) is KeptFrame:
+                frame.recover_with(partial(_frame_of, afresh, text, k))
+        return reading
+
+    return read
+
+
+def _frame_of(read: Callable[[str], Reading], text: str, k: int) -> Frame:
+    return read(text)[0][k]
