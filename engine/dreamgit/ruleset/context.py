@@ -166,10 +166,13 @@ def reads_recall_signals(rule: Rule) -> bool:
     return any(name == "recall" or name.startswith("recall.") for name in rule.when.names)
 
 
+#: ``Priority.__members__`` read once: the enum builds a new view of it on every read.
+_PRIORITIES = dict(Priority.__members__)
+
 _MEMORY_NAMES: dict[str, Callable[[Memory, datetime, bool], object]] = {
     "id": lambda m, now, recorded: m.id,
     "topic": lambda m, now, recorded: m.topic,
-    "priority": lambda m, now, recorded: Priority.__members__.get(m.priority, Priority.normal),
+    "priority": lambda m, now, recorded: _PRIORITIES.get(m.priority, Priority.normal),
     "key": lambda m, now, recorded: m.key or "",
     "tags": lambda m, now, recorded: m.tags,
     "type": lambda m, now, recorded: m.type,
