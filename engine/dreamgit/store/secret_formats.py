@@ -20,6 +20,8 @@ from typing import Any
 __all__ = [
     "KEYWORD",
     "PRIVATE_KEY_BLOCK",
+    "folds_plainly",
+    "has_keyword",
     "high_entropy",
     "keyword_rules",
     "looks_innocent",
@@ -219,6 +221,27 @@ _PROSE = (
 #: case folding: a line without one needs neither rule compiled (~4 ms a process), as a
 #: memory file's long slug, suspect by its length alone, at every add.
 KEYWORD = re.compile(r"pass|pwd|pin|key|secret|token|cred|bearer|basic", re.IGNORECASE)
+#: :data:`KEYWORD` without case folding, over a line lower-cased (see
+#: :func:`folds_plainly`): ~4 times faster than the folded pattern.
+_KEYWORD_LOWER = re.compile(r"pass|pwd|pin|key|secret|token|cred|bearer|basic")
+
+#: The characters that re's case folding reads as an ASCII letter although ``str.lower``
+#: does not make them one (a Kelvin sign is ``k``, a long s ``s``, a dotless i ``i``), and
+#: the one whose lower case is two characters: found by going over every code point.
+_FOLDING_ODDLY = "\u0130\u0131\u017f\u212a"
+
+
+def folds_plainly(line: str) -> bool:
+    """Whether a case-folded pattern of ASCII alone matches ``line`` exactly where the
+    same pattern in lower case, without folding, matches ``line.lower()``."""
+    return line.isascii() or not any(c in line for c in _FOLDING_ODDLY)
+
+
+def has_keyword(line: str) -> bool:
+    """Whether :data:`KEYWORD` matches ``line``."""
+    if folds_plainly(line):
+        return _KEYWORD_LOWER.search(line.lower()) is not None
+    return KEYWORD.search(line) is not None
 
 
 @functools.cache
