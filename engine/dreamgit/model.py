@@ -16,6 +16,7 @@ from dreamgit.clock import format_time
 __all__ = [
     "AGENT_WRITTEN",
     "PRIORITIES",
+    "SESSION_NOTE",
     "Memory",
     "RecallStats",
     "Session",
@@ -29,6 +30,10 @@ PRIORITIES: tuple[str, ...] = ("ephemeral", "low", "normal", "high", "core")
 #: The tag of a session the agent wrote itself (an OpenClaw daily note): its unmarked
 #: first person ("I", "me", "my") is the agent, never the user.
 AGENT_WRITTEN = "agent-written"
+
+#: The tag a session note carries (``dream.session_notes``), here so that what only tells
+#: a note from a memory (the index's lines) need not import the extractors notes use.
+SESSION_NOTE = "session-note"
 
 #: Claude Code's memory types (``metadata.type``).
 MEMORY_TYPES: tuple[str, ...] = ("user", "feedback", "project", "reference")
