@@ -144,15 +144,16 @@ _TOKEN_SOURCES: tuple[tuple[str, str], ...] = (
     ("password", (r"\b[a-z][a-z0-9+.-]*://[^\s:/@\"'<>]*:([^\s:/@\"'<>]{4,})@")),
 )
 
-_LOOKAROUND = re.compile(r"\(\?<?[!=](?:\[[^\]]*\]|[^()\[\]])*\)")
-_COUNTED = re.compile(r"\{(\d+)(?:,(\d*))?\}\??")
+# Compiled by re on first use (only when the prefilter is built), not at import.
+_LOOKAROUND = r"\(\?<?[!=](?:\[[^\]]*\]|[^()\[\]])*\)"
+_COUNTED = r"\{(\d+)(?:,(\d*))?\}\??"
 
 
 def _loosened(pattern: str) -> str:
     """``pattern`` without lookarounds and with ``{n,m}`` as ``+`` (``*`` for 0): it matches
     wherever the pattern does, and RE2 runs it as a small automaton."""
-    pattern = _LOOKAROUND.sub("", pattern)
-    return _COUNTED.sub(lambda m: "*" if m.group(1) == "0" else "+", pattern)
+    pattern = re.sub(_LOOKAROUND, "", pattern)
+    return re.sub(_COUNTED, lambda m: "*" if m.group(1) == "0" else "+", pattern)
 
 
 def token_formats(line: str) -> list[tuple[str, re.Pattern[str]]]:

@@ -56,10 +56,9 @@ DEFAULT_MODE = "redact"
 
 #: A line can hold a credential only if it has a long token or a credential word; most
 #: memory lines have neither and skip the formats and keyword rules.
-_SUSPECT = re.compile(
+_SUSPECT = (
     r"[A-Za-z0-9_\-+/=.]{16,}|pass|pwd|pin\b|secret|token|key|auth|cred|private|bearer|basic"
-    r"|sk_|://[^\s]*@",
-    re.IGNORECASE,
+    r"|sk_|://[^\s]*@"
 )
 
 #: :data:`_SUSPECT` without case folding (see ``folds_plainly``): a long token, ``://``,
@@ -75,7 +74,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _suspect(line: str) -> bool:
     """Whether ``line`` may hold a credential (at least wherever :data:`_SUSPECT` matches)."""
     if not folds_plainly(line):
-        return _SUSPECT.search(line) is not None
+        # Compiled by re on first use: most lines never need the folded pattern.
+        return re.search(_SUSPECT, line, re.IGNORECASE) is not None
     return (
         _LONG_TOKEN.search(line) is not None
         or "://" in line
