@@ -316,3 +316,19 @@ def test_dreamgit_add_writes_without_pygit2_as_libgit2_would(pair: tuple[Path, P
 
 def _env() -> dict[str, str]:
     return dict(os.environ)
+
+
+def test_the_configuration_is_read_once_per_store(
+    tmp_path: Path, pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's configuration read when the store opened answers its later questions (an
+    add asks three); a store opened after a change sees it, and doubts."""
+    user = tmp_path / "user.gitconfig"
+    user.write_text("[user]\n\tname = A\n", encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(user))
+    store = _lean(pair[0])
+    assert store.commit_hooks() == []
+    user.write_text("[core]\n\thooksPath = elsewhere\n", encoding="utf-8")
+    assert not store.config_mentions(("hookspath",), everywhere=True)
+    assert _lean(pair[0]).config_mentions(("hookspath",), everywhere=True)
+    assert not _lean(pair[0]).config_mentions(("hookspath",), everywhere=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from dreamgit.errors import UserError
 
@@ -28,10 +29,17 @@ SESSION_ID = re.compile(r"s-\d{8}-[0-9a-f]{6}\Z")
 
 
 def _digest(*parts: str) -> bytes:
-    # Imported when an id is made: a recall that reads ids made earlier needs no OpenSSL.
-    import hashlib
+    # Imported when an id is made, and CPython's own SHA-256 where it has one: hashlib's
+    # import loads OpenSSL (~4 ms of an add's CPU); a recall of ids made earlier needs none.
+    if TYPE_CHECKING:
+        from hashlib import sha256
+    else:
+        try:
+            from _sha256 import sha256  # Python 3.11
+        except ImportError:
+            from hashlib import sha256
 
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).digest()
+    return sha256("\x1f".join(parts).encode("utf-8")).digest()
 
 
 def memory_id(*parts: str) -> str:

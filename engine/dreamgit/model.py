@@ -7,6 +7,7 @@ the dream phases. Times are timezone-aware UTC datetimes throughout.
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,7 @@ from dreamgit.clock import format_time
 __all__ = [
     "AGENT_WRITTEN",
     "PRIORITIES",
+    "SESSION_NOTE",
     "Memory",
     "RecallStats",
     "Session",
@@ -30,8 +32,22 @@ PRIORITIES: tuple[str, ...] = ("ephemeral", "low", "normal", "high", "core")
 #: first person ("I", "me", "my") is the agent, never the user.
 AGENT_WRITTEN = "agent-written"
 
+#: The tag a session note carries (``dream.session_notes``), here so that what only tells
+#: a note from a memory (the index's lines) need not import the extractors notes use.
+SESSION_NOTE = "session-note"
+
 #: Claude Code's memory types (``metadata.type``).
 MEMORY_TYPES: tuple[str, ...] = ("user", "feedback", "project", "reference")
+
+
+#: ``Memory(extra=…)`` left out: a new dict each time, as ``field(default_factory=dict)``.
+_NEW_DICT: Any = object()
+#: ``Memory``'s fields in their order, as its ``repr`` shows them.
+_FIELDS = (
+    "id", "topic", "slug", "text", "created", "updated", "name", "description", "type",
+    "priority", "key", "tags", "sources", "supersedes", "valid_from", "valid_to",
+    "superseded_by", "confidence", "recalls", "recall", "extra", "file",
+)  # fmt: skip
 
 
 def priority_rank(priority: str) -> int:
@@ -62,9 +78,14 @@ class RecallStats:
         return self.total_score / self.count if self.count else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class Memory:
-    """One memory: a file ``memories/<topic>/<slug>.md`` with front matter and a body."""
+    """One memory: a file ``memories/<topic>/<slug>.md`` with front matter and a body.
+
+    A frozen dataclass whose ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` are
+    written here as ``dataclass`` would generate them (a test holds them to a generated
+    twin): generating them for 22 fields cost every process ~2 ms of CPU at import.
+    """
 
     id: str
     topic: str
@@ -94,6 +115,92 @@ class Memory:
     #: The file that holds it when the repository's format says so (another agent's
     #: layout: a flat Claude Code file, a Hermes MEMORY.md entry); "" is dreamgit's own.
     file: str = ""
+
+    def __init__(
+        self,
+        id: str,
+        topic: str,
+        slug: str,
+        text: str,
+        created: datetime,
+        updated: datetime,
+        name: str = "",
+        description: str = "",
+        type: str = "user",
+        priority: str = "normal",
+        key: str | None = None,
+        tags: tuple[str, ...] = (),
+        sources: tuple[str, ...] = (),
+        supersedes: tuple[str, ...] = (),
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+        superseded_by: tuple[str, ...] = (),
+        confidence: float = 1.0,
+        recalls: int = 0,
+        recall: RecallStats | None = None,
+        extra: dict[str, Any] = _NEW_DICT,
+        file: str = "",
+    ) -> None:
+        _set = object.__setattr__  # frozen: as dataclass's own __init__ sets fields
+        _set(self, "id", id)
+        _set(self, "topic", topic)
+        _set(self, "slug", slug)
+        _set(self, "text", text)
+        _set(self, "created", created)
+        _set(self, "updated", updated)
+        _set(self, "name", name)
+        _set(self, "description", description)
+        _set(self, "type", type)
+        _set(self, "priority", priority)
+        _set(self, "key", key)
+        _set(self, "tags", tags)
+        _set(self, "sources", sources)
+        _set(self, "supersedes", supersedes)
+        _set(self, "valid_from", valid_from)
+        _set(self, "valid_to", valid_to)
+        _set(self, "superseded_by", superseded_by)
+        _set(self, "confidence", confidence)
+        _set(self, "recalls", recalls)
+        _set(self, "recall", recall)
+        _set(self, "extra", {} if extra is _NEW_DICT else extra)
+        _set(self, "file", file)
+
+    @reprlib.recursive_repr()
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def _compared(self) -> tuple[Any, ...]:
+        return (
+            self.id,
+            self.topic,
+            self.slug,
+            self.text,
+            self.created,
+            self.updated,
+            self.name,
+            self.description,
+            self.type,
+            self.priority,
+            self.key,
+            self.tags,
+            self.sources,
+            self.supersedes,
+            self.valid_from,
+            self.valid_to,
+            self.superseded_by,
+            self.confidence,
+            self.recalls,
+            self.file,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._compared() == other._compared()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
 
     @property
     def valid_since(self) -> datetime:

@@ -54,7 +54,7 @@ from dreamgit.extract.calendar_words import day_text
 from dreamgit.extract.candidate import Candidate, description_of
 from dreamgit.extract.names import possessive
 from dreamgit.extract.speakers import USER
-from dreamgit.model import Memory
+from dreamgit.model import SESSION_NOTE, Memory
 
 __all__ = [
     "JOINED_TOPICS",
@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 #: The tag a note carries: what marks a memory as a note to read statement by statement.
-TAG = "session-note"
+TAG = SESSION_NOTE
 #: The topics whose statements a note joins.
 JOINED_TOPICS = frozenset({"events", "plans", "people"})
 #: A topic joined only for a person in a chat, not for the agent's user (speaker "user"),

@@ -17,6 +17,7 @@ memory's text, so matching stays linear.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -33,26 +34,38 @@ _MEMORIES = (
     r"(?:memories|memory|memorys|facts you (?:know|have|remember)|everything you (?:know|remember))"
 )
 _ALL = r"(?:all|every|each|any|everything|the whole)"
-_PHRASES: tuple[tuple[str, str], ...] = (
+#: (kind, the words one of which every match starts with, pattern). Each pattern opens
+#: with ``\b`` and those words followed by a space or ``\b``, and the text it runs over is
+#: words of ``\w`` joined by single spaces, so a text holding none of them as a word
+#: cannot match: the pattern is not even compiled (~4 ms of an add's CPU for them all).
+_PHRASES: tuple[tuple[str, str, str], ...] = (
     (
         "ignore previous instructions",
+        "ignore disregard forget override bypass skip drop",
         r"\b(?:ignore|disregard|forget|override|bypass|skip|drop)\b(?: \w+){0,3} "
         r"(?:previous|prior|above|earlier|preceding|former|original|your|system|all)"
         r"(?: \w+){0,2} (?:instructions?|rules|prompts?|directions|directives|guidelines|orders)\b",
     ),
     (
         "delete all memories",
+        "delete remove erase wipe forget drop clear purge destroy reset",
         rf"\b(?:delete|remove|erase|wipe|forget|drop|clear|purge|destroy|reset)\b(?: \w+){{0,2}}? "
         rf"(?:{_ALL} (?:of )?(?:the |your |my |its |their |stored |saved )?|(?:your|its) )"
         rf"{_MEMORIES}\b",
     ),
-    ("delete all memories", rf"\b(?:forget|wipe|erase) (?:{_ALL}|everything)\b(?! else)"),
+    (
+        "delete all memories",
+        "forget wipe erase",
+        rf"\b(?:forget|wipe|erase) (?:{_ALL}|everything)\b(?! else)",
+    ),
     (
         "system prompt",
+        "system developer",
         r"\b(?:system|developer) (?:prompt|message|instructions?)\b",
     ),
     (
         "you are now",
+        "you the youre from act behave pretend jailbreak jailbroken developer",
         # Gathering rephrases "you" as "the agent": both are the model being addressed.
         r"\b(?:you|the (?:agent|assistant|model|ai)) (?:are|re|is|will be|must be) "
         r"(?:now|no longer)\b|\byoure (?:now|no longer)\b"
@@ -61,21 +74,24 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (
         "new instructions",
+        "new updated real actual hidden secret obey",
         r"\b(?:new|updated|real|actual|hidden|secret) instructions\b"
         r"|\bobey (?:the|these|my|following|this) (?:user|instructions?|commands?|orders?)\b",
     ),
     (
         "mark everything core",
+        "mark set make flag tag",
         r"\b(?:mark|set|make|flag|tag) (?:all|every|everything|each)(?: \w+){0,2} "
         r"(?:as )?(?:core|protected)\b",
     ),
     (
         "reveal the prompt",
+        "reveal print show repeat output leak dump display",
         r"\b(?:reveal|print|show|repeat|output|leak|dump|display)\b(?: \w+){0,2} "
         r"(?:your|the) (?:prompt|instructions|api key|secrets?)\b",
     ),
 )
-_COMPILED = tuple((kind, re.compile(pattern)) for kind, pattern in _PHRASES)
+_FIRST_WORDS = tuple(frozenset(first.split()) for _, first, _ in _PHRASES)
 # Role markers and chat-template tokens, read on the text before punctuation is dropped.
 _MARKERS = re.compile(
     r"(?:^|\n)[ \t>*#-]*(?:system|developer)[ \t]*(?::|>|\])"
@@ -94,8 +110,14 @@ def instruction_shape(text: str) -> str | None:
     folded = _normalise(text)
     if _MARKERS.search(folded):
         return "role marker"
-    words = " ".join(re.sub(r"[^\w]+", " ", folded.replace("'", "")).split())
-    for kind, pattern in _COMPILED:
-        if pattern.search(words):
-            return kind
+    split = re.sub(r"[^\w]+", " ", folded.replace("'", "")).split()
+    words, present = " ".join(split), set(split)
+    for index, first in enumerate(_FIRST_WORDS):
+        if not first.isdisjoint(present) and _pattern(index).search(words):
+            return _PHRASES[index][0]
     return None
+
+
+@functools.cache
+def _pattern(index: int) -> re.Pattern[str]:
+    return re.compile(_PHRASES[index][2])

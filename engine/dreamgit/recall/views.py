@@ -19,6 +19,7 @@ import functools
 import json
 import sqlite3
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -101,59 +102,63 @@ def follow_view(repo: MemoryRepo) -> None:
     tip by the diff. The first recall after an ``add``, a ``forget`` or a dream then
     answers from the cached path; with no such view, the next recall keeps one.
     """
-    store, tip = repo.store, repo.tip()
+    tip = repo.tip()
     if tip is None:
         return
-    config = store.entry_id(tip, layout.CONFIG)
-    line = _first_parents(repo, tip, config)
-    kept = _kept_of(store.git_dir, line)
-    if tip in kept:
+    nearest = _nearest_kept(repo, tip)
+    if nearest is None:
         return
-    earlier = next((kept[c] for c in line if c in kept), None)
-    if earlier is None or earlier.branch != repo.branch:
+    commit, earlier = nearest
+    if commit == tip or earlier.branch != repo.branch:
         return
     tree = repo.sync_derived(tip)
     if tree is not None:
         keep_view(repo, tip, tree, earlier.sections)
 
 
-def _first_parents(repo: MemoryRepo, tip: str, config: str | None) -> list[str]:
-    """``tip`` and its first parents back to the last with the config blob ``config``
-    (main's own line, a merged dream's operations included), at most ``_REACH``; a parent
-    a shallow clone does not hold ends the line."""
-    line, commit = [tip], tip
+def _nearest_kept(repo: MemoryRepo, tip: str) -> tuple[str, View] | None:
+    """The first commit of :func:`_first_parents` with a view this dreamgit kept, and
+    that view; None when there is none (or no database to read).
+
+    Asked commit by commit as the line is walked: after a write the parent's view is
+    kept, so one step answers, where listing the whole line first read up to 256
+    commits and trees.
+    """
+    try:
+        with _open(repo.store.git_dir, read_only=True) as db:
+            for commit in _first_parents(repo, tip):
+                row = db.execute(_VIEW_OF, (commit,)).fetchone()
+                view = None if row is None else _view_of(row)
+                if view is not None:
+                    return commit, view
+    except sqlite3.Error:
+        return None
+    return None
+
+
+def _first_parents(repo: MemoryRepo, tip: str) -> Iterator[str]:
+    """``tip`` and its first parents back to the last with ``tip``'s config blob (main's
+    own line, a merged dream's operations included), at most ``_REACH``; a parent a
+    shallow clone does not hold ends the line."""
+    store = repo.store
+    config = store.entry_id(tip, layout.CONFIG)
+    commit = tip
+    yield commit
     for _ in range(_REACH - 1):
         try:
-            parents = repo.store.commit_info(commit).parents
-            if not parents or repo.store.entry_id(parents[0], layout.CONFIG) != config:
-                break
+            parents = store.commit_info(commit).parents
+            if not parents or store.entry_id(parents[0], layout.CONFIG) != config:
+                return
         except KeyError:
-            break
+            return
         commit = parents[0]
-        line.append(commit)
-    return line
+        yield commit
 
 
-def _kept_of(git_dir: Path, commits: list[str]) -> dict[str, View]:
-    """The views kept of ``commits`` by this dreamgit ({} when none can be read)."""
-    found: dict[str, View] = {}
-    try:
-        with _open(git_dir, read_only=True) as db:
-            for start in range(0, len(commits), 500):
-                chunk = commits[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                rows = db.execute(
-                    "SELECT commit_id, branch, tree, counters, sections, written_by"
-                    f" FROM recall_views WHERE commit_id IN ({marks})",
-                    chunk,
-                )
-                for commit, *row in rows:
-                    view = _view_of(row)
-                    if view is not None:
-                        found[commit] = view
-    except sqlite3.Error:
-        return {}
-    return found
+#: The kept view of one commit (branch, tree, counters, sections, written_by).
+_VIEW_OF = (
+    "SELECT branch, tree, counters, sections, written_by FROM recall_views WHERE commit_id = ?"
+)
 
 
 def _view_of(row: list[Any] | tuple[Any, ...]) -> View | None:
@@ -170,11 +175,7 @@ def read_view(git_dir: Path, commit: str) -> View | None:
     database to read)."""
     try:
         with _open(git_dir, read_only=True) as db:
-            row = db.execute(
-                "SELECT branch, tree, counters, sections, written_by FROM recall_views"
-                " WHERE commit_id = ?",
-                (commit,),
-            ).fetchone()
+            row = db.execute(_VIEW_OF, (commit,)).fetchone()
     except sqlite3.Error:
         return None
     return None if row is None else _view_of(row)

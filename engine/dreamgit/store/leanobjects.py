@@ -14,7 +14,6 @@ doubts: the caller takes libgit2's path. Packed objects are read by ``leanpacks`
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import time
 import zlib
@@ -22,6 +21,7 @@ from pathlib import Path
 
 from dreamgit.store.leandoubt import Doubt
 from dreamgit.store.leanpacks import read_packed
+from dreamgit.store.leansha import sha1
 
 __all__ = ["read_kind", "read_object", "write_object"]
 
@@ -65,7 +65,7 @@ def write_object(git_dir: Path, kind: bytes, body: bytes) -> str:
     """Store ``body`` as a loose object of ``kind``; its id. Atomic: a temporary file in
     the object's folder renamed into place (an object already there is kept)."""
     data = b"%s %d\0%s" % (kind, len(body), body)
-    object_id = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+    object_id = sha1(data, usedforsecurity=False).hexdigest()
     folder = git_dir / "objects" / object_id[:2]
     path = folder / object_id[2:]
     if path.exists():

@@ -16,7 +16,6 @@ do not add up. Nothing is written.
 from __future__ import annotations
 
 import functools
-import hashlib
 import mmap
 import os
 import zlib
@@ -24,6 +23,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from dreamgit.store.leandoubt import Doubt
+from dreamgit.store.leansha import sha1
 
 __all__ = ["read_packed"]
 
@@ -63,7 +63,7 @@ def read_packed(
             raise Doubt(f"a pack entry cut short: {object_id}") from None
         # Checked as its id says it must be: any misreading is a doubt, not an answer.
         header = b"%s %d\0" % (kind, len(body))
-        if hashlib.sha1(header + body, usedforsecurity=False).digest() != raw:
+        if sha1(header + body, usedforsecurity=False).digest() != raw:
             raise Doubt(f"a pack entry that is not {object_id}")
         return kind, body
     raise Doubt(object_id)

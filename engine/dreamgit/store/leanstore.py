@@ -63,34 +63,34 @@ def lean_store(path: Path) -> GitStore | None:
         return None
     if any(name in os.environ for name in _ENVIRONMENT_DOUBTS):
         return None
-    if _config_mentions(head.git_dir, _REPOSITORY_DOUBTS, everywhere=False):
+    store = LeanStore(head.git_dir)
+    if store.config_mentions(_REPOSITORY_DOUBTS, everywhere=False):
         return None
-    return cast("GitStore", LeanStore(head.git_dir))
+    return cast("GitStore", store)
 
 
-def _config_mentions(git_dir: Path, words: tuple[str, ...], *, everywhere: bool) -> bool:
-    """Whether the repository's configuration (``everywhere``: the user's and the
-    system's too, which libgit2 also reads) names any of ``words``; unreadable: yes."""
-    files = [git_dir / "config"]
-    if everywhere:
-        home = Path(os.environ.get("HOME", "/nonexistent"))
-        xdg = os.environ.get("XDG_CONFIG_HOME")
-        files += [
-            home / ".gitconfig",
-            (Path(xdg) if xdg else home / ".config") / "git" / "config",
-            Path("/etc/gitconfig"),
-            *(Path(os.environ[name]) for name in _CONFIG_FILES if os.environ.get(name)),
-        ]
-    for file in files:
+def _config_texts(git_dir: Path) -> list[str | None]:
+    """The repository's configuration ("" when it has none), then the user's and the
+    system's that exist (which libgit2 also reads), lower-cased; None: unreadable."""
+    home = Path(os.environ.get("HOME", "/nonexistent"))
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    files = [
+        git_dir / "config",
+        home / ".gitconfig",
+        (Path(xdg) if xdg else home / ".config") / "git" / "config",
+        Path("/etc/gitconfig"),
+        *(Path(os.environ[name]) for name in _CONFIG_FILES if os.environ.get(name)),
+    ]
+    texts: list[str | None] = []
+    for k, file in enumerate(files):
         try:
-            text = file.read_text(encoding="utf-8").lower()
+            texts.append(file.read_text(encoding="utf-8").lower())
         except FileNotFoundError:
-            continue
+            if k == 0:
+                texts.append("")
         except (OSError, UnicodeDecodeError):
-            return True
-        if any(word in text for word in words) or "include" in text:
-            return True
-    return False
+            texts.append(None)
+    return texts
 
 
 def _or_full(method: _T) -> _T:
@@ -114,6 +114,20 @@ class LeanStore:
         self.git_dir = git_dir
         self.workdir: Path | None = None
         self._full: GitStore | None = None
+
+    @functools.cached_property
+    def _config_texts(self) -> list[str | None]:
+        # Read once a process: an add asks three times.
+        return _config_texts(self.git_dir)
+
+    def config_mentions(self, words: tuple[str, ...], *, everywhere: bool) -> bool:
+        """Whether the repository's configuration (``everywhere``: the user's and the
+        system's too) names any of ``words`` or an include; unreadable: yes."""
+        texts = self._config_texts if everywhere else self._config_texts[:1]
+        return any(
+            text is None or "include" in text or any(word in text for word in words)
+            for text in texts
+        )
 
     def full(self) -> GitStore:
         """The real ``GitStore`` of this repository, opened (and pygit2 imported) once."""
@@ -157,7 +171,7 @@ class LeanStore:
 
     @_or_full
     def commit_hooks(self) -> list[str]:
-        if _config_mentions(self.git_dir, ("hookspath",), everywhere=True):
+        if self.config_mentions(("hookspath",), everywhere=True):
             raise Doubt("core.hooksPath")
         folder = self.git_dir / "hooks"
         return [
@@ -248,7 +262,7 @@ class LeanStore:
             raise StaleTipError(branch)
         if current is None or expected is None:
             raise Doubt("a new branch")  # created as libgit2 creates it
-        if _config_mentions(self.git_dir, ("logallrefupdates",), everywhere=True):
+        if self.config_mentions(("logallrefupdates",), everywhere=True):
             raise Doubt("a reflog may be kept")
         new = write_commit(
             self.git_dir,

@@ -20,6 +20,8 @@ from typing import Any
 __all__ = [
     "KEYWORD",
     "PRIVATE_KEY_BLOCK",
+    "folds_plainly",
+    "has_keyword",
     "high_entropy",
     "keyword_rules",
     "looks_innocent",
@@ -142,15 +144,16 @@ _TOKEN_SOURCES: tuple[tuple[str, str], ...] = (
     ("password", (r"\b[a-z][a-z0-9+.-]*://[^\s:/@\"'<>]*:([^\s:/@\"'<>]{4,})@")),
 )
 
-_LOOKAROUND = re.compile(r"\(\?<?[!=](?:\[[^\]]*\]|[^()\[\]])*\)")
-_COUNTED = re.compile(r"\{(\d+)(?:,(\d*))?\}\??")
+# Compiled by re on first use (only when the prefilter is built), not at import.
+_LOOKAROUND = r"\(\?<?[!=](?:\[[^\]]*\]|[^()\[\]])*\)"
+_COUNTED = r"\{(\d+)(?:,(\d*))?\}\??"
 
 
 def _loosened(pattern: str) -> str:
     """``pattern`` without lookarounds and with ``{n,m}`` as ``+`` (``*`` for 0): it matches
     wherever the pattern does, and RE2 runs it as a small automaton."""
-    pattern = _LOOKAROUND.sub("", pattern)
-    return _COUNTED.sub(lambda m: "*" if m.group(1) == "0" else "+", pattern)
+    pattern = re.sub(_LOOKAROUND, "", pattern)
+    return re.sub(_COUNTED, lambda m: "*" if m.group(1) == "0" else "+", pattern)
 
 
 def token_formats(line: str) -> list[tuple[str, re.Pattern[str]]]:
@@ -219,6 +222,27 @@ _PROSE = (
 #: case folding: a line without one needs neither rule compiled (~4 ms a process), as a
 #: memory file's long slug, suspect by its length alone, at every add.
 KEYWORD = re.compile(r"pass|pwd|pin|key|secret|token|cred|bearer|basic", re.IGNORECASE)
+#: :data:`KEYWORD` without case folding, over a line lower-cased (see
+#: :func:`folds_plainly`): ~4 times faster than the folded pattern.
+_KEYWORD_LOWER = re.compile(r"pass|pwd|pin|key|secret|token|cred|bearer|basic")
+
+#: The characters that re's case folding reads as an ASCII letter although ``str.lower``
+#: does not make them one (a Kelvin sign is ``k``, a long s ``s``, a dotless i ``i``), and
+#: the one whose lower case is two characters: found by going over every code point.
+_FOLDING_ODDLY = "\u0130\u0131\u017f\u212a"
+
+
+def folds_plainly(line: str) -> bool:
+    """Whether a case-folded pattern of ASCII alone matches ``line`` exactly where the
+    same pattern in lower case, without folding, matches ``line.lower()``."""
+    return line.isascii() or not any(c in line for c in _FOLDING_ODDLY)
+
+
+def has_keyword(line: str) -> bool:
+    """Whether :data:`KEYWORD` matches ``line``."""
+    if folds_plainly(line):
+        return _KEYWORD_LOWER.search(line.lower()) is not None
+    return KEYWORD.search(line) is not None
 
 
 @functools.cache
