@@ -11,8 +11,6 @@ is left out of that commit and reported; it waits in the work tree until fixed.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -24,7 +22,6 @@ from dreamgit.gitstore.locks import exclusive
 from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.formats import Source
-from dreamgit.version import __version__
 
 __all__ = ["Checkout"]
 
@@ -123,34 +120,12 @@ class Checkout(Committer):
 
     def _worktree_edits(self) -> dict[str, bytes | None]:
         """The uncommitted agent edits as the work tree has them (the agent's locks aside)."""
-        if self._known_clean():
-            return {}
         locks = self.format.lock_files
         return {
             p: d
             for p, d in self.store.worktree_edits(self.format.agent_paths).items()
             if p not in locks
         }
-
-    def _known_clean(self) -> bool:
-        """Whether the work tree holds the checked-out tip's files under the agent's
-        paths, as git's index and git's own status tell it (``store/leanworktree.py``:
-        ~35 ms of CPU at 10,000 files, where libgit2's status of the whole work tree
-        costs ~60 ms); False when that cannot be told, and libgit2 looks."""
-        store, paths = self.store, self.format.agent_paths
-        workdir, branch = store.workdir, store.checked_out_branch()
-        commit = None if workdir is None or branch is None else store.tip(branch)
-        if workdir is None or commit is None or not paths:
-            return False
-        from dreamgit.store.leanworktree import Committed, committed_in_work_tree
-
-        def files() -> dict[str, str]:
-            return {p: b for p, b in store.files(commit).items() if p.startswith(paths)}
-
-        named = json.dumps(["edits", __version__, store.tree_id(commit), list(paths)])
-        key = hashlib.sha256(named.encode()).hexdigest()
-        committed = Committed(key, len(commit) // 2, files, commit)
-        return committed_in_work_tree(store.git_dir, workdir, paths, committed)
 
     def readable_edits(
         self, now: datetime, edits: Mapping[str, bytes | None] | None = None
