@@ -19,6 +19,7 @@ commit, same time: the same report either way.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -95,11 +96,20 @@ def _report(
     )
     derived = DerivedStore(git_dir)
     try:
-        if work_tree is not None and not _clean(derived, view, git_dir, work_tree, commit):
-            return None  # edits the full path counts (or may): it answers
-        found = memory_figures(
-            derived, view["tree"], judge, sources_wanted=bool(view["read"]), counters={}, now=now
-        )
+        # git looks at the work tree's files in its own process while the facts are read.
+        clean = None if work_tree is None else _clean(derived, view, git_dir, work_tree, commit)
+        try:
+            found = memory_figures(
+                derived,
+                view["tree"],
+                judge,
+                sources_wanted=bool(view["read"]),
+                counters={},
+                now=now,
+            )
+        finally:
+            if clean is not None and not clean():  # asked even after an error: git is read
+                found = None  # edits the full path counts (or may): it answers
     finally:
         derived.close()
     if found is None:
@@ -141,11 +151,12 @@ def _report(
 
 def _clean(
     derived: DerivedStore, view: dict[str, Any], git_dir: Path, work_tree: Path, commit: str
-) -> bool:
-    """Whether the work tree holds the commit's files under the agent's paths: the
-    memories the derived store lists at the view's tree, and the other files the view
-    kept (``agent_files``), listed only when the index is not one found to stage them
-    before (named by those two, the paths and this dreamgit's version)."""
+) -> Callable[[], bool]:
+    """Whether the work tree holds the commit's files under the agent's paths (asked of
+    the call returned, which must be made: git may be looking meanwhile): the memories
+    the derived store lists at the view's tree, and the other files the view kept
+    (``agent_files``), listed only when the index is not one found to stage them before
+    (named by those two, the paths and this dreamgit's version)."""
     tree, others, paths = view["tree"], view["agent_files"], tuple(view["agent_paths"])
 
     def files() -> dict[str, str] | None:
@@ -156,9 +167,9 @@ def _clean(
     # repository's does not import them: the subprocess module alone is ~8 ms of CPU).
     import hashlib
 
-    from dreamgit.store.leanworktree import Committed, committed_in_work_tree
+    from dreamgit.store.leanworktree import Committed, start_work_tree_check
 
     named = json.dumps([__version__, tree, sorted(others.items()), paths], ensure_ascii=True)
     key = hashlib.sha256(named.encode()).hexdigest()
     committed = Committed(key, len(tree) // 2, files, commit)
-    return committed_in_work_tree(git_dir, work_tree, paths, committed)
+    return start_work_tree_check(git_dir, work_tree, paths, committed)

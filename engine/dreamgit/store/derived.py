@@ -211,18 +211,17 @@ class DerivedStore:
         with _transaction(db, "BEGIN"):
             if self._meta_of(db, tree) is None:
                 return None
-            missing, readable = derivedfacts.missing_facts(db, kind)
-        if missing:
-            new = [(p, blob, kind, derive(p, record), p, blob) for p, blob, record in missing]
-            self._keep_facts(kind, new, every=len(new) == readable)
-        with _transaction(db, "BEGIN"):
-            if self._meta_of(db, tree) is None:
-                return None
-            found = derivedfacts.read_facts(db, kind, with_record)
-        if found is not None:
+            found, missing, readable = derivedfacts.read_with_missing(db, kind, with_record)
+        if not missing:
             return found
-        listed = self.listing(tree, kind, derive, with_record=with_record)
-        return None if listed is None else derivedfacts.facts_from_listing(listed, with_record)
+        # Derived from the rows read with the rest: the answer is that one transaction's.
+        derived = [derive(file.path, file.record) for file in missing]
+        new = [
+            (f.path, f.blob, kind, fact, f.path, f.blob)
+            for f, fact in zip(missing, derived, strict=True)
+        ]
+        self._keep_facts(kind, new, every=len(new) == readable)
+        return derivedfacts.with_derived(found, missing, derived, with_record)
 
     def drop_facts(self, kind: str) -> None:
         """Forget every fact of ``kind`` (a reader found one it cannot read): the next

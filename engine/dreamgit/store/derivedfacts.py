@@ -4,7 +4,7 @@ A fact is a string an upper layer computes from one memory file's parsed record 
 health verdict, content words and sources), kept beside the file's row under a ``kind`` and
 the blob it was derived from, so an unchanged file is never derived twice and a changed or
 removed one drops it. :func:`listing` gives every file with its fact (deriving the missing
-ones); :func:`read_facts` gives, when every readable file has its fact already, only what a
+ones); :func:`read_with_missing` gives, in one pass, only what a
 reader over all of them needs: the active files' fact values, the records of those whose fact
 matches a pattern, and the files that are not active, without a tuple per file. These
 functions run inside the transactions :class:`~dreamgit.store.derived.DerivedStore` opens.
@@ -23,10 +23,10 @@ __all__ = [
     "Listed",
     "NewFact",
     "StoredRecord",
-    "facts_from_listing",
+    "Unfacted",
     "listed_rows",
-    "missing_facts",
-    "read_facts",
+    "read_with_missing",
+    "with_derived",
 ]
 
 #: Derives a fact from a memory file's (path, record), encoded as a string.
@@ -101,9 +101,12 @@ INSERT OR REPLACE INTO facts (path, blob, kind, value)
 SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM docs WHERE path = ? AND blob = ?)
 """
 _JOINED = "FROM docs d LEFT JOIN facts f ON f.path = d.path AND f.kind = ? AND f.blob = d.blob"
-_VALUES = f"SELECT d.active, f.value {_JOINED} WHERE d.id IS NOT NULL"
-_MISSING = f"SELECT d.path, d.blob, d.record {_JOINED} WHERE d.id IS NOT NULL AND f.value IS NULL"
-_READABLE = "SELECT COUNT(*) FROM docs WHERE id IS NOT NULL"
+#: The values, and the path, blob and record of each file without a fact (NULL for the rest).
+_VALUES_OR_RECORDS = f"""
+SELECT d.active, f.value, CASE WHEN f.value IS NULL THEN d.path END,
+    CASE WHEN f.value IS NULL THEN d.blob END, CASE WHEN f.value IS NULL THEN d.record END
+{_JOINED} WHERE d.id IS NOT NULL
+"""
 #: From the facts to the rows: only the rows of the facts asked for are read.
 _RECORDS = """
 SELECT d.path, f.value, d.record FROM facts f CROSS JOIN docs d ON d.path = f.path
@@ -133,22 +136,51 @@ def listed_rows(rows: list[Any], kind: str, derive: Derive) -> tuple[list[Listed
     return listed, new
 
 
-def missing_facts(db: sqlite3.Connection, kind: str) -> tuple[list[Any], int]:
-    """Inside a read transaction: (path, blob, parsed record) of each readable file without
-    a fact of ``kind``, and how many readable files there are."""
-    rows = db.execute(_MISSING, (kind,)).fetchall()
-    readable = db.execute(_READABLE).fetchone()[0] if rows else 0
-    return [(path, blob, json.loads(record)) for path, blob, record in rows], int(readable)
+class Unfacted(NamedTuple):
+    """A readable file without a fact of the kind read: its path, blob, parsed record and
+    whether it is active."""
+
+    path: str
+    blob: str
+    record: dict[str, Any]
+    active: bool
 
 
-def read_facts(db: sqlite3.Connection, kind: str, with_record: str) -> FactsOf | None:
-    """Inside a read transaction: the facts of ``kind`` (with the records of the active
-    files whose fact matches the SQL ``LIKE`` pattern ``with_record``), or None when a
-    readable file has no fact of ``kind`` yet (a listing derives it)."""
-    rows = db.execute(_VALUES, (kind,)).fetchall()
-    if any(value is None for _active, value in rows):
-        return None
-    values = [value for active, value in rows if active]
+def read_with_missing(
+    db: sqlite3.Connection, kind: str, with_record: str
+) -> tuple[FactsOf, list[Unfacted], int]:
+    """Inside a read transaction, in one pass over the files: the facts of ``kind`` as
+    :class:`FactsOf` holds them, with None among the values for each active file
+    without a fact, those files (in order; :func:`with_derived` fills them in) and how
+    many readable files there are."""
+    rows = db.execute(_VALUES_OR_RECORDS, (kind,)).fetchall()
+    missing = [
+        Unfacted(path, blob, json.loads(record), bool(active))
+        for active, value, path, blob, record in rows
+        if value is None
+    ]
+    found = _facts(db, kind, with_record, [value for active, value, *_ in rows if active])
+    return found, missing, len(rows)
+
+
+def with_derived(
+    found: FactsOf, missing: list[Unfacted], derived: list[str], with_record: str
+) -> FactsOf:
+    """``found`` (from :func:`read_with_missing`) with the facts just ``derived`` for
+    its ``missing`` files (``with_record``: a ``LIKE`` pattern of a prefix, ``p%``)."""
+    prefix = with_record.removesuffix("%")
+    active = iter([fact for file, fact in zip(missing, derived, strict=True) if file.active])
+    values = [fact if fact is not None else next(active) for fact in found.values]
+    records = found.records + [
+        StoredRecord(file.path, fact, parsed=file.record)
+        for file, fact in zip(missing, derived, strict=True)
+        if file.active and fact.startswith(prefix)
+    ]
+    return found._replace(values=values, records=records)
+
+
+def _facts(db: sqlite3.Connection, kind: str, with_record: str, values: list[Any]) -> FactsOf:
+    """The facts of ``kind`` with the active files' ``values`` read already."""
     records = [
         StoredRecord(path, fact, text=text)
         for path, fact, text in db.execute(_RECORDS, (kind, with_record))
@@ -163,27 +195,3 @@ def read_facts(db: sqlite3.Connection, kind: str, with_record: str) -> FactsOf |
         else:  # rows no sync leaves: a second file with no first (KeyError: read the files)
             raise KeyError(path)
     return FactsOf(values, records, broken, seconds)
-
-
-def facts_from_listing(listed: list[Listed], with_record: str) -> FactsOf:
-    """What :func:`read_facts` gives, from a listing that derived the missing facts
-    (``with_record``: a ``LIKE`` pattern of a prefix, ``p%``)."""
-    prefix = with_record.removesuffix("%")
-    first = {f.ident: f.path for f in listed if f.active and f.ident is not None}
-    return FactsOf(
-        values=[f.fact or "" for f in listed if f.active],
-        records=[_stored(f) for f in listed if f.active and (f.fact or "").startswith(prefix)],
-        broken=[(f.path, f.broken) for f in listed if f.broken is not None],
-        seconds=[
-            (f.path, f.ident, first[f.ident])
-            for f in listed
-            if f.ident is not None and not f.active
-        ],
-    )
-
-
-def _stored(found: Listed) -> StoredRecord:
-    """The record the listing was asked to bring (KeyError when the store did not)."""
-    if found.record is None:
-        raise KeyError(found.path)
-    return StoredRecord(found.path, found.fact or "", parsed=found.record)

@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from dreamgit.store.gitindex import IndexContent, IndexEntry, index_content, parse_index
-from dreamgit.store.gitstatus import clean_by_git
+from dreamgit.store.gitstatus import clean_by_git, start_git_status
 from dreamgit.store.indexvouch import vouch, vouched
 
-__all__ = ["Committed", "committed_in_work_tree"]
+__all__ = ["Committed", "committed_in_work_tree", "start_work_tree_check"]
 
 _EXECUTABLE = 0o100755
 _REGULAR = 0o100644
@@ -68,16 +68,44 @@ def committed_in_work_tree(
     """Whether every file under ``prefixes`` (``memories/`` a folder, ``MEMORY.md`` a
     file) in ``workdir`` holds what ``committed`` (the commit's files under those
     prefixes) says, and no other file is there."""
+    return start_work_tree_check(git_dir, workdir, prefixes, committed)()
+
+
+def start_work_tree_check(
+    git_dir: Path, workdir: Path, prefixes: tuple[str, ...], committed: Committed
+) -> Callable[[], bool]:
+    """What :func:`committed_in_work_tree` says, to be asked for later: when git's status
+    alone may judge, git is started now and looks at the files in its own process while
+    the caller works; the call returned waits for it (and must be made, once git was
+    started: it reads git's output). Else the files are looked at when it is called."""
     content = index_content(git_dir, committed.id_bytes)
     if content is None:
-        return False
-    asked = _git_may_judge(git_dir, content)
-    if asked:
-        # git compares the index with HEAD (the commit) and the files with the index:
-        # its ~10,000 entries need not be read here.
-        by_git = clean_by_git(git_dir, workdir, prefixes, committed.commit)
+        return lambda: False
+    if not _git_may_judge(git_dir, content):
+        return lambda: _judged_here(git_dir, workdir, prefixes, committed, content, False)
+    # git compares the index with HEAD (the commit) and the files with the index: its
+    # ~10,000 entries need not be read here.
+    started = start_git_status(git_dir, workdir, prefixes, committed.commit)
+
+    def answer() -> bool:
+        by_git = None if started is None else started.answer()
         if by_git is not None:
             return by_git
+        return _judged_here(git_dir, workdir, prefixes, committed, content, True)
+
+    return answer
+
+
+def _judged_here(
+    git_dir: Path,
+    workdir: Path,
+    prefixes: tuple[str, ...],
+    committed: Committed,
+    content: IndexContent,
+    asked: bool,
+) -> bool:
+    """:func:`committed_in_work_tree`'s answer from the index parsed here (``asked``:
+    git's status was asked already and could not say)."""
     index = parse_index(content, committed.id_bytes)
     if index is None:
         return False
