@@ -17,8 +17,10 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from clikit import RepositoryTemplates, prepared
+from dreamgit.cli import cli
 from dreamgit.store.repo import MemoryRepo
 from formatkit import claude_folder_on_master
 from test_claude_hooks import DAY, SESSION, _memory, _record
@@ -50,12 +52,17 @@ def _refs(repo: Path) -> str:
 def _logged_once(
     tmp_path: Path, templates: RepositoryTemplates, kind: str
 ) -> tuple[Path, dict[str, str]]:
-    """A repository (work tree or bare) that logged a two-turn session; the hook input."""
+    """A repository (work tree or bare) that logged a two-turn session; the hook input.
+
+    The first log is set-up, run in this process (click's runner, the hook's own code):
+    the tests below that log as a process (the resumed turn, the adopted folder, every
+    doubt) prove the full path's imports."""
     repo = (_memory if kind == "work-tree" else _bare)(tmp_path, templates)
     payload = _transcript(tmp_path, "I keep the deploy keys in the vault.")
-    said, modules = _loaded(repo, "session-end", payload)
-    assert f"logged 1 session part(s) of {SESSION}.jsonl" in said
-    assert "dreamgit.store.agentlog" in modules
+    args = ["--repo", str(repo), "--now", DAY, "hook", "claude-code", "session-end"]
+    done = CliRunner().invoke(cli, args, input=json.dumps(payload))
+    assert done.exit_code == 0, done.output
+    assert f"logged 1 session part(s) of {SESSION}.jsonl" in done.output
     return repo, payload
 
 

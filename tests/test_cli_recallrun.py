@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clikit import prepared
 from dreamgit.api import DreamEngine
 from dreamgit.cli.plainargs import PlainCall
 from dreamgit.cli.recallrun import RecallCall, recall_call
@@ -74,6 +75,13 @@ def _run(folder: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], se
     return done, modules
 
 
+def _viewed(folder: Path) -> None:
+    """A first recall, in this process (click's command, the same code): it keeps the view
+    of the tip the lean route answers from (the test of a cached recall proves it of the
+    first recall as a process; the next test, of this one: no git after it)."""
+    prepared(folder, NOW_TEXT, "recall", "release", "--no-record")
+
+
 def _printed(done: subprocess.CompletedProcess[str]) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
@@ -83,12 +91,13 @@ def test_a_plain_recall_prints_what_clicks_command_prints_without_click(tmp_path
     sends the same line through click): the same output, the same exit code."""
     folder = tmp_path / "mem"
     _repo(folder)
-    _run(folder, "recall", "release", "--no-record")  # keeps the view of the tip
+    _viewed(folder)
     for asked in ASKED:
         lean, lean_modules = _run(folder, "recall", *asked, "--no-record")
         click_done, click_modules = _run(folder, "--debug", "recall", *asked, "--no-record")
         assert _printed(lean) == _printed(click_done), asked
         assert "click" not in lean_modules and "click" in click_modules
+        assert "pygit2" not in lean_modules  # the view _viewed kept answers
     grouped, _ = _run(folder, "recall", "short release notes", "--no-record")
     assert "(+1 alike)" in grouped.stdout
     nothing, _ = _run(folder, "recall", "nothing here matches", "--no-record")
@@ -120,7 +129,7 @@ def test_a_cached_recall_with_its_own_weight_compiles_it_and_answers_as_click(
     repo = MemoryRepo.open(folder)
     config = (repo.read_text(layout.CONFIG) or "") + 'recall:\n  weight: "-rank(priority)"\n'
     repo.commit_main("config", lambda _t: {layout.CONFIG: config.encode()}, now=NOW)
-    _run(folder, "recall", "release", "--no-record")  # keeps the view of the tip
+    _viewed(folder)
     lean, modules = _run(folder, "recall", "release notes", "--no-record")
     click_done, _ = _run(folder, "--debug", "recall", "release notes", "--no-record")
     assert "click" not in modules and "dreamgit.dsl" in modules
@@ -133,7 +142,7 @@ def test_a_recall_that_leaves_a_signal_records_it_once(tmp_path: Path) -> None:
     """A recorded recall through the lean route spools one signal, as click's does."""
     folder = tmp_path / "mem"
     _repo(folder)
-    _run(folder, "recall", "release", "--no-record")
+    _viewed(folder)
     spool = spool_dir(folder / ".git")
     before = set(spool.glob("*.json"))
     done, modules = _run(folder, "recall", "release notes")
@@ -153,7 +162,7 @@ def test_an_error_is_clicks_word_for_word(tmp_path: Path, args: list[str], messa
     """A plain command line that cannot be answered is handed to click, which reports it."""
     folder = tmp_path / "mem"
     _repo(folder)
-    _run(folder, "recall", "release", "--no-record")
+    _viewed(folder)
     done, modules = _run(folder, *args)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith(message), done.stderr

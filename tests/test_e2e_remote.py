@@ -215,7 +215,7 @@ def test_a_branch_a_reviewer_pushed_to_is_kept_by_the_next_night(tmp_path: Path)
     git(reviewer, "push", "--quiet", "origin", str(first["branch"]))
 
     _log_and_push(repo, ["light roast coffee", "short meetings", "rye bread"], day=1)
-    second = _night(tmp_path, origin, "night2", "2026-11-24T03:00:00Z")
+    second = _night(tmp_path, origin, "night2", "2026-11-24T03:00:00Z", process=False)
     assert "replaced" not in second
     assert len(second["sessions"]) == 3  # type: ignore[arg-type]
     assert sorted(_remote_dream_branches(origin)) == sorted([first["branch"], second["branch"]])
@@ -236,25 +236,9 @@ def test_a_replaced_branch_the_remote_does_not_hold_as_seen_is_kept_with_a_warni
         operations.log_session(
             repo, f"User: I prefer {fact}.", now=NOW + timedelta(days=1, minutes=n)
         )
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "dreamgit",
-            "--repo",
-            str(agent),
-            "--now",
-            "2026-11-24T03:00:00Z",
-            "run",
-            "--no-merge",
-            "--push",
-            "origin",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    args = ["--repo", str(agent), "--now", "2026-11-24T03:00:00Z", "run", "--no-merge"]
+    done = CliRunner().invoke(cli, [*args, "--push", "origin"])  # the process: the first test
+    assert done.exit_code == 0, done.output
     assert done.stderr == (
         f"warning: {first['branch']} on origin was not deleted (gone already, or someone "
         "pushed to it); this run's branch holds its sessions\n"
@@ -274,13 +258,8 @@ def test_a_push_that_fails_after_a_merge_still_shows_the_run(as_json: bool, tmp_
     operations.log_session(repo, "User: I prefer pytest over unittest for tests.", now=NOW)
     git(agent, "remote", "add", "origin", str(tmp_path / "gone.git"))
     args = ["--repo", str(agent), "--now", "2026-11-23T03:00:00Z", "run", "--force"]
-    done = subprocess.run(
-        [sys.executable, "-m", "dreamgit", *args, "--push", "origin", *(["--json"] * as_json)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
+    done = CliRunner().invoke(cli, [*args, "--push", "origin", *(["--json"] * as_json)])
+    assert done.exit_code == 1, done.output
     assert "error: git push origin main failed: " in done.stderr
     assert "hint: check the remote's name and your credentials" in done.stderr
     [run] = json.loads(CliRunner().invoke(cli, ["--repo", str(agent), "history", "--json"]).output)
@@ -303,12 +282,12 @@ def test_a_pushed_run_says_where_it_went(tmp_path: Path) -> None:
     operations.log_session(repo, "User: I prefer pytest over unittest for tests.", now=NOW)
     git(agent, "remote", "add", "origin", str(origin))
     at = "2026-11-23T03:00:00Z"
-    out = dreamgit(agent, at, "run", "--force", "--no-merge", "--push", "origin")
+    out = prepared(agent, at, "run", "--force", "--no-merge", "--push", "origin")
     [branch] = git(origin, "branch", "--list", "--format=%(refname:short)").split()
     assert out.endswith(f"left for review ({branch})\npushed {branch} to origin\n")
     operations.log_session(repo, "User: I deploy on Fridays now.", now=NOW + timedelta(hours=3))
     record = json.loads(
-        dreamgit(agent, "2026-11-23T06:00:00Z", "run", "--force", "--push", "origin", "--json")
+        prepared(agent, "2026-11-23T06:00:00Z", "run", "--force", "--push", "origin", "--json")
     )
     assert record["merged"] is True
     assert record["push"] == {"remote": "origin", "branch": "main", "pushed": True, "error": None}
