@@ -41,6 +41,15 @@ def tree_files(repo: Path, rev: str = "main") -> list[str]:
     return git(repo, "ls-tree", "-r", "--name-only", rev).splitlines()
 
 
+def tree_blobs(repo: Path, rev: str = "HEAD") -> dict[str, str]:
+    """What git says ``rev``'s tree holds: path → blob id."""
+    found = {}
+    for line in git(repo, "ls-tree", "-r", rev).splitlines():
+        meta, path = line.split("\t", 1)
+        found[path] = meta.split()[2]
+    return found
+
+
 def committed_work_tree(path: Path, files: dict[str, str]) -> Path:
     """A new repository at ``path`` whose work tree and index hold one commit of
     ``files`` (path → text), made by the git binary, as a clone leaves them."""

@@ -12,7 +12,7 @@ import pytest
 from dreamgit.store import gitindex, leanworktree
 from dreamgit.store.indexvouch import vouch, vouched
 from dreamgit.store.leanworktree import Committed, committed_in_work_tree
-from gitcheck import committed_work_tree, git
+from gitcheck import committed_work_tree, git, tree_blobs
 
 PATHS = ("memories/", "MEMORY.md")
 
@@ -28,15 +28,6 @@ def work(tmp_path: Path) -> Path:
     path = committed_work_tree(tmp_path / "w", files)
     (path / ".git" / "dreamgit" / "cache").mkdir(parents=True)
     return path
-
-
-def _committed(work: Path) -> dict[str, str]:
-    """What git says HEAD holds: path → blob id."""
-    found = {}
-    for line in git(work, "ls-tree", "-r", "HEAD").splitlines():
-        meta, path = line.split("\t", 1)
-        found[path] = meta.split()[2]
-    return found
 
 
 class _Listing:
@@ -64,7 +55,7 @@ def _parsed_here(work: Path) -> None:
 def test_the_same_index_is_compared_with_the_commit_once(work: Path) -> None:
     """A second check of an unchanged index lists no committed file, and says the same."""
     _parsed_here(work)
-    listing = _Listing(_committed(work))
+    listing = _Listing(tree_blobs(work))
     assert _check(work, listing) and listing.asked == 1
     assert _check(work, listing) and listing.asked == 1
 
@@ -72,7 +63,7 @@ def test_the_same_index_is_compared_with_the_commit_once(work: Path) -> None:
 def test_another_key_or_another_index_compares_again(work: Path) -> None:
     """Other committed files (another key), or an index someone changed, are compared."""
     _parsed_here(work)
-    listing = _Listing(_committed(work))
+    listing = _Listing(tree_blobs(work))
     assert _check(work, listing)
     assert _check(work, listing, key="other") and listing.asked == 2
     (work / "memories/travel/likes-trains.md").write_text("Likes day trains.\n")
@@ -84,7 +75,7 @@ def test_another_key_or_another_index_compares_again(work: Path) -> None:
 def test_a_vouched_index_still_looks_at_every_file(work: Path) -> None:
     """The memo says what the index stages, not what the files hold: an edit is seen."""
     _parsed_here(work)
-    listing = _Listing(_committed(work))
+    listing = _Listing(tree_blobs(work))
     assert _check(work, listing)
     (work / "memories/kitchen/keeps-a-starter.md").write_text("Gave the starter away.\n")
     assert not _check(work, listing) and listing.asked == 1
@@ -126,16 +117,16 @@ def test_more_touched_files_than_are_hashed_are_judged_by_git(
     """Git's status looks at the files when it can (it hashes as many as it must)."""
     monkeypatch.setattr(leanworktree, "_MAX_HASHED", 1)
     _touch_every_memory(work)
-    assert _check(work, _Listing(_committed(work)))
+    assert _check(work, _Listing(tree_blobs(work)))
     (work / "memories/travel/likes-trains.md").write_text("Likes day trains.\n")
-    assert not _check(work, _Listing(_committed(work)))
+    assert not _check(work, _Listing(tree_blobs(work)))
 
 
 def test_without_git_the_files_are_looked_at_here(
     work: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No git on PATH: every file is looked at from Python, within its limit."""
-    committed = _committed(work)
+    committed = tree_blobs(work)
     monkeypatch.setenv("PATH", os.fspath(tmp_path / "empty"))
     assert _check(work, _Listing(committed))
     monkeypatch.setattr(leanworktree, "_MAX_HASHED", 1)
@@ -148,7 +139,7 @@ def test_line_ending_rules_leave_git_unasked(work: Path, monkeypatch: pytest.Mon
     git(work, "config", "core.autocrlf", "input")
     monkeypatch.setattr(leanworktree, "_MAX_HASHED", 1)
     _touch_every_memory(work)
-    assert not _check(work, _Listing(_committed(work)))
+    assert not _check(work, _Listing(tree_blobs(work)))
 
 
 class _Parsed:
@@ -168,7 +159,7 @@ def test_a_plain_index_is_not_parsed_when_git_looks_at_the_files(
     """An index of version 2 staging no attributes file is left to git's status, which
     compares it with HEAD: its entries are not read here, and an edit or a staged
     change is still seen."""
-    listing, parsed = _Listing(_committed(work)), _Parsed()
+    listing, parsed = _Listing(tree_blobs(work)), _Parsed()
     monkeypatch.setattr(leanworktree, "parse_index", parsed)
     assert _check(work, listing) and _check(work, listing)
     starter = work / "memories/kitchen/keeps-a-starter.md"
@@ -186,7 +177,7 @@ def test_an_index_staging_attributes_is_read_every_time(
     (work / "memories" / ".gitattributes").write_text("*.md text\n")
     git(work, "add", "memories/.gitattributes")
     git(work, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-q", "-m", "attrs")
-    listing, parsed = _Listing(_committed(work)), _Parsed()
+    listing, parsed = _Listing(tree_blobs(work)), _Parsed()
     monkeypatch.setattr(leanworktree, "parse_index", parsed)
     assert _check(work, listing)
     assert _check(work, listing) and parsed.calls == 2

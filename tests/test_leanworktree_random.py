@@ -15,7 +15,7 @@ import pytest
 
 from dreamgit.gitstore.store import GitStore
 from dreamgit.store.leanworktree import Committed, committed_in_work_tree, start_work_tree_check
-from gitcheck import committed_work_tree, git
+from gitcheck import committed_work_tree, git, tree_blobs
 
 PATHS = ("memories/", "MEMORY.md")
 #: Changes that leave every file under the paths as committed.
@@ -25,14 +25,6 @@ FILES = {
     **{f"memories/t{k % 3}/m{k}.md": f"Memory number {k} says something.\n" for k in range(12)},
     "notes/outside.md": "Not under the agent's paths.\n",
 }
-
-
-def _committed(work: Path) -> dict[str, str]:
-    found = {}
-    for line in git(work, "ls-tree", "-r", "HEAD").splitlines():
-        meta, path = line.split("\t", 1)
-        found[path] = meta.split()[2]
-    return found
 
 
 def _edit(work: Path, rng: random.Random) -> str:
@@ -76,7 +68,7 @@ def test_the_lean_check_agrees_with_libgit2_over_random_edits(
     rng = random.Random(seed)
     kinds = [_edit(work, rng) for _ in range(rng.randint(0, 2))]
     head = git(work, "rev-parse", "HEAD").strip()
-    files = {p: b for p, b in _committed(work).items() if p.startswith(PATHS)}
+    files = {p: b for p, b in tree_blobs(work).items() if p.startswith(PATHS)}
     expected = GitStore.open(work).worktree_edits(PATHS) == {}
     if not with_git:
         monkeypatch.setenv("PATH", os.fspath(tmp_path / "no-git"))
