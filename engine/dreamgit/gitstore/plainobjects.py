@@ -6,19 +6,18 @@ commit writes it again with one entry changed. Stored without compression, the o
 costs a hash and a write, and about a half more disk until git packs it (a pack
 compresses it again, as a delta of its neighbour). The object is what git writes with
 ``core.looseCompression 0``: a valid zlib stream, read by git and libgit2 alike. It is
-written to a temporary file and renamed into place, as git does, so a crash leaves no
-half-written object.
+written to a temporary file and renamed into place, as git does (``looseobject``), so a
+crash leaves no half-written object.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
-import zlib
 from pathlib import Path
 
 import pygit2
+
+from dreamgit.gitstore.looseobject import write_loose
 
 __all__ = ["PLAIN_TREE_BYTES", "objects_folder", "write_plain_tree"]
 
@@ -38,19 +37,4 @@ def objects_folder(repo: pygit2.Repository) -> Path | None:
 
 def write_plain_tree(objects: Path, raw: bytes) -> pygit2.Oid:
     """The tree object ``raw`` (a tree's entries) written to ``objects`` uncompressed."""
-    data = b"tree %d\0%s" % (len(raw), raw)
-    hexsha = hashlib.sha1(data, usedforsecurity=False).hexdigest()
-    folder = objects / hexsha[:2]
-    path = folder / hexsha[2:]
-    if not path.exists():
-        folder.mkdir(exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix="tmp_obj_")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(zlib.compress(data, 0))
-            os.chmod(temporary, 0o444)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    return pygit2.Oid(hex=hexsha)
+    return pygit2.Oid(hex=write_loose(objects, b"tree", raw, level=0))

@@ -14,14 +14,12 @@ doubts: the caller takes libgit2's path. Packed objects are read by ``leanpacks`
 from __future__ import annotations
 
 import functools
-import os
-import time
 import zlib
 from pathlib import Path
 
+from dreamgit.gitstore.looseobject import write_loose
 from dreamgit.store.leandoubt import Doubt
 from dreamgit.store.leanpacks import read_packed
-from dreamgit.store.leansha import sha1
 
 __all__ = ["read_kind", "read_object", "write_object"]
 
@@ -62,23 +60,5 @@ def read_kind(git_dir: Path, object_id: str, kind: bytes) -> bytes:
 
 
 def write_object(git_dir: Path, kind: bytes, body: bytes) -> str:
-    """Store ``body`` as a loose object of ``kind``; its id. Atomic: a temporary file in
-    the object's folder renamed into place (an object already there is kept)."""
-    data = b"%s %d\0%s" % (kind, len(body), body)
-    object_id = sha1(data, usedforsecurity=False).hexdigest()
-    folder = git_dir / "objects" / object_id[:2]
-    path = folder / object_id[2:]
-    if path.exists():
-        return object_id
-    folder.mkdir(exist_ok=True)
-    # A name of the shape git gives its own (importing tempfile costs more than the write).
-    temp = folder / f"tmp_obj_{os.getpid()}_{time.monotonic_ns()}"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(zlib.compress(data, 1))
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    return object_id
+    """Store ``body`` as a loose object of ``kind``; its id (``gitstore.looseobject``)."""
+    return write_loose(git_dir / "objects", kind, body, level=1)

@@ -22,8 +22,8 @@ import zlib
 from collections.abc import Callable
 from typing import NamedTuple
 
+from dreamgit.gitstore.leansha import sha1
 from dreamgit.store.leandoubt import Doubt
-from dreamgit.store.leansha import sha1
 
 __all__ = ["read_packed"]
 

@@ -1,0 +1,40 @@
+"""One loose git object written as git writes it, without libgit2.
+
+The lean add (``store/leanobjects.py``) writes its blobs, trees and commits this way, and
+a dream its big trees stored uncompressed (``plainobjects``). Atomic: a temporary file in
+the object's folder renamed into place; an object already there is kept.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import zlib
+from pathlib import Path
+
+from dreamgit.gitstore.leansha import sha1
+
+__all__ = ["write_loose"]
+
+
+def write_loose(objects: Path, kind: bytes, body: bytes, *, level: int) -> str:
+    """Store ``body`` as a loose object of ``kind`` in the folder ``objects``, its zlib
+    stream compressed at ``level`` (0: stored as it is); its id."""
+    data = b"%s %d\0%s" % (kind, len(body), body)
+    object_id = sha1(data, usedforsecurity=False).hexdigest()
+    folder = objects / object_id[:2]
+    path = folder / object_id[2:]
+    if path.exists():
+        return object_id
+    folder.mkdir(exist_ok=True)
+    # A name of the shape git gives its own (importing tempfile costs more than the write).
+    temp = folder / f"tmp_obj_{os.getpid()}_{time.monotonic_ns()}"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(zlib.compress(data, level))
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return object_id
