@@ -32,6 +32,7 @@ KERNEL = frozenset(
         "errors",
         "clock",
         "ids",
+        "leanhash",
         "lazyre",
         "model",
         "records",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from dreamgit.errors import UserError
 
@@ -29,15 +28,8 @@ SESSION_ID = re.compile(r"s-\d{8}-[0-9a-f]{6}\Z")
 
 
 def _digest(*parts: str) -> bytes:
-    # Imported when an id is made, and CPython's own SHA-256 where it has one: hashlib's
-    # import loads OpenSSL (~4 ms of an add's CPU); a recall of ids made earlier needs none.
-    if TYPE_CHECKING:
-        from hashlib import sha256
-    else:
-        try:
-            from _sha256 import sha256  # Python 3.11
-        except ImportError:
-            from hashlib import sha256
+    # Imported when an id is made: a recall of ids made earlier hashes nothing.
+    from dreamgit.leanhash import sha256
 
     return sha256("\x1f".join(parts).encode("utf-8")).digest()
 

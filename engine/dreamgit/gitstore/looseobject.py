@@ -12,7 +12,7 @@ import time
 import zlib
 from pathlib import Path
 
-from dreamgit.gitstore.leansha import sha1
+from dreamgit.leanhash import sha1
 
 __all__ = ["write_loose"]
 

@@ -80,9 +80,6 @@ class DerivedStore:
         #: One connection per thread: sqlite3 refuses a connection made in another thread, and
         #: the MCP server answers its tools in worker threads.
         self._local = threading.local()
-        #: The tree this process last saw the database hold: a sync to it is skipped
-        #: (``search`` checks the tree in its own transaction and forgets it if moved).
-        self._held: str | None = None
 
     def close(self) -> None:
         """Close this thread's connection (a later call opens it again)."""
@@ -90,7 +87,6 @@ class DerivedStore:
         if db is not None:
             db.close()
             self._local.db = None
-        self._held = None
 
     def sync(
         self,
@@ -280,11 +276,10 @@ class DerivedStore:
         return () if row is None else (str(row[0]), str(row[1]))
 
     def _meta_of(self, db: sqlite3.Connection, tree: str) -> dict[str, str] | None:
-        """Inside a read transaction: the meta rows, or None (and the tree forgotten)
-        when the database holds another tree or schema."""
+        """Inside a read transaction: the meta rows, or None when the database holds
+        another tree or schema."""
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
-            self._held = None
             return None
         return meta
 
@@ -303,7 +298,6 @@ class DerivedStore:
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("tree") != tree or meta.get("schema") != SCHEMA:
                 parsed = move(db, tree, meta, source, SCHEMA)
-        self._held = tree
         return parsed
 
 

@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Callable
 from typing import NamedTuple
 
-from dreamgit.gitstore.leansha import sha1
+from dreamgit.leanhash import sha1
 from dreamgit.store.leandoubt import Doubt
 
 __all__ = ["read_packed"]

@@ -69,7 +69,7 @@ def lean_store(path: Path) -> GitStore | None:
     return cast("GitStore", store)
 
 
-def _config_texts(git_dir: Path) -> list[str | None]:
+def _read_config_texts(git_dir: Path) -> list[str | None]:
     """The repository's configuration ("" when it has none), then the user's and the
     system's that exist (which libgit2 also reads), lower-cased; None: unreadable."""
     home = Path(os.environ.get("HOME", "/nonexistent"))
@@ -118,7 +118,7 @@ class LeanStore:
     @functools.cached_property
     def _config_texts(self) -> list[str | None]:
         # Read once a process: an add asks three times.
-        return _config_texts(self.git_dir)
+        return _read_config_texts(self.git_dir)
 
     def config_mentions(self, words: tuple[str, ...], *, everywhere: bool) -> bool:
         """Whether the repository's configuration (``everywhere``: the user's and the
