@@ -67,8 +67,7 @@ def _instruction(candidate: Candidate) -> str | None:
 
 
 def _never_fits(ruleset: RuleSet, memory: Memory, env: Mapping[str, object]) -> str | None:
-    """Why a candidate can never become a memory: too long for any run, or unranked
-    (``env``: the memory's rule environment)."""
+    """Why a candidate can never become a memory: too long for any run, or unranked."""
     if len(memory.text) > ruleset.limits.max_new_chars_per_run:
         return "max_new_chars_per_run (longer than one run may add)"
     try:
@@ -78,14 +77,10 @@ def _never_fits(ruleset: RuleSet, memory: Memory, env: Mapping[str, object]) -> 
     return None
 
 
-def _due(
-    ruleset: RuleSet, memory: Memory, now: datetime, env: Mapping[str, object] | None = None
-) -> str | None:
-    """Why a candidate would leave as soon as it came: a prune rule already holds for it
-    (``env``: the memory's rule environment, when the caller has it already)."""
+def _due(ruleset: RuleSet, memory: Memory, env: Mapping[str, object]) -> str | None:
+    """Why a candidate would leave as soon as it came: a prune rule already holds for it."""
     if ruleset.is_protected(memory):
         return None
-    env = memory_env(memory, now) if env is None else env
     for rule in ruleset.prune:
         holds = _holds(rule, env)
         if holds is not False:
@@ -102,26 +97,20 @@ def _in_its_days_note(
     if not session_notes.can_hold(candidate) or session_notes.working(candidate, at_work):
         return None
     noted = replace(candidate, tags=tuple(sorted({*candidate.tags, session_notes.TAG})))
-    return noted if _due(ruleset, ws.place(_memory_for(noted, set())), now) is None else None
+    memory = ws.place(_memory_for(noted, set()))
+    return noted if _due(ruleset, memory, memory_env(memory, now)) is None else None
 
 
 def rejecting_rule(
-    ruleset: RuleSet,
-    candidate: Candidate,
-    now: datetime,
-    memory: Memory | None = None,
-    memory_names: Mapping[str, object] | None = None,
+    ruleset: RuleSet, candidate: Candidate, now: datetime, memory: Memory | None = None
 ) -> str | None:
-    """The name of the first gather rule that rejects ``candidate``, or None
-    (``memory_names``: the memory's rule environment, when the caller has it already)."""
-    if memory_names is None:
-        memory_names = memory_env(memory or _memory_for(candidate, set()), now)
-    env = {
-        **memory_names,
-        "kind": candidate.kind,
-        "salience": candidate.salience,
-        "speaker": candidate.speaker,
-    }
+    """The name of the first gather rule that rejects ``candidate``, or None."""
+    return _rejecting(ruleset, candidate, memory_env(memory or _memory_for(candidate, set()), now))
+
+
+def _rejecting(ruleset: RuleSet, candidate: Candidate, names: Mapping[str, object]) -> str | None:
+    """:func:`rejecting_rule` on the memory's rule environment ``names``."""
+    env = dict(names, kind=candidate.kind, salience=candidate.salience, speaker=candidate.speaker)
     for rule in ruleset.gather:
         holds = _holds(rule, env)
         if holds is not False:
@@ -346,10 +335,10 @@ def _admitted(
         return candidate  # known already: what happens to it is decided with the memory
     # one environment for the three checks (each built every name of it anew before)
     env = memory_env(memory, now)
-    rule = rejecting_rule(ruleset, candidate, now, memory, env) or _never_fits(ruleset, memory, env)
+    rule = _rejecting(ruleset, candidate, env) or _never_fits(ruleset, memory, env)
     rule = rule or _instruction(candidate)
     if rule is None:
-        rule = _due(ruleset, memory, now, env)
+        rule = _due(ruleset, memory, env)
         if rule is None:
             return candidate
         noted = _in_its_days_note(ws, ruleset, candidate, now, at_work)
