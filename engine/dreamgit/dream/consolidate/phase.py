@@ -375,15 +375,17 @@ def _merge_group(
     if protected:  # every protected member is recorded, not only the first
         return None
     anchor = group[0]
-    members = [anchor] + [
-        m
+    # each member's rule judged once: the first member's names the merge
+    joining = [
+        (m, rule)
         for m in group[1:]
-        if _first_rule(ruleset.consolidate, "merge", anchor, m, now, decisions)
+        if (rule := _first_rule(ruleset.consolidate, "merge", anchor, m, now, decisions))
         or frozenset((anchor.id, m.id)) in restated
     ]
-    if len(members) < 2:
+    if not joining:
         return None
-    rule = _first_rule(ruleset.consolidate, "merge", anchor, members[1], now, [])
+    members = [anchor, *(m for m, _rule in joining)]
+    rule = joining[0][1]
     name = rule.name if rule is not None else "merge-restatement"
     return _merge(ws, members, rule=name, now=now, budget=budget, ops=ops)
 

@@ -11,7 +11,7 @@ deferred by the run's limits is gathered again by the next run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -66,22 +66,21 @@ def _instruction(candidate: Candidate) -> str | None:
     return None if shape is None else f"no-instructions (shaped like an instruction: {shape})"
 
 
-def _never_fits(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
+def _never_fits(ruleset: RuleSet, memory: Memory, env: Mapping[str, object]) -> str | None:
     """Why a candidate can never become a memory: too long for any run, or unranked."""
     if len(memory.text) > ruleset.limits.max_new_chars_per_run:
         return "max_new_chars_per_run (longer than one run may add)"
     try:
-        ruleset.rank.evaluate(memory_env(memory, now))
+        ruleset.rank.evaluate(env)
     except ExpressionError as exc:  # every memory is ranked: one rank cannot order is refused
         return f"rank ({ruleset.rank_location}), which cannot be evaluated for it: {exc.reason}"
     return None
 
 
-def _due(ruleset: RuleSet, memory: Memory, now: datetime) -> str | None:
+def _due(ruleset: RuleSet, memory: Memory, env: Mapping[str, object]) -> str | None:
     """Why a candidate would leave as soon as it came: a prune rule already holds for it."""
     if ruleset.is_protected(memory):
         return None
-    env = memory_env(memory, now)
     for rule in ruleset.prune:
         holds = _holds(rule, env)
         if holds is not False:
@@ -98,15 +97,20 @@ def _in_its_days_note(
     if not session_notes.can_hold(candidate) or session_notes.working(candidate, at_work):
         return None
     noted = replace(candidate, tags=tuple(sorted({*candidate.tags, session_notes.TAG})))
-    return noted if _due(ruleset, ws.place(_memory_for(noted, set())), now) is None else None
+    memory = ws.place(_memory_for(noted, set()))
+    return noted if _due(ruleset, memory, memory_env(memory, now)) is None else None
 
 
 def rejecting_rule(
     ruleset: RuleSet, candidate: Candidate, now: datetime, memory: Memory | None = None
 ) -> str | None:
     """The name of the first gather rule that rejects ``candidate``, or None."""
-    env = memory_env(memory or _memory_for(candidate, set()), now)
-    env.update(kind=candidate.kind, salience=candidate.salience, speaker=candidate.speaker)
+    return _rejecting(ruleset, candidate, memory_env(memory or _memory_for(candidate, set()), now))
+
+
+def _rejecting(ruleset: RuleSet, candidate: Candidate, names: Mapping[str, object]) -> str | None:
+    """:func:`rejecting_rule` on the memory's rule environment ``names``."""
+    env = dict(names, kind=candidate.kind, salience=candidate.salience, speaker=candidate.speaker)
     for rule in ruleset.gather:
         holds = _holds(rule, env)
         if holds is not False:
@@ -114,7 +118,7 @@ def rejecting_rule(
     return None
 
 
-def _holds(rule: Rule, env: dict[str, object]) -> bool | str:
+def _holds(rule: Rule, env: Mapping[str, object]) -> bool | str:
     """Whether a rule holds for a candidate; a rule that fails on it rejects it, saying why."""
     try:
         return bool(rule.when.evaluate(env))
@@ -329,10 +333,12 @@ def _admitted(
     memory = ws.place(_memory_for(candidate, set()))
     if memory.id in ws.active:
         return candidate  # known already: what happens to it is decided with the memory
-    rule = rejecting_rule(ruleset, candidate, now, memory) or _never_fits(ruleset, memory, now)
+    # one environment for the three checks (each built every name of it anew before)
+    env = memory_env(memory, now)
+    rule = _rejecting(ruleset, candidate, env) or _never_fits(ruleset, memory, env)
     rule = rule or _instruction(candidate)
     if rule is None:
-        rule = _due(ruleset, memory, now)
+        rule = _due(ruleset, memory, env)
         if rule is None:
             return candidate
         noted = _in_its_days_note(ws, ruleset, candidate, now, at_work)
