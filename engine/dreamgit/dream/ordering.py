@@ -34,7 +34,8 @@ def _field(name: str, ruleset: RuleSet, now: datetime) -> Callable[[Memory], Any
     if plain is not None:  # the same values the index cut keeps (``dream.placing``)
         return plain
     if name == "rank":
-        return lambda m: -rank_key(ruleset, now)(m)[0]
+        ranked = rank_key(ruleset, now)  # made once for the whole order, not per memory
+        return lambda m: -ranked(m)[0]
     return lambda m: getattr(m, name)
 
 
