@@ -12,7 +12,7 @@ import pytest
 from dreamgit.dream.envs import evaluate_once, forget_envs, memory_env_once, rule_values
 from dreamgit.dsl import Expression, ExpressionError, compile_expression
 from dreamgit.model import Memory, RecallStats
-from dreamgit.ruleset.context import MEMORY_SCHEMA, memory_env
+from dreamgit.ruleset.context import MEMORY_SCHEMA, LazyMemoryEnv, memory_env
 
 NOW = datetime(2026, 5, 6, 7, 0, tzinfo=UTC)
 
@@ -79,15 +79,17 @@ def test_a_rules_value_is_evaluated_once_per_memory_and_time() -> None:
     again for another time, another memory or where recalls are recorded."""
     rule, memory = _Counted("priority == normal and age > 2d"), _memory()
     assert evaluate_once(rule, memory, NOW) is True
-    assert evaluate_once(rule, replace(memory), NOW) is True  # an equal copy: kept
+    assert evaluate_once(rule, memory, NOW) is True  # the same memory: kept
     assert rule.calls == 1
+    assert evaluate_once(rule, replace(memory), NOW) is True  # an equal copy: its own
+    assert rule.calls == 2
     assert evaluate_once(rule, memory, NOW - timedelta(days=2)) is False
     assert evaluate_once(rule, replace(memory, priority="low"), NOW) is False
     assert evaluate_once(rule, memory, NOW, recalls_recorded=True) is True
-    assert rule.calls == 4
+    assert rule.calls == 5
     forget_envs()
     evaluate_once(rule, memory, NOW)
-    assert rule.calls == 5
+    assert rule.calls == 6
 
 
 def test_each_phases_walk_over_a_large_store_evaluates_each_rule_once() -> None:
@@ -119,7 +121,7 @@ def test_one_look_up_of_a_memory_serves_every_rule_with_the_values_kept() -> Non
     values = rule_values(memory, NOW)
     assert values.env is memory_env_once(memory, NOW)
     assert [values.value(rule) for rule in rules] == [True, True]
-    assert [evaluate_once(rule, replace(memory), NOW) for rule in rules] == [True, True]
+    assert [evaluate_once(rule, memory, NOW) for rule in rules] == [True, True]
     assert rule_values(memory, NOW).value(rules[0]) is True
     assert [rule.calls for rule in rules] == [1, 1]
     assert rule_values(memory, NOW - timedelta(days=2)).value(rules[0]) is False
@@ -139,19 +141,48 @@ class _Hashed(Memory):
 
 def test_a_memory_met_again_is_found_without_hashing_its_fields() -> None:
     """Each phase walks the same memory objects: the second look-up finds the values by
-    the object itself, and a copy made anew is still found by its value."""
+    the object itself; a copy made anew gets values of its own, the same ones."""
     first = _memory()
     memory = _Hashed(**{f: getattr(first, f) for f in first.__dataclass_fields__})
     rule = _Counted("priority == normal and age > 2d")
-    assert rule_values(memory, NOW).value(rule) is True
     hashed = _Hashed.hashes
+    assert rule_values(memory, NOW).value(rule) is True
     assert evaluate_once(rule, memory, NOW) is True
     assert rule_values(memory, NOW).value(rule) is True
     assert _Hashed.hashes == hashed
-    assert evaluate_once(rule, replace(memory), NOW) is True  # found by its value
-    assert rule.calls == 1
+    copy = replace(memory)
+    assert evaluate_once(rule, copy, NOW) is True  # evaluated for the copy
+    assert _Hashed.hashes == hashed  # a memory's fields are never hashed
+    assert rule.calls == 2
     assert evaluate_once(rule, memory, NOW - timedelta(days=2)) is False  # another time
     forget_envs()
     assert evaluate_once(rule, memory, NOW) is True
-    assert rule.calls == 3
+    assert rule.calls == 4
     forget_envs()
+
+
+def test_a_lazy_environment_reads_as_the_whole_mapping_and_stays_read_only() -> None:
+    """Computed name by name, it still counts, iterates, compares and copies as the whole
+    :func:`memory_env`, computes a name once, and refuses every change."""
+    memory = _memory()
+    env = LazyMemoryEnv(memory, NOW)
+    whole = memory_env(memory, NOW)
+    assert env["chars"] == len(memory.text)
+    assert len(env) == len(whole) and list(env) == list(whole) and "age" in env
+    assert "relevance" not in env and env.get("relevance", 1.5) == 1.5
+    assert env.get("topic") == "plans" and dict(env.items()) == whole and {**env} == whole
+    assert env == whole and sorted(map(str, env.values())) == sorted(map(str, whole.values()))
+    assert env["age"] is env["age"]  # computed once
+    with pytest.raises(KeyError):
+        env["relevance"]
+    for change in (
+        lambda: env.__setitem__("age", 1),
+        lambda: env.update(age=1),
+        lambda: env.pop("age"),
+        lambda: env.setdefault("relevance", 1),
+        lambda: env.clear(),
+        lambda: env.__delitem__("age"),
+    ):
+        with pytest.raises(TypeError):
+            change()
+    assert env == whole

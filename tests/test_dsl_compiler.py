@@ -10,7 +10,7 @@ import pytest
 
 from dreamgit.dsl import ExpressionError, compile_expression
 from dreamgit.dsl.parser import MAX_DEPTH, MAX_LENGTH
-from dreamgit.dsl.types import BOOL, NUMBER, Schema
+from dreamgit.dsl.types import BOOL, DURATION, NUMBER, STRING, Schema
 from test_dsl_parser import ENV, SCHEMA, ev
 
 
@@ -289,3 +289,51 @@ def test_math_constants_are_not_exposed() -> None:
     assert error_of("pi > 3").reason.startswith("unknown name 'pi'")
     assert error_of("inf > 3").reason.startswith("unknown name 'inf'")
     assert math.isfinite(ev("exp(1)"))
+
+
+@pytest.mark.parametrize(
+    ("constant", "named", "env"),
+    [
+        ("3 * x", "y * x", {"x": 0.1, "y": 3}),
+        ("x * 3", "x * y", {"x": 0.1, "y": 3}),
+        ("0.1 + x", "y + x", {"x": 0.2, "y": 0.1}),
+        ("x - 0.3", "x - y", {"x": 0.1, "y": 0.3}),
+        ("1 - x", "y - x", {"x": 0.9, "y": 1}),
+        ("x / 30", "x / y", {"x": -0.7, "y": 30}),
+        ("age / 3", "age / y", {"age": timedelta(days=10), "y": 3}),
+        ("2 * age", "y * age", {"age": timedelta(hours=5), "y": 2}),
+        ("age + 1d", "age + age2", {"age": timedelta(hours=5), "age2": timedelta(days=1)}),
+        ("s + '!'", "s + s2", {"s": "Prefers tea", "s2": "!"}),
+        (
+            "10 * x + 3 * y / 7",
+            "c10 * x + c3 * y / c7",
+            {"x": 0.3, "y": 1.1, "c10": 10, "c3": 3, "c7": 7},
+        ),
+    ],
+)
+def test_a_constant_operand_gives_what_the_same_value_read_from_a_name_gives(
+    constant: str, named: str, env: dict[str, Any]
+) -> None:
+    """Arithmetic with a constant side (compiled without a closure for the constant)
+    computes the same operation on the same values: equal to the last bit."""
+    schema = Schema(
+        "a test",
+        {
+            **{name: NUMBER for name in ("x", "y", "c10", "c3", "c7")},
+            "age": DURATION,
+            "age2": DURATION,
+            "s": STRING,
+            "s2": STRING,
+        },
+    )
+    got = compile_expression(constant, schema).evaluate(env)
+    want = compile_expression(named, schema).evaluate(env)
+    assert got == want and type(got) is type(want)
+
+
+def test_a_divisor_that_becomes_zero_still_fails_as_division_by_zero() -> None:
+    """Only a constant divisor skips the check for zero (a constant zero is refused when
+    compiling); a computed one is checked at each evaluation."""
+    with pytest.raises(ExpressionError, match="division by zero"):
+        ev("x / (y - 3)")
+    assert "division by zero" in error_of("x / 0").message

@@ -19,12 +19,19 @@ __all__ = ["index_key", "rank_key"]
 
 
 def rank_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[float, float, str]]:
-    """Highest ``rank`` first, then the most recently updated, then by id."""
+    """Highest ``rank`` first, then the most recently updated, then by id; each memory's
+    key made once for all the orders that use it (pruning sorts a topic, then all)."""
+    made: dict[int, tuple[Memory, tuple[float, float, str]]] = {}
 
     def key(memory: Memory) -> tuple[float, float, str]:
+        found = made.get(id(memory))
+        if found is not None and found[0] is memory:
+            return found[1]
         score = evaluate_once(ruleset.rank, memory, now)
         assert isinstance(score, int | float)  # the rules loader checks rank is a number
-        return (-float(score), -memory.updated.timestamp(), memory.id)
+        value = (-float(score), -memory.updated.timestamp(), memory.id)
+        made[id(memory)] = (memory, value)  # the memory held: its id is not reused
+        return value
 
     return key
 
@@ -34,7 +41,8 @@ def _field(name: str, ruleset: RuleSet, now: datetime) -> Callable[[Memory], Any
     if plain is not None:  # the same values the index cut keeps (``dream.placing``)
         return plain
     if name == "rank":
-        return lambda m: -rank_key(ruleset, now)(m)[0]
+        ranked = rank_key(ruleset, now)  # made once for the whole order, not per memory
+        return lambda m: -ranked(m)[0]
     return lambda m: getattr(m, name)
 
 

@@ -144,9 +144,12 @@ def plan_prune(
     for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
         if ruleset.is_protected(memory):
             continue
-        statements, _parts = session_notes.as_statements([memory])
-        # each statement is read with its note's fields ('session-note' in tags included)
-        statements = [s if s is memory else replace(s, tags=memory.tags) for s in statements]
+        if session_notes.is_note(memory):
+            statements, _parts = session_notes.as_statements([memory])
+            # each statement is read with its note's fields ('session-note' in tags included)
+            statements = [replace(s, tags=memory.tags) for s in statements]
+        else:
+            statements = [memory]  # what as_statements gives a memory that is not a note
         held = {k: rule for k, s in enumerate(statements) if (rule := first_rule(s)) is not None}
         if not held:
             continue

@@ -403,7 +403,8 @@ class Compiler:
             def on_zero(s: int = start, e: int = end, t: str = text) -> Exception:
                 return ExpressionError("division by zero", t, s, e - s)
 
-            fn = ops.arith_fn(op, node.fn, right.fn, on_zero)
+            sides = ((node.const, node.value), (right.const, right.value))
+            fn = ops.arith_fn(op, node.fn, right.fn, on_zero, constants=sides)
             node = self._fold(_Node(fn, result, start, end), [node, right])
         return node
 

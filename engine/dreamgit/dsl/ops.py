@@ -165,8 +165,23 @@ def arith_type(op: str, left: Type, right: Type) -> Type | str:
     return f"cannot {verb} {a.describe()} {joiner} {b.describe()}"
 
 
-def arith_fn(op: str, left: Fn, right: Fn, on_zero: Callable[[], Exception]) -> Fn:
-    """The closure of ``left op right``; division by zero raises ``on_zero()``."""
+def arith_fn(
+    op: str,
+    left: Fn,
+    right: Fn,
+    on_zero: Callable[[], Exception],
+    *,
+    constants: tuple[tuple[bool, Any], tuple[bool, Any]] = ((False, None), (False, None)),
+) -> Fn:
+    """The closure of ``left op right``; division by zero raises ``on_zero()``.
+    ``constants`` says, for each side, whether it is a constant and its value: a constant
+    is used as it is (``10 * rank(priority)`` calls one closure, not two), the same
+    operation on the same values."""
+    (left_const, a), (right_const, b) = constants
+    if op in "+-*" and (left_const or right_const):
+        return _arith_const(COMPUTE[op], left, right, left_const, a, right_const, b)
+    if op == "/" and right_const and b:  # a constant divisor: zero was refused when compiled
+        return lambda env: left(env) / b
     if op == "+":
         return lambda env: left(env) + right(env)
     if op == "-":
@@ -181,3 +196,31 @@ def arith_fn(op: str, left: Fn, right: Fn, on_zero: Callable[[], Exception]) -> 
         return left(env) / divisor
 
     return divide
+
+
+#: ``+ - *`` as functions, for a side that is a constant.
+COMPUTE: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+
+
+def _arith_const(
+    f: Callable[[Any, Any], Any],
+    left: Fn,
+    right: Fn,
+    left_const: bool,
+    a: Any,
+    right_const: bool,
+    b: Any,
+) -> Fn:
+    if left_const and right_const:
+        return lambda env: f(a, b)
+    if left_const:
+        if f is operator.mul:
+            return lambda env: a * right(env)
+        return lambda env: f(a, right(env))
+    if f is operator.mul:
+        return lambda env: left(env) * b
+    return lambda env: f(left(env), b)

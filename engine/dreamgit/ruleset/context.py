@@ -11,9 +11,9 @@ and reuse it for every rule: evaluation is then a few dict lookups.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from dreamgit.dsl import Priority, Schema
 from dreamgit.dsl.types import BOOL, DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
@@ -139,26 +139,56 @@ def memory_env(
     return {name: value(memory, now, recalls_recorded) for name, value in _MEMORY_NAMES.items()}
 
 
-class LazyMemoryEnv(Mapping[str, object]):
+class LazyMemoryEnv(dict[str, object]):
     """:func:`memory_env` computed name by name as a rule reads it: a condition that
-    fails on ``priority`` never reads a date out of the text (``since_day``)."""
+    fails on ``priority`` never reads a date out of the text (``since_day``).
 
-    __slots__ = ("_memory", "_now", "_recorded", "_values")
+    A dict holding the names computed so far (``__missing__`` computes one), so a rule's
+    read of a name already computed is a plain dict look-up; read only, and it iterates,
+    counts and compares as the whole :func:`memory_env`."""
+
+    __slots__ = ("_memory", "_now", "_recorded")
 
     def __init__(self, memory: Memory, now: datetime, *, recalls_recorded: bool = False) -> None:
+        super().__init__()
         self._memory, self._now, self._recorded = memory, now, recalls_recorded
-        self._values: dict[str, object] = {}
 
-    def __getitem__(self, name: str) -> object:
-        if name not in self._values:
-            self._values[name] = _MEMORY_NAMES[name](self._memory, self._now, self._recorded)
-        return self._values[name]
+    def __missing__(self, name: str) -> object:
+        value = _MEMORY_NAMES[name](self._memory, self._now, self._recorded)
+        dict.__setitem__(self, name, value)
+        return value
 
     def __iter__(self) -> Iterator[str]:
         return iter(_MEMORY_NAMES)
 
     def __len__(self) -> int:
         return len(_MEMORY_NAMES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _MEMORY_NAMES
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        return KeysView(self)
+
+    def items(self) -> ItemsView[str, object]:  # type: ignore[override]
+        return ItemsView(self)
+
+    def values(self) -> ValuesView[object]:  # type: ignore[override]
+        return ValuesView(self)
+
+    def get(self, name: str, default: object = None) -> object:
+        return self[name] if name in _MEMORY_NAMES else default
+
+    def __eq__(self, other: object) -> bool:
+        return dict(self.items()) == other
+
+    __hash__ = None
+
+    def _read_only(self, *_args: object, **_kwargs: object) -> NoReturn:
+        raise TypeError("a memory's environment is read only")
+
+    __setitem__ = __delitem__ = _read_only
+    setdefault = pop = popitem = clear = update = __ior__ = _read_only
 
 
 def reads_recall_signals(rule: Rule) -> bool:
