@@ -34,10 +34,6 @@ _BLOB_MODE = 0o100644
 _TREE = b"TREE"
 
 
-class _Doubt(Exception):
-    """This index is libgit2's to write."""
-
-
 class _CachedTree:
     """One node of the ``TREE`` extension: a folder's name, how many entries its tree
     covers (-1: invalidated), its id (absent when invalidated) and its subfolders."""
@@ -71,7 +67,7 @@ def staged_index(data: bytes, edits: Mapping[str, str | None]) -> bytes | None:
         return None  # torn, or written by something else
     try:
         return _staged(body, edits)
-    except (_Doubt, struct.error, ValueError, IndexError):
+    except (struct.error, ValueError, IndexError):  # a doubt: libgit2 writes it
         return None
 
 
@@ -83,7 +79,7 @@ def _staged(body: bytes, edits: Mapping[str, str | None]) -> bytes:
     binary search over the sorted entries; the rest is copied in slices."""
     signature, version, count = _HEADER.unpack_from(body)
     if signature != b"DIRC" or version != 2:
-        raise _Doubt("version")
+        raise ValueError("version")
     starts, end = _entry_starts(body, count)
     tree = _cached_tree(body, end)
 
@@ -110,9 +106,9 @@ def _staged(body: bytes, edits: Mapping[str, str | None]) -> bytes:
         else:
             object_id = bytes.fromhex(blob)
             if len(object_id) != 20:
-                raise _Doubt("object id")
+                raise ValueError("object id")
             if not staged and _in_the_way(starts, path, path_at):
-                raise _Doubt("a file where a folder is staged, or the reverse")
+                raise ValueError("a file where a folder is staged, or the reverse")
             out.append(_entry(path, object_id))
             total += 0 if staged else 1
         if tree is not None:
@@ -161,7 +157,7 @@ def _entry_starts(body: bytes, count: int) -> tuple[list[int], int]:
     for _ in range(count):
         high = body[offset + _FLAGS_AT]
         if high & _STAGE_OR_EXTENDED >> 8:
-            raise _Doubt("a conflict or an extended entry")
+            raise ValueError("a conflict or an extended entry")
         length = ((high & 0x0F) << 8) | body[offset + _FLAGS_AT + 1]
         if length == _NAME_MASK:
             length = body.index(b"\0", offset + _ENTRY.size) - offset - _ENTRY.size
@@ -179,10 +175,10 @@ def _cached_tree(body: bytes, offset: int) -> _CachedTree | None:
     (length,) = struct.unpack_from(">L", body, offset + 4)
     start = offset + 8
     if signature != _TREE or start + length != len(body):
-        raise _Doubt("an extension other than the cached trees")
+        raise ValueError("an extension other than the cached trees")
     tree, end = _read_tree(body, start)
     if end != len(body):
-        raise _Doubt("a torn cached tree")
+        raise ValueError("a torn cached tree")
     return tree
 
 
@@ -193,7 +189,7 @@ def _read_tree(body: bytes, start: int) -> tuple[_CachedTree, int]:
     count_text, children_text = body[nul + 1 : newline].split(b" ")
     count, children = int(count_text), int(children_text)
     if count < -1 or children < 0 or b"%d %d" % (count, children) != body[nul + 1 : newline]:
-        raise _Doubt("a cached tree written otherwise")
+        raise ValueError("a cached tree written otherwise")
     offset = newline + 1
     tree_id = b""
     if count >= 0:
