@@ -12,10 +12,12 @@ number of pairs that really are similar, not with the number of all pairs.
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.guards import extends, merge_allowed, subsumes
@@ -24,10 +26,15 @@ from dreamgit.textsim import dice, features
 
 __all__ = [
     "DEFAULT_THRESHOLD",
+    "ContainedJudgment",
+    "ContainedKeys",
     "DupItem",
+    "contained_keys",
     "find_contained_pairs",
     "find_duplicate_pairs",
     "group_duplicates",
+    "judge_contained",
+    "scored_pairs",
 ]
 
 #: Default for ``similarity(a, b) >= ...`` in the bundled rules (Dice on content words).
@@ -209,30 +216,98 @@ def find_contained_pairs(items: Sequence[DupItem]) -> list[tuple[str, str, float
     only notes of one group are ever compared.
     """
     _check_ids(items)
-    groups: dict[tuple[object, ...], list[int]] = {}
-    frames = [parse_frame(item.text) for item in items]
-    for i, (item, frame) in enumerate(zip(items, frames, strict=True)):
-        if frame is not None and frame.object:
-            key = (item.topic, frame.subject, frame.head, frame.particle, frame.object)
-            groups.setdefault(key, []).append(i)
-    found: set[tuple[int, int]] = set()
+    keys = [contained_keys(item.text) for item in items]
+    return scored_pairs(items, judge_contained(items, keys).found)
+
+
+class ContainedKeys(NamedTuple):
+    """What :func:`find_contained_pairs` groups a note by, read from its text: its
+    subject, relation and object (``group``, None without an object) and, for each of its
+    qualifier phrases, the group of a note whose relation and object that phrase is. Each
+    key is a canonical string, the same for the same words whatever their order."""
+
+    group: str | None
+    phrases: tuple[str, ...]
+
+
+def contained_keys(text: str) -> ContainedKeys:
+    """The keys of a note's text (see :class:`ContainedKeys`)."""
+    frame = parse_frame(text)
+    if frame is None:
+        return ContainedKeys(None, ())
+    group = _slot_key(frame.subject, frame.head, frame.particle, frame.object)
+    phrases = tuple(
+        sorted(
+            {
+                _slot_key(frame.subject, frame.head, particle, words)
+                for particle, words in frame.phrases
+            }
+        )
+    )
+    return ContainedKeys(group if frame.object else None, phrases)
+
+
+def _slot_key(subject: frozenset[str], head: str, particle: str, words: frozenset[str]) -> str:
+    return json.dumps([sorted(subject), head, particle, sorted(words)], ensure_ascii=False)
+
+
+#: A judgment made before, or None: ``(kind, i, j)`` with kind "extends" (i and j of one
+#: group, i first) or "subsumes" (i's phrase is j's group).
+Earlier = Callable[[str, int, int], "bool | None"]
+
+
+@dataclass
+class ContainedJudgment:
+    """What :func:`judge_contained` found: the pairs (positions, earlier first), the
+    judgments that held (``(kind, i, j)``) and which items were within their group's cap
+    (compared with the rest of their group)."""
+
+    found: set[tuple[int, int]]
+    held: set[tuple[str, int, int]]
+    in_cap: list[bool]
+
+
+def judge_contained(
+    items: Sequence[DupItem], keys: Sequence[ContainedKeys], earlier: Earlier | None = None
+) -> ContainedJudgment:
+    """The restatement pairs among ``items`` (their ``keys`` given); ``earlier`` answers
+    for a judgment already made (same two notes, both compared before), so only the
+    others are judged anew. Same answer as judging every one."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, (item, key) in enumerate(zip(items, keys, strict=True)):
+        if key.group is not None:
+            groups.setdefault((item.topic, key.group), []).append(i)
+    in_cap = [False] * len(items)
+    held: set[tuple[str, int, int]] = set()
     for members in groups.values():
-        for i, j in combinations(members[:_MAX_GROUP], 2):
-            a, b = items[i], items[j]
-            if not keys_agree(a, b):
-                continue
-            if extends(a.text, b.text) or extends(b.text, a.text):
-                found.add((i, j))
+        capped = members[:_MAX_GROUP]
+        for i in capped:
+            in_cap[i] = True
+        for i, j in combinations(capped, 2):
+            known = None if earlier is None else earlier("extends", i, j)
+            if known is None:
+                a, b = items[i], items[j]
+                known = keys_agree(a, b) and (extends(a.text, b.text) or extends(b.text, a.text))
+            if known:
+                held.add(("extends", i, j))
     # "works as a data engineer at Northwind" holds "works at Northwind" as a phrase
-    for i, (item, frame) in enumerate(zip(items, frames, strict=True)):
-        if frame is None:
-            continue
-        for particle, words in sorted(frame.phrases, key=lambda p: (p[0], sorted(p[1]))):
-            key = (item.topic, frame.subject, frame.head, particle, words)
-            for j in groups.get(key, ())[:_MAX_GROUP]:
+    for i, (item, key) in enumerate(zip(items, keys, strict=True)):
+        for phrase in key.phrases:
+            for j in groups.get((item.topic, phrase), ())[:_MAX_GROUP]:
                 # the longer one answers the shorter's slot too: its key may differ
-                if subsumes(item.text, items[j].text):
-                    found.add((min(i, j), max(i, j)))
+                known = None if earlier is None else earlier("subsumes", i, j)
+                if known is None:
+                    known = subsumes(item.text, items[j].text)
+                if known:
+                    held.add(("subsumes", i, j))
+    found = {(min(i, j), max(i, j)) for _kind, i, j in held}
+    return ContainedJudgment(found, held, in_cap)
+
+
+def scored_pairs(
+    items: Sequence[DupItem], found: Iterable[tuple[int, int]]
+) -> list[tuple[str, str, float]]:
+    """Position pairs as ``(earlier_id, later_id, similarity)``, in the order of ``items``."""
     return [
         (items[a].id, items[b].id, dice(features(items[a].text), features(items[b].text)))
         for a, b in sorted(found)

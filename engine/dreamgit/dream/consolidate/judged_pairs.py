@@ -18,12 +18,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from dreamgit.dream.consolidate.contained_pairs import keeping_contained
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
 from dreamgit.store.keptframes import code_fingerprint
 from dreamgit.store.keptpairs import Judged, KeptPairs
 
-__all__ = ["duplicate_pairs", "keeping_pairs"]
+__all__ = ["duplicate_pairs", "keeping_pairs", "signature"]
 
 #: The source a pair depends on (relative to the package): the finder, guards and words.
 _JUDGED_BY = ("extract", "textsim.py", "lazyre.py")
@@ -50,16 +51,20 @@ def signature(memory: Memory, threshold: float) -> str:
 
 
 def duplicate_pairs(
-    ordered: Sequence[Memory], items: Sequence[DupItem], threshold: float
+    ordered: Sequence[Memory],
+    items: Sequence[DupItem],
+    threshold: float,
+    signs: Sequence[str] | None = None,
 ) -> list[tuple[str, str, float]]:
     """``find_duplicate_pairs(items, threshold=threshold)`` for ``items`` (the finder's view
     of ``ordered``, in their order), judging only the pairs with a memory the last judged
-    set did not hold."""
+    set did not hold; ``signs``, when given, are ``ordered``'s signatures."""
     memo = _MEMO.get()
     if memo is None:
         return find_duplicate_pairs(items, threshold=threshold)
     last = memo.judged
-    signs = [signature(m, threshold) for m in ordered]
+    if signs is None:
+        signs = [signature(m, threshold) for m in ordered]
     id_of = {s: item.id for s, item in zip(signs, items, strict=True)}
     new = {id_of[s] for s in signs if s not in last.items}
     if 2 * len(new) > len(items):  # mostly new (a first run): the whole index is cheaper
@@ -93,7 +98,8 @@ def keeping_pairs(git_dir: Path) -> Iterator[None]:
     memo = _Memo(kept.load())
     token = _MEMO.set(memo)
     try:
-        yield
+        with keeping_contained(git_dir):  # the passes' other pairs: restatements
+            yield
         if memo.judging:  # a pass ran: its set replaces the kept one
             kept.save(memo.judged)
     finally:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from dreamgit.dream import session_notes
+from dreamgit.dream.consolidate.contained_pairs import contained_pairs
+from dreamgit.dream.consolidate.finder_views import FinderViews
 from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs
 from dreamgit.dream.consolidate.merge_text import merge_memories
 from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
@@ -36,12 +38,7 @@ from dreamgit.dream.vet import evaluation_error
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
 from dreamgit.extract.candidate import Candidate
-from dreamgit.extract.duplicates import (
-    DupItem,
-    find_contained_pairs,
-    find_duplicate_pairs,
-    group_duplicates,
-)
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs, group_duplicates
 from dreamgit.extract.guards import subsumes
 from dreamgit.model import Memory
 from dreamgit.records import Decision
@@ -270,16 +267,17 @@ def _merge_duplicates(
 ) -> None:
     survivors: set[str] | None = None  # None: the first pass looks at every group
     skipped: list[Decision] = []
+    views = FinderViews(threshold)  # each memory's item and signature, once per run
     for _ in range(MERGE_PASSES):
         ordered = sorted(
             (m for m in ws.active.values() if not session_notes.is_note(m)),
             key=lambda m: (m.created, m.id),
         )
-        items = [DupItem.from_memory(m) for m in ordered]
+        items, signs = views.of(ordered)
         merged_now: set[str] = set()
-        pairs = duplicate_pairs(ordered, items, threshold)
+        pairs = duplicate_pairs(ordered, items, threshold, signs)
         known = {(a, b) for a, b, _s in pairs}
-        contained = [p for p in find_contained_pairs(items) if (p[0], p[1]) not in known]
+        contained = [p for p in contained_pairs(items, signs) if (p[0], p[1]) not in known]
         restated = {frozenset(p[:2]) for p in contained}
         pairs += contained
         position = {item.id: k for k, item in enumerate(items)}

@@ -1,0 +1,95 @@
+"""The merge passes' restatement pairs: only new and changed memories read and judged.
+
+Which notes :func:`~dreamgit.extract.duplicates.find_contained_pairs` compares depends on
+the groups their texts fall into (subject, relation, object, topic), capped per group, and
+whether a pair holds depends on the two notes alone. So each pass takes the keys of an
+unchanged memory (one of the same signature: id, topic, key, time and text) from the last
+answer instead of reading its text again, and a judgment between two unchanged memories
+that were compared last time from that answer; it judges only the rest. Within a dream
+the last answer is the pass before; between dreams, the last pass of the run before, kept
+in the git directory (``store/keptcontained.py``) while :func:`keeping_contained` is open.
+Same pairs in the same order as the full scan, whatever state the kept answer is in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+
+from dreamgit.extract.duplicates import (
+    ContainedKeys,
+    DupItem,
+    contained_keys,
+    find_contained_pairs,
+    judge_contained,
+    scored_pairs,
+)
+from dreamgit.store.keptcontained import Contained, KeptContained
+from dreamgit.store.keptframes import code_fingerprint
+
+__all__ = ["contained_pairs", "keeping_contained"]
+
+#: The source an answer depends on (relative to the package): the frames and the guards.
+_JUDGED_BY = ("extract", "textsim.py", "lazyre.py")
+_PACKAGE = Path(__file__).resolve().parents[2]
+
+
+class _Memo:
+    """The answer loaded from the kept one, and the last pass's."""
+
+    def __init__(self, kept: Contained) -> None:
+        self.kept = self.last = kept
+
+
+_MEMO: ContextVar[_Memo | None] = ContextVar("dreamgit_contained_pairs", default=None)
+
+
+def contained_pairs(items: Sequence[DupItem], signs: Sequence[str]) -> list[tuple[str, str, float]]:
+    """``find_contained_pairs(items)``, reading and judging only what the last answer does
+    not hold; ``signs`` are the items' signatures (a memory's version), in their order."""
+    memo = _MEMO.get()
+    if memo is None:
+        return find_contained_pairs(items)
+    notes, held = memo.last.notes, memo.last.held
+    keys = []
+    for item, sign in zip(items, signs, strict=True):
+        note = notes.get(sign)
+        keys.append(contained_keys(item.text) if note is None else ContainedKeys(*note[:2]))
+
+    def earlier(kind: str, i: int, j: int) -> bool | None:
+        a, b = notes.get(signs[i]), notes.get(signs[j])
+        # compared last time: both unchanged and ``j`` within its group's cap (so is an
+        # ``i`` of its group, which comes before it, in both runs)
+        if a is None or b is None or not b[2]:
+            return None
+        return (kind, signs[i], signs[j]) in held
+
+    judgment = judge_contained(items, keys, earlier)
+    memo.last = Contained(
+        {s: (k.group, k.phrases, c) for s, k, c in zip(signs, keys, judgment.in_cap, strict=True)},
+        {(kind, signs[i], signs[j]) for kind, i, j in judgment.held},
+        memo.kept.generation,
+    )
+    return scored_pairs(items, judgment.found)
+
+
+@contextmanager
+def keeping_contained(git_dir: Path) -> Iterator[None]:
+    """Find the merge passes' restatements against the answer kept in ``git_dir``; keep
+    the last pass's at the end (nothing kept when the source cannot be fingerprinted)."""
+    try:
+        fingerprint = code_fingerprint(_PACKAGE, _JUDGED_BY)
+    except OSError:  # the source cannot be read (a zipped install): nothing is kept
+        yield
+        return
+    kept = KeptContained(git_dir, fingerprint=fingerprint)
+    memo = _Memo(kept.load())
+    token = _MEMO.set(memo)
+    try:
+        yield
+        if memo.last is not memo.kept:  # a pass ran: its answer replaces the kept one
+            kept.save(memo.kept, memo.last)
+    finally:
+        _MEMO.reset(token)
