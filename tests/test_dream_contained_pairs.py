@@ -12,7 +12,6 @@ scan of every memory, and a dream gives the same operations and trees.
 from __future__ import annotations
 
 import random
-import shutil
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -32,9 +31,9 @@ from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.guards import extends, subsumes
 from dreamgit.model import Memory
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sqlitecache import remove_database
 from dreamgit.textsim import dice, features
-from dreamkit import MEMORIES, Seed, build_repo, forced_dream, invoke_json
+from dreamkit import MEMORIES, Seed
+from keptcachekit import KeptCache
 
 _T0 = datetime(2026, 3, 2, tzinfo=UTC)
 _OBJECTS = ["green tea", "black coffee"]
@@ -188,28 +187,13 @@ RESTATED: tuple[Seed, ...] = (
 )
 
 
-def _kept(repo: MemoryRepo) -> Path:
-    return repo.store.git_dir / "dreamgit" / "cache" / "contained.sqlite3"
-
-
-def _reviewed(repo: MemoryRepo) -> None:
-    """A review before the run (a process of its own): the database holds its answer."""
-    invoke_json(repo, "review", "--force")
-    with sqlite3.connect(_kept(repo)) as db:
-        assert db.execute("SELECT count(*) FROM held").fetchone()[0] >= 1
-
-
-def _damaged(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    for suffix in ("-wal", "-shm"):
-        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
-    _kept(repo).write_bytes(b"no database here " * 64)
+KEPT = KeptCache("contained.sqlite3", RESTATED, "SELECT count(*) FROM held")
 
 
 def _from_other_code(repo: MemoryRepo) -> None:
     """An answer kept by other code (a fingerprint of its own), every judgment wrong."""
-    _reviewed(repo)
-    with sqlite3.connect(_kept(repo)) as db:
+    KEPT.reviewed(repo)
+    with sqlite3.connect(KEPT.path(repo)) as db:
         db.execute("DELETE FROM held")
         db.execute("UPDATE notes SET grp = NULL, phrases = ''")
         db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
@@ -217,39 +201,24 @@ def _from_other_code(repo: MemoryRepo) -> None:
 
 def _saved_by_another_process(repo: MemoryRepo) -> None:
     """An answer whose generation another process moved on: written whole again."""
-    _reviewed(repo)
-    with sqlite3.connect(_kept(repo)) as db:
+    KEPT.reviewed(repo)
+    with sqlite3.connect(KEPT.path(repo)) as db:
         db.execute("UPDATE meta SET value = '41' WHERE key = 'generation'")
 
 
 def _from_another_store(repo: MemoryRepo) -> None:
-    other = build_repo(repo.store.git_dir.parent / "other", bare=True, memories=RESTATED[:16])
-    invoke_json(other, "review", "--force")
-    shutil.copy(_kept(other), _kept(repo))
-
-
-def _removed_after_review(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    remove_database(_kept(repo))
-
-
-def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
-    repo = build_repo(root / "repo.git", bare=True, memories=RESTATED)
-    if prepare is not None:
-        _kept(repo).parent.mkdir(parents=True, exist_ok=True)
-        prepare(repo)
-    return forced_dream(repo)
+    KEPT.from_another_store(repo, RESTATED[:16])
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
     """The dream of a fresh repository, made once for the states compared with it."""
-    return _dreamt(tmp_path_factory.mktemp("fresh"), None)
+    return KEPT.dreamt(tmp_path_factory.mktemp("fresh"), None)
 
 
 @pytest.mark.parametrize(
     "prepare",
-    [_reviewed, _damaged, _from_other_code, _saved_by_another_process, _from_another_store],
+    [KEPT.reviewed, KEPT.damaged, _from_other_code, _saved_by_another_process, _from_another_store],
     ids=["kept", "damaged", "other-code", "other-generation", "another-store"],
 )
 def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_answer(
@@ -257,9 +226,9 @@ def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_answer(
 ) -> None:
     """Kept, damaged, foreign or removed answers: the dream of a fresh repository."""
     assert any(op[2] == "merge-restatement" for op in fresh[0][1])
-    assert _dreamt(tmp_path / "prepared", prepare) == fresh
+    assert KEPT.dreamt(tmp_path / "prepared", prepare) == fresh
 
 
 def test_deleting_the_kept_answer_changes_no_dream(tmp_path: Path, fresh: tuple[Any, str]) -> None:
     """The answer removed after a review: the same dream."""
-    assert _dreamt(tmp_path / "removed", _removed_after_review) == fresh
+    assert KEPT.dreamt(tmp_path / "removed", KEPT.removed_after_review) == fresh

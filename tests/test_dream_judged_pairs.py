@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import shutil
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
@@ -26,8 +25,8 @@ from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs, keeping_pai
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
 from dreamgit.store.repo import MemoryRepo
-from dreamgit.store.sqlitecache import remove_database
-from dreamkit import MEMORIES, Seed, build_repo, forced_dream, invoke_json
+from dreamkit import MEMORIES, Seed
+from keptcachekit import KeptCache
 
 #: The fixture's memories and two more near-duplicates, one of them in another topic.
 REPEATS: tuple[Seed, ...] = (
@@ -37,28 +36,13 @@ REPEATS: tuple[Seed, ...] = (
 )
 
 
-def _kept(repo: MemoryRepo) -> Path:
-    return repo.store.git_dir / "dreamgit" / "cache" / "pairs.sqlite3"
-
-
-def _reviewed(repo: MemoryRepo) -> None:
-    """A review before the run (a process of its own): the database holds its judged set."""
-    invoke_json(repo, "review", "--force")
-    with sqlite3.connect(_kept(repo)) as db:
-        assert db.execute("SELECT count(*) FROM pairs").fetchone()[0] > 0
-
-
-def _damaged(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    for suffix in ("-wal", "-shm"):
-        Path(f"{_kept(repo)}{suffix}").unlink(missing_ok=True)
-    _kept(repo).write_bytes(b"not a database, " * 64)
+KEPT = KeptCache("pairs.sqlite3", REPEATS, "SELECT count(*) FROM pairs")
 
 
 def _from_other_code(repo: MemoryRepo) -> None:
     """Pairs kept by other code (a fingerprint of its own), every one of them wrong."""
-    _reviewed(repo)
-    with sqlite3.connect(_kept(repo)) as db:
+    KEPT.reviewed(repo)
+    with sqlite3.connect(KEPT.path(repo)) as db:
         items = [i for (i,) in db.execute("SELECT item FROM judged")]
         db.executemany("INSERT INTO pairs VALUES (?, ?, 1.0)", itertools.pairwise(items))
         db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
@@ -66,33 +50,18 @@ def _from_other_code(repo: MemoryRepo) -> None:
 
 def _from_another_store(repo: MemoryRepo) -> None:
     """The judged set of another repository (other memories, some shared, some edited)."""
-    other = build_repo(repo.store.git_dir.parent / "other", bare=True, memories=MEMORIES[:9])
-    invoke_json(other, "review", "--force")
-    shutil.copy(_kept(other), _kept(repo))
-
-
-def _removed_after_review(repo: MemoryRepo) -> None:
-    _reviewed(repo)
-    remove_database(_kept(repo))
-
-
-def _dreamt(root: Path, prepare: Callable[[MemoryRepo], None] | None) -> tuple[Any, str]:
-    repo = build_repo(root / "repo.git", bare=True, memories=REPEATS)
-    if prepare is not None:
-        _kept(repo).parent.mkdir(parents=True, exist_ok=True)
-        prepare(repo)
-    return forced_dream(repo)
+    KEPT.from_another_store(repo, MEMORIES[:9])
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
     """The dream of a fresh repository, made once for the states compared with it."""
-    return _dreamt(tmp_path_factory.mktemp("fresh"), None)
+    return KEPT.dreamt(tmp_path_factory.mktemp("fresh"), None)
 
 
 @pytest.mark.parametrize(
     "prepare",
-    [_reviewed, _damaged, _from_other_code, _from_another_store, _removed_after_review],
+    [KEPT.reviewed, KEPT.damaged, _from_other_code, _from_another_store, KEPT.removed_after_review],
     ids=["kept", "damaged", "other-code", "another-store", "removed"],
 )
 def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_pairs(
@@ -100,7 +69,7 @@ def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_pairs(
 ) -> None:
     """Kept, damaged, foreign or removed pairs: the dream of a fresh repository."""
     assert sum(op == "merge" for op, _ph, _rule, _m, _s in fresh[0][1]) >= 2
-    assert _dreamt(tmp_path / "prepared", prepare) == fresh
+    assert KEPT.dreamt(tmp_path / "prepared", prepare) == fresh
 
 
 _T0 = datetime(2026, 1, 5, tzinfo=UTC)
