@@ -15,7 +15,6 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import FileMode
 
-from dreamgit.gitstore.leanindex import staged_index
 from dreamgit.gitstore.locks import create_lock_file
 from dreamgit.gitstore.reading import Reader
 
@@ -87,31 +86,17 @@ class IndexStager(Reader):
         aside = self.git_dir / f"dreamgit-index-{os.getpid()}.tmp"
         aside.unlink(missing_ok=True)
         try:
-            # The bytes libgit2 would write, for the index shapes the lean writer knows.
-            try:
-                lean = staged_index(index_file.read_bytes(), edit)
-            except FileNotFoundError:
-                lean = None
-            if lean is not None:
-                aside.write_bytes(lean)
-            else:
-                _staged_by_libgit2(index_file, aside, edit)
+            if index_file.exists():  # else libgit2 starts an empty one
+                aside.write_bytes(index_file.read_bytes())
+            index = pygit2.Index(str(aside))
+            for path, blob in edit.items():
+                if blob is None:
+                    if path in index:
+                        index.remove(path)
+                else:
+                    index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=blob), FileMode.BLOB))
+            index.write()
             # Our index.lock stays in place: only this process writes the index meanwhile.
             os.replace(aside, index_file)
         finally:
             aside.unlink(missing_ok=True)
-
-
-def _staged_by_libgit2(index_file: Path, aside: Path, edit: dict[str, str | None]) -> None:
-    """``index_file`` with ``edit`` staged (blob ids, None: removed), written by libgit2
-    to ``aside``."""
-    if index_file.exists():  # else libgit2 starts an empty one
-        aside.write_bytes(index_file.read_bytes())
-    index = pygit2.Index(str(aside))
-    for path, blob in edit.items():
-        if blob is None:
-            if path in index:
-                index.remove(path)
-        else:
-            index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=blob), FileMode.BLOB))
-    index.write()
