@@ -121,7 +121,8 @@ def test_writer_that_died_before_updating_files_is_caught_up(repo: MemoryRepo) -
     new_text = (repo.read_text(changed) or "").replace("Keep me", "Keep me, rewritten")
     tree = repo.store.build_tree(tip, {gone.path: None, changed: new_text.encode()})
     who = Identity("dreamgit", "dreamgit@localhost")
-    repo.store.commit("main", parents=[tip], tree=tree, message="died", who=who, when=NOW)
+    died = "died: a forget and a rewrite\n\nDream-Op: forget"  # dreamgit's, as its trailer says
+    repo.store.commit("main", parents=[tip], tree=tree, message=died, who=who, when=NOW)
     assert (_wt(repo) / gone.path).exists()
     operations.log_session(repo, "next command", now=NOW)
     assert [s.split(":")[0] for s in subjects(_wt(repo))][:2] == ["log", "died"]

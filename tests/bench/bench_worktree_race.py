@@ -5,7 +5,9 @@ operations for each of 8 writers). A memory repository with ``main`` checked out
 gets, all at once: W/2 processes calling ``add`` OPS times each, W/2 processes
 making OPS plain ``git add`` + ``git commit`` commits each (taking turns among
 themselves, as git does not guard two of its own commits from each other), and
-a loop of ``dreamgit run --force`` until the writers finish. It prints how many
+a loop of ``dreamgit run --force`` until the writers finish, then one ``dreamgit log``
+(the next write, which commits back what git's own index race dropped from main; see
+``tests/test_worktree_stale_index.py``). It prints how many
 writes of each kind ended on main, how many were lost, the dreams run and the
 wall time. Target: 0 lost.
 """
@@ -94,7 +96,12 @@ def main() -> None:
             assert done.returncode == 0, done.stderr
             dreams += 1
         assert all(p.returncode == 0 for p in procs)
+        # A `git commit` that read the index just before an add staged it writes that
+        # index back, and the next `git commit` drops the add from main, not from the work
+        # tree: the next dreamgit write commits it back, so one follows the writers.
+        subprocess.run([*dreamgit, "log", "after the race"], check=True, capture_output=True)
         elapsed = time.perf_counter() - start
+        back = git(path, "log", "main", "--format=%s", "--grep=^agent edits").splitlines()
         main_text = git(path, "grep", "-h", "-o", "Mark[0-9]*x[0-9]*:", "main", "--", "memories")
         kept = set(main_text.split())
         added = {f"Mark{w}x{i}:" for w in range(half) for i in range(args.ops)}
@@ -113,6 +120,7 @@ def main() -> None:
         print(f"dreams run meanwhile: {dreams}")
         print(f"adds: {len(added & kept)} on main, {len(dreamed)} removed by a dream's rules")
         print(f"adds lost: {lost_adds}/{len(added)}")
+        print(f"commits that brought back files git's stale index dropped: {len(back)}")
         print(f"git commits on main: {len(made) - lost_commits}/{len(made)}, lost {lost_commits}")
         print(f"git status clean: {git(path, 'status', '--porcelain') == ''}")
         print(f"wall time: {elapsed:.1f} s")

@@ -1,8 +1,12 @@
 """Holding git's own ``index.lock`` and showing a commit in the index before its branch moves.
 
 While the lock is held, ``git add`` and ``git commit`` fail, and every move of
-the checked-out branch stages the new commit first, so a plain ``git commit`` never
-commits the old index on top of dreamgit's new tip.
+the checked-out branch stages the new commit first, so a plain ``git commit`` that
+reads the index after the move commits on top of dreamgit's new tip with its files.
+One that read the index before the staging writes what it read back once the lock is
+free (git does so even when its own commit then fails, and does it to its own
+``git add`` too): the next ``git commit`` drops the change from the branch, but not
+from the work tree, and dreamgit's next write commits it back (``store.followed``).
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ class IndexStager(Reader):
         commit in the index *before* the ref moves (see :meth:`_stage`). ``git
         commit`` reads HEAD, then the index (before it locks it), then moves HEAD
         by compare-and-swap: whichever moment it reads, it either sees the new
-        index, or fails on the lock or on its own compare-and-swap. It never
-        commits the old index on top of the new tip.
+        index, or fails on the lock or on its own compare-and-swap, so it never
+        commits the old index on top of the new tip itself. (A failing one may
+        still write back the index it read: see the module's docstring.)
         """
         if self._index_lock_depth or self.workdir is None:
             self._index_lock_depth += 1

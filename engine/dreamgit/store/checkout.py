@@ -21,6 +21,7 @@ from dreamgit.errors import MemoryFileError, MemoryFileWarning
 from dreamgit.gitstore.locks import exclusive
 from dreamgit.store import layout
 from dreamgit.store.committer import Committer
+from dreamgit.store.followed import spans_to_follow
 from dreamgit.store.formats import Source
 
 __all__ = ["Checkout"]
@@ -61,7 +62,10 @@ class Checkout(Committer):
                 source.unlink(missing_ok=True)
 
     def _follow_worktree(self, *, fallback: str | None) -> None:
-        """Bring the work tree from the commit it last showed (or ``fallback``) to the tip."""
+        """Bring the work tree from the commit it last showed (or ``fallback``) to the tip.
+
+        The files follow dreamgit's commits only, never git's own (see ``store.followed``).
+        """
         marker = self.store.git_dir / "dreamgit" / "worktree-shown"
         try:
             shown: str | None = marker.read_text(encoding="ascii").strip()
@@ -72,7 +76,8 @@ class Checkout(Committer):
         if tip is None or shown == tip:
             return
         with self._agent_locks():
-            self.store.sync_worktree(shown, tip)
+            for old, new in spans_to_follow(self.store, shown, tip):
+                self.store.sync_worktree(old, new)
         self._mark_shown(tip)
 
     @contextmanager

@@ -1,0 +1,58 @@
+"""The work tree's files follow dreamgit's commits since the one they show, never git's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dreamgit.gitstore import GitStore, Identity
+from dreamgit.store.followed import spans_to_follow
+from gitcheck import NOW
+
+WHO = Identity("Someone", "someone@example.com")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GitStore:
+    return GitStore.init(tmp_path / "repo.git", bare=True)
+
+
+def _commit(store: GitStore, name: str, *, dreamgit: bool, parent: str | None = None) -> str:
+    """A commit on main adding ``name``: dreamgit's (with its trailer) or a plain one."""
+    tip = store.tip("main") if parent is None else parent
+    message = f"add {name}\n\nDream-Op: add" if dreamgit else f"add {name} with git"
+    tree = store.build_tree(tip, {name: name.encode()})
+    if parent is not None:
+        return store.commit_unreferenced(
+            parents=[parent], tree=tree, message=message, who=WHO, when=NOW
+        )
+    return store.commit(
+        "main", parents=[tip] if tip else [], tree=tree, message=message, who=WHO, when=NOW
+    )
+
+
+def test_runs_of_dreamgit_commits_are_followed_and_git_commits_left_out(store: GitStore) -> None:
+    shown = _commit(store, "a", dreamgit=True)
+    d1 = _commit(store, "b", dreamgit=True)
+    g2 = _commit(store, "c", dreamgit=False)
+    _commit(store, "d", dreamgit=True)
+    tip = _commit(store, "e", dreamgit=True)
+    assert spans_to_follow(store, shown, tip) == [(shown, d1), (g2, tip)]
+
+
+def test_only_git_commits_since_the_shown_one_leave_the_files_alone(store: GitStore) -> None:
+    shown = _commit(store, "a", dreamgit=True)
+    _commit(store, "b", dreamgit=False)
+    tip = _commit(store, "c", dreamgit=False)
+    assert spans_to_follow(store, shown, tip) == []
+
+
+def test_rewritten_history_or_no_shown_commit_follows_the_whole_difference(
+    store: GitStore,
+) -> None:
+    base = _commit(store, "a", dreamgit=True)
+    shown = _commit(store, "b", dreamgit=True)
+    rewritten = _commit(store, "c", dreamgit=False, parent=base)
+    assert spans_to_follow(store, shown, rewritten) == [(shown, rewritten)]
+    assert spans_to_follow(store, None, shown) == [(None, shown)]
