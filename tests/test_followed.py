@@ -56,3 +56,12 @@ def test_rewritten_history_or_no_shown_commit_follows_the_whole_difference(
     rewritten = _commit(store, "c", dreamgit=False, parent=base)
     assert spans_to_follow(store, shown, rewritten) == [(shown, rewritten)]
     assert spans_to_follow(store, None, shown) == [(None, shown)]
+
+
+def test_a_commit_dreamgit_staged_itself_is_followed_whatever_its_message(
+    store: GitStore,
+) -> None:
+    shown = _commit(store, "a", dreamgit=True)
+    staged = _commit(store, "b", dreamgit=False)
+    assert spans_to_follow(store, shown, staged) == []
+    assert spans_to_follow(store, shown, staged, ours={staged}) == [(shown, staged)]

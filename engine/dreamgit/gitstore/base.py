@@ -21,6 +21,9 @@ class StoreBase:
         self._index_lock_depth = 0
         #: The commit the index shows while we hold index.lock (None: as it was).
         self._staged: str | None = None
+        #: Every commit this store staged in git's index, and one a killed holder of the
+        #: index lock left staged: dreamgit's own, whatever their messages say.
+        self.staged_here: set[str] = set()
 
     @property
     def git_dir(self) -> Path:

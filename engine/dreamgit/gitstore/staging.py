@@ -54,6 +54,7 @@ class IndexStager(Reader):
             try:  # a holder killed after staging left the index showing its commit
                 self._staged = self._staged_marker().read_text(encoding="ascii").strip()
                 self.tree_id(self._staged)
+                self.staged_here.add(self._staged)
             except (OSError, KeyError, ValueError):
                 self._staged = None
             yield
@@ -82,6 +83,7 @@ class IndexStager(Reader):
     def _stage_index(self, old: str | None, new: str) -> None:
         edit = {c.path: c.new for c in self.diff(old, new)}
         self._staged = new
+        self.staged_here.add(new)
         if not edit:
             return
         marker = self._staged_marker()

@@ -76,7 +76,7 @@ class Checkout(Committer):
         if tip is None or shown == tip:
             return
         with self._agent_locks():
-            for old, new in spans_to_follow(self.store, shown, tip):
+            for old, new in spans_to_follow(self.store, shown, tip, ours=self.store.staged_here):
                 self.store.sync_worktree(old, new)
         self._mark_shown(tip)
 

@@ -1,9 +1,12 @@
 """Which of the commits since the work tree's files were last brought up to date they follow.
 
-The files follow dreamgit's own commits, those with a ``Dream-Op`` trailer. A commit
-that git made in the work tree (a plain `git commit`) was made from git's index, and
-the files are the person's: git never changes them for a commit, and neither does
-dreamgit. That matters where git's index and the files disagree. `git commit` reads
+The files follow dreamgit's own commits: those it staged in git's index itself (in
+this process, or left staged by a holder of the index lock that was killed), and
+those with a ``Dream-Op`` trailer. Any other commit was made by git or another tool:
+git's own `git commit` commits its index and leaves the files to the person, and so
+does dreamgit. (One made without the index is then undone in git's index, as `git
+status` shows it, and the next write commits the files as they are, as `git commit
+-a` would.) That matters where git's index and the files disagree. `git commit` reads
 the index before it takes ``index.lock``, and writes what it read back under the lock
 even when its compare-and-swap of the branch then fails; one that read the index just
 before dreamgit staged a commit leaves an index without dreamgit's change, and the next
@@ -11,11 +14,12 @@ before dreamgit staged a commit leaves an index without dreamgit's change, and t
 dreamgit write commits them back as they are.
 
 Where the tip does not descend from the commit the files show (history rewritten),
-the files follow the whole difference, as before any of this.
+the files follow the whole difference.
 """
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from dreamgit import trailers as tr
@@ -26,11 +30,13 @@ if TYPE_CHECKING:
 __all__ = ["spans_to_follow"]
 
 
-def spans_to_follow(store: GitStore, shown: str | None, tip: str) -> list[tuple[str | None, str]]:
+def spans_to_follow(
+    store: GitStore, shown: str | None, tip: str, *, ours: Container[str] = ()
+) -> list[tuple[str | None, str]]:
     """The ``(old, new)`` steps, oldest first, that bring the files from ``shown`` to ``tip``.
 
-    Each step spans a run of dreamgit's commits along the first parents; git's own
-    commits between them are left out.
+    Each step spans a run of dreamgit's commits along the first parents (those in
+    ``ours``, or with a ``Dream-Op`` trailer); other commits between them are left out.
     """
     if shown is None or not store.is_ancestor(shown, tip):
         return [(shown, tip)]
@@ -39,7 +45,7 @@ def spans_to_follow(store: GitStore, shown: str | None, tip: str) -> list[tuple[
         return [(shown, tip)]  # reached through a merge's other parent: follow it all
     steps: list[tuple[str | None, str]] = []
     for commit in reversed(chain):
-        if tr.OP not in tr.parse_trailers(commit.message):
+        if commit.id not in ours and tr.OP not in tr.parse_trailers(commit.message):
             continue
         parent = commit.parents[0]
         if steps and steps[-1][1] == parent:
