@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dreamgit.gitstore import GitStore, Identity
-from dreamgit.store.followed import spans_to_follow
+from dreamgit.store.followed import Runs, commit_runs
 from gitcheck import NOW
 
 WHO = Identity("Someone", "someone@example.com")
@@ -38,14 +38,16 @@ def test_runs_of_dreamgit_commits_are_followed_and_git_commits_left_out(store: G
     g2 = _commit(store, "c", dreamgit=False)
     _commit(store, "d", dreamgit=True)
     tip = _commit(store, "e", dreamgit=True)
-    assert spans_to_follow(store, shown, tip) == [(shown, d1), (g2, tip)]
+    assert commit_runs(store, shown, tip) == Runs(
+        followed=[(shown, d1), (g2, tip)], left=[(d1, g2)]
+    )
 
 
 def test_only_git_commits_since_the_shown_one_leave_the_files_alone(store: GitStore) -> None:
     shown = _commit(store, "a", dreamgit=True)
     _commit(store, "b", dreamgit=False)
     tip = _commit(store, "c", dreamgit=False)
-    assert spans_to_follow(store, shown, tip) == []
+    assert commit_runs(store, shown, tip) == Runs(left=[(shown, tip)])
 
 
 def test_rewritten_history_or_no_shown_commit_follows_the_whole_difference(
@@ -54,8 +56,8 @@ def test_rewritten_history_or_no_shown_commit_follows_the_whole_difference(
     base = _commit(store, "a", dreamgit=True)
     shown = _commit(store, "b", dreamgit=True)
     rewritten = _commit(store, "c", dreamgit=False, parent=base)
-    assert spans_to_follow(store, shown, rewritten) == [(shown, rewritten)]
-    assert spans_to_follow(store, None, shown) == [(None, shown)]
+    assert commit_runs(store, shown, rewritten) == Runs(followed=[(shown, rewritten)])
+    assert commit_runs(store, None, shown) == Runs(followed=[(None, shown)])
 
 
 def test_a_commit_dreamgit_staged_itself_is_followed_whatever_its_message(
@@ -63,5 +65,5 @@ def test_a_commit_dreamgit_staged_itself_is_followed_whatever_its_message(
 ) -> None:
     shown = _commit(store, "a", dreamgit=True)
     staged = _commit(store, "b", dreamgit=False)
-    assert spans_to_follow(store, shown, staged) == []
-    assert spans_to_follow(store, shown, staged, ours={staged}) == [(shown, staged)]
+    assert commit_runs(store, shown, staged) == Runs(left=[(shown, staged)])
+    assert commit_runs(store, shown, staged, ours={staged}) == Runs(followed=[(shown, staged)])

@@ -87,6 +87,11 @@ def test_memory_dropped_by_a_stale_git_commit_is_committed_back(
         MemoryRepo.open(worktree), "Releases are tagged by hand", topic="ops", now=NOW
     )
 
+    brought_back = git(worktree, "log", "-1", "--format=%an|%s|%b", "--grep=^agent edits", "main")
+    author, subject, body = brought_back.split("|", 2)
+    assert subject.endswith(" file(s) a git commit dropped from main, brought back")
+    assert author != "Someone"  # nobody edited them by hand: dreamgit is their author
+    assert f"{added.path}  (dropped from main by a commit git made" in body
     texts = {m.text for m in MemoryRepo.open(worktree).memories(now=NOW)}
     assert texts == {"The staging cluster is rebuilt on Fridays", "Releases are tagged by hand"}
     assert "notes.txt" in tree_files(worktree)

@@ -59,6 +59,21 @@ class WorkTree(IndexStager):
                 edits[path] = None
         return edits
 
+    def files_still_at(self, old: str | None, new: str) -> list[str]:
+        """Paths changed from ``old`` to ``new`` whose work-tree files still hold ``old``'s
+        version: a commit made from git's index, or without the work tree, left them."""
+        workdir = self.workdir
+        if workdir is None:
+            return []
+        return [
+            change.path
+            for change in self.diff(old, new)
+            if change.old is not None
+            and not _through_symlink(workdir, change.path)
+            and (workdir / change.path).is_file()
+            and self._clean_hash(workdir, change.path) == change.old
+        ]
+
     def _clean_hash(self, workdir: Path, path: str) -> str:
         """The blob id git would store for a work-tree file, its filters applied.
 

@@ -21,7 +21,7 @@ from dreamgit.errors import MemoryFileError, MemoryFileWarning
 from dreamgit.gitstore.locks import exclusive
 from dreamgit.store import layout
 from dreamgit.store.committer import Committer
-from dreamgit.store.followed import spans_to_follow
+from dreamgit.store.followed import commit_runs
 from dreamgit.store.formats import Source
 
 __all__ = ["Checkout"]
@@ -32,6 +32,9 @@ class Checkout(Committer):
 
     #: Edited files the last look at the work tree left out because they do not read.
     left_out: list[MemoryFileError] = []  # noqa: RUF012 - replaced, never mutated
+    #: Files a commit not dreamgit's changed on main while they kept their old content
+    #: (git's stale index drops a file so): committed back as restored, not as edits.
+    kept_from_git: frozenset[str] = frozenset()
 
     def _redact_worktree(
         self,
@@ -75,9 +78,13 @@ class Checkout(Committer):
         tip = self.tip()
         if tip is None or shown == tip:
             return
+        runs = commit_runs(self.store, shown, tip, ours=self.store.staged_here)
         with self._agent_locks():
-            for old, new in spans_to_follow(self.store, shown, tip, ours=self.store.staged_here):
+            for old, new in runs.followed:
                 self.store.sync_worktree(old, new)
+        self.kept_from_git |= {
+            path for old, new in runs.left for path in self.store.files_still_at(old, new)
+        }
         self._mark_shown(tip)
 
     @contextmanager
@@ -223,18 +230,33 @@ class Checkout(Committer):
         edits = self.readable_edits(now, scrubbed)
         if not edits:
             return
-        listing = "\n".join(f"  {p}" for p in sorted(edits))
+        kept = self.kept_from_git & edits.keys()
+        listing = "\n".join(f"  {p}" + (_KEPT if p in kept else "") for p in sorted(edits))
         message = (
-            f"agent edits: {len(edits)} file(s) changed by hand\n\n{listing}\n\n"
+            f"agent edits: {_edits_subject(len(edits), len(kept))}\n\n{listing}\n\n"
             + tr.trailers((tr.OP, "agent-edits"))
             + f"\n{findings_trailers(found)}"
         ).rstrip("\n")
         # The person who edited the files wrote them: their git identity is the author,
-        # dreamgit only the committer.
-        author = self.store.git_identity()
+        # dreamgit only the committer (of files it only brings back, the author too).
+        author = self.store.git_identity() if len(kept) < len(edits) else None
         step = self._commit_step(message, lambda _tip: edits, now=now, author=author)
         committed = self._retry(step)
+        self.kept_from_git = frozenset()
         if committed is not None:
             # The files already show this commit: the next sync starts from it, or the
             # edited files would look changed by hand again and be left in place.
             self._mark_shown(committed)
+
+
+#: How a file a commit not dreamgit's dropped from main, and the work tree kept, is listed.
+_KEPT = "  (dropped from main by a commit git made from an outdated index; the file kept it)"
+
+
+def _edits_subject(edited: int, kept: int) -> str:
+    """The agent-edits commit's subject: files changed by hand, or brought back."""
+    if not kept:
+        return f"{edited} file(s) changed by hand"
+    if kept == edited:
+        return f"{kept} file(s) a git commit dropped from main, brought back"
+    return f"{edited - kept} file(s) changed by hand, {kept} a git commit dropped brought back"

@@ -20,6 +20,7 @@ the files follow the whole difference.
 from __future__ import annotations
 
 from collections.abc import Container
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dreamgit import trailers as tr
@@ -27,29 +28,35 @@ from dreamgit import trailers as tr
 if TYPE_CHECKING:
     from dreamgit.gitstore import GitStore
 
-__all__ = ["spans_to_follow"]
+__all__ = ["Runs", "commit_runs"]
 
 
-def spans_to_follow(
-    store: GitStore, shown: str | None, tip: str, *, ours: Container[str] = ()
-) -> list[tuple[str | None, str]]:
-    """The ``(old, new)`` steps, oldest first, that bring the files from ``shown`` to ``tip``.
+@dataclass(frozen=True)
+class Runs:
+    """The commits since the shown one, in runs along the first parents, oldest first."""
 
-    Each step spans a run of dreamgit's commits along the first parents (those in
-    ``ours``, or with a ``Dream-Op`` trailer); other commits between them are left out.
-    """
+    #: ``(old, new)`` runs of dreamgit's commits: the files follow them.
+    followed: list[tuple[str | None, str]] = field(default_factory=list)
+    #: ``(old, new)`` runs of other commits: the files stay as they are.
+    left: list[tuple[str | None, str]] = field(default_factory=list)
+
+
+def commit_runs(store: GitStore, shown: str | None, tip: str, *, ours: Container[str] = ()) -> Runs:
+    """The runs that bring the files from ``shown`` to ``tip``: dreamgit's commits (those
+    in ``ours``, or with a ``Dream-Op`` trailer) to follow, and the others between them."""
     if shown is None or not store.is_ancestor(shown, tip):
-        return [(shown, tip)]
+        return Runs(followed=[(shown, tip)])
     chain = list(store.walk(tip, first_parent=True, hide=(shown,)))
     if not chain or chain[-1].parents[:1] != (shown,):
-        return [(shown, tip)]  # reached through a merge's other parent: follow it all
-    steps: list[tuple[str | None, str]] = []
-    for commit in reversed(chain):
-        if commit.id not in ours and tr.OP not in tr.parse_trailers(commit.message):
-            continue
-        parent = commit.parents[0]
-        if steps and steps[-1][1] == parent:
-            steps[-1] = (steps[-1][0], commit.id)
+        return Runs(followed=[(shown, tip)])  # reached through a merge's other parent
+    runs = Runs()
+    last: list[tuple[str | None, str]] | None = None
+    for commit in reversed(chain):  # each one's first parent is the one before
+        dreamgit = commit.id in ours or tr.OP in tr.parse_trailers(commit.message)
+        into = runs.followed if dreamgit else runs.left
+        if into is last:
+            into[-1] = (into[-1][0], commit.id)
         else:
-            steps.append((parent, commit.id))
-    return steps
+            into.append((commit.parents[0], commit.id))
+        last = into
+    return runs
