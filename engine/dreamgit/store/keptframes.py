@@ -70,15 +70,20 @@ class KeptReadings:
 
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
         """Add the new readings and, when the unused ones are more than a quarter of the
-        ``total`` kept, drop them, in one transaction. A cache: failures are ignored."""
+        ``total`` kept, drop them, in one transaction. A cache: failures are ignored.
+
+        Rows go in (and out) in the order of their texts, the table's key: a run asks for
+        texts in the order of its memories, which is no order of the key, and 100,000 rows
+        written in that order split pages all over the tree and spill them through the
+        WAL (2.6 s of CPU and 8 s wall for one kind), in key order they append (0.5 s)."""
         stale = list(unused)
         if not added and len(stale) <= _STALE_SHARE * total:
             return
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
             db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", added.items())
+            db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", sorted(added.items()))
             if len(stale) > _STALE_SHARE * total:
-                db.executemany("DELETE FROM readings WHERE text = ?", ((t,) for t in stale))
+                db.executemany("DELETE FROM readings WHERE text = ?", ((t,) for t in sorted(stale)))
             db.execute("COMMIT")
 
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
