@@ -100,6 +100,12 @@ class MemoryFiles:
         )
 
     def _cached_record(self, path: str, blob: str) -> dict[str, Any]:
+        """A copy of the cached record of one file (the caller may change it)."""
+        return dict(self._held_record(path, blob))
+
+    def _held_record(self, path: str, blob: str) -> dict[str, Any]:
+        """The cached record of one file itself, parsed and cached when missing: for
+        callers that only read it (no copy of 100,000 records in a snapshot)."""
         cached = self._records.get(blob)
         if cached is None or cached.get("v") != _RECORD_VERSION:
             try:
@@ -111,7 +117,8 @@ class MemoryFiles:
             self._records.put(blob, cached)
         if "ok" not in cached:
             raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])
-        return dict(cached["ok"])
+        record: dict[str, Any] = cached["ok"]
+        return record
 
     def read(
         self, files: Mapping[str, str], *, now: datetime
@@ -120,9 +127,11 @@ class MemoryFiles:
         memories: list[Memory] = []
         broken: list[MemoryFileError] = []
         seen: dict[str, str] = {}
+        times: dict[str, datetime] = {}
         for path, blob in files.items():
             try:
-                memory = memory_from_record(self._cached_record(path, blob), path=path, now=now)
+                record = self._held_record(path, blob)
+                memory = memory_from_record(record, path=path, now=now, times=times)
             except MemoryFileError as exc:
                 broken.append(exc)
                 continue
