@@ -260,7 +260,10 @@ def test_any_text_gives_a_record_or_a_memory_file_error(text: str) -> None:
     assert memory.priority in ("ephemeral", "low", "normal", "high", "core")
 
 
-@given(st.text(alphabet="abz09_-./AM\n", max_size=12), st.text(alphabet="abz09_-./AM\n", max_size=12))
+_PARTS = st.text(alphabet="abz09_-./AM\n", max_size=12)
+
+
+@given(_PARTS, _PARTS)
 def test_a_path_splits_as_its_parts_are_names(topic: str, slug: str) -> None:
     """A path is split exactly when its topic and slug are names (the one-match path and
     the checked one agree), whatever characters the parts hold."""
