@@ -112,3 +112,26 @@ def test_a_kept_word_set_is_read_back_without_reading_the_text_again(tmp_path: P
     assert again == first and asked == []
     assert type(again[0][0]) is frozenset and type(again[0][1]) is set
     assert FEATURE_KEEPER.get() is None and WORDS_KEEPER.get() is None
+
+
+def test_kept_word_sets_read_back_share_one_string_per_word(tmp_path: Path) -> None:
+    """Word sets read from the databases hold one string object per word, whichever set
+    and text it comes from (100,000 kept sets are held to the end of a dream)."""
+    texts = ["The kettle whistles at dawn.", "A kettle sits by the window at dawn."]
+    with keeping_words(tmp_path):
+        for text in texts:
+            features(text)
+            content_words(text)
+    features.cache_clear()
+
+    def reading(text: str) -> Any:
+        raise AssertionError(f"read again: {text}")
+
+    with keeping_words(tmp_path):
+        feature_keeper, words_keeper = FEATURE_KEEPER.get(), WORDS_KEEPER.get()
+        assert feature_keeper is not None and words_keeper is not None
+        sets = [keeper(t, reading) for t in texts for keeper in (feature_keeper, words_keeper)]
+    shared = {w for s in sets for w in s if all(w in other for other in sets)}
+    assert shared  # "kettle" is in every set
+    for word in shared:
+        assert len({id(w) for s in sets for w in s if w == word}) == 1

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.errors import MemoryFileError
-from dreamgit.ids import memory_id
+from dreamgit.ids import NAME_PATTERN, memory_id
 from dreamgit.model import Memory
 from dreamgit.store.memoryfile import (
     decode_text,
@@ -258,3 +258,33 @@ def test_any_text_gives_a_record_or_a_memory_file_error(text: str) -> None:
     except MemoryFileError:  # pragma: no cover - the record was already checked
         raise AssertionError("a checked record must make a Memory") from None
     assert memory.priority in ("ephemeral", "low", "normal", "high", "core")
+
+
+_PARTS = st.text(alphabet="abz09_-./AM\n", max_size=12)
+
+
+@given(_PARTS, _PARTS)
+def test_a_path_splits_as_its_parts_are_names(topic: str, slug: str) -> None:
+    """A path is split exactly when its topic and slug are names (the one-match path and
+    the checked one agree), whatever characters the parts hold."""
+    path = f"memories/{topic}/{slug}.md"
+    named = all(part and "/" not in part and NAME_PATTERN.match(part) for part in (topic, slug))
+    if named:
+        assert split_memory_path(path) == (topic, slug)
+    else:
+        with pytest.raises(MemoryFileError):
+            split_memory_path(path)
+
+
+def test_memories_made_with_a_time_memo_equal_those_made_without() -> None:
+    """A caller's memo of parsed times gives the same memories, each distinct time parsed
+    once and held as one object by every memory that says it."""
+    first = parse_memory_record(DESIGN_EXAMPLE, path=PATH)
+    second = {**first, "id": "m-other", "valid_from": "2026-11-20T10:04:00Z"}
+    times: dict[str, datetime] = {}
+    made = [memory_from_record(r, path=PATH, now=NOW, times=times) for r in (first, second)]
+    plain = [memory_from_record(r, path=PATH, now=NOW) for r in (first, second)]
+    assert made == plain and [m.valid_from for m in made] == [m.valid_from for m in plain]
+    assert made[0].created is made[1].created is made[1].valid_from
+    assert made[0].updated is made[1].updated and made[0].updated != made[0].created
+    assert sorted(times) == ["2026-11-20T10:04:00Z", "2026-11-21T09:12:00Z"]

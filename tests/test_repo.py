@@ -173,6 +173,29 @@ def test_a_big_parse_cache_is_let_go_after_a_full_read(
     assert record("memories/a/good.md", blob)["text"] == "A good memory."
 
 
+def test_a_big_parse_cache_read_taking_its_records_gives_the_same_snapshot(
+    repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cache that is let go after the read gives up each record as its memory is made:
+    the memories and broken files are those of a held cache, two files of one blob (the
+    second's record parsed again) and a new file (parsed and saved before) among them."""
+    copy = GOOD.replace(b"m-goodgood", b"m-copycopy")
+    _put(repo, {"memories/a/good.md": GOOD, "memories/a/bad.md": b"---\na: [\n---\n"})
+    repo.snapshot(now=NOW)  # the cache holds these two
+    _put(repo, {"memories/b/same.md": copy, "memories/c/same.md": copy})
+    with monkeypatch.context() as big:
+        big.setattr("dreamgit.store.memorycache._HELD", 1)
+        big.setattr("dreamgit.store.memorycache._FEW", 1)  # the new blob is saved first
+        taken = MemoryRepo.open(repo.store.git_dir).snapshot(now=NOW)
+    held = MemoryRepo.open(repo.store.git_dir).snapshot(now=NOW)  # from the saved cache
+    assert [m.path for m in taken.memories] == ["memories/a/good.md", "memories/b/same.md"]
+    assert taken.memories == held.memories
+    assert [e.render() for e in taken.broken] == [e.render() for e in held.broken]
+    assert len(taken.broken) == 2  # the broken file, and the second file of the blob
+    cache = json.loads((repo.store.git_dir / "dreamgit" / "cache" / "memories.json").read_text())
+    assert len(cache) == 3
+
+
 def test_damaged_parse_cache_is_rebuilt(repo: MemoryRepo) -> None:
     """A cache file that is not JSON is ignored and rewritten."""
     _put(repo, {"memories/a/good.md": GOOD})

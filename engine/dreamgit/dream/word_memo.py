@@ -13,7 +13,8 @@ when the block ends. Outside it every text is read afresh. Same answers either w
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -35,7 +36,7 @@ _CONTENT_BY = ("dream/gather", "extract", "textsim.py", "lazyre.py")
 class _SetCodec:
     """A set of words as a sorted JSON list, and back as ``build`` makes it."""
 
-    def __init__(self, build: Callable[[list[str]], Any]) -> None:
+    def __init__(self, build: Callable[[Iterable[str]], Any]) -> None:
         self._build = build
 
     def encode(self, words: Any) -> str:
@@ -45,7 +46,11 @@ class _SetCodec:
         words = json.loads(text)
         if not isinstance(words, list):
             raise ValueError("a kept word set of another shape")
-        return self._build(words)
+        # One string per word, shared by every set that holds it: the features of 100,000
+        # memories are kept to the end of a dream (``textsim.features``'s cache), and
+        # their words decoded apart were 66 MB of strings (a word not a string is a
+        # TypeError: another shape).
+        return self._build(map(sys.intern, words))
 
 
 @contextmanager
@@ -53,7 +58,7 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
     """Read texts' features and content words through the sets kept in ``git_dir``; save
     the new ones at the end (a kind whose code cannot be read to fingerprint is read
     afresh)."""
-    kinds: list[tuple[str, tuple[str, ...], ContextVar[Any], Callable[[list[str]], Any]]] = [
+    kinds: list[tuple[str, tuple[str, ...], ContextVar[Any], Callable[[Iterable[str]], Any]]] = [
         ("features", _FEATURES_BY, FEATURE_KEEPER, frozenset),
         ("content-words", _CONTENT_BY, WORDS_KEEPER, set),
     ]

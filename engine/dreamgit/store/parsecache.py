@@ -45,6 +45,10 @@ class ParseCache:
         """The record cached for a blob, or None."""
         return self._load().get(blob)
 
+    def take(self, blob: str) -> Any:
+        """The record cached for a blob, or None, let go by the map (not by its file)."""
+        return self._load().pop(blob, None)
+
     def put(self, blob: str, record: Any) -> None:
         """Remember a blob's record until :meth:`save`."""
         self._load()[blob] = record

@@ -366,8 +366,10 @@ def _user_view(memory: Memory, user_name: str | None) -> DupItem:
     prefers X" said before the user's name was known repeats "Dana prefers X"."""
     text = memory.text
     for subject in ("The user", "User", user_name):  # "User prefers X" is an older style
+        if not subject or not text.startswith(subject):
+            continue  # most texts start with none: no lead is built (every memory, a run)
         for lead in (f"{subject}'s ", f"{subject} "):
-            if subject and text.startswith(lead):
+            if text.startswith(lead):
                 text = text[len(lead) :]
                 break
     return DupItem(memory.id, text, memory.topic, memory.key)
