@@ -86,7 +86,7 @@ def test_chinese_claude_code_sessions_are_kept_as_said_with_speaker_and_date(
         str(_projects(tmp_path / "projects")),
     )
     dreamgit(repo, NOW, "run", "--force")
-    memories = active(repo, NOW)
+    memories = active(repo, NOW, in_process=True)
     by_text = {m["text"]: m for m in memories}
     for sentence, day in KEPT:
         memory = by_text[f"user \u2014 {sentence}"]

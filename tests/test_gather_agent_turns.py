@@ -141,7 +141,7 @@ def test_a_dream_keeps_rules_and_facts_and_leaves_the_pasted_block(tmp_path: Pat
     for when, text in (("2031-06-03T10:00:00Z", english), ("2031-06-03T11:00:00Z", japanese)):
         prepared(repo, when, "log", stdin=text)
     dreamgit(repo, "2031-06-03T23:59:00Z", "run", "--force")
-    texts = [m["text"] for m in active(repo, "2031-06-04T08:00:00Z")]
+    texts = [m["text"] for m in active(repo, "2031-06-04T08:00:00Z", in_process=True)]
     assert any("never force-push to the release branch" in t for t in texts), texts
     assert "user \u2014 認証は、Keycloak を使います。" in texts, texts
     assert "user \u2014 データベースは、CockroachDB を使います。" in texts, texts

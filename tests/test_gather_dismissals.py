@@ -72,6 +72,6 @@ def test_never_mind_through_the_command(tmp_path: Path, templates: RepositoryTem
         "Assistant: Understood.\n",
     )
     dreamgit(repo, "2031-05-07T08:00:00Z", "run", "--force")
-    texts = [m["text"] for m in active(repo, "2031-05-07T08:00:00Z")]
+    texts = [m["text"] for m in active(repo, "2031-05-07T08:00:00Z", in_process=True)]
     assert any("Hugo" in t for t in texts), texts
     assert not [t for t in texts if "mind" in t.lower()], texts

@@ -219,7 +219,7 @@ def test_a_dream_keeps_a_preference_with_its_alternative_and_leaves_the_request(
     )
     prepared(repo, "2031-04-02T10:00:00Z", "log", stdin=session)
     dreamgit(repo, "2031-04-02T23:00:00Z", "run", "--force")
-    texts = [m["text"] for m in active(repo, "2031-04-02T23:00:00Z")]
+    texts = [m["text"] for m in active(repo, "2031-04-02T23:00:00Z", in_process=True)]
     assert (
         "The user prefers keeping the release notes in a single CHANGES file over per-package"
         " changelogs." in texts

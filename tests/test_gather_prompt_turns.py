@@ -97,7 +97,7 @@ def test_an_agent_sessions_request_reaches_the_model_whole_and_its_statement_is_
     assert "User: " + REQUEST.replace("\n- ", "\n") in prompt
     assert TOOL_OUTPUT not in prompt
     assert "A request often carries a lasting statement" in prompt
-    texts = [m["text"] for m in active(repo, "2031-03-05T09:00:00Z")]
+    texts = [m["text"] for m in active(repo, "2031-03-05T09:00:00Z", in_process=True)]
     assert any("semicolons" in t and "German spreadsheet" in t for t in texts), texts
 
 
@@ -120,5 +120,5 @@ def test_the_gather_prompt_asks_for_what_a_requested_part_does(tmp_path: Path) -
     [prompt] = _gather_prompts(server.received)
     assert "User: " + PART_REQUEST in prompt
     assert "A request to build or change a named part of the project says what that" in prompt
-    texts = [m["text"] for m in active(repo, "2031-03-05T09:00:00Z")]
+    texts = [m["text"] for m in active(repo, "2031-03-05T09:00:00Z", in_process=True)]
     assert said in texts, texts

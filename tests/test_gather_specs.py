@@ -199,7 +199,7 @@ def test_a_dream_keeps_the_specs_of_a_cursor_session_and_leaves_its_tasks(
     )
     prepared(repo, _DAY, "log", "--file", str(exported))
     dreamgit(repo, _NIGHT, "run", "--force")
-    texts = [m["text"] for m in active(repo, _NIGHT)]
+    texts = [m["text"] for m in active(repo, _NIGHT, in_process=True)]
     assert any("own folder under plugins" in t for t in texts), texts
     assert any("never writes outside the output folder" in t for t in texts), texts
     assert any(t.startswith("The user decided to go with Parquet") for t in texts), texts

@@ -56,7 +56,7 @@ def test_german_spanish_and_chinese_statements_are_kept_as_said_with_speaker_and
 ) -> None:
     """Each statement word for word, "user" first, on the day it was said; nothing else."""
     repo = _repo(tmp_path)
-    memories = active(repo, NOW)
+    memories = active(repo, NOW, in_process=True)
     by_text = {m["text"]: m for m in memories}
     for when, _, sentence in SESSIONS:
         memory = by_text[f"user \u2014 {sentence}"]

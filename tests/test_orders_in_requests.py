@@ -139,7 +139,7 @@ def test_a_dream_keeps_the_order_and_the_choice_said_inside_requests(tmp_path: P
     )
     prepared(repo, _DAY, "log", "--file", str(exported))
     dreamgit(repo, _NIGHT, "run", "--force")
-    texts = [m["text"] for m in active(repo, _NIGHT)]
+    texts = [m["text"] for m in active(repo, _NIGHT, in_process=True)]
     assert "The user wants the agent to always bump the version before tagging." in texts, texts
     assert any(t.startswith("The user decided to move the retry logic") for t in texts), texts
     assert not any("tweak" in t for t in texts), texts

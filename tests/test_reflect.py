@@ -160,7 +160,7 @@ def test_nothing_new_enters_memory_md_without_promotion(
     repo, _ = dreamt
     index = (repo / "MEMORY.md").read_text()
     listed = [line for line in index.splitlines() if line.startswith("- [")]
-    memories = active(repo, DREAM)
+    memories = active(repo, DREAM, in_process=True)
     lesson = next(m for m in memories if "lesson" in m["tags"])
     assert len(memories) == 4 and len(listed) == 3
     assert lesson["path"] not in index and (repo / lesson["path"]).is_file()

@@ -21,7 +21,7 @@ def _dream(tmp_path: Path, templates: RepositoryTemplates, session: str) -> list
     initialized(templates, repo, DAY)
     prepared(repo, DAY, "log", stdin=session)
     dreamgit(repo, NIGHT, "run", "--force")
-    return [m["text"] for m in active(repo, NIGHT)]
+    return [m["text"] for m in active(repo, NIGHT, in_process=True)]
 
 
 def test_a_path_with_me_in_it_is_kept_as_written(

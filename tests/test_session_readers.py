@@ -325,6 +325,6 @@ def test_a_windows_export_is_logged_and_dreamed_through_the_command(
     export.write_bytes(SPECSTORY.replace("\n", "\r\n").encode("utf-8"))
     prepared(repo, "2026-03-02T10:00:00Z", "log", "--file", str(export))
     dreamgit(repo, "2026-03-03T08:00:00Z", "run", "--force")
-    texts = [m["text"] for m in active(repo, "2026-03-03T08:00:00Z")]
+    texts = [m["text"] for m in active(repo, "2026-03-03T08:00:00Z", in_process=True)]
     assert any("Ruff before every commit" in t for t in texts), texts
     assert not [t for t in texts if "SECRET" in t or "wired in" in t], texts

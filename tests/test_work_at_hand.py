@@ -166,7 +166,7 @@ def test_a_dream_keeps_the_rules_and_leaves_the_requests(tmp_path: Path) -> None
     )
     prepared(repo, _DAY, "log", "--file", str(exported))
     dreamgit(repo, _NIGHT, "run", "--force")
-    texts = [m["text"] for m in active(repo, _NIGHT)]
+    texts = [m["text"] for m in active(repo, _NIGHT, in_process=True)]
     assert any("yarn, not npm" in t for t in texts), texts
     assert any("always add a changelog line" in t for t in texts), texts
     assert not any("upload button" in t or "graph" in t for t in texts), texts
