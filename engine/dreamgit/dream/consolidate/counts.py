@@ -23,6 +23,7 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from dreamgit.dream.consolidate.count_cues import moves, other_days
 from dreamgit.dream.consolidate.count_index import CountIndex
@@ -301,11 +302,21 @@ def _other_settings(old: frozenset[str], new: frozenset[str]) -> bool:
 @dataclass(frozen=True)
 class _Said:
     memory: Memory
-    frame: Frame
+    fact: str  #: the sentence its counts were read from
     quantities: tuple[Quantity, ...]
     names: frozenset[str]
     dates: frozenset[str]
     words: frozenset[str]  #: every word of the sentence, lower case
+
+    @cached_property
+    def frame(self) -> Frame:
+        """The fact's frame, framed when first asked: only a memory compared anew needs
+        it, and a warm dream over 100,000 memories compares few (framing every one of
+        them, even from the kept frames, was a quarter of the count check)."""
+        frame = parse_frame(self.fact)
+        if frame is None:  # read_counts keeps no reading of a fact that does not frame
+            raise ValueError(f"a count reading of a fact with no frame: {self.fact!r}")
+        return frame
 
 
 def _said(memory: Memory) -> _Said | None:
@@ -313,10 +324,9 @@ def _said(memory: Memory) -> _Said | None:
         return None  # no count to read: most memories, and the cheap test comes first
     keeper = COUNT_KEEPER.get()
     read = read_counts(memory.text) if keeper is None else keeper(memory.text, read_counts)
-    frame = parse_frame(read.fact) if read is not None else None
-    if read is None or frame is None:
+    if read is None:  # a reading is only made of a fact that frames (read_counts)
         return None
-    return _Said(memory, frame, read.quantities, read.names, read.dates, read.words)
+    return _Said(memory, read.fact, read.quantities, read.names, read.dates, read.words)
 
 
 def read_counts(text: str) -> CountReading | None:
