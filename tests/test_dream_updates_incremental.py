@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamgit.dream.consolidate import counts
+from dreamgit.dream.consolidate import count_said, counts
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
 from dreamgit.dream.consolidate.update import find_updates
@@ -118,12 +118,13 @@ def test_a_memory_whose_count_changes_are_kept_is_not_framed_again(
     assert first == [("m-inc00001", "m-inc00002")]
 
     framed: list[str] = []
-    real = counts.parse_frame
+    real = count_said.parse_frame
 
     def counting(fact: str) -> object:
         framed.append(fact)
         return real(fact)
 
+    monkeypatch.setattr(count_said, "parse_frame", counting)
     monkeypatch.setattr(counts, "parse_frame", counting)
     with _kept(tmp_path):
         again = [(a.id, b.id) for a, b, _why in counts.count_changes(store)]
