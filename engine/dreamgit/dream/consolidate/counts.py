@@ -22,12 +22,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.count_cues import moves, other_days
 from dreamgit.dream.consolidate.count_index import CountIndex
 from dreamgit.dream.consolidate.count_memo import CountChange, kept_count_changes
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
+from dreamgit.dream.consolidate.count_said import Said
 from dreamgit.dream.consolidate.count_words import (
     AMOUNTS,
     CHANGES,
@@ -47,7 +47,7 @@ from dreamgit.dream.consolidate.setting_names import UNITS as _UNITS
 from dreamgit.dream.consolidate.setting_names import bound_phrase, setting_words
 from dreamgit.dream.consolidate.update_memo import InputDigest
 from dreamgit.dream.consolidate.update_passes import by_time
-from dreamgit.extract.frame import Frame, parse_frame
+from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.extract.signature import signature
 from dreamgit.extract.verbs import (
@@ -298,25 +298,14 @@ def _other_settings(old: frozenset[str], new: frozenset[str]) -> bool:
     return bool(old and new and old - new and new - old)
 
 
-@dataclass(frozen=True)
-class _Said:
-    memory: Memory
-    frame: Frame
-    quantities: tuple[Quantity, ...]
-    names: frozenset[str]
-    dates: frozenset[str]
-    words: frozenset[str]  #: every word of the sentence, lower case
-
-
-def _said(memory: Memory) -> _Said | None:
+def _said(memory: Memory) -> Said | None:
     if not _DIGIT.search(memory.text):
         return None  # no count to read: most memories, and the cheap test comes first
     keeper = COUNT_KEEPER.get()
     read = read_counts(memory.text) if keeper is None else keeper(memory.text, read_counts)
-    frame = parse_frame(read.fact) if read is not None else None
-    if read is None or frame is None:
+    if read is None:  # a reading is only made of a fact that frames (read_counts)
         return None
-    return _Said(memory, frame, read.quantities, read.names, read.dates, read.words)
+    return Said(memory, read.fact, read.quantities, read.names, read.dates, read.words)
 
 
 def read_counts(text: str) -> CountReading | None:
@@ -341,7 +330,7 @@ _NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
 _INSTRUMENT = re.compile(r"\b(?:using|via)\s+(?P<name>[A-Z][\w-]*)")
 
 
-def _own_names(said: _Said) -> frozenset[str]:
+def _own_names(said: Said) -> frozenset[str]:
     """Names that say whose count it is: not the tools it was done with ("on GitHub",
     "using Bootstrap", whether the lexicon knows the tool or not)."""
     used = {m["name"].lower() for m in _INSTRUMENT.finditer(said.memory.text)}
@@ -371,7 +360,7 @@ def _shrinks(old: Quantity, new: Quantity) -> bool:
         return False
 
 
-def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
+def _setting_of_user(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     """ "The request timeout is 30 seconds" / "the user lowered the request timeout to 20
     seconds": one subject is the user, the other's is the setting both name. "The user's
     recipe box holds 40 cards" / "the user put 46 cards in their recipe box": the thing
@@ -397,7 +386,7 @@ def _setting_of_user(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
 _FROM = re.compile(r"\bfrom\s+(\d[\d,]*(?:\.\d+)?%?)")
 
 
-def _starts_elsewhere(old: _Said, new: _Said) -> bool:
+def _starts_elsewhere(old: Said, new: Said) -> bool:
     """Whether the newer sentence says its change started from a value the older one
     never held: "the weekly goal was set to 25 pages", then "raised the weekly page count
     from 20 to 30" counts something the goal is not (what was done, not what was aimed
@@ -413,7 +402,7 @@ def _not_users(subject: frozenset[str]) -> frozenset[str]:
     return subject - {"user"} or subject
 
 
-def _apart(old: _Said, new: _Said, p: Quantity, q: Quantity) -> bool:
+def _apart(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     """Guards on the two sentences: another subject (unless one setting names the thing:
     "the request timeout is 30 seconds" / "lowered the request timeout to 20 seconds"),
     other names, two dated events, two past actions."""
@@ -449,7 +438,7 @@ def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, 
             parts = (marks[n], *("".join([marks[k] for k in c]) for _q, c in compared))
             return hashlib.sha1("\x1e".join(parts).encode(), usedforsecurity=False).hexdigest()
 
-        def find(new: _Said = new, compared: _Compared = compared) -> list[CountChange]:
+        def find(new: Said = new, compared: _Compared = compared) -> list[CountChange]:
             return _changes(said, new, compared)
 
         for at, place, reason in kept_count_changes(key, find):
@@ -462,7 +451,7 @@ def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, 
 _Compared = list[tuple[Quantity, list[int]]]
 
 
-def _changes(said: Sequence[_Said], new: _Said, compared: _Compared) -> list[CountChange]:
+def _changes(said: Sequence[Said], new: Said, compared: _Compared) -> list[CountChange]:
     """(which quantity, which of the memories it is compared with, reason) for each
     earlier memory whose count one of ``new``'s changes, in the order compared."""
     found: list[CountChange] = []
@@ -477,7 +466,7 @@ def _changes(said: Sequence[_Said], new: _Said, compared: _Compared) -> list[Cou
     return found
 
 
-def _changed_count(old: _Said, new: _Said, q: Quantity) -> str | None:
+def _changed_count(old: Said, new: Said, q: Quantity) -> str | None:
     """Why ``q`` of ``new`` changes a count of ``old``, or None."""
     tied = old.memory.created == new.memory.created
     for p in old.quantities:

@@ -1,0 +1,35 @@
+"""A memory as the count check (``counts.py``) compares it, its frame read when first asked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from dreamgit.dream.consolidate.count_reading import Quantity
+from dreamgit.extract.frame import Frame, parse_frame
+from dreamgit.model import Memory
+
+__all__ = ["Said"]
+
+
+@dataclass(frozen=True)
+class Said:
+    """A memory the count check compares: its counts, names, dates and words, and the
+    frame of the fact they were read from."""
+
+    memory: Memory
+    fact: str  #: the sentence its counts were read from
+    quantities: tuple[Quantity, ...]
+    names: frozenset[str]
+    dates: frozenset[str]
+    words: frozenset[str]  #: every word of the sentence, lower case
+
+    @cached_property
+    def frame(self) -> Frame:
+        """The fact's frame, framed when first asked: only a memory compared anew needs
+        it, and a warm dream over 100,000 memories compares few (framing every one of
+        them, even from the kept frames, was a quarter of the count check)."""
+        frame = parse_frame(self.fact)
+        if frame is None:  # read_counts keeps no reading of a fact that does not frame
+            raise ValueError(f"a count reading of a fact with no frame: {self.fact!r}")
+        return frame
