@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from callspy import first_arguments
 from dreamgit.dream.consolidate import update, update_frames
 from dreamgit.dream.consolidate.frame_memo import FrameCodec
 from dreamgit.dream.consolidate.update import find_updates
@@ -143,14 +144,7 @@ def test_a_second_block_reads_only_new_and_changed_memories(
     with keeping_updates(tmp_path):
         assert find_updates(store) == fresh
 
-    read: list[str] = []
-    real = update_frames._reading
-
-    def counting(text: str) -> Any:
-        read.append(text)
-        return real(text)
-
-    monkeypatch.setattr(update_frames, "_reading", counting)
+    read = first_arguments(monkeypatch, "_reading", update_frames)
     with keeping_updates(tmp_path):
         assert find_updates(store) == fresh
     assert read == []

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from callspy import first_arguments
 from dreamgit.dream.consolidate import count_said, counts
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
@@ -117,15 +118,7 @@ def test_a_memory_whose_count_changes_are_kept_is_not_framed_again(
         first = [(a.id, b.id) for a, b, _why in counts.count_changes(store)]
     assert first == [("m-inc00001", "m-inc00002")]
 
-    framed: list[str] = []
-    real = count_said.parse_frame
-
-    def counting(fact: str) -> object:
-        framed.append(fact)
-        return real(fact)
-
-    monkeypatch.setattr(count_said, "parse_frame", counting)
-    monkeypatch.setattr(counts, "parse_frame", counting)
+    framed = first_arguments(monkeypatch, "parse_frame", count_said, counts)
     with _kept(tmp_path):
         again = [(a.id, b.id) for a, b, _why in counts.count_changes(store)]
     assert again == first
