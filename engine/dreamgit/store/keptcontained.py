@@ -20,7 +20,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dreamgit.store.sqlitecache import discard_database, held_by_another, of_fingerprint
+from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
 
 __all__ = ["Contained", "KeptContained", "Note"]
 
@@ -62,23 +62,7 @@ class KeptContained:
     def load(self) -> Contained:
         """The answer kept for this fingerprint (empty when the database cannot be read:
         a damaged one is deleted, to be built again by :meth:`save`)."""
-        try:
-            with self._open() as db:
-                db.execute("BEGIN")  # one snapshot: a writer's half is never seen
-                notes = {
-                    sign: (grp, tuple(phrases.split(_SEP)) if phrases else (), bool(capped))
-                    for sign, grp, phrases, capped in db.execute("SELECT * FROM notes")
-                }
-                held = set(db.execute("SELECT kind, a, b FROM held"))
-                generation = _generation(db)
-                db.execute("COMMIT")
-                return Contained(notes, held, generation)
-        except sqlite3.DatabaseError as exc:
-            if not held_by_another(exc):  # another process's write is waited out afresh
-                discard_database(self.path)
-        except OSError:
-            pass
-        return Contained()
+        return read_snapshot(self.path, self._open, _contained, Contained())
 
     def save(self, before: Contained, after: Contained) -> None:
         """Turn the kept answer ``before`` (what :meth:`load` gave) into ``after`` in one
@@ -117,3 +101,12 @@ class KeptContained:
 def _generation(db: sqlite3.Connection) -> int:
     row = db.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
     return int(row[0]) if row is not None else 0
+
+
+def _contained(db: sqlite3.Connection) -> Contained:
+    notes = {
+        sign: (grp, tuple(phrases.split(_SEP)) if phrases else (), bool(capped))
+        for sign, grp, phrases, capped in db.execute("SELECT * FROM notes")
+    }
+    held = set(db.execute("SELECT kind, a, b FROM held"))
+    return Contained(notes, held, _generation(db))

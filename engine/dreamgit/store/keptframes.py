@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from dreamgit.store.sqlitecache import discard_database, held_by_another, of_fingerprint
+from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
 
 __all__ = ["KeptReadings", "code_fingerprint"]
 
@@ -58,15 +58,7 @@ class KeptReadings:
     def load(self) -> dict[str, str]:
         """Every reading kept for this fingerprint (nothing when the database cannot be
         read: a damaged one is deleted, to be built again by :meth:`save`)."""
-        try:
-            with self._open() as db:
-                return dict(db.execute("SELECT text, value FROM readings").fetchall())
-        except sqlite3.DatabaseError as exc:
-            if not held_by_another(exc):  # another process's write is waited out afresh
-                discard_database(self.path)
-        except OSError:
-            pass
-        return {}
+        return read_snapshot(self.path, self._open, _readings, {})
 
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
         """Add the new readings and, when the unused ones are more than a quarter of the
@@ -89,3 +81,7 @@ class KeptReadings:
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("readings",))
+
+
+def _readings(db: sqlite3.Connection) -> dict[str, str]:
+    return dict(db.execute("SELECT text, value FROM readings"))

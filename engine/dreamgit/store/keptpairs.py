@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dreamgit.store.sqlitecache import discard_database, held_by_another, of_fingerprint
+from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
 
 __all__ = ["Judged", "KeptPairs"]
 
@@ -49,19 +49,7 @@ class KeptPairs:
     def load(self) -> Judged:
         """The judged set kept for this fingerprint (empty when the database cannot be
         read: a damaged one is deleted, to be built again by :meth:`save`)."""
-        try:
-            with self._open() as db:
-                db.execute("BEGIN")  # one snapshot: a writer's half is never seen
-                items = {item for (item,) in db.execute("SELECT item FROM judged")}
-                pairs = {(a, b): s for a, b, s in db.execute("SELECT a, b, score FROM pairs")}
-                db.execute("COMMIT")
-                return Judged(items, pairs)
-        except sqlite3.DatabaseError as exc:
-            if not held_by_another(exc):  # another process's write is waited out afresh
-                discard_database(self.path)
-        except OSError:
-            pass
-        return Judged()
+        return read_snapshot(self.path, self._open, _judged, Judged())
 
     def save(self, judged: Judged) -> None:
         """Replace the kept set by ``judged`` in one transaction (failures are ignored)."""
@@ -80,3 +68,9 @@ class KeptPairs:
 
 def _rows(judged: Judged) -> Iterable[tuple[str, str, float]]:
     return ((a, b, score) for (a, b), score in judged.pairs.items())
+
+
+def _judged(db: sqlite3.Connection) -> Judged:
+    items = {item for (item,) in db.execute("SELECT item FROM judged")}
+    pairs = {(a, b): s for a, b, s in db.execute("SELECT a, b, score FROM pairs")}
+    return Judged(items, pairs)

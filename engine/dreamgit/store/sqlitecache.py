@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TypeVar
 
 __all__ = [
     "connect_cache",
@@ -21,8 +23,11 @@ __all__ = [
     "discard_database",
     "held_by_another",
     "of_fingerprint",
+    "read_snapshot",
     "remove_database",
 ]
+
+_T = TypeVar("_T")
 
 
 def connect_cache(path: Path, tables: str) -> sqlite3.Connection:
@@ -82,3 +87,27 @@ def of_fingerprint(
         yield db
     finally:
         db.close()
+
+
+def read_snapshot(
+    path: Path,
+    opened: Callable[[], AbstractContextManager[sqlite3.Connection]],
+    read: Callable[[sqlite3.Connection], _T],
+    empty: _T,
+) -> _T:
+    """``read(db)`` in one read transaction of the cache at ``path`` (``opened()`` connects
+    to it), so a writer's half is never seen; ``empty`` when it cannot be read: a damaged
+    database is deleted, to be built again, and another process's hold is waited out
+    afresh next time."""
+    try:
+        with opened() as db:
+            db.execute("BEGIN")
+            found = read(db)
+            db.execute("COMMIT")
+            return found
+    except sqlite3.DatabaseError as exc:
+        if not held_by_another(exc):
+            discard_database(path)
+    except OSError:
+        pass
+    return empty
