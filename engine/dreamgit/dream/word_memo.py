@@ -7,14 +7,16 @@ second each, and all but the new and changed memories read as in the run before.
 :func:`keeping_words` (the dream's plan opens it) a text's word set is taken from the
 kept ones (``features.sqlite3`` and ``content-words.sqlite3`` in the git directory, each
 tagged with a fingerprint of the code that reads it), and the sets read anew are saved
-when the block ends. Outside it every text is read afresh. Same answers either way.
+when the block ends. Which known texts hold each word of a run's new statements is asked
+of a kept index of each kind (``store/keptpostings.py``, ``gather/sharing.py``), so only
+those texts' sets are read. Outside it every text is read afresh. Same answers either way.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -22,7 +24,9 @@ from typing import Any
 
 from dreamgit.dream.consolidate.frame_memo import Memo
 from dreamgit.dream.gather.compact import WORDS_KEEPER
+from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, Holders
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
+from dreamgit.store.keptpostings import KeptPostings
 from dreamgit.textsim import FEATURE_KEEPER
 
 __all__ = ["keeping_words"]
@@ -31,6 +35,11 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 #: The source each word set depends on (relative to the package).
 _FEATURES_BY = ("textsim.py", "lazyre.py")
 _CONTENT_BY = ("dream/gather", "extract", "textsim.py", "lazyre.py")
+
+#: A kind of word set: its name, the source it depends on, the context variables of its
+#: kept sets and of its kept index, and how a kept set is built again.
+_Build = Callable[[Iterable[str]], Any]
+_Kind = tuple[str, tuple[str, ...], ContextVar[Any], ContextVar[Holders | None], _Build]
 
 
 class _SetCodec:
@@ -53,27 +62,40 @@ class _SetCodec:
         return self._build(map(sys.intern, words))
 
 
+class _KeptInUse(KeptReadings):
+    """Kept readings of which a text the kept index was asked about is in use, read or
+    not (its words were not needed: it shares none with the run's new statements)."""
+
+    def __init__(self, git_dir: Path, *, fingerprint: str, kind: str, index: KeptPostings):
+        super().__init__(git_dir, fingerprint=fingerprint, kind=kind)
+        self._index = index
+
+    def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
+        super().save(added, [t for t in unused if not self._index.asked(t)], total)
+
+
 @contextmanager
 def keeping_words(git_dir: Path) -> Iterator[None]:
-    """Read texts' features and content words through the sets kept in ``git_dir``; save
-    the new ones at the end (a kind whose code cannot be read to fingerprint is read
-    afresh)."""
-    kinds: list[tuple[str, tuple[str, ...], ContextVar[Any], Callable[[Iterable[str]], Any]]] = [
-        ("features", _FEATURES_BY, FEATURE_KEEPER, frozenset),
-        ("content-words", _CONTENT_BY, WORDS_KEEPER, set),
+    """Read texts' features and content words through the sets kept in ``git_dir``, and
+    which texts share a word through the kept index of each; save the new ones at the end
+    (a kind whose code cannot be read to fingerprint is read afresh)."""
+    kinds: list[_Kind] = [
+        ("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset),
+        ("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set),
     ]
-    memos: list[Memo[Any]] = []
+    saved: list[Memo[Any] | KeptPostings] = []
     with ExitStack() as undo:
-        for kind, read_by, keeper, build in kinds:
+        for kind, read_by, keeper, shares, build in kinds:
             try:
                 fingerprint = code_fingerprint(_PACKAGE, read_by)
             except OSError:  # the source cannot be read (a zipped install): not kept
                 continue
-            kept = KeptReadings(git_dir, fingerprint=fingerprint, kind=kind)
+            index = KeptPostings(git_dir, fingerprint=fingerprint, kind=kind)
+            kept = _KeptInUse(git_dir, fingerprint=fingerprint, kind=kind, index=index)
             memo: Memo[Any] = Memo(kept, _SetCodec(build))
-            token = keeper.set(memo.read)
-            undo.callback(keeper.reset, token)
-            memos.append(memo)
+            undo.callback(keeper.reset, keeper.set(memo.read))
+            undo.callback(shares.reset, shares.set(index.holders))
+            saved += [memo, index]
         yield
-        for memo in memos:
-            memo.save()
+        for each in saved:
+            each.save()

@@ -18,6 +18,7 @@ from datetime import datetime
 from dreamgit.dream import session_notes
 from dreamgit.dream.gather.compact import compact, known_user_name, normalized
 from dreamgit.dream.gather.rules_extractor import RulesExtractor
+from dreamgit.dream.gather.sharing import FEATURE_HOLDERS, sharing
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
@@ -429,12 +430,7 @@ def _twins(
     new = {m.id for m in fresh}
     items = [_user_view(m, user_name) for m in statements]
     if words is not None:
-        items = [
-            item
-            for item in items
-            if session_notes.memory_of(item.id, parts) in new
-            or not words.isdisjoint(features(item.text))
-        ]
+        items = _sharing(items, words, [session_notes.memory_of(i.id, parts) in new for i in items])
     position = {item.id: k for k, item in enumerate(items)}
     fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
     twins: dict[str, str] = {}
@@ -449,6 +445,16 @@ def _twins(
             if same_topic or twin not in new:  # across topics, only a known memory is a twin
                 twins[later] = twins.get(twin, twin)
     return twins
+
+
+def _sharing(items: list[DupItem], words: frozenset[str], fresh: list[bool]) -> list[DupItem]:
+    """``items`` without the known ones (``fresh`` False) whose features hold none of
+    ``words``, in order; which known ones hold one is asked of the kept index."""
+    known = [k for k, is_new in enumerate(fresh) if not is_new]
+    keep = fresh.copy()
+    for k in sharing([items[j].text for j in known], words, features, FEATURE_HOLDERS):
+        keep[known[k]] = True
+    return [item for item, kept in zip(items, keep, strict=True) if kept]
 
 
 def _fold_into_add(ws: WorkingSet, op: Operation, repeat: Memory) -> None:

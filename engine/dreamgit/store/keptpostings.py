@@ -1,0 +1,185 @@
+"""Which texts hold a word, kept between processes: a text's number, and a row per word.
+
+Gathering checks a run's new statements against every known memory, but only a memory
+that shares a word with one of them can matter (``dream/gather/sharing.py``). Reading
+the words of each of 100,000 memories to find those (most share none) was a second of a
+warm dream, though all but the new and changed memories hold the words they held in the
+run before. So each text met is numbered and its words posted, in a SQLite database in
+the git directory (``dreamgit/cache/<kind>-postings.sqlite3``, tagged with a
+fingerprint of the code that reads the words): a word's row holds the numbers of the
+texts that hold it, unsigned 32-bit little-endian. A query reads the rows of its words
+and reads only the texts new to the database. It is a cache: a missing, damaged or
+foreign database is built again, with the same answers; what a run adds is written in
+one transaction at its end, and only onto the database it read (another process's
+write in between leaves it to the next run).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import sys
+import uuid
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
+from pathlib import Path
+
+from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
+
+__all__ = ["KeptPostings"]
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS texts (text TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS postings (word TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+"""
+#: Unsigned ints of 32 bits, little-endian in the rows (a git directory may be copied to a
+#: machine of the other order).
+_TYPE = "I"
+_SWAP = sys.byteorder != "little"
+#: Texts no query asked for in a run are dropped when they are more than this share of all.
+_STALE_SHARE = 0.25
+
+#: What the database held when it was read: each text's number, each word's row, and the
+#: token its last write left (none before the first).
+_Snapshot = tuple[dict[str, int], dict[str, bytes], str]
+
+
+class KeptPostings:
+    """The texts of one kind of word set, and which of them hold each word."""
+
+    def __init__(self, git_dir: Path, *, fingerprint: str, kind: str) -> None:
+        self.path = git_dir / "dreamgit" / "cache" / f"{kind}-postings.sqlite3"
+        self._fingerprint = fingerprint
+        nothing: _Snapshot = ({}, {}, "")
+        found = read_snapshot(self.path, self._open, _snapshot, nothing)
+        self._numbers, self._rows, self._version = found
+        #: the words of the texts new to the database, read in this run
+        self._new: dict[str, frozenset[str]] = {}
+        self._asked: set[str] = set()
+
+    def holders(
+        self, texts: Sequence[str], words: AbstractSet[str], read: Callable[[str], Iterable[str]]
+    ) -> dict[str, list[int]]:
+        """For each of ``words`` some text of ``texts`` holds, the positions of those
+        texts in order; ``read`` gives the words of a text the database has not seen."""
+        numbers, new, asked = self._numbers, self._new, self._asked
+        at: dict[int, list[int]] = {}  # a number's positions (a text may stand twice)
+        found: dict[str, list[int]] = {}
+        for k, text in enumerate(texts):
+            asked.add(text)
+            n = numbers.get(text)
+            if n is not None:
+                found_at = at.get(n)
+                if found_at is None:
+                    at[n] = [k]
+                else:
+                    found_at.append(k)
+                continue
+            holds = new.get(text)
+            if holds is None:
+                holds = new[text] = frozenset(read(text))
+            for word in holds.intersection(words):  # a frozenset's, of any set
+                found.setdefault(word, []).append(k)
+        for word in words:
+            row = self._rows.get(word)
+            if row is None:
+                continue
+            kept = [k for n in _unpacked(row) if n in at for k in at[n]]
+            if kept:
+                kept += found.get(word, ())
+                kept.sort()  # a row holds numbers, not positions
+                found[word] = kept
+        return found
+
+    def asked(self, text: str) -> bool:
+        """Whether a query of this run was about ``text``."""
+        return text in self._asked
+
+    def save(self) -> None:
+        """Number and post the texts new to the database and, when the texts no query
+        asked for are more than a quarter of those kept, drop them; one transaction, onto
+        the database as it was read (else nothing: a cache). Failures are ignored."""
+        stale = [t for t in self._numbers if t not in self._asked]
+        drop = len(stale) > _STALE_SHARE * len(self._numbers)
+        if not self._new and not drop:
+            return
+        with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if _version(db) != self._version or _count(db) != len(self._numbers):
+                db.execute("ROLLBACK")  # another process wrote since: its run's texts win
+                return
+            if drop:
+                self._drop(db, stale)
+            self._post(db)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (uuid.uuid4().hex,))
+            db.execute("COMMIT")
+
+    def _drop(self, db: sqlite3.Connection, stale: list[str]) -> None:
+        """Delete ``stale`` texts and their numbers from every row."""
+        gone = {self._numbers.pop(t) for t in stale}
+        db.executemany("DELETE FROM texts WHERE text = ?", ((t,) for t in sorted(stale)))
+        for word, row in sorted(self._rows.items()):
+            kept = array(_TYPE, (n for n in _unpacked(row) if n not in gone))
+            if len(kept) == len(row) // kept.itemsize:
+                continue
+            if kept:
+                self._rows[word] = _packed(kept)
+                db.execute("UPDATE postings SET data = ? WHERE word = ?", (self._rows[word], word))
+            else:
+                del self._rows[word]
+                db.execute("DELETE FROM postings WHERE word = ?", (word,))
+
+    def _post(self, db: sqlite3.Connection) -> None:
+        """Number the new texts after the largest number kept, and append them to the rows
+        of their words (in key order: rows written in it append, not split, pages)."""
+        (top,) = db.execute("SELECT coalesce(max(n), -1) FROM texts").fetchone()
+        added: dict[str, array[int]] = {}
+        texts: list[tuple[str, int]] = []
+        for n, (text, words) in enumerate(sorted(self._new.items()), start=top + 1):
+            texts.append((text, n))
+            for word in words:
+                added.setdefault(word, array(_TYPE)).append(n)
+        db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
+        for word in sorted(added):
+            row = self._rows.get(word)
+            numbers = array(_TYPE) if row is None else _unpacked(row)
+            numbers.extend(added[word])
+            db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (word, _packed(numbers)))
+
+    def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return of_fingerprint(self.path, _TABLES, self._fingerprint, ("texts", "postings"))
+
+
+def _snapshot(db: sqlite3.Connection) -> _Snapshot:
+    numbers = dict(db.execute("SELECT text, n FROM texts"))
+    rows = dict(db.execute("SELECT word, data FROM postings"))
+    for row in rows.values():
+        if not isinstance(row, bytes) or len(row) % 4:
+            raise sqlite3.DatabaseError("a postings row that is not whole numbers")
+    return numbers, rows, _version(db)
+
+
+def _version(db: sqlite3.Connection) -> str:
+    row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+    return "" if row is None else str(row[0])
+
+
+def _count(db: sqlite3.Connection) -> int:
+    return int(db.execute("SELECT count(*) FROM texts").fetchone()[0])
+
+
+def _unpacked(data: bytes) -> array[int]:
+    found = array(_TYPE)
+    found.frombytes(data)
+    if _SWAP:
+        found.byteswap()
+    return found
+
+
+def _packed(numbers: array[int]) -> bytes:
+    if _SWAP:
+        numbers = array(_TYPE, numbers)
+        numbers.byteswap()
+    return numbers.tobytes()

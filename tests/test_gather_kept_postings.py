@@ -1,0 +1,314 @@
+"""Gathering asks a kept index which known texts share a word with the new statements,
+with the answers of reading every text.
+
+``content-words-postings.sqlite3`` and ``features-postings.sqlite3`` in the git directory
+number each text met and keep, for each word, which texts hold it
+(``store/keptpostings.py``), so a dream reads the words of the known texts that share
+one with its new statements and of the texts new to the index, not of every memory.
+Whatever the texts did in between (added, changed, removed) and whatever state the index
+is in, the positions named are those of a full scan, in order, and a dream gives the
+same operations and trees.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dreamgit.dream.gather.compact import compact, content_words
+from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, holders, sharing
+from dreamgit.dream.word_memo import keeping_words
+from dreamgit.extract.candidate import Candidate
+from dreamgit.store.keptpostings import KeptPostings
+from dreamgit.store.repo import MemoryRepo
+from dreamgit.textsim import features
+from dreamkit import MEMORIES, Seed
+from keptcachekit import KeptCache
+
+Holders = dict[str, list[int]]
+
+_SUBJECTS = ["Noor", "The user", "Her brother", "The team", "Our landlord"]
+_VERBS = ["repairs", "collects", "paints", "sells", "borrows", "orders"]
+_THINGS = ["old bicycles", "green teapots", "river stones", "vinyl records", "wool scarves"]
+_PLACES = ["in Porto", "at the market", "on 3 March 2024", "every winter", "near the harbour"]
+_COUNTS = ["", " 12 of them", " twice a week"]
+
+
+def _sentence(rng: random.Random) -> str:
+    return (
+        f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {rng.choice(_THINGS)} "
+        f"{rng.choice(_PLACES)}{rng.choice(_COUNTS)}."
+    )
+
+
+def _scan(texts: list[str], words: set[str], read: Callable[[str], Iterable[str]]) -> Holders:
+    """What a scan of every text answers: for each of ``words`` a text holds, the
+    positions of the texts that hold it, in order."""
+    found: Holders = {}
+    for word in sorted(words):
+        at = [k for k, text in enumerate(texts) if word in read(text)]
+        if at:
+            found[word] = at
+    return found
+
+
+def _changed(texts: list[str], rng: random.Random) -> list[str]:
+    """``texts`` after a run's worth of edits: some removed, some rewritten, some added
+    (a text may stand twice, as two memories saying the same)."""
+    out = [t for t in texts if rng.random() > 0.15]
+    out = [_sentence(rng) if rng.random() < 0.1 else t for t in out]
+    for _ in range(rng.randint(1, 12)):
+        out.insert(rng.randint(0, len(out)), rng.choice([*out, _sentence(rng)]))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("kind", "read"), [("content-words", content_words), ("features", features)]
+)
+def test_the_index_names_the_texts_a_full_scan_names_over_changing_stores(
+    tmp_path: Path, kind: str, read: Callable[[str], Iterable[str]]
+) -> None:
+    """Runs over random stores that change between them, each a new process's index read
+    from what the run before saved: every query's positions are the full scan's."""
+    rng = random.Random(f"{kind}-27")
+    texts = [_sentence(rng) for _ in range(60)]
+    vocabulary = sorted({w for t in texts for w in read(t)} | {"absent", "nowhere"})
+    for _run in range(10):
+        texts = _changed(texts, rng)
+        index = KeptPostings(tmp_path, fingerprint="code", kind=kind)
+        for size in (1, 3, 8):
+            words = set(rng.sample(vocabulary, size))
+            assert index.holders(texts, words, read) == _scan(texts, words, read)
+        index.save()
+
+
+def test_a_later_index_reads_only_the_texts_new_to_it(tmp_path: Path) -> None:
+    """The words of a text the index numbered in an earlier run are not read again."""
+    rng = random.Random(3)
+    texts = [_sentence(rng) for _ in range(30)]
+    first = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    first.holders(texts, {"teapot"}, content_words)
+    first.save()
+    added = [t for t in (_sentence(rng) for _ in range(20)) if t not in texts][:3]
+    asked: list[str] = []
+
+    def reading(text: str) -> set[str]:
+        asked.append(text)
+        return content_words(text)
+
+    later = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    everything = [*texts, *added]
+    assert later.holders(everything, {"teapot", "porto"}, reading) == _scan(
+        everything, {"teapot", "porto"}, content_words
+    )
+    assert sorted(asked) == sorted(added)
+
+
+def test_the_shared_functions_give_the_same_answers_with_and_without_an_index(
+    tmp_path: Path,
+) -> None:
+    """``holders`` and ``sharing`` read every text outside a dream's block and ask the
+    index inside it."""
+    rng = random.Random(11)
+    texts = [_sentence(rng) for _ in range(40)]
+    words = {"stone", "record", "3-march-2024", "absent"}
+    held = holders(texts, words, content_words, CONTENT_HOLDERS)
+    shared = sharing(texts, words, content_words, CONTENT_HOLDERS)
+    assert CONTENT_HOLDERS.get() is None and FEATURE_HOLDERS.get() is None
+    for _ in range(2):  # the first block builds the index, the second reads it
+        with keeping_words(tmp_path):
+            assert CONTENT_HOLDERS.get() is not None
+            assert holders(texts, words, content_words, CONTENT_HOLDERS) == held
+            assert sharing(texts, words, content_words, CONTENT_HOLDERS) == shared
+    assert held == _scan(texts, words, content_words) and len(held) == 3
+    assert shared == sorted({k for at in held.values() for k in at})
+
+
+def test_texts_no_run_asks_about_leave_the_index_and_the_answers_stay_whole(
+    tmp_path: Path,
+) -> None:
+    """A run that asks about a few of the texts drops the rest (more than a quarter
+    unasked); a later run about all of them reads those again, same answers."""
+    rng = random.Random(5)
+    texts = [_sentence(rng) for _ in range(40)]
+    words = {"bicycle", "scarve", "harbour"}
+    for asked in (texts, texts[:8], texts):
+        index = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+        assert index.holders(asked, words, content_words) == _scan(asked, words, content_words)
+        index.save()
+        with sqlite3.connect(index.path) as db:
+            assert db.execute("SELECT count(*) FROM texts").fetchone()[0] == len(set(asked))
+
+
+def test_a_run_saves_nothing_onto_an_index_another_process_wrote_after_it_read(
+    tmp_path: Path,
+) -> None:
+    """Two processes read the same index and add texts: the second to save leaves the
+    first's rows as they are, and a later run answers as the full scan."""
+    rng = random.Random(9)
+    base = [_sentence(rng) for _ in range(20)]
+    KeptPostings(tmp_path, fingerprint="code", kind="features").save()
+    seed = KeptPostings(tmp_path, fingerprint="code", kind="features")
+    seed.holders(base, {"porto"}, features)
+    seed.save()
+    one = KeptPostings(tmp_path, fingerprint="code", kind="features")
+    two = KeptPostings(tmp_path, fingerprint="code", kind="features")
+    first = [*base, "Noor sells kites at the fair."]
+    second = [*base, "The team orders lamps online."]
+    one.holders(first, {"kite"}, features)
+    two.holders(second, {"lamp"}, features)
+    one.save()
+    two.save()
+    with sqlite3.connect(one.path) as db:
+        kept = {t for (t,) in db.execute("SELECT text FROM texts")}
+    assert kept == set(first)
+    later = KeptPostings(tmp_path, fingerprint="code", kind="features")
+    both = [*first, second[-1]]
+    for words in ({"kite"}, {"lamp"}, {"porto", "kite", "lamp"}):
+        assert later.holders(both, words, features) == _scan(both, words, features)
+
+
+def _damaged_rows(path: Path) -> None:
+    """Rows that are not whole numbers: a database this code never wrote."""
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE postings SET data = x'0102'")
+
+
+def _garbage(path: Path) -> None:
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    path.write_bytes(b"not a database, " * 64)
+
+
+@pytest.mark.parametrize("damage", [_garbage, _damaged_rows], ids=["garbage", "bad-rows"])
+def test_a_damaged_index_is_read_as_empty_and_built_again(
+    tmp_path: Path, damage: Callable[[Path], None]
+) -> None:
+    rng = random.Random(13)
+    texts = [_sentence(rng) for _ in range(25)]
+    words = {"teapot", "vinyl"}
+    built = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    built.holders(texts, words, content_words)
+    built.save()
+    damage(built.path)
+    again = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    assert again.holders(texts, words, content_words) == _scan(texts, words, content_words)
+    again.save()
+    with sqlite3.connect(again.path) as db:
+        assert db.execute("SELECT count(*) FROM texts").fetchone()[0] == len(set(texts))
+        assert all(len(row) % 4 == 0 for (row,) in db.execute("SELECT data FROM postings"))
+
+
+def test_texts_the_index_was_asked_about_keep_their_kept_words(tmp_path: Path) -> None:
+    """A known text whose words a run did not need (it shares none with the new
+    statements) still counts as used: its kept word set is not dropped as stale."""
+    rng = random.Random(17)
+    texts = sorted({_sentence(rng) for _ in range(30)})
+    with keeping_words(tmp_path):
+        for text in texts:
+            content_words(text)
+    with keeping_words(tmp_path):
+        found = sharing(texts, {"12"}, content_words, CONTENT_HOLDERS)
+        for k in found:
+            content_words(texts[k])
+    assert 0 < len(found) < 0.75 * len(texts)
+    with sqlite3.connect(tmp_path / "dreamgit" / "cache" / "content-words.sqlite3") as db:
+        kept = {t for (t,) in db.execute("SELECT text FROM readings")}
+    assert kept >= set(texts)
+
+
+def _candidate(text: str, rng: random.Random) -> Candidate:
+    return Candidate(
+        text=text,
+        topic="facts",
+        priority="normal",
+        type="user",
+        tags=(),
+        key=None,
+        confidence=0.8,
+        session_id=f"s-{rng.randint(1, 3)}",
+        created=datetime(2029, 3, 9, tzinfo=UTC),
+        change=None,
+        pattern="statement-fact",
+        kind=rng.choice(["fact", "fact", "decision", "preference"]),
+        salience=rng.uniform(1.0, 9.0),
+        speaker="user",
+        subject=rng.choice(["Noor", None]),
+    )
+
+
+def test_compact_gives_the_same_lists_from_the_index_as_from_every_text(tmp_path: Path) -> None:
+    """Random stores, changed between runs: the statements kept, over the budget and
+    repeated are those of the full scan, whether the index is built or read back."""
+    rng = random.Random(27)
+    known = [_sentence(rng) for _ in range(80)]
+    sizes = [0, 0, 0]
+    for _run in range(6):
+        known = _changed(known, rng)
+        found = [_candidate(_sentence(rng), rng) for _ in range(25)]
+        budget = rng.choice([200, 600, 5000])
+        scanned = compact(found, budget, known, min_novelty=0.32)
+        with keeping_words(tmp_path):
+            assert compact(found, budget, known, min_novelty=0.32) == scanned
+        sizes = [size + len(found) for size, found in zip(sizes, scanned, strict=True)]
+    assert all(sizes)  # some kept, some over the budget, some repeats
+
+
+#: The fixture's memories and one that shares words with a session's statement.
+_KNOWN: tuple[Seed, ...] = (*MEMORIES, Seed("Uses Neovim with a dark theme.", "tools", hours=2))
+_CACHES = [
+    KeptCache(f"{kind}-postings.sqlite3", _KNOWN, "SELECT count(*) FROM texts")
+    for kind in ("content-words", "features")
+]
+
+
+def _from_other_code(cache: KeptCache) -> Callable[[MemoryRepo], None]:
+    def prepare(repo: MemoryRepo) -> None:
+        """An index kept by other code (a fingerprint of its own), every row emptied."""
+        cache.reviewed(repo)
+        with sqlite3.connect(cache.path(repo)) as db:
+            db.execute("UPDATE postings SET data = x''")
+            db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
+
+    return prepare
+
+
+def _from_another_store(cache: KeptCache) -> Callable[[MemoryRepo], None]:
+    def prepare(repo: MemoryRepo) -> None:
+        cache.from_another_store(repo, MEMORIES[:6])
+
+    return prepare
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
+    """The dream of a fresh repository, made once for the states compared with it."""
+    return _CACHES[0].dreamt(tmp_path_factory.mktemp("fresh"), None)
+
+
+@pytest.mark.parametrize("cache", _CACHES, ids=["content-words", "features"])
+@pytest.mark.parametrize("state", ["kept", "damaged", "other-code", "another-store", "removed"])
+def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_index(
+    tmp_path: Path, cache: KeptCache, state: str, fresh: tuple[Any, str]
+) -> None:
+    """Kept, damaged, foreign, another store's or removed: the dream of a fresh repository."""
+    prepare = {
+        "kept": cache.reviewed,
+        "damaged": cache.damaged,
+        "other-code": _from_other_code(cache),
+        "another-store": _from_another_store(cache),
+        "removed": cache.removed_after_review,
+    }[state]
+    assert any(op == "add" for op, *_rest in fresh[0][1])
+    assert cache.dreamt(tmp_path, prepare) == fresh
+    assert cache.path(cache_repo(tmp_path)).exists()
+
+
+def cache_repo(root: Path) -> MemoryRepo:
+    return MemoryRepo.open(root / "repo.git")
