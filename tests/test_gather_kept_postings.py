@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from dreamgit.dream.gather.compact import compact, content_words
+from dreamgit.dream.gather.extract import extract_candidates
 from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, holders, sharing
 from dreamgit.dream.word_memo import keeping_words
 from dreamgit.extract.candidate import Candidate
@@ -223,24 +224,18 @@ def test_texts_the_index_was_asked_about_keep_their_kept_words(tmp_path: Path) -
     assert kept >= set(texts)
 
 
-def _candidate(text: str, rng: random.Random) -> Candidate:
-    return Candidate(
-        text=text,
-        topic="facts",
-        priority="normal",
-        type="user",
-        tags=(),
-        key=None,
-        confidence=0.8,
-        session_id=f"s-{rng.randint(1, 3)}",
-        created=datetime(2029, 3, 9, tzinfo=UTC),
-        change=None,
-        pattern="statement-fact",
-        kind=rng.choice(["fact", "fact", "decision", "preference"]),
-        salience=rng.uniform(1.0, 9.0),
-        speaker="user",
-        subject=rng.choice(["Noor", None]),
-    )
+def _statements(rng: random.Random, run: int) -> list[Candidate]:
+    """What the extractor finds in a session of the user's own sentences."""
+    verbs = ["repair", "collect", "paint", "sell", "borrow", "order"]
+    things = [*_THINGS, "brass lamps", "paper kites", "cast iron pans", "clay bowls"]
+    places = [*_PLACES, "in Braga", "at the weekend fair", "on 9 June 2025"]
+    lines = [
+        f"User: I {rng.choice(verbs)} {rng.choice(things)} {rng.choice(places)}"
+        f"{rng.choice(_COUNTS)}."
+        for _ in range(25)
+    ]
+    when = datetime(2029, 3, 9, tzinfo=UTC)
+    return extract_candidates("\n".join(lines), session_id=f"s-{run}", created=when)
 
 
 def test_compact_gives_the_same_lists_from_the_index_as_from_every_text(tmp_path: Path) -> None:
@@ -249,10 +244,10 @@ def test_compact_gives_the_same_lists_from_the_index_as_from_every_text(tmp_path
     rng = random.Random(27)
     known = [_sentence(rng) for _ in range(80)]
     sizes = [0, 0, 0]
-    for _run in range(6):
+    for run in range(6):
         known = _changed(known, rng)
-        found = [_candidate(_sentence(rng), rng) for _ in range(25)]
-        budget = rng.choice([200, 600, 5000])
+        found = _statements(rng, run)
+        budget = rng.choice([40, 90, 5000])
         scanned = compact(found, budget, known, min_novelty=0.32)
         with keeping_words(tmp_path):
             assert compact(found, budget, known, min_novelty=0.32) == scanned
