@@ -12,6 +12,7 @@ same operations and trees.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 from collections.abc import Callable, Iterable
@@ -23,9 +24,11 @@ import pytest
 
 from dreamgit.dream.gather.compact import compact, content_words
 from dreamgit.dream.gather.extract import extract_candidates
-from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, holders, sharing
+from dreamgit.dream.gather.pairable import pairable
+from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, holders
 from dreamgit.dream.word_memo import keeping_words
 from dreamgit.extract.candidate import Candidate
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.store.keptpostings import KeptPostings
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.textsim import features
@@ -111,24 +114,18 @@ def test_a_later_index_reads_only_the_texts_new_to_it(tmp_path: Path) -> None:
     assert sorted(asked) == sorted(added)
 
 
-def test_the_shared_functions_give_the_same_answers_with_and_without_an_index(
-    tmp_path: Path,
-) -> None:
-    """``holders`` and ``sharing`` read every text outside a dream's block and ask the
-    index inside it."""
+def test_holders_gives_the_same_answer_with_and_without_an_index(tmp_path: Path) -> None:
+    """``holders`` reads every text outside a dream's block and asks the index inside it."""
     rng = random.Random(11)
     texts = [_sentence(rng) for _ in range(40)]
     words = {"stone", "record", "3-march-2024", "absent"}
     held = holders(texts, words, content_words, CONTENT_HOLDERS)
-    shared = sharing(texts, words, content_words, CONTENT_HOLDERS)
     assert CONTENT_HOLDERS.get() is None and FEATURE_HOLDERS.get() is None
     for _ in range(2):  # the first block builds the index, the second reads it
         with keeping_words(tmp_path):
             assert CONTENT_HOLDERS.get() is not None
             assert holders(texts, words, content_words, CONTENT_HOLDERS) == held
-            assert sharing(texts, words, content_words, CONTENT_HOLDERS) == shared
     assert held == _scan(texts, words, content_words) and len(held) == 3
-    assert shared == sorted({k for at in held.values() for k in at})
 
 
 def test_texts_no_run_asks_about_leave_the_index_and_the_answers_stay_whole(
@@ -215,7 +212,7 @@ def test_texts_the_index_was_asked_about_keep_their_kept_words(tmp_path: Path) -
         for text in texts:
             content_words(text)
     with keeping_words(tmp_path):
-        found = sharing(texts, {"12"}, content_words, CONTENT_HOLDERS)
+        found = holders(texts, {"12"}, content_words, CONTENT_HOLDERS)["12"]
         for k in found:
             content_words(texts[k])
     assert 0 < len(found) < 0.75 * len(texts)
@@ -253,6 +250,52 @@ def test_compact_gives_the_same_lists_from_the_index_as_from_every_text(tmp_path
             assert compact(found, budget, known, min_novelty=0.32) == scanned
         sizes = [size + len(found) for size, found in zip(sizes, scanned, strict=True)]
     assert all(sizes)  # some kept, some over the budget, some repeats
+
+
+@pytest.mark.parametrize("threshold", [0.8, 0.6])
+def test_the_statements_left_out_before_the_finder_pair_with_no_new_one(
+    tmp_path: Path, threshold: float
+) -> None:
+    """Random stores: the duplicate finder's pairs with a new statement are the same over
+    every statement as over the new ones and the known ones ``pairable`` names, whether
+    the index is built or read back; and it names fewer than share a word."""
+    rng = random.Random(int(threshold * 10))
+    known = [_sentence(rng) for _ in range(120)]
+    pairs = 0
+    for run in range(4):
+        known = _changed(known, rng)
+        # new statements, and known ones said again with a word more
+        fresh = [_sentence(rng) for _ in range(4)]
+        fresh += [f"{rng.choice(known)[:-1]} {rng.choice(['indeed', 'lately'])}." for _ in range(2)]
+        items = [DupItem(f"k{k}", t, "facts") for k, t in enumerate(known)]
+        items += [DupItem(f"n{run}-{k}", t, "facts") for k, t in enumerate(fresh)]
+        probing = {item.id for item in items[len(known) :]}
+        whole = find_duplicate_pairs(items, threshold=threshold, involving=probing)
+        for block in (False, True, True):
+            with keeping_words(tmp_path) if block else contextlib.nullcontext():
+                kept = pairable(known, fresh, threshold)
+            left = [item for k, item in enumerate(items) if k in kept or k >= len(known)]
+            assert find_duplicate_pairs(left, threshold=threshold, involving=probing) == whole
+        if threshold == 0.8:  # a lower threshold probes more words: of so few, most
+            words = frozenset().union(*map(features, fresh))
+            assert len(kept) < len(sharing_any(known, words))
+        pairs += len(whole)
+    assert pairs
+
+
+def test_a_statement_holding_none_of_the_rarest_words_but_one_more_is_still_named() -> None:
+    """Seven words at Dice 0.8 (Jaccard 2/3) need five shared, so any three of them name
+    every possible twin: the known one below lacks the two rarest (no other statement
+    holds them) and holds the third, and pairs with the new one."""
+    new = "Ilsa restores antique walnut cabinets and oak chairs."
+    known = ["Ilsa restores walnut and oak chairs.", "Tomas sells brass lamps."]
+    items = [DupItem("k0", known[0], "f"), DupItem("k1", known[1], "f"), DupItem("n", new, "f")]
+    assert find_duplicate_pairs(items, threshold=0.8, involving={"n"})
+    assert pairable(known, [new], 0.8) == {0}
+
+
+def sharing_any(texts: list[str], words: frozenset[str]) -> list[int]:
+    return [k for k, text in enumerate(texts) if not words.isdisjoint(features(text))]
 
 
 #: The fixture's memories and one that shares words with a session's statement.

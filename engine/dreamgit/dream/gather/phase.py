@@ -17,8 +17,8 @@ from datetime import datetime
 
 from dreamgit.dream import session_notes
 from dreamgit.dream.gather.compact import compact, known_user_name, normalized
+from dreamgit.dream.gather.pairable import pairable
 from dreamgit.dream.gather.rules_extractor import RulesExtractor
-from dreamgit.dream.gather.sharing import FEATURE_HOLDERS, sharing
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
@@ -33,7 +33,6 @@ from dreamgit.ruleset import Rule, RuleSet
 from dreamgit.ruleset.context import memory_env
 from dreamgit.store.formats.turns import TURN_MARK
 from dreamgit.store.operations import unique_slug
-from dreamgit.textsim import features
 
 __all__ = ["GatherResult", "plan_gather", "rejecting_rule"]
 
@@ -393,25 +392,14 @@ def _known_duplicates(
     topics = {m.topic for m in fresh}
     known = [m for m in ws.active.values() if m.topic in topics]
     user_name = user_name or known_user_name([*known, *fresh])
-    # A twin shares a content word with the memory it repeats: the known memories that
-    # share none are left out before the finder (its pairs are exact, so the same twins
-    # are found at the cost of what could match).
-    twins = _twins(
-        known, fresh, threshold, user_name, same_topic=True, words=_words(fresh, user_name)
-    )
+    twins = _twins(known, fresh, threshold, user_name, same_topic=True)
     alone = [m for m in fresh if m.id not in twins]
     elsewhere = [m for m in ws.active.values() if m.topic not in topics]
     if alone and elsewhere:
-        words = _words(alone, user_name)
-        moved = _twins(elsewhere, alone, threshold, user_name, same_topic=False, words=words)
+        moved = _twins(elsewhere, alone, threshold, user_name, same_topic=False)
         # A repeat within the run follows its first saying to the moved memory.
         twins = {later: moved.get(twin, twin) for later, twin in twins.items()} | moved
     return twins
-
-
-def _words(memories: Sequence[Memory], user_name: str | None) -> frozenset[str]:
-    """Every content word the duplicate finder sees in ``memories``."""
-    return frozenset(w for m in memories for w in features(_user_view(m, user_name).text))
 
 
 def _twins(
@@ -421,18 +409,21 @@ def _twins(
     user_name: str | None,
     *,
     same_topic: bool,
-    words: frozenset[str] | None = None,
 ) -> dict[str, str]:
     """One pass of the duplicate finder: each new memory's twin among ``known`` and, within
-    one topic (``same_topic``), among the new memories before it. With ``words``, a known
-    statement without any of them is left out (it cannot be a twin)."""
+    one topic (``same_topic``), among the new memories before it. A known statement that
+    could pair with no new memory is left out first (``pairable.py``): the finder's pairs
+    are exact, so the same twins are found at the cost of what could match."""
     statements, parts = session_notes.as_statements([*known, *fresh])
     new = {m.id for m in fresh}
-    items = [_user_view(m, user_name) for m in statements]
-    if words is not None:
-        items = _sharing(items, words, [session_notes.memory_of(i.id, parts) in new for i in items])
-    position = {item.id: k for k, item in enumerate(items)}
     fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
+    items = _could_pair(
+        [_user_view(m, user_name) for m in statements],
+        [session_notes.memory_of(m.id, parts) in new for m in statements],
+        fresh_ids,
+        threshold,
+    )
+    position = {item.id: k for k, item in enumerate(items)}
     twins: dict[str, str] = {}
     # only a pair with a new memory names a twin: the pairs of two known ones are not judged
     pairs = find_duplicate_pairs(
@@ -447,12 +438,15 @@ def _twins(
     return twins
 
 
-def _sharing(items: list[DupItem], words: frozenset[str], fresh: list[bool]) -> list[DupItem]:
-    """``items`` without the known ones (``fresh`` False) whose features hold none of
-    ``words``, in order; which known ones hold one is asked of the kept index."""
+def _could_pair(
+    items: list[DupItem], fresh: list[bool], probing: set[str], threshold: float
+) -> list[DupItem]:
+    """``items`` without the known ones (``fresh`` False) that could pair with none of the
+    ``probing`` ones, in order."""
     known = [k for k, is_new in enumerate(fresh) if not is_new]
+    probes = [item.text for item in items if item.id in probing]
     keep = fresh.copy()
-    for k in sharing([items[j].text for j in known], words, features, FEATURE_HOLDERS):
+    for k in pairable([items[j].text for j in known], probes, threshold):
         keep[known[k]] = True
     return [item for item, kept in zip(items, keep, strict=True) if kept]
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
-from itertools import chain
 
-__all__ = ["CONTENT_HOLDERS", "FEATURE_HOLDERS", "Holders", "holders", "sharing"]
+__all__ = ["CONTENT_HOLDERS", "FEATURE_HOLDERS", "Holders", "holders"]
 
 #: For each of the words that some text holds, the positions of the texts holding it, in
 #: order; the callable reads a text's words when the index has not seen it.
@@ -44,13 +43,3 @@ def holders(
         for word in {w for w in read(text) if w in words}:
             found.setdefault(word, []).append(k)
     return found
-
-
-def sharing(
-    texts: Sequence[str],
-    words: AbstractSet[str],
-    read: Callable[[str], Iterable[str]],
-    index: ContextVar[Holders | None],
-) -> list[int]:
-    """The positions in ``texts`` of those holding one of ``words``, in order."""
-    return sorted(set(chain.from_iterable(holders(texts, words, read, index).values())))
