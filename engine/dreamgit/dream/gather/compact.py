@@ -129,10 +129,10 @@ def compact(
         content_words(c.text) - subject for c, subject in zip(candidates, subjects, strict=True)
     ]
     # Only a known text that shares a word with some candidate can be the closest to one
-    # or hold one's word: the others are left out of the index (of 100,000 memories, most),
-    # in their order, so every answer is the same.
-    # Which of them hold each word is asked of the kept index (``sharing.py``), and a
-    # known text's words are read only when it is the closest to a candidate.
+    # or hold one's word: which known texts hold each candidate word is asked (of the kept
+    # index in a dream, ``sharing.py``), in their order, so every answer is the same, and
+    # a known text's words are read only when it is the closest to a candidate (of
+    # 100,000 memories, most share no word and a third share some).
     asked = set().union(*worded)
     texts = known if isinstance(known, Sequence) else list(known)
     index = _Overlaps(holders(texts, asked, content_words, CONTENT_HOLDERS), texts)
