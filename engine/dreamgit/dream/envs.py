@@ -65,23 +65,17 @@ _MISSING = object()
 
 
 class RuleValues:
-    """The rule values kept for one memory and time, and its environment when needed."""
+    """The rule values kept for one memory and time, and its environment."""
 
-    __slots__ = ("_env", "_memory", "_now", "_recorded", "_values")
+    __slots__ = ("_memory", "_values", "env")
 
     def __init__(self, memory: Memory, now: datetime, recorded: bool) -> None:
-        self._memory, self._now, self._recorded = memory, now, recorded
+        self._memory = memory
         self._values: dict[Expression, Any] = {}
-        self._env: LazyMemoryEnv | None = None
-
-    @property
-    def env(self) -> Mapping[str, object]:
-        """:func:`memory_env_once` of the memory (read only), built when first read."""
-        env = self._env
-        if env is None:
-            memory, now, recorded = self._memory, self._now, self._recorded
-            env = self._env = LazyMemoryEnv(memory, now, recalls_recorded=recorded)
-        return env
+        #: :func:`memory_env_once` of the memory (read only): made with the values, which
+        #: are kept only once some rule is evaluated on it; the names read straight from
+        #: the memory's fields computed at once (``LazyMemoryEnv.filled``).
+        self.env = LazyMemoryEnv.filled(memory, now, recalls_recorded=recorded)
 
     def value(self, expression: Expression) -> Any:
         """``expression`` evaluated on the environment, once per memory and time."""

@@ -58,7 +58,7 @@ class Expression:
         """The value of the expression in ``env``; a run-time failure is an ExpressionError."""
         try:
             return self._fast(env)
-        except Exception:
+        except Exception:  # the closures below give the error in full
             pass
         try:
             return self._fn(env)
