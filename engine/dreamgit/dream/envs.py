@@ -46,9 +46,15 @@ def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False
     """One memory's kept rule values and environment at ``now``, looked up once: what
     :func:`evaluate_once` gives for each of many rules, without hashing the memory anew
     for each (vetting evaluates every memory rule on every memory)."""
-    seen = _TABLES.get((now, recalls_recorded))
-    if seen is None:
-        seen = _TABLES[(now, recalls_recorded)] = {}
+    last = _LAST
+    seen: dict[int, RuleValues] | None
+    if last[0] is now and last[1] is recalls_recorded:  # the same as the call before
+        seen = last[2]
+    else:
+        seen = _TABLES.get((now, recalls_recorded))
+        if seen is None:
+            seen = _TABLES[(now, recalls_recorded)] = {}
+        _LAST[:] = [now, recalls_recorded, seen]
     # Each phase passes the same Memory objects: found by the object itself, its fields
     # are never hashed (hashing a memory's 20 fields cost more than evaluating a rule).
     # A copy made anew gets its own values, the same ones: no phase of a dream makes any.
@@ -97,6 +103,12 @@ _KEPT_MAX = 1 << 17
 _TABLES: dict[tuple[datetime, bool], dict[int, RuleValues]] = {}
 
 
+#: The time, the flag and the table of the last :func:`rule_values`: a phase asks for one
+#: memory after another at one time, and a key of a zoned time is slow to hash.
+_LAST: list[Any] = [None, None, None]
+
+
 def forget_envs() -> None:
     """Drop the environments and values kept so far (a dream's plan is made)."""
     _TABLES.clear()
+    _LAST[:] = [None, None, None]
