@@ -165,6 +165,14 @@ def test_an_error_keeps_the_rule_words_and_the_part_underlined() -> None:
     assert (raised.value.offset, raised.value.width) == (4, len("log(x - 2)"))
 
 
+def test_an_expression_too_deep_for_python_runs_on_its_closures() -> None:
+    """300 terms nest 300 brackets, more than Python's parser takes: no function is made,
+    and the closures evaluate the expression as before."""
+    expr = compile_expression(" + ".join(["x"] * 300) + " > 1", SCHEMA)
+    assert expr._fast is expr._fn
+    assert expr.evaluate(ENV) is True
+
+
 def test_nothing_of_the_rule_text_enters_the_source() -> None:
     """Strings, names and patterns are bound values: a string that is Python source stays a
     string, and a source with anything but the vocabulary is refused before compiling."""
@@ -182,6 +190,7 @@ def test_the_function_has_no_builtins_but_bool() -> None:
     bindings = Bindings()
     one = bindings.name(1)
     fn = build(f"bool(env[{one}])", bindings)
+    assert fn is not None
     assert fn({1: 0}) is False
     assert fn.__globals__["__builtins__"] == {}
     assert set(fn.__globals__) == {"__builtins__", "bool", one, "_expression"}

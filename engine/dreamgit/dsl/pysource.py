@@ -54,10 +54,15 @@ def _checked(source: str) -> str:
     return source
 
 
-def build(source: str, bindings: Bindings) -> Fn:
-    """The function ``env -> value`` of an expression's ``source``."""
+def build(source: str, bindings: Bindings) -> Fn | None:
+    """The function ``env -> value`` of an expression's ``source``; None when Python cannot
+    compile it (a long chain nests more brackets than Python's parser takes): the
+    closures then evaluate the expression alone."""
     namespace: dict[str, Any] = {"__builtins__": {}, "bool": bool, **bindings.values}
-    code = compile(f"def _expression(env):\n return {_checked(source)}\n", "<rule>", "exec")
+    try:
+        code = compile(f"def _expression(env):\n return {_checked(source)}\n", "<rule>", "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        return None
     exec(code, namespace)
     fn: Fn = namespace["_expression"]
     return fn
