@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.context import MEMORY_FIELDS, LazyMemoryEnv, memory_env
 
-NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 TEXTS = [
     "Prefers pytest over unittest.",
     "The demo is on 7 March 2026 at 3pm.",
@@ -20,6 +19,7 @@ TEXTS = [
     "Deadline: 2 February 2026.",
     "",
 ]
+NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
 @st.composite
