@@ -10,7 +10,10 @@ are recorded: every phase passes the snapshot's objects), each computed name by 
 a rule reads it (a rule that fails on ``priority`` never reads a date out of the text,
 and recall figures are read only by rules that ask for them); :func:`evaluate_once`
 keeps each expression's value on such an environment (a failure is not kept: it is
-raised again each time); :func:`forget_envs` drops them when the plan is made.
+raised again each time); :func:`forget_envs` drops them when the plan is made. Vetting
+evaluates every memory rule with the names read from the fields computed at once
+(:meth:`RuleValues.fill`) and lets the environment go after (:meth:`RuleValues.release`):
+the values are what later phases read.
 """
 
 from __future__ import annotations
@@ -71,17 +74,37 @@ _MISSING = object()
 
 
 class RuleValues:
-    """The rule values kept for one memory and time, and its environment."""
+    """The rule values kept for one memory and time, and its environment when needed."""
 
-    __slots__ = ("_memory", "_values", "env")
+    __slots__ = ("_env", "_memory", "_now", "_recorded", "_values")
 
     def __init__(self, memory: Memory, now: datetime, recorded: bool) -> None:
-        self._memory = memory
+        self._memory, self._now, self._recorded = memory, now, recorded
         self._values: dict[Expression, Any] = {}
-        #: :func:`memory_env_once` of the memory (read only): made with the values, which
-        #: are kept only once some rule is evaluated on it; the names read straight from
-        #: the memory's fields computed at once (``LazyMemoryEnv.filled``).
-        self.env = LazyMemoryEnv.filled(memory, now, recalls_recorded=recorded)
+        self._env: LazyMemoryEnv | None = None
+
+    @property
+    def env(self) -> Mapping[str, object]:
+        """:func:`memory_env_once` of the memory (read only), built when first read."""
+        env = self._env
+        if env is None:
+            memory, now, recorded = self._memory, self._now, self._recorded
+            env = self._env = LazyMemoryEnv(memory, now, recalls_recorded=recorded)
+        return env
+
+    def fill(self) -> None:
+        """Hold the names read straight from the memory's fields at once
+        (``LazyMemoryEnv.filled``), for a caller about to evaluate many rules on it:
+        one dict built at once costs less than computing each name as it is read."""
+        if self._env is None:
+            memory, now, recorded = self._memory, self._now, self._recorded
+            self._env = LazyMemoryEnv.filled(memory, now, recalls_recorded=recorded)
+
+    def release(self) -> None:
+        """Let the environment go (the values stay): made again, name by name, if a rule
+        not evaluated yet reads it. Vetting keeps no environment for every memory of a
+        store through the whole plan."""
+        self._env = None
 
     def value(self, expression: Expression) -> Any:
         """``expression`` evaluated on the environment, once per memory and time."""
