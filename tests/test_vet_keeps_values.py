@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from dreamgit.dream.envs import evaluate_once, forget_envs, memory_env_once
+from dreamgit.dream.envs import evaluate_once, evaluate_walking, forget_envs, memory_env_once
 from dreamgit.dream.vet import vet_memories
 from dreamgit.model import Memory
 from dreamgit.ruleset import load_bundled
@@ -47,4 +47,15 @@ def test_vetting_keeps_the_values_and_lets_the_environments_go() -> None:
         assert memory_env_once(memory, NOW) is env
     held = [m.id for m in memories if any(evaluate_once(r.when, m, NOW) for r in rules.prune)]
     assert held == ["m-vet00002"]  # the ephemeral one, three days old
+    forget_envs()
+
+
+def test_a_walking_phase_keeps_the_value_not_the_environment() -> None:
+    """``evaluate_walking`` (the index's promotion check over every memory) keeps the value
+    it computes and lets the environment it made go."""
+    forget_envs()
+    rules = load_bundled("default")
+    memory = _memories()[0]
+    assert evaluate_walking(rules.rank, memory, NOW) == evaluate_once(rules.rank, memory, NOW)
+    assert dict.keys(memory_env_once(memory, NOW)) == set()  # type: ignore[arg-type]
     forget_envs()

@@ -26,7 +26,14 @@ from dreamgit.dsl import Expression
 from dreamgit.model import Memory
 from dreamgit.ruleset.context import LazyMemoryEnv
 
-__all__ = ["RuleValues", "evaluate_once", "forget_envs", "memory_env_once", "rule_values"]
+__all__ = [
+    "RuleValues",
+    "evaluate_once",
+    "evaluate_walking",
+    "forget_envs",
+    "memory_env_once",
+    "rule_values",
+]
 
 
 def memory_env_once(
@@ -43,6 +50,20 @@ def evaluate_once(
     """``expression.evaluate(memory_env_once(...))``, evaluated once per memory and time:
     a rule's value depends on the environment alone, which is read only."""
     return rule_values(memory, now, recalls_recorded=recalls_recorded).value(expression)
+
+
+def evaluate_walking(
+    expression: Expression, memory: Memory, now: datetime, *, recalls_recorded: bool = False
+) -> Any:
+    """:func:`evaluate_once` for a phase that walks every memory: the value is kept, the
+    environment made for it is not (``RuleValues.fill``, then ``release``), so a store's
+    worth of environments is neither held nor left to the garbage collector."""
+    values = rule_values(memory, now, recalls_recorded=recalls_recorded)
+    values.fill()
+    try:
+        return values.value(expression)
+    finally:
+        values.release()
 
 
 def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False) -> RuleValues:
