@@ -56,10 +56,9 @@ def evaluate_walking(
     expression: Expression, memory: Memory, now: datetime, *, recalls_recorded: bool = False
 ) -> Any:
     """:func:`evaluate_once` for a phase that walks every memory: the value is kept, the
-    environment made for it is not (``RuleValues.fill``, then ``release``), so a store's
-    worth of environments is neither held nor left to the garbage collector."""
+    environment made for it (name by name: such a check reads one or two) is let go
+    (``RuleValues.release``), so a store's worth of them is not held to the plan's end."""
     values = rule_values(memory, now, recalls_recorded=recalls_recorded)
-    values.fill()
     try:
         return values.value(expression)
     finally:
