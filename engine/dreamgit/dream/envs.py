@@ -10,7 +10,10 @@ are recorded: every phase passes the snapshot's objects), each computed name by 
 a rule reads it (a rule that fails on ``priority`` never reads a date out of the text,
 and recall figures are read only by rules that ask for them); :func:`evaluate_once`
 keeps each expression's value on such an environment (a failure is not kept: it is
-raised again each time); :func:`forget_envs` drops them when the plan is made.
+raised again each time); :func:`forget_envs` drops them when the plan is made. Vetting
+evaluates every memory rule with the names read from the fields computed at once
+(:meth:`RuleValues.fill`) and lets the environment go after (:meth:`RuleValues.release`):
+the values are what later phases read.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ from dreamgit.dsl import Expression
 from dreamgit.model import Memory
 from dreamgit.ruleset.context import LazyMemoryEnv
 
-__all__ = ["RuleValues", "evaluate_once", "forget_envs", "memory_env_once", "rule_values"]
+__all__ = [
+    "RuleValues",
+    "evaluate_once",
+    "evaluate_walking",
+    "forget_envs",
+    "memory_env_once",
+    "rule_values",
+]
 
 
 def memory_env_once(
@@ -42,13 +52,32 @@ def evaluate_once(
     return rule_values(memory, now, recalls_recorded=recalls_recorded).value(expression)
 
 
+def evaluate_walking(
+    expression: Expression, memory: Memory, now: datetime, *, recalls_recorded: bool = False
+) -> Any:
+    """:func:`evaluate_once` for a phase that walks every memory: the value is kept, the
+    environment made for it (name by name: such a check reads one or two) is let go
+    (``RuleValues.release``), so a store's worth of them is not held to the plan's end."""
+    values = rule_values(memory, now, recalls_recorded=recalls_recorded)
+    try:
+        return values.value(expression)
+    finally:
+        values.release()
+
+
 def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False) -> RuleValues:
     """One memory's kept rule values and environment at ``now``, looked up once: what
     :func:`evaluate_once` gives for each of many rules, without hashing the memory anew
     for each (vetting evaluates every memory rule on every memory)."""
-    seen = _TABLES.get((now, recalls_recorded))
-    if seen is None:
-        seen = _TABLES[(now, recalls_recorded)] = {}
+    last = _LAST
+    seen: dict[int, RuleValues] | None
+    if last[0] is now and last[1] is recalls_recorded:  # the same as the call before
+        seen = last[2]
+    else:
+        seen = _TABLES.get((now, recalls_recorded))
+        if seen is None:
+            seen = _TABLES[(now, recalls_recorded)] = {}
+        _LAST[:] = [now, recalls_recorded, seen]
     # Each phase passes the same Memory objects: found by the object itself, its fields
     # are never hashed (hashing a memory's 20 fields cost more than evaluating a rule).
     # A copy made anew gets its own values, the same ones: no phase of a dream makes any.
@@ -83,6 +112,20 @@ class RuleValues:
             env = self._env = LazyMemoryEnv(memory, now, recalls_recorded=recorded)
         return env
 
+    def fill(self) -> None:
+        """Hold the names read straight from the memory's fields at once
+        (``LazyMemoryEnv.filled``), for a caller about to evaluate many rules on it:
+        one dict built at once costs less than computing each name as it is read."""
+        if self._env is None:
+            memory, now, recorded = self._memory, self._now, self._recorded
+            self._env = LazyMemoryEnv.filled(memory, now, recalls_recorded=recorded)
+
+    def release(self) -> None:
+        """Let the environment go (the values stay): made again, name by name, if a rule
+        not evaluated yet reads it. Vetting keeps no environment for every memory of a
+        store through the whole plan."""
+        self._env = None
+
     def value(self, expression: Expression) -> Any:
         """``expression`` evaluated on the environment, once per memory and time."""
         # the expression object itself is the key: a rule set's expressions live as long
@@ -103,6 +146,12 @@ _KEPT_MAX = 1 << 17
 _TABLES: dict[tuple[datetime, bool], dict[int, RuleValues]] = {}
 
 
+#: The time, the flag and the table of the last :func:`rule_values`: a phase asks for one
+#: memory after another at one time, and a key of a zoned time is slow to hash.
+_LAST: list[Any] = [None, None, None]
+
+
 def forget_envs() -> None:
     """Drop the environments and values kept so far (a dream's plan is made)."""
     _TABLES.clear()
+    _LAST[:] = [None, None, None]

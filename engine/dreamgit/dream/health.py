@@ -96,7 +96,10 @@ def _stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -
     """:func:`is_stale` for a whole memory of a dream: the rules' values kept for vetting
     and pruning, which evaluate the same ones (``envs.rule_values``, looked up once)."""
     values = rule_values(memory, now, recalls_recorded=tracked)
-    return any(values.value(r.when) for r in prunable)
+    for rule in prunable:  # noqa: SIM110 - any() over a generator costs twice as much
+        if values.value(rule.when):
+            return True
+    return False
 
 
 def report_of(

@@ -49,6 +49,8 @@ def _field(name: str, ruleset: RuleSet, now: datetime) -> Callable[[Memory], Any
 def index_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[Any, ...]]:
     """The ``index.order`` of the rule set as a sort key (descending fields negated)."""
     parts = [(_field(k.field, ruleset, now), k.descending) for k in ruleset.index_order]
+    if all(k.field in PLAIN_ORDER_FIELDS for k in ruleset.index_order):
+        return _plain_key([get for get, _ in parts], [descending for _, descending in parts])
 
     def key(memory: Memory) -> tuple[Any, ...]:
         values: list[Any] = []
@@ -61,6 +63,22 @@ def index_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[Any, 
         return tuple(values)
 
     return key
+
+
+def _plain_key(
+    gets: list[Callable[[Memory], float]], descending: list[bool]
+) -> Callable[[Memory], tuple[Any, ...]]:
+    """:func:`index_key` of fields that are all numbers (``PLAIN_ORDER_FIELDS``): the same
+    key, without asking each value's type (the index sorts every memory by it)."""
+    if len(gets) == 2:  # the bundled order: "priority desc, updated desc"
+        (first, second), (first_down, second_down) = gets, descending
+        return lambda m: (
+            -first(m) if first_down else first(m),
+            -second(m) if second_down else second(m),
+            m.id,
+        )
+    pairs = list(zip(gets, descending, strict=True))
+    return lambda m: (*[-get(m) if down else get(m) for get, down in pairs], m.id)
 
 
 class _Reversed:

@@ -17,7 +17,7 @@ from dreamgit.dream.consolidate.frame_memo import keeping_frames
 from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.consolidate.update_memo import keeping_updates
-from dreamgit.dream.envs import evaluate_once, forget_envs
+from dreamgit.dream.envs import evaluate_walking, forget_envs
 from dreamgit.dream.gather.choice import pick_extractors
 from dreamgit.dream.gather.phase import GatherResult, plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
@@ -354,7 +354,7 @@ def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) ->
     durable = priority_rank(promotion.promote_to)
 
     def staged(m: Memory) -> bool:
-        if not evaluate_once(promotion.candidates, m, now):
+        if not evaluate_walking(promotion.candidates, m, now):
             return False
         return priority_rank(m.priority) < durable or LESSON in m.tags
 

@@ -139,11 +139,18 @@ def plan_prune(
 
     def first_rule(memory: Memory) -> Rule | None:
         values = rule_values(memory, now, recalls_recorded=tracked)  # one lookup, every rule
-        return next((r for r in rules if values.value(r.when)), None)
+        for rule in rules:
+            if values.value(rule.when):
+                return rule
+        return None
 
-    for memory in sorted(ws.active.values(), key=lambda m: (m.created, m.id)):
+    def may_go(memory: Memory) -> bool:
         if ruleset.is_protected(memory):
-            continue
+            return False
+        return session_notes.is_note(memory) or first_rule(memory) is not None
+
+    # only the memories some rule may retire are put in order (oldest first), not all
+    for memory in sorted(filter(may_go, ws.active.values()), key=lambda m: (m.created, m.id)):
         if session_notes.is_note(memory):
             statements, _parts = session_notes.as_statements([memory])
             # each statement is read with its note's fields ('session-note' in tags included)

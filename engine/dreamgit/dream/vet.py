@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from dreamgit.dream.envs import rule_values
+from dreamgit.dream.envs import RuleValues, rule_values
 from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
@@ -68,6 +68,16 @@ def _first_failure(
     memory: Memory, checks: list[tuple[str, Location | None, Expression]], now: datetime
 ) -> MemoryFileError | None:
     values = rule_values(memory, now)  # looked up once for all the checks
+    values.fill()
+    try:
+        return _failure(memory, values, checks)
+    finally:
+        values.release()  # the values are kept; the environment is not, for every memory
+
+
+def _failure(
+    memory: Memory, values: RuleValues, checks: list[tuple[str, Location | None, Expression]]
+) -> MemoryFileError | None:
     try:
         # the one name a memory's dates can fail (a day at the calendar's end, a time too
         # far to convert): read here, whether a rule reads it or not, to be named as such

@@ -19,6 +19,7 @@ from dreamgit.dsl import ops, regexsafe
 from dreamgit.dsl.diagnostics import ExpressionError, did_you_mean
 from dreamgit.dsl.functions import FUNCTIONS, ArgumentTypeError
 from dreamgit.dsl.ops import Env, Fn
+from dreamgit.dsl.pysource import Bindings
 from dreamgit.dsl.syntax import Leaf, Node
 from dreamgit.dsl.types import (
     ANY,
@@ -48,6 +49,7 @@ class _Node:
     const: bool = False
     value: Any = None
     field: str | None = None  # set for a plain top-level name: enables the fast closures
+    src: str = ""  # the node as Python source over ``env`` and the compiler's bindings
 
 
 class Compiler:
@@ -58,6 +60,8 @@ class Compiler:
         self.schema = schema
         #: Source text of every name and call read, with its closure, for traces.
         self.probes: dict[str, Fn] = {}
+        #: The values the nodes' Python source reads (``pysource``).
+        self.bindings = Bindings()
 
     def compile(self, tree: Node | Leaf | None) -> _Node:
         """Compile a (sub)tree."""
@@ -81,7 +85,8 @@ class Compiler:
         return tree.start, tree.end
 
     def _const(self, value: Any, type_: Type, start: int, end: int) -> _Node:
-        return _Node(lambda env: value, type_, start, end, const=True, value=value)
+        src = self.bindings.name(value)
+        return _Node(lambda env: value, type_, start, end, const=True, value=value, src=src)
 
     def _fold(self, node: _Node, parts: list[_Node]) -> _Node:
         """Evaluate a node made only of constants once, at compile time."""
@@ -150,7 +155,8 @@ class Compiler:
                     item.end - item.start,
                 )
         fns = [i.fn for i in items]
-        node = _Node(lambda env: tuple(f(env) for f in fns), list_of(elem), start, end)
+        src = "(" + "".join(f"{i.src}, " for i in items) + ")"
+        node = _Node(lambda env: tuple(f(env) for f in fns), list_of(elem), start, end, src=src)
         return self._fold(node, items)
 
     # -- names and calls ---------------------------------------------------------
@@ -181,11 +187,12 @@ class Compiler:
         if len(parts) == 1:
             key = head
             fn: Fn = lambda env: env[key]  # noqa: E731 - the closure is the point
-            node = _Node(fn, type_, start, end, field=head)
+            node = _Node(fn, type_, start, end, field=head, src=f"env[{self.bindings.name(key)}]")
         else:
             keys = tuple(parts)
             fn = lambda env: _walk(env, keys)  # noqa: E731
-            node = _Node(fn, type_, start, end)
+            src = "env" + "".join(f"[{self.bindings.name(k)}]" for k in keys)
+            node = _Node(fn, type_, start, end, src=src)
         if type_.kind != "record":  # a whole memory is too big to show in a trace
             self.probes.setdefault(dotted, node.fn)
         return node
@@ -237,7 +244,8 @@ class Compiler:
             return ExpressionError(f"{name}() failed: {exc}", text, start, width)
 
         call = ops.call_fn(func.impl, [a.fn for a in args], failed)
-        node = self._fold(_Node(call, result, start, end), args)
+        src = f"{self.bindings.name(func.impl)}({', '.join(a.src for a in args)})"
+        node = self._fold(_Node(call, result, start, end, src=src), args)
         if not node.const:
             self.probes.setdefault(self.text[start:end], node.fn)
         return node
@@ -250,14 +258,16 @@ class Compiler:
         if operand.type.kind not in ("number", "duration", "any"):
             raise self.error(f"cannot negate {operand.type.describe()}", start, end - start)
         inner = operand.fn
-        return self._fold(_Node(lambda env: -inner(env), operand.type, start, end), [operand])
+        node = _Node(lambda env: -inner(env), operand.type, start, end, src=f"(-{operand.src})")
+        return self._fold(node, [operand])
 
     def _c_not(self, tree: Node) -> _Node:
         start, end = self._span(tree)
         operand = self.compile(tree.children[0])
         self._need_bool(operand, "'not'")
         inner = operand.fn
-        return self._fold(_Node(lambda env: not inner(env), BOOL, start, end), [operand])
+        node = _Node(lambda env: not inner(env), BOOL, start, end, src=f"(not {operand.src})")
+        return self._fold(node, [operand])
 
     def _c_and(self, tree: Node) -> _Node:
         return self._chain(tree, conjunction=True)
@@ -271,7 +281,9 @@ class Compiler:
         for part in parts:
             self._need_bool(part, "'and'" if conjunction else "'or'")
         fn = ops.chain_fn([p.fn for p in parts], conjunction=conjunction)
-        return self._fold(_Node(fn, BOOL, start, end), parts)
+        joiner = " and " if conjunction else " or "
+        src = f"bool({joiner.join(p.src for p in parts)})"
+        return self._fold(_Node(fn, BOOL, start, end, src=src), parts)
 
     def _c_compare(self, tree: Node) -> _Node:
         left_tree, op_tok, right_tree = tree.children
@@ -296,7 +308,8 @@ class Compiler:
         fn = ops.compare_fn(
             op, left.fn, right.fn, field=left.field, const=right.value, right_const=right.const
         )
-        return self._fold(_Node(fn, BOOL, start, end), [left, right])
+        src = f"({left.src} {op} {right.src})"
+        return self._fold(_Node(fn, BOOL, start, end, src=src), [left, right])
 
     def _priority_literal(self, node: _Node, other: _Node) -> _Node:
         """A quoted priority name next to a priority becomes the ordered constant."""
@@ -359,7 +372,9 @@ class Compiler:
             )
         const = frozenset(container.value) if container.const and kind == "list" else None
         fn = ops.in_fn(item.fn, container.fn, negate=negate, const=const)
-        return self._fold(_Node(fn, BOOL, start, end), [item, container])
+        members = container.src if const is None else self.bindings.name(const)
+        src = f"({item.src} {'not in' if negate else 'in'} {members})"
+        return self._fold(_Node(fn, BOOL, start, end, src=src), [item, container])
 
     def _c_matches(self, tree: Node) -> _Node:
         start, end = self._span(tree)
@@ -383,7 +398,8 @@ class Compiler:
             raise self.error(str(exc), pattern.start, pattern.end - pattern.start) from None
         text_fn = subject.fn
         fn: Fn = lambda env: regexsafe.search(compiled, text_fn(env))  # noqa: E731
-        return self._fold(_Node(fn, BOOL, start, end), [subject])
+        src = f"{self.bindings.name(regexsafe.matcher(compiled))}({subject.src})"
+        return self._fold(_Node(fn, BOOL, start, end, src=src), [subject])
 
     def _c_arith(self, tree: Node) -> _Node:
         children = tree.children
@@ -405,7 +421,8 @@ class Compiler:
 
             sides = ((node.const, node.value), (right.const, right.value))
             fn = ops.arith_fn(op, node.fn, right.fn, on_zero, constants=sides)
-            node = self._fold(_Node(fn, result, start, end), [node, right])
+            src = f"({node.src} {op} {right.src})"
+            node = self._fold(_Node(fn, result, start, end, src=src), [node, right])
         return node
 
 

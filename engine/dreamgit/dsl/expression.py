@@ -4,6 +4,11 @@
 schema; the resulting :class:`Expression` evaluates against an environment (a
 mapping from names to values) and can also report the value of every name and
 call it read, which is what ``dreamgit rules explain`` shows.
+
+Evaluating runs the expression as one Python function (:mod:`dreamgit.dsl.pysource`);
+when that function raises, the closures compiled from the same tree run instead and
+give the error as they always have (the rule's words, the part underlined), so the
+function changes what a value costs, never a value or an error.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 from dreamgit.dsl.compiler import Compiler
 from dreamgit.dsl.diagnostics import ExpressionError
 from dreamgit.dsl.ops import Fn
+from dreamgit.dsl.pysource import build
 from dreamgit.dsl.treecache import parsed
 from dreamgit.dsl.types import Schema, Type
 
@@ -30,14 +36,17 @@ class Trace:
 
 
 class Expression:
-    """A checked, compiled expression; evaluating it runs a closure, never ``eval``."""
+    """A checked, compiled expression; evaluating it never runs ``eval`` on its text."""
 
-    __slots__ = ("_fn", "_probes", "names", "text", "type")
+    __slots__ = ("_fast", "_fn", "_probes", "names", "text", "type")
 
-    def __init__(self, text: str, type_: Type, fn: Fn, probes: dict[str, Fn]) -> None:
+    def __init__(
+        self, text: str, type_: Type, fn: Fn, probes: dict[str, Fn], *, fast: Fn | None = None
+    ) -> None:
         self.text = text
         self.type = type_
         self._fn = fn
+        self._fast = fn if fast is None else fast
         self._probes = probes
         #: Names and calls the expression reads, in order of appearance.
         self.names: tuple[str, ...] = tuple(probes)
@@ -47,6 +56,10 @@ class Expression:
 
     def evaluate(self, env: Mapping[str, object]) -> Any:
         """The value of the expression in ``env``; a run-time failure is an ExpressionError."""
+        try:
+            return self._fast(env)
+        except Exception:  # the closures below give the error in full
+            pass
         try:
             return self._fn(env)
         except ExpressionError:
@@ -79,4 +92,5 @@ def compile_expression(text: str, schema: Schema, *, want: Type | None = None) -
         else:
             message = f"this must be {want.describe()}, but it is {node.type.describe()}"
         raise ExpressionError(message, text, node.start, node.end - node.start)
-    return Expression(text, node.type, node.fn, compiler.probes)
+    fast = build(node.src, compiler.bindings)
+    return Expression(text, node.type, node.fn, compiler.probes, fast=fast)

@@ -24,6 +24,10 @@ __all__ = ["FUNCTIONS", "ArgumentTypeError", "Function"]
 
 _WORD = re.compile(r"\w+")
 
+#: The units of ``days()`` and ``hours()``, made once (a rank reads ``days(idle)`` per memory).
+_DAY = timedelta(days=1)
+_HOUR = timedelta(hours=1)
+
 
 class ArgumentTypeError(InternalSignal):
     """An argument of the wrong static type; ``index`` is the argument's position."""
@@ -222,14 +226,14 @@ FUNCTIONS: dict[str, Function] = {
             "duration",
             (1, 1),
             _same({"duration"}, "a duration", NUMBER),
-            lambda d: d / timedelta(days=1),
+            lambda d: d / _DAY,
         ),
         _fn(
             "hours",
             "duration",
             (1, 1),
             _same({"duration"}, "a duration", NUMBER),
-            lambda d: d / timedelta(hours=1),
+            lambda d: d / _HOUR,
         ),
         _fn("rank", "priority", (1, 1), _same({"priority"}, "a priority", NUMBER), int),
     )

@@ -19,11 +19,20 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from dreamgit.errors import PatternError
 
-__all__ = ["MAX_INPUT", "MAX_PATTERN", "Pattern", "PatternError", "compile_pattern", "search"]
+__all__ = [
+    "MAX_INPUT",
+    "MAX_PATTERN",
+    "Pattern",
+    "PatternError",
+    "compile_pattern",
+    "matcher",
+    "search",
+]
 
 #: Longest pattern accepted, in characters.
 MAX_PATTERN = 200
@@ -81,6 +90,25 @@ def compile_pattern(pattern: str) -> Pattern:
 def search(pattern: Pattern, text: str) -> bool:
     """Whether ``pattern`` occurs in the first :data:`MAX_INPUT` characters of ``text``."""
     return pattern.search(text[:MAX_INPUT]) is not None
+
+
+def matcher(pattern: Pattern) -> Callable[[str], bool]:
+    """:func:`search` of ``pattern`` as a function of the text, for a rule that searches
+    every memory: RE2's own match of the text's UTF-8 bytes (what ``search`` runs, less
+    the match object it builds) when the pattern has one, else :func:`search` itself."""
+    regexp = getattr(pattern, "_regexp", None)
+    anchor = getattr(getattr(_re2()[0], "_Anchor", None), "UNANCHORED", None)
+    if regexp is None or anchor is None:  # pragma: no cover - another release of the binding
+        return lambda text: search(pattern, text)
+    missed = (-1, -1)
+
+    def found(text: str) -> bool:
+        if not isinstance(text, str):  # pragma: no cover - the checker wants a string
+            return search(pattern, text)
+        encoded = text[:MAX_INPUT].encode("utf-8")
+        return bool(regexp.Match(anchor, encoded, 0, len(encoded))[0] != missed)
+
+    return found
 
 
 def _refuse_unsupported(seq: Any) -> None:

@@ -136,7 +136,11 @@ def memory_env(
 ) -> dict[str, object]:
     """The names a memory rule sees for ``memory`` at ``now``; ``recalls_recorded`` says
     whether this repository records recalls (only then do ``recall.*`` mean anything)."""
-    return {name: value(memory, now, recalls_recorded) for name, value in _MEMORY_NAMES.items()}
+    plain = _plain_names(memory, now, recalls_recorded)
+    return {
+        name: plain[name] if name in plain else _COMPUTED[name](memory, now, recalls_recorded)
+        for name in MEMORY_FIELDS
+    }
 
 
 class LazyMemoryEnv(dict[str, object]):
@@ -145,7 +149,9 @@ class LazyMemoryEnv(dict[str, object]):
 
     A dict holding the names computed so far (``__missing__`` computes one), so a rule's
     read of a name already computed is a plain dict look-up; read only, and it iterates,
-    counts and compares as the whole :func:`memory_env`."""
+    counts and compares as the whole :func:`memory_env`. :meth:`filled` holds the names
+    read straight from the memory's fields from the start: for a memory every rule of
+    a dream reads, one dict built at once costs less than a ``__missing__`` per name."""
 
     __slots__ = ("_memory", "_now", "_recorded")
 
@@ -153,19 +159,34 @@ class LazyMemoryEnv(dict[str, object]):
         super().__init__()
         self._memory, self._now, self._recorded = memory, now, recalls_recorded
 
+    @classmethod
+    def filled(
+        cls, memory: Memory, now: datetime, *, recalls_recorded: bool = False
+    ) -> LazyMemoryEnv:
+        """The environment with every name but ``since_day``, ``recurs`` and ``recall``
+        computed already (those three read the text or the recall figures: still when
+        first read). A memory whose fields cannot all be read gets them one by one."""
+        env = cls(memory, now, recalls_recorded=recalls_recorded)
+        try:
+            plain = _plain_names(memory, now, recalls_recorded)
+        except Exception:  # each name then fails where a rule reads it, as before
+            return env
+        dict.update(env, plain)
+        return env
+
     def __missing__(self, name: str) -> object:
         value = _MEMORY_NAMES[name](self._memory, self._now, self._recorded)
         dict.__setitem__(self, name, value)
         return value
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_MEMORY_NAMES)
+        return iter(MEMORY_FIELDS)
 
     def __len__(self) -> int:
-        return len(_MEMORY_NAMES)
+        return len(MEMORY_FIELDS)
 
     def __contains__(self, name: object) -> bool:
-        return name in _MEMORY_NAMES
+        return name in MEMORY_FIELDS
 
     def keys(self) -> KeysView[str]:  # type: ignore[override]
         return KeysView(self)
@@ -177,7 +198,7 @@ class LazyMemoryEnv(dict[str, object]):
         return ValuesView(self)
 
     def get(self, name: str, default: object = None) -> object:
-        return self[name] if name in _MEMORY_NAMES else default
+        return self[name] if name in MEMORY_FIELDS else default
 
     def __eq__(self, other: object) -> bool:
         return dict(self.items()) == other
@@ -199,6 +220,43 @@ def reads_recall_signals(rule: Rule) -> bool:
 #: ``Priority.__members__`` read once: the enum builds a new view of it on every read.
 _PRIORITIES = dict(Priority.__members__)
 
+
+def _plain_names(m: Memory, now: datetime, recorded: bool) -> dict[str, object]:
+    """The names read straight from a memory's fields (all but :data:`_COMPUTED`'s)."""
+    return {
+        "id": m.id,
+        "topic": m.topic,
+        "priority": _PRIORITIES.get(m.priority, Priority.normal),
+        "key": m.key or "",
+        "tags": m.tags,
+        "type": m.type,
+        "text": m.text,
+        "name": m.name,
+        "description": m.description,
+        "chars": len(m.text),
+        "age": now - m.created,
+        "idle": now - m.updated,
+        "recalls": m.recalls,
+        "confidence": m.confidence,
+        "sources": m.sources,
+        "supersedes": m.supersedes,
+        # How long what it says has held (like ``age``: a duration up to ``now``).
+        "valid_from": now - m.valid_since,
+        "superseded": m.valid_to is not None or bool(m.superseded_by),
+        "recalls_recorded": recorded,
+    }
+
+
+#: The names computed from the text or the recall figures, each only when a rule reads it.
+_COMPUTED: dict[str, Callable[[Memory, datetime, bool], object]] = {
+    # A plan's day: how long ago the day it names ended (zero if none, or not over).
+    "since_day": lambda m, now, recorded: since_day(m.text, m.created, now),
+    "recurs": lambda m, now, recorded: recurs(m.text),
+    "recall": lambda m, now, recorded: recall_env(m, now),
+}
+
+
+#: How each name is computed on its own, when first read (in :data:`MEMORY_FIELDS`' order).
 _MEMORY_NAMES: dict[str, Callable[[Memory, datetime, bool], object]] = {
     "id": lambda m, now, recorded: m.id,
     "topic": lambda m, now, recorded: m.topic,
@@ -216,13 +274,9 @@ _MEMORY_NAMES: dict[str, Callable[[Memory, datetime, bool], object]] = {
     "confidence": lambda m, now, recorded: m.confidence,
     "sources": lambda m, now, recorded: m.sources,
     "supersedes": lambda m, now, recorded: m.supersedes,
-    # How long what it says has held (like ``age``: a duration up to ``now``).
     "valid_from": lambda m, now, recorded: now - m.valid_since,
     "superseded": lambda m, now, recorded: m.valid_to is not None or bool(m.superseded_by),
-    # A plan's day: how long ago the day it names ended (zero if none, or not over).
-    "since_day": lambda m, now, recorded: since_day(m.text, m.created, now),
-    "recurs": lambda m, now, recorded: recurs(m.text),
-    "recall": lambda m, now, recorded: recall_env(m, now),
+    **_COMPUTED,
     "recalls_recorded": lambda m, now, recorded: recorded,
 }
 
