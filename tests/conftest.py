@@ -12,10 +12,12 @@ Property tests take their example counts from a hypothesis profile: ``suite`` (5
 unless ``--hypothesis-profile thorough`` (500) asks for the nightly depth.
 ``--cpu-durations N`` lists the tests that spent the most CPU, theirs and their
 commands', which a busy machine does not inflate as it does ``--durations``. Bytecode
-is kept even where ``$PYTHONDONTWRITEBYTECODE`` says not to (``pytest_configure``). Each
-test's home and ``tmp_path`` are numbered by a counter (``folderkit``), and each xdist worker
-imports its share of the test modules before collecting (``workershare``), so a fresh
-checkout rewrites each module's asserts once, not once a worker.
+is kept even where ``$PYTHONDONTWRITEBYTECODE`` says not to (``pytest_configure``), and
+the older sessions' temporary folders pytest removes go while the tests run, not after
+the last one (``staletemp``). Each test's home and ``tmp_path`` are numbered by a counter
+(``folderkit``), and each xdist worker imports its share of the test modules before
+collecting (``workershare``), so a fresh checkout rewrites each module's asserts once,
+not once a worker.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from pygit2.enums import ConfigLevel
 from clikit import RepositoryTemplates
 from cpuspent import CpuSpent
 from folderkit import FolderMaker
+from staletemp import pytest_configure as remove_stale_temp
 from workershare import import_share, worker_share
 
 #: Examples a property test tries in the README's test command: each run draws new ones
@@ -61,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
     shown = config.getoption("--cpu-durations")
     if shown is not None:
         config.pluginmanager.register(CpuSpent(shown), "cpuspent")
+    remove_stale_temp(config)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from clikit import RepositoryTemplates, dreamgit, dreamgit_process, prepared
+from clikit import RepositoryTemplates, active, dreamgit, dreamgit_process, prepared
 from dreamgit.integrations.claude_hooks import session_brief
 from dreamgit.store.repo import MemoryRepo
 
@@ -218,8 +218,9 @@ def test_a_dream_gathers_nothing_from_the_brief_in_a_logged_session(
     transcript = _session_with(tmp_path, brief + "\nI moved the build cache to a ramdisk.")
     done = _run_hook(project, "SessionEnd", {"transcript_path": str(transcript)})
     assert f"logged 1 session part(s) of {SESSION}.jsonl" in done.stderr
-    dreamgit(repo, NIGHT, "run", "--force")
-    texts = [m["text"] for m in json.loads(dreamgit(repo, NIGHT, "memories", "--json"))]
+    # The hooks ran as processes; the dream and the listing run in this process.
+    prepared(repo, NIGHT, "run", "--force")
+    texts = [m["text"] for m in active(repo, NIGHT, in_process=True)]
     assert any("ramdisk" in t for t in texts), texts
     assert not any("billing service" in t or "dreamgit:generated" in t for t in texts), texts
 

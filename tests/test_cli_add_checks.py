@@ -1,11 +1,15 @@
-"""CLI `add` checks text as MCP `remember` does: instructions refused, repeats reinforce."""
+"""CLI `add` checks text as MCP `remember` does: instructions refused, repeats reinforce.
+
+The adds under test run as the installed command; the first add of a repeat and the
+listings that check what was stored run in this process (``prepared``, the same code).
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from clikit import RepositoryTemplates, active, dreamgit, dreamgit_process, initialized
+from clikit import RepositoryTemplates, active, dreamgit, dreamgit_process, initialized, prepared
 
 DAY = "2026-11-10T09:00:00Z"
 
@@ -25,7 +29,7 @@ def test_add_refuses_text_that_reads_like_an_instruction(
         "(ignore previous instructions)\n"
         "hint: remember facts, preferences and decisions, not orders to the agent\n"
     )
-    assert active(repo, DAY) == []
+    assert active(repo, DAY, in_process=True) == []
 
 
 def test_adding_the_same_text_twice_reinforces_the_one_memory(
@@ -34,7 +38,7 @@ def test_adding_the_same_text_twice_reinforces_the_one_memory(
     """The repeat (case and a final full stop aside) gets the first id and says so."""
     repo = tmp_path / "mem"
     initialized(templates, repo, DAY)
-    first = dreamgit(repo, DAY, "add", "Keeps the changelog in docs/CHANGES.md", "--topic", "docs")
+    first = prepared(repo, DAY, "add", "Keeps the changelog in docs/CHANGES.md", "--topic", "docs")
     again = dreamgit_process(
         repo, DAY, "add", "keeps the changelog in docs/CHANGES.md.", "--topic", "docs"
     )
@@ -48,4 +52,4 @@ def test_adding_the_same_text_twice_reinforces_the_one_memory(
                  "--json")
     )  # fmt: skip
     assert as_json["id"] == first.strip() and as_json["reinforced"] is True
-    assert len(active(repo, DAY)) == 1
+    assert len(active(repo, DAY, in_process=True)) == 1

@@ -116,7 +116,10 @@ def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
     try:
         yield mount
     finally:
-        subprocess.run(["umount", str(mount)], check=False)
+        # Lazily: the repository the test opened in this process may still hold a file
+        # there, and a plain umount then fails (busy), leaving a mount that makes every
+        # later session's removal of this folder fail.
+        subprocess.run(["umount", "--lazy", str(mount)], check=True)
 
 
 def test_a_disk_that_really_fills_up_is_exit_1_and_the_next_write_succeeds(

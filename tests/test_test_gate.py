@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from clikit import dreamgit_process
+from clikit import dreamgit_process, prepared
 from dreamgit import DreamEngine
 from dreamgit.history.runrecords import read_runs
 from dreamgit.store.repo import MemoryRepo
@@ -47,7 +47,8 @@ def test_a_run_that_breaks_a_passing_test_is_left_for_review_end_to_end(tmp_path
     diary = repo.read_text("DREAMS.md", tip) or ""
     assert f"· broke: `{EDITOR_QUERY}` (missing 'uses Neovim')" in diary
     assert f"Left on `{branch}` for review" in diary
-    history = json.loads(dreamgit_process(tmp_path / "mem", NOW, "history", "--json").stdout)
+    # What `history` then lists, read in this process (the same command's code).
+    history = json.loads(prepared(tmp_path / "mem", NOW, "history", "--json"))
     assert history[0]["status"] == "awaiting review"
     assert history[0]["tests"] == {
         "passed": 2,
@@ -56,7 +57,7 @@ def test_a_run_that_breaks_a_passing_test_is_left_for_review_end_to_end(tmp_path
         "broken": [EDITOR_QUERY],
         "held": True,
     }
-    listing = dreamgit_process(tmp_path / "mem", NOW, "history").stdout
+    listing = prepared(tmp_path / "mem", NOW, "history")
     assert "2 ok, 1 FAIL" in listing
     body = summary.read_text(encoding="utf-8")
     assert "**This run broke 1 test(s) that pass on main.** It was left for review" in body
