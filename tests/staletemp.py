@@ -8,7 +8,9 @@ of wall time after the last test, with nothing left to overlap it. ``StaleTemp``
 pytest's own removal (the same folders, the same locks and renames, ``_pytest.pathlib``) in
 a process of its own as the session starts, and waits for it just before pytest's turn at
 the end, which then finds nothing more to remove. A session given ``--basetemp`` (an xdist
-worker, or a user's own) removes nothing else, as in pytest.
+worker, or a user's own) removes nothing else, as in pytest. Where a pytest release no
+longer has that removal under its private name, nothing is registered: pytest removes the
+folders at the end, as it always did.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from _pytest.pathlib import LOCK_TIMEOUT
+
+try:
+    from _pytest.pathlib import LOCK_TIMEOUT, cleanup_numbered_dir
+except ImportError:  # pragma: no cover - another pytest: its own removal at the end
+    LOCK_TIMEOUT = cleanup_numbered_dir = None
 
 #: The name the removal is registered under.
 NAME = "staletemp-removal"
@@ -53,7 +59,8 @@ def kept_sessions(config: pytest.Config) -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register the removal (the suite's conftest calls this; ``-p staletemp`` too)."""
-    config.pluginmanager.register(StaleTemp(), NAME)
+    if cleanup_numbered_dir is not None:
+        config.pluginmanager.register(StaleTemp(), NAME)
 
 
 class StaleTemp:

@@ -273,15 +273,19 @@ def test_names_are_read_by_key_only_never_as_attributes() -> None:
 
 
 def test_evaluation_uses_no_eval_exec_or_dynamic_imports() -> None:
-    """The language's modules never call eval, exec, __import__ or the builtins compile."""
+    """The language's modules never call eval, __import__ or the builtins compile and exec,
+    but ``pysource``: once each, on a source checked against its vocabulary
+    (``test_dsl_pysource``)."""
     import inspect
     import re
 
-    from dreamgit.dsl import compiler, expression, functions, ops, parser, regexsafe
+    from dreamgit.dsl import compiler, expression, functions, ops, parser, pysource, regexsafe
 
     banned = re.compile(r"(?<![\w.])(?<!def )(eval|exec|compile|__import__)\(")
     for module in (compiler, expression, functions, ops, parser, regexsafe):
         assert not banned.findall(inspect.getsource(module)), module.__name__
+    assert sorted(banned.findall(inspect.getsource(pysource))) == ["compile", "exec"]
+    assert "_checked(source)" in inspect.getsource(pysource.build)
 
 
 def test_math_constants_are_not_exposed() -> None:
