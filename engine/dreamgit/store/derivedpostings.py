@@ -16,10 +16,10 @@ memories filtered out, the new ones appended.
 from __future__ import annotations
 
 import sqlite3
-import sys
 from array import array
 from collections.abc import Iterable
 
+from dreamgit.store.numberrows import TYPE, packed, unpacked
 from dreamgit.textsim import content_norms
 
 __all__ = [
@@ -41,10 +41,6 @@ NumberedPosting = tuple[int, int, int]
 
 #: What a memory without readable text indexes as (so every memory has a length).
 _EMPTY_DOC = "\x00"
-#: Unsigned ints of 32 bits ("I" is 4 bytes wherever CPython runs on 32 or 64 bits).
-_TYPE = "I"
-#: Whether the machine's order is not the rows' (little-endian): each row is swapped then.
-_SWAP = sys.byteorder != "little"
 
 
 def index_terms(text: str) -> list[str]:
@@ -57,26 +53,6 @@ def memory_terms(text: str, tags: Iterable[str]) -> list[str]:
     return index_terms(" ".join((text, *tags))) or [_EMPTY_DOC]
 
 
-def _unpacked(data: bytes) -> array[int]:
-    """A row's postings; sqlite3.DatabaseError when its value is not whole postings (the
-    callers take it as a damaged database, as sqlite's own errors)."""
-    found = array(_TYPE)
-    if not isinstance(data, bytes) or len(data) % (3 * found.itemsize):
-        raise sqlite3.DatabaseError("a postings row that is not whole postings")
-    found.frombytes(data)
-    if _SWAP:
-        found.byteswap()
-    return found
-
-
-def _packed(postings: array[int]) -> bytes:
-    """A row's value: ``postings`` little-endian."""
-    if _SWAP:
-        postings = array(_TYPE, postings)
-        postings.byteswap()
-    return postings.tobytes()
-
-
 def read_postings(db: sqlite3.Connection, terms: Iterable[str]) -> dict[str, list[NumberedPosting]]:
     """The postings of each of ``terms`` (an empty list for a term no memory holds)."""
     found: dict[str, list[NumberedPosting]] = {}
@@ -85,8 +61,8 @@ def read_postings(db: sqlite3.Connection, terms: Iterable[str]) -> dict[str, lis
         if row is None:
             found[term] = []
             continue
-        packed = _unpacked(row[0])
-        found[term] = list(zip(packed[0::3], packed[1::3], packed[2::3], strict=True))
+        numbers = unpacked(row[0], group=3)
+        found[term] = list(zip(numbers[0::3], numbers[1::3], numbers[2::3], strict=True))
     return found
 
 
@@ -117,7 +93,7 @@ class PostingChanges:
         for term, tf in counts.items():
             found = new.get(term)
             if found is None:
-                found = new[term] = array(_TYPE)
+                found = new[term] = array(TYPE)
             found.extend((number, tf, length))
 
     def write(self, db: sqlite3.Connection, *, empty: bool) -> None:
@@ -127,18 +103,18 @@ class PostingChanges:
             new = self._new
             db.executemany(
                 "INSERT INTO postings VALUES (?, ?)",
-                ((term, _packed(new.pop(term))) for term in sorted(new)),
+                ((term, packed(new.pop(term))) for term in sorted(new)),
             )
             return
         for term in sorted(self._gone.keys() | self._new.keys()):
             row = db.execute("SELECT data FROM postings WHERE term = ?", (term,)).fetchone()
-            kept = array(_TYPE) if row is None else _unpacked(row[0])
+            kept = array(TYPE) if row is None else unpacked(row[0], group=3)
             gone = self._gone.get(term)
             if gone:
                 kept = _without(kept, gone)
             kept.extend(self._new.get(term, ()))
             if kept:
-                db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (term, _packed(kept)))
+                db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (term, packed(kept)))
             elif row is not None:
                 db.execute("DELETE FROM postings WHERE term = ?", (term,))
         self._gone.clear()
@@ -157,7 +133,7 @@ def term_counts(terms: list[str]) -> dict[str, int]:
 
 def _without(packed: array[int], gone: set[int]) -> array[int]:
     """``packed`` without the postings of the memories numbered in ``gone``."""
-    kept = array(_TYPE)
+    kept = array(TYPE)
     for k in range(0, len(packed), 3):
         if packed[k] not in gone:
             kept.extend(packed[k : k + 3])

@@ -7,7 +7,7 @@ warm dream, though all but the new and changed memories hold the words they held
 run before. So each text met is numbered and its words posted, in a SQLite database in
 the git directory (``dreamgit/cache/<kind>-postings.sqlite3``, tagged with a
 fingerprint of the code that reads the words): a word's row holds the numbers of the
-texts that hold it, unsigned 32-bit little-endian. A query reads the rows of its words
+texts that hold it (``numberrows.py``). A query reads the rows of its words
 and reads only the texts new to the database. It is a cache: a missing, damaged or
 foreign database is built again, with the same answers; what a run adds is written in
 one transaction at its end, and only onto the database it read (another process's
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-import sys
 import uuid
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 
+from dreamgit.store.numberrows import TYPE, packed, unpacked
 from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
 
 __all__ = ["KeptPostings"]
@@ -34,10 +34,6 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS texts (text TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS postings (word TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 """
-#: Unsigned ints of 32 bits, little-endian in the rows (a git directory may be copied to a
-#: machine of the other order).
-_TYPE = "I"
-_SWAP = sys.byteorder != "little"
 #: Texts no query asked for in a run are dropped when they are more than this share of all.
 _STALE_SHARE = 0.25
 
@@ -86,7 +82,7 @@ class KeptPostings:
             row = self._rows.get(word)
             if row is None:
                 continue
-            kept = [k for n in _unpacked(row) if n in at for k in at[n]]
+            kept = [k for n in unpacked(row) if n in at for k in at[n]]
             if kept:
                 kept += found.get(word, ())
                 kept.sort()  # a row holds numbers, not positions
@@ -121,11 +117,11 @@ class KeptPostings:
         gone = {self._numbers.pop(t) for t in stale}
         db.executemany("DELETE FROM texts WHERE text = ?", ((t,) for t in sorted(stale)))
         for word, row in sorted(self._rows.items()):
-            kept = array(_TYPE, (n for n in _unpacked(row) if n not in gone))
+            kept = array(TYPE, (n for n in unpacked(row) if n not in gone))
             if len(kept) == len(row) // kept.itemsize:
                 continue
             if kept:
-                self._rows[word] = _packed(kept)
+                self._rows[word] = packed(kept)
                 db.execute("UPDATE postings SET data = ? WHERE word = ?", (self._rows[word], word))
             else:
                 del self._rows[word]
@@ -140,13 +136,13 @@ class KeptPostings:
         for n, (text, words) in enumerate(sorted(self._new.items()), start=top + 1):
             texts.append((text, n))
             for word in words:
-                added.setdefault(word, array(_TYPE)).append(n)
+                added.setdefault(word, array(TYPE)).append(n)
         db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
         for word in sorted(added):
             row = self._rows.get(word)
-            numbers = array(_TYPE) if row is None else _unpacked(row)
+            numbers = array(TYPE) if row is None else unpacked(row)
             numbers.extend(added[word])
-            db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (word, _packed(numbers)))
+            db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (word, packed(numbers)))
 
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("texts", "postings"))
@@ -168,18 +164,3 @@ def _version(db: sqlite3.Connection) -> str:
 
 def _count(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT count(*) FROM texts").fetchone()[0])
-
-
-def _unpacked(data: bytes) -> array[int]:
-    found = array(_TYPE)
-    found.frombytes(data)
-    if _SWAP:
-        found.byteswap()
-    return found
-
-
-def _packed(numbers: array[int]) -> bytes:
-    if _SWAP:
-        numbers = array(_TYPE, numbers)
-        numbers.byteswap()
-    return numbers.tobytes()
