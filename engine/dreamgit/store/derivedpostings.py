@@ -19,7 +19,7 @@ import sqlite3
 from array import array
 from collections.abc import Iterable
 
-from dreamgit.store.numberrows import TYPE, packed, unpacked
+from dreamgit.store.sqlitecache import NUMBER_TYPE, packed, unpacked
 from dreamgit.textsim import content_norms
 
 __all__ = [
@@ -93,7 +93,7 @@ class PostingChanges:
         for term, tf in counts.items():
             found = new.get(term)
             if found is None:
-                found = new[term] = array(TYPE)
+                found = new[term] = array(NUMBER_TYPE)
             found.extend((number, tf, length))
 
     def write(self, db: sqlite3.Connection, *, empty: bool) -> None:
@@ -108,7 +108,7 @@ class PostingChanges:
             return
         for term in sorted(self._gone.keys() | self._new.keys()):
             row = db.execute("SELECT data FROM postings WHERE term = ?", (term,)).fetchone()
-            kept = array(TYPE) if row is None else unpacked(row[0], group=3)
+            kept = array(NUMBER_TYPE) if row is None else unpacked(row[0], group=3)
             gone = self._gone.get(term)
             if gone:
                 kept = _without(kept, gone)
@@ -133,7 +133,7 @@ def term_counts(terms: list[str]) -> dict[str, int]:
 
 def _without(packed: array[int], gone: set[int]) -> array[int]:
     """``packed`` without the postings of the memories numbered in ``gone``."""
-    kept = array(TYPE)
+    kept = array(NUMBER_TYPE)
     for k in range(0, len(packed), 3):
         if packed[k] not in gone:
             kept.extend(packed[k : k + 3])

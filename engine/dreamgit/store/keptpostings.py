@@ -7,7 +7,7 @@ warm dream, though all but the new and changed memories hold the words they held
 run before. So each text met is numbered and its words posted, in a SQLite database in
 the git directory (``dreamgit/cache/<kind>-postings.sqlite3``, tagged with a
 fingerprint of the code that reads the words): a word's row holds the numbers of the
-texts that hold it (``numberrows.py``). A query reads the rows of its words
+texts that hold it (``sqlitecache.packed``). A query reads the rows of its words
 and reads only the texts new to the database. It is a cache: a missing, damaged or
 foreign database is built again, with the same answers; what a run adds is written in
 one transaction at its end, and only onto the database it read (another process's
@@ -24,8 +24,13 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 
-from dreamgit.store.numberrows import TYPE, packed, unpacked
-from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
+from dreamgit.store.sqlitecache import (
+    NUMBER_TYPE,
+    of_fingerprint,
+    packed,
+    read_snapshot,
+    unpacked,
+)
 
 __all__ = ["KeptPostings"]
 
@@ -117,7 +122,7 @@ class KeptPostings:
         gone = {self._numbers.pop(t) for t in stale}
         db.executemany("DELETE FROM texts WHERE text = ?", ((t,) for t in sorted(stale)))
         for word, row in sorted(self._rows.items()):
-            kept = array(TYPE, (n for n in unpacked(row) if n not in gone))
+            kept = array(NUMBER_TYPE, (n for n in unpacked(row) if n not in gone))
             if len(kept) == len(row) // kept.itemsize:
                 continue
             if kept:
@@ -136,11 +141,11 @@ class KeptPostings:
         for n, (text, words) in enumerate(sorted(self._new.items()), start=top + 1):
             texts.append((text, n))
             for word in words:
-                added.setdefault(word, array(TYPE)).append(n)
+                added.setdefault(word, array(NUMBER_TYPE)).append(n)
         db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
         for word in sorted(added):
             row = self._rows.get(word)
-            numbers = array(TYPE) if row is None else unpacked(row)
+            numbers = array(NUMBER_TYPE) if row is None else unpacked(row)
             numbers.extend(added[word])
             db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (word, packed(numbers)))
 

@@ -5,26 +5,34 @@ other kinds) and the judged pairs (``pairs.sqlite3``) are all caches: opened in 
 with commits that may be lost (a lost one is computed again), emptied when made by other
 code (a fingerprint in their ``meta`` table), told apart from a damaged file by sqlite's
 own error code (another process's hold is waited out, never taken for damage), and
-removed whole, with the WAL and shared-memory files beside them, when damaged.
+removed whole, with the WAL and shared-memory files beside them, when damaged. The
+indexes among them (recall's postings, gathering's word postings) hold a row as a run of
+whole numbers, little-endian wherever it was written (a git directory may be copied to a
+machine of the other byte order): :func:`packed` and :func:`unpacked`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sqlite3
+import sys
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TypeVar
 
 __all__ = [
+    "NUMBER_TYPE",
     "connect_cache",
     "database_files",
     "discard_database",
     "held_by_another",
     "of_fingerprint",
+    "packed",
     "read_snapshot",
     "remove_database",
+    "unpacked",
 ]
 
 _T = TypeVar("_T")
@@ -111,3 +119,29 @@ def read_snapshot(
     except OSError:
         pass
     return empty
+
+
+#: Unsigned ints of 32 bits ("I" is 4 bytes wherever CPython runs on 32 or 64 bits).
+NUMBER_TYPE = "I"
+#: Whether the machine's order is not the rows' (little-endian): each row is swapped then.
+_SWAP = sys.byteorder != "little"
+
+
+def unpacked(data: object, *, group: int = 1) -> array[int]:
+    """A row's numbers; sqlite3.DatabaseError when its value is not whole groups of
+    ``group`` numbers (the callers take it as a damaged database, as sqlite's own errors)."""
+    found = array(NUMBER_TYPE)
+    if not isinstance(data, bytes) or len(data) % (group * found.itemsize):
+        raise sqlite3.DatabaseError("a row that is not whole numbers")
+    found.frombytes(data)
+    if _SWAP:
+        found.byteswap()
+    return found
+
+
+def packed(numbers: array[int]) -> bytes:
+    """A row's value: ``numbers`` little-endian."""
+    if _SWAP:
+        numbers = array(NUMBER_TYPE, numbers)
+        numbers.byteswap()
+    return numbers.tobytes()
