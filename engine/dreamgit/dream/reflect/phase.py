@@ -43,9 +43,9 @@ def plan_reflect(
     days = session_days(sessions)
     memories = sorted(ws.active.values(), key=lambda m: m.id)
     since = window_start(days, now, settings.window_days)
-    seen = {m.id: sightings(m, days, since=since, now=now) for m in memories}
     if not gate_open(settings, days, len(memories), now):
         return []
+    seen = {m.id: sightings(m, days, since=since, now=now) for m in memories}
     recent = _window(days, settings, now)
     window = [ws.texts.get(sessions[s]) or "" for s in sorted(recent)]
     themes = find_themes(memories, seen, settings, people=people_words(window, memories))

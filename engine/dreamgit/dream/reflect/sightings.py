@@ -70,7 +70,10 @@ def sightings(
     """The memory's sightings from ``since`` (the window's first day) to ``now``, oldest first."""
     if since is None:
         return []
-    seen = {
-        Sighting(days[s], s) for s in memory.sources if s in days and since <= days[s] <= now.date()
-    }
-    return sorted(seen)
+    today = now.date()
+    found = [
+        Sighting(day, s)
+        for s in memory.sources
+        if (day := days.get(s)) is not None and since <= day <= today
+    ]
+    return sorted(set(found)) if len(found) > 1 else found
