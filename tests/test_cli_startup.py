@@ -133,6 +133,20 @@ def _for_a_model(loaded: set[str]) -> set[str]:
     return {m for m in loaded if m in _FOR_A_MODEL or m.startswith(_FOR_A_MODEL_PACKAGES)}
 
 
+#: What a dream with no model still loads of the LLM layer: the adapter's type (a run may be
+#: handed one) and the module that finds none configured, the check for instruction-shaped
+#: text (every statement gets it) and the caps of a run. Not the proposal contract, the
+#: asking, the cache nor the model's phases.
+_NO_MODEL_NEEDS = {"dreamgit.llm", "dreamgit.llm.base", "dreamgit.llm.injection"}
+_NO_MODEL_NEEDS |= {"dreamgit.llm.runlimits", "dreamgit.dream.llm_setup"}
+
+
+def _llm_layer(loaded: set[str]) -> set[str]:
+    return {
+        m for m in loaded if m.startswith(("dreamgit.llm", "dreamgit.dream.llm_"))
+    } - _NO_MODEL_NEEDS
+
+
 @pytest.mark.parametrize(
     "args",
     [["run", "--force"], ["review", "--force"], ["status"], ["add", "Likes oolong", "-t", "food"]],
@@ -142,11 +156,12 @@ def test_commands_with_no_model_configured_load_no_pydantic_and_no_jinja(
 ) -> None:
     """With no model configured, a dream that gathers a session, its review and the everyday
     commands import neither the model contract's pydantic, nor the prompts' jinja2, nor
-    importlib.metadata to look for adapters."""
+    importlib.metadata to look for adapters, nor the LLM layer's asking and its phases."""
     _with_a_session(tmp_path / "mem")
     loaded = _modules_after(args, repo=tmp_path / "mem", only="")
     assert "dreamgit.store.repo" in loaded
     assert not _for_a_model(loaded)
+    assert not _llm_layer(loaded)
 
 
 def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path) -> None:
@@ -157,6 +172,7 @@ def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path
     loaded = _modules_after(["run", "--force"], repo=tmp_path / "mem", only="")
     assert "dreamgit.dream.gather" in loaded
     assert _for_a_model(loaded) >= set(_FOR_A_MODEL)
+    assert _llm_layer(loaded) >= {"dreamgit.dream.llm_phase", "dreamgit.llm.proposals"}
 
 
 @pytest.mark.parametrize("args", [["history"], ["diff"]])
