@@ -12,13 +12,13 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from clikit import installed_command
+from clikit import installed_command, prepared
 from dreamgit.api import DreamEngine
 from dreamgit.cli import cli
 from dreamgit.cli.commands import COMMANDS
 from dreamgit.store.repo import MemoryRepo
 from dreamkit import set_config
-from gitcheck import NOW
+from gitcheck import NOW, NOW_TEXT
 
 
 def _loaded() -> dict[str, click.Command]:
@@ -114,6 +114,59 @@ def test_everyday_commands_load_no_gathering(tmp_path: Path, args: list[str]) ->
     loaded = _modules_after(args, repo=tmp_path / "mem")
     assert "dreamgit.store.repo" in loaded
     assert not {m for m in loaded if m.startswith("dreamgit.dream.gather")}
+
+
+#: Never loaded by a plain `add` or `status` once the caches hold the store's views: click,
+#: YAML, the rules' parser, the prompts' templates, the structural diff, a model's layer.
+_NEVER_EVERYDAY = ("click", "ruamel", "lark", "jinja2", "deepdiff", "dreamgit.extract")
+#: Of the dream: only what keeps MEMORY.md and the status view (an add), and the lean status.
+_EVERYDAY_DREAM = (
+    "dreamgit.dream.index",
+    "dreamgit.dream.placing",
+    "dreamgit.dream.reindex",
+    "dreamgit.dream.statusviews",
+    "dreamgit.dream.leanstatus",
+    "dreamgit.dream.statusbranches",
+    "dreamgit.dream.gate",
+    "dreamgit.dream.healthfacts",
+    "dreamgit.dream.healthparts",
+)
+#: Loaded only where git's own files cannot answer: libgit2 and, through it, ssl.
+_GIT_LIBRARY = ("pygit2", "ssl")
+
+
+def _beyond_everyday(loaded: set[str], *, git_library: bool) -> set[str]:
+    """What ``loaded`` holds that a plain add or status should not need (libgit2 allowed
+    with ``git_library``)."""
+    never = _NEVER_EVERYDAY + (() if git_library else _GIT_LIBRARY)
+    inside = tuple(f"{name}." for name in never)
+    return {
+        m
+        for m in loaded
+        if m in never
+        or m.startswith(inside)
+        or (m.startswith("dreamgit.dream.") and not m.startswith(_EVERYDAY_DREAM))
+        or (m.startswith("dreamgit.llm.") and m != "dreamgit.llm.injection")
+    }
+
+
+@pytest.mark.parametrize("bare", [True, False])
+def test_a_plain_add_and_status_load_only_what_they_use(tmp_path: Path, bare: bool) -> None:
+    """Once a first add and status kept their views (in this process), the commands as an
+    agent runs them load none of click, YAML, the rules' parser, the dream's phases or the
+    LLM layer; in a bare repository not libgit2 either (git's own files answer), where a
+    work tree's add still needs it (its files and git's index follow the commit)."""
+    repo = tmp_path / "mem"
+    MemoryRepo.init(repo, bare=bare, now=NOW)
+    prepared(repo, NOW_TEXT, "add", "Likes oolong tea", "--topic", "food")
+    prepared(repo, NOW_TEXT, "status")
+    adding = ["--now", NOW_TEXT, "add", "Likes green tea", "--topic", "food"]
+    added = _modules_after(adding, repo, only="")
+    status = _modules_after(["--now", NOW_TEXT, "status"], repo, only="")
+    assert "dreamgit.cli.addrun" in added and "dreamgit.dream.leanstatus" in status
+    assert ("pygit2" in added) is not bare
+    assert not _beyond_everyday(added, git_library=not bare)
+    assert not _beyond_everyday(status, git_library=False)
 
 
 def _with_a_session(repo: Path, config: str | None = None) -> None:
