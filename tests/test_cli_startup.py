@@ -12,13 +12,13 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from clikit import installed_command
+from clikit import installed_command, prepared
 from dreamgit.api import DreamEngine
 from dreamgit.cli import cli
 from dreamgit.cli.commands import COMMANDS
 from dreamgit.store.repo import MemoryRepo
 from dreamkit import set_config
-from gitcheck import NOW
+from gitcheck import NOW, NOW_TEXT
 
 
 def _loaded() -> dict[str, click.Command]:
@@ -116,6 +116,59 @@ def test_everyday_commands_load_no_gathering(tmp_path: Path, args: list[str]) ->
     assert not {m for m in loaded if m.startswith("dreamgit.dream.gather")}
 
 
+#: Never loaded by a plain `add` or `status` once the caches hold the store's views: click,
+#: YAML, the rules' parser, the prompts' templates, the structural diff, a model's layer.
+_NEVER_EVERYDAY = ("click", "ruamel", "lark", "jinja2", "deepdiff", "dreamgit.extract")
+#: Of the dream: only what keeps MEMORY.md and the status view (an add), and the lean status.
+_EVERYDAY_DREAM = (
+    "dreamgit.dream.index",
+    "dreamgit.dream.placing",
+    "dreamgit.dream.reindex",
+    "dreamgit.dream.statusviews",
+    "dreamgit.dream.leanstatus",
+    "dreamgit.dream.statusbranches",
+    "dreamgit.dream.gate",
+    "dreamgit.dream.healthfacts",
+    "dreamgit.dream.healthparts",
+)
+#: Loaded only where git's own files cannot answer: libgit2 and, through it, ssl.
+_GIT_LIBRARY = ("pygit2", "ssl")
+
+
+def _beyond_everyday(loaded: set[str], *, git_library: bool) -> set[str]:
+    """What ``loaded`` holds that a plain add or status should not need (libgit2 allowed
+    with ``git_library``)."""
+    never = _NEVER_EVERYDAY + (() if git_library else _GIT_LIBRARY)
+    inside = tuple(f"{name}." for name in never)
+    return {
+        m
+        for m in loaded
+        if m in never
+        or m.startswith(inside)
+        or (m.startswith("dreamgit.dream.") and not m.startswith(_EVERYDAY_DREAM))
+        or (m.startswith("dreamgit.llm.") and m != "dreamgit.llm.injection")
+    }
+
+
+@pytest.mark.parametrize("bare", [True, False])
+def test_a_plain_add_and_status_load_only_what_they_use(tmp_path: Path, bare: bool) -> None:
+    """Once a first add and status kept their views (in this process), the commands as an
+    agent runs them load none of click, YAML, the rules' parser, the dream's phases or the
+    LLM layer; in a bare repository not libgit2 either (git's own files answer), where a
+    work tree's add still needs it (its files and git's index follow the commit)."""
+    repo = tmp_path / "mem"
+    MemoryRepo.init(repo, bare=bare, now=NOW)
+    prepared(repo, NOW_TEXT, "add", "Likes oolong tea", "--topic", "food")
+    prepared(repo, NOW_TEXT, "status")
+    adding = ["--now", NOW_TEXT, "add", "Likes green tea", "--topic", "food"]
+    added = _modules_after(adding, repo, only="")
+    status = _modules_after(["--now", NOW_TEXT, "status"], repo, only="")
+    assert "dreamgit.cli.addrun" in added and "dreamgit.dream.leanstatus" in status
+    assert ("pygit2" in added) is not bare
+    assert not _beyond_everyday(added, git_library=not bare)
+    assert not _beyond_everyday(status, git_library=False)
+
+
 def _with_a_session(repo: Path, config: str | None = None) -> None:
     engine = DreamEngine(MemoryRepo.init(repo, now=NOW), now=NOW)
     if config is not None:
@@ -133,6 +186,20 @@ def _for_a_model(loaded: set[str]) -> set[str]:
     return {m for m in loaded if m in _FOR_A_MODEL or m.startswith(_FOR_A_MODEL_PACKAGES)}
 
 
+#: What a dream with no model still loads of the LLM layer: the adapter's type (a run may be
+#: handed one) and the module that finds none configured, the check for instruction-shaped
+#: text (every statement gets it) and the caps of a run. Not the proposal contract, the
+#: asking, the cache nor the model's phases.
+_NO_MODEL_NEEDS = {"dreamgit.llm", "dreamgit.llm.base", "dreamgit.llm.injection"}
+_NO_MODEL_NEEDS |= {"dreamgit.llm.runlimits", "dreamgit.dream.llm_setup"}
+
+
+def _llm_layer(loaded: set[str]) -> set[str]:
+    return {
+        m for m in loaded if m.startswith(("dreamgit.llm", "dreamgit.dream.llm_"))
+    } - _NO_MODEL_NEEDS
+
+
 @pytest.mark.parametrize(
     "args",
     [["run", "--force"], ["review", "--force"], ["status"], ["add", "Likes oolong", "-t", "food"]],
@@ -142,11 +209,12 @@ def test_commands_with_no_model_configured_load_no_pydantic_and_no_jinja(
 ) -> None:
     """With no model configured, a dream that gathers a session, its review and the everyday
     commands import neither the model contract's pydantic, nor the prompts' jinja2, nor
-    importlib.metadata to look for adapters."""
+    importlib.metadata to look for adapters, nor the LLM layer's asking and its phases."""
     _with_a_session(tmp_path / "mem")
     loaded = _modules_after(args, repo=tmp_path / "mem", only="")
     assert "dreamgit.store.repo" in loaded
     assert not _for_a_model(loaded)
+    assert not _llm_layer(loaded)
 
 
 def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path) -> None:
@@ -157,6 +225,7 @@ def test_a_dream_that_asks_a_model_loads_its_contract_and_prompts(tmp_path: Path
     loaded = _modules_after(["run", "--force"], repo=tmp_path / "mem", only="")
     assert "dreamgit.dream.gather" in loaded
     assert _for_a_model(loaded) >= set(_FOR_A_MODEL)
+    assert _llm_layer(loaded) >= {"dreamgit.dream.llm_phase", "dreamgit.llm.proposals"}
 
 
 @pytest.mark.parametrize("args", [["history"], ["diff"]])

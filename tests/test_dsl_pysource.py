@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.dsl import Expression, ExpressionError, Priority, compile_expression, regexsafe
@@ -133,7 +133,6 @@ def _compiled(text: str) -> Expression | None:
         return None
 
 
-@settings(max_examples=400, deadline=None)
 @given(st.one_of(NUM, BOOL), ENVS)
 def test_the_function_gives_the_closures_value_or_their_error(
     text: str, env: dict[str, Any]
@@ -145,7 +144,6 @@ def test_the_function_gives_the_closures_value_or_their_error(
         _same_outcome(expr, env)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.one_of(st.sampled_from(VALID), _mutated()), ENVS)
 def test_mutated_samples_give_the_closures_value_or_their_error(
     text: str, env: dict[str, Any]
@@ -207,7 +205,6 @@ PATTERNS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(PATTERNS),
     st.one_of(

@@ -3,6 +3,7 @@ command, ``thorough`` when ``--hypothesis-profile thorough`` asks for the nightl
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -36,6 +37,31 @@ def test_the_nightly_profile_is_at_least_as_deep_as_any_test_asked_for_on_its_ow
     """No property test loses depth in the nightly run: 400 was the most one asked for."""
     thorough = settings.get_profile("thorough")
     assert thorough.max_examples >= 400 and thorough.deadline is None
+
+
+def _own_counts(source: str) -> list[int]:
+    """The lines of ``source`` where a property test sets its own ``max_examples``
+    (``@settings(max_examples=...)``; registering a profile is not one)."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "settings"
+        and any(keyword.arg == "max_examples" for keyword in node.keywords)
+    ]
+
+
+def test_no_property_test_sets_its_own_example_count() -> None:
+    """A count of its own overrides both profiles: 400 examples in every run of the README's
+    command (eight times the suite's) and fewer than the nightly's 500. The profile decides."""
+    assert _own_counts("@settings(max_examples=9, deadline=None)\ndef f(): ...") == [1]
+    found = {
+        path.name: lines
+        for path in sorted(TESTS.glob("**/*.py"))
+        if (lines := _own_counts(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
 
 
 @pytest.mark.slow

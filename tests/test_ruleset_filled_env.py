@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamgit.model import Memory, RecallStats
@@ -45,7 +45,6 @@ def memories(draw: st.DrawFn) -> Memory:
     )
 
 
-@settings(max_examples=150, deadline=None)
 @given(memories(), st.booleans())
 def test_a_filled_environment_equals_each_name_computed_when_read(
     memory: Memory, recorded: bool

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from dreamgit.dream.workset import MEMORY_OPS, Deferred, Operation
-from dreamgit.llm.proposals import REMOVING_OPS, RunLimits
+from dreamgit.llm.runlimits import REMOVING_OPS, RunLimits
 
 __all__ = ["LISTED_DEFERRED", "Budget"]
 

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.errors import ConfigError
-from dreamgit.llm.ask import CharBudget
 from dreamgit.llm.base import LLMAdapter
-from dreamgit.llm.cache import AnswerCache
-from dreamgit.llm.proposals import Thresholds
-from dreamgit.llm.registry import get_adapter
 from dreamgit.ruleset import RuleSet
 from dreamgit.ruleset.repo_rules import EDITED_NOTE, edited_config
 from dreamgit.store import layout
 
 if TYPE_CHECKING:
+    from dreamgit.dream.llm_phase import LLMRun
     from dreamgit.store.repo import MemoryRepo
 
 __all__ = ["open_llm"]
@@ -43,9 +39,12 @@ def _adapter(
                 f"{layout.CONFIG}: llm.adapter is missing",
                 hint="name the adapter, e.g. `llm: {adapter: openai, model: gpt-4o-mini}`",
             )
-        return get_adapter(name, settings)
-    same = settings.get("adapter", choice) == choice
-    return get_adapter(choice, settings if same else {})
+        choice = name
+    elif settings.get("adapter", choice) != choice:
+        settings = {}
+    from dreamgit.llm.registry import get_adapter  # only for a run that names a model
+
+    return get_adapter(choice, settings)
 
 
 def open_llm(
@@ -68,6 +67,12 @@ def open_llm(
         ) from None
     if adapter is None:
         return None
+    # The contract, the asking and the cache: loaded only for a run that asks a model.
+    from dreamgit.dream.llm_phase import LLMRun
+    from dreamgit.llm.ask import CharBudget
+    from dreamgit.llm.cache import AnswerCache
+    from dreamgit.llm.proposals import Thresholds
+
     proposals = ruleset.proposals
     return LLMRun(
         adapter=adapter,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
@@ -28,8 +28,6 @@ from dreamgit.dream.index import (
     render_index,
 )
 from dreamgit.dream.limits import Budget
-from dreamgit.dream.llm_phase import LLMRun, llm_candidates, llm_consolidate
-from dreamgit.dream.llm_reflect import llm_reflect
 from dreamgit.dream.ordering import index_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.reflect import plan_reflect
@@ -49,6 +47,9 @@ from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sessionfile import decode_session
+
+if TYPE_CHECKING:
+    from dreamgit.dream.llm_phase import LLMRun
 
 __all__ = ["Plan", "Progress", "plan_dream", "silent"]
 
@@ -162,11 +163,12 @@ def _gather(
     by_rules, by_model = pick_extractors(
         sessions, config.get("extract"), model=llm is not None, language=language
     )
-    proposed, waiting = (
-        llm_candidates(llm, ws, by_model, ruleset, now=now, budget=budget)
-        if llm is not None
-        else ([], set())
-    )
+    proposed: list[Candidate] = []
+    waiting: set[str] = set()
+    if llm is not None:
+        from dreamgit.dream.llm_phase import llm_candidates  # only with a model
+
+        proposed, waiting = llm_candidates(llm, ws, by_model, ruleset, now=now, budget=budget)
     gathered = plan_gather(
         ws,
         sessions,
@@ -292,6 +294,8 @@ def _plan(
     decisions += consolidated.decisions
     consumed = [s for s in consumed if s not in consolidated.unsettled]
     if llm is not None:
+        from dreamgit.dream.llm_phase import llm_consolidate  # only with a model
+
         touched = {i for op in ops for i in op.memories if i in ws.active}
         ops += llm_consolidate(
             llm, ws, ruleset, now=now, budget=budget, touched=touched, sessions=read
@@ -338,6 +342,8 @@ def _reflect(
     paths = repo.session_paths(base)
     ops = plan_reflect(ws, reflect, sessions=paths, now=now)
     if llm is not None:
+        from dreamgit.dream.llm_reflect import llm_reflect  # only with a model
+
         ops += llm_reflect(llm, ws, reflect, ruleset, sessions=paths, now=now, budget=budget)
     return ops
 

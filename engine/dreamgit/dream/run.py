@@ -14,7 +14,7 @@ import json
 from contextlib import suppress
 from datetime import datetime
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dreamgit import faults
 from dreamgit import trailers as tr
@@ -22,7 +22,6 @@ from dreamgit.clock import format_time
 from dreamgit.dream.diary import prepend_entry, render_diary_entry
 from dreamgit.dream.dreambranch import DreamBranch
 from dreamgit.dream.gate import evaluate_gate
-from dreamgit.dream.llm_phase import LLMRun
 from dreamgit.dream.llm_setup import open_llm
 from dreamgit.dream.plan import Plan, Progress, plan_dream, silent
 from dreamgit.dream.reindex import renderer
@@ -35,7 +34,6 @@ from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
-from dreamgit.llm.base import LLMAdapter
 from dreamgit.model import plural
 from dreamgit.recall.fold import fold_signals, signals_waiting
 from dreamgit.records import RunRecord
@@ -46,6 +44,10 @@ from dreamgit.store.formats import Texts
 from dreamgit.store.pausedgc import paused_gc
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.secrets import redact_value
+
+if TYPE_CHECKING:
+    from dreamgit.dream.llm_phase import LLMRun
+    from dreamgit.llm.base import LLMAdapter
 
 __all__ = ["MemoryCheck", "dream"]
 

@@ -34,11 +34,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from dreamgit.errors import ProposalFormatError
 from dreamgit.llm.injection import instruction_shape
+from dreamgit.llm.runlimits import REMOVING_OPS, RunLimits
 from dreamgit.model import priority_rank
 from dreamgit.records import Decision as RecordedDecision
 
@@ -53,8 +54,6 @@ __all__ = [
 ]
 
 _FENCED = re.compile(r"```[A-Za-z]*[ \t]*\n(.*?)```", re.DOTALL)
-#: Ops that take a memory (or its wording) away, capped by ``max_removals_per_run``.
-REMOVING_OPS = frozenset({"remove", "supersede", "replace"})
 
 
 @dataclass(frozen=True)
@@ -122,37 +121,6 @@ class Thresholds:
         """Thresholds from the rules' ``proposals`` section; other keys there are ignored."""
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in values.items() if k in known})
-
-
-@dataclass
-class RunLimits:
-    """A run's caps and what it has used so far; :func:`validate_proposals` updates it.
-
-    Keep one per run and pass it to every call, so the caps hold across groups.
-    Pre-fill ``changes`` and ``touched`` with the run's deterministic operations
-    when those count against the same caps.
-    """
-
-    max_changes: int = 50
-    max_adds: int = 20
-    max_new_chars: int = 4000
-    max_removals: int = 3
-    changes: int = 0
-    adds: int = 0
-    new_chars: int = 0
-    removals: int = 0
-    touched: set[str] = field(default_factory=set)
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> RunLimits:
-        """Caps from the rules' ``limits`` section (``max_changes_per_run``, ...)."""
-        defaults = cls()
-        return cls(
-            max_changes=int(values.get("max_changes_per_run", defaults.max_changes)),
-            max_adds=int(values.get("max_adds_per_run", defaults.max_adds)),
-            max_new_chars=int(values.get("max_new_chars_per_run", defaults.max_new_chars)),
-            max_removals=int(values.get("max_removals_per_run", defaults.max_removals)),
-        )
 
 
 # --- parsing ---------------------------------------------------------------------------
