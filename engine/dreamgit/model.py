@@ -86,7 +86,7 @@ class Memory:
     written here as ``dataclass`` would generate them (a test holds them to a generated
     twin): generating them for 22 fields cost every process ~2 ms of CPU at import.
     Its fields are slots, and ``extra`` is made when first asked for: a dream holds
-    every memory of the store at once (100,000 of them: TODO MB less).
+    every memory of the store at once (each object 344 -> 217 bytes: 13 MB at 100,000).
     """
 
     id: str

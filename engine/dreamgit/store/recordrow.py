@@ -79,7 +79,6 @@ def record_of_row(row: list[Any]) -> dict[str, Any]:
     return record
 
 
-
 def memory_from_row(
     row: list[Any], *, path: str, now: datetime, shared: Shared | None = None
 ) -> Memory:
