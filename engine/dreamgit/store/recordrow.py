@@ -4,8 +4,10 @@ A record (``parse_memory_record``) is a dict of 19 keys. Held as JSON objects, 1
 of them decoded to 164 MB of dicts and took most of a warm dream's read of its memories;
 as JSON arrays in a fixed order the file is less than half as long and decodes in a
 quarter of the time to half the memory (10,000 records: 5.0 -> 2.2 MB of JSON, 85 -> 20
-ms, 1,643 -> 851 bytes an entry). A row is ``[ROW_VERSION, *values]`` with the values in :data:`FIELDS`' order,
-two savings in it: a description equal to the text is ``None`` (most memories describe
+ms, 1,643 -> 851 bytes an entry).
+
+A row is ``[ROW_VERSION, *values]`` with the values in :data:`FIELDS`' order, two
+savings in it: a description equal to the text is ``None`` (most memories describe
 themselves by their text), and the trailing values equal to their defaults (no validity
 times, no tags, sources or supersessions) are left off. :func:`row_of` and
 :func:`record_of_row` turn one into the other exactly; :func:`memory_from_row` makes the
