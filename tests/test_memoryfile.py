@@ -13,6 +13,7 @@ from dreamgit.errors import MemoryFileError
 from dreamgit.ids import NAME_PATTERN, memory_id
 from dreamgit.model import Memory
 from dreamgit.store.memoryfile import (
+    Shared,
     decode_text,
     memory_from_record,
     parse_memory_record,
@@ -281,10 +282,10 @@ def test_memories_made_with_a_time_memo_equal_those_made_without() -> None:
     once and held as one object by every memory that says it."""
     first = parse_memory_record(DESIGN_EXAMPLE, path=PATH)
     second = {**first, "id": "m-other", "valid_from": "2026-11-20T10:04:00Z"}
-    times: dict[str, datetime] = {}
-    made = [memory_from_record(r, path=PATH, now=NOW, times=times) for r in (first, second)]
+    shared = Shared()
+    made = [memory_from_record(r, path=PATH, now=NOW, shared=shared) for r in (first, second)]
     plain = [memory_from_record(r, path=PATH, now=NOW) for r in (first, second)]
     assert made == plain and [m.valid_from for m in made] == [m.valid_from for m in plain]
     assert made[0].created is made[1].created is made[1].valid_from
     assert made[0].updated is made[1].updated and made[0].updated != made[0].created
-    assert sorted(times) == ["2026-11-20T10:04:00Z", "2026-11-21T09:12:00Z"]
+    assert sorted(shared.times) == ["2026-11-20T10:04:00Z", "2026-11-21T09:12:00Z"]

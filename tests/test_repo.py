@@ -10,6 +10,7 @@ import pytest
 from dreamgit.errors import NotARepositoryError, NotFoundError
 from dreamgit.ids import memory_id
 from dreamgit.store import memoryfile, operations
+from dreamgit.store.recordrow import FIELDS
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, git
 
@@ -156,7 +157,7 @@ def test_a_big_parse_cache_is_let_go_after_a_full_read(
 
     def cached_text(text: str) -> None:
         entries = json.loads(cache.read_text())
-        entries[blob]["ok"]["text"] = text
+        entries[blob][1 + FIELDS.index("text")] = text  # a row (store/recordrow.py)
         cache.write_text(json.dumps(entries))
 
     first = repo.snapshot(now=NOW).memories

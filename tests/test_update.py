@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -377,7 +378,7 @@ def test_an_ending_said_with_the_tool_in_use_leaves_the_tool_in_use() -> None:
         "The user no longer uses Poetry.",
         "The user uses uv now.",
     )
-    ending = Memory(**{**ending.__dict__, "created": current.created})
+    ending = replace(ending, created=current.created)
     got = {(u.old, u.new) for u in find_updates([older, ending, current])}
     assert got == {(older.id, current.id), (ending.id, current.id)}
 
@@ -404,7 +405,7 @@ def test_the_input_order_does_not_matter() -> None:
 def test_the_same_moment_decides_nothing() -> None:
     """Two values written at the same time: no order, no supersession."""
     a, b = _memories("The user's office is in Berlin.", "The user's office is in Lisbon.")
-    assert find_updates([a, Memory(**{**b.__dict__, "created": a.created})]) == []
+    assert find_updates([a, replace(b, created=a.created)]) == []
 
 
 def test_the_operation_says_what_changed_and_that_time_decided(tmp_path: Path) -> None:

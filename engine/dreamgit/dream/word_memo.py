@@ -27,6 +27,7 @@ from dreamgit.dream.gather.compact import WORDS_KEEPER
 from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, Holders
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 from dreamgit.store.keptpostings import KeptPostings
+from dreamgit.store.lookedreadings import LookedUpReadings
 from dreamgit.textsim import FEATURE_KEEPER
 
 __all__ = ["keeping_words"]
@@ -64,11 +65,24 @@ class _SetCodec:
 
 class _KeptInUse(KeptReadings):
     """Kept readings of which a text the kept index was asked about is in use, read or
-    not (its words were not needed: it shares none with the run's new statements)."""
+    not (its words were not needed: it shares none with the run's new statements); a
+    text's reading is looked up when asked for, not loaded with every other."""
 
     def __init__(self, git_dir: Path, *, fingerprint: str, kind: str, index: KeptPostings):
         super().__init__(git_dir, fingerprint=fingerprint, kind=kind)
         self._index = index
+        self._looked: LookedUpReadings | None = None
+
+    def load(self) -> dict[str, str]:
+        # The memo takes only ``pop``, ``len`` and the texts left of what this returns
+        # (``frame_memo.Memo``), which LookedUpReadings gives as the loaded map did.
+        self._looked = LookedUpReadings(self.path, self._open)
+        return self._looked  # type: ignore[return-value]  # a stand-in for the map, above
+
+    def close(self) -> None:
+        """Let the looked-up readings' connection go."""
+        if self._looked is not None:
+            self._looked.close()
 
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
         super().save(added, [t for t in unused if not self._index.asked(t)], total)
@@ -93,6 +107,7 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
             index = KeptPostings(git_dir, fingerprint=fingerprint, kind=kind)
             kept = _KeptInUse(git_dir, fingerprint=fingerprint, kind=kind, index=index)
             memo: Memo[Any] = Memo(kept, _SetCodec(build))
+            undo.callback(kept.close)
             undo.callback(keeper.reset, keeper.set(memo.read))
             undo.callback(shares.reset, shares.set(index.holders))
             saved += [memo, index]

@@ -8,7 +8,6 @@ take a tenth of a second. A second, smaller cache holds only each file's id, so
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -16,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
-from dreamgit.store.memoryfile import decode_text, memory_from_record, parse_memory_record
+from dreamgit.store.memoryfile import Shared, decode_text, parse_memory_record
 from dreamgit.store.parsecache import ParseCache
+from dreamgit.store.recordrow import ROW_VERSION, is_row, memory_from_row, record_of_row, row_of
 
 if TYPE_CHECKING:
     from dreamgit.gitstore import GitStore
@@ -30,11 +30,8 @@ _FEW = 32
 
 
 #: A record cache of more entries than this is let go after a full read: held, 100,000
-#: records cost 170 MB for the rest of the process (a dream's peak), read again 1.4 s.
+#: records cost 170 MB for the rest of the process (a dream's peak; as rows, 85 MB).
 _HELD = 20_000
-
-#: Records cached before ids and trailer values were checked on read are parsed again.
-_RECORD_VERSION = 2
 
 
 def same_id_error(path: str, ident: str, first: str) -> MemoryFileError:
@@ -80,10 +77,8 @@ class MemoryFiles:
         def record(path: str, blob: str) -> dict[str, Any]:
             nonlocal count
             count += 1
-            if count > _FEW:
-                cached = self._records.get(blob)
-                if cached is not None and cached.get("v") == _RECORD_VERSION:
-                    return self._cached_record(path, blob)
+            if count > _FEW and _current(self._records.get(blob)):
+                return self._cached_record(path, blob)
             return self.record(path, blob, cached=False)
 
         return record
@@ -96,44 +91,58 @@ class MemoryFiles:
         one record at a time; an existing cache is left to the readers that fill it."""
         if len(parsed) < _FEW or self._records.exists():
             return
+        # Entries of the record's own shape, which the next full read makes rows
+        # (:meth:`_fill`): encoding rows here would mean decoding every record first.
         self._records.write_encoded(
-            (blob, f'{{"ok":{record},"v":{_RECORD_VERSION}}}') for blob, record in parsed
+            (blob, f'{{"ok":{record},"v":{ROW_VERSION}}}') for blob, record in parsed
         )
 
     def _cached_record(self, path: str, blob: str) -> dict[str, Any]:
-        """A copy of the cached record of one file (the caller may change it)."""
-        return dict(self._held_record(path, blob))
+        """The cached record of one file, as a new dict (the caller may change it)."""
+        return record_of_row(self._row(path, blob))
 
-    def _held_record(self, path: str, blob: str) -> dict[str, Any]:
-        """The cached record of one file itself, parsed and cached when missing: for
-        callers that only read it (no copy of 100,000 records in a snapshot)."""
+    def _row(self, path: str, blob: str) -> list[Any]:
+        """The cached row of one file, parsed and cached when missing; a broken file
+        raises its MemoryFileError."""
         cached = self._records.get(blob)
-        if cached is None or cached.get("v") != _RECORD_VERSION:
+        if not _current(cached):
             cached = self._parsed(path, blob)
             self._records.put(blob, cached)
-        return _record_of(path, cached)
+        return _row_of(path, cached)
 
-    def _parsed(self, path: str, blob: str) -> dict[str, Any]:
-        """One file's cache entry, parsed: its record, or why it cannot be read."""
+    def _parsed(self, path: str, blob: str) -> Any:
+        """One file's cache entry, parsed: its row, or why it cannot be read."""
         try:
             text = decode_text(self._store.read(blob), path=path)
-            return {"ok": parse_memory_record(text, path=path), "v": _RECORD_VERSION}
+            return row_of(parse_memory_record(text, path=path))
         except MemoryFileError as exc:
-            return {"error": exc.reason, "line": exc.line, "hint": exc.hint, "v": _RECORD_VERSION}
+            return {"error": exc.reason, "line": exc.line, "hint": exc.hint, "v": ROW_VERSION}
+
+    def _fill(self, files: Mapping[str, str]) -> None:
+        """Cache a row of every file of ``files`` that has none: parsed from the file,
+        or made from the record a build of the derived store wrote (:meth:`keep_built`)."""
+        records = self._records
+        for path, blob in files.items():
+            cached = records.get(blob)
+            if is_row(cached):
+                continue
+            if type(cached) is dict and cached.get("v") == ROW_VERSION and "ok" in cached:
+                records.put(blob, row_of(cached["ok"]))
+            elif not _current(cached):
+                records.put(blob, self._parsed(path, blob))
 
     def read(
         self, files: Mapping[str, str], *, now: datetime
     ) -> tuple[list[Memory], list[MemoryFileError]]:
         """(memories, broken files) of ``files``; a second file with a known id is broken."""
-        for path, blob in files.items():  # the files not cached yet are parsed and cached
-            with contextlib.suppress(MemoryFileError):
-                self._held_record(path, blob)
+        self._fill(files)
         # Rewriting the whole cache for one new file (each add) costs more than parsing
         # the few files a later process finds unsaved: a big cache waits for a few.
         few = min(_FEW, max(1, len(self._records) // _FEW))
         self._records.save(keep=set(files.values()), at_least=few)
         if len(self._records) <= _HELD:
-            return self._memories(files, now, self._held_record)
+            held = self._records
+            return self._memories(files, now, lambda _path, blob: held.get(blob))
         # A big cache is let go after the read: each record is taken out of it as its
         # memory is made, so the records and the memories are not all held at once
         # once the map is loaded (at 100,000 the read's peak fell from 542 to 509 MB,
@@ -143,9 +152,9 @@ class MemoryFiles:
         records, self._records = self._records, ParseCache(self._records_path)
         self._direct = _FEW
 
-        def taken(path: str, blob: str) -> dict[str, Any]:
+        def taken(path: str, blob: str) -> Any:
             cached = records.take(blob)  # None: a second file of the same blob
-            return _record_of(path, self._parsed(path, blob) if cached is None else cached)
+            return self._parsed(path, blob) if cached is None else cached
 
         return self._memories(files, now, taken)
 
@@ -153,16 +162,17 @@ class MemoryFiles:
         self,
         files: Mapping[str, str],
         now: datetime,
-        record_of: Callable[[str, str], dict[str, Any]],
+        entry_of: Callable[[str, str], Any],
     ) -> tuple[list[Memory], list[MemoryFileError]]:
+        """The memories of ``files`` from their cache entries (``entry_of(path, blob)``)."""
         memories: list[Memory] = []
         broken: list[MemoryFileError] = []
         seen: dict[str, str] = {}
-        times: dict[str, datetime] = {}
+        shared = Shared()
         for path, blob in files.items():
             try:
-                record = record_of(path, blob)
-                memory = memory_from_record(record, path=path, now=now, times=times)
+                row = _row_of(path, entry_of(path, blob))
+                memory = memory_from_row(row, path=path, now=now, shared=shared)
             except MemoryFileError as exc:
                 broken.append(exc)
                 continue
@@ -195,16 +205,23 @@ class MemoryFiles:
         """The id a memory file states ("" when none), or False when it cannot be read."""
         try:
             if cached:
-                return str(self.record(path, blob)["id"] or "")
+                return str(self._row(path, blob)[1] or "")
             text = decode_text(self._store.read(blob), path=path)
             return str(parse_memory_record(text, path=path)["id"] or "")
         except MemoryFileError:
             return False
 
 
-def _record_of(path: str, cached: dict[str, Any]) -> dict[str, Any]:
-    """The record of a cache entry, or the MemoryFileError it holds."""
-    if "ok" not in cached:
-        raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])
-    record: dict[str, Any] = cached["ok"]
-    return record
+def _current(entry: Any) -> bool:
+    """Whether a cache entry was made by this version: a row, a broken file's reason, or
+    a record written from the derived store (:meth:`MemoryFiles.keep_built`)."""
+    return is_row(entry) or (type(entry) is dict and entry.get("v") == ROW_VERSION)
+
+
+def _row_of(path: str, cached: Any) -> list[Any]:
+    """The row of a current cache entry, or the MemoryFileError it holds."""
+    if type(cached) is list:
+        return cached
+    if "ok" in cached:
+        return row_of(cached["ok"])
+    raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])

@@ -1,0 +1,104 @@
+"""Kept readings of one kind looked up text by text, for a kind a run asks few texts of.
+
+``KeptReadings.load`` reads every reading of a kind at once, which suits the kinds a dream
+asks of every memory. Of the word sets (``dream/word_memo.py``) a warm dream over 100,000
+memories asks few (816 texts' content words, 13,934 texts' features), yet each kind's map
+of 100,000 texts to their JSON (24 MB each) was held from the plan's start to its end.
+:class:`LookedUpReadings` stands in for that map where the memo uses it: a text's reading
+is one query of the table's key when the text is asked for; past ``_MANY`` queries (a
+run that asks for most texts) the rest is loaded whole, as before. Same readings either
+way: it is a cache, and a database that cannot be read is a miss (a damaged one deleted,
+to be built again by the next save).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack
+from pathlib import Path
+
+from dreamgit.store.sqlitecache import discard_database, held_by_another
+
+__all__ = ["LookedUpReadings"]
+
+#: Texts looked up one by one before the rest of the table is loaded at once.
+_MANY = 20_000
+
+
+class LookedUpReadings:
+    """What a memo takes of a kind's kept readings (``pop``, ``len`` and the texts not
+    taken), read from the database at ``path`` as they are asked for."""
+
+    def __init__(
+        self, path: Path, opened: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    ) -> None:
+        self._path = path
+        self._held = ExitStack()
+        self._db: sqlite3.Connection | None = None
+        #: The texts asked for (what ``pop`` took), and the rest once loaded whole.
+        self._taken: set[str] = set()
+        self._loaded: dict[str, str] | None = None
+        self._count = 0
+        try:
+            self._db = self._held.enter_context(opened())
+            self._count = self._db.execute("SELECT count(*) FROM readings").fetchone()[0]
+        except (sqlite3.DatabaseError, OSError) as exc:
+            self._lost(exc)
+
+    def __len__(self) -> int:
+        """How many readings the database held when it was opened."""
+        return self._count
+
+    def pop(self, text: str, default: str | None = None) -> str | None:
+        """``text``'s reading, taken (a second ask finds none), or ``default``."""
+        if self._loaded is not None:
+            return self._loaded.pop(text, default)
+        if self._db is None or not self._count or text in self._taken:
+            return default
+        if len(self._taken) >= _MANY:
+            self._loaded = self._rest()
+            return self._loaded.pop(text, default)
+        self._taken.add(text)
+        try:
+            row = self._db.execute("SELECT value FROM readings WHERE text = ?", (text,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._lost(exc)
+            return default
+        return default if row is None else str(row[0])
+
+    def __iter__(self) -> Iterator[str]:
+        """The texts held and not taken."""
+        if self._loaded is not None:
+            return iter(list(self._loaded))
+        taken = self._taken
+        rows = self._rows("SELECT text FROM readings")
+        return iter([text for (text,) in rows if text not in taken])
+
+    def close(self) -> None:
+        """Let the connection go."""
+        self._db = None
+        self._held.close()
+
+    def _rest(self) -> dict[str, str]:
+        """Every reading of a text not taken yet."""
+        taken = self._taken
+        rows = self._rows("SELECT text, value FROM readings")
+        return {text: value for text, value in rows if text not in taken}
+
+    def _rows(self, query: str) -> list[tuple[str, ...]]:
+        """The rows of ``query`` ([] when the database is lost)."""
+        if self._db is None:
+            return []
+        try:
+            return self._db.execute(query).fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._lost(exc)
+            return []
+
+    def _lost(self, exc: sqlite3.DatabaseError | OSError) -> None:
+        """The database cannot be read: nothing more is asked of it, and a damaged one
+        is deleted (another process's hold is waited out afresh next time)."""
+        self.close()
+        if isinstance(exc, sqlite3.DatabaseError) and not held_by_another(exc):
+            discard_database(self._path)
