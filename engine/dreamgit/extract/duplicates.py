@@ -41,9 +41,9 @@ __all__ = [
 DEFAULT_THRESHOLD = 0.8
 
 
-@dataclass(frozen=True)
-class DupItem:
-    """What the duplicate finder needs to know about a memory."""
+class DupItem(NamedTuple):
+    """What the duplicate finder needs to know about a memory (a named tuple: a merge pass
+    builds one per memory, and a frozen dataclass cost 3.5 us each, 0.35 s at 100,000)."""
 
     id: str
     text: str

@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import timezone
 from pathlib import Path
 
 from dreamgit.dream.consolidate.contained_pairs import keeping_contained
@@ -44,10 +45,16 @@ _MEMO: ContextVar[_Memo | None] = ContextVar("dreamgit_judged_pairs", default=No
 def signature(memory: Memory, threshold: float) -> str:
     """A memory's version as the finder sees it at ``threshold``: what its pairs and their
     order in a pass depend on."""
-    key = repr(memory.key)
-    parts = (repr(threshold), memory.id, memory.topic, key, memory.created.isoformat())
-    text = "\x1f".join((*parts, memory.text))
-    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+    created = memory.created
+    # the instant of a time at a fixed offset (what the pass's order compares; a seventh
+    # of the cost of ``isoformat``, which took a third of the signatures' at 100,000)
+    fixed = type(created.tzinfo) is timezone
+    at = repr(created.timestamp()) if fixed else created.isoformat()
+    text = f"{threshold!r}\x1f{memory.id}\x1f{memory.topic}\x1f{memory.key!r}\x1f{at}\x1f"
+    return _sha1(f"{text}{memory.text}".encode(), usedforsecurity=False).hexdigest()
+
+
+_sha1 = hashlib.sha1
 
 
 def duplicate_pairs(

@@ -28,7 +28,7 @@ from dreamgit.dream import session_notes
 from dreamgit.dream.consolidate.contained_pairs import contained_pairs
 from dreamgit.dream.consolidate.finder_views import FinderViews
 from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs
-from dreamgit.dream.consolidate.merge_text import merge_memories
+from dreamgit.dream.consolidate.merge_text import merge_ids, merge_memories
 from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
 from dreamgit.dream.consolidate.update import find_updates
@@ -415,6 +415,11 @@ def _merge(
     keyed = _keys_of_the_fuller(group)
     if len({m.key for m in keyed if m.key}) > 1:
         return None  # two slots the user named apart
+    refused = budget.refusal("merge")  # a rule's merge is no removal and adds no text
+    if refused is not None:  # deferred: who merges is all the record says of it
+        first, others = merge_ids(keyed)
+        budget.defer("merge", rule, [first.id, *others], refused)
+        return None
     fields = merge_memories(keyed, now=now)
     survivor = ws.active[fields.id]
     representative = ws.active[fields.representative]

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.gather.compact import compact, known_user_name, normalized
+from dreamgit.dream.gather.compact import compact, known_user_name
+from dreamgit.dream.gather.normal_forms import normal_forms
 from dreamgit.dream.gather.pairable import pairable
 from dreamgit.dream.gather.rules_extractor import RulesExtractor
 from dreamgit.dream.limits import Budget
@@ -220,7 +221,7 @@ def _candidates(
         for memory in ws.active.values()
         for text in session_notes.facts(memory) or [memory.text]
     ]
-    said = {normalized(memory.text, (user_name,)) for memory in ws.active.values()}
+    said = normal_forms([memory.text for memory in ws.active.values()], (user_name,))
     ordered = sorted(sessions, key=lambda s: (s.created, s.id))
     at_work = {s.id for s in ordered if TURN_MARK.search(s.text)}  # an agent's own files
     admitted: list[Candidate] = []
