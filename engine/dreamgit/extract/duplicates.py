@@ -333,16 +333,19 @@ def group_duplicates(
     and the guards also allow it with every member already in the group, so chains
     A~B~C never merge A with a C it must not merge with. Each id is in at most one group.
     """
-    by_id = {item.id: item for item in items}
-    position = {item.id: k for k, item in enumerate(items)}
     neighbours: dict[str, list[str]] = {}
     for a, b, _score in pairs:
         neighbours.setdefault(a, []).append(b)
         neighbours.setdefault(b, []).append(a)
+    # only the paired items are read (of 100,000 memories, a few thousand)
+    paired = [(k, item) for k, item in enumerate(items) if item.id in neighbours]
+    by_id = {item.id: item for _k, item in paired}
+    position = {item.id: k for k, item in paired}
     assigned: set[str] = set()
     groups: list[list[str]] = []
-    for anchor in (item.id for item in items):
-        if anchor in assigned or anchor not in neighbours:
+    for _k, item in paired:
+        anchor = item.id
+        if anchor in assigned:
             continue
         group = [anchor]
         for other in sorted(set(neighbours[anchor]), key=position.__getitem__):
