@@ -149,10 +149,11 @@ def plan_gather(
     ``language`` is the config's ``language:``, a session's when the detectors are unsure.
     """
     result = GatherResult()
-    found = _candidates(ws, sessions, ruleset, now, result, proposed, model_only, language)
-    known = _known_duplicates(
-        ws, [memory for memory, _ in found], threshold, known_user_name(ws.active.values())
+    user_name = known_user_name(ws.active.values())  # once a run: a pass over every memory
+    found = _candidates(
+        ws, sessions, ruleset, now, result, user_name, proposed, model_only, language
     )
+    known = _known_duplicates(ws, [memory for memory, _ in found], threshold, user_name)
     added: dict[str, Operation] = {}
     incomplete: set[str] = set()
     for memory, candidate in found:
@@ -200,20 +201,21 @@ def _candidates(
     ruleset: RuleSet,
     now: datetime,
     result: GatherResult,
+    user_name: str | None,
     proposed: Sequence[Candidate] = (),
     model_only: frozenset[str] = frozenset(),
     language: str = "",
 ) -> list[tuple[Memory, Candidate]]:
     """Every candidate of every session, oldest session first, that no gather rule rejects.
 
-    The extractor's candidates of a session come first, then the LLM's.
+    The extractor's candidates of a session come first, then the LLM's; ``user_name`` is
+    the name the known memories give the user (None: none gives it).
     """
     found: list[tuple[Memory, Candidate]] = []
     seen: set[str] = set()
     by_session: dict[str, list[Candidate]] = {}
     for candidate in proposed:
         by_session.setdefault(candidate.session_id, []).append(candidate)
-    user_name = known_user_name(ws.active.values())
     # A note's statements are known one by one: "brother works at Apple now" is news
     # beside a note that says "brother works at Google" among other things.
     known = [
@@ -362,18 +364,24 @@ def _as_memories(candidates: Sequence[Candidate]) -> list[Memory]:
     return [_memory_for(c, set()) for c in candidates if c.key == "user.name"]
 
 
-def _user_view(memory: Memory, user_name: str | None) -> DupItem:
-    """The finder's view of a memory with the user as subject left out, so that "The user
-    prefers X" said before the user's name was known repeats "Dana prefers X"."""
-    text = memory.text
-    for subject in ("The user", "User", user_name):  # "User prefers X" is an older style
-        if not subject or not text.startswith(subject):
-            continue  # most texts start with none: no lead is built (every memory, a run)
+def _user_views(memories: Sequence[Memory], user_name: str | None) -> list[str]:
+    """The finder's view of each memory's text, with the user as subject left out, so that
+    "The user prefers X" said before the user's name was known repeats "Dana prefers X"."""
+    leads = tuple(s for s in ("The user", "User", user_name) if s)  # "User …": older style
+    # most texts start with none: they are read by one C call each, no lead built
+    return [_without_user(m.text, leads) if m.text.startswith(leads) else m.text for m in memories]
+
+
+def _without_user(text: str, subjects: tuple[str, ...]) -> str:
+    """``text`` without each of ``subjects`` it starts with, in turn."""
+    for subject in subjects:
+        if not text.startswith(subject):
+            continue
         for lead in (f"{subject}'s ", f"{subject} "):
             if text.startswith(lead):
                 text = text[len(lead) :]
                 break
-    return DupItem(memory.id, text, memory.topic, memory.key)
+    return text
 
 
 def _known_duplicates(
@@ -418,12 +426,15 @@ def _twins(
     statements, parts = session_notes.as_statements([*known, *fresh])
     new = {m.id for m in fresh}
     fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
-    items = _could_pair(
-        [_user_view(m, user_name) for m in statements],
-        [session_notes.memory_of(m.id, parts) in new for m in statements],
-        fresh_ids,
-        threshold,
-    )
+    views = _user_views(statements, user_name)
+    if parts:
+        is_new = [session_notes.memory_of(m.id, parts) in new for m in statements]
+    else:  # no note: each statement is its memory
+        is_new = [m.id in new for m in statements]
+    probes = [views[k] for k, m in enumerate(statements) if m.id in fresh_ids]
+    keep = _could_pair(views, is_new, probes, threshold)
+    # only the statements that could pair are made the finder's items
+    items = [DupItem(m.id, views[k], m.topic, m.key) for k, m in enumerate(statements) if keep[k]]
     position = {item.id: k for k, item in enumerate(items)}
     twins: dict[str, str] = {}
     # only a pair with a new memory names a twin: the pairs of two known ones are not judged
@@ -440,16 +451,15 @@ def _twins(
 
 
 def _could_pair(
-    items: list[DupItem], fresh: list[bool], probing: set[str], threshold: float
-) -> list[DupItem]:
-    """``items`` without the known ones (``fresh`` False) that could pair with none of the
-    ``probing`` ones, in order."""
+    texts: list[str], fresh: list[bool], probes: list[str], threshold: float
+) -> list[bool]:
+    """Which of ``texts`` to keep: the new ones (``fresh``) and the known ones that could
+    pair with one of the ``probes``."""
     known = [k for k, is_new in enumerate(fresh) if not is_new]
-    probes = [item.text for item in items if item.id in probing]
     keep = fresh.copy()
-    for k in pairable([items[j].text for j in known], probes, threshold):
+    for k in pairable([texts[j] for j in known], probes, threshold):
         keep[known[k]] = True
-    return [item for item, kept in zip(items, keep, strict=True) if kept]
+    return keep
 
 
 def _fold_into_add(ws: WorkingSet, op: Operation, repeat: Memory) -> None:
