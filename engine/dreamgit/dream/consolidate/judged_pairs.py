@@ -37,7 +37,8 @@ class _Memo:
     """The last judged set: loaded from the kept one, replaced by every pass."""
 
     def __init__(self, judged: Judged) -> None:
-        self.judged, self.judging = judged, False
+        self.loaded = self.judged = judged
+        self.judging = False
 
 
 _MEMO: ContextVar[_Memo | None] = ContextVar("dreamgit_judged_pairs", default=None)
@@ -116,6 +117,6 @@ def keeping_pairs(git_dir: Path) -> Iterator[None]:
         with keeping_contained(git_dir):  # the passes' other pairs: restatements
             yield
         if memo.judging:  # a pass ran: its set replaces the kept one
-            kept.save(memo.judged)
+            kept.save(memo.loaded, memo.judged)
     finally:
         _MEMO.reset(token)
