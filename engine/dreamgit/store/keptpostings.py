@@ -97,15 +97,12 @@ class KeptPostings:
         that hold it, in order; their words read once a run."""
         found: dict[str, list[int]] = {}
         new = self._new
-        k = -1
-        with contextlib.suppress(ValueError):  # no text after ``k`` is new
-            while True:
-                k = numbers.index(None, k + 1)
-                holds = new.get(texts[k])
-                if holds is None:
-                    holds = new[texts[k]] = frozenset(read(texts[k]))
-                for word in holds.intersection(words):  # a frozenset's, of any set
-                    found.setdefault(word, []).append(k)
+        for k in [k for k, n in enumerate(numbers) if n is None]:
+            holds = new.get(texts[k])
+            if holds is None:
+                holds = new[texts[k]] = frozenset(read(texts[k]))
+            for word in holds.intersection(words):  # a frozenset's, of any set
+                found.setdefault(word, []).append(k)
         return found
 
     def asked(self, text: str) -> bool:
