@@ -20,6 +20,7 @@ import contextlib
 import sqlite3
 import uuid
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
@@ -71,9 +72,10 @@ class KeptPostings:
         numbers = list(map(self._numbers.get, texts))
         place = dict(zip(numbers, range(len(numbers)), strict=True))
         place.pop(None, None)
-        places = _places(cast("dict[int, int]", place))  # None is popped
+        held = cast("dict[int, int]", place)  # None is popped
+        places = _places(held)
         if len(place) + numbers.count(None) != len(numbers):  # a text stands twice
-            places = _repeated_places(numbers)
+            places = _repeated_places(held, numbers)
         found = self._new_holders(texts, words, read, numbers)
         for word in words:
             row = self._rows.get(word)
@@ -173,15 +175,23 @@ def _places(place: dict[int, int]) -> Callable[[array[int]], list[int]]:
     return places
 
 
-def _repeated_places(numbers: list[int | None]) -> Callable[[array[int]], list[int]]:
-    """The places of a row's numbers, when a number may stand at several of ``numbers``."""
-    at: dict[int, list[int]] = {}
+def _repeated_places(
+    place: dict[int, int], numbers: list[int | None]
+) -> Callable[[array[int]], list[int]]:
+    """The places of a row's numbers, when a number may stand at several of ``numbers``
+    (``place`` holds each number's last): the few repeated ones add their other places."""
+    repeated = {n for n, count in Counter(numbers).items() if count > 1 and n is not None}
+    earlier: dict[int, list[int]] = {}
     for k, n in enumerate(numbers):
-        if n is not None:
-            at.setdefault(n, []).append(k)
+        if n in repeated and place[n] != k:
+            earlier.setdefault(n, []).append(k)
+    single = _places(place)
 
     def places(row: array[int]) -> list[int]:
-        return [k for n in row if n in at for k in at[n]]
+        found = single(row)
+        for n in filter(earlier.__contains__, row):
+            found += earlier[n]
+        return found
 
     return places
 
