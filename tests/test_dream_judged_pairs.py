@@ -14,9 +14,10 @@ import random
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -135,3 +136,26 @@ def test_only_pairs_with_new_or_changed_memories_are_judged_and_the_answer_is_wh
     assert len(asked) == 2
     assert _pairs(after) == _whole(after)  # outside a block: every pair judged
     assert asked[2] is None
+
+
+def test_a_signature_tells_apart_what_a_pass_depends_on_and_only_that() -> None:
+    """Another time, text, topic or key is another version; the same instant at another
+    offset, or a field the finder never reads, is the same one."""
+    at = datetime(2026, 3, 29, 1, 30, tzinfo=UTC)
+    base = Memory("m-1", "facts", "m-1", "Uses uv for Python", at, at)
+    same = [
+        replace(base, created=at.astimezone(timezone(timedelta(hours=2)))),
+        replace(base, updated=at + timedelta(days=1), tags=("tools",), recalls=4),
+    ]
+    other = [
+        replace(base, created=at + timedelta(microseconds=1)),
+        replace(base, created=at.astimezone(ZoneInfo("Europe/Oslo")) + timedelta(seconds=1)),
+        replace(base, text="Uses uv for Python."),
+        replace(base, topic="tools"),
+        replace(base, key="python.installer"),
+    ]
+    sign = judged_pairs.signature(base, 0.8)
+    assert [judged_pairs.signature(m, 0.8) for m in same] == [sign, sign]
+    signs = {judged_pairs.signature(m, 0.8) for m in other}
+    assert len(signs) == len(other) and sign not in signs
+    assert judged_pairs.signature(base, 0.85) != sign

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.consolidate.merge_text import MergedFields, merge_memories
+from dreamgit.dream.consolidate.merge_text import MergedFields, merge_ids, merge_memories
 from dreamgit.model import Memory
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
@@ -145,3 +145,23 @@ def test_a_repeated_id_is_rejected() -> None:
     """The same memory twice is a caller's bug."""
     with pytest.raises(ValueError, match="a merge group repeats a memory id: m-1, m-1"):
         merge_memories([memory("m-1", "Uses uv"), memory("m-1", "uses uv")], now=NOW)
+
+
+def test_merge_ids_name_who_merges_as_the_merged_fields_do() -> None:
+    """``merge_ids`` gives the survivor and absorbed ids ``merge_memories`` gives, in order."""
+    group = [
+        memory("m-q", "Prefers dark mode in the editor", days=4),
+        memory("m-b", "prefers dark mode", days=2),
+        memory("m-k", "Prefers dark mode", days=2),
+    ]
+    survivor, absorbed = merge_ids(group)
+    merged = merge_memories(group, now=NOW)
+    assert (survivor.id, absorbed) == (merged.id, merged.absorbed) == ("m-b", ("m-k", "m-q"))
+
+
+def test_merge_ids_refuse_what_merge_memories_refuses() -> None:
+    """Both raise the same error for a group of mixed topics."""
+    group = [memory("m-a", "Uses uv"), replace(memory("m-b", "uses uv"), topic="tools")]
+    for merge in (merge_ids, lambda g: merge_memories(g, now=NOW)):
+        with pytest.raises(ValueError, match="different topics: preferences, tools"):
+            merge(group)

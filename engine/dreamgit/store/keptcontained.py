@@ -20,6 +20,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dreamgit.store.keptgeneration import bump_generation, generation
 from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
 
 __all__ = ["Contained", "KeptContained", "Note"]
@@ -72,7 +73,7 @@ class KeptContained:
             return
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
             db.execute("BEGIN IMMEDIATE")
-            if _generation(db) != before.generation:
+            if generation(db) != before.generation:
                 db.execute("DELETE FROM notes")
                 db.execute("DELETE FROM held")
                 before = Contained()
@@ -87,20 +88,12 @@ class KeptContained:
             dropped = before.held - after.held
             db.executemany("DELETE FROM held WHERE kind = ? AND a = ? AND b = ?", dropped)
             db.executemany("INSERT OR IGNORE INTO held VALUES (?, ?, ?)", after.held - before.held)
-            db.execute(
-                "INSERT OR REPLACE INTO meta VALUES ('generation', ?)",
-                (str(_generation(db) + 1),),
-            )
+            bump_generation(db)
             db.execute("COMMIT")
 
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("notes", "held"))
-
-
-def _generation(db: sqlite3.Connection) -> int:
-    row = db.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
-    return int(row[0]) if row is not None else 0
 
 
 def _contained(db: sqlite3.Connection) -> Contained:
@@ -109,4 +102,4 @@ def _contained(db: sqlite3.Connection) -> Contained:
         for sign, grp, phrases, capped in db.execute("SELECT * FROM notes")
     }
     held = set(db.execute("SELECT kind, a, b FROM held"))
-    return Contained(notes, held, _generation(db))
+    return Contained(notes, held, generation(db))

@@ -20,9 +20,11 @@ import contextlib
 import sqlite3
 import uuid
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
+from typing import cast
 
 from dreamgit.store.sqlitecache import (
     NUMBER_TYPE,
@@ -65,33 +67,44 @@ class KeptPostings:
     ) -> dict[str, list[int]]:
         """For each of ``words`` some text of ``texts`` holds, the positions of those
         texts in order; ``read`` gives the words of a text the database has not seen."""
-        numbers, new, asked = self._numbers, self._new, self._asked
-        at: dict[int, list[int]] = {}  # a number's positions (a text may stand twice)
-        found: dict[str, list[int]] = {}
-        for k, text in enumerate(texts):
-            asked.add(text)
-            n = numbers.get(text)
-            if n is not None:
-                found_at = at.get(n)
-                if found_at is None:
-                    at[n] = [k]
-                else:
-                    found_at.append(k)
-                continue
-            holds = new.get(text)
-            if holds is None:
-                holds = new[text] = frozenset(read(text))
-            for word in holds.intersection(words):  # a frozenset's, of any set
-                found.setdefault(word, []).append(k)
+        self._asked.update(texts)
+        # each text's number, and each number's place, by C loops (100,000 texts a query)
+        numbers = list(map(self._numbers.get, texts))
+        place = dict(zip(numbers, range(len(numbers)), strict=True))
+        place.pop(None, None)
+        held = cast("dict[int, int]", place)  # None is popped
+        places = _places(held)
+        if len(place) + numbers.count(None) != len(numbers):  # a text stands twice
+            places = _repeated_places(held, numbers)
+        found = self._new_holders(texts, words, read, numbers)
         for word in words:
             row = self._rows.get(word)
             if row is None:
                 continue
-            kept = [k for n in unpacked(row) if n in at for k in at[n]]
+            kept = places(unpacked(row))
             if kept:
                 kept += found.get(word, ())
-                kept.sort()  # a row holds numbers, not positions
+                kept.sort()  # a row holds numbers, not places
                 found[word] = kept
+        return found
+
+    def _new_holders(
+        self,
+        texts: Sequence[str],
+        words: AbstractSet[str],
+        read: Callable[[str], Iterable[str]],
+        numbers: list[int | None],
+    ) -> dict[str, list[int]]:
+        """For each of ``words``, the places of the texts new to the database (no number)
+        that hold it, in order; their words read once a run."""
+        found: dict[str, list[int]] = {}
+        new = self._new
+        for k in [k for k, n in enumerate(numbers) if n is None]:
+            holds = new.get(texts[k])
+            if holds is None:
+                holds = new[texts[k]] = frozenset(read(texts[k]))
+            for word in holds.intersection(words):  # a frozenset's, of any set
+                found.setdefault(word, []).append(k)
         return found
 
     def asked(self, text: str) -> bool:
@@ -151,6 +164,36 @@ class KeptPostings:
 
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("texts", "postings"))
+
+
+def _places(place: dict[int, int]) -> Callable[[array[int]], list[int]]:
+    """The places of a row's numbers, when each number stands at one ``place``."""
+
+    def places(row: array[int]) -> list[int]:
+        return list(map(place.__getitem__, filter(place.__contains__, row)))
+
+    return places
+
+
+def _repeated_places(
+    place: dict[int, int], numbers: list[int | None]
+) -> Callable[[array[int]], list[int]]:
+    """The places of a row's numbers, when a number may stand at several of ``numbers``
+    (``place`` holds each number's last): the few repeated ones add their other places."""
+    repeated = {n for n, count in Counter(numbers).items() if count > 1 and n is not None}
+    earlier: dict[int, list[int]] = {}
+    for k, n in enumerate(numbers):
+        if n in repeated and place[n] != k:
+            earlier.setdefault(n, []).append(k)
+    single = _places(place)
+
+    def places(row: array[int]) -> list[int]:
+        found = single(row)
+        for n in filter(earlier.__contains__, row):
+            found += earlier[n]
+        return found
+
+    return places
 
 
 def _snapshot(db: sqlite3.Connection) -> _Snapshot:

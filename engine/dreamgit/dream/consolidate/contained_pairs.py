@@ -16,17 +16,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from operator import itemgetter
 from pathlib import Path
+from typing import cast
 
 from dreamgit.extract.duplicates import (
-    ContainedKeys,
     DupItem,
     contained_keys,
     find_contained_pairs,
     judge_contained,
     scored_pairs,
 )
-from dreamgit.store.keptcontained import Contained, KeptContained
+from dreamgit.store.keptcontained import Contained, KeptContained, Note
 from dreamgit.store.keptframes import code_fingerprint
 
 __all__ = ["contained_pairs", "keeping_contained"]
@@ -53,26 +54,32 @@ def contained_pairs(items: Sequence[DupItem], signs: Sequence[str]) -> list[tupl
     if memo is None:
         return find_contained_pairs(items)
     notes, held = memo.last.notes, memo.last.held
-    keys = []
-    for item, sign in zip(items, signs, strict=True):
-        note = notes.get(sign)
-        keys.append(contained_keys(item.text) if note is None else ContainedKeys(*note[:2]))
+    known = list(map(notes.get, signs))  # (C) each item's note of the last answer, or None
+    read = cast("list[Note]", known.copy())  # each None is replaced below
+    for k in [k for k, note in enumerate(known) if note is None]:  # new or changed
+        keys = contained_keys(items[k].text)
+        read[k] = (keys.group, keys.phrases, False)
+    groups, phrases = list(map(_GROUP, read)), list(map(_PHRASES, read))
 
     def earlier(kind: str, i: int, j: int) -> bool | None:
-        a, b = notes.get(signs[i]), notes.get(signs[j])
+        a, b = known[i], known[j]
         # compared last time: both unchanged and ``j`` within its group's cap (so is an
         # ``i`` of its group, which comes before it, in both runs)
         if a is None or b is None or not b[2]:
             return None
         return (kind, signs[i], signs[j]) in held
 
-    judgment = judge_contained(items, keys, earlier)
+    judgment = judge_contained(items, groups, phrases, earlier)
     memo.last = Contained(
-        {s: (k.group, k.phrases, c) for s, k, c in zip(signs, keys, judgment.in_cap, strict=True)},
+        dict(zip(signs, zip(groups, phrases, judgment.in_cap, strict=True), strict=True)),
         {(kind, signs[i], signs[j]) for kind, i, j in judgment.held},
         memo.kept.generation,
     )
     return scored_pairs(items, judgment.found)
+
+
+#: A note's group key and phrase keys (read in C).
+_GROUP, _PHRASES = itemgetter(0), itemgetter(1)
 
 
 @contextmanager

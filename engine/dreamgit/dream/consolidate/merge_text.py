@@ -16,7 +16,7 @@ from datetime import datetime
 from dreamgit.model import Memory, priority_rank
 from dreamgit.textsim import features
 
-__all__ = ["MergedFields", "merge_memories"]
+__all__ = ["MergedFields", "merge_ids", "merge_memories"]
 
 
 @dataclass(frozen=True)
@@ -50,18 +50,8 @@ def merge_memories(group: Sequence[Memory], *, now: datetime) -> MergedFields:
     Raises ValueError for fewer than two memories, repeated ids, mixed topics or
     conflicting keys: the duplicate finder never groups those.
     """
-    if len(group) < 2:
-        raise ValueError("a merge needs at least two memories")
-    ids = [m.id for m in group]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"a merge group repeats a memory id: {', '.join(sorted(ids))}")
-    topics = sorted({m.topic for m in group})
-    if len(topics) > 1:
-        raise ValueError(f"cannot merge memories from different topics: {', '.join(topics)}")
+    survivor, absorbed = merge_ids(group)
     keys = sorted({m.key.strip() for m in group if m.key and m.key.strip()})
-    if len(keys) > 1:
-        raise ValueError(f"cannot merge memories with different keys: {', '.join(keys)}")
-    survivor = min(group, key=lambda m: (m.created, m.id))
     best = min(group, key=_informativeness)
     return MergedFields(
         id=survivor.id,
@@ -76,5 +66,24 @@ def merge_memories(group: Sequence[Memory], *, now: datetime) -> MergedFields:
         updated=now,
         confidence=max(m.confidence for m in group),
         recalls=sum(m.recalls for m in group),
-        absorbed=tuple(sorted(i for i in ids if i != survivor.id)),
+        absorbed=absorbed,
     )
+
+
+def merge_ids(group: Sequence[Memory]) -> tuple[Memory, tuple[str, ...]]:
+    """The member ``group`` is merged into (the earliest) and the ids of the others, in
+    order: who merges, without the merged values (a merge the run's limits defer needs
+    no more). Raises ValueError as :func:`merge_memories` says."""
+    if len(group) < 2:
+        raise ValueError("a merge needs at least two memories")
+    ids = [m.id for m in group]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"a merge group repeats a memory id: {', '.join(sorted(ids))}")
+    topics = sorted({m.topic for m in group})
+    if len(topics) > 1:
+        raise ValueError(f"cannot merge memories from different topics: {', '.join(topics)}")
+    keys = sorted({m.key.strip() for m in group if m.key and m.key.strip()})
+    if len(keys) > 1:
+        raise ValueError(f"cannot merge memories with different keys: {', '.join(keys)}")
+    survivor = min(group, key=lambda m: (m.created, m.id))
+    return survivor, tuple(sorted(i for i in ids if i != survivor.id))

@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from operator import attrgetter
 
 from dreamgit.dream import session_notes
 from dreamgit.dream.consolidate.contained_pairs import contained_pairs
 from dreamgit.dream.consolidate.finder_views import FinderViews
 from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs
-from dreamgit.dream.consolidate.merge_text import merge_memories
+from dreamgit.dream.consolidate.merge_text import merge_ids, merge_memories
 from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
 from dreamgit.dream.consolidate.update import find_updates
@@ -255,6 +256,10 @@ def _dated(memory: Memory, now: datetime) -> Memory:
 #: (A~B merged first, then C that matched B), so the store settles in one run.
 MERGE_PASSES = 3
 
+#: Oldest first, then by id: the merge passes' order (read in C, not by a lambda).
+_TIME_ORDER = attrgetter("created", "id")
+_ID = attrgetter("id")
+
 
 def _merge_duplicates(
     ws: WorkingSet,
@@ -270,8 +275,7 @@ def _merge_duplicates(
     views = FinderViews(threshold)  # each memory's item and signature, once per run
     for _ in range(MERGE_PASSES):
         ordered = sorted(
-            (m for m in ws.active.values() if not session_notes.is_note(m)),
-            key=lambda m: (m.created, m.id),
+            (m for m in ws.active.values() if not session_notes.is_note(m)), key=_TIME_ORDER
         )
         items, signs = views.of(ordered)
         merged_now: set[str] = set()
@@ -279,9 +283,10 @@ def _merge_duplicates(
         known = {(a, b) for a, b, _s in pairs}
         contained = [p for p in contained_pairs(items, signs) if (p[0], p[1]) not in known]
         restated = {frozenset(p[:2]) for p in contained}
-        pairs += contained
-        position = {item.id: k for k, item in enumerate(items)}
-        pairs.sort(key=lambda p: (position[p[0]], position[p[1]]))
+        if contained:  # the finder's pairs come in the items' order: so must the rest
+            position = dict(zip(map(_ID, items), range(len(items)), strict=True))
+            pairs += contained
+            pairs.sort(key=lambda p: (position[p[0]], position[p[1]]))
         for group_ids in group_duplicates(items, pairs):
             if survivors is not None and not survivors.intersection(group_ids):
                 continue
@@ -415,6 +420,11 @@ def _merge(
     keyed = _keys_of_the_fuller(group)
     if len({m.key for m in keyed if m.key}) > 1:
         return None  # two slots the user named apart
+    refused = budget.refusal("merge")  # a rule's merge is no removal and adds no text
+    if refused is not None:  # deferred: who merges is all the record says of it
+        first, others = merge_ids(keyed)
+        budget.defer("merge", rule, [first.id, *others], refused)
+        return None
     fields = merge_memories(keyed, now=now)
     survivor = ws.active[fields.id]
     representative = ws.active[fields.representative]

@@ -16,14 +16,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.gather.compact import compact, known_user_name, normalized
-from dreamgit.dream.gather.pairable import pairable
+from dreamgit.dream.gather.compact import compact, known_user_name
+from dreamgit.dream.gather.normal_forms import normal_forms
 from dreamgit.dream.gather.rules_extractor import RulesExtractor
+from dreamgit.dream.gather.twins import known_duplicates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.dsl import ExpressionError
 from dreamgit.extract.candidate import Candidate, candidate_memory_fields
-from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.extract.extractor import ExtractionContext, Extractor
 from dreamgit.ids import memory_id
 from dreamgit.llm.injection import instruction_shape
@@ -148,10 +148,11 @@ def plan_gather(
     ``language`` is the config's ``language:``, a session's when the detectors are unsure.
     """
     result = GatherResult()
-    found = _candidates(ws, sessions, ruleset, now, result, proposed, model_only, language)
-    known = _known_duplicates(
-        ws, [memory for memory, _ in found], threshold, known_user_name(ws.active.values())
+    user_name = known_user_name(ws.active.values())  # once a run: a pass over every memory
+    found = _candidates(
+        ws, sessions, ruleset, now, result, user_name, proposed, model_only, language
     )
+    known = known_duplicates(ws, [memory for memory, _ in found], threshold, user_name)
     added: dict[str, Operation] = {}
     incomplete: set[str] = set()
     for memory, candidate in found:
@@ -199,20 +200,21 @@ def _candidates(
     ruleset: RuleSet,
     now: datetime,
     result: GatherResult,
+    user_name: str | None,
     proposed: Sequence[Candidate] = (),
     model_only: frozenset[str] = frozenset(),
     language: str = "",
 ) -> list[tuple[Memory, Candidate]]:
     """Every candidate of every session, oldest session first, that no gather rule rejects.
 
-    The extractor's candidates of a session come first, then the LLM's.
+    The extractor's candidates of a session come first, then the LLM's; ``user_name`` is
+    the name the known memories give the user (None: none gives it).
     """
     found: list[tuple[Memory, Candidate]] = []
     seen: set[str] = set()
     by_session: dict[str, list[Candidate]] = {}
     for candidate in proposed:
         by_session.setdefault(candidate.session_id, []).append(candidate)
-    user_name = known_user_name(ws.active.values())
     # A note's statements are known one by one: "brother works at Apple now" is news
     # beside a note that says "brother works at Google" among other things.
     known = [
@@ -220,7 +222,7 @@ def _candidates(
         for memory in ws.active.values()
         for text in session_notes.facts(memory) or [memory.text]
     ]
-    said = {normalized(memory.text, (user_name,)) for memory in ws.active.values()}
+    said = normal_forms([memory.text for memory in ws.active.values()], (user_name,))
     ordered = sorted(sessions, key=lambda s: (s.created, s.id))
     at_work = {s.id for s in ordered if TURN_MARK.search(s.text)}  # an agent's own files
     admitted: list[Candidate] = []
@@ -359,96 +361,6 @@ def _admitted(
 def _as_memories(candidates: Sequence[Candidate]) -> list[Memory]:
     """The name statements among ``candidates``, as memories (for the user's name)."""
     return [_memory_for(c, set()) for c in candidates if c.key == "user.name"]
-
-
-def _user_view(memory: Memory, user_name: str | None) -> DupItem:
-    """The finder's view of a memory with the user as subject left out, so that "The user
-    prefers X" said before the user's name was known repeats "Dana prefers X"."""
-    text = memory.text
-    for subject in ("The user", "User", user_name):  # "User prefers X" is an older style
-        if not subject or not text.startswith(subject):
-            continue  # most texts start with none: no lead is built (every memory, a run)
-        for lead in (f"{subject}'s ", f"{subject} "):
-            if text.startswith(lead):
-                text = text[len(lead) :]
-                break
-    return DupItem(memory.id, text, memory.topic, memory.key)
-
-
-def _known_duplicates(
-    ws: WorkingSet, fresh: Sequence[Memory], threshold: float, user_name: str | None = None
-) -> dict[str, str]:
-    """For each new memory, the active (or earlier new) memory it repeats, if any.
-
-    One pass of the duplicate finder over the topics the new memories are in,
-    with the known memories first so they are preferred as twins. A new memory with no
-    twin there meets, in a second pass, the known memories of every other topic: one a
-    person or a phase moved (reflect makes a repeated correction a lesson in
-    ``instructions``) is still known, and what is said again reinforces it where it is
-    now. A session note is read statement by statement: a memory that repeats one of
-    its statements has the note as its twin, and a note itself is never folded into
-    another memory.
-    """
-    topics = {m.topic for m in fresh}
-    known = [m for m in ws.active.values() if m.topic in topics]
-    user_name = user_name or known_user_name([*known, *fresh])
-    twins = _twins(known, fresh, threshold, user_name, same_topic=True)
-    alone = [m for m in fresh if m.id not in twins]
-    elsewhere = [m for m in ws.active.values() if m.topic not in topics]
-    if alone and elsewhere:
-        moved = _twins(elsewhere, alone, threshold, user_name, same_topic=False)
-        # A repeat within the run follows its first saying to the moved memory.
-        twins = {later: moved.get(twin, twin) for later, twin in twins.items()} | moved
-    return twins
-
-
-def _twins(
-    known: Sequence[Memory],
-    fresh: Sequence[Memory],
-    threshold: float,
-    user_name: str | None,
-    *,
-    same_topic: bool,
-) -> dict[str, str]:
-    """One pass of the duplicate finder: each new memory's twin among ``known`` and, within
-    one topic (``same_topic``), among the new memories before it. A known statement that
-    could pair with no new memory is left out first (``pairable.py``): the finder's pairs
-    are exact, so the same twins are found at the cost of what could match."""
-    statements, parts = session_notes.as_statements([*known, *fresh])
-    new = {m.id for m in fresh}
-    fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
-    items = _could_pair(
-        [_user_view(m, user_name) for m in statements],
-        [session_notes.memory_of(m.id, parts) in new for m in statements],
-        fresh_ids,
-        threshold,
-    )
-    position = {item.id: k for k, item in enumerate(items)}
-    twins: dict[str, str] = {}
-    # only a pair with a new memory names a twin: the pairs of two known ones are not judged
-    pairs = find_duplicate_pairs(
-        items, threshold=threshold, same_topic=same_topic, involving=fresh_ids
-    )
-    for a, b, _score in pairs:
-        earlier, later = (a, b) if position[a] < position[b] else (b, a)
-        if later in fresh_ids and later not in twins:
-            twin = session_notes.memory_of(earlier, parts)
-            if same_topic or twin not in new:  # across topics, only a known memory is a twin
-                twins[later] = twins.get(twin, twin)
-    return twins
-
-
-def _could_pair(
-    items: list[DupItem], fresh: list[bool], probing: set[str], threshold: float
-) -> list[DupItem]:
-    """``items`` without the known ones (``fresh`` False) that could pair with none of the
-    ``probing`` ones, in order."""
-    known = [k for k, is_new in enumerate(fresh) if not is_new]
-    probes = [item.text for item in items if item.id in probing]
-    keep = fresh.copy()
-    for k in pairable([items[j].text for j in known], probes, threshold):
-        keep[known[k]] = True
-    return [item for item, kept in zip(items, keep, strict=True) if kept]
 
 
 def _fold_into_add(ws: WorkingSet, op: Operation, repeat: Memory) -> None:
