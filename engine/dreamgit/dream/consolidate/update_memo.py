@@ -22,13 +22,11 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from dreamgit.dream.consolidate.frame_memo import Memo, keeping
+from dreamgit.dream.consolidate.update_layout import Found, keeping_layout
 from dreamgit.dream.consolidate.update_readings import FOUND_BY, keeping_readings
 from dreamgit.model import Memory
 
 __all__ = ["Found", "InputDigest", "keeping_updates", "kept_updates"]
-
-#: One update as kept: (old id, new id, reason, the value named).
-Found = tuple[str, str, str, str]
 
 _KEEPER: ContextVar[Memo[list[Found]] | None] = ContextVar("dreamgit_subject_updates", default=None)
 
@@ -89,6 +87,7 @@ def keeping_updates(git_dir: Path) -> Iterator[None]:
     with (
         keeping_readings(git_dir),
         keeping(git_dir, FOUND_BY, "subject-updates", _FoundCodec(), _KEEPER, _itself),
+        keeping_layout(git_dir),
     ):
         yield
 
