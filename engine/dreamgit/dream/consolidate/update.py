@@ -40,7 +40,7 @@ from dreamgit.dream.consolidate.update_passes import (
     show,
     tool_kind,
 )
-from dreamgit.dream.consolidate.update_readings import prefetch_readings
+from dreamgit.dream.consolidate.update_readings import hold_readings, prefetch_readings
 from dreamgit.extract.frame import Frame
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
@@ -319,6 +319,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
         return _kept_subject_updates(subject, by_subject, owned, digest)
 
     check = Check(read_memory, prefetch_readings, compare, _promoted)
+    hold_readings(m.text for m in memories)  # the kept readings still in use
     found = laid_out(memories, check)
     updates: dict[str, Update] = {}
     for kept in (found.subjects, found.promotions, found.moved):
