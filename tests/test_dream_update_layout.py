@@ -22,6 +22,7 @@ from dreamgit.store.repo import MemoryRepo
 from dreamgit.store.sqlitecache import remove_database
 from dreamkit import build_repo, invoke_json
 from keptstates import Prepare, forget_in_process_readings, kept_path, same_dream_as_fresh
+from test_dream_kept_counts import COUNTS
 from test_dream_kept_updates import UPDATES
 
 _KIND = "update-layout"
@@ -34,7 +35,7 @@ def _reviewed(repo: MemoryRepo) -> Path:
     path = kept_path(repo, _KIND)
     with sqlite3.connect(path) as db:
         (value,) = db.execute("SELECT value FROM layout").fetchone()
-    assert json.loads(value)["found"]  # the fixture's subjects found updates
+    assert json.loads(value)["members"]
     return path
 
 
@@ -79,8 +80,8 @@ def of_another_shape(repo: MemoryRepo) -> None:
 
 
 def of_other_memories(repo: MemoryRepo) -> None:
-    """The layout a review of a repository of fewer memories kept: the run moves it."""
-    other = build_repo(repo.store.git_dir.parent / "other", bare=True, memories=UPDATES[:-1])
+    """The layout a review of a repository of other memories kept: the run moves it."""
+    other = build_repo(repo.store.git_dir.parent / "other", bare=True, memories=COUNTS[:-1])
     source = _reviewed(other)
     target = kept_path(repo, _KIND)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -110,6 +111,16 @@ def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_layout(
 ) -> None:
     """Kept, damaged, foreign, unreadable, misshapen, stale or removed: a fresh dream."""
     rules = same_dream_as_fresh(tmp_path, UPDATES, prepare)
+    assert rules.count("supersede-newer-value") >= 2
+
+
+@pytest.mark.parametrize("prepare", [kept, of_other_memories], ids=["kept", "of_other_memories"])
+def test_a_dream_gives_the_same_count_changes_whatever_the_kept_layout(
+    tmp_path: Path, prepare: Prepare
+) -> None:
+    """The count check's part of the layout, kept or laid out over other memories: the
+    dream of a fresh repository."""
+    rules = same_dream_as_fresh(tmp_path, COUNTS, prepare)
     assert rules.count("supersede-newer-value") >= 2
 
 

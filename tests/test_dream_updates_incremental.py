@@ -221,27 +221,28 @@ def test_the_kept_readings_of_gone_memories_are_dropped_when_many(tmp_path: Path
     assert texts() == {m.text for m in many_gone}
 
 
-def test_a_memory_whose_count_changes_are_kept_is_not_framed_again(
+def test_a_memory_whose_count_changes_are_kept_is_not_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A later run takes what every unchanged memory's counts change from the kept answers
-    without framing its sentence; a new memory's neighbours are framed to compare."""
+    """A later run takes what every unchanged memory's counts change from the kept layout
+    without reading or framing it; a new memory's neighbours are read to compare."""
     store = [
         _memory(1, "Lena has 9 plugins in the editor.", 0),
         _memory(2, "Lena installed 14 plugins in the editor.", 2),
         _memory(3, "Omar's reading list has 30 novels.", 1),
     ]
-    with _kept(tmp_path):
-        first = [(a.id, b.id) for a, b, _why in counts.count_changes(store)]
-    assert first == [("m-inc00001", "m-inc00002")]
 
+    def pairs(memories: list[Memory]) -> list[tuple[str, str]]:
+        with _kept(tmp_path):
+            return [(u.old, u.new) for u in find_updates(memories)]
+
+    first = pairs(store)
+    assert first == [("m-inc00001", "m-inc00002")]
     framed = first_arguments(monkeypatch, "parse_frame", count_said, counts)
-    with _kept(tmp_path):
-        again = [(a.id, b.id) for a, b, _why in counts.count_changes(store)]
-    assert again == first
-    assert framed == []
+    said = first_arguments(monkeypatch, "_said", counts)
+    assert pairs(store) == first
+    assert (framed, said) == ([], [])
     added = [*store, _memory(4, "Omar's reading list has 34 novels.", 3)]
-    with _kept(tmp_path):
-        later = [(a.id, b.id) for a, b, _why in counts.count_changes(added)]
-    assert later == [*first, ("m-inc00003", "m-inc00004")]
+    assert pairs(added) == [*first, ("m-inc00003", "m-inc00004")]
     assert not any("plugins" in fact for fact in framed)  # Lena's are not compared anew
+    assert not any("plugins" in memory.text for memory in said)

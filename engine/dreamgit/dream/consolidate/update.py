@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.count_words import PARTICLES
-from dreamgit.dream.consolidate.counts import count_changes, counts_apart
+from dreamgit.dream.consolidate.counts import counts_apart, laid_out_counts
 from dreamgit.dream.consolidate.rejected import alternative, corrects, ranks_apart
 from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, read_memory
 from dreamgit.dream.consolidate.update_layout import TEAM, USER, Check, laid_out
@@ -318,7 +318,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     ) -> list[Found]:
         return _kept_subject_updates(subject, by_subject, owned, digest)
 
-    check = Check(read_memory, prefetch_readings, compare, _promoted)
+    check = Check(read_memory, prefetch_readings, compare, _promoted, laid_out_counts)
     hold_readings(m.text for m in memories)  # the kept readings still in use
     found = laid_out(memories, check)
     updates: dict[str, Update] = {}
@@ -329,7 +329,7 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     for old, new, reason, named in found.pronouns:
         if not counts_apart(old.text, new.text):  # "it" shares a word, not the count
             updates.setdefault(old.id, Update(old.id, new.id, reason, named))
-    for old, new, reason in count_changes(memories):
+    for old, new, reason in found.counts:
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     return _to_survivors(updates)
 

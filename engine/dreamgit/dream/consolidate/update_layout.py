@@ -30,7 +30,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,17 @@ from dreamgit.model import Memory
 from dreamgit.store.keptframes import code_fingerprint
 from dreamgit.store.keptlayout import KeptLayout
 
-__all__ = ["TEAM", "USER", "Check", "Findings", "Found", "Layout", "keeping_layout", "laid_out"]
+__all__ = [
+    "TEAM",
+    "USER",
+    "Check",
+    "Findings",
+    "Found",
+    "Layout",
+    "keeping_layout",
+    "keyed",
+    "laid_out",
+]
 
 #: A person's team: what tools it uses are that person's too.
 TEAM = "team"
@@ -102,9 +112,12 @@ class Layout:
     promoted: dict[str, list[list[str]]] = field(default_factory=dict)
     #: "it" subject → its frames that change a count
     pronouns: dict[str, list[_Entry]] = field(default_factory=dict)
+    #: the count check's layout (``count_layout``)
+    counts: dict[str, Any] = field(default_factory=dict)
 
     def encode(self) -> str:
-        return json.dumps({"v": _VERSION, **asdict(self)}, ensure_ascii=False)
+        parts = {f.name: getattr(self, f.name) for f in fields(self)}  # no copy, as asdict
+        return json.dumps({"v": _VERSION, **parts}, ensure_ascii=False)
 
     @classmethod
     def decode(cls, text: str) -> Layout | None:
@@ -130,11 +143,17 @@ class Findings:
     moved: list[Found]
     endings: list[Found]
     pronouns: list[tuple[Memory, Memory, str, str]]
+    counts: list[tuple[Memory, Memory, str]]
 
 
 #: How one subject's comparison runs: (subject, groups, owned) → its updates.
 Compare = Callable[
     [frozenset[str], Mapping[frozenset[str], Framed], Mapping[Any, Framed]], list[Found]
+]
+#: How the count check runs: (memories by key, the keys read anew, the keys taken out,
+#: its layout, moved in place) → (older, newer, reason) of each count changed.
+Count = Callable[
+    [dict[str, Memory], list[str], list[str], dict[str, Any]], list[tuple[Memory, Memory, str]]
 ]
 #: How a promotion retires: (memory, its sentence's frame, the role, the subject's last
 #: memories) → its updates.
@@ -144,12 +163,14 @@ Promote = Callable[[Memory, Frame, frozenset[str], Framed], list[Found]]
 @dataclass(frozen=True)
 class Check:
     """The parts of the check the layout runs: reading a memory, comparing a subject,
-    retiring by a promotion, and fetching kept readings ahead in one batch."""
+    retiring by a promotion, the count check, and fetching kept readings ahead in one
+    batch."""
 
     read: Callable[[Memory], Reading]
     prefetch: Callable[[list[str]], None]
     compare: Compare
     promote: Promote
+    count: Count
 
 
 class _LayoutKeeper:
@@ -204,7 +225,7 @@ def laid_out(memories: Sequence[Memory], check: Check) -> Findings:
     (or from an empty one), which is then kept in its place."""
     keeper = _KEEPER.get()
     kept = None if keeper is None else keeper.take()
-    by_key = _keyed(memories)
+    by_key = keyed(memories)
     if kept is not None:
         try:
             return _found(by_key, kept, check, keeper)
@@ -223,7 +244,7 @@ def _found(
     return findings
 
 
-def _keyed(memories: Sequence[Memory]) -> dict[str, Memory]:
+def keyed(memories: Sequence[Memory]) -> dict[str, Memory]:
     """Each memory by its id (a repeated id is told apart by its place)."""
     by_key: dict[str, Memory] = {}
     for n, memory in enumerate(memories):
@@ -328,13 +349,17 @@ class _Run:
         self.groups = _Groups(layout.groups, self.readings)
         self.owned = _Owned(self)
 
-    def rank(self, key: str) -> tuple[str, str, int]:
-        """Where a subject was first said: its first memory's time and id, the frame's place."""
+    def time(self, key: str) -> tuple[str, str, str]:
+        """A memory's place in time order: created, id (then its key, for a repeated id)."""
+        return self.layout.members[key][1], key.split("\x00", 1)[0], key
+
+    def rank(self, key: str) -> tuple[str, str, str, int]:
+        """Where a subject was first said: its first memory's time, the frame's place."""
         first, place = self.layout.groups[key][0]
-        return self.layout.members[first][1], self.by_key[first].id, place
+        return *self.time(first), place
 
     def findings(self) -> Findings:
-        fresh, touched = self._moved()
+        fresh, dropped, touched = self._moved()
         units = self._tied(touched)
         self.readings.fetch(self._members(units))
         layout = self.layout
@@ -355,7 +380,7 @@ class _Run:
                 ]
                 _put(layout.pronouns, key, pronouns)
         self._move_dates(touched)
-        self._promote(fresh, touched)
+        self._promote(set(fresh), touched)
         return Findings(
             subjects=[
                 _as_found(f) for k in sorted(layout.found, key=_words) for f in layout.found[k]
@@ -364,15 +389,17 @@ class _Run:
             moved=self._ranked(layout.moved),
             endings=self._ranked(layout.endings),
             pronouns=list(self._pronoun_changes()),
+            counts=self.check.count(self.by_key, fresh, sorted(dropped), layout.counts),
         )
 
-    def _moved(self) -> tuple[set[str], set[str]]:
+    def _moved(self) -> tuple[list[str], set[str], set[str]]:
         """Take the gone and changed memories out of their subjects and put the new and
-        changed ones in: (the keys read anew, the subjects whose members changed)."""
+        changed ones in: (the keys read anew in their order, the keys taken out, the
+        subjects whose members changed)."""
         layout, members, by_key = self.layout, self.layout.members, self.by_key
         digests = {key: _digest(m) for key, m in by_key.items()}
-        fresh = {k for k, d in digests.items() if (e := members.get(k)) is None or e[0] != d}
-        dropped = {k for k in members if k not in by_key} | (fresh & members.keys())
+        fresh = [k for k, d in digests.items() if (e := members.get(k)) is None or e[0] != d]
+        dropped = {k for k in members if k not in by_key} | (members.keys() & fresh)
         touched: set[str] = set()
         for key in dropped:
             touched.update(members.pop(key)[2])
@@ -392,7 +419,7 @@ class _Run:
                 layout.promoted[key] = []
         for key in touched:
             self._regroup(key, dropped, added.get(key, []))
-        return fresh, touched
+        return fresh, dropped, touched
 
     def _regroup(self, key: str, dropped: set[str], added: list[_Entry]) -> None:
         """A subject's members without the ``dropped`` memories, with ``added``, in time
@@ -401,8 +428,7 @@ class _Run:
         old = layout.groups.get(key, [])
         entries = [e for e in old if e[0] not in dropped] + added
         if entries:
-            members, by_key = layout.members, self.by_key
-            entries.sort(key=lambda e: (members[e[0]][1], by_key[e[0]].id, e[1]))
+            entries.sort(key=lambda e: (*self.time(e[0]), e[1]))
             layout.groups[key] = entries
             if not old:
                 for smaller in _smaller(key):
@@ -470,8 +496,7 @@ class _Run:
                 ]
 
     def _promotions(self) -> list[Found]:
-        members = self.layout.members
-        order = sorted(self.layout.promoted, key=lambda k: (members[k][1], self.by_key[k].id))
+        order = sorted(self.layout.promoted, key=self.time)
         return [_as_found(f) for k in order for f in self.layout.promoted[k]]
 
     def _ranked(self, found: dict[str, list[list[str]]]) -> list[Found]:
@@ -490,7 +515,7 @@ class _Run:
         if not changes:
             return
         members, by_key = self.layout.members, self.by_key
-        order = sorted(members, key=lambda k: (members[k][1], by_key[k].id))
+        order = sorted(members, key=self.time)
         starts = [by_key[k].created for k in order]
         skip = {key_of(s) for s in PRONOUNS}
 
