@@ -191,8 +191,10 @@ class _LayoutKeeper:
         layout, self._layout = self._layout, None
         return layout
 
-    def give(self, layout: Layout) -> None:
-        self._layout, self._changed = layout, True
+    def give(self, layout: Layout, *, changed: bool) -> None:
+        """The layout of this run (``changed``: other than the one taken, so saved)."""
+        self._layout = layout
+        self._changed = self._changed or changed
 
     def save(self) -> None:
         if self._changed and self._layout is not None:
@@ -240,7 +242,7 @@ def _found(
     run = _Run(by_key, layout, check)
     findings = run.findings()
     if keeper is not None:
-        keeper.give(layout)
+        keeper.give(layout, changed=run.changed)
     return findings
 
 
@@ -348,6 +350,8 @@ class _Run:
         self.readings = _Readings(by_key, check)
         self.groups = _Groups(layout.groups, self.readings)
         self.owned = _Owned(self)
+        #: whether a memory was read anew or taken out (else the layout is the one kept)
+        self.changed = False
 
     def time(self, key: str) -> tuple[str, str, str]:
         """A memory's place in time order: created, id (then its key, for a repeated id)."""
@@ -419,6 +423,7 @@ class _Run:
                 layout.promoted[key] = []
         for key in touched:
             self._regroup(key, dropped, added.get(key, []))
+        self.changed = bool(fresh or dropped)
         return fresh, dropped, touched
 
     def _regroup(self, key: str, dropped: set[str], added: list[_Entry]) -> None:
