@@ -2,15 +2,16 @@
 
 The count check (``counts.py``) walks the memories that state a count in time order and
 compares each count with the last :data:`~.update_passes.WINDOW` earlier memories that
-count the same word (or the same whole phrase), and with those said at the same moment
-(``count_index``). What one memory's counts change depends on it and on the memories in
-those windows alone. :class:`CountLayout` keeps, per memory that states a count, the
-words and phrases it counts and asks about, and what its counts changed; and per word,
-phrase and moment, the memories in time order. A run takes the gone and changed memories
-out (marking the memories whose windows held them), puts the new and changed ones in
-(marking those whose windows now hold them), and compares again only the marked ones;
-every other memory's answer is carried without reading it. From an empty layout every
-memory is new: the scan from nothing, with the same answers.
+count the same word (or the same whole phrase), cut out of each word's memories by
+bisection, and with those said at the same moment. What one memory's counts change
+depends on it and on the memories in those windows alone. :class:`CountLayout` keeps,
+per memory that states a count, the words and phrases it counts and asks about, and
+what its counts changed; and per word, phrase and moment, the memories in time order. A
+run takes the gone and changed memories out (marking the memories whose windows held
+them), puts the new and changed ones in (marking those whose windows now hold them), and
+compares again only the marked ones; every other memory's answer is carried without
+reading it. From an empty layout every memory is new: the scan from nothing, with the
+same answers.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ class CountLayout:
 
     def compared(self, key: str, q: Quantity) -> list[str]:
         """The memories ``q`` of the memory ``key`` is compared with: the earlier ones,
-        newest first, then those said at the same time (``count_index``)."""
+        newest first, then those said at the same time."""
         return [*reversed(self._earlier(key, q)), *self._at_once(key, q)]
 
     def _earlier(self, key: str, q: Quantity) -> list[str]:

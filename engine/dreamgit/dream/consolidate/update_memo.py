@@ -9,7 +9,9 @@ a frame is a function of the text) and on the code. Inside :func:`keeping_update
 dream's plan opens it) a subject's updates are taken from the kept ones under a digest of
 those inputs (``subject-updates.sqlite3`` in the git directory, tagged with a fingerprint
 of the consolidation and framing code), and the ones found anew are saved when the block
-ends. Outside it every subject is compared afresh. Same answers either way.
+ends. Outside it every subject is compared afresh. Same answers either way. The block
+also keeps the check's layout (``update_layout``), which asks for a subject's
+comparison only when a new, changed or removed memory touched it or a subject tied to it.
 """
 
 from __future__ import annotations
