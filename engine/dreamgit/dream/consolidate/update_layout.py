@@ -322,15 +322,20 @@ class _Owned(Mapping[frozenset[str], Framed]):
 
     def __init__(self, run: _Run) -> None:
         self._run = run
+        self._owned: dict[str, Framed] = {}
 
     def __getitem__(self, subject: frozenset[str]) -> Framed:
-        larger = self._run.layout.sup.get(key_of(subject))
-        if not larger:
-            raise KeyError(subject)
-        groups = self._run.groups
-        return [
-            pair for key in sorted(larger, key=self._run.rank) for pair in groups[subject_of(key)]
-        ]
+        # made once a run: a comparison asks for it once per memory of its subject
+        key = key_of(subject)
+        found = self._owned.get(key)
+        if found is None:
+            larger = self._run.layout.sup.get(key)
+            if not larger:
+                raise KeyError(subject)
+            groups = self._run.groups
+            ordered = sorted(larger, key=self._run.rank)
+            found = self._owned[key] = [p for k in ordered for p in groups[subject_of(k)]]
+        return found
 
     def __contains__(self, subject: object) -> bool:
         return isinstance(subject, frozenset) and bool(self._run.layout.sup.get(key_of(subject)))
