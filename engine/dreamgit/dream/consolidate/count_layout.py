@@ -102,16 +102,27 @@ class CountLayout:
         del self._said[key]
         self.state["found"].pop(key, None)
 
-    def add(self, key: str, spec_: _Spec) -> None:
-        """Put a memory in (:meth:`mark` it once every new one is in)."""
+    def add(self, key: str, spec_: _Spec, *, ordered: bool = True) -> None:
+        """Put a memory in (:meth:`mark` it once every new one is in); not ``ordered``,
+        at the end of its lists, for :meth:`order` to sort once all are in."""
         self._said[key] = spec_
+        put: Callable[[list[str], str], None] = self._insort if ordered else list.append
         for w in spec_[2]:
-            insort(self.state["word"].setdefault(w, []), key, key=self.time)
+            put(self.state["word"].setdefault(w, []), key)
         for phrase in spec_[3]:
-            insort(self.state["phrase"].setdefault(phrase, []), key, key=self.time)
+            put(self.state["phrase"].setdefault(phrase, []), key)
         for w in {w for query in spec_[4] for w in query[0]}:
-            insort(self.state["query"].setdefault(w, []), key, key=self.time)
-        insort(self.state["at"].setdefault(spec_[1], []), key, key=self.time)
+            put(self.state["query"].setdefault(w, []), key)
+        put(self.state["at"].setdefault(spec_[1], []), key)
+
+    def _insort(self, entries: list[str], key: str) -> None:
+        insort(entries, key, key=self.time)
+
+    def order(self) -> None:
+        """Sort every list in time order (after adding memories not ``ordered``)."""
+        for part in ("word", "phrase", "query", "at"):
+            for entries in self.state[part].values():
+                entries.sort(key=self.time)
 
     def _drop(self, part: dict[str, list[str]], name: str, key: str) -> None:
         entries = part[name]

@@ -449,13 +449,17 @@ def laid_out_counts(
         return found
 
     added = []
+    empty = not state["said"]  # laid out from nothing: every memory is new, and compared
     for key in fresh:
         read[key] = _said(by_key[key])
         found = read[key]
         if found is not None:
-            layout.add(key, spec(found.memory, found.quantities))
+            layout.add(key, spec(found.memory, found.quantities), ordered=not empty)
             added.append(key)
-    for key in added:
+    if empty:
+        layout.order()
+        marked.update(added)
+    for key in added if not empty else ():
         layout.mark(key, marked)
     for key in marked & state["said"].keys():
         layout.compare(key, said, _changed_count)

@@ -16,7 +16,7 @@ the memories it is given with the layout's (a dict diff), reads only the new and
 memories, moves them in and the gone ones out of their subjects' member lists, and
 compares again only the touched subjects and those tied to them, reading their members'
 frames (``update_readings`` keeps those). Every other subject's findings are carried
-without touching its members. Inside :func:`keeping_layout` (opened with the kept
+without touching its members. Inside ``update_kept.keeping_layout`` (opened with the kept
 updates, ``update_memo``) the layout comes from, and goes back to, the git directory
 (``store/keptlayout.py``); outside it every run starts from an empty layout, which is
 the scan from nothing: one code, the same answers.
@@ -25,16 +25,13 @@ the scan from nothing: one code, the same answers.
 from __future__ import annotations
 
 import hashlib
-import json
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field, fields
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from dreamgit.dream.consolidate.update_frames import Framed
+from dreamgit.dream.consolidate.update_kept import Entry, Layout, LayoutKeeper, layout_keeper
 from dreamgit.dream.consolidate.update_passes import (
     PRONOUNS,
     WINDOW,
@@ -44,11 +41,9 @@ from dreamgit.dream.consolidate.update_passes import (
     moves_date,
     pronoun_changes_in,
 )
-from dreamgit.dream.consolidate.update_readings import FOUND_BY, Reading
+from dreamgit.dream.consolidate.update_readings import Reading
 from dreamgit.extract.frame import Frame
 from dreamgit.model import Memory
-from dreamgit.store.keptframes import code_fingerprint
-from dreamgit.store.keptlayout import KeptLayout
 
 __all__ = [
     "TEAM",
@@ -56,8 +51,6 @@ __all__ = [
     "Check",
     "Findings",
     "Found",
-    "Layout",
-    "keeping_layout",
     "keyed",
     "laid_out",
 ]
@@ -69,11 +62,6 @@ USER = "user"
 
 #: One update as kept: (old id, new id, reason, the value named).
 Found = tuple[str, str, str, str]
-#: One member of a subject: (memory key, the place of the frame in its reading).
-_Entry = list[Any]
-#: The layout's shape; a kept one of another version is not read.
-_VERSION = 1
-_PACKAGE = Path(__file__).resolve().parents[2]
 
 
 def key_of(subject: frozenset[str]) -> str:
@@ -89,49 +77,6 @@ def subject_of(key: str) -> frozenset[str]:
 def _words(key: str) -> list[str]:
     """A subject's words, sorted: the order the check compares subjects in."""
     return key.split("\x1f") if key else []
-
-
-@dataclass
-class Layout:
-    """What the check read and found, by memory key and subject key (JSON-ready)."""
-
-    #: memory key → [digest, created (ISO), each frame's subject, a promotion's subject]
-    members: dict[str, list[Any]] = field(default_factory=dict)
-    #: subject → its frames as [memory key, place], in time order
-    groups: dict[str, list[_Entry]] = field(default_factory=dict)
-    #: subject → the subjects of one more word (what it owns is theirs)
-    sup: dict[str, list[str]] = field(default_factory=dict)
-    #: subject → the updates its comparison found (none: no entry)
-    found: dict[str, list[list[str]]] = field(default_factory=dict)
-    #: subject → the endings the tool in use replaced there
-    endings: dict[str, list[list[str]]] = field(default_factory=dict)
-    #: subject → its frames that move a date, and what they moved
-    movers: dict[str, list[_Entry]] = field(default_factory=dict)
-    moved: dict[str, list[list[str]]] = field(default_factory=dict)
-    #: memory key → what its promotion retired, for every memory that tells of one
-    promoted: dict[str, list[list[str]]] = field(default_factory=dict)
-    #: "it" subject → its frames that change a count
-    pronouns: dict[str, list[_Entry]] = field(default_factory=dict)
-    #: the count check's layout (``count_layout``)
-    counts: dict[str, Any] = field(default_factory=dict)
-
-    def encode(self) -> str:
-        parts = {f.name: getattr(self, f.name) for f in fields(self)}  # no copy, as asdict
-        return json.dumps({"v": _VERSION, **parts}, ensure_ascii=False)
-
-    @classmethod
-    def decode(cls, text: str) -> Layout | None:
-        """A kept layout, or None when it has another shape."""
-        try:
-            values = json.loads(text)
-        except ValueError:
-            return None
-        names = [f.name for f in fields(cls)]
-        if not isinstance(values, dict) or values.get("v") != _VERSION:
-            return None
-        if not all(isinstance(values.get(name), dict) for name in names):
-            return None
-        return cls(**{name: values[name] for name in names})
 
 
 @dataclass
@@ -173,59 +118,10 @@ class Check:
     count: Count
 
 
-class _LayoutKeeper:
-    """The layout kept for one repository: loaded when first asked, saved when replaced."""
-
-    def __init__(self, kept: KeptLayout) -> None:
-        self._kept = kept
-        self._layout: Layout | None = None
-        self._loaded = False
-        self._changed = False
-
-    def take(self) -> Layout | None:
-        """The kept layout (None when there is none); it is the caller's to change."""
-        if not self._loaded:
-            self._loaded = True
-            text = self._kept.load()
-            self._layout = None if text is None else Layout.decode(text)
-        layout, self._layout = self._layout, None
-        return layout
-
-    def give(self, layout: Layout, *, changed: bool) -> None:
-        """The layout of this run (``changed``: other than the one taken, so saved)."""
-        self._layout = layout
-        self._changed = self._changed or changed
-
-    def save(self) -> None:
-        if self._changed and self._layout is not None:
-            self._kept.save(self._layout.encode())
-
-
-_KEEPER: ContextVar[_LayoutKeeper | None] = ContextVar("dreamgit_update_layout", default=None)
-
-
-@contextmanager
-def keeping_layout(git_dir: Path) -> Iterator[None]:
-    """Take the check's layout from the one kept in ``git_dir``, and keep the new one at
-    the end (every run from an empty layout when the code cannot be read to fingerprint)."""
-    try:
-        fingerprint = code_fingerprint(_PACKAGE, FOUND_BY)
-    except OSError:
-        yield
-        return
-    keeper = _LayoutKeeper(KeptLayout(git_dir, fingerprint=fingerprint))
-    token = _KEEPER.set(keeper)
-    try:
-        yield
-        keeper.save()
-    finally:
-        _KEEPER.reset(token)
-
-
 def laid_out(memories: Sequence[Memory], check: Check) -> Findings:
     """What the check finds over ``memories``: from the kept layout, moved by what changed
     (or from an empty one), which is then kept in its place."""
-    keeper = _KEEPER.get()
+    keeper = layout_keeper()
     kept = None if keeper is None else keeper.take()
     by_key = keyed(memories)
     if kept is not None:
@@ -237,7 +133,7 @@ def laid_out(memories: Sequence[Memory], check: Check) -> Findings:
 
 
 def _found(
-    by_key: dict[str, Memory], layout: Layout, check: Check, keeper: _LayoutKeeper | None
+    by_key: dict[str, Memory], layout: Layout, check: Check, keeper: LayoutKeeper | None
 ) -> Findings:
     run = _Run(by_key, layout, check)
     findings = run.findings()
@@ -279,7 +175,7 @@ class _Readings:
             reading = self._of[key] = self._check.read(self._by_key[key])
         return reading
 
-    def framed(self, entry: _Entry) -> tuple[Memory, Frame]:
+    def framed(self, entry: Entry) -> tuple[Memory, Frame]:
         key, place = entry
         return self._by_key[key], self.of(key)[0][place]
 
@@ -288,7 +184,7 @@ class _Groups(Mapping[frozenset[str], Framed]):
     """The layout's subjects as the check reads them: each one's (memory, frame) pairs,
     read when first asked."""
 
-    def __init__(self, groups: dict[str, list[_Entry]], readings: _Readings) -> None:
+    def __init__(self, groups: dict[str, list[Entry]], readings: _Readings) -> None:
         self._groups, self._readings = groups, readings
         self._framed: dict[str, Framed] = {}
 
@@ -414,7 +310,7 @@ class _Run:
             touched.update(members.pop(key)[2])
             layout.promoted.pop(key, None)
         self.readings.fetch(fresh)
-        added: dict[str, list[_Entry]] = {}
+        added: dict[str, list[Entry]] = {}
         for key in fresh:
             memory = by_key[key]
             frames, sentence, _role = self.readings.of(key)
@@ -431,7 +327,7 @@ class _Run:
         self.changed = bool(fresh or dropped)
         return fresh, dropped, touched
 
-    def _regroup(self, key: str, dropped: set[str], added: list[_Entry]) -> None:
+    def _regroup(self, key: str, dropped: set[str], added: list[Entry]) -> None:
         """A subject's members without the ``dropped`` memories, with ``added``, in time
         order; a subject left with none is forgotten with what it found."""
         layout = self.layout
@@ -530,7 +426,7 @@ class _Run:
         skip = {key_of(s) for s in PRONOUNS}
 
         def before(memory: Memory) -> Framed:
-            window: list[_Entry] = []
+            window: list[Entry] = []
             for at in range(bisect_left(starts, memory.created) - 1, -1, -1):
                 subjects = members[order[at]][2]
                 mine = sorted(

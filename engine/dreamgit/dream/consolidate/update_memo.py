@@ -24,7 +24,8 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from dreamgit.dream.consolidate.frame_memo import Memo, keeping
-from dreamgit.dream.consolidate.update_layout import Found, keeping_layout
+from dreamgit.dream.consolidate.update_kept import keeping_layout
+from dreamgit.dream.consolidate.update_layout import Found
 from dreamgit.dream.consolidate.update_readings import FOUND_BY, keeping_readings
 from dreamgit.model import Memory
 
