@@ -130,13 +130,20 @@ def _spied(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[frozenset[s
     return read, compared, asked
 
 
+#: (text, hour) of memories whose subjects are tied: Lena, her team, her phone; and Omar.
 _TIED = [
-    _memory(1, "Lena uses Flask for the billing service.", 0),
-    _memory(2, "Lena's team switched from Flask to Django.", 5),
-    _memory(3, "Lena's phone is an iPhone 12.", 1),
-    _memory(4, "Lena upgraded to an iPhone 15.", 6),
-    _memory(5, "Omar lives in Oslo.", 0),
-    _memory(6, "Omar moved to Porto.", 4),
+    _memory(n, text, hour)
+    for n, (text, hour) in enumerate(
+        [
+            ("Lena uses Flask for the billing service.", 0),
+            ("Lena's team switched from Flask to Django.", 5),
+            ("Lena's phone is an iPhone 12.", 1),
+            ("Lena upgraded to an iPhone 15.", 6),
+            ("Omar lives in Oslo.", 0),
+            ("Omar moved to Porto.", 4),
+        ],
+        start=1,
+    )
 ]
 
 
