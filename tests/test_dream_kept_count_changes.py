@@ -1,12 +1,12 @@
 """What each memory's counts change is kept between runs, with the same answers.
 
 The count check compares each count with a bounded window of earlier memories counting
-the same thing, found by position (``count_index``); what one memory's counts change is
-kept under a digest of its text and time and those of the memories it is compared with
-(``count-changes.sqlite3``, ``count_memo``). Whatever state that cache is in, a dream gives
-the same operations and trees as on a fresh repository; an answer kept is used without
-comparing again; and the window found by position is the one a scan of every earlier
-memory finds.
+the same thing; what one memory's counts change is kept with the newer-value check's
+layout (``count_layout``, ``update_layout``; its cache states are
+``test_dream_update_layout``'s), and only a memory whose window a new, changed or removed
+memory entered or left is compared again. An answer kept is used without comparing again,
+a changed neighbour is compared anew, and the window the layout finds is the one a scan
+of every earlier memory finds.
 """
 
 from __future__ import annotations
@@ -18,25 +18,13 @@ from pathlib import Path
 import pytest
 
 from dreamgit.dream.consolidate import counts
-from dreamgit.dream.consolidate.count_index import CountIndex
+from dreamgit.dream.consolidate.count_layout import CountLayout, spec
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.count_reading import Quantity
+from dreamgit.dream.consolidate.update import find_updates
+from dreamgit.dream.consolidate.update_memo import keeping_updates
 from dreamgit.dream.consolidate.update_passes import WINDOW
 from dreamgit.model import Memory
-from keptstates import STATE_IDS, Prepare, reading_states, same_dream_as_fresh
-from test_dream_kept_counts import COUNTS
-
-#: "other code" found no change anywhere; unreadable rows hold a place that is not a number.
-STATES = reading_states("count-changes", rows=2, wrong="[]", unreadable='[["a", 0, "x"]]')
-
-
-@pytest.mark.parametrize("prepare", STATES, ids=STATE_IDS)
-def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_count_changes(
-    tmp_path: Path, prepare: Prepare
-) -> None:
-    """Kept, damaged, foreign, unreadable or removed answers: the dream of a fresh repository."""
-    rules = same_dream_as_fresh(tmp_path, COUNTS, prepare)
-    assert rules.count("supersede-newer-value") >= 2
 
 
 def _memories() -> list[Memory]:
@@ -60,31 +48,33 @@ def _memories() -> list[Memory]:
     ]
 
 
+def _changes(tmp_path: Path, memories: list[Memory]) -> list[tuple[str, str, str]]:
+    """The count changes a run with the caches of the runs before finds."""
+    with keeping_counts(tmp_path), keeping_updates(tmp_path):
+        return [(u.old, u.new, u.reason) for u in find_updates(memories)]
+
+
 def test_a_kept_answer_is_used_without_comparing_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A later block (a later process) takes each memory's count changes from the database."""
+    """A later block (a later process) takes each memory's count changes from the layout."""
     memories = _memories()
-    with keeping_counts(tmp_path):
-        first = [(a.id, b.id, why) for a, b, why in counts.count_changes(memories)]
+    first = _changes(tmp_path, memories)
     assert [(a, b) for a, b, _why in first] == [("m-0", "m-2"), ("m-1", "m-3")]
 
-    def compared(*_args: object) -> list[tuple[int, int, str]]:
+    def compared(*_args: object) -> str | None:
         raise AssertionError("compared again")
 
-    monkeypatch.setattr(counts, "_changes", compared)
-    with keeping_counts(tmp_path):
-        again = [(a.id, b.id, why) for a, b, why in counts.count_changes(memories)]
-    assert again == first
+    monkeypatch.setattr(counts, "_changed_count", compared)
+    assert _changes(tmp_path, memories) == first
     with pytest.raises(AssertionError, match="compared again"):
-        list(counts.count_changes(memories))  # outside a block nothing is kept
+        counts.count_changes(memories)  # outside a block nothing is kept
 
 
 def test_a_changed_neighbour_compares_again(tmp_path: Path) -> None:
     """An earlier memory edited since the answer was kept: the memory is compared anew."""
     memories = _memories()
-    with keeping_counts(tmp_path):
-        assert len(list(counts.count_changes(memories))) == 2
+    assert len(_changes(tmp_path, memories)) == 2
     memories[0] = Memory(
         id="m-0",
         topic="tools",
@@ -93,9 +83,7 @@ def test_a_changed_neighbour_compares_again(tmp_path: Path) -> None:
         created=memories[0].created,
         updated=memories[0].created,
     )
-    with keeping_counts(tmp_path):
-        found = [(a.id, b.id) for a, b, _why in counts.count_changes(memories)]
-    assert found == [("m-1", "m-3")]  # 14 plugins then and now: no change
+    assert [(a, b) for a, b, _why in _changes(tmp_path, memories)] == [("m-1", "m-3")]
 
 
 _EAST = timezone(timedelta(hours=2))
@@ -123,8 +111,9 @@ def _scan(
     return [*reversed(sorted({*near, *same})), *at_once]
 
 
-def test_the_window_found_by_position_is_the_scans_window() -> None:
-    """Random counts over few words and few moments: the same memories in the same order."""
+def test_the_window_the_layout_finds_is_the_scans_window() -> None:
+    """Random counts over few words and few moments, put in the layout in random order:
+    the same memories in the same order."""
     rng = random.Random(7)
     nouns = ["plugins", "novels", "workers", "days", "problems"]
     moment = datetime(2026, 1, 1, tzinfo=UTC)
@@ -157,7 +146,16 @@ def test_the_window_found_by_position_is_the_scans_window() -> None:
             else:
                 moment += timedelta(minutes=rng.randint(1, 3))
                 created.append(moment)
-        index = CountIndex(counted, created)
+        # time order is the order of the ISO times (then ids), as the check sorts them
+        order = sorted(range(len(created)), key=lambda k: (created[k].isoformat(), k))
+        counted = [counted[k] for k in order]
+        created = [created[k] for k in order]
+        layout = CountLayout({}, id_of=str)
+        keys = [f"{n:05d}" for n in range(len(counted))]
+        for n in rng.sample(range(len(counted)), len(counted)):
+            memory = Memory(keys[n], "t", keys[n], "x", created[n], created[n])
+            layout.add(keys[n], spec(memory, counted[n]))
         for n, quantities in enumerate(counted):
             for q in quantities:
-                assert index.compared(n, q) == _scan(counted, created, n, q)
+                found = [int(k) for k in layout.compared(keys[n], q)]
+                assert found == _scan(counted, created, n, q)

@@ -17,8 +17,8 @@ import contextlib
 import hashlib
 import sqlite3
 import sys
-from collections.abc import Iterable, Mapping
-from functools import cache
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import cache, partial
 from pathlib import Path
 
 from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS readings (text TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 #: Rows not asked for in a run are dropped when they are more than this share of all.
 _STALE_SHARE = 0.25
+#: Texts asked for in one query: SQLite's older builds take at most 999 parameters.
+_BATCH = 500
 
 
 @cache
@@ -60,6 +62,28 @@ class KeptReadings:
         read: a damaged one is deleted, to be built again by :meth:`save`)."""
         return read_snapshot(self.path, self._open, _readings, {})
 
+    def load_some(self, texts: Sequence[str]) -> dict[str, str]:
+        """The readings kept for ``texts`` (those it holds), asked in batches in one read
+        transaction: a run that reads only its new and changed memories' readings loads
+        no other (nothing when the database cannot be read, as :meth:`load`)."""
+        return read_snapshot(self.path, self._open, partial(_some, texts), {})
+
+    def save_current(self, added: Mapping[str, str], current: Collection[str]) -> None:
+        """Add the new readings and, when more than a quarter of the rows are of texts not
+        ``current`` (those still in use), drop those, in one transaction (failures are
+        ignored)."""
+        with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", sorted(added.items()))
+            (total,) = db.execute("SELECT count(*) FROM readings").fetchone()
+            if current and total - len(current) > _STALE_SHARE * total:
+                db.execute("CREATE TEMP TABLE held (text TEXT PRIMARY KEY) WITHOUT ROWID")
+                db.executemany(
+                    "INSERT OR IGNORE INTO held VALUES (?)", ((t,) for t in sorted(current))
+                )
+                db.execute("DELETE FROM readings WHERE text NOT IN (SELECT text FROM held)")
+            db.execute("COMMIT")
+
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
         """Add the new readings and, when the unused ones are more than a quarter of the
         ``total`` kept, drop them, in one transaction. A cache: failures are ignored.
@@ -85,3 +109,12 @@ class KeptReadings:
 
 def _readings(db: sqlite3.Connection) -> dict[str, str]:
     return dict(db.execute("SELECT text, value FROM readings"))
+
+
+def _some(texts: Sequence[str], db: sqlite3.Connection) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for start in range(0, len(texts), _BATCH):
+        batch = texts[start : start + _BATCH]
+        marks = ",".join("?" * len(batch))
+        found.update(db.execute(f"SELECT text, value FROM readings WHERE text IN ({marks})", batch))
+    return found

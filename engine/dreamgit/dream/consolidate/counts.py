@@ -19,13 +19,12 @@ the numbers two memories disagree on count different things.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from dreamgit.dream.consolidate.count_cues import moves, other_days
-from dreamgit.dream.consolidate.count_index import CountIndex
-from dreamgit.dream.consolidate.count_memo import CountChange, kept_count_changes
+from dreamgit.dream.consolidate.count_layout import CountLayout, spec
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
 from dreamgit.dream.consolidate.count_said import Said
 from dreamgit.dream.consolidate.count_words import (
@@ -45,8 +44,7 @@ from dreamgit.dream.consolidate.count_words import (
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.setting_names import UNITS as _UNITS
 from dreamgit.dream.consolidate.setting_names import bound_phrase, setting_words
-from dreamgit.dream.consolidate.update_memo import InputDigest
-from dreamgit.dream.consolidate.update_passes import by_time
+from dreamgit.dream.consolidate.update_layout import keyed
 from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.lexicon import lookup_tool
 from dreamgit.extract.signature import signature
@@ -419,51 +417,53 @@ def _apart(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     return old.frame.event and new.frame.event and not q.changed
 
 
-def count_changes(memories: Sequence[Memory]) -> Iterator[tuple[Memory, Memory, str]]:
-    """(older, newer, reason) for each memory whose count a newer memory changes.
-
-    What one memory's counts change depends on it and the earlier memories it is
-    compared with alone, so it is taken from the run before when those are the same
-    (``count_memo.kept_count_changes``); an older memory is retired once, by the first.
-    """
-    said = [s for s in map(_said, sorted(memories, key=by_time)) if s is not None]
-    index = CountIndex([s.quantities for s in said], [s.memory.created for s in said])
-    digest = InputDigest()
-    marks = [digest.memory(s.memory) for s in said]
-    done: set[str] = set()
-    for n, new in enumerate(said):
-        compared = [(q, index.compared(n, q)) for q in new.quantities]
-
-        def key(n: int = n, compared: _Compared = compared) -> str:
-            parts = (marks[n], *("".join([marks[k] for k in c]) for _q, c in compared))
-            return hashlib.sha1("\x1e".join(parts).encode(), usedforsecurity=False).hexdigest()
-
-        def find(new: Said = new, compared: _Compared = compared) -> list[CountChange]:
-            return _changes(said, new, compared)
-
-        for at, place, reason in kept_count_changes(key, find):
-            old = said[compared[at][1][place]]
-            if old.memory.id not in done:
-                done.add(old.memory.id)
-                yield old.memory, new.memory, reason
+def count_changes(memories: Sequence[Memory]) -> list[tuple[Memory, Memory, str]]:
+    """(older, newer, reason) for each memory whose count a newer memory changes, each
+    older memory retired once, by the first (:func:`laid_out_counts` from nothing)."""
+    by_key = keyed(memories)
+    return laid_out_counts(by_key, list(by_key), [], {})
 
 
-_Compared = list[tuple[Quantity, list[int]]]
+def laid_out_counts(
+    by_key: Mapping[str, Memory],
+    fresh: Sequence[str],
+    dropped: Iterable[str],
+    state: dict[str, Any],
+) -> list[tuple[Memory, Memory, str]]:
+    """:func:`count_changes` over ``by_key`` from the layout ``state`` of the run before
+    (``count_layout``, moved to this run's memories in place): the ``dropped`` memories
+    taken out, the ``fresh`` ones read and put in, and only the memories whose windows
+    changed compared again."""
+    layout = CountLayout(state, id_of=lambda key: key.split("\x00", 1)[0])
+    marked: set[str] = set()
+    for key in dropped:
+        layout.remove(key, marked)
+    read: dict[str, Said | None] = {}
 
+    def said(key: str) -> Said:
+        if key not in read:
+            read[key] = _said(by_key[key])
+        found = read[key]
+        if found is None:
+            raise ValueError(f"a count layout holding a memory that states no count: {key}")
+        return found
 
-def _changes(said: Sequence[Said], new: Said, compared: _Compared) -> list[CountChange]:
-    """(which quantity, which of the memories it is compared with, reason) for each
-    earlier memory whose count one of ``new``'s changes, in the order compared."""
-    found: list[CountChange] = []
-    for at, (q, positions) in enumerate(compared):
-        for place, k in enumerate(positions):
-            old = said[k]
-            if old.memory.created > new.memory.created:
-                continue
-            reason = _changed_count(old, new, q)
-            if reason is not None:
-                found.append((at, place, reason))
-    return found
+    added = []
+    empty = not state["said"]  # laid out from nothing: every memory is new, and compared
+    for key in fresh:
+        read[key] = _said(by_key[key])
+        found = read[key]
+        if found is not None:
+            layout.add(key, spec(found.memory, found.quantities), ordered=not empty)
+            added.append(key)
+    if empty:
+        layout.order()
+        marked.update(added)
+    for key in added if not empty else ():
+        layout.mark(key, marked)
+    for key in marked & state["said"].keys():
+        layout.compare(key, said, _changed_count)
+    return [(by_key[old], by_key[new], reason) for old, new, reason in layout.changes()]
 
 
 def _changed_count(old: Said, new: Said, q: Quantity) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
@@ -55,12 +55,27 @@ class Codec(Protocol[T]):
 class Memo(Generic[T]):
     """The readings of one kind kept for one repository, and those read anew in this run."""
 
-    def __init__(self, kept: KeptReadings, codec: Codec[T]) -> None:
+    def __init__(self, kept: KeptReadings, codec: Codec[T], *, batched: bool = False) -> None:
         self._kept, self._codec = kept, codec
-        self._stored = kept.load()
+        #: batched: nothing loaded ahead but what :meth:`prefetch` asks for
+        self._batched = batched
+        self._stored = {} if batched else kept.load()
         self._total = len(self._stored)
         self._added: dict[str, str] = {}
         self._asked: set[str] = set()
+        self._current: set[str] = set()
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Load the kept readings of ``texts`` in one batch (batched memos: the others hold
+        every kept reading from the start)."""
+        if self._batched:
+            wanted = [t for t in texts if t not in self._asked and t not in self._stored]
+            self._stored.update(self._kept.load_some(wanted))
+
+    def hold(self, texts: Iterable[str]) -> None:
+        """Keep the readings of ``texts`` whether asked for or not: the texts in use
+        (batched memos drop the others' readings when they are many)."""
+        self._current.update(texts)
 
     def read(self, text: str, read: Callable[[str], T]) -> T:
         """``text``'s reading, kept or read by ``read`` (and kept)."""
@@ -85,7 +100,10 @@ class Memo(Generic[T]):
 
     def save(self) -> None:
         """Keep the readings made anew; drop the unused ones when they are many."""
-        self._kept.save(self._added, list(self._stored), self._total)
+        if self._batched:
+            self._kept.save_current(self._added, self._current)
+        else:
+            self._kept.save(self._added, list(self._stored), self._total)
 
 
 @contextmanager
@@ -96,11 +114,14 @@ def keeping(
     codec: Codec[T] | None,
     keeper: ContextVar[K | None],
     handle: Callable[[Memo[T]], K],
+    *,
+    batched: bool = False,
 ) -> Iterator[None]:
     """For the time of the block, ``keeper`` holds ``handle`` of the readings of ``kind``
     kept in ``git_dir`` for this code (a fingerprint of ``sources``, relative to the
     package); the new readings are saved at the end. Nothing is kept when ``codec`` is
-    None or the source cannot be read to fingerprint it (a zipped install)."""
+    None or the source cannot be read to fingerprint it (a zipped install). A ``batched``
+    memo loads only the readings it is asked to :meth:`Memo.prefetch`."""
     try:
         fingerprint = code_fingerprint(_PACKAGE, sources)
     except OSError:
@@ -108,7 +129,7 @@ def keeping(
     if codec is None:
         yield
         return
-    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind=kind), codec)
+    memo = Memo(KeptReadings(git_dir, fingerprint=fingerprint, kind=kind), codec, batched=batched)
     token = keeper.set(handle(memo))
     try:
         yield

@@ -23,25 +23,24 @@ memories of one group is looked at for each memory.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamgit.dream.consolidate.count_words import PARTICLES
-from dreamgit.dream.consolidate.counts import count_changes, counts_apart
+from dreamgit.dream.consolidate.counts import counts_apart, laid_out_counts
 from dreamgit.dream.consolidate.rejected import alternative, corrects, ranks_apart
-from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, frames_by_subject
+from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, read_memory
+from dreamgit.dream.consolidate.update_layout import TEAM, USER, Check, laid_out
 from dreamgit.dream.consolidate.update_memo import Found, InputDigest, kept_updates
 from dreamgit.dream.consolidate.update_passes import (
     WINDOW,
     canon_words,
-    moved_dates,
     overlap,
-    pronoun_changes,
-    replaced_endings,
     same_thing,
     show,
     tool_kind,
 )
+from dreamgit.dream.consolidate.update_readings import hold_readings, prefetch_readings
 from dreamgit.extract.frame import Frame
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
@@ -68,10 +67,7 @@ _ARTIFACTS = canon_words(
     "game app product site website project book album paper thesis course platform service"
     " startup company shop store blog podcast channel newsletter"
 )
-#: A person's team: what tools it uses are that person's too.
-_TEAM = "team"
-#: The user: "the billing service" the user speaks of is "the user's billing service".
-_USER = "user"
+_TEAM, _USER = TEAM, USER
 #: Change verbs that end a role or a habit, named or not ("quit nursing", "stopped running").
 _ENDS_ROLE = canon_words("quit stop")
 
@@ -311,44 +307,43 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
 
     Each memory is superseded at most once, by the newest memory that replaces its
     value; when that one is replaced in turn, the update names the last of the chain,
-    so every ``new`` stays active. Same input, same output, in a stable order.
+    so every ``new`` stays active. Same input, same output, in a stable order. Only the
+    subjects a new, changed or removed memory touched are compared again when the
+    layout of the run before is kept (``update_layout``).
     """
-    by_subject, promoted = frames_by_subject(memories)
-    owned = _owned_by(by_subject)
-    updates: dict[str, Update] = {}
     digest = InputDigest()
-    for subject in sorted(by_subject, key=sorted):
-        found = _kept_subject_updates(subject, by_subject, owned, digest)
-        updates.update((u.old, u) for u in found)
-    updates.update((u.old, u) for u in _promotions(promoted, by_subject))
-    for old, new, reason in moved_dates(by_subject):
-        updates[old.id] = Update(old.id, new.id, reason)
-    for old, new, reason in replaced_endings(by_subject):
-        updates.setdefault(old.id, Update(old.id, new.id, reason))
-    for old, new, reason, named in pronoun_changes(by_subject):
+
+    def compare(
+        subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed], owned: Owned
+    ) -> list[Found]:
+        return _kept_subject_updates(subject, by_subject, owned, digest)
+
+    check = Check(read_memory, prefetch_readings, compare, _promoted, laid_out_counts)
+    hold_readings(m.text for m in memories)  # the kept readings still in use
+    found = laid_out(memories, check)
+    updates: dict[str, Update] = {}
+    for kept in (found.subjects, found.promotions, found.moved):
+        updates.update((f[0], Update(*f)) for f in kept)
+    for f in found.endings:
+        updates.setdefault(f[0], Update(*f))
+    for old, new, reason, named in found.pronouns:
         if not counts_apart(old.text, new.text):  # "it" shares a word, not the count
             updates.setdefault(old.id, Update(old.id, new.id, reason, named))
-    for old, new, reason in count_changes(memories):
+    for old, new, reason in found.counts:
         updates.setdefault(old.id, Update(old.id, new.id, reason))
     return _to_survivors(updates)
 
 
-def _owned_by(by_subject: dict[frozenset[str], Framed]) -> dict[frozenset[str], Framed]:
-    """What each subject owns: "Ana's phone" is Ana's, and "Ana upgraded to an iPhone 15"
-    may change what it is."""
-    owned: dict[frozenset[str], Framed] = {}
-    for subject, group in by_subject.items():
-        for word in subject if len(subject) > 1 else ():
-            owned.setdefault(subject - {word}, []).extend(group)
-    return owned
+#: What each subject owns, by subject.
+Owned = Mapping[frozenset[str], Framed]
 
 
 def _kept_subject_updates(
     subject: frozenset[str],
-    by_subject: dict[frozenset[str], Framed],
-    owned: dict[frozenset[str], Framed],
+    by_subject: Mapping[frozenset[str], Framed],
+    owned: Owned,
     digest: InputDigest,
-) -> list[Update]:
+) -> list[Found]:
     """:func:`_subject_updates`, or what it found before for the same memories in the same
     order (``update_memo``): the subject's, what it owns, and its team's."""
     if _alone(subject, by_subject, owned):
@@ -360,13 +355,11 @@ def _kept_subject_updates(
     inputs = (subject, by_subject, owned)
     partner = by_subject.get(subject ^ {_TEAM}, [])
     parts = (by_subject[subject], owned.get(subject, []), partner, _as_theirs(subject, by_subject))
-    return [Update(*f) for f in kept_updates(lambda: digest.of(subject, parts), find)]
+    return kept_updates(lambda: digest.of(subject, parts), find)
 
 
 def _alone(
-    subject: frozenset[str],
-    by_subject: dict[frozenset[str], Framed],
-    owned: dict[frozenset[str], Framed],
+    subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed], owned: Owned
 ) -> bool:
     """Whether ``subject`` has nothing to compare: one memory, owning nothing, no team, not
     named another way by the user."""
@@ -374,7 +367,7 @@ def _alone(
     return len(by_subject[subject]) < 2 and subject not in owned and not teamed
 
 
-def _as_theirs(subject: frozenset[str], by_subject: dict[frozenset[str], Framed]) -> Framed:
+def _as_theirs(subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed]) -> Framed:
     """The memories about ``subject`` named the other way by the user: "the billing
     service" the user speaks of is "the user's billing service", and the other way round.
     Nobody else's: "Ana's billing service" is Ana's."""
@@ -383,9 +376,7 @@ def _as_theirs(subject: frozenset[str], by_subject: dict[frozenset[str], Framed]
 
 
 def _subject_updates(
-    subject: frozenset[str],
-    by_subject: dict[frozenset[str], Framed],
-    owned: dict[frozenset[str], Framed],
+    subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed], owned: Owned
 ) -> list[Update]:
     """The updates among one subject's memories and what it owns, in the order found (a
     later one for the same old memory wins)."""
@@ -443,18 +434,15 @@ def _subject_updates(
     return found
 
 
-def _promotions(
-    promoted: list[tuple[Memory, Frame, frozenset[str]]],
-    by_subject: dict[frozenset[str], Framed],
-) -> list[Update]:
-    """A promotion retires the role said before it when they share a word ("engineer")."""
-    found: list[Update] = []
-    for memory, event, role in promoted:
-        for old, old_frame in by_subject.get(event.subject, [])[-WINDOW:]:
-            held = (old_frame.head, old_frame.particle) in ROLE_RELATIONS
-            if held and old.created < memory.created and old_frame.object & role:
-                before = show(old_frame.object)
-                found.append(Update(old.id, memory.id, f"promoted: {before} → {show(role)}"))
+def _promoted(memory: Memory, event: Frame, role: frozenset[str], window: Framed) -> list[Found]:
+    """A promotion retires the role said before it when they share a word ("engineer"):
+    of the last memories about its subject (``window``)."""
+    found: list[Found] = []
+    for old, old_frame in window:
+        held = (old_frame.head, old_frame.particle) in ROLE_RELATIONS
+        if held and old.created < memory.created and old_frame.object & role:
+            before = show(old_frame.object)
+            found.append((old.id, memory.id, f"promoted: {before} → {show(role)}", ""))
     return found
 
 

@@ -15,13 +15,13 @@ from dataclasses import replace
 
 from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.update_passes import PERIOD, by_time, canon_words, indefinite
-from dreamgit.dream.consolidate.update_readings import Reading, kept_reading
+from dreamgit.dream.consolidate.update_readings import Reading, kept_reading, prefetch_readings
 from dreamgit.extract.frame import Frame, parse_frame
 from dreamgit.extract.signature import signature
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
 
-__all__ = ["ROLE_RELATIONS", "Framed", "age", "frames_by_subject"]
+__all__ = ["ROLE_RELATIONS", "Framed", "age", "frames_by_subject", "read_memory"]
 
 #: A memory with one frame of what it says.
 Framed = list[tuple[Memory, Frame]]
@@ -141,13 +141,19 @@ def frames_by_subject(
     memory's reading kept between runs: ``update_readings``)."""
     by_subject: dict[frozenset[str], Framed] = {}
     promoted: list[tuple[Memory, Frame, frozenset[str]]] = []
+    prefetch_readings([m.text for m in memories])
     for memory in sorted(memories, key=by_time):
-        frames, sentence, role = kept_reading(memory.text, _reading)
+        frames, sentence, role = read_memory(memory)
         for frame in frames:
             by_subject.setdefault(frame.subject, []).append((memory, frame))
         if sentence is not None:
             promoted.append((memory, sentence, role))
     return by_subject, promoted
+
+
+def read_memory(memory: Memory) -> Reading:
+    """What ``memory`` says to compare (kept between runs: ``update_readings``)."""
+    return kept_reading(memory.text, _reading)
 
 
 def _reading(text: str) -> Reading:

@@ -9,7 +9,9 @@ a frame is a function of the text) and on the code. Inside :func:`keeping_update
 dream's plan opens it) a subject's updates are taken from the kept ones under a digest of
 those inputs (``subject-updates.sqlite3`` in the git directory, tagged with a fingerprint
 of the consolidation and framing code), and the ones found anew are saved when the block
-ends. Outside it every subject is compared afresh. Same answers either way.
+ends. Outside it every subject is compared afresh. Same answers either way. The block
+also keeps the check's layout (``update_layout``), which asks for a subject's
+comparison only when a new, changed or removed memory touched it or a subject tied to it.
 """
 
 from __future__ import annotations
@@ -22,13 +24,12 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from dreamgit.dream.consolidate.frame_memo import Memo, keeping
+from dreamgit.dream.consolidate.update_kept import keeping_layout
+from dreamgit.dream.consolidate.update_layout import Found
 from dreamgit.dream.consolidate.update_readings import FOUND_BY, keeping_readings
 from dreamgit.model import Memory
 
 __all__ = ["Found", "InputDigest", "keeping_updates", "kept_updates"]
-
-#: One update as kept: (old id, new id, reason, the value named).
-Found = tuple[str, str, str, str]
 
 _KEEPER: ContextVar[Memo[list[Found]] | None] = ContextVar("dreamgit_subject_updates", default=None)
 
@@ -89,6 +90,7 @@ def keeping_updates(git_dir: Path) -> Iterator[None]:
     with (
         keeping_readings(git_dir),
         keeping(git_dir, FOUND_BY, "subject-updates", _FoundCodec(), _KEEPER, _itself),
+        keeping_layout(git_dir),
     ):
         yield
 

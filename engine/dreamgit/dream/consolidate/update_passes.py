@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from dreamgit.extract.frame import Frame
 from dreamgit.extract.lexicon import lookup_tool
@@ -23,20 +23,27 @@ from dreamgit.textsim import canonical_word
 
 __all__ = [
     "PERIOD",
+    "PRONOUNS",
     "WINDOW",
     "by_time",
     "canon_words",
+    "changes_count",
+    "endings_in",
     "indefinite",
     "moved_dates",
+    "moved_in",
+    "moves_date",
     "overlap",
     "pronoun_changes",
+    "pronoun_changes_in",
     "replaced_endings",
     "same_thing",
     "show",
     "tool_kind",
 ]
 
-Groups = dict[frozenset[str], list[tuple[Memory, Frame]]]
+Framed = list[tuple[Memory, Frame]]
+Groups = dict[frozenset[str], Framed]
 
 #: Earlier memories of one subject and relation looked at per memory (newest first).
 WINDOW = 64
@@ -79,66 +86,81 @@ def moved_dates(
     meeting on 30 January": the thing is the newer one's subject and the older one's object,
     both of one owner."""
     for subject, group in by_subject.items():
-        for memory, frame in group:
-            if not (frame.change and frame.head in _DATE_MOVES and frame.dates):
-                continue
-            for owner in (frozenset({w}) for w in sorted(subject) if frozenset({w}) in by_subject):
-                thing = subject - owner
-                for old, old_frame in by_subject[owner][-WINDOW:]:
-                    was, now = old_frame.numbers | old_frame.dates, frame.numbers | frame.dates
-                    if old.created >= memory.created or old_frame.event or not old_frame.dates:
-                        continue
-                    if thing and thing <= old_frame.object and was != now:
-                        yield (
-                            old,
-                            memory,
-                            f"{frame.relation_text}: {show(was - now)} → {show(now - was)}",
-                        )
+        movers = [(m, f) for m, f in group if moves_date(f)]
+        yield from moved_in(subject, movers, by_subject.__contains__, lambda s: by_subject[s])
+
+
+def moves_date(frame: Frame) -> bool:
+    """Whether ``frame`` says the date of a thing moved ("was pushed to 15 February")."""
+    return bool(frame.change and frame.head in _DATE_MOVES and frame.dates)
+
+
+def moved_in(
+    subject: frozenset[str],
+    movers: Framed,
+    held: Callable[[frozenset[str]], bool],
+    tail: Callable[[frozenset[str]], Framed],
+) -> Iterator[tuple[Memory, Memory, str]]:
+    """:func:`moved_dates` of one subject's ``movers`` (its memories that move a date, in
+    order): each owner ``held`` (a subject of one word of ``subject``), the last
+    :data:`WINDOW` of its memories (``tail``) looked at."""
+    for memory, frame in movers:
+        for owner in (frozenset({w}) for w in sorted(subject) if held(frozenset({w}))):
+            thing = subject - owner
+            for old, old_frame in tail(owner)[-WINDOW:]:
+                was, now = old_frame.numbers | old_frame.dates, frame.numbers | frame.dates
+                if old.created >= memory.created or old_frame.event or not old_frame.dates:
+                    continue
+                if thing and thing <= old_frame.object and was != now:
+                    yield (
+                        old,
+                        memory,
+                        f"{frame.relation_text}: {show(was - now)} → {show(now - was)}",
+                    )
 
 
 def replaced_endings(
     by_subject: Groups,
 ) -> Iterator[tuple[Memory, Memory, str]]:
+    """:func:`endings_in` of every subject's memories."""
+    for group in by_subject.values():
+        yield from endings_in(group)
+
+
+def endings_in(group: Framed) -> Iterator[tuple[Memory, Memory, str]]:
     """ "no longer uses Poetry" beside "uses uv now", said then or later: the tool of that
     kind in use now says what the ending said, so the ending leaves (one memory for the
     current value). Said in one breath, both have one time: the order does not matter."""
-    for group in by_subject.values():
-        endings = [(m, f) for m, f in group if f.negated and not f.event and f.object]
-        for old, old_frame in endings[-WINDOW:]:
-            kinds = tool_kind(old_frame.object)
-            if not kinds:
+    endings = [(m, f) for m, f in group if f.negated and not f.event and f.object]
+    for old, old_frame in endings[-WINDOW:]:
+        kinds = tool_kind(old_frame.object)
+        if not kinds:
+            continue
+        for memory, frame in reversed(group[-WINDOW:]):
+            same = (frame.head, frame.particle) == (old_frame.head, old_frame.particle)
+            if not same or frame.negated or frame.event or memory.created < old.created:
                 continue
-            for memory, frame in reversed(group[-WINDOW:]):
-                same = (frame.head, frame.particle) == (old_frame.head, old_frame.particle)
-                if not same or frame.negated or frame.event or memory.created < old.created:
-                    continue
-                if frame.object & old_frame.object or not kinds & tool_kind(frame.object):
-                    continue
-                yield (
-                    old,
-                    memory,
-                    f"{frame.relation_text}: {show(old_frame.object)} → " + show(frame.object),
-                )
-                break
+            if frame.object & old_frame.object or not kinds & tool_kind(frame.object):
+                continue
+            yield (
+                old,
+                memory,
+                f"{frame.relation_text}: {show(old_frame.object)} → " + show(frame.object),
+            )
+            break
 
 
 #: Subjects that stand for the thing last spoken of ("it moved to port 6543").
-_PRONOUNS = frozenset({frozenset({"it"}), frozenset({"this"}), frozenset({"that"})})
+PRONOUNS = frozenset({frozenset({"it"}), frozenset({"this"}), frozenset({"that"})})
 
 
 def pronoun_changes(
     by_subject: Groups,
 ) -> Iterator[tuple[Memory, Memory, str, str]]:
-    """ "Correction: it moved to port 6543" after "the staging database listens on port
-    5433": a change said of "it" retires the latest earlier memory, of any subject, whose
-    value has the same noun with another number ("port 5433"). Each comes with the newer
-    memory's text naming what "it" stands for (the older one's subject as written there),
-    or "" where the stand-in cannot be found in it."""
+    """:func:`pronoun_changes_in` of the changes said of "it", each looked at beside the
+    :data:`WINDOW` frames of other subjects said last before it."""
     changes = [
-        (m, f)
-        for subject in _PRONOUNS
-        for m, f in by_subject.get(subject, ())
-        if (f.change or f.rejected) and f.numbers and f.object and not f.dates
+        (m, f) for subject in PRONOUNS for m, f in by_subject.get(subject, ()) if changes_count(f)
     ]
     if not changes:
         return
@@ -146,15 +168,37 @@ def pronoun_changes(
         (
             (m, f)
             for subject, group in by_subject.items()
-            if subject not in _PRONOUNS
+            if subject not in PRONOUNS
             for m, f in group
         ),
         key=lambda pair: by_time(pair[0]),
     )
     starts = [m.created for m, _f in timeline]
-    for memory, frame in changes:
+
+    def before(memory: Memory) -> Framed:
         end = bisect_left(starts, memory.created)
-        for old, old_frame in reversed(timeline[max(0, end - WINDOW) : end]):
+        return timeline[max(0, end - WINDOW) : end]
+
+    yield from pronoun_changes_in(changes, before)
+
+
+def changes_count(frame: Frame) -> bool:
+    """Whether a frame said of "it" changes a count ("it moved to port 6543")."""
+    said = (frame.change or frame.rejected) and frame.numbers and frame.object
+    return bool(said and not frame.dates)
+
+
+def pronoun_changes_in(
+    changes: Framed, before: Callable[[Memory], Framed]
+) -> Iterator[tuple[Memory, Memory, str, str]]:
+    """ "Correction: it moved to port 6543" after "the staging database listens on port
+    5433": a change said of "it" retires the latest earlier memory, of any subject, whose
+    value has the same noun with another number ("port 5433"), among the frames said
+    ``before`` it (oldest first). Each comes with the newer memory's text naming what "it"
+    stands for (the older one's subject as written there), or "" where the stand-in cannot
+    be found in it."""
+    for memory, frame in changes:
+        for old, old_frame in reversed(before(memory)):
             if old_frame.event or old_frame.indefinite or not old_frame.numbers:
                 continue
             if frame.object & old_frame.value and frame.numbers != old_frame.numbers:

@@ -14,7 +14,7 @@ Outside it every memory is read afresh. Same answers either way.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from functools import partial
@@ -30,7 +30,14 @@ from dreamgit.dream.consolidate.frame_memo import (
 from dreamgit.dream.consolidate.kept_frame import EAGER, KeptFrame
 from dreamgit.extract.frame import Frame
 
-__all__ = ["FOUND_BY", "Reading", "keeping_readings", "kept_reading"]
+__all__ = [
+    "FOUND_BY",
+    "Reading",
+    "hold_readings",
+    "keeping_readings",
+    "kept_reading",
+    "prefetch_readings",
+]
 
 #: What one memory says to compare: its frames, and when it tells of a promotion the
 #: sentence's frame and the role's words (else None and nothing).
@@ -39,9 +46,7 @@ Reading = tuple[list[Frame], Frame | None, frozenset[str]]
 #: The source a reading and an update depend on (relative to the package).
 FOUND_BY = ("extract", "textsim.py", "lazyre.py", "model.py", "dream/consolidate")
 
-_KEEPER: ContextVar[Callable[[str, Callable[[str], Reading]], Reading] | None] = ContextVar(
-    "dreamgit_update_readings", default=None
-)
+_KEEPER: ContextVar[_Reader | None] = ContextVar("dreamgit_update_readings", default=None)
 
 
 class _ReadingCodec:
@@ -109,27 +114,43 @@ def kept_reading(text: str, read: Callable[[str], Reading]) -> Reading:
     return read(text) if keeper is None else keeper(text, read)
 
 
+def prefetch_readings(texts: list[str]) -> None:
+    """Load the kept readings of ``texts`` ahead, in one batch (nothing outside a block)."""
+    keeper = _KEEPER.get()
+    if keeper is not None:
+        keeper.memo.prefetch(texts)
+
+
+def hold_readings(texts: Iterable[str]) -> None:
+    """Keep the readings of ``texts`` (the memories in use) whether asked for or not."""
+    keeper = _KEEPER.get()
+    if keeper is not None:
+        keeper.memo.hold(texts)
+
+
 def keeping_readings(git_dir: Path) -> AbstractContextManager[None]:
-    """Take memories' readings from those kept in ``git_dir``; save the new ones at the end
-    (every memory read afresh when a frame cannot be kept as JSON or the code cannot be
-    read to fingerprint it)."""
+    """Take memories' readings from those kept in ``git_dir``, each loaded when asked for
+    (in batches: :func:`prefetch_readings`); save the new ones at the end (every memory
+    read afresh when a frame cannot be kept as JSON or the code cannot be read to
+    fingerprint it)."""
     frames = frame_codec()
     codec = None if frames is None else _ReadingCodec(frames)
-    return keeping(git_dir, FOUND_BY, "update-readings", codec, _KEEPER, _recovering)
+    return keeping(git_dir, FOUND_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
 
 
-def _recovering(memo: Memo[Reading]) -> Callable[[str, Callable[[str], Reading]], Reading]:
+class _Reader:
     """The memo's reader, whose kept frames are read afresh from the text where their kept
     JSON cannot be decoded."""
 
-    def read(text: str, afresh: Callable[[str], Reading]) -> Reading:
-        reading = memo.read(text, afresh)
+    def __init__(self, memo: Memo[Reading]) -> None:
+        self.memo = memo
+
+    def __call__(self, text: str, afresh: Callable[[str], Reading]) -> Reading:
+        reading = self.memo.read(text, afresh)
         for k, frame in enumerate(reading[0]):
             if type(frame) is KeptFrame:
                 frame.recover_with(partial(_frame_of, afresh, text, k))
         return reading
-
-    return read
 
 
 def _frame_of(read: Callable[[str], Reading], text: str, k: int) -> Frame:
