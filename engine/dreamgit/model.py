@@ -167,11 +167,12 @@ class Memory:
         _EXTRA.__set__(self, None if extra is _NEW_DICT else extra)
         _set(self, "file", file)
 
-    def __getstate__(self) -> list[Any]:
-        return [getattr(self, name) for name in _FIELDS]
-
-    def __setstate__(self, state: list[Any]) -> None:
-        Memory.__init__(self, *state)
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as the call that makes it: a frozen dataclass with slots gets its own
+        # __getstate__/__setstate__ from Python 3.11.2's dataclasses whatever the class
+        # defines, and that __setstate__ cannot set ``extra`` (a property over its slot).
+        # (Any, not type[Memory]: in this class ``type`` is a field's name.)
+        return Memory, tuple(getattr(self, name) for name in _FIELDS)
 
     @reprlib.recursive_repr()
     def __repr__(self) -> str:
