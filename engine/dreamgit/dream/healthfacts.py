@@ -28,7 +28,7 @@ from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.context import LazyMemoryEnv
 from dreamgit.store.derived import DerivedStore
 from dreamgit.store.derivedfacts import FactsOf, StoredRecord
-from dreamgit.store.memoryfile import memory_from_record, record_created
+from dreamgit.store.memoryfile import created_at, memory_from_record
 from dreamgit.store.signals import with_recalls
 from dreamgit.version import __version__
 
@@ -187,7 +187,7 @@ class _RecordView:
     @property
     def created(self) -> datetime:
         """As :func:`memory_from_record` sets it."""
-        return record_created({"created": self._created}, self._now)
+        return created_at(self._created, self._now)
 
     def __getattr__(self, name: str) -> Any:
         # Only for what the properties and slots above do not answer.

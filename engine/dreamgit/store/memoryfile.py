@@ -25,12 +25,12 @@ from dreamgit.model import MEMORY_TYPES, PRIORITIES, Memory
 
 __all__ = [
     "Shared",
+    "created_at",
     "decode_text",
     "memory_from_record",
     "memory_of_values",
     "parse_full_record",
     "parse_memory_record",
-    "record_created",
     "render_memory",
     "rewrite_memory",
     "split_memory_path",
@@ -208,11 +208,11 @@ def _check_record(record: dict[str, Any], *, path: str, raw: str | None) -> None
             )
 
 
-def record_created(
-    record: Mapping[str, Any], now: datetime, times: dict[str, datetime] | None = None
+def created_at(
+    said: str | None, now: datetime, times: dict[str, datetime] | None = None
 ) -> datetime:
-    """When the memory of ``record`` was created (``now`` when the record does not say)."""
-    said = record["created"]
+    """When a memory whose record says ``created: said`` was created (``now`` when the
+    record does not say)."""
     return _parsed(said, "created", times) if said else now
 
 
@@ -304,7 +304,7 @@ def memory_of_values(
     description equal to the text and a confidence of 1.0 as one object each."""
     topic, slug = split_memory_path(path)
     times = None if shared is None else shared.times
-    made = _parsed(created, "created", times) if created else now
+    made = created_at(created, now, times)
     # Most memories were never updated: the time is parsed once and held once.
     changed = _parsed(updated, "updated", times) if updated and updated != created else made
     if shared is not None:
