@@ -8,7 +8,7 @@ model's proposals retire (remove, supersede) have a cap of their own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from dreamgit.dream.workset import MEMORY_OPS, Deferred, Operation
 from dreamgit.llm.runlimits import REMOVING_OPS, RunLimits
@@ -21,18 +21,10 @@ LISTED_DEFERRED = 20
 
 
 @dataclass
-class Budget:
-    """What is left of the run's limits, and what was deferred for lack of it."""
+class Budget(RunLimits):
+    """What is left of the run's limits, and what was deferred for lack of it: the run's
+    :class:`RunLimits` (its caps and what is used of them), with what did not fit."""
 
-    max_changes: int
-    max_adds: int
-    max_new_chars: int
-    #: Memories an LLM's proposals may retire (``max_removals_per_run``).
-    max_removals: int = 3
-    changes: int = 0
-    adds: int = 0
-    new_chars: int = 0
-    removals: int = 0
     deferred: list[Deferred] = field(default_factory=list)
     #: Per kind, rule and reason of :meth:`defer_counted`: how many were listed, and where
     #: the item counting the rest stands in ``deferred``.
@@ -40,17 +32,10 @@ class Budget:
     _tally: dict[tuple[str, str, str], int] = field(default_factory=dict, repr=False)
 
     def run_limits(self) -> RunLimits:
-        """The same caps and what is used of them, for judging an LLM's proposals."""
-        return RunLimits(
-            max_changes=self.max_changes,
-            max_adds=self.max_adds,
-            max_new_chars=self.max_new_chars,
-            changes=self.changes,
-            adds=self.adds,
-            new_chars=self.new_chars,
-            max_removals=self.max_removals,
-            removals=self.removals,
-        )
+        """A copy of the caps and what is used of them, for judging an LLM's proposals
+        (what they use is counted here when their operations are admitted)."""
+        caps = {f.name: getattr(self, f.name) for f in fields(RunLimits) if f.name != "touched"}
+        return RunLimits(**caps)
 
     def admit(self, op: Operation) -> bool:
         """Count ``op`` if it fits; otherwise record it as deferred and return False."""
