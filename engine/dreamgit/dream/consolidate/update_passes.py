@@ -150,8 +150,10 @@ def endings_in(group: Framed) -> Iterator[tuple[Memory, Memory, str]]:
             break
 
 
-#: Subjects that stand for the thing last spoken of ("it moved to port 6543").
-PRONOUNS = frozenset({frozenset({"it"}), frozenset({"this"}), frozenset({"that"})})
+#: Subjects that stand for the thing last spoken of ("it moved to port 6543"), in one
+#: order: the changes said of them are read in this order in every process (a set of
+#: sets iterates in an order that follows the process's string hashes).
+PRONOUNS = (frozenset({"it"}), frozenset({"this"}), frozenset({"that"}))
 
 
 def pronoun_changes(
