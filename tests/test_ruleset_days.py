@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from dreamgit.ruleset import days
 from dreamgit.ruleset.days import last_day, recurs, since_day
 
 SAID = datetime(2026, 3, 6, 10, 0, tzinfo=UTC)
@@ -25,6 +26,20 @@ SAID = datetime(2026, 3, 6, 10, 0, tzinfo=UTC)
 def test_the_latest_day_a_text_names(text: str, day: date | None) -> None:
     """Days as gathering writes them, as people write them and in ISO form; the latest."""
     assert last_day(text) == day
+
+
+def test_only_texts_with_a_year_are_kept_and_kept_days_read_the_same() -> None:
+    """A text without four digits is answered without the cache; one with them is kept,
+    and asked again (kept or not) gives the same day."""
+    days._last_named_day.cache_clear()
+    assert last_day("The user likes tea, no year here.") is None
+    assert days._last_named_day.cache_info().currsize == 0
+    text = "The demo is on 7 March 2026 at 3pm."
+    assert last_day(text) == date(2026, 3, 7)
+    assert days._last_named_day.cache_info().currsize == 1
+    assert last_day(text) == date(2026, 3, 7)
+    days._last_named_day.cache_clear()
+    assert last_day(text) == date(2026, 3, 7)
 
 
 def test_since_day_counts_from_the_end_of_the_day_it_names() -> None:
