@@ -5,8 +5,11 @@ Usage: ``python tests/bench/bench_commands.py [N] [--repeat R] [--against OTHER]
 store), then times ``dreamgit recall QUERY --no-record``, ``status`` and ``add`` as
 processes of the installed command (and ``recall`` again right after each ``add``,
 when the caches must follow one new file), then ``status`` and ``add`` again in a clone
-of it with a work tree (main checked out, as an agent's memory folder is): wall clock
-and the CPU time of the process
+of it with a work tree (main checked out, as an agent's memory folder is), and once
+more in a clone whose index holds no ``stat`` data (``index from dreamgit``): dreamgit
+stages every file it writes so, and where no ``git status`` ever refreshes the index (an
+agent's own folder) its entries all end up so; git and libgit2 then hash each file at
+every look at the work tree. Wall clock and the CPU time of the process
 (user + system; steadier than the wall clock on a shared machine), medians of R.
 The first ``recall`` is timed on its own: it builds the caches in the git directory.
 
@@ -50,6 +53,7 @@ class Version:
     command: str
     repo: Path
     worktree: Path
+    staged: Path
     wall: dict[str, list[float]] = field(default_factory=dict)
     cpu: dict[str, list[float]] = field(default_factory=dict)
 
@@ -101,12 +105,34 @@ def _round(versions: list[Version], k: int) -> None:
             "bench",
             repo=version.worktree,
         )
+        version.run("status (index from dreamgit)", "status", repo=version.staged)
+        version.run(
+            "add (index from dreamgit)",
+            "add",
+            f"Staged fact {k}",
+            "--topic",
+            "bench",
+            repo=version.staged,
+        )
 
 
 def _clone(bare: Path, into: Path) -> Path:
     """A clone of ``bare`` with main checked out and no remote: an agent's memory folder."""
     subprocess.run(["git", "clone", "-q", str(bare), str(into)], check=True)
     subprocess.run(["git", "-C", str(into), "remote", "remove", "origin"], check=True)
+    return into
+
+
+def _clone_staged(bare: Path, into: Path) -> Path:
+    """A clone of ``bare`` whose index entries carry no ``stat`` data, as the entries
+    dreamgit stages for the files it writes do."""
+    import pygit2  # only here: the rest of the bench runs the installed command
+
+    _clone(bare, into)
+    index = pygit2.Index(str(into / ".git" / "index"))
+    for entry in list(index):
+        index.add(pygit2.IndexEntry(entry.path, entry.id, entry.mode))
+    index.write()
     return into
 
 
@@ -125,6 +151,13 @@ def _report(versions: list[Version], n: int) -> None:
         print(f"{name:<{width}}  {cells}{ratio}")
 
 
+def _version(name: str, command: str, base: Path) -> Version:
+    """A version with its bare repository ``base/NAME.git`` and its two clones."""
+    bare = base / f"{name}.git"
+    worktree = _clone(bare, base / name)
+    return Version(name, command, bare, worktree, _clone_staged(bare, base / f"{name}-staged"))
+
+
 def main() -> None:
     """Build the repository, time each version, print medians and ratios."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -138,13 +171,10 @@ def main() -> None:
         build_repository(base / "this.git", args.n)
         print(f"built {args.n} memories in {time.perf_counter() - start:.1f} s")
         this = shutil.which("dreamgit", path=str(Path(sys.executable).parent)) or "dreamgit"
-        versions = [
-            Version("this", this, base / "this.git", _clone(base / "this.git", base / "this"))
-        ]
+        versions = [_version("this", this, base)]
         if args.against is not None:
             shutil.copytree(base / "this.git", base / "other.git")
-            other = _clone(base / "other.git", base / "other")
-            versions.append(Version("other", _command(args.against), base / "other.git", other))
+            versions.append(_version("other", _command(args.against), base))
         for version in versions:  # the first call after a clone: the caches are built
             version.run("recall, first call (builds caches)", "recall", "python", "--no-record")
             version.run(
@@ -153,6 +183,13 @@ def main() -> None:
                 "python",
                 "--no-record",
                 repo=version.worktree,
+            )
+            version.run(
+                "recall, first call (index from dreamgit)",
+                "recall",
+                "python",
+                "--no-record",
+                repo=version.staged,
             )
         for k in range(args.repeat):
             _round(versions, k)
