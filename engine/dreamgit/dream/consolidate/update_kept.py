@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from dreamgit.dream.consolidate.update_readings import COMPARED_BY
+from dreamgit.dream.consolidate.update_readings import FOUND_BY
 from dreamgit.store.keptframes import code_fingerprint
 from dreamgit.store.keptlayout import KeptLayout
 
@@ -109,7 +109,7 @@ def keeping_layout(git_dir: Path) -> Iterator[None]:
     """Take the check's layout from the one kept in ``git_dir``, and keep the new one at
     the end (every run from an empty layout when the code cannot be read to fingerprint)."""
     try:
-        fingerprint = code_fingerprint(_PACKAGE, COMPARED_BY)
+        fingerprint = code_fingerprint(_PACKAGE, FOUND_BY)
     except OSError:
         yield
         return

@@ -26,7 +26,7 @@ from pathlib import Path
 from dreamgit.dream.consolidate.frame_memo import Memo, keeping
 from dreamgit.dream.consolidate.update_kept import keeping_layout
 from dreamgit.dream.consolidate.update_layout import Found
-from dreamgit.dream.consolidate.update_readings import COMPARED_BY, keeping_readings
+from dreamgit.dream.consolidate.update_readings import FOUND_BY, keeping_readings
 from dreamgit.model import Memory
 
 __all__ = ["Found", "InputDigest", "keeping_updates", "kept_updates"]
@@ -89,7 +89,7 @@ def keeping_updates(git_dir: Path) -> Iterator[None]:
     (every subject compared afresh when the code cannot be read to fingerprint it)."""
     with (
         keeping_readings(git_dir),
-        keeping(git_dir, COMPARED_BY, "subject-updates", _FoundCodec(), _KEEPER, _itself),
+        keeping(git_dir, FOUND_BY, "subject-updates", _FoundCodec(), _KEEPER, _itself),
         keeping_layout(git_dir),
     ):
         yield

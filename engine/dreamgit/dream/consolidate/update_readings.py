@@ -31,8 +31,7 @@ from dreamgit.dream.consolidate.kept_frame import EAGER, KeptFrame
 from dreamgit.extract.frame import Frame
 
 __all__ = [
-    "COMPARED_BY",
-    "READ_BY",
+    "FOUND_BY",
     "Reading",
     "hold_readings",
     "keeping_readings",
@@ -44,49 +43,8 @@ __all__ = [
 #: sentence's frame and the role's words (else None and nothing).
 Reading = tuple[list[Frame], Frame | None, frozenset[str]]
 
-#: The source a reading depends on (relative to the package): the code that reads a text
-#: and every module of the package it imports, but neither the data's shape (``model.py``)
-#: nor where readings are kept: a reading is a function of the text alone, so an edit
-#: elsewhere keeps every kept reading (tests/test_cache_fingerprints.py checks this list
-#: against what the reading code imports).
-READ_BY = (
-    "extract",
-    "textsim.py",
-    "lazyre.py",
-    *(
-        f"dream/consolidate/{name}.py"
-        for name in (
-            "frame_memo",
-            "kept_frame",
-            "restate",
-            "update_frames",
-            "update_passes",
-            "update_readings",
-        )
-    ),
-)
-#: The source the comparisons of each subject and their layout depend on besides the
-#: readings (they are kept by the memories' ids, times and texts).
-COMPARED_BY = (
-    *READ_BY,
-    *(
-        f"dream/consolidate/{name}.py"
-        for name in (
-            "count_cues",
-            "count_layout",
-            "count_reading",
-            "count_said",
-            "count_words",
-            "counts",
-            "rejected",
-            "setting_names",
-            "update",
-            "update_kept",
-            "update_layout",
-            "update_memo",
-        )
-    ),
-)
+#: The source a reading and an update depend on (relative to the package).
+FOUND_BY = ("extract", "textsim.py", "lazyre.py", "model.py", "dream/consolidate")
 
 _KEEPER: ContextVar[_Reader | None] = ContextVar("dreamgit_update_readings", default=None)
 
@@ -177,7 +135,7 @@ def keeping_readings(git_dir: Path) -> AbstractContextManager[None]:
     fingerprint it)."""
     frames = frame_codec()
     codec = None if frames is None else _ReadingCodec(frames)
-    return keeping(git_dir, READ_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
+    return keeping(git_dir, FOUND_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
 
 
 class _Reader:
