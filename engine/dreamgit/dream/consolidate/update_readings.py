@@ -32,6 +32,7 @@ from dreamgit.extract.frame import Frame
 
 __all__ = [
     "FOUND_BY",
+    "READ_BY",
     "Reading",
     "hold_readings",
     "keeping_readings",
@@ -43,8 +44,23 @@ __all__ = [
 #: sentence's frame and the role's words (else None and nothing).
 Reading = tuple[list[Frame], Frame | None, frozenset[str]]
 
-#: The source a reading and an update depend on (relative to the package).
-FOUND_BY = ("extract", "textsim.py", "lazyre.py", "model.py", "dream/consolidate")
+#: The source a reading depends on (relative to the package): the framing code, and the
+#: consolidation modules that restate, split and frame a memory's text and keep the result.
+READ_BY = (
+    "extract",
+    "textsim.py",
+    "lazyre.py",
+    "dream/consolidate/update_frames.py",
+    "dream/consolidate/update_passes.py",
+    "dream/consolidate/restate.py",
+    "dream/consolidate/update_readings.py",
+    "dream/consolidate/kept_frame.py",
+    "dream/consolidate/frame_memo.py",
+)
+#: The source an update (a subject's comparison, the check's layout with its counts)
+#: depends on. Not ``model.py``: the check reads a memory by its id, time and text only,
+#: which key every kept answer, so an edit there (a docstring) keeps the caches.
+FOUND_BY = ("extract", "textsim.py", "lazyre.py", "dream/consolidate")
 
 _KEEPER: ContextVar[_Reader | None] = ContextVar("dreamgit_update_readings", default=None)
 
@@ -135,7 +151,7 @@ def keeping_readings(git_dir: Path) -> AbstractContextManager[None]:
     fingerprint it)."""
     frames = frame_codec()
     codec = None if frames is None else _ReadingCodec(frames)
-    return keeping(git_dir, FOUND_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
+    return keeping(git_dir, READ_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
 
 
 class _Reader:
