@@ -23,6 +23,7 @@ from pathlib import Path
 from dreamgit.dream.consolidate.frame_memo import (
     FrameCodec,
     Memo,
+    as_json,
     frame_codec,
     keeping,
     words,
@@ -78,7 +79,7 @@ class _ReadingCodec:
     def encode(self, reading: Reading) -> str:
         frames, sentence, role = reading
         eager = [[_plain(getattr(f, n)) for n in EAGER] for f in frames]
-        head = json.dumps([eager, self._frames.values(sentence), sorted(role)], ensure_ascii=False)
+        head = as_json([eager, self._frames.values(sentence), sorted(role)])
         return "\n".join([head, *(self._frames.encode(f) for f in frames)])
 
     def decode(self, text: str) -> Reading:
