@@ -59,9 +59,26 @@ READ_BY = (
     "dream/consolidate/frame_memo.py",
 )
 #: The source an update (a subject's comparison, the check's layout with its counts)
-#: depends on. Not ``model.py``: the check reads a memory by its id, time and text only,
-#: which key every kept answer, so an edit there (a docstring) keeps the caches.
-FOUND_BY = ("extract", "textsim.py", "lazyre.py", "dream/consolidate")
+#: depends on: the readings' and the modules the check and the count check import (a test
+#: holds it to their imports). Not ``model.py``: the check reads a memory by its id, time
+#: and text only, which key every kept answer, so an edit there (a docstring) keeps the
+#: caches; nor the rest of consolidation (the phase, the duplicates and their merging),
+#: whose edits recomputed every update at 100,000 memories.
+FOUND_BY = (
+    *READ_BY,
+    "dream/consolidate/update.py",
+    "dream/consolidate/update_kept.py",
+    "dream/consolidate/update_layout.py",
+    "dream/consolidate/update_memo.py",
+    "dream/consolidate/rejected.py",
+    "dream/consolidate/counts.py",
+    "dream/consolidate/count_cues.py",
+    "dream/consolidate/count_layout.py",
+    "dream/consolidate/count_reading.py",
+    "dream/consolidate/count_said.py",
+    "dream/consolidate/count_words.py",
+    "dream/consolidate/setting_names.py",
+)
 
 _KEEPER: ContextVar[_Reader | None] = ContextVar("dreamgit_update_readings", default=None)
 
