@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
-from dreamgit.dream.consolidate.frame_memo import keeping, read_through
+from dreamgit.dream.consolidate.frame_memo import as_json, keeping, read_through
 
 __all__ = ["keeping_counts"]
 
@@ -47,7 +47,7 @@ class CountCodec:
             return "null"
         counts = [_quantity_fields(q) for q in reading.quantities]
         sets = [sorted(reading.names), sorted(reading.dates), sorted(reading.words)]
-        return json.dumps([reading.fact, counts, *sets], ensure_ascii=False)
+        return as_json([reading.fact, counts, *sets])
 
     def decode(self, text: str) -> CountReading | None:
         """A kept reading; ValueError or TypeError when it has another shape."""

@@ -25,6 +25,12 @@ class Said:
     words: frozenset[str]  #: every word of the sentence, lower case
 
     @cached_property
+    def numbers(self) -> frozenset[str]:
+        """Every number its counts say (a count of the check compares with 60 older
+        memories, and this set is asked of each)."""
+        return frozenset(q.number for q in self.quantities)
+
+    @cached_property
     def frame(self) -> Frame:
         """The fact's frame, framed when first asked: only a memory compared anew needs
         it, and a warm dream over 100,000 memories compares few (framing every one of

@@ -468,6 +468,8 @@ def laid_out_counts(
 
 def _changed_count(old: Said, new: Said, q: Quantity) -> str | None:
     """Why ``q`` of ``new`` changes a count of ``old``, or None."""
+    if q.number in old.numbers:
+        return None  # the older one says the newer value too: no count of it changed
     tied = old.memory.created == new.memory.created
     for p in old.quantities:
         if tied and (p.changed or not q.changed):
@@ -476,8 +478,6 @@ def _changed_count(old: Said, new: Said, q: Quantity) -> str | None:
             continue
         if _apart(old, new, p, q):
             continue
-        if q.number in {x.number for x in old.quantities}:
-            continue  # the older one says the newer value too
         thing = " ".join(p.counted) or " ".join(sorted(p.setting))
         return f"count of {thing}: {p.number} → {q.number}"
     return None

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from dreamgit.dream.consolidate.frame_memo import Memo, keeping
+from dreamgit.dream.consolidate.frame_memo import Memo, as_json, keeping
 from dreamgit.dream.consolidate.update_kept import keeping_layout
 from dreamgit.dream.consolidate.update_layout import Found
 from dreamgit.dream.consolidate.update_readings import FOUND_BY, keeping_readings
@@ -38,7 +38,7 @@ class _FoundCodec:
     """A subject's updates as a JSON list of four strings each, and back."""
 
     def encode(self, found: list[Found]) -> str:
-        return json.dumps([list(f) for f in found], ensure_ascii=False)
+        return as_json([list(f) for f in found])
 
     def decode(self, text: str) -> list[Found]:
         values = json.loads(text)

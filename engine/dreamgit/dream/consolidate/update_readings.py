@@ -23,6 +23,7 @@ from pathlib import Path
 from dreamgit.dream.consolidate.frame_memo import (
     FrameCodec,
     Memo,
+    as_json,
     frame_codec,
     keeping,
     words,
@@ -32,6 +33,7 @@ from dreamgit.extract.frame import Frame
 
 __all__ = [
     "FOUND_BY",
+    "READ_BY",
     "Reading",
     "hold_readings",
     "keeping_readings",
@@ -43,8 +45,40 @@ __all__ = [
 #: sentence's frame and the role's words (else None and nothing).
 Reading = tuple[list[Frame], Frame | None, frozenset[str]]
 
-#: The source a reading and an update depend on (relative to the package).
-FOUND_BY = ("extract", "textsim.py", "lazyre.py", "model.py", "dream/consolidate")
+#: The source a reading depends on (relative to the package): the framing code, and the
+#: consolidation modules that restate, split and frame a memory's text and keep the result.
+READ_BY = (
+    "extract",
+    "textsim.py",
+    "lazyre.py",
+    "dream/consolidate/update_frames.py",
+    "dream/consolidate/update_passes.py",
+    "dream/consolidate/restate.py",
+    "dream/consolidate/update_readings.py",
+    "dream/consolidate/kept_frame.py",
+    "dream/consolidate/frame_memo.py",
+)
+#: The source an update (a subject's comparison, the check's layout with its counts)
+#: depends on: the readings' and the modules the check and the count check import (a test
+#: holds it to their imports). Not ``model.py``: the check reads a memory by its id, time
+#: and text only, which key every kept answer, so an edit there (a docstring) keeps the
+#: caches; nor the rest of consolidation (the phase, the duplicates and their merging),
+#: whose edits recomputed every update at 100,000 memories.
+FOUND_BY = (
+    *READ_BY,
+    "dream/consolidate/update.py",
+    "dream/consolidate/update_kept.py",
+    "dream/consolidate/update_layout.py",
+    "dream/consolidate/update_memo.py",
+    "dream/consolidate/rejected.py",
+    "dream/consolidate/counts.py",
+    "dream/consolidate/count_cues.py",
+    "dream/consolidate/count_layout.py",
+    "dream/consolidate/count_reading.py",
+    "dream/consolidate/count_said.py",
+    "dream/consolidate/count_words.py",
+    "dream/consolidate/setting_names.py",
+)
 
 _KEEPER: ContextVar[_Reader | None] = ContextVar("dreamgit_update_readings", default=None)
 
@@ -62,7 +96,7 @@ class _ReadingCodec:
     def encode(self, reading: Reading) -> str:
         frames, sentence, role = reading
         eager = [[_plain(getattr(f, n)) for n in EAGER] for f in frames]
-        head = json.dumps([eager, self._frames.values(sentence), sorted(role)], ensure_ascii=False)
+        head = as_json([eager, self._frames.values(sentence), sorted(role)])
         return "\n".join([head, *(self._frames.encode(f) for f in frames)])
 
     def decode(self, text: str) -> Reading:
@@ -135,7 +169,7 @@ def keeping_readings(git_dir: Path) -> AbstractContextManager[None]:
     fingerprint it)."""
     frames = frame_codec()
     codec = None if frames is None else _ReadingCodec(frames)
-    return keeping(git_dir, FOUND_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
+    return keeping(git_dir, READ_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
 
 
 class _Reader:
