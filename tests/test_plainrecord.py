@@ -78,7 +78,10 @@ def test_a_plain_memory_without_optional_keys_is_read_by_one_match() -> None:
 
 #: Each a rendered file with one thing changed that the one match must not read itself.
 ODD = [
-    ("name: editor\n", "name: 'editor'\n"),  # quoted
+    ("name: editor\n", 'name: "editor"\n'),  # double quoted
+    ("name: editor\n", "name: 'edi'tor'\n"),  # a lone quote inside
+    ("name: editor\n", "name: 'editor' \n"),  # a space after the closing quote
+    ("name: editor\n", "name: 'editor\tx'\n"),
     ("name: editor\n", "name: yes\n"),  # YAML 1.1 reads a boolean
     ("name: editor\n", "name: 2024\n"),  # a number
     ("name: editor\n", "name: editor # a comment\n"),
@@ -121,6 +124,35 @@ def test_odd_front_matter_is_left_to_the_full_parser_or_read_as_it_reads_it(
     odd = text.replace(old, new, 1) if old != "\n" else text.replace(old, new)
     assert plain_record(odd) is None, new
     assert _read(odd) == _full(odd)
+
+
+def test_a_description_the_dumper_quotes_is_read_by_one_match_as_the_full_parser_reads_it() -> None:
+    """A description holding ": " (single-quoted by the dumper) takes the fast path and
+    gives the full parser's record; a quote doubled inside reads as one."""
+    text = render_memory(_memory("Reminder: keep pull requests small."))
+    assert "description: 'Reminder: keep pull requests small.'\n" in text
+    fast = plain_record(text)
+    assert fast is not None and fast == _full(text)
+    assert fast["description"] == "Reminder: keep pull requests small."
+    doubled = text.replace("keep pull", "keep Ann''s pull", 1)
+    assert plain_record(doubled) == _full(doubled)
+    assert _full(doubled)["description"] == "Reminder: keep Ann's pull requests small."
+
+
+@given(value=st.text(alphabet=st.sampled_from("a: '#\t\\\"é\u2028-"), max_size=12))
+def test_any_single_quoted_name_or_description_reads_as_the_full_parser_reads_it(
+    value: str,
+) -> None:
+    """Whatever stands between single quotes, the one match gives None or the full
+    parser's record (or error)."""
+    text = render_memory(_memory(tags=("helix",)))
+    for field in ("name", "description"):
+        line = next(x for x in text.split("\n") if x.startswith(f"{field}: "))
+        odd = text.replace(line, f"{field}: '{value}'", 1)
+        fast = plain_record(odd)
+        if fast is not None:
+            assert fast == _full(odd)
+        assert _read(odd) == _full(odd)
 
 
 def _read(text: str) -> dict[str, Any] | str:
