@@ -32,6 +32,7 @@ KERNEL = frozenset(
         "errors",
         "clock",
         "ids",
+        "jsontext",
         "leanhash",
         "lazyre",
         "model",

@@ -5,8 +5,8 @@ facts from sessions, merge duplicates, supersede old facts, prune stale ones and
 rewrite a compact ``MEMORY.md``, each change a commit on a dream branch.
 
 The package map (each folder a layer; imports go down only, checked by ``lint-imports``):
-the kernel (``errors``, ``clock``, ``ids``, ``leanhash``, ``lazyre``, ``model``, ``records``,
-``faults``, ``trailers``, ``usercache``, ``packagefiles``, ``version``) under
+the kernel (``errors``, ``clock``, ``ids``, ``jsontext``, ``leanhash``, ``lazyre``, ``model``,
+``records``, ``faults``, ``trailers``, ``usercache``, ``packagefiles``, ``version``) under
 ``templating``/``textsim``,
 under ``dsl``, ``store``, ``ruleset``, then ``history``, ``llm`` and ``recall``, then
 ``extract``, then ``dream``, then the API (``api``, ``demo``) and ``integrations``, and ``cli``

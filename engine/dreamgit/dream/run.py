@@ -34,6 +34,7 @@ from dreamgit.history.branches import OpenBranch, review_branches
 from dreamgit.history.mainmerge import merge_branch
 from dreamgit.history.runrecords import read_runs, record_path
 from dreamgit.ids import run_id as make_run_id
+from dreamgit.jsontext import as_json
 from dreamgit.model import plural
 from dreamgit.recall.fold import fold_signals, signals_waiting
 from dreamgit.records import RunRecord
@@ -373,10 +374,6 @@ def _diary_op(
 _ITEM_A_LINE = frozenset({"ops", "deferred", "decisions"})
 
 
-#: ``json.dumps(x, ensure_ascii=False)`` without building an encoder for each item.
-_one_line = json.JSONEncoder(ensure_ascii=False).encode
-
-
 def _record_bytes(record: RunRecord) -> bytes:
     """The stored record: indented JSON, the long lists one compact item a line."""
     # Whether the run got merged is a fact about main, not about the branch: not stored.
@@ -384,7 +381,7 @@ def _record_bytes(record: RunRecord) -> bytes:
     fields = []
     for key, value in stored:
         if key in _ITEM_A_LINE and isinstance(value, list) and value:
-            items = ",\n".join(f"    {_one_line(x)}" for x in value)
+            items = ",\n".join(f"    {as_json(x)}" for x in value)
             text = f"[\n{items}\n  ]"
         else:
             text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")

@@ -25,6 +25,7 @@ from typing import Any
 from dreamgit.dream.consolidate.frame_memo import Memo
 from dreamgit.dream.gather.compact import WORDS_KEEPER
 from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, Holders
+from dreamgit.jsontext import as_json
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 from dreamgit.store.keptpostings import KeptPostings
 from dreamgit.store.lookedreadings import LookedUpReadings
@@ -50,7 +51,7 @@ class _SetCodec:
         self._build = build
 
     def encode(self, words: Any) -> str:
-        return json.dumps(sorted(words), ensure_ascii=False)
+        return as_json(sorted(words))
 
     def decode(self, text: str) -> Any:
         words = json.loads(text)

@@ -12,7 +12,6 @@ number of pairs that really are similar, not with the number of all pairs.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import NamedTuple
 
 from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.guards import extends, merge_allowed, subsumes
+from dreamgit.jsontext import as_json
 from dreamgit.model import Memory
 from dreamgit.textsim import dice, features
 
@@ -250,7 +250,7 @@ def contained_keys(text: str) -> ContainedKeys:
 
 
 def _slot_key(subject: frozenset[str], head: str, particle: str, words: frozenset[str]) -> str:
-    return json.dumps([sorted(subject), head, particle, sorted(words)], ensure_ascii=False)
+    return as_json([sorted(subject), head, particle, sorted(words)])
 
 
 #: A judgment made before, or None: ``(kind, i, j)`` with kind "extends" (i and j of one

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
-from dreamgit.dream.consolidate.frame_memo import as_json, keeping, read_through
+from dreamgit.dream.consolidate.frame_memo import keeping, read_through
+from dreamgit.jsontext import as_json
 
 __all__ = ["keeping_counts"]
 

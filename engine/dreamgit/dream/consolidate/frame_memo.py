@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_type_hints
 
 from dreamgit.extract.frame import KEEPER, Frame
+from dreamgit.jsontext import as_json
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 
 __all__ = [
     "Codec",
     "FrameCodec",
     "Memo",
-    "as_json",
     "frame_codec",
     "keeping",
     "keeping_frames",
@@ -39,11 +39,6 @@ __all__ = [
 
 T = TypeVar("T")
 K = TypeVar("K")
-
-#: A value as JSON text, non-ASCII kept as it is: ``json.dumps(value, ensure_ascii=False)``
-#: without making an encoder per call (which dumps does for any option; the memos encode
-#: 400,000 readings in a dream over 100,000 memories read anew).
-as_json = json.JSONEncoder(ensure_ascii=False).encode
 
 #: The source a frame depends on (relative to the package): the parser and its word lists.
 _READ_BY = ("extract", "textsim.py", "lazyre.py")

@@ -23,10 +23,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from dreamgit.dream.consolidate.frame_memo import Memo, as_json, keeping
+from dreamgit.dream.consolidate.frame_memo import Memo, keeping
 from dreamgit.dream.consolidate.update_kept import keeping_layout
 from dreamgit.dream.consolidate.update_layout import Found
 from dreamgit.dream.consolidate.update_readings import FOUND_BY, keeping_readings
+from dreamgit.jsontext import as_json
 from dreamgit.model import Memory
 
 __all__ = ["Found", "InputDigest", "keeping_updates", "kept_updates"]

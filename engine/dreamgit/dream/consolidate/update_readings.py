@@ -23,13 +23,13 @@ from pathlib import Path
 from dreamgit.dream.consolidate.frame_memo import (
     FrameCodec,
     Memo,
-    as_json,
     frame_codec,
     keeping,
     words,
 )
 from dreamgit.dream.consolidate.kept_frame import EAGER, KeptFrame
 from dreamgit.extract.frame import Frame
+from dreamgit.jsontext import as_json
 
 __all__ = [
     "FOUND_BY",
