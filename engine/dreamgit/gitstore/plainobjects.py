@@ -37,4 +37,4 @@ def objects_folder(repo: pygit2.Repository) -> Path | None:
 
 def write_plain_tree(objects: Path, raw: bytes) -> pygit2.Oid:
     """The tree object ``raw`` (a tree's entries) written to ``objects`` uncompressed."""
-    return pygit2.Oid(hex=write_loose(objects, b"tree", raw, level=0))
+    return pygit2.Oid(hex=write_loose(objects, b"tree", raw, level=0, large=True))
