@@ -120,11 +120,11 @@ def test_one_look_up_of_a_memory_serves_every_rule_with_the_values_kept() -> Non
     rules = [_Counted("priority == normal and age > 2d"), _Counted("chars > 10")]
     values = rule_values(memory, NOW)
     assert values.env is memory_env_once(memory, NOW)
-    assert [values.value(rule) for rule in rules] == [True, True]
+    assert [values[rule] for rule in rules] == [True, True]
     assert [evaluate_once(rule, memory, NOW) for rule in rules] == [True, True]
-    assert rule_values(memory, NOW).value(rules[0]) is True
+    assert rule_values(memory, NOW)[rules[0]] is True
     assert [rule.calls for rule in rules] == [1, 1]
-    assert rule_values(memory, NOW - timedelta(days=2)).value(rules[0]) is False
+    assert rule_values(memory, NOW - timedelta(days=2))[rules[0]] is False
     assert rules[0].calls == 2
     forget_envs()
 
@@ -146,9 +146,9 @@ def test_a_memory_met_again_is_found_without_hashing_its_fields() -> None:
     memory = _Hashed(**{f: getattr(first, f) for f in first.__dataclass_fields__})
     rule = _Counted("priority == normal and age > 2d")
     hashed = _Hashed.hashes
-    assert rule_values(memory, NOW).value(rule) is True
+    assert rule_values(memory, NOW)[rule] is True
     assert evaluate_once(rule, memory, NOW) is True
-    assert rule_values(memory, NOW).value(rule) is True
+    assert rule_values(memory, NOW)[rule] is True
     assert _Hashed.hashes == hashed
     copy = replace(memory)
     assert evaluate_once(rule, copy, NOW) is True  # evaluated for the copy

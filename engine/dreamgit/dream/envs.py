@@ -49,7 +49,7 @@ def evaluate_once(
 ) -> Any:
     """``expression.evaluate(memory_env_once(...))``, evaluated once per memory and time:
     a rule's value depends on the environment alone, which is read only."""
-    return rule_values(memory, now, recalls_recorded=recalls_recorded).value(expression)
+    return rule_values(memory, now, recalls_recorded=recalls_recorded)[expression]
 
 
 def evaluate_walking(
@@ -60,7 +60,7 @@ def evaluate_walking(
     (``RuleValues.release``), so a store's worth of them is not held to the plan's end."""
     values = rule_values(memory, now, recalls_recorded=recalls_recorded)
     try:
-        return values.value(expression)
+        return values[expression]
     finally:
         values.release()
 
@@ -90,17 +90,18 @@ def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False
     return values
 
 
-_MISSING = object()
+class RuleValues(dict[Expression, Any]):
+    """The rule values kept for one memory and time (``values[expression]`` evaluates an
+    expression not read yet: :meth:`__missing__`), and its environment when needed.
 
+    A dict of the values read so far, so a phase reading a value another phase computed
+    (pruning and health read vetting's) does one dict look-up, not a method call."""
 
-class RuleValues:
-    """The rule values kept for one memory and time, and its environment when needed."""
-
-    __slots__ = ("_env", "_memory", "_now", "_recorded", "_values")
+    __slots__ = ("_env", "_memory", "_now", "_recorded")
 
     def __init__(self, memory: Memory, now: datetime, recorded: bool) -> None:
+        super().__init__()
         self._memory, self._now, self._recorded = memory, now, recorded
-        self._values: dict[Expression, Any] = {}
         self._env: LazyMemoryEnv | None = None
 
     @property
@@ -126,13 +127,11 @@ class RuleValues:
         store through the whole plan."""
         self._env = None
 
-    def value(self, expression: Expression) -> Any:
-        """``expression`` evaluated on the environment, once per memory and time."""
+    def __missing__(self, expression: Expression) -> Any:
         # the expression object itself is the key: a rule set's expressions live as long
-        # as the dream, and two rule sets' expressions of one text are two keys (no mix-up)
-        value = self._values.get(expression, _MISSING)
-        if value is _MISSING:
-            value = self._values[expression] = expression.evaluate(self.env)
+        # as the dream, and two rule sets' expressions of one text are two keys (no mix-up);
+        # a failure is not kept (raised again each time)
+        value = self[expression] = expression.evaluate(self.env)
         return value
 
 

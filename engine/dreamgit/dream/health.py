@@ -97,7 +97,7 @@ def _stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -
     and pruning, which evaluate the same ones (``envs.rule_values``, looked up once)."""
     values = rule_values(memory, now, recalls_recorded=tracked)
     for rule in prunable:  # noqa: SIM110 - any() over a generator costs twice as much
-        if values.value(rule.when):
+        if values[rule.when]:
             return True
     return False
 

@@ -140,7 +140,7 @@ def plan_prune(
     def first_rule(memory: Memory) -> Rule | None:
         values = rule_values(memory, now, recalls_recorded=tracked)  # one lookup, every rule
         for rule in rules:
-            if values.value(rule.when):
+            if values[rule.when]:
                 return rule
         return None
 

@@ -86,7 +86,7 @@ def _failure(
         return evaluation_error(memory.path, memory.id, "rank", None, f"its dates: {exc}")
     for name, location, expr in checks:
         try:
-            values.value(expr)  # kept: health, prune and rank read it again
+            values[expr]  # kept: health, prune and rank read it again
         except ExpressionError as exc:
             return evaluation_error(memory.path, memory.id, name, location, exc.reason)
     return None
