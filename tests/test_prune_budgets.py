@@ -9,6 +9,7 @@ from typing import Any
 
 from dreamgit.dream.envs import forget_envs
 from dreamgit.dream.limits import Budget
+from dreamgit.dream.ordering import rank_key
 from dreamgit.dream.prune import plan_prune
 from dreamgit.dream.workset import WorkingSet
 from dreamgit.dsl import Expression, compile_expression
@@ -62,3 +63,45 @@ def test_only_a_topic_over_its_budget_is_ranked_and_pruned() -> None:
         ("budget-per-topic", ["m-trav0001"]),
     ]
     assert set(rank.seen) == {"travel"}
+
+
+def _over_budget(topics: str, each: int) -> list[Memory]:
+    return [_memory(topic, k) for topic in topics.split() for k in range(each)]
+
+
+def test_prunes_past_the_limits_are_named_for_the_first_topic_and_counted_for_the_rest() -> None:
+    """With the change limit reached before pruning, the first topic's 20 lowest-ranked
+    memories are named as deferred and every other prune is counted; a topic of which no
+    prune would be named is not ranked at all."""
+    rank = _Ranked("-days(age)")
+    ruleset = replace(load_ruleset(RULES), rank=rank)
+    ws = WorkingSet(_over_budget("alpha beta gamma", 30), lambda _path: "")
+    budget = Budget(0, 100, 10**6, 100)
+    assert plan_prune(ws, ruleset, now=NOW, budget=budget) == []
+    forget_envs()
+    named = [d.memories[0] for d in budget.deferred if d.memories]
+    assert named == [f"m-alph{k:04d}" for k in range(29, 9, -1)]  # the oldest rank lowest
+    assert [(d.rule, d.more) for d in budget.deferred if not d.memories] == [
+        ("budget-per-topic", 7 + 27 + 27)
+    ]
+    assert set(rank.seen) == {"alpha"}
+
+
+def test_the_total_budget_past_the_limits_names_the_lowest_of_all_and_counts_the_rest() -> None:
+    """Over the total budget with the change limit reached, the 20 lowest-ranked memories
+    of the whole store are named, the rest counted: as ranking every memory gives them."""
+    rules = RULES.replace(
+        "max_memories: 1000, max_per_topic: 3", "max_memories: 10, max_per_topic: 100"
+    )
+    ruleset = load_ruleset(rules)
+    memories = _over_budget("alpha beta", 30)
+    ws = WorkingSet(memories, lambda _path: "")
+    budget = Budget(0, 100, 10**6, 100)
+    assert plan_prune(ws, ruleset, now=NOW, budget=budget) == []
+    forget_envs()
+    lowest_first = sorted(memories, key=rank_key(ruleset, NOW), reverse=True)
+    named = [d.memories[0] for d in budget.deferred if d.memories]
+    assert named == [m.id for m in lowest_first[:20]]
+    assert [(d.rule, d.more) for d in budget.deferred if not d.memories] == [
+        ("budget-total", 60 - 10 - 20)
+    ]

@@ -75,15 +75,24 @@ class Budget(RunLimits):
         while fewer than :data:`LISTED_DEFERRED` of its kind, rule and reason are, counted
         after that (a later run works out again which ones to do: the record need not name
         200,000)."""
+        named = memories[: self.named_left(kind, rule, reason)]
         key = (kind, rule, reason)
-        listed = self._listed.get(key, 0)
-        named = memories[: max(LISTED_DEFERRED - listed, 0)]
-        self._listed[key] = listed + len(named)
+        self._listed[key] = self._listed.get(key, 0) + len(named)
         for memory in named:
             self.defer(kind, rule, [memory], reason)
-        more = len(memories) - len(named)
+        self.count_deferred(kind, rule, len(memories) - len(named), reason)
+
+    def named_left(self, kind: str, rule: str, reason: str) -> int:
+        """How many more deferred operations of ``kind``, ``rule`` and ``reason``
+        :meth:`defer_counted` would list by name (the rest it only counts)."""
+        return max(LISTED_DEFERRED - self._listed.get((kind, rule, reason), 0), 0)
+
+    def count_deferred(self, kind: str, rule: str, more: int, reason: str) -> None:
+        """Count ``more`` operations that did not fit, none of them named (those
+        :meth:`defer_counted` names no more of: :meth:`named_left` is 0)."""
         if not more:
             return
+        key = (kind, rule, reason)
         at = self._tally.get(key)
         if at is None:
             self._tally[key] = len(self.deferred)
