@@ -9,8 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dreamgit.dsl import compile_expression
 from dreamgit.model import Memory, RecallStats
-from dreamgit.ruleset.context import MEMORY_FIELDS, LazyMemoryEnv, memory_env
+from dreamgit.ruleset.context import (
+    MEMORY_FIELDS,
+    MEMORY_SCHEMA,
+    LazyMemoryEnv,
+    memory_env,
+    names_read,
+)
 
 TEXTS = [
     "Prefers pytest over unittest.",
@@ -81,3 +88,28 @@ def test_a_memory_whose_fields_cannot_all_be_read_fails_only_on_those_names() ->
     assert filled["priority"].name == "normal"
     with pytest.raises(TypeError):
         filled["age"]
+
+
+@given(memories(), st.booleans(), st.frozensets(st.sampled_from(list(MEMORY_FIELDS))))
+def test_an_environment_filled_with_some_names_reads_every_name_alike(
+    memory: Memory, recorded: bool, names: frozenset[str]
+) -> None:
+    """Filled with only the names some rules read, an environment holds those of them read
+    straight from the fields and computes every other name when read, to the same values."""
+    filled = LazyMemoryEnv.filled(memory, NOW, recalls_recorded=recorded, names=names)
+    assert set(dict.keys(filled)) == names - {"since_day", "recurs", "recall"}
+    lazy = LazyMemoryEnv(memory, NOW, recalls_recorded=recorded)
+    for name in MEMORY_FIELDS:
+        assert filled[name] == lazy[name], name
+        assert type(filled[name]) is type(lazy[name]), name
+
+
+def test_the_names_rules_read_are_their_memory_fields() -> None:
+    """A field of a record reads its memory name (``recall``); calls are not names."""
+    read = names_read(
+        [
+            compile_expression("min(recalls, 3) + days(age)", MEMORY_SCHEMA),
+            compile_expression("recall.count > 2 and 'x' in tags", MEMORY_SCHEMA),
+        ]
+    )
+    assert read == {"recalls", "age", "recall", "tags"}

@@ -113,13 +113,13 @@ class RuleValues(dict[Expression, Any]):
             env = self._env = LazyMemoryEnv(memory, now, recalls_recorded=recorded)
         return env
 
-    def fill(self) -> None:
-        """Hold the names read straight from the memory's fields at once
-        (``LazyMemoryEnv.filled``), for a caller about to evaluate many rules on it:
-        one dict built at once costs less than computing each name as it is read."""
+    def fill(self, names: frozenset[str] | None = None) -> None:
+        """Hold the names read straight from the memory's fields at once (those of
+        ``names``: ``LazyMemoryEnv.filled``), for a caller about to evaluate many rules
+        on it: one dict built at once costs less than computing each name as it is read."""
         if self._env is None:
             memory, now, recorded = self._memory, self._now, self._recorded
-            self._env = LazyMemoryEnv.filled(memory, now, recalls_recorded=recorded)
+            self._env = LazyMemoryEnv.filled(memory, now, recalls_recorded=recorded, names=names)
 
     def release(self) -> None:
         """Let the environment go (the values stay): made again, name by name, if a rule

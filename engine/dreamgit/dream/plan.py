@@ -37,12 +37,13 @@ from dreamgit.dream.status import pending_sessions
 from dreamgit.dream.vet import vet_memories
 from dreamgit.dream.word_memo import keeping_words
 from dreamgit.dream.workset import Deferred, Operation, WorkingSet
+from dreamgit.dsl import Expression
 from dreamgit.errors import MemoryFileError
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.duplicates import DEFAULT_THRESHOLD
 from dreamgit.model import Memory, Session, plural, priority_rank
 from dreamgit.recall.fold import recall_tracking
-from dreamgit.recall.settings import Settings, load_settings
+from dreamgit.recall.settings import PromotionSettings, Settings, load_settings
 from dreamgit.records import Decision
 from dreamgit.ruleset import RuleSet
 from dreamgit.store.repo import MemoryRepo
@@ -261,8 +262,11 @@ def _plan(
     base = at if at is not None else repo.tip()
     progress("reading memories")
     snapshot = repo.snapshot(now=now, at=base)
+    settings = load_settings(repo)
     # A memory some rule cannot evaluate is reported and left out; the rest dream on.
-    memories, unusable = vet_memories(snapshot.memories, ruleset, now)
+    memories, unusable = vet_memories(
+        snapshot.memories, ruleset, now, also=_index_reads(settings.promotion)
+    )
     ws = _working_set(repo, memories, base)
     before_paths = set(ws.paths)
     budget = _budget(ruleset)
@@ -271,7 +275,6 @@ def _plan(
     consumed: list[str] = []
     broken = [*snapshot.broken, *unusable]
     fresh: list[tuple[Memory, Candidate]] = []
-    settings = load_settings(repo)
     health, reread = _health(repo, ruleset, snapshot.memories, base, now, settings, gather)
     read: list[Session] = []
     if gather:
@@ -346,6 +349,12 @@ def _reflect(
 
         ops += llm_reflect(llm, ws, reflect, ruleset, sessions=paths, now=now, budget=budget)
     return ops
+
+
+def _index_reads(promotion: PromotionSettings) -> tuple[Expression, ...]:
+    """What :func:`indexed_memories` evaluates on every memory: vetting evaluates it too,
+    while each memory's environment is at hand."""
+    return () if promotion.index_staged else (promotion.candidates,)
 
 
 def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) -> list[Memory]:

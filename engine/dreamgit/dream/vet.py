@@ -13,6 +13,7 @@ comparing two memories are guarded where the pairs are made.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from datetime import datetime
 
 from dreamgit.dream.envs import RuleValues, rule_values
@@ -20,6 +21,7 @@ from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
 from dreamgit.ruleset import RuleSet
+from dreamgit.ruleset.context import names_read
 from dreamgit.ruleset.source import Location
 
 __all__ = ["evaluation_error", "vet_memories"]
@@ -49,30 +51,36 @@ def _memory_checks(ruleset: RuleSet) -> Iterator[tuple[str, Location | None, Exp
 
 
 def vet_memories(
-    memories: Sequence[Memory], ruleset: RuleSet, now: datetime
+    memories: Sequence[Memory],
+    ruleset: RuleSet,
+    now: datetime,
+    *,
+    also: Sequence[Expression] = (),
 ) -> tuple[list[Memory], list[MemoryFileError]]:
-    """The memories every memory rule can evaluate, and a report for each other one."""
+    """The memories every memory rule can evaluate, and a report for each other one.
+
+    ``also``: expressions a later phase evaluates on every memory (the index's promotion
+    check), evaluated here while each good memory's environment is at hand and kept with
+    its rule values; they are not vetted (a failure is not kept: it is raised where the
+    phase reads it)."""
     checks = list(_memory_checks(ruleset))
+    names = names_read([*(expr for _name, _where, expr in checks), *also])
     good: list[Memory] = []
     broken: list[MemoryFileError] = []
     for memory in memories:
-        problem = _first_failure(memory, checks, now)
+        values = rule_values(memory, now)  # looked up once for all the checks
+        values.fill(names)
+        try:
+            problem = _failure(memory, values, checks)
+            if problem is None:
+                _evaluate_quietly(values, also)
+        finally:
+            values.release()  # the values are kept; the environment is not, for every memory
         if problem is None:
             good.append(memory)
         else:
             broken.append(problem)
     return good, broken
-
-
-def _first_failure(
-    memory: Memory, checks: list[tuple[str, Location | None, Expression]], now: datetime
-) -> MemoryFileError | None:
-    values = rule_values(memory, now)  # looked up once for all the checks
-    values.fill()
-    try:
-        return _failure(memory, values, checks)
-    finally:
-        values.release()  # the values are kept; the environment is not, for every memory
 
 
 def _failure(
@@ -90,3 +98,10 @@ def _failure(
         except ExpressionError as exc:
             return evaluation_error(memory.path, memory.id, name, location, exc.reason)
     return None
+
+
+def _evaluate_quietly(values: RuleValues, expressions: Sequence[Expression]) -> None:
+    for expr in expressions:
+        # a failure is not kept: the phase that reads the value raises it again, as before
+        with suppress(Exception):
+            values[expr]

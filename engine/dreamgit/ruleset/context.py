@@ -11,14 +11,15 @@ and reuse it for every rule: evaluation is then a few dict lookups.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NoReturn
 
-from dreamgit.dsl import Priority, Schema
+from dreamgit.dsl import Expression, Schema
 from dreamgit.dsl.types import BOOL, DURATION, NUMBER, PRIORITY, STRING, Type, list_of, record
 from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.days import recurs, since_day
+from dreamgit.ruleset.plainnames import SOURCES, names_at_once, one_name
 from dreamgit.textsim import STOP_WORDS
 
 if TYPE_CHECKING:  # rule files need ruamel, which a reader of these names does not
@@ -33,10 +34,13 @@ __all__ = [
     "LazyMemoryEnv",
     "gate_env",
     "memory_env",
+    "names_read",
     "pair_env",
     "reads_recall_signals",
 ]
 
+#: How one name of a memory's environment is computed (the memory, now, recalls recorded).
+_Name = Callable[[Memory, datetime, bool], object]
 #: Hours since the last dream when there has never been one: larger than any gate.
 NEVER_HOURS = 1e9
 #: ``recall.last`` of a memory never recalled: longer than any rule asks about.
@@ -161,14 +165,22 @@ class LazyMemoryEnv(dict[str, object]):
 
     @classmethod
     def filled(
-        cls, memory: Memory, now: datetime, *, recalls_recorded: bool = False
+        cls,
+        memory: Memory,
+        now: datetime,
+        *,
+        recalls_recorded: bool = False,
+        names: frozenset[str] | None = None,
     ) -> LazyMemoryEnv:
         """The environment with every name but ``since_day``, ``recurs`` and ``recall``
         computed already (those three read the text or the recall figures: still when
-        first read). A memory whose fields cannot all be read gets them one by one."""
+        first read); with ``names``, only those of them (what the rules about to be
+        evaluated read, :func:`names_read`: the default rules read 7 of the 19). A
+        memory whose fields cannot all be read gets them one by one."""
         env = cls(memory, now, recalls_recorded=recalls_recorded)
         try:
-            plain = _plain_names(memory, now, recalls_recorded)
+            fill = _plain_names if names is None else names_at_once(_plain_of(names))
+            plain = fill(memory, now, recalls_recorded)
         except Exception:  # each name then fails where a rule reads it, as before
             return env
         dict.update(env, plain)
@@ -212,43 +224,28 @@ class LazyMemoryEnv(dict[str, object]):
     setdefault = pop = popitem = clear = update = __ior__ = _read_only
 
 
+def names_read(expressions: Iterable[Expression]) -> frozenset[str]:
+    """The memory names ``expressions`` read (``recall`` for ``recall.count``)."""
+    return frozenset(
+        head
+        for expression in expressions
+        for name in expression.names
+        if (head := name.partition(".")[0]) in MEMORY_FIELDS
+    )
+
+
+def _plain_of(names: frozenset[str]) -> tuple[str, ...]:
+    """Those of ``names`` read straight from a memory's fields, in one order."""
+    return tuple(name for name in SOURCES if name in names)
+
+
 def reads_recall_signals(rule: Rule) -> bool:
     """Whether a rule reads recorded recall signals (``recall.*``)."""
     return any(name == "recall" or name.startswith("recall.") for name in rule.when.names)
 
 
-#: ``Priority.__members__`` read once: the enum builds a new view of it on every read.
-_PRIORITIES = dict(Priority.__members__)
-
-
-def _plain_names(m: Memory, now: datetime, recorded: bool) -> dict[str, object]:
-    """The names read straight from a memory's fields (all but :data:`_COMPUTED`'s)."""
-    return {
-        "id": m.id,
-        "topic": m.topic,
-        "priority": _PRIORITIES.get(m.priority, Priority.normal),
-        "key": m.key or "",
-        "tags": m.tags,
-        "type": m.type,
-        "text": m.text,
-        "name": m.name,
-        "description": m.description,
-        "chars": len(m.text),
-        "age": now - m.created,
-        "idle": now - m.updated,
-        "recalls": m.recalls,
-        "confidence": m.confidence,
-        "sources": m.sources,
-        "supersedes": m.supersedes,
-        # How long what it says has held (like ``age``: a duration up to ``now``).
-        "valid_from": now - m.valid_since,
-        "superseded": m.valid_to is not None or bool(m.superseded_by),
-        "recalls_recorded": recorded,
-    }
-
-
 #: The names computed from the text or the recall figures, each only when a rule reads it.
-_COMPUTED: dict[str, Callable[[Memory, datetime, bool], object]] = {
+_COMPUTED: dict[str, _Name] = {
     # A plan's day: how long ago the day it names ended (zero if none, or not over).
     "since_day": lambda m, now, recorded: since_day(m.text, m.created, now),
     "recurs": lambda m, now, recorded: recurs(m.text),
@@ -257,28 +254,11 @@ _COMPUTED: dict[str, Callable[[Memory, datetime, bool], object]] = {
 
 
 #: How each name is computed on its own, when first read (in :data:`MEMORY_FIELDS`' order).
-_MEMORY_NAMES: dict[str, Callable[[Memory, datetime, bool], object]] = {
-    "id": lambda m, now, recorded: m.id,
-    "topic": lambda m, now, recorded: m.topic,
-    "priority": lambda m, now, recorded: _PRIORITIES.get(m.priority, Priority.normal),
-    "key": lambda m, now, recorded: m.key or "",
-    "tags": lambda m, now, recorded: m.tags,
-    "type": lambda m, now, recorded: m.type,
-    "text": lambda m, now, recorded: m.text,
-    "name": lambda m, now, recorded: m.name,
-    "description": lambda m, now, recorded: m.description,
-    "chars": lambda m, now, recorded: len(m.text),
-    "age": lambda m, now, recorded: now - m.created,
-    "idle": lambda m, now, recorded: now - m.updated,
-    "recalls": lambda m, now, recorded: m.recalls,
-    "confidence": lambda m, now, recorded: m.confidence,
-    "sources": lambda m, now, recorded: m.sources,
-    "supersedes": lambda m, now, recorded: m.supersedes,
-    "valid_from": lambda m, now, recorded: now - m.valid_since,
-    "superseded": lambda m, now, recorded: m.valid_to is not None or bool(m.superseded_by),
-    **_COMPUTED,
-    "recalls_recorded": lambda m, now, recorded: recorded,
+_MEMORY_NAMES: dict[str, _Name] = {
+    name: _COMPUTED[name] if name in _COMPUTED else one_name(name) for name in MEMORY_FIELDS
 }
+#: The names read straight from a memory's fields (all but :data:`_COMPUTED`'s), at once.
+_plain_names = names_at_once(tuple(SOURCES))
 
 
 _WORD = re.compile(r"[^\W_]{3,}")
