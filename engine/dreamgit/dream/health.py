@@ -65,12 +65,12 @@ def health_report(
 ) -> dict[str, Any]:
     """``{"score": 0..1 or None, "parts": {name: 0..1}}`` for the memory at ``at``."""
     prunable, tracked = prunable_rules(repo, rules, at)
-    seen: set[str] = set()
     candidates = [m for m in memories if not rules.is_protected(m)]
+    keys = [words_key(m) for m in memories]
     figures = Figures(
         count=len(memories),
         sourced={s for m in memories for s in m.sources},
-        duplicates=sum(_repeats(words_key(m), seen) for m in memories),
+        duplicates=len(keys) - len(set(keys)),  # those whose words an earlier one has
         candidates=len(candidates),
         stale=sum(_stale(m, prunable, now, tracked) for m in candidates),
     )
@@ -84,12 +84,6 @@ def prunable_rules(repo: MemoryRepo, rules: RuleSet, at: str | None) -> tuple[li
         return [], False
     tracked = bool(recall_tracking(repo, at)["in_use"])
     return [r for r in rules.prune if tracked or not reads_recall_signals(r)], tracked
-
-
-def _repeats(key: str, seen: set[str]) -> bool:
-    found = key in seen
-    seen.add(key)
-    return found
 
 
 def _stale(memory: Memory, prunable: list[Rule], now: datetime, tracked: bool) -> bool:

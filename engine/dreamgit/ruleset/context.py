@@ -262,12 +262,17 @@ _plain_names = names_at_once(tuple(SOURCES))
 
 
 _WORD = re.compile(r"[^\W_]{3,}")
+#: :data:`_WORD` in a text all ASCII once lower case (most are): the same words, matched
+#: without asking Unicode's categories (a third faster: health reads every memory's).
+_ASCII_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
 def concept_words(text: str) -> set[str]:
     """The distinct content words of a text (lower case, 3 letters or more, no stop words):
     cheap enough to compute for every memory a rule looks at."""
-    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS}
+    lower = text.lower()
+    words = (_ASCII_WORD if lower.isascii() else _WORD).findall(lower)
+    return set(words).difference(STOP_WORDS)
 
 
 def recall_env(memory: Memory, now: datetime) -> dict[str, object]:
