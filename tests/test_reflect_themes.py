@@ -7,9 +7,11 @@ from datetime import UTC, date, datetime
 
 from dreamgit.dream.reflect.notes import with_reflection
 from dreamgit.dream.reflect.people import people_words
+from dreamgit.dream.reflect.phase import plan_reflect
 from dreamgit.dream.reflect.settings import reflect_settings
 from dreamgit.dream.reflect.sightings import Sighting, session_days, sightings, window_start
 from dreamgit.dream.reflect.themes import find_themes, noted_concepts
+from dreamgit.dream.workset import WorkingSet
 from dreamgit.model import Memory
 from dreamgit.recall.settings import settings_from
 from dreamgit.textsim import tokenize
@@ -130,3 +132,29 @@ def test_a_theme_noted_in_the_window_is_read_back_by_its_words() -> None:
         people=people_words([CHAT], memories),
     )
     assert theme.label == "glaze" and theme.concepts & done
+
+
+def test_memories_no_session_of_the_window_said_change_no_reflection() -> None:
+    """The reflections of a window are found among the memories its sessions said: a store
+    that also holds many memories said elsewhere (or by nobody) reflects the same."""
+    said = [
+        _memory(1, "At the fair, Priya sold pottery to Tomas.", DAYS[0]),
+        _memory(2, "At the market, Priya bought pottery with Tomas.", DAYS[1]),
+        _memory(3, "At home, Priya glazed pottery with Tomas.", DAYS[2]),
+        *_others(),
+    ]
+    elsewhere = [
+        replace(_memory(100 + k, f"Priya keeps pottery number {k}.", "20260101"), sources=())
+        if k % 2
+        else _memory(100 + k, f"Tomas found pottery number {k}.", "20260101")
+        for k in range(40)
+    ]
+    sessions = {s: f"sessions/{s}.md" for m in said for s in m.sources}
+
+    def planned(memories: list[Memory]) -> list[str]:
+        ws = WorkingSet(memories, lambda path: CHAT if path.startswith("sessions/") else "")
+        return [op.summary for op in plan_reflect(ws, SETTINGS, sessions=sessions, now=NOW)]
+
+    alone = planned(said)
+    assert alone  # the window reflects something
+    assert planned(elsewhere + said) == alone

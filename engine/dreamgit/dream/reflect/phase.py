@@ -41,14 +41,19 @@ def plan_reflect(
     if not settings.enabled or ws.format.name != "dreamgit":
         return []  # other formats keep their own notes (OpenClaw's REM block: the diary)
     days = session_days(sessions)
-    memories = sorted(ws.active.values(), key=lambda m: m.id)
     since = window_start(days, now, settings.window_days)
-    if not gate_open(settings, days, len(memories), now):
+    if not gate_open(settings, days, len(ws.active), now):
         return []
-    seen = {m.id: sightings(m, days, since=since, now=now) for m in memories}
     recent = _window(days, settings, now)
+    # Only memories a session of the window said have sightings: themes and recurring
+    # statements are found among them (a store of 100,000 has a few hundred).
+    said = recent.keys()
+    memories = sorted(
+        (m for m in ws.active.values() if not said.isdisjoint(m.sources)), key=lambda m: m.id
+    )
+    seen = {m.id: sightings(m, days, since=since, now=now) for m in memories}
     window = [ws.texts.get(sessions[s]) or "" for s in sorted(recent)]
-    themes = find_themes(memories, seen, settings, people=people_words(window, memories))
+    themes = find_themes(memories, seen, settings, people=people_words(window, _named(ws)))
     notes = [ws.texts.get(notes_path(d)) or "" for d in sorted({*recent.values(), now.date()})]
     fresh = _not_yet_noted(themes[: settings.max_themes], notes)
     lessons, truths = find_recurring(memories, seen, settings)
@@ -56,6 +61,12 @@ def plan_reflect(
     ops += [_lesson_op(ws, r) for r in lessons]
     ops += [_truth_op(ws, r) for r in truths]
     return ops
+
+
+def _named(ws: WorkingSet) -> list[Memory]:
+    """The memories that may say the user's name (key ``user.name``), by id: the first
+    that does names the user."""
+    return sorted((m for m in ws.active.values() if m.key == "user.name"), key=lambda m: m.id)
 
 
 def gate_open(
