@@ -64,3 +64,22 @@ def test_a_name_no_tree_may_hold_is_refused(name: str) -> None:
     """Names a tree builder refuses are refused here too, before any tree is written."""
     with pytest.raises(ValueError, match="not a name a tree may hold"):
         TreeFolder().set(name, FILE, b"\1" * 20)
+
+
+def test_names_with_spaces_and_ids_with_any_byte_read_back_as_written() -> None:
+    """An entry's name may hold spaces and bytes that are not UTF-8, its id any byte (a NUL,
+    a line break): each is read as the tree holds it."""
+    ids = [b"\0" * 20, b"\n" * 20, bytes(range(20)), b" " * 20]
+    names = [b"a b c.md", b"\xff\xfe.md", b"plain.md", b"with space"]
+    raw = b"".join(b"100644 %s\0%s" % (n, oid) for n, oid in sorted(zip(names, ids, strict=True)))
+    folder = TreeFolder(raw)
+    assert folder.raw() == raw
+    for name, oid in zip(names, ids, strict=True):
+        assert folder.get(name.decode("utf-8", "surrogateescape")) == (FILE, oid)
+
+
+def test_bytes_that_are_not_a_trees_entries_are_refused() -> None:
+    """A cut-off entry is not read as a shorter folder."""
+    raw = b"100644 a.md\0" + b"\1" * 20 + b"100644 b.md\0" + b"\2" * 19
+    with pytest.raises(ValueError, match="not a tree object's entries"):
+        TreeFolder(raw)
