@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import TYPE_CHECKING, NoReturn
 
 from dreamgit.dsl import Expression, Schema
@@ -179,7 +180,7 @@ class LazyMemoryEnv(dict[str, object]):
         memory whose fields cannot all be read gets them one by one."""
         env = cls(memory, now, recalls_recorded=recalls_recorded)
         try:
-            fill = _plain_names if names is None else names_at_once(_plain_of(names))
+            fill = _plain_names if names is None else _filler(names)
             plain = fill(memory, now, recalls_recorded)
         except Exception:  # each name then fails where a rule reads it, as before
             return env
@@ -234,9 +235,10 @@ def names_read(expressions: Iterable[Expression]) -> frozenset[str]:
     )
 
 
-def _plain_of(names: frozenset[str]) -> tuple[str, ...]:
-    """Those of ``names`` read straight from a memory's fields, in one order."""
-    return tuple(name for name in SOURCES if name in names)
+@lru_cache(maxsize=64)
+def _filler(names: frozenset[str]) -> Callable[[Memory, datetime, bool], dict[str, object]]:
+    """The function computing those of ``names`` read straight from a memory's fields."""
+    return names_at_once(tuple(name for name in SOURCES if name in names))
 
 
 def reads_recall_signals(rule: Rule) -> bool:
