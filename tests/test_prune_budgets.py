@@ -105,3 +105,21 @@ def test_the_total_budget_past_the_limits_names_the_lowest_of_all_and_counts_the
     assert [(d.rule, d.more) for d in budget.deferred if not d.memories] == [
         ("budget-total", 60 - 10 - 20)
     ]
+
+
+def test_a_topic_whose_protected_memories_fill_its_budget_loses_every_unprotected_one() -> None:
+    """A budget of one, two core memories and four others: the four go, as the total
+    budget's cut does (the topic's cut wrapped around and pruned one)."""
+    rules = RULES.replace("max_per_topic: 3", "max_per_topic: 1") + (
+        "protected: {topics: [], priorities: [core]}\n"
+    )
+    ruleset = load_ruleset(rules)
+    memories = [
+        replace(_memory("travel", k), priority="core") if k < 2 else _memory("travel", k)
+        for k in range(6)
+    ]
+    ws = WorkingSet(memories, lambda _path: "")
+    ops = plan_prune(ws, ruleset, now=NOW, budget=Budget(100, 100, 10**6, 100))
+    forget_envs()
+    pruned = sorted(m for op in ops for m in op.memories)
+    assert pruned == ["m-trav0002", "m-trav0003", "m-trav0004", "m-trav0005"]

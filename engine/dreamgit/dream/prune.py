@@ -185,24 +185,24 @@ def plan_prune(
         if excess <= 0:  # within its budget: nothing to rank
             continue
         why = f"Topic {topic} holds more than {per_topic} memories"
-        # as it always was: more protected memories than the budget wrap the cut around
-        lowest = partial(_topic_cut, excess=excess)
+        lowest = partial(_lowest, excess=excess)
         ops += _evict(ws, topics[topic], lowest, "budget-per-topic", why, ruleset, key, budget)
     excess = len(ws.active) - ruleset.budgets.max_memories
     if excess > 0:
         why = f"More than {ruleset.budgets.max_memories} memories in all"
         everyone = list(ws.active.values())
-        lowest = partial(_total_cut, excess=excess)
+        lowest = partial(_lowest, excess=excess)
         ops += _evict(ws, everyone, lowest, "budget-total", why, ruleset, key, budget)
     ops += _prune_to_file_budgets(ws, ruleset, key, budget)
     return ops
 
 
-def _topic_cut(evictable: list[Memory], *, excess: int) -> list[Memory]:
-    return evictable[len(evictable) - excess :]
-
-
-def _total_cut(evictable: list[Memory], *, excess: int) -> list[Memory]:
+def _lowest(evictable: list[Memory], *, excess: int) -> list[Memory]:
+    """The last ``excess`` of the ranked ``evictable`` memories (``excess`` > 0), all of
+    them when protected memories alone fill the budget. The topic's cut was
+    ``evictable[len(evictable) - excess:]``: a negative start wrapped around, so a topic
+    holding more protected memories than its budget pruned fewer unprotected ones the
+    further over it was (two protected, four not, a budget of one: one pruned)."""
     return evictable[-excess:]
 
 
