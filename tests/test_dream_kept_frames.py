@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from dreamgit.dream.consolidate.frame_memo import frame_codec, keeping_frames
+from dreamgit.dream.consolidate.frame_memo import FrameCodec, frame_codec, keeping_frames
 from dreamgit.extract.frame import KEEPER, Frame, FrameKeeper, parse_frame
 from dreamgit.store.keptframes import code_fingerprint
 from dreamkit import DREAM_AT, MEMORIES, Seed, build_repo
@@ -144,6 +145,23 @@ def test_a_kept_frame_reads_back_equal_field_by_field() -> None:
         assert back is None or all(
             type(getattr(back, f)) is type(getattr(frame, f)) for f in vars(frame)
         )
+
+
+def test_a_frame_encoded_again_is_the_same_text_whatever_was_encoded_between() -> None:
+    """A memory's sentence is encoded for the kept frames and again for its kept reading:
+    the second time gives the text the first made (as a fresh codec would), also after
+    other frames, a changed copy of it, or more than the codec keeps in between."""
+    codec = frame_codec()
+    assert codec is not None
+    texts = [f"The user's service {k} listens on port {5000 + k}." for k in range(20)]
+    frames = [parse_frame.__wrapped__(text) for text in texts]
+    first = [codec.encode(frame) for frame in frames]
+    changed = replace(frames[0], change=True)
+    assert codec.encode(changed) != codec.encode(frames[0]) == first[0]
+    assert [codec.encode(frame) for frame in reversed(frames)] == first[::-1]
+    fresh = FrameCodec()
+    assert first == [fresh.encode(frame) for frame in frames]
+    assert codec.encode(None) == fresh.encode(None) == "null"
 
 
 def test_kept_frames_read_back_share_their_empty_sets_and_words() -> None:

@@ -4,9 +4,9 @@
 date) before it becomes a memory; ``extractor`` is the one interface that turns a
 session's turns into candidates (the English rules, the model); ``lexicon`` holds the
 tool names and their aliases, ``names`` a person's name in a sentence; ``frame`` reads a
-sentence as subject, relation and value with the word lists of ``verbs``,
-``signature`` and ``guards`` tell facts that differ (numbers, names, polarity,
-subjects, relations, values), ``duplicates`` finds near-duplicate pairs without
+sentence (its tokens from ``frame_tokens``) as subject, relation and value with the word
+lists of ``verbs``, ``signature`` and ``guards`` tell facts that differ (numbers, names,
+polarity, subjects, relations, values), ``duplicates`` finds near-duplicate pairs without
 comparing all pairs. ``dream.gather`` and ``dream.consolidate`` both import these and
 never each other.
 

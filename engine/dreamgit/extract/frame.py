@@ -19,51 +19,41 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
 
-from dreamgit import lazyre
-from dreamgit.extract.signature import signature
+from dreamgit.extract.frame_tokens import Tok, sentence_tokens
+from dreamgit.extract.signature import numbers_and_dates
 from dreamgit.extract.verbs import (
     AUXILIARIES,
+    BE_FORMS,
     CHANGE_VERBS,
     DATE_WORDS,
     DETERMINERS,
     FRONT_WORDS,
     GROUP_ADVERBS,
+    HAVE_FORMS,
     NUMBER_WORDS,
     PAST_FORMS,
     PREPOSITIONS,
-    PRONOUN_USER,
     verb_base,
 )
 from dreamgit.textsim import canonical_word
 
 __all__ = ["KEEPER", "Frame", "FrameKeeper", "parse_frame"]
 
-_TOKEN = lazyre.compile(
-    r"(?P<num>[$€£]?\d+(?:[.,:/-]\d+)*(?:%|[a-zA-Z]+\b)?)"
-    r"|(?P<word>[^\W\d_][\w'\u2019+#/-]*(?:\.[\w+#]+)*[\w+#]?)"
-    r"|(?P<punct>[,;:()]|\s[-\u2014\u2013]\s|[.!?](?=\s|$))"
-)
-_CLAUSE_END = frozenset({".", "!", "?", ";"})
 _BE = "be"
 _HAVE = "have"
 #: Words that start the rejected side of a correction ("3.11, not 3.12"; "rather than X").
 _REJECT = frozenset({"not", "rather", "instead"})
-#: Determiners that make an object one instance among many ("has a dentist appointment").
 #: What "prefers X to Y" may say instead of "over".
 _COMPARE = frozenset({"to", "over", "than"})
+#: Determiners that make an object one instance among many ("has a dentist appointment").
 _INDEFINITE = frozenset({"a", "an", "another", "some", "one"})
 #: Words of a value that say when it holds, not what it is ("… now", "… anymore").
 _NOT_VALUE = frozenset({"and", "or", "'s", "also", "now", "currently", "anymore"})
 #: Verbs after which an "-ing" word is a noun: "the board meeting got pushed", "… moved".
 _MOVED_BY = CHANGE_VERBS | {"get"}
-
-
-class _Tok(NamedTuple):
-    low: str
-    kind: str  # word | num | punct
-    capital: bool  # capitalised inside the sentence: a name
+#: Words of the verb group that may stand before its verb ("no longer uses", "now lives").
+_BEFORE_VERB = GROUP_ADVERBS | {"longer"}
 
 
 @dataclass(frozen=True)
@@ -109,55 +99,7 @@ class Frame:
         return self.object.union(*(words for _p, words in self.phrases))
 
 
-def _tokens(text: str) -> list[_Tok]:
-    out: list[_Tok] = []
-    for m in _TOKEN.finditer(text.replace("\u2019", "'")):
-        kind = m.lastgroup or "word"
-        raw = m.group().strip()
-        if kind == "punct":
-            if raw in _CLAUSE_END and out:
-                break  # one sentence: the first
-            out.append(_Tok("-" if raw in ("-", "\u2014", "\u2013") else raw, "punct", False))
-            continue
-        if kind == "num":
-            out.append(_Tok(raw.lower().replace(",", ""), "num", False))
-            continue
-        capital = bool(out) and raw[:1].isupper() and raw.lower() not in PRONOUN_USER
-        low = raw.lower()
-        if low.endswith("n't"):
-            base = {"can't": "can", "won't": "will"}.get(low, low[:-3])
-            out += [_Tok(base, "word", False), _Tok("not", "word", False)]
-        elif low.endswith("'s"):
-            out += [_Tok(low[:-2], "word", capital), _Tok("'s", "word", False)]
-        elif "'" in low:
-            head, _, tail = low.partition("'")
-            tail = {"m": "am", "re": "are", "ve": "have", "ll": "will", "d": "would"}.get(tail, "")
-            out += [_Tok(head, "word", capital)] + ([_Tok(tail, "word", False)] if tail else [])
-        else:
-            out.append(_Tok(low, "word", capital))
-    return out
-
-
-_BE_FORMS = frozenset({"is", "are", "was", "were", "am", "be", "been", "being"})
-_HAVE_FORMS = frozenset({"has", "have", "had"})
-
-
-def _canon(t: _Tok) -> str:
-    return t.low if t.kind == "num" else _canon_word(t.low)
-
-
-@lru_cache(maxsize=1 << 16)
-def _canon_word(low: str) -> str:
-    if low in PRONOUN_USER:
-        return "user"
-    if low in _BE_FORMS:
-        return _BE
-    if low in _HAVE_FORMS:
-        return canonical_word(_HAVE)
-    return canonical_word(verb_base(low) or low)
-
-
-def _skip_front(toks: list[_Tok]) -> int:
+def _skip_front(toks: list[Tok]) -> int:
     """Where the sentence proper starts: after a label ("Note:") or a fronted phrase."""
     i = 0
     if len(toks) > 2 and toks[1].low == ":" and toks[0].kind == "word":
@@ -175,7 +117,7 @@ def _skip_front(toks: list[_Tok]) -> int:
     return i
 
 
-def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
+def _is_verb(toks: list[Tok], k: int, start: int) -> bool:
     t = toks[k]
     if t.kind != "word" or t.capital or t.low in DETERMINERS:
         return False
@@ -206,7 +148,7 @@ def _is_verb(toks: list[_Tok], k: int, start: int) -> bool:
     return True
 
 
-def _noun_in_compound(toks: list[_Tok], k: int, start: int) -> bool:
+def _noun_in_compound(toks: list[Tok], k: int, start: int) -> bool:
     """ "The grant report deadline is …", "the code review meeting moved …": a bare verb form
     after a singular noun, with a noun of the phrase after it, is a noun of that phrase (a
     singular subject would say "reports"); "the users report bugs" keeps its verb."""
@@ -222,7 +164,7 @@ def _noun_in_compound(toks: list[_Tok], k: int, start: int) -> bool:
     return _finite_verb_after(toks, k + 2)
 
 
-def _finite_verb_after(toks: list[_Tok], k: int) -> bool:
+def _finite_verb_after(toks: list[Tok], k: int) -> bool:
     """Whether a verb said as a finite form ("is", "moved", "gets") comes at or after ``k``
     in the clause: without one the bare form is the sentence's verb after all ("My team
     prefer tabs")."""
@@ -236,7 +178,7 @@ def _finite_verb_after(toks: list[_Tok], k: int) -> bool:
     return False
 
 
-def _looks_like_verb(toks: list[_Tok], k: int) -> bool:
+def _looks_like_verb(toks: list[Tok], k: int) -> bool:
     """A verb the lists do not know: "-s" or "-ed" after a noun ("the queue shards ...")."""
     t, before = toks[k], toks[k - 1]
     if t.kind != "word" or t.capital or len(t.low) < 4:
@@ -255,7 +197,7 @@ _SLOT_AGE = frozenset({"new", "current", "latest"})
 
 
 def _verb_group(
-    toks: list[_Tok], j: int, *, guessed: int | None = None
+    toks: list[Tok], j: int, *, guessed: int | None = None
 ) -> tuple[int, str, bool, bool, bool, bool]:
     """End of the verb group at ``j``, its head, and negated / change / event / perfect;
     ``guessed`` is where a verb the lists do not know stands ("only secured 3 …")."""
@@ -277,7 +219,7 @@ def _verb_group(
         elif t.low in AUXILIARIES and not head.startswith("+"):
             auxiliary = True
             perfect = perfect or t.low in ("has", "have", "had")
-            head = _BE if t.low in _BE_FORMS else _HAVE if t.low in _HAVE_FORMS else head or _BE
+            head = _BE if t.low in BE_FORMS else _HAVE if t.low in HAVE_FORMS else head or _BE
             event = event or t.low in ("was", "were", "did")
         elif (base := verb_base(t.low) or (t.low if k == guessed else None)) and not (t.capital):
             if head.startswith("+"):
@@ -293,7 +235,7 @@ def _verb_group(
 
 
 def _value(
-    toks: list[_Tok], head: str
+    toks: list[Tok], head: str
 ) -> tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]], frozenset[str]]:
     """Object words, qualifier phrases (neither with numbers or dates) and the rejected
     alternative of a value."""
@@ -315,7 +257,7 @@ def _value(
             continue
         if rejecting:
             if t.low not in DETERMINERS:
-                rejected.append(_canon(t))
+                rejected.append(t.canon)
             continue
         if t.low in PREPOSITIONS:
             comparing = head == "prefer" and t.low in _COMPARE
@@ -325,7 +267,7 @@ def _value(
             continue  # "down to 165 pounds now" qualifies the value as "down to 180 pounds" did
         if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
             continue  # numbers and dates have guards of their own; "four" is "4" there
-        segments[-1][1].append(_canon(t))
+        segments[-1][1].append(t.canon)
     obj = frozenset(segments[0][1])
     phrases = frozenset((p, frozenset(w)) for p, w in segments[1:] if w)
     return obj, phrases, frozenset(rejected)
@@ -349,7 +291,7 @@ def parse_frame(text: str) -> Frame | None:
 
 
 def _read_frame(text: str) -> Frame | None:
-    toks = _tokens(text)
+    toks = sentence_tokens(text)
     start = _skip_front(toks)
     j = next((k for k in range(start, len(toks)) if _is_verb(toks, k, start)), None)
     guessed = None
@@ -359,10 +301,10 @@ def _read_frame(text: str) -> Frame | None:
         )
     if j is None or any(t.kind == "punct" for t in toks[start:j]):
         return None
-    while j > start and toks[j - 1].low in GROUP_ADVERBS | {"longer"}:
+    while j > start and toks[j - 1].low in _BEFORE_VERB:
         j -= 2 if toks[j - 1].low == "longer" and j - 2 >= start else 1
     subject = frozenset(
-        _canon(t)
+        t.canon
         for t in toks[start:j]
         if t.low not in DETERMINERS
         and t.low not in PREPOSITIONS
@@ -376,7 +318,7 @@ def _read_frame(text: str) -> Frame | None:
         change, event = True, False  # "the rent went up to $1,400": a new value
     if negated and any(t.low == "anymore" for t in toks[end:]):
         change = True  # "doesn't use Poetry anymore" says what ended, as "no longer" does
-    passive = head != _BE and any(t.low in _BE_FORMS for t in toks[j:end])
+    passive = head != _BE and any(t.low in BE_FORMS for t in toks[j:end])
     if not head:
         return None
     base, head = head, head if head == _BE else canonical_word(head)
@@ -385,7 +327,7 @@ def _read_frame(text: str) -> Frame | None:
         particle = toks[end].low
         end += 1
     rest = toks[end:]
-    sig = signature(text)  # numbers (spelled ones too) and dates of the whole sentence
+    numbers, dates = numbers_and_dates(text)  # of the whole sentence, spelled ones too
     subject_text = " ".join(t.low for t in toks[start:j]).replace(" 's", "'s") or "(the user)"
     obj, phrases, rejected = _value(rest, base)
     if start:  # a fronted phrase ("For Atlas, ...", "In 2025, ...") qualifies the fact too
@@ -393,7 +335,7 @@ def _read_frame(text: str) -> Frame | None:
         phrases |= _value(fronted, base)[1]
     value_toks = [t for t in rest if t.kind != "punct"]
     indefinite = bool(value_toks) and value_toks[0].low in _INDEFINITE
-    words = frozenset(_canon(t) for t in toks if t.kind != "punct") | subject
+    words = frozenset(t.canon for t in toks if t.kind != "punct") | subject
     if base == "prefer" and particle in ("to", "over", "than"):
         particle = ""  # "prefers X to Y" and "prefers X over Y" compare the same way
     return Frame(
@@ -408,9 +350,9 @@ def _read_frame(text: str) -> Frame | None:
         change=change,
         event=event and not perfect,
         indefinite=indefinite,
-        numbers=sig.numbers,
-        dates=sig.dates,
-        names=frozenset(_canon(t) for t in rest if t.capital),
+        numbers=numbers,
+        dates=dates,
+        names=frozenset(t.canon for t in rest if t.capital),
         subject_text=subject_text,
         clause=any(
             t.kind == "word" and not t.capital and verb_base(t.low) not in (None, t.low)
@@ -418,6 +360,6 @@ def _read_frame(text: str) -> Frame | None:
         ),
         implicit=j == start,
         inverts=head == _BE or passive,
-        value_text=" ".join(t.low for t in rest if t.kind != "punct").replace(" 's", "'s"),
+        value_text=" ".join(t.low for t in value_toks).replace(" 's", "'s"),
         relation_text=" ".join(t.low for t in toks[j:end]),
     )

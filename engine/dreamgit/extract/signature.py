@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from dreamgit.textsim import NOT, STOP_WORDS, Token, canonical_word, features, tokenize
 
-__all__ = ["ANTONYMS", "Signature", "neighbours", "shown", "signature"]
+__all__ = ["ANTONYMS", "Signature", "neighbours", "numbers_and_dates", "shown", "signature"]
 
 
 def _norms(words: str) -> frozenset[str]:
@@ -230,6 +230,23 @@ def _token_kind(t: Token) -> _Kind:
         and t.norm not in _NOT_OPENERS
     )
     return t.norm in _NEGATIVE, date, number, name, opener
+
+
+def numbers_and_dates(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The numbers and the dates of a text as its :func:`signature` has them, without the
+    rest of it: the frame reader wants these alone, once for each sentence (at a third of
+    a signature's cost, and no signature held in the cache for them)."""
+    tokens = tokenize(text)
+    numbers: set[str] = set()
+    dates: set[str] = set()
+    for i, t in enumerate(tokens):
+        month = t.norm == "may" and _is_month_may(tokens, i)
+        date = "may" if month else _token_kind(t)[1]
+        if date is not None:
+            dates.add(date)
+        elif t.kind == "num":
+            numbers.add(t.norm)
+    return frozenset(numbers), frozenset(dates)
 
 
 @lru_cache(maxsize=1 << 16)

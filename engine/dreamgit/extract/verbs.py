@@ -13,11 +13,13 @@ from functools import lru_cache
 
 __all__ = [
     "AUXILIARIES",
+    "BE_FORMS",
     "CHANGE_VERBS",
     "DATE_WORDS",
     "DETERMINERS",
     "FRONT_WORDS",
     "GROUP_ADVERBS",
+    "HAVE_FORMS",
     "NUMBER_WORDS",
     "PAST_FORMS",
     "PREPOSITIONS",
@@ -35,6 +37,9 @@ AUXILIARIES = _set(
     "is are was were am be been being has have had do does did will would shall should can"
     " could may might must"
 )
+#: The forms of "be" and of "have": a verb group's head when no other verb follows.
+BE_FORMS = _set("is are was were am be been being")
+HAVE_FORMS = _set("has have had")
 DETERMINERS = _set(
     "the a an my your his her their our its this that these those every each some any both"
     " another all no whose which what"

@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
 from functools import cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_type_hints
 
@@ -163,6 +164,12 @@ def _forgetting_shared(block: AbstractContextManager[None]) -> Iterator[None]:
         _SHARED.clear()
 
 
+#: Frames encoded lately whose text is kept for their next encoding: a memory's sentence
+#: is encoded for the kept frames, then again for its kept reading, with a clause or two
+#: in between.
+_RECENT = 8
+
+
 class FrameCodec:
     """A frame as a JSON list of its fields, and back: each field converted by its type
     (the dataclass's hints), so reading a kept frame costs a set per field."""
@@ -171,13 +178,25 @@ class FrameCodec:
         hints = get_type_hints(Frame)
         self._names = names = [f.name for f in fields(Frame)]
         pairs = [_converters(hints[name]) for name in names]
-        self._encoders = [(name, enc) for name, (enc, _dec) in zip(names, pairs, strict=True)]
+        self._fields = attrgetter(*names)
+        self._encoders = [(k, enc) for k, (enc, _dec) in enumerate(pairs) if enc is not _same]
         self._decoders = [(k, dec) for k, (_enc, dec) in enumerate(pairs) if dec is not _same]
+        #: id → (frame, its text): the frame held, so that its id names no other meanwhile
+        self._recent: dict[int, tuple[Frame | None, str]] = {}
         if hasattr(Frame, "__slots__") or hasattr(Frame, "__post_init__"):
             raise TypeError("a frame whose fields are not plain attributes cannot be kept")
 
     def encode(self, frame: Frame | None) -> str:
-        return as_json(self.values(frame))
+        """``frame`` as JSON text (the same frame's text again when it was encoded lately:
+        a frame is never changed)."""
+        recent = self._recent.get(id(frame))
+        if recent is not None and recent[0] is frame:
+            return recent[1]
+        text = as_json(self.values(frame))
+        if len(self._recent) >= _RECENT:
+            self._recent.clear()
+        self._recent[id(frame)] = (frame, text)
+        return text
 
     def decode(self, text: str) -> Frame | None:
         """A kept frame; ValueError or TypeError when it has another shape."""
@@ -187,7 +206,10 @@ class FrameCodec:
         """``frame`` as a list JSON can hold (None for None)."""
         if frame is None:
             return None
-        return [enc(getattr(frame, name)) for name, enc in self._encoders]
+        values = list(self._fields(frame))
+        for k, enc in self._encoders:
+            values[k] = enc(values[k])
+        return values
 
     def frame(self, values: Any) -> Frame | None:
         """The frame of :meth:`values`; ValueError or TypeError for another shape."""
