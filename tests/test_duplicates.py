@@ -228,6 +228,31 @@ def test_candidates_miss_no_pair_that_all_pairs_would_find(threshold: float) -> 
     assert find_duplicate_pairs(data, threshold=threshold) == expected
 
 
+def test_keys_alike_but_for_case_and_spaces_or_one_unset_pair() -> None:
+    """A key slot is compared as the guards compare it: one unset, or equal once trimmed
+    and in lower case, lets a pair merge; another slot keeps it apart."""
+    rng = random.Random(7)
+    keys = [None, "", "user.role", " User.Role ", "user.employer"]
+    data = [item._replace(key=rng.choice(keys), topic="a") for item in _synthetic(300, seed=11)]
+    expected = [
+        (a.id, b.id, similarity(a.text, b.text))
+        for a, b in itertools.combinations(data, 2)
+        if features(a.text)
+        and features(b.text)
+        and similarity(a.text, b.text) >= DEFAULT_THRESHOLD
+        and merge_allowed(a.text, b.text, key_a=a.key, key_b=b.key)
+    ]
+    assert any(a.key and b.key and a.key != b.key for a, b in _pairs_of(data, expected))
+    assert find_duplicate_pairs(data) == expected
+
+
+def _pairs_of(
+    data: list[DupItem], pairs: list[tuple[str, str, float]]
+) -> list[tuple[DupItem, DupItem]]:
+    by_id = {item.id: item for item in data}
+    return [(by_id[a], by_id[b]) for a, b, _score in pairs]
+
+
 @pytest.mark.parametrize("threshold", [0.5, 0.7, DEFAULT_THRESHOLD, 1.0])
 @pytest.mark.parametrize("same_topic", [True, False])
 def test_pairs_involving_some_items_are_the_whole_answers_pairs_with_them(

@@ -94,25 +94,42 @@ def _candidates(
     """
     rank = _rarest_first(feats)
     indexing = 2 * jaccard_min / (1 + jaccard_min)
-    levels: dict[int, int] = {}  # size -> level its probes use
+    # per size, once (not once per set): its probes' level and prefix, and each level
+    # it is indexed at with that level's prefix
+    shapes: dict[int, tuple[int, int, list[tuple[int, int]]]] = {}
     indexes: dict[tuple[str, int], dict[tuple[int, ...], list[int]]] = {}
     for i in sorted(range(len(feats)), key=lambda k: (len(feats[k]), k)):
         size = len(feats[i])
         if not size:
             continue
+        if size not in shapes:
+            shapes[size] = _shape(size, jaccard_min, indexing)
+        level, probed, indexed = shapes[size]
         ranks = sorted(rank[w] for w in feats[i])
-        level = levels.get(size) or levels.setdefault(size, _probe_level(size, jaccard_min))
         own = indexes.setdefault((scopes[i], level), {})
         found: set[int] = set()
-        for key in combinations(ranks[: size - _need(size, jaccard_min) + level], level):
+        for key in combinations(ranks[:probed], level):
             found.update(own.get(key, ()))
-        largest = math.floor(size / jaccard_min + 1e-9)
-        index_need = _need(size, indexing)
-        for k in sorted({_probe_level(s, jaccard_min) for s in range(size, largest + 1)}):
+        for k, prefix in indexed:
             index = indexes.setdefault((scopes[i], k), {})
-            for key in combinations(ranks[: min(size, size - index_need + k)], k):
+            for key in combinations(ranks[:prefix], k):
                 index.setdefault(key, []).append(i)
         yield i, found
+
+
+def _shape(
+    size: int, jaccard_min: float, indexing: float
+) -> tuple[int, int, list[tuple[int, int]]]:
+    """How :func:`_candidates` handles a set of ``size`` words: the level its probes use,
+    how many of its rarest words they are made of, and each level it is indexed at (every
+    level a set it could match, up to ``size / jaccard_min`` words, may probe with), in
+    order, with how many of its rarest words that index takes."""
+    level = _probe_level(size, jaccard_min)
+    largest = math.floor(size / jaccard_min + 1e-9)
+    index_need = _need(size, indexing)
+    levels = sorted({_probe_level(s, jaccard_min) for s in range(size, largest + 1)})
+    indexed = [(k, min(size, size - index_need + k)) for k in levels]
+    return level, size - _need(size, jaccard_min) + level, indexed
 
 
 def _rarest_first(feats: list[frozenset[str]]) -> dict[str, int]:
@@ -189,17 +206,20 @@ def find_duplicate_pairs(
     else:
         probing = [item.id in involving for item in items]
         candidates_of = _candidates_of(feats, scopes, jaccard_min, probing)
+    # each key as keys_compatible compares it, once per item rather than once per pair
+    keys = [(item.key or "").strip().lower() for item in items]
     found: list[tuple[int, int, float]] = []
     for i, candidates in candidates_of:
-        f = feats[i]
+        f, size, key = feats[i], len(feats[i]), keys[i]
         for j in sorted(candidates):
             if involving is not None and j > i and probing[j]:
                 continue  # two flagged items: judged once, when the later one probes
-            score = dice(f, feats[j])
-            if score < threshold:
-                continue
+            g = feats[j]
+            score = 2 * len(f & g) / (size + len(g))  # dice (f is never empty)
+            if score < threshold or (key and keys[j] and key != keys[j]):
+                continue  # too far apart, or two slots the user named apart
             a, b = (items[j], items[i]) if j < i else (items[i], items[j])
-            if merge_allowed(a.text, b.text, key_a=a.key, key_b=b.key):
+            if merge_allowed(a.text, b.text):
                 found.append((min(i, j), max(i, j), score))
     found.sort()
     return [(items[a].id, items[b].id, score) for a, b, score in found]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterable, Iterator
+from heapq import nlargest
 from typing import Any
 
 from dreamgit.dream.consolidate.count_reading import Quantity
@@ -176,7 +177,8 @@ class CountLayout:
             if entries:
                 end = bisect_left(entries, when, key=self.time)
                 near.update(entries[max(0, end - WINDOW) : end])
-        found = set(sorted(near, key=self.time)[-WINDOW:])
+        # the last WINDOW of them in time order (all of them, unsorted, when no more)
+        found = set(near if len(near) <= WINDOW else nlargest(WINDOW, near, key=self.time))
         phrase = self.state["phrase"].get(_phrase(q.counted)) if len(q.counted) > 1 else None
         if phrase:
             end = bisect_left(phrase, when, key=self.time)

@@ -31,6 +31,11 @@ class Said:
         return frozenset(q.number for q in self.quantities)
 
     @cached_property
+    def counted(self) -> frozenset[tuple[str, ...]]:
+        """What its counts count (the counted words of each)."""
+        return frozenset(q.counted for q in self.quantities)
+
+    @cached_property
     def frame(self) -> Frame:
         """The fact's frame, framed when first asked: only a memory compared anew needs
         it, and a warm dream over 100,000 memories compares few (framing every one of
@@ -39,3 +44,12 @@ class Said:
         if frame is None:  # read_counts keeps no reading of a fact that does not frame
             raise ValueError(f"a count reading of a fact with no frame: {self.fact!r}")
         return frame
+
+    @cached_property
+    def thing_subject(self) -> frozenset[str]:
+        """The frame's subject without the user who has it: in one user's memory "the
+        user's daily upload cap" and "the daily upload cap" (said as "the user says the
+        daily upload cap is now …") are one thing; the user alone stays the user (made
+        once per memory: the check asks it of 380,000 pairs at 100,000)."""
+        subject = self.frame.subject
+        return subject - {"user"} or subject

@@ -324,6 +324,9 @@ _DIGIT = re.compile(r"\d")
 _NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
 
 
+#: The subject that is the user alone.
+_USER = frozenset({"user"})
+
 #: A name said as what something is done with: "… with 8 cards using Bootstrap".
 _INSTRUMENT = re.compile(r"\b(?:using|via)\s+(?P<name>[A-Z][\w-]*)")
 
@@ -365,8 +368,11 @@ def _setting_of_user(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     that holds the count is one's subject and the other's qualifier. "The user raised their
     weekly page goal from 20 to 30 pages" / "the user's weekly page goal was set to 25
     pages": it is one's subject and what the other changed, named before its number."""
-    user = frozenset({"user"})
-    pairs = ((old.frame.subject, new.frame.subject, p), (new.frame.subject, old.frame.subject, q))
+    user = _USER
+    subjects = (old.frame.subject, new.frame.subject)
+    if user not in subjects:
+        return False  # each way below has the user as one subject: the cheap test first
+    pairs = ((subjects[0], subjects[1], p), (subjects[1], subjects[0], q))
     for mine, theirs, count in pairs:
         held_in = theirs - user
         if mine == user and held_in and held_in <= count.qualifier | count.owner:
@@ -375,7 +381,6 @@ def _setting_of_user(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
             return not _starts_elsewhere(old, new)
     if not p.setting or p.setting != q.setting:
         return False
-    subjects = (old.frame.subject, new.frame.subject)
     named = ((a, setting_words(b, p.counted)) for a, b in (subjects, subjects[::-1]))
     return any(a == user and b <= p.setting for a, b in named)
 
@@ -393,20 +398,11 @@ def _starts_elsewhere(old: Said, new: Said) -> bool:
     return bool(started) and not started & {x.number for x in old.quantities}
 
 
-def _not_users(subject: frozenset[str]) -> frozenset[str]:
-    """A subject without the user who has it: in one user's memory "the user's daily
-    upload cap" and "the daily upload cap" (said as "the user says the daily upload cap is
-    now …") are one thing; the user alone stays the user."""
-    return subject - {"user"} or subject
-
-
 def _apart(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     """Guards on the two sentences: another subject (unless one setting names the thing:
     "the request timeout is 30 seconds" / "lowered the request timeout to 20 seconds"),
     other names, two dated events, two past actions."""
-    if _not_users(old.frame.subject) != _not_users(new.frame.subject) and not _setting_of_user(
-        old, new, p, q
-    ):
+    if old.thing_subject != new.thing_subject and not _setting_of_user(old, new, p, q):
         return True
     if old.names and new.names and old.names != new.names:
         return True  # "3 workers on Atlas" / "5 workers on Orion"; "Heron" / "Heron Cloud"
@@ -470,10 +466,15 @@ def _changed_count(old: Said, new: Said, q: Quantity) -> str | None:
     """Why ``q`` of ``new`` changes a count of ``old``, or None."""
     if q.number in old.numbers:
         return None  # the older one says the newer value too: no count of it changed
+    counted = q.counted
+    if counted and counted not in old.counted:
+        return None  # a count of a thing counts that thing alone (``_same_thing``)
     tied = old.memory.created == new.memory.created
     for p in old.quantities:
         if tied and (p.changed or not q.changed):
             continue  # said at one time: only a change says which is now
+        if counted and p.counted != counted:
+            continue  # the cheap half of ``_same_thing``: another thing counted
         if p.number == q.number or not _same_thing(p, q) or _shrinks(p, q) or _other_act(p, q):
             continue
         if _apart(old, new, p, q):
