@@ -190,20 +190,29 @@ def opens_without_subject(word: str) -> bool:
     return word in _BARE_OPENERS or (word.endswith("ed") and len(word) > 4)
 
 
+#: Longer words that are chat glue, not content.
+_CHAT_GLUE = str.split("""that this these those there their they them then than with have been
+    being just really about would could should what when where which while some something thing
+    things much many very like also from into your yours it's that's gonna wanna always never
+    still even ever make made feel felt know think thought love great good awesome amazing super
+    pretty totally definitely actually lots everything anything other others every more most
+    such sure yeah thanks time times right well""")
+_CHAT_GLUE_SET = frozenset(_CHAT_GLUE)
 #: Longer words that carry content (not chat glue): each adds a little salience.
 _CONTENT = lazyre.compile(
-    r"\b(?!(?:that|this|these|those|there|their|they|them|then|than|with|have|been|being|just"
-    r"|really|about|would|could|should|what|when|where|which|while|some|something|thing"
-    r"|things|much|many|very|like|also|from|into|your|yours|it's|that's|gonna|wanna|always"
-    r"|never|still|even|ever|make|made|feel|felt|know|think|thought|love|great|good|awesome"
-    r"|amazing|super|pretty|totally|definitely|actually|lots|everything|anything|other"
-    r"|others|every|more|most|such|sure|yeah|thanks|time|times|right|well)\b)"
-    rf"[{SPACED_LETTERS}]{{4,}}\b",
+    rf"\b(?!(?:{'|'.join(_CHAT_GLUE)})\b)[{SPACED_LETTERS}]{{4,}}\b",
     _I,
 )
+#: The longer words of an ASCII text, glue or not.
+_ASCII_WORD = lazyre.compile(r"\b[a-zA-Z]{4,}\b")
 
 
 def content_terms(text: str) -> list[str]:
     """The longer words of ``text`` that carry content (not chat glue), in any script
     that spaces its words ("Führerschein"), and the terms of its CJK text."""
+    if text.isascii():
+        # The same words as _CONTENT finds, a third of its time: in ASCII every letter is a
+        # word character and case is plain lower case, so a longer word is glue exactly when
+        # its lower case is (other scripts fold case and mark words more ways: _CONTENT).
+        return [w for w in _ASCII_WORD.findall(text) if w.lower() not in _CHAT_GLUE_SET]
     return [*_CONTENT.findall(text), *cjk_terms(text)]
