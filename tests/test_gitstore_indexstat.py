@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -123,3 +127,66 @@ def test_adds_heal_entries_without_stat_data_and_keep_a_persons_staged_change(
     assert git(worktree, "ls-files", "-s", "notes.txt") == staged_note
     assert git(worktree, "status", "--porcelain") == "AM notes.txt\n"
     fsck(worktree)
+
+
+def _heal_and_die_halfway(path: str) -> None:
+    """A writer killed by SIGKILL halfway through recording stat data."""
+    indexstat.time = _LaterClock  # type: ignore[assignment]  # forked: this process only
+    recorded = indexstat._add_with_stat
+    count = 0
+
+    def record_then_die(*args: object) -> None:
+        nonlocal count
+        count += 1
+        if count == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        recorded(*args)  # type: ignore[arg-type]
+
+    indexstat._add_with_stat = record_then_die  # type: ignore[assignment]
+    operations.add_memory(MemoryRepo.open(path), "Killed while healing", topic="t", now=NOW)
+
+
+def test_a_writer_killed_while_recording_leaves_the_index_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index is written aside and renamed in: a SIGKILL midway changes nothing in it."""
+    monkeypatch.setattr("dreamgit.gitstore.locks.STALE_LOCK_SECONDS", 0.3)
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    worktree = repo.store.workdir
+    assert worktree is not None
+    facts = [operations.add_memory(repo, f"Fact {n}", topic="t", now=NOW).path for n in range(6)]
+    _zero_stat_data(worktree)
+    before = (worktree / ".git" / "index").read_bytes()
+    writer = multiprocessing.get_context("fork").Process(
+        target=_heal_and_die_halfway, args=(str(worktree),)
+    )
+    writer.start()
+    writer.join()
+    assert writer.exitcode == -signal.SIGKILL
+    assert (worktree / ".git" / "index").read_bytes() == before
+    time.sleep(0.4)  # the dead writer's index.lock is stale now
+    monkeypatch.setattr(indexstat, "time", _LaterClock)
+    operations.add_memory(MemoryRepo.open(worktree), "After the kill", topic="t", now=NOW)
+    assert git(worktree, "status", "--porcelain") == ""
+    assert all(_mtimes(worktree)[path] > 0 for path in facts)
+    fsck(worktree)
+
+
+def test_a_persons_git_add_waits_for_the_lock_and_is_kept(tmp_path: Path) -> None:
+    """While dreamgit holds index.lock git add fails; an add after it is not overwritten."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    worktree = repo.store.workdir
+    assert worktree is not None
+    operations.add_memory(repo, "Prefers pytest", topic="prefs", now=NOW)
+    _zero_stat_data(worktree)
+    (worktree / "notes.txt").write_text("a person's note\n")
+    with repo.store.index_locked():
+        refused = subprocess.run(
+            ["git", "-C", str(worktree), "add", "notes.txt"], capture_output=True, text=True
+        )
+        assert refused.returncode != 0 and "index.lock" in refused.stderr
+    git(worktree, "add", "notes.txt")
+    staged = git(worktree, "ls-files", "-s", "notes.txt")
+    operations.add_memory(repo, "Prefers ruff", topic="prefs", now=NOW)
+    assert git(worktree, "ls-files", "-s", "notes.txt") == staged
+    assert git(worktree, "status", "--porcelain") == "A  notes.txt\n"
