@@ -7,10 +7,13 @@ processes of the installed command (and ``recall`` again right after each ``add`
 when the caches must follow one new file), then ``status`` and ``add`` again in a clone
 of it with a work tree (main checked out, as an agent's memory folder is), and once
 more in a clone whose index holds no ``stat`` data (``index from dreamgit``): dreamgit
-stages every file it writes so, and where no ``git status`` ever refreshes the index (an
-agent's own folder) its entries all end up so; git and libgit2 then hash each file at
-every look at the work tree. Wall clock and the CPU time of the process
-(user + system; steadier than the wall clock on a shared machine), medians of R.
+staged every file it wrote so, and where no ``git status`` ever refreshes the index (an
+agent's own folder) its entries all ended up so; git and libgit2 then hash each file at
+every look at the work tree. dreamgit's staging now records the missing stat data of
+files that hold their entry's blob (``gitstore/indexstat.py``), so the first ``add``
+there heals the index and the later rows should match the fresh clone's. Wall clock
+and the CPU time of the process (user + system; steadier than the wall clock on a
+shared machine), medians of R.
 The first ``recall`` is timed on its own: it builds the caches in the git directory.
 
 ``--against OTHER`` times another version in the same run: OTHER is a ``dreamgit``
@@ -125,7 +128,7 @@ def _clone(bare: Path, into: Path) -> Path:
 
 def _clone_staged(bare: Path, into: Path) -> Path:
     """A clone of ``bare`` whose index entries carry no ``stat`` data, as the entries
-    dreamgit stages for the files it writes do."""
+    dreamgit staged for the files it wrote did."""
     import pygit2  # only here: the rest of the bench runs the installed command
 
     _clone(bare, into)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import FileMode
 
+from dreamgit.gitstore.indexstat import record_missing_stat_data
 from dreamgit.gitstore.locks import create_lock_file
 from dreamgit.gitstore.reading import Reader
 
@@ -77,6 +78,17 @@ class IndexStager(Reader):
             return
         self._stage_index(self._staged or old, new)
 
+    def _clean_hash(self, workdir: Path, path: str) -> str:
+        """The blob id git would store for a work-tree file, its filters applied.
+
+        ``core.autocrlf`` and ``.gitattributes`` turn CRLF into LF on the way in:
+        a file that differs from the commit only by that is no edit.
+        """
+        try:
+            return str(self._repo.hashfile(str(workdir / path), as_path=path))
+        except (pygit2.GitError, OSError):
+            return str(pygit2.hash((workdir / path).read_bytes()))
+
     def _staged_marker(self) -> Path:
         return self.git_dir / "dreamgit" / "index-staged"
 
@@ -102,6 +114,11 @@ class IndexStager(Reader):
                         index.remove(path)
                 else:
                     index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=blob), FileMode.BLOB))
+            workdir = self.workdir
+            if workdir is not None:  # entries staged before without stat data, healed once
+                record_missing_stat_data(
+                    index, workdir, lambda path: self._clean_hash(workdir, path), edit
+                )
             index.write()
             # Our index.lock stays in place: only this process writes the index meanwhile.
             os.replace(aside, index_file)

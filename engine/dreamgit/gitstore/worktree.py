@@ -12,19 +12,10 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import FileStatus
 
+from dreamgit.gitstore.indexstat import through_symlink
 from dreamgit.gitstore.staging import IndexStager
 
 __all__ = ["WorkTree"]
-
-
-def _through_symlink(workdir: Path, path: str) -> bool:
-    """Whether any component of ``path`` under ``workdir`` is a symbolic link."""
-    here = workdir
-    for part in path.split("/"):
-        here = here / part
-        if here.is_symlink():
-            return True
-    return False
 
 
 class WorkTree(IndexStager):
@@ -44,7 +35,7 @@ class WorkTree(IndexStager):
         for path, flags in sorted(self._repo.status(untracked_files="all").items()):
             if not path.startswith(prefixes) or flags & FileStatus.IGNORED:
                 continue
-            if _through_symlink(workdir, path.rstrip("/")):
+            if through_symlink(workdir, path.rstrip("/")):
                 continue  # not the repository's file: what lies outside is not an edit
             if committed is None:
                 # Walking the whole tip tree costs ~20 ms at 10,000 memories, on every
@@ -69,21 +60,10 @@ class WorkTree(IndexStager):
             change.path
             for change in self.diff(old, new)
             if change.old is not None
-            and not _through_symlink(workdir, change.path)
+            and not through_symlink(workdir, change.path)
             and (workdir / change.path).is_file()
             and self._clean_hash(workdir, change.path) == change.old
         ]
-
-    def _clean_hash(self, workdir: Path, path: str) -> str:
-        """The blob id git would store for a work-tree file, its filters applied.
-
-        ``core.autocrlf`` and ``.gitattributes`` turn CRLF into LF on the way in:
-        a file that differs from the commit only by that is no edit.
-        """
-        try:
-            return str(self._repo.hashfile(str(workdir / path), as_path=path))
-        except (pygit2.GitError, OSError):
-            return str(pygit2.hash((workdir / path).read_bytes()))
 
     def _clean_bytes(self, path: str, data: bytes, clean: str) -> bytes:
         """What git would commit for a work-tree file (``data`` when no filter changes it)."""
@@ -120,7 +100,7 @@ class WorkTree(IndexStager):
         skipped = []
         for change in self.diff(old, new):
             file = workdir / change.path
-            if _through_symlink(workdir, change.path):
+            if through_symlink(workdir, change.path):
                 # A symlinked folder (or file) leads out of the work tree: never write there.
                 skipped.append(change.path)
                 continue

@@ -1,0 +1,192 @@
+"""Stat data recorded for index entries without any: only where the file holds the blob."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from dreamgit.gitstore import indexstat
+from dreamgit.store import operations
+from dreamgit.store.repo import MemoryRepo
+from gitcheck import NOW, fsck, git
+
+
+class _LaterClock:
+    """``time`` as seen a few seconds from now: every file looks old enough to trust."""
+
+    @staticmethod
+    def time() -> float:
+        return time.time() + 5
+
+
+def _zero_stat_data(worktree: Path) -> None:
+    """Stage every entry again from its blob id alone, as dreamgit staged files before."""
+    index = pygit2.Index(str(worktree / ".git" / "index"))
+    for entry in list(index):
+        index.add(pygit2.IndexEntry(entry.path, entry.id, entry.mode))
+    index.write()
+
+
+def _mtimes(worktree: Path) -> dict[str, int]:
+    """Each index entry's recorded mtime in seconds, as git itself reads the index."""
+    found: dict[str, int] = {}
+    path = ""
+    for line in git(worktree, "ls-files", "--debug").splitlines():
+        if not line.startswith(" "):
+            path = line
+        elif line.strip().startswith("mtime:"):
+            found[path] = int(line.split(":")[1])
+    return found
+
+
+def _plain_repo(tmp_path: Path) -> tuple[pygit2.Repository, Path]:
+    """A plain git repository with two committed files and no stat data in its index."""
+    worktree = tmp_path / "plain"
+    git(tmp_path, "init", "-q", "-b", "main", str(worktree))
+    (worktree / "a.md").write_text("first\n")
+    (worktree / "b.md").write_text("second\n")
+    git(worktree, "add", ".")
+    git(worktree, "-c", "user.name=A", "-c", "user.email=a@b.c", "commit", "-qm", "x")
+    _zero_stat_data(worktree)
+    return pygit2.Repository(str(worktree)), worktree
+
+
+def _record(repo: pygit2.Repository, worktree: Path) -> int:
+    index = pygit2.Index(str(worktree / ".git" / "index"))
+    recorded = indexstat.record_missing_stat_data(
+        index, worktree, lambda path: str(repo.hashfile(str(worktree / path), as_path=path))
+    )
+    index.write()
+    return recorded
+
+
+def test_stat_data_are_recorded_only_for_files_holding_the_blob(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edited file keeps zero stat data and stays modified; what is staged never changes."""
+    monkeypatch.setattr(indexstat, "time", _LaterClock)
+    repo, worktree = _plain_repo(tmp_path)
+    staged = git(worktree, "ls-files", "-s")
+    (worktree / "b.md").write_text("edited\n")
+    assert _record(repo, worktree) == 1
+    assert _mtimes(worktree)["a.md"] > 0 and _mtimes(worktree)["b.md"] == 0
+    assert git(worktree, "ls-files", "-s") == staged
+    assert git(worktree, "status", "--porcelain") == " M b.md\n"
+
+
+def test_a_file_written_this_second_keeps_zero_stat_data(tmp_path: Path) -> None:
+    """A file whose ctime is this very second is not trusted: a later edit could share it."""
+    repo, worktree = _plain_repo(tmp_path)
+    (worktree / "a.md").write_text("first\n")  # same content, a ctime of now
+    assert _record(repo, worktree) <= 1  # b.md only, if its second is already over
+    assert _mtimes(worktree)["a.md"] == 0
+
+
+def test_an_edit_in_the_same_second_after_recording_is_seen_by_git_and_dreamgit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Git's racy-entry rule: an entry not older than the index is checked by content."""
+    monkeypatch.setattr(indexstat, "time", _LaterClock)  # records even this second's files
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    worktree = repo.store.workdir
+    assert worktree is not None
+    memory = operations.add_memory(repo, "Uses vim", topic="tools", now=NOW)
+    _zero_stat_data(worktree)
+    operations.add_memory(repo, "Uses zsh", topic="tools", now=NOW)
+    assert _mtimes(worktree)[memory.path] > 0
+    file = worktree / memory.path
+    file.write_text(file.read_text().replace("Uses vim", "Uses vi!"))  # the same size
+    assert git(worktree, "status", "--porcelain") == f" M {memory.path}\n"
+    assert list(repo.store.worktree_edits(("memories/",))) == [memory.path]
+
+
+def test_adds_heal_entries_without_stat_data_and_keep_a_persons_staged_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next add records the stat data; a file a person staged stays staged as it was."""
+    monkeypatch.setattr(indexstat, "time", _LaterClock)
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    worktree = repo.store.workdir
+    assert worktree is not None
+    first = operations.add_memory(repo, "Prefers pytest", topic="prefs", now=NOW)
+    (worktree / "notes.txt").write_text("a person's note\n")
+    git(worktree, "add", "notes.txt")
+    (worktree / "notes.txt").write_text("a person's note, edited after staging\n")
+    _zero_stat_data(worktree)
+    staged_note = git(worktree, "ls-files", "-s", "notes.txt")
+    operations.add_memory(repo, "Prefers ruff", topic="prefs", now=NOW)
+    assert _mtimes(worktree)[first.path] > 0
+    assert _mtimes(worktree)["notes.txt"] == 0  # its file no longer holds what is staged
+    assert git(worktree, "ls-files", "-s", "notes.txt") == staged_note
+    assert git(worktree, "status", "--porcelain") == "AM notes.txt\n"
+    fsck(worktree)
+
+
+def _heal_and_die_halfway(path: str) -> None:
+    """A writer killed by SIGKILL halfway through recording stat data."""
+    indexstat.time = _LaterClock  # type: ignore[assignment]  # forked: this process only
+    recorded = indexstat._add_with_stat
+    count = 0
+
+    def record_then_die(*args: object) -> None:
+        nonlocal count
+        count += 1
+        if count == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        recorded(*args)  # type: ignore[arg-type]
+
+    indexstat._add_with_stat = record_then_die  # type: ignore[assignment]
+    operations.add_memory(MemoryRepo.open(path), "Killed while healing", topic="t", now=NOW)
+
+
+def test_a_writer_killed_while_recording_leaves_the_index_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index is written aside and renamed in: a SIGKILL midway changes nothing in it."""
+    monkeypatch.setattr("dreamgit.gitstore.locks.STALE_LOCK_SECONDS", 0.3)
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    worktree = repo.store.workdir
+    assert worktree is not None
+    facts = [operations.add_memory(repo, f"Fact {n}", topic="t", now=NOW).path for n in range(6)]
+    _zero_stat_data(worktree)
+    before = (worktree / ".git" / "index").read_bytes()
+    writer = multiprocessing.get_context("fork").Process(
+        target=_heal_and_die_halfway, args=(str(worktree),)
+    )
+    writer.start()
+    writer.join()
+    assert writer.exitcode == -signal.SIGKILL
+    assert (worktree / ".git" / "index").read_bytes() == before
+    time.sleep(0.4)  # the dead writer's index.lock is stale now
+    monkeypatch.setattr(indexstat, "time", _LaterClock)
+    operations.add_memory(MemoryRepo.open(worktree), "After the kill", topic="t", now=NOW)
+    assert git(worktree, "status", "--porcelain") == ""
+    assert all(_mtimes(worktree)[path] > 0 for path in facts)
+    fsck(worktree)
+
+
+def test_a_persons_git_add_waits_for_the_lock_and_is_kept(tmp_path: Path) -> None:
+    """While dreamgit holds index.lock git add fails; an add after it is not overwritten."""
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    worktree = repo.store.workdir
+    assert worktree is not None
+    operations.add_memory(repo, "Prefers pytest", topic="prefs", now=NOW)
+    _zero_stat_data(worktree)
+    (worktree / "notes.txt").write_text("a person's note\n")
+    with repo.store.index_locked():
+        refused = subprocess.run(
+            ["git", "-C", str(worktree), "add", "notes.txt"], capture_output=True, text=True
+        )
+        assert refused.returncode != 0 and "index.lock" in refused.stderr
+    git(worktree, "add", "notes.txt")
+    staged = git(worktree, "ls-files", "-s", "notes.txt")
+    operations.add_memory(repo, "Prefers ruff", topic="prefs", now=NOW)
+    assert git(worktree, "ls-files", "-s", "notes.txt") == staged
+    assert git(worktree, "status", "--porcelain") == "A  notes.txt\n"
