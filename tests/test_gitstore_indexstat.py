@@ -89,6 +89,45 @@ def test_a_file_written_this_second_keeps_zero_stat_data(tmp_path: Path) -> None
     assert _mtimes(worktree)["a.md"] == 0
 
 
+class _TickingClock:
+    """``time`` one second on once the file has been hashed: the recording is still in
+    the second the file was written in when it looks, and past it when it has hashed."""
+
+    def __init__(self, second: int) -> None:
+        self.second, self.hashed = second, False
+
+    def time(self) -> float:
+        return self.second + (1.5 if self.hashed else 0.5)
+
+
+def test_an_edit_while_the_file_is_hashed_in_its_own_second_keeps_zero_stat_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file last written in second S, looked at in S, edited (same size, still S) just
+    after its hash and before the clock passed S: nothing is recorded, so git, comparing
+    whole seconds, still sees the edit."""
+    repo, worktree = _plain_repo(tmp_path)
+    file = worktree / "a.md"
+    second = file.stat().st_ctime_ns // 1_000_000_000  # the second it was written in
+    os.utime(file, (second, second))
+    clock = _TickingClock(second)
+    monkeypatch.setattr(indexstat, "time", clock)
+    index = pygit2.Index(str(worktree / ".git" / "index"))
+
+    def hash_then_edit(path: str) -> str:
+        blob = str(repo.hashfile(str(worktree / path), as_path=path))
+        if path == "a.md":
+            file.write_text("FIRST\n")  # the same size, in the same second
+            os.utime(file, (second, second))
+            clock.hashed = True
+        return blob
+
+    indexstat.record_missing_stat_data(index, worktree, hash_then_edit)
+    index.write()
+    assert _mtimes(worktree)["a.md"] == 0
+    assert git(worktree, "status", "--porcelain") == " M a.md\n"
+
+
 def test_an_edit_in_the_same_second_after_recording_is_seen_by_git_and_dreamgit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,7 +7,7 @@ memories). pygit2 has no setter for an entry's stat fields, so the entry is writ
 again through libgit2's ``git_index_add`` with them filled in, as libgit2's own
 ``git_index_add_bypath`` fills them. What is staged never changes: the stat data are
 recorded only for a regular file whose content hashes to the entry's blob, and whose
-``ctime`` and ``mtime`` are in a second that was over before the hash was taken, so a
+``ctime`` and ``mtime`` are in a second that was over before the file was looked at, so a
 later edit bears a newer second that git (which compares whole seconds) sees. A file
 written this very second keeps zero stat data until a later staging.
 """
@@ -66,6 +66,10 @@ def _matching_stat(
     """The file's stat data if it is a regular file holding ``blob``, old enough to trust."""
     if through_symlink(workdir, path):
         return None
+    # read before the file is: an edit after this lstat bears this second or a later one,
+    # which the recorded data (older than it) cannot match; read after the hash, an edit
+    # between the lstat and the clock could share the recorded second
+    second = int(time.time())
     try:
         found = os.lstat(workdir / path)
     except OSError:
@@ -75,7 +79,6 @@ def _matching_stat(
         return None
     if clean_hash(path) != blob:
         return None
-    second = int(time.time())  # read after the hash: an edit since bears this second or later
     if found.st_ctime_ns // _NANO >= second or found.st_mtime_ns // _NANO >= second:
         return None
     return found
