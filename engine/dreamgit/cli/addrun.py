@@ -78,6 +78,9 @@ def run_add(call: AddCall) -> bool:
         return False
     from dreamgit.cli.opening import open_repo_at, report_left_out
     from dreamgit.errors import DreamgitError, InternalSignal, environment_problem
+    from dreamgit.gitstore.offline import leave_out_https
+
+    leave_out_https()  # an add moves nothing over the network: pygit2 needs no HTTPS
 
     repo = None
     try:

@@ -44,6 +44,9 @@ def __getattr__(name: str) -> object:
     a command that reads and writes through git's own files (``store/leanstore.py``) and
     only needs this package's records and locks never pays."""
     if name == "GitStore":
+        from dreamgit.gitstore.offline import import_pygit2
+
+        import_pygit2()  # first: without its HTTPS set-up where the command asked so
         from dreamgit.gitstore.store import GitStore
 
         return GitStore
