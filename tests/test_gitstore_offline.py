@@ -28,6 +28,7 @@ except SystemExit as exc:
     assert not exc.code, exc.code
 report = {{
     "ssl": "ssl" in sys.modules,
+    "pickle": "pickle" in sys.modules,
     "settings": "pygit2.settings" in sys.modules,
 }}
 import ssl
@@ -50,10 +51,12 @@ def worktree(tmp_path: Path) -> Path:
     return repo.store.workdir
 
 
-def _add_and_report(worktree: Path, before: str = "") -> dict[str, object]:
+def _add_and_report(
+    worktree: Path, before: str = "", text: str = "Waters tomatoes at dawn"
+) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DREAMGIT_")}
     script = _ADD_THEN_REPORT.format(before=before)
-    add = ["--now", NOW_TEXT, "add", "Waters tomatoes at dawn", "--topic", "garden"]
+    add = ["--now", NOW_TEXT, "add", text, "--topic", "garden"]
     done = subprocess.run(
         [sys.executable, "-c", script, "--repo", str(worktree), *add],
         capture_output=True,
@@ -62,18 +65,21 @@ def _add_and_report(worktree: Path, before: str = "") -> dict[str, object]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "Waters tomatoes at dawn" in (worktree / "MEMORY.md").read_text()
+    assert text in (worktree / "MEMORY.md").read_text()
     assert git(worktree, "status", "--porcelain") == ""
     report: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
     return report
 
 
 def test_an_add_in_a_work_tree_imports_pygit2_without_ssl(worktree: Path) -> None:
-    """pygit2 is imported (the work tree needs it) without ssl; afterwards ssl is the real
-    module and pygit2's own set-up can still be run."""
+    """pygit2 is imported (the work tree needs it) without ssl, and once the rules are
+    cached (the first add) pickle is not imported either (the derived store's split builds
+    use it); afterwards ssl is the real module and pygit2's own set-up can still run."""
+    _add_and_report(worktree, text="Sows peas in March")
     report = _add_and_report(worktree)
     assert report["settings"] is True
     assert report["ssl"] is False
+    assert report["pickle"] is False
     assert report["cert_file_after_add"] is None  # libgit2 left with its own defaults
     assert report["cert_file_set_up"] == report["verify_paths_cafile"]
 

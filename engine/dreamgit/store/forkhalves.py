@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import signal
 import sys
 import threading
@@ -85,6 +84,8 @@ def in_two(
 
 def _child(read_end: int, write_end: int, work: Callable[[], Sequence[object]]) -> None:
     """In the child: do the work, send it pickled, exit (0 only when all of it was sent)."""
+    import pickle  # here: a process that never splits (an add) never loads it
+
     code = 1
     try:
         os.close(read_end)
@@ -98,6 +99,8 @@ def _child(read_end: int, write_end: int, work: Callable[[], Sequence[object]]) 
 
 def _collect(read_end: int, child: int, expected: int) -> list[Any] | None:
     """The child's results, or None when it failed, died or sent fewer than expected."""
+    import pickle  # here: see _child
+
     with os.fdopen(read_end, "rb") as pipe:
         data = pipe.read()  # to the end: the child exits once it has written it all
     _, status = os.waitpid(child, 0)
