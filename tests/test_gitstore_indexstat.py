@@ -61,7 +61,10 @@ def _plain_repo(tmp_path: Path) -> tuple[pygit2.Repository, Path]:
 def _record(repo: pygit2.Repository, worktree: Path) -> int:
     index = pygit2.Index(str(worktree / ".git" / "index"))
     recorded = indexstat.record_missing_stat_data(
-        index, worktree, lambda path: str(repo.hashfile(str(worktree / path), as_path=path))
+        index,
+        (worktree / ".git" / "index").read_bytes(),
+        worktree,
+        lambda path: str(repo.hashfile(str(worktree / path), as_path=path)),
     )
     index.write()
     return recorded
@@ -79,6 +82,73 @@ def test_stat_data_are_recorded_only_for_files_holding_the_blob(
     assert _mtimes(worktree)["a.md"] > 0 and _mtimes(worktree)["b.md"] == 0
     assert git(worktree, "ls-files", "-s") == staged
     assert git(worktree, "status", "--porcelain") == " M b.md\n"
+
+
+def _found_both_ways(worktree: Path) -> list[tuple[str, str, int]]:
+    """The entries without stat data as the byte search finds them, checked against a
+    walk of every entry."""
+    data = (worktree / ".git" / "index").read_bytes()
+    index = pygit2.Index(str(worktree / ".git" / "index"))
+    searched = indexstat._without_stat_data(index, data, ())
+    assert searched == indexstat._walk_without_stat_data(index)
+    return searched
+
+
+def _some_zero_stat_data(worktree: Path, paths: set[str]) -> None:
+    index = pygit2.Index(str(worktree / ".git" / "index"))
+    for entry in list(index):
+        if entry.path in paths:
+            index.add(pygit2.IndexEntry(entry.path, entry.id, entry.mode))
+    index.write()
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_the_byte_search_finds_what_a_walk_of_every_entry_finds(
+    tmp_path: Path, version: str
+) -> None:
+    """Zero stat data (a file's, an executable's), a person's intent-to-add and
+    skip-worktree entries, git's own stat data: the same entries either way, in any
+    version of the index git writes."""
+    _repo, worktree = _plain_repo(tmp_path)
+    (worktree / "run.sh").write_text("echo hi\n")
+    (worktree / "run.sh").chmod(0o755)
+    (worktree / "c.md").write_text("third\n")
+    git(worktree, "add", "run.sh", "c.md")
+    git(worktree, "update-index", "--refresh")
+    _some_zero_stat_data(worktree, {"a.md", "run.sh"})
+    (worktree / "new.md").write_text("intent\n")
+    git(worktree, "add", "-N", "new.md")
+    git(worktree, "update-index", "--skip-worktree", "c.md")
+    git(worktree, "update-index", "--index-version", version)
+    found = [(path, mode) for path, _blob, mode in _found_both_ways(worktree)]
+    assert found == [("a.md", 0o100644), ("run.sh", 0o100755)]
+
+
+def test_an_index_without_any_entry_lacking_stat_data_gives_nothing(tmp_path: Path) -> None:
+    """git's own index (every entry with its stat data): nothing found, nothing walked."""
+    _repo, worktree = _plain_repo(tmp_path)
+    git(worktree, "update-index", "--refresh")
+    assert _found_both_ways(worktree) == []
+
+
+def test_an_index_where_every_entry_lacks_stat_data_is_walked(tmp_path: Path) -> None:
+    """Hundreds of entries without stat data: the same answer, by the walk."""
+    _repo, worktree = _plain_repo(tmp_path)
+    for n in range(300):
+        (worktree / f"m{n:03}.md").write_text(f"memory {n}\n")
+    git(worktree, "add", ".")
+    _zero_stat_data(worktree)
+    assert len(_found_both_ways(worktree)) == 302
+
+
+def test_entries_about_to_be_rewritten_are_left_out(tmp_path: Path) -> None:
+    """A path the staging changes (here removed from the index since it was read) is
+    neither looked up nor walked to."""
+    _repo, worktree = _plain_repo(tmp_path)
+    data = (worktree / ".git" / "index").read_bytes()
+    index = pygit2.Index(str(worktree / ".git" / "index"))
+    index.remove("a.md")
+    assert [e[0] for e in indexstat._without_stat_data(index, data, {"a.md"})] == ["b.md"]
 
 
 def test_a_file_written_this_second_keeps_zero_stat_data(tmp_path: Path) -> None:
@@ -122,7 +192,8 @@ def test_an_edit_while_the_file_is_hashed_in_its_own_second_keeps_zero_stat_data
             clock.hashed = True
         return blob
 
-    indexstat.record_missing_stat_data(index, worktree, hash_then_edit)
+    data = (worktree / ".git" / "index").read_bytes()
+    indexstat.record_missing_stat_data(index, data, worktree, hash_then_edit)
     index.write()
     assert _mtimes(worktree)["a.md"] == 0
     assert git(worktree, "status", "--porcelain") == " M a.md\n"
@@ -166,6 +237,26 @@ def test_adds_heal_entries_without_stat_data_and_keep_a_persons_staged_change(
     assert git(worktree, "ls-files", "-s", "notes.txt") == staged_note
     assert git(worktree, "status", "--porcelain") == "AM notes.txt\n"
     fsck(worktree)
+
+
+def test_an_entry_a_person_staged_by_its_blob_id_alone_is_left_as_staged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``git update-index --cacheinfo`` of another blob at a memory's path: no stat data
+    (the file holds other content), the person's blob stays staged."""
+    monkeypatch.setattr(indexstat, "time", _LaterClock)
+    repo = MemoryRepo.init(tmp_path / "mem", now=NOW)
+    worktree = repo.store.workdir
+    assert worktree is not None
+    memory = operations.add_memory(repo, "Prefers pytest", topic="prefs", now=NOW)
+    (worktree / "empty").write_bytes(b"")
+    blob = git(worktree, "hash-object", "-w", "empty").strip()
+    (worktree / "empty").unlink()
+    git(worktree, "update-index", "--cacheinfo", f"100644,{blob},{memory.path}")
+    operations.add_memory(repo, "Prefers ruff", topic="prefs", now=NOW)
+    assert git(worktree, "ls-files", "-s", memory.path).split()[1] == blob
+    assert _mtimes(worktree)[memory.path] == 0
+    assert git(worktree, "status", "--porcelain", memory.path) == f"MM {memory.path}\n"
 
 
 def _heal_and_die_halfway(path: str) -> None:

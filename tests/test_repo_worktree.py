@@ -219,6 +219,9 @@ def test_a_ref_lock_a_live_git_transaction_holds_is_never_broken(repo: MemoryRep
 def test_line_endings_converted_by_autocrlf_are_not_agent_edits(repo: MemoryRepo) -> None:
     """core.autocrlf=true and CRLF files in the work tree: no agent edits, no CRLF committed."""
     git(_wt(repo), "config", "core.autocrlf", "true")
+    # Opened again, as each command is a process: libgit2 keeps core.autocrlf as it first
+    # read it for as long as a repository stays open.
+    repo = MemoryRepo.open(_wt(repo))
     kept = operations.add_memory(repo, "Keeps LF", topic="t", now=NOW)
     gone = operations.add_memory(repo, "Forgotten later", topic="t", now=NOW)
     for memory in (kept, gone):  # what a checkout with autocrlf writes

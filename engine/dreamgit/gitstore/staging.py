@@ -105,8 +105,12 @@ class IndexStager(Reader):
         aside = self.git_dir / f"dreamgit-index-{os.getpid()}.tmp"
         aside.unlink(missing_ok=True)
         try:
-            if index_file.exists():  # else libgit2 starts an empty one
-                aside.write_bytes(index_file.read_bytes())
+            try:
+                data = index_file.read_bytes()
+            except FileNotFoundError:
+                data = b""  # libgit2 starts an empty index
+            else:
+                aside.write_bytes(data)
             index = pygit2.Index(str(aside))
             for path, blob in edit.items():
                 if blob is None:
@@ -117,7 +121,7 @@ class IndexStager(Reader):
             workdir = self.workdir
             if workdir is not None:  # entries staged before without stat data, healed once
                 record_missing_stat_data(
-                    index, workdir, lambda path: self._clean_hash(workdir, path), edit
+                    index, data, workdir, lambda path: self._clean_hash(workdir, path), edit
                 )
             index.write()
             # Our index.lock stays in place: only this process writes the index meanwhile.
