@@ -95,6 +95,39 @@ def test_random_writes_give_libgit2s_trees_and_commits(pair: tuple[Path, Path]) 
     subprocess.run(["git", "-C", str(pair[0]), "fsck", "--strict"], check=True)
 
 
+def test_a_file_written_in_place_of_an_executable_keeps_its_mode(
+    pair: tuple[Path, Path],
+) -> None:
+    """An executable rewritten stays 100755, a file written anew is 100644: the same tree
+    as libgit2's store writes."""
+    full = GitStore.open(pair[1])
+    tip = full.tip("main")
+    script = "memories/tools/run.sh"
+    blob = full.write_blob(b"echo one\n")
+    env = {**os.environ, "GIT_INDEX_FILE": str(pair[1] / "scratch-index")}
+    for args in (
+        ["read-tree", tip],
+        ["update-index", "--add", "--cacheinfo", f"100755,{blob},{script}"],
+    ):
+        subprocess.run(["git", "-C", str(pair[1]), *args], check=True, env=env)
+    made = subprocess.run(
+        ["git", "-C", str(pair[1]), "write-tree"], check=True, env=env, capture_output=True
+    )
+    tree = made.stdout.decode().strip()
+    base = full.commit("main", parents=[tip], tree=tree, message="script", who=WHO, when=WHEN)
+    shutil.rmtree(pair[0])
+    shutil.copytree(pair[1], pair[0])  # the script's objects in both
+    lean = _lean(pair[0])
+    changes: dict[str, bytes | None] = {script: b"echo two\n", "memories/tools/z.md": b"z\n"}
+    written = lean.build_tree(base, changes)
+    assert written == full.build_tree(base, changes)
+    listed = _git(pair[0], "ls-tree", "-r", written, "memories/tools").splitlines()
+    assert [line.split()[0] for line in listed if line.endswith(("run.sh", "z.md"))] == [
+        "100755",
+        "100644",
+    ]
+
+
 def _reads(store: GitStore | LeanStore, old: str, new: str) -> list[object]:
     tip = store.tip("main")
     return [

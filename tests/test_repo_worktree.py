@@ -97,6 +97,24 @@ def test_edits_outside_memory_paths_are_left_alone(repo: MemoryRepo) -> None:
     assert [s.split(":")[0] for s in subjects(_wt(repo))] == ["add", "init"]
 
 
+def test_an_executable_script_edited_by_hand_stays_executable(repo: MemoryRepo) -> None:
+    """A script a person keeps with the memories (mode 100755), edited in place: the
+    agent-edits commit and the index keep its mode, and git sees nothing changed."""
+    script = _wt(repo) / "memories" / "tools" / "backup.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text("echo saving\n")
+    script.chmod(0o755)
+    git(_wt(repo), "add", "memories/tools/backup.sh")
+    git(_wt(repo), "-c", "user.name=P", "-c", "user.email=p@example.com", "commit", "-qm", "s")
+    script.write_text("echo saving twice\n")
+    operations.add_memory(repo, "A fact", topic="t", now=NOW)
+    assert subjects(_wt(repo))[1] == "agent edits: 1 file(s) changed by hand"
+    assert git(_wt(repo), "ls-tree", "main", "memories/tools/").split()[0] == "100755"
+    assert git(_wt(repo), "ls-files", "-s", "memories/tools").split()[0] == "100755"
+    assert git(_wt(repo), "status", "--porcelain") == ""
+    fsck(_wt(repo))
+
+
 def test_other_branch_checked_out_leaves_work_tree_alone(repo: MemoryRepo) -> None:
     """With another branch checked out, writes go to main and the work tree is not touched."""
     git(_wt(repo), "checkout", "-q", "-b", "side")

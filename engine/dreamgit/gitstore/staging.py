@@ -92,6 +92,19 @@ class IndexStager(Reader):
     def _staged_marker(self) -> Path:
         return self.git_dir / "dreamgit" / "index-staged"
 
+    def _file_modes(self, commit: str, paths: list[str]) -> dict[str, FileMode]:
+        """Each path's mode in ``commit`` (an executable's, a link's, a plain file's), one
+        lookup per folder and per name, not a walk of the whole tree."""
+        tree = self._repo[commit].peel(pygit2.Commit).tree
+        folders: dict[str, pygit2.Tree] = {}
+        modes = {}
+        for path in paths:
+            folder, _, name = path.rpartition("/")
+            if folder not in folders:
+                folders[folder] = tree[folder].peel(pygit2.Tree) if folder else tree
+            modes[path] = folders[folder][name].filemode
+        return modes
+
     def _stage_index(self, old: str | None, new: str) -> None:
         edit = {c.path: c.new for c in self.diff(old, new)}
         self._staged = new
@@ -112,12 +125,15 @@ class IndexStager(Reader):
             else:
                 aside.write_bytes(data)
             index = pygit2.Index(str(aside))
+            # the commit's own modes: an executable staged as a plain file would show as
+            # changed, and a `git commit` of that index would drop its executable bit
+            modes = self._file_modes(new, [p for p, blob in edit.items() if blob is not None])
             for path, blob in edit.items():
                 if blob is None:
                     if path in index:
                         index.remove(path)
                 else:
-                    index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=blob), FileMode.BLOB))
+                    index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=blob), modes[path]))
             workdir = self.workdir
             if workdir is not None:  # entries staged before without stat data, healed once
                 record_missing_stat_data(

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-__all__ = ["FILE", "FOLDER", "TreeFolder"]
+__all__ = ["EXECUTABLE", "FILE", "FOLDER", "TreeFolder"]
 
 #: The modes a written entry gets, as a tree object spells them.
 FILE = b"100644"
+EXECUTABLE = b"100755"
 FOLDER = b"40000"
 
 _OID_SIZE = 20

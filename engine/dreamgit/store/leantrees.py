@@ -4,7 +4,8 @@ The lean store (``store/leanstore.py``) answers ``GitStore``'s tree questions wi
 the entry at a path, the files under a folder, the files that differ between two trees
 (descending only into folders whose ids differ, as ``GitStore.tree_changes`` does), and
 a tree with files written or removed (as ``GitStore.build_tree``: only the folders on
-the changed paths are rewritten; a written file is a plain file, mode 100644). Trees are
+the changed paths are rewritten; a written file is a plain file, mode 100644, unless it
+replaces an executable, whose mode it keeps). Trees are
 written as git sorts them (a folder's name compared as if it ended with ``/``). An
 entry of a mode git would not write, a name libgit2 would refuse and any object that
 cannot be read here (``leanobjects``) are doubts (``leandoubt.Doubt``).
@@ -25,9 +26,10 @@ __all__ = ["Entry", "build_tree", "entry_at", "files_under", "parse_tree", "tree
 
 TREE = b"40000"
 FILE = b"100644"
+_EXECUTABLE = b"100755"  # kept by a file written in place of an executable
 #: The modes git writes; anything else in a tree to be rewritten is a doubt.
-_MODES = frozenset((TREE, FILE, b"100755", b"120000", b"160000"))
-_BLOB_MODES = frozenset((FILE, b"100755", b"120000"))
+_MODES = frozenset((TREE, FILE, _EXECUTABLE, b"120000", b"160000"))
+_BLOB_MODES = frozenset((FILE, _EXECUTABLE, b"120000"))
 _BAD_NAMES = frozenset(("", ".", "..", ".git"))
 
 
@@ -158,7 +160,9 @@ def _write(
         if data is None:
             entries.pop(name, None)
         else:
-            entries[name] = Entry(FILE, name, write_object(git_dir, b"blob", data))
+            kept = entries.get(name)
+            mode = _EXECUTABLE if kept is not None and kept.mode == _EXECUTABLE else FILE
+            entries[name] = Entry(mode, name, write_object(git_dir, b"blob", data))
     for name, sub in inner.items():
         written = _write(git_dir, sub, nested[name])
         if written is None:
