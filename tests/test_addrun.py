@@ -107,3 +107,34 @@ def test_the_plain_shape_reads_every_option() -> None:
     assert (call.text, call.topic, call.tags) == ("Text.", "t", ("a", "b"))
     assert (call.priority, call.kind, call.key, call.as_json) == ("normal", "user", None, False)
     assert call.globals.repo_path == "r"
+
+
+_COUNT_PASSES = """
+import gc, sys
+passes = []
+gc.callbacks.append(lambda phase, info: passes.append(info) if phase == "stop" else None)
+before = gc.get_threshold()
+from dreamgit.cli import main
+main()
+print(len(passes), gc.get_threshold() == before)
+"""
+
+
+def test_a_plain_add_runs_with_few_passes_of_the_collector(repo: Path) -> None:
+    """Python's collector, which made ~40 passes over an add's young objects and freed
+    next to nothing, makes a few (importing the package, before the add); its thresholds
+    are as they were after."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DREAMGIT_")}
+    add = ["--repo", str(repo), "--now", NOW_TEXT, "add", "Grows basil.", "--topic", "garden"]
+    done = subprocess.run(
+        [sys.executable, "-c", _COUNT_PASSES, *add],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    ident, counted = done.stdout.splitlines()
+    assert ident.startswith("m-")
+    passes, restored = counted.split()
+    assert int(passes) <= 6 and restored == "True"

@@ -15,13 +15,19 @@ console script aside).
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dreamgit.cli.app import cli
 
 __all__ = ["cli", "main"]
+
+#: New objects per pass of the collector over the youngest generation during a plain add.
+_YOUNG_THRESHOLD = 50_000
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -53,14 +59,34 @@ def main(argv: list[str] | None = None) -> None:
         if plain is not None and run_status(plain):
             return
     if "add" in args:  # an agent adds as it works: no click when it need not
-        from dreamgit.cli.addrun import add_call, run_add
+        with _rare_collections():
+            from dreamgit.cli.addrun import add_call, run_add
 
-        adding = add_call(args)
-        if adding is not None and run_add(adding):
-            return
+            adding = add_call(args)
+            if adding is not None and run_add(adding):
+                return
     from dreamgit.cli.app import main as run
 
     run(argv)
+
+
+@contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Python's collector held to a pass per :data:`_YOUNG_THRESHOLD` new objects, as it
+    was after.
+
+    A plain add's imports and work leave ~20,000 objects more than they free, nearly all
+    of them alive until it ends (modules, classes, the memory and its commit): at the
+    default threshold (700) the collector made ~30 passes over the youngest objects and 3
+    over the middle generation, ~7 ms of an add's ~170, and freed ~400 objects. A cycle
+    dropped meanwhile is freed at the next pass, or when the process ends.
+    """
+    young, middle, oldest = gc.get_threshold()
+    gc.set_threshold(max(young, _YOUNG_THRESHOLD), middle, oldest)
+    try:
+        yield
+    finally:
+        gc.set_threshold(young, middle, oldest)
 
 
 def __getattr__(name: str) -> Any:
