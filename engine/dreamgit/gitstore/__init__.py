@@ -13,7 +13,9 @@ ref names yet), ``rewriting`` (what rewriting history needs), ``merging``, ``sta
 (git's ``index.lock`` and the index shown before a branch moves), ``refs`` (moving refs
 by compare-and-swap) and ``worktree``; ``values`` holds the records they hand out.
 ``locks`` holds dreamgit's advisory locks in the git directory (writers taking turns, one
-dream at a time) and the waiting on git's own lock files. The porcelain, ``store``, builds
+dream at a time) and the waiting on git's own lock files; ``indexstat`` the stat data
+staging records for index entries without any; ``offline`` the import of pygit2 without
+its HTTPS set-up, for a command that moves nothing over the network. The porcelain, ``store``, builds
 memories on this package and is never imported by it.
 
 May import: pygit2 and the kernel; never ``store``, the porcelain above it. ``GitStore``
