@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,25 @@ def test_an_executable_script_edited_by_hand_stays_executable(repo: MemoryRepo) 
     assert git(_wt(repo), "ls-files", "-s", "memories/tools").split()[0] == "100755"
     assert git(_wt(repo), "status", "--porcelain") == ""
     fsck(_wt(repo))
+
+
+def test_an_executable_memory_file_rewritten_by_dreamgit_stays_executable(
+    repo: MemoryRepo,
+) -> None:
+    """A memory file a person made executable and committed so, rewritten by a write of
+    dreamgit's (a reinforcement): still 100755 in the commit, the index and the file."""
+    memory = operations.add_memory(repo, "Prefers tea", topic="t", now=NOW)
+    file = _wt(repo) / memory.path
+    file.chmod(0o755)
+    git(_wt(repo), "add", memory.path)
+    git(_wt(repo), "-c", "user.name=P", "-c", "user.email=p@example.com", "commit", "-qm", "x")
+    before = file.read_bytes()
+    operations.reinforce(repo, memory.id, now=NOW + timedelta(days=1))
+    assert file.read_bytes() != before
+    assert git(_wt(repo), "ls-tree", "main", memory.path).split()[0] == "100755"
+    assert git(_wt(repo), "ls-files", "-s", memory.path).split()[0] == "100755"
+    assert file.stat().st_mode & 0o111
+    assert git(_wt(repo), "status", "--porcelain") == ""
 
 
 def test_other_branch_checked_out_leaves_work_tree_alone(repo: MemoryRepo) -> None:

@@ -15,8 +15,8 @@ by compare-and-swap) and ``worktree``; ``values`` holds the records they hand ou
 ``locks`` holds dreamgit's advisory locks in the git directory (writers taking turns, one
 dream at a time) and the waiting on git's own lock files; ``indexstat`` the stat data
 staging records for index entries without any; ``offline`` the import of pygit2 without
-its HTTPS set-up, for a command that moves nothing over the network. The porcelain, ``store``, builds
-memories on this package and is never imported by it.
+its HTTPS set-up, for a command that moves nothing over the network. The porcelain,
+``store``, builds memories on this package and is never imported by it.
 
 May import: pygit2 and the kernel; never ``store``, the porcelain above it. ``GitStore``
 (and with it pygit2) is imported when first named, not with the package.
