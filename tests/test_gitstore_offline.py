@@ -29,6 +29,7 @@ except SystemExit as exc:
 report = {{
     "ssl": "ssl" in sys.modules,
     "pickle": "pickle" in sys.modules,
+    "lean store": "dreamgit.store.leanstore" in sys.modules,
     "settings": "pygit2.settings" in sys.modules,
 }}
 import ssl
@@ -74,12 +75,14 @@ def _add_and_report(
 def test_an_add_in_a_work_tree_imports_pygit2_without_ssl(worktree: Path) -> None:
     """pygit2 is imported (the work tree needs it) without ssl, and once the rules are
     cached (the first add) pickle is not imported either (the derived store's split builds
-    use it); afterwards ssl is the real module and pygit2's own set-up can still run."""
+    use it), nor the lean store (bare repositories'); afterwards ssl is the real module and
+    pygit2's own set-up can still run."""
     _add_and_report(worktree, text="Sows peas in March")
     report = _add_and_report(worktree)
     assert report["settings"] is True
     assert report["ssl"] is False
     assert report["pickle"] is False
+    assert report["lean store"] is False
     assert report["cert_file_after_add"] is None  # libgit2 left with its own defaults
     assert report["cert_file_set_up"] == report["verify_paths_cafile"]
 

@@ -35,7 +35,8 @@ from dreamgit.store.adopt import (
     uncommitted_files,
 )
 from dreamgit.store.checkout import Checkout
-from dreamgit.store.leanstore import lean_store
+from dreamgit.store.headref import read_head
+from dreamgit.store.leanrefs import says_bare
 from dreamgit.store.reader import Snapshot
 from dreamgit.store.recallflush import RecallFlusher
 
@@ -63,7 +64,7 @@ class MemoryRepo(Checkout, RecallFlusher):
         commit (see :meth:`render_index_with`). ``lean``: a bare repository is read and
         written through git's own files where that is exact (``store/leanstore.py``).
         """
-        store = lean_store(Path(path)) if lean else None
+        store = _lean_store(Path(path)) if lean else None
         repo = cls(store or gitstore.GitStore.open(Path(path)))
         repo.branch = configured_branch(repo.store)
         repo.render_index_with(index)
@@ -196,3 +197,14 @@ def require_text(value: str | None, *, what: str) -> str:
     if value is None or not value.strip():
         raise UserError(f"{what} is empty", hint=f"give some text for the {what}")
     return value
+
+
+def _lean_store(path: Path) -> gitstore.GitStore | None:
+    """The lean store for a bare repository (``store/leanstore.py`` decides), None for
+    any other: a work tree's command never imports the lean store's code (~2 ms)."""
+    head = read_head(path)
+    if head is None or not says_bare(head.git_dir):
+        return None
+    from dreamgit.store.leanstore import lean_store
+
+    return lean_store(path)
