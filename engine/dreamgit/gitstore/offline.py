@@ -9,8 +9,8 @@ A command that knows it moves nothing over the network (``add``) calls
 :func:`leave_out_https` before pygit2 is imported; :func:`import_pygit2` (which
 ``GitStore``'s first naming calls) then imports it with a stand-in for :mod:`ssl` whose
 default locations read as those of a TLS back end without certificate locations: pygit2
-leaves libgit2 as libgit2 starts (its own OpenSSL defaults; certificates are still
-verified, so an HTTPS call in such a process fails rather than trusting anything). The
+leaves libgit2 as libgit2 starts (certificates are still verified, against OpenSSL's own
+default locations: an HTTPS call in such a process may fail, it never goes unchecked). The
 stand-in is removed again at once: a later ``import ssl`` gets the real module, and
 ``pygit2.settings._initialize_tls_certificate_locations()`` does the set-up pygit2 would
 have done. Where pygit2 (or :mod:`ssl`) is already imported, or pygit2 does not take
