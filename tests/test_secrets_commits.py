@@ -117,3 +117,15 @@ def test_with_scanning_off_memories_keep_the_text_but_run_records_are_redacted(
     assert any(KEY in m.text for m in repo.memories(now=DREAM_AT))
     stored = repo.read_text(f"{layout.RUNS}{record['run_id']}.json")
     assert stored is not None and KEY not in stored and "[REDACTED:aws-key]" in stored
+
+
+def test_an_agents_executable_redacted_in_place_stays_executable(tmp_path: Path) -> None:
+    """A script with a key under the memory folder is rewritten redacted with its mode."""
+    repo = MemoryRepo.init(tmp_path / "m", now=T0)
+    path = tmp_path / "m" / "memories" / "ops" / "deploy.sh"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"#!/bin/sh\nexport KEY={KEY}\n", encoding="utf-8")
+    path.chmod(0o755)
+    operations.add_memory(repo, "Likes tea.", topic="misc", now=T0 + timedelta(hours=1))
+    assert KEY not in path.read_text(encoding="utf-8")
+    assert path.stat().st_mode & 0o777 == 0o755  # written aside, it had lost its bit

@@ -6,15 +6,14 @@ nothing changed by hand is overwritten and no path through a symlink is written.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import stat
 from pathlib import Path
 
 import pygit2
 from pygit2.enums import FileStatus
 
 from dreamgit.gitstore.indexstat import through_symlink
+from dreamgit.gitstore.permissions import keep_permissions
 from dreamgit.gitstore.staging import IndexStager
 
 __all__ = ["WorkTree"]
@@ -79,9 +78,7 @@ class WorkTree(IndexStager):
         file.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.git_dir / f"dreamgit-write-{os.getpid()}.tmp"
         tmp.write_bytes(data)
-        # the permissions of the file replaced: an executable stays one, as in the commit
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, stat.S_IMODE(os.lstat(file).st_mode))
+        keep_permissions(tmp, file)  # an executable stays one, as in the commit
         try:
             os.replace(tmp, file)
         except OSError:  # the git directory lives on another file system

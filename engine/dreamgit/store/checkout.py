@@ -19,6 +19,7 @@ from datetime import datetime
 from dreamgit import trailers as tr
 from dreamgit.errors import MemoryFileError, MemoryFileWarning
 from dreamgit.gitstore.locks import exclusive
+from dreamgit.gitstore.permissions import keep_permissions
 from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.followed import commit_runs
@@ -60,6 +61,7 @@ class Checkout(Committer):
                 continue
             tmp = target.with_name(f".{target.name}.{os.getpid()}.redact")
             tmp.write_bytes(new)
+            keep_permissions(tmp, source)  # an agent's executable stays one
             os.replace(tmp, target)
             if moved != path:  # a file named with a credential: committed under its new name
                 source.unlink(missing_ok=True)
