@@ -416,10 +416,17 @@ def _subject_updates(
             earlier = [*earlier, *theirs_too[-WINDOW:]]
         else:
             bucket, place = by_relation[frame.head, frame.particle], places[position]
-            earlier = bucket[max(0, place - WINDOW) : place]
             relation = (frame.head, frame.particle)
             said_as = [x for x in theirs_too if (x[1].head, x[1].particle) == relation]
-            earlier = [*earlier, *said_as[-WINDOW:]]
+            # said with no change, a frame replaces only a value said with the same
+            # qualifiers (_same_relation): the rest of its window is not asked (three in
+            # four of the pairs over 100,000 memories)
+            phrases = frame.phrases
+            earlier = [
+                x
+                for x in (*bucket[max(0, place - WINDOW) : place], *said_as[-WINDOW:])
+                if x[1].phrases == phrases
+            ]
         for old, old_frame, old_age in earlier:
             if old.created >= memory.created:
                 continue
