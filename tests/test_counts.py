@@ -253,3 +253,16 @@ def test_said_at_one_time_two_counts_without_a_change_both_stay() -> None:
         _at_once("The user has 3 ferns on the balcony.", "The user has 4 ferns on the balcony.")
         == []
     )
+
+
+def test_counts_of_two_other_subjects_stay_apart_and_the_users_setting_still_joins() -> None:
+    """Two subjects, neither the user alone, keep their counts apart whatever is counted
+    (decided once a pair of memories); one subject's own counts, and the user with a
+    setting the user names, are still one slot."""
+    assert _pairs("Ana's team has 5 engineers.", "Raj's team has now grown to 8 engineers.") == []
+    one = _pairs("Ana's team has 5 engineers.", "Ana's team has now grown to 8 engineers.")
+    assert len(one) == 1, one
+    pairs = _pairs(
+        "The request timeout is 30 seconds.", "The user lowered the request timeout to 20 seconds."
+    )
+    assert len(pairs) == 1, pairs

@@ -21,6 +21,7 @@ from dreamgit.dream.consolidate import counts
 from dreamgit.dream.consolidate.count_layout import CountLayout, spec
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.count_reading import Quantity
+from dreamgit.dream.consolidate.count_said import Said
 from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.consolidate.update_memo import keeping_updates
 from dreamgit.dream.consolidate.update_passes import WINDOW
@@ -159,3 +160,31 @@ def test_the_window_the_layout_finds_is_the_scans_window() -> None:
             for q in quantities:
                 found = [int(k) for k in layout.compared(keys[n], q)]
                 assert found == _scan(counted, created, n, q)
+
+
+def test_whether_two_memories_are_kept_apart_is_asked_once_for_all_their_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A memory with two counts, each compared with the same older memory: the guard that
+    holds for every count of the pair (another subject) is asked once, and the change is
+    still found."""
+    asked: list[tuple[str, str]] = []
+    apart = counts._other_subjects
+
+    def counted(old: Said, new: Said) -> bool:
+        asked.append((old.memory.id, new.memory.id))
+        return apart(old, new)
+
+    monkeypatch.setattr(counts, "_other_subjects", counted)
+    start = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    said = [
+        "The user has 9 plugins and 3 themes in the editor.",
+        "The user now has 14 plugins and 5 themes in the editor.",
+    ]
+    memories = [
+        Memory(f"m-{k}", "tools", f"s{k}", text, start + timedelta(hours=k), start)
+        for k, text in enumerate(said)
+    ]
+    found = counts.count_changes(memories)
+    assert asked == [("m-0", "m-1")]
+    assert [(old.id, new.id) for old, new, _why in found] == [("m-0", "m-1")]

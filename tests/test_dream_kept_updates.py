@@ -22,8 +22,11 @@ import pytest
 from callspy import first_arguments
 from dreamgit.dream.consolidate import update, update_frames
 from dreamgit.dream.consolidate.frame_memo import FrameCodec
+from dreamgit.dream.consolidate.kept_frame import EAGER
 from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.consolidate.update_memo import InputDigest, keeping_updates
+from dreamgit.dream.consolidate.update_readings import _ReadingCodec
+from dreamgit.extract.frame import Frame
 from dreamgit.model import Memory
 from dreamkit import MEMORIES, Seed
 from keptstates import STATE_IDS, Prepare, reading_states, same_dream_as_fresh
@@ -217,3 +220,26 @@ def test_a_kept_frame_whose_fields_cannot_be_decoded_is_read_afresh(tmp_path: Pa
     assert len(rows) >= 4
     with keeping_updates(tmp_path):
         assert find_updates(changed) == expected
+
+
+def test_a_kept_reading_holds_each_eager_field_of_its_frames_as_read() -> None:
+    """A frame's subject, flags, tool left, place moved from and span, kept with its
+    reading, read back as they were before its body is decoded."""
+    codec = _ReadingCodec(FrameCodec())
+    texts = [
+        "The user uses Notion (switched from Confluence).",
+        "The user no longer lives in Lisbon (moved there from Berlin).",
+        "The user is away from 3 to 9 June, so now Ana runs the standup.",
+    ]
+    said: list[Frame] = []
+    for text in texts:
+        reading = update_frames.read_memory(Memory("m-1", "facts", "fact", text, T0, T0))
+        kept, _sentence, _role = codec.decode(codec.encode(reading))
+        assert len(kept) == len(reading[0])
+        for frame, back in zip(reading[0], kept, strict=True):
+            assert {n: vars(back)[n] for n in EAGER} == {n: getattr(frame, n) for n in EAGER}
+        said.extend(reading[0])
+    # every eager field is set in some frame: a field kept in another's place shows
+    assert any(f.left for f in said) and any(f.moved_from for f in said)
+    assert any(f.period for f in said) and any(f.negated for f in said)
+    assert any(f.change for f in said)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterable, Iterator
-from heapq import nlargest
 from typing import Any
 
 from dreamgit.dream.consolidate.count_reading import Quantity
@@ -170,20 +169,22 @@ class CountLayout:
         return [*reversed(self._earlier(key, q)), *self._at_once(key, q)]
 
     def _earlier(self, key: str, q: Quantity) -> list[str]:
-        when = self.time(key)
-        near: set[str] = set()
+        when, time = self.time(key), self.time
+        near: list[list[str]] = []
         for w in query_words(q):
             entries = self.state["word"].get(w)
             if entries:
-                end = bisect_left(entries, when, key=self.time)
-                near.update(entries[max(0, end - WINDOW) : end])
-        # the last WINDOW of them in time order (all of them, unsorted, when no more)
-        found = set(near if len(near) <= WINDOW else nlargest(WINDOW, near, key=self.time))
+                end = bisect_left(entries, when, key=time)
+                near.append(entries[max(0, end - WINDOW) : end])
+        # the last WINDOW of them in time order: one word's are already (a word's list
+        # holds a memory once, in time order), several words' are sorted once
+        found = near[0] if len(near) == 1 else sorted(set().union(*near), key=time)[-WINDOW:]
         phrase = self.state["phrase"].get(_phrase(q.counted)) if len(q.counted) > 1 else None
         if phrase:
-            end = bisect_left(phrase, when, key=self.time)
-            found.update(phrase[max(0, end - WINDOW) : end])
-        return sorted(found, key=self.time)
+            end = bisect_left(phrase, when, key=time)
+            said_so = phrase[max(0, end - WINDOW) : end]
+            found = sorted({*found, *said_so}, key=time) if said_so else found
+        return found
 
     def _at_once(self, key: str, q: Quantity) -> list[str]:
         if not q.changed:
@@ -213,14 +214,27 @@ class CountLayout:
         key: str,
         said: Callable[[str], Said],
         find: Callable[[Said, Said, Quantity], str | None],
+        apart: Callable[[Said, Said], bool],
     ) -> None:
-        """Compare the memory ``key`` again: the older memories each of its counts changes."""
+        """Compare the memory ``key`` again: the older memories each of its counts changes
+        (``find``), of those not kept ``apart`` from it whatever they count (asked once a
+        memory, not once a count: each of a memory's counts is compared with 64 or more
+        older memories, mostly the same ones)."""
         new = said(key)
+        created = new.memory.created
         found: list[list[str]] = []
+        #: each older memory asked about, or None when no count of it can change
+        near: dict[str, Said | None] = {}
         for q in new.quantities:
             for k in self.compared(key, q):
-                old = said(k)
-                if old.memory.created > new.memory.created:
+                if k in near:
+                    old = near[k]
+                else:
+                    old = said(k)
+                    if old.memory.created > created or apart(old, new):
+                        old = None
+                    near[k] = old
+                if old is None:
                     continue
                 reason = find(old, new, q)
                 if reason is not None:

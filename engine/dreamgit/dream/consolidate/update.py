@@ -241,8 +241,10 @@ def _negates(old: Frame, new: Frame) -> str | None:
     return f"no longer: {show(new.object)}"
 
 
-def _why(old: Frame, new: Frame) -> str | None:
-    old_age, new_age = age(old), age(new)
+def _why(old: Frame, new: Frame, old_age: str | None, new_age: str | None) -> str | None:
+    """Why ``new`` replaces ``old``, else None (``old_age`` and ``new_age`` their
+    :func:`~.update_frames.age`, made once a frame: a frame is compared with up to 128
+    others)."""
     if old_age is not None and new_age is not None:
         return f"age: {old_age} → {new_age}" if old_age != new_age else None
     ended = _negates(old, new) or _moved_away(old, new)
@@ -375,48 +377,60 @@ def _as_theirs(subject: frozenset[str], by_subject: Mapping[frozenset[str], Fram
     return by_subject.get(other, []) if other and other != {_TEAM} else []
 
 
+#: Memories with a frame of what they say and the age it gives its subject (or None).
+_Aged = list[tuple[Memory, Frame, str | None]]
+
+
+def _aged(framed: Framed) -> _Aged:
+    return [(memory, frame, age(frame)) for memory, frame in framed]
+
+
 def _subject_updates(
     subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed], owned: Owned
 ) -> list[Update]:
     """The updates among one subject's memories and what it owns, in the order found (a
     later one for the same old memory wins)."""
     found: list[Update] = []
-    group = by_subject[subject]
     if _alone(subject, by_subject, owned):
         return found
-    theirs_too = _as_theirs(subject, by_subject)
-    by_relation: dict[tuple[str, str], Framed] = {}
+    group = _aged(by_subject[subject])
+    theirs_too = _aged(_as_theirs(subject, by_subject))
+    partner: _Aged | None = None  # the team's (or the person's) last, aged when first asked
+    by_relation: dict[tuple[str, str], _Aged] = {}
     places: list[int] = []  # each memory's place in its relation's list
-    for _memory, frame in group:
-        bucket = by_relation.setdefault((frame.head, frame.particle), [])
+    for aged in group:
+        bucket = by_relation.setdefault((aged[1].head, aged[1].particle), [])
         places.append(len(bucket))
-        bucket.append((_memory, frame))
-    for position, (memory, frame) in enumerate(group):
+        bucket.append(aged)
+    for position, (memory, frame, new_age) in enumerate(group):
         # a change, a correction ("instead of"), an age: whatever the older one's verb
-        if (
-            frame.change
-            or frame.rejected
-            or frame.left
-            or frame.moved_from
-            or (age(frame) is not None)
-        ):
+        if frame.change or frame.rejected or frame.left or frame.moved_from or new_age is not None:
             earlier = group[max(0, position - WINDOW) : position]
             if frame.head in _SWITCHES or frame.left:
                 # what a person's team builds with is theirs: "Raj builds the app
                 # using React Native" / "Raj's team rewrites the app in Flutter"
-                partner = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
-                earlier = [*earlier, *partner[-WINDOW:]]
+                if partner is None:
+                    teamed = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
+                    partner = _aged(teamed[-WINDOW:])
+                earlier = [*earlier, *partner]
             earlier = [*earlier, *theirs_too[-WINDOW:]]
         else:
             bucket, place = by_relation[frame.head, frame.particle], places[position]
-            earlier = bucket[max(0, place - WINDOW) : place]
             relation = (frame.head, frame.particle)
             said_as = [x for x in theirs_too if (x[1].head, x[1].particle) == relation]
-            earlier = [*earlier, *said_as[-WINDOW:]]
-        for old, old_frame in earlier:
+            # said with no change, a frame replaces only a value said with the same
+            # qualifiers (_same_relation): the rest of its window is not asked (three in
+            # four of the pairs over 100,000 memories)
+            phrases = frame.phrases
+            earlier = [
+                x
+                for x in (*bucket[max(0, place - WINDOW) : place], *said_as[-WINDOW:])
+                if x[1].phrases == phrases
+            ]
+        for old, old_frame, old_age in earlier:
             if old.created >= memory.created:
                 continue
-            reason = _why(old_frame, frame)
+            reason = _why(old_frame, frame, old_age, new_age)
             if reason is not None and not counts_apart(old.text, memory.text):
                 found.append(Update(old.id, memory.id, reason))
         # what the subject owns changes only by a new version of it, and what the

@@ -95,7 +95,7 @@ class _ReadingCodec:
 
     def encode(self, reading: Reading) -> str:
         frames, sentence, role = reading
-        eager = [[_plain(getattr(f, n)) for n in EAGER] for f in frames]
+        eager = [_eager(f) for f in frames]
         head = as_json([eager, self._frames.values(sentence), sorted(role)])
         return "\n".join([head, *(self._frames.encode(f) for f in frames)])
 
@@ -137,9 +137,17 @@ class _ReadingCodec:
         return frame
 
 
-def _plain(value: object) -> object:
-    """An eager field as JSON holds it: a set of words sorted, a flag as it is."""
-    return sorted(value) if isinstance(value, frozenset) else value
+def _eager(frame: Frame) -> list[object]:
+    """A frame's :data:`~.kept_frame.EAGER` fields as JSON holds them (as ``_kept`` reads
+    them): its sets of words sorted, its flags as they are."""
+    return [
+        sorted(frame.subject),
+        frame.change,
+        frame.negated,
+        sorted(frame.left) if frame.left else [],
+        sorted(frame.moved_from) if frame.moved_from else [],
+        frame.period,
+    ]
 
 
 def kept_reading(text: str, read: Callable[[str], Reading]) -> Reading:
