@@ -246,6 +246,28 @@ def test_keys_alike_but_for_case_and_spaces_or_one_unset_pair() -> None:
     assert find_duplicate_pairs(data) == expected
 
 
+@pytest.mark.parametrize("same_topic", [True, False])
+def test_pairs_come_in_the_order_all_pairs_gives_whatever_the_candidates_order(
+    same_topic: bool,
+) -> None:
+    """However the index hands a memory its candidates, the answer is every pair a
+    comparison of all pairs finds (topics, keys and guards as they are), in its order."""
+    rng = random.Random(23)
+    keys = [None, None, "user.role", "user.employer"]
+    data = [item._replace(key=rng.choice(keys)) for item in _synthetic(500, seed=23)]
+    expected = [
+        (a.id, b.id, similarity(a.text, b.text))
+        for a, b in itertools.combinations(data, 2)
+        if (a.topic == b.topic or not same_topic)
+        and features(a.text)
+        and features(b.text)
+        and similarity(a.text, b.text) >= DEFAULT_THRESHOLD
+        and merge_allowed(a.text, b.text, key_a=a.key, key_b=b.key)
+    ]
+    assert len(expected) > 50, "the sample must hold pairs to find"
+    assert find_duplicate_pairs(data, same_topic=same_topic) == expected
+
+
 def _pairs_of(
     data: list[DupItem], pairs: list[tuple[str, str, float]]
 ) -> list[tuple[DupItem, DupItem]]:

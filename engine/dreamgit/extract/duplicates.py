@@ -105,7 +105,7 @@ def _candidates(
         if size not in shapes:
             shapes[size] = _shape(size, jaccard_min, indexing)
         level, probed, indexed = shapes[size]
-        ranks = sorted(rank[w] for w in feats[i])
+        ranks = sorted(map(rank.__getitem__, feats[i]))
         own = indexes.setdefault((scopes[i], level), {})
         found: set[int] = set()
         for key in combinations(ranks[:probed], level):
@@ -211,16 +211,16 @@ def find_duplicate_pairs(
     found: list[tuple[int, int, float]] = []
     for i, candidates in candidates_of:
         f, size, key = feats[i], len(feats[i]), keys[i]
-        for j in sorted(candidates):
+        for j in candidates:  # in any order: the pairs are sorted once, at the end
             if involving is not None and j > i and probing[j]:
                 continue  # two flagged items: judged once, when the later one probes
             g = feats[j]
             score = 2 * len(f & g) / (size + len(g))  # dice (f is never empty)
             if score < threshold or (key and keys[j] and key != keys[j]):
                 continue  # too far apart, or two slots the user named apart
-            a, b = (items[j], items[i]) if j < i else (items[i], items[j])
-            if merge_allowed(a.text, b.text):
-                found.append((min(i, j), max(i, j), score))
+            a, b = (j, i) if j < i else (i, j)
+            if merge_allowed(items[a].text, items[b].text):
+                found.append((a, b, score))
     found.sort()
     return [(items[a].id, items[b].id, score) for a, b, score in found]
 
