@@ -1,6 +1,6 @@
 """content_terms reads an ASCII text by a plain word pattern and a glue set: the same words,
 in the same order, as the one pattern it uses for other scripts; content words skip the
-date patterns only where they could find nothing."""
+date patterns only where they could find nothing, and read an ASCII text chunk by chunk."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from dreamgit.dream.gather.compact import (
     _DIGIT,
     _NUMBER,
     _content_words,
+    _text_words,
     _words,
     content_words,
 )
@@ -76,11 +77,11 @@ def test_lower_content_terms_are_the_content_terms_lowered() -> None:
 def _content_words_read_whole(text: str) -> set[str]:
     """Content words as read before the year and bracket checks: every pattern, every text."""
     if _DIGIT.search(text) is None:
-        return _words(text)
+        return _text_words(text)
     text = _WEEKDAY_BESIDE.sub(lambda m: f"on {m['day']}", text)
     dates = {"-".join(m.group().lower().split()) for m in _DATE.finditer(text)}
     text = _DATE.sub(" ", _DATE_FRAME.sub(" ", text))
-    return _words(text) | set(_NUMBER.findall(text)) | dates
+    return _text_words(text) | set(_NUMBER.findall(text)) | dates
 
 
 _DATED_PIECES = st.sampled_from(
@@ -98,3 +99,23 @@ def test_content_words_skip_no_date_they_would_find(pieces: list[tuple[str, str]
     """Texts with and without years and brackets: the same words as every pattern reads."""
     text = "".join(piece + space for piece, space in pieces)
     assert _content_words(text) == _content_words_read_whole(text)
+
+
+_ASCII_PIECES = st.sampled_from(
+    [
+        "Prefers", "pytest", "things", "THANKS", "cat", "gym", "the", "abcd5", "x-ray", "it's",
+        "snake_case", "word2vec", "(fact", "4411).", "Dana's", "well-known:", "pie,", "ago",
+    ]
+)  # fmt: skip
+_ASCII_SPACE = st.sampled_from([" ", "", "\n", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1f", ", "])
+
+
+@given(st.lists(st.tuples(_ASCII_PIECES, _ASCII_SPACE), max_size=12))
+def test_an_ascii_texts_words_read_chunk_by_chunk_are_its_whole_words(
+    pieces: list[tuple[str, str]],
+) -> None:
+    """Any whitespace ASCII splits on, words glued to digits or underscores: the same
+    words through the memo of chunks as by the patterns over the whole text."""
+    text = "".join(piece + space for piece, space in pieces)
+    assert _words(text) == _text_words(text)
+    assert _words(text) == _text_words(text)  # read again through the memo

@@ -119,7 +119,35 @@ def _content_words(text: str) -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    """The content words of ``text`` that are words (neither numbers nor dates)."""
+    """The content words of ``text`` that are words (neither numbers nor dates); an ASCII
+    text's read chunk by chunk (between whitespace) through a memo of each chunk's words.
+
+    In ASCII a word is letters between characters that are not word characters, as
+    whitespace is not: no word spans it, and one at a chunk's edge reads as beside a
+    space. Words repeat across memories, texts do not (at 100,000: 0.72 -> 0.41 s).
+    """
+    if not text.isascii():
+        return _text_words(text)
+    words: set[str] = set()
+    memo = _CHUNK_WORDS
+    for chunk in text.split():
+        found = memo.get(chunk)
+        if found is None:
+            found = frozenset(_text_words(chunk))
+            # not a chunk with a digit: a fact's own numbers would crowd out the words
+            if len(memo) < _CHUNKS_KEPT and _DIGIT.search(chunk) is None:
+                memo[chunk] = found
+        words.update(found)
+    return words
+
+
+#: The words of chunks of ASCII text (:func:`_words`), each read once, at most this many.
+_CHUNK_WORDS: dict[str, frozenset[str]] = {}
+_CHUNKS_KEPT = 1 << 17
+
+
+def _text_words(text: str) -> set[str]:
+    """:func:`_words` of a whole text, by its patterns."""
     low = text.lower()
     words = {w.rstrip("s") for w in lower_content_terms(text)} - _NOT_CONTENT
     words.update(set(_SHORT.findall(low)) - _NOT_SHORT)
