@@ -33,7 +33,6 @@ def test_content_norms_are_the_norms_of_the_whole_texts_tokens(
     whole = [t.norm for t in tokenize(text) if not t.stop]
     assert content_norms(text) == whole
     assert content_norms(text) == whole  # read again through the memo
-    assert textsim._features(text) == frozenset(whole)  # features read chunk by chunk
 
 
 #: Characters around a number: the ones the fast path allows and ones it must not.

@@ -254,10 +254,9 @@ def _merge_spelled(tokens: list[Token]) -> list[Token]:
 
 
 #: Room for every text of a 100,000-memory store: a dream with no kept word sets
-#: tokenized each for its features while gathering and again for its signature while
+#: tokenizes each for its features while gathering and again for its signature while
 #: consolidating, and a cache of 65,536 had dropped them in between (227,558
-#: tokenizations, 9.8 s of a cold dream's 160 s profiled). Features are now read chunk
-#: by chunk (:func:`content_norms`), which fills this cache only with the texts read whole.
+#: tokenizations, 9.8 s of a cold dream's 160 s profiled).
 @lru_cache(maxsize=1 << 17)
 def tokenize(text: str) -> tuple[Token, ...]:
     """Tokens of a text, in order, with canonical forms (cached: texts repeat)."""
@@ -300,9 +299,7 @@ def features(text: str) -> frozenset[str]:
 
 
 def _features(text: str) -> frozenset[str]:
-    # Chunk by chunk (:func:`content_norms`, the same norms): tokenizing each of 100,000
-    # texts whole cost a cold dream's gathering 1.5 s, through the chunks' memo 0.55 s.
-    return frozenset(content_norms(text))
+    return frozenset(t.norm for t in tokenize(text) if not t.stop)
 
 
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
