@@ -24,6 +24,9 @@ class StoreBase:
         #: Every commit this store staged in git's index, and one a killed holder of the
         #: index lock left staged: dreamgit's own, whatever their messages say.
         self.staged_here: set[str] = set()
+        #: The folder of the repository's own loose objects ("" where they live elsewhere),
+        #: found at the first blob read.
+        self._loose_objects: str | None = None
 
     @property
     def git_dir(self) -> Path:

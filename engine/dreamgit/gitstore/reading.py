@@ -14,6 +14,8 @@ from pygit2.enums import SortMode
 
 from dreamgit.errors import InternalSignal
 from dreamgit.gitstore.base import StoreBase
+from dreamgit.gitstore.looseobject import read_loose_blob
+from dreamgit.gitstore.plainobjects import objects_folder
 from dreamgit.gitstore.values import EMPTY_TREE, Change, CommitInfo, Identity
 
 __all__ = ["Reader"]
@@ -241,8 +243,16 @@ class Reader(StoreBase):
 
     def read(self, blob_id: str) -> bytes:
         """The bytes of a blob (KeyError when the repository does not hold it)."""
-        # The object database's raw read makes no object to peel: half the cost of
-        # ``repo[id].data`` (building the recall index reads every memory file).
+        # A loose blob from its file (``looseobject``: 0.7x the CPU of libgit2's read,
+        # the same bytes, checked by its hash); any other through the object database,
+        # whose raw read makes no object to peel: half the cost of ``repo[id].data``.
+        if self._loose_objects is None:
+            folder = objects_folder(self._repo)
+            self._loose_objects = "" if folder is None else str(folder)
+        if self._loose_objects:
+            found = read_loose_blob(self._loose_objects, blob_id)
+            if found is not None:
+                return found
         kind, data = self._repo.odb.read(blob_id)
         if kind != pygit2.enums.ObjectType.BLOB:
             return bytes(self._repo[blob_id].peel(pygit2.Blob).data)  # its own error

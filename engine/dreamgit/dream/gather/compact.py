@@ -21,7 +21,7 @@ from itertools import chain, compress
 from dreamgit import lazyre
 from dreamgit.dream.gather.dates import as_dated
 from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, holders
-from dreamgit.dream.gather.words import content_terms
+from dreamgit.dream.gather.words import lower_content_terms
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.speakers import USER
 from dreamgit.model import Memory
@@ -79,6 +79,11 @@ _SHORT_GLUE = frozenset(
     str.split("""one two new way day lot bit far off yes yet let say see saw put try use got get
     has had may can did its who why how too all any out own few big old bad fun sad ago""")
 )
+#: A year, which every date of ``_DATE`` holds.
+_YEAR = lazyre.compile(r"\d{4}")
+#: What is not a content word, of the longer words and of the short ones.
+_NOT_CONTENT = _MONTHS | _GLUE | _GLUE_VERBS
+_NOT_SHORT = STOP_WORDS | _SHORT_GLUE
 
 
 #: Reads a text's content words from what was kept between processes, or by the second
@@ -100,16 +105,53 @@ def _content_words(text: str) -> set[str]:
     if _DIGIT.search(text) is None:
         return _words(text)
     text = as_dated(text)  # "last Friday (5 May 2023)" says what "on 5 May 2023" says
-    dates = {"-".join(m.group().lower().split()) for m in _DATE.finditer(text)}
-    text = _DATE.sub(" ", _DATE_FRAME.sub(" ", text))
-    return _words(text) | set(_NUMBER.findall(text)) | dates
+    # every date holds a year: a text without four digits in a row (five in six of the
+    # texts with a digit, at 100,000 memories) has none, and the date pattern's scans
+    # of it, a quarter of a cold dream's content words, are skipped
+    dated = _YEAR.search(text) is not None
+    dates = {"-".join(m.group().lower().split()) for m in _DATE.finditer(text)} if dated else ()
+    text = _DATE_FRAME.sub(" ", text)
+    if dated:
+        text = _DATE.sub(" ", text)
+    words = _words(text)
+    words.update(_NUMBER.findall(text), dates)
+    return words
 
 
 def _words(text: str) -> set[str]:
-    """The content words of ``text`` that are words (neither numbers nor dates)."""
-    words = {w.lower().rstrip("s") for w in content_terms(text)} - _MONTHS - _GLUE - _GLUE_VERBS
-    short = set(_SHORT.findall(text.lower())) - STOP_WORDS - _SHORT_GLUE
-    return words | short
+    """The content words of ``text`` that are words (neither numbers nor dates); an ASCII
+    text's read chunk by chunk (between whitespace) through a memo of each chunk's words.
+
+    In ASCII a word is letters between characters that are not word characters, as
+    whitespace is not: no word spans it, and one at a chunk's edge reads as beside a
+    space. Words repeat across memories, texts do not (at 100,000: 0.72 -> 0.41 s).
+    """
+    if not text.isascii():
+        return _text_words(text)
+    words: set[str] = set()
+    memo = _CHUNK_WORDS
+    for chunk in text.split():
+        found = memo.get(chunk)
+        if found is None:
+            found = frozenset(_text_words(chunk))
+            # not a chunk with a digit: a fact's own numbers would crowd out the words
+            if len(memo) < _CHUNKS_KEPT and _DIGIT.search(chunk) is None:
+                memo[chunk] = found
+        words.update(found)
+    return words
+
+
+#: The words of chunks of ASCII text (:func:`_words`), each read once, at most this many.
+_CHUNK_WORDS: dict[str, frozenset[str]] = {}
+_CHUNKS_KEPT = 1 << 17
+
+
+def _text_words(text: str) -> set[str]:
+    """:func:`_words` of a whole text, by its patterns."""
+    low = text.lower()
+    words = {w.rstrip("s") for w in lower_content_terms(text)} - _NOT_CONTENT
+    words.update(set(_SHORT.findall(low)) - _NOT_SHORT)
+    return words
 
 
 def compact(

@@ -290,6 +290,8 @@ def as_dated(text: str) -> str:
     """``text`` with each weekday kept as said beside its date read as the date alone
     ("on 5 May 2023"): what it says, for the repeat check, and what it would cost
     without the words as said, for the gather budget."""
+    if "(" not in text:  # the date beside stands in brackets: most texts have none
+        return text
     return _WEEKDAY_BESIDE.sub(lambda m: f"on {m['day']}", text)
 
 

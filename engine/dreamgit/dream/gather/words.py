@@ -26,6 +26,7 @@ __all__ = [
     "TRANSIENT",
     "content_terms",
     "indefinite_article",
+    "lower_content_terms",
     "opens_without_subject",
 ]
 
@@ -216,3 +217,11 @@ def content_terms(text: str) -> list[str]:
         # its lower case is (other scripts fold case and mark words more ways: _CONTENT).
         return [w for w in _ASCII_WORD.findall(text) if w.lower() not in _CHAT_GLUE_SET]
     return [*_CONTENT.findall(text), *cjk_terms(text)]
+
+
+def lower_content_terms(text: str) -> set[str]:
+    """The lower case of each of :func:`content_terms`: an ASCII text's found in its
+    lower case at once (the same words: lowering ASCII keeps every word where it is)."""
+    if text.isascii():
+        return set(_ASCII_WORD.findall(text.lower())) - _CHAT_GLUE_SET
+    return {term.lower() for term in content_terms(text)}
