@@ -118,8 +118,8 @@ class Memo(Generic[T]):
         left = len(self._stored)
         # A run that took fewer kept readings than it left (a warm dream: the kept layers
         # above answered for every unchanged memory) cannot tell a stale reading from one
-        # it did not need: dropping those emptied the table, and the next dream read
-        # every text again (a third dream at 100,000: consolidate 2.3 -> 6.2 s).
+        # it did not need: dropping those, a warm dream at 100,000 deleted 99,066 of 99,143
+        # frames and every count, of which the next dream read ~3,000 again.
         unused = list(self._stored) if self._total - left >= left else []
         self._kept.save(self._added, unused, self._total)
 
