@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.envs import evaluate_once, forget_envs, memory_env_once, rule_values
+from dreamgit.dream.envs import (
+    evaluate_once,
+    forget_envs,
+    memory_env_once,
+    rule_values,
+    rule_values_each,
+)
 from dreamgit.dsl import Expression, ExpressionError, compile_expression
 from dreamgit.model import Memory, RecallStats
 from dreamgit.ruleset.context import MEMORY_SCHEMA, LazyMemoryEnv, memory_env
@@ -186,3 +192,20 @@ def test_a_lazy_environment_reads_as_the_whole_mapping_and_stays_read_only() -> 
         with pytest.raises(TypeError):
             change()
     assert env == whole
+
+
+def test_the_values_of_many_memories_are_those_each_look_up_gives() -> None:
+    """``rule_values_each`` gives, in order, the values ``rule_values`` keeps for each
+    memory (made where none are kept yet), per time and recall flag; an equal copy gets
+    its own."""
+    memory = _memory()
+    other = replace(memory, id="m-env00002")
+    kept = rule_values(memory, NOW)
+    copy = replace(memory)
+    found = rule_values_each([other, memory, copy, memory], NOW)
+    assert found[1] is found[3] is kept
+    assert found[0] is rule_values(other, NOW) and found[2] is rule_values(copy, NOW)
+    assert found[2] is not kept
+    assert rule_values_each([memory], NOW, recalls_recorded=True)[0] is not kept
+    assert rule_values_each([memory], NOW + timedelta(hours=1))[0] is not kept
+    forget_envs()

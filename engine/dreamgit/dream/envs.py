@@ -18,7 +18,7 @@ the values are what later phases read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +33,7 @@ __all__ = [
     "forget_envs",
     "memory_env_once",
     "rule_values",
+    "rule_values_each",
 ]
 
 
@@ -69,15 +70,7 @@ def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False
     """One memory's kept rule values and environment at ``now``, looked up once: what
     :func:`evaluate_once` gives for each of many rules, without hashing the memory anew
     for each (vetting evaluates every memory rule on every memory)."""
-    last = _LAST
-    seen: dict[int, RuleValues] | None
-    if last[0] is now and last[1] is recalls_recorded:  # the same as the call before
-        seen = last[2]
-    else:
-        seen = _TABLES.get((now, recalls_recorded))
-        if seen is None:
-            seen = _TABLES[(now, recalls_recorded)] = {}
-        _LAST[:] = [now, recalls_recorded, seen]
+    seen = _table(now, recalls_recorded)
     # Each phase passes the same Memory objects: found by the object itself, its fields
     # are never hashed (hashing a memory's 20 fields cost more than evaluating a rule).
     # A copy made anew gets its own values, the same ones: no phase of a dream makes any.
@@ -88,6 +81,33 @@ def rule_values(memory: Memory, now: datetime, *, recalls_recorded: bool = False
         seen.clear()
     values = seen[id(memory)] = RuleValues(memory, now, recalls_recorded)
     return values
+
+
+def rule_values_each(
+    memories: Iterable[Memory], now: datetime, *, recalls_recorded: bool = False
+) -> list[RuleValues]:
+    """:func:`rule_values` of each of ``memories``, in their order, the table of ``now``
+    found once for all: pruning and health walk every memory for the values vetting
+    kept, and a call per memory cost more than the look-up it makes."""
+    get = _table(now, recalls_recorded).get
+    found: list[RuleValues] = []
+    for memory in memories:
+        values = get(id(memory))
+        if values is None or values._memory is not memory:
+            values = rule_values(memory, now, recalls_recorded=recalls_recorded)
+        found.append(values)
+    return found
+
+
+def _table(now: datetime, recalls_recorded: bool) -> dict[int, RuleValues]:
+    """The values kept at ``now`` (with recalls recorded or not), by the memory's ``id``."""
+    last = _LAST
+    if last[0] is now and last[1] is recalls_recorded:  # the same as the call before
+        seen: dict[int, RuleValues] = last[2]
+        return seen
+    seen = _TABLES.setdefault((now, recalls_recorded), {})
+    _LAST[:] = [now, recalls_recorded, seen]
+    return seen
 
 
 class RuleValues(dict[Expression, Any]):
@@ -131,7 +151,8 @@ class RuleValues(dict[Expression, Any]):
         # the expression object itself is the key: a rule set's expressions live as long
         # as the dream, and two rule sets' expressions of one text are two keys (no mix-up);
         # a failure is not kept (raised again each time)
-        value = self[expression] = expression.evaluate(self.env)
+        env = self._env
+        value = self[expression] = expression.evaluate(self.env if env is None else env)
         return value
 
 

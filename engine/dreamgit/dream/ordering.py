@@ -6,34 +6,62 @@ eviction takes memories from the end and the index cuts from the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.envs import evaluate_once
+from dreamgit.dream.envs import evaluate_once, rule_values_each
 from dreamgit.dream.placing import PLAIN_ORDER_FIELDS
+from dreamgit.dsl import Expression
 from dreamgit.model import Memory
 from dreamgit.ruleset import RuleSet
 
-__all__ = ["index_key", "rank_key"]
+__all__ = ["RankKey", "index_key", "last_ranked", "rank_key"]
 
 
-def rank_key(ruleset: RuleSet, now: datetime) -> Callable[[Memory], tuple[float, float, str]]:
+def rank_key(ruleset: RuleSet, now: datetime) -> RankKey:
     """Highest ``rank`` first, then the most recently updated, then by id; each memory's
     key made once for all the orders that use it (pruning sorts a topic, then all)."""
-    made: dict[int, tuple[Memory, tuple[float, float, str]]] = {}
+    return RankKey(ruleset.rank, now)
 
-    def key(memory: Memory) -> tuple[float, float, str]:
-        found = made.get(id(memory))
+
+class RankKey:
+    """:func:`rank_key`'s key, and the rank alone of many memories (:meth:`scores`)."""
+
+    def __init__(self, rank: Expression, now: datetime) -> None:
+        self._rank, self._now = rank, now
+        self._made: dict[int, tuple[Memory, tuple[float, float, str]]] = {}
+
+    def __call__(self, memory: Memory) -> tuple[float, float, str]:
+        found = self._made.get(id(memory))
         if found is not None and found[0] is memory:
             return found[1]
-        score = evaluate_once(ruleset.rank, memory, now)
+        score = evaluate_once(self._rank, memory, self._now)
         assert isinstance(score, int | float)  # the rules loader checks rank is a number
         value = (-float(score), -memory.updated.timestamp(), memory.id)
-        made[id(memory)] = (memory, value)  # the memory held: its id is not reused
+        self._made[id(memory)] = (memory, value)  # the memory held: its id is not reused
         return value
 
-    return key
+    def scores(self, memories: Sequence[Memory]) -> list[float]:
+        """Each memory's rank, as its key holds it (negated there), in their order."""
+        rank = self._rank
+        return [float(values[rank]) for values in rule_values_each(memories, self._now)]
+
+
+def last_ranked(memories: Sequence[Memory], count: int, key: RankKey) -> list[Memory]:
+    """``sorted(memories, key=key)[-count:][::-1]``: the ``count`` lowest-ranked, the
+    lowest first (``memories`` of distinct ids: no two keys alike), with the whole key
+    made only for those whose rank is at most the ``count``-th lowest, as no other can
+    be among them: naming the 20 lowest of 100,000 memories ranked them all."""
+    if count <= 0:
+        return []
+    scores = key.scores(memories)
+    if any(score != score for score in scores):  # NaN is in no order: rank all, as before
+        return sorted(memories, key=key)[-count:][::-1]
+    bar = heapq.nsmallest(count, scores)[-1]
+    near = [memory for memory, score in zip(memories, scores, strict=True) if score <= bar]
+    return heapq.nlargest(count, near, key=key)
 
 
 def _field(name: str, ruleset: RuleSet, now: datetime) -> Callable[[Memory], Any]:

@@ -15,12 +15,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
-from typing import Any
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.envs import rule_values
+from dreamgit.dream.envs import RuleValues, rule_values, rule_values_each
 from dreamgit.dream.limits import Budget
-from dreamgit.dream.ordering import rank_key
+from dreamgit.dream.ordering import RankKey, last_ranked, rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
 from dreamgit.model import Memory
 from dreamgit.ruleset import Rule, RuleSet
@@ -140,19 +139,12 @@ def plan_prune(
     tracked = recalls_recorded
 
     def first_rule(memory: Memory) -> Rule | None:
-        values = rule_values(memory, now, recalls_recorded=tracked)  # one lookup, every rule
-        for rule in rules:
-            if values[rule.when]:
-                return rule
-        return None
-
-    def may_go(memory: Memory) -> bool:
-        if ruleset.is_protected(memory):
-            return False
-        return session_notes.is_note(memory) or first_rule(memory) is not None
+        return _first_holding(rules, rule_values(memory, now, recalls_recorded=tracked))
 
     # only the memories some rule may retire are put in order (oldest first), not all
-    for memory in sorted(filter(may_go, ws.active.values()), key=lambda m: (m.created, m.id)):
+    for memory in sorted(
+        _may_go(ws, ruleset, rules, now, tracked), key=lambda m: (m.created, m.id)
+    ):
         if session_notes.is_note(memory):
             statements, _parts = session_notes.as_statements([memory])
             # each statement is read with its note's fields ('session-note' in tags included)
@@ -197,6 +189,28 @@ def plan_prune(
     return ops
 
 
+def _first_holding(rules: list[Rule], values: RuleValues) -> Rule | None:
+    """The first of ``rules`` that holds for the memory of ``values`` (one look-up for all)."""
+    for rule in rules:
+        if values[rule.when]:
+            return rule
+    return None
+
+
+def _may_go(
+    ws: WorkingSet, ruleset: RuleSet, rules: list[Rule], now: datetime, tracked: bool
+) -> list[Memory]:
+    """The unprotected active memories that are session notes or that one of ``rules``
+    retires, in their order (their values vetting kept, found in one walk)."""
+    unprotected = [m for m in ws.active.values() if not ruleset.is_protected(m)]
+    kept = rule_values_each(unprotected, now, recalls_recorded=tracked)
+    return [
+        memory
+        for memory, values in zip(unprotected, kept, strict=True)
+        if session_notes.is_note(memory) or _first_holding(rules, values) is not None
+    ]
+
+
 def _lowest(evictable: list[Memory], *, excess: int) -> list[Memory]:
     """The last ``excess`` of the ranked ``evictable`` memories (``excess`` > 0), all of
     them when protected memories alone fill the budget. The topic's cut was
@@ -213,7 +227,7 @@ def _evict(
     rule: str,
     why: str,
     ruleset: RuleSet,
-    key: Any,
+    key: RankKey,
     budget: Budget,
 ) -> list[Operation]:
     """The lowest-ranked unprotected ``memories`` pruned, the lowest first
@@ -224,15 +238,34 @@ def _evict(
     sorted all its memories for a count (0.2 s at 100,000)."""
     evictable = [m for m in memories if not ruleset.is_protected(m)]
     refused = budget.refusal("prune")
-    if refused is not None and not budget.named_left("prune", rule, refused):
-        budget.count_deferred("prune", rule, len(lowest(evictable)), refused)
+    if refused is not None:
+        _defer_lowest(evictable, lowest, rule, key, budget, refused)
         return []
     ranked = lowest(sorted(evictable, key=key))
     return _prune_each(ws, ranked[::-1], rule, why, budget)
 
 
+def _defer_lowest(
+    evictable: list[Memory],
+    lowest: Callable[[list[Memory]], list[Memory]],
+    rule: str,
+    key: RankKey,
+    budget: Budget,
+    refused: str,
+) -> None:
+    """The cut of ``evictable`` deferred, when the limits refuse prunes already: what
+    :func:`_prune_each` defers of the ranked cut, the lowest first, without ranking it.
+    ``Budget.defer_counted`` names the first few (``ordering.last_ranked``: the head of
+    the cut in a full ranking's order) and counts the rest (the cut's length does not
+    depend on the order): the total budget sorted 100,000 memories to name 20."""
+    cut = len(lowest(evictable))
+    named = last_ranked(evictable, min(budget.named_left("prune", rule, refused), cut), key)
+    budget.defer_counted("prune", rule, [m.id for m in named], refused)
+    budget.count_deferred("prune", rule, cut - len(named), refused)
+
+
 def _prune_to_file_budgets(
-    ws: WorkingSet, ruleset: RuleSet, key: Any, budget: Budget
+    ws: WorkingSet, ruleset: RuleSet, key: RankKey, budget: Budget
 ) -> list[Operation]:
     """Files the agent caps by characters (Hermes): lowest-ranked entries go until each fits."""
     ops: list[Operation] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from dreamgit.dream.envs import RuleValues, rule_values
+from dreamgit.dream.envs import RuleValues, rule_values_each
 from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
@@ -66,9 +66,8 @@ def vet_memories(
     names = names_read([*(expr for _name, _where, expr in checks), *also])
     good: list[Memory] = []
     broken: list[MemoryFileError] = []
-    for memory in memories:
-        values = rule_values(memory, now)  # looked up once for all the checks
-        values.fill(names)
+    for memory, values in zip(memories, rule_values_each(memories, now), strict=True):
+        values.fill(names)  # looked up once for all the checks
         try:
             problem = _failure(memory, values, checks)
             if problem is None and also:

@@ -1,14 +1,16 @@
 """Kept readings of one kind looked up text by text, for a kind a run asks few texts of.
 
-``KeptReadings.load`` reads every reading of a kind at once, which suits the kinds a dream
-asks of every memory. Of the word sets (``dream/word_memo.py``) a warm dream over 100,000
-memories asks few (816 texts' content words, 13,934 texts' features), yet each kind's map
-of 100,000 texts to their JSON (24 MB each) was held from the plan's start to its end.
-:class:`LookedUpReadings` stands in for that map where the memo uses it: a text's reading
-is one query of the table's key when the text is asked for; past ``_MANY`` queries (a
-run that asks for most texts) the rest is loaded whole, as before. Same readings either
-way: it is a cache, and a database that cannot be read is a miss (a damaged one deleted,
-to be built again by the next save).
+``KeptReadings.load`` reads every reading of a kind at once. Of the word sets
+(``dream/word_memo.py``) a warm dream over 100,000 memories asks few (816 texts' content
+words, 13,934 texts' features), of the frames and counts fewer still (77 and none: the
+kept layers above answer for unchanged memories), yet each kind's map of 100,000 texts to
+their JSON (24-40 MB) was held from the plan's start to its end.
+:class:`LookedUpReadings` stands in for that map where a memo uses it (every memo that is
+not batched, ``KeptReadings.looked_up``): a text's reading is one query of the table's
+key when the text is asked for; past ``_MANY`` queries (a run that asks for most texts)
+the rest is loaded whole, as before. Same readings either way: it is a cache, and a
+database that cannot be read is a miss (a damaged one deleted, to be built again by the
+next save).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class LookedUpReadings:
         self._taken: set[str] = set()
         self._loaded: dict[str, str] | None = None
         self._count = 0
+        #: How many of the texts asked for had a kept reading (taken out of the count).
+        self._found = 0
         try:
             self._db = self._held.enter_context(opened())
             self._count = self._db.execute("SELECT count(*) FROM readings").fetchone()[0]
@@ -47,8 +51,11 @@ class LookedUpReadings:
             self._lost(exc)
 
     def __len__(self) -> int:
-        """How many readings the database held when it was opened."""
-        return self._count
+        """How many readings are left: those the database held when it was opened, less
+        those taken (as the loaded map's pops left it)."""
+        if self._loaded is not None:
+            return len(self._loaded)
+        return self._count - self._found
 
     def pop(self, text: str, default: str | None = None) -> str | None:
         """``text``'s reading, taken (a second ask finds none), or ``default``."""
@@ -65,7 +72,10 @@ class LookedUpReadings:
         except sqlite3.DatabaseError as exc:
             self._lost(exc)
             return default
-        return default if row is None else str(row[0])
+        if row is None:
+            return default
+        self._found += 1
+        return str(row[0])
 
     def __iter__(self) -> Iterator[str]:
         """The texts held and not taken."""

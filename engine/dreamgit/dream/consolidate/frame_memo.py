@@ -26,6 +26,7 @@ from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin, get_ty
 from dreamgit.extract.frame import KEEPER, Frame
 from dreamgit.jsontext import as_json
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
+from dreamgit.store.lookedreadings import LookedUpReadings
 
 __all__ = [
     "Codec",
@@ -61,7 +62,11 @@ class Memo(Generic[T]):
         self._kept, self._codec = kept, codec
         #: batched: nothing loaded ahead but what :meth:`prefetch` asks for
         self._batched = batched
-        self._stored = {} if batched else kept.load()
+        self._fetched: dict[str, str] = {}
+        #: the kept readings not taken yet: each read from the database when asked for
+        self._stored: dict[str, str] | LookedUpReadings = (
+            self._fetched if batched else kept.looked_up()
+        )
         self._total = len(self._stored)
         self._added: dict[str, str] = {}
         self._asked: set[str] = set()
@@ -71,8 +76,8 @@ class Memo(Generic[T]):
         """Load the kept readings of ``texts`` in one batch (batched memos: the others hold
         every kept reading from the start)."""
         if self._batched:
-            wanted = [t for t in texts if t not in self._asked and t not in self._stored]
-            self._stored.update(self._kept.load_some(wanted))
+            wanted = [t for t in texts if t not in self._asked and t not in self._fetched]
+            self._fetched.update(self._kept.load_some(wanted))
 
     def hold(self, texts: Iterable[str]) -> None:
         """Keep the readings of ``texts`` whether asked for or not: the texts in use
@@ -100,12 +105,23 @@ class Memo(Generic[T]):
             self._added[text] = self._codec.encode(found)
         return found
 
+    def close(self) -> None:
+        """Let the kept readings' connection go."""
+        self._kept.close()
+
     def save(self) -> None:
-        """Keep the readings made anew; drop the unused ones when they are many."""
+        """Keep the readings made anew; drop the unused ones when they are many and this
+        run took most of the kept ones (it read every text in use: the rest are stale)."""
         if self._batched:
             self._kept.save_current(self._added, self._current)
-        else:
-            self._kept.save(self._added, list(self._stored), self._total)
+            return
+        left = len(self._stored)
+        # A run that took fewer kept readings than it left (a warm dream: the kept layers
+        # above answered for every unchanged memory) cannot tell a stale reading from one
+        # it did not need: dropping those, a warm dream at 100,000 deleted 99,066 of 99,143
+        # frames and every count, of which the next dream read ~3,000 again.
+        unused = list(self._stored) if self._total - left >= left else []
+        self._kept.save(self._added, unused, self._total)
 
 
 @contextmanager
@@ -138,6 +154,7 @@ def keeping(
         memo.save()
     finally:
         keeper.reset(token)
+        memo.close()
 
 
 def read_through(memo: Memo[T]) -> Callable[[str, Callable[[str], T]], T]:
