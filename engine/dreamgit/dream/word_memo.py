@@ -28,7 +28,6 @@ from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, Hold
 from dreamgit.jsontext import as_json
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 from dreamgit.store.keptpostings import KeptPostings
-from dreamgit.store.lookedreadings import LookedUpReadings
 from dreamgit.textsim import FEATURE_KEEPER
 
 __all__ = ["keeping_words"]
@@ -66,24 +65,11 @@ class _SetCodec:
 
 class _KeptInUse(KeptReadings):
     """Kept readings of which a text the kept index was asked about is in use, read or
-    not (its words were not needed: it shares none with the run's new statements); a
-    text's reading is looked up when asked for, not loaded with every other."""
+    not (its words were not needed: it shares none with the run's new statements)."""
 
     def __init__(self, git_dir: Path, *, fingerprint: str, kind: str, index: KeptPostings):
         super().__init__(git_dir, fingerprint=fingerprint, kind=kind)
         self._index = index
-        self._looked: LookedUpReadings | None = None
-
-    def load(self) -> dict[str, str]:
-        # The memo takes only ``pop``, ``len`` and the texts left of what this returns
-        # (``frame_memo.Memo``), which LookedUpReadings gives as the loaded map did.
-        self._looked = LookedUpReadings(self.path, self._open)
-        return self._looked  # type: ignore[return-value]  # a stand-in for the map, above
-
-    def close(self) -> None:
-        """Let the looked-up readings' connection go."""
-        if self._looked is not None:
-            self._looked.close()
 
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
         super().save(added, [t for t in unused if not self._index.asked(t)], total)

@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cache, partial
 from pathlib import Path
 
+from dreamgit.store.lookedreadings import LookedUpReadings
 from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
 
 __all__ = ["KeptReadings", "code_fingerprint"]
@@ -56,11 +57,23 @@ class KeptReadings:
     def __init__(self, git_dir: Path, *, fingerprint: str, kind: str = "frames") -> None:
         self.path = git_dir / "dreamgit" / "cache" / f"{kind}.sqlite3"
         self._fingerprint = fingerprint
+        self._looked: LookedUpReadings | None = None
 
     def load(self) -> dict[str, str]:
-        """Every reading kept for this fingerprint (nothing when the database cannot be
-        read: a damaged one is deleted, to be built again by :meth:`save`)."""
-        return read_snapshot(self.path, self._open, _readings, {})
+        """The readings kept for this fingerprint, each read from the database when first
+        asked for (``lookedreadings.py``; nothing when the database cannot be read: a
+        damaged one is deleted, to be built again by :meth:`save`). The memo takes only
+        ``pop``, ``len`` and the texts left, which LookedUpReadings gives as the loaded
+        map did. Its connection is let go by :meth:`close`, :meth:`save` or another load."""
+        self.close()
+        self._looked = LookedUpReadings(self.path, self._open, self._fingerprint)
+        return self._looked  # type: ignore[return-value]  # a stand-in for the map, above
+
+    def close(self) -> None:
+        """Let go the connection of what :meth:`load` gave."""
+        if self._looked is not None:
+            self._looked.close()
+            self._looked = None
 
     def load_some(self, texts: Sequence[str]) -> dict[str, str]:
         """The readings kept for ``texts`` (those it holds), asked in batches in one read
@@ -93,6 +106,7 @@ class KeptReadings:
         written in that order split pages all over the tree and spill them through the
         WAL (2.6 s of CPU and 8 s wall for one kind), in key order they append (0.5 s)."""
         stale = list(unused)
+        self.close()
         if not added and len(stale) <= _STALE_SHARE * total:
             return
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
@@ -105,10 +119,6 @@ class KeptReadings:
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("readings",))
-
-
-def _readings(db: sqlite3.Connection) -> dict[str, str]:
-    return dict(db.execute("SELECT text, value FROM readings"))
 
 
 def _some(texts: Sequence[str], db: sqlite3.Connection) -> dict[str, str]:
