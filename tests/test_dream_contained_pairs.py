@@ -30,6 +30,7 @@ from dreamgit.extract.duplicates import ContainedKeys, DupItem, find_contained_p
 from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.guards import extends, subsumes
 from dreamgit.model import Memory
+from dreamgit.store.keptcontained import Contained, KeptContained
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.textsim import dice, features
 from dreamkit import MEMORIES, Seed
@@ -232,3 +233,30 @@ def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_answer(
 def test_deleting_the_kept_answer_changes_no_dream(tmp_path: Path, fresh: tuple[Any, str]) -> None:
     """The answer removed after a review: the same dream."""
     assert KEPT.dreamt(tmp_path / "removed", KEPT.removed_after_review) == fresh
+
+
+def test_the_kept_answer_is_loaded_at_the_first_pass_not_when_the_block_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dream opens the block before its memories are read: the kept answer is read when
+    a pass first asks for it, once; a block with no pass reads none."""
+    memories = _memories(60, random.Random(7))
+    with keeping_contained(tmp_path):
+        contained_pairs(*_views(memories))
+    loads: list[Path] = []
+    load = KeptContained.load
+
+    def counted(kept: KeptContained) -> Contained:
+        loads.append(kept.path)
+        return load(kept)
+
+    monkeypatch.setattr(KeptContained, "load", counted)
+    with keeping_contained(tmp_path):
+        assert loads == []
+    assert loads == []
+    with keeping_contained(tmp_path):
+        assert loads == []
+        items, signs = _views(memories)
+        assert contained_pairs(items, signs) == _scan(items)
+        assert contained_pairs(items, signs) == _scan(items)
+    assert len(loads) == 1

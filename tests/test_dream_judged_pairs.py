@@ -25,6 +25,7 @@ from dreamgit.dream.consolidate import judged_pairs
 from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs, keeping_pairs
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
+from dreamgit.store.keptpairs import Judged, KeptPairs
 from dreamgit.store.repo import MemoryRepo
 from dreamkit import MEMORIES, Seed
 from keptcachekit import KeptCache
@@ -159,3 +160,29 @@ def test_a_signature_tells_apart_what_a_pass_depends_on_and_only_that() -> None:
     signs = {judged_pairs.signature(m, 0.8) for m in other}
     assert len(signs) == len(other) and sign not in signs
     assert judged_pairs.signature(base, 0.85) != sign
+
+
+def test_the_kept_set_is_loaded_at_the_first_pass_not_when_the_block_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dream opens the block before its memories are read: the kept set is read when a
+    pass first asks for it, once; a block with no pass reads none."""
+    before = _memories(60, seed=3)
+    with keeping_pairs(tmp_path):
+        _pairs(before)
+    loads: list[Path] = []
+    load = KeptPairs.load
+
+    def counted(kept: KeptPairs) -> Judged:
+        loads.append(kept.path)
+        return load(kept)
+
+    monkeypatch.setattr(KeptPairs, "load", counted)
+    with keeping_pairs(tmp_path):
+        assert loads == []
+    assert loads == []
+    with keeping_pairs(tmp_path):
+        assert loads == []
+        assert _pairs(before) == _whole(before)
+        assert _pairs(before) == _whole(before)
+    assert len(loads) == 1

@@ -350,3 +350,25 @@ def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_index(
 
 def cache_repo(root: Path) -> MemoryRepo:
     return MemoryRepo.open(root / "repo.git")
+
+
+def test_the_index_keeps_the_query_s_own_strings_of_the_texts_it_knows(tmp_path: Path) -> None:
+    """After a query, the numbers of the texts it asked about are keyed by its strings,
+    not the database's copies; those not asked keep theirs, and every later answer and
+    save (the unasked dropped) is as before."""
+    rng = random.Random(9)
+    texts = [_sentence(rng) for _ in range(40)]
+    words = {"bicycle", "scarve", "harbour"}
+    first = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    first.holders(texts, words, content_words)
+    first.save()
+    index = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    asked = ["".join(list(t)) for t in texts[:8]]  # equal strings, other objects
+    assert not any(a is t for a, t in zip(asked, texts, strict=False))
+    assert index.holders(asked, words, content_words) == _scan(asked, words, content_words)
+    keys = {id(text) for text in index._numbers}
+    assert all(id(text) in keys for text in asked) and len(index._numbers) == len(texts)
+    assert index.holders(asked, words, content_words) == _scan(asked, words, content_words)
+    index.save()
+    with sqlite3.connect(index.path) as db:
+        assert {t for (t,) in db.execute("SELECT text FROM texts")} == set(asked)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -62,7 +63,6 @@ def test_a_run_asking_for_few_readings_reads_no_other_row_and_drops_none(
     def whole(*_args: object) -> None:
         raise AssertionError("the whole table read")
 
-    monkeypatch.setattr(KeptReadings, "load", whole)
     monkeypatch.setattr(LookedUpReadings, "__iter__", whole)
     monkeypatch.setattr(LookedUpReadings, "_rest", whole)
     assert _run(kept, [TEXTS[0], TEXTS[5], "A new sentence."]) == [[0], [5], 15]
@@ -82,8 +82,14 @@ def test_a_run_that_took_most_readings_drops_the_unused_when_many(tmp_path: Path
 def test_readings_looked_up_count_down_as_the_loaded_map_would(tmp_path: Path) -> None:
     """``len`` of the looked-up readings is the loaded map's after the same pops."""
     kept = _kept(tmp_path)
-    loaded, looked = kept.load(), kept.looked_up()
+    loaded, looked = _table(kept), kept.looked_up()
     for text in [TEXTS[0], "Never kept.", TEXTS[0], TEXTS[3]]:
         assert looked.pop(text) == loaded.pop(text, None)
         assert len(looked) == len(loaded)
     kept.close()
+
+
+def _table(kept: KeptReadings) -> dict[str, str]:
+    """Every reading the database holds, as a map (what the memo loaded whole before)."""
+    with closing(sqlite3.connect(kept.path)) as db:
+        return dict(db.execute("SELECT text, value FROM readings"))

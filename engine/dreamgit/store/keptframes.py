@@ -59,18 +59,15 @@ class KeptReadings:
         self._fingerprint = fingerprint
         self._looked: LookedUpReadings | None = None
 
-    def load(self) -> dict[str, str]:
-        """Every reading kept for this fingerprint (nothing when the database cannot be
-        read: a damaged one is deleted, to be built again by :meth:`save`)."""
-        return read_snapshot(self.path, self._open, _readings, {})
-
     def looked_up(self) -> LookedUpReadings:
-        """The kept readings as :meth:`load` gives them, each read when asked for
-        (``LookedUpReadings``): a warm dream asks for the frames of its new memories
-        alone, and loading 100,000 to take 77 cost a tenth of a second, and as much to let
-        them go. :meth:`close` lets its connection go."""
+        """The readings kept for this fingerprint, each read from the database when first
+        asked for (``lookedreadings.py``; nothing when the database cannot be read: a
+        damaged one is deleted, to be built again by :meth:`save`): a warm dream asks for
+        the frames of its new memories alone, and loading 100,000 to take 77 cost a tenth
+        of a second, and as much to let them go. Its connection is let go by
+        :meth:`close`, :meth:`save` or another call."""
         self.close()
-        self._looked = LookedUpReadings(self.path, self._open)
+        self._looked = LookedUpReadings(self.path, self._open, self._fingerprint)
         return self._looked
 
     def close(self) -> None:
@@ -110,6 +107,7 @@ class KeptReadings:
         written in that order split pages all over the tree and spill them through the
         WAL (2.6 s of CPU and 8 s wall for one kind), in key order they append (0.5 s)."""
         stale = list(unused)
+        self.close()
         if not added and len(stale) <= _STALE_SHARE * total:
             return
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
@@ -122,10 +120,6 @@ class KeptReadings:
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("readings",))
-
-
-def _readings(db: sqlite3.Connection) -> dict[str, str]:
-    return dict(db.execute("SELECT text, value FROM readings"))
 
 
 def _some(texts: Sequence[str], db: sqlite3.Connection) -> dict[str, str]:

@@ -1,16 +1,18 @@
-"""Kept readings of one kind looked up text by text, for a kind a run asks few texts of.
+"""Kept readings of one kind looked up text by text: what ``KeptReadings.looked_up`` gives.
 
-``KeptReadings.load`` reads every reading of a kind at once. Of the word sets
-(``dream/word_memo.py``) a warm dream over 100,000 memories asks few (816 texts' content
-words, 13,934 texts' features), of the frames and counts fewer still (77 and none: the
-kept layers above answer for unchanged memories), yet each kind's map of 100,000 texts to
-their JSON (24-40 MB) was held from the plan's start to its end.
-:class:`LookedUpReadings` stands in for that map where a memo uses it (every memo that is
-not batched, ``KeptReadings.looked_up``): a text's reading is one query of the table's
-key when the text is asked for; past ``_MANY`` queries (a run that asks for most texts)
-the rest is loaded whole, as before. Same readings either way: it is a cache, and a
-database that cannot be read is a miss (a damaged one deleted, to be built again by the
-next save).
+A warm dream over 100,000 memories asks few of each kind's kept readings: 13,855 texts'
+features and 816 texts' content words (``dream/word_memo.py``), 77 of the 99,143 kept
+frames and none of the 64,413 kept counts (``dream/consolidate/frame_memo.py``,
+``count_memo.py``); yet each kind's map of every text to its JSON (24 MB for a word kind,
+68 MB for frames and counts together) was held from the plan's start to its end.
+:class:`LookedUpReadings` stands in for that map in every memo that is not batched
+(``KeptReadings.looked_up``): a text's reading
+is one query of the table's key when the text is asked for; past ``_MANY`` queries (a run
+that asks for most texts) the rest is loaded whole, as before. Every query is of one read
+transaction, begun when it is opened and holding the readings of the code that opened it,
+so a save of another process (this code's or other code's) is never seen, whole or half.
+Same readings either way: it is a cache, and a database that cannot be read is a miss (a
+damaged one deleted, to be built again by the next save).
 """
 
 from __future__ import annotations
@@ -30,10 +32,14 @@ _MANY = 20_000
 
 class LookedUpReadings:
     """What a memo takes of a kind's kept readings (``pop``, ``len`` and the texts not
-    taken), read from the database at ``path`` as they are asked for."""
+    taken), read from the database at ``path`` as they are asked for, in one read
+    transaction of the readings of the code ``fingerprint`` names."""
 
     def __init__(
-        self, path: Path, opened: Callable[[], AbstractContextManager[sqlite3.Connection]]
+        self,
+        path: Path,
+        opened: Callable[[], AbstractContextManager[sqlite3.Connection]],
+        fingerprint: str,
     ) -> None:
         self._path = path
         self._held = ExitStack()
@@ -45,8 +51,16 @@ class LookedUpReadings:
         #: How many of the texts asked for had a kept reading (taken out of the count).
         self._found = 0
         try:
-            self._db = self._held.enter_context(opened())
-            self._count = self._db.execute("SELECT count(*) FROM readings").fetchone()[0]
+            db = self._held.enter_context(opened())
+            db.execute("BEGIN")  # one snapshot, from its first read to close
+            # ``opened`` emptied another code's readings, but a process of other code may
+            # have emptied ours and kept its own since: those are no readings of ours.
+            code = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
+            if code is None or code[0] != fingerprint:
+                self.close()
+                return
+            self._count = db.execute("SELECT count(*) FROM readings").fetchone()[0]
+            self._db = db
         except (sqlite3.DatabaseError, OSError) as exc:
             self._lost(exc)
 
@@ -86,7 +100,7 @@ class LookedUpReadings:
         return iter([text for (text,) in rows if text not in taken])
 
     def close(self) -> None:
-        """Let the connection go."""
+        """End the read transaction and let the connection go."""
         self._db = None
         self._held.close()
 

@@ -34,11 +34,28 @@ _PACKAGE = Path(__file__).resolve().parents[2]
 
 
 class _Memo:
-    """The last judged set: loaded from the kept one, replaced by every pass."""
+    """The last judged set: loaded from the kept one when first asked for (after the
+    newer-value check's layout, a dream's peak, is let go), replaced by every pass."""
 
-    def __init__(self, judged: Judged) -> None:
-        self.loaded = self.judged = judged
+    def __init__(self, kept: KeptPairs) -> None:
+        self._kept = kept
+        self._loaded: Judged | None = None
+        self._judged: Judged | None = None
         self.judging = False
+
+    @property
+    def loaded(self) -> Judged:
+        if self._loaded is None:
+            self._loaded = self._kept.load()
+        return self._loaded
+
+    @property
+    def judged(self) -> Judged:
+        return self.loaded if self._judged is None else self._judged
+
+    @judged.setter
+    def judged(self, judged: Judged) -> None:
+        self._judged = judged
 
 
 _MEMO: ContextVar[_Memo | None] = ContextVar("dreamgit_judged_pairs", default=None)
@@ -111,7 +128,7 @@ def keeping_pairs(git_dir: Path) -> Iterator[None]:
         yield
         return
     kept = KeptPairs(git_dir, fingerprint=fingerprint)
-    memo = _Memo(kept.load())
+    memo = _Memo(kept)
     token = _MEMO.set(memo)
     try:
         with keeping_contained(git_dir):  # the passes' other pairs: restatements
