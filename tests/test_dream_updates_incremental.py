@@ -29,6 +29,7 @@ from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.consolidate.update_memo import keeping_updates
 from dreamgit.model import Memory
 from dreamgit.store.keptframes import KeptReadings
+from dreamgit.store.lookedreadings import LookedUpReadings
 
 _T0 = datetime(2026, 5, 4, 8, tzinfo=UTC)
 
@@ -192,13 +193,13 @@ def test_a_run_loads_only_the_kept_readings_of_the_subjects_it_compares(
             asked.extend(texts)
         return real(kept, texts)
 
-    def whole(kept: KeptReadings) -> dict[str, str]:
-        assert kept.path.name != "update-readings.sqlite3", "loaded whole"
-        return load(kept)
+    def whole(kept: KeptReadings) -> LookedUpReadings:
+        assert kept.path.name != "update-readings.sqlite3", "looked up text by text"
+        return looked_up(kept)
 
-    load = KeptReadings.load
+    looked_up = KeptReadings.looked_up
     monkeypatch.setattr(KeptReadings, "load_some", some)
-    monkeypatch.setattr(KeptReadings, "load", whole)
+    monkeypatch.setattr(KeptReadings, "looked_up", whole)
     changed = [*_TIED[:3], _memory(4, "Lena upgraded to an iPhone 16.", 6), *_TIED[4:]]
     with _kept(tmp_path):
         assert find_updates(changed) == find_updates(changed)
