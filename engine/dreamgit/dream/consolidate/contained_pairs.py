@@ -20,6 +20,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import cast
 
+from dreamgit.dream.consolidate.kept_answer import KeptAnswer
 from dreamgit.extract.duplicates import (
     DupItem,
     contained_keys,
@@ -37,35 +38,9 @@ _JUDGED_BY = ("extract", "textsim.py", "lazyre.py")
 _PACKAGE = Path(__file__).resolve().parents[2]
 
 
-class _Memo:
-    """The answer loaded from the kept one, and the last pass's (``ran``: a pass ran).
-
-    Loaded when first asked for: a dream opens the block before it reads its memories and
-    asks in its merge passes, after the newer-value check, whose layout is the peak of a
-    dream over 100,000 memories (38 MB less with the answer not loaded yet)."""
-
-    def __init__(self, kept: KeptContained) -> None:
-        self._kept = kept
-        self._loaded: Contained | None = None
-        self._last: Contained | None = None
-        self.ran = False
-
-    @property
-    def kept(self) -> Contained:
-        if self._loaded is None:
-            self._loaded = self._kept.load()
-        return self._loaded
-
-    @property
-    def last(self) -> Contained:
-        return self.kept if self._last is None else self._last
-
-    @last.setter
-    def last(self, answer: Contained) -> None:
-        self._last, self.ran = answer, True
-
-
-_MEMO: ContextVar[_Memo | None] = ContextVar("dreamgit_contained_pairs", default=None)
+_MEMO: ContextVar[KeptAnswer[Contained] | None] = ContextVar(
+    "dreamgit_contained_pairs", default=None
+)
 
 
 def contained_pairs(items: Sequence[DupItem], signs: Sequence[str]) -> list[tuple[str, str, float]]:
@@ -113,7 +88,7 @@ def keeping_contained(git_dir: Path) -> Iterator[None]:
         yield
         return
     kept = KeptContained(git_dir, fingerprint=fingerprint)
-    memo = _Memo(kept)
+    memo = KeptAnswer(kept.load)
     token = _MEMO.set(memo)
     try:
         yield

@@ -21,6 +21,7 @@ from operator import attrgetter
 from pathlib import Path
 
 from dreamgit.dream.consolidate.contained_pairs import keeping_contained
+from dreamgit.dream.consolidate.kept_answer import KeptAnswer
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
 from dreamgit.store.keptframes import code_fingerprint
@@ -33,32 +34,7 @@ _JUDGED_BY = ("extract", "textsim.py", "lazyre.py")
 _PACKAGE = Path(__file__).resolve().parents[2]
 
 
-class _Memo:
-    """The last judged set: loaded from the kept one when first asked for (after the
-    newer-value check's layout, a dream's peak, is let go), replaced by every pass."""
-
-    def __init__(self, kept: KeptPairs) -> None:
-        self._kept = kept
-        self._loaded: Judged | None = None
-        self._judged: Judged | None = None
-        self.judging = False
-
-    @property
-    def loaded(self) -> Judged:
-        if self._loaded is None:
-            self._loaded = self._kept.load()
-        return self._loaded
-
-    @property
-    def judged(self) -> Judged:
-        return self.loaded if self._judged is None else self._judged
-
-    @judged.setter
-    def judged(self, judged: Judged) -> None:
-        self._judged = judged
-
-
-_MEMO: ContextVar[_Memo | None] = ContextVar("dreamgit_judged_pairs", default=None)
+_MEMO: ContextVar[KeptAnswer[Judged] | None] = ContextVar("dreamgit_judged_pairs", default=None)
 
 
 def signature(memory: Memory, threshold: float) -> str:
@@ -88,7 +64,7 @@ def duplicate_pairs(
     memo = _MEMO.get()
     if memo is None:
         return find_duplicate_pairs(items, threshold=threshold)
-    last = memo.judged
+    last = memo.last
     if signs is None:
         signs = [signature(m, threshold) for m in ordered]
     # by C loops (dict, zip, map, set difference): 100,000 memories a pass
@@ -109,8 +85,7 @@ def duplicate_pairs(
         position = dict(zip(ids, range(len(ids)), strict=True))
         held += [(position[a], position[b], score) for a, b, score in found]
     held.sort()  # by the places of the two: the finder's order
-    memo.judged = Judged(judged, {(signs[a], signs[b]): score for a, b, score in held})
-    memo.judging = True
+    memo.last = Judged(judged, {(signs[a], signs[b]): score for a, b, score in held})
     return [(ids[a], ids[b], score) for a, b, score in held]
 
 
@@ -128,12 +103,12 @@ def keeping_pairs(git_dir: Path) -> Iterator[None]:
         yield
         return
     kept = KeptPairs(git_dir, fingerprint=fingerprint)
-    memo = _Memo(kept)
+    memo = KeptAnswer(kept.load)
     token = _MEMO.set(memo)
     try:
         with keeping_contained(git_dir):  # the passes' other pairs: restatements
             yield
-        if memo.judging:  # a pass ran: its set replaces the kept one
-            kept.save(memo.loaded, memo.judged)
+        if memo.ran:  # a pass ran: its set replaces the kept one
+            kept.save(memo.kept, memo.last)
     finally:
         _MEMO.reset(token)
