@@ -20,7 +20,7 @@ from pygit2.enums import ObjectType
 
 from dreamgit import faults
 from dreamgit.gitstore.plainobjects import PLAIN_TREE_BYTES, objects_folder, write_plain_tree
-from dreamgit.gitstore.treefolder import EXECUTABLE, FILE, FOLDER, TreeFolder
+from dreamgit.gitstore.treefolder import FOLDER, TreeFolder, written_mode
 from dreamgit.gitstore.values import EMPTY_TREE
 
 __all__ = ["GrowingTree"]
@@ -69,7 +69,9 @@ class GrowingTree:
             if data is None:
                 entries.remove(name)
             else:
-                entries.set(name, _written_mode(entries, name), self._repo.create_blob(data).raw)
+                found = entries.get(name)
+                mode = written_mode(None if found is None else found[0])
+                entries.set(name, mode, self._repo.create_blob(data).raw)
         for name, sub in inner.items():
             path = _join(folder, name)
             if self._keep:
@@ -104,13 +106,6 @@ class GrowingTree:
         below = path + "/"
         for kept in [p for p in self._folders if p == path or p.startswith(below)]:
             del self._folders[kept]
-
-
-def _written_mode(entries: TreeFolder, name: str) -> bytes:
-    """A written file's mode: an executable's when it replaces one (a script an agent keeps
-    with its memories, edited), else a plain file's."""
-    found = entries.get(name)
-    return EXECUTABLE if found is not None and found[0] == EXECUTABLE else FILE
 
 
 def _join(folder: str, name: str) -> str:

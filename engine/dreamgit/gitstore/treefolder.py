@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-__all__ = ["EXECUTABLE", "FILE", "FOLDER", "TreeFolder"]
+__all__ = ["EXECUTABLE", "FILE", "FOLDER", "TreeFolder", "written_mode"]
 
 #: The modes a written entry gets, as a tree object spells them.
 FILE = b"100644"
@@ -21,6 +21,15 @@ EXECUTABLE = b"100755"
 FOLDER = b"40000"
 
 _OID_SIZE = 20
+
+
+def written_mode(replaced: bytes | None) -> bytes:
+    """The mode of a file written in place of an entry of mode ``replaced`` (None: nothing
+    there): an executable's when it replaces one (a script an agent keeps with its
+    memories, edited), else a plain file's."""
+    return EXECUTABLE if replaced == EXECUTABLE else FILE
+
+
 #: One entry of a tree object: ``mode name\0`` and the 20-byte id (the whole, mode, name).
 _ENTRY = re.compile(rb"((\d+) ([^\0]*)\0.{20})", re.DOTALL)
 #: Names a tree builder refuses (case-insensitively for ``.git``): written here, they

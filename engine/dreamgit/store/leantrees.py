@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from dreamgit.gitstore.treefolder import EXECUTABLE, FILE, written_mode
 from dreamgit.gitstore.values import EMPTY_TREE, Change
 from dreamgit.store.leandoubt import Doubt
 from dreamgit.store.leanobjects import read_kind, write_object
@@ -25,11 +26,9 @@ from dreamgit.store.leanobjects import read_kind, write_object
 __all__ = ["Entry", "build_tree", "entry_at", "files_under", "parse_tree", "tree_changes"]
 
 TREE = b"40000"
-FILE = b"100644"
-_EXECUTABLE = b"100755"  # kept by a file written in place of an executable
 #: The modes git writes; anything else in a tree to be rewritten is a doubt.
-_MODES = frozenset((TREE, FILE, _EXECUTABLE, b"120000", b"160000"))
-_BLOB_MODES = frozenset((FILE, _EXECUTABLE, b"120000"))
+_MODES = frozenset((TREE, FILE, EXECUTABLE, b"120000", b"160000"))
+_BLOB_MODES = frozenset((FILE, EXECUTABLE, b"120000"))
 _BAD_NAMES = frozenset(("", ".", "..", ".git"))
 
 
@@ -161,7 +160,7 @@ def _write(
             entries.pop(name, None)
         else:
             kept = entries.get(name)
-            mode = _EXECUTABLE if kept is not None and kept.mode == _EXECUTABLE else FILE
+            mode = written_mode(None if kept is None else kept.mode)
             entries[name] = Entry(mode, name, write_object(git_dir, b"blob", data))
     for name, sub in inner.items():
         written = _write(git_dir, sub, nested[name])
