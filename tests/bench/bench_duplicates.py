@@ -41,6 +41,7 @@ from dreamgit.extract.duplicates import (
     find_duplicate_pairs,
     group_duplicates,
 )
+from dreamgit.store.pausedgc import paused_gc
 
 
 def _clear_caches() -> None:
@@ -53,7 +54,8 @@ def _clear_caches() -> None:
 def _run(items: list[DupItem], threshold: float) -> tuple[list[tuple[str, str, float]], float]:
     _clear_caches()
     start = time.perf_counter()
-    pairs = find_duplicate_pairs(items, threshold=threshold)
+    with paused_gc():  # as the dream runs the finder: no full collections over what it built
+        pairs = find_duplicate_pairs(items, threshold=threshold)
     return pairs, time.perf_counter() - start
 
 
