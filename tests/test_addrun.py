@@ -116,14 +116,15 @@ gc.callbacks.append(lambda phase, info: passes.append(info) if phase == "stop" e
 before = gc.get_threshold()
 from dreamgit.cli import main
 main()
-print(len(passes), gc.get_threshold() == before)
+print(len(passes), gc.get_threshold() == before, gc.get_freeze_count())
 """
 
 
 def test_a_plain_add_runs_with_few_passes_of_the_collector(repo: Path) -> None:
     """Python's collector, which made ~40 passes over an add's young objects and freed
     next to nothing, makes a few (importing the package, before the add); its thresholds
-    are as they were after."""
+    are as they were after, and what the add leaves is frozen: the collection Python makes
+    as it finalizes walks none of it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DREAMGIT_")}
     add = ["--repo", str(repo), "--now", NOW_TEXT, "add", "Grows basil.", "--topic", "garden"]
     done = subprocess.run(
@@ -136,5 +137,6 @@ def test_a_plain_add_runs_with_few_passes_of_the_collector(repo: Path) -> None:
     assert done.returncode == 0, done.stderr
     ident, counted = done.stdout.splitlines()
     assert ident.startswith("m-")
-    passes, restored = counted.split()
+    passes, restored, frozen = counted.split()
     assert int(passes) <= 6 and restored == "True"
+    assert int(frozen) > 10_000

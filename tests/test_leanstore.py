@@ -98,8 +98,8 @@ def test_random_writes_give_libgit2s_trees_and_commits(pair: tuple[Path, Path]) 
 def test_a_file_written_in_place_of_an_executable_keeps_its_mode(
     pair: tuple[Path, Path],
 ) -> None:
-    """An executable rewritten stays 100755, a file written anew is 100644: the same tree
-    as libgit2's store writes."""
+    """An executable rewritten stays 100755, a file written anew is 100644, and a mode a
+    file gives is taken: the same tree as libgit2's store writes."""
     full = GitStore.open(pair[1])
     tip = full.tip("main")
     script = "memories/tools/run.sh"
@@ -126,6 +126,13 @@ def test_a_file_written_in_place_of_an_executable_keeps_its_mode(
         "100755",
         "100644",
     ]
+    # modes a work tree's files give: one for a new file, one over the replaced mode
+    modes = {"memories/tools/new.sh": b"100755", script: b"100644"}
+    changes = {"memories/tools/new.sh": b"echo new\n", script: b"echo three\n"}
+    written = lean.build_tree(base, changes, modes)
+    assert written == full.build_tree(base, changes, modes)
+    listed = _git(pair[0], "ls-tree", "-r", written, "memories/tools").splitlines()
+    assert [line.split()[0] for line in listed if line.endswith(".sh")] == ["100755", "100644"]
 
 
 def _reads(store: GitStore | LeanStore, old: str, new: str) -> list[object]:

@@ -75,6 +75,21 @@ def test_init_adopts_an_existing_git_repository(tmp_path: Path) -> None:
     assert git(path, "status", "--porcelain") == ""
 
 
+def test_init_adopts_a_folders_executable_as_one(tmp_path: Path) -> None:
+    """A folder adopted with a script in it: the adopt commit keeps the script's mode,
+    as ``git add`` would, and git sees nothing changed."""
+    path = tmp_path / "folder"
+    script = path / "tools" / "run.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text("echo run\n")
+    script.chmod(0o755)
+    (path / "notes.md").write_text("plain\n")
+    MemoryRepo.init(path, now=NOW)
+    assert git(path, "ls-tree", "main", "tools/run.sh").split()[0] == "100755"
+    assert git(path, "ls-tree", "main", "notes.md").split()[0] == "100644"
+    assert git(path, "status", "--porcelain") == ""
+
+
 def test_forget_then_restore_gives_back_the_same_bytes(repo: MemoryRepo) -> None:
     """A restored memory file is byte for byte the file that was forgotten."""
     memory = operations.add_memory(

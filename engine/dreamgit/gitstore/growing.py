@@ -44,13 +44,20 @@ class GrowingTree:
         #: the last write left it.
         self._folders: dict[str, TreeFolder] = {"": root}
 
-    def write(self, changes: Mapping[str, bytes | None]) -> str:
-        """The tree with ``changes`` applied (bytes written, None removed): its id."""
+    def write(
+        self, changes: Mapping[str, bytes | None], modes: Mapping[str, bytes] | None = None
+    ) -> str:
+        """The tree with ``changes`` applied (bytes written, None removed): its id.
+        ``modes``: the mode of a written path whose file gives one (``written_mode``)."""
         faults.checkpoint("object-write", path=Path(self._repo.path) / "objects")
-        return str(self._write("", self._folders[""], changes) or EMPTY_TREE)
+        return str(self._write("", self._folders[""], changes, modes or {}) or EMPTY_TREE)
 
     def _write(
-        self, folder: str, entries: TreeFolder, changes: Mapping[str, bytes | None]
+        self,
+        folder: str,
+        entries: TreeFolder,
+        changes: Mapping[str, bytes | None],
+        modes: Mapping[str, bytes],
     ) -> pygit2.Oid | None:
         """``folder`` with ``changes`` (paths relative to it); None when it ends up empty."""
         nested: dict[str, dict[str, bytes | None]] = {}
@@ -65,18 +72,19 @@ class GrowingTree:
         # of the same name (a fresh build reads the folder from the tree it starts on).
         inner = {name: self._folder(folder, entries, name) for name in nested}
         for name, data in files:
-            self._forget(_join(folder, name))
+            path = _join(folder, name)
+            self._forget(path)
             if data is None:
                 entries.remove(name)
             else:
                 found = entries.get(name)
-                mode = written_mode(None if found is None else found[0])
+                mode = written_mode(None if found is None else found[0], modes.get(path))
                 entries.set(name, mode, self._repo.create_blob(data).raw)
         for name, sub in inner.items():
             path = _join(folder, name)
             if self._keep:
                 self._folders[path] = sub
-            oid = self._write(path, sub, nested[name])
+            oid = self._write(path, sub, nested[name], modes)
             if oid is not None:
                 entries.set(name, FOLDER, oid.raw)
             else:

@@ -25,12 +25,18 @@ class ObjectWriter(StoreBase):
         """Store bytes as a blob and return its id."""
         return str(self._repo.create_blob(data))
 
-    def build_tree(self, base: str | None, changes: Mapping[str, bytes | None]) -> str:
-        """A new tree: ``base``'s tree with files written (bytes) or removed (None)."""
+    def build_tree(
+        self,
+        base: str | None,
+        changes: Mapping[str, bytes | None],
+        modes: Mapping[str, bytes] | None = None,
+    ) -> str:
+        """A new tree: ``base``'s tree with files written (bytes) or removed (None);
+        ``modes``: the mode of a written path whose file gives one (an agent's file)."""
         # Only the folders on the changed paths are rewritten (tree builders), so the
         # cost follows the change, not the size of the repository.
         tree = None if base is None else self._repo[base].peel(pygit2.Commit).tree
-        return GrowingTree(self._repo, tree, keep=False).write(changes)
+        return GrowingTree(self._repo, tree, keep=False).write(changes, modes)
 
     def growing_tree(self, base: str | None) -> GrowingTree:
         """``base``'s tree, to be written again and again with changes (see ``growing``)."""

@@ -23,10 +23,14 @@ FOLDER = b"40000"
 _OID_SIZE = 20
 
 
-def written_mode(replaced: bytes | None) -> bytes:
+def written_mode(replaced: bytes | None, found: bytes | None = None) -> bytes:
     """The mode of a file written in place of an entry of mode ``replaced`` (None: nothing
-    there): an executable's when it replaces one (a script an agent keeps with its
-    memories, edited), else a plain file's."""
+    there): ``found`` when the change was read from a file that has one (an agent's file
+    in the work tree, as ``git add`` takes it), else an executable's when it replaces one
+    (a script an agent keeps with its memories, rewritten by dreamgit), else a plain
+    file's."""
+    if found is not None:
+        return found
     return EXECUTABLE if replaced == EXECUTABLE else FILE
 
 

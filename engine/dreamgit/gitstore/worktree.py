@@ -7,13 +7,14 @@ nothing changed by hand is overwritten and no path through a symlink is written.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import pygit2
 from pygit2.enums import FileStatus
 
 from dreamgit.gitstore.indexstat import through_symlink
-from dreamgit.gitstore.permissions import keep_permissions
+from dreamgit.gitstore.permissions import git_mode, keep_permissions
 from dreamgit.gitstore.staging import IndexStager
 
 __all__ = ["WorkTree"]
@@ -50,6 +51,29 @@ class WorkTree(IndexStager):
             elif not file.exists() and path in committed and path in self._repo.index:
                 edits[path] = None
         return edits
+
+    def worktree_modes(self, paths: Iterable[str]) -> dict[str, bytes]:
+        """The mode git would stage each path's work-tree file with (``git_mode``), for
+        each that is a regular file reached through no symlink. None at all where git
+        trusts no executable bit (``core.fileMode`` false): a new file is then committed
+        plain and an edited one keeps its mode, as ``git add`` stages them."""
+        workdir = self.workdir
+        if workdir is None or not self._trusts_executable_bit():
+            return {}
+        found = {}
+        for path in paths:
+            mode = None if through_symlink(workdir, path) else git_mode(workdir / path)
+            if mode is not None:
+                found[path] = mode
+        return found
+
+    def _trusts_executable_bit(self) -> bool:
+        try:
+            return bool(self._repo.config.get_bool("core.fileMode"))
+        except KeyError:  # git's default
+            return True
+        except pygit2.GitError:  # a value git would refuse too: the default mode rule
+            return False
 
     def files_still_at(self, old: str | None, new: str) -> list[str]:
         """Paths changed from ``old`` to ``new`` whose work-tree files still hold ``old``'s

@@ -12,9 +12,10 @@ is left out of that commit and reported; it waits in the work tree until fixed.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from dreamgit import trailers as tr
 from dreamgit.errors import MemoryFileError, MemoryFileWarning
@@ -24,6 +25,9 @@ from dreamgit.store import layout
 from dreamgit.store.committer import Committer
 from dreamgit.store.followed import commit_runs
 from dreamgit.store.formats import Source
+
+if TYPE_CHECKING:
+    from dreamgit.store.secrets import Finding
 
 __all__ = ["Checkout"]
 
@@ -206,8 +210,9 @@ class Checkout(Committer):
         from dreamgit.store.secrets import scrub  # at the call: readers never need it
 
         mode = self.secrets_mode()
-        edits, _found = scrub(edits, "redact" if mode == "refuse" else mode)
-        tree = self.store.build_tree(tip, edits)
+        modes = self._edit_modes(edits)
+        edits, found = scrub(edits, "redact" if mode == "refuse" else mode)
+        tree = self.store.build_tree(tip, edits, _moved(modes, _moves(found, modes)))
         return self.store.commit_unreferenced(
             parents=[tip] if tip else [],
             tree=tree,
@@ -216,18 +221,23 @@ class Checkout(Committer):
             when=now,
         )
 
+    def _edit_modes(self, edits: Mapping[str, bytes | None]) -> dict[str, bytes]:
+        """The mode each written edit's work-tree file gives (``WorkTree.worktree_modes``):
+        an agent's new executable is committed as one, as ``git add`` would stage it."""
+        return self.store.worktree_modes(p for p, d in edits.items() if d is not None)
+
     def _commit_agent_edits(self, now: datetime) -> None:
         raw = self._worktree_edits()
         if not raw:
             self.left_out = []
             return
+        modes = self._edit_modes(raw)  # before the redaction below moves any file
         from dreamgit.store.secrets import findings_trailers, scrub  # readers never need it
 
         # Scanned first: a file named with a credential is moved to a safe name, and only
         # then is it judged readable (its old name is no memory file path)
         scrubbed, found = scrub(raw, self.secrets_mode(), taken=self._taken_at(self.tip()))
-        moves = {f.path: f.path for f in found if not f.moved_to and f.path in raw}
-        moves.update({f.path: f.moved_to for f in found if f.moved_to})
+        moves = _moves(found, raw)
         self._redact_worktree(raw, scrubbed, moves)
         edits = self.readable_edits(now, scrubbed)
         if not edits:
@@ -242,13 +252,27 @@ class Checkout(Committer):
         # The person who edited the files wrote them: their git identity is the author,
         # dreamgit only the committer (of files it only brings back, the author too).
         author = self.store.git_identity() if len(kept) < len(edits) else None
-        step = self._commit_step(message, lambda _tip: edits, now=now, author=author)
+        modes = _moved(modes, moves)
+        step = self._commit_step(message, lambda _tip: edits, now=now, author=author, modes=modes)
         committed = self._retry(step)
         self.kept_from_git = frozenset()
         if committed is not None:
             # The files already show this commit: the next sync starts from it, or the
             # edited files would look changed by hand again and be left in place.
             self._mark_shown(committed)
+
+
+def _moved(modes: Mapping[str, bytes], moves: Mapping[str, str]) -> dict[str, bytes]:
+    """``modes`` under the names their files are committed as (``moves``)."""
+    return {moves.get(path, path): mode for path, mode in modes.items()}
+
+
+def _moves(found: Collection[Finding], edits: Collection[str]) -> dict[str, str]:
+    """Each of the ``edits`` the scan redacted, mapped to where it is committed: itself,
+    or for a file named with a credential its new name."""
+    moves = {f.path: f.path for f in found if not f.moved_to and f.path in edits}
+    moves.update({f.path: f.moved_to for f in found if f.moved_to})
+    return moves
 
 
 #: How a file a commit not dreamgit's dropped from main, and the work tree kept, is listed.

@@ -85,7 +85,11 @@ class Committer(RepoReader):
         *,
         now: datetime,
         author: Identity | None = None,
+        modes: Mapping[str, bytes] | None = None,
     ) -> Callable[[str | None], str | None]:
+        """A commit of ``build``'s changes on the tip it is handed (``modes``: the mode of
+        a written path whose work-tree file gives one, see ``treefolder.written_mode``)."""
+
         def step(tip: str | None) -> str | None:
             changes = build(tip)
             if not changes:
@@ -97,7 +101,7 @@ class Committer(RepoReader):
 
             mode = self.secrets_mode()
             changes, found = scrub(changes, mode, taken=self._taken_at(tip))
-            tree = self.store.build_tree(tip, changes)
+            tree = self.store.build_tree(tip, changes, modes)
             tree = self.with_index(tree, changes, parents=[tip] if tip else [], now=now)
             if tip is not None and tree == self.store.tree_id(tip):
                 return None

@@ -224,10 +224,15 @@ class LeanStore:
     # -- writing -------------------------------------------------------------------------
 
     @_or_full
-    def build_tree(self, base: str | None, changes: Mapping[str, bytes | None]) -> str:
+    def build_tree(
+        self,
+        base: str | None,
+        changes: Mapping[str, bytes | None],
+        modes: Mapping[str, bytes] | None = None,
+    ) -> str:
         faults.checkpoint("object-write", path=self.git_dir / "objects")
         tree = None if base is None else read_commit(self.git_dir, base).tree
-        return leantrees.build_tree(self.git_dir, tree, changes)
+        return leantrees.build_tree(self.git_dir, tree, changes, modes)
 
     @_or_full
     def commit_unreferenced(

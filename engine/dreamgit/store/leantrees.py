@@ -132,18 +132,29 @@ def _diff(git_dir: Path, old: str | None, new: str | None, prefix: str, out: lis
             out.append(Change(f"{prefix}{name}", a_blob, b_blob))
 
 
-def build_tree(git_dir: Path, base: str | None, changes: Mapping[str, bytes | None]) -> str:
+def build_tree(
+    git_dir: Path,
+    base: str | None,
+    changes: Mapping[str, bytes | None],
+    modes: Mapping[str, bytes] | None = None,
+) -> str:
     """``base`` (a tree id; None: empty) with files written (bytes) or removed (None):
-    the new tree's id, every object written loose."""
+    the new tree's id, every object written loose. ``modes``: the mode of a written path
+    whose file gives one (``written_mode``)."""
     entries = {} if base is None else read_tree(git_dir, base)
-    return _write(git_dir, entries, changes) or EMPTY_TREE
+    return _write(git_dir, entries, changes, modes or {}, "") or EMPTY_TREE
 
 
 def _write(
-    git_dir: Path, entries: dict[str, Entry], changes: Mapping[str, bytes | None]
+    git_dir: Path,
+    entries: dict[str, Entry],
+    changes: Mapping[str, bytes | None],
+    modes: Mapping[str, bytes],
+    prefix: str,
 ) -> str | None:
-    """A folder's ``entries`` with ``changes`` (paths relative to it), written; None when
-    it ends up empty. The same steps as ``gitstore.growing``: files first, then folders."""
+    """A folder's ``entries`` with ``changes`` (paths relative to it, the folder being
+    ``prefix``), written; None when it ends up empty. The same steps as
+    ``gitstore.growing``: files first, then folders."""
     nested: dict[str, dict[str, bytes | None]] = {}
     files: list[tuple[str, bytes | None]] = []
     for path, data in changes.items():
@@ -160,10 +171,10 @@ def _write(
             entries.pop(name, None)
         else:
             kept = entries.get(name)
-            mode = written_mode(None if kept is None else kept.mode)
+            mode = written_mode(None if kept is None else kept.mode, modes.get(prefix + name))
             entries[name] = Entry(mode, name, write_object(git_dir, b"blob", data))
     for name, sub in inner.items():
-        written = _write(git_dir, sub, nested[name])
+        written = _write(git_dir, sub, nested[name], modes, f"{prefix}{name}/")
         if written is None:
             entries.pop(name, None)
         else:

@@ -113,7 +113,10 @@ class MemoryRepo(Checkout, RecallFlusher):
                     f"adopt: {len(found)} file(s) as they were\n\n{listing}\n\n"
                     + tr.trailers((tr.OP, "adopt"))
                 )
-                adopted = repo._retry(repo._commit_step(message, lambda _tip: found, now=now))
+                # each file with the mode it has, as `git add` would stage it
+                modes = store.worktree_modes(found)
+                step = repo._commit_step(message, lambda _tip: found, now=now, modes=modes)
+                adopted = repo._retry(step)
                 if worktree:  # the files are already there: only git's index follows
                     repo._follow_worktree(fallback=before)
         redacted = redacted_paths(store.commit_info(adopted).message) if adopted else {}
