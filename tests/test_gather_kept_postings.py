@@ -13,8 +13,10 @@ same operations and trees.
 from __future__ import annotations
 
 import contextlib
+import gc
 import random
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -372,3 +374,28 @@ def test_the_index_keeps_the_query_s_own_strings_of_the_texts_it_knows(tmp_path:
     index.save()
     with sqlite3.connect(index.path) as db:
         assert {t for (t,) in db.execute("SELECT text FROM texts")} == set(asked)
+
+
+def test_the_word_sets_of_texts_new_to_the_index_are_not_held(tmp_path: Path) -> None:
+    """The index posts a new text's words when it reads them and keeps no set of them
+    (a cold dream's 100,000 sets were held to its end), yet answers each later query and
+    the next run as the full scan: texts new in one query, asked again in the next."""
+    rng = random.Random(21)
+    texts = [_sentence(rng) for _ in range(30)]
+    read_sets: list[weakref.ref[frozenset[str]]] = []
+
+    def reading(text: str) -> frozenset[str]:
+        words = frozenset(content_words(text))  # a frozenset: a copy of it is itself
+        read_sets.append(weakref.ref(words))
+        return words
+
+    index = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    for some, words in ((texts[:20], {"teapot"}), (texts, {"porto", "stone"})):
+        assert index.holders(some, words, reading) == _scan(some, words, content_words)
+    gc.collect()
+    assert len(read_sets) == len(set(texts)) and all(ref() is None for ref in read_sets)
+    index.save()
+    later = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+    words = {"teapot", "porto", "record", "harbour"}
+    assert later.holders(texts, words, reading) == _scan(texts, words, content_words)
+    assert len(read_sets) == len(set(texts))

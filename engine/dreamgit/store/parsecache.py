@@ -59,7 +59,9 @@ class ParseCache:
         if self._added < at_least or self._entries is None:
             return
         if keep is not None:
-            self._entries = {k: v for k, v in self._entries.items() if k in keep}
+            # the few entries dropped deleted, not a copy of the whole map made
+            for blob in self._entries.keys() - keep:
+                del self._entries[blob]
         self._path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._path.with_name(f"{self._path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(self._entries, separators=(",", ":")), encoding="utf-8")
