@@ -26,11 +26,12 @@ import pytest
 
 from dreamgit.dream.gather.compact import compact, content_words
 from dreamgit.dream.gather.extract import extract_candidates
-from dreamgit.dream.gather.pairable import pairable
 from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, holders
 from dreamgit.dream.word_memo import keeping_words
+from dreamgit.extract import duplicates
 from dreamgit.extract.candidate import Candidate
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.extract.pairable import pairable
 from dreamgit.store.keptpostings import KeptPostings
 from dreamgit.store.repo import MemoryRepo
 from dreamgit.textsim import features
@@ -282,6 +283,59 @@ def test_the_statements_left_out_before_the_finder_pair_with_no_new_one(
             words = frozenset().union(*map(features, fresh))
             assert len(kept) < len(sharing_any(known, words))
         pairs += len(whole)
+    assert pairs
+
+
+@pytest.mark.parametrize("threshold", [0.8, 0.6])
+def test_the_finder_reads_only_the_features_of_what_could_pair_inside_a_dream(
+    tmp_path: Path, threshold: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random stores: inside a dream's block the finder asked for the pairs with a few
+    items leaves out first the items that could pair with none (the kept index names the
+    others, built or read back), so reads only their features; the same pairs, in the same
+    order, as outside it, where every item is read."""
+    rng = random.Random(f"finder-{threshold}")
+    known = [_sentence(rng) for _ in range(120)]
+    read: list[str] = []
+
+    def reading(text: str) -> frozenset[str]:
+        read.append(text)
+        return features(text)
+
+    monkeypatch.setattr(duplicates, "features", reading)
+    pairs = 0
+    for run in range(4):
+        known = _changed(known, rng)
+        fresh = [_sentence(rng) for _ in range(3)]
+        fresh += [f"{rng.choice(known)[:-1]} {rng.choice(['indeed', 'lately'])}." for _ in range(2)]
+        items = [DupItem(f"k{k}", t, rng.choice(["facts", "people"])) for k, t in enumerate(known)]
+        # new ones among the known, as a merge pass orders them
+        for k, text in enumerate(fresh):
+            items.insert(rng.randint(0, len(items)), DupItem(f"n{run}-{k}", text, "facts"))
+        probing = {f"n{run}-{k}" for k in range(len(fresh))}
+        for same_topic in (True, False):
+            read.clear()
+            whole = find_duplicate_pairs(
+                items, threshold=threshold, same_topic=same_topic, involving=probing
+            )
+            assert len(read) == len(items)
+            assert whole == [
+                pair
+                for pair in find_duplicate_pairs(items, threshold=threshold, same_topic=same_topic)
+                if pair[0] in probing or pair[1] in probing
+            ]
+            for _ in range(2):  # the first block builds the index, the second reads it
+                with keeping_words(tmp_path):
+                    read.clear()
+                    found = find_duplicate_pairs(
+                        items, threshold=threshold, same_topic=same_topic, involving=probing
+                    )
+                assert found == whole
+                named = pairable(known, fresh, threshold)
+                assert sorted(read) == sorted([*fresh, *(known[k] for k in named)])
+                # a lower threshold probes more words: of so few, nearly all
+                assert len(read) < len(items) or threshold < 0.8
+            pairs += len(whole)
     assert pairs
 
 

@@ -21,6 +21,8 @@ from typing import NamedTuple
 
 from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.guards import extends, merge_allowed, subsumes
+from dreamgit.extract.holders import FEATURE_HOLDERS
+from dreamgit.extract.pairable import could_pair
 from dreamgit.jsontext import as_json
 from dreamgit.model import Memory
 from dreamgit.textsim import dice, features
@@ -193,11 +195,21 @@ def find_duplicate_pairs(
     the position of their first, then their second item in ``items``; same input, same
     output. Items without any content word are never paired. With ``involving`` (ids),
     only the pairs with at least one of those items are looked for: the whole answer's
-    pairs that hold one of them, without judging any other pair.
+    pairs that hold one of them, without judging any other pair; the other items that
+    could pair with none of them are left out first when a kept index of which texts hold
+    each word can tell (``pairable.py``; a dream keeps one), their features unread.
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"similarity threshold must be in (0, 1], got {threshold}")
     _check_ids(items)
+    if involving is not None and FEATURE_HOLDERS.get() is not None:
+        # of 100,000 memories, a warm dream's few changed ones could pair with a few
+        # hundred: the features of the rest were 1.2 s of its profile, read for nothing
+        # (without a kept index, asking reads every text's features all the same)
+        keep = could_pair(
+            [item.text for item in items], [item.id in involving for item in items], threshold
+        )
+        items = list(compress(items, keep))
     feats = [features(item.text) for item in items]
     scopes = [item.topic if same_topic else "" for item in items]
     jaccard_min = threshold / (2.0 - threshold)  # Dice >= d  <=>  Jaccard >= d / (2 - d)

@@ -1,45 +1,20 @@
-"""Which known texts hold each word of a run's new statements, asked of a kept index.
+"""Which known texts hold each word of a run's new statements, by gathering's content words.
 
 Gathering compares a run's statements with the known memories that share a word with
 them (the others can be neither the closest memory nor a twin): of 100,000 memories,
-most share none, and reading every memory's words to find that out was most of
-gathering's cost. Inside ``dream/word_memo.py``'s block a kept index of which texts hold
-each word answers (``store/keptpostings.py``); outside it every text is read. The same
-positions, in the same order, either way.
+most share none. Inside ``dream/word_memo.py``'s block a kept index of which texts hold
+each content word answers (``store/keptpostings.py``), as one of which texts hold each of
+the duplicate finder's features does for it (``extract/holders.py``, whose asking is
+the same and is named here too for gathering's modules); outside it every text is read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
+
+from dreamgit.extract.holders import FEATURE_HOLDERS, Holders, holders
 
 __all__ = ["CONTENT_HOLDERS", "FEATURE_HOLDERS", "Holders", "holders"]
 
-#: For each of the words that some text holds, the positions of the texts holding it, in
-#: order; the callable reads a text's words when the index has not seen it.
-Holders = Callable[
-    [Sequence[str], AbstractSet[str], Callable[[str], Iterable[str]]], dict[str, list[int]]
-]
 #: By gathering's content words (``compact.content_words``).
 CONTENT_HOLDERS: ContextVar[Holders | None] = ContextVar("dreamgit_content_holders", default=None)
-#: By the duplicate finder's features (``textsim.features``).
-FEATURE_HOLDERS: ContextVar[Holders | None] = ContextVar("dreamgit_feature_holders", default=None)
-
-
-def holders(
-    texts: Sequence[str],
-    words: AbstractSet[str],
-    read: Callable[[str], Iterable[str]],
-    index: ContextVar[Holders | None],
-) -> dict[str, list[int]]:
-    """For each of ``words`` some text of ``texts`` holds (by ``read``), the positions of
-    those texts in order: from ``index`` when a dream keeps one, else by reading each."""
-    kept = index.get()
-    if kept is not None:
-        return kept(texts, words, read)
-    found: dict[str, list[int]] = {}
-    for k, text in enumerate(texts):
-        for word in {w for w in read(text) if w in words}:
-            found.setdefault(word, []).append(k)
-    return found

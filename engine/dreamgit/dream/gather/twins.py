@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from dreamgit.dream import session_notes
 from dreamgit.dream.gather.compact import known_user_name
-from dreamgit.dream.gather.pairable import pairable
 from dreamgit.dream.workset import WorkingSet
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.extract.pairable import could_pair
 from dreamgit.model import Memory
 
 __all__ = ["known_duplicates"]
@@ -85,12 +85,9 @@ def _twins(
     new = {m.id for m in fresh}
     fresh_ids = {m.id for m in fresh if not session_notes.is_note(m)}
     views = _user_views(statements, user_name)
-    if parts:
-        is_new = [session_notes.memory_of(m.id, parts) in new for m in statements]
-    else:  # no note: each statement is its memory
-        is_new = [m.id in new for m in statements]
-    probes = [views[k] for k, m in enumerate(statements) if m.id in fresh_ids]
-    keep = _could_pair(views, is_new, probes, threshold)
+    # the finder would leave the others out itself, but an item for each of 100,000
+    # statements costs more than the texts' flags
+    keep = could_pair(views, [m.id in fresh_ids for m in statements], threshold)
     # only the statements that could pair are made the finder's items
     items = [DupItem(m.id, views[k], m.topic, m.key) for k, m in enumerate(statements) if keep[k]]
     position = {item.id: k for k, item in enumerate(items)}
@@ -106,15 +103,3 @@ def _twins(
             if same_topic or twin not in new:  # across topics, only a known memory is a twin
                 twins[later] = twins.get(twin, twin)
     return twins
-
-
-def _could_pair(
-    texts: list[str], fresh: list[bool], probes: list[str], threshold: float
-) -> list[bool]:
-    """Which of ``texts`` to keep: the new ones (``fresh``) and the known ones that could
-    pair with one of the ``probes``."""
-    known = [k for k, is_new in enumerate(fresh) if not is_new]
-    keep = fresh.copy()
-    for k in pairable([texts[j] for j in known], probes, threshold):
-        keep[known[k]] = True
-    return keep
