@@ -34,14 +34,15 @@ def _reviewed(repo: MemoryRepo) -> Path:
     invoke_json(repo, "review", "--force")
     path = kept_path(repo, _KIND)
     with sqlite3.connect(path) as db:
-        (value,) = db.execute("SELECT value FROM layout").fetchone()
-    assert json.loads(value)["members"]
+        (value,) = db.execute("SELECT value FROM layout WHERE part = 'members'").fetchone()
+    assert json.loads(value)
     return path
 
 
 def _set(path: Path, value: str) -> None:
+    """Every part of the kept layout (but its version) set to ``value``."""
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE layout SET value = ?", (value,))
+        db.execute("UPDATE layout SET value = ? WHERE part != 'v'", (value,))
 
 
 def kept(repo: MemoryRepo) -> None:
@@ -59,9 +60,7 @@ def from_other_code(repo: MemoryRepo) -> None:
     """Another code's layout, which says no subject found anything."""
     path = _reviewed(repo)
     with sqlite3.connect(path) as db:
-        (value,) = db.execute("SELECT value FROM layout").fetchone()
-        layout = json.loads(value)
-        db.execute("UPDATE layout SET value = ?", (json.dumps({**layout, "found": {}}),))
+        db.execute("UPDATE layout SET value = '{}' WHERE part = 'found'")
         db.execute("UPDATE meta SET value = 'other code' WHERE key = 'code'")
 
 
@@ -71,12 +70,7 @@ def unreadable(repo: MemoryRepo) -> None:
 
 def of_another_shape(repo: MemoryRepo) -> None:
     """JSON of this version whose parts are not what the layout holds."""
-    path = _reviewed(repo)
-    with sqlite3.connect(path) as db:
-        (value,) = db.execute("SELECT value FROM layout").fetchone()
-        layout = json.loads(value)
-    broken = {name: {"x": 1} if isinstance(part, dict) else part for name, part in layout.items()}
-    _set(path, json.dumps(broken))
+    _set(_reviewed(repo), json.dumps({"x": 1}))
 
 
 def of_other_memories(repo: MemoryRepo) -> None:
@@ -128,16 +122,16 @@ def test_a_reader_sees_the_layout_before_a_save_whole(tmp_path: Path) -> None:
     """A reader inside its read transaction keeps the layout it began with while another
     process saves a new one; the next read sees the new one."""
     kept_layout = KeptLayout(tmp_path, fingerprint="code")
-    kept_layout.save('{"v": "first"}')
+    kept_layout.save({"v": "first", "members": "{}"})
     reader = sqlite3.connect(kept_layout.path, isolation_level=None)
     try:
         reader.execute("BEGIN")
-        first = reader.execute("SELECT value FROM layout").fetchone()
-        KeptLayout(tmp_path, fingerprint="code").save('{"v": "second"}')
-        assert reader.execute("SELECT value FROM layout").fetchone() == first
+        first = reader.execute("SELECT part, value FROM layout ORDER BY part").fetchall()
+        KeptLayout(tmp_path, fingerprint="code").save({"v": "second"})
+        assert reader.execute("SELECT part, value FROM layout ORDER BY part").fetchall() == first
         reader.execute("COMMIT")
     finally:
         reader.close()
-    assert first == ('{"v": "first"}',)
-    assert kept_layout.load() == '{"v": "second"}'
+    assert first == [("members", "{}"), ("v", "first")]
+    assert kept_layout.load() == {"v": "second"}  # a part the new layout lacks is gone
     assert KeptLayout(tmp_path, fingerprint="other code").load() is None

@@ -1,9 +1,10 @@
 """The keeper of the newer-value check's layout holds what a run gave back as JSON text.
 
-A layout given back changed is held as its text (not the objects the run moved) and saved
-when the block ends; one given back unchanged is neither held nor saved. Either way a
-later take gives a layout equal to the one given back, and the text, all ASCII, reads
-back the same layout as the text the code before wrote (names of any script).
+A layout given back changed is held as its texts, a part each (not the objects the run
+moved), and saved when the block ends; one given back unchanged is neither held nor
+saved. Either way a later take gives a layout equal to the one given back, and the
+texts, all ASCII, read back the same layout as the texts the code before wrote (names
+of any script); parts of another shape read as no layout.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def _kept(tmp_path: Path) -> KeptLayout:
 def test_a_layout_given_back_changed_is_held_as_text_and_saved_at_the_end(
     tmp_path: Path,
 ) -> None:
-    """The keeper holds no layout object, a take gives an equal one, and the save keeps it."""
+    """The keeper holds no layout object, a take gives an equal one (again and again),
+    and the save keeps it."""
     kept = _kept(tmp_path)
     keeper = LayoutKeeper(kept)
     assert keeper.take() is None
@@ -47,6 +49,7 @@ def test_a_layout_given_back_changed_is_held_as_text_and_saved_at_the_end(
     assert not any(value is given for value in vars(keeper).values())
     again = keeper.take()
     assert again == given and again is not given
+    assert keeper.take() == given  # the held texts are not used up by a take
     assert kept.load() is None  # saved only when the block ends
     keeper.save()
     assert LayoutKeeper(kept).take() == given
@@ -65,18 +68,33 @@ def test_a_layout_given_back_unchanged_is_not_held_nor_saved(tmp_path: Path) -> 
     assert keeper.take() == _layout("omar") == LayoutKeeper(kept).take()
 
 
-def test_the_text_is_ascii_and_reads_back_as_the_code_before_wrote_it(tmp_path: Path) -> None:
-    """Names of other scripts and beyond the basic plane: the text has only ASCII, and
-    it and the text written with them as they are (the code before) give one layout."""
+def test_the_texts_are_ascii_and_read_back_as_the_code_before_wrote_them(
+    tmp_path: Path,
+) -> None:
+    """Names of other scripts and beyond the basic plane: each part's text has only
+    ASCII, and they and the texts written with them as they are (the code before) give
+    one layout."""
     layout = _layout("zoë\x1f東京\x1f🎻")
-    text = layout.encode()
-    assert text.isascii()
-    before = json.dumps({"v": 1, **vars(layout)}, ensure_ascii=False)
-    assert not before.isascii()
-    assert Layout.decode(text) == Layout.decode(before) == layout
+    parts = layout.encode()
+    assert set(parts) == {"v", *vars(layout)}
+    assert all(text.isascii() for text in parts.values())
+    before = {"v": "2"} | {n: json.dumps(v, ensure_ascii=False) for n, v in vars(layout).items()}
+    assert not all(text.isascii() for text in before.values())
+    assert Layout.decode(dict(parts)) == Layout.decode(dict(before)) == layout
     kept = _kept(tmp_path)
     kept.save(before)
     assert LayoutKeeper(kept).take() == layout
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [{"v": "1"}, {"found": None}, {"groups": "{broken"}, {"members": "[]"}],
+    ids=["other-version", "part-missing", "unreadable-part", "part-of-another-shape"],
+)
+def test_parts_of_another_shape_read_as_no_layout(broken: dict[str, str | None]) -> None:
+    """Another version, a part missing, unreadable or not a mapping: no layout."""
+    parts = _layout().encode() | broken
+    assert Layout.decode({n: text for n, text in parts.items() if text is not None}) is None
 
 
 def _memories(texts: list[str]) -> list[Memory]:

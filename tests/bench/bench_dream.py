@@ -18,11 +18,16 @@ Each size is measured in a fresh process (so peak memory is that size's alone):
 Run: ``python tests/bench/bench_dream.py [N ...] [--run-only]`` (default 1000 10000
 100000; ``--run-only`` times the dream alone, without the unlimited review; ``--warm``
 first fills the caches in the git directory by a review in another process, as the
-dream before this one would have: the figures of a dream after a dream).
+dream before this one would have: the figures of a dream after a dream; ``--after-apply``
+first runs an applied dream in another process, after that review with ``--warm``: the
+figures of the nightly dream, the one after an applied dream, whose merges, supersessions
+and new memories the kept answers must follow).
 ``--against OTHER`` measures another version in the same run: OTHER is a checkout
 holding ``.venv/bin/python`` (its own copy of this bench is run, so each version is
-timed by code that knows its own phases; ``--run-only`` is passed to it too, so its
-bench must know the flag). The two run ``--repeat`` times each, paired and
+timed by code that knows its own phases; ``--run-only`` and ``--warm`` are passed to it
+too, so its bench must know them; a bench that does not know ``--after-apply`` is stood
+in for by this one, run by OTHER's python, which imports OTHER's code). The two run
+``--repeat`` times each, paired and
 interleaved (the order alternates each round) so load on the machine falls on both
 alike; one line per size gives the medians and the ratio this / other, of wall time and,
 where both benches report it, of CPU time (steadier on a shared machine).
@@ -269,34 +274,45 @@ import sys
 from dreamgit.clock import parse_time
 from dreamgit.dream.run import dream
 from dreamgit.store.repo import MemoryRepo
-dream(MemoryRepo.open(sys.argv[1]), now=parse_time(sys.argv[2]), force=True, apply=False)
+apply = sys.argv[3] == "apply"
+dream(MemoryRepo.open(sys.argv[1]), now=parse_time(sys.argv[2]), force=True, apply=apply)
 """
 
 
-def warm_up(path: Path, now: datetime) -> float:
+def warm_up(path: Path, now: datetime, *, apply: bool = False) -> float:
     """A ``review`` of the store in another process, as the dream before this one would
-    have left the caches in the git directory; its seconds."""
+    have left the caches in the git directory (``apply``: an applied dream, as the night
+    before would have left the store too); its seconds."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", _WARM_UP, str(path), now.isoformat()], check=True)
+    how = "apply" if apply else "review"
+    subprocess.run([sys.executable, "-c", _WARM_UP, str(path), now.isoformat(), how], check=True)
     return time.perf_counter() - start
 
 
-def measure(n: int, *, run_only: bool = False, warm: bool = False) -> dict[str, Any]:
+def measure(
+    n: int, *, run_only: bool = False, warm: bool = False, after_apply: bool = False
+) -> dict[str, Any]:
     """Everything for one size, in this process (``run_only``: the dream alone, no review;
-    ``warm``: the caches in the git directory filled first by a review in another process),
-    in a folder of its own that is removed after (a store of 100,000 is gigabytes)."""
+    ``warm``: the caches in the git directory filled first by a review in another process;
+    ``after_apply``: then an applied dream in another process), in a folder of its own
+    that is removed after (a store of 100,000 is gigabytes)."""
     work = Path(tempfile.mkdtemp(prefix=f"dreamgit-dream-{n}-"))
     try:
-        return _measured(work, n, run_only=run_only, warm=warm)
+        return _measured(work, n, run_only=run_only, warm=warm, after_apply=after_apply)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _measured(work: Path, n: int, *, run_only: bool, warm: bool) -> dict[str, Any]:
+def _measured(
+    work: Path, n: int, *, run_only: bool, warm: bool, after_apply: bool
+) -> dict[str, Any]:
     start = time.perf_counter()
     repo, now, corpus = build(work / "run.git", n)
     built = time.perf_counter() - start
     warmed = warm_up(work / "run.git", now) if warm else None
+    applied = warm_up(work / "run.git", now, apply=True) if after_apply else None
+    if applied is not None:
+        repo = MemoryRepo.open(str(work / "run.git"))  # the branch the other process moved
     phases: dict[str, float] = {}
     with _timing(phases):
         start, cpu = time.perf_counter(), time.process_time()
@@ -306,6 +322,7 @@ def _measured(work: Path, n: int, *, run_only: bool, warm: bool) -> dict[str, An
         "n": n,
         "build_s": round(built, 2),
         **({"warm_up_s": round(warmed, 2)} if warmed is not None else {}),
+        **({"applied_before_s": round(applied, 2)} if applied is not None else {}),
         "run_s": round(total, 2),
         "run_cpu_s": round(cpu, 2),
         "phases_s": {k: round(v, 2) for k, v in phases.items()},
@@ -359,12 +376,19 @@ def _one(command: list[str], n: int, more: list[str]) -> dict[str, Any]:
     return found
 
 
-def _other(checkout: Path) -> list[str]:
-    """The python and bench of the checkout ``--against`` names."""
+def _other(checkout: Path, more: list[str]) -> list[str]:
+    """The python and bench of the checkout ``--against`` names: this bench, run by that
+    python (on that checkout's code), when its own does not know a flag of ``more``."""
     python, bench = checkout / ".venv" / "bin" / "python", checkout / "tests/bench/bench_dream.py"
     if not python.exists() or not bench.exists():
         raise SystemExit(f"{checkout}: give a checkout with .venv/bin/python and {bench.name}")
+    known = bench.read_text(encoding="utf-8")
+    if _AFTER_APPLY in more and f'"{_AFTER_APPLY}"' not in known:
+        bench = Path(__file__).resolve()
     return [str(python), str(bench)]
+
+
+_AFTER_APPLY = "--after-apply"
 
 
 def _paired(
@@ -420,20 +444,29 @@ def main() -> None:
         action="store_true",
         help="fill the caches first (a review in another process): a dream after a dream",
     )
+    parser.add_argument(
+        _AFTER_APPLY,
+        action="store_true",
+        help="run an applied dream first (another process): the nightly dream after one",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--against", type=Path, help="another checkout, with its own .venv")
     parser.add_argument("--repeat", type=int, default=3, help="paired rounds with --against")
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one, run_only=args.run_only, warm=args.warm)))
+        found = measure(
+            args.one, run_only=args.run_only, warm=args.warm, after_apply=args.after_apply
+        )
+        print(json.dumps(found))
         return
     this = [sys.executable, __file__]
-    more = (["--run-only"] if args.run_only else []) + (["--warm"] if args.warm else [])
+    flags = {"--run-only": args.run_only, "--warm": args.warm, _AFTER_APPLY: args.after_apply}
+    more = [flag for flag, given in flags.items() if given]
     for n in args.sizes:
         if args.against is None:
             print(json.dumps(_one(this, n, more)), flush=True)
         else:
-            other = _other(args.against)
+            other = _other(args.against, more)
             print(json.dumps(_paired(this, other, n, args.repeat, more)), flush=True)
 
 

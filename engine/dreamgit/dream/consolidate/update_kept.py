@@ -26,7 +26,7 @@ __all__ = ["Entry", "Layout", "LayoutKeeper", "keeping_layout", "layout_keeper"]
 Entry = list[Any]
 
 #: The layout's shape; a kept one of another version is not read.
-_VERSION = 1
+_VERSION = 2
 _PACKAGE = Path(__file__).resolve().parents[2]
 
 
@@ -54,54 +54,62 @@ class Layout:
     #: the count check's layout (``count_layout``)
     counts: dict[str, Any] = field(default_factory=dict)
 
-    def encode(self) -> str:
-        """The layout as JSON text, all ASCII: a text of one byte a character (over
-        100,000 memories 21 MB, where the names' few other characters made it 42)."""
-        parts = {f.name: getattr(self, f.name) for f in fields(self)}  # no copy, as asdict
-        return json.dumps({"v": _VERSION, **parts})
+    def encode(self) -> dict[str, str]:
+        """The layout as JSON texts, one a part (each field, and ``v`` its version), all
+        ASCII: texts of one byte a character (over 100,000 memories 20 MB in all, where
+        the names' few other characters made it 42). A part at a time: no text of the
+        whole layout is made, which the encoder built twice over while the layout's
+        objects were alive, and the save copied whole (each 20 MB, the peak of a dream
+        after an applied one)."""
+        parts = {"v": str(_VERSION)}
+        for f in fields(self):
+            parts[f.name] = json.dumps(getattr(self, f.name))
+        return parts
 
     @classmethod
-    def decode(cls, text: str) -> Layout | None:
-        """A kept layout, or None when it has another shape."""
-        try:
-            values = json.loads(text)
-        except ValueError:
+    def decode(cls, parts: dict[str, str]) -> Layout | None:
+        """A kept layout from its parts, each taken out of ``parts`` when read (its text
+        let go as its objects are made), or None when it has another shape."""
+        if parts.get("v") != str(_VERSION):
             return None
-        names = [f.name for f in fields(cls)]
-        if not isinstance(values, dict) or values.get("v") != _VERSION:
-            return None
-        if not all(isinstance(values.get(name), dict) for name in names):
-            return None
-        return cls(**{name: values[name] for name in names})
+        values: dict[str, Any] = {}
+        for name in [f.name for f in fields(cls)]:
+            try:
+                values[name] = json.loads(parts.pop(name))
+            except (KeyError, ValueError):
+                return None
+            if not isinstance(values[name], dict):
+                return None
+        return cls(**values)
 
 
 class LayoutKeeper:
     """The layout kept for one repository: loaded when asked, saved when replaced.
 
-    A layout given back is held as its JSON text, not as the objects the run moved: over
+    A layout given back is held as its JSON texts, not as the objects the run moved: over
     100,000 memories those are 104 MB, held from the check to the end of the plan (the
-    dream's peak), the text 21 MB. A layout given back unchanged is not held at all: it
+    dream's peak), the texts 20 MB. A layout given back unchanged is not held at all: it
     is the one kept, loaded again if asked for again."""
 
     def __init__(self, kept: KeptLayout) -> None:
         self._kept = kept
-        #: the layout of this run as JSON text, when it changed the kept one
-        self._text: str | None = None
+        #: the layout of this run as JSON texts by part, when it changed the kept one
+        self._parts: dict[str, str] | None = None
 
     def take(self) -> Layout | None:
         """The kept layout, or the one given back since (None when there is none); it is
         the caller's to change."""
-        text = self._text if self._text is not None else self._kept.load()
-        return None if text is None else Layout.decode(text)
+        parts = dict(self._parts) if self._parts is not None else self._kept.load()
+        return None if parts is None else Layout.decode(parts)
 
     def give(self, layout: Layout, *, changed: bool) -> None:
         """The layout of this run (``changed``: other than the one taken, so saved)."""
         if changed:
-            self._text = layout.encode()
+            self._parts = layout.encode()
 
     def save(self) -> None:
-        if self._text is not None:
-            self._kept.save(self._text)
+        if self._parts is not None:
+            self._kept.save(self._parts)
 
 
 _KEEPER: ContextVar[LayoutKeeper | None] = ContextVar("dreamgit_update_layout", default=None)
