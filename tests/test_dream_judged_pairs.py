@@ -23,7 +23,6 @@ import pytest
 
 from dreamgit.dream.consolidate import judged_pairs
 from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs, keeping_pairs
-from dreamgit.dream.word_memo import keeping_words
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
 from dreamgit.store.keptpairs import Judged, KeptPairs
@@ -187,32 +186,3 @@ def test_the_kept_set_is_loaded_at_the_first_pass_not_when_the_block_opens(
         assert _pairs(before) == _whole(before)
         assert _pairs(before) == _whole(before)
     assert len(loads) == 1
-
-
-def test_with_the_kept_index_of_words_the_finder_meets_only_what_could_pair(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Inside the dream's block of kept words, a later pass hands the finder the changed
-    memories and those that could pair with them, not every memory, and the answer is
-    every pair of the whole store, in the finder's order."""
-    given: list[int] = []
-
-    def finder(items: Sequence[DupItem], **kwargs: Any) -> list[tuple[str, str, float]]:
-        given.append(len(items))
-        return find_duplicate_pairs(items, **kwargs)
-
-    monkeypatch.setattr(judged_pairs, "find_duplicate_pairs", finder)
-    before = _memories(300, seed=3)
-    before += [
-        replace(m, id=f"far-{k}", text=f"Ana keeps {k} unrelated notes about herons")
-        for k, m in enumerate(before[:100])
-    ]
-    with keeping_words(tmp_path), keeping_pairs(tmp_path):
-        assert _pairs(before) == _whole(before)
-    after = before[:200] + before[210:]
-    after[3] = replace(after[3], text="Priya uses Postgres daily in staging")
-    after.append(replace(before[5], id="m-new"))
-    with keeping_words(tmp_path), keeping_pairs(tmp_path):
-        assert _pairs(after) == _whole(after)
-    assert given[0] == len(before)
-    assert 2 <= given[1] < len(after) - 100  # none of the notes about herons

@@ -9,9 +9,7 @@ kept ones (``features.sqlite3`` and ``content-words.sqlite3`` in the git directo
 tagged with a fingerprint of the code that reads it), and the sets read anew are saved
 when the block ends. Which known texts hold each word of a run's new statements is asked
 of a kept index of each kind (``store/keptpostings.py``, ``gather/sharing.py``), so only
-those texts' sets are read; the merge passes ask the index of features which memories
-could pair with a changed one (``consolidate/pair_candidates.py``). Outside it every
-text is read afresh. Same answers either way.
+those texts' sets are read. Outside it every text is read afresh. Same answers either way.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from dreamgit.dream.consolidate.frame_memo import Memo
-from dreamgit.dream.consolidate.pair_candidates import FEATURE_INDEX
 from dreamgit.dream.gather.compact import WORDS_KEEPER
 from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, Holders
 from dreamgit.jsontext import as_json
@@ -41,9 +38,9 @@ _FEATURES_BY = ("textsim.py", "lazyre.py")
 _CONTENT_BY = ("dream/gather", "extract", "textsim.py", "lazyre.py")
 
 #: A kind of word set: its name, the source it depends on, the context variables of its
-#: kept sets and of those that ask its kept index, and how a kept set is built again.
+#: kept sets and of its kept index, and how a kept set is built again.
 _Build = Callable[[Iterable[str]], Any]
-_Kind = tuple[str, tuple[str, ...], ContextVar[Any], tuple[ContextVar[Holders | None], ...], _Build]
+_Kind = tuple[str, tuple[str, ...], ContextVar[Any], ContextVar[Holders | None], _Build]
 
 
 class _SetCodec:
@@ -84,12 +81,12 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
     which texts share a word through the kept index of each; save the new ones at the end
     (a kind whose code cannot be read to fingerprint is read afresh)."""
     kinds: list[_Kind] = [
-        ("features", _FEATURES_BY, FEATURE_KEEPER, (FEATURE_HOLDERS, FEATURE_INDEX), frozenset),
-        ("content-words", _CONTENT_BY, WORDS_KEEPER, (CONTENT_HOLDERS,), set),
+        ("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset),
+        ("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set),
     ]
     saved: list[Memo[Any] | KeptPostings] = []
     with ExitStack() as undo:
-        for kind, read_by, keeper, asking, build in kinds:
+        for kind, read_by, keeper, shares, build in kinds:
             try:
                 fingerprint = code_fingerprint(_PACKAGE, read_by)
             except OSError:  # the source cannot be read (a zipped install): not kept
@@ -99,8 +96,7 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
             memo: Memo[Any] = Memo(kept, _SetCodec(build))
             undo.callback(kept.close)
             undo.callback(keeper.reset, keeper.set(memo.read))
-            for shares in asking:
-                undo.callback(shares.reset, shares.set(index.holders))
+            undo.callback(shares.reset, shares.set(index.holders))
             saved += [memo, index]
         yield
         for each in saved:

@@ -4,8 +4,7 @@ Whether two memories are near-duplicates (``find_duplicate_pairs``: similarity, 
 topic) depends on the two alone and on the code, and their order in the pass on their own
 times and ids. So each pass takes the pairs of the last judged set whose two memories are
 unchanged (a signature of id, topic, key, time and text names a memory's version) and asks
-the finder only for the pairs that hold one of the others, given only the memories that
-could pair with one of those (``pair_candidates.py``): within a dream, the pass
+the finder only for the pairs that hold one of the others: within a dream, the pass
 before; between dreams, the last pass of the run before, kept in the git directory
 (``store/keptpairs.py``) while :func:`keeping_pairs` is open (the dream's plan opens it).
 Same pairs in the same order as judging every pair, whatever state the kept set is in.
@@ -23,7 +22,6 @@ from pathlib import Path
 
 from dreamgit.dream.consolidate.contained_pairs import keeping_contained
 from dreamgit.dream.consolidate.kept_answer import KeptAnswer
-from dreamgit.dream.consolidate.pair_candidates import could_pair
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
 from dreamgit.store.keptframes import code_fingerprint
@@ -77,7 +75,7 @@ def duplicate_pairs(
     if 2 * len(new) > len(items):  # mostly new (a first run): the whole index is cheaper
         found, held = find_duplicate_pairs(items, threshold=threshold), []
     else:
-        found = _involving(items, ids, new, threshold) if new else []
+        found = find_duplicate_pairs(items, threshold=threshold, involving=new) if new else []
         held = [
             (at[a], at[b], score)
             for (a, b), score in last.pairs.items()
@@ -92,20 +90,6 @@ def duplicate_pairs(
 
 
 _ID = attrgetter("id")
-_TEXT = attrgetter("text")
-
-
-def _involving(
-    items: Sequence[DupItem], ids: Sequence[str], new: set[str], threshold: float
-) -> list[tuple[str, str, float]]:
-    """``find_duplicate_pairs(items, threshold=threshold, involving=new)``, the finder
-    given only the items that could pair with a new one when the kept index of words
-    names them (``pair_candidates``): the same pairs, in the same order."""
-    probes = [k for k, i in enumerate(ids) if i in new]
-    kept = could_pair(list(map(_TEXT, items)), probes, threshold)
-    if kept is not None:
-        items = [items[k] for k in sorted(kept)]
-    return find_duplicate_pairs(items, threshold=threshold, involving=new)
 
 
 @contextmanager
