@@ -13,6 +13,7 @@ from dreamgit.dream.envs import (
     evaluate_once,
     evaluate_walking,
     first_holding,
+    first_holding_each,
     forget_envs,
     memory_env_once,
     rule_table,
@@ -225,6 +226,19 @@ def test_the_first_rule_holding_is_found_evaluating_no_further() -> None:
     assert first_holding(rules[:1], memory, NOW) is None
     with pytest.raises(ExpressionError, match="division by zero"):
         first_holding([rules[0], rules[2]], memory, NOW)
+    forget_envs()
+
+
+def test_the_first_rule_holding_for_many_memories_is_each_ones() -> None:
+    """``first_holding_each`` gives, in order, what ``first_holding`` gives each memory,
+    reading the values kept and evaluating the others up to the first that holds."""
+    young, old = _memory(), replace(_memory(), id="m-env00002", created=NOW - timedelta(days=9))
+    rules = [_Counted("age > 7d"), _Counted("age > 2d"), _Counted("chars < 5")]
+    assert first_holding(rules[:1], old, NOW) == 0
+    assert first_holding_each(rules, [young, old, young], NOW) == [1, 0, 1]
+    assert [rule.calls for rule in rules] == [2, 1, 0]
+    assert first_holding_each(rules[2:], [young, old], NOW) == [None, None]
+    assert first_holding_each(rules, [], NOW) == []
     forget_envs()
 
 

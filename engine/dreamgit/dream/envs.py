@@ -33,6 +33,7 @@ __all__ = [
     "evaluate_once",
     "evaluate_walking",
     "first_holding",
+    "first_holding_each",
     "forget_envs",
     "memory_env_once",
     "put",
@@ -186,14 +187,18 @@ def values_each(
     (the budgets' order reads every memory's rank vetting kept)."""
     table = rule_table(now, recalls_recorded=recalls_recorded)
     at = table.place(expression)
-    rows = table._rows
+    get = table._rows.get
     found: list[Any] = []
+    append = found.append
     for memory in memories:
-        row = rows.get(memory.id)
-        if row is None or row[0] is not memory or at >= len(row) or row[at] is UNSET:
-            found.append(table.value(expression, memory))
-        else:
-            found.append(row[at])
+        row = get(memory.id)
+        try:  # a row of this memory holding the value (try: free when it does)
+            if row[0] is memory and (value := row[at]) is not UNSET:  # type: ignore[index]
+                append(value)
+                continue
+        except (TypeError, IndexError):  # no row, or none holding the value yet
+            pass
+        append(table.value(expression, memory))
     return found
 
 
@@ -204,23 +209,41 @@ def first_holding(
     *,
     recalls_recorded: bool = False,
 ) -> int | None:
-    """Where the first of ``expressions`` that holds for ``memory`` is (None: none holds),
-    each evaluated once per memory and time, and only up to the first that holds (as
-    ``any`` would): health and pruning read the prune rules' values vetting kept."""
-    table = _LAST[2]
-    if table is None or _LAST[0] is not now or _LAST[1] is not recalls_recorded:
-        table = rule_table(now, recalls_recorded=recalls_recorded)
-    row = table._rows.get(memory.id)
-    if row is None or row[0] is not memory:
-        row = table.row(memory)
-    places = table._places
-    for k, expression in enumerate(expressions):
-        at = places.get(expression)
-        if at is None or at >= len(row) or (value := row[at]) is UNSET:
-            value = table.value(expression, memory)
-        if value:
-            return k
-    return None
+    """Where the first of ``expressions`` that holds for ``memory`` is (None: none holds):
+    :func:`first_holding_each` of one memory."""
+    return first_holding_each(expressions, (memory,), now, recalls_recorded=recalls_recorded)[0]
+
+
+def first_holding_each(
+    expressions: Sequence[Expression],
+    memories: Iterable[Memory],
+    now: datetime,
+    *,
+    recalls_recorded: bool = False,
+) -> list[int | None]:
+    """For each of ``memories``, in their order, where the first of ``expressions`` that
+    holds for it is (None: none holds), each evaluated once per memory and time, and only
+    up to the first that holds (as ``any`` would): health and pruning read the prune
+    rules' values vetting kept."""
+    table = rule_table(now, recalls_recorded=recalls_recorded)
+    places = list(enumerate(table.place(expression) for expression in expressions))
+    rows = table._rows
+    found: list[int | None] = []
+    for memory in memories:
+        row = rows.get(memory.id)
+        if row is None or row[0] is not memory:
+            row = table.row(memory)
+        size = len(row)
+        for k, at in places:
+            if at >= size or (value := row[at]) is UNSET:
+                value = table.value(expressions[k], memory)
+                size = len(row)
+            if value:
+                found.append(k)
+                break
+        else:
+            found.append(None)
+    return found
 
 
 #: How many memories' values are kept per time: more than any phase walks (each phase

@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.envs import first_holding
+from dreamgit.dream.envs import first_holding_each
 from dreamgit.dream.healthparts import (
     MOVING_NAMES,
     RECENT_SESSIONS,
@@ -89,14 +89,12 @@ def prunable_rules(repo: MemoryRepo, rules: RuleSet, at: str | None) -> tuple[li
 def _stale(prunable: list[Rule], candidates: list[Memory], now: datetime, tracked: bool) -> int:
     """How many of ``candidates`` some rule of ``prunable`` retires (:func:`is_stale` for
     each whole memory of a dream), of the rules' values kept for vetting and pruning,
-    which evaluate the same ones (``envs.first_holding``)."""
+    which evaluate the same ones (``envs.first_holding_each``)."""
     if not prunable:
         return 0
     whens = [rule.when for rule in prunable]
-    return sum(
-        first_holding(whens, memory, now, recalls_recorded=tracked) is not None
-        for memory in candidates
-    )
+    held = first_holding_each(whens, candidates, now, recalls_recorded=tracked)
+    return len(held) - held.count(None)
 
 
 def report_of(

@@ -17,7 +17,7 @@ from datetime import datetime
 from functools import partial
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.envs import first_holding
+from dreamgit.dream.envs import first_holding, first_holding_each
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import RankKey, last_ranked, rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -197,15 +197,15 @@ def _may_go(
 ) -> list[Memory]:
     """The unprotected active memories that are session notes or that one of ``rules``
     retires, in their order (their values vetting kept, found in one walk)."""
+    unprotected = [m for m in ws.active.values() if not ruleset.is_protected(m)]
+    notes = [session_notes.is_note(m) for m in unprotected]
+    plain = [memory for memory, note in zip(unprotected, notes, strict=True) if not note]
     whens = [rule.when for rule in rules]
+    holding = iter(first_holding_each(whens, plain, now, recalls_recorded=tracked))
     return [
         memory
-        for memory in ws.active.values()
-        if not ruleset.is_protected(memory)
-        and (
-            session_notes.is_note(memory)
-            or first_holding(whens, memory, now, recalls_recorded=tracked) is not None
-        )
+        for memory, note in zip(unprotected, notes, strict=True)
+        if note or next(holding) is not None
     ]
 
 
