@@ -172,8 +172,10 @@ def evaluate_walking(
     """:func:`evaluate_once` for a phase that walks every memory: the value is kept, an
     environment made for it (name by name: such a check reads one or two) is let go, so
     a store's worth of them is not held to the plan's end."""
-    table = rule_table(now, recalls_recorded=recalls_recorded)
-    return table.value(expression, memory, keep_env=False)
+    (value,) = values_each(
+        expression, (memory,), now, recalls_recorded=recalls_recorded, walking=True
+    )
+    return value
 
 
 def values_each(
@@ -182,9 +184,11 @@ def values_each(
     now: datetime,
     *,
     recalls_recorded: bool = False,
+    walking: bool = False,
 ) -> list[Any]:
     """:func:`evaluate_once` of ``expression`` for each of ``memories``, in their order
-    (the budgets' order reads every memory's rank vetting kept)."""
+    (the budgets' order reads every memory's rank vetting kept; the index's promotion
+    check, ``walking``, its values as :func:`evaluate_walking` does)."""
     table = rule_table(now, recalls_recorded=recalls_recorded)
     at = table.place(expression)
     get = table._rows.get
@@ -198,7 +202,7 @@ def values_each(
                 continue
         except (TypeError, IndexError):  # no row, or none holding the value yet
             pass
-        append(table.value(expression, memory))
+        append(table.value(expression, memory, keep_env=not walking))
     return found
 
 

@@ -17,7 +17,7 @@ from dreamgit.dream.consolidate.frame_memo import keeping_frames
 from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
 from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.consolidate.update_memo import keeping_updates
-from dreamgit.dream.envs import evaluate_walking, forget_envs
+from dreamgit.dream.envs import forget_envs, values_each
 from dreamgit.dream.gather.choice import pick_extractors
 from dreamgit.dream.gather.phase import GatherResult, plan_gather
 from dreamgit.dream.health import health_report, recovery_sessions
@@ -366,13 +366,13 @@ def indexed_memories(repo: MemoryRepo, memories: list[Memory], now: datetime) ->
     if promotion.index_staged:
         return memories
     durable = priority_rank(promotion.promote_to)
-
-    def staged(m: Memory) -> bool:
-        if not evaluate_walking(promotion.candidates, m, now):
-            return False
-        return priority_rank(m.priority) < durable or LESSON in m.tags
-
-    return [m for m in memories if not staged(m)]
+    # the check's values vetting kept, read in one walk
+    candidates = values_each(promotion.candidates, memories, now, walking=True)
+    return [
+        m
+        for m, candidate in zip(memories, candidates, strict=True)
+        if not candidate or (priority_rank(m.priority) >= durable and LESSON not in m.tags)
+    ]
 
 
 def _index_op(
