@@ -11,10 +11,13 @@ import pytest
 
 from dreamgit.dream.envs import (
     evaluate_once,
+    evaluate_walking,
+    first_holding,
+    first_holding_each,
     forget_envs,
     memory_env_once,
-    rule_values,
-    rule_values_each,
+    rule_table,
+    values_each,
 )
 from dreamgit.dsl import Expression, ExpressionError, compile_expression
 from dreamgit.model import Memory, RecallStats
@@ -119,18 +122,18 @@ def test_a_failing_rule_fails_each_time_it_is_evaluated() -> None:
     forget_envs()
 
 
-def test_one_look_up_of_a_memory_serves_every_rule_with_the_values_kept() -> None:
-    """Vetting's look-up (``rule_values``) evaluates each rule once and shares the kept
-    values and environment with ``evaluate_once`` (the later phases' reads)."""
+def test_one_table_serves_every_rule_with_the_values_kept() -> None:
+    """The table of a time (vetting's) evaluates each rule once per memory and shares the
+    kept values and environment with ``evaluate_once`` (the later phases' reads)."""
     memory = _memory()
     rules = [_Counted("priority == normal and age > 2d"), _Counted("chars > 10")]
-    values = rule_values(memory, NOW)
-    assert values.env is memory_env_once(memory, NOW)
-    assert [values[rule] for rule in rules] == [True, True]
+    table = rule_table(NOW)
+    assert table.env(memory) is memory_env_once(memory, NOW)
+    assert [table.value(rule, memory) for rule in rules] == [True, True]
     assert [evaluate_once(rule, memory, NOW) for rule in rules] == [True, True]
-    assert rule_values(memory, NOW)[rules[0]] is True
+    assert table.row(memory) == [memory, True, True]
     assert [rule.calls for rule in rules] == [1, 1]
-    assert rule_values(memory, NOW - timedelta(days=2))[rules[0]] is False
+    assert rule_table(NOW - timedelta(days=2)).value(rules[0], memory) is False
     assert rules[0].calls == 2
     forget_envs()
 
@@ -152,9 +155,9 @@ def test_a_memory_met_again_is_found_without_hashing_its_fields() -> None:
     memory = _Hashed(**{f: getattr(first, f) for f in first.__dataclass_fields__})
     rule = _Counted("priority == normal and age > 2d")
     hashed = _Hashed.hashes
-    assert rule_values(memory, NOW)[rule] is True
     assert evaluate_once(rule, memory, NOW) is True
-    assert rule_values(memory, NOW)[rule] is True
+    assert evaluate_once(rule, memory, NOW) is True
+    assert values_each(rule, [memory], NOW) == [True]
     assert _Hashed.hashes == hashed
     copy = replace(memory)
     assert evaluate_once(rule, copy, NOW) is True  # evaluated for the copy
@@ -195,17 +198,59 @@ def test_a_lazy_environment_reads_as_the_whole_mapping_and_stays_read_only() -> 
 
 
 def test_the_values_of_many_memories_are_those_each_look_up_gives() -> None:
-    """``rule_values_each`` gives, in order, the values ``rule_values`` keeps for each
-    memory (made where none are kept yet), per time and recall flag; an equal copy gets
-    its own."""
+    """``values_each`` gives, in order, the value ``evaluate_once`` keeps for each memory
+    (evaluated where none is kept yet), per time and recall flag; an equal copy gets its
+    own, evaluated anew (in the place of the memory's: met again, it is evaluated again)."""
+    rule = _Counted("priority == normal and age > 2d")
     memory = _memory()
-    other = replace(memory, id="m-env00002")
-    kept = rule_values(memory, NOW)
+    other = replace(memory, id="m-env00002", created=NOW)
+    assert evaluate_once(rule, memory, NOW) is True
     copy = replace(memory)
-    found = rule_values_each([other, memory, copy, memory], NOW)
-    assert found[1] is found[3] is kept
-    assert found[0] is rule_values(other, NOW) and found[2] is rule_values(copy, NOW)
-    assert found[2] is not kept
-    assert rule_values_each([memory], NOW, recalls_recorded=True)[0] is not kept
-    assert rule_values_each([memory], NOW + timedelta(hours=1))[0] is not kept
+    assert values_each(rule, [other, memory, copy, memory], NOW) == [False, True, True, True]
+    assert rule.calls == 4  # other's, the copy's, then memory's again
+    assert values_each(rule, [memory, memory], NOW) == [True, True]
+    assert values_each(rule, [memory], NOW, recalls_recorded=True) == [True]
+    assert values_each(rule, [memory], NOW - timedelta(days=2)) == [False]
+    assert rule.calls == 6
+    forget_envs()
+
+
+def test_the_first_rule_holding_is_found_evaluating_no_further() -> None:
+    """``first_holding`` evaluates the rules in order up to the first that holds (a later
+    one that would fail is not evaluated), each once per memory and time."""
+    memory = _memory()
+    rules = [_Counted("chars < 5"), _Counted("age > 2d"), _Counted("1 / (chars - chars) > 0")]
+    for _ in range(2):
+        assert first_holding(rules, memory, NOW) == 1
+    assert [rule.calls for rule in rules] == [1, 1, 0]
+    assert first_holding(rules[:1], memory, NOW) is None
+    with pytest.raises(ExpressionError, match="division by zero"):
+        first_holding([rules[0], rules[2]], memory, NOW)
+    forget_envs()
+
+
+def test_the_first_rule_holding_for_many_memories_is_each_ones() -> None:
+    """``first_holding_each`` gives, in order, what ``first_holding`` gives each memory,
+    reading the values kept and evaluating the others up to the first that holds."""
+    young, old = _memory(), replace(_memory(), id="m-env00002", created=NOW - timedelta(days=9))
+    rules = [_Counted("age > 7d"), _Counted("age > 2d"), _Counted("chars < 5")]
+    assert first_holding(rules[:1], old, NOW) == 0
+    assert first_holding_each(rules, [young, old, young], NOW) == [1, 0, 1]
+    assert [rule.calls for rule in rules] == [2, 1, 0]
+    assert first_holding_each(rules[2:], [young, old], NOW) == [None, None]
+    assert first_holding_each(rules, [], NOW) == []
+    forget_envs()
+
+
+def test_a_walking_read_keeps_no_environment_but_uses_one_kept() -> None:
+    """``evaluate_walking`` keeps the value, not an environment it had to make; an
+    environment kept already (a pair rule read the memory) serves it."""
+    memory = _memory()
+    rule = _Counted("chars > 10")
+    assert evaluate_walking(rule, memory, NOW) is True
+    assert dict.keys(memory_env_once(memory, NOW)) == set()  # type: ignore[arg-type]
+    env = memory_env_once(memory, NOW)
+    other = _Counted("age > 2d")
+    assert evaluate_walking(other, memory, NOW) is True
+    assert "age" in dict.keys(env)  # type: ignore[arg-type]
     forget_envs()

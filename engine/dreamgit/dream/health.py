@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.envs import RuleValues, rule_values_each
+from dreamgit.dream.envs import first_holding_each
 from dreamgit.dream.healthparts import (
     MOVING_NAMES,
     RECENT_SESSIONS,
@@ -72,10 +72,7 @@ def health_report(
         sourced={s for m in memories for s in m.sources},
         duplicates=len(keys) - len(set(keys)),  # those whose words an earlier one has
         candidates=len(candidates),
-        stale=sum(
-            _stale(prunable, values)
-            for values in rule_values_each(candidates, now, recalls_recorded=tracked)
-        ),
+        stale=_stale(prunable, candidates, now, tracked),
     )
     return report_of(repo, rules, figures, at=at)
 
@@ -89,13 +86,15 @@ def prunable_rules(repo: MemoryRepo, rules: RuleSet, at: str | None) -> tuple[li
     return [r for r in rules.prune if tracked or not reads_recall_signals(r)], tracked
 
 
-def _stale(prunable: list[Rule], values: RuleValues) -> bool:
-    """:func:`is_stale` for a whole memory of a dream, of the rules' values kept for
-    vetting and pruning, which evaluate the same ones (``envs.rule_values_each``)."""
-    for rule in prunable:  # noqa: SIM110 - any() over a generator costs twice as much
-        if values[rule.when]:
-            return True
-    return False
+def _stale(prunable: list[Rule], candidates: list[Memory], now: datetime, tracked: bool) -> int:
+    """How many of ``candidates`` some rule of ``prunable`` retires (:func:`is_stale` for
+    each whole memory of a dream), of the rules' values kept for vetting and pruning,
+    which evaluate the same ones (``envs.first_holding_each``)."""
+    if not prunable:
+        return 0
+    whens = [rule.when for rule in prunable]
+    held = first_holding_each(whens, candidates, now, recalls_recorded=tracked)
+    return len(held) - held.count(None)
 
 
 def report_of(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from dreamgit.dream.envs import evaluate_once, rule_values_each
+from dreamgit.dream.envs import evaluate_once, values_each
 from dreamgit.dream.placing import PLAIN_ORDER_FIELDS
 from dreamgit.dsl import Expression
 from dreamgit.model import Memory
@@ -45,8 +45,7 @@ class RankKey:
 
     def scores(self, memories: Sequence[Memory]) -> list[float]:
         """Each memory's rank, as its key holds it (negated there), in their order."""
-        rank = self._rank
-        return [float(values[rank]) for values in rule_values_each(memories, self._now)]
+        return [float(score) for score in values_each(self._rank, memories, self._now)]
 
 
 def last_ranked(memories: Sequence[Memory], count: int, key: RankKey) -> list[Memory]:

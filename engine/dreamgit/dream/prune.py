@@ -17,7 +17,7 @@ from datetime import datetime
 from functools import partial
 
 from dreamgit.dream import session_notes
-from dreamgit.dream.envs import RuleValues, rule_values, rule_values_each
+from dreamgit.dream.envs import first_holding, first_holding_each
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.ordering import RankKey, last_ranked, rank_key
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -138,8 +138,11 @@ def plan_prune(
     rules = [r for r in ruleset.prune if recalls_recorded or not reads_recall_signals(r)]
     tracked = recalls_recorded
 
+    whens = [rule.when for rule in rules]
+
     def first_rule(memory: Memory) -> Rule | None:
-        return _first_holding(rules, rule_values(memory, now, recalls_recorded=tracked))
+        found = first_holding(whens, memory, now, recalls_recorded=tracked)
+        return None if found is None else rules[found]
 
     # only the memories some rule may retire are put in order (oldest first), not all
     for memory in sorted(
@@ -189,25 +192,20 @@ def plan_prune(
     return ops
 
 
-def _first_holding(rules: list[Rule], values: RuleValues) -> Rule | None:
-    """The first of ``rules`` that holds for the memory of ``values`` (one look-up for all)."""
-    for rule in rules:
-        if values[rule.when]:
-            return rule
-    return None
-
-
 def _may_go(
     ws: WorkingSet, ruleset: RuleSet, rules: list[Rule], now: datetime, tracked: bool
 ) -> list[Memory]:
     """The unprotected active memories that are session notes or that one of ``rules``
     retires, in their order (their values vetting kept, found in one walk)."""
     unprotected = [m for m in ws.active.values() if not ruleset.is_protected(m)]
-    kept = rule_values_each(unprotected, now, recalls_recorded=tracked)
+    notes = [session_notes.is_note(m) for m in unprotected]
+    plain = [memory for memory, note in zip(unprotected, notes, strict=True) if not note]
+    whens = [rule.when for rule in rules]
+    holding = iter(first_holding_each(whens, plain, now, recalls_recorded=tracked))
     return [
         memory
-        for memory, values in zip(unprotected, kept, strict=True)
-        if session_notes.is_note(memory) or _first_holding(rules, values) is not None
+        for memory, note in zip(unprotected, notes, strict=True)
+        if note or next(holding) is not None
     ]
 
 

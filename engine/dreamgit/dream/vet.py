@@ -12,10 +12,11 @@ comparing two memories are guarded where the pairs are made.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
-from dreamgit.dream.envs import RuleValues, rule_values_each
+from dreamgit.dream.envs import UNSET, put, rule_table
 from dreamgit.dsl import Expression, ExpressionError
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import Memory
@@ -58,23 +59,25 @@ def vet_memories(
 ) -> tuple[list[Memory], list[MemoryFileError]]:
     """The memories every memory rule can evaluate, and a report for each other one.
 
-    ``also``: expressions a later phase evaluates on every memory (the index's promotion
-    check), evaluated here while each good memory's environment is at hand and kept with
-    its rule values; they are not vetted (a failure is not kept: it is raised where the
-    phase reads it)."""
-    checks = list(_memory_checks(ruleset))
-    names = names_read([*(expr for _name, _where, expr in checks), *also])
+    Each memory's values are kept (``envs.RuleTable``): health, prune and rank read them
+    again. ``also``: expressions a later phase evaluates on every memory (the index's
+    promotion check), evaluated here while each good memory's environment is at hand and
+    kept with its rule values; they are not vetted (a failure is not kept: it is raised
+    where the phase reads it)."""
+    table = rule_table(now)
+    checks = [(name, at, expr, table.place(expr)) for name, at, expr in _memory_checks(ruleset)]
+    names = names_read([*(expr for _name, _where, expr, _at in checks), *also])
+    later = [(expr, table.place(expr)) for expr in also]
     good: list[Memory] = []
     broken: list[MemoryFileError] = []
-    for memory, values in zip(memories, rule_values_each(memories, now), strict=True):
-        values.fill(names)  # looked up once for all the checks
-        try:
-            problem = _failure(memory, values, checks)
-            if problem is None and also:
-                _evaluate_quietly(values, also)
-        finally:
-            values.release()  # the values are kept; the environment is not, for every memory
+    for memory in memories:
+        # the names read straight from the fields computed at once, for all the checks;
+        # the environment is let go after, for every memory (the values are kept)
+        row, env = table.vetted(memory, names)
+        problem = _failure(memory, row, env, checks)
         if problem is None:
+            if later:
+                _evaluate_quietly(row, env, later)
             good.append(memory)
         else:
             broken.append(problem)
@@ -82,26 +85,40 @@ def vet_memories(
 
 
 def _failure(
-    memory: Memory, values: RuleValues, checks: list[tuple[str, Location | None, Expression]]
+    memory: Memory,
+    row: list[Any],
+    env: Mapping[str, object],
+    checks: list[tuple[str, Location | None, Expression, int]],
 ) -> MemoryFileError | None:
     try:
         # the one name a memory's dates can fail (a day at the calendar's end, a time too
         # far to convert): read here, whether a rule reads it or not, to be named as such
-        values.env["since_day"]
+        env["since_day"]
     except (ArithmeticError, ValueError) as exc:
         return evaluation_error(memory.path, memory.id, "rank", None, f"its dates: {exc}")
-    for name, location, expr in checks:
+    for name, location, expr, at in checks:
+        if at < len(row) and row[at] is not UNSET:
+            continue  # kept already
         try:
-            values[expr]  # kept: health, prune and rank read it again
+            value = expr.evaluate(env)
         except ExpressionError as exc:
             return evaluation_error(memory.path, memory.id, name, location, exc.reason)
+        if at == len(row):  # the usual case: a memory's values kept in the checks' order
+            row.append(value)
+        else:
+            put(row, at, value)
     return None
 
 
-def _evaluate_quietly(values: RuleValues, expressions: Sequence[Expression]) -> None:
-    for expr in expressions:
+def _evaluate_quietly(
+    row: list[Any], env: Mapping[str, object], expressions: list[tuple[Expression, int]]
+) -> None:
+    for expr, at in expressions:
+        if at < len(row) and row[at] is not UNSET:
+            continue
         # a failure is not kept: the phase that reads the value raises it again, as before
-        try:  # noqa: SIM105 - contextlib.suppress costs a microsecond, for every memory
-            values[expr]
-        except Exception:
-            pass
+        try:
+            value = expr.evaluate(env)
+        except Exception:  # not vetting's to report
+            continue
+        put(row, at, value)

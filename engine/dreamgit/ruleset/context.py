@@ -187,6 +187,11 @@ class LazyMemoryEnv(dict[str, object]):
         dict.update(env, plain)
         return env
 
+    @property
+    def memory(self) -> Memory:
+        """The memory whose names these are."""
+        return self._memory
+
     def __missing__(self, name: str) -> object:
         value = _MEMORY_NAMES[name](self._memory, self._now, self._recorded)
         dict.__setitem__(self, name, value)
