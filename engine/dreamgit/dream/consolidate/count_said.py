@@ -9,7 +9,10 @@ from dreamgit.dream.consolidate.count_reading import Quantity
 from dreamgit.extract.frame import Frame, parse_frame
 from dreamgit.model import Memory
 
-__all__ = ["Said"]
+__all__ = ["USER", "Said"]
+
+#: The subject that is the user alone.
+USER = frozenset({"user"})
 
 
 @dataclass(frozen=True)
@@ -53,3 +56,11 @@ class Said:
         once per memory: the check asks it of 380,000 pairs at 100,000)."""
         subject = self.frame.subject
         return subject - {"user"} or subject
+
+    @cached_property
+    def own_subject(self) -> frozenset[str] | None:
+        """The subject that keeps every count of this memory apart from the counts of a
+        memory with another such subject (its :attr:`thing_subject`), or None for the user
+        alone, whose setting may be the other memory's subject ("the request timeout is 30
+        seconds" / "the user lowered the request timeout to 20 seconds")."""
+        return None if self.frame.subject == USER else self.thing_subject

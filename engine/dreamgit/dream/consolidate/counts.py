@@ -27,7 +27,7 @@ from typing import Any
 from dreamgit.dream.consolidate.count_cues import moves, other_days
 from dreamgit.dream.consolidate.count_layout import CountLayout, spec
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
-from dreamgit.dream.consolidate.count_said import Said
+from dreamgit.dream.consolidate.count_said import USER, Said
 from dreamgit.dream.consolidate.count_words import (
     AMOUNTS,
     CHANGES,
@@ -326,9 +326,6 @@ _DIGIT = re.compile(r"\d")
 _NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
 
 
-#: The subject that is the user alone.
-_USER = frozenset({"user"})
-
 #: A name said as what something is done with: "… with 8 cards using Bootstrap".
 _INSTRUMENT = re.compile(r"\b(?:using|via)\s+(?P<name>[A-Z][\w-]*)")
 
@@ -370,7 +367,7 @@ def _setting_of_user(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     that holds the count is one's subject and the other's qualifier. "The user raised their
     weekly page goal from 20 to 30 pages" / "the user's weekly page goal was set to 25
     pages": it is one's subject and what the other changed, named before its number."""
-    user = _USER
+    user = USER
     subjects = (old.frame.subject, new.frame.subject)
     if user not in subjects:
         return False  # each way below has the user as one subject: the cheap test first
@@ -400,16 +397,6 @@ def _starts_elsewhere(old: Said, new: Said) -> bool:
     return bool(started) and not started & {x.number for x in old.quantities}
 
 
-def _other_subjects(old: Said, new: Said) -> bool:
-    """Two subjects that keep every count of two sentences apart: :func:`_apart`'s first
-    guard, whose exception (:func:`_setting_of_user`) needs one subject to be the user
-    alone, asked once a pair of memories (``CountLayout.compare``) instead of once a pair
-    of counts."""
-    if old.thing_subject == new.thing_subject:
-        return False
-    return old.frame.subject != _USER and new.frame.subject != _USER
-
-
 def _apart(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     """Guards on the two sentences: another subject (unless one setting names the thing:
     "the request timeout is 30 seconds" / "lowered the request timeout to 20 seconds"),
@@ -423,6 +410,22 @@ def _apart(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     if other_days(old.dates, new.dates):
         return True  # two dated events, each with its own count
     return old.frame.event and new.frame.event and not q.changed
+
+
+class _Readings(dict[str, Said]):
+    """Each memory's count reading by its key, read when first asked for (a plain lookup
+    after: the count check asks for 1.4 million at 100,000)."""
+
+    def __init__(self, by_key: Mapping[str, Memory]) -> None:
+        super().__init__()
+        self._by_key = by_key
+
+    def __missing__(self, key: str) -> Said:
+        found = _said(self._by_key[key])
+        if found is None:
+            raise ValueError(f"a count layout holding a memory that states no count: {key}")
+        self[key] = found
+        return found
 
 
 def count_changes(memories: Sequence[Memory]) -> list[tuple[Memory, Memory, str]]:
@@ -446,23 +449,16 @@ def laid_out_counts(
     marked: set[str] = set()
     for key in dropped:
         layout.remove(key, marked)
-    read: dict[str, Said | None] = {}
-
-    def said(key: str) -> Said:
-        if key not in read:
-            read[key] = _said(by_key[key])
-        found = read[key]
-        if found is None:
-            raise ValueError(f"a count layout holding a memory that states no count: {key}")
-        return found
-
+    read = _Readings(by_key)
     added = []
     empty = not state["said"]  # laid out from nothing: every memory is new, and compared
     for key in fresh:
-        read[key] = _said(by_key[key])
-        found = read[key]
+        found = _said(by_key[key])
         if found is not None:
-            layout.add(key, spec(found.memory, found.quantities), ordered=not empty)
+            read[key] = found
+            layout.add(
+                key, spec(found.memory, found.quantities, found.own_subject), ordered=not empty
+            )
             added.append(key)
     if empty:
         layout.order()
@@ -470,7 +466,7 @@ def laid_out_counts(
     for key in added if not empty else ():
         layout.mark(key, marked)
     for key in marked & state["said"].keys():
-        layout.compare(key, said, _changed_count, _other_subjects)
+        layout.compare(key, read, _changed_count)
     return [(by_key[old], by_key[new], reason) for old, new, reason in layout.changes()]
 
 
