@@ -189,3 +189,29 @@ def test_an_older_memory_of_another_subject_is_not_read_to_be_kept_apart(
     monkeypatch.setattr(counts, "_said", reading)
     assert [(a, b) for a, b, _why in _changes(tmp_path, memories)] == [("m-0", "m-2")]
     assert sorted(read) == ["m-0", "m-2"]
+
+
+def test_the_changes_found_do_not_hang_on_the_order_memories_are_compared_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The layout compares memories word by word for the processor's cache: compared in
+    the opposite order, the same changes."""
+    start = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    said = [
+        "The user has 9 plugins in the editor.",
+        "The user's reading list has 30 novels.",
+        "The billing team has 4 workers.",
+        "The user installed 14 plugins in the editor.",
+        "The billing team now has 6 workers.",
+        "The user added 34 novels to their reading list.",
+        "The user now has 20 plugins in the editor.",
+    ]
+    memories = [
+        Memory(f"m-{k}", "tools", f"s{k}", text, start + timedelta(hours=k), start)
+        for k, text in enumerate(said)
+    ]
+    found = counts.count_changes(memories)
+    assert len(found) == 4
+    ordered = CountLayout.in_word_order
+    monkeypatch.setattr(CountLayout, "in_word_order", lambda self, keys: ordered(self, keys)[::-1])
+    assert counts.count_changes(memories) == found

@@ -213,6 +213,14 @@ class CountLayout:
                     done.add(self._id_of(old))
                     yield old, key, reason
 
+    def in_word_order(self, keys: Iterable[str]) -> list[str]:
+        """``keys`` by the first word each memory counts, each word's in time order: the
+        order to compare them in, each window then mostly the one before it, still in the
+        processor's cache (in a set's order the count check's comparisons at 100,000 took
+        three times as long)."""
+        said, time = self._said, self.time
+        return sorted(keys, key=lambda key: (said[key][2][0], time(key)))
+
     def compare(
         self,
         key: str,

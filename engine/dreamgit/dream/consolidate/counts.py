@@ -465,7 +465,7 @@ def laid_out_counts(
         marked.update(added)
     for key in added if not empty else ():
         layout.mark(key, marked)
-    for key in marked & state["said"].keys():
+    for key in layout.in_word_order(marked & state["said"].keys()):
         layout.compare(key, read, _changed_count)
     return [(by_key[old], by_key[new], reason) for old, new, reason in layout.changes()]
 
