@@ -27,7 +27,7 @@ from typing import Any
 from dreamgit.dream.consolidate.count_cues import moves, other_days
 from dreamgit.dream.consolidate.count_layout import CountLayout, spec
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
-from dreamgit.dream.consolidate.count_said import USER, Said
+from dreamgit.dream.consolidate.count_said import USER, Said, SaidByKey
 from dreamgit.dream.consolidate.count_words import (
     AMOUNTS,
     CHANGES,
@@ -423,22 +423,6 @@ def _apart(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     return old.frame.event and new.frame.event and not q.changed
 
 
-class _Readings(dict[str, Said]):
-    """Each memory's count reading by its key, read when first asked for (a plain lookup
-    after: the count check asks for 1.4 million at 100,000)."""
-
-    def __init__(self, by_key: Mapping[str, Memory]) -> None:
-        super().__init__()
-        self._by_key = by_key
-
-    def __missing__(self, key: str) -> Said:
-        found = _said(self._by_key[key])
-        if found is None:
-            raise ValueError(f"a count layout holding a memory that states no count: {key}")
-        self[key] = found
-        return found
-
-
 def count_changes(memories: Sequence[Memory]) -> list[tuple[Memory, Memory, str]]:
     """(older, newer, reason) for each memory whose count a newer memory changes, each
     older memory retired once, by the first (:func:`laid_out_counts` from nothing)."""
@@ -460,7 +444,7 @@ def laid_out_counts(
     marked: set[str] = set()
     for key in dropped:
         layout.remove(key, marked)
-    read = _Readings(by_key)
+    read = SaidByKey(by_key, _said)
     added = []
     empty = not state["said"]  # laid out from nothing: every memory is new, and compared
     for key in fresh:
