@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from dreamgit.dream.consolidate import counts
 from dreamgit.dream.consolidate.counts import count_changes, quantities
 from dreamgit.dream.consolidate.update import find_updates
 from test_update import T0, _memories, _pairs
@@ -266,3 +270,16 @@ def test_counts_of_two_other_subjects_stay_apart_and_the_users_setting_still_joi
         "The request timeout is 30 seconds.", "The user lowered the request timeout to 20 seconds."
     )
     assert len(pairs) == 1, pairs
+
+
+@given(
+    st.text(alphabet=st.sampled_from("aAsSzZkK\u212a\u0130\u017f19,.%'-;: ()!?\u00e9"), max_size=40)
+)
+def test_a_sentence_is_tokenized_as_each_token_lowered(text: str) -> None:
+    """The tokens of a text put in lower case whole are its tokens each put in lower case
+    (the possessive "'s" dropped), whatever its letters; a token is a number exactly when
+    it starts with a digit."""
+    tokens = [t.lower().removesuffix("'s") for t in counts._TOKEN.findall(text)]
+    assert counts._tokens(text) == tokens
+    number = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
+    assert [t[:1].isdecimal() for t in tokens] == [bool(number.match(t)) for t in tokens]

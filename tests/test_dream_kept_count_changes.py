@@ -155,36 +155,63 @@ def test_the_window_the_layout_finds_is_the_scans_window() -> None:
         keys = [f"{n:05d}" for n in range(len(counted))]
         for n in rng.sample(range(len(counted)), len(counted)):
             memory = Memory(keys[n], "t", keys[n], "x", created[n], created[n])
-            layout.add(keys[n], spec(memory, counted[n]))
+            layout.add(keys[n], spec(memory, counted[n], None))
         for n, quantities in enumerate(counted):
             for q in quantities:
                 found = [int(k) for k in layout.compared(keys[n], q)]
                 assert found == _scan(counted, created, n, q)
 
 
-def test_whether_two_memories_are_kept_apart_is_asked_once_for_all_their_counts(
-    monkeypatch: pytest.MonkeyPatch,
+def test_an_older_memory_of_another_subject_is_not_read_to_be_kept_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A memory with two counts, each compared with the same older memory: the guard that
-    holds for every count of the pair (another subject) is asked once, and the change is
-    still found."""
-    asked: list[tuple[str, str]] = []
-    apart = counts._other_subjects
-
-    def counted(old: Said, new: Said) -> bool:
-        asked.append((old.memory.id, new.memory.id))
-        return apart(old, new)
-
-    monkeypatch.setattr(counts, "_other_subjects", counted)
+    """A new memory compared with the kept ones: an older memory whose subject keeps its
+    counts apart (another team's) is told apart by the kept layout, not read again; one of
+    the same subject is read and its count changed."""
     start = datetime(2026, 3, 1, 9, tzinfo=UTC)
     said = [
-        "The user has 9 plugins and 3 themes in the editor.",
-        "The user now has 14 plugins and 5 themes in the editor.",
+        "The billing team has 9 workers.",
+        "The search team has 4 workers.",
+        "The billing team now has 12 workers.",
+    ]
+    memories = [
+        Memory(f"m-{k}", "teams", f"s{k}", text, start + timedelta(hours=k), start)
+        for k, text in enumerate(said)
+    ]
+    assert _changes(tmp_path, memories[:2]) == []
+    read: list[str] = []
+    reader = counts._said
+
+    def reading(memory: Memory) -> Said | None:
+        read.append(memory.id)
+        return reader(memory)
+
+    monkeypatch.setattr(counts, "_said", reading)
+    assert [(a, b) for a, b, _why in _changes(tmp_path, memories)] == [("m-0", "m-2")]
+    assert sorted(read) == ["m-0", "m-2"]
+
+
+def test_the_changes_found_do_not_hang_on_the_order_memories_are_compared_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The layout compares memories word by word for the processor's cache: compared in
+    the opposite order, the same changes."""
+    start = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    said = [
+        "The user has 9 plugins in the editor.",
+        "The user's reading list has 30 novels.",
+        "The billing team has 4 workers.",
+        "The user installed 14 plugins in the editor.",
+        "The billing team now has 6 workers.",
+        "The user added 34 novels to their reading list.",
+        "The user now has 20 plugins in the editor.",
     ]
     memories = [
         Memory(f"m-{k}", "tools", f"s{k}", text, start + timedelta(hours=k), start)
         for k, text in enumerate(said)
     ]
     found = counts.count_changes(memories)
-    assert asked == [("m-0", "m-1")]
-    assert [(old.id, new.id) for old, new, _why in found] == [("m-0", "m-1")]
+    assert len(found) == 4
+    ordered = CountLayout.in_word_order
+    monkeypatch.setattr(CountLayout, "in_word_order", lambda self, keys: ordered(self, keys)[::-1])
+    assert counts.count_changes(memories) == found

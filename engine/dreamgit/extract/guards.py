@@ -192,7 +192,9 @@ def _failure(sa: Signature, sb: Signature) -> str | None:
         return "numbers"
     if sa.dates != sb.dates:
         return "dates"
-    if len(sa.negations) % 2 != len(sb.negations) % 2 or _antonym(sa, sb):
+    if len(sa.negations) % 2 != len(sb.negations) % 2:
+        return "polarity"
+    if sa.antonyms != sb.antonyms and _antonym(sa, sb):  # equal: none on one side only
         return "polarity"
     in_a, in_b = _names(sa, sb)
     if in_a != in_b:
@@ -297,7 +299,7 @@ def merge_allowed(
     text_a: str, text_b: str, *, key_a: str | None = None, key_b: str | None = None
 ) -> bool:
     """:func:`may_merge` without the reason: the fast form for scanning many pairs."""
-    if not keys_compatible(key_a, key_b):
+    if (key_a or key_b) and not keys_compatible(key_a, key_b):
         return False
     return _failure(signature(text_a), signature(text_b)) is None
 

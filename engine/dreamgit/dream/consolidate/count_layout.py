@@ -17,7 +17,7 @@ same answers.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from dreamgit.dream.consolidate.count_reading import Quantity
@@ -27,8 +27,10 @@ from dreamgit.model import Memory
 
 __all__ = ["CountLayout", "query_words"]
 
-#: One memory's entry: [created (ISO), moment, counted words, phrases, queries], each
-#: query [the words it asks about, its phrase, whether it was said as a change].
+#: One memory's entry: [created (ISO), moment, counted words, phrases, queries, subject],
+#: each query [the words it asks about, its phrase, whether it was said as a change]; the
+#: subject is the one that keeps its counts apart from another subject's, its words joined
+#: ("" for the user alone, kept apart from no one: :attr:`.Said.own_subject`).
 _Spec = list[Any]
 
 
@@ -48,8 +50,9 @@ def moment(memory: Memory) -> str:
     return f"{created.timestamp()!r}/{created.tzinfo is None}"
 
 
-def spec(memory: Memory, quantities: Iterable[Quantity]) -> _Spec:
-    """What the layout keeps of a memory that states ``quantities``."""
+def spec(memory: Memory, quantities: Iterable[Quantity], subject: frozenset[str] | None) -> _Spec:
+    """What the layout keeps of a memory that states ``quantities`` of its own ``subject``
+    (None: a subject that keeps its counts apart from no other, the user alone)."""
     counted: list[str] = []
     phrases: list[str] = []
     queries: list[list[Any]] = []
@@ -60,7 +63,8 @@ def spec(memory: Memory, quantities: Iterable[Quantity]) -> _Spec:
         if len(q.counted) > 1:
             phrases.append(_phrase(q.counted))
         queries.append([sorted(query_words(q)), _phrase(q.counted), q.changed])
-    return [memory.created.isoformat(), moment(memory), counted, phrases, queries]
+    own = "\x1f".join(sorted(subject)) if subject is not None else ""
+    return [memory.created.isoformat(), moment(memory), counted, phrases, queries, own]
 
 
 class CountLayout:
@@ -209,29 +213,41 @@ class CountLayout:
                     done.add(self._id_of(old))
                     yield old, key, reason
 
+    def in_word_order(self, keys: Iterable[str]) -> list[str]:
+        """``keys`` by the first word each memory counts, each word's in time order: the
+        order to compare them in, each window then mostly the one before it, still in the
+        processor's cache (in a set's order the count check's comparisons at 100,000 took
+        three times as long)."""
+        said, time = self._said, self.time
+        return sorted(keys, key=lambda key: (said[key][2][0], time(key)))
+
     def compare(
         self,
         key: str,
-        said: Callable[[str], Said],
+        said: Mapping[str, Said],
         find: Callable[[Said, Said, Quantity], str | None],
-        apart: Callable[[Said, Said], bool],
     ) -> None:
         """Compare the memory ``key`` again: the older memories each of its counts changes
-        (``find``), of those not kept ``apart`` from it whatever they count (asked once a
-        memory, not once a count: each of a memory's counts is compared with 64 or more
-        older memories, mostly the same ones)."""
-        new = said(key)
+        (``find``), of those whose subjects do not keep them apart whatever they count. The
+        subjects are told by the entries kept here, before an older memory is read: at
+        100,000 nine in ten of the 1.4 million older memories compared are of another
+        subject."""
+        new = said[key]
         created = new.memory.created
+        specs, mine = self._said, self._said[key][5]
         found: list[list[str]] = []
         #: each older memory asked about, or None when no count of it can change
         near: dict[str, Said | None] = {}
         for q in new.quantities:
-            for k in self.compared(key, q):
+            compared = self.compared(key, q)
+            if mine:  # a subject of its own: only memories of that subject or of the user's
+                compared = [k for k in compared if specs[k][5] in ("", mine)]
+            for k in compared:
                 if k in near:
                     old = near[k]
                 else:
-                    old = said(k)
-                    if old.memory.created > created or apart(old, new):
+                    old = said[k]
+                    if old.memory.created > created:
                         old = None
                     near[k] = old
                 if old is None:

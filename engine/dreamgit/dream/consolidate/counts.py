@@ -27,7 +27,7 @@ from typing import Any
 from dreamgit.dream.consolidate.count_cues import moves, other_days
 from dreamgit.dream.consolidate.count_layout import CountLayout, spec
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
-from dreamgit.dream.consolidate.count_said import Said
+from dreamgit.dream.consolidate.count_said import USER, Said, SaidByKey
 from dreamgit.dream.consolidate.count_words import (
     AMOUNTS,
     CHANGES,
@@ -62,8 +62,8 @@ from dreamgit.textsim import canonical_word
 
 __all__ = ["Quantity", "count_changes", "counts_apart", "quantities", "read_counts"]
 
+#: A number (the one kind of token that starts with a digit), a word, or a mark.
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?%?|[A-Za-z][\w'-]*|[,;:()]|[.!?](?=\s|$)")
-_NUMBER = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
 
 
 @lru_cache(maxsize=1 << 16)  # a few thousand words, asked 600,000 times over 100,000 memories
@@ -162,7 +162,7 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
             changed = True
         elif w in LINKS or w in AUXILIARIES or w in GROUP_ADVERBS or w in DETERMINERS:
             linked = linked or w in LINKS or w in AUXILIARIES
-        elif _NUMBER.match(w) and k > start and toks[k - 1] == "from":
+        elif w[:1].isdecimal() and k > start and toks[k - 1] == "from":
             changed = True  # "went up from 1,200 to 1,350": the old side, then the new
             k -= 1
         elif w not in RELATIVES:
@@ -185,16 +185,27 @@ def _setting(toks: list[str], i: int, start: int) -> tuple[frozenset[str], bool,
     return frozenset(words), changed, head
 
 
+def _tokens(text: str) -> list[str]:
+    """The numbers, words and marks of ``text`` in lower case, a possessive "'s" dropped.
+    An ASCII text is put in lower case first, whole: the same tokens (the pattern takes a
+    letter in either case), at a third of the cost of lowering each."""
+    if not text.isascii():
+        return [t.lower().removesuffix("'s") for t in _TOKEN.findall(text)]
+    low = text.lower()
+    toks = _TOKEN.findall(low)
+    return [t.removesuffix("'s") for t in toks] if "'s" in low else toks
+
+
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every number of ``text`` that counts something or is a setting's value."""
-    toks = [t.lower().removesuffix("'s") for t in _TOKEN.findall(text)]
+    toks = _tokens(text)
     out: list[Quantity] = []
     start = 0
     for i, raw in enumerate(toks):
         if raw in (";", ".", "!", "?", ":", "(", ")") or raw in CONJUNCTIONS:
             start = i + 1
             continue
-        if not _NUMBER.match(raw) or _skip(toks, i):
+        if not raw[:1].isdecimal() or _skip(toks, i):  # a number starts with a digit
             continue
         counted, k = _counted(toks, i)
         if counted and counted[-1] in CHANGES | AMOUNTS:
@@ -326,9 +337,6 @@ _DIGIT = re.compile(r"\d")
 _NAME = re.compile(r"(?<=[\w,;:()] )[A-Z][\w-]*")
 
 
-#: The subject that is the user alone.
-_USER = frozenset({"user"})
-
 #: A name said as what something is done with: "… with 8 cards using Bootstrap".
 _INSTRUMENT = re.compile(r"\b(?:using|via)\s+(?P<name>[A-Z][\w-]*)")
 
@@ -370,7 +378,7 @@ def _setting_of_user(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
     that holds the count is one's subject and the other's qualifier. "The user raised their
     weekly page goal from 20 to 30 pages" / "the user's weekly page goal was set to 25
     pages": it is one's subject and what the other changed, named before its number."""
-    user = _USER
+    user = USER
     subjects = (old.frame.subject, new.frame.subject)
     if user not in subjects:
         return False  # each way below has the user as one subject: the cheap test first
@@ -398,16 +406,6 @@ def _starts_elsewhere(old: Said, new: Said) -> bool:
     at), so it does not end the goal."""
     started = {_number(m[1]) for m in _FROM.finditer(new.memory.text)}
     return bool(started) and not started & {x.number for x in old.quantities}
-
-
-def _other_subjects(old: Said, new: Said) -> bool:
-    """Two subjects that keep every count of two sentences apart: :func:`_apart`'s first
-    guard, whose exception (:func:`_setting_of_user`) needs one subject to be the user
-    alone, asked once a pair of memories (``CountLayout.compare``) instead of once a pair
-    of counts."""
-    if old.thing_subject == new.thing_subject:
-        return False
-    return old.frame.subject != _USER and new.frame.subject != _USER
 
 
 def _apart(old: Said, new: Said, p: Quantity, q: Quantity) -> bool:
@@ -446,31 +444,24 @@ def laid_out_counts(
     marked: set[str] = set()
     for key in dropped:
         layout.remove(key, marked)
-    read: dict[str, Said | None] = {}
-
-    def said(key: str) -> Said:
-        if key not in read:
-            read[key] = _said(by_key[key])
-        found = read[key]
-        if found is None:
-            raise ValueError(f"a count layout holding a memory that states no count: {key}")
-        return found
-
+    read = SaidByKey(by_key, _said)
     added = []
     empty = not state["said"]  # laid out from nothing: every memory is new, and compared
     for key in fresh:
-        read[key] = _said(by_key[key])
-        found = read[key]
+        found = _said(by_key[key])
         if found is not None:
-            layout.add(key, spec(found.memory, found.quantities), ordered=not empty)
+            read[key] = found
+            layout.add(
+                key, spec(found.memory, found.quantities, found.own_subject), ordered=not empty
+            )
             added.append(key)
     if empty:
         layout.order()
         marked.update(added)
     for key in added if not empty else ():
         layout.mark(key, marked)
-    for key in marked & state["said"].keys():
-        layout.compare(key, said, _changed_count, _other_subjects)
+    for key in layout.in_word_order(marked & state["said"].keys()):
+        layout.compare(key, read, _changed_count)
     return [(by_key[old], by_key[new], reason) for old, new, reason in layout.changes()]
 
 

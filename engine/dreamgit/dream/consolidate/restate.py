@@ -42,17 +42,30 @@ _PARTY_SAYS = re.compile(
 )
 # "… moved to port 6543 on the night of 4 March 2026": when the change happened (a "last
 # night" made absolute), not the new value, which holds a number of its own.
+_CHANGE_WORDS = (
+    "moved",
+    "changed",
+    "switched",
+    "went",
+    "bumped",
+    "raised",
+    "lowered",
+    "increased",
+    "decreased",
+    "upgraded",
+    "downgraded",
+)
 _CHANGED_WHEN = re.compile(
-    r"\b(?:moved|changed|switched|went|bumped|raised|lowered|increased|decreased|upgraded"
-    r"|downgraded)\s+(?:up\s+|down\s+|back\s+)?to\s+[^,;]*?\d[^,;]*?"
+    rf"\b(?:{'|'.join(_CHANGE_WORDS)})\s+(?:up\s+|down\s+|back\s+)?to\s+[^,;]*?\d[^,;]*?"
     r"(?P<when>\s+(?:on|since|as\s+of)\s+(?:the\s+(?:morning|afternoon|evening|night)\s+of\s+)?"
     r"\d{1,2}\s+[A-Z][a-z]+\s+\d{4})(?=[.!]?$|[,;])"
 )
 # "Ana and others moved to Lisbon": said as "we", it moves Ana too.
 _AND_OTHERS = re.compile(r"^(?P<who>[A-Z][\w'-]*)\s+and\s+others\b")
 # "got pushed to 15 February", "was postponed to …": the thing moved to that date.
+_PUSH_WORDS = ("pushed", "postponed", "delayed", "rescheduled", "moved")
 _PUSHED = re.compile(
-    r"\b(?:got|was|has\s+been|is|just\s+got)\s+(?:pushed|postponed|delayed|rescheduled|moved)"
+    rf"\b(?:got|was|has\s+been|is|just\s+got)\s+(?:{'|'.join(_PUSH_WORDS)})"
     r"(?:\s+back)?\s+to\b",
     re.IGNORECASE,
 )
@@ -68,6 +81,35 @@ _AHEAD = re.compile(
 )
 
 
+#: Words of which each pattern above needs one (in any case), but the two of a day, which
+#: need a year: a text without any, and without a year, is the fact it states.
+_CUES = (
+    "says",  # _PARTY_SAYS, _SAYS
+    "others",  # _AND_OTHERS
+    *("decision", "decided", "going", "planning"),  # _DECIDED, _DROPS
+    *("switching", "migrating"),  # _UNDER_WAY
+    *_PUSH_WORDS,  # _PUSHED
+)
+#: What the day's patterns need besides a year: "as of" or "by" (_DAY_SAID), or a change
+#: (_CHANGED_WHEN).
+_DAY_CUES = ("of", "by", *_CHANGE_WORDS)
+_YEAR = re.compile(r"\d{4}")
+
+
+def _plain(text: str) -> bool:
+    """Whether ``text`` holds none of the words any pattern of :func:`as_fact` needs, told
+    for a text in ASCII (in which a letter's cases are its upper and lower case), the
+    patterns not run: the most memories by far, restated once for each check that reads
+    them (13 µs each through the patterns at 100,000 memories, 1.5 µs so)."""
+    if not text.isascii():
+        return False
+    low = text.lower()
+    for cue in _CUES:
+        if cue in low:
+            return False
+    return not (any(cue in low for cue in _DAY_CUES) and _YEAR.search(text))
+
+
 def _without_day_said(text: str) -> str:
     deadline = _AHEAD.search(text) is not None
     return _DAY_SAID.sub(lambda m: m.group() if deadline and m["how"] == "by" else "", text)
@@ -79,6 +121,10 @@ def as_fact(text: str) -> str:
     content ("the beta launch is on 15 January"), "Ana and others moved …" as Ana's move,
     a decision to switch as the switch, a date pushed as the thing moved, without the day
     it was said to hold ("as of 25 March 2025")."""
+    return text if _plain(text) else _restated(text)
+
+
+def _restated(text: str) -> str:
     m = _PARTY_SAYS.match(text)
     if m is not None:
         text = m["said"][:1].upper() + m["said"][1:]
