@@ -19,7 +19,6 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from dreamgit.extract.frame_tokens import Tok, sentence_tokens
 from dreamgit.extract.signature import numbers_and_dates
@@ -345,7 +344,7 @@ def _read_frame(text: str) -> Frame | None:
         words.add("user")
     if base == "prefer" and particle in ("to", "over", "than"):
         particle = ""  # "prefers X to Y" and "prefers X over Y" compare the same way
-    return _framed(
+    return Frame(
         subject=subject,
         head=head,
         particle=particle,
@@ -369,9 +368,6 @@ def _read_frame(text: str) -> Frame | None:
         subject_text=subject_text,
         value_text=" ".join(value_lows).replace(" 's", "'s"),
         relation_text=" ".join([t.low for t in toks[j:end]]),
-        left=_NONE,
-        moved_from=_NONE,
-        period=False,
     )
 
 
@@ -395,12 +391,3 @@ def _marked(toks: list[Tok]) -> bool:
 #: "two" (numbers have their own guard), "new" ("the new manager" holds the manager slot).
 _NOT_SUBJECT = DETERMINERS | PREPOSITIONS | NUMBER_WORDS | _SLOT_AGE | {"'s"}
 _USER = frozenset({"user"})
-_NONE: frozenset[str] = frozenset()
-
-
-def _framed(**values: Any) -> Frame:
-    """The frame of ``values`` (every field): what the frozen dataclass's ``__init__``
-    does, without its guarded ``setattr`` for each of two dozen fields."""
-    frame = object.__new__(Frame)
-    frame.__dict__.update(values)
-    return frame
