@@ -239,13 +239,19 @@ def _value(
 ) -> tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]], frozenset[str]]:
     """Object words, qualifier phrases (neither with numbers or dates) and the rejected
     alternative of a value."""
-    segments: list[tuple[str, list[str]]] = [("", [])]
+    segment: list[str] = []
+    segments: list[tuple[str, list[str]]] = [("", segment)]
     rejected: list[str] = []
     rejecting = False
     after_punct = False
     for t in toks:
+        if not rejecting and t.kind == "word" and t.low not in _VALUE_MARKS:
+            segment.append(t.canon)  # most words: what the steps below do with a plain word
+            after_punct = False
+            continue
         if t.kind == "punct":
-            segments.append(("", []))
+            segment = []
+            segments.append(("", segment))
             rejecting, after_punct = False, True
             continue
         opens = after_punct or t.low != "not"  # ", not 3.12"; not "won't be able to …"
@@ -261,16 +267,23 @@ def _value(
             continue
         if t.low in PREPOSITIONS:
             comparing = head == "prefer" and t.low in _COMPARE
-            segments.append(("over" if comparing else t.low, []))
+            segment = []
+            segments.append(("over" if comparing else t.low, segment))
             continue
         if t.low in DETERMINERS or t.low in _NOT_VALUE:
             continue  # "down to 165 pounds now" qualifies the value as "down to 180 pounds" did
         if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
             continue  # numbers and dates have guards of their own; "four" is "4" there
-        segments[-1][1].append(t.canon)
+        segment.append(t.canon)
     obj = frozenset(segments[0][1])
     phrases = frozenset((p, frozenset(w)) for p, w in segments[1:] if w)
     return obj, phrases, frozenset(rejected)
+
+
+#: The words a value's reading does more with than keep (all but plain words).
+_VALUE_MARKS = (
+    _REJECT | {"than", "of"} | PREPOSITIONS | DETERMINERS | _NOT_VALUE | NUMBER_WORDS | DATE_WORDS
+)
 
 
 #: Reads a sentence's frame from what was kept between processes, or by the second
@@ -293,34 +306,20 @@ def parse_frame(text: str) -> Frame | None:
 def _read_frame(text: str) -> Frame | None:
     toks = sentence_tokens(text)
     start = _skip_front(toks)
-    j = next((k for k in range(start, len(toks)) if _is_verb(toks, k, start)), None)
-    guessed = None
-    if j is None:
-        j = guessed = next(
-            (k for k in range(start + 1, len(toks)) if _looks_like_verb(toks, k)), None
-        )
-    if j is None or any(t.kind == "punct" for t in toks[start:j]):
+    found = _main_verb(toks, start)
+    if found is None:
         return None
+    j, guessed = found
     while j > start and toks[j - 1].low in _BEFORE_VERB:
         j -= 2 if toks[j - 1].low == "longer" and j - 2 >= start else 1
-    subject = frozenset(
-        t.canon
-        for t in toks[start:j]
-        if t.low not in DETERMINERS
-        and t.low not in PREPOSITIONS
-        and t.low != "'s"
-        and t.kind == "word"
-        and t.low not in NUMBER_WORDS  # numbers have their own guard
-        and t.low not in _SLOT_AGE  # "the new manager" holds the manager slot
-    ) or frozenset({"user"})
     end, head, negated, change, event, perfect = _verb_group(toks, j, guessed=guessed)
+    if not head:
+        return None
     if head == "go" and end < len(toks) and toks[end].low in ("up", "down"):
         change, event = True, False  # "the rent went up to $1,400": a new value
     if negated and any(t.low == "anymore" for t in toks[end:]):
         change = True  # "doesn't use Poetry anymore" says what ended, as "no longer" does
     passive = head != _BE and any(t.low in BE_FORMS for t in toks[j:end])
-    if not head:
-        return None
     base, head = head, head if head == _BE else canonical_word(head)
     particle = ""
     if end < len(toks) and toks[end].low in PREPOSITIONS and toks[end].low not in _REJECT:
@@ -328,14 +327,21 @@ def _read_frame(text: str) -> Frame | None:
         end += 1
     rest = toks[end:]
     numbers, dates = numbers_and_dates(text)  # of the whole sentence, spelled ones too
-    subject_text = " ".join(t.low for t in toks[start:j]).replace(" 's", "'s") or "(the user)"
+    before = toks[start:j]
+    subject = (
+        frozenset([t.canon for t in before if t.kind == "word" and t.low not in _NOT_SUBJECT])
+        or _USER
+    )
+    subject_text = " ".join([t.low for t in before]).replace(" 's", "'s") or "(the user)"
     obj, phrases, rejected = _value(rest, base)
     if start:  # a fronted phrase ("For Atlas, ...", "In 2025, ...") qualifies the fact too
         fronted = toks[: start - 1 if toks[start - 1].low == "," else start]
         phrases |= _value(fronted, base)[1]
-    value_toks = [t for t in rest if t.kind != "punct"]
-    indefinite = bool(value_toks) and value_toks[0].low in _INDEFINITE
-    words = frozenset(t.canon for t in toks if t.kind != "punct") | subject
+    value_lows = [t.low for t in rest if t.kind != "punct"]
+    words = {t.canon for t in toks if t.kind != "punct"}  # the subject's words among them
+    words.add(head)
+    if subject is _USER:
+        words.add("user")
     if base == "prefer" and particle in ("to", "over", "than"):
         particle = ""  # "prefers X to Y" and "prefers X over Y" compare the same way
     return Frame(
@@ -345,21 +351,43 @@ def _read_frame(text: str) -> Frame | None:
         object=obj,
         phrases=phrases,
         rejected=rejected,
-        words=words | {head},
+        words=frozenset(words),
         negated=negated,
         change=change,
         event=event and not perfect,
-        indefinite=indefinite,
+        indefinite=bool(value_lows) and value_lows[0] in _INDEFINITE,
         numbers=numbers,
         dates=dates,
-        names=frozenset(t.canon for t in rest if t.capital),
-        subject_text=subject_text,
+        names=frozenset([t.canon for t in rest if t.capital]),
         clause=any(
             t.kind == "word" and not t.capital and verb_base(t.low) not in (None, t.low)
             for t in rest
         ),
         implicit=j == start,
         inverts=head == _BE or passive,
-        value_text=" ".join(t.low for t in value_toks).replace(" 's", "'s"),
-        relation_text=" ".join(t.low for t in toks[j:end]),
+        subject_text=subject_text,
+        value_text=" ".join(value_lows).replace(" 's", "'s"),
+        relation_text=" ".join([t.low for t in toks[j:end]]),
     )
+
+
+def _main_verb(toks: list[Tok], start: int) -> tuple[int, int | None] | None:
+    """Where the sentence's verb stands, and there again when it is a verb the lists do not
+    know (else None); None when there is none, or a mark stands before it."""
+    for k in range(start, len(toks)):
+        if _is_verb(toks, k, start):
+            return None if _marked(toks[start:k]) else (k, None)
+    for k in range(start + 1, len(toks)):
+        if _looks_like_verb(toks, k):
+            return None if _marked(toks[start:k]) else (k, k)
+    return None
+
+
+def _marked(toks: list[Tok]) -> bool:
+    return any(t.kind == "punct" for t in toks)
+
+
+#: Words of the words before the verb that are not the subject: "the", "user's", "for",
+#: "two" (numbers have their own guard), "new" ("the new manager" holds the manager slot).
+_NOT_SUBJECT = DETERMINERS | PREPOSITIONS | NUMBER_WORDS | _SLOT_AGE | {"'s"}
+_USER = frozenset({"user"})

@@ -69,7 +69,7 @@ ROLE_RELATIONS = frozenset({("be", ""), ("work", "as")})
 
 def _promotion(fact: str) -> frozenset[str]:
     """The words of the role ``fact`` says its subject was promoted to, else nothing."""
-    m = _PROMOTED.search(fact)
+    m = _PROMOTED.search(fact) if "promoted" in fact.lower() else None  # most: no promotion
     if m is None:
         return frozenset()
     return frozenset(canonical_word(w.lower()) for w in m["role"].split())
@@ -96,23 +96,24 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
         frame = replace(frame, change=True)
     if frame is not None and frame.head in _REWRITES:
         frame = replace(frame, change=True, event=False)  # "rewrote the app in Flutter"
-    before = _SWITCHED_FROM.search(fact)
+    leaving = "from" in fact.lower()  # what both patterns need: most facts have neither
+    before = _SWITCHED_FROM.search(fact) if leaving else None
     if frame is not None and before is not None:
         left = frozenset(canonical_word(w.lower()) for w in before["old"].split())
         frame = replace(frame, left=left)
-    away = _MOVED_FROM.search(fact)
+    away = _MOVED_FROM.search(fact) if leaving else None
     if frame is not None and away is not None:
         place = frozenset(canonical_word(w.lower()) for w in away["place"].split())
         frame = replace(frame, moved_from=place)
     if frame is not None and frame.dates and PERIOD.search(fact):
         frame = replace(frame, period=True)
     frames = [frame]
-    m = _NOW_TAIL.search(fact)
+    m = _NOW_TAIL.search(fact) if "," in fact or ";" in fact else None
     if m is not None:
         rest = m["rest"] or m["said"]
         tail = parse_frame(rest[:1].upper() + rest[1:])
         frames.append(None if tail is None else replace(tail, change=True))
-    for clause in _CLAUSES.split(fact)[1:]:
+    for clause in _later_clauses(fact):
         later = parse_frame(clause[:1].upper() + clause[1:])
         if later is None or later.subject & _STAND_INS or indefinite(later):
             # "…, he is 8 years old", "…; a build takes 9 minutes": whom "he" or "a build"
@@ -132,6 +133,14 @@ _CLAUSES = re.compile(
     r"\s*;\s+|(?<=[a-z0-9)])[.!]\s+(?=[A-Z])"
     r"|,\s+(?:and|but)\s+(?=(?:the|our|my|their|its|his|her)\s)"
 )
+
+
+def _later_clauses(fact: str) -> list[str]:
+    """The clauses of ``fact`` after its first (a split needs a ";", a "," or a "." or "!"
+    with a space after it: most facts have none)."""
+    if ";" in fact or "," in fact or "!" in fact or "." in fact[:-1]:
+        return _CLAUSES.split(fact)[1:]
+    return []
 
 
 def frames_by_subject(
