@@ -84,6 +84,25 @@ def test_stat_data_are_recorded_only_for_files_holding_the_blob(
     assert git(worktree, "status", "--porcelain") == " M b.md\n"
 
 
+def test_executable_is_told_by_the_owners_bit_as_git_tells_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file others may run but its owner not is staged plain by git (``git add``); its
+    entry's stat data are recorded as any plain file's, and git's status stays clean."""
+    monkeypatch.setattr(indexstat, "time", _LaterClock)
+    worktree = tmp_path / "plain"
+    git(tmp_path, "init", "-q", "-b", "main", str(worktree))
+    (worktree / "a.md").write_text("first\n")
+    (worktree / "a.md").chmod(0o655)
+    git(worktree, "add", ".")
+    git(worktree, "-c", "user.name=A", "-c", "user.email=a@b.c", "commit", "-qm", "x")
+    assert git(worktree, "ls-files", "-s").startswith("100644 ")
+    _zero_stat_data(worktree)
+    assert _record(pygit2.Repository(str(worktree)), worktree) == 1
+    assert _mtimes(worktree)["a.md"] > 0
+    assert git(worktree, "status", "--porcelain") == ""
+
+
 def _found_both_ways(worktree: Path) -> list[tuple[str, str, int]]:
     """The entries without stat data as the byte search finds them, checked against a
     walk of every entry."""

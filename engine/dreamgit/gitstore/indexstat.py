@@ -32,6 +32,8 @@ import pygit2
 from pygit2.enums import FileMode
 from pygit2.ffi import C, ffi
 
+from dreamgit.gitstore.permissions import owner_may_run
+
 __all__ = ["record_missing_stat_data", "through_symlink"]
 
 _STAGE_MASK = 0x3000  # GIT_INDEX_ENTRY_STAGEMASK: a conflict's stages are left alone
@@ -154,7 +156,7 @@ def _matching_stat(
         found = os.lstat(workdir / path)
     except OSError:
         return None
-    executable = bool(found.st_mode & 0o111)
+    executable = owner_may_run(found.st_mode)
     if not stat.S_ISREG(found.st_mode) or executable != (mode == FileMode.BLOB_EXECUTABLE):
         return None
     if clean_hash(path) != blob:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from dreamgit.gitstore.treefolder import EXECUTABLE, FILE
 
-__all__ = ["git_mode", "keep_permissions"]
+__all__ = ["git_mode", "keep_permissions", "owner_may_run"]
 
 
 def git_mode(path: Path) -> bytes | None:
@@ -30,7 +30,13 @@ def git_mode(path: Path) -> bytes | None:
         return None
     if not stat.S_ISREG(mode):
         return None
-    return EXECUTABLE if mode & stat.S_IXUSR else FILE
+    return EXECUTABLE if owner_may_run(mode) else FILE
+
+
+def owner_may_run(mode: int) -> bool:
+    """Whether git takes a regular file of ``mode`` (``st_mode``) for an executable: when
+    its owner may run it, whatever the group's and others' bits (git's and libgit2's rule)."""
+    return bool(mode & stat.S_IXUSR)
 
 
 def keep_permissions(written: Path, replaced: Path) -> None:
