@@ -87,12 +87,18 @@ class RuleTable:
 
     def env(self, memory: Memory) -> LazyMemoryEnv:
         """:func:`memory_env_once`: the environment of ``memory``, kept."""
-        env = self._envs.get(memory.id)
-        if env is None or env.memory is not memory:
-            env = self._envs[memory.id] = LazyMemoryEnv(
-                memory, self.now, recalls_recorded=self._recorded
-            )
+        env = self._kept_env(memory)
+        if env is None:
+            env = self._envs[memory.id] = self._new_env(memory)
         return env
+
+    def _kept_env(self, memory: Memory) -> LazyMemoryEnv | None:
+        """The environment kept for ``memory`` itself (not for an equal copy), if any."""
+        env = self._envs.get(memory.id)
+        return env if env is not None and env.memory is memory else None
+
+    def _new_env(self, memory: Memory) -> LazyMemoryEnv:
+        return LazyMemoryEnv(memory, self.now, recalls_recorded=self._recorded)
 
     def value(self, expression: Expression, memory: Memory, *, keep_env: bool = True) -> Any:
         """The value of ``expression`` for ``memory``, evaluated if not kept yet (on the
@@ -105,13 +111,9 @@ class RuleTable:
                 return value
         if keep_env:
             env: Mapping[str, object] = self.env(memory)
-        else:
-            found = self._envs.get(memory.id)
-            env = (
-                found
-                if found is not None and found.memory is memory
-                else LazyMemoryEnv(memory, self.now, recalls_recorded=self._recorded)
-            )
+        else:  # the kept one if any, else one let go after
+            kept = self._kept_env(memory)
+            env = self._new_env(memory) if kept is None else kept
         value = expression.evaluate(env)
         put(row, at, value)
         return value
@@ -120,10 +122,11 @@ class RuleTable:
         """The values kept for ``memory`` and an environment to evaluate many rules on,
         not kept (the names of ``names`` computed at once: ``LazyMemoryEnv.filled``):
         a store's worth of environments is not held to the plan's end."""
-        found = self._envs.get(memory.id)
-        if found is not None and found.memory is memory:
-            return self.row(memory), found
-        env = LazyMemoryEnv.filled(memory, self.now, recalls_recorded=self._recorded, names=names)
+        env = self._kept_env(memory)
+        if env is None:
+            env = LazyMemoryEnv.filled(
+                memory, self.now, recalls_recorded=self._recorded, names=names
+            )
         return self.row(memory), env
 
 
