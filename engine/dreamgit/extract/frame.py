@@ -19,8 +19,10 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from sys import intern
 
 from dreamgit.extract.frame_tokens import Tok, sentence_tokens
+from dreamgit.extract.shared_sets import shared
 from dreamgit.extract.signature import numbers_and_dates
 from dreamgit.extract.verbs import (
     AUXILIARIES,
@@ -275,9 +277,8 @@ def _value(
         if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
             continue  # numbers and dates have guards of their own; "four" is "4" there
         segment.append(t.canon)
-    obj = frozenset(segments[0][1])
-    phrases = frozenset((p, frozenset(w)) for p, w in segments[1:] if w)
-    return obj, phrases, frozenset(rejected)
+    phrases = shared([(p, shared(w)) for p, w in segments[1:] if w])
+    return shared(segments[0][1]), phrases, shared(rejected)
 
 
 #: The words a value's reading does more with than keep (all but plain words).
@@ -329,14 +330,13 @@ def _read_frame(text: str) -> Frame | None:
     numbers, dates = numbers_and_dates(text)  # of the whole sentence, spelled ones too
     before = toks[start:j]
     subject = (
-        frozenset([t.canon for t in before if t.kind == "word" and t.low not in _NOT_SUBJECT])
-        or _USER
+        shared([t.canon for t in before if t.kind == "word" and t.low not in _NOT_SUBJECT]) or _USER
     )
     subject_text = " ".join([t.low for t in before]).replace(" 's", "'s") or "(the user)"
     obj, phrases, rejected = _value(rest, base)
     if start:  # a fronted phrase ("For Atlas, ...", "In 2025, ...") qualifies the fact too
         fronted = toks[: start - 1 if toks[start - 1].low == "," else start]
-        phrases |= _value(fronted, base)[1]
+        phrases = shared(phrases | _value(fronted, base)[1])
     value_lows = [t.low for t in rest if t.kind != "punct"]
     words = {t.canon for t in toks if t.kind != "punct"}  # the subject's words among them
     words.add(head)
@@ -356,18 +356,19 @@ def _read_frame(text: str) -> Frame | None:
         change=change,
         event=event and not perfect,
         indefinite=bool(value_lows) and value_lows[0] in _INDEFINITE,
-        numbers=numbers,
-        dates=dates,
-        names=frozenset([t.canon for t in rest if t.capital]),
+        numbers=shared(numbers),
+        dates=shared(dates),
+        names=shared([t.canon for t in rest if t.capital]),
         clause=any(
             t.kind == "word" and not t.capital and verb_base(t.low) not in (None, t.low)
             for t in rest
         ),
         implicit=j == start,
         inverts=head == _BE or passive,
-        subject_text=subject_text,
-        value_text=" ".join(value_lows).replace(" 's", "'s"),
-        relation_text=" ".join([t.low for t in toks[j:end]]),
+        # said by many frames: each held once, as the sets are
+        subject_text=intern(subject_text),
+        value_text=intern(" ".join(value_lows).replace(" 's", "'s")),
+        relation_text=intern(" ".join([t.low for t in toks[j:end]])),
     )
 
 
