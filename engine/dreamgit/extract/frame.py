@@ -36,7 +36,6 @@ from dreamgit.extract.verbs import (
     NUMBER_WORDS,
     PAST_FORMS,
     PREPOSITIONS,
-    verb_base,
 )
 from dreamgit.textsim import canonical_word
 
@@ -125,7 +124,7 @@ def _is_verb(toks: list[Tok], k: int, start: int) -> bool:
         return False
     if t.low in AUXILIARIES:
         return not (t.low == "may" and k + 1 < len(toks) and toks[k + 1].kind == "num")
-    if verb_base(t.low) is None:
+    if t.base is None:
         return False
     before = toks[k - 1].low if k > start else ""
     if before in DETERMINERS or before == "'s" or before in PREPOSITIONS:
@@ -134,14 +133,10 @@ def _is_verb(toks: list[Tok], k: int, start: int) -> bool:
         after = toks[k + 1]
         if after.low in AUXILIARIES:
             return False
-        after_base = verb_base(after.low) if after.kind == "word" and not after.capital else None
+        after_base = None if after.capital else after.base  # None for a number or a mark
         # "the beta launch moved", "the board meeting got pushed": a noun before the verb
         moved = t.low.endswith("ing") and after_base in _MOVED_BY
-        if (
-            after_base is not None
-            and after_base != after.low
-            and (verb_base(t.low) == t.low or moved)
-        ):
+        if after_base is not None and after_base != after.low and (t.base == t.low or moved):
             return False
         if k == start and after.low == "of":
             return False
@@ -155,13 +150,13 @@ def _noun_in_compound(toks: list[Tok], k: int, start: int) -> bool:
     after a singular noun, with a noun of the phrase after it, is a noun of that phrase (a
     singular subject would say "reports"); "the users report bugs" keeps its verb."""
     t, before, after = toks[k], toks[k - 1], toks[k + 1]
-    if k - 1 <= start or toks[start].low not in DETERMINERS or verb_base(t.low) != t.low:
+    if k - 1 <= start or toks[start].low not in DETERMINERS or t.base != t.low:
         return False
     if before.kind != "word" or before.capital or before.low.endswith("s"):
         return False
-    if verb_base(before.low) is not None or before.low in DETERMINERS:
+    if before.base is not None or before.low in DETERMINERS:
         return False
-    if after.kind != "word" or after.capital or verb_base(after.low) is not None:
+    if after.kind != "word" or after.capital or after.base is not None:
         return False
     return _finite_verb_after(toks, k + 2)
 
@@ -174,7 +169,7 @@ def _finite_verb_after(toks: list[Tok], k: int) -> bool:
         if t.kind == "punct":
             return False
         if t.kind == "word" and not t.capital:
-            base = verb_base(t.low)
+            base = t.base
             if t.low in AUXILIARIES or (base is not None and base != t.low):
                 return True
     return False
@@ -223,7 +218,7 @@ def _verb_group(
             perfect = perfect or t.low in ("has", "have", "had")
             head = _BE if t.low in BE_FORMS else _HAVE if t.low in HAVE_FORMS else head or _BE
             event = event or t.low in ("was", "were", "did")
-        elif (base := verb_base(t.low) or (t.low if k == guessed else None)) and not (t.capital):
+        elif (base := t.base or (t.low if k == guessed else None)) and not (t.capital):
             if head.startswith("+"):
                 break
             head = "+" + base
@@ -360,8 +355,7 @@ def _read_frame(text: str) -> Frame | None:
         dates=shared(dates),
         names=shared([t.canon for t in rest if t.capital]),
         clause=any(
-            t.kind == "word" and not t.capital and verb_base(t.low) not in (None, t.low)
-            for t in rest
+            t.kind == "word" and not t.capital and t.base not in (None, t.low) for t in rest
         ),
         implicit=j == start,
         inverts=head == _BE or passive,
@@ -376,7 +370,9 @@ def _main_verb(toks: list[Tok], start: int) -> tuple[int, int | None] | None:
     """Where the sentence's verb stands, and there again when it is a verb the lists do not
     know (else None); None when there is none, or a mark stands before it."""
     for k in range(start, len(toks)):
-        if _is_verb(toks, k, start):
+        t = toks[k]
+        # most words are no verb nor auxiliary: what _is_verb would say of them, said here
+        if (t.base is not None or t.low in AUXILIARIES) and _is_verb(toks, k, start):
             return None if _marked(toks[start:k]) else (k, None)
     for k in range(start + 1, len(toks)):
         if _looks_like_verb(toks, k):
