@@ -84,6 +84,16 @@ _NOW_TAIL = re.compile(
 
 # "… is at 11 people now": a value said to hold now is a change, wherever "now" stands.
 _NOW_END = re.compile(r"\b(?:now|currently|these\s+days)[.!]?$", re.IGNORECASE)
+#: The endings of a text _NOW_END finds, case folded (the pattern, ignoring case, reads a
+#: long s, U+017F, as an "s" too).
+_NOW_ENDINGS = tuple(w + mark for w in ("now", "currently", "days") for mark in ("", ".", "!"))
+
+
+def _said_now(text: str) -> bool:
+    """Whether ``text`` ends in "now", "currently" or "these days" (its last words looked
+    at first: most facts end in none of them, and the pattern searches the whole text)."""
+    end = text.strip()
+    return end[-12:].casefold().endswith(_NOW_ENDINGS) and _NOW_END.search(end) is not None
 
 
 def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
@@ -92,7 +102,7 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     tool it says was left, and the frame of a closing "so now …" clause (a change by what
     it says)."""
     frame = sentence
-    if frame is not None and _NOW_END.search(fact.strip()):
+    if frame is not None and _said_now(fact):
         frame = replace(frame, change=True)
     if frame is not None and frame.head in _REWRITES:
         frame = replace(frame, change=True, event=False)  # "rewrote the app in Flutter"
@@ -119,7 +129,7 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
             # "…, he is 8 years old", "…; a build takes 9 minutes": whom "he" or "a build"
             # means is the sentence's business (the first clause's project, not any build)
             continue
-        if _NOW_END.search(clause.strip()):
+        if _said_now(clause):
             later = replace(later, change=True)
         frames.append(later)
     return [f for f in frames if f is not None and (not f.event or age(f) is not None)]
