@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dreamgit.dream.consolidate.update_frames import _reading
 from dreamgit.extract import shared_sets
 from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.shared_sets import EMPTY, shared
@@ -39,3 +40,11 @@ def test_frames_of_different_sentences_share_their_equal_sets() -> None:
     assert one.subject is two.subject
     assert one.rejected is two.rejected is EMPTY
     assert one.relation_text == "is on"
+
+
+def test_readings_without_a_promotion_hold_the_one_empty_set() -> None:
+    """A memory's reading keeps no role of its own when it tells of no promotion."""
+    frames, promoted, role = _reading("The user's team is on Python 3.11.")
+    assert frames and promoted is None
+    assert role is EMPTY
+    assert _reading("Ana got promoted to Staff Engineer.")[2] == frozenset({"staff", "engineer"})

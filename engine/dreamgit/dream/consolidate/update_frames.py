@@ -17,6 +17,7 @@ from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.update_passes import PERIOD, by_time, canon_words, indefinite
 from dreamgit.dream.consolidate.update_readings import Reading, kept_reading, prefetch_readings
 from dreamgit.extract.frame import Frame, parse_frame
+from dreamgit.extract.shared_sets import EMPTY
 from dreamgit.extract.signature import signature
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
@@ -71,7 +72,7 @@ def _promotion(fact: str) -> frozenset[str]:
     """The words of the role ``fact`` says its subject was promoted to, else nothing."""
     m = _PROMOTED.search(fact) if "promoted" in fact.lower() else None  # most: no promotion
     if m is None:
-        return frozenset()
+        return EMPTY
     return frozenset(canonical_word(w.lower()) for w in m["role"].split())
 
 
@@ -182,4 +183,5 @@ def _reading(text: str) -> Reading:
     sentence = parse_frame(fact)
     role = _promotion(fact)
     promoted = sentence if role and sentence is not None else None
-    return _frames(fact, sentence), promoted, role if promoted is not None else frozenset()
+    # the one empty set: a reading of each memory is held, and few tell of a promotion
+    return _frames(fact, sentence), promoted, role if promoted is not None else EMPTY
