@@ -8,9 +8,11 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dreamgit.extract import frame_tokens
 from dreamgit.extract.frame import parse_frame
 from dreamgit.extract.frame_tokens import sentence_tokens
 from dreamgit.extract.signature import numbers_and_dates, signature
@@ -76,6 +78,9 @@ def _same_as_before(text: str) -> None:
     assert [(t.low, t.kind, t.capital) for t in tokens] == _old_tokens(text), text
     assert [t.canon for t in tokens if t.kind != "punct"] == [
         _old_canon(t.low, t.kind) for t in tokens if t.kind != "punct"
+    ], text
+    assert [t.base for t in tokens] == [
+        verb_base(t.low) if t.kind == "word" else None for t in tokens
     ], text
     sig = signature(text)
     assert numbers_and_dates(text) == (sig.numbers, sig.dates), text
@@ -204,3 +209,13 @@ def test_only_the_first_sentence_is_read_and_a_name_is_capitalised_inside_it() -
     ]
     frame = parse_frame("Maya said I use Vim. Then more.")
     assert frame is not None and "then" not in frame.words
+
+
+def test_words_read_inside_a_full_table_are_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table of words read inside a sentence starts over when full: the same tokens."""
+    text = "The user's team deploys billing-api on Monday with Python 3.11 and Rust"
+    before = sentence_tokens(text)
+    monkeypatch.setattr(frame_tokens, "_INSIDE_HELD", 2)
+    monkeypatch.setattr(frame_tokens, "_INSIDE", {})
+    assert sentence_tokens(text) == before
+    assert len(frame_tokens._INSIDE) <= 2

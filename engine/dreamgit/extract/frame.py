@@ -19,8 +19,10 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from sys import intern
 
 from dreamgit.extract.frame_tokens import Tok, sentence_tokens
+from dreamgit.extract.shared_sets import shared
 from dreamgit.extract.signature import numbers_and_dates
 from dreamgit.extract.verbs import (
     AUXILIARIES,
@@ -34,7 +36,6 @@ from dreamgit.extract.verbs import (
     NUMBER_WORDS,
     PAST_FORMS,
     PREPOSITIONS,
-    verb_base,
 )
 from dreamgit.textsim import canonical_word
 
@@ -123,7 +124,7 @@ def _is_verb(toks: list[Tok], k: int, start: int) -> bool:
         return False
     if t.low in AUXILIARIES:
         return not (t.low == "may" and k + 1 < len(toks) and toks[k + 1].kind == "num")
-    if verb_base(t.low) is None:
+    if t.base is None:
         return False
     before = toks[k - 1].low if k > start else ""
     if before in DETERMINERS or before == "'s" or before in PREPOSITIONS:
@@ -132,14 +133,10 @@ def _is_verb(toks: list[Tok], k: int, start: int) -> bool:
         after = toks[k + 1]
         if after.low in AUXILIARIES:
             return False
-        after_base = verb_base(after.low) if after.kind == "word" and not after.capital else None
+        after_base = None if after.capital else after.base  # None for a number or a mark
         # "the beta launch moved", "the board meeting got pushed": a noun before the verb
         moved = t.low.endswith("ing") and after_base in _MOVED_BY
-        if (
-            after_base is not None
-            and after_base != after.low
-            and (verb_base(t.low) == t.low or moved)
-        ):
+        if after_base is not None and after_base != after.low and (t.base == t.low or moved):
             return False
         if k == start and after.low == "of":
             return False
@@ -153,13 +150,13 @@ def _noun_in_compound(toks: list[Tok], k: int, start: int) -> bool:
     after a singular noun, with a noun of the phrase after it, is a noun of that phrase (a
     singular subject would say "reports"); "the users report bugs" keeps its verb."""
     t, before, after = toks[k], toks[k - 1], toks[k + 1]
-    if k - 1 <= start or toks[start].low not in DETERMINERS or verb_base(t.low) != t.low:
+    if k - 1 <= start or toks[start].low not in DETERMINERS or t.base != t.low:
         return False
     if before.kind != "word" or before.capital or before.low.endswith("s"):
         return False
-    if verb_base(before.low) is not None or before.low in DETERMINERS:
+    if before.base is not None or before.low in DETERMINERS:
         return False
-    if after.kind != "word" or after.capital or verb_base(after.low) is not None:
+    if after.kind != "word" or after.capital or after.base is not None:
         return False
     return _finite_verb_after(toks, k + 2)
 
@@ -172,7 +169,7 @@ def _finite_verb_after(toks: list[Tok], k: int) -> bool:
         if t.kind == "punct":
             return False
         if t.kind == "word" and not t.capital:
-            base = verb_base(t.low)
+            base = t.base
             if t.low in AUXILIARIES or (base is not None and base != t.low):
                 return True
     return False
@@ -221,7 +218,7 @@ def _verb_group(
             perfect = perfect or t.low in ("has", "have", "had")
             head = _BE if t.low in BE_FORMS else _HAVE if t.low in HAVE_FORMS else head or _BE
             event = event or t.low in ("was", "were", "did")
-        elif (base := verb_base(t.low) or (t.low if k == guessed else None)) and not (t.capital):
+        elif (base := t.base or (t.low if k == guessed else None)) and not (t.capital):
             if head.startswith("+"):
                 break
             head = "+" + base
@@ -275,9 +272,8 @@ def _value(
         if t.kind == "num" or t.low in NUMBER_WORDS or t.low in DATE_WORDS:
             continue  # numbers and dates have guards of their own; "four" is "4" there
         segment.append(t.canon)
-    obj = frozenset(segments[0][1])
-    phrases = frozenset((p, frozenset(w)) for p, w in segments[1:] if w)
-    return obj, phrases, frozenset(rejected)
+    phrases = shared([(p, shared(w)) for p, w in segments[1:] if w])
+    return shared(segments[0][1]), phrases, shared(rejected)
 
 
 #: The words a value's reading does more with than keep (all but plain words).
@@ -329,14 +325,13 @@ def _read_frame(text: str) -> Frame | None:
     numbers, dates = numbers_and_dates(text)  # of the whole sentence, spelled ones too
     before = toks[start:j]
     subject = (
-        frozenset([t.canon for t in before if t.kind == "word" and t.low not in _NOT_SUBJECT])
-        or _USER
+        shared([t.canon for t in before if t.kind == "word" and t.low not in _NOT_SUBJECT]) or _USER
     )
     subject_text = " ".join([t.low for t in before]).replace(" 's", "'s") or "(the user)"
     obj, phrases, rejected = _value(rest, base)
     if start:  # a fronted phrase ("For Atlas, ...", "In 2025, ...") qualifies the fact too
         fronted = toks[: start - 1 if toks[start - 1].low == "," else start]
-        phrases |= _value(fronted, base)[1]
+        phrases = shared(phrases | _value(fronted, base)[1])
     value_lows = [t.low for t in rest if t.kind != "punct"]
     words = {t.canon for t in toks if t.kind != "punct"}  # the subject's words among them
     words.add(head)
@@ -356,18 +351,18 @@ def _read_frame(text: str) -> Frame | None:
         change=change,
         event=event and not perfect,
         indefinite=bool(value_lows) and value_lows[0] in _INDEFINITE,
-        numbers=numbers,
-        dates=dates,
-        names=frozenset([t.canon for t in rest if t.capital]),
+        numbers=shared(numbers),
+        dates=shared(dates),
+        names=shared([t.canon for t in rest if t.capital]),
         clause=any(
-            t.kind == "word" and not t.capital and verb_base(t.low) not in (None, t.low)
-            for t in rest
+            t.kind == "word" and not t.capital and t.base not in (None, t.low) for t in rest
         ),
         implicit=j == start,
         inverts=head == _BE or passive,
-        subject_text=subject_text,
-        value_text=" ".join(value_lows).replace(" 's", "'s"),
-        relation_text=" ".join([t.low for t in toks[j:end]]),
+        # said by many frames: each held once, as the sets are
+        subject_text=intern(subject_text),
+        value_text=intern(" ".join(value_lows).replace(" 's", "'s")),
+        relation_text=intern(" ".join([t.low for t in toks[j:end]])),
     )
 
 
@@ -375,7 +370,9 @@ def _main_verb(toks: list[Tok], start: int) -> tuple[int, int | None] | None:
     """Where the sentence's verb stands, and there again when it is a verb the lists do not
     know (else None); None when there is none, or a mark stands before it."""
     for k in range(start, len(toks)):
-        if _is_verb(toks, k, start):
+        t = toks[k]
+        # most words are no verb nor auxiliary: what _is_verb would say of them, said here
+        if (t.base is not None or t.low in AUXILIARIES) and _is_verb(toks, k, start):
             return None if _marked(toks[start:k]) else (k, None)
     for k in range(start + 1, len(toks)):
         if _looks_like_verb(toks, k):

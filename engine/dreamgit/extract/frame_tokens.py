@@ -4,8 +4,8 @@
 (capitalised inside the sentence), and the canonical form its sets hold; contractions
 split ("doesn't" is "does not", "user's" is "user 's"); the first sentence only. Words
 repeat across a store's sentences (100,000 memories say a few tens of thousands of
-words), so each word's tokens are made once, with their canonical forms, and shared;
-a sentence's tokens are then one pass of the pattern.
+words), so each word's tokens are made once, with their canonical forms and the verb
+each may be, and shared; a sentence's tokens are then one pass of the pattern.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ class Tok(NamedTuple):
     kind: str  # word | num | punct
     capital: bool  # capitalised inside the sentence: a name
     canon: str  #: what the frame's word sets hold: a number as written, a word canonical
+    #: The verb a word is a form of (:func:`~.verbs.verb_base`): the reader asks it of
+    #: most words several times. None for a word that is no verb, a number or a mark.
+    base: str | None = None
 
 
 def sentence_tokens(text: str) -> list[Tok]:
@@ -43,7 +46,7 @@ def sentence_tokens(text: str) -> list[Tok]:
     # one group of the three holds the match, the others are empty
     for num, word, punct in _TOKEN.findall(text.replace("\u2019", "'")):
         if word:
-            out += _word(word, bool(out))
+            out += (_INSIDE.get(word) or _inside(word)) if out else _word(word, False)
         elif num:
             low = num.lower().replace(",", "")
             out.append(Tok(low, "num", False, low))
@@ -59,6 +62,19 @@ _MARKS = {
     raw: Tok("-" if raw in ("-", "\u2014", "\u2013") else raw, "punct", False, raw)
     for raw in ",;:().!?-\u2014\u2013"
 }
+
+
+#: The tokens of each word read inside a sentence (most words): looked up without
+#: :func:`_word`'s cache's key of two; emptied when full, as that cache drops its oldest.
+_INSIDE: dict[str, tuple[Tok, ...]] = {}
+_INSIDE_HELD = 1 << 16
+
+
+def _inside(raw: str) -> tuple[Tok, ...]:
+    if len(_INSIDE) >= _INSIDE_HELD:
+        _INSIDE.clear()
+    toks = _INSIDE[raw] = _word(raw, True)
+    return toks
 
 
 @lru_cache(maxsize=1 << 16)
@@ -79,7 +95,7 @@ def _word(raw: str, inside: bool) -> tuple[Tok, ...]:
 
 
 def _plain(low: str, capital: bool) -> Tok:
-    return Tok(low, "word", capital, _canon_word(low))
+    return Tok(low, "word", capital, _canon_word(low), verb_base(low))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -17,6 +17,7 @@ from dreamgit.dream.consolidate.restate import as_fact
 from dreamgit.dream.consolidate.update_passes import PERIOD, by_time, canon_words, indefinite
 from dreamgit.dream.consolidate.update_readings import Reading, kept_reading, prefetch_readings
 from dreamgit.extract.frame import Frame, parse_frame
+from dreamgit.extract.shared_sets import EMPTY
 from dreamgit.extract.signature import signature
 from dreamgit.model import Memory
 from dreamgit.textsim import canonical_word
@@ -71,7 +72,7 @@ def _promotion(fact: str) -> frozenset[str]:
     """The words of the role ``fact`` says its subject was promoted to, else nothing."""
     m = _PROMOTED.search(fact) if "promoted" in fact.lower() else None  # most: no promotion
     if m is None:
-        return frozenset()
+        return EMPTY
     return frozenset(canonical_word(w.lower()) for w in m["role"].split())
 
 
@@ -84,6 +85,16 @@ _NOW_TAIL = re.compile(
 
 # "… is at 11 people now": a value said to hold now is a change, wherever "now" stands.
 _NOW_END = re.compile(r"\b(?:now|currently|these\s+days)[.!]?$", re.IGNORECASE)
+#: The endings of a text _NOW_END finds, case folded (the pattern, ignoring case, reads a
+#: long s, U+017F, as an "s" too).
+_NOW_ENDINGS = tuple(w + mark for w in ("now", "currently", "days") for mark in ("", ".", "!"))
+
+
+def _said_now(text: str) -> bool:
+    """Whether ``text`` ends in "now", "currently" or "these days" (its last words looked
+    at first: most facts end in none of them, and the pattern searches the whole text)."""
+    end = text.strip()
+    return end[-12:].casefold().endswith(_NOW_ENDINGS) and _NOW_END.search(end) is not None
 
 
 def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
@@ -92,7 +103,7 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
     tool it says was left, and the frame of a closing "so now …" clause (a change by what
     it says)."""
     frame = sentence
-    if frame is not None and _NOW_END.search(fact.strip()):
+    if frame is not None and _said_now(fact):
         frame = replace(frame, change=True)
     if frame is not None and frame.head in _REWRITES:
         frame = replace(frame, change=True, event=False)  # "rewrote the app in Flutter"
@@ -119,7 +130,7 @@ def _frames(fact: str, sentence: Frame | None) -> list[Frame]:
             # "…, he is 8 years old", "…; a build takes 9 minutes": whom "he" or "a build"
             # means is the sentence's business (the first clause's project, not any build)
             continue
-        if _NOW_END.search(clause.strip()):
+        if _said_now(clause):
             later = replace(later, change=True)
         frames.append(later)
     return [f for f in frames if f is not None and (not f.event or age(f) is not None)]
@@ -172,4 +183,5 @@ def _reading(text: str) -> Reading:
     sentence = parse_frame(fact)
     role = _promotion(fact)
     promoted = sentence if role and sentence is not None else None
-    return _frames(fact, sentence), promoted, role if promoted is not None else frozenset()
+    # the one empty set: a reading of each memory is held, and few tell of a promotion
+    return _frames(fact, sentence), promoted, role if promoted is not None else EMPTY

@@ -29,6 +29,7 @@ from dreamgit.dream.consolidate.frame_memo import (
 )
 from dreamgit.dream.consolidate.kept_frame import EAGER, KeptFrame
 from dreamgit.extract.frame import Frame
+from dreamgit.extract.shared_sets import shared
 from dreamgit.jsontext import as_json
 
 __all__ = [
@@ -110,7 +111,7 @@ class _ReadingCodec:
         if not all(isinstance(w, str) for w in role):
             raise ValueError("a kept reading of another shape")
         kept: list[Frame] = [self._kept(f, b) for f, b in zip(frames, bodies, strict=True)]
-        return kept, self._frames.frame(sentence), frozenset(role)
+        return kept, self._frames.frame(sentence), shared(role)
 
     def _kept(self, values: object, body: str) -> KeptFrame:
         if type(values) is not list or len(values) != len(EAGER):
