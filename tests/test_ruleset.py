@@ -441,3 +441,19 @@ def test_aliases_and_bad_identities_in_a_rule_file_are_errors_with_positions() -
             " characters, < or >)",
         )
     ]
+
+
+def test_merge_keys_in_a_rule_file_are_read_and_errors_point_where_a_key_was_written() -> None:
+    """A YAML merge (``<<:``) of an inline mapping: its keys are read as the mapping's own,
+    and a wrong key is reported at its own line (the check raised KeyError on it)."""
+    rs = load_ruleset(
+        'version: 1\n<<:\n  gate: "new_sessions >= 7"\n', filename=".dreamgit/config.yaml"
+    )
+    assert rs.gate is not None and rs.gate.text == "new_sessions >= 7"
+    text = "version: 1\nprotected:\n  topics: [identity]\n<<:\n  priorities: [core]\n"
+    errors = check_ruleset(text, filename="config.yaml")
+    assert [(e.line, e.column, e.reason) for e in errors] == [(5, 3, "unknown key 'priorities'")]
+    rule = "prune:\n  - name: x\n    when: 'age > 3d'\n    <<: {score: 1, whenn: 2}\n"
+    errors = check_ruleset(rule, filename="config.yaml")
+    assert [(e.line, e.column) for e in errors] == [(4, 20)]
+    assert "unknown key 'whenn'" in errors[0].reason

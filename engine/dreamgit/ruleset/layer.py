@@ -23,6 +23,7 @@ from dreamgit.dsl.types import BOOL, NUMBER
 from dreamgit.errors import MemoryFileError
 from dreamgit.model import PRIORITIES
 from dreamgit.ruleset.context import CANDIDATE_SCHEMA, GATE_SCHEMA, MEMORY_SCHEMA, PAIR_SCHEMA
+from dreamgit.ruleset.positions import key_at, value_at
 from dreamgit.ruleset.source import Location, Source
 from dreamgit.ruleset.vocabulary import (
     ACTIONS,
@@ -156,7 +157,7 @@ class _Reader:
 
     def read(self, doc: CommentedMap) -> None:
         for key in doc:
-            line, col = doc.lc.key(key)
+            line, col = key_at(doc, key)
             if not isinstance(key, str) or key not in TOP_KEYS:
                 self.src.report(
                     f"unknown key '{key}'{did_you_mean(str(key), TOP_KEYS)}",
@@ -165,7 +166,7 @@ class _Reader:
                 )
                 continue
             self.layer.present.add(key)
-            value, pos = doc[key], doc.lc.value(key)
+            value, pos = doc[key], value_at(doc, key)
             if key == "version":
                 self._version(value, pos)
             elif key == "extends":
@@ -215,13 +216,13 @@ class _Reader:
             self.src.report(f"tests: must be a mapping, not {_kind(value)}", pos)
             return
         for key in value:
-            line, col = value.lc.key(key)
+            line, col = key_at(value, key)
             if key != "gate":
                 self.src.report(f"tests: unknown key '{key}' (only gate:)", (line, col))
             elif value[key] not in TEST_GATES:
                 self.src.report(
                     f"tests.gate: must be one of {', '.join(TEST_GATES)}, not {value[key]!r}",
-                    value.lc.value(key),
+                    value_at(value, key),
                 )
 
     # -- scalars -------------------------------------------------------------------
@@ -258,16 +259,16 @@ class _Reader:
             )
             return
         for key in value:
-            line, col = value.lc.key(key)
+            line, col = key_at(value, key)
             if key not in ("name", "email"):
                 hint = did_you_mean(str(key), ("name", "email"))
                 self.src.report(f"author: unknown key '{key}'{hint}", (line, col), len(str(key)))
             elif not isinstance(value[key], str):
                 self.src.report(
-                    f"author.{key}: must be a string, not {_kind(value[key])}", value.lc.value(key)
+                    f"author.{key}: must be a string, not {_kind(value[key])}", value_at(value, key)
                 )
             elif (problem := identity_problem(key, value[key])) is not None:
-                self.src.report(problem, value.lc.value(key))
+                self.src.report(problem, value_at(value, key))
 
     def _expr(
         self,
@@ -303,7 +304,7 @@ class _Reader:
         spec = KNOBS[section]
         out = self.layer.knobs.setdefault(section, {})
         for key in value:
-            line, col = value.lc.key(key)
+            line, col = key_at(value, key)
             if key not in spec:
                 self.src.report(
                     f"{section}: unknown key '{key}'{did_you_mean(str(key), spec)}",
@@ -311,7 +312,7 @@ class _Reader:
                     len(str(key)),
                 )
                 continue
-            checked = self._knob(f"{section}.{key}", spec[key], value[key], value.lc.value(key))
+            checked = self._knob(f"{section}.{key}", spec[key], value[key], value_at(value, key))
             if checked is not None:
                 out[key] = checked
 
@@ -431,7 +432,7 @@ class _Reader:
         broken = False
         for key in item:
             if key not in RULE_KEYS or (key == "action" and section != "consolidate"):
-                line, col = item.lc.key(key)
+                line, col = key_at(item, key)
                 extra = " (only consolidate rules have an action)" if key == "action" else ""
                 allowed = [k for k in RULE_KEYS if k != "action" or section == "consolidate"]
                 self.src.report(
@@ -446,7 +447,7 @@ class _Reader:
         if not isinstance(name, str) or not _NAME.match(name):
             self.src.report(
                 f"{label}: rule name '{name}' must be lowercase letters, digits, - and _",
-                item.lc.value("name"),
+                value_at(item, "name"),
                 len(str(name)),
             )
             return None
@@ -454,7 +455,9 @@ class _Reader:
         schema = _SECTION_SCHEMAS[section]
         for key, want in (("when", BOOL), ("score", NUMBER)):
             if key in item:
-                compiled = self._expr(item[key], item.lc.value(key), f"{label}.{key}", schema, want)
+                compiled = self._expr(
+                    item[key], value_at(item, key), f"{label}.{key}", schema, want
+                )
                 broken = broken or compiled is None
                 setattr(spec, key, compiled)
         if "action" in item:
@@ -462,7 +465,7 @@ class _Reader:
             if action not in ACTIONS:
                 self.src.report(
                     f"{label}.action: must be merge or supersede, not '{action}'",
-                    item.lc.value("action"),
+                    value_at(item, "action"),
                     len(str(action)),
                 )
                 broken = True
@@ -472,7 +475,7 @@ class _Reader:
             if not isinstance(item["description"], str):
                 self.src.report(
                     f"{label}.description: must be a string, not {_kind(item['description'])}",
-                    item.lc.value("description"),
+                    value_at(item, "description"),
                 )
             else:
                 spec.description = item["description"].strip()
