@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from dreamgit.dream.consolidate import counts
 from dreamgit.dream.consolidate.counts import count_changes, quantities
 from dreamgit.dream.consolidate.update import find_updates
+from dreamgit.extract.signature import signature
+from test_frame_corpus import _sentences
 from test_update import T0, _memories, _pairs
 
 
@@ -283,3 +285,12 @@ def test_a_sentence_is_tokenized_as_each_token_lowered(text: str) -> None:
     assert counts._tokens(text) == tokens
     number = re.compile(r"^\d[\d,]*(?:\.\d+)?%?$")
     assert [t[:1].isdecimal() for t in tokens] == [bool(number.match(t)) for t in tokens]
+
+
+def test_a_readings_dates_are_those_of_its_facts_signature() -> None:
+    """The count reading takes its dates without a whole signature: over the sentences of
+    a benchmark store and random ones, the dates a signature of the fact reads."""
+    read = [counts.read_counts(text) for text in _sentences()]
+    kept = [r for r in read if r is not None]
+    assert len(kept) > 100 and any(r.dates for r in kept)
+    assert all(r.dates == signature(r.fact).dates for r in kept)

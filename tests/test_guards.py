@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-import pytest
+import random
+from dataclasses import replace
+from itertools import pairwise
+from typing import Any
 
-from dreamgit.extract.guards import keys_compatible, may_merge, merge_allowed
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dreamgit.extract.guards import _names, _names_differ, keys_compatible, may_merge, merge_allowed
+from dreamgit.extract.signature import signature
+from test_frame_corpus import _sentences
 
 
 def refused(a: str, b: str) -> str:
@@ -265,3 +274,68 @@ def test_verbs_of_one_relation_group_are_one_relation() -> None:
         "In Fennel Core, data is stored in Postgres 13.",
         "Fennel Core keeps its data in Postgres 13.",
     )
+
+
+def _name_words_differ(a: str, b: str) -> tuple[bool, bool]:
+    """The name check as the guards make it, and as the words the two texts hold say it."""
+    sa, sb = signature(a), signature(b)
+    in_a, in_b = _names(sa, sb)
+    return _names_differ(sa, sb), in_a != in_b
+
+
+def test_the_name_check_answers_as_the_name_words_do_over_a_corpus() -> None:
+    """Over the sentences of a benchmark store and random ones, each beside its neighbour
+    in sorted order (most share a template) and a random other, the name check made from
+    each text's own sets refuses exactly the pairs whose name-like words differ."""
+    sentences = sorted(_sentences())
+    rng = random.Random(25)
+    pairs = list(pairwise(sentences))
+    pairs += [(s, rng.choice(sentences)) for s in sentences]
+    answers = [_name_words_differ(a, b) for a, b in pairs]
+    assert all(fast == slow for fast, slow in answers)
+    assert {fast for fast, _slow in answers} == {True, False}
+
+
+_NAME_PIECES = st.sampled_from(
+    str.split(
+        """Priya Marco priya marco The the Atlas atlas-api uses runs on for Python python v3
+        CI api Note: Use not over Orion orion billing-service with 3 May"""
+    )
+)
+
+
+@given(st.lists(_NAME_PIECES, min_size=1, max_size=8), st.lists(_NAME_PIECES, max_size=8))
+def test_the_name_check_answers_as_the_name_words_do(first: list[str], second: list[str]) -> None:
+    """Any two texts of names, openers, tools and words in either case: the same answer."""
+    fast, slow = _name_words_differ(" ".join(first), " ".join(second))
+    assert fast == slow
+
+
+_WORDS = st.frozensets(st.sampled_from("abcdef"))
+
+
+@given(_WORDS, _WORDS, _WORDS, _WORDS, _WORDS, _WORDS)
+def test_the_name_check_holds_for_any_sets_of_names_openers_and_features(
+    names_a: frozenset[str],
+    openers_a: frozenset[str],
+    features_a: frozenset[str],
+    names_b: frozenset[str],
+    openers_b: frozenset[str],
+    features_b: frozenset[str],
+) -> None:
+    """Any names, openers and features, a name outside its own text's features included
+    (which no text read so far has): the check refuses as the name words differ."""
+
+    def made(names: frozenset[str], openers: frozenset[str], feats: frozenset[str]) -> Any:
+        return replace(
+            signature("x"),
+            names=names,
+            openers=openers,
+            features=feats,
+            present_names=feats & (names | openers),
+            absent_names=names - feats,
+        )
+
+    sa, sb = made(names_a, openers_a, features_a), made(names_b, openers_b, features_b)
+    in_a, in_b = _names(sa, sb)
+    assert _names_differ(sa, sb) == (in_a != in_b)

@@ -31,6 +31,21 @@ def _names(sa: Signature, sb: Signature) -> tuple[frozenset[str], frozenset[str]
     return candidates & sa.features, candidates & sb.features
 
 
+def _names_differ(sa: Signature, sb: Signature) -> bool:
+    """Whether :func:`_names` gives the two texts other words, told without building them:
+    a word of the candidates differs only if it is in one text's features and not the
+    other's, so the two differ exactly when a name or opener present in one text is not a
+    feature of the other, or a name one text lacks is a feature of the other (most pairs
+    the duplicate finder judges fail here: at 100,000, 154,000 of 191,500)."""
+    fa, fb = sa.features, sb.features
+    return not (
+        sa.present_names <= fb
+        and sb.present_names <= fa
+        and sa.absent_names.isdisjoint(fb)
+        and sb.absent_names.isdisjoint(fa)
+    )
+
+
 def _antonym(sa: Signature, sb: Signature) -> tuple[str, str] | None:
     # An antonym word is in ``antonyms`` whenever it is in the text at all.
     only_a, only_b = sa.antonyms - sb.antonyms, sb.antonyms - sa.antonyms
@@ -196,8 +211,7 @@ def _failure(sa: Signature, sb: Signature) -> str | None:
         return "polarity"
     if sa.antonyms != sb.antonyms and _antonym(sa, sb):  # equal: none on one side only
         return "polarity"
-    in_a, in_b = _names(sa, sb)
-    if in_a != in_b:
+    if _names_differ(sa, sb):
         return "names"
     if sa.directions and sb.directions and _reversed(sa, sb):
         return "direction"

@@ -108,6 +108,10 @@ class Signature:
     names: frozenset[str]  # name-like norms
     openers: frozenset[str]  # capitalised first words: names unless the other text has them
     directions: frozenset[tuple[frozenset[str], frozenset[str]]]
+    #: its names and openers that are among its features, and its names that are not:
+    #: what a pair's name check needs of each text (``guards.py``), made once per text
+    present_names: frozenset[str]
+    absent_names: frozenset[str]
 
 
 def _is_month_may(tokens: tuple[Token, ...], i: int) -> bool:
@@ -295,8 +299,9 @@ def signature(text: str) -> Signature:
         elif opener:
             openers.add(t.norm)
     words = {t.norm for t in tokens}
+    feats = features(text)
     return Signature(
-        features=features(text),
+        features=feats,
         text=text,
         antonyms=frozenset(words & _ANTONYM_WORDS),
         negations=tuple(negations),
@@ -305,4 +310,6 @@ def signature(text: str) -> Signature:
         names=frozenset(names),
         openers=frozenset(openers),
         directions=_directions(tokens) if words & _MARKER_WORDS else frozenset(),
+        present_names=feats & (names | openers),
+        absent_names=frozenset(names.difference(feats)),
     )
