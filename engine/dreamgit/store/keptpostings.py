@@ -20,9 +20,9 @@ import contextlib
 import sqlite3
 import uuid
 from array import array
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from itertools import chain, compress
 from pathlib import Path
 from typing import cast
 
@@ -83,18 +83,26 @@ class KeptPostings:
         if None in numbers:
             self._number_new(texts, numbers, read)
         held = cast("list[int]", numbers)  # each None was numbered
-        place = dict(zip(held, range(len(held)), strict=True))
-        places = _places(place) if len(place) == len(held) else _repeated_places(place, held)
+        rows = {word: self._holding(word) for word in words}
+        # the places of the texts that hold one of the words, found by C loops: of a
+        # query's 100,000 texts few hold one, and a map of every number to its place, made
+        # per query, was most of a warm dream's asking
+        at = _places_among(held, frozenset().union(*rows.values()))
         found: dict[str, list[int]] = {}
-        for word in words:
-            row, added = self._rows.get(word), self._added.get(word)
-            kept = places(unpacked(row)) if row is not None else []
-            if added is not None:
-                kept += places(added)
+        for word, row in rows.items():
+            kept = list(chain.from_iterable(map(at.__getitem__, filter(at.__contains__, row))))
             if kept:
                 kept.sort()  # a row holds numbers, not places
                 found[word] = kept
         return found
+
+    def _holding(self, word: str) -> array[int]:
+        """The numbers of the texts that hold ``word``: kept, then new to the database."""
+        row, added = self._rows.get(word), self._added.get(word)
+        numbers = unpacked(row) if row is not None else array(NUMBER_TYPE)
+        if added is not None:
+            numbers += added
+        return numbers
 
     def _share(self, texts: Sequence[str], numbers: list[int | None]) -> None:
         """Key each text's number by the query's own string of it, once a run: the texts
@@ -186,34 +194,13 @@ class KeptPostings:
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("texts", "postings"))
 
 
-def _places(place: dict[int, int]) -> Callable[[array[int]], list[int]]:
-    """The places of a row's numbers, when each number stands at one ``place``."""
-
-    def places(row: array[int]) -> list[int]:
-        return list(map(place.__getitem__, filter(place.__contains__, row)))
-
-    return places
-
-
-def _repeated_places(
-    place: dict[int, int], numbers: list[int]
-) -> Callable[[array[int]], list[int]]:
-    """The places of a row's numbers, when a number may stand at several of ``numbers``
-    (``place`` holds each number's last): the few repeated ones add their other places."""
-    repeated = {n for n, count in Counter(numbers).items() if count > 1}
-    earlier: dict[int, list[int]] = {}
-    for k, n in enumerate(numbers):
-        if n in repeated and place[n] != k:
-            earlier.setdefault(n, []).append(k)
-    single = _places(place)
-
-    def places(row: array[int]) -> list[int]:
-        found = single(row)
-        for n in filter(earlier.__contains__, row):
-            found += earlier[n]
-        return found
-
-    return places
+def _places_among(numbers: list[int], wanted: AbstractSet[int]) -> dict[int, list[int]]:
+    """Each of ``wanted`` that stands in ``numbers``, with its places there in order (a
+    text that stands twice in a query has two)."""
+    at: dict[int, list[int]] = {}
+    for k in compress(range(len(numbers)), map(wanted.__contains__, numbers)):
+        at.setdefault(numbers[k], []).append(k)
+    return at
 
 
 def _as_set(words: Iterable[str]) -> AbstractSet[str]:
