@@ -56,7 +56,7 @@ def is_row(entry: object) -> bool:
 
 def row_of(record: dict[str, Any]) -> list[Any]:
     """The row of a record (its values in :data:`FIELDS`' order, the savings made)."""
-    row = [ROW_VERSION, *(record.get(name) for name in FIELDS)]
+    row = [ROW_VERSION, *map(record.get, FIELDS)]  # no generator: 100,000 rows a cold read
     if row[_DESCRIPTION] == row[_TEXT]:
         row[_DESCRIPTION] = None
     end = len(row)
