@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 
@@ -64,6 +65,7 @@ def test_commit_writes_tree_author_time_and_message(tmp_path: Path) -> None:
         "c.md": git(tmp_path / "r", "rev-parse", "main:c.md").strip(),
     }
     assert store.files(first, "a/") == {"a/b.md": store.files(first)["a/b.md"]}
+    assert store.files(first, "a/c") == {} and store.files(first, "c") == {"c.md": ANY}
     log = git(tmp_path / "r", "log", "-1", "--format=%an <%ae>|%at|%s|%(trailers:only,unfold)")
     assert (
         log.strip() == f"Agent Smith <agent@example.com>|{int(NOW.timestamp())}|first|Dream-Op: x"
