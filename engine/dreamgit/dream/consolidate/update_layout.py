@@ -147,6 +147,7 @@ def laid_out(memories: Sequence[Memory], check: Check) -> Findings:
 def _found(
     by_key: dict[str, Memory], layout: Layout, check: Check, keeper: LayoutKeeper | None
 ) -> Findings:
+    layout.share()
     run = _Run(by_key, layout, check)
     try:
         findings = run.findings()
