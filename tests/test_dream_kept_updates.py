@@ -1,13 +1,12 @@
-"""A dream's newer-value check takes unchanged subjects' updates from those kept between runs.
+"""A dream's newer-value check takes what unchanged memories say and found from a kept run.
 
-``subject-updates.sqlite3`` in the git directory keeps what comparing one subject's
-memories found, under a digest of those memories (ids, times, texts, in order), so a later
-run compares only the subjects a new or changed memory joined (``update_memo``), and
-``update-readings.sqlite3`` keeps what each memory's text says to compare (its frames, a
-promotion), so a later run reads only new and changed memories (``update_readings``).
-Whatever state either cache is in (filled by a review, missing, damaged, written by other
-code, holding rows it cannot read), a dream gives the same operations, run id and trees as
-on a fresh repository.
+``update-readings.sqlite3`` in the git directory keeps what each memory's text says to
+compare (its frames, a promotion), so a later run reads only new and changed memories
+(``update_readings``), and the check's layout (``update-layout.sqlite3``, its own tests)
+what each subject's comparison found, so a later run compares only the subjects a new or
+changed memory joined. Whatever state the kept readings are in (filled by a review,
+missing, damaged, written by other code, holding rows it cannot read), a dream gives the
+same operations, run id and trees as on a fresh repository.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from dreamgit.dream.consolidate import update, update_frames
 from dreamgit.dream.consolidate.frame_memo import FrameCodec
 from dreamgit.dream.consolidate.kept_frame import EAGER
 from dreamgit.dream.consolidate.update import find_updates
-from dreamgit.dream.consolidate.update_memo import InputDigest, keeping_updates
+from dreamgit.dream.consolidate.update_memo import keeping_updates
 from dreamgit.dream.consolidate.update_readings import _ReadingCodec
 from dreamgit.extract.frame import Frame
 from dreamgit.model import Memory
@@ -42,13 +41,6 @@ UPDATES: tuple[Seed, ...] = (
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
-#: The cache's states before the dream (``keptstates``): every subject of the fixture kept
-#: after a review; "other code" found no update anywhere; unreadable rows of three strings.
-STATES = reading_states(
-    "subject-updates", rows=2, wrong="[]", unreadable='[["only", "three", "strings"]]'
-)
-
-
 #: The kept readings' states: "other code" read every memory as saying nothing to compare;
 #: unreadable rows hold a frame list of the wrong shape.
 READING_STATES = reading_states(
@@ -56,16 +48,12 @@ READING_STATES = reading_states(
 )
 
 
-@pytest.mark.parametrize(
-    "prepare",
-    [*STATES, *READING_STATES],
-    ids=[f"{kind}-{state}" for kind in ("updates", "readings") for state in STATE_IDS],
-)
-def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_updates(
+@pytest.mark.parametrize("prepare", READING_STATES, ids=[f"readings-{s}" for s in STATE_IDS])
+def test_a_dream_gives_the_same_operations_and_trees_whatever_the_kept_readings(
     tmp_path: Path, prepare: Prepare
 ) -> None:
-    """Kept, damaged, foreign, unreadable or removed updates or readings: the dream of a
-    fresh repository."""
+    """Kept, damaged, foreign, unreadable or removed readings: the dream of a fresh
+    repository."""
     rules = same_dream_as_fresh(tmp_path, UPDATES, prepare)
     assert rules.count("supersede-newer-value") >= 2
 
@@ -114,22 +102,6 @@ def test_a_second_block_takes_unchanged_subjects_from_the_kept_ones(
     assert [u.reason for u in again if u.old == "m-upd00003"] != [
         u.reason for u in first if u.old == "m-upd00003"
     ]
-
-
-def test_a_subjects_digest_changes_with_any_memorys_id_time_text_or_order() -> None:
-    """Two inputs digest alike only when they are the same memories in the same order."""
-    a, b = STORE[0], STORE[1]
-    subject = frozenset({"cluster", "staging"})
-
-    def of(*part: Memory) -> str:
-        return InputDigest().of(subject, [[(m, None) for m in part]])
-
-    base = of(a, b)
-    assert of(a, b) == base
-    later = _memory(2, b.text, 3)
-    for other in (of(b, a), of(a, later), of(a, _memory(9, b.text, 2)), of(a, _memory(2, "x", 2))):
-        assert other != base
-    assert InputDigest().of(frozenset({"cluster"}), [[(a, None), (b, None)]]) != base
 
 
 def test_a_second_block_reads_only_new_and_changed_memories(

@@ -27,8 +27,9 @@ from dreamgit.store.keptlayout import KeptLayout
 def _layout(name: str = "lena\x1fteam") -> Layout:
     return Layout(
         members={"m-1": ["1c1b4f664154a4dbaa4790ca", "2025-01-06T08:35:17+00:00", [name], None]},
-        groups={name: [["m-1", 0]]},
-        found={name: [["m-0", "m-1", "newer value"]]},
+        groups={name: [["m-1", 0, 64 + 1]]},
+        found={name: {"m-1\x1f0": [["m-0", "m-1", "newer value", ""]]}},
+        relations={"live\x1fin": 1},
     )
 
 
@@ -78,7 +79,9 @@ def test_the_texts_are_ascii_and_read_back_as_the_code_before_wrote_them(
     parts = layout.encode()
     assert set(parts) == {"v", *vars(layout)}
     assert all(text.isascii() for text in parts.values())
-    before = {"v": "2"} | {n: json.dumps(v, ensure_ascii=False) for n, v in vars(layout).items()}
+    before = {"v": layout.encode()["v"]} | {
+        n: json.dumps(v, ensure_ascii=False) for n, v in vars(layout).items()
+    }
     assert not all(text.isascii() for text in before.values())
     assert Layout.decode(dict(parts)) == Layout.decode(dict(before)) == layout
     kept = _kept(tmp_path)

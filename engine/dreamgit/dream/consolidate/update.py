@@ -30,10 +30,9 @@ from dreamgit.dream.consolidate.count_words import PARTICLES
 from dreamgit.dream.consolidate.counts import counts_apart, laid_out_counts
 from dreamgit.dream.consolidate.rejected import alternative, corrects, ranks_apart
 from dreamgit.dream.consolidate.update_frames import ROLE_RELATIONS, Framed, age, read_memory
-from dreamgit.dream.consolidate.update_layout import TEAM, USER, Check, laid_out
-from dreamgit.dream.consolidate.update_memo import Found, InputDigest, kept_updates
+from dreamgit.dream.consolidate.update_layout import TEAM, USER, Check, Found, Members, laid_out
+from dreamgit.dream.consolidate.update_members import CHANGE, OWNS, PARTNER, Windows
 from dreamgit.dream.consolidate.update_passes import (
-    WINDOW,
     canon_words,
     overlap,
     same_thing,
@@ -310,17 +309,12 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     Each memory is superseded at most once, by the newest memory that replaces its
     value; when that one is replaced in turn, the update names the last of the chain,
     so every ``new`` stays active. Same input, same output, in a stable order. Only the
-    subjects a new, changed or removed memory touched are compared again when the
-    layout of the run before is kept (``update_layout``).
+    members of subjects whose comparison a new, changed or removed memory can change are
+    compared again when the layout of the run before is kept (``update_layout``).
     """
-    digest = InputDigest()
-
-    def compare(
-        subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed], owned: Owned
-    ) -> list[Found]:
-        return _kept_subject_updates(subject, by_subject, owned, digest)
-
-    check = Check(read_memory, prefetch_readings, compare, _promoted, laid_out_counts)
+    check = Check(
+        read_memory, prefetch_readings, _subject_updates, _promoted, laid_out_counts, _flags
+    )
     hold_readings(m.text for m in memories)  # the kept readings still in use
     found = laid_out(memories, check)
     updates: dict[str, Update] = {}
@@ -336,107 +330,66 @@ def find_updates(memories: Sequence[Memory]) -> list[Update]:
     return _to_survivors(updates)
 
 
-#: What each subject owns, by subject.
-Owned = Mapping[frozenset[str], Framed]
+#: The members of each subject, and what each subject owns, by subject.
+Subjects = Mapping[frozenset[str], Members]
 
 
-def _kept_subject_updates(
-    subject: frozenset[str],
-    by_subject: Mapping[frozenset[str], Framed],
-    owned: Owned,
-    digest: InputDigest,
-) -> list[Found]:
-    """:func:`_subject_updates`, or what it found before for the same memories in the same
-    order (``update_memo``): the subject's, what it owns, and its team's."""
-    if _alone(subject, by_subject, owned):
-        return []  # nothing to compare: not worth a kept row
-
-    def find() -> list[Found]:
-        return [(u.old, u.new, u.reason, u.named) for u in _subject_updates(*inputs)]
-
-    inputs = (subject, by_subject, owned)
-    partner = by_subject.get(subject ^ {_TEAM}, [])
-    parts = (by_subject[subject], owned.get(subject, []), partner, _as_theirs(subject, by_subject))
-    return kept_updates(lambda: digest.of(subject, parts), find)
+def _flags(frame: Frame) -> int:
+    """What a frame's comparison reads besides its relation's window (``update_members``):
+    its subject's window of any relation, its team's last memories, what its subject
+    owns."""
+    changes = frame.change or frame.rejected or frame.left or frame.moved_from
+    flags = CHANGE if changes or age(frame) is not None else 0
+    flags |= PARTNER if frame.head in _SWITCHES or frame.left else 0
+    return flags | (OWNS if frame.head in _OWNED_CHANGES else 0)
 
 
-def _alone(
-    subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed], owned: Owned
-) -> bool:
+def _alone(subject: frozenset[str], by_subject: Subjects, owned: Subjects) -> bool:
     """Whether ``subject`` has nothing to compare: one memory, owning nothing, no team, not
     named another way by the user."""
-    teamed = subject ^ {_TEAM} in by_subject or bool(_as_theirs(subject, by_subject))
+    teamed = subject ^ {_TEAM} in by_subject or _as_theirs(subject, by_subject) is not None
     return len(by_subject[subject]) < 2 and subject not in owned and not teamed
 
 
-def _as_theirs(subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed]) -> Framed:
+def _as_theirs(subject: frozenset[str], by_subject: Subjects) -> Members | None:
     """The memories about ``subject`` named the other way by the user: "the billing
     service" the user speaks of is "the user's billing service", and the other way round.
     Nobody else's: "Ana's billing service" is Ana's."""
     other = subject ^ {_USER}
-    return by_subject.get(other, []) if other and other != {_TEAM} else []
-
-
-#: Memories with a frame of what they say and the age it gives its subject (or None).
-_Aged = list[tuple[Memory, Frame, str | None]]
-
-
-def _aged(framed: Framed) -> _Aged:
-    return [(memory, frame, age(frame)) for memory, frame in framed]
+    return by_subject.get(other) if other and other != {_TEAM} else None
 
 
 def _subject_updates(
-    subject: frozenset[str], by_subject: Mapping[frozenset[str], Framed], owned: Owned
-) -> list[Update]:
-    """The updates among one subject's memories and what it owns, in the order found (a
-    later one for the same old memory wins)."""
-    found: list[Update] = []
+    subject: frozenset[str], by_subject: Subjects, owned: Subjects, places: list[int] | None
+) -> dict[int, list[Found]]:
+    """The updates each member of one subject finds as the newer memory (of the members at
+    ``places``, or all), by place: compared with the members right before it, what the
+    user names another way, its team's and what the subject owns (in the members' order,
+    a later one for the same old memory wins)."""
+    found: dict[int, list[Found]] = {}
     if _alone(subject, by_subject, owned):
         return found
-    group = _aged(by_subject[subject])
-    theirs_too = _aged(_as_theirs(subject, by_subject))
-    partner: _Aged | None = None  # the team's (or the person's) last, aged when first asked
-    by_relation: dict[tuple[str, str], _Aged] = {}
-    places: list[int] = []  # each memory's place in its relation's list
-    for aged in group:
-        bucket = by_relation.setdefault((aged[1].head, aged[1].particle), [])
-        places.append(len(bucket))
-        bucket.append(aged)
-    for position, (memory, frame, new_age) in enumerate(group):
-        # a change, a correction ("instead of"), an age: whatever the older one's verb
-        if frame.change or frame.rejected or frame.left or frame.moved_from or new_age is not None:
-            earlier = group[max(0, position - WINDOW) : position]
-            if frame.head in _SWITCHES or frame.left:
-                # what a person's team builds with is theirs: "Raj builds the app
-                # using React Native" / "Raj's team rewrites the app in Flutter"
-                if partner is None:
-                    teamed = by_subject.get(subject ^ {_TEAM}, []) if subject - {_TEAM} else []
-                    partner = _aged(teamed[-WINDOW:])
-                earlier = [*earlier, *partner]
-            earlier = [*earlier, *theirs_too[-WINDOW:]]
-        else:
-            bucket, place = by_relation[frame.head, frame.particle], places[position]
-            relation = (frame.head, frame.particle)
-            said_as = [x for x in theirs_too if (x[1].head, x[1].particle) == relation]
+    teamed = by_subject.get(subject ^ {_TEAM}) if subject - {_TEAM} else None
+    tied = (_as_theirs(subject, by_subject), teamed, owned.get(subject))
+    windows = Windows(by_subject[subject], places, tied)
+    for position in windows.places:
+        memory, frame, new_age = windows.at(position)
+        earlier, before = windows.earlier(position), windows.owned_before(position)
+        if not windows.members.flags(position) & CHANGE:
             # said with no change, a frame replaces only a value said with the same
             # qualifiers (_same_relation): the rest of its window is not asked (three in
             # four of the pairs over 100,000 memories)
-            phrases = frame.phrases
-            earlier = [
-                x
-                for x in (*bucket[max(0, place - WINDOW) : place], *said_as[-WINDOW:])
-                if x[1].phrases == phrases
-            ]
+            earlier = [x for x in earlier if x[1].phrases == frame.phrases]
+        updates: list[Found] = []
         for old, old_frame, old_age in earlier:
             if old.created >= memory.created:
                 continue
             reason = _why(old_frame, frame, old_age, new_age)
             if reason is not None and not counts_apart(old.text, memory.text):
-                found.append(Update(old.id, memory.id, reason))
+                updates.append((old.id, memory.id, reason, ""))
         # what the subject owns changes only by a new version of it, and what the
         # subject makes loses what they quit ("decided to drop the Switch version")
-        theirs = owned.get(subject, []) if frame.head in _OWNED_CHANGES else []
-        for old, old_frame in [x for x in theirs if x[0].created < memory.created][-WINDOW:]:
+        for old, old_frame, _age in before:
             if frame.head in _SWITCHES:
                 reason = _new_version(old_frame, frame)
             elif old_frame.subject - subject <= _ARTIFACTS:
@@ -444,7 +397,9 @@ def _subject_updates(
             else:
                 reason = None  # "Ana quit Instagram" ends nothing of Ana's sister
             if reason is not None and not counts_apart(old.text, memory.text):
-                found.append(Update(old.id, memory.id, reason))
+                updates.append((old.id, memory.id, reason, ""))
+        if updates:
+            found[position] = updates
     return found
 
 

@@ -22,11 +22,12 @@ from dreamgit.store.keptlayout import KeptLayout
 
 __all__ = ["Entry", "Layout", "LayoutKeeper", "keeping_layout", "layout_keeper"]
 
-#: One member of a subject: (memory key, the place of the frame in its reading).
+#: One member of a subject: [memory key, the place of the frame in its reading, its kind:
+#: the index of its relation in :attr:`Layout.relations` times 64 plus its flags].
 Entry = list[Any]
 
 #: The layout's shape; a kept one of another version is not read.
-_VERSION = 2
+_VERSION = 3
 _PACKAGE = Path(__file__).resolve().parents[2]
 
 
@@ -40,8 +41,11 @@ class Layout:
     groups: dict[str, list[Entry]] = field(default_factory=dict)
     #: subject → the subjects of one more word (what it owns is theirs)
     sup: dict[str, list[str]] = field(default_factory=dict)
-    #: subject → the updates its comparison found (none: no entry)
-    found: dict[str, list[list[str]]] = field(default_factory=dict)
+    #: subject → each member's updates as the newer memory (by "key\x1fplace", in the
+    #: members' order; members that found none and subjects that found none: no entry)
+    found: dict[str, dict[str, list[list[str]]]] = field(default_factory=dict)
+    #: each relation its members' kinds name ("head\x1fparticle" → its index)
+    relations: dict[str, int] = field(default_factory=dict)
     #: subject → the endings the tool in use replaced there
     endings: dict[str, list[list[str]]] = field(default_factory=dict)
     #: subject → its frames that move a date, and what they moved
@@ -81,6 +85,21 @@ class Layout:
             if not isinstance(values[name], dict):
                 return None
         return cls(**values)
+
+    def share(self) -> None:
+        """One object for each memory key, subject key and kind, where JSON made one for
+        every place it is written: the members' keys again in their subjects' entries,
+        the subjects' keys again in each member's subjects (~16 MB over 100,000
+        memories, held through the check)."""
+        keys = {key: key for key in self.members}
+        subjects = {key: key for key in self.groups}
+        kinds: dict[int, int] = {}
+        for member in self.members.values():
+            member[2] = [subjects.get(s, s) for s in member[2]]
+        for entries in self.groups.values():
+            for entry in entries:
+                entry[0] = keys.get(entry[0], entry[0])
+                entry[2] = kinds.setdefault(entry[2], entry[2])
 
 
 class LayoutKeeper:

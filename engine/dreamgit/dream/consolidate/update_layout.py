@@ -10,14 +10,16 @@ memory's frames back and digesting every subject, though only the subjects a new
 changed or removed memory touches can answer otherwise than in the run before.
 
 :func:`laid_out` keeps a :class:`Layout`: each memory's digest (id, time, text) and the
-subjects of its frames, each subject's members in time order (as memory ids and frame
-places, no frame), and what each subject's comparison and passes found. A run compares
-the memories it is given with the layout's (a dict diff), reads only the new and changed
-memories, moves them in and the gone ones out of their subjects' member lists, and
-compares again only the touched subjects and those tied to them, reading their members'
-frames (``update_readings`` keeps those). Every other subject's findings are carried
-without touching its members. Inside ``update_kept.keeping_layout`` (opened with the kept
-updates, ``update_memo``) the layout comes from, and goes back to, the git directory
+subjects of its frames, each subject's members in time order (as memory ids, frame
+places and kinds: a frame's relation and flags, no frame), what each member's comparison
+found, and what the passes found. A run compares the memories it is given with the
+layout's (a dict diff), reads only the new and changed memories, moves them in and the
+gone ones out of their subjects' member lists, and compares again, in the touched
+subjects and those tied to them, only the members whose comparison a moved memory can
+change (``update_reach``), framing only what those read (``update_members``;
+``update_readings`` keeps the frames). Every other member's findings are carried without
+reading it. Inside ``update_kept.keeping_layout`` (opened with the kept readings,
+``update_memo``) the layout comes from, and goes back to, the git directory
 (``store/keptlayout.py``); outside it every run starts from an empty layout, which is
 the scan from nothing: one code, the same answers.
 """
@@ -32,15 +34,31 @@ from typing import Any
 
 from dreamgit.dream.consolidate.update_frames import Framed
 from dreamgit.dream.consolidate.update_kept import Entry, Layout, LayoutKeeper, layout_keeper
+from dreamgit.dream.consolidate.update_members import (
+    COUNTS,
+    ENDING,
+    MOVER,
+    RELATION,
+    TEAM,
+    USER,
+    Groups,
+    Members,
+    Owned,
+    Readings,
+    key_of,
+    subject_of,
+)
 from dreamgit.dream.consolidate.update_passes import (
     PRONOUNS,
     WINDOW,
     changes_count,
     endings_in,
+    ends_a_tool,
     moved_in,
     moves_date,
     pronoun_changes_in,
 )
+from dreamgit.dream.consolidate.update_reach import Moves, reached
 from dreamgit.dream.consolidate.update_readings import Reading
 from dreamgit.extract.frame import Frame
 from dreamgit.model import Memory
@@ -51,27 +69,13 @@ __all__ = [
     "Check",
     "Findings",
     "Found",
+    "Members",
     "keyed",
     "laid_out",
 ]
 
-#: A person's team: what tools it uses are that person's too.
-TEAM = "team"
-#: The user: "the billing service" the user speaks of is "the user's billing service".
-USER = "user"
-
 #: One update as kept: (old id, new id, reason, the value named).
 Found = tuple[str, str, str, str]
-
-
-def key_of(subject: frozenset[str]) -> str:
-    """A subject as one string: its words sorted."""
-    return "\x1f".join(sorted(subject))
-
-
-def subject_of(key: str) -> frozenset[str]:
-    """The subject of :func:`key_of`."""
-    return frozenset(key.split("\x1f")) if key else frozenset()
 
 
 def _words(key: str) -> list[str]:
@@ -91,9 +95,16 @@ class Findings:
     counts: list[tuple[Memory, Memory, str]]
 
 
-#: How one subject's comparison runs: (subject, groups, owned) → its updates.
+#: How one subject's comparison runs: (subject, groups, owned, the places of the members
+#: to compare, or None for all) → each of those members' updates as the newer memory.
 Compare = Callable[
-    [frozenset[str], Mapping[frozenset[str], Framed], Mapping[Any, Framed]], list[Found]
+    [
+        frozenset[str],
+        Mapping[frozenset[str], Members],
+        Mapping[frozenset[str], Members],
+        list[int] | None,
+    ],
+    dict[int, list[Found]],
 ]
 #: How the count check runs: (memories by key, the keys read anew, the keys taken out,
 #: its layout, moved in place) → (older, newer, reason) of each count changed.
@@ -108,14 +119,15 @@ Promote = Callable[[Memory, Frame, frozenset[str], Framed], list[Found]]
 @dataclass(frozen=True)
 class Check:
     """The parts of the check the layout runs: reading a memory, comparing a subject,
-    retiring by a promotion, the count check, and fetching kept readings ahead in one
-    batch."""
+    retiring by a promotion, the count check, fetching kept readings ahead in one batch,
+    and the flags of a frame its comparison reads (``update_members``)."""
 
     read: Callable[[Memory], Reading]
     prefetch: Callable[[list[str]], None]
     compare: Compare
     promote: Promote
     count: Count
+    flags: Callable[[Frame], int]
 
 
 def laid_out(memories: Sequence[Memory], check: Check) -> Findings:
@@ -135,6 +147,7 @@ def laid_out(memories: Sequence[Memory], check: Check) -> Findings:
 def _found(
     by_key: dict[str, Memory], layout: Layout, check: Check, keeper: LayoutKeeper | None
 ) -> Findings:
+    layout.share()
     run = _Run(by_key, layout, check)
     try:
         findings = run.findings()
@@ -160,100 +173,15 @@ def _digest(memory: Memory) -> str:
     return hashlib.blake2b(said.encode(), digest_size=12).hexdigest()
 
 
-class _Readings:
-    """Each memory's reading, read once in a run (kept readings fetched ahead in batches)."""
-
-    def __init__(self, by_key: dict[str, Memory], check: Check) -> None:
-        self._by_key, self._check = by_key, check
-        self._of: dict[str, Reading] = {}
-
-    def fetch(self, keys: Iterable[str]) -> None:
-        texts = [self._by_key[k].text for k in set(keys) if k not in self._of]
-        if texts:
-            self._check.prefetch(texts)
-
-    def of(self, key: str) -> Reading:
-        reading = self._of.get(key)
-        if reading is None:
-            reading = self._of[key] = self._check.read(self._by_key[key])
-        return reading
-
-    def framed(self, entry: Entry) -> tuple[Memory, Frame]:
-        key, place = entry
-        return self._by_key[key], self.of(key)[0][place]
-
-
-class _Groups(Mapping[frozenset[str], Framed]):
-    """The layout's subjects as the check reads them: each one's (memory, frame) pairs,
-    read when first asked."""
-
-    def __init__(self, groups: dict[str, list[Entry]], readings: _Readings) -> None:
-        self._groups, self._readings = groups, readings
-        self._framed: dict[str, Framed] = {}
-
-    def __getitem__(self, subject: frozenset[str]) -> Framed:
-        key = key_of(subject)
-        found = self._framed.get(key)
-        if found is None:
-            found = self._framed[key] = list(map(self._readings.framed, self._groups[key]))
-        return found
-
-    def tail(self, subject: frozenset[str]) -> Framed:
-        """The last :data:`WINDOW` of a subject's memories (none when it has none)."""
-        key = key_of(subject)
-        if key in self._framed:
-            return self._framed[key][-WINDOW:]
-        return list(map(self._readings.framed, self._groups.get(key, [])[-WINDOW:]))
-
-    def __contains__(self, subject: object) -> bool:
-        return isinstance(subject, frozenset) and key_of(subject) in self._groups
-
-    def __iter__(self) -> Iterator[frozenset[str]]:
-        return map(subject_of, self._groups)
-
-    def __len__(self) -> int:
-        return len(self._groups)
-
-
-class _Owned(Mapping[frozenset[str], Framed]):
-    """What each subject owns: the memories of every subject of one more word ("Ana's
-    phone" for Ana), those subjects in the order they were first said."""
-
-    def __init__(self, run: _Run) -> None:
-        self._run = run
-        self._owned: dict[str, Framed] = {}
-
-    def __getitem__(self, subject: frozenset[str]) -> Framed:
-        # made once a run: a comparison asks for it once per memory of its subject
-        key = key_of(subject)
-        found = self._owned.get(key)
-        if found is None:
-            larger = self._run.layout.sup.get(key)
-            if not larger:
-                raise KeyError(subject)
-            groups = self._run.groups
-            ordered = sorted(larger, key=self._run.rank)
-            found = self._owned[key] = [p for k in ordered for p in groups[subject_of(k)]]
-        return found
-
-    def __contains__(self, subject: object) -> bool:
-        return isinstance(subject, frozenset) and bool(self._run.layout.sup.get(key_of(subject)))
-
-    def __iter__(self) -> Iterator[frozenset[str]]:
-        return (subject_of(k) for k, v in self._run.layout.sup.items() if v)
-
-    def __len__(self) -> int:
-        return sum(1 for v in self._run.layout.sup.values() if v)
-
-
 class _Run:
     """One run of the check over a layout: moved by the diff, then compared where touched."""
 
     def __init__(self, by_key: dict[str, Memory], layout: Layout, check: Check) -> None:
         self.by_key, self.layout, self.check = by_key, layout, check
-        self.readings = _Readings(by_key, check)
-        self.groups = _Groups(layout.groups, self.readings)
-        self.owned = _Owned(self)
+        self.readings = Readings(by_key, check.read, check.prefetch)
+        self.groups = Groups(layout.groups, self.readings)
+        self.owned = Owned(layout.sup, layout.groups, self.rank, self.readings)
+        self.moves = Moves(set(), set(), layout.groups)
         #: whether a memory was read anew or taken out (else the layout is the one kept)
         self.changed = False
 
@@ -269,35 +197,29 @@ class _Run:
 
     def rank(self, key: str) -> tuple[str, str, str, int]:
         """Where a subject was first said: its first memory's time, the frame's place."""
-        first, place = self.layout.groups[key][0]
+        first, place, _kind = self.layout.groups[key][0]
         return *self.time(first), place
 
     def findings(self) -> Findings:
         fresh, dropped, touched = self._moved()
-        units = self._tied(touched)
-        self.readings.fetch(self._members(units))
-        layout = self.layout
-        for key in units:
-            _put(layout.found, key, self.check.compare(subject_of(key), self.groups, self.owned))
+        layout, owners = self.layout, self.moves.owners()
+        reach = {key: reached(key, self.moves, owners) for key in self._tied(touched)}
+        # the subjects compared whole read all their members: fetched in one batch (the
+        # others' members are fetched a window at a time, as their comparison asks)
+        self.readings.fetch(self._members([k for k, places in reach.items() if places is None]))
+        for key, places in reach.items():
+            if places is None or places or key in self.moves.before:
+                self._compare(key, places)
         for key in touched & layout.groups.keys():
-            group = self.groups[subject_of(key)]
-            _put(layout.endings, key, [(o.id, n.id, why, "") for o, n, why in endings_in(group)])
-            movers = [
-                e for e, (_m, f) in zip(layout.groups[key], group, strict=True) if moves_date(f)
-            ]
-            _put(layout.movers, key, movers)
-            if subject_of(key) in PRONOUNS:
-                pronouns = [
-                    e
-                    for e, (_m, f) in zip(layout.groups[key], group, strict=True)
-                    if changes_count(f)
-                ]
-                _put(layout.pronouns, key, pronouns)
+            self._pass(key)
         self._move_dates(touched)
         self._promote(set(fresh), touched)
         return Findings(
             subjects=[
-                _as_found(f) for k in sorted(layout.found, key=_words) for f in layout.found[k]
+                _as_found(f)
+                for k in sorted(layout.found, key=_words)
+                for found in layout.found[k].values()
+                for f in found
             ],
             promotions=self._promotions(),
             moved=self._ranked(layout.moved),
@@ -305,6 +227,52 @@ class _Run:
             pronouns=list(self._pronoun_changes()),
             counts=self.check.count(self.by_key, fresh, sorted(dropped), layout.counts),
         )
+
+    def _compare(self, key: str, places: set[int] | None) -> None:
+        """Compare the members of subject ``key`` at ``places`` (None: all) again, and keep
+        what each found in the members' order with what the others found before (a
+        member gone, what it found with it)."""
+        entries, kept = self.layout.groups[key], self.layout.found.get(key, {})
+        asked = None if places is None else sorted(places)
+        found = {}
+        if asked is None or asked:
+            found = self.check.compare(subject_of(key), self.groups, self.owned, asked)
+        now: dict[str, list[list[str]]] = {}
+        for place, (memory, at, _kind) in enumerate(entries):
+            name = f"{memory}\x1f{at}"
+            mine = found.get(place) if places is None or place in places else kept.get(name)
+            if mine:
+                now[name] = [list(f) for f in mine]
+        if now:
+            self.layout.found[key] = now
+        else:
+            self.layout.found.pop(key, None)
+
+    def _pass(self, key: str) -> None:
+        """The endings, moved dates and changes said of "it" among subject ``key``'s
+        members, framing only those that tell of one (their flags) and the last few."""
+        layout, entries = self.layout, self.layout.groups[key]
+        ends = [e for e in entries if e[2] % RELATION & ENDING]
+        # the endings and the last WINDOW members, in order: what endings_in reads of all
+        last = len(entries) - WINDOW
+        read = [e for n, e in enumerate(entries) if n >= last or e[2] % RELATION & ENDING]
+        if ends:
+            self.readings.fetch(e[0] for e in read)
+        pairs = list(map(self.readings.framed, read)) if ends else []
+        _put(layout.endings, key, [(o.id, n.id, why, "") for o, n, why in endings_in(pairs)])
+        _put(layout.movers, key, [e for e in entries if e[2] % RELATION & MOVER])
+        if subject_of(key) in PRONOUNS:
+            _put(layout.pronouns, key, [e for e in entries if e[2] % RELATION & COUNTS])
+
+    def _kind(self, frame: Frame) -> int:
+        """A frame's kind: its relation's index and its flags (``update_members``)."""
+        relations = self.layout.relations
+        relation = relations.setdefault(f"{frame.head}\x1f{frame.particle}", len(relations))
+        flags = self.check.flags(frame)
+        flags |= ENDING if ends_a_tool(frame) else 0
+        flags |= MOVER if moves_date(frame) else 0
+        flags |= COUNTS if changes_count(frame) else 0
+        return relation * RELATION + flags
 
     def _moved(self) -> tuple[list[str], set[str], set[str]]:
         """Take the gone and changed memories out of their subjects and put the new and
@@ -326,12 +294,14 @@ class _Run:
             subjects = [key_of(f.subject) for f in frames]
             promoted = None if sentence is None else key_of(sentence.subject)
             members[key] = [digests[key], memory.created.isoformat(), subjects, promoted]
-            for place, subject in enumerate(subjects):
-                added.setdefault(subject, []).append([key, place])
+            for place, (subject, frame) in enumerate(zip(subjects, frames, strict=True)):
+                added.setdefault(subject, []).append([key, place, self._kind(frame)])
             touched.update(subjects)
             if promoted is not None:
                 layout.promoted[key] = []
+        self.moves.fresh, self.moves.dropped = set(fresh), dropped
         for key in touched:
+            self.moves.before[key] = layout.groups.get(key, [])
             self._regroup(key, dropped, added.get(key, []))
         self.changed = bool(fresh or dropped)
         return fresh, dropped, touched
@@ -371,7 +341,7 @@ class _Run:
         return units
 
     def _members(self, units: Iterable[str]) -> Iterator[str]:
-        """The memories a comparison of ``units`` reads."""
+        """The memories a comparison of ``units`` as a whole reads."""
         groups, sup = self.layout.groups, self.layout.sup
         for key in units:
             subject = subject_of(key)

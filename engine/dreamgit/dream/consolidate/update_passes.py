@@ -30,6 +30,7 @@ __all__ = [
     "canon_words",
     "changes_count",
     "endings_in",
+    "ends_a_tool",
     "indefinite",
     "moved_dates",
     "moved_in",
@@ -132,7 +133,7 @@ def endings_in(group: Framed) -> Iterator[tuple[Memory, Memory, str]]:
     """ "no longer uses Poetry" beside "uses uv now", said then or later: the tool of that
     kind in use now says what the ending said, so the ending leaves (one memory for the
     current value). Said in one breath, both have one time: the order does not matter."""
-    endings = [(m, f) for m, f in group if f.negated and not f.event and f.object]
+    endings = [(m, f) for m, f in group if ends_a_tool(f)]
     for old, old_frame in endings[-WINDOW:]:
         kinds = tool_kind(old_frame.object)
         if not kinds:
@@ -149,6 +150,11 @@ def endings_in(group: Framed) -> Iterator[tuple[Memory, Memory, str]]:
                 f"{frame.relation_text}: {show(old_frame.object)} → " + show(frame.object),
             )
             break
+
+
+def ends_a_tool(frame: Frame) -> bool:
+    """Whether ``frame`` may end what a tool in use says (:func:`endings_in`)."""
+    return bool(frame.negated and not frame.event and frame.object)
 
 
 #: Subjects that stand for the thing last spoken of ("it moved to port 6543"), in one

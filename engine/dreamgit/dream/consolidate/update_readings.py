@@ -71,6 +71,8 @@ FOUND_BY = (
     "dream/consolidate/update_kept.py",
     "dream/consolidate/update_layout.py",
     "dream/consolidate/update_memo.py",
+    "dream/consolidate/update_members.py",
+    "dream/consolidate/update_reach.py",
     "dream/consolidate/rejected.py",
     "dream/consolidate/counts.py",
     "dream/consolidate/count_cues.py",
