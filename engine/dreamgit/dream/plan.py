@@ -406,7 +406,7 @@ def _index_op(
             index_line_chars=budgets.index_line_chars,
             # the files the dream emptied: the paths at the start are not held through
             # the plan for this alone (at 100,000 memories a set of 4 MB at the peak)
-            gone={m.path for m in before} - ws.paths,
+            gone={m.path for m in before}.difference(ws.paths),
             max_lines=(limit.lines if limit else None) or CLAUDE_INDEX_LINES,
             max_bytes=(limit.chars if limit else None) or budgets.index_chars,
         )

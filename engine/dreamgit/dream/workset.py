@@ -10,7 +10,7 @@ shows is what run applies.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable, KeysView, Mapping
 from dataclasses import dataclass, field, replace
 
 from dreamgit.model import Memory
@@ -109,15 +109,23 @@ class WorkingSet:
         self.format = fmt if fmt is not None else MemoryFormat()
         self.texts = Texts(lambda path: read_file(path))
         #: How many active memories each file holds (a shared file holds several), so a
-        #: removal knows whether its file still holds any without a scan of the set.
+        #: removal knows whether its file still holds any without a scan of the set; its
+        #: keys are :attr:`paths`, and a file the dream emptied leaves them.
         self._held: Counter[str] = Counter(m.path for m in self.active.values())
-        self.paths: set[str] = set(self._held)
         #: The paths by folder, for :meth:`slugs` without a scan of every path.
         self._folders: dict[str, set[str]] = {}
-        for path in self.paths:
+        for path in self._held:
             self._folders.setdefault(path.rpartition("/")[0], set()).add(path)
-        #: Every path in the tree (a new file must not land on one of them).
-        self.taken: set[str] = set(files) | self.paths
+        #: Every path in the tree or written this run (a new file must not land on one):
+        #: the paths held, those emptied, and the tree's others. Over 100,000 memories
+        #: the two sets of every path this stood for beside ``_held`` were ~8 MB.
+        self.taken = _Taken(self._held, frozenset(files))
+
+    @property
+    def paths(self) -> KeysView[str]:
+        """The files of the active memories, and those written this run that still hold
+        one (a file a promotion moved its memory out of stays)."""
+        return self._held.keys()
 
     def text_of(self, memory: Memory) -> str:
         """The current file text of an active memory."""
@@ -192,7 +200,8 @@ class WorkingSet:
         current = self._drop(memory.id) or memory
         changes = self.format.remove(self.texts, current)
         if not self._held[current.path]:
-            self.paths.discard(current.path)
+            self._held.pop(current.path, None)
+            self.taken.emptied.add(current.path)
             self._folders.get(current.path.rpartition("/")[0], set()).discard(current.path)
         return self.texts.put(changes)
 
@@ -209,6 +218,16 @@ class WorkingSet:
             self._held[former.path] -= 1
         self.active[memory.id] = memory
         self._held[memory.path] += 1
-        self.paths.add(memory.path)
         self._folders.setdefault(memory.path.rpartition("/")[0], set()).add(memory.path)
-        self.taken.add(memory.path)
+
+
+class _Taken(Container[str]):
+    """The paths a new file must not take: those holding active memories (``held``'s
+    keys), those emptied this run, and the tree's other files (``files``)."""
+
+    def __init__(self, held: Mapping[str, int], files: frozenset[str]) -> None:
+        self._held, self._files = held, files
+        self.emptied: set[str] = set()
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._held or path in self.emptied or path in self._files

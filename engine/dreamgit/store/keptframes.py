@@ -88,7 +88,7 @@ class KeptReadings:
         ignored)."""
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
             db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", sorted(added.items()))
+            _insert(db, added)
             (total,) = db.execute("SELECT count(*) FROM readings").fetchone()
             if current and total - len(current) > _STALE_SHARE * total:
                 db.execute("CREATE TEMP TABLE held (text TEXT PRIMARY KEY) WITHOUT ROWID")
@@ -96,6 +96,19 @@ class KeptReadings:
                     "INSERT OR IGNORE INTO held VALUES (?)", ((t,) for t in sorted(current))
                 )
                 db.execute("DELETE FROM readings WHERE text NOT IN (SELECT text FROM held)")
+            db.execute("COMMIT")
+
+    def add(self, added: Mapping[str, str]) -> None:
+        """Keep the readings ``added``, in one transaction: a run saves its new readings in
+        batches as it reads them, each whole or not at all, every one a reading of this
+        code (so what a run that stops halfway saved is a cache like any other). The
+        readings :meth:`looked_up` gave stay as they were, of the snapshot they began
+        with. A cache: failures are ignored."""
+        if not added:
+            return
+        with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
+            db.execute("BEGIN IMMEDIATE")
+            _insert(db, added)
             db.execute("COMMIT")
 
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
@@ -112,7 +125,7 @@ class KeptReadings:
             return
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
             db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", sorted(added.items()))
+            _insert(db, added)
             if len(stale) > _STALE_SHARE * total:
                 db.executemany("DELETE FROM readings WHERE text = ?", ((t,) for t in sorted(stale)))
             db.execute("COMMIT")
@@ -120,6 +133,11 @@ class KeptReadings:
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A connection to a database of this fingerprint (emptied when it held another)."""
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("readings",))
+
+
+def _insert(db: sqlite3.Connection, added: Mapping[str, str]) -> None:
+    """Put ``added`` into the readings table, in the order of their texts (see ``save``)."""
+    db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?)", sorted(added.items()))
 
 
 def _some(texts: Sequence[str], db: sqlite3.Connection) -> dict[str, str]:

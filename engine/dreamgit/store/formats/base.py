@@ -10,7 +10,7 @@ rewrites that file and its sidecar under ``.dreamgit/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -118,7 +118,7 @@ class MemoryFormat:
         """Every memory at the commit, and the files that could not be read."""
         raise NotImplementedError  # the native scan lives in MemoryRepo.snapshot
 
-    def place(self, memory: Memory, taken: set[str]) -> Memory:
+    def place(self, memory: Memory, taken: Container[str]) -> Memory:
         """``memory`` with the file a new memory goes to (``taken``: paths in use)."""
         return memory
 

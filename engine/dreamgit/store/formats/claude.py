@@ -12,6 +12,7 @@ must point at files that exist. New memories are flat files of the same shape.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import replace
 from datetime import datetime
 
@@ -169,7 +170,7 @@ class ClaudeCodeFormat(MemoryFormat):
             if target not in source.files
         ]
 
-    def place(self, memory: Memory, taken: set[str]) -> Memory:
+    def place(self, memory: Memory, taken: Container[str]) -> Memory:
         """A new memory goes to a flat ``<slug>.md`` no other file uses."""
         base = memory.slug or slugify(memory.text)
         slug, n = base, 1

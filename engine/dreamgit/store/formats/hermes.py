@@ -12,7 +12,7 @@ a hash of the entry's text, so ids stay stable across runs.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -181,7 +181,7 @@ class HermesFormat(MemoryFormat):
                 memories.append(_memory(ident, file, entry.text, meta.get(ident, {}), now))
         return memories, broken
 
-    def place(self, memory: Memory, taken: set[str]) -> Memory:
+    def place(self, memory: Memory, taken: Container[str]) -> Memory:
         """Facts about the user go to USER.md, everything else to MEMORY.md."""
         about_user = memory.topic in _USER_TOPICS
         file = USER if about_user else MEMORY

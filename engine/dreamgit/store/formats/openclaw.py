@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Container
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
@@ -222,7 +223,7 @@ class OpenClawFormat(MemoryFormat):
             ident, moment, strip_blocks(text), summary=f"daily note {path}", tags=(AGENT_WRITTEN,)
         )
 
-    def place(self, memory: Memory, taken: set[str]) -> Memory:
+    def place(self, memory: Memory, taken: Container[str]) -> Memory:
         """A new candidate is staged in the note of the day its evidence is from."""
         return replace(memory, file=f"memory/{memory.created:%Y-%m-%d}.md", text=_flat(memory.text))
 
