@@ -88,6 +88,23 @@ def _kept(git_dir: Path) -> Iterator[None]:
         yield
 
 
+def replayed_as_scanned(git_dir: Path, seed: int, *, runs: int) -> set[str]:
+    """Runs of random steps (``_step``), each run's updates over the caches the runs before
+    kept asserted equal to those found afresh; the found reasons' first words."""
+    rng = random.Random(seed)
+    store: dict[str, Memory] = {}
+    serial = [0]
+    reasons: set[str] = set()
+    for _run in range(runs):
+        _step(rng, store, serial)
+        memories = sorted(store.values(), key=lambda m: m.id)
+        fresh = find_updates(memories)
+        with _kept(git_dir):
+            assert find_updates(memories) == fresh
+        reasons.update(u.reason.split(" ", 1)[0] for u in fresh)
+    return reasons
+
+
 def _step(rng: random.Random, store: dict[str, Memory], serial: list[int]) -> None:
     """Add, change or remove a few memories."""
     for _k in range(rng.randint(1, 6)):
@@ -107,17 +124,7 @@ def _step(rng: random.Random, store: dict[str, Memory], serial: list[int]) -> No
 @pytest.mark.parametrize("seed", [3, 11, 29, 41])
 def test_runs_over_kept_caches_answer_as_a_scan_from_nothing(tmp_path: Path, seed: int) -> None:
     """Each run's updates with the caches of the runs before are those found afresh."""
-    rng = random.Random(seed)
-    store: dict[str, Memory] = {}
-    serial = [0]
-    reasons: set[str] = set()
-    for _run in range(16):
-        _step(rng, store, serial)
-        memories = sorted(store.values(), key=lambda m: m.id)
-        fresh = find_updates(memories)
-        with _kept(tmp_path):
-            assert find_updates(memories) == fresh
-        reasons.update(u.reason.split(" ", 1)[0] for u in fresh)
+    reasons = replayed_as_scanned(tmp_path, seed, runs=16)
     # the sequences hold newer values of the kinds the layout carries between runs
     assert {"promoted:", "listens", "upgraded"} & reasons
 

@@ -10,7 +10,6 @@ members one of which leaves or changes, and in the dream after an applied dream.
 
 from __future__ import annotations
 
-import random
 import shutil
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from dreamgit.model import Memory
 from dreamgit.store.repo import MemoryRepo
 from dreamkit import MEMORIES, Seed, build_repo, forced_dream
 from keptstates import forget_in_process_readings
-from test_dream_updates_incremental import _kept, _memory, _step
+from test_dream_updates_incremental import _kept, _memory, replayed_as_scanned
 
 
 @pytest.mark.parametrize("seed", [5, 17, 23, 37, 43])
@@ -41,15 +40,7 @@ def test_runs_with_a_small_window_answer_as_a_scan_from_nothing(
     afresh."""
     for module in (update_layout, update_members, update_passes, update_reach):
         monkeypatch.setattr(module, "WINDOW", 3)
-    rng = random.Random(seed)
-    store: dict[str, Memory] = {}
-    serial = [0]
-    for _run in range(24):
-        _step(rng, store, serial)
-        memories = sorted(store.values(), key=lambda m: m.id)
-        fresh = find_updates(memories)
-        with _kept(tmp_path):
-            assert find_updates(memories) == fresh
+    replayed_as_scanned(tmp_path, seed, runs=24)
 
 
 #: What the user says, in turns: counts, places, tools and ages of one subject.
