@@ -42,28 +42,22 @@ __all__ = ["RecordCache", "loaded_row"]
 
 #: The values of a row kept as columns: the version's thirteen that every row has.
 _COLUMNS = 13
-#: Rows in the order they were put (a rowid table: the readers' order, the files' order
-#: of a full read), loaded in that order: the memories made from them are walked in path
-#: order by every later phase, and their values allocated in blob order (a table keyed by
-#: blob) made those walks twice as slow (sorting 100,000 memories by text 0.30-0.39 s
-#: against 0.16-0.20 for values allocated in path order).
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS records (
-    blob TEXT NOT NULL UNIQUE, id, topic, front_matter, name, description, type, priority,
+    blob TEXT PRIMARY KEY, id, topic, front_matter, name, description, type, priority,
     key, text, confidence, recalls, created, updated, rest TEXT
-);
+) WITHOUT ROWID;
 """
-_FINGERPRINT = f"rows-{ROW_VERSION}-in-put-order"
 _VALUES = "id, topic, front_matter, name, description, type, priority, key, text, " + (
     "confidence, recalls, created, updated"
 )
 #: Rows loaded as SQLite hands them (with a NULL for each value left off: the row is
 #: read without being padded), and the entries decoded from JSON.
 _PLAIN = f"SELECT blob, {_VALUES}, {', '.join(['NULL'] * 6)} FROM records " + (
-    "WHERE front_matter IS NOT NULL AND rest IS NULL ORDER BY rowid"
+    "WHERE front_matter IS NOT NULL AND rest IS NULL"
 )
-_DECODED = "SELECT * FROM records WHERE front_matter IS NULL OR rest IS NOT NULL ORDER BY rowid"
+_DECODED = "SELECT * FROM records WHERE front_matter IS NULL OR rest IS NOT NULL"
 _PUT = f"INSERT OR REPLACE INTO records VALUES ({', '.join('?' * (_COLUMNS + 2))})"
 #: Where a row's truth value and numbers are (positions in the row, after its version).
 _FRONT_MATTER = 1 + FIELDS.index("front_matter")
@@ -92,7 +86,7 @@ class RecordCache:
         self._added: dict[str, Any] = {}
 
     def _open(self) -> AbstractContextManager[sqlite3.Connection]:
-        return of_fingerprint(self.path, _TABLES, _FINGERPRINT, ("records",))
+        return of_fingerprint(self.path, _TABLES, f"rows-{ROW_VERSION}", ("records",))
 
     def _load(self) -> dict[str, Any]:
         if self._entries is None:
@@ -134,7 +128,7 @@ class RecordCache:
         dropped = [] if keep is None else [(blob,) for blob in self._entries.keys() - keep]
         for (blob,) in dropped:
             del self._entries[blob]
-        added = list(self._added.items())  # in the order put: see _TABLES
+        added = sorted(self._added.items())  # in key order: the table's own
         if self._write(lambda db: _replace(db, added, dropped, everything=False)):
             self._added = {}
 
@@ -148,7 +142,7 @@ class RecordCache:
         """Replace the cache by ``entries``: (blob id, its entry already encoded as JSON
         text), written as they are, without building the map; the map this object holds
         is read again from the cache when next needed."""
-        whole = list(entries)
+        whole = sorted(entries)
         self._write(lambda db: _replace(db, (), (), everything=True, encoded=whole))
         self._entries, self._added = None, {}
 
