@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from dreamgit.store.recordrow import FIELDS, ROW_VERSION, is_row
+from dreamgit.store.recordrow import ROW_VERSION, is_row
 from dreamgit.store.sqlitecache import (
     discard_database,
     held_by_another,
@@ -59,17 +59,7 @@ _PLAIN = f"SELECT blob, {_VALUES}, {', '.join(['NULL'] * 6)} FROM records " + (
 )
 _DECODED = "SELECT * FROM records WHERE front_matter IS NULL OR rest IS NOT NULL"
 _PUT = f"INSERT OR REPLACE INTO records VALUES ({', '.join('?' * (_COLUMNS + 2))})"
-#: Where a row's truth value and numbers are (positions in the row, after its version).
-_FRONT_MATTER = 1 + FIELDS.index("front_matter")
-_CONFIDENCE, _RECALLS = 1 + FIELDS.index("confidence"), 1 + FIELDS.index("recalls")
-#: The columns that hold texts or nothing (positions in a row's values, version left
-#: off): those before ``front_matter``, between it and the confidence, after the recalls.
-_TEXT_SLICES = (
-    slice(0, _FRONT_MATTER - 1),
-    slice(_FRONT_MATTER, _CONFIDENCE - 1),
-    slice(_RECALLS, _COLUMNS),
-)
-_TEXTS = frozenset({str, type(None)})
+_FRONT_MATTER = 3
 #: A whole number SQLite keeps (a larger one would not bind).
 _INT_RANGE = range(-(2**63), 2**63)
 
@@ -183,30 +173,25 @@ def _replace(
 
 
 def _stored(blob: str, entry: Any) -> tuple[Any, ...]:
-    """The table's row of an entry: a row's values as columns when SQLite gives each back
-    as it was (texts or nothing, a truth value where ``front_matter`` is, numbers where
-    the confidence and the recalls are, checked by :func:`_kept`), else the entry whole
-    as JSON."""
-    if is_row(entry):
-        values = entry[1 : _COLUMNS + 1]
-        if (
-            type(values[_FRONT_MATTER - 1]) is bool
-            and all(_TEXTS.issuperset(map(type, values[part])) for part in _TEXT_SLICES)
-            and _kept(values[_CONFIDENCE - 1])
-            and _kept(values[_RECALLS - 1])
-        ):
-            rest = json.dumps(entry[_COLUMNS + 1 :]) if len(entry) > _COLUMNS + 1 else None
-            return (blob, *values, rest)
+    """The table's row of an entry: a row's values as columns when SQLite keeps each as it
+    is, else the entry whole as JSON."""
+    values = entry[1 : _COLUMNS + 1] if is_row(entry) else ()
+    if values and type(values[_FRONT_MATTER - 1]) is bool and all(map(_kept, values)):
+        rest = json.dumps(entry[_COLUMNS + 1 :]) if len(entry) > _COLUMNS + 1 else None
+        return (blob, *values, rest)
     return (blob, *(None,) * _COLUMNS, json.dumps(entry, separators=(",", ":")))
 
 
-def _kept(number: Any) -> bool:
-    """Whether SQLite gives ``number`` back as it was: a whole number it can hold (not a
-    truth value, which comes back 0 or 1), a finite float (NaN would come back NULL)."""
-    kind = type(number)
+def _kept(value: Any) -> bool:
+    """Whether SQLite gives ``value`` back as it was given: text, a whole number it can
+    hold, a finite float (NaN would come back NULL), a truth value (as 0 or 1, which the
+    load makes a truth value again), or nothing."""
+    kind = type(value)
+    if kind is str or value is None or kind is bool:
+        return True
     if kind is int:
-        return number in _INT_RANGE
-    return kind is float and math.isfinite(number)
+        return value in _INT_RANGE
+    return kind is float and math.isfinite(value)
 
 
 def loaded_row(entry: tuple[Any, ...]) -> list[Any]:
