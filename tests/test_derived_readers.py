@@ -169,7 +169,7 @@ def test_a_sync_after_one_write_parses_the_new_file_without_the_record_cache(
     def no_cache(*_: object) -> None:
         raise AssertionError("the record cache was loaded")
 
-    monkeypatch.setattr("dreamgit.store.recordcache.RecordCache._load", no_cache)
+    monkeypatch.setattr("dreamgit.store.parsecache.ParseCache._load", no_cache)
     fresh = MemoryRepo.open(repo)
     assert fresh.sync_derived(fresh.tip()) is not None
     monkeypatch.undo()
@@ -187,16 +187,15 @@ def test_a_build_reads_the_record_cache_it_finds_and_writes_one_where_there_is_n
     """The database built again (after a clone: no caches at all) takes each record the
     record cache holds and parses the others itself, adding none to that cache one by one
     (filling and saving it so cost a fifth of the build at 100,000); where there was no
-    record cache, or a damaged one (deleted), it is written whole from the database's
-    records, and the next reader of every memory parses no file. Every reader answers the
-    same."""
+    record cache, it is written whole from the database's records, and the next reader of
+    every memory parses no file. Every reader answers the same."""
     cold = _read_all(repo)
     (_cache(repo) / "derived.sqlite3").unlink()
-    records = _cache(repo) / "memories.sqlite3"
+    records = _cache(repo) / "memories.json"
     if record_cache == "missing":
         records.unlink()
     elif record_cache == "damaged":
-        records.write_text("{not a database" * 100, encoding="utf-8")
+        records.write_text("{not json", encoding="utf-8")
     else:  # every record comes from the cache: no file is parsed
         monkeypatch.setattr("dreamgit.store.memorycache.parse_memory_record", _no_parse)
     monkeypatch.setattr("dreamgit.store.memorycache._FEW", 0)  # the path a big build takes
@@ -204,16 +203,18 @@ def test_a_build_reads_the_record_cache_it_finds_and_writes_one_where_there_is_n
     def no_put(*_: object) -> None:
         raise AssertionError("a record was added to the record cache")
 
-    monkeypatch.setattr("dreamgit.store.recordcache.RecordCache.put", no_put)
+    monkeypatch.setattr("dreamgit.store.parsecache.ParseCache.put", no_put)
     fresh = MemoryRepo.open(repo)
     assert fresh.sync_derived(fresh.tip()) is not None
     monkeypatch.undo()
-    if record_cache != "kept":
+    if record_cache == "missing":
         monkeypatch.setattr("dreamgit.store.memorycache.parse_memory_record", _no_parse)
         recall_index._CACHE.clear()
         out = CliRunner().invoke(cli, ["--repo", str(repo), "--now", NOW_TEXT, *READERS[0]])
         assert out.stdout == cold[0]
         monkeypatch.undo()
+    elif record_cache == "damaged":
+        assert records.read_text(encoding="utf-8") == "{not json"  # left to the readers
     assert _read_all(repo) == cold
 
 

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dreamgit.model import Memory
 from dreamgit.store import memorycache
 from dreamgit.store.memoryfile import render_memory
-from dreamgit.store.recordcache import RecordCache, loaded_row
 from dreamgit.store.recordrow import ROW_VERSION, is_row, record_of_row
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW
@@ -34,18 +31,7 @@ def _repo(tmp_path: Path) -> MemoryRepo:
 
 
 def _cache(repo: MemoryRepo) -> Path:
-    return repo.store.git_dir / "dreamgit" / "cache" / "memories.sqlite3"
-
-
-def _entries(repo: MemoryRepo) -> dict[str, Any]:
-    """The record cache's entries as a new reader loads them, each row as a row."""
-    entries = RecordCache(_cache(repo)).entries()
-    return {b: loaded_row(e) if type(e) is tuple else e for b, e in entries.items()}
-
-
-def _write(repo: MemoryRepo, entries: dict[str, Any]) -> None:
-    """Replace the record cache by ``entries`` (as another version might have left it)."""
-    RecordCache(_cache(repo)).write_encoded((b, json.dumps(e)) for b, e in entries.items())
+    return repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
 
 
 def _read(repo: MemoryRepo) -> tuple[list[str], list[str]]:
@@ -64,7 +50,7 @@ def test_a_read_through_the_cache_equals_a_read_without_it(
     if not held:
         monkeypatch.setattr(memorycache, "_HELD", 0)
     cold = _read(repo)
-    entries = _entries(repo)
+    entries = json.loads(_cache(repo).read_text())
     assert len(entries) == 3 and sum(is_row(entry) for entry in entries.values()) == 2
     monkeypatch.setattr(memorycache, "parse_memory_record", _no_parse)
     assert _read(repo) == cold
@@ -78,15 +64,15 @@ def test_a_cache_of_an_older_version_is_parsed_again_and_rewritten_as_rows(
     each file is parsed again, whatever the old entry said, and the cache holds rows."""
     repo = _repo(tmp_path)
     cold = _read(repo)
-    entries = _entries(repo)
+    entries = json.loads(_cache(repo).read_text())
     older = {
         blob: {"ok": {**record_of_row(entry), "text": "Said by an older cache."}, "v": 2}
         for blob, entry in entries.items()
         if is_row(entry)
     }
-    _write(repo, older)
+    _cache(repo).write_text(json.dumps(older))
     assert _read(repo) == cold
-    assert _entries(repo) == entries
+    assert json.loads(_cache(repo).read_text()) == entries
 
 
 def test_records_written_whole_after_a_clone_are_made_rows_by_the_next_read(
@@ -96,18 +82,16 @@ def test_records_written_whole_after_a_clone_are_made_rows_by_the_next_read(
     version's, not parsed again); the next full read makes them rows and parses no file."""
     repo = _repo(tmp_path)
     cold = _read(repo)
-    entries = _entries(repo)
+    entries = json.loads(_cache(repo).read_text())
     written = {
         blob: {"ok": record_of_row(entry), "v": ROW_VERSION} if is_row(entry) else entry
         for blob, entry in entries.items()
     }
-    _write(repo, written)
+    _cache(repo).write_text(json.dumps(written))
     monkeypatch.setattr(memorycache, "parse_memory_record", _no_parse)
+    monkeypatch.setattr(memorycache, "_FEW", 1)  # two entries made rows are worth a save
     assert _read(repo) == cold
-    assert _entries(repo) == entries
-    with sqlite3.connect(_cache(repo)) as db:  # the two rows as columns, the error whole
-        whole = db.execute("SELECT count(*) FROM records WHERE front_matter IS NULL")
-        assert whole.fetchone() == (1,)
+    assert json.loads(_cache(repo).read_text()) == entries
 
 
 def _no_parse(text: str, *, path: str) -> dict[str, object]:

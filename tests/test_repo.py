@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from dreamgit.errors import NotARepositoryError, NotFoundError
 from dreamgit.ids import memory_id
-from dreamgit.store import memoryfile, operations, recordcache
-from dreamgit.store.recordcache import RecordCache, loaded_row
+from dreamgit.store import memoryfile, operations
 from dreamgit.store.recordrow import FIELDS
 from dreamgit.store.repo import MemoryRepo
 from gitcheck import NOW, git
@@ -125,8 +125,8 @@ def test_parse_cache_parses_each_blob_once(
     """A second scan, even by a new MemoryRepo, parses nothing; a changed file is reparsed."""
     _put(repo, {"memories/a/good.md": GOOD, "memories/a/bad.md": b"---\na: [\n---\n"})
     first = repo.snapshot(now=NOW)
-    cache = _record_cache(repo)
-    assert len(RecordCache(cache).entries()) == 2
+    cache = repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
+    assert len(json.loads(cache.read_text())) == 2
     calls: list[str] = []
     real = memoryfile.parse_memory_record
 
@@ -142,7 +142,7 @@ def test_parse_cache_parses_each_blob_once(
     _put(repo, {"memories/a/good.md": GOOD.replace(b"high", b"low")})
     assert repo.snapshot(now=NOW).memories[0].priority == "low"
     assert calls == ["memories/a/good.md"]
-    assert len(RecordCache(cache).entries()) == 2
+    assert len(json.loads(cache.read_text())) == 2
 
 
 def test_a_big_parse_cache_is_let_go_after_a_full_read(
@@ -152,14 +152,13 @@ def test_a_big_parse_cache_is_let_go_after_a_full_read(
     reads the cache file again (here rewritten as by another process); a small one is held,
     and a record asked alone after a big one was let go is parsed, not loaded with the map."""
     _put(repo, {"memories/a/good.md": GOOD, "memories/a/other.md": GOOD.replace(b"good", b"else")})
+    cache = repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
     blob = repo.store.files(repo.tip())["memories/a/good.md"]
 
     def cached_text(text: str) -> None:
-        cache = RecordCache(_record_cache(repo))
-        row = loaded_row(cache.get(blob))  # a row (store/recordrow.py), as loaded
-        row[1 + FIELDS.index("text")] = text
-        cache.put(blob, row)
-        cache.save()
+        entries = json.loads(cache.read_text())
+        entries[blob][1 + FIELDS.index("text")] = text  # a row (store/recordrow.py)
+        cache.write_text(json.dumps(entries))
 
     first = repo.snapshot(now=NOW).memories
     cached_text("Said by the cache file.")
@@ -194,17 +193,18 @@ def test_a_big_parse_cache_read_taking_its_records_gives_the_same_snapshot(
     assert taken.memories == held.memories
     assert [e.render() for e in taken.broken] == [e.render() for e in held.broken]
     assert len(taken.broken) == 2  # the broken file, and the second file of the blob
-    assert len(RecordCache(_record_cache(repo)).entries()) == 3
+    cache = json.loads((repo.store.git_dir / "dreamgit" / "cache" / "memories.json").read_text())
+    assert len(cache) == 3
 
 
 def test_damaged_parse_cache_is_rebuilt(repo: MemoryRepo) -> None:
-    """A cache file that is not a database is ignored and written again."""
+    """A cache file that is not JSON is ignored and rewritten."""
     _put(repo, {"memories/a/good.md": GOOD})
-    cache = _record_cache(repo)
+    cache = repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
     cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text("{not a database" * 100)
+    cache.write_text("{not json")
     assert [m.id for m in MemoryRepo.open(repo.store.git_dir).memories(now=NOW)] == ["m-goodgood"]
-    assert list(RecordCache(cache).entries()) == [
+    assert list(json.loads(cache.read_text())) == [
         repo.store.files(repo.tip())["memories/a/good.md"]
     ]
 
@@ -260,7 +260,7 @@ def test_memory_ids_match_the_snapshot_and_come_from_a_small_cache(
     ids = repo.memory_ids(tip)
     assert ids == {m.id for m in repo.snapshot(now=NOW).memories}
     assert ids == {"m-goodgood", memory_id("path", "memories/a/plain.md")}
-    _record_cache(repo).unlink()
+    (repo.store.git_dir / "dreamgit" / "cache" / "memories.json").unlink()
     calls: list[str] = []
     real = memoryfile.parse_memory_record
 
@@ -334,28 +334,15 @@ def test_a_change_that_never_catches_up_with_main_gives_up_clearly(
     assert len(attempts) == 6
 
 
-def test_one_new_file_is_saved_to_a_big_record_cache_as_one_row(
-    repo: MemoryRepo, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Of 64 cached files, one changed one is parsed and saved alone (the difference, not
-    the cache rewritten); the next reader parses nothing and answers the same."""
+def test_a_big_parse_cache_is_not_rewritten_for_one_new_file(repo: MemoryRepo) -> None:
+    """Of 64 cached files, one changed one is parsed but the cache waits for more to save;
+    the next reader parses it again and answers the same."""
     _put(repo, {f"memories/a/m{k}.md": f"Memory number {k}.\n".encode() for k in range(64)})
     repo.snapshot(now=NOW)
+    cache = repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
+    saved = cache.read_bytes()
     _put(repo, {"memories/a/m0.md": b"Memory number zero, changed.\n"})
-    stored: list[str] = []
-    real = recordcache._stored
-    monkeypatch.setattr(recordcache, "_stored", lambda b, e: stored.append(b) or real(b, e))
     first = repo.snapshot(now=NOW).memories
-    assert stored == [repo.store.files(repo.tip())["memories/a/m0.md"]]
-    assert len(RecordCache(_record_cache(repo)).entries()) == 64
-    monkeypatch.setattr("dreamgit.store.memorycache.parse_memory_record", _no_parse)
+    assert cache.read_bytes() == saved
     assert MemoryRepo.open(repo.store.git_dir).snapshot(now=NOW).memories == first
     assert "Memory number zero, changed." in [m.text for m in first]
-
-
-def _no_parse(*_: object, **__: object) -> None:
-    raise AssertionError("a memory file was parsed")
-
-
-def _record_cache(repo: MemoryRepo) -> Path:
-    return repo.store.git_dir / "dreamgit" / "cache" / "memories.sqlite3"

@@ -1,8 +1,8 @@
 """Memory files read through caches keyed by blob id: parsed records, and stated ids.
 
 A blob's content never changes, so what it parses to is cached by its id in the
-git directory (the record cache, ``store/recordcache.py``) and later reads of 10,000
-files take a tenth of a second. A second, smaller cache holds only each file's id, so
+git directory (``dreamgit/cache/memories.json``) and later reads of 10,000 files
+take a tenth of a second. A second, smaller cache holds only each file's id, so
 ``add`` in a fresh process learns which ids are taken without parsing every file.
 """
 
@@ -17,7 +17,6 @@ from dreamgit.ids import memory_id
 from dreamgit.model import Memory
 from dreamgit.store.memoryfile import Shared, decode_text, parse_memory_record
 from dreamgit.store.parsecache import ParseCache
-from dreamgit.store.recordcache import RecordCache, loaded_row
 from dreamgit.store.recordrow import ROW_VERSION, is_row, memory_from_row, record_of_row, row_of
 
 if TYPE_CHECKING:
@@ -25,8 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MemoryFiles", "same_id_error"]
 
-#: Files parsed without the record cache when fewer are asked than this (loading it
-#: whole costs more than parsing a few files).
+#: Files parsed without the record cache when fewer are new than this (saving it
+#: rewrites it whole, which costs more than parsing a few files).
 _FEW = 32
 
 
@@ -47,7 +46,8 @@ class MemoryFiles:
 
     def __init__(self, store: GitStore) -> None:
         self._store = store
-        self._records = _record_cache(store)
+        self._records_path = store.git_dir / "dreamgit" / "cache" / "memories.json"
+        self._records = ParseCache(self._records_path)
         self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
         #: Records ``record`` parses directly before loading a map let go (``_HELD``).
         self._direct = 0
@@ -70,7 +70,7 @@ class MemoryFiles:
         parsed itself (the derived store): the first ``_FEW`` are parsed directly, the
         rest read from the record cache where it holds them and parsed directly where it
         does not, adding nothing to it (after a clone, filling and saving a cache of
-        100,000 records one at a time cost a fifth of the derived store's first build;
+        100,000 records cost a fifth of the derived store's first build;
         :meth:`keep_built` writes it whole instead)."""
         count = 0
 
@@ -124,7 +124,7 @@ class MemoryFiles:
         records = self._records
         for path, blob in files.items():
             cached = records.get(blob)
-            if type(cached) is tuple or is_row(cached):
+            if is_row(cached):
                 continue
             if type(cached) is dict and cached.get("v") == ROW_VERSION and "ok" in cached:
                 records.put(blob, row_of(cached["ok"]))
@@ -136,16 +136,20 @@ class MemoryFiles:
     ) -> tuple[list[Memory], list[MemoryFileError]]:
         """(memories, broken files) of ``files``; a second file with a known id is broken."""
         self._fill(files)
-        self._records.save(keep=set(files.values()))  # what changed: a few rows a dream
+        # Rewriting the whole cache for one new file (each add) costs more than parsing
+        # the few files a later process finds unsaved: a big cache waits for a few.
+        few = min(_FEW, max(1, len(self._records) // _FEW))
+        self._records.save(keep=set(files.values()), at_least=few)
         if len(self._records) <= _HELD:
             held = self._records
             return self._memories(files, now, lambda _path, blob: held.get(blob))
         # A big cache is let go after the read: each record is taken out of it as its
         # memory is made, so the records and the memories are not all held at once
         # once the map is loaded (at 100,000 the read's peak fell from 542 to 509 MB,
-        # one run each; loading the map is the rest of it). The next few records
-        # asked one by one are parsed, not loaded with the whole cache.
-        records, self._records = self._records, _record_cache(self._store)
+        # one run each; loading the map is the rest of it). The few records
+        # not saved are parsed again when next asked, and the next few records asked
+        # one by one are parsed, not loaded with the whole file.
+        records, self._records = self._records, ParseCache(self._records_path)
         self._direct = _FEW
 
         def taken(path: str, blob: str) -> Any:
@@ -167,8 +171,7 @@ class MemoryFiles:
         shared = Shared()
         for path, blob in files.items():
             try:
-                entry = entry_of(path, blob)
-                row = entry if type(entry) is tuple else _row_of(path, entry)  # read as loaded
+                row = _row_of(path, entry_of(path, blob))
                 memory = memory_from_row(row, path=path, now=now, shared=shared)
             except MemoryFileError as exc:
                 broken.append(exc)
@@ -195,8 +198,8 @@ class MemoryFiles:
         return ids
 
     def save(self) -> None:
-        """Keep what was parsed (the rows added, not the cache rewritten)."""
-        self._records.save()
+        """Keep what was parsed, when it grew enough to be worth rewriting the cache."""
+        self._records.save(at_least=256)
 
     def _file_id(self, path: str, blob: str, *, cached: bool) -> str | bool:
         """The id a memory file states ("" when none), or False when it cannot be read."""
@@ -209,29 +212,16 @@ class MemoryFiles:
             return False
 
 
-def _record_cache(store: GitStore) -> RecordCache:
-    """The store's record cache (the JSON file older versions wrote whole, removed by its
-    first save)."""
-    folder = store.git_dir / "dreamgit" / "cache"
-    return RecordCache(folder / "memories.sqlite3", replaces=folder / "memories.json")
-
-
 def _current(entry: Any) -> bool:
-    """Whether a cache entry was made by this version: a row (loaded or not), a broken
-    file's reason, or a record written from the derived store (:meth:`MemoryFiles.keep_built`)."""
-    return (
-        type(entry) is tuple
-        or is_row(entry)
-        or (type(entry) is dict and entry.get("v") == ROW_VERSION)
-    )
+    """Whether a cache entry was made by this version: a row, a broken file's reason, or
+    a record written from the derived store (:meth:`MemoryFiles.keep_built`)."""
+    return is_row(entry) or (type(entry) is dict and entry.get("v") == ROW_VERSION)
 
 
 def _row_of(path: str, cached: Any) -> list[Any]:
     """The row of a current cache entry, or the MemoryFileError it holds."""
     if type(cached) is list:
         return cached
-    if type(cached) is tuple:
-        return loaded_row(cached)
     if "ok" in cached:
         return row_of(cached["ok"])
     raise MemoryFileError(path, cached["error"], line=cached["line"], hint=cached["hint"])

@@ -16,7 +16,6 @@ memory of a row without the record (a snapshot's read).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -66,11 +65,11 @@ def row_of(record: dict[str, Any]) -> list[Any]:
     return row
 
 
-def full_row(row: Sequence[Any]) -> Sequence[Any]:
+def full_row(row: list[Any]) -> list[Any]:
     """A row with the values left off put back (the description stays ``None`` when it is
     the text): every value in :data:`FIELDS`' order, after the version."""
     missing = len(FIELDS) + 1 - len(row)
-    return row if not missing else [*row, *_LEFT_OFF[missing]]
+    return row if not missing else row + _LEFT_OFF[missing]
 
 
 def record_of_row(row: list[Any]) -> dict[str, Any]:
@@ -84,12 +83,9 @@ def record_of_row(row: list[Any]) -> dict[str, Any]:
 
 
 def memory_from_row(
-    row: Sequence[Any], *, path: str, now: datetime, shared: Shared | None = None
+    row: list[Any], *, path: str, now: datetime, shared: Shared | None = None
 ) -> Memory:
-    """``memory_from_record`` of the record a row holds, without building the record.
-    Its first item (the version) is not read, and an optional value may be ``None`` for
-    its default: the record cache hands a row as it loaded it, a tuple whose first item
-    is the blob (``store/recordcache.py``)."""
+    """``memory_from_record`` of the record a row holds, without building the record."""
     (_, ident, _, _, name, description, kind, priority, key, text, confidence, recalls,
      created, updated, valid_from, valid_to, tags, sources, supersedes,
      superseded_by) = full_row(row)  # fmt: skip
