@@ -7,7 +7,7 @@ import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamgit.dream.envs import evaluate_once, forget_envs, rule_table
@@ -113,6 +113,7 @@ def _same(left: list[list[Any]], right: list[list[Any]]) -> bool:
     )
 
 
+@settings(max_examples=60, deadline=None)
 @given(st.lists(MEMORIES, min_size=1, max_size=8, unique_by=lambda m: m.id), st.integers(0, 2))
 def test_vetting_at_once_keeps_and_reports_what_each_rule_alone_gives(
     memories: list[Memory], which: int
