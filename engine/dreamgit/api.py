@@ -155,14 +155,10 @@ class DreamEngine:
         dry_run: bool = False,
     ) -> tuple[list[Memory], list[Memory]]:
         """Forget every memory the pattern picks out, in one commit: (forgotten, protected)."""
-        from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+        from dreamgit.recall.forgetting import ForgetFilter, forget_matching
 
-        spec = ForgetFilter(
-            match=match,
-            regex=regex,
-            older_than=parse_age(older_than) if older_than else None,
-            topic=topic,
-            session=session,
+        spec = ForgetFilter.written(
+            match=match, regex=regex, older_than=older_than, topic=topic, session=session
         )
         return forget_matching(self.repo, spec, now=self.now(), dry_run=dry_run)
 

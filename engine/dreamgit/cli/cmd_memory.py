@@ -277,14 +277,10 @@ def forget(
 
         gone = operations.forget(repo, ids, now=state.now())
     else:
-        from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+        from dreamgit.recall.forgetting import ForgetFilter, forget_matching
 
-        spec = ForgetFilter(
-            match=match,
-            regex=regex,
-            older_than=parse_age(older_than) if older_than else None,
-            topic=topic,
-            session=session,
+        spec = ForgetFilter.written(
+            match=match, regex=regex, older_than=older_than, topic=topic, session=session
         )
         gone, kept = forget_matching(repo, spec, now=state.now(), dry_run=dry_run)
     if gone and not dry_run:

@@ -25,7 +25,7 @@ from dreamgit.dream.status import repo_status
 from dreamgit.errors import DreamgitError, UserError
 from dreamgit.integrations.mcp_server import StrictServer, mcp_error
 from dreamgit.integrations.remember import remember as remember_text
-from dreamgit.recall.forgetting import ForgetFilter, forget_matching, parse_age
+from dreamgit.recall.forgetting import ForgetFilter, forget_matching
 from dreamgit.recall.query import RecallQuery
 from dreamgit.recall.search import recall as do_recall
 from dreamgit.recall.views import follow_view
@@ -320,12 +320,8 @@ def _forget(server: StrictServer, tools: _Tools) -> None:
                     return {"dry_run": True, "forgotten": [m.id for m in gone], "protected": []}
                 forgotten = operations.forget(tools.repo, ids, now=at)
                 return _followed(tools, {"dry_run": False, "forgotten": [m.id for m in forgotten]})
-            spec = ForgetFilter(
-                match=match,
-                regex=regex,
-                older_than=parse_age(older_than) if older_than else None,
-                topic=topic,
-                session=session,
+            spec = ForgetFilter.written(
+                match=match, regex=regex, older_than=older_than, topic=topic, session=session
             )
             gone, kept = forget_matching(tools.repo, spec, now=at, dry_run=dry_run)
             if not dry_run:

@@ -34,6 +34,26 @@ class ForgetFilter:
     topic: str | None = None
     session: str | None = None
 
+    @classmethod
+    def written(
+        cls,
+        *,
+        match: str | None = None,
+        regex: bool = False,
+        older_than: str | None = None,
+        topic: str | None = None,
+        session: str | None = None,
+    ) -> ForgetFilter:
+        """The filter a person wrote (the command line, the API, an MCP call): the age as
+        text (``30d``; UserError when it is not a duration)."""
+        return cls(
+            match=match,
+            regex=regex,
+            older_than=parse_age(older_than) if older_than else None,
+            topic=topic,
+            session=session,
+        )
+
     def is_empty(self) -> bool:
         """True when no condition was given (forgetting everything is never implied)."""
         return not (self.match or self.older_than or self.topic or self.session)
