@@ -2,19 +2,22 @@
 
 A blob's content never changes, so what it parses to is cached by its id in the
 git directory (``dreamgit/cache/memories.json``) and later reads of 10,000 files
-take a tenth of a second. A second, smaller cache holds only each file's id, so
-``add`` in a fresh process learns which ids are taken without parsing every file.
+take a tenth of a second. The many files a first read parses (no cache yet) are parsed
+in two processes (``store/forkhalves.py``): the rows are the same whichever process
+parsed them. A second, smaller cache holds only each file's id, so ``add`` in a fresh
+process learns which ids are taken without parsing every file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from dreamgit.errors import MemoryFileError
 from dreamgit.ids import memory_id
 from dreamgit.model import Memory
+from dreamgit.store.forkhalves import in_two
 from dreamgit.store.memoryfile import Shared, decode_text, parse_memory_record
 from dreamgit.store.parsecache import ParseCache
 from dreamgit.store.recordrow import ROW_VERSION, is_row, memory_from_row, record_of_row, row_of
@@ -120,8 +123,10 @@ class MemoryFiles:
 
     def _fill(self, files: Mapping[str, str]) -> None:
         """Cache a row of every file of ``files`` that has none: parsed from the file,
-        or made from the record a build of the derived store wrote (:meth:`keep_built`)."""
+        or made from the record a build of the derived store wrote (:meth:`keep_built`).
+        Many files to parse (a first read) are parsed in two processes (``forkhalves``)."""
         records = self._records
+        unparsed: dict[str, str] = {}  # blob → its first path (an entry is the blob's alone)
         for path, blob in files.items():
             cached = records.get(blob)
             if is_row(cached):
@@ -129,7 +134,16 @@ class MemoryFiles:
             if type(cached) is dict and cached.get("v") == ROW_VERSION and "ok" in cached:
                 records.put(blob, row_of(cached["ok"]))
             elif not _current(cached):
-                records.put(blob, self._parsed(path, blob))
+                unparsed.setdefault(blob, path)
+        if not unparsed:
+            return
+        some = [(path, blob) for blob, path in unparsed.items()]
+        for (_, blob), entry in zip(some, in_two(some, self._entries), strict=True):
+            records.put(blob, entry)
+
+    def _entries(self, files: Sequence[tuple[str, str]]) -> list[Any]:
+        """The cache entry of each of ``files`` (path, blob), parsed."""
+        return [self._parsed(path, blob) for path, blob in files]
 
     def read(
         self, files: Mapping[str, str], *, now: datetime
