@@ -7,9 +7,10 @@ and over a store's first dream that is every text: 100,000 memories' content wor
 ~1.1 s of CPU, work that shares nothing between texts. :class:`ReadAhead` stands between
 a kind's memo (``frame_memo.Memo``) and its index: when the memo had nothing kept, the
 first asking reads the sets of the texts not met yet with ``store/forkhalves.in_two``
-(the second half in a child, sent back pickled: ~0.07 s of the ~0.55 s it saves), and the
-memo takes each made set when it would have read that text, so it keeps the same sets,
-saved as before. A memo that had sets kept (every later dream) never reads ahead, and so
+(the second half in a child, sent back pickled), and the memo takes each made set when
+it would have read that text, so it keeps the same sets, saved as before. Gathering's
+asking at 100,000 memories took 1.86 s of this process's CPU, 1.58 s so (the memo's
+encoding and the index's posting stay here). A memo that had sets kept (every later dream) never reads ahead, and so
 never forks. Same sets either way: a word set is a function of its text.
 """
 
