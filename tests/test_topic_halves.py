@@ -77,6 +77,16 @@ def test_one_topic_or_few_items_are_judged_here(monkeypatch: pytest.MonkeyPatch)
     assert every_pair(many_topics, 0.8) == find_duplicate_pairs(many_topics)
 
 
+def test_an_id_given_twice_is_the_finders_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    items = _items(1, ("work", "identity"))
+    items[-1] = items[-1]._replace(
+        id=items[0].id, topic="identity" if items[0].topic == "work" else "work"
+    )
+    with pytest.raises(ValueError, match="duplicate memory id 'm00'"):
+        every_pair(items, 0.8)
+
+
 @pytest.mark.parametrize("how", ["killed", "raises", "kept-readings"])
 def test_a_child_that_dies_has_its_half_judged_here(
     how: str, monkeypatch: pytest.MonkeyPatch

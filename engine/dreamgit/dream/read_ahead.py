@@ -10,8 +10,9 @@ first asking reads the sets of the texts not met yet with ``store/forkhalves.in_
 (the second half in a child, sent back pickled), and the memo takes each made set when
 it would have read that text, so it keeps the same sets, saved as before. Gathering's
 asking at 100,000 memories took 1.86 s of this process's CPU, 1.58 s so (the memo's
-encoding and the index's posting stay here). A memo that had sets kept (every later dream) never reads ahead, and so
-never forks. Same sets either way: a word set is a function of its text.
+encoding and the index's posting stay here). A memo that had sets kept (every later
+dream) never reads ahead, and so never forks. Same sets either way: a word set is a
+function of its text.
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ def every_pair(items: Sequence[DupItem], threshold: float) -> list[Pair]:
     """``find_duplicate_pairs(items, threshold=threshold)`` (same topic), the topics in two
     processes when the items are many, of more than one topic, and this process may fork."""
     halves = _halves(items) if len(items) >= SPLIT_AT and can_fork() else None
-    if halves is None:
+    position = {item.id: k for k, item in enumerate(items)}
+    if halves is None or len(position) < len(items):  # (an id given twice: the finder's error)
         return find_duplicate_pairs(items, threshold=threshold)
     work = partial(_pairs_of, threshold=threshold, parent=os.getpid())
     (mine, _, _), (theirs, frames, feats) = in_two(halves, work, at_least=2)
@@ -49,7 +50,6 @@ def every_pair(items: Sequence[DupItem], threshold: float) -> list[Pair]:
         parse_frame(text)
     for text in feats:
         features(text)
-    position = {item.id: k for k, item in enumerate(items)}
     pairs = [*mine, *theirs]
     pairs.sort(key=lambda pair: (position[pair[0]], position[pair[1]]))  # the finder's order
     return pairs
