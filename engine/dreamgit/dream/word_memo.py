@@ -9,7 +9,9 @@ kept ones (``features.sqlite3`` and ``content-words.sqlite3`` in the git directo
 tagged with a fingerprint of the code that reads it), and the sets read anew are saved
 when the block ends. Which known texts hold each word of a run's new statements is asked
 of a kept index of each kind (``store/keptpostings.py``, ``gather/sharing.py``), so only
-those texts' sets are read. Outside it every text is read afresh. Same answers either way.
+those texts' sets are read; when no content words were kept (a store's first dream),
+the first asking reads those of every text at once in two processes (``read_ahead.py``).
+Outside it every text is read afresh. Same answers either way.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from dreamgit.dream.consolidate.frame_memo import Memo
-from dreamgit.dream.gather.compact import WORDS_KEEPER
+from dreamgit.dream.gather.compact import WORDS_KEEPER, content_words
 from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, Holders
+from dreamgit.dream.read_ahead import ReadAhead
 from dreamgit.jsontext import as_json
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
 from dreamgit.store.keptpostings import KeptPostings
+from dreamgit.store.lookedreadings import LookedUpReadings
 from dreamgit.textsim import FEATURE_KEEPER
 
 __all__ = ["keeping_words"]
@@ -38,9 +42,17 @@ _FEATURES_BY = ("textsim.py", "lazyre.py")
 _CONTENT_BY = ("dream/gather", "extract", "textsim.py", "lazyre.py")
 
 #: A kind of word set: its name, the source it depends on, the context variables of its
-#: kept sets and of its kept index, and how a kept set is built again.
+#: kept sets and of its kept index, how a kept set is built again, and how a text's set is
+#: read afresh while the kind's keeper is unset (None: never read ahead).
 _Build = Callable[[Iterable[str]], Any]
-_Kind = tuple[str, tuple[str, ...], ContextVar[Any], ContextVar[Holders | None], _Build]
+_Kind = tuple[
+    str,
+    tuple[str, ...],
+    ContextVar[Any],
+    ContextVar[Holders | None],
+    _Build,
+    Callable[[str], Any] | None,
+]
 
 
 class _SetCodec:
@@ -70,6 +82,13 @@ class _KeptInUse(KeptReadings):
     def __init__(self, git_dir: Path, *, fingerprint: str, kind: str, index: KeptPostings):
         super().__init__(git_dir, fingerprint=fingerprint, kind=kind)
         self._index = index
+        #: how many readings were kept when the memo opened them (None: not opened)
+        self.held: int | None = None
+
+    def looked_up(self) -> LookedUpReadings:
+        looked = super().looked_up()
+        self.held = len(looked)
+        return looked
 
     def save(self, added: Mapping[str, str], unused: Iterable[str], total: int) -> None:
         super().save(added, [t for t in unused if not self._index.asked(t)], total)
@@ -81,12 +100,15 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
     which texts share a word through the kept index of each; save the new ones at the end
     (a kind whose code cannot be read to fingerprint is read afresh)."""
     kinds: list[_Kind] = [
-        ("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset),
-        ("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set),
+        # not read ahead: the texts' tokens, cached by textsim.tokenize as their features
+        # are read, are read again by the frames and the guards; read in a child, they were
+        # tokenized again here (at 100,000 memories 0.7 s of the 0.8 s the child saved)
+        ("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset, None),
+        ("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set, content_words),
     ]
     saved: list[Memo[Any] | KeptPostings] = []
     with ExitStack() as undo:
-        for kind, read_by, keeper, shares, build in kinds:
+        for kind, read_by, keeper, shares, build, fresh in kinds:
             try:
                 fingerprint = code_fingerprint(_PACKAGE, read_by)
             except OSError:  # the source cannot be read (a zipped install): not kept
@@ -94,9 +116,13 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
             index = KeptPostings(git_dir, fingerprint=fingerprint, kind=kind)
             kept = _KeptInUse(git_dir, fingerprint=fingerprint, kind=kind, index=index)
             memo: Memo[Any] = Memo(kept, _SetCodec(build))
+            reads: tuple[Any, Holders] = (memo.read, index.holders)
+            if fresh is not None:
+                ahead = ReadAhead(memo, index.holders, fresh, keeper, cold=not kept.held)
+                reads = (ahead.read, ahead.holders)
             undo.callback(kept.close)
-            undo.callback(keeper.reset, keeper.set(memo.read))
-            undo.callback(shares.reset, shares.set(index.holders))
+            undo.callback(keeper.reset, keeper.set(reads[0]))
+            undo.callback(shares.reset, shares.set(reads[1]))
             saved += [memo, index]
         yield
         for each in saved:

@@ -1,0 +1,156 @@
+"""The duplicate finder's whole answer with half of the topics judged in a forked child:
+the pairs, scores and order of judging every pair in one process, whatever the child does."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from dreamgit.dream.consolidate import topic_halves
+from dreamgit.dream.consolidate.topic_halves import every_pair
+from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.extract.frame import KEEPER, parse_frame
+from dreamgit.extract.signature import signature
+from dreamgit.store import forkhalves
+from dreamgit.textsim import FEATURE_KEEPER, features
+
+pytestmark = pytest.mark.skipif(not forkhalves.can_fork(), reason="needs fork and two CPUs")
+
+_SAYINGS = (
+    "Prefers pytest over unittest for Python tests",
+    "Prefers pytest to unittest for the Python tests",
+    "Lives in Lisbon, Portugal",
+    "Lives in Lisbon in Portugal",
+    "Uses Flask for the web services at work",
+    "Uses Flask for web services at work now",
+    "Works at Northwind as a data engineer",
+    "Works as a data engineer at Northwind",
+)
+
+
+def _items(seed: int, topics: Sequence[str]) -> list[DupItem]:
+    """Sayings and near repeats of them, in random topics and order, a few with keys."""
+    rng = random.Random(seed)
+    items = []
+    for n in range(60):
+        text = rng.choice(_SAYINGS) + rng.choice(("", ".", "!", " today"))
+        key = rng.choice((None, None, None, "stack", "home"))
+        items.append(DupItem(f"m{n:02d}", text, rng.choice(topics), key))
+    return items
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pairs_judged_in_two_halves_are_the_whole_answer(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    halves: list[list[int]] = []
+
+    def counted(items: Any, work: Any, *, at_least: int) -> list[Any]:
+        halves.append([len(half) for half in items])
+        return forkhalves.in_two(items, work, at_least=at_least)
+
+    monkeypatch.setattr(topic_halves, "in_two", counted)
+    items = _items(seed, ("work", "identity", "preferences", "people"))
+    whole = find_duplicate_pairs(items)
+    assert whole  # near repeats pair
+    assert every_pair(items, 0.8) == whole
+    assert len(halves) == 1 and sum(halves[0]) == len(items) and min(halves[0]) > 0
+
+
+def test_one_topic_or_few_items_are_judged_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(*_args: Any, **_options: Any) -> list[Any]:
+        raise AssertionError("split")
+
+    monkeypatch.setattr(topic_halves, "in_two", never)
+    one_topic = _items(7, ("work",))
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    assert every_pair(one_topic, 0.8) == find_duplicate_pairs(one_topic)
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 61)
+    many_topics = _items(7, ("work", "identity"))
+    assert every_pair(many_topics, 0.8) == find_duplicate_pairs(many_topics)
+
+
+def test_an_id_given_twice_is_the_finders_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    items = _items(1, ("work", "identity"))
+    items[-1] = items[-1]._replace(
+        id=items[0].id, topic="identity" if items[0].topic == "work" else "work"
+    )
+    with pytest.raises(ValueError, match="duplicate memory id 'm00'"):
+        every_pair(items, 0.8)
+
+
+@pytest.mark.parametrize("how", ["killed", "raises", "kept-readings"])
+def test_a_child_that_dies_has_its_half_judged_here(
+    how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child killed or failing: its half judged here. The child never asks this process's
+    keepers of frames and features (it would send no pairs if it did)."""
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    parent = os.getpid()
+
+    def ours(text: str, read: Callable[[str], Any]) -> Any:
+        return read(text)
+
+    def finder(items: Sequence[DupItem], **options: Any) -> list[tuple[str, str, float]]:
+        if os.getpid() != parent:
+            if how == "killed":
+                os.kill(os.getpid(), signal.SIGKILL)
+            if how == "raises":
+                raise RuntimeError("the child fails")
+            if ours in (KEEPER.get(), FEATURE_KEEPER.get()):
+                return []
+        return find_duplicate_pairs(items, **options)
+
+    monkeypatch.setattr(topic_halves, "find_duplicate_pairs", finder)
+    items = _items(3, ("work", "identity", "people"))
+    with _kept_by(ours, ours):
+        assert every_pair(items, 0.8) == find_duplicate_pairs(items)
+
+
+@contextmanager
+def _kept_by(frames: Any, feats: Any) -> Iterator[None]:
+    kept_frames, kept_features = KEEPER.set(frames), FEATURE_KEEPER.set(feats)
+    try:
+        yield
+    finally:
+        FEATURE_KEEPER.reset(kept_features)
+        KEEPER.reset(kept_frames)
+
+
+def _asked(judge: Callable[[], object]) -> tuple[set[str], set[str]]:
+    """The texts whose frames and features ``judge`` asks of this process's keepers, read
+    from nothing (as in a fresh process)."""
+    frames: set[str] = set()
+    feats: set[str] = set()
+
+    def noting(asked: set[str]) -> Callable[[str, Callable[[str], Any]], Any]:
+        def keeper(text: str, read: Callable[[str], Any]) -> Any:
+            asked.add(text)
+            return read(text)
+
+        return keeper
+
+    parse_frame.cache_clear()
+    features.cache_clear()
+    signature.cache_clear()
+    with _kept_by(noting(frames), noting(feats)):
+        judge()
+    return frames, feats
+
+
+def test_the_texts_the_child_read_are_asked_here_so_the_same_readings_are_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    items = _items(5, ("work", "identity", "people"))
+    whole = _asked(lambda: find_duplicate_pairs(items))
+    assert whole[0] and whole[1]
+    assert _asked(lambda: every_pair(items, 0.8)) == whole
