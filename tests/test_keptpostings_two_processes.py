@@ -72,19 +72,6 @@ def test_texts_new_to_the_index_read_in_two_processes_give_the_one_process_index
     assert len(alone[0][0]["teapot"]) > 5
 
 
-def test_features_are_read_here_the_finder_reads_them_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A kind a dream reads again for every text (the duplicate finder's features) is
-    never read in a child: its sets would be read twice."""
-    monkeypatch.setattr(keptpostings, "SPLIT_AT", 8)
-    forks = _forks(monkeypatch)
-    index = KeptPostings(tmp_path, fingerprint="code", kind="features")
-    texts = _texts(1, 60)
-    assert index.holders(texts, {"teapot"}, content_words)["teapot"]
-    assert forks == []
-
-
 def test_a_reading_in_the_child_sees_none_of_the_run_s_context(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -52,11 +52,6 @@ _STALE_SHARE = 0.25
 _Snapshot = tuple[dict[str, int], dict[str, bytes], int, str]
 #: For each word, the numbers of the texts holding it, in order.
 _Postings = dict[str, "array[int]"]
-#: Kinds whose word sets a dream reads again for every text after asking: the duplicate
-#: finder's full pass (a cold dream's) reads every memory's features, through
-#: ``textsim.features``' cache of this process; read in a child, they were read twice
-#: (the dream read 99,706 feature sets here either way), so they are read here only.
-_READ_AGAIN = frozenset({"features"})
 
 
 class KeptPostings:
@@ -79,8 +74,6 @@ class KeptPostings:
         self._asked: set[str] = set()
         #: whether the numbers are keyed by a query's own strings (:meth:`_share`)
         self._shared = False
-        #: whether many new texts are read in two processes (:func:`_posted_in_two`)
-        self._in_two = kind not in _READ_AGAIN
 
     def holders(
         self, texts: Sequence[str], words: AbstractSet[str], read: Callable[[str], Iterable[str]]
@@ -147,7 +140,7 @@ class KeptPostings:
                 new.append(text)
             numbers[k] = n
         first = self._next - len(new)
-        if len(new) < SPLIT_AT or not self._in_two:
+        if len(new) < SPLIT_AT:
             _post(new, first, read, self._added)
             return
         for posted in _posted_in_two(new, first, read):
