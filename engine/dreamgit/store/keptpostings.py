@@ -17,18 +17,15 @@ write in between leaves it to the next run).
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 import uuid
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from contextvars import Context
 from itertools import chain, compress
 from pathlib import Path
 from typing import cast
 
-from dreamgit.store.forkhalves import SPLIT_AT, in_two
 from dreamgit.store.sqlitecache import (
     NUMBER_TYPE,
     of_fingerprint,
@@ -50,8 +47,6 @@ _STALE_SHARE = 0.25
 #: What the database held when it was read: each text's number, each word's row, the
 #: largest number (-1 when none) and the token its last write left (none before the first).
 _Snapshot = tuple[dict[str, int], dict[str, bytes], int, str]
-#: For each word, the numbers of the texts holding it, in order.
-_Postings = dict[str, "array[int]"]
 
 
 class KeptPostings:
@@ -129,27 +124,19 @@ class KeptPostings:
     ) -> None:
         """Number the texts new to the database (``numbers``' None) in their order, a text
         standing twice once, and post their words, each text read once a run."""
-        known = self._numbers
-        new: list[str] = []
+        known, added = self._numbers, self._added
         for k in [k for k, n in enumerate(numbers) if n is None]:
             text = texts[k]
             n = known.get(text)
             if n is None:
                 n = known[text] = self._next
                 self._next += 1
-                new.append(text)
+                for word in _as_set(read(text)):
+                    posted = added.get(word)
+                    if posted is None:
+                        posted = added[word] = array(NUMBER_TYPE)
+                    posted.append(n)
             numbers[k] = n
-        first = self._next - len(new)
-        if len(new) < SPLIT_AT:
-            _post(new, first, read, self._added)
-            return
-        for posted in _posted_in_two(new, first, read):
-            for word, held in posted.items():
-                into = self._added.get(word)
-                if into is None:
-                    self._added[word] = held
-                else:
-                    into.extend(held)
 
     def asked(self, text: str) -> bool:
         """Whether a query of this run was about ``text``."""
@@ -205,41 +192,6 @@ class KeptPostings:
 
     def _open(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         return of_fingerprint(self.path, _TABLES, self._fingerprint, ("texts", "postings"))
-
-
-def _post(
-    texts: Sequence[str], first: int, read: Callable[[str], Iterable[str]], added: _Postings
-) -> _Postings:
-    """Post the words of ``texts``, numbered from ``first`` in their order, into ``added``."""
-    for n, text in enumerate(texts, first):
-        for word in _as_set(read(text)):
-            posted = added.get(word)
-            if posted is None:
-                posted = added[word] = array(NUMBER_TYPE)
-            posted.append(n)
-    return added
-
-
-def _posted_in_two(
-    texts: Sequence[str], first: int, read: Callable[[str], Iterable[str]]
-) -> list[_Postings]:
-    """The postings of the first and of the second half of ``texts`` (numbered from
-    ``first``), the second read in a forked child (``forkhalves``) when it can: reading
-    the words of a cold dream's 100,000 texts is most of the posting. Joined in order,
-    they are the postings of :func:`_post` of all of them."""
-    half = len(texts) // 2
-    halves = [(first, texts[:half]), (first + half, texts[half:])]
-    parent = os.getpid()
-
-    def work(some: Sequence[tuple[int, Sequence[str]]]) -> list[_Postings]:
-        if os.getpid() == parent:
-            return [_post(chunk, start, read, {}) for start, chunk in some]
-        # In the child a reading sees none of the run's context: the memo a dream keeps
-        # the word sets in (``dream/word_memo.py``) writes to a database the parent holds
-        # open; the words read are the same without it.
-        return [Context().run(_post, chunk, start, read, {}) for start, chunk in some]
-
-    return in_two(halves, work, at_least=2)
 
 
 def _places_among(numbers: list[int], wanted: AbstractSet[int]) -> dict[int, list[int]]:
