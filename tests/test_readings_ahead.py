@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.consolidate import readings_ahead
+from dreamgit.dream.consolidate import counts, readings_ahead
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import Memo, keeping_frames
 from dreamgit.dream.consolidate.update import Update, find_updates
@@ -224,3 +224,49 @@ def test_a_run_whose_readings_are_kept_does_not_fork(
     ]
     _run(tmp_path, [*MEMORIES, *more])
     assert forks == []
+
+
+@pytest.mark.usefixtures("split")
+def test_the_count_readings_of_the_childs_memories_come_from_the_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The count check that follows takes the child's count readings: this process reads
+    only the others."""
+    read_here: list[str] = []
+    read_counts = counts.read_counts
+
+    def spied(text: str) -> Any:
+        if os.getpid() == parent:
+            read_here.append(text)
+        return read_counts(text)
+
+    parent = os.getpid()
+    monkeypatch.setattr(counts, "read_counts", spied)
+    _run(tmp_path)
+    counted = [t for t, _ in _rows(tmp_path)["counts"]]
+    assert 0 < len(read_here) < len(counted)
+
+
+@pytest.mark.usefixtures("split")
+def test_a_run_whose_counts_are_kept_makes_only_the_readings_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The readings lost (another reading code) but the counts kept: the child reads the
+    readings, the counts are taken from those kept, and the rows are the same."""
+    found = _run(tmp_path)
+    rows = _rows(tmp_path)
+    for kind in ("update-readings", "update-layout"):
+        (tmp_path / "dreamgit" / "cache" / f"{kind}.sqlite3").unlink()
+    made: list[int] = []
+    add_made = Memo.add_made
+
+    def spied(memo: Memo[Any], readings: Any, *, held: bool) -> None:
+        made.append(len(readings))
+        add_made(memo, readings, held=held)
+
+    monkeypatch.setattr(Memo, "add_made", spied)
+    forks = _forks(monkeypatch)
+    assert _run(tmp_path) == found
+    assert forks == [1]
+    assert made[0] > 0 and made[-1] == 0  # readings, frames, then no counts
+    assert _rows(tmp_path) == rows

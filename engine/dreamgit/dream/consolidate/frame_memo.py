@@ -131,8 +131,11 @@ class Memo(Generic[T]):
     def add_made(self, made: Mapping[str, str], *, held: bool) -> None:
         """Keep readings made (by this code) in another process, JSON as the codec writes
         it: saved now, in batches of :data:`SAVE_EVERY` (each one transaction), and when
-        ``held``, taken as kept ones when asked for (not held: this run has them)."""
+        ``held``, taken as kept ones when asked for (not held: this run has them). Their
+        texts are in use: a kept reading of one is taken, not dropped as unused."""
         texts = sorted(made)
+        for text in texts:
+            self._stored.pop(text, None)
         for start in range(0, len(texts), SAVE_EVERY):
             self._kept.add({t: made[t] for t in texts[start : start + SAVE_EVERY]})
         if held:
