@@ -98,20 +98,3 @@ def _children(parent: int) -> list[int]:
             if int(fields[1]) == parent:
                 found.append(int(entry))
     return found
-
-
-def test_work_beside_a_child_gives_both_answers() -> None:
-    """``alongside``: this process's answer, and the child's, sent whole however large."""
-    parent = os.getpid()
-    mine, theirs = forkhalves.alongside(
-        os.getpid, lambda: [(os.getpid(), "x" * 1000) for _ in range(2000)], 2000
-    )
-    assert mine == parent
-    assert theirs is not None and len(theirs) == 2000
-    assert {pid for pid, _ in theirs} != {parent}
-
-
-def test_work_beside_no_child_gives_none_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where no child can be forked, this process's work is done and the other's is not."""
-    monkeypatch.setattr(forkhalves, "can_fork", lambda: False)
-    assert forkhalves.alongside(lambda: 1, lambda: [2], 1) == (1, None)

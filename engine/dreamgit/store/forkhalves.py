@@ -8,9 +8,7 @@ pickled through a pipe (plain tuples and strings: ~0.2 s of the ~5 s it saves at
 100,000) and exits without running any cleanup (``os._exit``: it never touches what it
 inherited, such as an open SQLite transaction). The answer is the one process's: the
 halves are joined in order, and when the child fails, dies or sends something short,
-this process does its half itself. :func:`alongside` is the same for two pieces of work
-that differ (a cold dream's readings, ``dream/consolidate/readings_ahead.py``: the
-child's sent back as they are kept, this process's kept as it reads them).
+this process does its half itself.
 
 It forks only when that is safe and worth it: a platform whose ``fork`` is (Linux and
 the other Unixes but macOS, whose system libraries may not survive one), no other
@@ -21,7 +19,6 @@ holds, held forever), more than one CPU to run on, and at least :data:`SPLIT_AT`
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import signal
 import sys
@@ -29,7 +26,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["SPLIT_AT", "alongside", "can_fork", "in_two"]
+__all__ = ["SPLIT_AT", "can_fork", "in_two"]
 
 #: Items below which one process does all the work: a fork and the results' trip back
 #: cost ~20 ms, which a few thousand memory files (~100 us each) repay.
@@ -37,7 +34,6 @@ SPLIT_AT = 4096
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
-Own = TypeVar("Own")
 
 
 def can_fork() -> bool:
@@ -67,45 +63,29 @@ def in_two(
     a forked child when there are ``at_least`` items (default :data:`SPLIT_AT`) and
     :func:`can_fork`; ``work`` must return one picklable result per item, and depend on
     nothing but its items."""
-    if len(items) < (SPLIT_AT if at_least is None else at_least):
+    if len(items) < (SPLIT_AT if at_least is None else at_least) or not can_fork():
         return work(items)
     half = len(items) // 2
     theirs = items[half:]
-    mine, sent = alongside(lambda: work(items[:half]), lambda: work(theirs), len(theirs))
-    return mine + (work(theirs) if sent is None else sent)
-
-
-def alongside(
-    mine: Callable[[], Own], theirs: Callable[[], list[Result]], expected: int
-) -> tuple[Own, list[Result] | None]:
-    """``mine()`` done here while a forked child does ``theirs()`` (``expected`` picklable
-    results): both answers, the child's None when it could not be forked (see
-    :func:`can_fork`), failed, died or sent fewer results (the caller does that work
-    itself). An error of ``mine`` kills the child and reaches the caller."""
-    if not can_fork():
-        return mine(), None
     read_end, write_end = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child, which coverage does not follow
-        _child(read_end, write_end, theirs)
+        _child(read_end, write_end, lambda: work(theirs))
     os.close(write_end)
     try:
-        done = mine()
+        mine = work(items[:half])
     except BaseException:
         _stop(child)
         os.close(read_end)
         raise
-    return done, _collect(read_end, child, expected)
+    sent: list[Result] | None = _collect(read_end, child, len(theirs))
+    return mine + (work(theirs) if sent is None else sent)
 
 
 def _child(read_end: int, write_end: int, work: Callable[[], Sequence[object]]) -> None:
     """In the child: do the work, send it pickled, exit (0 only when all of it was sent)."""
     import pickle  # here: a process that never splits (an add) never loads it
 
-    # Nothing the child inherited is collected there: a collection would finalize the
-    # parent's objects (an unreachable SQLite connection closed under the parent) and copy
-    # every page it walks.
-    gc.freeze()
     code = 1
     try:
         os.close(read_end)
@@ -122,15 +102,13 @@ def _collect(read_end: int, child: int, expected: int) -> list[Any] | None:
     import pickle  # here: see _child
 
     with os.fdopen(read_end, "rb") as pipe:
-        # read as it comes, not held whole first (at 100,000 memories the readings sent
-        # are ~70 MB of pickle)
-        try:
-            found = pickle.load(pipe)
-        except Exception:  # cut short or unreadable: the work is done here instead
-            found = None
-    # waited for once the pipe is closed: a child still writing then fails, and exits
+        data = pipe.read()  # to the end: the child exits once it has written it all
     _, status = os.waitpid(child, 0)
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        return None
+    try:
+        found = pickle.loads(data)
+    except Exception:  # anything unreadable: the half is done here instead
         return None
     if not isinstance(found, list) or len(found) != expected:
         return None

@@ -91,19 +91,6 @@ class LookedUpReadings:
         self._found += 1
         return str(row[0])
 
-    def __contains__(self, text: object) -> bool:
-        """Whether ``text`` has a reading not taken yet (one query of the table's key)."""
-        if self._loaded is not None:
-            return text in self._loaded
-        if self._db is None or not self._count or text in self._taken:
-            return False
-        try:
-            query = "SELECT 1 FROM readings WHERE text = ?"
-            return self._db.execute(query, (text,)).fetchone() is not None
-        except sqlite3.DatabaseError as exc:
-            self._lost(exc)
-            return False
-
     def __iter__(self) -> Iterator[str]:
         """The texts held and not taken."""
         if self._loaded is not None:

@@ -15,16 +15,13 @@ What each memory's counts change is kept with the newer-value check's layout
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from dreamgit.dream.consolidate.count_reading import COUNT_KEEPER, CountReading, Quantity
-from dreamgit.dream.consolidate.counts import read_counts
 from dreamgit.dream.consolidate.frame_memo import keeping, read_through
-from dreamgit.dream.consolidate.readings_ahead import COUNTS_AHEAD, CountsAhead
 from dreamgit.jsontext import as_json
 
 __all__ = ["keeping_counts"]
@@ -91,24 +88,9 @@ def _quantity(values: list[Any]) -> Quantity:
     )
 
 
-def _asked(text: str) -> bool:
-    """Whether the count check asks for ``text``'s count reading: it holds a digit (the
-    check's first test, ``counts._said``; a test holds the two to the same rows)."""
-    return _DIGIT.search(text) is not None
-
-
-_DIGIT = re.compile(r"\d")
-
-
 @contextmanager
 def keeping_counts(git_dir: Path) -> Iterator[None]:
     """Read texts' counts through those kept in ``git_dir``; save the new ones at the end
-    (all read afresh when the code cannot be read to fingerprint). A cold store's counts
-    are made ahead with its readings (``readings_ahead``)."""
-    codec = CountCodec()
-    ahead = COUNTS_AHEAD.set(CountsAhead(_asked, read_counts, codec.encode))
-    try:
-        with keeping(git_dir, _READ_BY, "counts", codec, COUNT_KEEPER, read_through):
-            yield
-    finally:
-        COUNTS_AHEAD.reset(ahead)
+    (all read afresh when the code cannot be read to fingerprint)."""
+    with keeping(git_dir, _READ_BY, "counts", CountCodec(), COUNT_KEEPER, read_through):
+        yield

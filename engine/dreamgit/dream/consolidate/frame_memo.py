@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
@@ -35,7 +35,6 @@ __all__ = [
     "frame_codec",
     "keeping",
     "keeping_frames",
-    "memo_behind",
     "read_through",
     "words",
 ]
@@ -79,8 +78,6 @@ class Memo(Generic[T]):
         )
         self._total = len(self._stored)
         self._added: dict[str, str] = {}
-        #: readings made in another process for texts this run asks for (see add_made)
-        self._made: dict[str, str] = {}
         self._asked: set[str] = set()
         self._current: set[str] = set()
 
@@ -102,8 +99,6 @@ class Memo(Generic[T]):
         # kind is 50-100 MB, held to the end of the dream for texts asked once. A text
         # asked again is read anew (the same reading) and is not kept twice.
         stored = self._stored.pop(text, None)
-        if stored is None and self._made:
-            stored = self._made.pop(text, None)
         again = stored is None and text in self._asked
         self._asked.add(text)
         # a reading made anew in this run too: parse_frame's cache holds 65,536 sentences,
@@ -121,25 +116,6 @@ class Memo(Generic[T]):
                 self._kept.add(self._added)
                 self._added = {}  # saved: asked again, a text is read anew
         return found
-
-    def missing(self, texts: Iterable[str]) -> list[str]:
-        """The texts of ``texts`` (each once, in order) this memo holds no reading of: not
-        kept (batched memos: of those prefetched), not read or made in this run."""
-        held = (self._stored, self._added, self._made, self._asked)
-        return [t for t in dict.fromkeys(texts) if not any(t in h for h in held)]
-
-    def add_made(self, made: Mapping[str, str], *, held: bool) -> None:
-        """Keep readings made (by this code) in another process, JSON as the codec writes
-        it: saved now, in batches of :data:`SAVE_EVERY` (each one transaction), and when
-        ``held``, taken as kept ones when asked for (not held: this run has them). Their
-        texts are in use: a kept reading of one is taken, not dropped as unused."""
-        texts = sorted(made)
-        for text in texts:
-            self._stored.pop(text, None)
-        for start in range(0, len(texts), SAVE_EVERY):
-            self._kept.add({t: made[t] for t in texts[start : start + SAVE_EVERY]})
-        if held:
-            self._made.update(made)
 
     def close(self) -> None:
         """Let the kept readings' connection go."""
@@ -196,13 +172,6 @@ def keeping(
 def read_through(memo: Memo[T]) -> Callable[[str, Callable[[str], T]], T]:
     """What a keeper of readings holds: the memo's :meth:`Memo.read`."""
     return memo.read
-
-
-def memo_behind(keeper: object) -> Memo[Any] | None:
-    """The memo whose :meth:`Memo.read` ``keeper`` is (what :func:`read_through` gives), or
-    None (no block open: no keeper)."""
-    owner = getattr(keeper, "__self__", None)
-    return owner if isinstance(owner, Memo) else None
 
 
 def keeping_frames(git_dir: Path) -> AbstractContextManager[None]:

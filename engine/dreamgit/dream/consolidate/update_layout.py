@@ -286,7 +286,7 @@ class _Run:
         for key in dropped:
             touched.update(members.pop(key)[2])
             layout.promoted.pop(key, None)
-        self.readings.read_all(fresh)
+        self.readings.fetch(fresh)
         added: dict[str, list[Entry]] = {}
         for key in fresh:
             memory = by_key[key]

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import overload
 
-from dreamgit.dream.consolidate.readings_ahead import read_in_two
 from dreamgit.dream.consolidate.update_frames import age
 from dreamgit.dream.consolidate.update_kept import Entry
 from dreamgit.dream.consolidate.update_passes import WINDOW
@@ -86,12 +85,6 @@ class Readings:
         texts = [self.by_key[k].text for k in set(keys) if k not in self._of]
         if texts:
             self._prefetch(texts)
-
-    def read_all(self, keys: list[str]) -> None:
-        """Read the memories of ``keys`` now (their kept readings fetched in one batch),
-        in two processes when thousands have no kept reading (``readings_ahead``)."""
-        self.fetch(keys)
-        read_in_two([k for k in keys if k not in self._of], self.by_key, self._read, self.of)
 
     def of(self, key: str) -> Reading:
         reading = self._of.get(key)

@@ -21,7 +21,6 @@ from functools import partial
 from pathlib import Path
 
 from dreamgit.dream.consolidate.frame_memo import (
-    Codec,
     FrameCodec,
     Memo,
     frame_codec,
@@ -41,8 +40,6 @@ __all__ = [
     "keeping_readings",
     "kept_reading",
     "prefetch_readings",
-    "reading_codec",
-    "readings_memo",
 ]
 
 #: What one memory says to compare: its frames, and when it tells of a promotion the
@@ -75,7 +72,6 @@ FOUND_BY = (
     "dream/consolidate/update_layout.py",
     "dream/consolidate/update_memo.py",
     "dream/consolidate/update_members.py",
-    "dream/consolidate/readings_ahead.py",
     "dream/consolidate/update_reach.py",
     "dream/consolidate/rejected.py",
     "dream/consolidate/counts.py",
@@ -177,24 +173,13 @@ def hold_readings(texts: Iterable[str]) -> None:
         keeper.memo.hold(texts)
 
 
-def readings_memo() -> Memo[Reading] | None:
-    """The kept readings of the block open (None outside one)."""
-    keeper = _KEEPER.get()
-    return None if keeper is None else keeper.memo
-
-
-def reading_codec() -> Codec[Reading] | None:
-    """A reading as the kept readings' JSON, and back (None when a frame cannot be kept)."""
-    frames = frame_codec()
-    return None if frames is None else _ReadingCodec(frames)
-
-
 def keeping_readings(git_dir: Path) -> AbstractContextManager[None]:
     """Take memories' readings from those kept in ``git_dir``, each loaded when asked for
     (in batches: :func:`prefetch_readings`); save the new ones at the end (every memory
     read afresh when a frame cannot be kept as JSON or the code cannot be read to
     fingerprint it)."""
-    codec = reading_codec()
+    frames = frame_codec()
+    codec = None if frames is None else _ReadingCodec(frames)
     return keeping(git_dir, READ_BY, "update-readings", codec, _KEEPER, _Reader, batched=True)
 
 
