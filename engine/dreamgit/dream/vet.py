@@ -68,12 +68,13 @@ def vet_memories(
     checks = [(name, at, expr, table.place(expr)) for name, at, expr in _memory_checks(ruleset)]
     names = names_read([*(expr for _name, _where, expr, _at in checks), *also])
     later = [(expr, table.place(expr)) for expr in also]
+    # the names read straight from the fields computed at once, for all the checks;
+    # the environment is let go after, for every memory (the values are kept)
+    vetted = table.vetting(names)
     good: list[Memory] = []
     broken: list[MemoryFileError] = []
     for memory in memories:
-        # the names read straight from the fields computed at once, for all the checks;
-        # the environment is let go after, for every memory (the values are kept)
-        row, env = table.vetted(memory, names)
+        row, env = vetted(memory)
         problem = _failure(memory, row, env, checks)
         if problem is None:
             if later:
