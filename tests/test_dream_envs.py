@@ -254,3 +254,23 @@ def test_a_walking_read_keeps_no_environment_but_uses_one_kept() -> None:
     assert evaluate_walking(other, memory, NOW) is True
     assert "age" in dict.keys(env)  # type: ignore[arg-type]
     forget_envs()
+
+
+def test_vetting_evaluates_on_the_environment_kept_for_the_memory_itself() -> None:
+    """The vetting function gives a memory's kept values and the environment kept for that
+    very object when there is one, else one filled for it and not kept (an equal copy
+    gets its own)."""
+    forget_envs()
+    table = rule_table(NOW)
+    memory = _memory()
+    vetted = table.vetting(frozenset({"priority", "age"}))
+    row, env = vetted(memory)
+    assert row == [memory] and row is table.row(memory)
+    assert set(dict.keys(env)) == {"priority", "age"}  # type: ignore[arg-type]
+    assert memory_env_once(memory, NOW) is not env  # not kept
+    kept = memory_env_once(memory, NOW)
+    assert vetted(memory)[1] is kept
+    copy = replace(memory)
+    row_of_copy, env_of_copy = vetted(copy)
+    assert env_of_copy is not kept and env_of_copy.memory is copy and row_of_copy[0] is copy
+    forget_envs()

@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamgit.dsl import Expression, ExpressionError, Priority, compile_expression, regexsafe
+from dreamgit.dsl import (
+    Expression,
+    ExpressionError,
+    Priority,
+    compile_expression,
+    evaluate_each,
+    regexsafe,
+)
 from dreamgit.dsl.pysource import Bindings, build
 from test_dsl_parser import ENV, SCHEMA
 from test_dsl_properties import VALID, _mutated
@@ -224,3 +231,40 @@ def test_a_rules_matcher_runs_on_the_linear_engine() -> None:
     found = regexsafe.matcher(regexsafe.compile_pattern(r"(a+)+$"))
     assert found("a" * 1900 + "b") is False
     assert found("a" * 30) is True
+
+
+@given(st.lists(st.one_of(NUM, BOOL), min_size=1, max_size=4), ENVS)
+def test_expressions_evaluated_at_once_give_each_ones_value_or_raise(
+    texts: list[str], env: dict[str, Any]
+) -> None:
+    """``evaluate_each`` of random expressions (their bound values renamed apart) gives the
+    tuple of what each one's ``evaluate`` gives, or raises when one of them fails."""
+    exprs = [e for e in map(_compiled, texts) if e is not None]
+    at_once = evaluate_each(exprs)
+    assert at_once is not None
+    outcomes: list[Any] = []
+    for expr in exprs:
+        try:
+            outcomes.append(expr.evaluate(env))
+        except ExpressionError:
+            with pytest.raises(Exception):  # noqa: B017 - the caller then evaluates each
+                at_once(env)
+            return
+    values = at_once(env)
+    assert len(values) == len(outcomes)
+    for value, expected in zip(values, outcomes, strict=True):
+        assert type(value) is type(expected)
+        both_nan = isinstance(value, float) and math.isnan(value) and math.isnan(expected)
+        assert value == expected or both_nan
+
+
+def test_expressions_at_once_need_every_one_to_have_its_function() -> None:
+    """An expression run on its closures alone (too deep for Python) has no source to join:
+    no function at once, and the caller evaluates each."""
+    deep = compile_expression(" + ".join(["x"] * 300) + " > 1", SCHEMA)
+    plain = compile_expression("x > 1", SCHEMA)
+    assert evaluate_each([plain, deep]) is None
+    assert evaluate_each([plain, _closures_only(plain)]) is None
+    at_once = evaluate_each([plain, plain])
+    assert at_once is not None
+    assert at_once(ENV) == (plain.evaluate(ENV), plain.evaluate(ENV))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dreamgit.ruleset import days
 from dreamgit.ruleset.days import last_day, recurs, since_day
@@ -71,3 +73,32 @@ def test_a_day_already_past_when_said_is_history_not_a_plan() -> None:
 def test_what_recurs(text: str, again: bool) -> None:
     """ "every Monday", "daily", "on Thursdays" recur; "every page" is no time."""
     assert recurs(text) is again
+
+
+ONE_DAY = timedelta(days=1)
+
+
+def _since_day_as_defined(text: str, said: datetime, now: datetime) -> timedelta:
+    day = last_day(text)
+    if day is None or day < said.astimezone(UTC).date():
+        return timedelta(0)
+    return max(timedelta(0), now - datetime(day.year, day.month, day.day, tzinfo=UTC) - ONE_DAY)
+
+
+_PARTS = ["on 7 March 2026", "2026-03-09", "March 8, 2027", "in 2026", "at 3pm", "31 February 2026"]
+
+
+@given(
+    st.lists(st.sampled_from(_PARTS) | st.text(max_size=8), max_size=4),
+    st.integers(-40, 400),
+    st.integers(-40, 800),
+)
+def test_since_day_is_the_time_since_the_last_day_named(
+    parts: list[str], said_days: int, now_days: int
+) -> None:
+    """Whatever the text, ``since_day`` is its definition over ``last_day`` (vetting asks
+    it of every memory through a shorter path): a day to come when said, and over."""
+    text = " ".join(parts)
+    said = datetime(2026, 1, 1, 9, tzinfo=UTC) + timedelta(days=said_days)
+    now = datetime(2026, 1, 1, 12, tzinfo=UTC) + timedelta(days=now_days)
+    assert since_day(text, said, now) == _since_day_as_defined(text, said, now)

@@ -113,3 +113,36 @@ def test_the_names_rules_read_are_their_memory_fields() -> None:
         ]
     )
     assert read == {"recalls", "age", "recall", "tags"}
+
+
+@given(
+    st.lists(memories(), max_size=4),
+    st.booleans(),
+    st.frozensets(st.sampled_from(list(MEMORY_FIELDS))),
+)
+def test_one_filling_function_makes_each_memorys_filled_environment(
+    batch: list[Memory], recorded: bool, names: frozenset[str]
+) -> None:
+    """``LazyMemoryEnv.filling`` (vetting's, made once for many memories) gives each memory
+    the environment ``filled`` gives it: the same names held, the same values, its memory."""
+    made = LazyMemoryEnv.filling(NOW, recalls_recorded=recorded, names=names)
+    for memory in batch:
+        env = made(memory)
+        alone = LazyMemoryEnv.filled(memory, NOW, recalls_recorded=recorded, names=names)
+        assert type(env) is LazyMemoryEnv and env.memory is memory
+        assert dict(dict.items(env)) == dict(dict.items(alone))
+        assert env == alone == LazyMemoryEnv(memory, NOW, recalls_recorded=recorded)
+        with pytest.raises(TypeError):
+            env["text"] = "changed"  # type: ignore[index]
+
+
+def test_a_filling_function_leaves_unreadable_fields_to_fail_when_read() -> None:
+    """A memory whose fields cannot all be read gets an empty environment from the filling
+    function too, each name failing (or not) only where a rule reads it."""
+    naive = datetime(2026, 1, 1)
+    memory = Memory(id="m-1", topic="t", slug="s", text="x", created=naive, updated=naive)
+    env = LazyMemoryEnv.filling(NOW)(memory)
+    assert set(dict.keys(env)) == set()
+    assert env["priority"].name == "normal"
+    with pytest.raises(TypeError):
+        env["age"]

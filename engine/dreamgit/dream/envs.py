@@ -10,7 +10,7 @@ then a value per expression, at the place the table gave the expression), found 
 the memory's id and checked to be the very object (every phase passes the snapshot's
 objects; a memory's fields are never hashed). A failure is not kept: it is raised
 again each time. Vetting evaluates every memory rule on an environment made for the
-one memory and let go after (:meth:`RuleTable.vetted`); :func:`forget_envs` drops
+one memory and let go after (:meth:`RuleTable.vetting`); :func:`forget_envs` drops
 the tables when the plan is made.
 
 A list a memory, not a dict: over 100,000 memories the dicts vetting kept were 34 MB
@@ -19,7 +19,7 @@ held to the plan's end (through the dream's peak), the lists are 11 MB.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -118,16 +118,19 @@ class RuleTable:
         put(row, at, value)
         return value
 
-    def vetted(self, memory: Memory, names: frozenset[str]) -> tuple[list[Any], LazyMemoryEnv]:
-        """The values kept for ``memory`` and an environment to evaluate many rules on,
-        not kept (the names of ``names`` computed at once: ``LazyMemoryEnv.filled``):
-        a store's worth of environments is not held to the plan's end."""
-        env = self._kept_env(memory)
-        if env is None:
-            env = LazyMemoryEnv.filled(
-                memory, self.now, recalls_recorded=self._recorded, names=names
-            )
-        return self.row(memory), env
+    def vetting(self, names: frozenset[str]) -> Callable[[Memory], tuple[list[Any], LazyMemoryEnv]]:
+        """The function giving a memory's kept values and an environment to evaluate many
+        rules on, not kept (the names of ``names`` computed at once:
+        ``LazyMemoryEnv.filling``): a store's worth of environments is not held to the
+        plan's end."""
+        made = LazyMemoryEnv.filling(self.now, recalls_recorded=self._recorded, names=names)
+        envs, kept_env, row = self._envs, self._kept_env, self.row
+
+        def vetted(memory: Memory) -> tuple[list[Any], LazyMemoryEnv]:
+            env = kept_env(memory) if envs else None  # none kept: the usual case
+            return row(memory), made(memory) if env is None else env
+
+        return vetted
 
 
 def put(row: list[Any], at: int, value: Any) -> None:

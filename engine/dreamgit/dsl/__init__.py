@@ -11,7 +11,15 @@ May import: ``textsim`` and the kernel.
 from __future__ import annotations
 
 from dreamgit.dsl.diagnostics import ExpressionError
-from dreamgit.dsl.expression import Expression, Trace, compile_expression
+from dreamgit.dsl.expression import Expression, Trace, compile_expression, evaluate_each
 from dreamgit.dsl.types import Priority, Schema
 
-__all__ = ["Expression", "ExpressionError", "Priority", "Schema", "Trace", "compile_expression"]
+__all__ = [
+    "Expression",
+    "ExpressionError",
+    "Priority",
+    "Schema",
+    "Trace",
+    "compile_expression",
+    "evaluate_each",
+]

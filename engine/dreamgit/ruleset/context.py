@@ -178,14 +178,32 @@ class LazyMemoryEnv(dict[str, object]):
         first read); with ``names``, only those of them (what the rules about to be
         evaluated read, :func:`names_read`: the default rules read 7 of the 19). A
         memory whose fields cannot all be read gets them one by one."""
-        env = cls(memory, now, recalls_recorded=recalls_recorded)
-        try:
-            fill = _plain_names if names is None else _filler(names)
-            plain = fill(memory, now, recalls_recorded)
-        except Exception:  # each name then fails where a rule reads it, as before
+        return cls.filling(now, recalls_recorded=recalls_recorded, names=names)(memory)
+
+    @classmethod
+    def filling(
+        cls, now: datetime, *, recalls_recorded: bool = False, names: frozenset[str] | None = None
+    ) -> Callable[[Memory], LazyMemoryEnv]:
+        """:meth:`filled` of many memories at ``now``: the function making each one's
+        environment, with what each call would look up found once (vetting makes one
+        for every memory of a dream)."""
+        fill = _plain_names if names is None else _filler(names)
+        new, update = cls.__new__, dict.update
+        set_memory, set_now, set_recorded = _SLOTS
+
+        def made(memory: Memory) -> LazyMemoryEnv:
+            env = new(cls)  # as __init__ makes it, without its call
+            set_memory(env, memory)
+            set_now(env, now)
+            set_recorded(env, recalls_recorded)
+            try:
+                plain = fill(memory, now, recalls_recorded)
+            except Exception:  # each name then fails where a rule reads it, as before
+                return env
+            update(env, plain)
             return env
-        dict.update(env, plain)
-        return env
+
+        return made
 
     @property
     def memory(self) -> Memory:
@@ -228,6 +246,10 @@ class LazyMemoryEnv(dict[str, object]):
 
     __setitem__ = __delitem__ = _read_only
     setdefault = pop = popitem = clear = update = __ior__ = _read_only
+
+
+#: The setters of an environment's slots (memory, time, recalls recorded).
+_SLOTS = tuple(vars(LazyMemoryEnv)[slot].__set__ for slot in ("_memory", "_now", "_recorded"))
 
 
 def names_read(expressions: Iterable[Expression]) -> frozenset[str]:

@@ -73,16 +73,21 @@ def _last_named_day(text: str) -> date | None:
     return max((d for d in days if d is not None), default=None)
 
 
+#: No time since a day (one object: a dream asks of every memory and most name no day).
+_NONE = timedelta(0)
+
+
 def since_day(text: str, said: datetime, now: datetime) -> timedelta:
     """How long ago the latest day ``text`` names ended (UTC), when that day was still to
     come (or today) when it was ``said``; zero when it names no such day or the day is not
     over. A day already past when it was said ("met Michael on 15 January") is history,
     not a plan."""
-    day = last_day(text)
+    # last_day's test of the year spelled here: vetting asks this of every memory
+    day = _last_named_day(text) if _YEAR.search(text) else None
     if day is None or day < said.astimezone(UTC).date():
-        return timedelta(0)
+        return _NONE
     end = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
-    return max(timedelta(0), now - end)
+    return max(_NONE, now - end)
 
 
 @lru_cache(maxsize=1 << 14)
