@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from dreamgit.api import DreamEngine
 from dreamgit.gitstore import Identity
 from dreamgit.store import forkhalves
 from dreamgit.store.repo import MemoryRepo
+from forkcount import counted_forks
 from gitcheck import NOW
 
 pytestmark = pytest.mark.skipif(not forkhalves.can_fork(), reason="needs fork and two CPUs")
@@ -70,14 +70,7 @@ def test_the_tables_built_in_two_processes_are_the_one_process_tables(
             "memories/zzz/broken.md": b"---\n: [\n---\nx\n",
         },
     )
-    forks: list[int] = []
-    real_fork = os.fork
-
-    def counted_fork() -> int:
-        forks.append(1)
-        return real_fork()
-
-    monkeypatch.setattr(forkhalves.os, "fork", counted_fork)
+    forks = counted_forks(monkeypatch)
     monkeypatch.setattr(forkhalves, "SPLIT_AT", 10**9)
     alone = _build(repo)
     assert forks == []

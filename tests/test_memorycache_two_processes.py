@@ -16,6 +16,7 @@ from dreamgit.store import forkhalves
 from dreamgit.store.memorycache import MemoryFiles
 from dreamgit.store.memoryfile import render_memory
 from dreamgit.store.repo import MemoryRepo
+from forkcount import counted_forks
 from gitcheck import NOW
 
 pytestmark = pytest.mark.skipif(not forkhalves.can_fork(), reason="needs fork and two CPUs")
@@ -44,19 +45,6 @@ def _cache(repo: MemoryRepo) -> Path:
     return repo.store.git_dir / "dreamgit" / "cache" / "memories.json"
 
 
-def _forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the forks ``in_two`` makes from now on."""
-    forks: list[int] = []
-    real_fork = os.fork
-
-    def counted_fork() -> int:
-        forks.append(1)
-        return real_fork()
-
-    monkeypatch.setattr(forkhalves.os, "fork", counted_fork)
-    return forks
-
-
 def _read(repo: MemoryRepo) -> tuple[list[str], list[str], bytes]:
     """Every memory (its repr), broken file and the record cache's bytes after a read."""
     snapshot = MemoryRepo.open(repo.store.git_dir).snapshot(now=NOW)
@@ -78,7 +66,7 @@ def test_a_first_read_in_two_processes_is_the_one_process_read(
     repo = _repo(tmp_path)
     alone = _alone(repo, monkeypatch)
     _cache(repo).unlink()
-    forks = _forks(monkeypatch)
+    forks = counted_forks(monkeypatch)
     monkeypatch.setattr(forkhalves, "SPLIT_AT", 2)
     assert _read(repo) == alone
     assert forks == [1]
@@ -135,7 +123,7 @@ def test_a_cache_of_other_code_stale_or_damaged_is_filled_in_two_processes_the_s
     else:
         other = _older(entries) if damage == "older" else _stale(entries)
         _cache(repo).write_text(json.dumps(other))
-    forks = _forks(monkeypatch)
+    forks = counted_forks(monkeypatch)
     monkeypatch.setattr(forkhalves, "SPLIT_AT", 2)
     assert _read(repo) == alone
     assert forks == [1]
