@@ -82,8 +82,7 @@ def since_day(text: str, said: datetime, now: datetime) -> timedelta:
     come (or today) when it was ``said``; zero when it names no such day or the day is not
     over. A day already past when it was said ("met Michael on 15 January") is history,
     not a plan."""
-    # last_day's test of the year spelled here: vetting asks this of every memory
-    day = _last_named_day(text) if _YEAR.search(text) else None
+    day = last_day(text)
     if day is None or day < said.astimezone(UTC).date():
         return _NONE
     end = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
