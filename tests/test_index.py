@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 from dreamgit.dream.index import (
     GENERATED_MARKER,
     default_order,
+    fill_index,
+    index_entry,
+    index_text,
     is_generated,
     render_index,
 )
@@ -254,3 +257,33 @@ def test_any_input_respects_budgets_and_accounts_for_every_memory(
     assert sorted(result.included + result.omitted) == sorted(m.id for m in ms)
     assert len(entries(result.text)) == len(result.included)
     assert result.text.endswith("\n") and "\n\n\n" not in result.text
+
+
+def _rendered_by_a_full_sort(
+    memories: list[Memory], *, chars: int, max_lines: int
+) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """What the index was before it ranked only its head: every memory sorted first."""
+    ranked = sorted(memories, key=lambda m: (default_order(m), m.id))
+    lines = (index_entry(m, 150) for m in ranked)
+    listed = fill_index(lines, total=len(ranked), index_chars=chars, max_lines=max_lines)
+    omitted = tuple(m.id for m in ranked[len(listed) :])
+    return index_text(listed, omitted=len(omitted)), tuple(e.id for e in listed), omitted
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 19, 20, 21, 60])
+@pytest.mark.parametrize("max_lines", [1, 2, 3, 20])
+@pytest.mark.parametrize("chars", [200, 100_000])
+def test_ranking_only_the_head_lists_and_leaves_out_what_a_full_sort_does(
+    count: int, max_lines: int, chars: int
+) -> None:
+    """Memories with ties of priority and time, fewer and more than the line budget: the
+    text, the listed, how many are left out and which, in order, as a full sort gives."""
+    ms = [
+        mem(f"m-{(i * 37) % 101:03d}", f"t{i % 4}", priority=PRIORITIES[i % 3],
+            updated=T0 + timedelta(hours=i % 5))
+        for i in range(count)
+    ]  # fmt: skip
+    result = render(ms, chars=chars, max_lines=max_lines)
+    text, included, omitted = _rendered_by_a_full_sort(ms, chars=chars, max_lines=max_lines)
+    assert (result.text, result.included, result.left_out) == (text, included, len(omitted))
+    assert result.omitted == omitted

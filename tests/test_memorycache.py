@@ -96,3 +96,30 @@ def test_records_written_whole_after_a_clone_are_made_rows_by_the_next_read(
 
 def _no_parse(text: str, *, path: str) -> dict[str, object]:
     raise AssertionError(f"{path} was parsed")
+
+
+def test_a_file_changed_after_the_cache_is_read_from_the_recent_file_as_without_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry of a file changed since the cache was written whole goes to the recent
+    file (the whole map's file stays as it was); the next read parses nothing and reads
+    what a read with no cache at all reads."""
+    monkeypatch.setattr("dreamgit.store.parsecache._RECENT_SHARE", 1)
+    repo = _repo(tmp_path)
+    _read(repo)
+    before = _cache(repo).read_bytes()
+    changed = b"Writes shell scripts with four-space indents.\n"
+    assert repo.commit_main(
+        "hand: change a file", lambda _tip: {"memories/tools/shell.md": changed}, now=NOW
+    )
+    warm = _read(repo)
+    recent = _cache(repo).with_name("memories.recent.json")
+    assert _cache(repo).read_bytes() == before
+    assert [is_row(entry) for entry in json.loads(recent.read_text()).values()] == [True]
+    with monkeypatch.context() as parsing_nothing:
+        parsing_nothing.setattr(memorycache, "parse_memory_record", _no_parse)
+        assert _read(repo) == warm
+    _cache(repo).unlink()
+    recent.unlink()
+    assert _read(repo) == warm
+    assert len(warm[0]) == 2 and "four-space" in "".join(warm[0])

@@ -171,7 +171,8 @@ from dreamgit.dream.status import repo_status
 now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 path, what = Path(sys.argv[1]), sys.argv[2]
 if what == "scan-cold":
-    (path / "dreamgit" / "cache" / "memories.json").unlink(missing_ok=True)
+    for name in ("memories.json", "memories.recent.json"):
+        (path / "dreamgit" / "cache" / name).unlink(missing_ok=True)
 start = time.perf_counter()
 repo = MemoryRepo.open(path)
 if what == "status":

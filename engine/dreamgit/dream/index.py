@@ -12,9 +12,11 @@ input, byte for byte, so a dream that changes nothing rewrites nothing.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from types import ModuleType
 from typing import Any
 
@@ -49,11 +51,22 @@ _WHITESPACE = re.compile(r"\s+")
 
 @dataclass(frozen=True)
 class IndexResult:
-    """The index text and which memories it lists, both in the caller's order."""
+    """The index text and which memories it lists, both in the caller's order, and how
+    many it leaves out (:attr:`omitted` names them, ordered when first asked for)."""
 
     text: str
     included: tuple[str, ...]
-    omitted: tuple[str, ...]
+    left_out: int
+    _omitted: Callable[[], tuple[str, ...]] = field(repr=False, compare=False)
+
+    @cached_property
+    def omitted(self) -> tuple[str, ...]:
+        """The memories left out, in the caller's order."""
+        return self._omitted()
+
+
+def _known(ids: tuple[str, ...]) -> Callable[[], tuple[str, ...]]:
+    return lambda: ids
 
 
 def default_order(memory: Memory) -> tuple[int, float, str]:
@@ -85,12 +98,26 @@ def render_index(
     """
     if index_chars < 1 or index_line_chars < 1 or max_lines < 1:
         raise ValueError("index budgets must be positive")
-    ranked = sorted(memories, key=lambda m: (order(m), m.id))
-    lines = (index_entry(m, index_line_chars) for m in ranked)  # made only while they fit
-    listed = fill_index(lines, total=len(ranked), index_chars=index_chars, max_lines=max_lines)
-    omitted = tuple(m.id for m in ranked[len(listed) :])
-    text = index_text(listed, omitted=len(omitted))
-    return IndexResult(text, tuple(e.id for e in listed), omitted)
+
+    def key(memory: Memory) -> tuple[Any, str]:
+        return order(memory), memory.id
+
+    total = len(memories)
+    # Only the best ``max_lines - 1`` can be listed (each takes a line, and the marker
+    # one): the first ``max_lines`` of the order (``nsmallest`` is the head of the sort)
+    # are found without sorting every memory (a dream's store of 100,000 lists ~70), and
+    # the list stops before their end, as it would on the whole order (``fill_index``).
+    # The rest are put in order only if a caller asks which they are.
+    head = heapq.nsmallest(max_lines, memories, key=key)
+    lines = (index_entry(m, index_line_chars) for m in head)  # made only while they fit
+    listed = fill_index(lines, total=total, index_chars=index_chars, max_lines=max_lines)
+    cut = len(listed)
+
+    def omitted() -> tuple[str, ...]:
+        return tuple(m.id for m in sorted(memories, key=key)[cut:])
+
+    text = index_text(listed, omitted=total - cut)
+    return IndexResult(text, tuple(e.id for e in listed), total - cut, omitted)
 
 
 @dataclass(frozen=True)
@@ -358,12 +385,13 @@ def render_agent_index(
     if omitted:
         entries.append(_agent_more(len(omitted)))
     if not entries:
-        return IndexResult(kept, tuple(listed), omitted)
+        return IndexResult(kept, tuple(listed), len(omitted), _known(omitted))
     block = newline.join([BLOCK_OPEN, *entries, BLOCK_CLOSE]) + newline
     if before and not before[-1].endswith("\n"):
         before[-1] += newline
     included = (*listed, *(m.id for m in fresh[: len(fresh) - len(omitted)]))
-    return IndexResult("".join(before) + block + "".join(after), included, omitted)
+    text = "".join(before) + block + "".join(after)
+    return IndexResult(text, included, len(omitted), _known(omitted))
 
 
 def _agent_more(count: int) -> str:

@@ -415,7 +415,7 @@ def _index_op(
     forget_envs()  # the index order is the plan's last reader of memories' rule names
     if existing == result.text:
         return None
-    omitted = f", {len(result.omitted)} left out for the budget" if result.omitted else ""
+    omitted = f", {result.left_out} left out for the budget" if result.left_out else ""
     return Operation(
         op="index",
         phase="index",

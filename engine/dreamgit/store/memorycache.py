@@ -2,10 +2,12 @@
 
 A blob's content never changes, so what it parses to is cached by its id in the
 git directory (``dreamgit/cache/memories.json``) and later reads of 10,000 files
-take a tenth of a second. The many files a first read parses (no cache yet) are parsed
-in two processes (``store/forkhalves.py``): the rows are the same whichever process
-parsed them. A second, smaller cache holds only each file's id, so ``add`` in a fresh
-process learns which ids are taken without parsing every file.
+take a tenth of a second; the few entries a later read adds are saved beside it
+(``memories.recent.json``) until they are many (``ParseCache``'s recent file). The
+many files a first read parses (no cache yet) are parsed in two processes
+(``store/forkhalves.py``): the rows are the same whichever process parsed them. A
+second, smaller cache holds only each file's id, so ``add`` in a fresh process learns
+which ids are taken without parsing every file.
 """
 
 from __future__ import annotations
@@ -49,11 +51,17 @@ class MemoryFiles:
 
     def __init__(self, store: GitStore) -> None:
         self._store = store
-        self._records_path = store.git_dir / "dreamgit" / "cache" / "memories.json"
-        self._records = ParseCache(self._records_path)
-        self._ids = ParseCache(store.git_dir / "dreamgit" / "cache" / "ids.json")
+        self._cache_dir = store.git_dir / "dreamgit" / "cache"
+        self._records = self._record_cache()
+        self._ids = ParseCache(self._cache_dir / "ids.json")
         #: Records ``record`` parses directly before loading a map let go (``_HELD``).
         self._direct = 0
+
+    def _record_cache(self) -> ParseCache:
+        """The record cache as its files hold it."""
+        return ParseCache(
+            self._cache_dir / "memories.json", recent=self._cache_dir / "memories.recent.json"
+        )
 
     def record(self, path: str, blob: str, *, cached: bool = True) -> dict[str, Any]:
         """The parsed record of one file; a broken file raises MemoryFileError (cached too).
@@ -163,7 +171,7 @@ class MemoryFiles:
         # one run each; loading the map is the rest of it). The few records
         # not saved are parsed again when next asked, and the next few records asked
         # one by one are parsed, not loaded with the whole file.
-        records, self._records = self._records, ParseCache(self._records_path)
+        records, self._records = self._records, self._record_cache()
         self._direct = _FEW
 
         def taken(path: str, blob: str) -> Any:
