@@ -39,9 +39,11 @@ from dreamgit.store.lookedreadings import renew_looked_up
 
 __all__ = ["AHEAD_AT", "await_ahead", "check_ahead", "checking_ahead"]
 
-#: Memories below which the dream's process checks them itself: the check costs ~170 us
-#: a memory, a fork and the pages it then copies a few tens of milliseconds.
-AHEAD_AT = forkhalves.SPLIT_AT
+#: Memories below which the dream's process checks them itself: at 10,000 (a cold dream,
+#: a busy machine) the child took 0.6 s of the dream's 3.5 s of CPU but none of its wall,
+#: which grew by 0.5 s (the child redoes what gathering's caches held for the check, and
+#: the merge reads back the frames the check would have left in the parse cache).
+AHEAD_AT = 20_000
 #: How long the dream waits for the child, a memory: the time it takes to check one in
 #: one process; a child that has not ended by then (a stopped machine, a stuck child)
 #: is not worth waiting for longer, since it started first.
