@@ -5,10 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Sequence
-from contextvars import ContextVar
-from pathlib import Path
 
 import pytest
 
@@ -101,44 +98,3 @@ def _children(parent: int) -> list[int]:
             if int(fields[1]) == parent:
                 found.append(int(entry))
     return found
-
-
-def test_work_started_apart_runs_in_a_child_with_no_context_variable_set(
-    tmp_path: Path,
-) -> None:
-    """The child sees every context variable unset (none of this process's keepers), and
-    ending well is what the parent is told."""
-    seen = tmp_path / "seen"
-    token = _SET_HERE.set("this process's")
-
-    def work() -> None:
-        seen.write_text(f"{os.getpid()} {_SET_HERE.get()}")
-
-    try:
-        child = forkhalves.started(work)
-    finally:
-        _SET_HERE.reset(token)
-    assert child is not None
-    assert child.done(within=30)
-    pid, value = seen.read_text().split()
-    assert int(pid) == child.pid != os.getpid()
-    assert value == "unset"
-
-
-def test_work_started_apart_that_fails_or_is_stuck_did_not_end_well() -> None:
-    def failing() -> None:
-        raise RuntimeError("fails in the child")
-
-    child = forkhalves.started(failing)
-    assert child is not None and not child.done(within=30)
-    stuck = forkhalves.started(lambda: time.sleep(60))
-    assert stuck is not None
-    started = time.monotonic()
-    assert not stuck.done(within=0.2)
-    assert time.monotonic() - started < 10
-    with pytest.raises(ChildProcessError):
-        os.waitpid(stuck.pid, os.WNOHANG)  # stopped and waited for: no zombie left
-    stuck.stop()  # stopping again is nothing
-
-
-_SET_HERE: ContextVar[str] = ContextVar("forkhalves_test", default="unset")

@@ -161,25 +161,3 @@ class _Entered:
 
     def __exit__(self, *exc: object) -> None:
         self._block.__exit__(*exc)
-
-
-def test_renewed_readings_see_what_another_process_saved_since(tmp_path: Path) -> None:
-    """Renewed (a child kept readings while this process waited), the readings looked up
-    give those saved since; the texts taken before stay taken, and other databases are
-    left on their snapshot."""
-    kept = _kept(tmp_path)
-    looked, elsewhere = _looked(kept), _looked(KeptReadings(tmp_path, fingerprint="this code"))
-    assert looked.pop(FIRST) == KEPT[FIRST]
-    writer = KeptReadings(tmp_path, fingerprint="this code", kind="features")
-    writer.save({"A new sentence.": '["new"]'}, [], len(KEPT))
-    assert looked.pop("A new sentence.") is None  # not seen before the renewal
-    lookedreadings.renew_looked_up([kept.path])
-    assert looked.pop("A new sentence.") is None  # taken already: asked again, none
-    writer.save({"Another new sentence.": '["another"]'}, [], len(KEPT))
-    lookedreadings.renew_looked_up([kept.path])
-    assert looked.pop("Another new sentence.") == '["another"]'
-    assert looked.pop(FIRST) is None
-    second = list(KEPT)[1]
-    assert looked.pop(second) == KEPT[second]
-    looked.close()
-    elsewhere.close()

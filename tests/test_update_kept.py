@@ -136,15 +136,3 @@ def test_the_layout_a_run_moved_is_let_go_with_the_collector_paused(
             assert given and all(ref() is None for ref in given)
     finally:
         gc.enable()
-
-
-def test_a_keeper_tells_whether_a_layout_is_kept_without_reading_it(tmp_path: Path) -> None:
-    keeper = LayoutKeeper(_kept(tmp_path))
-    assert not keeper.holds_one()
-    keeper.give(_layout(), changed=False)
-    assert not keeper.holds_one()
-    keeper.give(_layout(), changed=True)
-    assert keeper.holds_one()
-    keeper.save()
-    assert LayoutKeeper(_kept(tmp_path)).holds_one()
-    assert not LayoutKeeper(KeptLayout(tmp_path, fingerprint="other code")).holds_one()

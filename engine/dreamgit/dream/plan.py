@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from dreamgit.dream.consolidate.count_memo import keeping_counts
 from dreamgit.dream.consolidate.frame_memo import keeping_frames
 from dreamgit.dream.consolidate.judged_pairs import keeping_pairs
-from dreamgit.dream.consolidate.phase import check_values_ahead, plan_consolidate
-from dreamgit.dream.consolidate.update_ahead import checking_ahead
+from dreamgit.dream.consolidate.phase import plan_consolidate
 from dreamgit.dream.consolidate.update_memo import keeping_updates
 from dreamgit.dream.envs import forget_envs, values_each
 from dreamgit.dream.gather.choice import pick_extractors
@@ -227,8 +226,7 @@ def plan_dream(
     What each memory says is framed, and its counts and words read, as in the runs before
     (``frame_memo``, ``count_memo``, ``word_memo``), the merge passes judge only the
     pairs with a new or changed memory (``judged_pairs``), and the newer-value check
-    compares only the subjects whose memories changed (``update_memo``); with no check
-    kept, a child lays it out while this process gathers (``update_ahead``).
+    compares only the subjects whose memories changed (``update_memo``).
     """
     git_dir = repo.store.git_dir
     with (
@@ -237,7 +235,6 @@ def plan_dream(
         keeping_counts(git_dir),
         keeping_words(git_dir),
         keeping_updates(git_dir),
-        checking_ahead(git_dir),  # inside the updates' block: its child ends first
     ):
         return _plan(
             repo,
@@ -271,7 +268,6 @@ def _plan(
         snapshot.memories, ruleset, now, also=_index_reads(settings.promotion)
     )
     ws = _working_set(repo, memories, base)
-    check_values_ahead(ws, now)  # a cold store's check laid out in a child while we gather
     budget = _budget(ruleset)
     ops: list[Operation] = []
     decisions: list[Decision] = []

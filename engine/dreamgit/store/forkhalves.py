@@ -8,10 +8,7 @@ pickled through a pipe (plain tuples and strings: ~0.2 s of the ~5 s it saves at
 100,000) and exits without running any cleanup (``os._exit``: it never touches what it
 inherited, such as an open SQLite transaction). The answer is the one process's: the
 halves are joined in order, and when the child fails, dies or sends something short,
-this process does its half itself. :func:`started` begins one piece of work in a child
-and leaves this process to go on; it asks whether that ended well when it needs it
-(:meth:`Started.done`), and the work leaves what it found where this process reads it
-(a cache of its own).
+this process does its half itself.
 
 It forks only when that is safe and worth it: a platform whose ``fork`` is (Linux and
 the other Unixes but macOS, whose system libraries may not survive one), no other
@@ -22,17 +19,14 @@ holds, held forever), more than one CPU to run on, and at least :data:`SPLIT_AT`
 from __future__ import annotations
 
 import contextlib
-import contextvars
-import gc
 import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["SPLIT_AT", "Started", "can_fork", "in_two", "started"]
+__all__ = ["SPLIT_AT", "can_fork", "in_two"]
 
 #: Items below which one process does all the work: a fork and the results' trip back
 #: cost ~20 ms, which a few thousand memory files (~100 us each) repay.
@@ -121,62 +115,8 @@ def _collect(read_end: int, child: int, expected: int) -> list[Any] | None:
     return found
 
 
-def _stop(child: int) -> int:
-    """Kill the child and wait for it (this process no longer wants its work); its status."""
+def _stop(child: int) -> None:
+    """Kill the child and wait for it (this process is leaving with an error)."""
     with contextlib.suppress(ProcessLookupError):
         os.kill(child, signal.SIGKILL)
-    return os.waitpid(child, 0)[1]
-
-
-#: How often a wait for a child started apart looks whether it ended (seconds).
-_POLL = 0.002
-
-
-class Started:
-    """A child :func:`started`: asked once whether it ended well, stopped if not wanted."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self._status: int | None = None
-
-    def done(self, *, within: float) -> bool:
-        """Whether the child ended well (exit status 0), waited for at most ``within``
-        seconds: a child still at work then is stopped, and did not end well."""
-        deadline = time.monotonic() + within
-        while self._status is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self._status = status
-            elif time.monotonic() >= deadline:
-                self.stop()
-                return False
-            else:
-                time.sleep(_POLL)
-        return os.WIFEXITED(self._status) and os.WEXITSTATUS(self._status) == 0
-
-    def stop(self) -> None:
-        """Kill the child if it is still at work, and wait for it (its end is never
-        left to the system: no zombie, and its CPU counts as this process's children's)."""
-        if self._status is None:
-            self._status = _stop(self.pid)
-
-
-def started(work: Callable[[], object]) -> Started | None:
-    """``work()`` begun in a forked child while this process goes on (None when
-    :func:`can_fork` says no). The child runs it in a context of its own, every context
-    variable unset (none of this process's keepers, connections or transactions is
-    reached through one), keeps the collector off what it inherited (no finalizer of
-    this process's objects runs there), and exits without cleanup: 0 once ``work``
-    returned, 1 when it raised."""
-    if not can_fork():
-        return None
-    child = os.fork()
-    if child == 0:  # pragma: no cover - runs in the child, which coverage does not follow
-        code = 1
-        try:
-            gc.freeze()
-            contextvars.Context().run(work)
-            code = 0
-        finally:
-            os._exit(code)
-    return Started(child)
+    os.waitpid(child, 0)

@@ -24,7 +24,7 @@ from pathlib import Path
 from dreamgit.store.lookedreadings import LookedUpReadings
 from dreamgit.store.sqlitecache import of_fingerprint, read_snapshot
 
-__all__ = ["KeptReadings", "code_fingerprint", "readings_path"]
+__all__ = ["KeptReadings", "code_fingerprint"]
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,16 +51,11 @@ def code_fingerprint(package: Path, parts: tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
-def readings_path(git_dir: Path, kind: str) -> Path:
-    """The database of the readings of ``kind`` kept in ``git_dir``."""
-    return git_dir / "dreamgit" / "cache" / f"{kind}.sqlite3"
-
-
 class KeptReadings:
     """Text → JSON readings of one kind, stored under the git directory."""
 
     def __init__(self, git_dir: Path, *, fingerprint: str, kind: str = "frames") -> None:
-        self.path = readings_path(git_dir, kind)
+        self.path = git_dir / "dreamgit" / "cache" / f"{kind}.sqlite3"
         self._fingerprint = fingerprint
         self._looked: LookedUpReadings | None = None
 

@@ -43,10 +43,6 @@ class KeptLayout:
         :meth:`save`)."""
         return read_snapshot(self.path, self._open, _layout, None)
 
-    def holds_one(self) -> bool:
-        """Whether a layout is kept for this fingerprint (a row of it; not read)."""
-        return read_snapshot(self.path, self._open, _any_part, False)
-
     def save(self, parts: Mapping[str, str]) -> None:
         """Replace the kept layout by ``parts`` in one transaction (failures are ignored)."""
         with contextlib.suppress(sqlite3.DatabaseError, OSError), self._open() as db:
@@ -65,7 +61,3 @@ def _layout(db: sqlite3.Connection) -> dict[str, str] | None:
     if not parts or not all(isinstance(value, str) for value in parts.values()):
         return None
     return parts
-
-
-def _any_part(db: sqlite3.Connection) -> bool:
-    return db.execute("SELECT 1 FROM layout LIMIT 1").fetchone() is not None

@@ -6,28 +6,25 @@ frames and none of the 64,413 kept counts (``dream/consolidate/frame_memo.py``,
 ``count_memo.py``); yet each kind's map of every text to its JSON (24 MB for a word kind,
 68 MB for frames and counts together) was held from the plan's start to its end.
 :class:`LookedUpReadings` stands in for that map in every memo that is not batched
-(``KeptReadings.looked_up``): a text's reading is one query of the table's key when the
-text is asked for; past ``_MANY`` queries (a run that asks for most texts) the rest is
-loaded whole, as before. Every query is of one read transaction, begun when it is opened
-and holding the readings of the code that opened it, so a save of another process (this
-code's or other code's) is never seen, whole or half, until this process asks for a new
-snapshot (:func:`renew_looked_up`: the frames and counts a cold dream's check laid out
-ahead in a child kept, ``dream/consolidate/update_ahead.py``, read rather than made
-again). Same readings either way: it is a cache, and a database that cannot be read is a
-miss (a damaged one deleted, to be built again by the next save).
+(``KeptReadings.looked_up``): a text's reading
+is one query of the table's key when the text is asked for; past ``_MANY`` queries (a run
+that asks for most texts) the rest is loaded whole, as before. Every query is of one read
+transaction, begun when it is opened and holding the readings of the code that opened it,
+so a save of another process (this code's or other code's) is never seen, whole or half.
+Same readings either way: it is a cache, and a database that cannot be read is a miss (a
+damaged one deleted, to be built again by the next save).
 """
 
 from __future__ import annotations
 
 import sqlite3
-import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 
 from dreamgit.store.sqlitecache import discard_database, held_by_another
 
-__all__ = ["LookedUpReadings", "renew_looked_up"]
+__all__ = ["LookedUpReadings"]
 
 #: Texts looked up one by one before the rest of the table is loaded at once.
 _MANY = 20_000
@@ -44,7 +41,7 @@ class LookedUpReadings:
         opened: Callable[[], AbstractContextManager[sqlite3.Connection]],
         fingerprint: str,
     ) -> None:
-        self._path, self._opened, self._fingerprint = path, opened, fingerprint
+        self._path = path
         self._held = ExitStack()
         self._db: sqlite3.Connection | None = None
         #: The texts asked for (what ``pop`` took), and the rest once loaded whole.
@@ -53,26 +50,8 @@ class LookedUpReadings:
         self._count = 0
         #: How many of the texts asked for had a kept reading (taken out of the count).
         self._found = 0
-        self._begin()
-        _OPEN.add(self)
-
-    def renew(self) -> None:
-        """Read on from a new snapshot, which holds what other processes saved since the
-        last (the texts taken stay taken; a table loaded whole stays as loaded)."""
-        if self._loaded is not None:
-            return
-        self.close()
-        # the texts taken before are in the new count and never taken again: the count
-        # of those left is an upper bound from now on (a memo drops unused readings
-        # only when it took most of them, so it drops none it would not have)
-        self._found = 0
-        self._begin()
-
-    def _begin(self) -> None:
-        """Open the database and begin the read transaction every query is of."""
-        fingerprint = self._fingerprint
         try:
-            db = self._held.enter_context(self._opened())
+            db = self._held.enter_context(opened())
             db.execute("BEGIN")  # one snapshot, from its first read to close
             # ``opened`` emptied another code's readings, but a process of other code may
             # have emptied ours and kept its own since: those are no readings of ours.
@@ -84,11 +63,6 @@ class LookedUpReadings:
             self._db = db
         except (sqlite3.DatabaseError, OSError) as exc:
             self._lost(exc)
-
-    @property
-    def path(self) -> Path:
-        """The database the readings are read from."""
-        return self._path
 
     def __len__(self) -> int:
         """How many readings are left: those the database held when it was opened, less
@@ -152,17 +126,3 @@ class LookedUpReadings:
         self.close()
         if isinstance(exc, sqlite3.DatabaseError) and not held_by_another(exc):
             discard_database(self._path)
-
-
-#: The readings looked up in this process (as long as they are in use), for
-#: :func:`renew_looked_up`.
-_OPEN: weakref.WeakSet[LookedUpReadings] = weakref.WeakSet()
-
-
-def renew_looked_up(paths: Iterable[Path]) -> None:
-    """Every open :class:`LookedUpReadings` of the databases at ``paths`` reads on from a
-    new snapshot: what another process saved there since is seen."""
-    wanted = set(paths)
-    for looked in list(_OPEN):
-        if looked.path in wanted:
-            looked.renew()

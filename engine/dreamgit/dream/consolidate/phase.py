@@ -20,10 +20,9 @@ that states a newer value supersedes like any memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import partial
 from operator import attrgetter
 
 from dreamgit.dream import session_notes
@@ -33,8 +32,7 @@ from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs
 from dreamgit.dream.consolidate.merge_text import merge_ids, merge_memories
 from dreamgit.dream.consolidate.retire import NoteStatements, protected_skip, supersede
 from dreamgit.dream.consolidate.supersede import find_change_supersessions
-from dreamgit.dream.consolidate.update import Update, find_updates
-from dreamgit.dream.consolidate.update_ahead import await_ahead, check_ahead
+from dreamgit.dream.consolidate.update import find_updates
 from dreamgit.dream.envs import memory_env_once
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.vet import evaluation_error
@@ -47,7 +45,7 @@ from dreamgit.model import Memory
 from dreamgit.records import Decision
 from dreamgit.ruleset import Rule, RuleSet
 
-__all__ = ["ConsolidateResult", "check_values_ahead", "plan_consolidate"]
+__all__ = ["ConsolidateResult", "plan_consolidate"]
 
 
 def _first_rule(
@@ -210,10 +208,9 @@ def _supersede_by_value(
     decisions: list[Decision],
 ) -> None:
     """A newer value of one subject and relation retires the older memory (``update.py``)."""
-    await_ahead()  # the layout a child made of the memories as read, moved from here
-    updates, parts = _value_updates(ws.active.values(), now)
+    statements, parts = session_notes.as_statements(ws.active.values())
     retired = NoteStatements(parts)
-    for update in updates:
+    for update in find_updates([_dated(m, now) for m in statements]):
         old = ws.active.get(session_notes.memory_of(update.old, parts))
         new = ws.active.get(session_notes.memory_of(update.new, parts))
         if old is None or new is None or old.id == new.id or ruleset.is_protected(new):
@@ -240,23 +237,6 @@ def _supersede_by_value(
             text=named,
         )
     retired.apply(ws, ruleset, "supersede-newer-value", now, budget, ops, decisions)
-
-
-def _value_updates(
-    memories: Iterable[Memory], now: datetime
-) -> tuple[list[Update], dict[str, tuple[str, int]]]:
-    """The newer-value check over ``memories`` (each session note's statements apart, in
-    time order as :func:`_dated` sees it), and the note each statement is of."""
-    statements, parts = session_notes.as_statements(memories)
-    return find_updates([_dated(m, now) for m in statements]), parts
-
-
-def check_values_ahead(ws: WorkingSet, now: datetime) -> None:
-    """Lay out the newer-value check over the memories as read in a forked child, when the
-    store is large and none is kept (``update_ahead``): the dream gathers meanwhile, and
-    :func:`_supersede_by_value` moves the child's layout by what changed since."""
-    memories = list(ws.active.values())
-    check_ahead(len(memories), partial(_value_updates, memories, now))
 
 
 #: When an adopted entry whose files give no time was written, for time order: before

@@ -121,10 +121,6 @@ class LayoutKeeper:
         parts = dict(self._parts) if self._parts is not None else self._kept.load()
         return None if parts is None else Layout.decode(parts)
 
-    def holds_one(self) -> bool:
-        """Whether :meth:`take` would find a layout (one is kept or was given back)."""
-        return self._parts is not None or self._kept.holds_one()
-
     def give(self, layout: Layout, *, changed: bool) -> None:
         """The layout of this run (``changed``: other than the one taken, so saved)."""
         if changed:
