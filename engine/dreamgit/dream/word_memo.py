@@ -9,12 +9,12 @@ kept ones (``features.sqlite3`` and ``content-words.sqlite3`` in the git directo
 tagged with a fingerprint of the code that reads it), and the sets read anew are saved
 when the block ends, or, content words, when gathering says it is done with them
 (``sharing.CONTENT_WORDS_DONE``): their tables are let go then, not held through
-consolidation (a cold dream at 100,000 memories held 22 MB less after gathering).
-Which known texts hold each word of a run's new statements is asked
-of a kept index of each kind (``store/keptpostings.py``, ``gather/sharing.py``), so only
-those texts' sets are read; when no content words were kept (a store's first dream),
-the first asking reads those of every text at once in two processes (``read_ahead.py``).
-Outside it every text is read afresh. Same answers either way.
+consolidation (a cold dream at 100,000 memories held 22 MB less after gathering). Which
+known texts hold each word of a run's new statements is asked of a kept index of each
+kind (``store/keptpostings.py``, ``gather/sharing.py``), so only those texts' sets are
+read; when no content words were kept (a store's first dream), the first asking reads
+those of every text at once in two processes (``read_ahead.py``). Outside it every text
+is read afresh. Same answers either way.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from dreamgit.dream.consolidate.frame_memo import Memo
 from dreamgit.dream.gather.compact import WORDS_KEEPER, content_words
@@ -49,18 +49,22 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 _FEATURES_BY = ("textsim.py", "lazyre.py")
 _CONTENT_BY = ("dream/gather", "extract", "textsim.py", "lazyre.py")
 
-#: A kind of word set: its name, the source it depends on, the context variables of its
-#: kept sets and of its kept index, how a kept set is built again, and how a text's set is
-#: read afresh while the kind's keeper is unset (None: never read ahead).
 _Build = Callable[[Iterable[str]], Any]
-_Kind = tuple[
-    str,
-    tuple[str, ...],
-    ContextVar[Any],
-    ContextVar[Holders | None],
-    _Build,
-    Callable[[str], Any] | None,
-]
+
+
+class _Kind(NamedTuple):
+    """A kind of word set."""
+
+    name: str
+    #: the source it depends on
+    read_by: tuple[str, ...]
+    #: the context variables of its kept sets and of its kept index
+    keeper: ContextVar[Any]
+    holders: ContextVar[Holders | None]
+    #: how a kept set is built again
+    build: _Build
+    #: how a text's set is read afresh while the keeper is unset (None: never read ahead)
+    fresh: Callable[[str], Any] | None
 
 
 class _SetCodec:
@@ -107,13 +111,13 @@ class _KindInUse:
     set, until :meth:`finish` saves what was read anew (``save``) and lets them go."""
 
     def __init__(self, git_dir: Path, kind: _Kind, fingerprint: str) -> None:
-        name, _read_by, self._keeper, self._shares, build, fresh = kind
-        index = KeptPostings(git_dir, fingerprint=fingerprint, kind=name)
-        kept = _KeptInUse(git_dir, fingerprint=fingerprint, kind=name, index=index)
-        memo: Memo[Any] = Memo(kept, _SetCodec(build))
+        self._keeper, self._shares = kind.keeper, kind.holders
+        index = KeptPostings(git_dir, fingerprint=fingerprint, kind=kind.name)
+        kept = _KeptInUse(git_dir, fingerprint=fingerprint, kind=kind.name, index=index)
+        memo: Memo[Any] = Memo(kept, _SetCodec(kind.build))
         reads: tuple[Any, Holders] = (memo.read, index.holders)
-        if fresh is not None:
-            ahead = ReadAhead(memo, index.holders, fresh, self._keeper, cold=not kept.held)
+        if kind.fresh is not None:
+            ahead = ReadAhead(memo, index.holders, kind.fresh, kind.keeper, cold=not kept.held)
             reads = (ahead.read, ahead.holders)
         self._tokens = (self._keeper.set(reads[0]), self._shares.set(reads[1]))
         #: what is in use, None once let go
@@ -153,21 +157,21 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
         # not read ahead: the texts' tokens, cached by textsim.tokenize as their features
         # are read, are read again by the frames and the guards; read in a child, they were
         # tokenized again here (at 100,000 memories 0.7 s of the 0.8 s the child saved)
-        ("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset, None),
-        ("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set, content_words),
+        _Kind("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset, None),
+        _Kind("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set, content_words),
     ]
     in_use: list[_KindInUse] = []
     with ExitStack() as undo:
         for kind in kinds:
             try:
-                fingerprint = code_fingerprint(_PACKAGE, kind[1])
+                fingerprint = code_fingerprint(_PACKAGE, kind.read_by)
             except OSError:  # the source cannot be read (a zipped install): not kept
                 continue
             each = _KindInUse(git_dir, kind, fingerprint)
             undo.callback(each.reset)
             undo.callback(each.finish, save=False)  # runs first: the kept readings closed
             in_use.append(each)
-            if kind[2] is WORDS_KEEPER:  # gathering's alone: let go when it is done
+            if kind.keeper is WORDS_KEEPER:  # gathering's alone: let go when it is done
                 undo.callback(CONTENT_WORDS_DONE.reset, CONTENT_WORDS_DONE.set(each.finish))
         yield
         for each in in_use:
