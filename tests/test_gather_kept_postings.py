@@ -34,6 +34,7 @@ from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.extract.pairable import pairable
 from dreamgit.store.keptpostings import KeptPostings
 from dreamgit.store.repo import MemoryRepo
+from dreamgit.store.sqlitecache import unpacked
 from dreamgit.textsim import features
 from dreamkit import MEMORIES, Seed
 from keptcachekit import KeptCache
@@ -115,6 +116,27 @@ def test_a_later_index_reads_only_the_texts_new_to_it(tmp_path: Path) -> None:
         everything, {"teapot", "porto"}, content_words
     )
     assert sorted(asked) == sorted(added)
+
+
+def test_each_saved_row_holds_the_numbers_of_its_word_s_texts_in_order(tmp_path: Path) -> None:
+    """Over three runs (texts added, a kept row appended to), the texts table numbers each
+    text once and each word's row is the numbers of the texts holding it, ascending."""
+    rng = random.Random(5)
+    texts = list(dict.fromkeys(_sentence(rng) for _ in range(60)))
+    for some in (texts[:25], texts[:40], texts):
+        index = KeptPostings(tmp_path, fingerprint="code", kind="content-words")
+        index.holders(some, {"porto"}, content_words)
+        index.save()
+    with sqlite3.connect(index.path) as db:
+        numbers = dict(db.execute("SELECT text, n FROM texts"))
+        rows = dict(db.execute("SELECT word, data FROM postings"))
+    assert sorted(numbers) == sorted(texts) and sorted(numbers.values()) == list(range(len(texts)))
+    by_number = sorted(numbers, key=numbers.__getitem__)
+    expected: dict[str, list[int]] = {}
+    for n, text in enumerate(by_number):
+        for word in content_words(text):
+            expected.setdefault(word, []).append(n)
+    assert {word: list(unpacked(row)) for word, row in rows.items()} == expected
 
 
 def test_holders_gives_the_same_answer_with_and_without_an_index(tmp_path: Path) -> None:

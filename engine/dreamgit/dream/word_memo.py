@@ -7,11 +7,14 @@ second each, and all but the new and changed memories read as in the run before.
 :func:`keeping_words` (the dream's plan opens it) a text's word set is taken from the
 kept ones (``features.sqlite3`` and ``content-words.sqlite3`` in the git directory, each
 tagged with a fingerprint of the code that reads it), and the sets read anew are saved
-when the block ends. Which known texts hold each word of a run's new statements is asked
-of a kept index of each kind (``store/keptpostings.py``, ``gather/sharing.py``), so only
-those texts' sets are read; when no content words were kept (a store's first dream),
-the first asking reads those of every text at once in two processes (``read_ahead.py``).
-Outside it every text is read afresh. Same answers either way.
+when the block ends, or, content words, when gathering says it is done with them
+(``sharing.CONTENT_WORDS_DONE``): their tables are let go then, not held through
+consolidation (a cold dream at 100,000 memories held 22 MB less after gathering). Which
+known texts hold each word of a run's new statements is asked of a kept index of each
+kind (``store/keptpostings.py``, ``gather/sharing.py``), so only those texts' sets are
+read; when no content words were kept (a store's first dream), the first asking reads
+those of every text at once in two processes (``read_ahead.py``). Outside it every text
+is read afresh. Same answers either way.
 """
 
 from __future__ import annotations
@@ -22,11 +25,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from dreamgit.dream.consolidate.frame_memo import Memo
 from dreamgit.dream.gather.compact import WORDS_KEEPER, content_words
-from dreamgit.dream.gather.sharing import CONTENT_HOLDERS, FEATURE_HOLDERS, Holders
+from dreamgit.dream.gather.sharing import (
+    CONTENT_HOLDERS,
+    CONTENT_WORDS_DONE,
+    FEATURE_HOLDERS,
+    Holders,
+)
 from dreamgit.dream.read_ahead import ReadAhead
 from dreamgit.jsontext import as_json
 from dreamgit.store.keptframes import KeptReadings, code_fingerprint
@@ -41,18 +49,22 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 _FEATURES_BY = ("textsim.py", "lazyre.py")
 _CONTENT_BY = ("dream/gather", "extract", "textsim.py", "lazyre.py")
 
-#: A kind of word set: its name, the source it depends on, the context variables of its
-#: kept sets and of its kept index, how a kept set is built again, and how a text's set is
-#: read afresh while the kind's keeper is unset (None: never read ahead).
 _Build = Callable[[Iterable[str]], Any]
-_Kind = tuple[
-    str,
-    tuple[str, ...],
-    ContextVar[Any],
-    ContextVar[Holders | None],
-    _Build,
-    Callable[[str], Any] | None,
-]
+
+
+class _Kind(NamedTuple):
+    """A kind of word set."""
+
+    name: str
+    #: the source it depends on
+    read_by: tuple[str, ...]
+    #: the context variables of its kept sets and of its kept index
+    keeper: ContextVar[Any]
+    holders: ContextVar[Holders | None]
+    #: how a kept set is built again
+    build: _Build
+    #: how a text's set is read afresh while the keeper is unset (None: never read ahead)
+    fresh: Callable[[str], Any] | None
 
 
 class _SetCodec:
@@ -94,36 +106,73 @@ class _KeptInUse(KeptReadings):
         super().save(added, [t for t in unused if not self._index.asked(t)], total)
 
 
+class _KindInUse:
+    """One kind's memo and index while a dream reads through them: its keeper and index
+    set, until :meth:`finish` saves what was read anew (``save``) and lets them go."""
+
+    def __init__(self, git_dir: Path, kind: _Kind, fingerprint: str) -> None:
+        self._keeper, self._shares = kind.keeper, kind.holders
+        index = KeptPostings(git_dir, fingerprint=fingerprint, kind=kind.name)
+        kept = _KeptInUse(git_dir, fingerprint=fingerprint, kind=kind.name, index=index)
+        memo: Memo[Any] = Memo(kept, _SetCodec(kind.build))
+        reads: tuple[Any, Holders] = (memo.read, index.holders)
+        if kind.fresh is not None:
+            ahead = ReadAhead(memo, index.holders, kind.fresh, kind.keeper, cold=not kept.held)
+            reads = (ahead.read, ahead.holders)
+        self._tokens = (self._keeper.set(reads[0]), self._shares.set(reads[1]))
+        #: what is in use, None once let go
+        self._open: tuple[Memo[Any], KeptPostings, _KeptInUse] | None = (memo, index, kept)
+
+    def finish(self, *, save: bool = True) -> None:
+        """Save the sets and postings read anew (``save``), then let them go and read
+        afresh from here on; once (a kind let go early is not saved at the block's end)."""
+        if self._open is None:
+            return
+        memo, index, kept = self._open
+        self._open = None
+        try:
+            if save:
+                memo.save()
+                index.save()
+        finally:
+            kept.close()
+            # unset, not reset: the block resets each token at its end
+            self._keeper.set(None)
+            self._shares.set(None)
+
+    def reset(self) -> None:
+        """The context variables as they were before this kind was in use."""
+        keeper, shares = self._tokens
+        self._shares.reset(shares)
+        self._keeper.reset(keeper)
+
+
 @contextmanager
 def keeping_words(git_dir: Path) -> Iterator[None]:
     """Read texts' features and content words through the sets kept in ``git_dir``, and
-    which texts share a word through the kept index of each; save the new ones at the end
-    (a kind whose code cannot be read to fingerprint is read afresh)."""
+    which texts share a word through the kept index of each; save the new ones at the end,
+    content words when gathering is done with them (a kind whose code cannot be read to
+    fingerprint is read afresh)."""
     kinds: list[_Kind] = [
         # not read ahead: the texts' tokens, cached by textsim.tokenize as their features
         # are read, are read again by the frames and the guards; read in a child, they were
         # tokenized again here (at 100,000 memories 0.7 s of the 0.8 s the child saved)
-        ("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset, None),
-        ("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set, content_words),
+        _Kind("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset, None),
+        _Kind("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set, content_words),
     ]
-    saved: list[Memo[Any] | KeptPostings] = []
+    in_use: list[_KindInUse] = []
     with ExitStack() as undo:
-        for kind, read_by, keeper, shares, build, fresh in kinds:
+        for kind in kinds:
             try:
-                fingerprint = code_fingerprint(_PACKAGE, read_by)
+                fingerprint = code_fingerprint(_PACKAGE, kind.read_by)
             except OSError:  # the source cannot be read (a zipped install): not kept
                 continue
-            index = KeptPostings(git_dir, fingerprint=fingerprint, kind=kind)
-            kept = _KeptInUse(git_dir, fingerprint=fingerprint, kind=kind, index=index)
-            memo: Memo[Any] = Memo(kept, _SetCodec(build))
-            reads: tuple[Any, Holders] = (memo.read, index.holders)
-            if fresh is not None:
-                ahead = ReadAhead(memo, index.holders, fresh, keeper, cold=not kept.held)
-                reads = (ahead.read, ahead.holders)
-            undo.callback(kept.close)
-            undo.callback(keeper.reset, keeper.set(reads[0]))
-            undo.callback(shares.reset, shares.set(reads[1]))
-            saved += [memo, index]
+            each = _KindInUse(git_dir, kind, fingerprint)
+            undo.callback(each.reset)
+            undo.callback(each.finish, save=False)  # runs first: the kept readings closed
+            in_use.append(each)
+            if kind.keeper is WORDS_KEEPER:  # gathering's alone: let go when it is done
+                undo.callback(CONTENT_WORDS_DONE.reset, CONTENT_WORDS_DONE.set(each.finish))
         yield
-        for each in saved:
-            each.save()
+        for each in in_use:
+            each.finish()

@@ -19,6 +19,7 @@ from dreamgit.dream import session_notes
 from dreamgit.dream.gather.compact import compact, known_user_name
 from dreamgit.dream.gather.normal_forms import normal_forms
 from dreamgit.dream.gather.rules_extractor import RulesExtractor
+from dreamgit.dream.gather.sharing import done_with_content_words
 from dreamgit.dream.gather.twins import known_duplicates
 from dreamgit.dream.limits import Budget
 from dreamgit.dream.workset import Operation, WorkingSet, snap
@@ -152,6 +153,7 @@ def plan_gather(
     found = _candidates(
         ws, sessions, ruleset, now, result, user_name, proposed, model_only, language
     )
+    done_with_content_words()  # compared with every known memory: the rest reads features
     known = known_duplicates(ws, [memory for memory, _ in found], threshold, user_name)
     added: dict[str, Operation] = {}
     incomplete: set[str] = set()
