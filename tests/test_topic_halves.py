@@ -1,5 +1,6 @@
-"""The duplicate finder's whole answer with half of the topics judged in a forked child:
-the pairs, scores and order of judging every pair in one process, whatever the child does."""
+"""The duplicate finder's whole answer judged topic by topic, the topics shared with a
+forked child: the pairs, scores and order of judging every pair in one process, whatever
+the child does."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.consolidate import topic_halves
+from dreamgit.dream.consolidate import fork_turns, topic_halves
 from dreamgit.dream.consolidate.topic_halves import every_pair
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.extract.frame import KEEPER, parse_frame
@@ -46,35 +47,53 @@ def _items(seed: int, topics: Sequence[str]) -> list[DupItem]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_pairs_judged_in_two_halves_are_the_whole_answer(
+def test_pairs_judged_topic_by_topic_in_two_processes_are_the_whole_answer(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
-    halves: list[list[int]] = []
+    shared: list[list[int]] = []
 
-    def counted(items: Any, work: Any, *, at_least: int) -> list[Any]:
-        halves.append([len(half) for half in items])
-        return forkhalves.in_two(items, work, at_least=at_least)
+    def counted(parts: Any, work: Any) -> list[Any]:
+        shared.append([len(part) for part in parts])
+        return fork_turns.in_turns(parts, work)
 
-    monkeypatch.setattr(topic_halves, "in_two", counted)
+    monkeypatch.setattr(topic_halves, "in_turns", counted)
     items = _items(seed, ("work", "identity", "preferences", "people"))
     whole = find_duplicate_pairs(items)
     assert whole  # near repeats pair
     assert every_pair(items, 0.8) == whole
-    assert len(halves) == 1 and sum(halves[0]) == len(items) and min(halves[0]) > 0
+    assert len(shared) == 1 and sum(shared[0]) == len(items)
+    assert shared[0] == sorted(shared[0], reverse=True) and len(shared[0]) == 4  # largest first
 
 
 def test_one_topic_or_few_items_are_judged_here(monkeypatch: pytest.MonkeyPatch) -> None:
     def never(*_args: Any, **_options: Any) -> list[Any]:
         raise AssertionError("split")
 
-    monkeypatch.setattr(topic_halves, "in_two", never)
+    monkeypatch.setattr(topic_halves, "in_turns", never)
     one_topic = _items(7, ("work",))
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
     assert every_pair(one_topic, 0.8) == find_duplicate_pairs(one_topic)
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 61)
     many_topics = _items(7, ("work", "identity"))
     assert every_pair(many_topics, 0.8) == find_duplicate_pairs(many_topics)
+
+
+def test_past_the_most_parts_the_smallest_topics_share_the_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_halves, "MOST_PARTS", 2)
+    shared: list[list[set[str]]] = []
+
+    def counted(parts: Any, work: Any) -> list[Any]:
+        shared.append([{item.topic for item in part} for part in parts])
+        return fork_turns.in_turns(parts, work)
+
+    monkeypatch.setattr(topic_halves, "in_turns", counted)
+    items = _items(2, ("work", "identity", "people"))
+    assert every_pair(items, 0.8) == find_duplicate_pairs(items)
+    assert len(shared[0]) == 2 and len(shared[0][0]) == 1 and len(shared[0][1]) == 2
 
 
 def test_an_id_given_twice_is_the_finders_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,10 +107,10 @@ def test_an_id_given_twice_is_the_finders_error(monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.mark.parametrize("how", ["killed", "raises", "kept-readings"])
-def test_a_child_that_dies_has_its_half_judged_here(
+def test_a_child_that_dies_has_its_topics_judged_here(
     how: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A child killed or failing: its half judged here. The child never asks this process's
+    """A child killed or failing: its topics judged here. The child never asks this process's
     keepers of frames and features (it would send no pairs if it did)."""
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
     parent = os.getpid()

@@ -8,8 +8,8 @@ the finder only for the pairs that hold one of the others: within a dream, the p
 before; between dreams, the last pass of the run before, kept in the git directory
 (``store/keptpairs.py``) while :func:`keeping_pairs` is open (the dream's plan opens it).
 Same pairs in the same order as judging every pair, whatever state the kept set is in.
-A pass with no judged set to start from judges every pair, half of the topics in a
-forked child (``topic_halves.py``).
+A pass with no judged set to start from judges every pair, topic by topic, the topics
+shared with a forked child (``topic_halves.py``).
 """
 
 from __future__ import annotations
