@@ -2,8 +2,9 @@
 
 With nothing kept, a dream reads every memory's content words ahead, half in a forked
 child (``dream/read_ahead.py``), and its first merge pass shares the topics with a child
-(``consolidate/topic_halves.py``). Split or not, it gives the same operations, run
-id and trees, and keeps the same word sets and judged pairs for the next run.
+(``consolidate/topic_halves.py``), reading the notes' restatement keys in the same turns.
+Split or not, it gives the same operations, run id and trees, and keeps the same word
+sets, judged pairs and restatements for the next run.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _KEPT = {
     "features.sqlite3": "SELECT text, value FROM readings",
     "frames.sqlite3": "SELECT text, value FROM readings",
     "pairs.sqlite3": "SELECT a, b, score FROM pairs",
+    "contained.sqlite3": "SELECT sign, grp, phrases, capped FROM notes",
 }
 
 
