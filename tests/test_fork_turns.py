@@ -92,3 +92,12 @@ def test_an_error_here_stops_the_child_and_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="this part fails"):
         in_turns(PARTS, work)
     assert _open_descriptors() == before
+
+
+def test_a_full_queue_is_written_before_the_fork_without_blocking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    forks = counted_forks(monkeypatch)
+    parts = list(range(fork_turns.MOST_PARTS))
+    assert in_turns(parts, lambda part: part * part) == [part * part for part in parts]
+    assert forks == [1]

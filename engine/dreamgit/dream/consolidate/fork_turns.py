@@ -26,9 +26,10 @@ __all__ = ["MOST_PARTS", "in_turns"]
 Part = TypeVar("Part")
 Result = TypeVar("Result")
 
-#: The most parts one queue holds (two bytes each, far below a pipe's 64 KiB, so the
-#: queue is written whole before the fork without blocking).
-MOST_PARTS = 4096
+#: The most parts one queue holds: two bytes each, one page in all (the least a pipe
+#: holds: Linux shrinks new pipes to one page once a user's pipes hold too much), so the
+#: queue is written whole before the fork without blocking.
+MOST_PARTS = 2048
 _PLACE = 2  # bytes per part's number in the queue
 
 
