@@ -219,3 +219,9 @@ def test_the_texts_the_child_read_are_asked_here_so_the_same_readings_are_kept(
     texts = _texts(items)
     both = _asked(lambda: (find_duplicate_pairs(items), [contained_keys(t) for t in texts]))
     assert _asked(lambda: every_pair(items, 0.8, keys_of=texts)) == both
+
+
+def test_no_items_are_the_finders_answer_and_its_checks() -> None:
+    assert every_pair([], 0.8) == ([], {})
+    with pytest.raises(ValueError, match="similarity threshold"):
+        every_pair([], 1.5)

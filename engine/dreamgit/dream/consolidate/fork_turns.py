@@ -6,8 +6,8 @@ fork: right when every item costs about the same, but the merge pass's topics do
 (at 100,000 memories a topic of 29,000 took 1.9 s to judge, one of 26,000 0.5 s), and a
 split by size left this process waiting ~1 s on its child. Here the parts are written
 to a pipe first, largest first, and each process takes the next part when it is done
-with the last one (a read of a pipe is atomic: each part is taken once), as long
-scheduling by the longest first would. The child sends back the results of the parts it
+with the last one (a read of a pipe is atomic: each part is taken once), as scheduling
+the longest first would. The child sends back the results of the parts it
 took; a part it took and did not send (it died, failed or sent something short) is done
 here afterwards. The answer is one process's: each part's result is ``work`` of the part
 alone, whoever did it.

@@ -54,7 +54,7 @@ def every_pair(
     text, the restatement keys (``contained_keys``) of ``keys_of``, read only when the
     work is shared with a child (else none: the pass reads them when it needs them)."""
     position = {item.id: k for k, item in enumerate(items)}
-    if len(position) < len(items):  # an id given twice: the finder's error
+    if not items or len(position) < len(items):  # (an id given twice: the finder's error)
         return find_duplicate_pairs(items, threshold=threshold), {}
     # one topic at a time even here: the finder ranks words by rarity among the items it
     # is given, and a word rare in its own topic makes a sharper key (100,000 memories in
@@ -87,7 +87,7 @@ def every_pair(
 
 def _topics(items: Sequence[DupItem]) -> list[list[DupItem]]:
     """The items parted by topic, each part in the items' order, the largest first (ties
-    by topic; past :data:`MOST_PARTS` topics, the smallest share the last part)."""
+    by topic; past half of :data:`MOST_PARTS` topics, the smallest share the last part)."""
     by_topic: dict[str, list[DupItem]] = {}
     for item in items:
         by_topic.setdefault(item.topic, []).append(item)
