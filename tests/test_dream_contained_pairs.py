@@ -23,7 +23,12 @@ from typing import Any
 import pytest
 
 from dreamgit.dream.consolidate import contained_pairs as contained_module
-from dreamgit.dream.consolidate.contained_pairs import contained_pairs, keeping_contained
+from dreamgit.dream.consolidate.contained_pairs import (
+    contained_pairs,
+    keeping_contained,
+    read_ahead,
+    unread,
+)
 from dreamgit.dream.consolidate.finder_views import FinderViews
 from dreamgit.extract import duplicates
 from dreamgit.extract.duplicates import ContainedKeys, DupItem, find_contained_pairs
@@ -172,6 +177,39 @@ def test_only_new_and_changed_memories_are_read(
         "Priya drinks black coffee at noon",
         "Priya drinks green tea at the desk",
     ]
+
+
+def test_keys_read_ahead_are_taken_by_the_next_pass_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass takes the keys read ahead of the notes it would read and reads the rest;
+    the pass after it reads as if none had been (they were its predecessor's)."""
+    read: list[str] = []
+
+    def keys(text: str) -> ContainedKeys:
+        read.append(text)
+        return duplicates.contained_keys(text)
+
+    monkeypatch.setattr(contained_module, "contained_keys", keys)
+    memories = _memories(80, random.Random(6))
+    items, signs = _views(memories)
+    assert unread(items, signs) == []  # outside a block: a pass reads every text
+    with keeping_contained(tmp_path):
+        texts = unread(items, signs)
+        assert texts == [item.text for item in items]
+        distinct = list(dict.fromkeys(texts))
+        ahead = {text: duplicates.contained_keys(text) for text in distinct[::2]}
+        read_ahead(ahead)
+        assert contained_pairs(items, signs) == _scan(items)
+        assert read and sorted(read) == sorted(t for t in texts if t not in ahead)
+        assert unread(items, signs) == []  # all read: the next pass reads none
+    read.clear()
+    memories[3] = replace(memories[3], text="Priya drinks black coffee at the desk")
+    items, signs = _views(memories)
+    with keeping_contained(tmp_path):
+        assert unread(items, signs) == ["Priya drinks black coffee at the desk"]
+        assert contained_pairs(items, signs) == _scan(items)
+    assert read == ["Priya drinks black coffee at the desk"]
 
 
 #: The fixture's memories and three restatements (one adds a phrase, one holds the other's

@@ -1,9 +1,10 @@
 """A store's first dream with its cold work done in two processes: the same dream.
 
 With nothing kept, a dream reads every memory's content words ahead, half in a forked
-child (``dream/read_ahead.py``), and its first merge pass judges half of the topics in a
-child (``consolidate/topic_halves.py``). Split or not, it gives the same operations, run
-id and trees, and keeps the same word sets and judged pairs for the next run.
+child (``dream/read_ahead.py``), and its first merge pass shares the topics with a child
+(``consolidate/topic_halves.py``), reading the notes' restatement keys in the same turns.
+Split or not, it gives the same operations, run id and trees, and keeps the same word
+sets, judged pairs and restatements for the next run.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 from dreamgit.dream import read_ahead
-from dreamgit.dream.consolidate import topic_halves
+from dreamgit.dream.consolidate import fork_turns, topic_halves
 from dreamgit.extract.frame import parse_frame
 from dreamgit.store import forkhalves
 from dreamgit.textsim import features
@@ -30,6 +31,7 @@ _KEPT = {
     "features.sqlite3": "SELECT text, value FROM readings",
     "frames.sqlite3": "SELECT text, value FROM readings",
     "pairs.sqlite3": "SELECT a, b, score FROM pairs",
+    "contained.sqlite3": "SELECT sign, grp, phrases, capped FROM notes",
 }
 
 
@@ -54,9 +56,10 @@ def test_a_first_dream_split_in_two_processes_is_the_dream_in_one(
     splits: list[str] = []
     for module in (read_ahead, topic_halves):
         monkeypatch.setattr(module, "SPLIT_AT", 2)
+    for module in (read_ahead, fork_turns):  # (topic_halves forks through fork_turns)
         monkeypatch.setattr(module, "in_two", _counted(splits, module.__name__))
     assert _dreamt(tmp_path / "split") == alone
-    assert set(splits) == {read_ahead.__name__, topic_halves.__name__}
+    assert set(splits) == {read_ahead.__name__, fork_turns.__name__}
 
 
 def _counted(splits: list[str], name: str) -> Callable[..., Any]:

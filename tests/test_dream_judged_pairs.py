@@ -124,7 +124,8 @@ def test_only_pairs_with_new_or_changed_memories_are_judged_and_the_answer_is_wh
     before = _memories(300, seed=1)
     with keeping_pairs(tmp_path):
         assert _pairs(before) == _whole(before)
-    assert asked == [None]  # all new: the whole index, every pair judged
+    assert asked and set(asked) == {None}  # all new: every pair judged (topic by topic)
+    asked[:] = [None]
     after = before[:200] + before[210:]  # ten gone
     after[3] = replace(after[3], text="Priya uses Postgres daily in staging")  # changed
     after[4] = replace(after[4], created=after[4].created + timedelta(days=9))  # moved last
@@ -137,7 +138,7 @@ def test_only_pairs_with_new_or_changed_memories_are_judged_and_the_answer_is_wh
         assert _pairs(after) == _whole(after)
     assert len(asked) == 2
     assert _pairs(after) == _whole(after)  # outside a block: every pair judged
-    assert asked[2] is None
+    assert len(asked) > 2 and set(asked[2:]) == {None}
 
 
 def test_a_signature_tells_apart_what_a_pass_depends_on_and_only_that() -> None:

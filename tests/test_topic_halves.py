@@ -1,5 +1,7 @@
-"""The duplicate finder's whole answer with half of the topics judged in a forked child:
-the pairs, scores and order of judging every pair in one process, whatever the child does."""
+"""The duplicate finder's whole answer judged topic by topic, the topics shared with a
+forked child, and the notes' restatement keys read in the same turns: the pairs, scores
+and order of judging every pair in one process, and each text's keys, whatever the child
+does."""
 
 from __future__ import annotations
 
@@ -12,9 +14,14 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.consolidate import topic_halves
+from dreamgit.dream.consolidate import fork_turns, topic_halves
 from dreamgit.dream.consolidate.topic_halves import every_pair
-from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.extract.duplicates import (
+    ContainedKeys,
+    DupItem,
+    contained_keys,
+    find_duplicate_pairs,
+)
 from dreamgit.extract.frame import KEEPER, parse_frame
 from dreamgit.extract.signature import signature
 from dreamgit.store import forkhalves
@@ -46,35 +53,87 @@ def _items(seed: int, topics: Sequence[str]) -> list[DupItem]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_pairs_judged_in_two_halves_are_the_whole_answer(
+def test_pairs_judged_topic_by_topic_in_two_processes_are_the_whole_answer(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
-    halves: list[list[int]] = []
+    shared: list[list[int]] = []
 
-    def counted(items: Any, work: Any, *, at_least: int) -> list[Any]:
-        halves.append([len(half) for half in items])
-        return forkhalves.in_two(items, work, at_least=at_least)
+    def counted(parts: Any, work: Any) -> list[Any]:
+        shared.append([len(items) for items, _texts in parts])
+        return fork_turns.in_turns(parts, work)
 
-    monkeypatch.setattr(topic_halves, "in_two", counted)
+    monkeypatch.setattr(topic_halves, "in_turns", counted)
     items = _items(seed, ("work", "identity", "preferences", "people"))
     whole = find_duplicate_pairs(items)
     assert whole  # near repeats pair
-    assert every_pair(items, 0.8) == whole
-    assert len(halves) == 1 and sum(halves[0]) == len(items) and min(halves[0]) > 0
+    assert every_pair(items, 0.8)[0] == whole
+    assert len(shared) == 1 and sum(shared[0]) == len(items)
+    assert shared[0] == sorted(shared[0], reverse=True) and len(shared[0]) == 4  # largest first
 
 
 def test_one_topic_or_few_items_are_judged_here(monkeypatch: pytest.MonkeyPatch) -> None:
     def never(*_args: Any, **_options: Any) -> list[Any]:
         raise AssertionError("split")
 
-    monkeypatch.setattr(topic_halves, "in_two", never)
+    monkeypatch.setattr(topic_halves, "in_turns", never)
     one_topic = _items(7, ("work",))
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
-    assert every_pair(one_topic, 0.8) == find_duplicate_pairs(one_topic)
+    assert every_pair(one_topic, 0.8) == (find_duplicate_pairs(one_topic), {})
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 61)
     many_topics = _items(7, ("work", "identity"))
-    assert every_pair(many_topics, 0.8) == find_duplicate_pairs(many_topics)
+    assert every_pair(many_topics, 0.8, keys_of=_texts(many_topics)) == (
+        find_duplicate_pairs(many_topics),
+        {},  # no child: the pass reads the keys when it needs them
+    )
+
+
+def test_past_the_most_parts_the_smallest_topics_share_the_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_halves, "MOST_PARTS", 4)
+    shared: list[list[set[str]]] = []
+
+    def counted(parts: Any, work: Any) -> list[Any]:
+        shared.append([{item.topic for item in items} for items, _texts in parts])
+        return fork_turns.in_turns(parts, work)
+
+    monkeypatch.setattr(topic_halves, "in_turns", counted)
+    items = _items(2, ("work", "identity", "people"))
+    assert every_pair(items, 0.8)[0] == find_duplicate_pairs(items)
+    assert len(shared[0]) == 2 and len(shared[0][0]) == 1 and len(shared[0][1]) == 2
+
+
+def test_the_keys_of_the_texts_asked_are_read_in_the_same_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each text's restatement keys, once per text, in parts after the topics."""
+    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_halves, "_KEYS_PER_PART", 7)
+    shared: list[list[tuple[int, int]]] = []
+
+    def counted(parts: Any, work: Any) -> list[Any]:
+        shared.append([(len(items), len(texts)) for items, texts in parts])
+        return fork_turns.in_turns(parts, work)
+
+    monkeypatch.setattr(topic_halves, "in_turns", counted)
+    items = _items(4, ("work", "identity"))
+    texts = _texts(items)
+    pairs, keys = every_pair(items, 0.8, keys_of=[*texts, *texts[:5]])  # some asked twice
+    assert pairs == find_duplicate_pairs(items)
+    assert keys == _keys(items) and all(isinstance(k, ContainedKeys) for k in keys.values())
+    topics, keyed = shared[0][:2], shared[0][2:]
+    assert all(t == 0 for _n, t in topics) and all(n == 0 for n, _t in keyed)
+    assert sum(t for _n, t in keyed) == len(texts) and max(t for _n, t in keyed) == 7
+
+
+def _texts(items: Sequence[DupItem]) -> list[str]:
+    return list(dict.fromkeys(item.text for item in items))
+
+
+def _keys(items: Sequence[DupItem]) -> dict[str, ContainedKeys]:
+    return {text: contained_keys(text) for text in _texts(items)}
 
 
 def test_an_id_given_twice_is_the_finders_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,10 +147,10 @@ def test_an_id_given_twice_is_the_finders_error(monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.mark.parametrize("how", ["killed", "raises", "kept-readings"])
-def test_a_child_that_dies_has_its_half_judged_here(
+def test_a_child_that_dies_has_its_topics_judged_here(
     how: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A child killed or failing: its half judged here. The child never asks this process's
+    """A child killed or failing: its topics judged here. The child never asks this process's
     keepers of frames and features (it would send no pairs if it did)."""
     monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
     parent = os.getpid()
@@ -100,7 +159,7 @@ def test_a_child_that_dies_has_its_half_judged_here(
         return read(text)
 
     def finder(items: Sequence[DupItem], **options: Any) -> list[tuple[str, str, float]]:
-        if os.getpid() != parent:
+        if os.getpid() != parent and items:
             if how == "killed":
                 os.kill(os.getpid(), signal.SIGKILL)
             if how == "raises":
@@ -112,7 +171,10 @@ def test_a_child_that_dies_has_its_half_judged_here(
     monkeypatch.setattr(topic_halves, "find_duplicate_pairs", finder)
     items = _items(3, ("work", "identity", "people"))
     with _kept_by(ours, ours):
-        assert every_pair(items, 0.8) == find_duplicate_pairs(items)
+        assert every_pair(items, 0.8, keys_of=_texts(items)) == (
+            find_duplicate_pairs(items),
+            _keys(items),
+        )
 
 
 @contextmanager
@@ -154,3 +216,12 @@ def test_the_texts_the_child_read_are_asked_here_so_the_same_readings_are_kept(
     whole = _asked(lambda: find_duplicate_pairs(items))
     assert whole[0] and whole[1]
     assert _asked(lambda: every_pair(items, 0.8)) == whole
+    texts = _texts(items)
+    both = _asked(lambda: (find_duplicate_pairs(items), [contained_keys(t) for t in texts]))
+    assert _asked(lambda: every_pair(items, 0.8, keys_of=texts)) == both
+
+
+def test_no_items_are_the_finders_answer_and_its_checks() -> None:
+    assert every_pair([], 0.8) == ([], {})
+    with pytest.raises(ValueError, match="similarity threshold"):
+        every_pair([], 1.5)

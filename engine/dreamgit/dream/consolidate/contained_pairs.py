@@ -9,6 +9,9 @@ that were compared last time from that answer; it judges only the rest. Within a
 the last answer is the pass before; between dreams, the last pass of the run before, kept
 in the git directory (``store/keptcontained.py``) while :func:`keeping_contained` is open.
 Same pairs in the same order as the full scan, whatever state the kept answer is in.
+A note's keys are a pure function of its text: a pass with most of them to read takes
+those read ahead (:func:`read_ahead`: the first merge pass reads them beside the pairs,
+half in a forked child, ``topic_halves.py``) and reads only the others.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import cast
 
 from dreamgit.dream.consolidate.kept_answer import KeptAnswer
 from dreamgit.extract.duplicates import (
+    ContainedKeys,
     DupItem,
     contained_keys,
     find_contained_pairs,
@@ -31,7 +35,7 @@ from dreamgit.extract.duplicates import (
 from dreamgit.store.keptcontained import Contained, KeptContained, Note
 from dreamgit.store.keptframes import code_fingerprint
 
-__all__ = ["contained_pairs", "keeping_contained"]
+__all__ = ["contained_pairs", "keeping_contained", "read_ahead", "unread"]
 
 #: The source an answer depends on (relative to the package): the frames and the guards.
 _JUDGED_BY = ("extract", "textsim.py", "lazyre.py")
@@ -41,6 +45,23 @@ _PACKAGE = Path(__file__).resolve().parents[2]
 _MEMO: ContextVar[KeptAnswer[Contained] | None] = ContextVar(
     "dreamgit_contained_pairs", default=None
 )
+#: Keys read ahead by text, for the next pass to take.
+_AHEAD: ContextVar[dict[str, ContainedKeys]] = ContextVar("dreamgit_contained_ahead")
+
+
+def unread(items: Sequence[DupItem], signs: Sequence[str]) -> list[str]:
+    """The texts of the items whose keys a pass would read (none outside a
+    :func:`keeping_contained` block: there a pass reads them all, ahead or not)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return []
+    notes = memo.last.notes
+    return [item.text for item, sign in zip(items, signs, strict=True) if sign not in notes]
+
+
+def read_ahead(keys: dict[str, ContainedKeys]) -> None:
+    """Keys by text for the next pass to take instead of reading them."""
+    _AHEAD.set(keys)
 
 
 def contained_pairs(items: Sequence[DupItem], signs: Sequence[str]) -> list[tuple[str, str, float]]:
@@ -52,8 +73,11 @@ def contained_pairs(items: Sequence[DupItem], signs: Sequence[str]) -> list[tupl
     notes, held = memo.last.notes, memo.last.held
     known = list(map(notes.get, signs))  # (C) each item's note of the last answer, or None
     read = cast("list[Note]", known.copy())  # each None is replaced below
+    ahead = _AHEAD.get({})
+    _AHEAD.set({})  # taken: held no longer than this pass
     for k in [k for k, note in enumerate(known) if note is None]:  # new or changed
-        keys = contained_keys(items[k].text)
+        text = items[k].text
+        keys = ahead.get(text) or contained_keys(text)
         read[k] = (keys.group, keys.phrases, False)
     groups, phrases = list(map(_GROUP, read)), list(map(_PHRASES, read))
 

@@ -8,8 +8,8 @@ the finder only for the pairs that hold one of the others: within a dream, the p
 before; between dreams, the last pass of the run before, kept in the git directory
 (``store/keptpairs.py``) while :func:`keeping_pairs` is open (the dream's plan opens it).
 Same pairs in the same order as judging every pair, whatever state the kept set is in.
-A pass with no judged set to start from judges every pair, half of the topics in a
-forked child (``topic_halves.py``).
+A pass with no judged set to start from judges every pair, topic by topic, the topics
+shared with a forked child (``topic_halves.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from datetime import timezone
 from operator import attrgetter
 from pathlib import Path
 
-from dreamgit.dream.consolidate.contained_pairs import keeping_contained
+from dreamgit.dream.consolidate.contained_pairs import keeping_contained, read_ahead, unread
 from dreamgit.dream.consolidate.kept_answer import KeptAnswer
 from dreamgit.dream.consolidate.topic_halves import every_pair
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
@@ -66,7 +66,7 @@ def duplicate_pairs(
     set did not hold; ``signs``, when given, are ``ordered``'s signatures."""
     memo = _MEMO.get()
     if memo is None:
-        return every_pair(items, threshold)
+        return every_pair(items, threshold)[0]
     last = memo.last
     if signs is None:
         signs = [signature(m, threshold) for m in ordered]
@@ -76,7 +76,10 @@ def duplicate_pairs(
     judged = set(signs)
     new = {ids[at[s]] for s in judged - last.items}
     if 2 * len(new) > len(items):  # mostly new (a first run): the whole index is cheaper
-        found, held = every_pair(items, threshold), []
+        # the pass's restatements next: their keys read in the same turns (a fork's)
+        found, keys = every_pair(items, threshold, keys_of=unread(items, signs))
+        read_ahead(keys)
+        held = []
     else:
         found = find_duplicate_pairs(items, threshold=threshold, involving=new) if new else []
         held = [

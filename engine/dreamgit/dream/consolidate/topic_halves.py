@@ -1,17 +1,21 @@
-"""The duplicate finder's whole answer over many memories, half of their topics judged in
-a forked child.
+"""The duplicate finder's whole answer over many memories, topic by topic, the topics
+shared between this process and a forked child, with the restatement keys of the notes.
 
 A merge pass with no judged pairs to start from (a store's first dream, or its first
 after an upgrade: ``judged_pairs.py``) asks the finder for every pair among all active
-memories: at 100,000, ~3.3 s of CPU. A pair holds two memories of one topic and depends
-on the two alone, so the topics are parted into two halves of about as many memories,
-and :func:`~dreamgit.store.forkhalves.in_two` finds each half's pairs, the second in a
-child that sends its few thousand pairs back pickled. Joined in the items' order, they
-are the whole answer: each half keeps its items in their order, so a pair's earlier item
-is the same, and the finder is exact, so no pair depends on the other items. The child
-reads frames and features afresh (it must not touch the kept readings' databases) and
-sends the texts it read, which this process then asks for, so the kept readings are the
-same too.
+memories: at 100,000, ~4 s of CPU. A pair holds two memories of one topic and depends
+on the two alone, so each topic is judged on its own, and the topics are shared out
+between this process and a child by :func:`~dreamgit.dream.consolidate.fork_turns.
+in_turns` (each takes the next topic, largest first, when done with the last: a topic's
+cost does not follow its size, so halves parted by size left one process waiting on the
+other). The pass reads every note's restatement keys next (``contained_pairs.py``, 0.5 s
+at 100,000, a pure function of the text): with a child, those are read in the same turns,
+in small parts after the topics, so that both processes finish together. Joined in the
+items' order, the pairs are the whole answer: each topic keeps its items in their order,
+so a pair's earlier item is the same, and the finder is exact, so no pair depends on the
+other items. The child reads frames and features afresh (it must not touch the kept
+readings' databases) and sends the texts it read, which this process then asks for, so
+the kept readings are the same too.
 """
 
 from __future__ import annotations
@@ -22,76 +26,93 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
 from typing import TypeVar
 
-from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
+from dreamgit.dream.consolidate.fork_turns import MOST_PARTS, in_turns
+from dreamgit.extract.duplicates import ContainedKeys, DupItem, contained_keys, find_duplicate_pairs
 from dreamgit.extract.frame import KEEPER, parse_frame
-from dreamgit.store.forkhalves import SPLIT_AT, can_fork, in_two
+from dreamgit.store.forkhalves import SPLIT_AT, can_fork
 from dreamgit.textsim import FEATURE_KEEPER, features
 
 __all__ = ["every_pair"]
 
 Pair = tuple[str, str, float]
-#: A half's pairs, and the texts whose frames and features it read afresh (in the child).
-_Found = tuple[list[Pair], list[str], list[str]]
+#: A part of the work: a topic's items to pair, or texts to read the keys of.
+_Part = tuple[Sequence[DupItem], Sequence[str]]
+#: A part's pairs and keys, and the texts whose frames and features were read afresh.
+_Found = tuple[list[Pair], list[tuple[str | None, tuple[str, ...]]], list[str], list[str]]
 T = TypeVar("T")
 
+#: Texts whose keys one part reads (~3 ms): small parts, so that the last ones even out
+#: the two processes' ends.
+_KEYS_PER_PART = 512
 
-def every_pair(items: Sequence[DupItem], threshold: float) -> list[Pair]:
-    """``find_duplicate_pairs(items, threshold=threshold)`` (same topic), the topics in two
-    processes when the items are many, of more than one topic, and this process may fork."""
-    halves = _halves(items) if len(items) >= SPLIT_AT and can_fork() else None
+
+def every_pair(
+    items: Sequence[DupItem], threshold: float, *, keys_of: Sequence[str] = ()
+) -> tuple[list[Pair], dict[str, ContainedKeys]]:
+    """``find_duplicate_pairs(items, threshold=threshold)`` (same topic), topic by topic,
+    in two processes when the items are many and this process may fork; and then, by
+    text, the restatement keys (``contained_keys``) of ``keys_of``, read only when the
+    work is shared with a child (else none: the pass reads them when it needs them)."""
     position = {item.id: k for k, item in enumerate(items)}
-    if halves is None or len(position) < len(items):  # (an id given twice: the finder's error)
-        return find_duplicate_pairs(items, threshold=threshold)
-    work = partial(_pairs_of, threshold=threshold, parent=os.getpid())
-    (mine, _, _), (theirs, frames, feats) = in_two(halves, work, at_least=2)
-    # asked here too, so the kept readings are those of judging here (most were read here
-    # already, or will be: the frames of every memory, the features of every text)
-    for text in frames:
-        parse_frame(text)
-    for text in feats:
-        features(text)
-    pairs = [*mine, *theirs]
+    if not items or len(position) < len(items):  # (an id given twice: the finder's error)
+        return find_duplicate_pairs(items, threshold=threshold), {}
+    # one topic at a time even here: the finder ranks words by rarity among the items it
+    # is given, and a word rare in its own topic makes a sharper key (100,000 memories in
+    # ten topics: 3.9 s of CPU topic by topic, 5.4 s in two halves of five)
+    parts: list[_Part] = [(topic, ()) for topic in _topics(items)]
+    if len(items) >= SPLIT_AT and can_fork():
+        texts = list(dict.fromkeys(keys_of))
+        size = max(_KEYS_PER_PART, -(-len(texts) // (MOST_PARTS - len(parts))))
+        parts += [((), texts[k : k + size]) for k in range(0, len(texts), size)]
+        shared = len(parts) > 1
+    else:
+        shared = False
+    work = partial(_read, threshold=threshold, parent=os.getpid())
+    pairs: list[Pair] = []
+    keys: dict[str, ContainedKeys] = {}
+    for (_, keyed), (found, read, frames, feats) in zip(
+        parts, in_turns(parts, work) if shared else map(work, parts), strict=True
+    ):
+        pairs += found
+        keys.update(zip(keyed, map(ContainedKeys._make, read), strict=True))
+        # asked here too, so the kept readings are those of reading here (most were read
+        # here already, or will be: the frames of every memory, the features of every text)
+        for text in frames:
+            parse_frame(text)
+        for text in feats:
+            features(text)
     pairs.sort(key=lambda pair: (position[pair[0]], position[pair[1]]))  # the finder's order
-    return pairs
+    return pairs, keys
 
 
-def _halves(items: Sequence[DupItem]) -> list[list[DupItem]] | None:
-    """The items parted by topic into two halves of about as many items, each in the items'
-    order, the one with the largest topic second (the child's: a topic's candidate pairs
-    grow faster than its size); None for a single topic."""
-    sizes: dict[str, int] = {}
+def _topics(items: Sequence[DupItem]) -> list[list[DupItem]]:
+    """The items parted by topic, each part in the items' order, the largest first (ties
+    by topic; past half of :data:`MOST_PARTS` topics, the smallest share the last part)."""
+    by_topic: dict[str, list[DupItem]] = {}
     for item in items:
-        sizes[item.topic] = sizes.get(item.topic, 0) + 1
-    if len(sizes) < 2:
-        return None
-    largest_first = sorted(sizes.items(), key=lambda ts: (-ts[1], ts[0]))
-    second: set[str] = set()
-    weight = [0, 0]  # the first half's, the second's
-    for topic, size in largest_first:  # each to the lighter half, the largest to the second
-        if weight[1] <= weight[0]:
-            second.add(topic)
-            weight[1] += size
-        else:
-            weight[0] += size
-    halves: list[list[DupItem]] = [[], []]
-    for item in items:
-        halves[item.topic in second].append(item)
-    return halves
+        by_topic.setdefault(item.topic, []).append(item)
+    largest_first = [by_topic[t] for t in sorted(by_topic, key=lambda t: (-len(by_topic[t]), t))]
+    most = MOST_PARTS // 2  # room for the parts of keys
+    if len(largest_first) > most:
+        rest = {part[0].topic for part in largest_first[most - 1 :]}
+        largest_first[most - 1 :] = [[item for item in items if item.topic in rest]]
+    return largest_first
 
 
-def _pairs_of(
-    halves: Sequence[Sequence[DupItem]], *, threshold: float, parent: int
-) -> list[_Found]:
-    """Each half's pairs, with the texts whose frames and features it read afresh: none
-    here, but in the child every one it read (it must not touch the kept readings'
-    databases, and exits with nothing saved)."""
+def _read(part: _Part, *, threshold: float, parent: int) -> _Found:
+    """A part's pairs and keys (the keys as plain tuples: a smaller pickle), with the texts
+    whose frames and features were read afresh: none here, but in the child every one it
+    read (it must not touch the kept readings' databases, and exits with nothing saved)."""
+    items, texts = part
     frames: list[str] = []
     feats: list[str] = []
     here: AbstractContextManager[None] = (
         nullcontext() if os.getpid() == parent else _noting(frames, feats)
     )
     with here:
-        return [(find_duplicate_pairs(half, threshold=threshold), frames, feats) for half in halves]
+        pairs = find_duplicate_pairs(items, threshold=threshold) if items else []
+        read = [(keys.group, keys.phrases) for keys in map(contained_keys, texts)]
+    return pairs, read, frames, feats
 
 
 @contextmanager
