@@ -151,10 +151,8 @@ def test_random_runs_answer_as_the_full_scan(tmp_path: Path, seed: int) -> None:
         memories = _step(memories, rng, serial)
 
 
-def test_only_new_and_changed_memories_are_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A later block reads the texts of the edited and added memories alone."""
+def _texts_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts whose keys are read from here on, in the order they are read."""
     read: list[str] = []
 
     def keys(text: str) -> ContainedKeys:
@@ -162,6 +160,14 @@ def test_only_new_and_changed_memories_are_read(
         return duplicates.contained_keys(text)
 
     monkeypatch.setattr(contained_module, "contained_keys", keys)
+    return read
+
+
+def test_only_new_and_changed_memories_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later block reads the texts of the edited and added memories alone."""
+    read = _texts_read(monkeypatch)
     memories = _memories(80, random.Random(5))
     with keeping_contained(tmp_path):
         contained_pairs(*_views(memories))
@@ -184,13 +190,7 @@ def test_keys_read_ahead_are_taken_by_the_next_pass_alone(
 ) -> None:
     """A pass takes the keys read ahead of the notes it would read and reads the rest;
     the pass after it reads as if none had been (they were its predecessor's)."""
-    read: list[str] = []
-
-    def keys(text: str) -> ContainedKeys:
-        read.append(text)
-        return duplicates.contained_keys(text)
-
-    monkeypatch.setattr(contained_module, "contained_keys", keys)
+    read = _texts_read(monkeypatch)
     memories = _memories(80, random.Random(6))
     items, signs = _views(memories)
     assert unread(items, signs) == []  # outside a block: a pass reads every text
