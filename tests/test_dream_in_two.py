@@ -2,7 +2,7 @@
 
 With nothing kept, a dream reads every memory's content words ahead, half in a forked
 child (``dream/read_ahead.py``), and its first merge pass shares the topics with a child
-(``consolidate/topic_halves.py``), reading the notes' restatement keys in the same turns.
+(``consolidate/topic_turns.py``), reading the notes' restatement keys in the same turns.
 Split or not, it gives the same operations, run id and trees, and keeps the same word
 sets, judged pairs and restatements for the next run.
 """
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from dreamgit.dream import read_ahead
-from dreamgit.dream.consolidate import fork_turns, topic_halves
+from dreamgit.dream.consolidate import fork_turns, topic_turns
 from dreamgit.extract.frame import parse_frame
 from dreamgit.store import forkhalves
 from dreamgit.textsim import features
@@ -54,9 +54,9 @@ def test_a_first_dream_split_in_two_processes_is_the_dream_in_one(
     alone = _dreamt(tmp_path / "alone")
     assert any(op == "merge" for op, *_rest in alone[0][0][1])
     splits: list[str] = []
-    for module in (read_ahead, topic_halves):
+    for module in (read_ahead, topic_turns):
         monkeypatch.setattr(module, "SPLIT_AT", 2)
-    for module in (read_ahead, fork_turns):  # (topic_halves forks through fork_turns)
+    for module in (read_ahead, fork_turns):  # (topic_turns forks through fork_turns)
         monkeypatch.setattr(module, "in_two", _counted(splits, module.__name__))
     assert _dreamt(tmp_path / "split") == alone
     assert set(splits) == {read_ahead.__name__, fork_turns.__name__}

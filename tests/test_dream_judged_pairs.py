@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from dreamgit.dream.consolidate import judged_pairs, topic_halves
+from dreamgit.dream.consolidate import judged_pairs, topic_turns
 from dreamgit.dream.consolidate.judged_pairs import duplicate_pairs, keeping_pairs
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
@@ -120,7 +120,7 @@ def test_only_pairs_with_new_or_changed_memories_are_judged_and_the_answer_is_wh
         return find_duplicate_pairs(items, **kwargs)
 
     monkeypatch.setattr(judged_pairs, "find_duplicate_pairs", finder)
-    monkeypatch.setattr(topic_halves, "find_duplicate_pairs", finder)  # every pair
+    monkeypatch.setattr(topic_turns, "find_duplicate_pairs", finder)  # every pair
     before = _memories(300, seed=1)
     with keeping_pairs(tmp_path):
         assert _pairs(before) == _whole(before)

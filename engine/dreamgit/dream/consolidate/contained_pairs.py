@@ -11,7 +11,7 @@ in the git directory (``store/keptcontained.py``) while :func:`keeping_contained
 Same pairs in the same order as the full scan, whatever state the kept answer is in.
 A note's keys are a pure function of its text: a pass with most of them to read takes
 those read ahead (:func:`read_ahead`: the first merge pass reads them beside the pairs,
-half in a forked child, ``topic_halves.py``) and reads only the others.
+in turns with a forked child, ``topic_turns.py``) and reads only the others.
 """
 
 from __future__ import annotations

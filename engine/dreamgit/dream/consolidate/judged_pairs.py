@@ -9,7 +9,7 @@ before; between dreams, the last pass of the run before, kept in the git directo
 (``store/keptpairs.py``) while :func:`keeping_pairs` is open (the dream's plan opens it).
 Same pairs in the same order as judging every pair, whatever state the kept set is in.
 A pass with no judged set to start from judges every pair, topic by topic, the topics
-shared with a forked child (``topic_halves.py``).
+shared with a forked child (``topic_turns.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dreamgit.dream.consolidate.contained_pairs import keeping_contained, read_ahead, unread
 from dreamgit.dream.consolidate.kept_answer import KeptAnswer
-from dreamgit.dream.consolidate.topic_halves import every_pair
+from dreamgit.dream.consolidate.topic_turns import every_pair
 from dreamgit.extract.duplicates import DupItem, find_duplicate_pairs
 from dreamgit.model import Memory
 from dreamgit.store.keptframes import code_fingerprint

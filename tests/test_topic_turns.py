@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from dreamgit.dream.consolidate import fork_turns, topic_halves
-from dreamgit.dream.consolidate.topic_halves import every_pair
+from dreamgit.dream.consolidate import fork_turns, topic_turns
+from dreamgit.dream.consolidate.topic_turns import every_pair
 from dreamgit.extract.duplicates import (
     ContainedKeys,
     DupItem,
@@ -56,14 +56,14 @@ def _items(seed: int, topics: Sequence[str]) -> list[DupItem]:
 def test_pairs_judged_topic_by_topic_in_two_processes_are_the_whole_answer(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 2)
     shared: list[list[int]] = []
 
     def counted(parts: Any, work: Any) -> list[Any]:
         shared.append([len(items) for items, _texts in parts])
         return fork_turns.in_turns(parts, work)
 
-    monkeypatch.setattr(topic_halves, "in_turns", counted)
+    monkeypatch.setattr(topic_turns, "in_turns", counted)
     items = _items(seed, ("work", "identity", "preferences", "people"))
     whole = find_duplicate_pairs(items)
     assert whole  # near repeats pair
@@ -76,11 +76,11 @@ def test_one_topic_or_few_items_are_judged_here(monkeypatch: pytest.MonkeyPatch)
     def never(*_args: Any, **_options: Any) -> list[Any]:
         raise AssertionError("split")
 
-    monkeypatch.setattr(topic_halves, "in_turns", never)
+    monkeypatch.setattr(topic_turns, "in_turns", never)
     one_topic = _items(7, ("work",))
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 2)
     assert every_pair(one_topic, 0.8) == (find_duplicate_pairs(one_topic), {})
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 61)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 61)
     many_topics = _items(7, ("work", "identity"))
     assert every_pair(many_topics, 0.8, keys_of=_texts(many_topics)) == (
         find_duplicate_pairs(many_topics),
@@ -91,15 +91,15 @@ def test_one_topic_or_few_items_are_judged_here(monkeypatch: pytest.MonkeyPatch)
 def test_past_the_most_parts_the_smallest_topics_share_the_last(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
-    monkeypatch.setattr(topic_halves, "MOST_PARTS", 4)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_turns, "MOST_PARTS", 4)
     shared: list[list[set[str]]] = []
 
     def counted(parts: Any, work: Any) -> list[Any]:
         shared.append([{item.topic for item in items} for items, _texts in parts])
         return fork_turns.in_turns(parts, work)
 
-    monkeypatch.setattr(topic_halves, "in_turns", counted)
+    monkeypatch.setattr(topic_turns, "in_turns", counted)
     items = _items(2, ("work", "identity", "people"))
     assert every_pair(items, 0.8)[0] == find_duplicate_pairs(items)
     assert len(shared[0]) == 2 and len(shared[0][0]) == 1 and len(shared[0][1]) == 2
@@ -109,15 +109,15 @@ def test_the_keys_of_the_texts_asked_are_read_in_the_same_turns(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each text's restatement keys, once per text, in parts after the topics."""
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
-    monkeypatch.setattr(topic_halves, "_KEYS_PER_PART", 7)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_turns, "_KEYS_PER_PART", 7)
     shared: list[list[tuple[int, int]]] = []
 
     def counted(parts: Any, work: Any) -> list[Any]:
         shared.append([(len(items), len(texts)) for items, texts in parts])
         return fork_turns.in_turns(parts, work)
 
-    monkeypatch.setattr(topic_halves, "in_turns", counted)
+    monkeypatch.setattr(topic_turns, "in_turns", counted)
     items = _items(4, ("work", "identity"))
     texts = _texts(items)
     pairs, keys = every_pair(items, 0.8, keys_of=[*texts, *texts[:5]])  # some asked twice
@@ -137,7 +137,7 @@ def _keys(items: Sequence[DupItem]) -> dict[str, ContainedKeys]:
 
 
 def test_an_id_given_twice_is_the_finders_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 2)
     items = _items(1, ("work", "identity"))
     items[-1] = items[-1]._replace(
         id=items[0].id, topic="identity" if items[0].topic == "work" else "work"
@@ -152,7 +152,7 @@ def test_a_child_that_dies_has_its_topics_judged_here(
 ) -> None:
     """A child killed or failing: its topics judged here. The child never asks this process's
     keepers of frames and features (it would send no pairs if it did)."""
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 2)
     parent = os.getpid()
 
     def ours(text: str, read: Callable[[str], Any]) -> Any:
@@ -168,7 +168,7 @@ def test_a_child_that_dies_has_its_topics_judged_here(
                 return []
         return find_duplicate_pairs(items, **options)
 
-    monkeypatch.setattr(topic_halves, "find_duplicate_pairs", finder)
+    monkeypatch.setattr(topic_turns, "find_duplicate_pairs", finder)
     items = _items(3, ("work", "identity", "people"))
     with _kept_by(ours, ours):
         assert every_pair(items, 0.8, keys_of=_texts(items)) == (
@@ -211,7 +211,7 @@ def _asked(judge: Callable[[], object]) -> tuple[set[str], set[str]]:
 def test_the_texts_the_child_read_are_asked_here_so_the_same_readings_are_kept(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(topic_halves, "SPLIT_AT", 2)
+    monkeypatch.setattr(topic_turns, "SPLIT_AT", 2)
     items = _items(5, ("work", "identity", "people"))
     whole = _asked(lambda: find_duplicate_pairs(items))
     assert whole[0] and whole[1]
