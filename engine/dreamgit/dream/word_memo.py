@@ -65,6 +65,9 @@ class _Kind(NamedTuple):
     build: _Build
     #: how a text's set is read afresh while the keeper is unset (None: never read ahead)
     fresh: Callable[[str], Any] | None
+    #: where its only reader says it is done with it, to save and let it go then (None:
+    #: kept to the block's end)
+    done: ContextVar[Callable[[], None] | None] | None = None
 
 
 class _SetCodec:
@@ -158,7 +161,15 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
         # are read, are read again by the frames and the guards; read in a child, they were
         # tokenized again here (at 100,000 memories 0.7 s of the 0.8 s the child saved)
         _Kind("features", _FEATURES_BY, FEATURE_KEEPER, FEATURE_HOLDERS, frozenset, None),
-        _Kind("content-words", _CONTENT_BY, WORDS_KEEPER, CONTENT_HOLDERS, set, content_words),
+        _Kind(
+            "content-words",
+            _CONTENT_BY,
+            WORDS_KEEPER,
+            CONTENT_HOLDERS,
+            set,
+            content_words,
+            done=CONTENT_WORDS_DONE,  # gathering's alone
+        ),
     ]
     in_use: list[_KindInUse] = []
     with ExitStack() as undo:
@@ -171,8 +182,8 @@ def keeping_words(git_dir: Path) -> Iterator[None]:
             undo.callback(each.reset)
             undo.callback(each.finish, save=False)  # runs first: the kept readings closed
             in_use.append(each)
-            if kind.keeper is WORDS_KEEPER:  # gathering's alone: let go when it is done
-                undo.callback(CONTENT_WORDS_DONE.reset, CONTENT_WORDS_DONE.set(each.finish))
+            if kind.done is not None:
+                undo.callback(kind.done.reset, kind.done.set(each.finish))
         yield
         for each in in_use:
             each.finish()
